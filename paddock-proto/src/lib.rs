@@ -1,0 +1,23 @@
+//! Wire types of the paddockd socket protocol, and its JSON-lines framing.
+//!
+//! This crate holds only what crosses the socket: serde types and the line codec. It has no
+//! async runtime and no daemon types; the daemon and the client convert to their own types at
+//! the edge. `docs/PROTOCOL.md` documents every message with an example.
+//!
+//! Shape of a connection:
+//! 1. The client sends [`Request::Hello`] first, carrying [`PROTOCOL_VERSION`]. A mismatch is
+//!    answered with [`ErrorCode::ProtocolMismatch`] and the details the client needs to act.
+//! 2. Every client message is a [`ClientMessage`]: a request id plus a [`Request`]. Each gets
+//!    exactly one [`Response`].
+//! 3. The daemon also pushes events: hub frames ([`HubFrame`], every one stamped with a
+//!    [`Routing`] payload and a monotonic `seq`) and control events ([`ControlMessage`]).
+
+mod codec;
+mod messages;
+pub mod paths;
+
+pub use codec::{FrameError, LineFramer, MAX_LINE_BYTES, decode, encode};
+pub use messages::*;
+
+/// The protocol version. Bump it on any change that an older peer would misread.
+pub const PROTOCOL_VERSION: u32 = 1;

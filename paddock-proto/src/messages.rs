@@ -1,0 +1,779 @@
+//! Every message of the protocol. Field names are camelCase on the wire, in the reference's
+//! spelling (`sessionId`, `projectSlug`, `jobId`, `seq`, `wantReplay`, `lastSeq`).
+//!
+//! The root workspace's project slug is the empty string: it is a real key, never "absent".
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// A request id, chosen by the client, echoed in the one response it gets.
+pub type RequestId = u64;
+
+// ---------------------------------------------------------------------------------------------
+// Client → daemon
+// ---------------------------------------------------------------------------------------------
+
+/// One line from a client: an id and a request.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClientMessage {
+    pub id: RequestId,
+    #[serde(flatten)]
+    pub request: Request,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type")]
+pub enum Request {
+    /// First message on every connection.
+    #[serde(rename = "hello")]
+    Hello(Hello),
+    #[serde(rename = "ping")]
+    Ping,
+    /// Start a turn: a new chat (no `sessionId`) or a turn in an existing one.
+    #[serde(rename = "chat:send")]
+    ChatSend(ChatSend),
+    /// Run a slash command in a chat (it goes to Claude Code as user text).
+    #[serde(rename = "chat:command")]
+    ChatCommand(ChatCommand),
+    /// Interrupt the running turn of a chat; the chat stays resumable.
+    #[serde(rename = "chat:cancel")]
+    ChatCancel(ChatCancel),
+    /// Attach to a chat's live stream, optionally replaying the buffered frames.
+    #[serde(rename = "chat:subscribe")]
+    ChatSubscribe(ChatSubscribe),
+    #[serde(rename = "chat:unsubscribe")]
+    ChatUnsubscribe(SessionRef),
+    /// Set (or clear, with `message: null`) the chat's queued follow-up message.
+    #[serde(rename = "chat:set_queue")]
+    ChatSetQueue(ChatSetQueue),
+    /// Re-drive a chat whose turn was killed.
+    #[serde(rename = "chat:continue")]
+    ChatContinue(SessionRef),
+    #[serde(rename = "chat:list")]
+    ChatList(ChatList),
+    /// The full rendering of one chat's transcript.
+    #[serde(rename = "chat:transcript")]
+    ChatTranscript(SessionRef),
+    #[serde(rename = "project:list")]
+    ProjectList,
+    #[serde(rename = "project:create")]
+    ProjectCreate(ProjectCreate),
+    #[serde(rename = "daemon:status")]
+    DaemonStatus,
+    /// Shut the daemon down cleanly (running turns are interrupted).
+    #[serde(rename = "daemon:shutdown")]
+    DaemonShutdown,
+}
+
+impl Request {
+    /// The wire name of the request, for logs and error messages.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Request::Hello(_) => "hello",
+            Request::Ping => "ping",
+            Request::ChatSend(_) => "chat:send",
+            Request::ChatCommand(_) => "chat:command",
+            Request::ChatCancel(_) => "chat:cancel",
+            Request::ChatSubscribe(_) => "chat:subscribe",
+            Request::ChatUnsubscribe(_) => "chat:unsubscribe",
+            Request::ChatSetQueue(_) => "chat:set_queue",
+            Request::ChatContinue(_) => "chat:continue",
+            Request::ChatList(_) => "chat:list",
+            Request::ChatTranscript(_) => "chat:transcript",
+            Request::ProjectList => "project:list",
+            Request::ProjectCreate(_) => "project:create",
+            Request::DaemonStatus => "daemon:status",
+            Request::DaemonShutdown => "daemon:shutdown",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Hello {
+    pub protocol_version: u32,
+    /// Free text naming the client, e.g. `paddock 0.1.0`.
+    pub client: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatSend {
+    /// The project; `""` is the root workspace.
+    pub project_slug: String,
+    /// `None` starts a new chat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// Prepend the project's OVERVIEW.md and CHANGELOG.md tail to a new chat's first prompt.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub preload_context: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatCommand {
+    pub project_slug: String,
+    pub session_id: String,
+    /// The slash command, e.g. `/compact`.
+    pub command: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatCancel {
+    pub session_id: String,
+    /// When given, cancel only if this job is still the running one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job_id: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatSubscribe {
+    pub session_id: String,
+    /// Replay buffered frames. False on a fresh view that hydrates from the transcript.
+    #[serde(default)]
+    pub want_replay: bool,
+    /// The last seq the client saw; replay starts at `lastSeq + 1`. `None` with
+    /// `wantReplay` replays everything the running turn's buffer still holds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_seq: Option<u64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionRef {
+    pub session_id: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatSetQueue {
+    pub session_id: String,
+    /// `None` clears the slot.
+    pub message: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChatScope {
+    #[default]
+    Active,
+    Archived,
+    All,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatList {
+    /// `None` lists every project's chats; `Some("")` only the root workspace's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project_slug: Option<String>,
+    #[serde(default)]
+    pub scope: ChatScope,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectCreate {
+    pub slug: String,
+    /// Where the project's agents run. `None`: a new folder in the data directory.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Daemon → client
+// ---------------------------------------------------------------------------------------------
+
+/// Anything the daemon writes: a hub frame, or a control message (responses included).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ServerMessage {
+    Frame(HubFrame),
+    Control(ControlMessage),
+}
+
+/// The Routing payload carried by every hub frame.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Routing {
+    pub project_slug: String,
+    pub session_id: String,
+    pub job_id: String,
+    /// Stamped by the hub: monotonic per session for the daemon's lifetime, starting at 1.
+    pub seq: u64,
+}
+
+/// One frame of a chat's live stream, as the session hub fans it out.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HubFrame {
+    #[serde(flatten)]
+    pub routing: Routing,
+    #[serde(flatten)]
+    pub event: ChatEvent,
+}
+
+/// The chat stream's frame set (architecture §4), plus `chat:user` and `chat:thinking`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type")]
+pub enum ChatEvent {
+    /// A user turn entered the chat: typed by a person, or injected by a machine (then
+    /// `attribution` says by whom). Every attached client sees it live.
+    #[serde(rename = "chat:user")]
+    User(UserTurn),
+    /// A text delta of the assistant's reply.
+    #[serde(rename = "chat:response")]
+    Response(TextDelta),
+    /// A thinking delta (clients show it collapsed).
+    #[serde(rename = "chat:thinking")]
+    Thinking(TextDelta),
+    #[serde(rename = "chat:tool_start")]
+    ToolStart(ToolStart),
+    #[serde(rename = "chat:tool_call")]
+    ToolCall(ToolCall),
+    /// The end of one assistant message.
+    #[serde(rename = "chat:message_boundary")]
+    MessageBoundary(MessageBoundary),
+    /// The turn is over. Always the last frame of a turn.
+    #[serde(rename = "chat:complete")]
+    Complete(Complete),
+    /// The turn failed; a `chat:notice` says why in words and a `chat:complete` follows.
+    #[serde(rename = "chat:error")]
+    Error(ChatError),
+    #[serde(rename = "chat:notice")]
+    Notice(Notice),
+    /// A queued follow-up was sent automatically as the next turn.
+    #[serde(rename = "chat:queued_flushed")]
+    QueuedFlushed(QueuedFlushed),
+    /// A background task the chat awaited was killed; `chat:continue` re-drives it.
+    #[serde(rename = "chat:killed_task")]
+    KilledTask(KilledTask),
+}
+
+impl ChatEvent {
+    pub fn name(&self) -> &'static str {
+        match self {
+            ChatEvent::User(_) => "chat:user",
+            ChatEvent::Response(_) => "chat:response",
+            ChatEvent::Thinking(_) => "chat:thinking",
+            ChatEvent::ToolStart(_) => "chat:tool_start",
+            ChatEvent::ToolCall(_) => "chat:tool_call",
+            ChatEvent::MessageBoundary(_) => "chat:message_boundary",
+            ChatEvent::Complete(_) => "chat:complete",
+            ChatEvent::Error(_) => "chat:error",
+            ChatEvent::Notice(_) => "chat:notice",
+            ChatEvent::QueuedFlushed(_) => "chat:queued_flushed",
+            ChatEvent::KilledTask(_) => "chat:killed_task",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UserTurn {
+    /// The transcript uuid of the message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_id: Option<String>,
+    pub text: String,
+    /// `None` for a message a person typed; who injected it otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attribution: Option<Attribution>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TextDelta {
+    pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolStart {
+    pub tool_use_id: String,
+    pub name: String,
+    #[serde(default)]
+    pub input: Value,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolCall {
+    pub tool_use_id: String,
+    pub name: String,
+    #[serde(default)]
+    pub input: Value,
+    /// The tool result as text.
+    pub output: String,
+    pub is_error: bool,
+    /// The CLI's structured result (`tool_use_result`), when it gave one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<Value>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MessageBoundary {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_id: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Complete {
+    pub success: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Usage>,
+    /// This turn's cost (the CLI reports a per-process total; the daemon takes differences).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_ms: Option<u64>,
+    /// The CLI's `terminal_reason` (`completed`, `aborted_streaming`, `api_error`, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terminal_reason: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Usage {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    #[serde(default)]
+    pub cache_creation_input_tokens: u64,
+    #[serde(default)]
+    pub cache_read_input_tokens: u64,
+    /// Tokens in the context window after the turn, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_tokens: Option<u64>,
+    /// The model's context window, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_window: Option<u64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatError {
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NoticeKind {
+    /// The `claude` process crashed, exited, or printed something that is not the protocol.
+    Crashed,
+    /// The Messages API failed (after the CLI's own retries).
+    ApiError,
+    /// The API is being retried.
+    Retrying,
+    /// The turn was interrupted.
+    Interrupted,
+    /// A tool call was refused by the permission settings.
+    PermissionDenied,
+    UsageLimit,
+    MaxTurns,
+    /// Anything else worth showing inline.
+    Info,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Notice {
+    pub kind: NoticeKind,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QueuedFlushed {
+    pub message: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KilledTask {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task_id: Option<String>,
+    pub message: String,
+}
+
+/// Who injected a machine-added user turn.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Attribution {
+    /// ⏰ scheduled by NAME
+    Scheduled { name: String },
+    /// ↩ sent by another chat
+    #[serde(rename_all = "camelCase")]
+    Sent {
+        from_session_id: String,
+        from_project: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        from_title: Option<String>,
+    },
+    /// ⚡ triggered by hook NAME
+    Hook { name: String },
+    /// ⚠ continued after a background task was terminated
+    Recovery,
+}
+
+/// Messages that are not hub frames: responses, and events with no seq.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type")]
+pub enum ControlMessage {
+    #[serde(rename = "response")]
+    Response(Response),
+    /// A connection-level error not tied to a request (a malformed or oversize line).
+    #[serde(rename = "error")]
+    Error(ConnectionError),
+    /// A chat started or stopped running. Sent to every client, and at connect for every
+    /// running chat.
+    #[serde(rename = "chat:active")]
+    Active(Active),
+    /// The frames this client needed are gone (aged out of the buffer, or dropped because
+    /// the client read too slowly): re-read the transcript, then subscribe again.
+    #[serde(rename = "chat:resync")]
+    Resync(Resync),
+    /// The chat list of a project changed (a chat was created, renamed, archived...).
+    #[serde(rename = "chats:changed")]
+    ChatsChanged(ChatsChanged),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Response {
+    pub id: RequestId,
+    #[serde(flatten)]
+    pub outcome: Outcome,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Outcome {
+    #[serde(rename = "ok")]
+    Ok(Reply),
+    #[serde(rename = "error")]
+    Err(ErrorBody),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConnectionError {
+    pub error: ErrorBody,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Active {
+    pub project_slug: String,
+    pub session_id: String,
+    pub job_id: String,
+    pub running: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Resync {
+    pub session_id: String,
+    pub reason: ResyncReason,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResyncReason {
+    /// The requested range is older than what the buffer still holds.
+    AgedOut,
+    /// This client's queue overflowed and its subscription was dropped.
+    SlowClient,
+    /// `lastSeq` is ahead of anything this daemon sent (it restarted).
+    UnknownSeq,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatsChanged {
+    pub project_slug: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Replies
+// ---------------------------------------------------------------------------------------------
+
+/// The successful answer to a request.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Reply {
+    Hello(HelloReply),
+    Pong,
+    /// The request was carried out; nothing more to say.
+    Ack,
+    /// A turn was accepted (`queued` when it waits for a free `claude` slot).
+    Sent(Sent),
+    Cancelled(Cancelled),
+    Subscribed(Subscribed),
+    Chats(Chats),
+    Transcript(Transcript),
+    Projects(Projects),
+    Project(ProjectInfo),
+    Status(DaemonStatus),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HelloReply {
+    pub protocol_version: u32,
+    pub daemon_version: String,
+    pub pid: u32,
+    /// The peer's user name, as the daemon resolved it from the socket credentials.
+    pub user: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Sent {
+    pub project_slug: String,
+    pub session_id: String,
+    pub job_id: String,
+    /// True when the turn waits for a free `claude` process slot.
+    pub queued: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Cancelled {
+    /// False when nothing was running.
+    pub was_running: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Subscribed {
+    pub session_id: String,
+    pub running: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job_id: Option<String>,
+    /// How many buffered frames follow this reply as replay.
+    pub replayed: u64,
+    /// The seq the next live frame will carry.
+    pub next_seq: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Chats {
+    pub chats: Vec<ChatSummary>,
+}
+
+/// How a chat came to exist (its run provenance).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Origin {
+    #[default]
+    Human,
+    Scheduled,
+    Spawned,
+    Hook,
+    Adopted,
+}
+
+/// One row of a chat list, in tree order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatSummary {
+    pub session_id: String,
+    pub project_slug: String,
+    pub title: String,
+    pub origin: Origin,
+    pub depth: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_session_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_project: Option<String>,
+    /// RFC 3339.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub updated_at: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    pub message_count: u64,
+    pub running: bool,
+    pub unread: bool,
+    pub archived: bool,
+    pub starred: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Transcript {
+    pub chat: ChatSummary,
+    pub entries: Vec<TranscriptEntry>,
+}
+
+/// One rendered element of a transcript.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TranscriptEntry {
+    #[serde(rename_all = "camelCase")]
+    User {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        uuid: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        timestamp: Option<String>,
+        text: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        attribution: Option<Attribution>,
+    },
+    #[serde(rename_all = "camelCase")]
+    Assistant {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        uuid: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        timestamp: Option<String>,
+        text: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        model: Option<String>,
+    },
+    Thinking {
+        text: String,
+    },
+    #[serde(rename_all = "camelCase")]
+    ToolUse {
+        tool_use_id: String,
+        name: String,
+        input: Value,
+    },
+    #[serde(rename_all = "camelCase")]
+    ToolResult {
+        tool_use_id: String,
+        output: String,
+        is_error: bool,
+    },
+    #[serde(rename_all = "camelCase")]
+    Compaction {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pre_tokens: Option<u64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        post_tokens: Option<u64>,
+    },
+    Interrupted {
+        text: String,
+    },
+    #[serde(rename_all = "camelCase")]
+    ApiError {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        status: Option<u16>,
+        text: String,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Projects {
+    pub projects: Vec<ProjectInfo>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectInfo {
+    /// `""` is the root workspace.
+    pub slug: String,
+    /// The directory its agents run in.
+    pub path: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DaemonStatus {
+    pub daemon_version: String,
+    pub protocol_version: u32,
+    pub pid: u32,
+    pub uptime_secs: u64,
+    pub socket: String,
+    pub data_dir: String,
+    pub running: Vec<RunningTurn>,
+    /// `claude` processes alive now, and the configured bound.
+    pub live_processes: u32,
+    pub max_processes: u32,
+    /// Turns waiting for a free process slot.
+    pub queued_turns: u32,
+    pub clients: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunningTurn {
+    pub project_slug: String,
+    pub session_id: String,
+    pub job_id: String,
+    /// RFC 3339.
+    pub started_at: String,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ErrorBody {
+    pub code: ErrorCode,
+    /// One sentence for a person, saying what to do.
+    pub message: String,
+    /// Set with `protocol_mismatch`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mismatch: Option<ProtocolMismatch>,
+}
+
+impl ErrorBody {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+            mismatch: None,
+        }
+    }
+}
+
+impl std::fmt::Display for ErrorBody {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// The client and daemon speak different protocol versions.
+    ProtocolMismatch,
+    /// A request came before `hello`.
+    HelloRequired,
+    /// The line was not a valid message.
+    MalformedFrame,
+    /// The line exceeded the maximum length.
+    FrameTooLarge,
+    InvalidArgument,
+    NotFound,
+    AlreadyExists,
+    /// The chat is running a turn and cannot take this request now.
+    Busy,
+    /// The daemon is shutting down.
+    ShuttingDown,
+    Internal,
+}
+
+/// What a client needs to act on a version mismatch (restart an idle daemon, or say what to do).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProtocolMismatch {
+    pub daemon_protocol: u32,
+    pub daemon_version: String,
+    pub pid: u32,
+    /// Turns running now: a daemon with none can be restarted safely.
+    pub running_turns: u32,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
