@@ -111,6 +111,7 @@ impl LineFramer {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
     use super::*;
 
     fn frames(framer: &mut LineFramer) -> Vec<Result<Vec<u8>, FrameError>> {

@@ -1,0 +1,1702 @@
+//! Golden tests: one committed JSON line per protocol message, checked both ways.
+//!
+//! The table in [`table`] holds one realistic example per message (name → value). For every row:
+//! - `encode(value)` must equal `tests/golden/NAME.json` byte for byte (one line, newline included);
+//! - decoding that file through the top-level type (`ClientMessage` / `ServerMessage`) must give
+//!   the value back;
+//! - `docs/PROTOCOL.md` must show it: a line ``Golden example `NAME`:`` followed by a ```json block
+//!   holding exactly the golden line.
+//!
+//! The `covers!` matches below name a row for every variant of every wire enum, with no wildcard
+//! arm: adding a variant fails to compile until it has a row name, and then fails
+//! `every_variant_has_a_golden` until the table has an example of it.
+//!
+//! Adding a message: add a row to `table`, run `UPDATE_GOLDEN=1 cargo test -p paddock-proto
+//! --test golden` to write its file, review the file, and add its section to docs/PROTOCOL.md.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use paddock_proto::*;
+use serde_json::json;
+
+// ---------------------------------------------------------------------------------------------
+// Realistic ids, shared by the examples so the table reads like one session of use.
+// ---------------------------------------------------------------------------------------------
+
+/// A human-started chat in the `webapp` project.
+const SESSION: &str = "5f0c2d8e-3b7a-4c1e-9a6f-2d4b8e1c7a90";
+/// A chat the one above spawned (`create_chat`).
+const CHILD: &str = "a3e9b1c4-6d2f-4f8a-b7c5-1e0d9f3a2b68";
+/// A scheduled chat in the root workspace.
+const ROOT_CHAT: &str = "c71d4e2a-9f08-4b36-8e1c-5a2f7d9b3e04";
+/// A chat an event hook started.
+const HOOK_CHAT: &str = "4b8e2f1a-7c3d-4e9b-a6f0-8d2c1e5b9a73";
+const JOB: &str = "0193f4c2-7a1e-7c3d-9b2a-5e8f1d0c4a67";
+const MESSAGE: &str = "e2b7c9d1-4a5f-4e3b-8c6d-9f1a0b2e3c47";
+const TOOL_USE: &str = "toolu_01HkY7tQ3mVb9sXwZr2PqLcN";
+const PROJECT: &str = "webapp";
+/// The root workspace's key: a real key, never "absent".
+const ROOT: &str = "";
+
+// ---------------------------------------------------------------------------------------------
+// The table
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone)]
+enum Golden {
+    Client(ClientMessage),
+    Server(ServerMessage),
+}
+
+fn request(id: RequestId, request: Request) -> Golden {
+    Golden::Client(ClientMessage { id, request })
+}
+
+fn frame(project_slug: &str, session_id: &str, job_id: &str, seq: u64, event: ChatEvent) -> Golden {
+    Golden::Server(ServerMessage::Frame(HubFrame {
+        routing: Routing {
+            project_slug: project_slug.into(),
+            session_id: session_id.into(),
+            job_id: job_id.into(),
+            seq,
+        },
+        event,
+    }))
+}
+
+fn control(msg: ControlMessage) -> Golden {
+    Golden::Server(ServerMessage::Control(msg))
+}
+
+fn ok(id: RequestId, reply: Reply) -> Golden {
+    control(ControlMessage::Response(Response {
+        id,
+        outcome: Outcome::Ok(reply),
+    }))
+}
+
+fn err(id: RequestId, code: ErrorCode, message: &str) -> Golden {
+    control(ControlMessage::Response(Response {
+        id,
+        outcome: Outcome::Err(ErrorBody::new(code, message)),
+    }))
+}
+
+fn s(v: &str) -> String {
+    v.to_owned()
+}
+
+fn user_turn(message_id: &str, text: &str, attribution: Option<Attribution>) -> ChatEvent {
+    ChatEvent::User(UserTurn {
+        message_id: Some(s(message_id)),
+        text: s(text),
+        attribution,
+    })
+}
+
+fn chat_summary() -> ChatSummary {
+    ChatSummary {
+        session_id: s(SESSION),
+        project_slug: s(PROJECT),
+        title: s("Fix the flaky login test"),
+        origin: Origin::Human,
+        depth: 0,
+        parent_session_id: None,
+        parent_project: None,
+        created_at: Some(s("2026-11-03T09:12:40Z")),
+        updated_at: Some(s("2026-11-03T09:15:02Z")),
+        model: Some(s("claude-sonnet-4-5")),
+        message_count: 6,
+        running: false,
+        unread: false,
+        archived: false,
+        starred: true,
+    }
+}
+
+fn transcript(id: RequestId, entries: Vec<TranscriptEntry>) -> Golden {
+    ok(
+        id,
+        Reply::Transcript(Transcript {
+            chat: chat_summary(),
+            entries,
+        }),
+    )
+}
+
+fn resync(reason: ResyncReason) -> Golden {
+    control(ControlMessage::Resync(Resync {
+        session_id: s(SESSION),
+        reason,
+    }))
+}
+
+/// Every example, by golden file name. Names are `GROUP.WIRE_NAME[.VARIANT]`, with `:` written
+/// `_` so they are file names: `request.chat_send`, `event.chat_response`, `reply.hello`,
+/// `error.not_found`, `attribution.hook`, `transcript.tool_use`, `resync.slow_client`...
+fn table() -> Vec<(&'static str, Golden)> {
+    vec![
+        // --- requests --------------------------------------------------------------------
+        (
+            "request.hello",
+            request(
+                1,
+                Request::Hello(Hello {
+                    protocol_version: PROTOCOL_VERSION,
+                    client: s("paddock 0.1.0"),
+                }),
+            ),
+        ),
+        ("request.ping", request(2, Request::Ping)),
+        (
+            "request.chat_send",
+            request(
+                3,
+                Request::ChatSend(ChatSend {
+                    project_slug: s(PROJECT),
+                    session_id: None,
+                    message: s(
+                        "The login test fails about one run in five. Find out why and fix it.",
+                    ),
+                    model: Some(s("claude-sonnet-4-5")),
+                    preload_context: true,
+                }),
+            ),
+        ),
+        (
+            "request.chat_send.resume",
+            request(
+                4,
+                Request::ChatSend(ChatSend {
+                    project_slug: s(ROOT),
+                    session_id: Some(s(ROOT_CHAT)),
+                    message: s("Also check the nightly backup log."),
+                    model: None,
+                    preload_context: false,
+                }),
+            ),
+        ),
+        (
+            "request.chat_command",
+            request(
+                5,
+                Request::ChatCommand(ChatCommand {
+                    project_slug: s(PROJECT),
+                    session_id: s(SESSION),
+                    command: s("/compact"),
+                }),
+            ),
+        ),
+        (
+            "request.chat_cancel",
+            request(
+                6,
+                Request::ChatCancel(ChatCancel {
+                    session_id: s(SESSION),
+                    job_id: Some(s(JOB)),
+                }),
+            ),
+        ),
+        (
+            "request.chat_subscribe",
+            request(
+                7,
+                Request::ChatSubscribe(ChatSubscribe {
+                    session_id: s(SESSION),
+                    want_replay: true,
+                    last_seq: Some(41),
+                }),
+            ),
+        ),
+        (
+            "request.chat_subscribe.fresh",
+            request(
+                8,
+                Request::ChatSubscribe(ChatSubscribe {
+                    session_id: s(SESSION),
+                    want_replay: false,
+                    last_seq: None,
+                }),
+            ),
+        ),
+        (
+            "request.chat_unsubscribe",
+            request(
+                9,
+                Request::ChatUnsubscribe(SessionRef {
+                    session_id: s(SESSION),
+                }),
+            ),
+        ),
+        (
+            "request.chat_set_queue",
+            request(
+                10,
+                Request::ChatSetQueue(ChatSetQueue {
+                    session_id: s(SESSION),
+                    message: Some(s("When you are done, run the whole suite once more.")),
+                }),
+            ),
+        ),
+        (
+            "request.chat_set_queue.clear",
+            request(
+                11,
+                Request::ChatSetQueue(ChatSetQueue {
+                    session_id: s(SESSION),
+                    message: None,
+                }),
+            ),
+        ),
+        (
+            "request.chat_continue",
+            request(
+                12,
+                Request::ChatContinue(SessionRef {
+                    session_id: s(SESSION),
+                }),
+            ),
+        ),
+        (
+            "request.chat_list",
+            request(
+                13,
+                Request::ChatList(ChatList {
+                    project_slug: Some(s(PROJECT)),
+                    scope: ChatScope::Active,
+                }),
+            ),
+        ),
+        (
+            "request.chat_list.root",
+            request(
+                14,
+                Request::ChatList(ChatList {
+                    project_slug: Some(s(ROOT)),
+                    scope: ChatScope::Archived,
+                }),
+            ),
+        ),
+        (
+            "request.chat_list.everything",
+            request(
+                15,
+                Request::ChatList(ChatList {
+                    project_slug: None,
+                    scope: ChatScope::All,
+                }),
+            ),
+        ),
+        (
+            "request.chat_transcript",
+            request(
+                16,
+                Request::ChatTranscript(SessionRef {
+                    session_id: s(SESSION),
+                }),
+            ),
+        ),
+        ("request.project_list", request(17, Request::ProjectList)),
+        (
+            "request.project_create",
+            request(
+                18,
+                Request::ProjectCreate(ProjectCreate {
+                    slug: s(PROJECT),
+                    path: Some(s("/home/ana/src/webapp")),
+                }),
+            ),
+        ),
+        ("request.daemon_status", request(19, Request::DaemonStatus)),
+        (
+            "request.daemon_shutdown",
+            request(20, Request::DaemonShutdown),
+        ),
+        // --- hub frames ------------------------------------------------------------------
+        (
+            "event.chat_user",
+            frame(
+                PROJECT,
+                SESSION,
+                JOB,
+                1,
+                user_turn(
+                    MESSAGE,
+                    "The login test fails about one run in five. Find out why and fix it.",
+                    None,
+                ),
+            ),
+        ),
+        (
+            "event.chat_thinking",
+            frame(
+                PROJECT,
+                SESSION,
+                JOB,
+                2,
+                ChatEvent::Thinking(TextDelta {
+                    text: s("A one-in-five failure smells like a race on the session cookie."),
+                }),
+            ),
+        ),
+        (
+            "event.chat_response",
+            frame(
+                PROJECT,
+                SESSION,
+                JOB,
+                3,
+                ChatEvent::Response(TextDelta {
+                    text: s("Let me look at the test first."),
+                }),
+            ),
+        ),
+        (
+            "event.chat_tool_start",
+            frame(
+                PROJECT,
+                SESSION,
+                JOB,
+                4,
+                ChatEvent::ToolStart(ToolStart {
+                    tool_use_id: s(TOOL_USE),
+                    name: s("Read"),
+                    input: json!({"file_path": "/home/ana/src/webapp/tests/login.spec.ts"}),
+                }),
+            ),
+        ),
+        (
+            "event.chat_tool_call",
+            frame(
+                PROJECT,
+                SESSION,
+                JOB,
+                5,
+                ChatEvent::ToolCall(ToolCall {
+                    tool_use_id: s(TOOL_USE),
+                    name: s("Read"),
+                    input: json!({"file_path": "/home/ana/src/webapp/tests/login.spec.ts"}),
+                    output: s(
+                        "1\timport { test, expect } from '@playwright/test';\n2\t\n3\ttest('login', async ({ page }) => {",
+                    ),
+                    is_error: false,
+                    // Keys in sorted order: serde_json's `preserve_order` feature may be
+                    // switched on by another crate in a workspace build, and the golden line
+                    // must not depend on it.
+                    detail: Some(json!({
+                        "file": {
+                            "filePath": "/home/ana/src/webapp/tests/login.spec.ts",
+                            "numLines": 3,
+                            "startLine": 1,
+                            "totalLines": 42
+                        },
+                        "type": "text"
+                    })),
+                }),
+            ),
+        ),
+        (
+            "event.chat_message_boundary",
+            frame(
+                PROJECT,
+                SESSION,
+                JOB,
+                6,
+                ChatEvent::MessageBoundary(MessageBoundary {
+                    message_id: Some(s("7d3f9a1b-2c4e-4b6d-8f0a-1e3c5b7d9f2a")),
+                }),
+            ),
+        ),
+        (
+            "event.chat_complete",
+            frame(
+                PROJECT,
+                SESSION,
+                JOB,
+                9,
+                ChatEvent::Complete(Complete {
+                    success: true,
+                    error: None,
+                    model: Some(s("claude-sonnet-4-5")),
+                    usage: Some(Usage {
+                        input_tokens: 1840,
+                        output_tokens: 612,
+                        cache_creation_input_tokens: 12033,
+                        cache_read_input_tokens: 48210,
+                        context_tokens: Some(62695),
+                        context_window: Some(200000),
+                    }),
+                    cost_usd: Some(0.0731),
+                    duration_ms: Some(18422),
+                    terminal_reason: Some(s("completed")),
+                }),
+            ),
+        ),
+        (
+            "event.chat_error",
+            frame(
+                PROJECT,
+                SESSION,
+                JOB,
+                7,
+                ChatEvent::Error(ChatError {
+                    message: s("API Error: 529 Overloaded"),
+                }),
+            ),
+        ),
+        (
+            "event.chat_notice",
+            frame(
+                PROJECT,
+                SESSION,
+                JOB,
+                8,
+                ChatEvent::Notice(Notice {
+                    kind: NoticeKind::ApiError,
+                    message: s(
+                        "The Anthropic API is overloaded (529) and retries ran out. Send the message again later.",
+                    ),
+                }),
+            ),
+        ),
+        (
+            "event.chat_complete.failed",
+            frame(
+                PROJECT,
+                SESSION,
+                JOB,
+                9,
+                ChatEvent::Complete(Complete {
+                    success: false,
+                    error: Some(s("API Error: 529 Overloaded")),
+                    model: Some(s("claude-sonnet-4-5")),
+                    usage: None,
+                    cost_usd: None,
+                    duration_ms: Some(31877),
+                    terminal_reason: Some(s("api_error")),
+                }),
+            ),
+        ),
+        (
+            "event.chat_notice.interrupted",
+            frame(
+                PROJECT,
+                SESSION,
+                JOB,
+                12,
+                ChatEvent::Notice(Notice {
+                    kind: NoticeKind::Interrupted,
+                    message: s("Interrupted. The chat can be resumed with a new message."),
+                }),
+            ),
+        ),
+        (
+            "event.chat_queued_flushed",
+            frame(
+                PROJECT,
+                SESSION,
+                "0193f4c9-8e21-7a05-b3d4-6f2e1c9a8b70",
+                10,
+                ChatEvent::QueuedFlushed(QueuedFlushed {
+                    message: s("When you are done, run the whole suite once more."),
+                }),
+            ),
+        ),
+        (
+            "event.chat_killed_task",
+            frame(
+                PROJECT,
+                SESSION,
+                JOB,
+                14,
+                ChatEvent::KilledTask(KilledTask {
+                    task_id: Some(s("bash_3")),
+                    message: s(
+                        "Background task `npm run test:watch` was terminated while the chat waited on it.",
+                    ),
+                }),
+            ),
+        ),
+        // --- attribution of injected user turns -------------------------------------------
+        (
+            "attribution.scheduled",
+            frame(
+                ROOT,
+                ROOT_CHAT,
+                "0193f4a0-0000-7b1c-9d2e-4f6a8c0e1b3d",
+                1,
+                user_turn(
+                    "3c8e1f5a-6b2d-4a9e-8f7c-0d1b3e5a7c92",
+                    "Summarise last night's backup log and flag anything unusual.",
+                    Some(Attribution::Scheduled {
+                        name: s("nightly-backup-check"),
+                    }),
+                ),
+            ),
+        ),
+        (
+            "attribution.sent",
+            frame(
+                PROJECT,
+                SESSION,
+                "0193f4d1-4b2a-7e60-9c81-2d7f3a5e0b96",
+                15,
+                user_turn(
+                    "f4a2c8e1-9b3d-4f6a-8e0c-2d5b7a9c1e38",
+                    "Report from the child chat: the race is in the cookie refresh; fix pushed on branch fix/login-race.",
+                    Some(Attribution::Sent {
+                        from_session_id: s(CHILD),
+                        from_project: s(PROJECT),
+                        from_title: Some(s("Investigate cookie refresh race")),
+                    }),
+                ),
+            ),
+        ),
+        (
+            "attribution.hook",
+            frame(
+                PROJECT,
+                HOOK_CHAT,
+                "0193f3b2-5c7e-7a91-8d3f-0e6b4a2c9d17",
+                1,
+                user_turn(
+                    "8a6d2b4f-1e9c-4d7a-b3f5-7c0e2a4d6b81",
+                    "CI failed on main: job `e2e` (run 4812). Look at the log and propose a fix.",
+                    Some(Attribution::Hook {
+                        name: s("ci-failure"),
+                    }),
+                ),
+            ),
+        ),
+        (
+            "attribution.recovery",
+            frame(
+                PROJECT,
+                SESSION,
+                "0193f4e0-6a3c-7d12-8e4b-1f9c2a7d5e30",
+                16,
+                user_turn(
+                    "d5f7a9c1-3e2b-4f8d-a6c0-9b1e3d5f7a24",
+                    "The background task you were waiting on was terminated. Continue from where you left off.",
+                    Some(Attribution::Recovery),
+                ),
+            ),
+        ),
+        // --- control events --------------------------------------------------------------
+        (
+            "control.chat_active",
+            control(ControlMessage::Active(Active {
+                project_slug: s(PROJECT),
+                session_id: s(SESSION),
+                job_id: s(JOB),
+                running: true,
+            })),
+        ),
+        (
+            "control.chat_active.stopped",
+            control(ControlMessage::Active(Active {
+                project_slug: s(ROOT),
+                session_id: s(ROOT_CHAT),
+                job_id: s("0193f4a0-0000-7b1c-9d2e-4f6a8c0e1b3d"),
+                running: false,
+            })),
+        ),
+        ("resync.aged_out", resync(ResyncReason::AgedOut)),
+        ("resync.slow_client", resync(ResyncReason::SlowClient)),
+        ("resync.unknown_seq", resync(ResyncReason::UnknownSeq)),
+        (
+            "control.chats_changed",
+            control(ControlMessage::ChatsChanged(ChatsChanged {
+                project_slug: s(PROJECT),
+                session_id: Some(s(CHILD)),
+            })),
+        ),
+        (
+            "control.chats_changed.root",
+            control(ControlMessage::ChatsChanged(ChatsChanged {
+                project_slug: s(ROOT),
+                session_id: None,
+            })),
+        ),
+        (
+            "error.malformed_frame",
+            control(ControlMessage::Error(ConnectionError {
+                error: ErrorBody::new(
+                    ErrorCode::MalformedFrame,
+                    "The line is not a valid message: expected `,` or `}` at line 1 column 42. The connection stays open.",
+                ),
+            })),
+        ),
+        (
+            "error.frame_too_large",
+            control(ControlMessage::Error(ConnectionError {
+                error: ErrorBody::new(
+                    ErrorCode::FrameTooLarge,
+                    "A line of 9437190 bytes exceeds the 8388608-byte limit and was discarded. The connection stays open.",
+                ),
+            })),
+        ),
+        // --- replies ---------------------------------------------------------------------
+        (
+            "reply.hello",
+            ok(
+                1,
+                Reply::Hello(HelloReply {
+                    protocol_version: PROTOCOL_VERSION,
+                    daemon_version: s("0.1.0"),
+                    pid: 48213,
+                    user: s("ana"),
+                }),
+            ),
+        ),
+        ("reply.pong", ok(2, Reply::Pong)),
+        (
+            "reply.sent",
+            ok(
+                3,
+                Reply::Sent(Sent {
+                    project_slug: s(PROJECT),
+                    session_id: s(SESSION),
+                    job_id: s(JOB),
+                    queued: false,
+                }),
+            ),
+        ),
+        (
+            "reply.sent.queued",
+            ok(
+                4,
+                Reply::Sent(Sent {
+                    project_slug: s(ROOT),
+                    session_id: s(ROOT_CHAT),
+                    job_id: s("0193f4b7-3e5d-7c21-a4f8-9b0d2e6c1a35"),
+                    queued: true,
+                }),
+            ),
+        ),
+        (
+            "reply.cancelled",
+            ok(6, Reply::Cancelled(Cancelled { was_running: true })),
+        ),
+        (
+            "reply.subscribed",
+            ok(
+                7,
+                Reply::Subscribed(Subscribed {
+                    session_id: s(SESSION),
+                    running: true,
+                    job_id: Some(s(JOB)),
+                    replayed: 3,
+                    next_seq: 45,
+                }),
+            ),
+        ),
+        ("reply.ack", ok(9, Reply::Ack)),
+        (
+            "reply.chats",
+            ok(
+                13,
+                Reply::Chats(Chats {
+                    chats: vec![
+                        ChatSummary {
+                            running: true,
+                            unread: false,
+                            ..chat_summary()
+                        },
+                        ChatSummary {
+                            session_id: s(CHILD),
+                            project_slug: s(PROJECT),
+                            title: s("Investigate cookie refresh race"),
+                            origin: Origin::Spawned,
+                            depth: 1,
+                            parent_session_id: Some(s(SESSION)),
+                            parent_project: Some(s(PROJECT)),
+                            created_at: Some(s("2026-11-03T09:13:55Z")),
+                            updated_at: Some(s("2026-11-03T09:14:48Z")),
+                            model: Some(s("claude-sonnet-4-5")),
+                            message_count: 4,
+                            running: false,
+                            unread: true,
+                            archived: false,
+                            starred: false,
+                        },
+                    ],
+                }),
+            ),
+        ),
+        (
+            "reply.chats.root",
+            ok(
+                14,
+                Reply::Chats(Chats {
+                    chats: vec![ChatSummary {
+                        session_id: s(ROOT_CHAT),
+                        project_slug: s(ROOT),
+                        title: s("Nightly backup check"),
+                        origin: Origin::Scheduled,
+                        depth: 0,
+                        parent_session_id: None,
+                        parent_project: None,
+                        created_at: Some(s("2026-11-02T02:00:01Z")),
+                        updated_at: Some(s("2026-11-02T02:01:37Z")),
+                        model: None,
+                        message_count: 2,
+                        running: false,
+                        unread: true,
+                        archived: true,
+                        starred: false,
+                    }],
+                }),
+            ),
+        ),
+        (
+            "reply.chats.origins",
+            ok(
+                15,
+                Reply::Chats(Chats {
+                    chats: vec![
+                        ChatSummary {
+                            session_id: s(HOOK_CHAT),
+                            project_slug: s(PROJECT),
+                            title: s("Triage CI failure on main"),
+                            origin: Origin::Hook,
+                            depth: 0,
+                            parent_session_id: None,
+                            parent_project: None,
+                            created_at: Some(s("2026-11-03T07:41:09Z")),
+                            updated_at: Some(s("2026-11-03T07:44:30Z")),
+                            model: None,
+                            message_count: 3,
+                            running: false,
+                            unread: false,
+                            archived: false,
+                            starred: false,
+                        },
+                        ChatSummary {
+                            session_id: s("9e1a5c3f-2b7d-4f08-8c6e-0a4d2f9b1e57"),
+                            project_slug: s(PROJECT),
+                            title: s("Add rate limiting to the API"),
+                            origin: Origin::Adopted,
+                            depth: 0,
+                            parent_session_id: None,
+                            parent_project: None,
+                            created_at: Some(s("2026-10-28T16:20:11Z")),
+                            updated_at: Some(s("2026-10-28T17:02:45Z")),
+                            model: Some(s("claude-opus-4-1")),
+                            message_count: 38,
+                            running: false,
+                            unread: false,
+                            archived: false,
+                            starred: false,
+                        },
+                    ],
+                }),
+            ),
+        ),
+        (
+            "reply.transcript",
+            transcript(
+                16,
+                vec![
+                    TranscriptEntry::User {
+                        uuid: Some(s(MESSAGE)),
+                        timestamp: Some(s("2026-11-03T09:12:40Z")),
+                        text: s(
+                            "The login test fails about one run in five. Find out why and fix it.",
+                        ),
+                        attribution: None,
+                    },
+                    TranscriptEntry::Assistant {
+                        uuid: Some(s("7d3f9a1b-2c4e-4b6d-8f0a-1e3c5b7d9f2a")),
+                        timestamp: Some(s("2026-11-03T09:12:44Z")),
+                        text: s("Let me look at the test first."),
+                        model: Some(s("claude-sonnet-4-5")),
+                    },
+                ],
+            ),
+        ),
+        (
+            "transcript.user",
+            transcript(
+                16,
+                vec![TranscriptEntry::User {
+                    uuid: Some(s("f4a2c8e1-9b3d-4f6a-8e0c-2d5b7a9c1e38")),
+                    timestamp: Some(s("2026-11-03T09:15:02Z")),
+                    text: s(
+                        "Report from the child chat: the race is in the cookie refresh; fix pushed on branch fix/login-race.",
+                    ),
+                    attribution: Some(Attribution::Sent {
+                        from_session_id: s(CHILD),
+                        from_project: s(PROJECT),
+                        from_title: Some(s("Investigate cookie refresh race")),
+                    }),
+                }],
+            ),
+        ),
+        (
+            "transcript.assistant",
+            transcript(
+                16,
+                vec![TranscriptEntry::Assistant {
+                    uuid: Some(s("b9d1e3f5-7a2c-4e8b-9d0f-3c5e7a1b2d46")),
+                    timestamp: Some(s("2026-11-03T09:15:20Z")),
+                    text: s(
+                        "The child chat found it: the refresh handler and the test both write the cookie. I merged its fix and the test now passes 50 runs in a row.",
+                    ),
+                    model: Some(s("claude-sonnet-4-5")),
+                }],
+            ),
+        ),
+        (
+            "transcript.thinking",
+            transcript(
+                16,
+                vec![TranscriptEntry::Thinking {
+                    text: s("A one-in-five failure smells like a race on the session cookie."),
+                }],
+            ),
+        ),
+        (
+            "transcript.tool_use",
+            transcript(
+                16,
+                vec![TranscriptEntry::ToolUse {
+                    tool_use_id: s("toolu_01Qm4TzR8vXc2NbLw6YhKs3D"),
+                    name: s("Bash"),
+                    input: json!({
+                        "command": "npx playwright test tests/login.spec.ts --repeat-each=50",
+                        "description": "Run the login test 50 times"
+                    }),
+                }],
+            ),
+        ),
+        (
+            "transcript.tool_result",
+            transcript(
+                16,
+                vec![TranscriptEntry::ToolResult {
+                    tool_use_id: s("toolu_01Qm4TzR8vXc2NbLw6YhKs3D"),
+                    output: s("Running 50 tests using 4 workers\n\n  50 passed (38.2s)"),
+                    is_error: false,
+                }],
+            ),
+        ),
+        (
+            "transcript.compaction",
+            transcript(
+                16,
+                vec![TranscriptEntry::Compaction {
+                    pre_tokens: Some(171_408),
+                    post_tokens: Some(9_215),
+                }],
+            ),
+        ),
+        (
+            "transcript.interrupted",
+            transcript(
+                16,
+                vec![TranscriptEntry::Interrupted {
+                    text: s("[Request interrupted by user]"),
+                }],
+            ),
+        ),
+        (
+            "transcript.api_error",
+            transcript(
+                16,
+                vec![TranscriptEntry::ApiError {
+                    status: Some(529),
+                    text: s(
+                        "API Error: 529 {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}",
+                    ),
+                }],
+            ),
+        ),
+        (
+            "reply.projects",
+            ok(
+                17,
+                Reply::Projects(Projects {
+                    projects: vec![
+                        ProjectInfo {
+                            slug: s(ROOT),
+                            path: s("/home/ana/.local/share/paddock/projects/_root"),
+                            created_at: None,
+                        },
+                        ProjectInfo {
+                            slug: s(PROJECT),
+                            path: s("/home/ana/src/webapp"),
+                            created_at: Some(s("2026-10-30T11:05:00Z")),
+                        },
+                    ],
+                }),
+            ),
+        ),
+        (
+            "reply.project",
+            ok(
+                18,
+                Reply::Project(ProjectInfo {
+                    slug: s(PROJECT),
+                    path: s("/home/ana/src/webapp"),
+                    created_at: Some(s("2026-11-03T09:30:12Z")),
+                }),
+            ),
+        ),
+        (
+            "reply.status",
+            ok(
+                19,
+                Reply::Status(DaemonStatus {
+                    daemon_version: s("0.1.0"),
+                    protocol_version: PROTOCOL_VERSION,
+                    pid: 48213,
+                    uptime_secs: 7342,
+                    socket: s("/run/user/1000/paddock/paddockd.sock"),
+                    data_dir: s("/home/ana/.local/share/paddock"),
+                    running: vec![RunningTurn {
+                        project_slug: s(PROJECT),
+                        session_id: s(SESSION),
+                        job_id: s(JOB),
+                        started_at: s("2026-11-03T09:12:40Z"),
+                    }],
+                    live_processes: 3,
+                    max_processes: 8,
+                    queued_turns: 0,
+                    clients: 2,
+                }),
+            ),
+        ),
+        // --- error responses -------------------------------------------------------------
+        (
+            "error.protocol_mismatch",
+            control(ControlMessage::Response(Response {
+                id: 1,
+                outcome: Outcome::Err(ErrorBody {
+                    code: ErrorCode::ProtocolMismatch,
+                    message: s(
+                        "paddockd 0.2.0 speaks protocol 2 but this client speaks 1; it is idle, so `paddock daemon restart` is safe.",
+                    ),
+                    mismatch: Some(ProtocolMismatch {
+                        daemon_protocol: 2,
+                        daemon_version: s("0.2.0"),
+                        pid: 48213,
+                        running_turns: 0,
+                    }),
+                }),
+            })),
+        ),
+        (
+            "error.hello_required",
+            err(
+                1,
+                ErrorCode::HelloRequired,
+                "Send `hello` with the protocol version before any other request.",
+            ),
+        ),
+        (
+            "error.invalid_argument",
+            err(
+                18,
+                ErrorCode::InvalidArgument,
+                "`Web App` is not a valid project slug: use lowercase letters, digits and `-`.",
+            ),
+        ),
+        (
+            "error.not_found",
+            err(
+                16,
+                ErrorCode::NotFound,
+                "No chat with session id 5f0c2d8e-3b7a-4c1e-9a6f-2d4b8e1c7a90; `paddock ls --all` lists every chat.",
+            ),
+        ),
+        (
+            "error.already_exists",
+            err(
+                18,
+                ErrorCode::AlreadyExists,
+                "Project `webapp` already exists (/home/ana/src/webapp).",
+            ),
+        ),
+        (
+            "error.busy",
+            err(
+                5,
+                ErrorCode::Busy,
+                "The chat is running a turn; cancel it or queue the command with chat:set_queue.",
+            ),
+        ),
+        (
+            "error.shutting_down",
+            err(
+                3,
+                ErrorCode::ShuttingDown,
+                "paddockd is shutting down; the client will start a new one.",
+            ),
+        ),
+        (
+            "error.internal",
+            err(
+                16,
+                ErrorCode::Internal,
+                "Could not read the transcript: permission denied (os error 13). See the daemon log for details.",
+            ),
+        ),
+    ]
+}
+
+// ---------------------------------------------------------------------------------------------
+// Coverage: an exhaustive match per wire enum, naming the row that shows each variant.
+// ---------------------------------------------------------------------------------------------
+
+/// Defines `fn $fn(&$ty) -> &'static str` as a match with no wildcard arm (a new variant breaks
+/// compilation here) and `const $all`, every name that match can return.
+macro_rules! covers {
+    ($fn:ident, $all:ident, $ty:ty { $($pat:pat => $name:literal,)+ }) => {
+        fn $fn(v: &$ty) -> &'static str {
+            match v {
+                $($pat => $name,)+
+            }
+        }
+        const $all: &[&str] = &[$($name),+];
+    };
+}
+
+covers!(request_row, REQUEST_ROWS, Request {
+    Request::Hello(_) => "request.hello",
+    Request::Ping => "request.ping",
+    Request::ChatSend(_) => "request.chat_send",
+    Request::ChatCommand(_) => "request.chat_command",
+    Request::ChatCancel(_) => "request.chat_cancel",
+    Request::ChatSubscribe(_) => "request.chat_subscribe",
+    Request::ChatUnsubscribe(_) => "request.chat_unsubscribe",
+    Request::ChatSetQueue(_) => "request.chat_set_queue",
+    Request::ChatContinue(_) => "request.chat_continue",
+    Request::ChatList(_) => "request.chat_list",
+    Request::ChatTranscript(_) => "request.chat_transcript",
+    Request::ProjectList => "request.project_list",
+    Request::ProjectCreate(_) => "request.project_create",
+    Request::DaemonStatus => "request.daemon_status",
+    Request::DaemonShutdown => "request.daemon_shutdown",
+});
+
+covers!(event_row, EVENT_ROWS, ChatEvent {
+    ChatEvent::User(_) => "event.chat_user",
+    ChatEvent::Response(_) => "event.chat_response",
+    ChatEvent::Thinking(_) => "event.chat_thinking",
+    ChatEvent::ToolStart(_) => "event.chat_tool_start",
+    ChatEvent::ToolCall(_) => "event.chat_tool_call",
+    ChatEvent::MessageBoundary(_) => "event.chat_message_boundary",
+    ChatEvent::Complete(_) => "event.chat_complete",
+    ChatEvent::Error(_) => "event.chat_error",
+    ChatEvent::Notice(_) => "event.chat_notice",
+    ChatEvent::QueuedFlushed(_) => "event.chat_queued_flushed",
+    ChatEvent::KilledTask(_) => "event.chat_killed_task",
+});
+
+covers!(attribution_row, ATTRIBUTION_ROWS, Attribution {
+    Attribution::Scheduled { .. } => "attribution.scheduled",
+    Attribution::Sent { .. } => "attribution.sent",
+    Attribution::Hook { .. } => "attribution.hook",
+    Attribution::Recovery => "attribution.recovery",
+});
+
+covers!(control_row, CONTROL_ROWS, ControlMessage {
+    ControlMessage::Response(_) => "control.response",
+    ControlMessage::Error(_) => "control.error",
+    ControlMessage::Active(_) => "control.chat_active",
+    ControlMessage::Resync(_) => "control.chat_resync",
+    ControlMessage::ChatsChanged(_) => "control.chats_changed",
+});
+
+covers!(resync_row, RESYNC_ROWS, ResyncReason {
+    ResyncReason::AgedOut => "resync.aged_out",
+    ResyncReason::SlowClient => "resync.slow_client",
+    ResyncReason::UnknownSeq => "resync.unknown_seq",
+});
+
+covers!(reply_row, REPLY_ROWS, Reply {
+    Reply::Hello(_) => "reply.hello",
+    Reply::Pong => "reply.pong",
+    Reply::Ack => "reply.ack",
+    Reply::Sent(_) => "reply.sent",
+    Reply::Cancelled(_) => "reply.cancelled",
+    Reply::Subscribed(_) => "reply.subscribed",
+    Reply::Chats(_) => "reply.chats",
+    Reply::Transcript(_) => "reply.transcript",
+    Reply::Projects(_) => "reply.projects",
+    Reply::Project(_) => "reply.project",
+    Reply::Status(_) => "reply.status",
+});
+
+covers!(transcript_row, TRANSCRIPT_ROWS, TranscriptEntry {
+    TranscriptEntry::User { .. } => "transcript.user",
+    TranscriptEntry::Assistant { .. } => "transcript.assistant",
+    TranscriptEntry::Thinking { .. } => "transcript.thinking",
+    TranscriptEntry::ToolUse { .. } => "transcript.tool_use",
+    TranscriptEntry::ToolResult { .. } => "transcript.tool_result",
+    TranscriptEntry::Compaction { .. } => "transcript.compaction",
+    TranscriptEntry::Interrupted { .. } => "transcript.interrupted",
+    TranscriptEntry::ApiError { .. } => "transcript.api_error",
+});
+
+covers!(error_row, ERROR_ROWS, ErrorCode {
+    ErrorCode::ProtocolMismatch => "error.protocol_mismatch",
+    ErrorCode::HelloRequired => "error.hello_required",
+    ErrorCode::MalformedFrame => "error.malformed_frame",
+    ErrorCode::FrameTooLarge => "error.frame_too_large",
+    ErrorCode::InvalidArgument => "error.invalid_argument",
+    ErrorCode::NotFound => "error.not_found",
+    ErrorCode::AlreadyExists => "error.already_exists",
+    ErrorCode::Busy => "error.busy",
+    ErrorCode::ShuttingDown => "error.shutting_down",
+    ErrorCode::Internal => "error.internal",
+});
+
+covers!(origin_row, ORIGIN_ROWS, Origin {
+    Origin::Human => "origin.human",
+    Origin::Scheduled => "origin.scheduled",
+    Origin::Spawned => "origin.spawned",
+    Origin::Hook => "origin.hook",
+    Origin::Adopted => "origin.adopted",
+});
+
+covers!(scope_row, SCOPE_ROWS, ChatScope {
+    ChatScope::Active => "scope.active",
+    ChatScope::Archived => "scope.archived",
+    ChatScope::All => "scope.all",
+});
+
+/// Every coverage name the value shows (its message, and the nested kinds inside it).
+fn covered(golden: &Golden) -> BTreeSet<&'static str> {
+    let mut out = BTreeSet::new();
+    match golden {
+        Golden::Client(msg) => {
+            out.insert(request_row(&msg.request));
+            if let Request::ChatList(list) = &msg.request {
+                out.insert(scope_row(&list.scope));
+            }
+        }
+        Golden::Server(ServerMessage::Frame(frame)) => {
+            out.insert(event_row(&frame.event));
+            if let ChatEvent::User(UserTurn {
+                attribution: Some(a),
+                ..
+            }) = &frame.event
+            {
+                out.insert(attribution_row(a));
+            }
+        }
+        Golden::Server(ServerMessage::Control(msg)) => {
+            out.insert(control_row(msg));
+            match msg {
+                ControlMessage::Response(Response { outcome, .. }) => match outcome {
+                    Outcome::Ok(reply) => {
+                        out.insert(reply_row(reply));
+                        let chats: &[ChatSummary] = match reply {
+                            Reply::Chats(c) => &c.chats,
+                            Reply::Transcript(t) => std::slice::from_ref(&t.chat),
+                            _ => &[],
+                        };
+                        out.extend(chats.iter().map(|c| origin_row(&c.origin)));
+                        if let Reply::Transcript(t) = reply {
+                            for entry in &t.entries {
+                                out.insert(transcript_row(entry));
+                                if let TranscriptEntry::User {
+                                    attribution: Some(a),
+                                    ..
+                                } = entry
+                                {
+                                    out.insert(attribution_row(a));
+                                }
+                            }
+                        }
+                    }
+                    Outcome::Err(body) => {
+                        out.insert(error_row(&body.code));
+                    }
+                },
+                ControlMessage::Error(e) => {
+                    out.insert(error_row(&e.error.code));
+                }
+                ControlMessage::Resync(r) => {
+                    out.insert(resync_row(&r.reason));
+                }
+                ControlMessage::Active(_) | ControlMessage::ChatsChanged(_) => {}
+            }
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------------------------
+
+fn crate_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn golden_dir() -> PathBuf {
+    crate_dir().join("tests").join("golden")
+}
+
+fn golden_path(name: &str) -> PathBuf {
+    golden_dir().join(format!("{name}.json"))
+}
+
+fn protocol_doc() -> PathBuf {
+    crate_dir().join("..").join("docs").join("PROTOCOL.md")
+}
+
+fn update_golden() -> bool {
+    std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1")
+}
+
+fn encode_golden(golden: &Golden) -> String {
+    match golden {
+        Golden::Client(m) => encode(m),
+        Golden::Server(m) => encode(m),
+    }
+    .expect("every example encodes")
+}
+
+fn read(path: &Path) -> Option<String> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Some(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => panic!("reading {}: {e}", path.display()),
+    }
+}
+
+const HOW_TO_UPDATE: &str = "run `UPDATE_GOLDEN=1 cargo test -p paddock-proto --test golden` to (re)write it, review the diff, and copy it into docs/PROTOCOL.md";
+
+// ---------------------------------------------------------------------------------------------
+// Tests
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn encode_matches_the_golden_files() {
+    let mut failures = Vec::new();
+    for (name, value) in table() {
+        let line = encode_golden(&value);
+        let path = golden_path(name);
+        match read(&path) {
+            Some(committed) if committed == line => {}
+            committed if update_golden() => {
+                std::fs::create_dir_all(golden_dir()).unwrap();
+                std::fs::write(&path, &line).unwrap();
+                let what = if committed.is_some() { "updated" } else { "wrote" };
+                eprintln!("{what} {}", path.display());
+            }
+            None => failures.push(format!(
+                "{name}: golden file {} is missing; {HOW_TO_UPDATE}",
+                path.display()
+            )),
+            Some(committed) => failures.push(format!(
+                "{name}: encoding differs from {}\n  committed: {}\n  encoded:   {}\n  if the wire change is intended, {HOW_TO_UPDATE}",
+                path.display(),
+                committed.trim_end(),
+                line.trim_end()
+            )),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn golden_files_decode_to_the_same_value() {
+    for (name, value) in table() {
+        let Some(text) = read(&golden_path(name)) else {
+            // Reported by encode_matches_the_golden_files.
+            continue;
+        };
+        assert!(
+            text.ends_with('\n') && text.matches('\n').count() == 1,
+            "{name}: a golden file is exactly one line"
+        );
+        let line = text.trim_end_matches('\n').as_bytes();
+        match value {
+            Golden::Client(expected) => {
+                let got: ClientMessage = decode(line)
+                    .unwrap_or_else(|e| panic!("{name}: decoding as ClientMessage: {e}"));
+                assert_eq!(got, expected, "{name}: round trip through ClientMessage");
+            }
+            Golden::Server(expected) => {
+                let got: ServerMessage = decode(line)
+                    .unwrap_or_else(|e| panic!("{name}: decoding as ServerMessage: {e}"));
+                assert_eq!(got, expected, "{name}: round trip through ServerMessage");
+            }
+        }
+    }
+}
+
+#[test]
+fn golden_files_are_all_in_the_table() {
+    let names: BTreeSet<String> = table().iter().map(|(n, _)| format!("{n}.json")).collect();
+    let mut stale = Vec::new();
+    for entry in std::fs::read_dir(golden_dir()).unwrap() {
+        let file = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if !names.contains(&file) {
+            stale.push(file);
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "golden files with no row in the table (delete them, or add their rows): {stale:?}"
+    );
+}
+
+#[test]
+fn table_names_are_unique_and_name_what_they_show() {
+    let mut seen = BTreeSet::new();
+    for (name, value) in table() {
+        assert!(seen.insert(name), "{name}: two rows with one name");
+        let shows = covered(&value);
+        assert!(
+            shows.iter().any(|c| name == *c
+                || name
+                    .strip_prefix(c)
+                    .is_some_and(|rest| rest.starts_with('.'))),
+            "{name}: a row is named after something it shows ({shows:?}), optionally with a `.suffix`"
+        );
+    }
+}
+
+#[test]
+fn every_variant_has_a_golden() {
+    let shown: BTreeSet<&str> = table().iter().flat_map(|(_, v)| covered(v)).collect();
+    let all = [
+        REQUEST_ROWS,
+        EVENT_ROWS,
+        ATTRIBUTION_ROWS,
+        CONTROL_ROWS,
+        RESYNC_ROWS,
+        REPLY_ROWS,
+        TRANSCRIPT_ROWS,
+        ERROR_ROWS,
+        ORIGIN_ROWS,
+        SCOPE_ROWS,
+    ];
+    let missing: Vec<&str> = all
+        .iter()
+        .flat_map(|names| names.iter().copied())
+        .filter(|n| !shown.contains(n))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "variants with no example in the golden table: {missing:?}"
+    );
+}
+
+/// The doc's examples, by name: each ``Golden example `NAME`:`` line and the ```json block after it.
+fn doc_examples(doc: &str) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let mut lines = doc.lines();
+    while let Some(line) = lines.next() {
+        let Some(name) = line
+            .trim()
+            .strip_prefix("Golden example `")
+            .and_then(|rest| rest.strip_suffix("`:"))
+        else {
+            continue;
+        };
+        let mut block = String::new();
+        let opened = lines.by_ref().find(|l| !l.trim().is_empty());
+        if opened.map(str::trim) == Some("```json") {
+            for l in lines.by_ref() {
+                if l.trim() == "```" {
+                    break;
+                }
+                block.push_str(l);
+                block.push('\n');
+            }
+        }
+        let previous = out.insert(name.to_owned(), block);
+        assert!(previous.is_none(), "PROTOCOL.md shows `{name}` twice");
+    }
+    out
+}
+
+#[test]
+fn protocol_doc_shows_every_golden_verbatim() {
+    let doc = std::fs::read_to_string(protocol_doc()).expect("docs/PROTOCOL.md exists");
+    let examples = doc_examples(&doc);
+    let mut problems = Vec::new();
+    let table = table();
+    for (name, value) in &table {
+        let line = encode_golden(value);
+        match examples.get(*name) {
+            None => problems.push(format!(
+                "{name}: missing from docs/PROTOCOL.md; add a line ``Golden example `{name}`:`` and a ```json block with tests/golden/{name}.json"
+            )),
+            Some(block) if *block != line => problems.push(format!(
+                "{name}: the ```json block after ``Golden example `{name}`:`` in docs/PROTOCOL.md is not tests/golden/{name}.json\n  doc:    {}\n  golden: {}",
+                block.trim_end(),
+                line.trim_end()
+            )),
+            Some(_) => {}
+        }
+    }
+    for name in examples.keys() {
+        if !table.iter().any(|(n, _)| n == name) {
+            problems.push(format!(
+                "docs/PROTOCOL.md shows `{name}`, which the golden table does not have"
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Codec edge cases, through the public API
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn encode_rejects_an_oversize_line() {
+    let msg = ClientMessage {
+        id: 1,
+        request: Request::ChatSend(ChatSend {
+            project_slug: s(PROJECT),
+            session_id: None,
+            message: "x".repeat(MAX_LINE_BYTES),
+            model: None,
+            preload_context: false,
+        }),
+    };
+    match encode(&msg) {
+        Err(FrameError::TooLong { len, max }) => {
+            assert_eq!(max, MAX_LINE_BYTES);
+            assert!(len > MAX_LINE_BYTES);
+        }
+        other => panic!("expected TooLong, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_line_of_exactly_the_limit_is_accepted() {
+    let overhead = encode(&ClientMessage {
+        id: 1,
+        request: Request::ChatSend(ChatSend {
+            project_slug: s(PROJECT),
+            session_id: None,
+            message: String::new(),
+            model: None,
+            preload_context: false,
+        }),
+    })
+    .unwrap()
+    .len()
+        - 1;
+    let msg = ClientMessage {
+        id: 1,
+        request: Request::ChatSend(ChatSend {
+            project_slug: s(PROJECT),
+            session_id: None,
+            message: "x".repeat(MAX_LINE_BYTES - overhead),
+            model: None,
+            preload_context: false,
+        }),
+    };
+    let line = encode(&msg).unwrap();
+    assert_eq!(
+        line.len(),
+        MAX_LINE_BYTES + 1,
+        "the limit excludes the newline"
+    );
+    let mut framer = LineFramer::default();
+    framer.push(line.as_bytes());
+    let got = framer.next_frame().unwrap().unwrap();
+    assert_eq!(decode::<ClientMessage>(&got).unwrap(), msg);
+}
+
+#[test]
+fn malformed_lines_are_malformed_errors() {
+    for line in [
+        &b"{not json"[..],
+        b"",
+        b"[1,2,3]",
+        b"\"hello\"",
+        b"{\"id\":1,\"type\":\"ping\"} trailing",
+        b"\xff\xfe{}",
+    ] {
+        let err = decode::<ClientMessage>(line).unwrap_err();
+        assert!(matches!(err, FrameError::Malformed(_)), "{line:?}: {err:?}");
+        let err = decode::<ServerMessage>(line).unwrap_err();
+        assert!(matches!(err, FrameError::Malformed(_)), "{line:?}: {err:?}");
+    }
+}
+
+#[test]
+fn a_client_message_of_unknown_type_is_an_error() {
+    for line in [
+        &br#"{"id":9,"type":"chat:explode","sessionId":"5f0c2d8e-3b7a-4c1e-9a6f-2d4b8e1c7a90"}"#[..],
+        br#"{"id":9,"type":"pong"}"#,
+        br#"{"id":9,"type":"chat:response","text":"hi"}"#,
+        br#"{"id":9,"type":"CHAT:SEND","projectSlug":"","message":"hi"}"#,
+        br#"{"id":9}"#,
+        br#"{"type":"ping"}"#,
+        br#"{"id":-1,"type":"ping"}"#,
+        br#"{"id":"9","type":"ping"}"#,
+    ] {
+        let err = decode::<ClientMessage>(line).unwrap_err();
+        assert!(
+            matches!(err, FrameError::Malformed(_)),
+            "{}: {err:?}",
+            String::from_utf8_lossy(line)
+        );
+    }
+}
+
+#[test]
+fn a_server_message_of_unknown_type_is_an_error() {
+    for line in [
+        &br#"{"type":"chat:explode","sessionId":"s"}"#[..],
+        br#"{"projectSlug":"","sessionId":"s","jobId":"j","seq":1,"type":"chat:explode"}"#,
+        br#"{"type":"chat:response","text":"a frame without its Routing payload"}"#,
+    ] {
+        let err = decode::<ServerMessage>(line).unwrap_err();
+        assert!(matches!(err, FrameError::Malformed(_)), "{err:?}");
+    }
+}
+
+#[test]
+fn a_request_missing_a_required_field_is_an_error() {
+    for line in [
+        &br#"{"id":3,"type":"chat:send","message":"no project slug"}"#[..],
+        br#"{"id":3,"type":"chat:send","projectSlug":null,"message":"null is not the root workspace"}"#,
+        br#"{"id":6,"type":"chat:cancel"}"#,
+        br#"{"id":1,"type":"hello","client":"paddock 0.1.0"}"#,
+    ] {
+        let err = decode::<ClientMessage>(line).unwrap_err();
+        assert!(matches!(err, FrameError::Malformed(_)), "{err:?}");
+    }
+}
+
+#[test]
+fn the_root_workspace_slug_survives_as_an_empty_string() {
+    // Requests: a required slug, and an optional one (`Some("")` is "the root workspace only",
+    // not "every project").
+    let send = ClientMessage {
+        id: 4,
+        request: Request::ChatSend(ChatSend {
+            project_slug: s(ROOT),
+            session_id: None,
+            message: s("hi"),
+            model: None,
+            preload_context: false,
+        }),
+    };
+    let line = encode(&send).unwrap();
+    assert!(line.contains(r#""projectSlug":"""#), "{line}");
+    assert_eq!(
+        decode::<ClientMessage>(line.trim_end().as_bytes()).unwrap(),
+        send
+    );
+
+    let list = ClientMessage {
+        id: 14,
+        request: Request::ChatList(ChatList {
+            project_slug: Some(s(ROOT)),
+            scope: ChatScope::Active,
+        }),
+    };
+    let line = encode(&list).unwrap();
+    assert!(line.contains(r#""projectSlug":"""#), "{line}");
+    let back = decode::<ClientMessage>(line.trim_end().as_bytes()).unwrap();
+    match &back.request {
+        Request::ChatList(ChatList {
+            project_slug: Some(slug),
+            ..
+        }) => assert_eq!(slug, ""),
+        other => panic!("the root slug was lost: {other:?}"),
+    }
+    assert_eq!(back, list);
+
+    // Server messages: a hub frame (untagged decoding must not lose it) and control events.
+    for msg in [
+        ServerMessage::Frame(HubFrame {
+            routing: Routing {
+                project_slug: s(ROOT),
+                session_id: s(ROOT_CHAT),
+                job_id: s(JOB),
+                seq: 1,
+            },
+            event: ChatEvent::Response(TextDelta { text: s("ok") }),
+        }),
+        ServerMessage::Control(ControlMessage::Active(Active {
+            project_slug: s(ROOT),
+            session_id: s(ROOT_CHAT),
+            job_id: s(JOB),
+            running: true,
+        })),
+        ServerMessage::Control(ControlMessage::ChatsChanged(ChatsChanged {
+            project_slug: s(ROOT),
+            session_id: None,
+        })),
+        ServerMessage::Control(ControlMessage::Response(Response {
+            id: 17,
+            outcome: Outcome::Ok(Reply::Project(ProjectInfo {
+                slug: s(ROOT),
+                path: s("/home/ana/.local/share/paddock/projects/_root"),
+                created_at: None,
+            })),
+        })),
+    ] {
+        let line = encode(&msg).unwrap();
+        assert!(
+            line.contains(r#""projectSlug":"""#) || line.contains(r#""slug":"""#),
+            "{line}"
+        );
+        assert!(!line.contains("null"), "{line}");
+        assert_eq!(
+            decode::<ServerMessage>(line.trim_end().as_bytes()).unwrap(),
+            msg
+        );
+    }
+}
+
+#[test]
+fn the_framer_rejects_an_oversize_line_and_keeps_the_stream() {
+    let good = encode(&ClientMessage {
+        id: 2,
+        request: Request::Ping,
+    })
+    .unwrap();
+    let mut framer = LineFramer::new(64);
+    framer.push(&[b'x'; 50]);
+    framer.push(&[b'y'; 50]);
+    assert!(framer.next_frame().is_none());
+    framer.push(b"\n");
+    framer.push(good.as_bytes());
+    assert_eq!(
+        framer.next_frame(),
+        Some(Err(FrameError::TooLong { len: 100, max: 64 }))
+    );
+    let line = framer.next_frame().unwrap().unwrap();
+    assert_eq!(
+        decode::<ClientMessage>(&line).unwrap(),
+        ClientMessage {
+            id: 2,
+            request: Request::Ping
+        }
+    );
+    assert!(framer.next_frame().is_none());
+    assert_eq!(framer.pending(), 0);
+}
+
+#[test]
+fn unknown_fields_are_ignored_for_forward_compatibility() {
+    // A newer peer may add optional fields within one protocol version; older peers skip them.
+    let line = br#"{"id":2,"type":"ping","traceId":"abc"}"#;
+    assert_eq!(
+        decode::<ClientMessage>(line).unwrap(),
+        ClientMessage {
+            id: 2,
+            request: Request::Ping
+        }
+    );
+}
