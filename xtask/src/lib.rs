@@ -1,0 +1,13 @@
+//! Project automation behind `cargo xtask`: generated documentation ([`docs`]) and the test and
+//! CI pipelines ([`pipeline`]). The binary in `main.rs` is only the command line over these.
+
+pub mod docs;
+pub mod pipeline;
+
+use std::path::PathBuf;
+
+/// The workspace root (the directory holding the top-level `Cargo.toml`).
+pub fn workspace_root() -> PathBuf {
+    let xtask = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    xtask.parent().map(PathBuf::from).unwrap_or(xtask)
+}
