@@ -1,0 +1,329 @@
+//! [`Client`]: one connection to paddockd, shared by reference; a reader task and a writer task
+//! own the two halves of the socket.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use paddock_proto::{
+    ClientMessage, ControlMessage, Hello, HelloReply, LineFramer, Outcome, PROTOCOL_VERSION, Reply,
+    Request, RequestId, ServerMessage, decode, encode,
+};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::UnixStream;
+use tokio::net::unix::{OwnedReadHalf, OwnedWriteHalf};
+use tokio::sync::{mpsc, oneshot};
+use tokio::task::JoinHandle;
+
+use super::error::ClientError;
+use super::events::{self, EVENT_QUEUE_CAPACITY, Event, EventSink, Events};
+
+/// Knobs of a connection; the defaults suit an interactive command.
+#[derive(Debug, Clone)]
+pub struct ConnectOptions {
+    /// How long the connect plus hello may take before the daemon counts as wedged.
+    pub hello_timeout: Duration,
+    /// How long any later request may wait for its response.
+    pub request_timeout: Duration,
+    /// The `client` text sent in hello.
+    pub client_name: String,
+}
+
+impl Default for ConnectOptions {
+    fn default() -> Self {
+        Self {
+            hello_timeout: Duration::from_secs(5),
+            request_timeout: Duration::from_secs(30),
+            client_name: format!("paddock {}", env!("CARGO_PKG_VERSION")),
+        }
+    }
+}
+
+/// What a pending request receives: the daemon's outcome, or why it could not be read.
+type Answer = Result<Outcome, String>;
+
+/// State shared by the client handle and its reader/writer tasks.
+#[derive(Debug, Default)]
+struct Shared {
+    state: Mutex<State>,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    pending: HashMap<RequestId, oneshot::Sender<Answer>>,
+    /// Why the connection ended, once it has: later requests fail at once with it.
+    closed: Option<String>,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic while holding this lock cannot leave the map half-updated; carry on.
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn register(&self, id: RequestId, tx: oneshot::Sender<Answer>) -> Result<(), ClientError> {
+        let mut state = self.lock();
+        if let Some(reason) = &state.closed {
+            return Err(ClientError::ConnectionLost {
+                reason: reason.clone(),
+            });
+        }
+        state.pending.insert(id, tx);
+        Ok(())
+    }
+
+    fn complete(&self, id: RequestId, answer: Answer) {
+        // No waiter: the request timed out or was dropped; its late answer means nothing.
+        if let Some(tx) = self.lock().pending.remove(&id) {
+            let _ = tx.send(answer);
+        }
+    }
+
+    fn forget(&self, id: RequestId) {
+        self.lock().pending.remove(&id);
+    }
+
+    /// Ends the connection: every waiting request fails with `reason` (dropping their senders).
+    fn close(&self, reason: String) {
+        let mut state = self.lock();
+        if state.closed.is_none() {
+            state.closed = Some(reason);
+        }
+        state.pending.clear();
+    }
+
+    fn lost(&self) -> ClientError {
+        let reason = self
+            .lock()
+            .closed
+            .clone()
+            .unwrap_or_else(|| "paddockd closed the connection".to_owned());
+        ClientError::ConnectionLost { reason }
+    }
+}
+
+/// Removes a request's waiter however its future ends (answered, timed out, or dropped).
+struct PendingGuard<'a> {
+    shared: &'a Shared,
+    id: RequestId,
+}
+
+impl Drop for PendingGuard<'_> {
+    fn drop(&mut self) {
+        self.shared.forget(self.id);
+    }
+}
+
+/// A connection to paddockd after a successful hello.
+#[derive(Debug)]
+pub struct Client {
+    shared: Arc<Shared>,
+    /// Whole lines to the writer task, so a dropped request never leaves half a line behind.
+    lines: mpsc::Sender<String>,
+    next_id: AtomicU64,
+    hello: HelloReply,
+    events: Option<Events>,
+    socket: PathBuf,
+    request_timeout: Duration,
+    tasks: [JoinHandle<()>; 2],
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        for task in &self.tasks {
+            task.abort();
+        }
+    }
+}
+
+impl Client {
+    /// Connects to the daemon on `socket` and says hello.
+    pub async fn connect(socket: &Path) -> Result<Client, ClientError> {
+        Self::connect_with(socket, ConnectOptions::default()).await
+    }
+
+    pub async fn connect_with(socket: &Path, opts: ConnectOptions) -> Result<Client, ClientError> {
+        let hello_timeout = opts.hello_timeout;
+        match tokio::time::timeout(hello_timeout, Self::handshake(socket, opts)).await {
+            Ok(result) => result,
+            Err(_) => Err(ClientError::Timeout {
+                request: "hello",
+                after: hello_timeout,
+            }),
+        }
+    }
+
+    async fn handshake(socket: &Path, opts: ConnectOptions) -> Result<Client, ClientError> {
+        let stream = UnixStream::connect(socket).await.map_err(|source| {
+            let socket = socket.to_path_buf();
+            match source.kind() {
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::ConnectionRefused => {
+                    ClientError::NotRunning { socket, source }
+                }
+                _ => ClientError::Connect { socket, source },
+            }
+        })?;
+        let (read, write) = stream.into_split();
+        let shared = Arc::new(Shared::default());
+        let (sink, events) = events::channel(EVENT_QUEUE_CAPACITY);
+        // A short queue: requests are small and the socket drains it quickly.
+        let (lines, lines_rx) = mpsc::channel(64);
+        let tasks = [
+            tokio::spawn(read_loop(read, shared.clone(), sink)),
+            tokio::spawn(write_loop(write, lines_rx, shared.clone())),
+        ];
+        let mut client = Client {
+            shared,
+            lines,
+            next_id: AtomicU64::new(1),
+            hello: HelloReply {
+                protocol_version: 0,
+                daemon_version: String::new(),
+                pid: 0,
+                user: String::new(),
+            },
+            events: Some(events),
+            socket: socket.to_path_buf(),
+            request_timeout: opts.request_timeout,
+            tasks,
+        };
+        let hello = Request::Hello(Hello {
+            protocol_version: PROTOCOL_VERSION,
+            client: opts.client_name,
+        });
+        match client.request(hello).await? {
+            Reply::Hello(reply) => {
+                client.hello = reply;
+                Ok(client)
+            }
+            other => Err(ClientError::Protocol(format!(
+                "hello was answered with {}",
+                reply_kind(&other)
+            ))),
+        }
+    }
+
+    /// The daemon's answer to hello (its version and pid).
+    pub fn daemon(&self) -> &HelloReply {
+        &self.hello
+    }
+
+    pub fn socket(&self) -> &Path {
+        &self.socket
+    }
+
+    pub fn set_request_timeout(&mut self, timeout: Duration) {
+        self.request_timeout = timeout;
+    }
+
+    /// The pushed events, taken once by whoever consumes them. Until then they are queued
+    /// (and, past the queue's capacity, dropped as described in [`super::Events`]).
+    pub fn take_events(&mut self) -> Option<Events> {
+        self.events.take()
+    }
+
+    /// Sends a request and waits for its one response.
+    pub async fn request(&self, request: Request) -> Result<Reply, ClientError> {
+        let name = request.name();
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let line = encode(&ClientMessage { id, request }).map_err(ClientError::Encode)?;
+        let (tx, rx) = oneshot::channel();
+        self.shared.register(id, tx)?;
+        let _guard = PendingGuard {
+            shared: &self.shared,
+            id,
+        };
+        let exchange = async {
+            self.lines
+                .send(line)
+                .await
+                .map_err(|_| self.shared.lost())?;
+            match rx.await {
+                Ok(Ok(outcome)) => Ok(outcome),
+                Ok(Err(unreadable)) => Err(ClientError::Protocol(unreadable)),
+                Err(_) => Err(self.shared.lost()),
+            }
+        };
+        let outcome = tokio::time::timeout(self.request_timeout, exchange)
+            .await
+            .map_err(|_| ClientError::Timeout {
+                request: name,
+                after: self.request_timeout,
+            })??;
+        match outcome {
+            Outcome::Ok(reply) => Ok(reply),
+            Outcome::Err(body) => Err(ClientError::from_body(body)),
+        }
+    }
+}
+
+/// The reply's wire name, for "expected X, got Y" errors.
+pub fn reply_kind(reply: &Reply) -> String {
+    serde_json::to_value(reply)
+        .ok()
+        .and_then(|v| v.get("kind").and_then(|k| k.as_str()).map(str::to_owned))
+        .unwrap_or_else(|| "an unknown reply".to_owned())
+}
+
+async fn write_loop(
+    mut write: OwnedWriteHalf,
+    mut lines: mpsc::Receiver<String>,
+    shared: Arc<Shared>,
+) {
+    while let Some(line) = lines.recv().await {
+        if let Err(e) = write.write_all(line.as_bytes()).await {
+            shared.close(format!("could not write to paddockd: {e}"));
+            return;
+        }
+    }
+}
+
+async fn read_loop(mut read: OwnedReadHalf, shared: Arc<Shared>, sink: EventSink) {
+    let mut framer = LineFramer::default();
+    let mut buf = vec![0u8; 64 * 1024];
+    let reason = loop {
+        match read.read(&mut buf).await {
+            Ok(0) => break "paddockd closed the connection".to_owned(),
+            Ok(n) => framer.push(&buf[..n]),
+            Err(e) => break format!("could not read from paddockd: {e}"),
+        }
+        while let Some(line) = framer.next_frame() {
+            match line {
+                Ok(line) => dispatch(&line, &shared, &sink),
+                Err(e) => sink.push(Event::Undecodable(e.to_string())),
+            }
+        }
+    };
+    shared.close(reason);
+}
+
+fn dispatch(line: &[u8], shared: &Shared, sink: &EventSink) {
+    match decode::<ServerMessage>(line) {
+        Ok(ServerMessage::Frame(frame)) => sink.push(Event::Frame(frame)),
+        Ok(ServerMessage::Control(control)) => match control {
+            ControlMessage::Response(response) => {
+                shared.complete(response.id, Ok(response.outcome))
+            }
+            ControlMessage::Error(err) => sink.push(Event::DaemonError(err.error)),
+            ControlMessage::Active(active) => sink.push(Event::Active(active)),
+            ControlMessage::Resync(resync) => sink.push(Event::Resync(resync)),
+            ControlMessage::ChatsChanged(changed) => sink.push(Event::ChatsChanged(changed)),
+        },
+        Err(e) => {
+            // A response we cannot decode must still end its request, or it would wait for
+            // its timeout: salvage the id when the line is at least JSON.
+            let value: Option<serde_json::Value> = serde_json::from_slice(line).ok();
+            let id = value.as_ref().and_then(|v| {
+                (v.get("type")?.as_str()? == "response")
+                    .then(|| v.get("id")?.as_u64())
+                    .flatten()
+            });
+            match id {
+                Some(id) => shared.complete(id, Err(e.to_string())),
+                None => sink.push(Event::Undecodable(e.to_string())),
+            }
+        }
+    }
+}

@@ -1,0 +1,21 @@
+//! The connection to paddockd: the hello handshake, requests matched to their one response by
+//! id, and the events the daemon pushes in between.
+//!
+//! One reader task owns the socket's read half and demultiplexes: a response completes the
+//! oneshot its request is waiting on, anything else goes to the [`Events`] queue. Because that
+//! one task handles lines in socket order and queues an event before it completes a later
+//! response, every event the daemon wrote before a response is already queued when
+//! [`Client::request`] returns it (the frames that follow `chat:send`'s reply are never "early").
+
+mod connection;
+mod error;
+mod events;
+mod start;
+
+pub use connection::{Client, ConnectOptions, reply_kind};
+pub use error::ClientError;
+pub use events::{EVENT_QUEUE_CAPACITY, Event, Events};
+pub use start::{
+    StartOptions, connect_or_start, daemon_binary, daemon_log_path, socket_answers, start_daemon,
+    stop_daemon, wait_until_stopped,
+};

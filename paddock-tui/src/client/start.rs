@@ -1,0 +1,240 @@
+//! Finding, starting and stopping the daemon, so every command can assume one answers
+//! (DESIGN §6: "every subcommand starts the daemon if none answers on the socket").
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::Duration;
+
+use rustix::io::Errno;
+use rustix::process::{Pid, Signal, kill_process, test_kill_process};
+use tokio::net::UnixStream;
+use tokio::time::Instant;
+
+use super::connection::{Client, ConnectOptions};
+use super::error::ClientError;
+
+/// After the started daemon has exited, how long another daemon (one that won the lock race)
+/// still gets to answer before we report the exit.
+const EXIT_GRACE: Duration = Duration::from_secs(2);
+const FIRST_BACKOFF: Duration = Duration::from_millis(20);
+const MAX_BACKOFF: Duration = Duration::from_millis(500);
+
+/// Where the daemon is and how patiently to wait for it.
+#[derive(Debug, Clone)]
+pub struct StartOptions {
+    pub socket: PathBuf,
+    /// The `paddockd` to run when none answers.
+    pub daemon_bin: PathBuf,
+    /// Where that daemon logs, for the message when it does not come up.
+    pub log_path: Option<PathBuf>,
+    pub start_timeout: Duration,
+    pub stop_timeout: Duration,
+    pub connect: ConnectOptions,
+}
+
+impl StartOptions {
+    /// The defaults: the daemon from [`daemon_binary`], its log from [`daemon_log_path`], 10 s
+    /// to come up and 10 s to go away.
+    pub fn new(socket: PathBuf) -> Self {
+        Self {
+            socket,
+            daemon_bin: daemon_binary(),
+            log_path: daemon_log_path(),
+            start_timeout: Duration::from_secs(10),
+            stop_timeout: Duration::from_secs(10),
+            connect: ConnectOptions::default(),
+        }
+    }
+}
+
+/// The daemon binary: `$PADDOCK_DAEMON_BIN`, else a `paddockd` beside this executable (an
+/// install or a cargo target dir keeps the two together), else `paddockd` on `PATH`.
+pub fn daemon_binary() -> PathBuf {
+    if let Some(bin) = std::env::var_os("PADDOCK_DAEMON_BIN").filter(|b| !b.is_empty()) {
+        return PathBuf::from(bin);
+    }
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent().map(|dir| dir.join("paddockd")))
+        .filter(|beside| beside.is_file())
+        .unwrap_or_else(|| PathBuf::from("paddockd"))
+}
+
+/// The daemon's log file by DESIGN §3: `$PADDOCK_LOG`, else `$XDG_STATE_HOME/paddock/paddockd.log`.
+pub fn daemon_log_path() -> Option<PathBuf> {
+    if let Some(log) = std::env::var_os("PADDOCK_LOG").filter(|l| !l.is_empty()) {
+        return Some(PathBuf::from(log));
+    }
+    let dirs = directories::ProjectDirs::from("", "", "paddock")?;
+    Some(dirs.state_dir()?.join("paddockd.log"))
+}
+
+/// Connects to the daemon, starting it when nothing answers, and replacing an idle daemon that
+/// speaks another protocol version (a busy one is left alone: see [`ClientError::RestartNeeded`]).
+pub async fn connect_or_start(opts: &StartOptions) -> Result<Client, ClientError> {
+    match Client::connect_with(&opts.socket, opts.connect.clone()).await {
+        Err(ClientError::NotRunning { .. }) => {
+            let child = start_daemon(opts)?;
+            wait_for_daemon(opts, child).await
+        }
+        Err(ClientError::ProtocolMismatch(details)) if details.running_turns == 0 => {
+            stop_daemon(opts, details.pid).await?;
+            let child = start_daemon(opts)?;
+            wait_for_daemon(opts, child).await
+        }
+        Err(ClientError::ProtocolMismatch(details)) => Err(ClientError::RestartNeeded(details)),
+        other => other,
+    }
+}
+
+/// Spawns the daemon detached from this terminal: its own process group (so Ctrl-C here does
+/// not reach it), no stdio (it logs to its file).
+pub fn start_daemon(opts: &StartOptions) -> Result<Child, ClientError> {
+    use std::os::unix::process::CommandExt;
+    Command::new(&opts.daemon_bin)
+        .arg("--socket")
+        .arg(&opts.socket)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .map_err(|e| {
+            ClientError::Lifecycle(format!(
+                "could not run {}: {e}; set PADDOCK_DAEMON_BIN to the paddockd binary or put paddockd on PATH",
+                opts.daemon_bin.display()
+            ))
+        })
+}
+
+/// Polls the socket until the daemon we started answers, backing off, within the deadline.
+async fn wait_for_daemon(opts: &StartOptions, mut child: Child) -> Result<Client, ClientError> {
+    let deadline = Instant::now() + opts.start_timeout;
+    let mut backoff = FIRST_BACKOFF;
+    let mut exited: Option<(ExitStatus, Instant)> = None;
+    loop {
+        match Client::connect_with(&opts.socket, opts.connect.clone()).await {
+            Ok(client) => {
+                reap_in_background(child);
+                return Ok(client);
+            }
+            Err(ClientError::ProtocolMismatch(details)) => {
+                reap_in_background(child);
+                return Err(ClientError::Lifecycle(format!(
+                    "the paddockd at {} speaks protocol {} (version {}) but this paddock speaks {}; install matching builds or point PADDOCK_DAEMON_BIN at the right paddockd",
+                    opts.daemon_bin.display(),
+                    details.daemon_protocol,
+                    details.daemon_version,
+                    paddock_proto::PROTOCOL_VERSION
+                )));
+            }
+            Err(_) => {}
+        }
+        let now = Instant::now();
+        if exited.is_none()
+            && let Ok(Some(status)) = child.try_wait()
+        {
+            exited = Some((status, now));
+        }
+        let gave_up_on_exit = exited.is_some_and(|(_, at)| now >= at + EXIT_GRACE);
+        if now >= deadline || gave_up_on_exit {
+            if exited.is_none() {
+                reap_in_background(child);
+            }
+            return Err(ClientError::Lifecycle(start_failure(
+                opts,
+                exited.map(|(status, _)| status),
+            )));
+        }
+        tokio::time::sleep(backoff.min(deadline - now)).await;
+        backoff = (backoff * 2).min(MAX_BACKOFF);
+    }
+}
+
+fn start_failure(opts: &StartOptions, exit: Option<ExitStatus>) -> String {
+    let what = match exit {
+        Some(status) => format!("paddockd exited at startup ({status})"),
+        None => format!(
+            "paddockd did not answer on {} within {}s",
+            opts.socket.display(),
+            opts.start_timeout.as_secs()
+        ),
+    };
+    let log = match &opts.log_path {
+        Some(log) => format!("its log is {}", log.display()),
+        None => "its log is paddockd.log in $XDG_STATE_HOME/paddock".to_owned(),
+    };
+    format!(
+        "{what}; {log}; run `paddock daemon start --foreground` (or `{} --socket {}`) to see the error in this terminal",
+        opts.daemon_bin.display(),
+        opts.socket.display()
+    )
+}
+
+/// Waits for a started daemon in a thread, so it does not linger as a zombie of a long-lived
+/// client (the TUI) once it exits.
+fn reap_in_background(mut child: Child) {
+    std::thread::spawn(move || {
+        let _ = child.wait();
+    });
+}
+
+/// Whether anything accepts connections on the socket.
+pub async fn socket_answers(socket: &Path) -> bool {
+    UnixStream::connect(socket).await.is_ok()
+}
+
+/// Stops the daemon with this pid (SIGTERM: it shuts down cleanly) and waits until it is gone.
+pub async fn stop_daemon(opts: &StartOptions, pid: u32) -> Result<(), ClientError> {
+    let Some(target) = to_pid(pid) else {
+        return Err(ClientError::Lifecycle(format!(
+            "paddockd reported pid {pid}, which cannot be signalled; stop it by hand"
+        )));
+    };
+    match kill_process(target, Signal::TERM) {
+        Ok(()) | Err(Errno::SRCH) => {}
+        Err(e) => {
+            return Err(ClientError::Lifecycle(format!(
+                "could not stop paddockd (pid {pid}): {e}; stop it with `kill {pid}`"
+            )));
+        }
+    }
+    wait_until_stopped(&opts.socket, Some(pid), opts.stop_timeout).await
+}
+
+/// Polls until nothing answers on the socket and the process (when known) has exited, so a new
+/// daemon does not find the old one still holding its lock.
+pub async fn wait_until_stopped(
+    socket: &Path,
+    pid: Option<u32>,
+    timeout: Duration,
+) -> Result<(), ClientError> {
+    let deadline = Instant::now() + timeout;
+    let mut backoff = FIRST_BACKOFF;
+    loop {
+        let alive = pid.and_then(to_pid).is_some_and(process_exists);
+        if !alive && !socket_answers(socket).await {
+            return Ok(());
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            let who = pid.map_or_else(|| "paddockd".to_owned(), |p| format!("paddockd (pid {p})"));
+            let how = pid.map_or_else(String::new, |p| format!("; stop it with `kill {p}`"));
+            return Err(ClientError::Lifecycle(format!(
+                "{who} was still running {}s after it was asked to stop{how}",
+                timeout.as_secs()
+            )));
+        }
+        tokio::time::sleep(backoff.min(deadline - now)).await;
+        backoff = (backoff * 2).min(MAX_BACKOFF);
+    }
+}
+
+fn to_pid(pid: u32) -> Option<Pid> {
+    Pid::from_raw(i32::try_from(pid).ok()?)
+}
+
+fn process_exists(pid: Pid) -> bool {
+    // EPERM means it exists but belongs to someone else: still alive.
+    !matches!(test_kill_process(pid), Err(Errno::SRCH))
+}

@@ -1,0 +1,60 @@
+//! `paddock ls`, `paddock show`, `paddock cancel`.
+
+use paddock_proto::{ChatCancel, ChatList, ChatScope, Reply, Request, SessionRef};
+
+use super::output::{eprint, print, print_json};
+use super::{Context, unexpected};
+use crate::cli::{LsArgs, SessionArg, ShowArgs};
+use crate::format::{self, ROOT_SLUG, project_label};
+
+pub async fn ls(ctx: &Context, args: LsArgs) -> anyhow::Result<()> {
+    let scope = match (args.archived, args.all) {
+        (true, _) => ChatScope::Archived,
+        (false, true) => ChatScope::All,
+        (false, false) => ChatScope::Active,
+    };
+    // No -p means the root workspace (DESIGN §6), not every project.
+    let project = args.project.unwrap_or_else(|| ROOT_SLUG.to_owned());
+    let client = ctx.connect().await?;
+    let request = Request::ChatList(ChatList {
+        project_slug: Some(project.clone()),
+        scope,
+    });
+    match client.request(request).await? {
+        Reply::Chats(c) if args.json => print_json(&c.chats),
+        Reply::Chats(c) if c.chats.is_empty() => {
+            eprint(&format!("no chats in {}\n", project_label(&project)));
+            Ok(())
+        }
+        Reply::Chats(c) => print(&format::chat_table(&c.chats)),
+        other => Err(unexpected("chat:list", &other)),
+    }
+}
+
+pub async fn show(ctx: &Context, args: ShowArgs) -> anyhow::Result<()> {
+    let client = ctx.connect().await?;
+    let request = Request::ChatTranscript(SessionRef {
+        session_id: args.session,
+    });
+    match client.request(request).await? {
+        Reply::Transcript(t) if args.json => print_json(&t),
+        Reply::Transcript(t) => print(&format::transcript(&t)),
+        other => Err(unexpected("chat:transcript", &other)),
+    }
+}
+
+pub async fn cancel(ctx: &Context, args: SessionArg) -> anyhow::Result<()> {
+    let client = ctx.connect().await?;
+    let request = Request::ChatCancel(ChatCancel {
+        session_id: args.session.clone(),
+        job_id: None,
+    });
+    match client.request(request).await? {
+        Reply::Cancelled(c) if c.was_running => print(&format!(
+            "cancelled the running turn of {}; the chat stays resumable\n",
+            args.session
+        )),
+        Reply::Cancelled(_) => print(&format!("nothing was running in {}\n", args.session)),
+        other => Err(unexpected("chat:cancel", &other)),
+    }
+}

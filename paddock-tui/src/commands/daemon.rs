@@ -1,0 +1,134 @@
+//! `paddock daemon start|stop|status|restart`.
+
+use std::os::unix::process::CommandExt;
+use std::process::Command;
+
+use anyhow::Context as _;
+use paddock_proto::{Reply, Request};
+
+use super::output::{Failure, print, print_json};
+use super::{Context, unexpected};
+use crate::cli::DaemonCmd;
+use crate::client::{Client, ClientError, stop_daemon, wait_until_stopped};
+use crate::format;
+
+pub async fn run(ctx: &Context, action: DaemonCmd) -> anyhow::Result<()> {
+    match action {
+        DaemonCmd::Start { foreground: true } => exec_foreground(ctx),
+        DaemonCmd::Start { foreground: false } => start(ctx).await,
+        DaemonCmd::Stop => stop(ctx).await,
+        DaemonCmd::Status { json } => status(ctx, json).await,
+        DaemonCmd::Restart { foreground } => {
+            stop_quietly(ctx).await?;
+            if foreground {
+                exec_foreground(ctx)
+            } else {
+                let client = ctx.connect().await?;
+                let d = client.daemon();
+                print(&format!(
+                    "paddockd {} restarted (pid {}) on {}\n",
+                    d.daemon_version,
+                    d.pid,
+                    ctx.socket.display()
+                ))
+            }
+        }
+    }
+}
+
+/// Replaces this process with `paddockd` in the foreground, so its output and exit status are
+/// the user's to see.
+fn exec_foreground(ctx: &Context) -> anyhow::Result<()> {
+    let bin = &ctx.start.daemon_bin;
+    let err = Command::new(bin).arg("--socket").arg(&ctx.socket).exec();
+    Err(err).with_context(|| {
+        format!(
+            "could not run {}; set PADDOCK_DAEMON_BIN to the paddockd binary or put paddockd on PATH",
+            bin.display()
+        )
+    })
+}
+
+async fn start(ctx: &Context) -> anyhow::Result<()> {
+    let (client, verb) = match Client::connect_with(&ctx.socket, ctx.start.connect.clone()).await {
+        Ok(client) => (client, "is already running"),
+        Err(ClientError::NotRunning { .. } | ClientError::ProtocolMismatch(_)) => {
+            (ctx.connect().await?, "started")
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let d = client.daemon();
+    print(&format!(
+        "paddockd {} {verb} (pid {}) on {}\n",
+        d.daemon_version,
+        d.pid,
+        ctx.socket.display()
+    ))
+}
+
+async fn stop(ctx: &Context) -> anyhow::Result<()> {
+    match stop_quietly(ctx).await? {
+        Some(pid) => print(&format!("paddockd stopped (pid {pid})\n")),
+        None => print(&format!(
+            "paddockd is not running on {}\n",
+            ctx.socket.display()
+        )),
+    }
+}
+
+/// Stops whatever daemon answers on the socket, whatever protocol it speaks; the pid it had.
+async fn stop_quietly(ctx: &Context) -> anyhow::Result<Option<u32>> {
+    match Client::connect_with(&ctx.socket, ctx.start.connect.clone()).await {
+        Ok(client) => {
+            let pid = client.daemon().pid;
+            match client.request(Request::DaemonShutdown).await {
+                // The daemon may close the connection before its answer gets out.
+                Ok(_) | Err(ClientError::ConnectionLost { .. }) => {}
+                Err(e) => return Err(e.into()),
+            }
+            drop(client);
+            wait_until_stopped(&ctx.socket, Some(pid), ctx.start.stop_timeout).await?;
+            Ok(Some(pid))
+        }
+        Err(ClientError::ProtocolMismatch(details)) => {
+            stop_daemon(&ctx.start, details.pid).await?;
+            Ok(Some(details.pid))
+        }
+        Err(ClientError::NotRunning { .. }) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Inspects without starting: asking a daemon that was just started how it is doing would
+/// only hide that none was running.
+async fn status(ctx: &Context, json: bool) -> anyhow::Result<()> {
+    let client = match Client::connect_with(&ctx.socket, ctx.start.connect.clone()).await {
+        Ok(client) => client,
+        Err(ClientError::NotRunning { .. }) => {
+            return Err(Failure::new(
+                1,
+                format!(
+                    "paddockd is not running on {}; start it with `paddock daemon start`",
+                    ctx.socket.display()
+                ),
+            )
+            .into());
+        }
+        Err(ClientError::ProtocolMismatch(d)) => {
+            return Err(Failure::new(
+                1,
+                format!(
+                    "paddockd (protocol {}, version {}, pid {}) is running but speaks another protocol than this paddock; run `paddock daemon restart` once its {} running turns finish",
+                    d.daemon_protocol, d.daemon_version, d.pid, d.running_turns
+                ),
+            )
+            .into());
+        }
+        Err(e) => return Err(e.into()),
+    };
+    match client.request(Request::DaemonStatus).await? {
+        Reply::Status(status) if json => print_json(&status),
+        Reply::Status(status) => print(&format::daemon_status(&status)),
+        other => Err(unexpected("daemon:status", &other)),
+    }
+}

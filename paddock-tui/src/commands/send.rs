@@ -1,0 +1,134 @@
+//! `paddock send`: one turn, streamed to its end (or, with --detach, just started).
+
+use std::io::IsTerminal;
+
+use anyhow::{Context as _, anyhow};
+use paddock_proto::{ChatCancel, ChatEvent, ChatList, ChatScope, ChatSend, Reply, Request, Sent};
+use tokio::signal::unix::{SignalKind, signal};
+
+use super::follow::{Follow, TurnReasons, emit};
+use super::output::{Failure, eprint, print, print_json_line};
+use super::{Context, read_stdin, unexpected};
+use crate::cli::SendArgs;
+use crate::client::Client;
+use crate::format::{ROOT_SLUG, StreamPrinter};
+
+pub async fn run(ctx: &Context, args: SendArgs) -> anyhow::Result<()> {
+    let message = message_from(&args.text)?;
+    let mut client = ctx.connect().await?;
+    let mut events = client
+        .take_events()
+        .ok_or_else(|| anyhow!("the connection's events were already taken"))?;
+    let project_slug = match (&args.project, &args.session) {
+        (Some(project), _) => project.clone(),
+        (None, Some(session)) => project_of(&client, session).await?,
+        (None, None) => ROOT_SLUG.to_owned(),
+    };
+    let request = Request::ChatSend(ChatSend {
+        project_slug,
+        session_id: args.session.clone(),
+        message,
+        model: args.model.clone(),
+        preload_context: false,
+    });
+    let sent = match client.request(request).await? {
+        Reply::Sent(sent) => sent,
+        other => return Err(unexpected("chat:send", &other)),
+    };
+    eprint(&format!("session: {}\n", sent.session_id));
+    if args.detach {
+        return if args.json {
+            print_json_line(&sent)
+        } else {
+            print(&format!("{}\n", sent.session_id))
+        };
+    }
+    if sent.queued {
+        eprint("paddock: queued until a claude process is free\n");
+    }
+    // The sending connection is subscribed already: the turn's frames follow the reply.
+    let follow = Follow::new(&client, &mut events, sent.session_id.clone());
+    stream_turn(&client, follow, &sent, args.json).await
+}
+
+async fn stream_turn(
+    client: &Client,
+    mut follow: Follow<'_>,
+    sent: &Sent,
+    json: bool,
+) -> anyhow::Result<()> {
+    // From here on Ctrl-C cancels the turn instead of killing paddock mid-stream.
+    let mut interrupts = signal(SignalKind::interrupt()).context("cannot listen for Ctrl-C")?;
+    let mut printer = StreamPrinter::new(false);
+    let mut reasons = TurnReasons::default();
+    let mut cancelled = false;
+    loop {
+        let frame = tokio::select! {
+            frame = follow.next_frame() => frame?,
+            _ = interrupts.recv() => {
+                if cancelled {
+                    return Err(Failure::new(130, format!(
+                        "stopped waiting; the turn may still be running: `paddock tail {}`",
+                        sent.session_id
+                    )).into());
+                }
+                cancelled = true;
+                emit(printer.finish())?;
+                eprint("paddock: cancelling the turn (Ctrl-C again to stop waiting)\n");
+                client.request(Request::ChatCancel(ChatCancel {
+                    session_id: sent.session_id.clone(),
+                    job_id: Some(sent.job_id.clone()),
+                })).await?;
+                continue;
+            }
+        };
+        // Frames of an earlier turn still running in this chat are not this command's.
+        if frame.routing.job_id != sent.job_id {
+            continue;
+        }
+        reasons.observe(&frame.event);
+        if json {
+            print_json_line(&frame)?;
+        } else {
+            emit(printer.frame(&frame.event))?;
+        }
+        if let ChatEvent::Complete(complete) = &frame.event {
+            return reasons.result(complete, cancelled, &sent.session_id);
+        }
+    }
+}
+
+/// The message: TEXT words joined, or stdin for `-` (or no TEXT with stdin not a terminal).
+fn message_from(text: &[String]) -> anyhow::Result<String> {
+    let message = match text {
+        [dash] if dash == "-" => read_stdin()?,
+        [] if std::io::stdin().is_terminal() => {
+            return Err(anyhow!(
+                "nothing to send: give the message as TEXT, or pipe it in with `-`"
+            ));
+        }
+        [] => read_stdin()?,
+        words => words.join(" "),
+    };
+    if message.trim().is_empty() {
+        return Err(anyhow!("the message is empty; nothing was sent"));
+    }
+    Ok(message)
+}
+
+/// The project a chat lives in, for `send -c` without `-p`: the daemon wants both.
+async fn project_of(client: &Client, session: &str) -> anyhow::Result<String> {
+    let request = Request::ChatList(ChatList {
+        project_slug: None,
+        scope: ChatScope::All,
+    });
+    match client.request(request).await? {
+        Reply::Chats(c) => c
+            .chats
+            .into_iter()
+            .find(|chat| chat.session_id == session)
+            .map(|chat| chat.project_slug)
+            .ok_or_else(|| anyhow!("no chat {session}; `paddock ls --all` lists the chats")),
+        other => Err(unexpected("chat:list", &other)),
+    }
+}

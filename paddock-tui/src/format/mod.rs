@@ -1,0 +1,157 @@
+//! Pure text formatting of the daemon's answers, shared by the commands and the TUI: proto
+//! types in, strings out, so every shape can be tested without a terminal or a daemon.
+
+mod chats;
+mod stream;
+mod transcript;
+
+pub use chats::{chat_flags, chat_table, daemon_status, project_table, tree_depths};
+pub use stream::{Out, StreamPrinter};
+pub use transcript::transcript;
+
+use paddock_proto::{Attribution, Origin};
+use serde_json::Value;
+
+/// The root workspace's slug. It is a real key, compared by value — never "absent".
+pub const ROOT_SLUG: &str = "";
+
+/// A project slug for people: the root workspace shows as `(root)` (no slug can contain
+/// parentheses, so this cannot collide with a real project).
+pub fn project_label(slug: &str) -> &str {
+    if slug == ROOT_SLUG { "(root)" } else { slug }
+}
+
+/// The origin's wire name (`human`, `scheduled`, ...).
+pub fn origin_name(origin: Origin) -> &'static str {
+    match origin {
+        Origin::Human => "human",
+        Origin::Scheduled => "scheduled",
+        Origin::Spawned => "spawned",
+        Origin::Hook => "hook",
+        Origin::Adopted => "adopted",
+    }
+}
+
+/// The line shown above a machine-injected user turn (the reference's wording).
+pub fn attribution_line(attribution: &Attribution) -> String {
+    match attribution {
+        Attribution::Scheduled { name } => format!("⏰ scheduled by {name}"),
+        Attribution::Sent {
+            from_session_id,
+            from_project,
+            from_title,
+        } => {
+            let who = from_title.as_deref().unwrap_or(from_session_id);
+            format!(
+                "↩ sent by {who} ({}/{from_session_id})",
+                project_label(from_project)
+            )
+        }
+        Attribution::Hook { name } => format!("⚡ triggered by hook {name}"),
+        Attribution::Recovery => "⚠ continued after a background task was terminated".to_owned(),
+    }
+}
+
+/// The first line of `text`, cut to `max` characters; `…` marks anything left out.
+pub fn one_line(text: &str, max: usize) -> String {
+    let trimmed = text.trim();
+    let first = trimmed.lines().next().unwrap_or_default();
+    let mut out: String = first.chars().take(max).collect();
+    if out.len() < first.len() || first.len() < trimmed.len() {
+        out.push('…');
+    }
+    out
+}
+
+/// A tool call in one line: its name and the one argument that says what it does.
+pub fn tool_summary(name: &str, input: &Value) -> String {
+    let key = match name {
+        "Bash" => Some("command"),
+        "Read" | "Write" | "Edit" | "MultiEdit" => Some("file_path"),
+        "NotebookEdit" => Some("notebook_path"),
+        "Grep" | "Glob" => Some("pattern"),
+        "WebFetch" => Some("url"),
+        "WebSearch" => Some("query"),
+        "Task" | "Agent" => Some("description"),
+        _ => None,
+    };
+    let detail = match key.and_then(|k| input.get(k)).and_then(Value::as_str) {
+        Some(arg) => arg.to_owned(),
+        None => match input {
+            Value::Null => String::new(),
+            Value::Object(map) if map.is_empty() => String::new(),
+            other => other.to_string(),
+        },
+    };
+    if detail.trim().is_empty() {
+        name.to_owned()
+    } else {
+        format!("{name}: {}", one_line(&detail, 100))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn root_is_labelled_by_value() {
+        assert_eq!(project_label(""), "(root)");
+        assert_eq!(project_label("web"), "web");
+    }
+
+    #[test]
+    fn attribution_wording_follows_the_reference() {
+        assert_eq!(
+            attribution_line(&Attribution::Scheduled {
+                name: "nightly".into()
+            }),
+            "⏰ scheduled by nightly"
+        );
+        assert_eq!(
+            attribution_line(&Attribution::Sent {
+                from_session_id: "s1".into(),
+                from_project: "".into(),
+                from_title: Some("Manager".into()),
+            }),
+            "↩ sent by Manager ((root)/s1)"
+        );
+        assert_eq!(
+            attribution_line(&Attribution::Hook { name: "ci".into() }),
+            "⚡ triggered by hook ci"
+        );
+        assert_eq!(
+            attribution_line(&Attribution::Recovery),
+            "⚠ continued after a background task was terminated"
+        );
+    }
+
+    #[test]
+    fn one_line_cuts_and_marks() {
+        assert_eq!(one_line("short", 10), "short");
+        assert_eq!(one_line("two\nlines", 10), "two…");
+        assert_eq!(one_line("abcdefghijkl", 5), "abcde…");
+        assert_eq!(one_line("  padded  ", 10), "padded");
+    }
+
+    #[test]
+    fn tool_summaries_pick_the_telling_argument() {
+        assert_eq!(
+            tool_summary("Bash", &json!({"command": "ls -la", "timeout": 5})),
+            "Bash: ls -la"
+        );
+        assert_eq!(
+            tool_summary("Read", &json!({"file_path": "/src/main.rs"})),
+            "Read: /src/main.rs"
+        );
+        assert_eq!(tool_summary("TodoWrite", &json!({})), "TodoWrite");
+        assert_eq!(
+            tool_summary(
+                "mcp__paddock_manage__list_chats",
+                &json!({"project": "web"})
+            ),
+            "mcp__paddock_manage__list_chats: {\"project\":\"web\"}"
+        );
+    }
+}

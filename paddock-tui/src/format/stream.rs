@@ -1,0 +1,296 @@
+//! A turn's live frames as text (`paddock send`, `paddock tail`): the reply on stdout as its
+//! deltas arrive, tool calls and notices as one-liners on stderr, so `> reply.txt` captures
+//! exactly the reply.
+
+use std::collections::HashSet;
+
+use paddock_proto::{ChatEvent, NoticeKind};
+
+use super::{attribution_line, one_line, tool_summary};
+
+/// A piece of output and where it goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Out {
+    Stdout(String),
+    Stderr(String),
+}
+
+/// Turns frames into output, remembering just enough to lay it out (line starts, gaps between
+/// assistant messages, which tools were already announced).
+#[derive(Debug, Default)]
+pub struct StreamPrinter {
+    /// Show the user turns too (`tail`); `send` does not echo what the user just typed.
+    echo_user: bool,
+    /// Whether stdout ends at the start of a line (true before anything is printed).
+    mid_line: bool,
+    /// A message ended; the next text starts after a blank line.
+    gap_pending: bool,
+    /// Anything went to stdout yet.
+    printed: bool,
+    announced_tools: HashSet<String>,
+}
+
+impl StreamPrinter {
+    pub fn new(echo_user: bool) -> Self {
+        Self {
+            echo_user,
+            ..Self::default()
+        }
+    }
+
+    pub fn frame(&mut self, event: &ChatEvent) -> Vec<Out> {
+        let mut out = Vec::new();
+        match event {
+            ChatEvent::User(turn) => {
+                if self.echo_user {
+                    self.end_line(&mut out);
+                    self.gap(&mut out);
+                    let mut text = String::new();
+                    if let Some(attribution) = &turn.attribution {
+                        text.push_str(&attribution_line(attribution));
+                        text.push('\n');
+                    }
+                    for line in turn.text.trim_end().lines() {
+                        text.push_str("> ");
+                        text.push_str(line);
+                        text.push('\n');
+                    }
+                    self.stdout(&mut out, text);
+                    self.gap_pending = true;
+                }
+            }
+            ChatEvent::Response(delta) => {
+                if !delta.text.is_empty() {
+                    if self.gap_pending {
+                        self.end_line(&mut out);
+                        self.gap(&mut out);
+                    }
+                    self.stdout(&mut out, delta.text.clone());
+                }
+            }
+            // Thinking stays out of a script's way; `paddock show` and the TUI show it.
+            ChatEvent::Thinking(_) => {}
+            ChatEvent::ToolStart(tool) => {
+                self.announced_tools.insert(tool.tool_use_id.clone());
+                self.stderr(
+                    &mut out,
+                    format!("  → {}\n", tool_summary(&tool.name, &tool.input)),
+                );
+            }
+            ChatEvent::ToolCall(call) => {
+                if self.announced_tools.insert(call.tool_use_id.clone()) {
+                    self.stderr(
+                        &mut out,
+                        format!("  → {}\n", tool_summary(&call.name, &call.input)),
+                    );
+                }
+                if call.is_error {
+                    let output = call.output.trim();
+                    let why = if output.is_empty() {
+                        "failed".to_owned()
+                    } else {
+                        one_line(output, 100)
+                    };
+                    self.stderr(&mut out, format!("  ✗ {}: {why}\n", call.name));
+                }
+            }
+            ChatEvent::MessageBoundary(_) => {
+                self.end_line(&mut out);
+                self.gap_pending = self.printed;
+            }
+            ChatEvent::Complete(_) => self.end_line(&mut out),
+            ChatEvent::Error(err) => {
+                self.stderr(
+                    &mut out,
+                    format!("! error: {}\n", one_line(&err.message, 200)),
+                );
+            }
+            ChatEvent::Notice(notice) => {
+                let what = match notice.kind {
+                    NoticeKind::Crashed => "claude stopped",
+                    NoticeKind::ApiError => "API error",
+                    NoticeKind::Retrying => "retrying",
+                    NoticeKind::Interrupted => "interrupted",
+                    NoticeKind::PermissionDenied => "permission denied",
+                    NoticeKind::UsageLimit => "usage limit",
+                    NoticeKind::MaxTurns => "max turns",
+                    NoticeKind::Info => "note",
+                };
+                self.stderr(
+                    &mut out,
+                    format!("! {what}: {}\n", one_line(&notice.message, 200)),
+                );
+            }
+            ChatEvent::QueuedFlushed(q) => {
+                self.stderr(
+                    &mut out,
+                    format!("  (queued message sent: {})\n", one_line(&q.message, 80)),
+                );
+            }
+            ChatEvent::KilledTask(k) => {
+                self.stderr(
+                    &mut out,
+                    format!("! background task killed: {}\n", one_line(&k.message, 200)),
+                );
+            }
+        }
+        out
+    }
+
+    /// What is owed at the very end (a final newline after an unterminated reply).
+    pub fn finish(&mut self) -> Vec<Out> {
+        let mut out = Vec::new();
+        self.end_line(&mut out);
+        out
+    }
+
+    fn stdout(&mut self, out: &mut Vec<Out>, text: String) {
+        self.mid_line = !text.ends_with('\n');
+        self.printed = true;
+        self.gap_pending = false;
+        out.push(Out::Stdout(text));
+    }
+
+    /// Stderr lines interleave with stdout on a terminal: start them on a fresh line.
+    fn stderr(&mut self, out: &mut Vec<Out>, text: String) {
+        self.end_line(out);
+        out.push(Out::Stderr(text));
+    }
+
+    fn end_line(&mut self, out: &mut Vec<Out>) {
+        if self.mid_line {
+            out.push(Out::Stdout("\n".to_owned()));
+            self.mid_line = false;
+        }
+    }
+
+    fn gap(&mut self, out: &mut Vec<Out>) {
+        if self.printed {
+            out.push(Out::Stdout("\n".to_owned()));
+        }
+        self.gap_pending = false;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use paddock_proto::{
+        Attribution, ChatError, Complete, MessageBoundary, Notice, TextDelta, ToolCall, ToolStart,
+        UserTurn,
+    };
+    use serde_json::json;
+
+    fn run(printer: &mut StreamPrinter, events: &[ChatEvent]) -> (String, String) {
+        let (mut stdout, mut stderr) = (String::new(), String::new());
+        let mut all: Vec<Out> = events.iter().flat_map(|e| printer.frame(e)).collect();
+        all.extend(printer.finish());
+        for out in all {
+            match out {
+                Out::Stdout(s) => stdout.push_str(&s),
+                Out::Stderr(s) => stderr.push_str(&s),
+            }
+        }
+        (stdout, stderr)
+    }
+
+    fn text(t: &str) -> ChatEvent {
+        ChatEvent::Response(TextDelta { text: t.into() })
+    }
+
+    fn boundary() -> ChatEvent {
+        ChatEvent::MessageBoundary(MessageBoundary { message_id: None })
+    }
+
+    fn complete(success: bool) -> ChatEvent {
+        ChatEvent::Complete(Complete {
+            success,
+            error: None,
+            model: None,
+            usage: None,
+            cost_usd: None,
+            duration_ms: None,
+            terminal_reason: None,
+        })
+    }
+
+    fn turn() -> Vec<ChatEvent> {
+        vec![
+            ChatEvent::User(UserTurn {
+                message_id: None,
+                text: "check the build".into(),
+                attribution: Some(Attribution::Scheduled {
+                    name: "nightly".into(),
+                }),
+            }),
+            text("Let me "),
+            text("check."),
+            ChatEvent::ToolStart(ToolStart {
+                tool_use_id: "t1".into(),
+                name: "Bash".into(),
+                input: json!({"command": "cargo build"}),
+            }),
+            boundary(),
+            ChatEvent::ToolCall(ToolCall {
+                tool_use_id: "t1".into(),
+                name: "Bash".into(),
+                input: json!({"command": "cargo build"}),
+                output: "error: could not compile\nmore".into(),
+                is_error: true,
+                detail: None,
+            }),
+            // A call whose start was never seen is still announced once.
+            ChatEvent::ToolCall(ToolCall {
+                tool_use_id: "t2".into(),
+                name: "Read".into(),
+                input: json!({"file_path": "src/lib.rs"}),
+                output: "fn main() {}".into(),
+                is_error: false,
+                detail: None,
+            }),
+            text("The build is broken."),
+            boundary(),
+            complete(true),
+        ]
+    }
+
+    #[test]
+    fn send_prints_the_reply_on_stdout_and_tools_on_stderr() {
+        let (stdout, stderr) = run(&mut StreamPrinter::new(false), &turn());
+        assert_eq!(stdout, "Let me check.\n\nThe build is broken.\n");
+        assert_eq!(
+            stderr,
+            "  → Bash: cargo build\n  ✗ Bash: error: could not compile…\n  → Read: src/lib.rs\n"
+        );
+    }
+
+    #[test]
+    fn tail_also_shows_the_user_turn_with_its_attribution() {
+        let (stdout, _) = run(&mut StreamPrinter::new(true), &turn());
+        assert_eq!(
+            stdout,
+            "⏰ scheduled by nightly\n> check the build\n\nLet me check.\n\nThe build is broken.\n"
+        );
+    }
+
+    #[test]
+    fn failures_are_reported_on_stderr() {
+        let events = [
+            text("partial"),
+            ChatEvent::Error(ChatError {
+                message: "claude exited".into(),
+            }),
+            ChatEvent::Notice(Notice {
+                kind: NoticeKind::Crashed,
+                message: "claude exited with status 1".into(),
+            }),
+            complete(false),
+        ];
+        let (stdout, stderr) = run(&mut StreamPrinter::new(false), &events);
+        assert_eq!(stdout, "partial\n");
+        assert_eq!(
+            stderr,
+            "! error: claude exited\n! claude stopped: claude exited with status 1\n"
+        );
+    }
+}

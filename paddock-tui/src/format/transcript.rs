@@ -1,0 +1,227 @@
+//! `paddock show`: a transcript as plain text, with an attribution line above every
+//! machine-injected user turn (the quiet default: a person's own turns carry none).
+
+use std::fmt::Write as _;
+
+use paddock_proto::{Transcript, TranscriptEntry};
+
+use super::{attribution_line, one_line, origin_name, project_label, tool_summary};
+
+/// How many characters of a tool result or thinking block to show on its one line.
+const PREVIEW: usize = 100;
+
+pub fn transcript(t: &Transcript) -> String {
+    let chat = &t.chat;
+    let mut out = String::new();
+    let title = if chat.title.trim().is_empty() {
+        "(untitled)"
+    } else {
+        chat.title.trim()
+    };
+    let _ = writeln!(out, "{title}");
+    let mut about = format!(
+        "session {} · project {} · {}",
+        chat.session_id,
+        project_label(&chat.project_slug),
+        origin_name(chat.origin)
+    );
+    if let Some(parent) = &chat.parent_session_id {
+        let _ = write!(about, " from {parent}");
+    }
+    if let Some(model) = &chat.model {
+        let _ = write!(about, " · {model}");
+    }
+    let _ = writeln!(out, "{about}");
+
+    // Consecutive tool lines form one indented block; a blank line separates everything else.
+    let mut in_tools = false;
+    for entry in &t.entries {
+        let is_tool = matches!(
+            entry,
+            TranscriptEntry::ToolUse { .. } | TranscriptEntry::ToolResult { .. }
+        );
+        if !(is_tool && in_tools) {
+            out.push('\n');
+        }
+        in_tools = is_tool;
+        match entry {
+            TranscriptEntry::User {
+                text, attribution, ..
+            } => {
+                if let Some(attribution) = attribution {
+                    let _ = writeln!(out, "{}", attribution_line(attribution));
+                }
+                let _ = writeln!(out, "▌user");
+                push_body(&mut out, text);
+            }
+            TranscriptEntry::Assistant { text, model, .. } => {
+                match model {
+                    Some(model) => {
+                        let _ = writeln!(out, "▌assistant ({model})");
+                    }
+                    None => {
+                        let _ = writeln!(out, "▌assistant");
+                    }
+                }
+                push_body(&mut out, text);
+            }
+            TranscriptEntry::Thinking { text } => {
+                let _ = writeln!(out, "  (thinking) {}", one_line(text, PREVIEW));
+            }
+            TranscriptEntry::ToolUse { name, input, .. } => {
+                let _ = writeln!(out, "  → {}", tool_summary(name, input));
+            }
+            TranscriptEntry::ToolResult {
+                output, is_error, ..
+            } => {
+                let mark = if *is_error { "✗" } else { "←" };
+                let output = output.trim();
+                let more = match output.lines().count() {
+                    0 | 1 => String::new(),
+                    2 => " (+1 line)".to_owned(),
+                    n => format!(" (+{} lines)", n - 1),
+                };
+                let first = match output.lines().next() {
+                    Some(first) => one_line(first, PREVIEW),
+                    None => "(no output)".to_owned(),
+                };
+                let _ = writeln!(out, "  {mark} {first}{more}");
+            }
+            TranscriptEntry::Compaction {
+                pre_tokens,
+                post_tokens,
+            } => {
+                let sizes = match (pre_tokens, post_tokens) {
+                    (Some(pre), Some(post)) => format!(": {pre} → {post} tokens"),
+                    (Some(pre), None) => format!(": from {pre} tokens"),
+                    _ => String::new(),
+                };
+                let _ = writeln!(out, "── context compacted{sizes} ──");
+            }
+            TranscriptEntry::Interrupted { text } => {
+                let _ = writeln!(out, "── interrupted: {} ──", one_line(text, PREVIEW));
+            }
+            TranscriptEntry::ApiError { status, text } => {
+                let status = status.map(|s| format!(" {s}")).unwrap_or_default();
+                let _ = writeln!(out, "── API error{status}: {} ──", one_line(text, PREVIEW));
+            }
+        }
+    }
+    out
+}
+
+fn push_body(out: &mut String, text: &str) {
+    let text = text.trim_end();
+    if text.is_empty() {
+        out.push_str("(empty)\n");
+    } else {
+        out.push_str(text);
+        out.push('\n');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::chats::tests::chat;
+    use paddock_proto::{Attribution, Origin};
+    use serde_json::json;
+
+    #[test]
+    fn every_entry_kind_renders() {
+        let mut summary = chat("s-1", "Fix the build", Origin::Spawned, Some("s-0"));
+        summary.project_slug = "web".into();
+        summary.model = Some("claude-sonnet-4-5".into());
+        let t = Transcript {
+            chat: summary,
+            entries: vec![
+                TranscriptEntry::User {
+                    uuid: None,
+                    timestamp: None,
+                    text: "Please fix the build".into(),
+                    attribution: Some(Attribution::Sent {
+                        from_session_id: "s-0".into(),
+                        from_project: "web".into(),
+                        from_title: Some("Manager".into()),
+                    }),
+                },
+                TranscriptEntry::Thinking {
+                    text: "The build fails because\nof a typo".into(),
+                },
+                TranscriptEntry::Assistant {
+                    uuid: None,
+                    timestamp: None,
+                    text: "Let me look.".into(),
+                    model: Some("claude-sonnet-4-5".into()),
+                },
+                TranscriptEntry::ToolUse {
+                    tool_use_id: "t1".into(),
+                    name: "Bash".into(),
+                    input: json!({"command": "cargo build"}),
+                },
+                TranscriptEntry::ToolResult {
+                    tool_use_id: "t1".into(),
+                    output: "error[E0425]: cannot find value `x`\n --> src/main.rs:2:5\n".into(),
+                    is_error: true,
+                },
+                TranscriptEntry::ToolUse {
+                    tool_use_id: "t2".into(),
+                    name: "Edit".into(),
+                    input: json!({"file_path": "src/main.rs"}),
+                },
+                TranscriptEntry::ToolResult {
+                    tool_use_id: "t2".into(),
+                    output: "".into(),
+                    is_error: false,
+                },
+                TranscriptEntry::Compaction {
+                    pre_tokens: Some(120_000),
+                    post_tokens: Some(8_000),
+                },
+                TranscriptEntry::User {
+                    uuid: None,
+                    timestamp: None,
+                    text: "thanks\n".into(),
+                    attribution: None,
+                },
+                TranscriptEntry::Interrupted {
+                    text: "[Request interrupted by user]".into(),
+                },
+                TranscriptEntry::ApiError {
+                    status: Some(529),
+                    text: "Overloaded".into(),
+                },
+            ],
+        };
+        assert_eq!(
+            transcript(&t),
+            "\
+Fix the build
+session s-1 · project web · spawned from s-0 · claude-sonnet-4-5
+
+↩ sent by Manager (web/s-0)
+▌user
+Please fix the build
+
+  (thinking) The build fails because…
+
+▌assistant (claude-sonnet-4-5)
+Let me look.
+
+  → Bash: cargo build
+  ✗ error[E0425]: cannot find value `x` (+1 line)
+  → Edit: src/main.rs
+  ← (no output)
+
+── context compacted: 120000 → 8000 tokens ──
+
+▌user
+thanks
+
+── interrupted: [Request interrupted by user] ──
+
+── API error 529: Overloaded ──
+"
+        );
+    }
+}

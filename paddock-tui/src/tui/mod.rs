@@ -1,0 +1,6 @@
+//! The TUI.
+use crate::commands::Context;
+
+pub async fn run(_ctx: Context) -> anyhow::Result<()> {
+    Ok(())
+}
