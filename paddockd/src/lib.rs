@@ -1,1 +1,19 @@
+//! paddockd: owns projects and chats, streams every turn live through the session hub, and
+//! drives a bounded pool of Claude Code processes. `ARCHITECTURE.md` maps the modules.
 
+pub mod chats;
+pub mod cli;
+pub mod config;
+pub mod connection;
+pub mod daemon;
+pub mod fsutil;
+pub mod hub;
+pub mod listener;
+pub mod logging;
+pub mod projects;
+pub mod runner;
+pub mod transcripts;
+pub mod users;
+
+pub use config::Config;
+pub use daemon::run;

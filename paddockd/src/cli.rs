@@ -1,0 +1,59 @@
+//! `paddockd`'s command line.
+
+use std::path::PathBuf;
+
+use clap::{CommandFactory, Parser};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "paddockd",
+    version,
+    about = "The Paddock daemon: runs Claude Code agent chats per project and streams them to clients",
+    long_about = "paddockd owns projects, chats and their provenance, streams every turn live to any number of \
+attached clients (with replay on reconnect), and drives a bounded pool of real `claude` processes.\n\n\
+You rarely start it yourself: every `paddock` command starts it when nothing answers on the socket. \
+It runs in the foreground until SIGTERM or SIGINT (or `paddock daemon stop`), then interrupts running \
+turns, stops every claude process and removes its socket.",
+    after_long_help = after_help()
+)]
+pub struct Args {
+    /// The Unix socket to listen on [env: PADDOCK_SOCKET]
+    #[arg(long, value_name = "PATH")]
+    pub socket: Option<PathBuf>,
+    /// The config file; when named it must exist [env: PADDOCK_CONFIG]
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Accepted for symmetry with `paddock daemon start --foreground`: paddockd always runs
+    /// in the foreground.
+    #[arg(long, hide = true)]
+    pub foreground: bool,
+    /// Log to stderr instead of the log file.
+    #[arg(long)]
+    pub log_stderr: bool,
+    /// Print the resolved configuration and exit.
+    #[arg(long)]
+    pub check_config: bool,
+}
+
+fn after_help() -> String {
+    let mut s = String::from(
+        "Configuration: a TOML file ($XDG_CONFIG_HOME/paddock/config.toml unless --config or PADDOCK_CONFIG \
+names one), every key also settable in the environment; the environment wins per key.\n\nKeys:\n",
+    );
+    for k in crate::config::KEYS {
+        s.push_str(&format!(
+            "  {:<20} {:<28} {}\n  {:<20} default: {}\n",
+            k.key,
+            k.env_name(),
+            k.about,
+            "",
+            k.default
+        ));
+    }
+    s
+}
+
+/// The clap command, for man pages and completions.
+pub fn command() -> clap::Command {
+    Args::command()
+}

@@ -1,0 +1,449 @@
+//! Configuration: a TOML file with every key also settable as `PADDOCK_<KEY>` in the
+//! environment; the environment wins per key (DESIGN §3).
+//!
+//! A config file named explicitly (`--config` or `PADDOCK_CONFIG`) must exist; the default
+//! file may be absent. An unknown key in the file is an error that names it.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("config file {path} does not exist (named by {by}); create it or stop naming it")]
+    Missing { path: PathBuf, by: &'static str },
+    #[error("cannot read config file {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("config file {path}: {message}")]
+    Parse { path: PathBuf, message: String },
+    #[error("environment variable {var}={value:?}: {message}")]
+    Env {
+        var: String,
+        value: String,
+        message: String,
+    },
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// The keys of the config file, all optional. Each one is also `PADDOCK_<KEY>` (upper case).
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileConfig {
+    socket: Option<PathBuf>,
+    data_dir: Option<PathBuf>,
+    log: Option<PathBuf>,
+    claude_bin: Option<PathBuf>,
+    claude_home: Option<PathBuf>,
+    max_processes: Option<u32>,
+    idle_timeout_secs: Option<u64>,
+    shutdown_grace_ms: Option<u64>,
+    interrupt_grace_ms: Option<u64>,
+    claude_max_retries: Option<u32>,
+    default_model: Option<String>,
+    allowed_tools: Option<Vec<String>>,
+    hub_buffer_frames: Option<usize>,
+    hub_linger_secs: Option<u64>,
+    client_queue: Option<usize>,
+}
+
+/// One documented configuration key: its name, env variable, default and meaning.
+pub struct KeyDoc {
+    pub key: &'static str,
+    pub default: &'static str,
+    pub about: &'static str,
+}
+
+impl KeyDoc {
+    pub fn env_name(&self) -> String {
+        format!("PADDOCK_{}", self.key.to_ascii_uppercase())
+    }
+}
+
+/// Every key, for `--help`, the man page and the config reference.
+pub const KEYS: &[KeyDoc] = &[
+    KeyDoc {
+        key: "socket",
+        default: "$XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock",
+        about: "the Unix socket clients connect to",
+    },
+    KeyDoc {
+        key: "data_dir",
+        default: "$XDG_DATA_HOME/paddock",
+        about: "projects, sidecar state and the daemon's own Claude home",
+    },
+    KeyDoc {
+        key: "log",
+        default: "$XDG_STATE_HOME/paddock/paddockd.log",
+        about: "the log file (0600); RUST_LOG sets the level",
+    },
+    KeyDoc {
+        key: "claude_bin",
+        default: "claude on PATH",
+        about: "the Claude Code CLI to run",
+    },
+    KeyDoc {
+        key: "claude_home",
+        default: "<data_dir>/claude-home",
+        about: "CLAUDE_CONFIG_DIR for the agents; never the user's ~/.claude",
+    },
+    KeyDoc {
+        key: "max_processes",
+        default: "8",
+        about: "most claude processes alive at once; further turns wait in a queue",
+    },
+    KeyDoc {
+        key: "idle_timeout_secs",
+        default: "600",
+        about: "an idle chat's claude process is stopped after this long (resumed on the next turn)",
+    },
+    KeyDoc {
+        key: "shutdown_grace_ms",
+        default: "5000",
+        about: "on shutdown, how long running turns get to stop before their processes are killed",
+    },
+    KeyDoc {
+        key: "interrupt_grace_ms",
+        default: "5000",
+        about: "how long claude gets to end a turn after an interrupt before it is killed",
+    },
+    KeyDoc {
+        key: "claude_max_retries",
+        default: "3",
+        about: "CLAUDE_CODE_MAX_RETRIES for the agents (the CLI retries some errors for minutes otherwise)",
+    },
+    KeyDoc {
+        key: "default_model",
+        default: "the CLI's default",
+        about: "the model for chats that do not choose one",
+    },
+    KeyDoc {
+        key: "allowed_tools",
+        default: "none",
+        about: "tools every project's agents may use without asking (comma-separated in the environment); a project's project.toml adds more",
+    },
+    KeyDoc {
+        key: "hub_buffer_frames",
+        default: "4000",
+        about: "frames kept per running turn for replay to reconnecting clients",
+    },
+    KeyDoc {
+        key: "hub_linger_secs",
+        default: "60",
+        about: "how long a finished turn's frames stay replayable",
+    },
+    KeyDoc {
+        key: "client_queue",
+        default: "8192",
+        about: "frames queued per client before it is treated as slow and sent chat:resync",
+    },
+];
+
+/// The resolved configuration the daemon runs with.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub socket: PathBuf,
+    pub data_dir: PathBuf,
+    pub log: PathBuf,
+    pub claude_bin: PathBuf,
+    pub claude_home: PathBuf,
+    pub max_processes: u32,
+    pub idle_timeout: Duration,
+    pub shutdown_grace: Duration,
+    pub interrupt_grace: Duration,
+    pub claude_max_retries: u32,
+    pub default_model: Option<String>,
+    pub allowed_tools: Vec<String>,
+    pub hub_buffer_frames: usize,
+    pub hub_linger: Duration,
+    pub client_queue: usize,
+}
+
+/// Where the configuration comes from, besides the environment.
+#[derive(Debug, Default, Clone)]
+pub struct Sources {
+    /// `--config FILE`.
+    pub config_file: Option<PathBuf>,
+    /// `--socket PATH`, which wins over both file and environment.
+    pub socket: Option<PathBuf>,
+}
+
+impl Config {
+    /// Defaults rooted at `data_dir`, with nothing read from the environment: the base for
+    /// in-process tests.
+    pub fn for_data_dir(data_dir: &Path, socket: &Path) -> Self {
+        Self {
+            socket: socket.to_path_buf(),
+            data_dir: data_dir.to_path_buf(),
+            log: data_dir.join("paddockd.log"),
+            claude_bin: PathBuf::from("claude"),
+            claude_home: data_dir.join("claude-home"),
+            max_processes: 8,
+            idle_timeout: Duration::from_secs(600),
+            shutdown_grace: Duration::from_millis(5000),
+            interrupt_grace: Duration::from_millis(5000),
+            claude_max_retries: 3,
+            default_model: None,
+            allowed_tools: Vec::new(),
+            hub_buffer_frames: 4000,
+            hub_linger: Duration::from_secs(60),
+            client_queue: 8192,
+        }
+    }
+
+    /// Loads the file (if any) and the environment, and resolves defaults.
+    pub fn load(sources: &Sources) -> Result<Self, ConfigError> {
+        Self::load_with(sources, &|k| std::env::var(k).ok())
+    }
+
+    /// As [`Config::load`], reading variables through `env` (tests pass a map).
+    pub fn load_with(
+        sources: &Sources,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<Self, ConfigError> {
+        let env = |k: &str| env(k).filter(|v| !v.is_empty());
+        let dirs = directories::BaseDirs::new();
+        let (file_path, explicit) = match (&sources.config_file, env("PADDOCK_CONFIG")) {
+            (Some(p), _) => (Some(p.clone()), Some("--config")),
+            (None, Some(p)) => (Some(PathBuf::from(p)), Some("PADDOCK_CONFIG")),
+            (None, None) => (
+                dirs.as_ref()
+                    .map(|d| d.config_dir().join("paddock").join("config.toml")),
+                None,
+            ),
+        };
+        let file = match file_path {
+            Some(path) => read_file(&path, explicit)?,
+            None => FileConfig::default(),
+        };
+
+        let data_dir = pick_path(&env, "data_dir", file.data_dir)?.unwrap_or_else(|| {
+            dirs.as_ref()
+                .map(|d| d.data_dir().join("paddock"))
+                .unwrap_or_else(|| PathBuf::from("/tmp/paddock-data"))
+        });
+        let log = pick_path(&env, "log", file.log)?.unwrap_or_else(|| {
+            dirs.as_ref()
+                .and_then(|d| {
+                    d.state_dir()
+                        .map(|s| s.join("paddock").join("paddockd.log"))
+                })
+                .unwrap_or_else(|| data_dir.join("paddockd.log"))
+        });
+        let socket = match &sources.socket {
+            Some(s) => s.clone(),
+            None => pick_path(&env, "socket", file.socket)?
+                .unwrap_or_else(paddock_proto::paths::default_socket_path),
+        };
+        let mut cfg = Self::for_data_dir(&data_dir, &socket);
+        cfg.log = log;
+        if let Some(bin) = pick_path(&env, "claude_bin", file.claude_bin)? {
+            cfg.claude_bin = bin;
+        }
+        if let Some(home) = pick_path(&env, "claude_home", file.claude_home)? {
+            cfg.claude_home = home;
+        }
+        if let Some(n) = pick(&env, "max_processes", file.max_processes)? {
+            cfg.max_processes = n;
+        }
+        if let Some(s) = pick(&env, "idle_timeout_secs", file.idle_timeout_secs)? {
+            cfg.idle_timeout = Duration::from_secs(s);
+        }
+        if let Some(ms) = pick(&env, "shutdown_grace_ms", file.shutdown_grace_ms)? {
+            cfg.shutdown_grace = Duration::from_millis(ms);
+        }
+        if let Some(ms) = pick(&env, "interrupt_grace_ms", file.interrupt_grace_ms)? {
+            cfg.interrupt_grace = Duration::from_millis(ms);
+        }
+        if let Some(n) = pick(&env, "claude_max_retries", file.claude_max_retries)? {
+            cfg.claude_max_retries = n;
+        }
+        cfg.default_model = pick(&env, "default_model", file.default_model)?;
+        if let Some(v) = env("PADDOCK_ALLOWED_TOOLS") {
+            cfg.allowed_tools = v
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned)
+                .collect();
+        } else if let Some(tools) = file.allowed_tools {
+            cfg.allowed_tools = tools;
+        }
+        if let Some(n) = pick(&env, "hub_buffer_frames", file.hub_buffer_frames)? {
+            cfg.hub_buffer_frames = n;
+        }
+        if let Some(s) = pick(&env, "hub_linger_secs", file.hub_linger_secs)? {
+            cfg.hub_linger = Duration::from_secs(s);
+        }
+        if let Some(n) = pick(&env, "client_queue", file.client_queue)? {
+            cfg.client_queue = n;
+        }
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
+    /// Checks the values that would make the daemon misbehave rather than fail.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if self.max_processes == 0 {
+            return Err(ConfigError::Invalid(
+                "max_processes must be at least 1".into(),
+            ));
+        }
+        if self.hub_buffer_frames == 0 {
+            return Err(ConfigError::Invalid(
+                "hub_buffer_frames must be at least 1".into(),
+            ));
+        }
+        if self.client_queue < self.hub_buffer_frames + 64 {
+            return Err(ConfigError::Invalid(format!(
+                "client_queue ({}) must exceed hub_buffer_frames ({}) by at least 64, so a full replay fits",
+                self.client_queue, self.hub_buffer_frames
+            )));
+        }
+        Ok(())
+    }
+}
+
+fn read_file(path: &Path, explicit: Option<&'static str>) -> Result<FileConfig, ConfigError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return match explicit {
+                Some(by) => Err(ConfigError::Missing {
+                    path: path.to_path_buf(),
+                    by,
+                }),
+                None => Ok(FileConfig::default()),
+            };
+        }
+        Err(source) => {
+            return Err(ConfigError::Read {
+                path: path.to_path_buf(),
+                source,
+            });
+        }
+    };
+    toml::from_str(&text).map_err(|e| ConfigError::Parse {
+        path: path.to_path_buf(),
+        message: e.message().to_owned(),
+    })
+}
+
+fn env_var(key: &str) -> String {
+    format!("PADDOCK_{}", key.to_ascii_uppercase())
+}
+
+/// The environment's value for `key` if set (parsed), else the file's.
+fn pick<T: std::str::FromStr>(
+    env: &dyn Fn(&str) -> Option<String>,
+    key: &str,
+    file: Option<T>,
+) -> Result<Option<T>, ConfigError>
+where
+    T::Err: std::fmt::Display,
+{
+    let var = env_var(key);
+    match env(&var) {
+        Some(value) => value
+            .trim()
+            .parse()
+            .map(Some)
+            .map_err(|e: T::Err| ConfigError::Env {
+                var,
+                value,
+                message: e.to_string(),
+            }),
+        None => Ok(file),
+    }
+}
+
+fn pick_path(
+    env: &dyn Fn(&str) -> Option<String>,
+    key: &str,
+    file: Option<PathBuf>,
+) -> Result<Option<PathBuf>, ConfigError> {
+    Ok(env(&env_var(key)).map(PathBuf::from).or(file))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use std::collections::HashMap;
+
+    fn load(file: Option<&Path>, vars: &[(&str, &str)]) -> Result<Config, ConfigError> {
+        let map: HashMap<String, String> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        let sources = Sources {
+            config_file: file.map(Path::to_path_buf),
+            socket: None,
+        };
+        Config::load_with(&sources, &|k| map.get(k).cloned())
+    }
+
+    #[test]
+    fn env_wins_over_file_per_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("config.toml");
+        std::fs::write(&file, "max_processes = 3\nidle_timeout_secs = 9\n").unwrap();
+        let cfg = load(
+            Some(&file),
+            &[("PADDOCK_MAX_PROCESSES", "5"), ("PADDOCK_DATA_DIR", "/d")],
+        )
+        .unwrap();
+        assert_eq!(cfg.max_processes, 5);
+        assert_eq!(cfg.idle_timeout, Duration::from_secs(9));
+        assert_eq!(cfg.data_dir, PathBuf::from("/d"));
+        assert_eq!(cfg.claude_home, PathBuf::from("/d/claude-home"));
+    }
+
+    #[test]
+    fn explicit_missing_file_is_an_error() {
+        let err = load(Some(Path::new("/nonexistent/paddock.toml")), &[]).unwrap_err();
+        assert!(err.to_string().contains("does not exist"), "{err}");
+        let err = load(None, &[("PADDOCK_CONFIG", "/nonexistent/x.toml")]).unwrap_err();
+        assert!(err.to_string().contains("PADDOCK_CONFIG"), "{err}");
+    }
+
+    #[test]
+    fn unknown_key_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("config.toml");
+        std::fs::write(&file, "max_procesess = 3\n").unwrap();
+        let err = load(Some(&file), &[]).unwrap_err();
+        assert!(err.to_string().contains("max_procesess"), "{err}");
+    }
+
+    #[test]
+    fn bad_env_value_names_the_variable() {
+        let err = load(None, &[("PADDOCK_MAX_PROCESSES", "many")]).unwrap_err();
+        assert!(err.to_string().contains("PADDOCK_MAX_PROCESSES"), "{err}");
+    }
+
+    #[test]
+    fn allowed_tools_from_env_is_a_comma_list() {
+        let cfg = load(None, &[("PADDOCK_ALLOWED_TOOLS", "Bash, Edit,,")]).unwrap();
+        assert_eq!(cfg.allowed_tools, vec!["Bash", "Edit"]);
+    }
+
+    #[test]
+    fn every_key_is_documented() {
+        let documented: Vec<&str> = KEYS.iter().map(|k| k.key).collect();
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("config.toml");
+        for key in &documented {
+            std::fs::write(&file, format!("{key} = 1\n")).unwrap();
+            let err = load(Some(&file), &[]).err().map(|e| e.to_string());
+            assert!(
+                !err.as_deref().unwrap_or("").contains("unknown field"),
+                "{key} is documented but not a config key"
+            );
+        }
+    }
+}

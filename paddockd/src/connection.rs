@@ -1,0 +1,374 @@
+//! One client connection: the peer check, the handshake, request dispatch, and the writer
+//! that drains the client's bounded queues.
+//!
+//! Every request gets exactly one response. Malformed and oversize lines are answered with an
+//! error and the connection stays usable; nothing a client sends can take the daemon down.
+
+use std::sync::Arc;
+
+use interprocess::local_socket::tokio::Stream;
+use interprocess::local_socket::traits::StreamCommon;
+use paddock_proto::{
+    Cancelled, ClientMessage, ConnectionError, ControlMessage, ErrorBody, ErrorCode, FrameError,
+    HelloReply, LineFramer, Outcome, PROTOCOL_VERSION, ProtocolMismatch, Reply, Request, Response,
+    ServerMessage,
+};
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt, BufWriter};
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use crate::daemon::Daemon;
+use crate::hub::{ClientId, ClientSink, Line, RESYNC_QUEUE};
+use crate::runner::TurnRequest;
+
+pub async fn serve(stream: Stream, d: Arc<Daemon>) {
+    let id = d.next_client_id();
+    let uid = match stream.peer_creds().map(|c| c.euid()) {
+        Ok(Some(uid)) => uid,
+        other => {
+            tracing::warn!(
+                client = id,
+                "cannot read peer credentials ({other:?}); refusing"
+            );
+            return;
+        }
+    };
+    let stream = Arc::new(stream);
+    let me = rustix::process::geteuid().as_raw();
+    if uid != me {
+        tracing::warn!(client = id, uid, "refusing a connection from another user");
+        let err = connection_error(ErrorBody::new(
+            ErrorCode::HelloRequired,
+            format!("this paddockd belongs to uid {me}; connections from uid {uid} are refused"),
+        ));
+        let _ = (&*stream).write_all(err.as_bytes()).await;
+        return;
+    }
+    let (frames_tx, frames_rx) = mpsc::channel(d.cfg.client_queue);
+    let (resync_tx, resync_rx) = mpsc::channel(RESYNC_QUEUE);
+    let kill = d.close_clients.child_token();
+    let sink = ClientSink {
+        id,
+        frames: frames_tx.clone(),
+        resync: resync_tx,
+        kill: kill.clone(),
+    };
+    let writer = tokio::spawn(write_loop(
+        stream.clone(),
+        frames_rx,
+        resync_rx,
+        kill.clone(),
+    ));
+    let mut conn = Connection {
+        id,
+        user: crate::users::name_of(uid),
+        d: d.clone(),
+        out: frames_tx,
+        sink: Some(sink),
+        greeted: false,
+    };
+    conn.read_loop(&stream, &kill).await;
+    d.hub.unregister(id).await;
+    kill.cancel();
+    let _ = writer.await;
+    tracing::debug!(client = id, "connection closed");
+}
+
+struct Connection {
+    id: ClientId,
+    user: String,
+    d: Arc<Daemon>,
+    /// This client's frame queue, for responses. Awaiting on it applies backpressure to this
+    /// client's own reads only.
+    out: mpsc::Sender<Line>,
+    /// Handed to the hub at a successful hello.
+    sink: Option<ClientSink>,
+    greeted: bool,
+}
+
+impl Connection {
+    async fn read_loop(&mut self, stream: &Stream, kill: &CancellationToken) {
+        let mut framer = LineFramer::default();
+        let mut buf = vec![0u8; 64 * 1024];
+        let mut reader = stream;
+        loop {
+            let n = tokio::select! {
+                () = kill.cancelled() => return,
+                n = reader.read(&mut buf) => match n {
+                    Ok(0) | Err(_) => return,
+                    Ok(n) => n,
+                },
+            };
+            framer.push(&buf[..n]);
+            while let Some(frame) = framer.next_frame() {
+                match frame {
+                    Ok(line) => self.line(&line).await,
+                    Err(FrameError::TooLong { len, max }) => {
+                        self.send_error(ErrorBody::new(
+                            ErrorCode::FrameTooLarge,
+                            format!("a line of {len} bytes exceeds the {max}-byte limit; it was discarded"),
+                        ))
+                        .await;
+                    }
+                    Err(e) => {
+                        self.send_error(ErrorBody::new(ErrorCode::MalformedFrame, e.to_string()))
+                            .await
+                    }
+                }
+            }
+        }
+    }
+
+    async fn line(&mut self, line: &[u8]) {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            return;
+        }
+        let msg: ClientMessage = match paddock_proto::decode(line) {
+            Ok(m) => m,
+            Err(e) => {
+                // Answer the request id if the line had one, so the client is not left waiting.
+                let id = serde_json::from_slice::<Value>(line)
+                    .ok()
+                    .and_then(|v| v.get("id").and_then(Value::as_u64));
+                let body = ErrorBody::new(ErrorCode::MalformedFrame, e.to_string());
+                match id {
+                    Some(id) => self.respond(id, Outcome::Err(body)).await,
+                    None => self.send_error(body).await,
+                }
+                return;
+            }
+        };
+        let id = msg.id;
+        if !self.greeted && !matches!(msg.request, Request::Hello(_)) {
+            let body = ErrorBody::new(
+                ErrorCode::HelloRequired,
+                format!("send hello first (got {})", msg.request.name()),
+            );
+            self.respond(id, Outcome::Err(body)).await;
+            return;
+        }
+        if let Some(outcome) = self.dispatch(id, msg.request).await {
+            self.respond(id, outcome).await;
+        }
+    }
+
+    /// Carries out a request. `None` when the response travels through the hub instead
+    /// (so it is ordered with the frames that follow it).
+    async fn dispatch(&mut self, id: u64, request: Request) -> Option<Outcome> {
+        let d = self.d.clone();
+        let result: Result<Reply, ErrorBody> = match request {
+            Request::Hello(hello) => {
+                self.hello(id, hello).await;
+                return None;
+            }
+            Request::Ping => Ok(Reply::Pong),
+            Request::ChatSend(send) => {
+                let turn = async {
+                    let project = d.project(&send.project_slug)?;
+                    d.runner
+                        .send(TurnRequest {
+                            project,
+                            session_id: send.session_id,
+                            message: send.message,
+                            model: send.model,
+                            attribution: None,
+                            reply_to: Some((self.id, id)),
+                        })
+                        .await
+                };
+                match turn.await {
+                    Ok(_) => return None,
+                    Err(e) => Err(e),
+                }
+            }
+            Request::ChatCommand(cmd) => {
+                let turn = async {
+                    let project = d.project(&cmd.project_slug)?;
+                    d.runner
+                        .send(TurnRequest {
+                            project,
+                            session_id: Some(cmd.session_id),
+                            message: cmd.command,
+                            model: None,
+                            attribution: None,
+                            reply_to: Some((self.id, id)),
+                        })
+                        .await
+                };
+                match turn.await {
+                    Ok(_) => return None,
+                    Err(e) => Err(e),
+                }
+            }
+            Request::ChatCancel(c) => {
+                let was_running = d.runner.cancel(c.session_id, c.job_id).await;
+                Ok(Reply::Cancelled(Cancelled { was_running }))
+            }
+            Request::ChatSubscribe(s) => {
+                d.hub
+                    .subscribe(
+                        self.id,
+                        s.session_id,
+                        s.want_replay,
+                        s.last_seq,
+                        Some(id),
+                        None,
+                    )
+                    .await;
+                return None;
+            }
+            Request::ChatUnsubscribe(s) => {
+                d.hub.unsubscribe(self.id, s.session_id).await;
+                Ok(Reply::Ack)
+            }
+            Request::ChatSetQueue(_) | Request::ChatContinue(_) => Err(ErrorBody::new(
+                ErrorCode::InvalidArgument,
+                "queued follow-ups and chat recovery are not supported by this paddockd yet",
+            )),
+            Request::ChatList(list) => {
+                crate::chats::list(&d, list.project_slug.as_deref(), list.scope)
+                    .await
+                    .map(|chats| Reply::Chats(paddock_proto::Chats { chats }))
+            }
+            Request::ChatTranscript(s) => crate::chats::transcript(&d, &s.session_id)
+                .await
+                .map(Reply::Transcript),
+            Request::ProjectList => d
+                .projects
+                .list()
+                .map(|ps| {
+                    Reply::Projects(paddock_proto::Projects {
+                        projects: ps.iter().map(crate::projects::Project::info).collect(),
+                    })
+                })
+                .map_err(crate::daemon::project_error),
+            Request::ProjectCreate(p) => {
+                let created = d
+                    .projects
+                    .create(&p.slug, p.path.as_deref().map(std::path::Path::new))
+                    .map_err(crate::daemon::project_error);
+                if let Ok(project) = &created {
+                    d.hub
+                        .broadcast(ControlMessage::ChatsChanged(paddock_proto::ChatsChanged {
+                            project_slug: project.slug.clone(),
+                            session_id: None,
+                        }))
+                        .await;
+                }
+                created.map(|p| Reply::Project(p.info()))
+            }
+            Request::DaemonStatus => Ok(Reply::Status(d.status().await)),
+            Request::DaemonShutdown => {
+                tracing::info!(client = self.id, user = %self.user, "shutdown requested");
+                d.shutdown.cancel();
+                Ok(Reply::Ack)
+            }
+        };
+        Some(match result {
+            Ok(r) => Outcome::Ok(r),
+            Err(e) => Outcome::Err(e),
+        })
+    }
+
+    /// Answers `hello`; on success the client is registered with the hub, so the
+    /// `chat:active` events for running chats follow the reply.
+    async fn hello(&mut self, id: u64, hello: paddock_proto::Hello) {
+        if hello.protocol_version != PROTOCOL_VERSION {
+            let running = self
+                .d
+                .hub
+                .snapshot()
+                .await
+                .turns
+                .iter()
+                .filter(|t| t.running)
+                .count();
+            let mut body = ErrorBody::new(
+                ErrorCode::ProtocolMismatch,
+                format!(
+                    "this paddockd speaks protocol {PROTOCOL_VERSION} (version {}), the client {} ({}); restart the daemon with `paddock daemon restart`",
+                    env!("CARGO_PKG_VERSION"),
+                    hello.protocol_version,
+                    hello.client
+                ),
+            );
+            body.mismatch = Some(ProtocolMismatch {
+                daemon_protocol: PROTOCOL_VERSION,
+                daemon_version: env!("CARGO_PKG_VERSION").to_owned(),
+                pid: std::process::id(),
+                running_turns: u32::try_from(running).unwrap_or(u32::MAX),
+            });
+            self.respond(id, Outcome::Err(body)).await;
+            return;
+        }
+        let reply = Outcome::Ok(Reply::Hello(HelloReply {
+            protocol_version: PROTOCOL_VERSION,
+            daemon_version: env!("CARGO_PKG_VERSION").to_owned(),
+            pid: std::process::id(),
+            user: self.user.clone(),
+        }));
+        self.greeted = true;
+        self.respond(id, reply).await;
+        if let Some(sink) = self.sink.take() {
+            self.d.hub.register(sink).await;
+        }
+    }
+
+    async fn respond(&self, id: u64, outcome: Outcome) {
+        let msg = ServerMessage::Control(ControlMessage::Response(Response { id, outcome }));
+        self.send(&msg).await;
+    }
+
+    async fn send_error(&self, error: ErrorBody) {
+        let msg = ServerMessage::Control(ControlMessage::Error(ConnectionError { error }));
+        self.send(&msg).await;
+    }
+
+    async fn send(&self, msg: &ServerMessage) {
+        match paddock_proto::encode(msg) {
+            Ok(line) => {
+                let _ = self.out.send(Arc::from(line)).await;
+            }
+            Err(e) => tracing::error!(client = self.id, "cannot encode a response: {e}"),
+        }
+    }
+}
+
+fn connection_error(error: ErrorBody) -> String {
+    let msg = ServerMessage::Control(ControlMessage::Error(ConnectionError { error }));
+    paddock_proto::encode(&msg).unwrap_or_default()
+}
+
+/// Drains the client's queues into the socket, flushing when they run dry.
+async fn write_loop(
+    stream: Arc<Stream>,
+    mut frames: mpsc::Receiver<Line>,
+    mut resync: mpsc::Receiver<Line>,
+    kill: CancellationToken,
+) {
+    let mut out = BufWriter::with_capacity(64 * 1024, &*stream);
+    loop {
+        let line = tokio::select! {
+            () = kill.cancelled() => break,
+            l = frames.recv() => l,
+            l = resync.recv() => l,
+        };
+        let Some(line) = line else { break };
+        if out.write_all(line.as_bytes()).await.is_err() {
+            break;
+        }
+        // Batch whatever else is already queued before paying for a flush.
+        while let Ok(more) = frames.try_recv() {
+            if out.write_all(more.as_bytes()).await.is_err() {
+                kill.cancel();
+                return;
+            }
+        }
+        if out.flush().await.is_err() {
+            break;
+        }
+    }
+    let _ = out.flush().await;
+    kill.cancel();
+}

@@ -1,0 +1,166 @@
+//! Wiring: start-up checks, the accept loop, and structured shutdown ("tell everyone, then
+//! wait for everyone").
+
+use std::future::Future;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use interprocess::local_socket::traits::tokio::Listener as _;
+use paddock_proto::{DaemonStatus, ErrorBody, ErrorCode, PROTOCOL_VERSION};
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+use crate::config::Config;
+use crate::hub::{ClientId, Hub, HubLimits};
+use crate::projects::{Project, ProjectError, Projects};
+use crate::runner::Runner;
+
+/// What every connection shares. Each piece of mutable state has its own owner task behind
+/// its handle (`hub`, `runner`); the rest is read-only or filesystem-backed.
+pub struct Daemon {
+    pub cfg: Arc<Config>,
+    pub hub: Hub,
+    pub runner: Runner,
+    pub projects: Projects,
+    /// Cancelled to shut the daemon down (signal or `daemon:shutdown`).
+    pub shutdown: CancellationToken,
+    /// Cancelled last, once turns have ended, to close client connections.
+    pub close_clients: CancellationToken,
+    started: Instant,
+    next_client: AtomicU64,
+}
+
+impl Daemon {
+    pub fn next_client_id(&self) -> ClientId {
+        self.next_client.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// A project by slug (`""` is the root workspace), as a protocol error if missing.
+    pub fn project(&self, slug: &str) -> Result<Project, ErrorBody> {
+        self.projects.get(slug).map_err(project_error)
+    }
+
+    pub async fn status(&self) -> DaemonStatus {
+        let snap = self.hub.snapshot().await;
+        let pool = self.runner.status().await;
+        DaemonStatus {
+            daemon_version: env!("CARGO_PKG_VERSION").to_owned(),
+            protocol_version: PROTOCOL_VERSION,
+            pid: std::process::id(),
+            uptime_secs: self.started.elapsed().as_secs(),
+            socket: self.cfg.socket.to_string_lossy().into_owned(),
+            data_dir: self.cfg.data_dir.to_string_lossy().into_owned(),
+            running: snap
+                .turns
+                .iter()
+                .filter(|t| t.running)
+                .map(crate::hub::TurnInfo::to_running_turn)
+                .collect(),
+            live_processes: pool.live_processes,
+            max_processes: pool.max_processes,
+            queued_turns: pool.queued_turns,
+            clients: snap.clients,
+        }
+    }
+}
+
+pub fn project_error(e: ProjectError) -> ErrorBody {
+    let code = match &e {
+        ProjectError::InvalidSlug(_) => ErrorCode::InvalidArgument,
+        ProjectError::Exists(_) => ErrorCode::AlreadyExists,
+        ProjectError::NotFound(_) => ErrorCode::NotFound,
+        ProjectError::Io { .. } | ProjectError::Corrupt { .. } => ErrorCode::Internal,
+    };
+    ErrorBody::new(code, e.to_string())
+}
+
+/// Prepares the data folders, refusing a Claude home that is the user's own.
+fn prepare(cfg: &Config) -> anyhow::Result<()> {
+    if crate::runner::process::is_users_claude_home(&cfg.claude_home) {
+        anyhow::bail!(
+            "claude_home {} is your own ~/.claude; paddockd needs a Claude home of its own (unset claude_home / CLAUDE_CONFIG_DIR-style overrides, or point it elsewhere)",
+            cfg.claude_home.display()
+        );
+    }
+    for dir in [
+        cfg.data_dir.clone(),
+        cfg.claude_home.clone(),
+        cfg.data_dir.join("tmp"),
+        cfg.data_dir.join("state"),
+    ] {
+        crate::fsutil::create_private_dir(&dir)
+            .with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    Ok(())
+}
+
+/// Runs the daemon until `shutdown` resolves or a client asks it to stop.
+pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Result<()> {
+    cfg.validate()?;
+    prepare(&cfg)?;
+    let bound = crate::listener::bind(&cfg.socket)?;
+    let projects = Projects::new(&cfg.data_dir);
+    projects
+        .ensure_root()
+        .context("cannot create the root workspace")?;
+
+    let cfg = Arc::new(cfg);
+    let token = CancellationToken::new();
+    let chat_tasks = TaskTracker::new();
+    let hub = Hub::spawn(HubLimits {
+        buffer_frames: cfg.hub_buffer_frames,
+        linger: cfg.hub_linger,
+    });
+    let runner = Runner::spawn(cfg.clone(), hub.clone(), token.clone(), chat_tasks.clone());
+    let daemon = Arc::new(Daemon {
+        cfg: cfg.clone(),
+        hub,
+        runner,
+        projects,
+        shutdown: token.clone(),
+        close_clients: CancellationToken::new(),
+        started: Instant::now(),
+        next_client: AtomicU64::new(1),
+    });
+    tracing::info!(socket = %bound.path.display(), pid = std::process::id(), "paddockd listening");
+
+    let connections = TaskTracker::new();
+    tokio::pin!(shutdown);
+    loop {
+        tokio::select! {
+            () = &mut shutdown => break,
+            () = token.cancelled() => break,
+            conn = bound.listener.accept() => match conn {
+                Ok(stream) => {
+                    connections.spawn(crate::connection::serve(stream, daemon.clone()));
+                }
+                Err(e) => {
+                    // Out of descriptors or similar: back off instead of spinning.
+                    tracing::warn!("accept failed: {e}");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+            },
+        }
+    }
+
+    tracing::info!("shutting down: interrupting running turns");
+    token.cancel();
+    chat_tasks.close();
+    let budget = cfg.shutdown_grace + Duration::from_secs(5);
+    if tokio::time::timeout(budget, chat_tasks.wait())
+        .await
+        .is_err()
+    {
+        tracing::warn!("some chats did not stop within {budget:?}");
+    }
+    // Let the final frames reach the clients, then close the connections.
+    let _ = daemon.hub.snapshot().await;
+    daemon.close_clients.cancel();
+    connections.close();
+    let _ = tokio::time::timeout(Duration::from_secs(2), connections.wait()).await;
+    drop(bound);
+    tracing::info!("paddockd stopped");
+    Ok(())
+}

@@ -1,0 +1,716 @@
+//! The session hub (architecture §4 "SessionHub"): fan-out, buffering and re-attach.
+//!
+//! One task owns all hub state; everyone else holds a [`Hub`] handle and sends commands.
+//! Each turn's frames are stamped with a per-session monotonic `seq`, serialised once, kept in
+//! a bounded buffer for replay, and offered to every subscriber with `try_send`: the hub never
+//! waits on a client. A client whose queue is full loses that subscription and is sent
+//! `chat:resync` (reason `slow_client`) on its separate resync queue; a client whose resync
+//! queue is full too is disconnected.
+
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap, HashMap, HashSet, VecDeque};
+use std::sync::Arc;
+use std::time::Duration;
+
+use paddock_proto::{
+    Active, ChatEvent, ControlMessage, HubFrame, Outcome, Reply, RequestId, Response, Resync,
+    ResyncReason, Routing, RunningTurn, ServerMessage, Subscribed,
+};
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+/// A connected client, as a process-unique number.
+pub type ClientId = u64;
+
+/// A serialised line, shared by every client it goes to.
+pub type Line = Arc<str>;
+
+/// Capacity of the hub's command queue. Senders wait when it is full (backpressure on the
+/// producers: runners and connections); the hub itself never waits on anyone.
+const COMMAND_QUEUE: usize = 4096;
+
+/// The hub's view of one client: where its lines go.
+#[derive(Clone)]
+pub struct ClientSink {
+    pub id: ClientId,
+    /// Frames, responses and broadcast events, in order. Bounded (config `client_queue`);
+    /// overflow drops the subscription that overflowed and queues a resync.
+    pub frames: mpsc::Sender<Line>,
+    /// `chat:resync` lines. Bounded (`RESYNC_QUEUE`); overflow disconnects the client.
+    pub resync: mpsc::Sender<Line>,
+    /// Cancelled to disconnect the client.
+    pub kill: CancellationToken,
+}
+
+/// Capacity of a client's resync queue.
+pub const RESYNC_QUEUE: usize = 64;
+
+/// What is known about a running or lingering turn.
+#[derive(Debug, Clone)]
+pub struct TurnInfo {
+    pub project_slug: String,
+    pub session_id: String,
+    pub job_id: String,
+    pub started_at: String,
+    pub running: bool,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct HubSnapshot {
+    pub turns: Vec<TurnInfo>,
+    pub clients: u32,
+}
+
+enum Command {
+    Register(ClientSink),
+    Unregister(ClientId),
+    Subscribe {
+        client: ClientId,
+        session_id: String,
+        want_replay: bool,
+        last_seq: Option<u64>,
+        /// Answer this request id with `Subscribed` ahead of the replay.
+        request_id: Option<RequestId>,
+        /// A line to deliver ahead of everything else (the `Sent` reply of a `chat:send`).
+        preface: Option<Line>,
+    },
+    Unsubscribe {
+        client: ClientId,
+        session_id: String,
+    },
+    StartTurn {
+        project_slug: String,
+        session_id: String,
+        job_id: String,
+        started_at: String,
+    },
+    Emit {
+        session_id: String,
+        event: ChatEvent,
+    },
+    EndTurn {
+        session_id: String,
+        job_id: String,
+    },
+    Broadcast(ControlMessage),
+    Snapshot(oneshot::Sender<HubSnapshot>),
+}
+
+/// A handle to the hub task.
+#[derive(Clone)]
+pub struct Hub {
+    tx: mpsc::Sender<Command>,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct HubLimits {
+    /// Frames kept per turn (architecture §4: 4000).
+    pub buffer_frames: usize,
+    /// How long a finished turn stays replayable (§4: 60 s).
+    pub linger: Duration,
+}
+
+impl Hub {
+    /// Starts the hub task; it ends when every handle is dropped.
+    pub fn spawn(limits: HubLimits) -> Self {
+        let (tx, rx) = mpsc::channel(COMMAND_QUEUE);
+        tokio::spawn(HubTask::new(limits).run(rx));
+        Self { tx }
+    }
+
+    async fn send(&self, cmd: Command) {
+        // The hub task only stops once every handle is gone, so a failed send means the
+        // daemon is tearing down; there is nobody left to tell.
+        let _ = self.tx.send(cmd).await;
+    }
+
+    pub async fn register(&self, sink: ClientSink) {
+        self.send(Command::Register(sink)).await;
+    }
+
+    pub async fn unregister(&self, client: ClientId) {
+        self.send(Command::Unregister(client)).await;
+    }
+
+    pub async fn subscribe(
+        &self,
+        client: ClientId,
+        session_id: String,
+        want_replay: bool,
+        last_seq: Option<u64>,
+        request_id: Option<RequestId>,
+        preface: Option<Line>,
+    ) {
+        self.send(Command::Subscribe {
+            client,
+            session_id,
+            want_replay,
+            last_seq,
+            request_id,
+            preface,
+        })
+        .await;
+    }
+
+    pub async fn unsubscribe(&self, client: ClientId, session_id: String) {
+        self.send(Command::Unsubscribe { client, session_id }).await;
+    }
+
+    pub async fn start_turn(
+        &self,
+        project_slug: &str,
+        session_id: &str,
+        job_id: &str,
+        started_at: String,
+    ) {
+        self.send(Command::StartTurn {
+            project_slug: project_slug.to_owned(),
+            session_id: session_id.to_owned(),
+            job_id: job_id.to_owned(),
+            started_at,
+        })
+        .await;
+    }
+
+    pub async fn emit(&self, session_id: &str, event: ChatEvent) {
+        self.send(Command::Emit {
+            session_id: session_id.to_owned(),
+            event,
+        })
+        .await;
+    }
+
+    pub async fn end_turn(&self, session_id: &str, job_id: &str) {
+        self.send(Command::EndTurn {
+            session_id: session_id.to_owned(),
+            job_id: job_id.to_owned(),
+        })
+        .await;
+    }
+
+    pub async fn broadcast(&self, msg: ControlMessage) {
+        self.send(Command::Broadcast(msg)).await;
+    }
+
+    pub async fn snapshot(&self) -> HubSnapshot {
+        let (tx, rx) = oneshot::channel();
+        self.send(Command::Snapshot(tx)).await;
+        rx.await.unwrap_or_default()
+    }
+}
+
+struct Turn {
+    info: TurnInfo,
+    /// `(seq, line)`, oldest first; at most `buffer_frames` long.
+    frames: VecDeque<(u64, Line)>,
+}
+
+#[derive(Default)]
+struct Session {
+    /// The seq the next frame gets; seqs start at 1.
+    next_seq: u64,
+    turn: Option<Turn>,
+    subscribers: HashSet<ClientId>,
+}
+
+struct HubTask {
+    limits: HubLimits,
+    sessions: HashMap<String, Session>,
+    clients: BTreeMap<ClientId, ClientSink>,
+    /// Lingering turns to evict: `(when, session, job)`.
+    evictions: BinaryHeap<Reverse<(Instant, String, String)>>,
+}
+
+fn line_of(msg: &ServerMessage) -> Option<Line> {
+    match paddock_proto::encode(msg) {
+        Ok(s) => Some(Arc::from(s)),
+        Err(e) => {
+            tracing::error!("dropping a message that cannot be encoded: {e}");
+            None
+        }
+    }
+}
+
+impl HubTask {
+    fn new(limits: HubLimits) -> Self {
+        Self {
+            limits,
+            sessions: HashMap::new(),
+            clients: BTreeMap::new(),
+            evictions: BinaryHeap::new(),
+        }
+    }
+
+    async fn run(mut self, mut rx: mpsc::Receiver<Command>) {
+        loop {
+            let next_eviction = self.evictions.peek().map(|Reverse((at, _, _))| *at);
+            tokio::select! {
+                cmd = rx.recv() => match cmd {
+                    Some(cmd) => self.handle(cmd),
+                    None => break,
+                },
+                () = sleep_until_opt(next_eviction) => self.evict_due(),
+            }
+        }
+    }
+
+    fn handle(&mut self, cmd: Command) {
+        match cmd {
+            Command::Register(sink) => {
+                let id = sink.id;
+                self.clients.insert(id, sink);
+                let running: Vec<Line> = self
+                    .sessions
+                    .values()
+                    .filter_map(|s| s.turn.as_ref())
+                    .filter(|t| t.info.running)
+                    .filter_map(|t| line_of(&active_msg(&t.info, true)))
+                    .collect();
+                for line in running {
+                    self.deliver_control(id, line);
+                }
+            }
+            Command::Unregister(id) => self.drop_client(id),
+            Command::Subscribe {
+                client,
+                session_id,
+                want_replay,
+                last_seq,
+                request_id,
+                preface,
+            } => self.subscribe(
+                client,
+                session_id,
+                want_replay,
+                last_seq,
+                request_id,
+                preface,
+            ),
+            Command::Unsubscribe { client, session_id } => {
+                if let Some(s) = self.sessions.get_mut(&session_id) {
+                    s.subscribers.remove(&client);
+                }
+            }
+            Command::StartTurn {
+                project_slug,
+                session_id,
+                job_id,
+                started_at,
+            } => {
+                let info = TurnInfo {
+                    project_slug,
+                    session_id: session_id.clone(),
+                    job_id,
+                    started_at,
+                    running: true,
+                };
+                let line = line_of(&active_msg(&info, true));
+                let session = self.session(&session_id);
+                session.turn = Some(Turn {
+                    info,
+                    frames: VecDeque::new(),
+                });
+                if let Some(line) = line {
+                    self.broadcast_line(line);
+                }
+            }
+            Command::Emit { session_id, event } => self.emit(&session_id, event),
+            Command::EndTurn { session_id, job_id } => {
+                let linger = self.limits.linger;
+                let Some(turn) = self
+                    .sessions
+                    .get_mut(&session_id)
+                    .and_then(|s| s.turn.as_mut())
+                    .filter(|t| t.info.job_id == job_id)
+                else {
+                    return;
+                };
+                turn.info.running = false;
+                let line = line_of(&active_msg(&turn.info, false));
+                self.evictions
+                    .push(Reverse((Instant::now() + linger, session_id, job_id)));
+                if let Some(line) = line {
+                    self.broadcast_line(line);
+                }
+            }
+            Command::Broadcast(msg) => {
+                if let Some(line) = line_of(&ServerMessage::Control(msg)) {
+                    self.broadcast_line(line);
+                }
+            }
+            Command::Snapshot(reply) => {
+                let turns = self
+                    .sessions
+                    .values()
+                    .filter_map(|s| s.turn.as_ref())
+                    .map(|t| t.info.clone())
+                    .collect();
+                let _ = reply.send(HubSnapshot {
+                    turns,
+                    clients: u32::try_from(self.clients.len()).unwrap_or(u32::MAX),
+                });
+            }
+        }
+    }
+
+    fn session(&mut self, session_id: &str) -> &mut Session {
+        self.sessions
+            .entry(session_id.to_owned())
+            .or_insert_with(|| Session {
+                next_seq: 1,
+                ..Session::default()
+            })
+    }
+
+    fn emit(&mut self, session_id: &str, event: ChatEvent) {
+        let buffer_frames = self.limits.buffer_frames;
+        let session = self.session(session_id);
+        let Some(turn) = session.turn.as_mut() else {
+            tracing::warn!(
+                session_id,
+                event = event.name(),
+                "frame for a chat with no turn"
+            );
+            return;
+        };
+        let seq = session.next_seq;
+        let frame = HubFrame {
+            routing: Routing {
+                project_slug: turn.info.project_slug.clone(),
+                session_id: session_id.to_owned(),
+                job_id: turn.info.job_id.clone(),
+                seq,
+            },
+            event,
+        };
+        let Some(line) = line_of(&ServerMessage::Frame(frame)) else {
+            return;
+        };
+        session.next_seq += 1;
+        turn.frames.push_back((seq, line.clone()));
+        while turn.frames.len() > buffer_frames {
+            turn.frames.pop_front();
+        }
+        let subscribers: Vec<ClientId> = session.subscribers.iter().copied().collect();
+        for client in subscribers {
+            self.deliver_frame(client, session_id, line.clone());
+        }
+    }
+
+    fn subscribe(
+        &mut self,
+        client: ClientId,
+        session_id: String,
+        want_replay: bool,
+        last_seq: Option<u64>,
+        request_id: Option<RequestId>,
+        preface: Option<Line>,
+    ) {
+        if !self.clients.contains_key(&client) {
+            return;
+        }
+        let session = self.session(&session_id);
+        session.subscribers.insert(client);
+        let next_seq = session.next_seq;
+        let (running, job_id) = match &session.turn {
+            Some(t) => (t.info.running, Some(t.info.job_id.clone())),
+            None => (false, None),
+        };
+        let mut replay: Vec<Line> = Vec::new();
+        let mut resync = None;
+        if want_replay {
+            let oldest = session
+                .turn
+                .as_ref()
+                .and_then(|t| t.frames.front().map(|(seq, _)| *seq))
+                .unwrap_or(next_seq);
+            match last_seq {
+                Some(last) if last >= next_seq => resync = Some(ResyncReason::UnknownSeq),
+                Some(last) if last + 1 < oldest => resync = Some(ResyncReason::AgedOut),
+                _ => {
+                    let from = last_seq.map_or(0, |l| l + 1);
+                    if let Some(turn) = &session.turn {
+                        replay.extend(
+                            turn.frames
+                                .iter()
+                                .filter(|(seq, _)| *seq >= from)
+                                .map(|(_, l)| l.clone()),
+                        );
+                    }
+                }
+            }
+        }
+        if let Some(line) = preface {
+            self.deliver_frame(client, &session_id, line);
+        }
+        if let Some(id) = request_id {
+            let reply = ServerMessage::Control(ControlMessage::Response(Response {
+                id,
+                outcome: Outcome::Ok(Reply::Subscribed(Subscribed {
+                    session_id: session_id.clone(),
+                    running,
+                    job_id,
+                    replayed: replay.len() as u64,
+                    next_seq,
+                })),
+            }));
+            if let Some(line) = line_of(&reply) {
+                self.deliver_frame(client, &session_id, line);
+            }
+        }
+        for line in replay {
+            self.deliver_frame(client, &session_id, line);
+        }
+        if let Some(reason) = resync {
+            self.send_resync(client, &session_id, reason);
+        }
+    }
+
+    /// Offers a line of `session_id`'s stream to one client, applying the overflow policy.
+    fn deliver_frame(&mut self, client: ClientId, session_id: &str, line: Line) {
+        let Some(sink) = self.clients.get(&client) else {
+            return;
+        };
+        match sink.frames.try_send(line) {
+            Ok(()) => {}
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                tracing::warn!(
+                    client,
+                    session_id,
+                    "client too slow; dropping its subscription"
+                );
+                if let Some(s) = self.sessions.get_mut(session_id) {
+                    s.subscribers.remove(&client);
+                }
+                self.send_resync(client, session_id, ResyncReason::SlowClient);
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => self.drop_client(client),
+        }
+    }
+
+    /// Offers a control line (not tied to one subscription); a client that cannot take it is
+    /// hopelessly behind and is disconnected.
+    fn deliver_control(&mut self, client: ClientId, line: Line) {
+        let Some(sink) = self.clients.get(&client) else {
+            return;
+        };
+        if sink.frames.try_send(line).is_err() {
+            tracing::warn!(
+                client,
+                "client cannot take control events; disconnecting it"
+            );
+            self.drop_client(client);
+        }
+    }
+
+    fn send_resync(&mut self, client: ClientId, session_id: &str, reason: ResyncReason) {
+        let msg = ServerMessage::Control(ControlMessage::Resync(Resync {
+            session_id: session_id.to_owned(),
+            reason,
+        }));
+        let Some(line) = line_of(&msg) else { return };
+        let Some(sink) = self.clients.get(&client) else {
+            return;
+        };
+        if sink.resync.try_send(line).is_err() {
+            tracing::warn!(client, "client's resync queue is full; disconnecting it");
+            self.drop_client(client);
+        }
+    }
+
+    fn broadcast_line(&mut self, line: Line) {
+        let ids: Vec<ClientId> = self.clients.keys().copied().collect();
+        for id in ids {
+            self.deliver_control(id, line.clone());
+        }
+    }
+
+    fn drop_client(&mut self, client: ClientId) {
+        if let Some(sink) = self.clients.remove(&client) {
+            sink.kill.cancel();
+        }
+        for s in self.sessions.values_mut() {
+            s.subscribers.remove(&client);
+        }
+    }
+
+    fn evict_due(&mut self) {
+        let now = Instant::now();
+        while let Some(Reverse((at, _, _))) = self.evictions.peek() {
+            if *at > now {
+                break;
+            }
+            let Some(Reverse((_, session_id, job_id))) = self.evictions.pop() else {
+                break;
+            };
+            if let Some(s) = self.sessions.get_mut(&session_id) {
+                // A newer turn may have started meanwhile: evict only the one that lingered.
+                if s.turn
+                    .as_ref()
+                    .is_some_and(|t| t.info.job_id == job_id && !t.info.running)
+                {
+                    s.turn = None;
+                }
+            }
+        }
+    }
+}
+
+fn active_msg(info: &TurnInfo, running: bool) -> ServerMessage {
+    ServerMessage::Control(ControlMessage::Active(Active {
+        project_slug: info.project_slug.clone(),
+        session_id: info.session_id.clone(),
+        job_id: info.job_id.clone(),
+        running,
+    }))
+}
+
+async fn sleep_until_opt(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
+impl TurnInfo {
+    pub fn to_running_turn(&self) -> RunningTurn {
+        RunningTurn {
+            project_slug: self.project_slug.clone(),
+            session_id: self.session_id.clone(),
+            job_id: self.job_id.clone(),
+            started_at: self.started_at.clone(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+    use paddock_proto::TextDelta;
+
+    fn sink(id: ClientId, cap: usize) -> (ClientSink, mpsc::Receiver<Line>, mpsc::Receiver<Line>) {
+        let (ftx, frx) = mpsc::channel(cap);
+        let (rtx, rrx) = mpsc::channel(RESYNC_QUEUE);
+        (
+            ClientSink {
+                id,
+                frames: ftx,
+                resync: rtx,
+                kill: CancellationToken::new(),
+            },
+            frx,
+            rrx,
+        )
+    }
+
+    fn decode(line: &Line) -> ServerMessage {
+        paddock_proto::decode(line.trim_end().as_bytes()).unwrap()
+    }
+
+    fn seq_of(line: &Line) -> Option<u64> {
+        match decode(line) {
+            ServerMessage::Frame(f) => Some(f.routing.seq),
+            ServerMessage::Control(_) => None,
+        }
+    }
+
+    fn text(n: usize) -> ChatEvent {
+        ChatEvent::Response(TextDelta {
+            text: format!("t{n}"),
+        })
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn replay_from_last_seq_and_aged_out_resync() {
+        let hub = Hub::spawn(HubLimits {
+            buffer_frames: 4,
+            linger: Duration::from_secs(60),
+        });
+        hub.start_turn("p", "s", "j", "now".into()).await;
+        for n in 0..6 {
+            hub.emit("s", text(n)).await;
+        }
+        // seqs 1..=6 were emitted; the buffer holds 3..=6.
+        let (c, mut frx, mut rrx) = sink(1, 100);
+        hub.register(c).await;
+        hub.subscribe(1, "s".into(), true, Some(3), Some(9), None)
+            .await;
+        let _ = hub.snapshot().await;
+        let mut got = Vec::new();
+        while let Ok(l) = frx.try_recv() {
+            got.push(l);
+        }
+        // chat:active for the running turn, the Subscribed reply, then seqs 4..=6.
+        let seqs: Vec<u64> = got.iter().filter_map(seq_of).collect();
+        assert_eq!(seqs, vec![4, 5, 6]);
+        assert!(rrx.try_recv().is_err());
+
+        let (c2, _frx2, mut rrx2) = sink(2, 100);
+        hub.register(c2).await;
+        hub.subscribe(2, "s".into(), true, Some(1), None, None)
+            .await;
+        let _ = hub.snapshot().await;
+        match decode(&rrx2.try_recv().unwrap()) {
+            ServerMessage::Control(ControlMessage::Resync(r)) => {
+                assert_eq!(r.reason, ResyncReason::AgedOut)
+            }
+            other => panic!("expected resync, got {other:?}"),
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn slow_client_gets_resync_and_others_are_unaffected() {
+        let hub = Hub::spawn(HubLimits {
+            buffer_frames: 100,
+            linger: Duration::from_secs(60),
+        });
+        let (slow, _slow_frames, mut slow_resync) = sink(1, 3);
+        let (fast, mut fast_frames, _) = sink(2, 1000);
+        hub.register(slow).await;
+        hub.register(fast).await;
+        hub.subscribe(1, "s".into(), false, None, None, None).await;
+        hub.subscribe(2, "s".into(), false, None, None, None).await;
+        hub.start_turn("p", "s", "j", "now".into()).await;
+        for n in 0..50 {
+            hub.emit("s", text(n)).await;
+        }
+        let _ = hub.snapshot().await;
+        let seqs: Vec<u64> = std::iter::from_fn(|| fast_frames.try_recv().ok())
+            .filter_map(|l| seq_of(&l))
+            .collect();
+        assert_eq!(seqs, (1..=50).collect::<Vec<_>>());
+        match decode(&slow_resync.try_recv().unwrap()) {
+            ServerMessage::Control(ControlMessage::Resync(r)) => {
+                assert_eq!(r.reason, ResyncReason::SlowClient)
+            }
+            other => panic!("expected resync, got {other:?}"),
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn finished_turn_lingers_then_is_evicted() {
+        let hub = Hub::spawn(HubLimits {
+            buffer_frames: 10,
+            linger: Duration::from_secs(60),
+        });
+        hub.start_turn("p", "s", "j", "now".into()).await;
+        hub.emit("s", text(1)).await;
+        hub.end_turn("s", "j").await;
+        assert_eq!(hub.snapshot().await.turns.len(), 1);
+        tokio::time::sleep(Duration::from_secs(61)).await;
+        assert!(hub.snapshot().await.turns.is_empty());
+        // seq stays monotonic across turns of one session.
+        let (c, mut frx, _r) = sink(1, 100);
+        hub.register(c).await;
+        hub.subscribe(1, "s".into(), false, None, None, None).await;
+        hub.start_turn("p", "s", "j2", "now".into()).await;
+        hub.emit("s", text(2)).await;
+        let _ = hub.snapshot().await;
+        let seqs: Vec<u64> = std::iter::from_fn(|| frx.try_recv().ok())
+            .filter_map(|l| seq_of(&l))
+            .collect();
+        assert_eq!(seqs, vec![2]);
+    }
+}

@@ -1,0 +1,34 @@
+//! Logging to a private file (0600), or to stderr.
+
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+
+use anyhow::Context;
+use tracing_subscriber::EnvFilter;
+
+pub fn init(log: &Path, to_stderr: bool) -> anyhow::Result<()> {
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    if to_stderr {
+        tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_writer(std::io::stderr)
+            .init();
+        return Ok(());
+    }
+    if let Some(dir) = log.parent() {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create log folder {}", dir.display()))?;
+    }
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .mode(0o600)
+        .open(log)
+        .with_context(|| format!("cannot open log file {}", log.display()))?;
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(false)
+        .with_writer(std::sync::Mutex::new(file))
+        .init();
+    Ok(())
+}

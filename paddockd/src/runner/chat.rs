@@ -1,0 +1,583 @@
+//! One chat's task: the only owner of that chat's `claude` process.
+//!
+//! Every turn, whatever happens to the process (a clean result, an interrupt, a crash, a
+//! hang, garbage on stdout, shutdown), ends with `chat:complete` and `EndTurn` in the hub:
+//! a chat is never left "running".
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use paddock_proto::{
+    ChatError, ChatEvent, Complete, ControlMessage, ErrorBody, ErrorCode, Notice, NoticeKind,
+    Outcome, Reply, Response, Sent, ServerMessage, UserTurn,
+};
+use serde_json::{Value, json};
+use tokio::sync::{OwnedSemaphorePermit, mpsc, oneshot};
+use tokio::time::Instant;
+
+use super::process::{ClaudeProcess, Output, SessionStart, SpawnSpec, describe_exit};
+use super::translate::Translator;
+use super::{Cmd, Ctx, TurnRequest, permissions};
+
+/// Capacity of a chat's command queue; the coordinator waits when it is full.
+pub const CHAT_QUEUE: usize = 16;
+
+pub struct TurnJob {
+    pub req: TurnRequest,
+    pub new_chat: bool,
+    pub reply: oneshot::Sender<Result<String, ErrorBody>>,
+}
+
+pub enum ChatCmd {
+    Turn(Box<TurnJob>),
+    Cancel {
+        job_id: Option<String>,
+        reply: oneshot::Sender<bool>,
+    },
+    /// Stop the process if it is idle (the pool needs the slot).
+    Reap,
+}
+
+/// A process and the translation state that goes with it.
+struct Live {
+    proc: ClaudeProcess,
+    translator: Translator,
+    model: Option<String>,
+}
+
+pub struct ChatTask {
+    session_id: String,
+    ctx: Arc<Ctx>,
+    rx: mpsc::Receiver<ChatCmd>,
+    live: Option<Live>,
+    interrupts: u64,
+}
+
+/// How a turn ended, for the log.
+#[derive(Debug)]
+enum TurnEnd {
+    Result,
+    Failed,
+}
+
+impl ChatTask {
+    pub fn new(session_id: String, ctx: Arc<Ctx>, rx: mpsc::Receiver<ChatCmd>) -> Self {
+        Self {
+            session_id,
+            ctx,
+            rx,
+            live: None,
+            interrupts: 0,
+        }
+    }
+
+    pub async fn run(mut self) {
+        loop {
+            let idle_timeout = self.ctx.cfg.idle_timeout;
+            tokio::select! {
+                () = self.ctx.shutdown.cancelled() => break,
+                cmd = self.rx.recv() => match cmd {
+                    None => break,
+                    Some(ChatCmd::Turn(job)) => self.turn(*job).await,
+                    Some(ChatCmd::Cancel { reply, .. }) => {
+                        let _ = reply.send(false);
+                    }
+                    Some(ChatCmd::Reap) => self.stop_process("the pool needed its slot").await,
+                },
+                () = tokio::time::sleep(idle_timeout), if self.live.is_some() => {
+                    self.stop_process("idle timeout").await;
+                }
+                out = next_output(&mut self.live) => self.idle_output(out).await,
+            }
+        }
+        if let Some(live) = self.live.take() {
+            live.proc.stop(Duration::from_secs(2)).await;
+        }
+    }
+
+    /// Output while no turn runs (a background task's notification): logged; a dead or
+    /// babbling process is let go.
+    async fn idle_output(&mut self, out: Output) {
+        match out {
+            Output::Json(v) => {
+                let kind = v
+                    .get("type")
+                    .and_then(Value::as_str)
+                    .unwrap_or("?")
+                    .to_owned();
+                tracing::debug!(session = %self.session_id, kind, "output while idle");
+            }
+            Output::Garbage(line) => {
+                tracing::warn!(session = %self.session_id, "idle claude printed garbage: {line:.200}");
+                self.stop_process("garbage on stdout").await;
+            }
+            Output::Closed => self.stop_process("exited while idle").await,
+        }
+    }
+
+    async fn stop_process(&mut self, why: &str) {
+        if let Some(live) = self.live.take() {
+            tracing::info!(session = %self.session_id, "stopping claude: {why}");
+            self.ctx
+                .tell(Cmd::Idle {
+                    session_id: self.session_id.clone(),
+                    idle: false,
+                })
+                .await;
+            live.proc.stop(Duration::from_secs(2)).await;
+        }
+    }
+
+    async fn turn(&mut self, job: TurnJob) {
+        let TurnJob {
+            req,
+            new_chat,
+            reply,
+        } = job;
+        let hub = self.ctx.hub.clone();
+        let cfg = self.ctx.cfg.clone();
+        let project = req.project;
+        let slug = project.slug.clone();
+
+        let transcript = crate::transcripts::find_session_file(&cfg.claude_home, &self.session_id);
+        if !new_chat && transcript.is_none() && self.live.is_none() {
+            let _ = reply.send(Err(ErrorBody::new(
+                ErrorCode::NotFound,
+                format!(
+                    "no chat {}; `paddock ls --all` lists the chats",
+                    self.session_id
+                ),
+            )));
+            return;
+        }
+        let job_id = uuid::Uuid::new_v4().to_string();
+        let message_id = uuid::Uuid::new_v4().to_string();
+        let _ = reply.send(Ok(self.session_id.clone()));
+
+        // The asker is subscribed and gets `Sent` before the first frame of the turn.
+        if let Some((client, request_id)) = req.reply_to {
+            let sent = ServerMessage::Control(ControlMessage::Response(Response {
+                id: request_id,
+                outcome: Outcome::Ok(Reply::Sent(Sent {
+                    project_slug: slug.clone(),
+                    session_id: self.session_id.clone(),
+                    job_id: job_id.clone(),
+                    queued: self.live.is_none() && self.ctx.pool.available_permits() == 0,
+                })),
+            }));
+            let preface = paddock_proto::encode(&sent).ok().map(Arc::from);
+            hub.subscribe(client, self.session_id.clone(), false, None, None, preface)
+                .await;
+        }
+        hub.start_turn(
+            &slug,
+            &self.session_id,
+            &job_id,
+            chrono::Utc::now().to_rfc3339(),
+        )
+        .await;
+        if new_chat {
+            hub.broadcast(ControlMessage::ChatsChanged(paddock_proto::ChatsChanged {
+                project_slug: slug.clone(),
+                session_id: Some(self.session_id.clone()),
+            }))
+            .await;
+        }
+        let sid = self.session_id.clone();
+        let emit = |event: ChatEvent| {
+            let hub = hub.clone();
+            let sid = sid.clone();
+            async move { hub.emit(&sid, event).await }
+        };
+        emit(ChatEvent::User(UserTurn {
+            message_id: Some(message_id.clone()),
+            text: req.message.clone(),
+            attribution: req.attribution.clone(),
+        }))
+        .await;
+
+        let model = req
+            .model
+            .clone()
+            .or_else(|| project.file.model.clone())
+            .or_else(|| cfg.default_model.clone());
+        let end = match self
+            .drive(
+                &project,
+                &job_id,
+                &message_id,
+                &req.message,
+                model,
+                transcript.is_some(),
+            )
+            .await
+        {
+            Ok(end) => end,
+            Err(events) => {
+                for e in events {
+                    emit(e).await;
+                }
+                TurnEnd::Failed
+            }
+        };
+        tracing::info!(session = %self.session_id, job = %job_id, ?end, "turn ended");
+        hub.end_turn(&self.session_id, &job_id).await;
+        if new_chat {
+            hub.broadcast(ControlMessage::ChatsChanged(paddock_proto::ChatsChanged {
+                project_slug: slug,
+                session_id: Some(self.session_id.clone()),
+            }))
+            .await;
+        }
+        if self.live.is_some() {
+            self.ctx
+                .tell(Cmd::Idle {
+                    session_id: self.session_id.clone(),
+                    idle: true,
+                })
+                .await;
+        }
+    }
+
+    /// Runs one turn to its end. `Err` carries the closing frames of a turn that failed
+    /// before or outside the CLI's own `result`.
+    async fn drive(
+        &mut self,
+        project: &crate::projects::Project,
+        job_id: &str,
+        message_id: &str,
+        text: &str,
+        model: Option<String>,
+        on_disk: bool,
+    ) -> Result<TurnEnd, Vec<ChatEvent>> {
+        let cfg = self.ctx.cfg.clone();
+        if self.live.is_none() {
+            let permit = self.acquire_slot(job_id).await?;
+            let spec = SpawnSpec {
+                claude_bin: cfg.claude_bin.clone(),
+                cwd: project.agent_dir.clone(),
+                session: if on_disk {
+                    SessionStart::Resume(self.session_id.clone())
+                } else {
+                    SessionStart::New(self.session_id.clone())
+                },
+                model: model.clone(),
+                claude_home: cfg.claude_home.clone(),
+                tmp_dir: cfg.data_dir.join("tmp"),
+                max_retries: cfg.claude_max_retries,
+            };
+            let proc = ClaudeProcess::spawn(&spec, permit)
+                .map_err(|e| failure(NoticeKind::Crashed, e.to_string()))?;
+            self.live = Some(Live {
+                proc,
+                translator: Translator::new(),
+                model: model.clone(),
+            });
+        } else {
+            self.ctx
+                .tell(Cmd::Idle {
+                    session_id: self.session_id.clone(),
+                    idle: false,
+                })
+                .await;
+        }
+        let Some(live) = self.live.as_mut() else {
+            return Err(failure(NoticeKind::Crashed, "no claude process".into()));
+        };
+        if model.is_some() && model != live.model {
+            let set = json!({"type": "control_request", "request_id": format!("model-{job_id}"),
+                "request": {"subtype": "set_model", "model": model}});
+            if let Err(e) = live.proc.send(&set).await {
+                return Err(self.lost_process(e.to_string()).await);
+            }
+            live.model = model;
+        }
+        let msg = json!({
+            "type": "user",
+            "message": {"role": "user", "content": text},
+            "parent_tool_use_id": null,
+            "session_id": self.session_id,
+            "uuid": message_id,
+        });
+        if let Err(e) = live.proc.send(&msg).await {
+            return Err(self.lost_process(e.to_string()).await);
+        }
+        self.read_turn(project, job_id).await
+    }
+
+    /// Waits for a pool permit, handling cancel and shutdown meanwhile.
+    async fn acquire_slot(&mut self, job_id: &str) -> Result<OwnedSemaphorePermit, Vec<ChatEvent>> {
+        if let Ok(p) = self.ctx.pool.clone().try_acquire_owned() {
+            return Ok(p);
+        }
+        let max = self.ctx.cfg.max_processes;
+        self.ctx.hub
+            .emit(
+                &self.session_id,
+                ChatEvent::Notice(Notice {
+                    kind: NoticeKind::Info,
+                    message: format!(
+                        "waiting for a free claude process (all {max} are busy; max_processes sets the bound)"
+                    ),
+                }),
+            )
+            .await;
+        self.ctx.tell(Cmd::Waiting(true)).await;
+        let pool = self.ctx.pool.clone();
+        let acquire = pool.acquire_owned();
+        tokio::pin!(acquire);
+        let result = loop {
+            tokio::select! {
+                permit = &mut acquire => break permit.map_err(|_| cancelled("the daemon is shutting down")),
+                () = self.ctx.shutdown.cancelled() => break Err(cancelled("the daemon is shutting down")),
+                cmd = self.rx.recv() => match cmd {
+                    Some(ChatCmd::Cancel { job_id: want, reply }) => {
+                        let hit = want.as_deref().is_none_or(|w| w == job_id);
+                        let _ = reply.send(hit);
+                        if hit {
+                            break Err(cancelled("cancelled while waiting for a claude process"));
+                        }
+                    }
+                    Some(ChatCmd::Turn(job)) => busy(*job),
+                    Some(ChatCmd::Reap) | None => {}
+                },
+            }
+        };
+        self.ctx.tell(Cmd::Waiting(false)).await;
+        result
+    }
+
+    /// Reads the process's output until the turn's `result`, answering permission requests
+    /// and handling cancel, hangs after an interrupt, crashes, garbage and shutdown.
+    async fn read_turn(
+        &mut self,
+        project: &crate::projects::Project,
+        job_id: &str,
+    ) -> Result<TurnEnd, Vec<ChatEvent>> {
+        let cfg = self.ctx.cfg.clone();
+        let hub = self.ctx.hub.clone();
+        let allowed: Vec<String> = cfg
+            .allowed_tools
+            .iter()
+            .chain(project.file.allowed_tools.iter())
+            .cloned()
+            .collect();
+        let project_file = project.meta_dir.join("project.toml");
+        let mut deadline: Option<(Instant, &'static str)> = None;
+        let mut shutting_down = false;
+        loop {
+            let Some(live) = self.live.as_mut() else {
+                return Err(failure(NoticeKind::Crashed, "no claude process".into()));
+            };
+            tokio::select! {
+                out = live.proc.next() => match out {
+                    Output::Json(v) => {
+                        if v.get("type").and_then(Value::as_str) == Some("control_request") {
+                            let answer = permission_answer(&v, &allowed, &project_file);
+                            if let Some((answer, denied)) = answer {
+                                if let Some(msg) = denied {
+                                    hub.emit(&self.session_id, ChatEvent::Notice(Notice {
+                                        kind: NoticeKind::PermissionDenied, message: msg })).await;
+                                }
+                                if let Err(e) = live.proc.send(&answer).await {
+                                    return Err(self.lost_process(e.to_string()).await);
+                                }
+                            }
+                            continue;
+                        }
+                        let t = live.translator.line(&v);
+                        for e in t.events {
+                            hub.emit(&self.session_id, e).await;
+                        }
+                        if t.turn_over {
+                            return Ok(if t.failed { TurnEnd::Failed } else { TurnEnd::Result });
+                        }
+                    }
+                    Output::Garbage(line) => {
+                        let live = self.live.take();
+                        if let Some(live) = live {
+                            live.proc.kill().await;
+                        }
+                        self.ctx.tell(Cmd::Idle { session_id: self.session_id.clone(), idle: false }).await;
+                        let mut shown = line;
+                        shown.truncate(200);
+                        return Err(failure(NoticeKind::Crashed, format!(
+                            "claude printed a line that is not stream-json, so it was stopped: {shown:?}")));
+                    }
+                    Output::Closed => {
+                        return Err(self.lost_process("its output ended mid-turn".into()).await);
+                    }
+                },
+                cmd = self.rx.recv() => match cmd {
+                    Some(ChatCmd::Cancel { job_id: want, reply }) => {
+                        let hit = want.as_deref().is_none_or(|w| w == job_id);
+                        if hit && deadline.is_none() {
+                            self.interrupts += 1;
+                            let req = json!({"type": "control_request",
+                                "request_id": format!("interrupt-{}", self.interrupts),
+                                "request": {"subtype": "interrupt"}});
+                            if let Err(e) = live.proc.send(&req).await {
+                                let _ = reply.send(true);
+                                return Err(self.lost_process(e.to_string()).await);
+                            }
+                            deadline = Some((Instant::now() + cfg.interrupt_grace, "did not stop after an interrupt"));
+                        }
+                        let _ = reply.send(hit);
+                    }
+                    Some(ChatCmd::Turn(job)) => busy(*job),
+                    Some(ChatCmd::Reap) | None => {}
+                },
+                () = self.ctx.shutdown.cancelled(), if !shutting_down => {
+                    shutting_down = true;
+                    self.interrupts += 1;
+                    let req = json!({"type": "control_request",
+                        "request_id": format!("interrupt-{}", self.interrupts),
+                        "request": {"subtype": "interrupt"}});
+                    let _ = live.proc.send(&req).await;
+                    deadline = Some((Instant::now() + cfg.shutdown_grace, "did not stop in time for shutdown"));
+                }
+                () = sleep_until_opt(deadline.map(|d| d.0)) => {
+                    let why = deadline.map_or("timed out", |d| d.1);
+                    if let Some(live) = self.live.take() {
+                        live.proc.kill().await;
+                    }
+                    self.ctx.tell(Cmd::Idle { session_id: self.session_id.clone(), idle: false }).await;
+                    let mut events = vec![ChatEvent::Notice(Notice {
+                        kind: NoticeKind::Interrupted,
+                        message: format!("claude {why}, so it was stopped; the chat can be resumed"),
+                    })];
+                    events.push(ChatEvent::Complete(Complete {
+                        success: false,
+                        error: Some(format!("claude {why}")),
+                        model: None,
+                        usage: None,
+                        cost_usd: None,
+                        duration_ms: None,
+                        terminal_reason: Some("killed".into()),
+                    }));
+                    return Err(events);
+                }
+            }
+        }
+    }
+
+    /// The process died or stopped answering: reap it and describe why.
+    async fn lost_process(&mut self, context: String) -> Vec<ChatEvent> {
+        let Some(live) = self.live.take() else {
+            return failure(NoticeKind::Crashed, context);
+        };
+        self.ctx
+            .tell(Cmd::Idle {
+                session_id: self.session_id.clone(),
+                idle: false,
+            })
+            .await;
+        let (status, stderr) = live.proc.stop(Duration::from_secs(2)).await;
+        failure(
+            NoticeKind::Crashed,
+            format!("{} ({context})", describe_exit(status, &stderr)),
+        )
+    }
+}
+
+/// `chat:error`, `chat:notice` and a failed `chat:complete`: how a turn that the CLI did not
+/// end itself is closed.
+fn failure(kind: NoticeKind, message: String) -> Vec<ChatEvent> {
+    vec![
+        ChatEvent::Error(ChatError {
+            message: message.clone(),
+        }),
+        ChatEvent::Notice(Notice {
+            kind,
+            message: message.clone(),
+        }),
+        ChatEvent::Complete(Complete {
+            success: false,
+            error: Some(message),
+            model: None,
+            usage: None,
+            cost_usd: None,
+            duration_ms: None,
+            terminal_reason: Some(match kind {
+                NoticeKind::Interrupted => "cancelled".into(),
+                _ => "crashed".into(),
+            }),
+        }),
+    ]
+}
+
+fn cancelled(why: &str) -> Vec<ChatEvent> {
+    vec![
+        ChatEvent::Notice(Notice {
+            kind: NoticeKind::Interrupted,
+            message: why.to_owned(),
+        }),
+        ChatEvent::Complete(Complete {
+            success: false,
+            error: Some(why.to_owned()),
+            model: None,
+            usage: None,
+            cost_usd: None,
+            duration_ms: None,
+            terminal_reason: Some("cancelled".into()),
+        }),
+    ]
+}
+
+fn busy(job: TurnJob) {
+    let _ = job.reply.send(Err(ErrorBody::new(
+        ErrorCode::Busy,
+        "this chat is running a turn; wait for it to finish or cancel it with `paddock cancel SESSION`",
+    )));
+}
+
+/// The answer to a `can_use_tool` control request, and the denial message if denied.
+/// `None` for control requests that need no answer from us.
+fn permission_answer(
+    v: &Value,
+    allowed: &[String],
+    project_file: &std::path::Path,
+) -> Option<(Value, Option<String>)> {
+    let request_id = v.get("request_id").and_then(Value::as_str)?;
+    let request = v.get("request")?;
+    if request.get("subtype").and_then(Value::as_str) != Some("can_use_tool") {
+        // Nothing else is expected from the CLI; say so rather than leave it waiting.
+        let subtype = request
+            .get("subtype")
+            .and_then(Value::as_str)
+            .unwrap_or("?");
+        return Some((
+            json!({"type": "control_response", "response": {"subtype": "error",
+                "request_id": request_id, "error": format!("paddockd does not handle {subtype}")}}),
+            None,
+        ));
+    }
+    let tool = request
+        .get("tool_name")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let input = request.get("input").cloned().unwrap_or(Value::Null);
+    if permissions::allowed(tool, allowed) {
+        Some((permissions::answer(request_id, &input, None), None))
+    } else {
+        let msg = permissions::deny_message(tool, project_file);
+        Some((
+            permissions::answer(request_id, &input, Some(&msg)),
+            Some(msg),
+        ))
+    }
+}
+
+async fn next_output(live: &mut Option<Live>) -> Output {
+    match live {
+        Some(l) => l.proc.next().await,
+        None => std::future::pending().await,
+    }
+}
+
+async fn sleep_until_opt(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}

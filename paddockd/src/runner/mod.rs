@@ -1,0 +1,284 @@
+//! The runner: one task per chat that owns the chat's `claude` process, and a coordinator
+//! that routes turns to them and keeps the pool bound.
+//!
+//! The pool is a semaphore of `max_processes` permits; a live process holds one. A turn that
+//! finds no free permit waits (fairly, first come first served) and the coordinator frees one
+//! by reaping the least recently used idle process. Idle processes are also reaped after
+//! `idle_timeout`; the next turn of that chat resumes it with `--resume`.
+
+mod chat;
+pub mod permissions;
+pub mod process;
+pub mod translate;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use paddock_proto::{Attribution, ErrorBody, ErrorCode, RequestId};
+use tokio::sync::{Semaphore, mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+use crate::config::Config;
+use crate::hub::{ClientId, Hub};
+use crate::projects::Project;
+
+/// A turn to run.
+#[derive(Debug)]
+pub struct TurnRequest {
+    pub project: Project,
+    /// `None` starts a new chat.
+    pub session_id: Option<String>,
+    pub message: String,
+    pub model: Option<String>,
+    /// Who injected the message; `None` for a person.
+    pub attribution: Option<Attribution>,
+    /// The connection and request that asked: it is subscribed and gets the `Sent` reply
+    /// ahead of the turn's first frame.
+    pub reply_to: Option<(ClientId, RequestId)>,
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RunnerStatus {
+    pub live_processes: u32,
+    pub max_processes: u32,
+    pub queued_turns: u32,
+}
+
+/// Shared, read-only context of every chat task.
+struct Ctx {
+    cfg: Arc<Config>,
+    hub: Hub,
+    pool: Arc<Semaphore>,
+    coordinator: mpsc::WeakSender<Cmd>,
+    shutdown: CancellationToken,
+}
+
+impl Ctx {
+    async fn tell(&self, cmd: Cmd) {
+        if let Some(tx) = self.coordinator.upgrade() {
+            let _ = tx.send(cmd).await;
+        }
+    }
+}
+
+enum Cmd {
+    Send(TurnRequest, oneshot::Sender<Result<String, ErrorBody>>),
+    Cancel {
+        session_id: String,
+        job_id: Option<String>,
+        reply: oneshot::Sender<bool>,
+    },
+    /// A chat's process became idle (`true`) or busy / gone (`false`).
+    Idle {
+        session_id: String,
+        idle: bool,
+    },
+    /// A turn is waiting for a pool permit (`true`) or got one / gave up (`false`).
+    Waiting(bool),
+    Status(oneshot::Sender<RunnerStatus>),
+}
+
+/// Capacity of the coordinator's queue; senders wait when it is full.
+const COMMAND_QUEUE: usize = 1024;
+
+/// A handle to the coordinator.
+#[derive(Clone)]
+pub struct Runner {
+    tx: mpsc::Sender<Cmd>,
+}
+
+impl Runner {
+    /// Starts the coordinator. Chat tasks are spawned on `tracker`, so shutdown can wait for
+    /// every process to be stopped.
+    pub fn spawn(
+        cfg: Arc<Config>,
+        hub: Hub,
+        shutdown: CancellationToken,
+        tracker: TaskTracker,
+    ) -> Self {
+        let (tx, rx) = mpsc::channel(COMMAND_QUEUE);
+        let max = usize::try_from(cfg.max_processes).unwrap_or(1);
+        let ctx = Arc::new(Ctx {
+            cfg,
+            hub,
+            pool: Arc::new(Semaphore::new(max)),
+            coordinator: tx.downgrade(),
+            shutdown,
+        });
+        let coordinator = Coordinator {
+            ctx,
+            chats: HashMap::new(),
+            idle: HashMap::new(),
+            tick: 0,
+            waiting: 0,
+            tracker: tracker.clone(),
+        };
+        tracker.spawn(coordinator.run(rx));
+        Self { tx }
+    }
+
+    /// Starts a turn; returns the session id. The `Sent` reply reaches `reply_to` through the
+    /// hub, ahead of the turn's frames.
+    pub async fn send(&self, req: TurnRequest) -> Result<String, ErrorBody> {
+        let (tx, rx) = oneshot::channel();
+        if self.tx.send(Cmd::Send(req, tx)).await.is_err() {
+            return Err(shutting_down());
+        }
+        rx.await.unwrap_or_else(|_| Err(shutting_down()))
+    }
+
+    /// Interrupts a chat's running turn; false when nothing was running.
+    pub async fn cancel(&self, session_id: String, job_id: Option<String>) -> bool {
+        let (tx, rx) = oneshot::channel();
+        let cmd = Cmd::Cancel {
+            session_id,
+            job_id,
+            reply: tx,
+        };
+        if self.tx.send(cmd).await.is_err() {
+            return false;
+        }
+        rx.await.unwrap_or(false)
+    }
+
+    pub async fn status(&self) -> RunnerStatus {
+        let (tx, rx) = oneshot::channel();
+        if self.tx.send(Cmd::Status(tx)).await.is_err() {
+            return RunnerStatus::default();
+        }
+        rx.await.unwrap_or_default()
+    }
+}
+
+fn shutting_down() -> ErrorBody {
+    ErrorBody::new(
+        ErrorCode::ShuttingDown,
+        "paddockd is shutting down; try again once it has restarted",
+    )
+}
+
+struct ChatHandle {
+    tx: mpsc::Sender<chat::ChatCmd>,
+}
+
+struct Coordinator {
+    ctx: Arc<Ctx>,
+    chats: HashMap<String, ChatHandle>,
+    /// Chats whose process is alive and idle, with when they became idle (a tick).
+    idle: HashMap<String, u64>,
+    tick: u64,
+    /// Turns waiting for a pool permit.
+    waiting: u32,
+    tracker: TaskTracker,
+}
+
+impl Coordinator {
+    async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
+        loop {
+            tokio::select! {
+                cmd = rx.recv() => match cmd {
+                    Some(cmd) => self.handle(cmd).await,
+                    None => break,
+                },
+                () = self.ctx.shutdown.cancelled() => break,
+            }
+        }
+        // Dropping the chat handles lets every chat task finish once its process is stopped.
+        self.chats.clear();
+    }
+
+    async fn handle(&mut self, cmd: Cmd) {
+        match cmd {
+            Cmd::Send(req, reply) => self.send(req, reply).await,
+            Cmd::Cancel {
+                session_id,
+                job_id,
+                reply,
+            } => match self.chats.get(&session_id) {
+                Some(chat) => {
+                    let cmd = chat::ChatCmd::Cancel { job_id, reply };
+                    if let Err(mpsc::error::SendError(chat::ChatCmd::Cancel { reply, .. })) =
+                        chat.tx.send(cmd).await
+                    {
+                        let _ = reply.send(false);
+                    }
+                }
+                None => {
+                    let _ = reply.send(false);
+                }
+            },
+            Cmd::Idle { session_id, idle } => {
+                if idle {
+                    self.tick += 1;
+                    self.idle.insert(session_id, self.tick);
+                    if self.waiting > 0 {
+                        self.reap_one().await;
+                    }
+                } else {
+                    self.idle.remove(&session_id);
+                }
+            }
+            Cmd::Waiting(true) => {
+                self.waiting += 1;
+                self.reap_one().await;
+            }
+            Cmd::Waiting(false) => self.waiting = self.waiting.saturating_sub(1),
+            Cmd::Status(reply) => {
+                let max = self.ctx.cfg.max_processes;
+                let free = u32::try_from(self.ctx.pool.available_permits()).unwrap_or(max);
+                let _ = reply.send(RunnerStatus {
+                    live_processes: max.saturating_sub(free),
+                    max_processes: max,
+                    queued_turns: self.waiting,
+                });
+            }
+        }
+    }
+
+    async fn send(&mut self, req: TurnRequest, reply: oneshot::Sender<Result<String, ErrorBody>>) {
+        let session_id = match &req.session_id {
+            Some(id) => {
+                if uuid::Uuid::parse_str(id).is_err() {
+                    let _ = reply.send(Err(ErrorBody::new(
+                        ErrorCode::InvalidArgument,
+                        format!("{id:?} is not a session id (a UUID); `paddock ls` lists them"),
+                    )));
+                    return;
+                }
+                id.clone()
+            }
+            None => uuid::Uuid::new_v4().to_string(),
+        };
+        let handle = self.chats.entry(session_id.clone()).or_insert_with(|| {
+            let (tx, rx) = mpsc::channel(chat::CHAT_QUEUE);
+            self.tracker
+                .spawn(chat::ChatTask::new(session_id.clone(), self.ctx.clone(), rx).run());
+            ChatHandle { tx }
+        });
+        let job = chat::ChatCmd::Turn(Box::new(chat::TurnJob {
+            new_chat: req.session_id.is_none(),
+            req,
+            reply,
+        }));
+        if let Err(mpsc::error::SendError(chat::ChatCmd::Turn(job))) = handle.tx.send(job).await {
+            let _ = job.reply.send(Err(shutting_down()));
+        }
+    }
+
+    /// Frees a pool permit by stopping the least recently idle process.
+    async fn reap_one(&mut self) {
+        let Some(session_id) = self
+            .idle
+            .iter()
+            .min_by_key(|(_, tick)| **tick)
+            .map(|(s, _)| s.clone())
+        else {
+            return;
+        };
+        self.idle.remove(&session_id);
+        if let Some(chat) = self.chats.get(&session_id) {
+            let _ = chat.tx.send(chat::ChatCmd::Reap).await;
+        }
+    }
+}

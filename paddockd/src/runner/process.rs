@@ -1,0 +1,272 @@
+//! One `claude` process in stream-json mode (docs/claude-cli.md §13): spawning it with the
+//! right flags and environment, writing JSON lines to it, reading its stdout as lines, and
+//! stopping it without leaving anything behind.
+//!
+//! Each process leads its own process group, so the tools it started (a Bash command, an MCP
+//! server) go down with it.
+
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+use std::process::{ExitStatus, Stdio};
+use std::time::Duration;
+
+use paddock_proto::{FrameError, LineFramer};
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::process::{Child, ChildStdin, ChildStdout};
+use tokio::sync::OwnedSemaphorePermit;
+use tokio::task::JoinHandle;
+
+/// The longest stdout line accepted from the CLI (tool results can be large).
+const MAX_STDOUT_LINE: usize = 64 * 1024 * 1024;
+/// Lines of stderr kept to explain a crash.
+const STDERR_TAIL: usize = 20;
+
+/// How a chat's process is to start.
+#[derive(Debug, Clone)]
+pub enum SessionStart {
+    /// A new chat: `--session-id`.
+    New(String),
+    /// An existing chat: `--resume`.
+    Resume(String),
+}
+
+#[derive(Debug, Clone)]
+pub struct SpawnSpec {
+    pub claude_bin: PathBuf,
+    pub cwd: PathBuf,
+    pub session: SessionStart,
+    pub model: Option<String>,
+    pub claude_home: PathBuf,
+    pub tmp_dir: PathBuf,
+    pub max_retries: u32,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ProcessError {
+    #[error(
+        "cannot start {bin}: {source}; install Claude Code (npm install -g @anthropic-ai/claude-code) or set claude_bin / PADDOCK_CLAUDE_BIN"
+    )]
+    Spawn {
+        bin: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("claude's {0} pipe is missing")]
+    Pipe(&'static str),
+    #[error("writing to claude failed: {0}")]
+    Write(std::io::Error),
+}
+
+/// What came out of stdout.
+#[derive(Debug)]
+pub enum Output {
+    Json(Value),
+    /// A line that is not JSON: the process is not speaking the protocol.
+    Garbage(String),
+    /// stdout closed: the process is exiting.
+    Closed,
+}
+
+pub struct ClaudeProcess {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: ChildStdout,
+    framer: LineFramer,
+    stderr: JoinHandle<Vec<String>>,
+    pid: Option<u32>,
+    /// The pool slot this process occupies; released when the process is dropped.
+    _permit: OwnedSemaphorePermit,
+}
+
+impl ClaudeProcess {
+    pub fn spawn(spec: &SpawnSpec, permit: OwnedSemaphorePermit) -> Result<Self, ProcessError> {
+        let mut cmd = tokio::process::Command::new(&spec.claude_bin);
+        cmd.args([
+            "-p",
+            "--input-format",
+            "stream-json",
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "--include-partial-messages",
+            "--replay-user-messages",
+            "--permission-prompt-tool",
+            "stdio",
+        ]);
+        match &spec.session {
+            SessionStart::New(id) => cmd.args(["--session-id", id]),
+            SessionStart::Resume(id) => cmd.args(["--resume", id]),
+        };
+        if let Some(model) = &spec.model {
+            cmd.args(["--model", model]);
+        }
+        cmd.current_dir(&spec.cwd)
+            .env("CLAUDE_CONFIG_DIR", &spec.claude_home)
+            .env("CLAUDE_CODE_TMPDIR", &spec.tmp_dir)
+            .env("CLAUDE_CODE_MAX_RETRIES", spec.max_retries.to_string())
+            .env("DISABLE_AUTOUPDATER", "1")
+            // Set when the daemon itself was started from inside Claude Code; the agents are
+            // not nested sessions.
+            .env_remove("CLAUDECODE")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .kill_on_drop(true);
+        let mut child = cmd.spawn().map_err(|source| ProcessError::Spawn {
+            bin: spec.claude_bin.clone(),
+            source,
+        })?;
+        let pid = child.id();
+        let stdin = child.stdin.take().ok_or(ProcessError::Pipe("stdin"))?;
+        let stdout = child.stdout.take().ok_or(ProcessError::Pipe("stdout"))?;
+        let stderr = child.stderr.take().ok_or(ProcessError::Pipe("stderr"))?;
+        let stderr = tokio::spawn(async move {
+            let mut tail = VecDeque::with_capacity(STDERR_TAIL);
+            let mut lines = BufReader::new(stderr).lines();
+            while let Ok(Some(line)) = lines.next_line().await {
+                tracing::debug!(pid, "claude stderr: {line}");
+                if tail.len() == STDERR_TAIL {
+                    tail.pop_front();
+                }
+                tail.push_back(line);
+            }
+            tail.into_iter().collect()
+        });
+        tracing::info!(pid, session = ?spec.session, cwd = %spec.cwd.display(), "started claude");
+        Ok(Self {
+            child,
+            stdin: Some(stdin),
+            stdout,
+            framer: LineFramer::new(MAX_STDOUT_LINE),
+            stderr,
+            pid,
+            _permit: permit,
+        })
+    }
+
+    pub fn pid(&self) -> Option<u32> {
+        self.pid
+    }
+
+    /// Writes one message as a JSON line. Never anything else: a non-JSON line kills the CLI.
+    pub async fn send(&mut self, msg: &Value) -> Result<(), ProcessError> {
+        let stdin = self
+            .stdin
+            .as_mut()
+            .ok_or_else(|| ProcessError::Write(std::io::ErrorKind::BrokenPipe.into()))?;
+        let mut line = msg.to_string();
+        line.push('\n');
+        stdin
+            .write_all(line.as_bytes())
+            .await
+            .map_err(ProcessError::Write)?;
+        stdin.flush().await.map_err(ProcessError::Write)
+    }
+
+    /// The next stdout line. Cancel-safe: a line is only consumed once it is returned.
+    pub async fn next(&mut self) -> Output {
+        let mut buf = [0u8; 16 * 1024];
+        loop {
+            match self.framer.next_frame() {
+                Some(Ok(line)) => {
+                    if line.iter().all(u8::is_ascii_whitespace) {
+                        continue;
+                    }
+                    return match serde_json::from_slice::<Value>(&line) {
+                        Ok(v) if v.is_object() => Output::Json(v),
+                        _ => Output::Garbage(String::from_utf8_lossy(&line).into_owned()),
+                    };
+                }
+                Some(Err(FrameError::TooLong { len, .. })) => {
+                    tracing::warn!(pid = self.pid, len, "skipping an oversize line from claude");
+                    continue;
+                }
+                Some(Err(e)) => return Output::Garbage(e.to_string()),
+                None => {}
+            }
+            match self.stdout.read(&mut buf).await {
+                Ok(0) | Err(_) => return Output::Closed,
+                Ok(n) => self.framer.push(&buf[..n]),
+            }
+        }
+    }
+
+    /// Closes stdin: the CLI finishes the current turn and exits.
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Waits for the process to exit, up to `grace`, then kills its whole group. Returns the
+    /// exit status (if it could be had) and the last lines of stderr.
+    pub async fn stop(mut self, grace: Duration) -> (Option<ExitStatus>, Vec<String>) {
+        self.stdin = None;
+        let status = match tokio::time::timeout(grace, self.child.wait()).await {
+            Ok(Ok(status)) => Some(status),
+            _ => {
+                self.signal_group(rustix::process::Signal::KILL);
+                self.child.wait().await.ok()
+            }
+        };
+        // Whatever the CLI left in its group (a tool's child) goes too.
+        self.signal_group(rustix::process::Signal::KILL);
+        let tail = finish_stderr(self.stderr).await;
+        tracing::info!(pid = self.pid, ?status, "claude stopped");
+        (status, tail)
+    }
+
+    /// Kills the group at once and reaps the process.
+    pub async fn kill(self) -> (Option<ExitStatus>, Vec<String>) {
+        self.signal_group(rustix::process::Signal::KILL);
+        self.stop(Duration::from_secs(5)).await
+    }
+
+    fn signal_group(&self, sig: rustix::process::Signal) {
+        let Some(pid) = self.pid.and_then(|p| i32::try_from(p).ok()) else {
+            return;
+        };
+        if let Some(pgid) = rustix::process::Pid::from_raw(pid) {
+            // ESRCH (group already gone) is the expected outcome after a clean exit.
+            let _ = rustix::process::kill_process_group(pgid, sig);
+        }
+    }
+}
+
+async fn finish_stderr(task: JoinHandle<Vec<String>>) -> Vec<String> {
+    match tokio::time::timeout(Duration::from_secs(2), task).await {
+        Ok(Ok(tail)) => tail,
+        _ => Vec::new(),
+    }
+}
+
+/// Describes an exit for a person.
+pub fn describe_exit(status: Option<ExitStatus>, stderr: &[String]) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    let how = match status {
+        Some(s) => match (s.code(), s.signal()) {
+            (Some(code), _) => format!("claude exited with status {code}"),
+            (None, Some(sig)) => format!("claude was killed by signal {sig}"),
+            _ => "claude exited".to_owned(),
+        },
+        None => "claude exited (status unknown)".to_owned(),
+    };
+    let tail: Vec<&str> = stderr
+        .iter()
+        .map(String::as_str)
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    match tail.len() {
+        0 => how,
+        n => format!("{how}: {}", tail[n.saturating_sub(3)..].join(" | ")),
+    }
+}
+
+/// Whether the CLI would treat `path` as the user's own Claude home.
+pub fn is_users_claude_home(path: &Path) -> bool {
+    let Some(home) = std::env::var_os("HOME") else {
+        return false;
+    };
+    let theirs = Path::new(&home).join(".claude");
+    let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    canon(path) == canon(&theirs)
+}

@@ -1,0 +1,375 @@
+//! Claude Code transcripts: where they live and what they say (docs/claude-cli.md §6).
+//!
+//! Transcripts are written by the CLI, never by paddockd: this module only reads them. Lines
+//! that are not JSON, and record types it does not know, are skipped, never fatal.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+
+use paddock_proto::TranscriptEntry;
+use serde_json::Value;
+
+/// The CLI's folder name for a working directory: every UTF-16 code unit outside
+/// `[A-Za-z0-9]` becomes `-`; past 200 characters, the first 200 plus `-` and the base-36
+/// Java string hash of the original path.
+pub fn encode_cwd(path: &str) -> String {
+    let units: Vec<u16> = path.encode_utf16().collect();
+    let enc: String = units
+        .iter()
+        .map(|&u| match u8::try_from(u) {
+            Ok(b) if b.is_ascii_alphanumeric() => char::from(b),
+            _ => '-',
+        })
+        .collect();
+    if enc.len() <= 200 {
+        return enc;
+    }
+    let mut h: i32 = 0;
+    for &u in &units {
+        h = h.wrapping_mul(31).wrapping_add(i32::from(u));
+    }
+    format!("{}-{}", &enc[..200], base36(h.unsigned_abs()))
+}
+
+fn base36(mut n: u32) -> String {
+    const DIGITS: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    if n == 0 {
+        return "0".into();
+    }
+    let mut out = Vec::new();
+    while n > 0 {
+        out.push(DIGITS[(n % 36) as usize]);
+        n /= 36;
+    }
+    out.reverse();
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The folder holding the transcripts of agents that run in `agent_dir` (a physical path).
+pub fn project_transcripts_dir(claude_home: &Path, agent_dir: &Path) -> PathBuf {
+    claude_home
+        .join("projects")
+        .join(encode_cwd(&agent_dir.to_string_lossy()))
+}
+
+/// The transcript file of a session, wherever the CLI put it.
+pub fn find_session_file(claude_home: &Path, session_id: &str) -> Option<PathBuf> {
+    let name = format!("{session_id}.jsonl");
+    let entries = std::fs::read_dir(claude_home.join("projects")).ok()?;
+    entries
+        .flatten()
+        .map(|e| e.path().join(&name))
+        .find(|p| p.is_file())
+}
+
+/// What the chat list shows of one transcript.
+#[derive(Debug, Clone, Default)]
+pub struct ChatMeta {
+    pub session_id: String,
+    pub title: String,
+    pub created_at: Option<String>,
+    pub updated_at: Option<String>,
+    pub model: Option<String>,
+    pub message_count: u64,
+}
+
+/// Lists the chats in one transcripts folder, newest first.
+pub fn list_chats(dir: &Path) -> Vec<ChatMeta> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut chats: Vec<(std::time::SystemTime, ChatMeta)> = entries
+        .flatten()
+        .filter_map(|e| {
+            let path = e.path();
+            let stem = path.file_stem()?.to_str()?.to_owned();
+            if path.extension()? != "jsonl" || uuid::Uuid::parse_str(&stem).is_err() {
+                return None;
+            }
+            let mtime = e.metadata().ok()?.modified().ok()?;
+            let mut meta = read_meta(&path)?;
+            meta.session_id = stem;
+            meta.updated_at = Some(chrono::DateTime::<chrono::Utc>::from(mtime).to_rfc3339());
+            Some((mtime, meta))
+        })
+        .collect();
+    chats.sort_by(|a, b| b.0.cmp(&a.0));
+    chats.into_iter().map(|(_, m)| m).collect()
+}
+
+/// Reads a transcript's summary. `None` if the file cannot be opened.
+pub fn read_meta(path: &Path) -> Option<ChatMeta> {
+    let file = std::fs::File::open(path).ok()?;
+    let mut meta = ChatMeta::default();
+    let mut custom_title = None;
+    for line in BufReader::new(file).lines() {
+        let Ok(line) = line else { break };
+        let Ok(rec) = serde_json::from_str::<Value>(&line) else {
+            continue;
+        };
+        match rec.get("type").and_then(Value::as_str) {
+            Some("user") => {
+                if meta.created_at.is_none() {
+                    meta.created_at = str_field(&rec, "timestamp");
+                }
+                if is_prompt(&rec) {
+                    meta.message_count += 1;
+                    if meta.title.is_empty() {
+                        meta.title = user_text(&rec).unwrap_or_default();
+                    }
+                }
+            }
+            Some("assistant") => {
+                meta.message_count += 1;
+                if meta.model.is_none() {
+                    meta.model = rec
+                        .pointer("/message/model")
+                        .and_then(Value::as_str)
+                        .filter(|m| !m.starts_with('<'))
+                        .map(str::to_owned);
+                }
+            }
+            Some("custom-title") => custom_title = str_field(&rec, "customTitle"),
+            _ => {}
+        }
+    }
+    if let Some(t) = custom_title {
+        meta.title = t;
+    }
+    Some(meta)
+}
+
+/// Renders a transcript for `paddock show`.
+pub fn render(path: &Path) -> std::io::Result<Vec<TranscriptEntry>> {
+    let file = std::fs::File::open(path)?;
+    let mut out = Vec::new();
+    for line in BufReader::new(file).lines() {
+        let line = line?;
+        let Ok(rec) = serde_json::from_str::<Value>(&line) else {
+            continue;
+        };
+        render_record(&rec, &mut out);
+    }
+    Ok(out)
+}
+
+fn render_record(rec: &Value, out: &mut Vec<TranscriptEntry>) {
+    let uuid = str_field(rec, "uuid");
+    let timestamp = str_field(rec, "timestamp");
+    match rec.get("type").and_then(Value::as_str) {
+        Some("user") => {
+            if rec.get("isMeta").and_then(Value::as_bool) == Some(true) {
+                return;
+            }
+            let content = rec.pointer("/message/content");
+            if let Some(blocks) = content.and_then(Value::as_array) {
+                for b in blocks {
+                    if b.get("type").and_then(Value::as_str) == Some("tool_result") {
+                        out.push(TranscriptEntry::ToolResult {
+                            tool_use_id: str_field(b, "tool_use_id").unwrap_or_default(),
+                            output: content_text(b.get("content")),
+                            is_error: b.get("is_error").and_then(Value::as_bool) == Some(true),
+                        });
+                    }
+                }
+            }
+            if let Some(text) = user_text(rec) {
+                if text.starts_with("[Request interrupted by user") {
+                    out.push(TranscriptEntry::Interrupted { text });
+                } else if rec.get("isCompactSummary").and_then(Value::as_bool) != Some(true) {
+                    out.push(TranscriptEntry::User {
+                        uuid,
+                        timestamp,
+                        text,
+                        attribution: None,
+                    });
+                }
+            }
+        }
+        Some("assistant") => {
+            let model = rec
+                .pointer("/message/model")
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+            let is_api_error = rec.get("isApiErrorMessage").and_then(Value::as_bool) == Some(true);
+            let blocks = rec
+                .pointer("/message/content")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            for b in blocks {
+                match b.get("type").and_then(Value::as_str) {
+                    Some("text") => {
+                        let text = str_field(&b, "text").unwrap_or_default();
+                        if is_api_error {
+                            out.push(TranscriptEntry::ApiError {
+                                status: rec
+                                    .get("apiErrorStatus")
+                                    .and_then(Value::as_u64)
+                                    .and_then(|s| u16::try_from(s).ok()),
+                                text,
+                            });
+                        } else {
+                            out.push(TranscriptEntry::Assistant {
+                                uuid: uuid.clone(),
+                                timestamp: timestamp.clone(),
+                                text,
+                                model: model.clone(),
+                            });
+                        }
+                    }
+                    Some("thinking") => out.push(TranscriptEntry::Thinking {
+                        text: str_field(&b, "thinking").unwrap_or_default(),
+                    }),
+                    Some("tool_use") => out.push(TranscriptEntry::ToolUse {
+                        tool_use_id: str_field(&b, "id").unwrap_or_default(),
+                        name: str_field(&b, "name").unwrap_or_default(),
+                        input: b.get("input").cloned().unwrap_or(Value::Null),
+                    }),
+                    _ => {}
+                }
+            }
+        }
+        Some("system")
+            if rec.get("subtype").and_then(Value::as_str) == Some("compact_boundary") =>
+        {
+            let meta = rec.get("compactMetadata");
+            out.push(TranscriptEntry::Compaction {
+                pre_tokens: meta
+                    .and_then(|m| m.get("preTokens"))
+                    .and_then(Value::as_u64),
+                post_tokens: meta
+                    .and_then(|m| m.get("postTokens"))
+                    .and_then(Value::as_u64),
+            });
+        }
+        _ => {}
+    }
+}
+
+fn str_field(v: &Value, key: &str) -> Option<String> {
+    v.get(key).and_then(Value::as_str).map(str::to_owned)
+}
+
+/// A user record that is a prompt (not a tool result, meta row or compaction summary).
+fn is_prompt(rec: &Value) -> bool {
+    rec.get("isMeta").and_then(Value::as_bool) != Some(true)
+        && rec.get("isCompactSummary").and_then(Value::as_bool) != Some(true)
+        && user_text(rec).is_some_and(|t| !t.starts_with("[Request interrupted"))
+}
+
+/// The text of a user record, if it has any (tool results have none).
+fn user_text(rec: &Value) -> Option<String> {
+    match rec.pointer("/message/content")? {
+        Value::String(s) => Some(s.clone()),
+        Value::Array(blocks) => {
+            let texts: Vec<&str> = blocks
+                .iter()
+                .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
+                .filter_map(|b| b.get("text").and_then(Value::as_str))
+                .collect();
+            (!texts.is_empty()).then(|| texts.join("\n"))
+        }
+        _ => None,
+    }
+}
+
+/// A tool result's content as text: a string, or the text of its blocks.
+pub fn content_text(content: Option<&Value>) -> String {
+    match content {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(blocks)) => blocks
+            .iter()
+            .filter_map(|b| b.get("text").and_then(Value::as_str))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Some(other) if !other.is_null() => other.to_string(),
+        _ => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+
+    fn fixtures() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../shared/fixtures/claude-cli-2.1.332/transcripts")
+    }
+
+    #[test]
+    fn encodes_like_the_cli() {
+        assert_eq!(
+            encode_cwd("/home/dev/lab/work dir_1.x"),
+            "-home-dev-lab-work-dir-1-x"
+        );
+        // Every fixture folder must be the encoding of the cwd its records carry.
+        let dirs = std::fs::read_dir(fixtures()).expect("shared/fixtures beside the repository");
+        let mut checked = 0;
+        for dir in dirs.flatten() {
+            let name = dir.file_name().to_string_lossy().into_owned();
+            let Some(file) = std::fs::read_dir(dir.path())
+                .unwrap()
+                .flatten()
+                .map(|e| e.path())
+                .find(|p| p.extension().is_some_and(|e| e == "jsonl"))
+            else {
+                continue;
+            };
+            let text = std::fs::read_to_string(&file).unwrap();
+            let cwd = text
+                .lines()
+                .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+                .find_map(|r| str_field(&r, "cwd"))
+                .unwrap();
+            assert_eq!(encode_cwd(&cwd), name, "cwd {cwd}");
+            checked += 1;
+        }
+        assert!(checked >= 4, "only {checked} fixture folders checked");
+    }
+
+    #[test]
+    fn renders_fixture_transcripts_without_failing() {
+        let dirs = std::fs::read_dir(fixtures()).expect("shared/fixtures beside the repository");
+        let mut kinds = std::collections::BTreeSet::new();
+        for dir in dirs.flatten() {
+            for f in std::fs::read_dir(dir.path()).unwrap().flatten() {
+                if f.path().extension().is_some_and(|e| e == "jsonl") {
+                    for e in render(&f.path()).unwrap() {
+                        let v = serde_json::to_value(&e).unwrap();
+                        kinds.insert(v["kind"].as_str().unwrap().to_owned());
+                    }
+                    assert!(read_meta(&f.path()).is_some());
+                }
+            }
+        }
+        for k in [
+            "user",
+            "assistant",
+            "tool_use",
+            "tool_result",
+            "interrupted",
+        ] {
+            assert!(
+                kinds.contains(k),
+                "no {k} rendered from the fixtures: {kinds:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn skips_garbage_and_unknown_records() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("x.jsonl");
+        std::fs::write(
+            &p,
+            "not json\n{\"type\":\"weird\"}\n{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"hi there\"},\"timestamp\":\"t\"}\n",
+        )
+        .unwrap();
+        let meta = read_meta(&p).unwrap();
+        assert_eq!(meta.title, "hi there");
+        assert_eq!(meta.message_count, 1);
+        assert_eq!(render(&p).unwrap().len(), 1);
+    }
+}
