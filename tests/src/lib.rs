@@ -1,1 +1,13 @@
+//! Test doubles and harness code shared by the workspace's integration tests:
+//! * [`fake_claude`]: a fast, scripted stand-in for the Claude Code CLI (the `fake-claude` bin);
+//! * [`mock_api`]: a stand-in for the Anthropic Messages API that the *real* CLI talks to;
+//! * [`real_claude`], [`process`], [`wait`]: spawning and driving either CLI with deadlines;
+//! * [`cwd_encoding`]: how the CLI names per-project transcript folders.
 
+pub mod cwd_encoding;
+pub mod fake_claude;
+pub mod mock_api;
+pub mod process;
+pub mod real_claude;
+pub mod text;
+pub mod wait;

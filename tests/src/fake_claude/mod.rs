@@ -1,0 +1,446 @@
+//! `fake-claude`: a fast, deterministic stand-in for the Claude Code CLI in headless
+//! stream-json mode (docs/claude-cli.md §3-§6, §9, §10). paddockd spawns it exactly like the
+//! real CLI; what each turn does is scripted by the user message (see [`script`]).
+//!
+//! Structure: a stdin task parses lines and answers control requests at once (so an
+//! `interrupt` reply always comes first); user messages go through a queue to the runner, which
+//! plays one turn at a time and owns the session (transcript, counters). The running turn
+//! listens on a watch channel for interrupts.
+
+pub mod args;
+pub mod emit;
+pub mod script;
+pub mod state;
+pub mod transcript;
+mod turn;
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt as _, AsyncReadExt as _, BufReader};
+use tokio::sync::{mpsc, oneshot, watch};
+
+use self::args::{Options, is_canonical_uuid};
+use self::emit::{emit, emit_stderr, new_uuid};
+use self::state::{FakeState, STATE_DIR_ENV};
+use self::transcript::Transcript;
+
+/// `claude_code_version` the fake reports.
+pub const VERSION: &str = "2.1.332-fake";
+
+/// Model used without `--model`.
+pub const DEFAULT_MODEL: &str = "claude-opus-5-5";
+
+/// Runs `fake-claude` with the process's arguments and returns the exit code.
+pub fn main() -> i32 {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(err) => {
+            emit_stderr(&format!("fake-claude: cannot start a runtime: {err}"));
+            return 1;
+        }
+    };
+    runtime.block_on(run(std::env::args().skip(1).collect()))
+}
+
+/// State shared between the stdin task, signal handlers and the runner. Plain mutexes: nothing
+/// awaits while holding one.
+pub(crate) struct Shared {
+    /// Interrupt switch of the running turn; `None` when idle.
+    current: Mutex<Option<watch::Sender<bool>>>,
+    /// `can_use_tool` requests waiting for the host's `control_response`, by request id.
+    pending: Mutex<HashMap<String, oneshot::Sender<Value>>>,
+    stdin_closed: AtomicBool,
+    sigint: AtomicBool,
+    model: Mutex<String>,
+    permission_mode: Mutex<String>,
+    state: Mutex<Option<(PathBuf, FakeState)>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Shared {
+    /// Triggers the running turn's interrupt; false when idle.
+    fn interrupt_current(&self) -> bool {
+        match lock(&self.current).as_ref() {
+            Some(tx) => {
+                let _ = tx.send(true);
+                true
+            }
+            None => false,
+        }
+    }
+
+    pub(crate) fn model(&self) -> String {
+        lock(&self.model).clone()
+    }
+
+    pub(crate) fn permission_mode(&self) -> String {
+        lock(&self.permission_mode).clone()
+    }
+
+    /// Registers a permission wait. `None` if stdin is closed already (no answer can come).
+    pub(crate) fn wait_permission(&self, request_id: &str) -> Option<oneshot::Receiver<Value>> {
+        let (tx, rx) = oneshot::channel();
+        let mut pending = lock(&self.pending);
+        if self.stdin_closed.load(Ordering::SeqCst) {
+            return None;
+        }
+        pending.insert(request_id.to_owned(), tx);
+        Some(rx)
+    }
+
+    /// Records a spawned child pid in the state file.
+    pub(crate) fn add_child(&self, pid: u32) {
+        let mut state = lock(&self.state);
+        if let Some((dir, st)) = state.as_mut() {
+            st.children.push(pid);
+            if let Err(err) = state::write_state(dir, st) {
+                emit_stderr(&format!("fake-claude: cannot write state: {err}"));
+            }
+        }
+    }
+
+    fn log_stdin(&self, line: &str) {
+        if let Some((dir, st)) = lock(&self.state).as_ref()
+            && let Err(err) = state::append_stdin(dir, st.pid, line)
+        {
+            emit_stderr(&format!("fake-claude: cannot log stdin: {err}"));
+        }
+    }
+}
+
+/// What the runner owns for the whole process.
+pub(crate) struct Session {
+    pub opts: Options,
+    pub session_id: String,
+    pub cwd: String,
+    pub transcript: Transcript,
+    /// Results printed so far (`result_index` of the next one).
+    pub results: u32,
+    /// Per model: input tokens, output tokens, turns (cost is 0.001 per turn).
+    pub model_usage: BTreeMap<String, (u64, u64, u32)>,
+    /// Turns so far: `total_cost_usd` is 0.001 per turn.
+    pub turns: u32,
+    pub last_is_error: Option<bool>,
+    /// Processes started by `child` steps; kept so they are not reaped or killed.
+    pub children: Vec<std::process::Child>,
+    /// Queued prompts, for `queued_turn_count`.
+    pub queue_len: usize,
+}
+
+fn usage_error(message: &str) -> i32 {
+    emit_stderr(message);
+    1
+}
+
+async fn run(argv: Vec<String>) -> i32 {
+    let opts = Options::parse(argv);
+    let cwd = std::env::current_dir()
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_else(|_| "/".to_owned());
+
+    let shared = Arc::new(Shared {
+        current: Mutex::new(None),
+        pending: Mutex::new(HashMap::new()),
+        stdin_closed: AtomicBool::new(false),
+        sigint: AtomicBool::new(false),
+        model: Mutex::new(
+            opts.model
+                .clone()
+                .unwrap_or_else(|| DEFAULT_MODEL.to_owned()),
+        ),
+        permission_mode: Mutex::new(
+            opts.permission_mode
+                .clone()
+                .unwrap_or_else(|| "default".to_owned()),
+        ),
+        state: Mutex::new(None),
+    });
+
+    // The state file first, so even a failing start is recorded.
+    if let Some(dir) = std::env::var_os(STATE_DIR_ENV).filter(|d| !d.is_empty()) {
+        let dir = PathBuf::from(dir);
+        let st = FakeState::current(None);
+        let written = std::fs::create_dir_all(&dir).and_then(|()| state::write_state(&dir, &st));
+        if let Err(err) = written {
+            emit_stderr(&format!(
+                "fake-claude: cannot write state in {}: {err}",
+                dir.display()
+            ));
+        }
+        *lock(&shared.state) = Some((dir, st));
+    }
+
+    if opts.output_format.as_deref() == Some("stream-json") && !opts.verbose {
+        return usage_error(
+            "Error: When using --print, --output-format=stream-json requires --verbose",
+        );
+    }
+    if opts.stream_input() && opts.output_format.as_deref() != Some("stream-json") {
+        return usage_error(
+            "Error: --input-format=stream-json requires output-format=stream-json.",
+        );
+    }
+
+    let config = transcript::config_dir();
+    let (session_id, path) = match resolve_session(&opts, &config, &cwd) {
+        Ok(found) => found,
+        Err(code) => return code,
+    };
+    {
+        let mut state = lock(&shared.state);
+        if let Some((dir, st)) = state.as_mut() {
+            st.session_id = Some(session_id.clone());
+            let _ = state::write_state(dir, st);
+        }
+    }
+
+    let transcript = Transcript::new(path, &session_id, &cwd, !opts.no_session_persistence);
+    let mut session = Session {
+        opts,
+        session_id,
+        cwd,
+        transcript,
+        results: 0,
+        model_usage: BTreeMap::new(),
+        turns: 0,
+        last_is_error: None,
+        children: Vec::new(),
+        queue_len: 0,
+    };
+
+    spawn_signal_handlers(&shared);
+
+    let (tx, mut rx) = mpsc::unbounded_channel::<Value>();
+    if session.opts.stream_input() {
+        tokio::spawn(read_stdin(Arc::clone(&shared), tx));
+    } else {
+        // `-p "prompt"` (or the prompt on stdin): one turn, then exit.
+        let prompt = match session.opts.positional.first() {
+            Some(p) => p.clone(),
+            None => {
+                let mut text = String::new();
+                let _ = tokio::io::stdin().read_to_string(&mut text).await;
+                text
+            }
+        };
+        shared.stdin_closed.store(true, Ordering::SeqCst);
+        let _ = tx.send(json!({"type": "user", "message": {"role": "user", "content": prompt}}));
+        drop(tx);
+    }
+
+    while let Some(message) = rx.recv().await {
+        session.queue_len = rx.len();
+        let (itx, irx) = watch::channel(false);
+        *lock(&shared.current) = Some(itx);
+        turn::run_turn(&mut session, &shared, message, irx).await;
+        *lock(&shared.current) = None;
+        if shared.sigint.load(Ordering::SeqCst) {
+            return 0;
+        }
+    }
+    i32::from(session.last_is_error == Some(true))
+}
+
+/// Works out the session id and transcript path, or prints the CLI's error and gives the
+/// exit code.
+fn resolve_session(
+    opts: &Options,
+    config: &std::path::Path,
+    cwd: &str,
+) -> Result<(String, PathBuf), i32> {
+    if let Some(preset) = &opts.session_id
+        && !is_canonical_uuid(preset)
+    {
+        return Err(usage_error(
+            "Error: Invalid session ID. Must be a valid UUID.",
+        ));
+    }
+    if let Some(resume) = &opts.resume {
+        let Some(found) = transcript::find_transcript(config, resume) else {
+            let message = format!("No conversation found with session ID: {resume}");
+            emit(&json!({
+                "type": "result", "subtype": "error_during_execution", "duration_ms": 0,
+                "duration_api_ms": 0, "is_error": true, "num_turns": 0, "stop_reason": null,
+                "session_id": resume, "total_cost_usd": 0,
+                "usage": {"input_tokens": 0, "cache_creation_input_tokens": 0,
+                          "cache_read_input_tokens": 0, "output_tokens": 0},
+                "modelUsage": {}, "permission_denials": [], "uuid": new_uuid(),
+                "errors": [message], "result_index": 0,
+            }));
+            emit_stderr(&message);
+            return Err(1);
+        };
+        if !opts.fork_session {
+            return Ok((resume.clone(), found));
+        }
+        let id = opts.session_id.clone().unwrap_or_else(new_uuid);
+        let path = transcript::transcript_path(config, cwd, &id);
+        if let Err(err) = transcript::fork_copy(&found, &path, &id) {
+            return Err(usage_error(&format!(
+                "Error: cannot fork session {resume}: {err}"
+            )));
+        }
+        return Ok((id, path));
+    }
+    let id = opts.session_id.clone().unwrap_or_else(new_uuid);
+    let path = transcript::transcript_path(config, cwd, &id);
+    if opts.session_id.is_some() && path.exists() {
+        return Err(usage_error(&format!(
+            "Error: Session ID {id} is already in use."
+        )));
+    }
+    Ok((id, path))
+}
+
+fn spawn_signal_handlers(shared: &Arc<Shared>) {
+    use tokio::signal::unix::{SignalKind, signal};
+    // SIGTERM: stop at once, no more output, status 143 (what the real CLI does).
+    if let Ok(mut term) = signal(SignalKind::terminate()) {
+        tokio::spawn(async move {
+            if term.recv().await.is_some() {
+                std::process::exit(143);
+            }
+        });
+    }
+    // SIGINT: interrupt the running turn; the runner exits 0 after its result. Idle: exit 0.
+    if let Ok(mut int) = signal(SignalKind::interrupt()) {
+        let shared = Arc::clone(shared);
+        tokio::spawn(async move {
+            while int.recv().await.is_some() {
+                shared.sigint.store(true, Ordering::SeqCst);
+                if !shared.interrupt_current() {
+                    std::process::exit(0);
+                }
+            }
+        });
+    }
+}
+
+/// Reads stdin lines: control requests are answered here, user messages are queued for the
+/// runner, `control_response`s go to the waiting permission prompt.
+async fn read_stdin(shared: Arc<Shared>, tx: mpsc::UnboundedSender<Value>) {
+    let mut reader = BufReader::new(tokio::io::stdin());
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match reader.read_until(b'\n', &mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        let line = String::from_utf8_lossy(&buf);
+        let line = line.trim_end_matches(['\n', '\r']);
+        shared.log_stdin(line);
+        if line.trim().is_empty() {
+            continue;
+        }
+        let value = match serde_json::from_str::<Value>(line) {
+            Ok(v) => v,
+            Err(_) => {
+                emit_stderr(&format!(
+                    "Error parsing streaming input line (type=unknown, {} chars): SyntaxError",
+                    line.chars().count()
+                ));
+                std::process::exit(1);
+            }
+        };
+        match value["type"].as_str() {
+            Some("user") => {
+                let _ = tx.send(value);
+            }
+            Some("control_request") => handle_control(&shared, &value),
+            Some("control_response") => {
+                let request_id = value["response"]["request_id"].as_str().unwrap_or_default();
+                if let Some(waiter) = lock(&shared.pending).remove(request_id) {
+                    let _ = waiter.send(value["response"].clone());
+                }
+            }
+            // Unknown types (and non-object JSON) are ignored, like the real CLI does.
+            _ => {}
+        }
+    }
+    shared.stdin_closed.store(true, Ordering::SeqCst);
+    // Dropping the senders tells waiting permission prompts that no answer will come.
+    lock(&shared.pending).clear();
+}
+
+fn control_success(request_id: &str, response: Value) -> Value {
+    json!({"type": "control_response", "response": {
+        "subtype": "success", "request_id": request_id, "response": response}})
+}
+
+fn handle_control(shared: &Shared, value: &Value) {
+    let request_id = value["request_id"].as_str().unwrap_or_default();
+    let request = &value["request"];
+    let subtype = request["subtype"].as_str().unwrap_or_default();
+    match subtype {
+        "interrupt" => {
+            // The reply comes first; the turn then prints its abort sequence.
+            emit(&control_success(request_id, json!({"still_queued": []})));
+            shared.interrupt_current();
+        }
+        "end_session" => {
+            emit(&control_success(request_id, json!({})));
+            std::process::exit(0);
+        }
+        "initialize" => {
+            let busy = lock(&shared.current).is_some();
+            emit(&control_success(
+                request_id,
+                json!({
+                    "commands": [], "agents": [], "output_style": "default",
+                    "available_output_styles": ["default"], "models": [],
+                    "account": {"apiKeySource": api_key_source()},
+                    "pid": std::process::id(), "claude_code_version": VERSION,
+                    "current_permission_mode": shared.permission_mode(),
+                    "session_state": if busy { "running" } else { "idle" },
+                    "capabilities": ["interrupt_receipt_v1"],
+                }),
+            ));
+        }
+        "set_model" => {
+            let model = request["model"]
+                .as_str()
+                .unwrap_or(DEFAULT_MODEL)
+                .to_owned();
+            *lock(&shared.model) = model.clone();
+            emit(&control_success(request_id, json!({"model": model})));
+        }
+        "set_permission_mode" => {
+            let mode = request["mode"].as_str().unwrap_or("default").to_owned();
+            *lock(&shared.permission_mode) = mode.clone();
+            emit(&control_success(request_id, json!({"mode": mode})));
+        }
+        "mcp_status" => emit(&control_success(request_id, json!({"mcpServers": []}))),
+        "rename_session" => {
+            emit(&control_success(request_id, json!({})));
+            let title = request["title"].as_str().unwrap_or_default();
+            emit(
+                &json!({"type": "system", "subtype": "session_title_changed", "title": title,
+                         "uuid": new_uuid()}),
+            );
+        }
+        other => emit(&json!({"type": "control_response", "response": {
+            "subtype": "error", "request_id": request_id,
+            "error": format!("Unsupported control request subtype: {other}"),
+            "error_code": "unsupported_request"}})),
+    }
+}
+
+/// `apiKeySource` as the real `system/init` reports it.
+pub(crate) fn api_key_source() -> &'static str {
+    if std::env::var_os("ANTHROPIC_API_KEY").is_some_and(|k| !k.is_empty()) {
+        "ANTHROPIC_API_KEY"
+    } else {
+        "none"
+    }
+}

@@ -1,0 +1,977 @@
+//! One turn of `fake-claude`: system/init, the replayed prompt, the scripted steps as API
+//! messages (stream events + one `assistant` line per block), tool results, and the `result`.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use tokio::sync::watch;
+
+use super::emit::{emit, emit_raw, emit_stderr, new_uuid, now_timestamp};
+use super::script::{Step, ToolStep, steps_for};
+use super::{Session, Shared, VERSION, api_key_source};
+use crate::text::{short_id, split_chunks};
+
+/// Built-in tools listed in `system/init`.
+const TOOLS: &[&str] = &[
+    "Task",
+    "Bash",
+    "Edit",
+    "Read",
+    "Write",
+    "Glob",
+    "Grep",
+    "TodoWrite",
+    "ToolSearch",
+    "WebFetch",
+    "WebSearch",
+];
+
+/// The text the real CLI puts in a tool result when an interrupt stops the tool.
+const INTERRUPTED_TOOL_TEXT: &str = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
+
+/// Tool result when stdin closes while a permission prompt waits.
+const PERMISSION_STREAM_CLOSED: &str = "Tool permission request failed: AbortError: Tool permission stream closed before response received";
+
+/// Plays one user message as a turn.
+pub(crate) async fn run_turn(
+    session: &mut Session,
+    shared: &Shared,
+    message: Value,
+    interrupt: watch::Receiver<bool>,
+) {
+    let mut turn = Turn {
+        model: shared.model(),
+        session,
+        shared,
+        interrupt,
+        started: Instant::now(),
+        msg: None,
+        status_sent: false,
+        api_calls: 0,
+        input_tokens: 0,
+        output_tokens: 0,
+        last_text: String::new(),
+        last_stop_reason: None,
+        denials: Vec::new(),
+        retries: 0,
+        tool_running: None,
+        prompt_id: new_uuid(),
+        prompt_tokens: 0,
+    };
+    turn.play(message).await;
+}
+
+/// How a turn ended early.
+enum End {
+    /// An interrupt arrived (while streaming, waiting, or in a tool: see `tool_running`).
+    Interrupted,
+    ApiError {
+        status: u16,
+        text: String,
+    },
+}
+
+type Flow = Result<(), End>;
+
+#[derive(Clone, Copy, PartialEq)]
+enum BlockKind {
+    Text,
+    Thinking,
+    ToolUse,
+}
+
+/// The content block being streamed.
+struct OpenBlock {
+    index: usize,
+    kind: BlockKind,
+    /// Text streamed so far (text/thinking).
+    text: String,
+}
+
+/// An API message being streamed.
+struct OpenMsg {
+    id: String,
+    request_id: String,
+    next_index: usize,
+    input_tokens: u64,
+    output_tokens: u64,
+    block: Option<OpenBlock>,
+    /// Completed blocks: (stdout/transcript uuid, block JSON). Written to the transcript when
+    /// the message completes, like the real CLI.
+    done: Vec<(String, Value)>,
+}
+
+struct Turn<'a> {
+    session: &'a mut Session,
+    shared: &'a Shared,
+    interrupt: watch::Receiver<bool>,
+    model: String,
+    started: Instant,
+    msg: Option<OpenMsg>,
+    /// The turn's first `system/status requesting` went out already.
+    status_sent: bool,
+    api_calls: u32,
+    input_tokens: u64,
+    output_tokens: u64,
+    last_text: String,
+    last_stop_reason: Option<&'static str>,
+    denials: Vec<Value>,
+    retries: u32,
+    /// Id of the tool use whose tool is "running" (or waiting for permission).
+    tool_running: Option<String>,
+    prompt_id: String,
+    prompt_tokens: u64,
+}
+
+impl Turn<'_> {
+    fn partial(&self) -> bool {
+        self.session.opts.include_partial_messages
+    }
+
+    fn sid(&self) -> String {
+        self.session.session_id.clone()
+    }
+
+    fn interrupted(&self) -> bool {
+        *self.interrupt.borrow()
+    }
+
+    /// Waits `d`; true if an interrupt came first.
+    async fn pause(&self, d: Duration) -> bool {
+        if self.interrupted() {
+            return true;
+        }
+        if d.is_zero() {
+            return false;
+        }
+        let mut rx = self.interrupt.clone();
+        tokio::select! {
+            () = tokio::time::sleep(d) => self.interrupted(),
+            _ = rx.wait_for(|v| *v) => true,
+        }
+    }
+
+    /// Waits until interrupted (or killed).
+    async fn hang(&self) {
+        let mut rx = self.interrupt.clone();
+        if rx.wait_for(|v| *v).await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    }
+
+    async fn play(&mut self, message: Value) {
+        let content = message["message"]["content"].clone();
+        let text = prompt_text(&content);
+        let uuid = message["uuid"]
+            .as_str()
+            .map_or_else(new_uuid, str::to_owned);
+        self.prompt_tokens = 100 + text.chars().count() as u64;
+
+        if let Err(err) = self.session.transcript.open() {
+            emit_stderr(&format!(
+                "fake-claude: cannot create transcript {}: {err}",
+                self.session.transcript.path().display()
+            ));
+        }
+        self.session
+            .transcript
+            .plain(json!({"type": "queue-operation", "operation": "enqueue",
+            "timestamp": now_timestamp(), "content": text}));
+        self.session
+            .transcript
+            .plain(json!({"type": "queue-operation", "operation": "dequeue",
+            "timestamp": now_timestamp()}));
+
+        self.emit_init();
+        if self.partial() {
+            self.emit_status();
+            self.status_sent = true;
+        }
+        if self.session.opts.replay_user_messages {
+            emit(
+                &json!({"type": "user", "message": {"role": "user", "content": content},
+                "session_id": self.sid(), "parent_tool_use_id": null, "uuid": uuid,
+                "timestamp": now_timestamp(), "isReplay": true}),
+            );
+        }
+        let permission_mode = self.shared.permission_mode();
+        self.session.transcript.chained(
+            "user",
+            json!({"promptId": self.prompt_id, "message": {"role": "user", "content": content},
+                   "permissionMode": permission_mode, "promptSource": "sdk", "turnOrigin": "sdk"}),
+            Some(&uuid),
+        );
+
+        let steps = match steps_for(&text) {
+            Ok(steps) => steps,
+            Err(err) => {
+                emit_stderr(&err);
+                self.finish_result(ResultKind::ScriptError(err));
+                return;
+            }
+        };
+        let mut flow = Ok(());
+        for step in steps {
+            flow = self.step(step).await;
+            if flow.is_err() {
+                break;
+            }
+        }
+        match flow {
+            Ok(()) => {
+                if self.msg.is_some() {
+                    self.close_message("end_turn");
+                }
+                self.write_last_prompt(&text);
+                self.finish_result(ResultKind::Success);
+            }
+            Err(End::Interrupted) => {
+                if let Some(tool_use_id) = self.tool_running.take() {
+                    self.abort_tool(&tool_use_id);
+                    self.finish_result(ResultKind::Aborted { tools: true });
+                } else {
+                    self.abort_stream();
+                    self.finish_result(ResultKind::Aborted { tools: false });
+                }
+                self.write_last_prompt(&text);
+            }
+            Err(End::ApiError {
+                status,
+                text: error_text,
+            }) => {
+                self.write_last_prompt(&text);
+                self.finish_result(ResultKind::ApiError {
+                    status,
+                    text: error_text,
+                });
+            }
+        }
+    }
+
+    fn write_last_prompt(&mut self, text: &str) {
+        let leaf = self.session.transcript.last_uuid().map(str::to_owned);
+        self.session
+            .transcript
+            .plain(json!({"type": "last-prompt", "lastPrompt": text, "leafUuid": leaf}));
+    }
+
+    fn emit_init(&self) {
+        let mut tools: Vec<String> = TOOLS.iter().map(|t| (*t).to_owned()).collect();
+        for allowed in &self.session.opts.allowed_tools {
+            if allowed.starts_with("mcp__") && !allowed.contains('*') && !tools.contains(allowed) {
+                tools.push(allowed.clone());
+            }
+        }
+        emit(&json!({
+            "type": "system", "subtype": "init", "cwd": self.session.cwd,
+            "session_id": self.sid(), "tools": tools, "mcp_servers": [], "model": self.model,
+            "permissionMode": self.shared.permission_mode(), "slash_commands": ["compact", "clear"],
+            "apiKeySource": api_key_source(), "claude_code_version": VERSION,
+            "output_style": "default", "agents": [], "skills": [], "plugins": [],
+            "capabilities": ["interrupt_receipt_v1"], "uuid": new_uuid(),
+        }));
+    }
+
+    fn emit_status(&self) {
+        emit(
+            &json!({"type": "system", "subtype": "status", "status": "requesting",
+                     "session_id": self.sid(), "uuid": new_uuid()}),
+        );
+    }
+
+    fn stream_event(&self, event: Value) {
+        if !self.partial() {
+            return;
+        }
+        let Some(msg) = &self.msg else {
+            return;
+        };
+        let mut line = json!({"type": "stream_event", "event": event, "session_id": self.sid(),
+            "parent_tool_use_id": null, "uuid": new_uuid(), "api_message_id": msg.id});
+        if line["event"]["type"] == "message_start" {
+            line["ttft_ms"] = json!(1);
+            line["thinking_display"] = json!("updates");
+        }
+        emit(&line);
+    }
+
+    fn start_usage(&self) -> Value {
+        let input = self.msg.as_ref().map_or(0, |m| m.input_tokens);
+        json!({"input_tokens": input, "output_tokens": 1, "cache_creation_input_tokens": 0,
+               "cache_read_input_tokens": 0, "service_tier": "standard"})
+    }
+
+    /// Starts an API message unless one is open.
+    fn ensure_message(&mut self) {
+        if self.msg.is_some() {
+            return;
+        }
+        if self.partial() && !self.status_sent {
+            self.emit_status();
+        }
+        self.status_sent = false;
+        self.api_calls += 1;
+        let input_tokens = self.prompt_tokens + u64::from(self.api_calls - 1) * 50;
+        self.input_tokens += input_tokens;
+        self.msg = Some(OpenMsg {
+            id: format!("msg_fake_{}", short_id()),
+            request_id: format!("req_fake_{}", short_id()),
+            next_index: 0,
+            input_tokens,
+            output_tokens: 1,
+            block: None,
+            done: Vec::new(),
+        });
+        let message = json!({"id": self.msg.as_ref().map(|m| m.id.clone()), "type": "message",
+            "role": "assistant", "model": self.model, "content": [], "stop_reason": null,
+            "stop_sequence": null, "usage": self.start_usage()});
+        self.stream_event(json!({"type": "message_start", "message": message}));
+    }
+
+    fn start_block(&mut self, kind: BlockKind, start: Value) {
+        let Some(msg) = self.msg.as_mut() else {
+            return;
+        };
+        let index = msg.next_index;
+        msg.next_index += 1;
+        msg.block = Some(OpenBlock {
+            index,
+            kind,
+            text: String::new(),
+        });
+        self.stream_event(
+            json!({"type": "content_block_start", "index": index, "content_block": start}),
+        );
+    }
+
+    fn delta(&mut self, delta: Value, piece: &str) {
+        let Some(msg) = self.msg.as_mut() else {
+            return;
+        };
+        msg.output_tokens += 1;
+        let index = msg.block.as_ref().map_or(0, |b| b.index);
+        if let Some(block) = msg.block.as_mut() {
+            block.text.push_str(piece);
+        }
+        self.stream_event(json!({"type": "content_block_delta", "index": index, "delta": delta}));
+    }
+
+    /// The complete `assistant` line for the open block, then its `content_block_stop`
+    /// (the real CLI's order).
+    fn complete_block(&mut self, block_json: Value) -> String {
+        let uuid = new_uuid();
+        self.emit_assistant(&block_json, &uuid);
+        let Some(msg) = self.msg.as_mut() else {
+            return uuid;
+        };
+        let index = msg.block.take().map_or(0, |b| b.index);
+        msg.done.push((uuid.clone(), block_json));
+        self.stream_event(json!({"type": "content_block_stop", "index": index}));
+        uuid
+    }
+
+    fn emit_assistant(&self, block_json: &Value, uuid: &str) {
+        let Some(msg) = &self.msg else {
+            return;
+        };
+        emit(
+            &json!({"type": "assistant", "message": {"id": msg.id, "type": "message",
+            "role": "assistant", "model": self.model, "content": [block_json],
+            "stop_reason": null, "stop_sequence": null, "usage": self.start_usage(),
+            "context_management": null},
+            "parent_tool_use_id": null, "session_id": self.sid(), "uuid": uuid,
+            "timestamp": now_timestamp(), "request_id": msg.request_id}),
+        );
+    }
+
+    /// Ends the open message: `message_delta`, `message_stop`, and the transcript records of
+    /// its blocks (with the final stop reason and usage).
+    fn close_message(&mut self, stop_reason: &'static str) {
+        let Some(msg) = self.msg.as_ref() else {
+            return;
+        };
+        let output_tokens = msg.output_tokens;
+        self.stream_event(json!({"type": "message_delta",
+            "delta": {"stop_reason": stop_reason, "stop_sequence": null},
+            "usage": {"output_tokens": output_tokens}}));
+        self.stream_event(json!({"type": "message_stop"}));
+        if let Some(msg) = self.msg.take() {
+            self.output_tokens += msg.output_tokens;
+            self.write_blocks(&msg, Some(stop_reason), false);
+        }
+        self.last_stop_reason = Some(stop_reason);
+    }
+
+    fn write_blocks(&mut self, msg: &OpenMsg, stop_reason: Option<&str>, aborted: bool) {
+        for (index, (uuid, block)) in msg.done.iter().enumerate() {
+            let mut fields = json!({
+                "message": {"id": msg.id, "type": "message", "role": "assistant",
+                    "model": self.model, "content": [block], "stop_reason": stop_reason,
+                    "stop_sequence": null,
+                    "usage": {"input_tokens": msg.input_tokens, "output_tokens": msg.output_tokens,
+                              "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
+                              "service_tier": "standard"}},
+                "apiBlockIndex": index, "requestId": msg.request_id,
+                "requestedModel": self.model, "madeBy": "model",
+            });
+            if aborted {
+                fields["isAbortedMidStream"] = json!(true);
+            }
+            self.session
+                .transcript
+                .chained("assistant", fields, Some(uuid));
+        }
+    }
+
+    async fn step(&mut self, step: Step) -> Flow {
+        if self.interrupted() {
+            return Err(End::Interrupted);
+        }
+        match step {
+            Step::Text {
+                text,
+                chunks,
+                delay_ms,
+            } => self.text_block(&text, chunks, delay_ms).await,
+            Step::Thinking {
+                thinking,
+                chunks,
+                delay_ms,
+            } => self.thinking_block(&thinking, chunks, delay_ms).await,
+            Step::Tool(tool) => self.tool(tool).await,
+            Step::Retry { status } => {
+                self.retry(status);
+                Ok(())
+            }
+            Step::ApiError { status, message } => Err(self.api_error(status, &message)),
+            Step::Sleep { ms } => {
+                if self.pause(Duration::from_millis(ms)).await {
+                    Err(End::Interrupted)
+                } else {
+                    Ok(())
+                }
+            }
+            Step::Hang => {
+                self.hang().await;
+                Err(End::Interrupted)
+            }
+            Step::Crash { code } => std::process::exit(code),
+            Step::Garbage { text } => {
+                emit_raw(&text);
+                Ok(())
+            }
+            Step::Child { command } => {
+                self.spawn_child(&command);
+                Ok(())
+            }
+            Step::Stderr { text } => {
+                emit_stderr(&text);
+                Ok(())
+            }
+        }
+    }
+
+    async fn text_block(&mut self, text: &str, chunks: usize, delay_ms: u64) -> Flow {
+        self.ensure_message();
+        self.start_block(BlockKind::Text, json!({"type": "text", "text": ""}));
+        for piece in split_chunks(text, chunks) {
+            if self.pause(Duration::from_millis(delay_ms)).await {
+                return Err(End::Interrupted);
+            }
+            self.delta(json!({"type": "text_delta", "text": piece}), &piece);
+        }
+        self.complete_block(json!({"type": "text", "text": text}));
+        self.last_text = text.to_owned();
+        Ok(())
+    }
+
+    async fn thinking_block(&mut self, thinking: &str, chunks: usize, delay_ms: u64) -> Flow {
+        self.ensure_message();
+        self.start_block(
+            BlockKind::Thinking,
+            json!({"type": "thinking", "thinking": "", "signature": ""}),
+        );
+        let mut estimated = 0u64;
+        for piece in split_chunks(thinking, chunks) {
+            if self.pause(Duration::from_millis(delay_ms)).await {
+                return Err(End::Interrupted);
+            }
+            if self.partial() {
+                let delta = (piece.chars().count() as u64).div_ceil(4);
+                estimated += delta;
+                emit(&json!({"type": "system", "subtype": "thinking_tokens",
+                    "estimated_tokens": estimated, "estimated_tokens_delta": delta,
+                    "session_id": self.sid(), "uuid": new_uuid()}));
+            }
+            self.delta(json!({"type": "thinking_delta", "thinking": piece}), &piece);
+        }
+        let signature = format!("fakesig_{}", short_id());
+        self.delta(
+            json!({"type": "signature_delta", "signature": signature}),
+            "",
+        );
+        self.complete_block(
+            json!({"type": "thinking", "thinking": thinking, "signature": signature}),
+        );
+        Ok(())
+    }
+
+    async fn tool(&mut self, tool: ToolStep) -> Flow {
+        let tool_use_id = format!("toolu_fake_{}", short_id());
+        self.ensure_message();
+        self.start_block(
+            BlockKind::ToolUse,
+            json!({"type": "tool_use", "id": tool_use_id, "name": tool.name, "input": {}}),
+        );
+        for piece in split_chunks(&tool.input.to_string(), 3) {
+            self.delta(
+                json!({"type": "input_json_delta", "partial_json": piece}),
+                "",
+            );
+        }
+        let assistant_uuid = self.complete_block(json!({"type": "tool_use", "id": tool_use_id,
+            "name": tool.name, "input": tool.input}));
+        self.close_message("tool_use");
+
+        self.tool_running = Some(tool_use_id.clone());
+        if tool.ask {
+            match self.ask_permission(&tool, &tool_use_id).await? {
+                Permission::Allow => {}
+                Permission::Deny(message) => {
+                    self.denials.push(json!({"tool_name": tool.name,
+                        "tool_use_id": tool_use_id, "tool_input": tool.input}));
+                    self.tool_result(ToolResult {
+                        tool_use_id: &tool_use_id,
+                        assistant_uuid: &assistant_uuid,
+                        content: json!(message),
+                        is_error: true,
+                        tool_use_result: json!(format!("Error: {message}")),
+                        meta: json!({"id": tool_use_id, "non_execution_kind": "permission-rule",
+                            "permission_decision": {"decision": "reject", "source": "user_reject"}}),
+                    });
+                    self.tool_running = None;
+                    return Ok(());
+                }
+                Permission::StreamClosed => {
+                    self.tool_result(ToolResult {
+                        tool_use_id: &tool_use_id,
+                        assistant_uuid: &assistant_uuid,
+                        content: json!(PERMISSION_STREAM_CLOSED),
+                        is_error: true,
+                        tool_use_result: json!(format!("Error: {PERMISSION_STREAM_CLOSED}")),
+                        meta: json!({"id": tool_use_id}),
+                    });
+                    self.tool_running = None;
+                    return Ok(());
+                }
+            }
+        }
+        if self.pause(Duration::from_millis(tool.delay_ms)).await {
+            return Err(End::Interrupted);
+        }
+        if tool.hang {
+            self.hang().await;
+            return Err(End::Interrupted);
+        }
+        let (content, tool_use_result) = tool_output(&tool);
+        let decision = if tool.ask {
+            json!({"decision": "accept", "source": "user"})
+        } else {
+            json!({"decision": "accept", "source": "config", "reason_type": "rule"})
+        };
+        self.tool_result(ToolResult {
+            tool_use_id: &tool_use_id,
+            assistant_uuid: &assistant_uuid,
+            content,
+            is_error: tool.is_error,
+            tool_use_result,
+            meta: json!({"id": tool_use_id, "permission_decision": decision}),
+        });
+        self.tool_running = None;
+        Ok(())
+    }
+
+    async fn ask_permission(
+        &mut self,
+        tool: &ToolStep,
+        tool_use_id: &str,
+    ) -> Result<Permission, End> {
+        let request_id = new_uuid();
+        let Some(answer) = self.shared.wait_permission(&request_id) else {
+            return Ok(Permission::StreamClosed);
+        };
+        let description = tool.input["description"]
+            .as_str()
+            .map_or_else(|| format!("Use {}", tool.name), str::to_owned);
+        let mut request = json!({"subtype": "can_use_tool", "tool_name": tool.name,
+            "display_name": tool.name, "input": tool.input, "description": description,
+            "permission_suggestions": [{"type": "addRules", "rules": [{"toolName": tool.name}],
+                "behavior": "allow", "destination": "localSettings"}],
+            "tool_use_id": tool_use_id});
+        if let Some(server) = tool
+            .name
+            .strip_prefix("mcp__")
+            .and_then(|r| r.split("__").next())
+        {
+            request["mcp_server"] = json!({"name": server, "source": "dynamic"});
+        }
+        emit(&json!({"type": "control_request", "request_id": request_id, "request": request}));
+        let mut rx = self.interrupt.clone();
+        let response = tokio::select! {
+            answer = answer => answer,
+            _ = rx.wait_for(|v| *v) => return Err(End::Interrupted),
+        };
+        let Ok(response) = response else {
+            return Ok(Permission::StreamClosed);
+        };
+        if response["subtype"] == "error" {
+            let error = response["error"].as_str().unwrap_or("permission error");
+            return Ok(Permission::Deny(error.to_owned()));
+        }
+        let decision = &response["response"];
+        if decision["behavior"] == "allow" {
+            Ok(Permission::Allow)
+        } else {
+            let message = decision["message"].as_str().unwrap_or("Permission denied");
+            Ok(Permission::Deny(message.to_owned()))
+        }
+    }
+
+    fn tool_result(&mut self, r: ToolResult<'_>) {
+        let uuid = new_uuid();
+        let content = json!([{"tool_use_id": r.tool_use_id, "type": "tool_result", "content": r.content,
+                     "is_error": r.is_error}]);
+        emit(
+            &json!({"type": "user", "message": {"role": "user", "content": content},
+            "parent_tool_use_id": null, "session_id": self.sid(), "uuid": uuid,
+            "timestamp": now_timestamp(), "tool_use_result": r.tool_use_result,
+            "tool_result_meta": [r.meta]}),
+        );
+        self.session.transcript.chained(
+            "user",
+            json!({"promptId": self.prompt_id, "message": {"role": "user", "content": content},
+                "toolUseResult": r.tool_use_result, "sourceToolAssistantUUID": r.assistant_uuid}),
+            Some(&uuid),
+        );
+    }
+
+    fn retry(&mut self, status: u16) {
+        self.retries += 1;
+        let max_retries = std::env::var("CLAUDE_CODE_MAX_RETRIES")
+            .ok()
+            .and_then(|v| v.parse::<u32>().ok())
+            .unwrap_or(10);
+        emit(
+            &json!({"type": "system", "subtype": "api_retry", "attempt": self.retries,
+            "max_retries": max_retries, "retry_delay_ms": 0, "error_status": status,
+            "error": error_name(status), "session_id": self.sid(), "uuid": new_uuid()}),
+        );
+        self.session.transcript.chained(
+            "system",
+            json!({"subtype": "api_error", "level": "error",
+                "error": {"status": status, "formatted": format!("{status} fake error")},
+                "retryInMs": 0, "retryAttempt": self.retries, "maxRetries": max_retries}),
+            None,
+        );
+    }
+
+    fn api_error(&mut self, status: u16, message: &str) -> End {
+        if self.msg.is_some() {
+            self.close_message("end_turn");
+        }
+        let text = format!("API Error: {status} {message}");
+        let uuid = new_uuid();
+        let message_json = json!({"id": new_uuid(), "container": null, "model": "<synthetic>",
+            "role": "assistant", "stop_reason": "stop_sequence", "stop_sequence": "",
+            "type": "message",
+            "usage": {"input_tokens": 0, "output_tokens": 0, "cache_creation_input_tokens": 0,
+                      "cache_read_input_tokens": 0},
+            "content": [{"type": "text", "text": text}], "context_management": null});
+        emit(
+            &json!({"type": "assistant", "message": message_json, "parent_tool_use_id": null,
+            "session_id": self.sid(), "uuid": uuid, "timestamp": now_timestamp(),
+            "error": error_name(status), "is_api_error_message": true,
+            "api_error_status": status}),
+        );
+        self.session.transcript.chained(
+            "assistant",
+            json!({"message": message_json, "isApiErrorMessage": true,
+                   "apiErrorStatus": status, "error": error_name(status)}),
+            Some(&uuid),
+        );
+        End::ApiError { status, text }
+    }
+
+    fn spawn_child(&mut self, command: &str) {
+        // No setsid/process_group: the child stays in fake-claude's process group, so a host
+        // that kills the group kills it too.
+        match std::process::Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+        {
+            Ok(child) => {
+                self.shared.add_child(child.id());
+                self.session.children.push(child);
+            }
+            Err(err) => emit_stderr(&format!(
+                "fake-claude: cannot spawn child {command:?}: {err}"
+            )),
+        }
+    }
+
+    /// Interrupt while streaming or waiting for the API (doc §9): the partial assistant text,
+    /// the interrupt marker, the stream tail with `abandoned_blocks`.
+    fn abort_stream(&mut self) {
+        let mut kept_partial = false;
+        let partial_block = self
+            .msg
+            .as_ref()
+            .and_then(|m| m.block.as_ref())
+            .and_then(|b| match b.kind {
+                BlockKind::Text if !b.text.is_empty() => {
+                    Some(json!({"type": "text", "text": b.text}))
+                }
+                BlockKind::Thinking if !b.text.is_empty() => {
+                    Some(json!({"type": "thinking", "thinking": b.text, "signature": ""}))
+                }
+                _ => None,
+            });
+        if let Some(block) = partial_block {
+            let uuid = new_uuid();
+            self.emit_assistant(&block, &uuid);
+            if let Some(msg) = self.msg.as_mut() {
+                msg.done.push((uuid, block));
+            }
+            kept_partial = true;
+        }
+        if let Some(msg) = self.msg.take() {
+            self.output_tokens += msg.output_tokens;
+            self.write_blocks(&msg, None, true);
+            self.msg = Some(msg);
+        }
+        self.interrupt_marker("[Request interrupted by user]");
+        let Some(mut msg) = self.msg.take() else {
+            return;
+        };
+        let open = msg.block.take();
+        let from_block_index = match &open {
+            Some(b) if kept_partial => b.index + 1,
+            Some(b) => b.index,
+            None => msg.next_index,
+        };
+        let id = msg.id.clone();
+        self.msg = Some(msg);
+        if let Some(b) = open {
+            self.stream_event(json!({"type": "content_block_stop", "index": b.index}));
+        }
+        self.stream_event(json!({"type": "message_delta",
+            "delta": {"stop_reason": null, "stop_sequence": null}, "usage": {"output_tokens": 0}}));
+        if self.partial() {
+            emit(
+                &json!({"type": "stream_event", "event": {"type": "message_stop"},
+                "session_id": self.sid(), "parent_tool_use_id": null, "uuid": new_uuid(),
+                "api_message_id": id,
+                "abandoned_blocks": {"api_message_id": id, "from_block_index": from_block_index}}),
+            );
+        }
+        self.msg = None;
+    }
+
+    /// Interrupt while a tool runs (doc §9): an error tool result, then the tool-use marker.
+    fn abort_tool(&mut self, tool_use_id: &str) {
+        let uuid = new_uuid();
+        let content = json!([{"type": "tool_result", "content": INTERRUPTED_TOOL_TEXT,
+                              "is_error": true, "tool_use_id": tool_use_id}]);
+        emit(
+            &json!({"type": "user", "message": {"role": "user", "content": content},
+            "parent_tool_use_id": null, "session_id": self.sid(), "uuid": uuid,
+            "timestamp": now_timestamp(), "tool_use_result": "User rejected tool use",
+            "tool_result_meta": [{"id": tool_use_id, "non_execution_kind": "user-rejected"}]}),
+        );
+        self.session.transcript.chained(
+            "user",
+            json!({"promptId": self.prompt_id, "message": {"role": "user", "content": content},
+                   "toolUseResult": "User rejected tool use"}),
+            Some(&uuid),
+        );
+        self.interrupt_marker("[Request interrupted by user for tool use]");
+    }
+
+    fn interrupt_marker(&mut self, text: &str) {
+        let uuid = new_uuid();
+        let content = json!([{"type": "text", "text": text}]);
+        emit(
+            &json!({"type": "user", "message": {"role": "user", "content": content},
+            "parent_tool_use_id": null, "session_id": self.sid(), "uuid": uuid,
+            "timestamp": now_timestamp()}),
+        );
+        self.session.transcript.chained(
+            "user",
+            json!({"promptId": self.prompt_id, "message": {"role": "user", "content": content},
+                   "rowSource": "harness"}),
+            Some(&uuid),
+        );
+    }
+
+    fn finish_result(&mut self, kind: ResultKind) {
+        let session = &mut *self.session;
+        session.turns += 1;
+        let entry = session
+            .model_usage
+            .entry(self.model.clone())
+            .or_insert((0, 0, 0));
+        entry.0 += self.input_tokens;
+        entry.1 += self.output_tokens;
+        entry.2 += 1;
+        let model_usage: serde_json::Map<String, Value> = session
+            .model_usage
+            .iter()
+            .map(|(model, (input, output, turns))| {
+                (
+                    model.clone(),
+                    json!({"inputTokens": input, "outputTokens": output,
+                    "cacheReadInputTokens": 0, "cacheCreationInputTokens": 0,
+                    "webSearchRequests": 0, "costUSD": cost(*turns),
+                    "contextWindow": 200_000, "maxOutputTokens": 128_000}),
+                )
+            })
+            .collect();
+        let elapsed = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let mut line = json!({
+            "type": "result", "subtype": "success", "is_error": false,
+            "num_turns": self.api_calls.max(1), "stop_reason": "end_turn",
+            "terminal_reason": "completed", "session_id": session.session_id,
+            "duration_ms": elapsed, "duration_api_ms": elapsed,
+            "total_cost_usd": cost(session.turns),
+            "usage": {"input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
+                      "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
+                      "service_tier": "standard"},
+            "modelUsage": model_usage, "permission_denials": self.denials,
+            "api_error_status": null, "result_index": session.results,
+            "queued_turn_count": session.queue_len, "uuid": new_uuid(),
+        });
+        let is_error = match kind {
+            ResultKind::Success => {
+                line["result"] = json!(self.last_text);
+                line["stop_reason"] = json!(self.last_stop_reason.unwrap_or("end_turn"));
+                false
+            }
+            ResultKind::Aborted { tools } => {
+                line["subtype"] = json!("error_during_execution");
+                line["is_error"] = json!(true);
+                line["terminal_reason"] = json!(if tools {
+                    "aborted_tools"
+                } else {
+                    "aborted_streaming"
+                });
+                line["stop_reason"] = if tools {
+                    json!("tool_use")
+                } else {
+                    Value::Null
+                };
+                line["errors"] = json!([
+                    "[ede_diagnostic] result_type=user last_content_type=n/a stop_reason=null"
+                ]);
+                true
+            }
+            ResultKind::ApiError { status, text } => {
+                line["is_error"] = json!(true);
+                line["terminal_reason"] = json!("api_error");
+                line["stop_reason"] = json!("stop_sequence");
+                line["api_error_status"] = json!(status);
+                line["result"] = json!(text);
+                true
+            }
+            ResultKind::ScriptError(err) => {
+                line["subtype"] = json!("error_during_execution");
+                line["is_error"] = json!(true);
+                line["terminal_reason"] = Value::Null;
+                line["stop_reason"] = Value::Null;
+                line["errors"] = json!([err]);
+                true
+            }
+        };
+        line["is_error"] = json!(is_error);
+        session.results += 1;
+        session.last_is_error = Some(is_error);
+        emit(&line);
+    }
+}
+
+enum Permission {
+    Allow,
+    Deny(String),
+    StreamClosed,
+}
+
+enum ResultKind {
+    Success,
+    Aborted { tools: bool },
+    ApiError { status: u16, text: String },
+    ScriptError(String),
+}
+
+struct ToolResult<'a> {
+    tool_use_id: &'a str,
+    assistant_uuid: &'a str,
+    content: Value,
+    is_error: bool,
+    tool_use_result: Value,
+    meta: Value,
+}
+
+/// 0.001 USD per turn, computed from the count so it prints exactly.
+fn cost(turns: u32) -> f64 {
+    f64::from(turns) / 1000.0
+}
+
+/// The tool_result `content` and `tool_use_result` of a scripted tool, shaped like the real
+/// CLI's: Bash gets a stdout/stderr object (a string on error), MCP tools a text block array.
+fn tool_output(tool: &ToolStep) -> (Value, Value) {
+    let output = tool.output.as_str();
+    let (content, result) = if tool.name.starts_with("mcp__") {
+        let blocks = json!([{"type": "text", "text": output}]);
+        (blocks.clone(), blocks)
+    } else if tool.is_error {
+        (json!(output), json!(format!("Error: {output}")))
+    } else if tool.name == "Bash" {
+        (
+            json!(output),
+            json!({"stdout": output, "stderr": "", "interrupted": false,
+                               "isImage": false, "noOutputExpected": false}),
+        )
+    } else {
+        (json!(output), json!(output))
+    };
+    (content, tool.tool_use_result.clone().unwrap_or(result))
+}
+
+/// The `error` name the CLI reports for an HTTP status.
+fn error_name(status: u16) -> &'static str {
+    match status {
+        400 => "invalid_request",
+        401 => "authentication_failed",
+        429 => "rate_limit",
+        529 => "overloaded",
+        500..=599 => "server_error",
+        _ => "unknown",
+    }
+}
+
+/// The prompt text of a user message: a string, or its text blocks joined by newlines.
+fn prompt_text(content: &Value) -> String {
+    match content {
+        Value::String(s) => s.clone(),
+        Value::Array(blocks) => blocks
+            .iter()
+            .filter(|b| b["type"] == "text")
+            .filter_map(|b| b["text"].as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => String::new(),
+    }
+}

@@ -1,0 +1,205 @@
+//! Running the real Claude Code CLI offline against [`crate::mock_api::MockApi`]
+//! (docs/claude-cli.md §1 and §13).
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
+
+use crate::cwd_encoding::encode_cwd;
+use crate::process::CliCommand;
+
+/// Environment variable that points at the CLI binary to test.
+pub const CLAUDE_BIN_ENV: &str = "PADDOCK_TEST_CLAUDE_BIN";
+
+/// What to tell a developer when no CLI is installed.
+pub const INSTALL_HINT: &str = "the real Claude Code CLI was not found: run `bash .ci/install-claude.sh` \
+     (installs it under $HOME/.cache/paddock-tools), or set PADDOCK_TEST_CLAUDE_BIN to a `claude` binary";
+
+/// Finds the CLI: `$PADDOCK_TEST_CLAUDE_BIN`, else `$HOME/.cache/paddock-tools/node_modules/.bin/claude`,
+/// else `claude` on `PATH`. The error carries [`INSTALL_HINT`].
+pub fn find_claude_bin() -> anyhow::Result<PathBuf> {
+    if let Some(path) = std::env::var_os(CLAUDE_BIN_ENV).filter(|p| !p.is_empty()) {
+        let path = PathBuf::from(path);
+        anyhow::ensure!(
+            is_executable(&path),
+            "{CLAUDE_BIN_ENV}={} is not an executable file; {INSTALL_HINT}",
+            path.display()
+        );
+        return Ok(path);
+    }
+    if let Some(home) = std::env::var_os("HOME") {
+        let path = Path::new(&home).join(".cache/paddock-tools/node_modules/.bin/claude");
+        if is_executable(&path) {
+            return Ok(path);
+        }
+    }
+    if let Some(paths) = std::env::var_os("PATH") {
+        for dir in std::env::split_paths(&paths) {
+            let path = dir.join("claude");
+            if is_executable(&path) {
+                return Ok(path);
+            }
+        }
+    }
+    anyhow::bail!("{INSTALL_HINT}")
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// Private directories for one CLI run: a config dir (`CLAUDE_CONFIG_DIR`), a 0700 temp dir
+/// (`CLAUDE_CODE_TMPDIR`) and a project dir to use as cwd. Removed on drop.
+pub struct ClaudeHome {
+    root: tempfile::TempDir,
+    config_dir: PathBuf,
+    tmp_dir: PathBuf,
+    project_dir: PathBuf,
+}
+
+impl ClaudeHome {
+    /// Creates the directories. The project dir is a plain folder named `project dir.x`
+    /// (a space and a dot, so the cwd encoding matters).
+    pub fn new() -> anyhow::Result<Self> {
+        Self::with_project_name("project dir.x")
+    }
+
+    pub fn with_project_name(name: &str) -> anyhow::Result<Self> {
+        use std::os::unix::fs::PermissionsExt as _;
+        let root = tempfile::Builder::new()
+            .prefix("paddock-claude-")
+            .tempdir()
+            .context("creating a temp dir")?;
+        // The physical path: the CLI keys transcripts by it.
+        let base = root
+            .path()
+            .canonicalize()
+            .context("canonicalizing the temp dir")?;
+        let config_dir = base.join("config");
+        let tmp_dir = base.join("tmp");
+        let project_dir = base.join(name);
+        for dir in [&config_dir, &tmp_dir, &project_dir] {
+            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        }
+        std::fs::set_permissions(&tmp_dir, std::fs::Permissions::from_mode(0o700))
+            .context("chmod 0700 of the CLI temp dir")?;
+        Ok(Self {
+            root,
+            config_dir,
+            tmp_dir,
+            project_dir,
+        })
+    }
+
+    pub fn root(&self) -> &Path {
+        self.root.path()
+    }
+
+    pub fn config_dir(&self) -> &Path {
+        &self.config_dir
+    }
+
+    pub fn tmp_dir(&self) -> &Path {
+        &self.tmp_dir
+    }
+
+    pub fn project_dir(&self) -> &Path {
+        &self.project_dir
+    }
+
+    /// `$CLAUDE_CONFIG_DIR/projects/<encoded project dir>/`.
+    pub fn transcript_dir(&self) -> PathBuf {
+        transcript_dir(&self.config_dir, &self.project_dir)
+    }
+
+    /// `$CLAUDE_CONFIG_DIR/projects/<encoded project dir>/<session_id>.jsonl`.
+    pub fn transcript_path(&self, session_id: &str) -> PathBuf {
+        self.transcript_dir().join(format!("{session_id}.jsonl"))
+    }
+
+    /// The environment of doc §1 for this home, talking to `base_url`.
+    pub fn env(&self, base_url: &str, max_retries: u32) -> Vec<(OsString, OsString)> {
+        claude_env(base_url, &self.config_dir, &self.tmp_dir, max_retries)
+    }
+}
+
+/// `<config_dir>/projects/<encoded cwd>/`.
+pub fn transcript_dir(config_dir: &Path, cwd: &Path) -> PathBuf {
+    config_dir
+        .join("projects")
+        .join(encode_cwd(&cwd.to_string_lossy()))
+}
+
+/// The environment that runs the CLI offline against a local Messages API stand-in (doc §1).
+pub fn claude_env(
+    base_url: &str,
+    config_dir: &Path,
+    tmp_dir: &Path,
+    max_retries: u32,
+) -> Vec<(OsString, OsString)> {
+    let pairs: [(&str, OsString); 10] = [
+        ("ANTHROPIC_BASE_URL", base_url.into()),
+        ("ANTHROPIC_API_KEY", "dummy".into()),
+        ("CLAUDE_CONFIG_DIR", config_dir.into()),
+        ("CLAUDE_CODE_TMPDIR", tmp_dir.into()),
+        ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1".into()),
+        ("DISABLE_TELEMETRY", "1".into()),
+        ("DISABLE_AUTOUPDATER", "1".into()),
+        ("DISABLE_ERROR_REPORTING", "1".into()),
+        ("CLAUDE_CODE_MAX_RETRIES", max_retries.to_string().into()),
+        // Keep Bash tool output plain.
+        ("NO_COLOR", "1".into()),
+    ];
+    pairs.into_iter().map(|(k, v)| (k.into(), v)).collect()
+}
+
+/// Which session a headless process works on.
+#[derive(Debug, Clone)]
+pub enum SessionArg {
+    /// `--session-id <uuid>`: a new session with a preset id.
+    New(String),
+    /// `--resume <id>`: continue an existing session.
+    Resume(String),
+}
+
+/// The flags paddockd uses for a persistent headless session (doc §13.1).
+pub fn headless_args(session: &SessionArg) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "-p",
+        "--input-format",
+        "stream-json",
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--include-partial-messages",
+        "--replay-user-messages",
+        "--permission-prompt-tool",
+        "stdio",
+    ]
+    .iter()
+    .map(|s| (*s).to_owned())
+    .collect();
+    match session {
+        SessionArg::New(id) => args.extend(["--session-id".to_owned(), id.clone()]),
+        SessionArg::Resume(id) => args.extend(["--resume".to_owned(), id.clone()]),
+    }
+    args
+}
+
+/// A ready-to-spawn command for `program` (the real CLI or `fake-claude`) in `home`'s project
+/// dir, with the headless flags, the offline env and any `extra_args` after them.
+pub fn headless_command(
+    program: &Path,
+    home: &ClaudeHome,
+    base_url: &str,
+    max_retries: u32,
+    session: &SessionArg,
+    extra_args: &[&str],
+) -> CliCommand {
+    CliCommand::new(program, home.project_dir())
+        .args(headless_args(session))
+        .args(extra_args.iter().copied())
+        .envs(home.env(base_url, max_retries))
+}
