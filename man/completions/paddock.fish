@@ -1,0 +1,136 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_paddock_global_optspecs
+    string join \n socket= h/help V/version
+end
+
+function __fish_paddock_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_paddock_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_paddock_using_subcommand
+    set -l cmd (__fish_paddock_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c paddock -n "__fish_paddock_needs_command" -l socket -d 'The daemon\'s socket [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]' -r -F
+complete -c paddock -n "__fish_paddock_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c paddock -n "__fish_paddock_needs_command" -s V -l version -d 'Print version'
+complete -c paddock -n "__fish_paddock_needs_command" -f -a "daemon" -d 'Start, stop, restart or inspect paddockd'
+complete -c paddock -n "__fish_paddock_needs_command" -f -a "project" -d 'Add or list projects (a project is a directory its agents run in)'
+complete -c paddock -n "__fish_paddock_needs_command" -f -a "ls" -d 'List chats in tree order, children under the chat that started them'
+complete -c paddock -n "__fish_paddock_needs_command" -f -a "list" -d 'List chats in tree order, children under the chat that started them'
+complete -c paddock -n "__fish_paddock_needs_command" -f -a "send" -d 'Send a message: start a new chat, or a turn in an existing one, and stream the reply'
+complete -c paddock -n "__fish_paddock_needs_command" -f -a "tail" -d 'Attach to a chat: replay its running turn, then print live frames until it ends'
+complete -c paddock -n "__fish_paddock_needs_command" -f -a "cancel" -d 'Interrupt a chat\'s running turn (the chat stays resumable)'
+complete -c paddock -n "__fish_paddock_needs_command" -f -a "show" -d 'Print a chat\'s transcript, with who injected each machine-added message'
+complete -c paddock -n "__fish_paddock_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c paddock -n "__fish_paddock_using_subcommand daemon; and not __fish_seen_subcommand_from start stop status restart help" -l socket -d 'The daemon\'s socket [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]' -r -F
+complete -c paddock -n "__fish_paddock_using_subcommand daemon; and not __fish_seen_subcommand_from start stop status restart help" -s h -l help -d 'Print help'
+complete -c paddock -n "__fish_paddock_using_subcommand daemon; and not __fish_seen_subcommand_from start stop status restart help" -s V -l version -d 'Print version'
+complete -c paddock -n "__fish_paddock_using_subcommand daemon; and not __fish_seen_subcommand_from start stop status restart help" -f -a "start" -d 'Start paddockd in the background, if it is not running already'
+complete -c paddock -n "__fish_paddock_using_subcommand daemon; and not __fish_seen_subcommand_from start stop status restart help" -f -a "stop" -d 'Stop paddockd (running turns are interrupted; their chats stay resumable)'
+complete -c paddock -n "__fish_paddock_using_subcommand daemon; and not __fish_seen_subcommand_from start stop status restart help" -f -a "status" -d 'Show whether paddockd runs, its version, and what it is doing; exits 1 if it is not running'
+complete -c paddock -n "__fish_paddock_using_subcommand daemon; and not __fish_seen_subcommand_from start stop status restart help" -f -a "restart" -d 'Stop paddockd and start it again (also one that speaks another protocol version)'
+complete -c paddock -n "__fish_paddock_using_subcommand daemon; and not __fish_seen_subcommand_from start stop status restart help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c paddock -n "__fish_paddock_using_subcommand daemon; and __fish_seen_subcommand_from start" -l socket -d 'The daemon\'s socket [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]' -r -F
+complete -c paddock -n "__fish_paddock_using_subcommand daemon; and __fish_seen_subcommand_from start" -l foreground -d 'Run paddockd in this terminal instead (replacing this process), to watch its output'
+complete -c paddock -n "__fish_paddock_using_subcommand daemon; and __fish_seen_subcommand_from start" -s h -l help -d 'Print help'
+complete -c paddock -n "__fish_paddock_using_subcommand daemon; and __fish_seen_subcommand_from start" -s V -l version -d 'Print version'
+complete -c paddock -n "__fish_paddock_using_subcommand daemon; and __fish_seen_subcommand_from stop" -l socket -d 'The daemon\'s socket [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]' -r -F
+complete -c paddock -n "__fish_paddock_using_subcommand daemon; and __fish_seen_subcommand_from stop" -s h -l help -d 'Print help'
+complete -c paddock -n "__fish_paddock_using_subcommand daemon; and __fish_seen_subcommand_from stop" -s V -l version -d 'Print version'
+complete -c paddock -n "__fish_paddock_using_subcommand daemon; and __fish_seen_subcommand_from status" -l socket -d 'The daemon\'s socket [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]' -r -F
+complete -c paddock -n "__fish_paddock_using_subcommand daemon; and __fish_seen_subcommand_from status" -l json -d 'Print the status as one JSON object'
+complete -c paddock -n "__fish_paddock_using_subcommand daemon; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help'
+complete -c paddock -n "__fish_paddock_using_subcommand daemon; and __fish_seen_subcommand_from status" -s V -l version -d 'Print version'
+complete -c paddock -n "__fish_paddock_using_subcommand daemon; and __fish_seen_subcommand_from restart" -l socket -d 'The daemon\'s socket [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]' -r -F
+complete -c paddock -n "__fish_paddock_using_subcommand daemon; and __fish_seen_subcommand_from restart" -l foreground -d 'Run the new paddockd in this terminal instead (replacing this process)'
+complete -c paddock -n "__fish_paddock_using_subcommand daemon; and __fish_seen_subcommand_from restart" -s h -l help -d 'Print help'
+complete -c paddock -n "__fish_paddock_using_subcommand daemon; and __fish_seen_subcommand_from restart" -s V -l version -d 'Print version'
+complete -c paddock -n "__fish_paddock_using_subcommand daemon; and __fish_seen_subcommand_from help" -f -a "start" -d 'Start paddockd in the background, if it is not running already'
+complete -c paddock -n "__fish_paddock_using_subcommand daemon; and __fish_seen_subcommand_from help" -f -a "stop" -d 'Stop paddockd (running turns are interrupted; their chats stay resumable)'
+complete -c paddock -n "__fish_paddock_using_subcommand daemon; and __fish_seen_subcommand_from help" -f -a "status" -d 'Show whether paddockd runs, its version, and what it is doing; exits 1 if it is not running'
+complete -c paddock -n "__fish_paddock_using_subcommand daemon; and __fish_seen_subcommand_from help" -f -a "restart" -d 'Stop paddockd and start it again (also one that speaks another protocol version)'
+complete -c paddock -n "__fish_paddock_using_subcommand daemon; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and not __fish_seen_subcommand_from add ls list help" -l socket -d 'The daemon\'s socket [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]' -r -F
+complete -c paddock -n "__fish_paddock_using_subcommand project; and not __fish_seen_subcommand_from add ls list help" -s h -l help -d 'Print help'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and not __fish_seen_subcommand_from add ls list help" -s V -l version -d 'Print version'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and not __fish_seen_subcommand_from add ls list help" -f -a "add" -d 'Add a project'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and not __fish_seen_subcommand_from add ls list help" -f -a "ls" -d 'List projects: slug and directory; the root workspace shows as `(root)`'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and not __fish_seen_subcommand_from add ls list help" -f -a "list" -d 'List projects: slug and directory; the root workspace shows as `(root)`'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and not __fish_seen_subcommand_from add ls list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from add" -l path -d 'The directory its agents run in [default: a new folder in the data directory]' -r -F
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from add" -l socket -d 'The daemon\'s socket [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]' -r -F
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from ls" -l socket -d 'The daemon\'s socket [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]' -r -F
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from ls" -l json -d 'Print one JSON array of {slug, path, createdAt} (the root workspace\'s slug is "")'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from ls" -s h -l help -d 'Print help'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from ls" -s V -l version -d 'Print version'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from list" -l socket -d 'The daemon\'s socket [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]' -r -F
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from list" -l json -d 'Print one JSON array of {slug, path, createdAt} (the root workspace\'s slug is "")'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from help" -f -a "add" -d 'Add a project'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from help" -f -a "ls" -d 'List projects: slug and directory; the root workspace shows as `(root)`'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c paddock -n "__fish_paddock_using_subcommand ls" -s p -l project -d 'The project [default: the root workspace]' -r
+complete -c paddock -n "__fish_paddock_using_subcommand ls" -l socket -d 'The daemon\'s socket [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]' -r -F
+complete -c paddock -n "__fish_paddock_using_subcommand ls" -l archived -d 'List only archived chats'
+complete -c paddock -n "__fish_paddock_using_subcommand ls" -l all -d 'List active and archived chats'
+complete -c paddock -n "__fish_paddock_using_subcommand ls" -l json -d 'Print one JSON array of chat objects'
+complete -c paddock -n "__fish_paddock_using_subcommand ls" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c paddock -n "__fish_paddock_using_subcommand ls" -s V -l version -d 'Print version'
+complete -c paddock -n "__fish_paddock_using_subcommand list" -s p -l project -d 'The project [default: the root workspace]' -r
+complete -c paddock -n "__fish_paddock_using_subcommand list" -l socket -d 'The daemon\'s socket [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]' -r -F
+complete -c paddock -n "__fish_paddock_using_subcommand list" -l archived -d 'List only archived chats'
+complete -c paddock -n "__fish_paddock_using_subcommand list" -l all -d 'List active and archived chats'
+complete -c paddock -n "__fish_paddock_using_subcommand list" -l json -d 'Print one JSON array of chat objects'
+complete -c paddock -n "__fish_paddock_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c paddock -n "__fish_paddock_using_subcommand list" -s V -l version -d 'Print version'
+complete -c paddock -n "__fish_paddock_using_subcommand send" -s p -l project -d 'The project of a new chat [default: the root workspace; with -c, the chat\'s own project]' -r
+complete -c paddock -n "__fish_paddock_using_subcommand send" -s c -l session -d 'Continue this chat instead of starting a new one' -r
+complete -c paddock -n "__fish_paddock_using_subcommand send" -l model -d 'The model for a new chat (e.g. `sonnet`, `opus`) [default: the daemon\'s]' -r
+complete -c paddock -n "__fish_paddock_using_subcommand send" -l socket -d 'The daemon\'s socket [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]' -r -F
+complete -c paddock -n "__fish_paddock_using_subcommand send" -l detach -d 'Return once the turn is accepted, printing the session id to stdout'
+complete -c paddock -n "__fish_paddock_using_subcommand send" -l json -d 'Print every frame of the turn as one JSON line instead of the reply text'
+complete -c paddock -n "__fish_paddock_using_subcommand send" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c paddock -n "__fish_paddock_using_subcommand send" -s V -l version -d 'Print version'
+complete -c paddock -n "__fish_paddock_using_subcommand tail" -l socket -d 'The daemon\'s socket [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]' -r -F
+complete -c paddock -n "__fish_paddock_using_subcommand tail" -l json -d 'Print every frame as one JSON line'
+complete -c paddock -n "__fish_paddock_using_subcommand tail" -l no-wait -d 'When nothing is running, return at once instead of waiting for the next turn'
+complete -c paddock -n "__fish_paddock_using_subcommand tail" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c paddock -n "__fish_paddock_using_subcommand tail" -s V -l version -d 'Print version'
+complete -c paddock -n "__fish_paddock_using_subcommand cancel" -l socket -d 'The daemon\'s socket [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]' -r -F
+complete -c paddock -n "__fish_paddock_using_subcommand cancel" -s h -l help -d 'Print help'
+complete -c paddock -n "__fish_paddock_using_subcommand cancel" -s V -l version -d 'Print version'
+complete -c paddock -n "__fish_paddock_using_subcommand show" -l socket -d 'The daemon\'s socket [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]' -r -F
+complete -c paddock -n "__fish_paddock_using_subcommand show" -l json -d 'Print the transcript as one JSON object'
+complete -c paddock -n "__fish_paddock_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c paddock -n "__fish_paddock_using_subcommand show" -s V -l version -d 'Print version'
+complete -c paddock -n "__fish_paddock_using_subcommand help; and not __fish_seen_subcommand_from daemon project ls send tail cancel show help" -f -a "daemon" -d 'Start, stop, restart or inspect paddockd'
+complete -c paddock -n "__fish_paddock_using_subcommand help; and not __fish_seen_subcommand_from daemon project ls send tail cancel show help" -f -a "project" -d 'Add or list projects (a project is a directory its agents run in)'
+complete -c paddock -n "__fish_paddock_using_subcommand help; and not __fish_seen_subcommand_from daemon project ls send tail cancel show help" -f -a "ls" -d 'List chats in tree order, children under the chat that started them'
+complete -c paddock -n "__fish_paddock_using_subcommand help; and not __fish_seen_subcommand_from daemon project ls send tail cancel show help" -f -a "send" -d 'Send a message: start a new chat, or a turn in an existing one, and stream the reply'
+complete -c paddock -n "__fish_paddock_using_subcommand help; and not __fish_seen_subcommand_from daemon project ls send tail cancel show help" -f -a "tail" -d 'Attach to a chat: replay its running turn, then print live frames until it ends'
+complete -c paddock -n "__fish_paddock_using_subcommand help; and not __fish_seen_subcommand_from daemon project ls send tail cancel show help" -f -a "cancel" -d 'Interrupt a chat\'s running turn (the chat stays resumable)'
+complete -c paddock -n "__fish_paddock_using_subcommand help; and not __fish_seen_subcommand_from daemon project ls send tail cancel show help" -f -a "show" -d 'Print a chat\'s transcript, with who injected each machine-added message'
+complete -c paddock -n "__fish_paddock_using_subcommand help; and not __fish_seen_subcommand_from daemon project ls send tail cancel show help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c paddock -n "__fish_paddock_using_subcommand help; and __fish_seen_subcommand_from daemon" -f -a "start" -d 'Start paddockd in the background, if it is not running already'
+complete -c paddock -n "__fish_paddock_using_subcommand help; and __fish_seen_subcommand_from daemon" -f -a "stop" -d 'Stop paddockd (running turns are interrupted; their chats stay resumable)'
+complete -c paddock -n "__fish_paddock_using_subcommand help; and __fish_seen_subcommand_from daemon" -f -a "status" -d 'Show whether paddockd runs, its version, and what it is doing; exits 1 if it is not running'
+complete -c paddock -n "__fish_paddock_using_subcommand help; and __fish_seen_subcommand_from daemon" -f -a "restart" -d 'Stop paddockd and start it again (also one that speaks another protocol version)'
+complete -c paddock -n "__fish_paddock_using_subcommand help; and __fish_seen_subcommand_from project" -f -a "add" -d 'Add a project'
+complete -c paddock -n "__fish_paddock_using_subcommand help; and __fish_seen_subcommand_from project" -f -a "ls" -d 'List projects: slug and directory; the root workspace shows as `(root)`'
