@@ -1,0 +1,345 @@
+//! The client against a fake daemon on a temp socket: hello, requests and responses, pushed
+//! events in order, and every way the conversation can go wrong surfacing as its typed error.
+
+mod support;
+
+use std::time::Duration;
+
+use paddock_proto::{
+    ChatEvent, ChatSend, ErrorBody, ErrorCode, HubFrame, ProjectInfo, Projects, ProtocolMismatch,
+    Reply, Request, Routing, Sent, TextDelta, UserTurn,
+};
+use paddock_tui::client::{Client, ClientError, Event, StartOptions, connect_or_start};
+use support::{DEADLINE, FakeDaemon, TestResult};
+
+fn frame(seq: u64, event: ChatEvent) -> HubFrame {
+    HubFrame {
+        routing: Routing {
+            project_slug: String::new(),
+            session_id: "s-1".into(),
+            job_id: "j-1".into(),
+            seq,
+        },
+        event,
+    }
+}
+
+fn user(text: &str) -> ChatEvent {
+    ChatEvent::User(UserTurn {
+        message_id: None,
+        text: text.into(),
+        attribution: None,
+    })
+}
+
+fn delta(text: &str) -> ChatEvent {
+    ChatEvent::Response(TextDelta { text: text.into() })
+}
+
+#[tokio::test]
+async fn hello_then_a_request_and_its_response() -> TestResult {
+    let daemon = FakeDaemon::bind()?;
+    let (client, conn) = tokio::join!(Client::connect(&daemon.socket), daemon.accept_hello());
+    let (client, mut conn) = (client?, conn?);
+    assert_eq!(client.daemon().pid, 4242);
+    assert_eq!(client.daemon().daemon_version, "9.9.9-fake");
+
+    let projects = Projects {
+        projects: vec![ProjectInfo {
+            slug: String::new(),
+            path: "/data/root".into(),
+            created_at: None,
+        }],
+    };
+    let expected = projects.clone();
+    let fake = async move {
+        let msg = conn.recv().await?;
+        assert_eq!(msg.request, Request::ProjectList);
+        conn.reply(msg.id, Reply::Projects(projects)).await?;
+        TestResult::Ok(conn)
+    };
+    let (reply, conn) = tokio::join!(client.request(Request::ProjectList), fake);
+    conn?;
+    assert_eq!(reply?, Reply::Projects(expected));
+    Ok(())
+}
+
+#[tokio::test]
+async fn frames_pushed_before_a_response_are_queued_before_it_returns() -> TestResult {
+    let daemon = FakeDaemon::bind()?;
+    let (client, conn) = tokio::join!(Client::connect(&daemon.socket), daemon.accept_hello());
+    let (mut client, mut conn) = (client?, conn?);
+    let mut events = client.take_events().ok_or("events already taken")?;
+    assert!(client.take_events().is_none(), "events are taken once");
+
+    let sent = Sent {
+        project_slug: String::new(),
+        session_id: "s-1".into(),
+        job_id: "j-1".into(),
+        queued: false,
+    };
+    let fake = async {
+        let msg = conn.recv().await?;
+        assert!(matches!(msg.request, Request::ChatSend(_)));
+        conn.push_frame(frame(1, user("hi"))).await?;
+        conn.reply(msg.id, Reply::Sent(sent.clone())).await?;
+        conn.push_frame(frame(2, delta("Hello"))).await?;
+        TestResult::Ok(())
+    };
+    let send = client.request(Request::ChatSend(ChatSend {
+        project_slug: String::new(),
+        session_id: None,
+        message: "hi".into(),
+        model: None,
+        preload_context: false,
+    }));
+    let (reply, fake) = tokio::join!(send, fake);
+    fake?;
+    assert_eq!(reply?, Reply::Sent(sent.clone()));
+    // The frame written before the response is already queued: no waiting needed.
+    assert_eq!(events.try_recv(), Some(Event::Frame(frame(1, user("hi")))));
+    let next = tokio::time::timeout(DEADLINE, events.recv()).await?;
+    assert_eq!(next, Some(Event::Frame(frame(2, delta("Hello")))));
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_protocol_mismatch_is_a_typed_error_with_the_details() -> TestResult {
+    let daemon = FakeDaemon::bind()?;
+    let details = ProtocolMismatch {
+        daemon_protocol: 99,
+        daemon_version: "99.0.0".into(),
+        pid: 777,
+        running_turns: 3,
+    };
+    let fake = async {
+        let mut conn = daemon.accept().await?;
+        let hello = conn.recv().await?;
+        let mut body = ErrorBody::new(ErrorCode::ProtocolMismatch, "speak protocol 99");
+        body.mismatch = Some(details.clone());
+        conn.refuse(hello.id, body).await?;
+        TestResult::Ok(conn)
+    };
+    let (client, conn) = tokio::join!(Client::connect(&daemon.socket), fake);
+    let _conn = conn?;
+    match client {
+        Err(ClientError::ProtocolMismatch(got)) => assert_eq!(got, details),
+        other => panic!("expected a protocol mismatch, got {other:?}"),
+    }
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_busy_daemon_of_another_protocol_is_not_restarted() -> TestResult {
+    let daemon = FakeDaemon::bind()?;
+    let details = ProtocolMismatch {
+        daemon_protocol: 99,
+        daemon_version: "99.0.0".into(),
+        pid: 777,
+        running_turns: 2,
+    };
+    let fake = async {
+        let mut conn = daemon.accept().await?;
+        let hello = conn.recv().await?;
+        let mut body = ErrorBody::new(ErrorCode::ProtocolMismatch, "speak protocol 99");
+        body.mismatch = Some(details.clone());
+        conn.refuse(hello.id, body).await?;
+        TestResult::Ok(conn)
+    };
+    let mut opts = StartOptions::new(daemon.socket.clone());
+    opts.daemon_bin = "/nonexistent/paddockd".into();
+    let (client, conn) = tokio::join!(connect_or_start(&opts), fake);
+    let _conn = conn?;
+    let err = client.err().ok_or("connected to a busy mismatched daemon")?;
+    assert!(matches!(&err, ClientError::RestartNeeded(d) if *d == details));
+    assert_eq!(
+        err.to_string(),
+        "paddockd (protocol 99, version 99.0.0, pid 777) is running 2 turns; run `paddock daemon restart` when they finish"
+    );
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_daemon_error_body_reaches_the_caller() -> TestResult {
+    let daemon = FakeDaemon::bind()?;
+    let (client, conn) = tokio::join!(Client::connect(&daemon.socket), daemon.accept_hello());
+    let (client, mut conn) = (client?, conn?);
+    let fake = async {
+        let msg = conn.recv().await?;
+        conn.refuse(
+            msg.id,
+            ErrorBody::new(ErrorCode::NotFound, "There is no chat s-9."),
+        )
+        .await?;
+        TestResult::Ok(())
+    };
+    let (reply, fake) = tokio::join!(client.request(Request::ProjectList), fake);
+    fake?;
+    let err = reply.err().ok_or("the request succeeded")?;
+    assert_eq!(err.code(), Some(ErrorCode::NotFound));
+    assert_eq!(err.to_string(), "There is no chat s-9.");
+    Ok(())
+}
+
+#[tokio::test]
+async fn the_daemon_closing_mid_request_is_connection_lost_not_a_hang() -> TestResult {
+    let daemon = FakeDaemon::bind()?;
+    let (client, conn) = tokio::join!(Client::connect(&daemon.socket), daemon.accept_hello());
+    let (mut client, mut conn) = (client?, conn?);
+    let mut events = client.take_events().ok_or("events already taken")?;
+    let fake = async move {
+        let _request = conn.recv().await?;
+        drop(conn);
+        TestResult::Ok(())
+    };
+    let request = tokio::time::timeout(DEADLINE, client.request(Request::DaemonStatus));
+    let (reply, fake) = tokio::join!(request, fake);
+    fake?;
+    assert!(
+        matches!(reply?, Err(ClientError::ConnectionLost { .. })),
+        "expected connection lost"
+    );
+    // Later requests fail at once, and the event stream ends.
+    let again = tokio::time::timeout(DEADLINE, client.request(Request::Ping)).await?;
+    assert!(matches!(again, Err(ClientError::ConnectionLost { .. })));
+    assert_eq!(tokio::time::timeout(DEADLINE, events.recv()).await?, None);
+    Ok(())
+}
+
+#[tokio::test]
+async fn an_unanswered_request_times_out() -> TestResult {
+    let daemon = FakeDaemon::bind()?;
+    let (client, conn) = tokio::join!(Client::connect(&daemon.socket), daemon.accept_hello());
+    let (mut client, mut conn) = (client?, conn?);
+    client.set_request_timeout(Duration::from_millis(100));
+    let (reply, received) = tokio::join!(client.request(Request::Ping), conn.recv());
+    received?;
+    assert!(matches!(
+        reply,
+        Err(ClientError::Timeout {
+            request: "ping",
+            ..
+        })
+    ));
+    Ok(())
+}
+
+#[tokio::test]
+async fn an_unreadable_response_fails_its_request_at_once() -> TestResult {
+    let daemon = FakeDaemon::bind()?;
+    let (client, conn) = tokio::join!(Client::connect(&daemon.socket), daemon.accept_hello());
+    let (client, mut conn) = (client?, conn?);
+    let fake = async {
+        let msg = conn.recv().await?;
+        let line = format!(
+            "{{\"type\":\"response\",\"id\":{},\"ok\":{{\"kind\":\"from_the_future\"}}}}\n",
+            msg.id
+        );
+        conn.send_raw(&line).await?;
+        TestResult::Ok(())
+    };
+    let request = tokio::time::timeout(DEADLINE, client.request(Request::Ping));
+    let (reply, fake) = tokio::join!(request, fake);
+    fake?;
+    assert!(matches!(reply?, Err(ClientError::Protocol(_))));
+    Ok(())
+}
+
+#[tokio::test]
+async fn nothing_listening_is_not_running() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let missing = dir.path().join("missing.sock");
+    assert!(matches!(
+        Client::connect(&missing).await,
+        Err(ClientError::NotRunning { .. })
+    ));
+    // A stale socket file that nobody accepts on counts the same.
+    let stale = dir.path().join("stale.sock");
+    drop(std::os::unix::net::UnixListener::bind(&stale)?);
+    assert!(stale.exists());
+    assert!(matches!(
+        Client::connect(&stale).await,
+        Err(ClientError::NotRunning { .. })
+    ));
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_daemon_that_cannot_be_run_says_how_to_fix_it() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let mut opts = StartOptions::new(dir.path().join("paddockd.sock"));
+    opts.daemon_bin = dir.path().join("no-such-paddockd");
+    let err = connect_or_start(&opts)
+        .await
+        .err()
+        .ok_or("connected to nothing")?;
+    let text = err.to_string();
+    assert!(text.contains("could not run"), "{text}");
+    assert!(text.contains("PADDOCK_DAEMON_BIN"), "{text}");
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_daemon_that_exits_at_startup_points_at_its_log() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let bin = dir.path().join("paddockd");
+    let mut opts = StartOptions::new(dir.path().join("paddockd.sock"));
+    opts.daemon_bin = failing_daemon(dir.path())?;
+    opts.log_path = Some(dir.path().join("paddockd.log"));
+    let err = tokio::time::timeout(DEADLINE, connect_or_start(&opts))
+        .await?
+        .err()
+        .ok_or("connected to nothing")?;
+    let text = err.to_string();
+    assert!(text.contains("exited at startup"), "{text}");
+    assert!(text.contains("paddockd.log"), "{text}");
+    assert!(text.contains("paddock daemon start --foreground"), "{text}");
+    Ok(())
+}
+
+/// A "paddockd" that exits at once with status 3.
+fn failing_daemon(dir: &std::path::Path) -> TestResult<std::path::PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let bin = dir.join("paddockd");
+    std::fs::write(&bin, "#!/bin/sh\nexit 3\n")?;
+    std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755))?;
+    Ok(bin)
+}
+
+#[tokio::test]
+async fn an_idle_daemon_of_another_protocol_is_stopped_and_replaced() -> TestResult {
+    use std::os::unix::process::ExitStatusExt;
+    // The "old daemon": a process to be stopped, and a socket that answers until it is gone.
+    let mut old = tokio::process::Command::new("sleep").arg("30").spawn()?;
+    let pid = old.id().ok_or("sleep exited already")?;
+    let daemon = FakeDaemon::bind()?;
+    let socket = daemon.socket.clone();
+    let fake = async move {
+        let mut conn = daemon.accept().await?;
+        let hello = conn.recv().await?;
+        let mut body = ErrorBody::new(ErrorCode::ProtocolMismatch, "speak protocol 99");
+        body.mismatch = Some(ProtocolMismatch {
+            daemon_protocol: 99,
+            daemon_version: "99.0.0".into(),
+            pid,
+            running_turns: 0,
+        });
+        conn.refuse(hello.id, body).await?;
+        // Serve until the process is told to stop, as a real daemon would.
+        let status = tokio::time::timeout(DEADLINE, old.wait()).await??;
+        drop(daemon);
+        TestResult::Ok(status)
+    };
+    let dir = tempfile::tempdir()?;
+    let mut opts = StartOptions::new(socket);
+    // The replacement fails at once, which ends the test quickly with a clear error.
+    opts.daemon_bin = failing_daemon(dir.path())?;
+    let (client, status) = tokio::join!(
+        tokio::time::timeout(DEADLINE, connect_or_start(&opts)),
+        fake
+    );
+    assert_eq!(status?.signal(), Some(15), "the old daemon got SIGTERM");
+    let err = client?.err().ok_or("connected to nothing")?;
+    assert!(err.to_string().contains("exited at startup"), "{err}");
+    Ok(())
+}
