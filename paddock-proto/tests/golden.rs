@@ -11,8 +11,11 @@
 //! arm: adding a variant fails to compile until it has a row name, and then fails
 //! `every_variant_has_a_golden` until the table has an example of it.
 //!
-//! Adding a message: add a row to `table`, run `UPDATE_GOLDEN=1 cargo test -p paddock-proto
-//! --test golden` to write its file, review the file, and add its section to docs/PROTOCOL.md.
+//! Adding a message: add a row to `table`, add its section to docs/PROTOCOL.md (a line
+//! ``Golden example `NAME`:`` is enough to start with), and run
+//! `UPDATE_GOLDEN=1 cargo test -p paddock-proto --test golden`: it writes the golden file and the
+//! doc's example block. Review both diffs. The same command refreshes every golden file and doc
+//! example after an intended wire change.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -629,6 +632,14 @@ fn table() -> Vec<(&'static str, Golden)> {
                     "The line is not a valid message: expected `,` or `}` at line 1 column 42. The connection stays open.",
                 ),
             })),
+        ),
+        (
+            "error.malformed_frame.with_id",
+            err(
+                21,
+                ErrorCode::MalformedFrame,
+                "unknown variant `chat:archive`, expected one of `hello`, `ping`, `chat:send`, `chat:command`, `chat:cancel`, `chat:subscribe`, `chat:unsubscribe`, `chat:set_queue`, `chat:continue`, `chat:list`, `chat:transcript`, `project:list`, `project:create`, `daemon:status`, `daemon:shutdown`",
+            ),
         ),
         (
             "error.frame_too_large",
@@ -1272,7 +1283,7 @@ fn read(path: &Path) -> Option<String> {
     }
 }
 
-const HOW_TO_UPDATE: &str = "run `UPDATE_GOLDEN=1 cargo test -p paddock-proto --test golden` to (re)write it, review the diff, and copy it into docs/PROTOCOL.md";
+const HOW_TO_UPDATE: &str = "run `UPDATE_GOLDEN=1 cargo test -p paddock-proto --test golden` to (re)write it (and the examples already in docs/PROTOCOL.md), then review the diff";
 
 // ---------------------------------------------------------------------------------------------
 // Tests
@@ -1397,11 +1408,7 @@ fn doc_examples(doc: &str) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     let mut lines = doc.lines();
     while let Some(line) = lines.next() {
-        let Some(name) = line
-            .trim()
-            .strip_prefix("Golden example `")
-            .and_then(|rest| rest.strip_suffix("`:"))
-        else {
+        let Some(name) = golden_example_name(line) else {
             continue;
         };
         let mut block = String::new();
@@ -1421,20 +1428,69 @@ fn doc_examples(doc: &str) -> BTreeMap<String, String> {
     out
 }
 
+fn golden_example_name(line: &str) -> Option<&str> {
+    line.trim()
+        .strip_prefix("Golden example `")
+        .and_then(|rest| rest.strip_suffix("`:"))
+}
+
+/// The doc with the ```json block after each ``Golden example `NAME`:`` line replaced by the
+/// current golden line (names not in `lines` are left as they are).
+fn rewrite_doc_examples(doc: &str, lines: &BTreeMap<&str, String>) -> String {
+    let input: Vec<&str> = doc.lines().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < input.len() {
+        let line = input[i];
+        i += 1;
+        out.push_str(line);
+        out.push('\n');
+        let Some(golden) = golden_example_name(line).and_then(|n| lines.get(n)) else {
+            continue;
+        };
+        // Drop the old block (blank lines, then a ```json fence up to its closing fence); with no
+        // block yet, insert one and keep the blank line that follows the marker.
+        let mut next = i;
+        while next < input.len() && input[next].trim().is_empty() {
+            next += 1;
+        }
+        if input.get(next).map(|l| l.trim()) == Some("```json") {
+            next += 1;
+            while next < input.len() && input[next].trim() != "```" {
+                next += 1;
+            }
+            i = next + 1;
+        }
+        out.push_str("```json\n");
+        out.push_str(golden);
+        out.push_str("```\n");
+    }
+    out
+}
+
 #[test]
 fn protocol_doc_shows_every_golden_verbatim() {
-    let doc = std::fs::read_to_string(protocol_doc()).expect("docs/PROTOCOL.md exists");
+    let table = table();
+    let mut doc = std::fs::read_to_string(protocol_doc()).expect("docs/PROTOCOL.md exists");
+    if update_golden() {
+        let lines: BTreeMap<&str, String> =
+            table.iter().map(|(n, v)| (*n, encode_golden(v))).collect();
+        let rewritten = rewrite_doc_examples(&doc, &lines);
+        if rewritten != doc {
+            std::fs::write(protocol_doc(), &rewritten).unwrap();
+            doc = rewritten;
+        }
+    }
     let examples = doc_examples(&doc);
     let mut problems = Vec::new();
-    let table = table();
     for (name, value) in &table {
         let line = encode_golden(value);
         match examples.get(*name) {
             None => problems.push(format!(
-                "{name}: missing from docs/PROTOCOL.md; add a line ``Golden example `{name}`:`` and a ```json block with tests/golden/{name}.json"
+                "{name}: missing from docs/PROTOCOL.md; describe it there with a line ``Golden example `{name}`:``, then {HOW_TO_UPDATE}"
             )),
             Some(block) if *block != line => problems.push(format!(
-                "{name}: the ```json block after ``Golden example `{name}`:`` in docs/PROTOCOL.md is not tests/golden/{name}.json\n  doc:    {}\n  golden: {}",
+                "{name}: the ```json block after ``Golden example `{name}`:`` in docs/PROTOCOL.md is not tests/golden/{name}.json ({HOW_TO_UPDATE})\n  doc:    {}\n  golden: {}",
                 block.trim_end(),
                 line.trim_end()
             )),
@@ -1549,6 +1605,17 @@ fn a_client_message_of_unknown_type_is_an_error() {
             String::from_utf8_lossy(line)
         );
     }
+}
+
+#[test]
+fn an_unknown_type_is_named_in_the_error() {
+    // The daemon sends this text back in its `malformed_frame` error, so it must say what was wrong.
+    let err =
+        decode::<ClientMessage>(br#"{"id":21,"type":"chat:archive","sessionId":"x"}"#).unwrap_err();
+    let FrameError::Malformed(text) = err else {
+        panic!("{err:?}")
+    };
+    assert!(text.contains("unknown variant `chat:archive`"), "{text}");
 }
 
 #[test]
