@@ -85,6 +85,7 @@ pub struct CliProcess {
     stdin: Option<ChildStdin>,
     stdout: LineReader<tokio::process::ChildStdout>,
     stderr: Arc<Mutex<String>>,
+    stderr_task: Option<tokio::task::JoinHandle<()>>,
     seen: Vec<Line>,
     program: PathBuf,
 }
@@ -181,9 +182,10 @@ impl CliProcess {
             .take()
             .ok_or_else(|| anyhow!("child has no stdout pipe"))?;
         let stderr_buf = Arc::new(Mutex::new(String::new()));
+        let mut stderr_task = None;
         if let Some(mut stderr) = child.stderr.take() {
             let buf = Arc::clone(&stderr_buf);
-            tokio::spawn(async move {
+            stderr_task = Some(tokio::spawn(async move {
                 let mut chunk = [0u8; 4096];
                 while let Ok(n) = stderr.read(&mut chunk).await {
                     if n == 0 {
@@ -194,13 +196,14 @@ impl CliProcess {
                         .unwrap_or_else(|e| e.into_inner())
                         .push_str(&text);
                 }
-            });
+            }));
         }
         Ok(Self {
             child,
             stdin,
             stdout: LineReader::new(stdout),
             stderr: stderr_buf,
+            stderr_task,
             seen: Vec::new(),
             program: cmd.program.clone(),
         })
@@ -318,12 +321,17 @@ impl CliProcess {
         }
     }
 
-    /// Waits for the process to exit.
+    /// Waits for the process to exit, then (briefly) for its stderr to be fully collected.
     pub async fn wait_exit(&mut self, timeout: Duration) -> anyhow::Result<ExitStatus> {
-        match tokio::time::timeout(timeout, self.child.wait()).await {
-            Ok(status) => Ok(status.context("waiting for the child")?),
+        let status = match tokio::time::timeout(timeout, self.child.wait()).await {
+            Ok(status) => status.context("waiting for the child")?,
             Err(_) => bail!("process did not exit within {timeout:?}\n{}", self.report()),
+        };
+        // A grandchild may still hold the stderr pipe open: do not wait for it long.
+        if let Some(task) = self.stderr_task.take() {
+            let _ = tokio::time::timeout(Duration::from_secs(2), task).await;
         }
+        Ok(status)
     }
 
     /// Sends a signal to the process.
@@ -355,9 +363,9 @@ impl CliProcess {
         &self.seen
     }
 
-    /// The JSON stdout lines read so far.
-    pub fn seen_json(&self) -> Vec<&Value> {
-        self.seen.iter().filter_map(Line::json).collect()
+    /// The JSON stdout lines read so far (cloned).
+    pub fn seen_json(&self) -> Vec<Value> {
+        self.seen.iter().filter_map(Line::json).cloned().collect()
     }
 
     /// A diagnostic dump for failure messages: the last lines seen and stderr.
@@ -396,6 +404,10 @@ pub fn user_message(text: &str, uuid: Option<&str>) -> Value {
 pub fn line_kind(line: &Value) -> String {
     let mut kind = line["type"].as_str().unwrap_or("?").to_owned();
     if let Some(sub) = line["subtype"].as_str() {
+        kind.push('/');
+        kind.push_str(sub);
+    }
+    if let Some(sub) = line["response"]["subtype"].as_str() {
         kind.push('/');
         kind.push_str(sub);
     }

@@ -46,7 +46,10 @@ pub fn main() -> i32 {
             return 1;
         }
     };
-    runtime.block_on(run(std::env::args().skip(1).collect()))
+    let code = runtime.block_on(run(std::env::args().skip(1).collect()));
+    // The stdin reader sits in a blocking read that only EOF ends: do not wait for it.
+    runtime.shutdown_background();
+    code
 }
 
 /// State shared between the stdin task, signal handlers and the runner. Plain mutexes: nothing
