@@ -161,6 +161,9 @@ pub struct Config {
     pub hub_buffer_frames: usize,
     pub hub_linger: Duration,
     pub client_queue: usize,
+    /// Extra environment for every claude process. Not a file key: for embedding the
+    /// daemon (tests point the fake CLI at a state folder with it).
+    pub claude_env: Vec<(String, String)>,
 }
 
 /// Where the configuration comes from, besides the environment.
@@ -192,6 +195,7 @@ impl Config {
             hub_buffer_frames: 4000,
             hub_linger: Duration::from_secs(60),
             client_queue: 8192,
+            claude_env: Vec::new(),
         }
     }
 

@@ -37,7 +37,8 @@ pub struct ClientSink {
     /// Frames, responses and broadcast events, in order. Bounded (config `client_queue`);
     /// overflow drops the subscription that overflowed and queues a resync.
     pub frames: mpsc::Sender<Line>,
-    /// `chat:resync` lines. Bounded (`RESYNC_QUEUE`); overflow disconnects the client.
+    /// The priority lane: `chat:resync` lines, and control events that found `frames` full.
+    /// Bounded (`RESYNC_QUEUE`); overflow disconnects the client.
     pub resync: mpsc::Sender<Line>,
     /// Cancelled to disconnect the client.
     pub kill: CancellationToken,
@@ -489,13 +490,19 @@ impl HubTask {
         }
     }
 
-    /// Offers a control line (not tied to one subscription); a client that cannot take it is
-    /// hopelessly behind and is disconnected.
+    /// Offers a control line (not tied to one subscription). When the client's frame queue
+    /// is full it goes on the small priority lane instead; a client that cannot take it there
+    /// either is hopelessly behind and is disconnected.
     fn deliver_control(&mut self, client: ClientId, line: Line) {
         let Some(sink) = self.clients.get(&client) else {
             return;
         };
-        if sink.frames.try_send(line).is_err() {
+        let overflow = match sink.frames.try_send(line) {
+            Ok(()) => return,
+            Err(mpsc::error::TrySendError::Full(line)) => sink.resync.try_send(line).is_err(),
+            Err(mpsc::error::TrySendError::Closed(_)) => true,
+        };
+        if overflow {
             tracing::warn!(
                 client,
                 "client cannot take control events; disconnecting it"

@@ -93,7 +93,7 @@ pub fn list_chats(dir: &Path) -> Vec<ChatMeta> {
             Some((mtime, meta))
         })
         .collect();
-    chats.sort_by(|a, b| b.0.cmp(&a.0));
+    chats.sort_by_key(|c| std::cmp::Reverse(c.0));
     chats.into_iter().map(|(_, m)| m).collect()
 }
 

@@ -265,6 +265,7 @@ impl ChatTask {
                 claude_home: cfg.claude_home.clone(),
                 tmp_dir: cfg.data_dir.join("tmp"),
                 max_retries: cfg.claude_max_retries,
+                extra_env: cfg.claude_env.clone(),
             };
             let proc = ClaudeProcess::spawn(&spec, permit)
                 .map_err(|e| failure(NoticeKind::Crashed, e.to_string()))?;

@@ -63,7 +63,7 @@ impl Ctx {
 }
 
 enum Cmd {
-    Send(TurnRequest, oneshot::Sender<Result<String, ErrorBody>>),
+    Send(Box<TurnRequest>, oneshot::Sender<Result<String, ErrorBody>>),
     Cancel {
         session_id: String,
         job_id: Option<String>,
@@ -122,7 +122,7 @@ impl Runner {
     /// hub, ahead of the turn's frames.
     pub async fn send(&self, req: TurnRequest) -> Result<String, ErrorBody> {
         let (tx, rx) = oneshot::channel();
-        if self.tx.send(Cmd::Send(req, tx)).await.is_err() {
+        if self.tx.send(Cmd::Send(Box::new(req), tx)).await.is_err() {
             return Err(shutting_down());
         }
         rx.await.unwrap_or_else(|_| Err(shutting_down()))
@@ -190,7 +190,7 @@ impl Coordinator {
 
     async fn handle(&mut self, cmd: Cmd) {
         match cmd {
-            Cmd::Send(req, reply) => self.send(req, reply).await,
+            Cmd::Send(req, reply) => self.send(*req, reply).await,
             Cmd::Cancel {
                 session_id,
                 job_id,

@@ -40,6 +40,7 @@ pub struct SpawnSpec {
     pub claude_home: PathBuf,
     pub tmp_dir: PathBuf,
     pub max_retries: u32,
+    pub extra_env: Vec<(String, String)>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -108,6 +109,7 @@ impl ClaudeProcess {
             // Set when the daemon itself was started from inside Claude Code; the agents are
             // not nested sessions.
             .env_remove("CLAUDECODE")
+            .envs(spec.extra_env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
