@@ -150,7 +150,9 @@ async fn a_busy_daemon_of_another_protocol_is_not_restarted() -> TestResult {
     opts.daemon_bin = "/nonexistent/paddockd".into();
     let (client, conn) = tokio::join!(connect_or_start(&opts), fake);
     let _conn = conn?;
-    let err = client.err().ok_or("connected to a busy mismatched daemon")?;
+    let err = client
+        .err()
+        .ok_or("connected to a busy mismatched daemon")?;
     assert!(matches!(&err, ClientError::RestartNeeded(d) if *d == details));
     assert_eq!(
         err.to_string(),
@@ -282,7 +284,6 @@ async fn a_daemon_that_cannot_be_run_says_how_to_fix_it() -> TestResult {
 #[tokio::test]
 async fn a_daemon_that_exits_at_startup_points_at_its_log() -> TestResult {
     let dir = tempfile::tempdir()?;
-    let bin = dir.path().join("paddockd");
     let mut opts = StartOptions::new(dir.path().join("paddockd.sock"));
     opts.daemon_bin = failing_daemon(dir.path())?;
     opts.log_path = Some(dir.path().join("paddockd.log"));

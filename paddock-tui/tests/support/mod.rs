@@ -101,10 +101,9 @@ impl FakeConn {
     }
 
     async fn respond(&mut self, id: RequestId, outcome: Outcome) -> TestResult {
-        self.send(&ServerMessage::Control(ControlMessage::Response(Response {
-            id,
-            outcome,
-        })))
+        self.send(&ServerMessage::Control(ControlMessage::Response(
+            Response { id, outcome },
+        )))
         .await
     }
 
