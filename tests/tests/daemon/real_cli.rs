@@ -1,0 +1,167 @@
+//! Conformance: paddockd driving the real Claude Code CLI against the Messages API stand-in.
+
+use std::time::Duration;
+
+use paddock_proto::{ChatEvent, NoticeKind, Reply, Request};
+use paddock_tests::mock_api::MockApi;
+use paddock_tests::real_claude::find_claude_bin;
+
+use crate::harness::*;
+
+async fn real_daemon(api: &MockApi, tune: impl FnOnce(&mut paddockd::Config)) -> TestDaemon {
+    let bin = find_claude_bin().unwrap_or_else(|e| panic!("{e}"));
+    let base = api.base_url();
+    TestDaemon::start_with(move |c| {
+        c.claude_bin = bin;
+        c.claude_max_retries = 1;
+        c.claude_env = [
+            ("ANTHROPIC_BASE_URL", base.as_str()),
+            ("ANTHROPIC_API_KEY", "dummy"),
+            ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"),
+            ("DISABLE_TELEMETRY", "1"),
+            ("DISABLE_ERROR_REPORTING", "1"),
+            ("NO_COLOR", "1"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
+        c.interrupt_grace = Duration::from_secs(15);
+        tune(c);
+    })
+    .await
+}
+
+#[tokio::test]
+async fn real_cli_streams_a_turn_and_resumes_the_chat_after_its_process_was_reaped() {
+    let api = MockApi::start().await.unwrap();
+    let d = real_daemon(&api, |c| c.idle_timeout = Duration::from_millis(200)).await;
+    let mut c = d.client().await;
+    let sent = c.send_turn("", None, "hello").await;
+    let frames = c.frames_until_complete(&sent.session_id).await;
+    assert_eq!(text_of(&frames), "echo: hello");
+    let deltas = frames
+        .iter()
+        .filter(|f| matches!(f.event, ChatEvent::Response(_)))
+        .count();
+    assert!(deltas >= 2, "the reply streamed in pieces ({deltas})");
+    let done = complete_of(&frames);
+    assert!(done.success);
+    assert!(done.usage.as_ref().is_some_and(|u| u.output_tokens > 0));
+    assert!(done.model.is_some());
+
+    // Once the idle process is reaped, the next turn resumes the chat with its history.
+    let transcript = paddockd::transcripts::find_session_file(&d.cfg.claude_home, &sent.session_id)
+        .expect("the CLI wrote the transcript under the daemon's Claude home");
+    let deadline = tokio::time::Instant::now() + DEADLINE;
+    loop {
+        let Reply::Status(s) = c.request(Request::DaemonStatus).await.unwrap() else {
+            panic!()
+        };
+        if s.live_processes == 0 {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "idle process never reaped"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let again = c.send_turn("", Some(&sent.session_id), "second").await;
+    let frames = c.frames_until_complete(&again.session_id).await;
+    assert_eq!(text_of(&frames), "echo: second");
+    let last = api.message_requests().pop().expect("a request");
+    assert!(
+        last.body.to_string().contains("echo: hello"),
+        "the resumed request carries the earlier turn"
+    );
+    let text = std::fs::read_to_string(&transcript).unwrap();
+    assert!(text.contains("echo: second"), "same transcript file");
+    d.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn real_cli_tool_call_is_streamed_as_start_and_result() {
+    let api = MockApi::start().await.unwrap();
+    let d = real_daemon(&api, |c| c.allowed_tools = vec!["Bash".into()]).await;
+    let mut c = d.client().await;
+    let sent = c
+        .send_turn(
+            "",
+            None,
+            r#"mock:tool Bash {"command":"echo all-good","description":"Print all-good"}"#,
+        )
+        .await;
+    let frames = c.frames_until_complete(&sent.session_id).await;
+    let names: Vec<&str> = frames.iter().map(|f| f.event.name()).collect();
+    let start = names
+        .iter()
+        .position(|n| *n == "chat:tool_start")
+        .expect("tool_start");
+    let call = names
+        .iter()
+        .position(|n| *n == "chat:tool_call")
+        .expect("tool_call");
+    assert!(start < call);
+    let ChatEvent::ToolCall(t) = &frames[call].event else {
+        unreachable!()
+    };
+    assert_eq!(t.name, "Bash");
+    assert!(t.output.contains("all-good"), "{}", t.output);
+    assert!(!t.is_error);
+    assert!(text_of(&frames).contains("all-good"));
+    assert!(complete_of(&frames).success);
+    d.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn real_cli_interrupt_ends_the_turn_and_keeps_the_chat() {
+    let api = MockApi::start().await.unwrap();
+    let d = real_daemon(&api, |_| {}).await;
+    let mut c = d.client().await;
+    let sent = c.send_turn("", None, "mock:slow 40").await;
+    loop {
+        if let paddock_proto::ServerMessage::Frame(f) = c.next().await
+            && matches!(f.event, ChatEvent::Response(_))
+        {
+            break;
+        }
+    }
+    let reply = c
+        .request(Request::ChatCancel(paddock_proto::ChatCancel {
+            session_id: sent.session_id.clone(),
+            job_id: None,
+        }))
+        .await
+        .unwrap();
+    assert_eq!(
+        reply,
+        Reply::Cancelled(paddock_proto::Cancelled { was_running: true })
+    );
+    let frames = c.frames_until_complete(&sent.session_id).await;
+    let done = complete_of(&frames);
+    assert!(!done.success);
+    assert_eq!(done.terminal_reason.as_deref(), Some("aborted_streaming"));
+    let again = c.send_turn("", Some(&sent.session_id), "after").await;
+    let frames = c.frames_until_complete(&again.session_id).await;
+    assert_eq!(text_of(&frames), "echo: after");
+    d.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn real_cli_api_error_surfaces_as_a_notice() {
+    let api = MockApi::start().await.unwrap();
+    let d = real_daemon(&api, |c| c.claude_max_retries = 0).await;
+    let mut c = d.client().await;
+    let sent = c.send_turn("", None, "mock:error 500").await;
+    let frames = c.frames_until_complete(&sent.session_id).await;
+    assert!(
+        frames
+            .iter()
+            .any(|f| matches!(&f.event, ChatEvent::Notice(n) if n.kind == NoticeKind::ApiError && n.message.contains("500"))),
+        "{frames:#?}"
+    );
+    let done = complete_of(&frames);
+    assert!(!done.success);
+    assert!(done.error.as_deref().is_some_and(|e| e.contains("500")));
+    d.stop().await.unwrap();
+}
