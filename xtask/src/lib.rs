@@ -1,6 +1,7 @@
 //! Project automation behind `cargo xtask`: generated documentation ([`docs`]) and the test and
 //! CI pipelines ([`pipeline`]). The binary in `main.rs` is only the command line over these.
 
+pub mod bench;
 pub mod docs;
 pub mod pipeline;
 

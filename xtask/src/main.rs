@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
-use xtask::{docs, pipeline, workspace_root};
+use xtask::{bench, docs, pipeline, workspace_root};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -38,6 +38,16 @@ enum Cmd {
     Test,
     /// What CI runs: cargo fmt --check, clippy with warnings denied, then `test`
     Ci,
+    /// Print latency figures: a Unix-socket echo round trip, and claude stdout → client frame
+    /// through paddockd with 1 and 10 clients attached
+    Bench,
+    /// The stand-in CLI the bench drives (not for people)
+    #[command(hide = true)]
+    BenchClaude {
+        /// The flags paddockd passes to claude, ignored
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        _args: Vec<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -79,6 +89,8 @@ fn run(cli: Cli) -> Result<()> {
         }
         Cmd::Test => pipeline::test(&root),
         Cmd::Ci => pipeline::ci(&root),
+        Cmd::Bench => bench::run(),
+        Cmd::BenchClaude { .. } => bench::claude_stand_in(),
     }
 }
 
