@@ -407,6 +407,10 @@ pub fn line_kind(line: &Value) -> String {
         kind.push('/');
         kind.push_str(sub);
     }
+    if let Some(state) = line["state"].as_str() {
+        kind.push(':');
+        kind.push_str(state);
+    }
     if let Some(sub) = line["response"]["subtype"].as_str() {
         kind.push('/');
         kind.push_str(sub);

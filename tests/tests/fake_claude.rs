@@ -84,6 +84,8 @@ async fn default_turn_streams_an_echo_and_writes_the_transcript() {
     assert_eq!(
         kinds_since(&p, 0),
         [
+            "command_lifecycle:queued",
+            "command_lifecycle:started",
             "system/init",
             "system/status",
             "user(string)[replay]",
@@ -99,20 +101,26 @@ async fn default_turn_streams_an_echo_and_writes_the_transcript() {
             "result/success",
         ]
     );
+    let completed = p.next_line(T).await.unwrap().unwrap();
+    let completed = completed.json().unwrap();
+    assert_eq!(line_kind(completed), "command_lifecycle:completed");
+    assert_eq!(completed["command_uuid"], prompt_uuid.as_str());
     let lines = p.seen_json();
-    let init = &lines[0];
+    assert_eq!(lines[0]["command_uuid"], prompt_uuid.as_str());
+    assert_eq!(lines[3]["user_message_uuids"], json!([prompt_uuid]));
+    let init = &lines[2];
     assert_eq!(init["session_id"], sid.as_str());
     assert_eq!(init["model"], "claude-test-1");
     assert_eq!(init["claude_code_version"], "2.1.332-fake");
     assert_eq!(init["cwd"], home.project_dir().to_str().unwrap());
     assert!(init["tools"].as_array().unwrap().contains(&json!("Bash")));
-    assert_eq!(lines[2]["uuid"], prompt_uuid.as_str());
+    assert_eq!(lines[4]["uuid"], prompt_uuid.as_str());
     let deltas: String = lines
         .iter()
         .filter_map(|l| l["event"]["delta"]["text"].as_str())
         .collect();
     assert_eq!(deltas, "echo: hello");
-    let assistant = &lines[8];
+    let assistant = &lines[10];
     assert_eq!(assistant["message"]["content"][0]["text"], "echo: hello");
 
     assert_eq!(result["is_error"], false);
@@ -335,6 +343,61 @@ async fn interrupt_mid_hang_aborts_the_turn_and_the_process_lives_on() {
     let kinds = kinds_since(&p, mark);
     assert_eq!(kinds[0], "control_response/success");
     assert_eq!(kinds[1], "system/init");
+    p.close_stdin();
+    assert_eq!(p.wait_exit(T).await.unwrap().code(), Some(0));
+}
+
+#[tokio::test]
+async fn interrupt_reports_still_queued_prompts_which_then_run() {
+    let home = ClaudeHome::new().unwrap();
+    let mut p = spawn(&home, &SessionArg::New(new_id()), &[]);
+    let (first, second) = (new_id(), new_id());
+    let slow = script(json!([{"text": "working", "chunks": 1}, {"hang": true}]));
+    p.send(&user_message(&slow, Some(&first))).await.unwrap();
+    p.wait_for("the first turn's text", T, |v| {
+        line_kind(v) == "assistant(text)"
+    })
+    .await
+    .unwrap();
+    p.send(&user_message("next", Some(&second))).await.unwrap();
+    p.wait_for("the second prompt queued", T, |v| {
+        line_kind(v) == "command_lifecycle:queued" && v["command_uuid"] == second.as_str()
+    })
+    .await
+    .unwrap();
+    p.send_control("int-q", json!({"subtype": "interrupt"}))
+        .await
+        .unwrap();
+    let reply = p
+        .wait_for("the interrupt reply", T, |v| {
+            v["type"] == "control_response"
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        reply["response"]["response"]["still_queued"],
+        json!([second])
+    );
+    let aborted = p.wait_for_result(T).await.unwrap();
+    assert_eq!(aborted["terminal_reason"], "aborted_streaming");
+    let cancelled = p
+        .wait_for("the first prompt cancelled", T, |v| {
+            v["type"] == "command_lifecycle"
+        })
+        .await
+        .unwrap();
+    assert_eq!(line_kind(&cancelled), "command_lifecycle:cancelled");
+    assert_eq!(cancelled["command_uuid"], first.as_str());
+    let next = p.wait_for_result(T).await.unwrap();
+    assert_eq!(next["result"], "echo: next");
+    let done = p
+        .wait_for("the second prompt completed", T, |v| {
+            v["type"] == "command_lifecycle"
+        })
+        .await
+        .unwrap();
+    assert_eq!(line_kind(&done), "command_lifecycle:completed");
+    assert_eq!(done["command_uuid"], second.as_str());
     p.close_stdin();
     assert_eq!(p.wait_exit(T).await.unwrap().code(), Some(0));
 }

@@ -14,7 +14,7 @@ pub mod state;
 pub mod transcript;
 mod turn;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -59,6 +59,11 @@ pub(crate) struct Shared {
     current: Mutex<Option<watch::Sender<bool>>>,
     /// `can_use_tool` requests waiting for the host's `control_response`, by request id.
     pending: Mutex<HashMap<String, oneshot::Sender<Value>>>,
+    /// uuids of received prompts that have not started yet (prompts sent with a `uuid`), for
+    /// the interrupt reply's `still_queued`.
+    queued: Mutex<VecDeque<String>>,
+    /// The session id, for lines printed outside a turn.
+    session_id: Mutex<String>,
     stdin_closed: AtomicBool,
     sigint: AtomicBool,
     model: Mutex<String>,
@@ -99,6 +104,20 @@ impl Shared {
         }
         pending.insert(request_id.to_owned(), tx);
         Some(rx)
+    }
+
+    /// Takes a prompt off the `still_queued` list when its turn starts.
+    pub(crate) fn dequeue(&self, uuid: &str) {
+        lock(&self.queued).retain(|u| u != uuid);
+    }
+
+    /// A `command_lifecycle` line: what the real CLI prints for prompts sent with a `uuid`
+    /// (`queued` on receipt, `started`, then `completed` or `cancelled` after the result).
+    pub(crate) fn lifecycle(&self, command_uuid: &str, state: &str) {
+        emit(
+            &json!({"type": "command_lifecycle", "command_uuid": command_uuid, "state": state,
+            "uuid": new_uuid(), "session_id": *lock(&self.session_id)}),
+        );
     }
 
     /// Records a spawned child pid in the state file.
@@ -154,6 +173,8 @@ async fn run(argv: Vec<String>) -> i32 {
     let shared = Arc::new(Shared {
         current: Mutex::new(None),
         pending: Mutex::new(HashMap::new()),
+        queued: Mutex::new(VecDeque::new()),
+        session_id: Mutex::new(String::new()),
         stdin_closed: AtomicBool::new(false),
         sigint: AtomicBool::new(false),
         model: Mutex::new(
@@ -199,6 +220,7 @@ async fn run(argv: Vec<String>) -> i32 {
         Ok(found) => found,
         Err(code) => return code,
     };
+    *lock(&shared.session_id) = session_id.clone();
     {
         let mut state = lock(&shared.state);
         if let Some((dir, st)) = state.as_mut() {
@@ -358,6 +380,10 @@ async fn read_stdin(shared: Arc<Shared>, tx: mpsc::UnboundedSender<Value>) {
         };
         match value["type"].as_str() {
             Some("user") => {
+                if let Some(uuid) = value["uuid"].as_str() {
+                    lock(&shared.queued).push_back(uuid.to_owned());
+                    shared.lifecycle(uuid, "queued");
+                }
                 let _ = tx.send(value);
             }
             Some("control_request") => handle_control(&shared, &value),
@@ -388,7 +414,11 @@ fn handle_control(shared: &Shared, value: &Value) {
     match subtype {
         "interrupt" => {
             // The reply comes first; the turn then prints its abort sequence.
-            emit(&control_success(request_id, json!({"still_queued": []})));
+            let still_queued: Vec<String> = lock(&shared.queued).iter().cloned().collect();
+            emit(&control_success(
+                request_id,
+                json!({"still_queued": still_queued}),
+            ));
             shared.interrupt_current();
         }
         "end_session" => {

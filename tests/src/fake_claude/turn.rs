@@ -57,6 +57,7 @@ pub(crate) async fn run_turn(
         tool_running: None,
         prompt_id: new_uuid(),
         prompt_tokens: 0,
+        command_uuid: None,
     };
     turn.play(message).await;
 }
@@ -121,6 +122,8 @@ struct Turn<'a> {
     tool_running: Option<String>,
     prompt_id: String,
     prompt_tokens: u64,
+    /// The prompt's `uuid` when the host gave one (enables `command_lifecycle` lines).
+    command_uuid: Option<String>,
 }
 
 impl Turn<'_> {
@@ -162,9 +165,12 @@ impl Turn<'_> {
     async fn play(&mut self, message: Value) {
         let content = message["message"]["content"].clone();
         let text = prompt_text(&content);
-        let uuid = message["uuid"]
-            .as_str()
-            .map_or_else(new_uuid, str::to_owned);
+        self.command_uuid = message["uuid"].as_str().map(str::to_owned);
+        let uuid = self.command_uuid.clone().unwrap_or_else(new_uuid);
+        if let Some(command) = &self.command_uuid {
+            self.shared.dequeue(command);
+            self.shared.lifecycle(command, "started");
+        }
         self.prompt_tokens = 100 + text.chars().count() as u64;
 
         if let Err(err) = self.session.transcript.open() {
@@ -273,10 +279,12 @@ impl Turn<'_> {
     }
 
     fn emit_status(&self) {
-        emit(
-            &json!({"type": "system", "subtype": "status", "status": "requesting",
-                     "session_id": self.sid(), "uuid": new_uuid()}),
-        );
+        let mut line = json!({"type": "system", "subtype": "status", "status": "requesting",
+                              "session_id": self.sid(), "uuid": new_uuid()});
+        if let Some(command) = &self.command_uuid {
+            line["user_message_uuids"] = json!([command]);
+        }
+        emit(&line);
     }
 
     fn stream_event(&self, event: Value) {
@@ -899,6 +907,10 @@ impl Turn<'_> {
         session.results += 1;
         session.last_is_error = Some(is_error);
         emit(&line);
+        if let Some(command) = &self.command_uuid {
+            let state = if is_error { "cancelled" } else { "completed" };
+            self.shared.lifecycle(command, state);
+        }
     }
 }
 

@@ -1,0 +1,476 @@
+//! Conformance of the real Claude Code CLI (run offline against `paddock_tests::mock_api`) with
+//! what docs/claude-cli.md records and what `fake-claude` imitates. No daemon involved.
+//!
+//! Needs the CLI: `$PADDOCK_TEST_CLAUDE_BIN`, `$HOME/.cache/paddock-tools/node_modules/.bin/claude`
+//! or `claude` on PATH. Without it these tests fail and say to run `bash .ci/install-claude.sh`.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::os::unix::fs::PermissionsExt as _;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use paddock_tests::mock_api::MockApi;
+use paddock_tests::process::{CliProcess, line_kind, user_message};
+use paddock_tests::real_claude::{ClaudeHome, SessionArg, find_claude_bin, headless_command};
+use serde_json::{Value, json};
+
+/// The CLI starts in about a second; the machine may be busy compiling.
+const T: Duration = Duration::from_secs(90);
+
+fn claude_bin() -> PathBuf {
+    match find_claude_bin() {
+        Ok(path) => path,
+        Err(err) => panic!("{err}"),
+    }
+}
+
+fn new_id() -> String {
+    uuid::Uuid::new_v4().to_string()
+}
+
+fn start(
+    program: &std::path::Path,
+    home: &ClaudeHome,
+    api: &MockApi,
+    session: &SessionArg,
+    max_retries: u32,
+    extra: &[&str],
+) -> CliProcess {
+    headless_command(program, home, &api.base_url(), max_retries, session, extra)
+        .spawn()
+        .unwrap()
+}
+
+fn kinds(lines: &[Value]) -> Vec<String> {
+    lines.iter().map(line_kind).collect()
+}
+
+fn read_jsonl(path: &std::path::Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn text_deltas(lines: &[Value]) -> Vec<String> {
+    lines
+        .iter()
+        .filter(|l| l["event"]["delta"]["type"] == "text_delta")
+        .map(|l| l["event"]["delta"]["text"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// Runs one prompt on a fresh session and returns every stdout line up to the result.
+async fn one_turn(program: &std::path::Path, prompt: &str, extra: &[&str]) -> Vec<Value> {
+    let api = MockApi::start().await.unwrap();
+    let home = ClaudeHome::new().unwrap();
+    let mut p = start(program, &home, &api, &SessionArg::New(new_id()), 1, extra);
+    p.send(&user_message(prompt, Some(&new_id())))
+        .await
+        .unwrap();
+    p.wait_for_result(T).await.unwrap();
+    p.wait_for("command_lifecycle completed", T, |v| {
+        v["type"] == "command_lifecycle"
+    })
+    .await
+    .unwrap();
+    let lines = p.seen_json();
+    p.close_stdin();
+    let status = p.wait_exit(T).await.unwrap();
+    assert_eq!(status.code(), Some(0), "{}", p.report());
+    lines
+}
+
+#[tokio::test]
+async fn streamed_turn_delivers_text_deltas_and_a_successful_result() {
+    let api = MockApi::start().await.unwrap();
+    let home = ClaudeHome::new().unwrap();
+    let sid = new_id();
+    let mut p = start(
+        &claude_bin(),
+        &home,
+        &api,
+        &SessionArg::New(sid.clone()),
+        1,
+        &[],
+    );
+    let prompt_uuid = new_id();
+    p.send(&paddock_tests::process::user_message(
+        "hello there",
+        Some(&prompt_uuid),
+    ))
+    .await
+    .unwrap();
+    let result = p.wait_for_result(T).await.unwrap();
+    let lines = p.seen_json();
+
+    // A prompt sent with a uuid gets `command_lifecycle` lines (not in the doc): queued and
+    // started before system/init, completed after the result.
+    assert_eq!(
+        line_kind(&lines[0]),
+        "command_lifecycle:queued",
+        "{}",
+        p.report()
+    );
+    assert_eq!(line_kind(&lines[1]), "command_lifecycle:started");
+    assert_eq!(lines[0]["command_uuid"], prompt_uuid.as_str());
+    let init = &lines[2];
+    assert_eq!(line_kind(init), "system/init", "{}", p.report());
+    let status = lines
+        .iter()
+        .find(|l| line_kind(l) == "system/status")
+        .unwrap();
+    assert_eq!(status["user_message_uuids"], json!([prompt_uuid]));
+    assert_eq!(init["session_id"], sid.as_str());
+    assert_eq!(init["cwd"], home.project_dir().to_str().unwrap());
+    let replay = lines
+        .iter()
+        .find(|l| l["isReplay"] == true)
+        .expect("a replayed prompt");
+    assert_eq!(replay["uuid"], prompt_uuid.as_str());
+    let deltas = text_deltas(&lines);
+    assert!(deltas.len() >= 2, "deltas: {deltas:?}");
+    assert_eq!(deltas.concat(), "echo: hello there");
+    let assistant = lines
+        .iter()
+        .find(|l| line_kind(l) == "assistant(text)")
+        .unwrap();
+    assert_eq!(
+        assistant["message"]["content"][0]["text"],
+        "echo: hello there"
+    );
+
+    assert_eq!(result["is_error"], false, "{result}");
+    assert_eq!(result["subtype"], "success");
+    assert_eq!(result["terminal_reason"], "completed");
+    assert_eq!(result["result"], "echo: hello there");
+    assert_eq!(result["session_id"], sid.as_str());
+    assert_eq!(result["result_index"], 0);
+    let completed = p
+        .wait_for("command_lifecycle completed", T, |v| {
+            v["type"] == "command_lifecycle"
+        })
+        .await
+        .unwrap();
+    assert_eq!(line_kind(&completed), "command_lifecycle:completed");
+    assert_eq!(completed["command_uuid"], prompt_uuid.as_str());
+
+    let requests = api.message_requests();
+    assert!(!requests.is_empty());
+    assert_eq!(requests[0].body["stream"], true);
+    assert_eq!(requests[0].header("x-api-key"), Some("dummy"));
+    assert_eq!(
+        requests[0].header("x-claude-code-session-id"),
+        Some(sid.as_str())
+    );
+
+    p.close_stdin();
+    assert_eq!(p.wait_exit(T).await.unwrap().code(), Some(0));
+
+    // The transcript sits where `encode_cwd` says, mode 0600, with our prompt uuid.
+    let path = home.transcript_path(&sid);
+    let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600);
+    let records = read_jsonl(&path);
+    assert!(
+        records
+            .iter()
+            .any(|r| r["type"] == "user" && r["uuid"] == prompt_uuid.as_str())
+    );
+    assert!(
+        records
+            .iter()
+            .any(|r| r["type"] == "assistant" && r["uuid"] == assistant["uuid"])
+    );
+}
+
+#[tokio::test]
+async fn allowed_bash_tool_call_returns_its_output_then_the_final_text() {
+    let api = MockApi::start().await.unwrap();
+    let home = ClaudeHome::new().unwrap();
+    let mut p = start(
+        &claude_bin(),
+        &home,
+        &api,
+        &SessionArg::New(new_id()),
+        1,
+        &["--allowedTools", "Bash"],
+    );
+    p.send_user(r#"mock:tool Bash {"command": "echo all-good", "description": "Print all-good"}"#)
+        .await
+        .unwrap();
+    let result = p.wait_for_result(T).await.unwrap();
+    let lines = p.seen_json();
+    let tool_use = lines
+        .iter()
+        .find(|l| line_kind(l) == "assistant(tool_use)")
+        .unwrap_or_else(|| panic!("no tool use\n{}", p.report()));
+    assert_eq!(tool_use["message"]["content"][0]["name"], "Bash");
+    let tool_result = lines
+        .iter()
+        .find(|l| line_kind(l) == "user(tool_result)")
+        .unwrap_or_else(|| panic!("no tool result\n{}", p.report()));
+    let block = &tool_result["message"]["content"][0];
+    assert_eq!(
+        block["tool_use_id"],
+        tool_use["message"]["content"][0]["id"]
+    );
+    assert_eq!(block["is_error"], false);
+    assert_eq!(block["content"], "all-good");
+    assert_eq!(tool_result["tool_use_result"]["stdout"], "all-good");
+    assert!(
+        !lines.iter().any(|l| l["type"] == "control_request"),
+        "an allowed tool must not ask"
+    );
+
+    assert_eq!(result["is_error"], false, "{result}");
+    assert_eq!(result["result"], "tool said: all-good");
+    assert_eq!(result["permission_denials"], json!([]));
+    let requests = api.message_requests();
+    assert_eq!(requests.len(), 2, "one call for the tool, one after it");
+    p.close_stdin();
+    assert_eq!(p.wait_exit(T).await.unwrap().code(), Some(0));
+}
+
+#[tokio::test]
+async fn resume_appends_to_the_same_transcript_and_sends_the_history() {
+    let api = MockApi::start().await.unwrap();
+    let home = ClaudeHome::new().unwrap();
+    let sid = new_id();
+    let claude = claude_bin();
+
+    let mut first = start(&claude, &home, &api, &SessionArg::New(sid.clone()), 1, &[]);
+    first.send_user("first message").await.unwrap();
+    let r1 = first.wait_for_result(T).await.unwrap();
+    assert_eq!(r1["is_error"], false, "{r1}");
+    first.close_stdin();
+    assert_eq!(first.wait_exit(T).await.unwrap().code(), Some(0));
+    let path = home.transcript_path(&sid);
+    let before = std::fs::read_to_string(&path).unwrap();
+    let first_requests = api.message_requests().len();
+
+    let mut second = start(
+        &claude,
+        &home,
+        &api,
+        &SessionArg::Resume(sid.clone()),
+        1,
+        &[],
+    );
+    second.send_user("second message").await.unwrap();
+    let r2 = second.wait_for_result(T).await.unwrap();
+    assert_eq!(r2["is_error"], false, "{r2}");
+    assert_eq!(r2["session_id"], sid.as_str());
+    assert_eq!(r2["result"], "echo: second message");
+    assert_eq!(second.seen_json()[0]["session_id"], sid.as_str());
+    second.close_stdin();
+    assert_eq!(second.wait_exit(T).await.unwrap().code(), Some(0));
+
+    // Same file, old content kept as a prefix, new prompt appended.
+    let after = std::fs::read_to_string(&path).unwrap();
+    assert!(after.len() > before.len());
+    assert!(after.starts_with(&before));
+    let appended: Vec<Value> = after[before.len()..]
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(
+        appended
+            .iter()
+            .any(|r| r["type"] == "user" && r["message"]["content"] == "second message")
+    );
+    let files: Vec<_> = std::fs::read_dir(home.transcript_dir())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+
+    // The resumed request carried the earlier exchange.
+    let requests = api.message_requests();
+    assert!(requests.len() > first_requests);
+    let history = requests.last().unwrap().body["messages"].to_string();
+    assert!(history.contains("first message"), "{history}");
+    assert!(history.contains("echo: first message"), "{history}");
+}
+
+/// What follows an `interrupt` mid-stream (text deltas left out). fake-claude's own tests
+/// expect the same sequence.
+const INTERRUPT_TAIL: &[&str] = &[
+    "control_response/success",
+    "assistant(text)",
+    "user(text)",
+    "stream_event:content_block_stop",
+    "stream_event:message_delta",
+    "stream_event:message_stop",
+    "result/error_during_execution",
+];
+
+#[tokio::test]
+async fn interrupt_mid_stream_gives_aborted_streaming_and_the_session_lives_on() {
+    let api = MockApi::start().await.unwrap();
+    let home = ClaudeHome::new().unwrap();
+    let mut p = start(
+        &claude_bin(),
+        &home,
+        &api,
+        &SessionArg::New(new_id()),
+        1,
+        &[],
+    );
+    p.send_user("mock:slow 30").await.unwrap();
+    p.wait_for("a first text delta", T, |v| {
+        v["event"]["delta"]["type"] == "text_delta"
+    })
+    .await
+    .unwrap();
+    let mark = p.seen().len();
+    p.send_control("int-1", json!({"subtype": "interrupt"}))
+        .await
+        .unwrap();
+    let result = p.wait_for_result(T).await.unwrap();
+    let lines = p.seen_json();
+    let tail: Vec<String> = kinds(&lines[mark..])
+        .into_iter()
+        .filter(|k| k != "stream_event:content_block_delta:text_delta")
+        .collect();
+    assert_eq!(tail, INTERRUPT_TAIL, "{}", p.report());
+    let reply = &lines[mark..]
+        .iter()
+        .find(|l| l["type"] == "control_response")
+        .unwrap()["response"];
+    assert_eq!(reply["request_id"], "int-1");
+    let marker = lines[mark..]
+        .iter()
+        .find(|l| line_kind(l) == "user(text)")
+        .unwrap();
+    assert_eq!(
+        marker["message"]["content"][0]["text"],
+        "[Request interrupted by user]"
+    );
+    let partial = lines[mark..]
+        .iter()
+        .find(|l| line_kind(l) == "assistant(text)")
+        .unwrap();
+    let partial = partial["message"]["content"][0]["text"].as_str().unwrap();
+    assert!(partial.starts_with("tick1 "), "{partial}");
+    assert_eq!(result["is_error"], true);
+    assert_eq!(result["subtype"], "error_during_execution");
+    assert_eq!(result["terminal_reason"], "aborted_streaming");
+
+    // The process takes the next message.
+    p.send_user("after the interrupt").await.unwrap();
+    let next = p.wait_for_result(T).await.unwrap();
+    assert_eq!(next["is_error"], false, "{next}");
+    assert_eq!(next["result"], "echo: after the interrupt");
+    assert_eq!(next["result_index"], 1);
+    p.close_stdin();
+    assert_eq!(p.wait_exit(T).await.unwrap().code(), Some(0));
+}
+
+#[tokio::test]
+async fn api_error_is_reported_with_is_error_true() {
+    let api = MockApi::start().await.unwrap();
+    let home = ClaudeHome::new().unwrap();
+    let mut p = start(
+        &claude_bin(),
+        &home,
+        &api,
+        &SessionArg::New(new_id()),
+        0,
+        &[],
+    );
+    p.send_user("mock:error 500").await.unwrap();
+    let result = p.wait_for_result(T).await.unwrap();
+    let lines = p.seen_json();
+    let synthetic = lines
+        .iter()
+        .find(|l| l["type"] == "assistant")
+        .unwrap_or_else(|| panic!("no synthetic assistant\n{}", p.report()));
+    assert_eq!(synthetic["is_api_error_message"], true);
+    assert_eq!(synthetic["message"]["model"], "<synthetic>");
+    let text = synthetic["message"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with("API Error: 500"), "{text}");
+    assert_eq!(result["is_error"], true, "{result}");
+    assert_eq!(result["subtype"], "success");
+    assert_eq!(result["terminal_reason"], "api_error");
+    assert_eq!(result["api_error_status"], 500);
+    assert_eq!(
+        api.message_requests().len(),
+        1,
+        "no retries with CLAUDE_CODE_MAX_RETRIES=0"
+    );
+    p.close_stdin();
+    assert_eq!(p.wait_exit(T).await.unwrap().code(), Some(1));
+}
+
+/// The fake must produce the same line sequence as the real CLI for the same exchange.
+#[tokio::test]
+async fn fake_claude_matches_the_real_cli_line_by_line() {
+    let real = claude_bin();
+    let fake = PathBuf::from(env!("CARGO_BIN_EXE_fake-claude"));
+
+    // A plain turn: the stand-in echoes in 3 deltas, the fake does the same by default.
+    let real_lines = one_turn(&real, "hello", &[]).await;
+    let fake_lines = one_turn(&fake, "hello", &[]).await;
+    assert_eq!(kinds(&fake_lines), kinds(&real_lines));
+    assert_eq!(text_deltas(&fake_lines), text_deltas(&real_lines));
+    let result_of = |lines: &[Value]| {
+        let result = lines.iter().rev().find(|l| l["type"] == "result").unwrap();
+        result["result"].clone()
+    };
+    assert_eq!(result_of(&fake_lines), result_of(&real_lines));
+
+    // A tool call.
+    let input = json!({"command": "echo all-good", "description": "Print all-good"});
+    let real_lines = one_turn(
+        &real,
+        &format!("mock:tool Bash {input}"),
+        &["--allowedTools", "Bash"],
+    )
+    .await;
+    let script = json!([
+        {"tool": "Bash", "input": input, "output": "all-good"},
+        {"text": "tool said: all-good"}
+    ]);
+    let fake_lines = one_turn(
+        &fake,
+        &format!("fake:{script}"),
+        &["--allowedTools", "Bash"],
+    )
+    .await;
+    assert_eq!(kinds(&fake_lines), kinds(&real_lines));
+    assert_eq!(result_of(&fake_lines), result_of(&real_lines));
+
+    // The keys paddockd reads exist on both sides.
+    for lines in [&real_lines, &fake_lines] {
+        let result = lines.iter().rev().find(|l| l["type"] == "result").unwrap();
+        for key in [
+            "subtype",
+            "is_error",
+            "num_turns",
+            "result",
+            "stop_reason",
+            "terminal_reason",
+            "session_id",
+            "duration_ms",
+            "duration_api_ms",
+            "total_cost_usd",
+            "usage",
+            "modelUsage",
+            "permission_denials",
+            "result_index",
+            "uuid",
+        ] {
+            assert!(result.get(key).is_some(), "result lacks {key}: {result}");
+        }
+        let tool_result = lines
+            .iter()
+            .find(|l| line_kind(l) == "user(tool_result)")
+            .unwrap();
+        for key in ["tool_use_result", "tool_result_meta", "uuid", "session_id"] {
+            assert!(tool_result.get(key).is_some(), "tool result lacks {key}");
+        }
+    }
+}
