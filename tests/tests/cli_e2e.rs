@@ -1,0 +1,184 @@
+//! The `paddock` command line end to end: real binaries, a daemon the client starts itself,
+//! the fake `claude`.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use paddock_proto::{ChatEvent, ServerMessage};
+
+/// `target/<profile>/NAME`, next to this test's own executable (`target/<profile>/deps/`).
+fn bin(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let dir = exe.parent().and_then(Path::parent).unwrap();
+    let path = dir.join(name);
+    assert!(
+        path.exists(),
+        "{} is not built; run the tests with `cargo xtask test` (or `cargo build --workspace` first)",
+        path.display()
+    );
+    path
+}
+
+struct Env {
+    dir: tempfile::TempDir,
+}
+
+impl Env {
+    fn new() -> Self {
+        Self {
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn socket(&self) -> PathBuf {
+        self.dir.path().join("run").join("paddockd.sock")
+    }
+
+    fn paddock(&self) -> Command {
+        let mut c = Command::new(bin("paddock"));
+        c.env("PADDOCK_SOCKET", self.socket())
+            .env("PADDOCK_DATA_DIR", self.dir.path().join("data"))
+            .env("PADDOCK_LOG", self.dir.path().join("paddockd.log"))
+            .env("PADDOCK_CLAUDE_BIN", env!("CARGO_BIN_EXE_fake-claude"))
+            .env("PADDOCK_DAEMON_BIN", bin("paddockd"))
+            .env_remove("PADDOCK_CONFIG")
+            .env("XDG_CONFIG_HOME", self.dir.path().join("config"))
+            .stdin(Stdio::null());
+        c
+    }
+
+    fn run(&self, args: &[&str]) -> (String, String) {
+        let out = self.paddock().args(args).output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(
+            out.status.success(),
+            "paddock {args:?} failed: {stderr}\n{stdout}"
+        );
+        (stdout, stderr)
+    }
+}
+
+impl Drop for Env {
+    fn drop(&mut self) {
+        let _ = self.paddock().args(["daemon", "stop"]).output();
+    }
+}
+
+fn frames(json_lines: &str) -> Vec<paddock_proto::HubFrame> {
+    json_lines
+        .lines()
+        .filter_map(|l| serde_json::from_str::<ServerMessage>(l).ok())
+        .filter_map(|m| match m {
+            ServerMessage::Frame(f) => Some(f),
+            ServerMessage::Control(_) => None,
+        })
+        .collect()
+}
+
+#[test]
+fn send_streams_and_tail_sees_the_same_seq_numbered_frames() {
+    let env = Env::new();
+    env.run(&["project", "add", "demo"]);
+    let script =
+        r#"fake:[{"text":"one two three four five six seven eight","chunks":16,"delay_ms":60}]"#;
+    let mut send = env
+        .paddock()
+        .args(["send", "-p", "demo", "--json", script])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The session id reaches stderr as soon as the turn is accepted.
+    let mut stderr = BufReader::new(send.stderr.take().unwrap());
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let session = loop {
+        let mut line = String::new();
+        assert!(stderr.read_line(&mut line).unwrap() > 0, "send ended early");
+        if let Some(id) = line.trim().strip_prefix("session: ") {
+            break id.to_owned();
+        }
+        assert!(Instant::now() < deadline);
+    };
+    let tail = env
+        .paddock()
+        .args(["tail", "--json", &session])
+        .output()
+        .unwrap();
+    assert!(
+        tail.status.success(),
+        "{}",
+        String::from_utf8_lossy(&tail.stderr)
+    );
+    let mut send_out = String::new();
+    send.stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut send_out)
+        .unwrap();
+    assert!(send.wait().unwrap().success());
+    let sent = frames(&send_out);
+    let tailed = frames(&String::from_utf8_lossy(&tail.stdout));
+    assert!(matches!(sent.last().map(|f| &f.event), Some(ChatEvent::Complete(c)) if c.success));
+    assert_eq!(
+        tailed.last(),
+        sent.last(),
+        "both end with the same chat:complete"
+    );
+    assert!(tailed.len() >= 2);
+    // tail replays the running turn, so it holds every frame send saw, with the same seqs.
+    assert_eq!(tailed, sent);
+
+    let (ls, _) = env.run(&["ls", "-p", "demo", "--json"]);
+    let chats: serde_json::Value = serde_json::from_str(&ls).unwrap();
+    assert_eq!(chats[0]["sessionId"], session.as_str());
+    let (show, _) = env.run(&["show", &session]);
+    assert!(show.contains("one two three"), "{show}");
+    let (_, _) = env.run(&["cancel", &session]);
+    env.run(&["daemon", "stop"]);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while env.socket().exists() {
+        assert!(Instant::now() < deadline, "socket still there after stop");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn plain_send_prints_the_reply_text_and_continues_a_chat() {
+    let env = Env::new();
+    let first = env.paddock().args(["send", "hello"]).output().unwrap();
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&first.stdout).trim(), "echo: hello");
+    let err = String::from_utf8_lossy(&first.stderr);
+    let session = err
+        .lines()
+        .find_map(|l| l.strip_prefix("session: "))
+        .expect("session id on stderr")
+        .trim()
+        .to_owned();
+    let (out, _) = env.run(&["send", "-c", &session, "again"]);
+    assert_eq!(out.trim(), "echo: again");
+    // A failing turn exits non-zero with a reason.
+    let bad = env
+        .paddock()
+        .args(["send", "-c", &session, r#"fake:[{"crash":4}]"#])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("status 4"));
+    // Unknown project: a clear one-line error.
+    let missing = env
+        .paddock()
+        .args(["send", "-p", "nope", "hi"])
+        .output()
+        .unwrap();
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("paddock project add nope"));
+}
