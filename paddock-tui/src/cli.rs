@@ -20,12 +20,12 @@ Where a project is not given (-p), the root workspace is meant.";
 
 const EXAMPLES: &str = "\
 Examples:
-  paddock                                  open the TUI
-  paddock send 'summarise the README'      a new chat in the root workspace; the reply streams to stdout
-  paddock send -p web -c SESSION 'and now the tests'
-  git diff | paddock send -p web -        the message read from stdin
+  paddock                               open the TUI
+  paddock send 'summarise the README'   a new chat in the root workspace, reply on stdout
+  paddock send -c SESSION 'and now the tests'
+  git diff | paddock send -p web -      the message read from stdin
   paddock ls --json | jq '.[].sessionId'
-  paddock tail SESSION                     watch a running turn to its end
+  paddock tail SESSION                  watch a running turn to its end
 
 Exit status: 0 on success; non-zero with a one-line reason on stderr (`paddock: ...`).";
 

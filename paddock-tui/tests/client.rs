@@ -9,7 +9,10 @@ use paddock_proto::{
     ChatEvent, ChatSend, ErrorBody, ErrorCode, HubFrame, ProjectInfo, Projects, ProtocolMismatch,
     Reply, Request, Routing, Sent, TextDelta, UserTurn,
 };
-use paddock_tui::client::{Client, ClientError, Event, StartOptions, connect_or_start};
+use paddock_proto::{ChatSubscribe, Resync, ResyncReason, Subscribed};
+use paddock_tui::client::{
+    Client, ClientError, Event, Follow, Followed, StartOptions, connect_or_start,
+};
 use support::{DEADLINE, FakeDaemon, TestResult};
 
 fn frame(seq: u64, event: ChatEvent) -> HubFrame {
@@ -342,5 +345,101 @@ async fn an_idle_daemon_of_another_protocol_is_stopped_and_replaced() -> TestRes
     assert_eq!(status?.signal(), Some(15), "the old daemon got SIGTERM");
     let err = client?.err().ok_or("connected to nothing")?;
     assert!(err.to_string().contains("exited at startup"), "{err}");
+    Ok(())
+}
+
+fn resync(reason: ResyncReason) -> paddock_proto::ServerMessage {
+    paddock_proto::ServerMessage::Control(paddock_proto::ControlMessage::Resync(Resync {
+        session_id: "s-1".into(),
+        reason,
+    }))
+}
+
+fn subscribed(replayed: u64) -> Reply {
+    Reply::Subscribed(Subscribed {
+        session_id: "s-1".into(),
+        running: true,
+        job_id: Some("j-1".into()),
+        replayed,
+        next_seq: 4,
+    })
+}
+
+/// Follows s-1 for `n` items: frame seqs as numbers, notices as 0.
+async fn follow_items(
+    client: &Client,
+    events: &mut paddock_tui::client::Events,
+    n: usize,
+) -> TestResult<Vec<u64>> {
+    let mut follow = Follow::new(client, events, "s-1".into());
+    let mut items = Vec::new();
+    for _ in 0..n {
+        match tokio::time::timeout(DEADLINE, follow.next()).await?? {
+            Followed::Frame(f) => items.push(f.routing.seq),
+            Followed::Notice(_) => items.push(0),
+        }
+    }
+    Ok(items)
+}
+
+#[tokio::test]
+async fn following_resubscribes_after_a_resync_and_drops_repeats() -> TestResult {
+    let daemon = FakeDaemon::bind()?;
+    let (client, conn) = tokio::join!(Client::connect(&daemon.socket), daemon.accept_hello());
+    let (mut client, mut conn) = (client?, conn?);
+    let mut events = client.take_events().ok_or("events already taken")?;
+    let fake = async {
+        conn.push_frame(frame(1, user("hi"))).await?;
+        conn.push_frame(frame(2, delta("Hel"))).await?;
+        conn.send(&resync(ResyncReason::SlowClient)).await?;
+        let msg = conn.recv().await?;
+        assert_eq!(
+            msg.request,
+            Request::ChatSubscribe(ChatSubscribe {
+                session_id: "s-1".into(),
+                want_replay: true,
+                last_seq: Some(2),
+            })
+        );
+        conn.reply(msg.id, subscribed(2)).await?;
+        // A repeat of the last frame seen, then the new one.
+        conn.push_frame(frame(2, delta("Hel"))).await?;
+        conn.push_frame(frame(3, delta("lo"))).await?;
+        TestResult::Ok(())
+    };
+    let (items, fake) = tokio::join!(follow_items(&client, &mut events, 3), fake);
+    fake?;
+    assert_eq!(items?, [1, 2, 3]);
+    Ok(())
+}
+
+#[tokio::test]
+async fn following_past_an_aged_out_range_says_so_and_replays_what_is_left() -> TestResult {
+    let daemon = FakeDaemon::bind()?;
+    let (client, conn) = tokio::join!(Client::connect(&daemon.socket), daemon.accept_hello());
+    let (mut client, mut conn) = (client?, conn?);
+    let mut events = client.take_events().ok_or("events already taken")?;
+    let fake = async {
+        conn.push_frame(frame(1, user("hi"))).await?;
+        conn.push_frame(frame(2, delta("Hel"))).await?;
+        conn.send(&resync(ResyncReason::AgedOut)).await?;
+        let msg = conn.recv().await?;
+        assert!(
+            matches!(&msg.request, Request::ChatSubscribe(s) if s.want_replay && s.last_seq.is_none()),
+            "{msg:?}"
+        );
+        conn.reply(msg.id, subscribed(3)).await?;
+        for (seq, event) in [(1, user("hi")), (2, delta("Hel")), (3, delta("lo"))] {
+            conn.push_frame(frame(seq, event)).await?;
+        }
+        TestResult::Ok(())
+    };
+    let (items, fake) = tokio::join!(follow_items(&client, &mut events, 4), fake);
+    fake?;
+    assert_eq!(
+        items?,
+        [1, 2, 0, 3],
+        "a notice, then only the frame not seen before"
+    );
     Ok(())
 }

@@ -38,6 +38,11 @@ pub enum ClientError {
         .0.daemon_protocol, .0.daemon_version, .0.pid, .0.running_turns
     )]
     RestartNeeded(ProtocolMismatch),
+    /// The daemon kept dropping this client's frames of a chat; following it was given up.
+    #[error(
+        "paddockd keeps losing frames of {session_id}; `paddock show {session_id}` has the transcript"
+    )]
+    StreamLost { session_id: String },
     #[error("lost the connection to paddockd: {reason}")]
     ConnectionLost { reason: String },
     #[error("paddockd did not answer {request} within {}s", after.as_secs_f32())]

@@ -10,11 +10,13 @@
 mod connection;
 mod error;
 mod events;
+mod follow;
 mod start;
 
 pub use connection::{Client, ConnectOptions, reply_kind};
 pub use error::ClientError;
 pub use events::{EVENT_QUEUE_CAPACITY, Event, Events};
+pub use follow::{Follow, Followed};
 pub use start::{
     StartOptions, connect_or_start, daemon_binary, daemon_log_path, socket_answers, start_daemon,
     stop_daemon, wait_until_stopped,

@@ -6,11 +6,11 @@ use anyhow::{Context as _, anyhow};
 use paddock_proto::{ChatCancel, ChatEvent, ChatList, ChatScope, ChatSend, Reply, Request, Sent};
 use tokio::signal::unix::{SignalKind, signal};
 
-use super::follow::{Follow, TurnReasons, emit};
+use super::follow::{TurnReasons, emit, next_frame};
 use super::output::{Failure, eprint, print, print_json_line};
 use super::{Context, read_stdin, unexpected};
 use crate::cli::SendArgs;
-use crate::client::Client;
+use crate::client::{Client, Follow};
 use crate::format::{ROOT_SLUG, StreamPrinter};
 
 pub async fn run(ctx: &Context, args: SendArgs) -> anyhow::Result<()> {
@@ -64,7 +64,7 @@ async fn stream_turn(
     let mut cancelled = false;
     loop {
         let frame = tokio::select! {
-            frame = follow.next_frame() => frame?,
+            frame = next_frame(&mut follow) => frame?,
             _ = interrupts.recv() => {
                 if cancelled {
                     return Err(Failure::new(130, format!(
@@ -128,7 +128,9 @@ async fn project_of(client: &Client, session: &str) -> anyhow::Result<String> {
             .into_iter()
             .find(|chat| chat.session_id == session)
             .map(|chat| chat.project_slug)
-            .ok_or_else(|| anyhow!("no chat {session}; `paddock ls --all` lists the chats")),
+            .ok_or_else(|| {
+                anyhow!("no chat {session}; `paddock ls -p SLUG --all` lists a project's chats")
+            }),
         other => Err(unexpected("chat:list", &other)),
     }
 }

@@ -1,12 +1,13 @@
 //! `paddock tail`: attach to a chat and print its turn to the end.
 
 use anyhow::anyhow;
-use paddock_proto::ChatEvent;
+use paddock_proto::{ChatEvent, ChatList, ChatScope, Reply, Request};
 
-use super::Context;
-use super::follow::{Follow, TurnReasons, emit};
+use super::follow::{TurnReasons, emit, next_frame};
 use super::output::{eprint, print_json_line};
+use super::{Context, unexpected};
 use crate::cli::TailArgs;
+use crate::client::{Client, Follow};
 use crate::format::StreamPrinter;
 
 pub async fn run(ctx: &Context, args: TailArgs) -> anyhow::Result<()> {
@@ -20,6 +21,8 @@ pub async fn run(ctx: &Context, args: TailArgs) -> anyhow::Result<()> {
     // about); otherwise the replay of the turn that just ended, or the next turn, does.
     let job = subscribed.job_id.filter(|_| subscribed.running);
     if !subscribed.running && subscribed.replayed == 0 {
+        // Subscribing does not say whether the chat exists; waiting on a typo would be forever.
+        chat_exists(&client, &args.session).await?;
         if args.no_wait {
             eprint(&format!("nothing is running in {}\n", args.session));
             return Ok(());
@@ -32,7 +35,7 @@ pub async fn run(ctx: &Context, args: TailArgs) -> anyhow::Result<()> {
     let mut printer = StreamPrinter::new(true);
     let mut reasons = TurnReasons::default();
     loop {
-        let frame = follow.next_frame().await?;
+        let frame = next_frame(&mut follow).await?;
         if job.as_ref().is_some_and(|job| *job != frame.routing.job_id) {
             continue;
         }
@@ -45,5 +48,19 @@ pub async fn run(ctx: &Context, args: TailArgs) -> anyhow::Result<()> {
         if let ChatEvent::Complete(complete) = &frame.event {
             return reasons.result(complete, false, &args.session);
         }
+    }
+}
+
+async fn chat_exists(client: &Client, session: &str) -> anyhow::Result<()> {
+    let request = Request::ChatList(ChatList {
+        project_slug: None,
+        scope: ChatScope::All,
+    });
+    match client.request(request).await? {
+        Reply::Chats(c) if c.chats.iter().any(|chat| chat.session_id == session) => Ok(()),
+        Reply::Chats(_) => Err(anyhow!(
+            "no chat {session}; `paddock ls -p SLUG --all` lists a project's chats"
+        )),
+        other => Err(unexpected("chat:list", &other)),
     }
 }
