@@ -182,3 +182,81 @@ fn plain_send_prints_the_reply_text_and_continues_a_chat() {
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("paddock project add nope"));
 }
+
+#[test]
+fn sigterm_during_a_turn_stops_the_daemon_and_leaves_no_process() {
+    let env = Env::new();
+    let state = env.dir.path().join("fake-state");
+    std::fs::create_dir_all(&state).unwrap();
+    let script = r#"fake:[{"child":"sleep 600"},{"text":"busy","chunks":1},{"hang":true}]"#;
+    let out = env
+        .paddock()
+        .env("FAKE_CLAUDE_STATE_DIR", &state)
+        .args(["send", "--detach", script])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The fake records its pid and its child's once they exist.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let pids: Vec<u32> = loop {
+        let pids: Vec<u32> = std::fs::read_dir(&state)
+            .unwrap()
+            .flatten()
+            .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
+            .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+            .filter_map(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .flat_map(|v| {
+                let mut p = vec![v["pid"].as_u64()];
+                p.extend(
+                    v["children"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .map(|c| c.as_u64()),
+                );
+                p
+            })
+            .flatten()
+            .map(|p| p as u32)
+            .collect();
+        if pids.len() >= 2 {
+            break pids;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "fake claude never started its child"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let (status, _) = env.run(&["daemon", "status", "--json"]);
+    let status: serde_json::Value = serde_json::from_str(&status).unwrap();
+    let daemon_pid = status["pid"].as_u64().expect("pid in status") as i32;
+    assert_eq!(status["running"].as_array().map(Vec::len), Some(1));
+    rustix::process::kill_process(
+        rustix::process::Pid::from_raw(daemon_pid).unwrap(),
+        rustix::process::Signal::TERM,
+    )
+    .unwrap();
+    let gone = |pid: u32| match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().next())
+            .is_some_and(|s| s == "Z" || s == "X"),
+    };
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !(gone(daemon_pid as u32) && pids.iter().all(|p| gone(*p)) && !env.socket().exists()) {
+        assert!(
+            Instant::now() < deadline,
+            "after SIGTERM: daemon gone {}, processes {:?}, socket {}",
+            gone(daemon_pid as u32),
+            pids.iter().map(|p| (*p, gone(*p))).collect::<Vec<_>>(),
+            env.socket().exists()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
