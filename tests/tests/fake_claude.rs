@@ -915,3 +915,91 @@ async fn stream_json_output_requires_verbose() {
     assert_eq!(p.wait_exit(T).await.unwrap().code(), Some(1));
     assert!(p.stderr().contains("requires --verbose"));
 }
+
+#[tokio::test]
+async fn ask_is_skipped_for_allowed_tools_and_refused_without_a_prompt_tool() {
+    let steps = json!([
+        {"tool": "mcp__paddock__status", "input": {}, "output": "fine", "ask": true},
+        {"text": "done"}
+    ]);
+
+    // Allowed by a prefix pattern: no prompt, the tool runs.
+    let home = ClaudeHome::new().unwrap();
+    let mut p = spawn(
+        &home,
+        &SessionArg::New(new_id()),
+        &["--allowedTools", "mcp__paddock__*"],
+    );
+    p.send_user(&script(steps.clone())).await.unwrap();
+    let result = p.wait_for_result(T).await.unwrap();
+    assert!(!p.seen_json().iter().any(|v| v["type"] == "control_request"));
+    let tr = p
+        .seen_json()
+        .into_iter()
+        .find(|l| line_kind(l) == "user(tool_result)")
+        .unwrap();
+    assert_eq!(
+        tr["message"]["content"][0]["content"],
+        json!([{"type": "text", "text": "fine"}])
+    );
+    assert_eq!(result["permission_denials"], json!([]));
+    p.kill().await.unwrap();
+
+    // No `--permission-prompt-tool stdio`: refused with system/permission_denied.
+    let mut p = CliCommand::new(fake_bin(), home.project_dir())
+        .args([
+            "-p",
+            "--input-format",
+            "stream-json",
+            "--output-format",
+            "stream-json",
+            "--verbose",
+        ])
+        .env("CLAUDE_CONFIG_DIR", home.config_dir())
+        .spawn()
+        .unwrap();
+    p.send_user(&script(steps)).await.unwrap();
+    let result = p.wait_for_result(T).await.unwrap();
+    let kinds: Vec<String> = p.seen_json().iter().map(line_kind).collect();
+    let denied = kinds
+        .iter()
+        .position(|k| k == "system/permission_denied")
+        .unwrap();
+    assert_eq!(kinds[denied + 1], "user(tool_result)");
+    assert_eq!(result["permission_denials"].as_array().unwrap().len(), 1);
+    assert_eq!(result["is_error"], false);
+    p.kill().await.unwrap();
+}
+
+#[tokio::test]
+async fn stdin_closing_during_a_permission_prompt_fails_the_tool_and_ends() {
+    let home = ClaudeHome::new().unwrap();
+    let mut p = spawn(&home, &SessionArg::New(new_id()), &[]);
+    p.send_user(&script(json!([
+        {"tool": "Bash", "input": {"command": "ls"}, "output": "x", "ask": true},
+        {"text": "after"}
+    ])))
+    .await
+    .unwrap();
+    p.wait_for("can_use_tool", T, |v| v["type"] == "control_request")
+        .await
+        .unwrap();
+    p.close_stdin();
+    let tr = p
+        .wait_for("the tool result", T, |v| {
+            line_kind(v) == "user(tool_result)"
+        })
+        .await
+        .unwrap();
+    let content = &tr["message"]["content"][0];
+    assert_eq!(content["is_error"], true);
+    assert!(
+        content["content"]
+            .as_str()
+            .unwrap()
+            .contains("Tool permission stream closed before response received")
+    );
+    let result = p.wait_for_result(T).await.unwrap();
+    assert_eq!(result["result"], "after");
+    assert_eq!(p.wait_exit(T).await.unwrap().code(), Some(0));
+}

@@ -306,6 +306,13 @@ fn resolve_session(
             return Err(1);
         };
         if !opts.fork_session {
+            // Resuming from another cwd leaves the file where it is; the real CLI still
+            // creates an (empty) project folder for the new cwd.
+            let _ = std::fs::create_dir_all(
+                config
+                    .join("projects")
+                    .join(crate::cwd_encoding::encode_cwd(cwd)),
+            );
             return Ok((resume.clone(), found));
         }
         let id = opts.session_id.clone().unwrap_or_else(new_uuid);

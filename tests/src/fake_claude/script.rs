@@ -7,7 +7,7 @@
 //! |---|---|
 //! | `{"text":"…","chunks":N,"delay_ms":D}` | a streamed text block (N deltas, D ms before each) |
 //! | `{"thinking":"…","chunks":N,"delay_ms":D}` | a streamed thinking block with a signature |
-//! | `{"tool":"Bash","input":{…},"output":"…","is_error":false,"ask":false,"delay_ms":D,"hang":false,"tool_use_result":…}` | a `tool_use` block ending the API message, then the `user` tool_result line. `ask` first sends `can_use_tool` and waits for the host; `delay_ms`/`hang` make the tool run for a while / until interrupted |
+//! | `{"tool":"Bash","input":{…},"output":"…","is_error":false,"ask":false,"delay_ms":D,"hang":false,"tool_use_result":…}` | a `tool_use` block ending the API message, then the `user` tool_result line. `ask` first sends `can_use_tool` and waits for the host (skipped when `--allowedTools` names the tool or a matching `prefix*`; without `--permission-prompt-tool stdio` the tool is refused with `system/permission_denied`); `delay_ms`/`hang` make the tool run for a while / until interrupted |
 //! | `{"retry":529}` | a `system/api_retry` line |
 //! | `{"api_error":529,"message":"…"}` | synthetic API-error assistant line; the turn ends (`is_error:true`, `terminal_reason:"api_error"`) |
 //! | `{"sleep_ms":N}` | wait (interruptible) |

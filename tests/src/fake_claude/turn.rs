@@ -542,7 +542,32 @@ impl Turn<'_> {
         self.close_message("tool_use");
 
         self.tool_running = Some(tool_use_id.clone());
-        if tool.ask {
+        // Like the real CLI: an allow-listed tool is never asked about, and without
+        // `--permission-prompt-tool stdio` a tool that needs permission is refused.
+        let ask = tool.ask && !self.tool_allowed(&tool.name);
+        if ask && self.session.opts.permission_prompt_tool.as_deref() != Some("stdio") {
+            let message = format!(
+                "Claude requested permissions to use {}, but you haven't granted it yet.",
+                tool.name
+            );
+            emit(&json!({"type": "system", "subtype": "permission_denied",
+                "tool_name": tool.name, "tool_use_id": tool_use_id, "message": message,
+                "uuid": new_uuid(), "session_id": self.sid()}));
+            self.denials.push(json!({"tool_name": tool.name,
+                "tool_use_id": tool_use_id, "tool_input": tool.input}));
+            self.tool_result(ToolResult {
+                tool_use_id: &tool_use_id,
+                assistant_uuid: &assistant_uuid,
+                content: json!(message),
+                is_error: true,
+                tool_use_result: json!(format!("Error: {message}")),
+                meta: json!({"id": tool_use_id, "non_execution_kind": "user-rejected",
+                    "permission_decision": {"decision": "reject", "source": "config"}}),
+            });
+            self.tool_running = None;
+            return Ok(());
+        }
+        if ask {
             match self.ask_permission(&tool, &tool_use_id).await? {
                 Permission::Allow => {}
                 Permission::Deny(message) => {
@@ -582,7 +607,7 @@ impl Turn<'_> {
             return Err(End::Interrupted);
         }
         let (content, tool_use_result) = tool_output(&tool);
-        let decision = if tool.ask {
+        let decision = if ask {
             json!({"decision": "accept", "source": "user"})
         } else {
             json!({"decision": "accept", "source": "config", "reason_type": "rule"})
@@ -597,6 +622,16 @@ impl Turn<'_> {
         });
         self.tool_running = None;
         Ok(())
+    }
+
+    /// Whether `--allowedTools` covers the tool: its exact name, or a `prefix*` pattern.
+    fn tool_allowed(&self, name: &str) -> bool {
+        self.session.opts.allowed_tools.iter().any(|rule| {
+            rule == name
+                || rule
+                    .strip_suffix('*')
+                    .is_some_and(|prefix| name.starts_with(prefix))
+        })
     }
 
     async fn ask_permission(
