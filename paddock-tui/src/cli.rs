@@ -234,7 +234,8 @@ pub struct SendArgs {
     /// Return once the turn is accepted, printing the session id to stdout
     #[arg(long)]
     pub detach: bool,
-    /// Print every frame of the turn as one JSON line instead of the reply text
+    /// Print every frame of the turn as one JSON line instead of the reply text (with
+    /// --detach: the accepted turn, {projectSlug, sessionId, jobId, queued})
     #[arg(long)]
     pub json: bool,
     /// The message; `-` reads it from stdin (so does no TEXT when stdin is not a terminal)

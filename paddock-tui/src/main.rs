@@ -8,7 +8,10 @@ use paddock_tui::cli::Cli;
 use paddock_tui::commands::{self, Failure};
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => return usage_error(&err),
+    };
     let result = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -29,4 +32,33 @@ fn main() -> ExitCode {
             ExitCode::from(code)
         }
     }
+}
+
+/// Help and version go out as clap writes them; a usage mistake becomes the one-line reason
+/// every failure gets (DESIGN §6), pointing at the help that explains it.
+fn usage_error(err: &clap::Error) -> ExitCode {
+    if !err.use_stderr() {
+        let _ = err.print();
+        return ExitCode::SUCCESS;
+    }
+    // `paddock daemon` alone: the list of its subcommands is the most useful answer.
+    if err.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        let _ = err.print();
+        return ExitCode::from(2);
+    }
+    let rendered = err.render().to_string();
+    // Everything clap says before the usage, on one line.
+    let mut reason = String::new();
+    for line in rendered.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if line.starts_with("Usage:") || line.starts_with("For more information") {
+            break;
+        }
+        let line = line.strip_prefix("error: ").unwrap_or(line);
+        if !reason.is_empty() {
+            reason.push_str(if reason.ends_with(':') { " " } else { "; " });
+        }
+        reason.push_str(line);
+    }
+    let _ = writeln!(std::io::stderr(), "paddock: {reason}; see `paddock --help`");
+    ExitCode::from(2)
 }
