@@ -1,0 +1,249 @@
+//! Scripted tool calls: the `tool_use` block, the optional `can_use_tool` round trip, the
+//! tool result, and what an interrupt during a tool prints.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use super::{BlockKind, End, Flow, Turn};
+use crate::fake_claude::emit::{emit, new_uuid, now_timestamp};
+use crate::fake_claude::script::ToolStep;
+use crate::text::{short_id, split_chunks};
+
+/// The text the real CLI puts in a tool result when an interrupt stops the tool.
+const INTERRUPTED_TOOL_TEXT: &str = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
+
+/// Tool result when stdin closes while a permission prompt waits.
+const PERMISSION_STREAM_CLOSED: &str = "Tool permission request failed: AbortError: Tool permission stream closed before response received";
+
+impl Turn<'_> {
+    pub(super) async fn tool(&mut self, tool: ToolStep) -> Flow {
+        let tool_use_id = format!("toolu_fake_{}", short_id());
+        self.ensure_message();
+        self.start_block(
+            BlockKind::ToolUse,
+            json!({"type": "tool_use", "id": tool_use_id, "name": tool.name, "input": {}}),
+        );
+        for piece in split_chunks(&tool.input.to_string(), 3) {
+            self.delta(
+                json!({"type": "input_json_delta", "partial_json": piece}),
+                "",
+            );
+        }
+        let assistant_uuid = self.complete_block(json!({"type": "tool_use", "id": tool_use_id,
+            "name": tool.name, "input": tool.input}));
+        self.close_message("tool_use");
+
+        self.tool_running = Some(tool_use_id.clone());
+        // Like the real CLI: an allow-listed tool is never asked about, and without
+        // `--permission-prompt-tool stdio` a tool that needs permission is refused.
+        let ask = tool.ask && !self.tool_allowed(&tool.name);
+        if ask && self.session.opts.permission_prompt_tool.as_deref() != Some("stdio") {
+            let message = format!(
+                "Claude requested permissions to use {}, but you haven't granted it yet.",
+                tool.name
+            );
+            emit(&json!({"type": "system", "subtype": "permission_denied",
+                "tool_name": tool.name, "tool_use_id": tool_use_id, "message": message,
+                "uuid": new_uuid(), "session_id": self.sid()}));
+            self.denials.push(json!({"tool_name": tool.name,
+                "tool_use_id": tool_use_id, "tool_input": tool.input}));
+            self.tool_result(ToolResult {
+                tool_use_id: &tool_use_id,
+                assistant_uuid: &assistant_uuid,
+                content: json!(message),
+                is_error: true,
+                tool_use_result: json!(format!("Error: {message}")),
+                meta: json!({"id": tool_use_id, "non_execution_kind": "user-rejected",
+                    "permission_decision": {"decision": "reject", "source": "config"}}),
+            });
+            self.tool_running = None;
+            return Ok(());
+        }
+        if ask {
+            match self.ask_permission(&tool, &tool_use_id).await? {
+                Permission::Allow => {}
+                Permission::Deny(message) => {
+                    self.denials.push(json!({"tool_name": tool.name,
+                        "tool_use_id": tool_use_id, "tool_input": tool.input}));
+                    self.tool_result(ToolResult {
+                        tool_use_id: &tool_use_id,
+                        assistant_uuid: &assistant_uuid,
+                        content: json!(message),
+                        is_error: true,
+                        tool_use_result: json!(format!("Error: {message}")),
+                        meta: json!({"id": tool_use_id, "non_execution_kind": "permission-rule",
+                            "permission_decision": {"decision": "reject", "source": "user_reject"}}),
+                    });
+                    self.tool_running = None;
+                    return Ok(());
+                }
+                Permission::StreamClosed => {
+                    self.tool_result(ToolResult {
+                        tool_use_id: &tool_use_id,
+                        assistant_uuid: &assistant_uuid,
+                        content: json!(PERMISSION_STREAM_CLOSED),
+                        is_error: true,
+                        tool_use_result: json!(format!("Error: {PERMISSION_STREAM_CLOSED}")),
+                        meta: json!({"id": tool_use_id}),
+                    });
+                    self.tool_running = None;
+                    return Ok(());
+                }
+            }
+        }
+        if self.pause(Duration::from_millis(tool.delay_ms)).await {
+            return Err(End::Interrupted);
+        }
+        if tool.hang {
+            self.hang().await;
+            return Err(End::Interrupted);
+        }
+        let (content, tool_use_result) = tool_output(&tool);
+        let decision = if ask {
+            json!({"decision": "accept", "source": "user"})
+        } else {
+            json!({"decision": "accept", "source": "config", "reason_type": "rule"})
+        };
+        self.tool_result(ToolResult {
+            tool_use_id: &tool_use_id,
+            assistant_uuid: &assistant_uuid,
+            content,
+            is_error: tool.is_error,
+            tool_use_result,
+            meta: json!({"id": tool_use_id, "permission_decision": decision}),
+        });
+        self.tool_running = None;
+        Ok(())
+    }
+
+    /// Whether `--allowedTools` covers the tool: its exact name, or a `prefix*` pattern.
+    fn tool_allowed(&self, name: &str) -> bool {
+        self.session.opts.allowed_tools.iter().any(|rule| {
+            rule == name
+                || rule
+                    .strip_suffix('*')
+                    .is_some_and(|prefix| name.starts_with(prefix))
+        })
+    }
+
+    async fn ask_permission(
+        &mut self,
+        tool: &ToolStep,
+        tool_use_id: &str,
+    ) -> Result<Permission, End> {
+        let request_id = new_uuid();
+        let Some(answer) = self.shared.wait_permission(&request_id) else {
+            return Ok(Permission::StreamClosed);
+        };
+        let description = tool.input["description"]
+            .as_str()
+            .map_or_else(|| format!("Use {}", tool.name), str::to_owned);
+        let mut request = json!({"subtype": "can_use_tool", "tool_name": tool.name,
+            "display_name": tool.name, "input": tool.input, "description": description,
+            "permission_suggestions": [{"type": "addRules", "rules": [{"toolName": tool.name}],
+                "behavior": "allow", "destination": "localSettings"}],
+            "tool_use_id": tool_use_id});
+        if let Some(server) = tool
+            .name
+            .strip_prefix("mcp__")
+            .and_then(|r| r.split("__").next())
+        {
+            request["mcp_server"] = json!({"name": server, "source": "dynamic"});
+        }
+        emit(&json!({"type": "control_request", "request_id": request_id, "request": request}));
+        let mut rx = self.interrupt.clone();
+        let response = tokio::select! {
+            answer = answer => answer,
+            _ = rx.wait_for(|v| *v) => return Err(End::Interrupted),
+        };
+        let Ok(response) = response else {
+            return Ok(Permission::StreamClosed);
+        };
+        if response["subtype"] == "error" {
+            let error = response["error"].as_str().unwrap_or("permission error");
+            return Ok(Permission::Deny(error.to_owned()));
+        }
+        let decision = &response["response"];
+        if decision["behavior"] == "allow" {
+            Ok(Permission::Allow)
+        } else {
+            let message = decision["message"].as_str().unwrap_or("Permission denied");
+            Ok(Permission::Deny(message.to_owned()))
+        }
+    }
+
+    fn tool_result(&mut self, r: ToolResult<'_>) {
+        let uuid = new_uuid();
+        let content = json!([{"tool_use_id": r.tool_use_id, "type": "tool_result", "content": r.content,
+                     "is_error": r.is_error}]);
+        emit(
+            &json!({"type": "user", "message": {"role": "user", "content": content},
+            "parent_tool_use_id": null, "session_id": self.sid(), "uuid": uuid,
+            "timestamp": now_timestamp(), "tool_use_result": r.tool_use_result,
+            "tool_result_meta": [r.meta]}),
+        );
+        self.session.transcript.chained(
+            "user",
+            json!({"promptId": self.prompt_id, "message": {"role": "user", "content": content},
+                "toolUseResult": r.tool_use_result, "sourceToolAssistantUUID": r.assistant_uuid}),
+            Some(&uuid),
+        );
+    }
+
+    /// Interrupt while a tool runs (doc §9): an error tool result, then the tool-use marker.
+    pub(super) fn abort_tool(&mut self, tool_use_id: &str) {
+        let uuid = new_uuid();
+        let content = json!([{"type": "tool_result", "content": INTERRUPTED_TOOL_TEXT,
+                              "is_error": true, "tool_use_id": tool_use_id}]);
+        emit(
+            &json!({"type": "user", "message": {"role": "user", "content": content},
+            "parent_tool_use_id": null, "session_id": self.sid(), "uuid": uuid,
+            "timestamp": now_timestamp(), "tool_use_result": "User rejected tool use",
+            "tool_result_meta": [{"id": tool_use_id, "non_execution_kind": "user-rejected"}]}),
+        );
+        self.session.transcript.chained(
+            "user",
+            json!({"promptId": self.prompt_id, "message": {"role": "user", "content": content},
+                   "toolUseResult": "User rejected tool use"}),
+            Some(&uuid),
+        );
+        self.interrupt_marker("[Request interrupted by user for tool use]");
+    }
+}
+
+enum Permission {
+    Allow,
+    Deny(String),
+    StreamClosed,
+}
+
+struct ToolResult<'a> {
+    tool_use_id: &'a str,
+    assistant_uuid: &'a str,
+    content: Value,
+    is_error: bool,
+    tool_use_result: Value,
+    meta: Value,
+}
+
+/// The tool_result `content` and `tool_use_result` of a scripted tool, shaped like the real
+/// CLI's: Bash gets a stdout/stderr object (a string on error), MCP tools a text block array.
+fn tool_output(tool: &ToolStep) -> (Value, Value) {
+    let output = tool.output.as_str();
+    let (content, result) = if tool.name.starts_with("mcp__") {
+        let blocks = json!([{"type": "text", "text": output}]);
+        (blocks.clone(), blocks)
+    } else if tool.is_error {
+        (json!(output), json!(format!("Error: {output}")))
+    } else if tool.name == "Bash" {
+        (
+            json!(output),
+            json!({"stdout": output, "stderr": "", "interrupted": false,
+                               "isImage": false, "noOutputExpected": false}),
+        )
+    } else {
+        (json!(output), json!(output))
+    };
+    (content, tool.tool_use_result.clone().unwrap_or(result))
+}
