@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use paddock_proto::{ChatSummary, DaemonStatus, ProjectInfo};
 
-use super::{origin_name, project_label};
+use super::{clean_title, origin_name, project_label};
 
 /// Each row's nesting depth in the listing: one more than its parent's when the parent is an
 /// earlier row, else 0 — so a spawned chat whose parent is not listed (another project,
@@ -55,17 +55,13 @@ pub fn chat_table(chats: &[ChatSummary]) -> String {
         } else {
             format!("{}└ ", "  ".repeat(depth - 1))
         };
-        let title = if chat.title.trim().is_empty() {
-            "(untitled)"
-        } else {
-            chat.title.trim()
-        };
         let _ = writeln!(
             out,
-            "{:id_width$}  {:9}  {}   {branch}{title}",
+            "{:id_width$}  {:9}  {}   {branch}{}",
             chat.session_id,
             origin_name(chat.origin),
             chat_flags(chat),
+            clean_title(&chat.title),
         );
     }
     out

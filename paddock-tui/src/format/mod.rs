@@ -52,6 +52,21 @@ pub fn attribution_line(attribution: &Attribution) -> String {
     }
 }
 
+/// A chat title fit for one line: control characters (a pasted newline) become spaces, and a
+/// blank title says so.
+pub fn clean_title(title: &str) -> String {
+    let one_line: String = title
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let trimmed = one_line.trim();
+    if trimmed.is_empty() {
+        "(untitled)".to_owned()
+    } else {
+        trimmed.to_owned()
+    }
+}
+
 /// The first line of `text`, cut to `max` characters; `…` marks anything left out.
 pub fn one_line(text: &str, max: usize) -> String {
     let trimmed = text.trim();
@@ -125,6 +140,12 @@ mod tests {
             attribution_line(&Attribution::Recovery),
             "⚠ continued after a background task was terminated"
         );
+    }
+
+    #[test]
+    fn titles_fit_on_one_line() {
+        assert_eq!(clean_title("Fix\nthe build\t"), "Fix the build");
+        assert_eq!(clean_title("  "), "(untitled)");
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use paddock_proto::{Transcript, TranscriptEntry};
 
-use super::{attribution_line, one_line, origin_name, project_label, tool_summary};
+use super::{attribution_line, clean_title, one_line, origin_name, project_label, tool_summary};
 
 /// How many characters of a tool result or thinking block to show on its one line.
 const PREVIEW: usize = 100;
@@ -13,12 +13,7 @@ const PREVIEW: usize = 100;
 pub fn transcript(t: &Transcript) -> String {
     let chat = &t.chat;
     let mut out = String::new();
-    let title = if chat.title.trim().is_empty() {
-        "(untitled)"
-    } else {
-        chat.title.trim()
-    };
-    let _ = writeln!(out, "{title}");
+    let _ = writeln!(out, "{}", clean_title(&chat.title));
     let mut about = format!(
         "session {} · project {} · {}",
         chat.session_id,

@@ -11,7 +11,7 @@ use ratatui::widgets::{
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::app::{App, Connection, Row};
-use crate::format::project_label;
+use crate::format::{clean_title, project_label};
 
 /// Below this width, origin badges show only their icon.
 const NARROW: u16 = 60;
@@ -185,12 +185,7 @@ fn chat_line<'a>(chat: &ChatSummary, depth: usize, width: usize, narrow: bool) -
     let badge_width = badge.as_ref().map_or(0, |(text, _)| text.width() + 1);
     // "  ", the mark, " ", the branch, the title, the star, the badge.
     let fixed = 4 + branch.width() + star.width() + badge_width;
-    let title = if chat.title.trim().is_empty() {
-        "(untitled)"
-    } else {
-        chat.title.trim()
-    };
-    let title = truncate(title, width.saturating_sub(fixed + 1));
+    let title = truncate(&clean_title(&chat.title), width.saturating_sub(fixed + 1));
     let mut title_span = Span::raw(title.clone());
     if chat.unread {
         title_span = title_span.bold();
