@@ -288,7 +288,7 @@ async fn a_daemon_that_cannot_be_run_says_how_to_fix_it() -> TestResult {
 async fn a_daemon_that_exits_at_startup_points_at_its_log() -> TestResult {
     let dir = tempfile::tempdir()?;
     let mut opts = StartOptions::new(dir.path().join("paddockd.sock"));
-    opts.daemon_bin = failing_daemon(dir.path())?;
+    opts.daemon_bin = failing_daemon();
     opts.log_path = Some(dir.path().join("paddockd.log"));
     let err = tokio::time::timeout(DEADLINE, connect_or_start(&opts))
         .await?
@@ -301,13 +301,10 @@ async fn a_daemon_that_exits_at_startup_points_at_its_log() -> TestResult {
     Ok(())
 }
 
-/// A "paddockd" that exits at once with status 3.
-fn failing_daemon(dir: &std::path::Path) -> TestResult<std::path::PathBuf> {
-    use std::os::unix::fs::PermissionsExt;
-    let bin = dir.join("paddockd");
-    std::fs::write(&bin, "#!/bin/sh\nexit 3\n")?;
-    std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755))?;
-    Ok(bin)
+/// A "paddockd" that exits at once with status 1: `false` from PATH (a script written by the
+/// test could hit ETXTBSY when another test thread forks while it is open for writing).
+fn failing_daemon() -> std::path::PathBuf {
+    std::path::PathBuf::from("false")
 }
 
 #[tokio::test]
@@ -334,10 +331,9 @@ async fn an_idle_daemon_of_another_protocol_is_stopped_and_replaced() -> TestRes
         drop(daemon);
         TestResult::Ok(status)
     };
-    let dir = tempfile::tempdir()?;
     let mut opts = StartOptions::new(socket);
     // The replacement fails at once, which ends the test quickly with a clear error.
-    opts.daemon_bin = failing_daemon(dir.path())?;
+    opts.daemon_bin = failing_daemon();
     let (client, status) = tokio::join!(
         tokio::time::timeout(DEADLINE, connect_or_start(&opts)),
         fake
