@@ -105,7 +105,7 @@ complete -c paddock -n "__fish_paddock_using_subcommand send" -s c -l session -d
 complete -c paddock -n "__fish_paddock_using_subcommand send" -l model -d 'The model for a new chat (e.g. `sonnet`, `opus`) [default: the daemon\'s]' -r
 complete -c paddock -n "__fish_paddock_using_subcommand send" -l socket -d 'The daemon\'s socket [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]' -r -F
 complete -c paddock -n "__fish_paddock_using_subcommand send" -l detach -d 'Return once the turn is accepted, printing the session id to stdout'
-complete -c paddock -n "__fish_paddock_using_subcommand send" -l json -d 'Print every frame of the turn as one JSON line instead of the reply text'
+complete -c paddock -n "__fish_paddock_using_subcommand send" -l json -d 'Print every frame of the turn as one JSON line instead of the reply text (with --detach: the accepted turn, {projectSlug, sessionId, jobId, queued})'
 complete -c paddock -n "__fish_paddock_using_subcommand send" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c paddock -n "__fish_paddock_using_subcommand send" -s V -l version -d 'Print version'
 complete -c paddock -n "__fish_paddock_using_subcommand tail" -l socket -d 'The daemon\'s socket [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]' -r -F
