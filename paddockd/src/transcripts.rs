@@ -295,7 +295,7 @@ mod tests {
 
     fn fixtures() -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../shared/fixtures/claude-cli-2.1.332/transcripts")
+            .join("../tests/fixtures/claude-cli-2.1.332/transcripts")
     }
 
     #[test]
@@ -305,7 +305,7 @@ mod tests {
             "-home-dev-lab-work-dir-1-x"
         );
         // Every fixture folder must be the encoding of the cwd its records carry.
-        let dirs = std::fs::read_dir(fixtures()).expect("shared/fixtures beside the repository");
+        let dirs = std::fs::read_dir(fixtures()).expect("tests/fixtures holds the CLI captures");
         let mut checked = 0;
         for dir in dirs.flatten() {
             let name = dir.file_name().to_string_lossy().into_owned();
@@ -331,7 +331,7 @@ mod tests {
 
     #[test]
     fn renders_fixture_transcripts_without_failing() {
-        let dirs = std::fs::read_dir(fixtures()).expect("shared/fixtures beside the repository");
+        let dirs = std::fs::read_dir(fixtures()).expect("tests/fixtures holds the CLI captures");
         let mut kinds = std::collections::BTreeSet::new();
         for dir in dirs.flatten() {
             for f in std::fs::read_dir(dir.path()).unwrap().flatten() {

@@ -323,9 +323,9 @@ mod tests {
 
     fn fixture(name: &str) -> Vec<Value> {
         let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../shared/fixtures/claude-cli-2.1.332/stdout")
+            .join("../tests/fixtures/claude-cli-2.1.332/stdout")
             .join(format!("{name}.jsonl"));
-        let text = std::fs::read_to_string(&p).expect("shared/fixtures beside the repository");
+        let text = std::fs::read_to_string(&p).expect("tests/fixtures holds the CLI captures");
         text.lines()
             .filter_map(|l| serde_json::from_str(l).ok())
             .collect()
@@ -393,7 +393,7 @@ mod tests {
     fn api_error_is_a_notice_and_a_failed_complete() {
         let mut any = false;
         let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../shared/fixtures/claude-cli-2.1.332/stdout");
+            .join("../tests/fixtures/claude-cli-2.1.332/stdout");
         for e in std::fs::read_dir(&dir).unwrap().flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
             if !name.starts_with("i_") || !name.ends_with(".jsonl") {
