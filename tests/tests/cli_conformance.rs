@@ -474,3 +474,78 @@ async fn fake_claude_matches_the_real_cli_line_by_line() {
         }
     }
 }
+
+/// Runs one Bash call that needs permission, answers `can_use_tool` with a deny, and returns
+/// every stdout line up to the lifecycle line after the result.
+async fn denied_tool_turn(program: &std::path::Path, prompt: &str, input: &Value) -> Vec<Value> {
+    let api = MockApi::start().await.unwrap();
+    let home = ClaudeHome::new().unwrap();
+    let mut p = start(program, &home, &api, &SessionArg::New(new_id()), 1, &[]);
+    p.send(&user_message(prompt, Some(&new_id())))
+        .await
+        .unwrap();
+    let tool_use = p
+        .wait_for("the tool use", T, |v| line_kind(v) == "assistant(tool_use)")
+        .await
+        .unwrap();
+    let request = p
+        .wait_for("can_use_tool", T, |v| v["type"] == "control_request")
+        .await
+        .unwrap();
+    let r = &request["request"];
+    assert_eq!(r["subtype"], "can_use_tool", "{request}");
+    assert_eq!(r["tool_name"], "Bash");
+    assert_eq!(r["display_name"], "Bash");
+    assert_eq!(&r["input"], input);
+    assert_eq!(r["description"], input["description"]);
+    assert_eq!(r["tool_use_id"], tool_use["message"]["content"][0]["id"]);
+    assert!(r["permission_suggestions"].is_array());
+    assert!(uuid::Uuid::parse_str(request["request_id"].as_str().unwrap()).is_ok());
+    p.answer_permission(&request, false, "operator said no")
+        .await
+        .unwrap();
+    let result = p.wait_for_result(T).await.unwrap();
+    p.wait_for("command_lifecycle", T, |v| v["type"] == "command_lifecycle")
+        .await
+        .unwrap();
+    let lines = p.seen_json();
+    let tool_result = lines
+        .iter()
+        .find(|l| line_kind(l) == "user(tool_result)")
+        .unwrap();
+    let block = &tool_result["message"]["content"][0];
+    assert_eq!(block["content"], "operator said no");
+    assert_eq!(block["is_error"], true);
+    assert_eq!(tool_result["tool_use_result"], "Error: operator said no");
+    assert_eq!(
+        tool_result["tool_result_meta"][0]["non_execution_kind"],
+        "permission-rule"
+    );
+    assert_eq!(result["is_error"], false, "{result}");
+    let denials = result["permission_denials"].as_array().unwrap();
+    assert_eq!(denials.len(), 1, "{result}");
+    assert_eq!(denials[0]["tool_name"], "Bash");
+    assert_eq!(denials[0]["tool_use_id"], block["tool_use_id"]);
+    assert_eq!(&denials[0]["tool_input"], input);
+    p.close_stdin();
+    assert_eq!(p.wait_exit(T).await.unwrap().code(), Some(0));
+    assert!(
+        !home.project_dir().join("made-by-tool").exists(),
+        "a denied command must not run"
+    );
+    lines
+}
+
+#[tokio::test]
+async fn permission_prompt_deny_real_and_fake_agree() {
+    let input = json!({"command": "touch made-by-tool", "description": "Make a file"});
+    let real_lines =
+        denied_tool_turn(&claude_bin(), &format!("mock:tool Bash {input}"), &input).await;
+    let script = json!([
+        {"tool": "Bash", "input": input, "output": "unused", "ask": true},
+        {"text": "tool said: operator said no"}
+    ]);
+    let fake = PathBuf::from(env!("CARGO_BIN_EXE_fake-claude"));
+    let fake_lines = denied_tool_turn(&fake, &format!("fake:{script}"), &input).await;
+    assert_eq!(kinds(&fake_lines), kinds(&real_lines));
+}

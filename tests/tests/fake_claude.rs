@@ -675,6 +675,12 @@ async fn run_permission_turn(allow: bool) -> (CliProcess, Value, Value) {
     p.answer_permission(&request, allow, "operator said no")
         .await
         .unwrap();
+    // --replay-user-messages echoes the answer, like the real CLI.
+    let echo = p
+        .wait_for("the echoed answer", T, |v| v["type"] == "control_response")
+        .await
+        .unwrap();
+    assert_eq!(echo["response"]["request_id"], request["request_id"]);
     let tool_result = p
         .wait_for("the tool result", T, |v| {
             line_kind(v) == "user(tool_result)"

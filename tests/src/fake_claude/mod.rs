@@ -247,7 +247,8 @@ async fn run(argv: Vec<String>) -> i32 {
 
     let (tx, mut rx) = mpsc::unbounded_channel::<Value>();
     if session.opts.stream_input() {
-        tokio::spawn(read_stdin(Arc::clone(&shared), tx));
+        let replay = session.opts.replay_user_messages;
+        tokio::spawn(read_stdin(Arc::clone(&shared), tx, replay));
     } else {
         // `-p "prompt"` (or the prompt on stdin): one turn, then exit.
         let prompt = match session.opts.positional.first() {
@@ -360,7 +361,7 @@ fn spawn_signal_handlers(shared: &Arc<Shared>) {
 
 /// Reads stdin lines: control requests are answered here, user messages are queued for the
 /// runner, `control_response`s go to the waiting permission prompt.
-async fn read_stdin(shared: Arc<Shared>, tx: mpsc::UnboundedSender<Value>) {
+async fn read_stdin(shared: Arc<Shared>, tx: mpsc::UnboundedSender<Value>, replay: bool) {
     let mut reader = BufReader::new(tokio::io::stdin());
     let mut buf = Vec::new();
     loop {
@@ -395,6 +396,10 @@ async fn read_stdin(shared: Arc<Shared>, tx: mpsc::UnboundedSender<Value>) {
             }
             Some("control_request") => handle_control(&shared, &value),
             Some("control_response") => {
+                // With --replay-user-messages the real CLI echoes the host's answer on stdout.
+                if replay {
+                    emit(&value);
+                }
                 let request_id = value["response"]["request_id"].as_str().unwrap_or_default();
                 if let Some(waiter) = lock(&shared.pending).remove(request_id) {
                     let _ = waiter.send(value["response"].clone());

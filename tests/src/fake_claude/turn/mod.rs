@@ -393,6 +393,12 @@ impl Turn<'_> {
     /// Ends the open message: `message_delta`, `message_stop`, and the transcript records of
     /// its blocks (with the final stop reason and usage).
     fn close_message(&mut self, stop_reason: &'static str) {
+        self.close_message_with(stop_reason, None);
+    }
+
+    /// [`Turn::close_message`], printing `between` after `message_delta` and before
+    /// `message_stop`: where the real CLI puts a `can_use_tool` request.
+    fn close_message_with(&mut self, stop_reason: &'static str, between: Option<&Value>) {
         let Some(msg) = self.msg.as_ref() else {
             return;
         };
@@ -400,6 +406,9 @@ impl Turn<'_> {
         self.stream_event(json!({"type": "message_delta",
             "delta": {"stop_reason": stop_reason, "stop_sequence": null},
             "usage": {"output_tokens": output_tokens}}));
+        if let Some(line) = between {
+            emit(line);
+        }
         self.stream_event(json!({"type": "message_stop"}));
         if let Some(msg) = self.msg.take() {
             self.output_tokens += msg.output_tokens;

@@ -32,13 +32,23 @@ impl Turn<'_> {
         }
         let assistant_uuid = self.complete_block(json!({"type": "tool_use", "id": tool_use_id,
             "name": tool.name, "input": tool.input}));
-        self.close_message("tool_use");
 
         self.tool_running = Some(tool_use_id.clone());
         // Like the real CLI: an allow-listed tool is never asked about, and without
         // `--permission-prompt-tool stdio` a tool that needs permission is refused.
         let ask = tool.ask && !self.tool_allowed(&tool.name);
-        if ask && self.session.opts.permission_prompt_tool.as_deref() != Some("stdio") {
+        let prompt_tool = self.session.opts.permission_prompt_tool.as_deref() == Some("stdio");
+        let mut waiter = None;
+        if ask && prompt_tool {
+            let request_id = new_uuid();
+            waiter = self.shared.wait_permission(&request_id);
+            if waiter.is_some() {
+                let request = permission_request(&tool, &tool_use_id, &request_id);
+                self.close_message_with("tool_use", Some(&request));
+            }
+        }
+        self.close_message("tool_use");
+        if ask && !prompt_tool {
             let message = format!(
                 "Claude requested permissions to use {}, but you haven't granted it yet.",
                 tool.name
@@ -61,7 +71,11 @@ impl Turn<'_> {
             return Ok(());
         }
         if ask {
-            match self.ask_permission(&tool, &tool_use_id).await? {
+            let permission = match waiter {
+                Some(answer) => self.await_permission(answer).await?,
+                None => Permission::StreamClosed,
+            };
+            match permission {
                 Permission::Allow => {}
                 Permission::Deny(message) => {
                     self.denials.push(json!({"tool_name": tool.name,
@@ -101,7 +115,7 @@ impl Turn<'_> {
         }
         let (content, tool_use_result) = tool_output(&tool);
         let decision = if ask {
-            json!({"decision": "accept", "source": "user"})
+            json!({"decision": "accept", "source": "user_temporary"})
         } else {
             json!({"decision": "accept", "source": "config", "reason_type": "rule"})
         };
@@ -127,31 +141,11 @@ impl Turn<'_> {
         })
     }
 
-    async fn ask_permission(
+    /// Waits for the host's answer to a `can_use_tool` request (or an interrupt).
+    async fn await_permission(
         &mut self,
-        tool: &ToolStep,
-        tool_use_id: &str,
+        answer: tokio::sync::oneshot::Receiver<Value>,
     ) -> Result<Permission, End> {
-        let request_id = new_uuid();
-        let Some(answer) = self.shared.wait_permission(&request_id) else {
-            return Ok(Permission::StreamClosed);
-        };
-        let description = tool.input["description"]
-            .as_str()
-            .map_or_else(|| format!("Use {}", tool.name), str::to_owned);
-        let mut request = json!({"subtype": "can_use_tool", "tool_name": tool.name,
-            "display_name": tool.name, "input": tool.input, "description": description,
-            "permission_suggestions": [{"type": "addRules", "rules": [{"toolName": tool.name}],
-                "behavior": "allow", "destination": "localSettings"}],
-            "tool_use_id": tool_use_id});
-        if let Some(server) = tool
-            .name
-            .strip_prefix("mcp__")
-            .and_then(|r| r.split("__").next())
-        {
-            request["mcp_server"] = json!({"name": server, "source": "dynamic"});
-        }
-        emit(&json!({"type": "control_request", "request_id": request_id, "request": request}));
         let mut rx = self.interrupt.clone();
         let response = tokio::select! {
             answer = answer => answer,
@@ -210,6 +204,26 @@ impl Turn<'_> {
         );
         self.interrupt_marker("[Request interrupted by user for tool use]");
     }
+}
+
+/// The `can_use_tool` control request for a tool call (doc §4 shape).
+fn permission_request(tool: &ToolStep, tool_use_id: &str, request_id: &str) -> Value {
+    let description = tool.input["description"]
+        .as_str()
+        .map_or_else(|| format!("Use {}", tool.name), str::to_owned);
+    let mut request = json!({"subtype": "can_use_tool", "tool_name": tool.name,
+        "display_name": tool.name, "input": tool.input, "description": description,
+        "permission_suggestions": [{"type": "addRules", "rules": [{"toolName": tool.name}],
+            "behavior": "allow", "destination": "localSettings"}],
+        "tool_use_id": tool_use_id});
+    if let Some(server) = tool
+        .name
+        .strip_prefix("mcp__")
+        .and_then(|r| r.split("__").next())
+    {
+        request["mcp_server"] = json!({"name": server, "source": "dynamic"});
+    }
+    json!({"type": "control_request", "request_id": request_id, "request": request})
 }
 
 enum Permission {
