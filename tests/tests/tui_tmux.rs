@@ -1,0 +1,138 @@
+//! The TUI in a real terminal: tmux runs `paddock`, capture-pane reads the screen.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+fn bin(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let path = exe.parent().and_then(Path::parent).unwrap().join(name);
+    assert!(path.exists(), "{} is not built", path.display());
+    path
+}
+
+struct Tmux {
+    server: String,
+}
+
+impl Tmux {
+    fn cmd(&self) -> Command {
+        let mut c = Command::new("tmux");
+        c.args(["-L", &self.server, "-f", "/dev/null"]);
+        c
+    }
+
+    fn capture(&self) -> String {
+        let out = self
+            .cmd()
+            .args(["capture-pane", "-p", "-t", "tui"])
+            .output()
+            .expect("tmux is installed (.ci/run installs it)");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn wait_for(&self, what: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let screen = self.capture();
+            if screen.contains(what) {
+                return screen;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "screen never showed {what:?}:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.cmd().arg("kill-server").output();
+    }
+}
+
+#[test]
+fn the_tui_lists_projects_and_chats_and_quits_on_q() {
+    let dir = tempfile::tempdir().unwrap();
+    let env: Vec<(&str, PathBuf)> = vec![
+        ("PADDOCK_SOCKET", dir.path().join("run/paddockd.sock")),
+        ("PADDOCK_DATA_DIR", dir.path().join("data")),
+        ("PADDOCK_LOG", dir.path().join("paddockd.log")),
+        (
+            "PADDOCK_CLAUDE_BIN",
+            PathBuf::from(env!("CARGO_BIN_EXE_fake-claude")),
+        ),
+        ("PADDOCK_DAEMON_BIN", bin("paddockd")),
+        ("XDG_CONFIG_HOME", dir.path().join("config")),
+    ];
+    let paddock = |args: &[&str]| {
+        let out = Command::new(bin("paddock"))
+            .envs(env.iter().map(|(k, v)| (k, v)))
+            .env_remove("PADDOCK_CONFIG")
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    paddock(&["project", "add", "demo"]);
+    paddock(&["send", "-p", "demo", "a chat about tmux panes"]);
+
+    let tmux = Tmux {
+        server: format!("paddock-test-{}", std::process::id()),
+    };
+    let mut shell = String::from("env -u PADDOCK_CONFIG");
+    for (k, v) in &env {
+        shell.push_str(&format!(" {k}='{}'", v.display()));
+    }
+    shell.push_str(&format!(" '{}'", bin("paddock").display()));
+    let started = tmux
+        .cmd()
+        .args([
+            "new-session",
+            "-d",
+            "-s",
+            "tui",
+            "-x",
+            "80",
+            "-y",
+            "24",
+            &shell,
+        ])
+        .status()
+        .expect("tmux is installed (.ci/run installs it)");
+    assert!(started.success());
+    let screen = tmux.wait_for("a chat about tmux panes");
+    assert!(screen.contains("demo"), "{screen}");
+    tmux.cmd()
+        .args(["send-keys", "-t", "tui", "q"])
+        .status()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let alive = tmux
+            .cmd()
+            .args(["has-session", "-t", "tui"])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !alive {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "q did not quit:\n{}",
+            tmux.capture()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = Command::new(bin("paddock"))
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .args(["daemon", "stop"])
+        .output();
+}
