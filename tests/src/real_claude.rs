@@ -16,7 +16,8 @@ pub const CLAUDE_BIN_ENV: &str = "PADDOCK_TEST_CLAUDE_BIN";
 pub const INSTALL_HINT: &str = "the real Claude Code CLI was not found: run `bash .ci/install-claude.sh` \
      (installs it under $HOME/.cache/paddock-tools), or set PADDOCK_TEST_CLAUDE_BIN to a `claude` binary";
 
-/// Finds the CLI: `$PADDOCK_TEST_CLAUDE_BIN`, else `$HOME/.cache/paddock-tools/node_modules/.bin/claude`,
+/// Finds the CLI: `$PADDOCK_TEST_CLAUDE_BIN`, else `node_modules/.bin/claude` under
+/// `$PADDOCK_TOOLS_DIR` or `$HOME/.cache/paddock-tools` (where `.ci/install-claude.sh` puts it),
 /// else `claude` on `PATH`. The error carries [`INSTALL_HINT`].
 pub fn find_claude_bin() -> anyhow::Result<PathBuf> {
     if let Some(path) = std::env::var_os(CLAUDE_BIN_ENV).filter(|p| !p.is_empty()) {
@@ -28,8 +29,14 @@ pub fn find_claude_bin() -> anyhow::Result<PathBuf> {
         );
         return Ok(path);
     }
-    if let Some(home) = std::env::var_os("HOME") {
-        let path = Path::new(&home).join(".cache/paddock-tools/node_modules/.bin/claude");
+    let tools_dirs = [
+        std::env::var_os("PADDOCK_TOOLS_DIR")
+            .filter(|d| !d.is_empty())
+            .map(PathBuf::from),
+        std::env::var_os("HOME").map(|home| Path::new(&home).join(".cache/paddock-tools")),
+    ];
+    for dir in tools_dirs.into_iter().flatten() {
+        let path = dir.join("node_modules/.bin/claude");
         if is_executable(&path) {
             return Ok(path);
         }
