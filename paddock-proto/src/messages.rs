@@ -760,6 +760,8 @@ pub enum ErrorCode {
     Busy,
     /// The daemon is shutting down.
     ShuttingDown,
+    /// The peer is another user: the daemon serves only its own user.
+    PermissionDenied,
     Internal,
 }
 

@@ -1049,6 +1049,14 @@ fn table() -> Vec<(&'static str, Golden)> {
             ),
         ),
         (
+            "error.permission_denied",
+            err(
+                1,
+                ErrorCode::PermissionDenied,
+                "this paddockd belongs to uid 1000; connections from uid 1001 are refused",
+            ),
+        ),
+        (
             "error.internal",
             err(
                 16,
@@ -1164,6 +1172,7 @@ covers!(error_row, ERROR_ROWS, ErrorCode {
     ErrorCode::AlreadyExists => "error.already_exists",
     ErrorCode::Busy => "error.busy",
     ErrorCode::ShuttingDown => "error.shutting_down",
+    ErrorCode::PermissionDenied => "error.permission_denied",
     ErrorCode::Internal => "error.internal",
 });
 

@@ -39,10 +39,23 @@ pub async fn serve(stream: Stream, d: Arc<Daemon>) {
     if uid != me {
         tracing::warn!(client = id, uid, "refusing a connection from another user");
         let err = connection_error(ErrorBody::new(
-            ErrorCode::HelloRequired,
+            ErrorCode::PermissionDenied,
             format!("this paddockd belongs to uid {me}; connections from uid {uid} are refused"),
         ));
-        let _ = (&*stream).write_all(err.as_bytes()).await;
+        let mut s = &*stream;
+        let _ = s.write_all(err.as_bytes()).await;
+        let _ = s.shutdown().await;
+        // Read what the peer already sent before closing: closing with unread input makes the
+        // kernel reset the connection, and the peer would lose the explanation.
+        let mut sink = [0u8; 4096];
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(1), async {
+            while let Ok(n) = s.read(&mut sink).await {
+                if n == 0 {
+                    break;
+                }
+            }
+        })
+        .await;
         return;
     }
     let (frames_tx, frames_rx) = mpsc::channel(d.cfg.client_queue);

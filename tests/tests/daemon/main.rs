@@ -584,3 +584,51 @@ async fn socket_and_folder_are_private() {
     assert_eq!(mode(d.socket.parent().unwrap()), 0o700);
     d.stop().await.unwrap();
 }
+
+/// Even with the folder and socket opened up by hand, another user's connection is refused by
+/// the peer-credential check. Needs root (to act as `nobody`) and setpriv.
+#[tokio::test]
+async fn another_users_connection_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    if rustix::process::geteuid().as_raw() != 0 {
+        panic!("this test acts as another user and must run as root (CI does)");
+    }
+    let d = TestDaemon::start().await;
+    let open = |p: &std::path::Path, mode| {
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode)).unwrap()
+    };
+    open(d.dir.path(), 0o755);
+    open(d.socket.parent().unwrap(), 0o755);
+    open(&d.socket, 0o666);
+    let script = format!(
+        "import socket\ns = socket.socket(socket.AF_UNIX)\ns.connect({:?})\n\
+         s.sendall(b'{{\"id\":1,\"type\":\"hello\",\"protocolVersion\":1,\"client\":\"x\"}}\\n')\n\
+         data = b''\nwhile True:\n    chunk = s.recv(4096)\n    if not chunk: break\n    data += chunk\n\
+         print(data.decode())\n",
+        d.socket.to_string_lossy()
+    );
+    let out = tokio::process::Command::new("setpriv")
+        .args([
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+            "/usr/bin/python3",
+            "-c",
+            &script,
+        ])
+        .output()
+        .await
+        .expect("setpriv (util-linux) is installed");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("are refused"), "{stdout}");
+    assert!(
+        !stdout.contains("\"kind\":\"hello\""),
+        "no hello for a stranger: {stdout}"
+    );
+    d.stop().await.unwrap();
+}
