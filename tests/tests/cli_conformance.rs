@@ -319,7 +319,7 @@ async fn interrupt_mid_stream_gives_aborted_streaming_and_the_session_lives_on()
         1,
         &[],
     );
-    p.send_user("mock:slow 30").await.unwrap();
+    p.send_user("mock:slow 100").await.unwrap();
     p.wait_for("a first text delta", T, |v| {
         v["event"]["delta"]["type"] == "text_delta"
     })

@@ -409,7 +409,7 @@ async fn interrupt_mid_stream_keeps_the_partial_text() {
     let mut p = spawn(&home, &SessionArg::New(sid.clone()), &[]);
     let text = "Once upon a time there was a test";
     p.send_user(&script(
-        json!([{"text": text, "chunks": 8, "delay_ms": 400}]),
+        json!([{"text": text, "chunks": 20, "delay_ms": 400}]),
     ))
     .await
     .unwrap();
