@@ -84,6 +84,9 @@ pub fn test(root: &Path) -> Result<()> {
     eprintln!("xtask: {CLAUDE_BIN_ENV}={}", claude.display());
 
     let mut failed = Vec::new();
+    // The end-to-end tests run the paddock and paddockd binaries, which nextest does not
+    // build for another package's tests.
+    run(cargo_in(root, &["build", "--workspace", "--bins"]))?;
     let mut nextest = cargo_in(root, &["nextest", "run", "--workspace", "--no-fail-fast"]);
     nextest.env(CLAUDE_BIN_ENV, &claude);
     if let Err(e) = run(nextest) {
