@@ -241,13 +241,7 @@ fn sigterm_during_a_turn_stops_the_daemon_and_leaves_no_process() {
         rustix::process::Signal::TERM,
     )
     .unwrap();
-    let gone = |pid: u32| match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => true,
-        Ok(stat) => stat
-            .rsplit_once(')')
-            .and_then(|(_, rest)| rest.split_whitespace().next())
-            .is_some_and(|s| s == "Z" || s == "X"),
-    };
+    let gone = |pid: u32| !paddock_tests::wait::pid_alive(pid);
     let deadline = Instant::now() + Duration::from_secs(30);
     while !(gone(daemon_pid as u32) && pids.iter().all(|p| gone(*p)) && !env.socket().exists()) {
         assert!(

@@ -184,13 +184,7 @@ pub async fn wait_for_socket(socket: &Path) {
 
 /// Whether a process is gone (or a zombie nobody reaped yet).
 pub fn process_gone(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => true,
-        Ok(stat) => stat
-            .rsplit_once(')')
-            .and_then(|(_, rest)| rest.split_whitespace().next())
-            .is_some_and(|state| state == "Z" || state == "X"),
-    }
+    !paddock_tests::wait::pid_alive(pid)
 }
 
 pub async fn wait_gone(pid: u32) {
