@@ -1,6 +1,8 @@
 //! paddockd: owns projects and chats, streams every turn live through the session hub, and
 //! drives a bounded pool of Claude Code processes. `ARCHITECTURE.md` maps the modules.
 
+pub mod adopt;
+pub mod chat_links;
 pub mod chats;
 pub mod cli;
 pub mod config;
@@ -8,10 +10,12 @@ pub mod connection;
 pub mod daemon;
 pub mod fsutil;
 pub mod hub;
+pub mod index;
 pub mod listener;
 pub mod logging;
 pub mod projects;
 pub mod runner;
+pub mod stores;
 pub mod transcripts;
 pub mod users;
 

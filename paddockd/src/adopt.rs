@@ -1,0 +1,1 @@
+//! Adopting terminal claude sessions (being built).

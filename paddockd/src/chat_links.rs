@@ -1,0 +1,1 @@
+//! Project .chats links (being built).

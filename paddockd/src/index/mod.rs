@@ -1,0 +1,1 @@
+//! The live chat index (being built).

@@ -1,0 +1,1 @@
+//! Crash-safe JSON sidecar stores (being built).
