@@ -20,4 +20,4 @@ pub use codec::{FrameError, LineFramer, MAX_LINE_BYTES, decode, encode};
 pub use messages::*;
 
 /// The protocol version. Bump it on any change that an older peer would misread.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;

@@ -54,6 +54,25 @@ pub enum Request {
     /// The full rendering of one chat's transcript.
     #[serde(rename = "chat:transcript")]
     ChatTranscript(SessionRef),
+    /// Archive, star, mark read... one or many chats (at most [`BATCH_SESSIONS_MAX`]; one bad
+    /// id fails the request and changes nothing).
+    #[serde(rename = "chat:update")]
+    ChatUpdate(ChatUpdate),
+    /// Delete chats (their transcripts and every flag they had). Refused for a running chat.
+    #[serde(rename = "chat:delete")]
+    ChatDelete(SessionIds),
+    /// Copy a chat into a new one that records it as its parent.
+    #[serde(rename = "chat:fork")]
+    ChatFork(ChatFork),
+    /// Recent runs across projects, by origin, with "while you were away".
+    #[serde(rename = "history:list")]
+    HistoryList(HistoryList),
+    /// Advance this user's "runs last seen" watermark to now.
+    #[serde(rename = "history:seen")]
+    HistorySeen,
+    /// Adopt a directory's terminal `claude` sessions into a project.
+    #[serde(rename = "chat:import")]
+    ChatImport(ChatImport),
     #[serde(rename = "project:list")]
     ProjectList,
     #[serde(rename = "project:create")]
@@ -84,6 +103,12 @@ impl Request {
             Request::ProjectCreate(_) => "project:create",
             Request::DaemonStatus => "daemon:status",
             Request::DaemonShutdown => "daemon:shutdown",
+            Request::ChatUpdate(_) => "chat:update",
+            Request::ChatDelete(_) => "chat:delete",
+            Request::ChatFork(_) => "chat:fork",
+            Request::HistoryList(_) => "history:list",
+            Request::HistorySeen => "history:seen",
+            Request::ChatImport(_) => "chat:import",
         }
     }
 }
@@ -155,6 +180,75 @@ pub struct ChatSetQueue {
     pub session_id: String,
     /// `None` clears the slot.
     pub message: Option<String>,
+}
+
+/// The most chats one batch request may name.
+pub const BATCH_SESSIONS_MAX: usize = 500;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatUpdate {
+    pub session_ids: Vec<String>,
+    pub action: ChatAction,
+}
+
+/// What `chat:update` does to each chat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChatAction {
+    Archive,
+    Unarchive,
+    Star,
+    Unstar,
+    /// Mark seen now (for the asking user); clears a manual unread.
+    Read,
+    /// Flag unread again (for the asking user).
+    Unread,
+    /// Make the chat a root of the tree, whatever its recorded or inferred parent.
+    Detach,
+    /// Undo `detach`.
+    Attach,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionIds {
+    pub session_ids: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatFork {
+    pub session_id: String,
+    /// The fork's title; default: the source's title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryList {
+    /// `None`: every project.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project_slug: Option<String>,
+    /// Only runs that ran without the user (not `human`, not `adopted`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub unattended: bool,
+    /// At most this many runs, newest first (default 100, at most 500).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatImport {
+    pub project_slug: String,
+    /// The directory whose terminal sessions to adopt; default: the project's own directory.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// Report what would be adopted, change nothing.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub dry_run: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -518,6 +612,97 @@ pub enum Reply {
     Projects(Projects),
     Project(ProjectInfo),
     Status(DaemonStatus),
+    /// `chat:update` / `chat:delete`: how many chats changed.
+    Updated(Updated),
+    /// `chat:fork`: the new chat.
+    Forked(Forked),
+    History(History),
+    Imported(Imported),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Updated {
+    /// Chats whose state actually changed (already-archived chats do not count).
+    pub changed: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Forked {
+    pub project_slug: String,
+    pub session_id: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct History {
+    pub runs: Vec<RunSummary>,
+    /// When this user last looked at the history (RFC 3339), if ever.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_seen: Option<String>,
+    /// Unattended runs that finished since then: "while you were away".
+    pub new_unattended: u32,
+}
+
+/// One run: a turn the daemon ran, or an adopted chat.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunSummary {
+    pub job_id: String,
+    pub project_slug: String,
+    pub session_id: String,
+    /// The chat's title now.
+    pub title: String,
+    /// Who started this run.
+    pub origin: Origin,
+    /// The chat's spawn depth.
+    pub depth: u32,
+    /// The schedule or hook that fired it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trigger: Option<String>,
+    pub status: RunStatus,
+    /// RFC 3339.
+    pub started_at: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finished_at: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<f64>,
+    /// The prompt, cut to 200 characters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<String>,
+    /// Unattended and finished since the user last looked.
+    pub is_new: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunStatus {
+    Running,
+    Completed,
+    Failed,
+    Cancelled,
+    /// The daemon stopped (or was killed) while it ran.
+    Interrupted,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Imported {
+    pub project_slug: String,
+    /// The directory whose sessions were looked at.
+    pub path: String,
+    pub adopted: Vec<String>,
+    pub skipped: Vec<ImportSkip>,
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ImportSkip {
+    pub session_id: String,
+    /// sidechain, already_present, empty, slash_command_only, unreadable, other_directory
+    pub reason: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -578,7 +763,7 @@ pub enum Origin {
 }
 
 /// One row of a chat list, in tree order.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ChatSummary {
     pub session_id: String,
@@ -602,6 +787,39 @@ pub struct ChatSummary {
     pub unread: bool,
     pub archived: bool,
     pub starred: bool,
+    /// Explicitly detached from its parent (drawn as a root).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub detached: bool,
+    /// The schedule or hook that started it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trigger: Option<String>,
+    /// Where the chat is drawn: the resolved parent (recorded, else inferred), when that
+    /// parent is in this listing. `None`: a root row.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tree_parent: Option<String>,
+    /// Nesting level in this listing (0 for a root row).
+    #[serde(default)]
+    pub level: u32,
+    /// Direct children in this listing, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<ChatUsage>,
+}
+
+/// Tokens and cost of a chat, from its transcript.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatUsage {
+    /// Tokens in the context window after the latest message.
+    pub context_tokens: u64,
+    pub context_limit: u64,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub cache_read_tokens: u64,
+    pub cache_creation_tokens: u64,
+    /// Estimated from the token counts and the model's list price.
+    pub cost_usd: f64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -117,6 +117,20 @@ fn chat_summary() -> ChatSummary {
         unread: false,
         archived: false,
         starred: true,
+        detached: false,
+        trigger: None,
+        tree_parent: None,
+        level: 0,
+        children: vec![s(CHILD)],
+        usage: Some(ChatUsage {
+            context_tokens: 41_873,
+            context_limit: 200_000,
+            input_tokens: 1_204,
+            output_tokens: 3_877,
+            cache_read_tokens: 118_342,
+            cache_creation_tokens: 40_511,
+            cost_usd: 0.2438,
+        }),
     }
 }
 
@@ -310,6 +324,128 @@ fn table() -> Vec<(&'static str, Golden)> {
                 Request::ProjectCreate(ProjectCreate {
                     slug: s(PROJECT),
                     path: Some(s("/home/ana/src/webapp")),
+                }),
+            ),
+        ),
+        (
+            "request.chat_update",
+            request(
+                21,
+                Request::ChatUpdate(ChatUpdate {
+                    session_ids: vec![s(SESSION), s(CHILD)],
+                    action: ChatAction::Archive,
+                }),
+            ),
+        ),
+        (
+            "request.chat_update.read",
+            request(
+                22,
+                Request::ChatUpdate(ChatUpdate {
+                    session_ids: vec![s(CHILD)],
+                    action: ChatAction::Read,
+                }),
+            ),
+        ),
+        (
+            "request.chat_update.unarchive",
+            request(
+                30,
+                Request::ChatUpdate(ChatUpdate {
+                    session_ids: vec![s(CHILD)],
+                    action: ChatAction::Unarchive,
+                }),
+            ),
+        ),
+        (
+            "request.chat_update.star",
+            request(
+                31,
+                Request::ChatUpdate(ChatUpdate {
+                    session_ids: vec![s(CHILD)],
+                    action: ChatAction::Star,
+                }),
+            ),
+        ),
+        (
+            "request.chat_update.unstar",
+            request(
+                32,
+                Request::ChatUpdate(ChatUpdate {
+                    session_ids: vec![s(CHILD)],
+                    action: ChatAction::Unstar,
+                }),
+            ),
+        ),
+        (
+            "request.chat_update.unread",
+            request(
+                33,
+                Request::ChatUpdate(ChatUpdate {
+                    session_ids: vec![s(CHILD)],
+                    action: ChatAction::Unread,
+                }),
+            ),
+        ),
+        (
+            "request.chat_update.detach",
+            request(
+                34,
+                Request::ChatUpdate(ChatUpdate {
+                    session_ids: vec![s(CHILD)],
+                    action: ChatAction::Detach,
+                }),
+            ),
+        ),
+        (
+            "request.chat_update.attach",
+            request(
+                35,
+                Request::ChatUpdate(ChatUpdate {
+                    session_ids: vec![s(CHILD)],
+                    action: ChatAction::Attach,
+                }),
+            ),
+        ),
+        (
+            "request.chat_delete",
+            request(
+                23,
+                Request::ChatDelete(SessionIds {
+                    session_ids: vec![s(HOOK_CHAT)],
+                }),
+            ),
+        ),
+        (
+            "request.chat_fork",
+            request(
+                24,
+                Request::ChatFork(ChatFork {
+                    session_id: s(SESSION),
+                    name: Some(s("Login test: try the retry approach")),
+                }),
+            ),
+        ),
+        (
+            "request.history_list",
+            request(
+                25,
+                Request::HistoryList(HistoryList {
+                    project_slug: None,
+                    unattended: true,
+                    limit: Some(50),
+                }),
+            ),
+        ),
+        ("request.history_seen", request(26, Request::HistorySeen)),
+        (
+            "request.chat_import",
+            request(
+                27,
+                Request::ChatImport(ChatImport {
+                    project_slug: s(PROJECT),
+                    path: Some(s("/home/ana/src/webapp")),
+                    dry_run: false,
                 }),
             ),
         ),
@@ -733,6 +869,12 @@ fn table() -> Vec<(&'static str, Golden)> {
                             unread: true,
                             archived: false,
                             starred: false,
+                            detached: false,
+                            trigger: None,
+                            tree_parent: Some(s(SESSION)),
+                            level: 1,
+                            children: vec![],
+                            usage: None,
                         },
                     ],
                 }),
@@ -759,6 +901,12 @@ fn table() -> Vec<(&'static str, Golden)> {
                         unread: true,
                         archived: true,
                         starred: false,
+                        detached: false,
+                        trigger: Some(s("nightly-backup")),
+                        tree_parent: None,
+                        level: 0,
+                        children: vec![],
+                        usage: None,
                     }],
                 }),
             ),
@@ -785,6 +933,12 @@ fn table() -> Vec<(&'static str, Golden)> {
                             unread: false,
                             archived: false,
                             starred: false,
+                            detached: false,
+                            trigger: Some(s("ci-failed")),
+                            tree_parent: None,
+                            level: 0,
+                            children: vec![],
+                            usage: None,
                         },
                         ChatSummary {
                             session_id: s("9e1a5c3f-2b7d-4f08-8c6e-0a4d2f9b1e57"),
@@ -802,6 +956,12 @@ fn table() -> Vec<(&'static str, Golden)> {
                             unread: false,
                             archived: false,
                             starred: false,
+                            detached: true,
+                            trigger: None,
+                            tree_parent: None,
+                            level: 0,
+                            children: vec![],
+                            usage: None,
                         },
                     ],
                 }),
@@ -981,6 +1141,135 @@ fn table() -> Vec<(&'static str, Golden)> {
                 }),
             ),
         ),
+        (
+            "reply.updated",
+            ok(21, Reply::Updated(Updated { changed: 2 })),
+        ),
+        (
+            "reply.forked",
+            ok(
+                24,
+                Reply::Forked(Forked {
+                    project_slug: s(PROJECT),
+                    session_id: s("d2f6a8c0-1e3b-4d5f-9a7c-2b4e6f8a0c13"),
+                }),
+            ),
+        ),
+        (
+            "reply.history",
+            ok(
+                25,
+                Reply::History(History {
+                    runs: vec![
+                        RunSummary {
+                            job_id: s(JOB),
+                            project_slug: s(ROOT),
+                            session_id: s(ROOT_CHAT),
+                            title: s("Nightly backup check"),
+                            origin: Origin::Scheduled,
+                            depth: 0,
+                            trigger: Some(s("nightly-backup")),
+                            status: RunStatus::Completed,
+                            started_at: s("2026-11-02T02:00:01Z"),
+                            finished_at: Some(s("2026-11-02T02:01:37Z")),
+                            cost_usd: Some(0.0412),
+                            prompt: Some(s("Check last night's backup and report anything odd.")),
+                            is_new: true,
+                        },
+                        RunSummary {
+                            job_id: s("0193f4c3-1b2a-7d4e-8c3f-6a9b0e1d2c78"),
+                            project_slug: s(PROJECT),
+                            session_id: s(CHILD),
+                            title: s("Investigate cookie refresh race"),
+                            origin: Origin::Spawned,
+                            depth: 1,
+                            trigger: None,
+                            status: RunStatus::Running,
+                            started_at: s("2026-11-03T09:13:55Z"),
+                            finished_at: None,
+                            cost_usd: None,
+                            prompt: Some(s("Find where the session cookie is refreshed.")),
+                            is_new: false,
+                        },
+                    ],
+                    last_seen: Some(s("2026-11-01T18:30:00Z")),
+                    new_unattended: 1,
+                }),
+            ),
+        ),
+        (
+            "reply.history.failed",
+            ok(
+                28,
+                Reply::History(History {
+                    runs: vec![
+                        RunSummary {
+                            job_id: s("0193f4c4-2c3b-7e5f-9d40-7b0c1f2e3d89"),
+                            project_slug: s(PROJECT),
+                            session_id: s(HOOK_CHAT),
+                            title: s("Triage CI failure on main"),
+                            origin: Origin::Hook,
+                            depth: 0,
+                            trigger: Some(s("ci-failed")),
+                            status: RunStatus::Failed,
+                            started_at: s("2026-11-03T07:41:09Z"),
+                            finished_at: Some(s("2026-11-03T07:44:30Z")),
+                            cost_usd: Some(0.0187),
+                            prompt: None,
+                            is_new: true,
+                        },
+                        RunSummary {
+                            job_id: s("0193f4c5-3d4c-7f60-8e51-8c1d2f3e4f90"),
+                            project_slug: s(PROJECT),
+                            session_id: s(SESSION),
+                            title: s("Fix the flaky login test"),
+                            origin: Origin::Human,
+                            depth: 0,
+                            trigger: None,
+                            status: RunStatus::Cancelled,
+                            started_at: s("2026-11-03T09:12:40Z"),
+                            finished_at: Some(s("2026-11-03T09:13:02Z")),
+                            cost_usd: None,
+                            prompt: Some(s("The login test fails about one run in five.")),
+                            is_new: false,
+                        },
+                        RunSummary {
+                            job_id: s("0193f4c6-4e5d-7071-9f62-9d2e3f4a5b01"),
+                            project_slug: s(PROJECT),
+                            session_id: s("9e1a5c3f-2b7d-4f08-8c6e-0a4d2f9b1e57"),
+                            title: s("Add rate limiting to the API"),
+                            origin: Origin::Adopted,
+                            depth: 0,
+                            trigger: None,
+                            status: RunStatus::Interrupted,
+                            started_at: s("2026-10-28T16:20:11Z"),
+                            finished_at: Some(s("2026-10-28T17:02:45Z")),
+                            cost_usd: None,
+                            prompt: None,
+                            is_new: false,
+                        },
+                    ],
+                    last_seen: None,
+                    new_unattended: 1,
+                }),
+            ),
+        ),
+        (
+            "reply.imported",
+            ok(
+                27,
+                Reply::Imported(Imported {
+                    project_slug: s(PROJECT),
+                    path: s("/home/ana/src/webapp"),
+                    adopted: vec![s("9e1a5c3f-2b7d-4f08-8c6e-0a4d2f9b1e57")],
+                    skipped: vec![ImportSkip {
+                        session_id: s("b5d7f9a1-3c5e-4f70-8a2c-4e6f8a0b2c35"),
+                        reason: s("empty"),
+                    }],
+                    dry_run: false,
+                }),
+            ),
+        ),
         // --- error responses -------------------------------------------------------------
         (
             "error.protocol_mismatch",
@@ -1100,6 +1389,31 @@ covers!(request_row, REQUEST_ROWS, Request {
     Request::ProjectCreate(_) => "request.project_create",
     Request::DaemonStatus => "request.daemon_status",
     Request::DaemonShutdown => "request.daemon_shutdown",
+    Request::ChatUpdate(_) => "request.chat_update",
+    Request::ChatDelete(_) => "request.chat_delete",
+    Request::ChatFork(_) => "request.chat_fork",
+    Request::HistoryList(_) => "request.history_list",
+    Request::HistorySeen => "request.history_seen",
+    Request::ChatImport(_) => "request.chat_import",
+});
+
+covers!(action_row, ACTION_ROWS, ChatAction {
+    ChatAction::Archive => "action.archive",
+    ChatAction::Unarchive => "action.unarchive",
+    ChatAction::Star => "action.star",
+    ChatAction::Unstar => "action.unstar",
+    ChatAction::Read => "action.read",
+    ChatAction::Unread => "action.unread",
+    ChatAction::Detach => "action.detach",
+    ChatAction::Attach => "action.attach",
+});
+
+covers!(status_row, STATUS_ROWS, RunStatus {
+    RunStatus::Running => "run.running",
+    RunStatus::Completed => "run.completed",
+    RunStatus::Failed => "run.failed",
+    RunStatus::Cancelled => "run.cancelled",
+    RunStatus::Interrupted => "run.interrupted",
 });
 
 covers!(event_row, EVENT_ROWS, ChatEvent {
@@ -1149,6 +1463,10 @@ covers!(reply_row, REPLY_ROWS, Reply {
     Reply::Projects(_) => "reply.projects",
     Reply::Project(_) => "reply.project",
     Reply::Status(_) => "reply.status",
+    Reply::Updated(_) => "reply.updated",
+    Reply::Forked(_) => "reply.forked",
+    Reply::History(_) => "reply.history",
+    Reply::Imported(_) => "reply.imported",
 });
 
 covers!(transcript_row, TRANSCRIPT_ROWS, TranscriptEntry {
@@ -1199,6 +1517,9 @@ fn covered(golden: &Golden) -> BTreeSet<&'static str> {
             if let Request::ChatList(list) = &msg.request {
                 out.insert(scope_row(&list.scope));
             }
+            if let Request::ChatUpdate(u) = &msg.request {
+                out.insert(action_row(&u.action));
+            }
         }
         Golden::Server(ServerMessage::Frame(frame)) => {
             out.insert(event_row(&frame.event));
@@ -1222,6 +1543,12 @@ fn covered(golden: &Golden) -> BTreeSet<&'static str> {
                             _ => &[],
                         };
                         out.extend(chats.iter().map(|c| origin_row(&c.origin)));
+                        if let Reply::History(h) = reply {
+                            for run in &h.runs {
+                                out.insert(origin_row(&run.origin));
+                                out.insert(status_row(&run.status));
+                            }
+                        }
                         if let Reply::Transcript(t) = reply {
                             for entry in &t.entries {
                                 out.insert(transcript_row(entry));
@@ -1400,6 +1727,8 @@ fn every_variant_has_a_golden() {
         ERROR_ROWS,
         ORIGIN_ROWS,
         SCOPE_ROWS,
+        ACTION_ROWS,
+        STATUS_ROWS,
     ];
     let missing: Vec<&str> = all
         .iter()

@@ -14,6 +14,7 @@ use crate::transcripts;
 /// The chats of one project (`Some(slug)`, `""` being the root workspace) or of all.
 pub async fn list(
     d: &Daemon,
+    _user: &str,
     project_slug: Option<&str>,
     scope: ChatScope,
 ) -> Result<Vec<ChatSummary>, ErrorBody> {
@@ -79,11 +80,16 @@ fn summary(project: &Project, m: transcripts::ChatMeta, running: &HashSet<String
         unread: false,
         archived: false,
         starred: false,
+        ..ChatSummary::default()
     }
 }
 
 /// The full rendering of one chat.
-pub async fn transcript(d: &Daemon, session_id: &str) -> Result<Transcript, ErrorBody> {
+pub async fn transcript(
+    d: &Daemon,
+    _user: &str,
+    session_id: &str,
+) -> Result<Transcript, ErrorBody> {
     let not_found = || {
         ErrorBody::new(
             ErrorCode::NotFound,
@@ -132,4 +138,34 @@ pub async fn transcript(d: &Daemon, session_id: &str) -> Result<Transcript, Erro
             format!("reading the transcript failed: {e}"),
         )
     })?
+}
+
+fn not_yet() -> ErrorBody {
+    ErrorBody::new(ErrorCode::Internal, "this request is being built")
+}
+
+pub async fn update(
+    _d: &Daemon,
+    _user: &str,
+    _u: paddock_proto::ChatUpdate,
+) -> Result<paddock_proto::Updated, ErrorBody> {
+    Err(not_yet())
+}
+
+pub async fn delete(_d: &Daemon, _ids: Vec<String>) -> Result<paddock_proto::Updated, ErrorBody> {
+    Err(not_yet())
+}
+
+pub async fn fork(
+    _d: &Daemon,
+    _f: paddock_proto::ChatFork,
+) -> Result<paddock_proto::Forked, ErrorBody> {
+    Err(not_yet())
+}
+
+pub async fn import(
+    _d: &Daemon,
+    _i: paddock_proto::ChatImport,
+) -> Result<paddock_proto::Imported, ErrorBody> {
+    Err(not_yet())
 }

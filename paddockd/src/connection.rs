@@ -240,13 +240,27 @@ impl Connection {
                 "queued follow-ups and chat recovery are not supported by this paddockd yet",
             )),
             Request::ChatList(list) => {
-                crate::chats::list(&d, list.project_slug.as_deref(), list.scope)
+                crate::chats::list(&d, &self.user, list.project_slug.as_deref(), list.scope)
                     .await
                     .map(|chats| Reply::Chats(paddock_proto::Chats { chats }))
             }
-            Request::ChatTranscript(s) => crate::chats::transcript(&d, &s.session_id)
+            Request::ChatTranscript(s) => crate::chats::transcript(&d, &self.user, &s.session_id)
                 .await
                 .map(Reply::Transcript),
+            Request::ChatUpdate(u) => crate::chats::update(&d, &self.user, u)
+                .await
+                .map(Reply::Updated),
+            Request::ChatDelete(ids) => crate::chats::delete(&d, ids.session_ids)
+                .await
+                .map(Reply::Updated),
+            Request::ChatFork(f) => crate::chats::fork(&d, f).await.map(Reply::Forked),
+            Request::ChatImport(i) => crate::chats::import(&d, i).await.map(Reply::Imported),
+            Request::HistoryList(h) => crate::history::list(&d, &self.user, h)
+                .await
+                .map(Reply::History),
+            Request::HistorySeen => crate::history::seen(&d, &self.user)
+                .await
+                .map(|()| Reply::Ack),
             Request::ProjectList => d
                 .projects
                 .list()

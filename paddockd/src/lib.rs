@@ -9,6 +9,7 @@ pub mod config;
 pub mod connection;
 pub mod daemon;
 pub mod fsutil;
+pub mod history;
 pub mod hub;
 pub mod index;
 pub mod listener;

@@ -16,7 +16,7 @@ pub fn tree_depths(chats: &[ChatSummary]) -> Vec<usize> {
         .iter()
         .map(|chat| {
             let depth = chat
-                .parent_session_id
+                .tree_parent
                 .as_deref()
                 .and_then(|parent| seen.get(parent))
                 .map_or(0, |d| d + 1);
@@ -165,6 +165,8 @@ pub(crate) mod tests {
             unread: false,
             archived: false,
             starred: false,
+            tree_parent: parent.map(Into::into),
+            ..ChatSummary::default()
         }
     }
 
