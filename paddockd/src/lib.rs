@@ -15,9 +15,11 @@ pub mod index;
 pub mod listener;
 pub mod logging;
 pub mod projects;
+pub mod run_log;
 pub mod runner;
 pub mod stores;
 pub mod transcripts;
+pub mod tree;
 pub mod users;
 
 pub use config::Config;

@@ -1,0 +1,339 @@
+//! The run log: one record per turn the daemon ran, for the History view.
+//!
+//! `state/runs.jsonl` is append-only: a `start` line when a turn begins and an `end` line when
+//! it ends, each written with one `write` call on an `O_APPEND` file and fsynced before the
+//! call returns. A daemon killed mid-write leaves at most one torn last line, which the next
+//! load skips. A run whose `end` line never came was cut short by the daemon stopping: it loads
+//! as `interrupted`. The log keeps the newest [`KEEP`] runs; when the file holds twice that, it
+//! is rewritten (atomically) with only those.
+
+use std::collections::{HashMap, VecDeque};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use paddock_proto::{Origin, RunStatus};
+use serde::{Deserialize, Serialize};
+
+/// Runs kept in memory and, after compaction, on disk.
+pub const KEEP: usize = 10_000;
+/// Prompts are kept cut to this many characters.
+const PROMPT_CHARS: usize = 200;
+
+/// One run, as the History view shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunRecord {
+    pub job_id: String,
+    pub project_slug: String,
+    pub session_id: String,
+    pub origin: Origin,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trigger: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<String>,
+    pub started_at: String,
+    pub status: RunStatus,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finished_at: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<f64>,
+}
+
+/// A line of the log.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+enum Line {
+    Start(RunRecord),
+    #[serde(rename_all = "camelCase")]
+    End {
+        job_id: String,
+        status: RunStatus,
+        finished_at: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cost_usd: Option<f64>,
+    },
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("run log {path}: {source}; check the data directory's permissions and free space")]
+pub struct RunLogError {
+    path: PathBuf,
+    source: std::io::Error,
+}
+
+struct State {
+    /// Oldest first.
+    runs: VecDeque<RunRecord>,
+    /// Lines in the file now.
+    lines: usize,
+}
+
+/// A handle to the run log; cheap to clone.
+#[derive(Clone)]
+pub struct RunLog {
+    path: Arc<PathBuf>,
+    state: Arc<Mutex<State>>,
+    keep: usize,
+}
+
+impl RunLog {
+    /// Loads the log (missing: empty; unreadable lines skipped with a warning).
+    pub fn open(path: PathBuf) -> Self {
+        Self::with_capacity(path, KEEP)
+    }
+
+    /// [`RunLog::open`], keeping the newest `keep` runs.
+    pub fn with_capacity(path: PathBuf, keep: usize) -> Self {
+        let keep = keep.max(1);
+        let (runs, lines) = load(&path, keep);
+        Self {
+            path: Arc::new(path),
+            state: Arc::new(Mutex::new(State { runs, lines })),
+            keep,
+        }
+    }
+
+    /// Records that a turn started.
+    pub async fn started(&self, mut run: RunRecord) -> Result<(), RunLogError> {
+        run.prompt = run.prompt.map(|p| cut(&p));
+        run.status = RunStatus::Running;
+        run.finished_at = None;
+        let line = Line::Start(run.clone());
+        let keep = self.keep;
+        self.append(line, move |runs| {
+            runs.push_back(run);
+            while runs.len() > keep {
+                runs.pop_front();
+            }
+        })
+        .await
+    }
+
+    /// Records that a turn ended.
+    pub async fn finished(
+        &self,
+        job_id: &str,
+        status: RunStatus,
+        cost_usd: Option<f64>,
+    ) -> Result<(), RunLogError> {
+        let finished_at = chrono::Utc::now().to_rfc3339();
+        let line = Line::End {
+            job_id: job_id.to_owned(),
+            status,
+            finished_at: finished_at.clone(),
+            cost_usd,
+        };
+        let job = job_id.to_owned();
+        self.append(line, move |runs| {
+            if let Some(r) = runs.iter_mut().rev().find(|r| r.job_id == job) {
+                r.status = status;
+                r.finished_at = Some(finished_at);
+                r.cost_usd = cost_usd;
+            }
+        })
+        .await
+    }
+
+    /// The runs, newest first.
+    pub fn recent(&self) -> Vec<RunRecord> {
+        self.lock().runs.iter().rev().cloned().collect()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Writes one line (durably), then applies `change` to memory; compacts when the file has
+    /// grown to twice what is kept. Serialized by the state lock, held on a blocking thread.
+    async fn append(
+        &self,
+        line: Line,
+        change: impl FnOnce(&mut VecDeque<RunRecord>) + Send + 'static,
+    ) -> Result<(), RunLogError> {
+        let this = self.clone();
+        let path = self.path.clone();
+        let res = tokio::task::spawn_blocking(move || {
+            let mut state = this.lock();
+            let mut bytes = serde_json::to_vec(&line).map_err(std::io::Error::other)?;
+            bytes.push(b'\n');
+            let mut f = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&*path)?;
+            f.write_all(&bytes)?;
+            f.sync_data()?;
+            state.lines += 1;
+            change(&mut state.runs);
+            if state.lines > 2 * this.keep {
+                compact(&path, &mut state)?;
+            }
+            Ok(())
+        })
+        .await
+        .unwrap_or_else(|e| Err(std::io::Error::other(e)));
+        res.map_err(|source| RunLogError {
+            path: self.path.to_path_buf(),
+            source,
+        })
+    }
+}
+
+fn cut(text: &str) -> String {
+    let mut chars = text.chars();
+    let head: String = chars.by_ref().take(PROMPT_CHARS).collect();
+    if chars.next().is_some() {
+        format!("{head}…")
+    } else {
+        head
+    }
+}
+
+fn load(path: &Path, keep: usize) -> (VecDeque<RunRecord>, usize) {
+    let file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (VecDeque::new(), 0),
+        Err(e) => {
+            tracing::warn!(path = %path.display(), error = %e, "cannot read the run log; history starts empty");
+            return (VecDeque::new(), 0);
+        }
+    };
+    let mut runs: Vec<RunRecord> = Vec::new();
+    let mut by_job: HashMap<String, usize> = HashMap::new();
+    let (mut lines, mut bad) = (0usize, 0usize);
+    for line in BufReader::new(file).split(b'\n') {
+        let Ok(line) = line else { break };
+        lines += 1;
+        match serde_json::from_slice::<Line>(&line) {
+            Ok(Line::Start(run)) => {
+                by_job.insert(run.job_id.clone(), runs.len());
+                runs.push(run);
+            }
+            Ok(Line::End {
+                job_id,
+                status,
+                finished_at,
+                cost_usd,
+            }) => {
+                if let Some(r) = by_job.get(&job_id).and_then(|&i| runs.get_mut(i)) {
+                    r.status = status;
+                    r.finished_at = Some(finished_at);
+                    r.cost_usd = cost_usd;
+                }
+            }
+            Err(_) => bad += 1,
+        }
+    }
+    if bad > 0 {
+        tracing::warn!(path = %path.display(), skipped = bad, "skipped unreadable run-log lines (a torn write from a killed daemon)");
+    }
+    // Nothing runs before the daemon starts: a run with no end was cut short.
+    for r in &mut runs {
+        if r.status == RunStatus::Running {
+            r.status = RunStatus::Interrupted;
+        }
+    }
+    let skip = runs.len().saturating_sub(keep);
+    (runs.into_iter().skip(skip).collect(), lines)
+}
+
+fn compact(path: &Path, state: &mut State) -> std::io::Result<()> {
+    let mut bytes = Vec::new();
+    for run in &state.runs {
+        let finished = run.finished_at.clone().map(|at| Line::End {
+            job_id: run.job_id.clone(),
+            status: run.status,
+            finished_at: at,
+            cost_usd: run.cost_usd,
+        });
+        for line in std::iter::once(Line::Start(run.clone())).chain(finished) {
+            serde_json::to_writer(&mut bytes, &line).map_err(std::io::Error::other)?;
+            bytes.push(b'\n');
+        }
+    }
+    crate::fsutil::write_atomic(path, &bytes)?;
+    state.lines = bytes.iter().filter(|&&b| b == b'\n').count();
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+
+    fn run(job: &str) -> RunRecord {
+        RunRecord {
+            job_id: job.into(),
+            project_slug: String::new(),
+            session_id: format!("s-{job}"),
+            origin: Origin::Scheduled,
+            trigger: Some("nightly".into()),
+            prompt: Some("x".repeat(500)),
+            started_at: "2026-11-29T10:00:00Z".into(),
+            status: RunStatus::Running,
+            finished_at: None,
+            cost_usd: None,
+        }
+    }
+
+    #[tokio::test]
+    async fn records_and_reloads_runs() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("runs.jsonl");
+        let log = RunLog::open(path.clone());
+        log.started(run("a")).await.unwrap();
+        log.started(run("b")).await.unwrap();
+        log.finished("a", RunStatus::Completed, Some(0.5))
+            .await
+            .unwrap();
+        let recent = log.recent();
+        assert_eq!(recent[0].job_id, "b");
+        assert_eq!(recent[1].status, RunStatus::Completed);
+        assert_eq!(recent[1].prompt.as_ref().unwrap().chars().count(), 201);
+
+        // A torn last line, as a SIGKILL mid-write leaves it.
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
+        f.write_all(b"{\"op\":\"end\",\"jobId\":\"b\",\"sta")
+            .unwrap();
+        drop(f);
+        let again = RunLog::open(path);
+        let recent = again.recent();
+        assert_eq!(recent.len(), 2);
+        assert_eq!(
+            recent[0].status,
+            RunStatus::Interrupted,
+            "b never ended: the daemon stopped"
+        );
+        assert_eq!(recent[1].status, RunStatus::Completed);
+        assert_eq!(recent[1].cost_usd, Some(0.5));
+    }
+
+    #[tokio::test]
+    async fn compacts_to_the_newest_runs() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("runs.jsonl");
+        const KEEP: usize = 20;
+        let log = RunLog::with_capacity(path.clone(), KEEP);
+        for i in 0..(KEEP + 10) {
+            let mut r = run(&i.to_string());
+            r.prompt = None;
+            log.started(r).await.unwrap();
+        }
+        for i in 0..(KEEP + 10) {
+            log.finished(&i.to_string(), RunStatus::Completed, None)
+                .await
+                .unwrap();
+        }
+        let reloaded = RunLog::with_capacity(path.clone(), KEEP).recent();
+        assert_eq!(reloaded.len(), KEEP);
+        assert_eq!(reloaded[0].job_id, (KEEP + 9).to_string());
+        assert!(reloaded.iter().all(|r| r.status == RunStatus::Completed));
+        let lines = std::fs::read_to_string(&path).unwrap().lines().count();
+        assert!(lines <= 2 * KEEP + 1, "{lines} lines");
+    }
+}
