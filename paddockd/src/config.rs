@@ -9,6 +9,8 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
+use crate::chat_links::TranscriptMode;
+
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     #[error("config file {path} does not exist (named by {by}); create it or stop naming it")]
@@ -39,6 +41,8 @@ struct FileConfig {
     log: Option<PathBuf>,
     claude_bin: Option<PathBuf>,
     claude_home: Option<PathBuf>,
+    transcripts: Option<TranscriptMode>,
+    host_claude_home: Option<PathBuf>,
     max_processes: Option<u32>,
     idle_timeout_secs: Option<u64>,
     shutdown_grace_ms: Option<u64>,
@@ -90,6 +94,16 @@ pub const KEYS: &[KeyDoc] = &[
         key: "claude_home",
         default: "<data_dir>/claude-home",
         about: "CLAUDE_CONFIG_DIR for the agents; never the user's ~/.claude",
+    },
+    KeyDoc {
+        key: "transcripts",
+        default: "own",
+        about: "where a project's transcripts live: own (its .chats folder) or host (host_claude_home, shared with terminal claude)",
+    },
+    KeyDoc {
+        key: "host_claude_home",
+        default: "$HOME/.claude",
+        about: "your own Claude home, where terminal claude keeps its history (read by `paddock import`; written only with transcripts = host)",
     },
     KeyDoc {
         key: "max_processes",
@@ -151,6 +165,11 @@ pub struct Config {
     pub log: PathBuf,
     pub claude_bin: PathBuf,
     pub claude_home: PathBuf,
+    /// Whose folder a project's transcripts live in (`chat_links`).
+    pub transcripts: TranscriptMode,
+    /// The user's own Claude home: the source for `paddock import`, and the transcripts'
+    /// home under `transcripts = host`.
+    pub host_claude_home: PathBuf,
     pub max_processes: u32,
     pub idle_timeout: Duration,
     pub shutdown_grace: Duration,
@@ -177,7 +196,8 @@ pub struct Sources {
 
 impl Config {
     /// Defaults rooted at `data_dir`, with nothing read from the environment: the base for
-    /// in-process tests.
+    /// in-process tests. Even `host_claude_home` lies under `data_dir` here, so a test never
+    /// touches the real `~/.claude`; [`Config::load`] sets the real default.
     pub fn for_data_dir(data_dir: &Path, socket: &Path) -> Self {
         Self {
             socket: socket.to_path_buf(),
@@ -185,6 +205,8 @@ impl Config {
             log: data_dir.join("paddockd.log"),
             claude_bin: PathBuf::from("claude"),
             claude_home: data_dir.join("claude-home"),
+            transcripts: TranscriptMode::Own,
+            host_claude_home: data_dir.join("host-claude"),
             max_processes: 8,
             idle_timeout: Duration::from_secs(600),
             shutdown_grace: Duration::from_millis(5000),
@@ -251,6 +273,17 @@ impl Config {
         if let Some(home) = pick_path(&env, "claude_home", file.claude_home)? {
             cfg.claude_home = home;
         }
+        if let Some(mode) = pick(&env, "transcripts", file.transcripts)? {
+            cfg.transcripts = mode;
+        }
+        match pick_path(&env, "host_claude_home", file.host_claude_home)? {
+            Some(home) => cfg.host_claude_home = home,
+            None => {
+                if let Some(d) = &dirs {
+                    cfg.host_claude_home = d.home_dir().join(".claude");
+                }
+            }
+        }
         if let Some(n) = pick(&env, "max_processes", file.max_processes)? {
             cfg.max_processes = n;
         }
@@ -306,6 +339,16 @@ impl Config {
             return Err(ConfigError::Invalid(format!(
                 "client_queue ({}) must exceed hub_buffer_frames ({}) by at least 64, so a full replay fits",
                 self.client_queue, self.hub_buffer_frames
+            )));
+        }
+        // One home for both would make paddockd's own chats and the user's terminal history
+        // the same folder: import would offer paddockd's chats, and host mode would link a
+        // transcripts folder to itself.
+        let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+        if canon(&self.claude_home) == canon(&self.host_claude_home) {
+            return Err(ConfigError::Invalid(format!(
+                "claude_home and host_claude_home are both {}: paddockd needs a Claude home of its own, apart from the one terminal claude uses",
+                self.claude_home.display()
             )));
         }
         Ok(())
@@ -434,6 +477,67 @@ mod tests {
     fn allowed_tools_from_env_is_a_comma_list() {
         let cfg = load(None, &[("PADDOCK_ALLOWED_TOOLS", "Bash, Edit,,")]).unwrap();
         assert_eq!(cfg.allowed_tools, vec!["Bash", "Edit"]);
+    }
+
+    #[test]
+    fn transcripts_defaults_to_own_and_takes_host() {
+        assert_eq!(load(None, &[]).unwrap().transcripts, TranscriptMode::Own);
+        let cfg = load(None, &[("PADDOCK_TRANSCRIPTS", "host")]).unwrap();
+        assert_eq!(cfg.transcripts, TranscriptMode::Host);
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("config.toml");
+        std::fs::write(&file, "transcripts = \"host\"\n").unwrap();
+        assert_eq!(
+            load(Some(&file), &[]).unwrap().transcripts,
+            TranscriptMode::Host
+        );
+        // The environment wins over the file.
+        let cfg = load(Some(&file), &[("PADDOCK_TRANSCRIPTS", "own")]).unwrap();
+        assert_eq!(cfg.transcripts, TranscriptMode::Own);
+    }
+
+    #[test]
+    fn bad_transcripts_value_names_the_allowed_values() {
+        let err = load(None, &[("PADDOCK_TRANSCRIPTS", "shared")])
+            .unwrap_err()
+            .to_string();
+        for want in ["PADDOCK_TRANSCRIPTS", "shared", "own", "host"] {
+            assert!(err.contains(want), "{want} missing from: {err}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("config.toml");
+        std::fs::write(&file, "transcripts = \"Host\"\n").unwrap();
+        let err = load(Some(&file), &[]).unwrap_err().to_string();
+        for want in ["Host", "own", "host"] {
+            assert!(err.contains(want), "{want} missing from: {err}");
+        }
+    }
+
+    #[test]
+    fn host_claude_home_defaults_to_the_users_and_can_be_set() {
+        let cfg = load(None, &[("PADDOCK_DATA_DIR", "/d")]).unwrap();
+        if let Some(dirs) = directories::BaseDirs::new() {
+            assert_eq!(cfg.host_claude_home, dirs.home_dir().join(".claude"));
+        }
+        let cfg = load(None, &[("PADDOCK_HOST_CLAUDE_HOME", "/elsewhere/.claude")]).unwrap();
+        assert_eq!(cfg.host_claude_home, PathBuf::from("/elsewhere/.claude"));
+        // Tests build on for_data_dir, which must never point at the real ~/.claude.
+        let cfg = Config::for_data_dir(Path::new("/d"), Path::new("/s"));
+        assert_eq!(cfg.host_claude_home, PathBuf::from("/d/host-claude"));
+        assert_eq!(cfg.transcripts, TranscriptMode::Own);
+    }
+
+    #[test]
+    fn one_home_for_both_is_refused() {
+        let err = load(
+            None,
+            &[
+                ("PADDOCK_CLAUDE_HOME", "/x/home"),
+                ("PADDOCK_HOST_CLAUDE_HOME", "/x/home"),
+            ],
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("host_claude_home"), "{err}");
     }
 
     #[test]
