@@ -1,23 +1,56 @@
 //! Crash-safe file writes: a killed daemon leaves either the old file or the new one.
 
 use std::io::Write;
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Writes `bytes` to `path` atomically: a temp file in the same folder, fsync, rename over
-/// the target, fsync of the folder.
+/// Mode of every file the daemon writes: its state is nobody else's business.
+const PRIVATE_FILE_MODE: u32 = 0o600;
+
+/// Tells apart the temp files of writes running at the same time in this process (two
+/// stores, or a test holding two handles on one folder), so no two writers share one.
+static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// The prefix of every temp file `write_atomic` creates for `name`; a crash can leave one
+/// behind, and whoever owns `name` may remove leftovers at startup.
+pub fn temp_prefix(name: &str) -> String {
+    format!(".{name}.tmp-")
+}
+
+/// Writes `bytes` to `path` atomically, as a private (0600) file: a temp file in the same
+/// folder, fsync, rename over the target, fsync of the folder.
+///
+/// Why a SIGKILL or power loss cannot tear the file: the bytes go to a temp file, which is
+/// fsynced before anything else happens, so the data is on disk before any name points at
+/// it; `rename` then swaps the name over in one atomic step (readers see the whole old
+/// file or the whole new one), and the folder fsync makes that swap itself durable. Dying
+/// at any point leaves the old file (plus maybe a stray temp file) or the new one.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let tmp = dir.join(format!(
+        "{}{}-{}",
+        temp_prefix(&name),
+        std::process::id(),
+        TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
     let result = (|| {
         let mut f = std::fs::OpenOptions::new()
             .write(true)
             .create(true)
             .truncate(true)
+            .mode(PRIVATE_FILE_MODE)
             .open(&tmp)?;
+        // `mode` applies only when the file is created; a stale temp file of a dead
+        // process with our pid may already exist with other permissions.
+        f.set_permissions(std::fs::Permissions::from_mode(PRIVATE_FILE_MODE))?;
         f.write_all(bytes)?;
         f.sync_all()?;
         std::fs::rename(&tmp, path)?;
@@ -31,7 +64,29 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 
 /// Creates `dir` (and parents) and restricts it to the owner (0700).
 pub fn create_private_dir(dir: &Path) -> std::io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
     std::fs::create_dir_all(dir)?;
     std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn writes_a_private_file_and_leaves_no_temp_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state.json");
+        std::fs::write(&path, b"old").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        write_atomic(&path, b"new").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new");
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("state.json")]);
+    }
 }
