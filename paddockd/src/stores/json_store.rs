@@ -106,8 +106,10 @@ impl<T: State> JsonStore<T> {
     }
 
     /// Applies `f` under the writer lock and, if it edited the draft, makes the new state
-    /// durable before publishing it. Returns `f`'s result once the change is on disk; on
-    /// error nothing changed, in memory or on disk.
+    /// durable before publishing it. Returns `f`'s result once the change is on disk. On
+    /// error memory is unchanged and the file holds the old state (or, if only the final
+    /// folder fsync failed, maybe the new one: never acknowledged, like a crash just
+    /// before the reply).
     pub(crate) async fn update<R>(
         &self,
         f: impl FnOnce(&mut Draft<T>) -> R,
@@ -297,6 +299,32 @@ mod tests {
         let now = store.snapshot();
         assert_eq!(now.len(), 1);
         assert_eq!(now.get("a"), Some(&1));
+    }
+
+    #[tokio::test]
+    async fn a_caller_that_stops_waiting_does_not_tear_the_commit() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m.json");
+        let store = JsonStore::<Map>::open(path.clone());
+        {
+            // Poll the update once (it hands the commit to a blocking thread, which is
+            // still writing when the poll returns), then drop it. Had the write already
+            // finished, what follows must hold all the same.
+            let mut abandoned = std::pin::pin!(store.update(|d| d.edit().insert("a".into(), 1)));
+            std::future::poll_fn(|cx| {
+                let _ = abandoned.as_mut().poll(cx);
+                std::task::Poll::Ready(())
+            })
+            .await;
+        }
+        // The next writer waits for that commit to settle and builds on it.
+        store
+            .update(|d| d.edit().insert("b".into(), 2))
+            .await
+            .unwrap();
+        assert_eq!(store.snapshot().len(), 2);
+        assert_eq!(JsonStore::<Map>::open(path).snapshot().len(), 2);
+        assert_clean_dir(dir.path());
     }
 
     #[tokio::test]

@@ -22,7 +22,7 @@
 //! Reads clone the `Arc` and never wait for IO. Mutations of one store are serialized;
 //! each builds the next state, writes the whole file, and only then publishes it. A
 //! mutation returns once its change is on disk (acknowledged = durable), and one whose
-//! write failed returns the error with nothing changed, in memory or on disk.
+//! write failed returns the error and leaves the in-memory state as it was.
 //!
 //! # Why a crash cannot tear a file
 //!
