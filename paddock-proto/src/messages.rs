@@ -608,7 +608,7 @@ pub enum Reply {
     Cancelled(Cancelled),
     Subscribed(Subscribed),
     Chats(Chats),
-    Transcript(Transcript),
+    Transcript(Box<Transcript>),
     Projects(Projects),
     Project(ProjectInfo),
     Status(DaemonStatus),

@@ -137,10 +137,10 @@ fn chat_summary() -> ChatSummary {
 fn transcript(id: RequestId, entries: Vec<TranscriptEntry>) -> Golden {
     ok(
         id,
-        Reply::Transcript(Transcript {
+        Reply::Transcript(Box::new(Transcript {
             chat: chat_summary(),
             entries,
-        }),
+        })),
     )
 }
 

@@ -246,7 +246,7 @@ impl Connection {
             }
             Request::ChatTranscript(s) => crate::chats::transcript(&d, &self.user, &s.session_id)
                 .await
-                .map(Reply::Transcript),
+                .map(|t| Reply::Transcript(Box::new(t))),
             Request::ChatUpdate(u) => crate::chats::update(&d, &self.user, u)
                 .await
                 .map(Reply::Updated),
