@@ -1,9 +1,10 @@
 //! Who injected each machine-added user turn of a chat (a schedule, another chat, a hook,
 //! recovery), in the order they were injected.
 //!
-//! The transcript line's uuid is minted by Claude Code after the fact, so an injection is
-//! recorded by its text and matched, in order, to the chat's user messages when the
-//! transcript is read. The first injection sent by another chat is also the fallback
+//! paddockd sends each user message with its own uuid, which the CLI keeps as the transcript
+//! record's uuid, so an injection records that `messageId` and matches its row exactly. An
+//! injection without one (recorded before the message was sent) is matched by its exact text,
+//! in order, to the chat's user messages when the transcript is read. The first injection sent by another chat is also the fallback
 //! parent edge of a chat whose run provenance has none. On disk:
 //! `{ "<sessionId>": [ { "text": …, "source": { "kind": "sent", … }, "at": … } ] }`.
 
@@ -26,6 +27,9 @@ pub struct Injection {
     pub source: Attribution,
     /// RFC 3339.
     pub at: String,
+    /// The uuid the daemon gave the user message (the transcript row's uuid).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message_id: Option<String>,
 }
 
 /// Session id → its injections, oldest first.
@@ -101,6 +105,7 @@ mod tests {
             text: text.to_owned(),
             source,
             at: "2026-01-02T03:04:05Z".to_owned(),
+            message_id: None,
         }
     }
 

@@ -202,6 +202,7 @@ mod tests {
             text: "hi".into(),
             source: Attribution::Recovery,
             at: "2026-01-02T03:04:05Z".into(),
+            message_id: None,
         };
         stores.message_provenance.record(sid, inj).await.unwrap();
         stores.queued.set(sid, Some("next".into())).await.unwrap();
