@@ -1,0 +1,551 @@
+//! The incremental parser of one transcript: feed it complete lines, in file order, and it keeps
+//! every field the chat list needs (docs/claude-cli.md §6).
+//!
+//! A [`Digest`] is plain data, persisted as is, so a transcript that grew is parsed from where
+//! the last parse stopped and gives exactly what a parse of the whole file would. That is why
+//! token totals are kept per model id as integers (the cost is derived from them when asked, so
+//! no float is ever carried across a reload), and why the message being written is kept apart
+//! from the finished ones: the CLI writes one `assistant` record per content block, all sharing
+//! one `message.id`, and the last record of a message carries its final usage.
+//!
+//! Lines that are not JSON, records of unknown types and fields of unexpected types are
+//! skipped, never fatal.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
+
+use super::pricing::{Tokens, estimate_usd};
+
+/// The context window of a model: 1M when its id carries the `[1m]` suffix, else 200k.
+pub fn context_limit(model: &str) -> u64 {
+    if model.contains("[1m]") {
+        1_000_000
+    } else {
+        200_000
+    }
+}
+
+/// What one transcript says so far, and where in the file it stopped.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Digest {
+    /// Bytes consumed: always just past a `'\n'` (or 0). A trailing partial line is not.
+    pub offset: u64,
+    /// The last `custom-title` record's title (an empty one clears it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub custom_title: Option<String>,
+    /// The first prompt, untruncated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_prompt: Option<String>,
+    /// The first record's timestamp.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<String>,
+    /// The latest timestamp of a `user` or `assistant` record, and that instant in epoch ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_record_at: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_record_ms: Option<i64>,
+    /// The first and the latest model of a real (not `<synthetic>`) assistant message.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_model: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_model: Option<String>,
+    /// User prompts (not meta, not summaries, with text, not interruptions) and real
+    /// assistant messages (distinct message ids).
+    pub prompts: u64,
+    pub assistant_messages: u64,
+    /// From the latest real assistant record: input + cache read + cache creation tokens.
+    pub context_tokens: u64,
+    pub context_limit: u64,
+    /// Tokens of every finished message, per model id.
+    pub finished: BTreeMap<String, Tokens>,
+    /// The assistant message being written (the latest one): its final record's usage so far.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current: Option<CurrentMessage>,
+}
+
+/// The latest assistant message: more records of it may follow.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct CurrentMessage {
+    pub id: Option<String>,
+    pub model: String,
+    pub tokens: Tokens,
+}
+
+impl Digest {
+    /// Feeds bytes that follow [`offset`](Self::offset). Only complete lines are consumed;
+    /// returns how many bytes were (the rest must be fed again once its `'\n'` arrived).
+    pub fn feed(&mut self, bytes: &[u8]) -> usize {
+        let mut consumed = 0;
+        while let Some(nl) = bytes[consumed..].iter().position(|&b| b == b'\n') {
+            self.feed_line(&bytes[consumed..consumed + nl]);
+            consumed += nl + 1;
+        }
+        self.offset += consumed as u64;
+        consumed
+    }
+
+    /// Feeds one complete line (without its `'\n'`). Does not move [`offset`](Self::offset).
+    pub fn feed_line(&mut self, line: &[u8]) {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.iter().all(u8::is_ascii_whitespace) {
+            return;
+        }
+        let Ok(rec) = serde_json::from_slice::<Record<'_>>(line) else {
+            return;
+        };
+        if self.created_at.is_none()
+            && let Some(ts) = &rec.timestamp
+        {
+            self.created_at = Some(ts.to_string());
+        }
+        match rec.kind.as_deref() {
+            Some("user") => {
+                self.touch(rec.timestamp.as_deref());
+                if let Some(text) = prompt_text(&rec) {
+                    self.prompts += 1;
+                    if self.first_prompt.is_none() {
+                        self.first_prompt = Some(text);
+                    }
+                }
+            }
+            Some("assistant") => {
+                self.touch(rec.timestamp.as_deref());
+                if let Some(message) = rec.message {
+                    self.assistant(message, rec.requested_model.as_deref());
+                }
+            }
+            Some("custom-title") => {
+                if let Some(title) = rec.custom_title {
+                    self.custom_title = (!title.trim().is_empty()).then(|| title.into_owned());
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn touch(&mut self, timestamp: Option<&str>) {
+        let Some(ts) = timestamp else { return };
+        let Ok(at) = chrono::DateTime::parse_from_rfc3339(ts) else {
+            return;
+        };
+        let ms = at.timestamp_millis();
+        if self.last_record_ms.is_none_or(|last| ms >= last) {
+            self.last_record_ms = Some(ms);
+            self.last_record_at = Some(ts.to_owned());
+        }
+    }
+
+    fn assistant(&mut self, message: Message<'_>, requested_model: Option<&str>) {
+        let Some(model) = message.model.filter(|m| !m.starts_with('<')) else {
+            // `<synthetic>`: an API error the CLI wrote as a message. Not a message of the model.
+            return;
+        };
+        let id = message.id.map(Cow::into_owned);
+        let same_message = matches!(&self.current, Some(c) if c.id.is_some() && c.id == id);
+        if !same_message {
+            if let Some(done) = self.current.take() {
+                self.finished
+                    .entry(done.model)
+                    .or_default()
+                    .add(&done.tokens);
+            }
+            self.assistant_messages += 1;
+        }
+        if self.first_model.is_none() {
+            self.first_model = Some(model.to_string());
+        }
+        if self.last_model.as_deref() != Some(&*model) {
+            self.last_model = Some(model.to_string());
+        }
+        let tokens = message.usage.map(|u| u.tokens()).unwrap_or_default();
+        if message.usage.is_some() {
+            self.context_tokens = tokens
+                .input
+                .saturating_add(tokens.cache_read)
+                .saturating_add(tokens.cache_creation);
+            // The `[1m]` suffix may only be on the model that was asked for.
+            self.context_limit =
+                context_limit(&model).max(requested_model.map_or(0, context_limit));
+        }
+        // The final record of a message carries its final usage: the latest one wins.
+        self.current = Some(CurrentMessage {
+            id,
+            model: model.into_owned(),
+            tokens,
+        });
+    }
+
+    /// User prompts plus real assistant messages.
+    pub fn message_count(&self) -> u64 {
+        self.prompts + self.assistant_messages
+    }
+
+    /// Token totals, counting each message once (the current one with its latest usage).
+    pub fn totals(&self) -> Tokens {
+        let mut total = Tokens::default();
+        for t in self.finished.values() {
+            total.add(t);
+        }
+        if let Some(c) = &self.current {
+            total.add(&c.tokens);
+        }
+        total
+    }
+
+    /// The estimated cost in USD (see `pricing`).
+    pub fn cost_usd(&self) -> f64 {
+        let finished: f64 = self
+            .finished
+            .iter()
+            .map(|(model, t)| estimate_usd(Some(model), t))
+            .sum();
+        finished
+            + self
+                .current
+                .as_ref()
+                .map_or(0.0, |c| estimate_usd(Some(&c.model), &c.tokens))
+    }
+
+    /// The title the chat list shows: the custom title, else the first prompt, else "".
+    pub fn title(&self) -> &str {
+        self.custom_title
+            .as_deref()
+            .or(self.first_prompt.as_deref())
+            .unwrap_or_default()
+    }
+}
+
+/// The text of a user record that is a prompt: not meta, not a compaction summary, with text
+/// (tool results alone are not prompts), not an interruption marker.
+fn prompt_text(rec: &Record<'_>) -> Option<String> {
+    if rec.is_meta == Some(true) || rec.is_compact_summary == Some(true) {
+        return None;
+    }
+    let text = rec.message.as_ref()?.content.as_ref()?.0.clone()?;
+    (!text.trim().is_empty() && !text.starts_with("[Request interrupted")).then_some(text)
+}
+
+/// The fields of a record the digest reads; everything else is skipped unparsed.
+#[derive(Deserialize)]
+struct Record<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    timestamp: Option<Cow<'a, str>>,
+    #[serde(rename = "isMeta", default)]
+    is_meta: Option<bool>,
+    #[serde(rename = "isCompactSummary", default)]
+    is_compact_summary: Option<bool>,
+    #[serde(rename = "customTitle", borrow, default)]
+    custom_title: Option<Cow<'a, str>>,
+    #[serde(rename = "requestedModel", borrow, default)]
+    requested_model: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    message: Option<Message<'a>>,
+}
+
+#[derive(Deserialize)]
+struct Message<'a> {
+    #[serde(borrow, default)]
+    id: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    model: Option<Cow<'a, str>>,
+    #[serde(default)]
+    content: Option<ContentText>,
+    #[serde(default)]
+    usage: Option<Usage>,
+}
+
+#[derive(Deserialize, Clone, Copy)]
+struct Usage {
+    #[serde(default)]
+    input_tokens: Option<u64>,
+    #[serde(default)]
+    output_tokens: Option<u64>,
+    #[serde(default)]
+    cache_read_input_tokens: Option<u64>,
+    #[serde(default)]
+    cache_creation_input_tokens: Option<u64>,
+}
+
+impl Usage {
+    fn tokens(self) -> Tokens {
+        Tokens {
+            input: self.input_tokens.unwrap_or(0),
+            output: self.output_tokens.unwrap_or(0),
+            cache_read: self.cache_read_input_tokens.unwrap_or(0),
+            cache_creation: self.cache_creation_input_tokens.unwrap_or(0),
+        }
+    }
+}
+
+/// The text of a message's content: the string, or its `text` blocks joined by newlines.
+/// Other blocks (tool results, images, tool input) are skipped without being built.
+struct ContentText(Option<String>);
+
+#[derive(Deserialize)]
+struct Block<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    text: Option<Cow<'a, str>>,
+}
+
+impl<'de> Deserialize<'de> for ContentText {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = ContentText;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("message content")
+            }
+            fn visit_str<E>(self, s: &str) -> Result<ContentText, E> {
+                Ok(ContentText(Some(s.to_owned())))
+            }
+            fn visit_string<E>(self, s: String) -> Result<ContentText, E> {
+                Ok(ContentText(Some(s)))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<ContentText, A::Error> {
+                let mut text: Option<String> = None;
+                while let Some(block) = seq.next_element::<Block<'de>>()? {
+                    if block.kind.as_deref() != Some("text") {
+                        continue;
+                    }
+                    let Some(t) = block.text else { continue };
+                    match &mut text {
+                        Some(acc) => {
+                            acc.push('\n');
+                            acc.push_str(&t);
+                        }
+                        None => text = Some(t.into_owned()),
+                    }
+                }
+                Ok(ContentText(text))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ContentText, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(ContentText(None))
+            }
+            fn visit_unit<E>(self) -> Result<ContentText, E> {
+                Ok(ContentText(None))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<ContentText, E> {
+                Ok(ContentText(None))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<ContentText, E> {
+                Ok(ContentText(None))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<ContentText, E> {
+                Ok(ContentText(None))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<ContentText, E> {
+                Ok(ContentText(None))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+    use std::path::{Path, PathBuf};
+
+    pub(crate) fn fixture_files() -> Vec<PathBuf> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/fixtures/claude-cli-2.1.332/transcripts");
+        let mut files = Vec::new();
+        for dir in std::fs::read_dir(root)
+            .expect("fixture transcripts")
+            .flatten()
+        {
+            for f in std::fs::read_dir(dir.path()).unwrap().flatten() {
+                if f.path().extension().is_some_and(|e| e == "jsonl") {
+                    files.push(f.path());
+                }
+            }
+        }
+        files.sort();
+        assert!(
+            files.len() >= 50,
+            "only {} fixture transcripts",
+            files.len()
+        );
+        files
+    }
+
+    fn digest(bytes: &[u8]) -> Digest {
+        let mut d = Digest::default();
+        d.feed(bytes);
+        d
+    }
+
+    fn user(text: &str, ts: &str) -> String {
+        serde_json::json!({"type":"user","timestamp":ts,"message":{"role":"user","content":text}})
+            .to_string()
+            + "\n"
+    }
+
+    fn assistant(id: &str, model: &str, ts: &str, input: u64, output: u64) -> String {
+        serde_json::json!({"type":"assistant","timestamp":ts,"message":{"id":id,"model":model,
+            "content":[{"type":"text","text":"x"}],
+            "usage":{"input_tokens":input,"output_tokens":output,"cache_read_input_tokens":10,"cache_creation_input_tokens":5}}})
+        .to_string()
+            + "\n"
+    }
+
+    #[test]
+    fn digests_every_fixture() {
+        let mut titled = 0;
+        for path in fixture_files() {
+            let bytes = std::fs::read(&path).unwrap();
+            let d = digest(&bytes);
+            assert_eq!(d.offset, bytes.len() as u64, "{path:?} ends with a newline");
+            assert!(d.created_at.is_some(), "{path:?}");
+            if !d.title().is_empty() {
+                titled += 1;
+            }
+            if d.assistant_messages > 0 {
+                let model = d.last_model.as_deref().unwrap();
+                assert!(model.starts_with("claude-"), "{path:?}: {model}");
+                assert_eq!(d.context_limit, 200_000);
+                assert!(d.totals().output > 0, "{path:?}");
+                assert!(d.cost_usd() > 0.0, "{path:?}");
+            }
+            assert!(d.message_count() >= d.prompts);
+        }
+        assert!(titled >= 50, "{titled}");
+
+        // Spot checks against what the fixtures are known to hold.
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/fixtures/claude-cli-2.1.332/transcripts/-home-dev-lab-work-dir-1-x");
+        let compacted =
+            digest(&std::fs::read(dir.join("1a7ebc27-9338-453e-ac08-0016991ca9b2.jsonl")).unwrap());
+        assert_eq!(compacted.first_prompt.as_deref(), Some("first message"));
+        assert_eq!(
+            compacted.created_at.as_deref(),
+            Some("2026-11-29T22:52:45.215Z")
+        );
+        assert_eq!(compacted.assistant_messages, 2);
+        assert_eq!(compacted.last_model.as_deref(), Some("claude-opus-5-5"));
+        let renamed =
+            digest(&std::fs::read(dir.join("7cf0e5a6-9487-4988-a4f9-3aa7cfc41539.jsonl")).unwrap());
+        assert_eq!(renamed.title(), "my chat");
+        // Two records of one message (text, then tool_use), then a second message.
+        let tool =
+            digest(&std::fs::read(dir.join("8d7d0ebf-1954-4d77-876e-598889da8d4e.jsonl")).unwrap());
+        assert_eq!(tool.assistant_messages, 2);
+        assert_eq!(tool.totals().output, 55 + 20);
+        assert_eq!(tool.totals().input, 2696 + 2796);
+        assert_eq!(tool.context_tokens, 2796);
+    }
+
+    #[test]
+    fn custom_title_wins_and_the_last_one_counts() {
+        let mut text = user("the first prompt\nwith two lines", "2026-01-01T00:00:00Z");
+        let d = digest(text.as_bytes());
+        assert_eq!(d.title(), "the first prompt\nwith two lines");
+        text += "{\"type\":\"custom-title\",\"customTitle\":\"one\"}\n";
+        text += "{\"type\":\"custom-title\",\"customTitle\":\"two\"}\n";
+        let d = digest(text.as_bytes());
+        assert_eq!(d.title(), "two");
+        assert_eq!(
+            d.first_prompt.as_deref(),
+            Some("the first prompt\nwith two lines")
+        );
+    }
+
+    #[test]
+    fn counts_assistant_messages_not_records() {
+        let mut text = user("go", "2026-01-01T00:00:00Z");
+        text += &assistant("m1", "claude-sonnet-4-5", "2026-01-01T00:00:01Z", 100, 1);
+        text += &assistant("m1", "claude-sonnet-4-5", "2026-01-01T00:00:02Z", 100, 7);
+        text += "{\"type\":\"user\",\"message\":{\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"t\",\"content\":\"ok\"}]}}\n";
+        text += &assistant("m2", "claude-sonnet-4-5", "2026-01-01T00:00:03Z", 200, 3);
+        text += &assistant("m2", "claude-sonnet-4-5", "2026-01-01T00:00:04Z", 200, 9);
+        let d = digest(text.as_bytes());
+        assert_eq!(d.prompts, 1);
+        assert_eq!(d.assistant_messages, 2);
+        assert_eq!(d.message_count(), 3);
+        let t = d.totals();
+        // Each message once, with its final record's usage.
+        assert_eq!(
+            (t.input, t.output, t.cache_read, t.cache_creation),
+            (300, 16, 20, 10)
+        );
+        assert_eq!(d.context_tokens, 215);
+        assert_eq!(d.last_record_at.as_deref(), Some("2026-01-01T00:00:04Z"));
+    }
+
+    #[test]
+    fn prompts_exclude_meta_summaries_interrupts_and_tool_results() {
+        let mut text = String::new();
+        text += "{\"type\":\"user\",\"isMeta\":true,\"message\":{\"content\":\"meta\"}}\n";
+        text +=
+            "{\"type\":\"user\",\"isCompactSummary\":true,\"message\":{\"content\":\"summary\"}}\n";
+        text += "{\"type\":\"user\",\"message\":{\"content\":[{\"type\":\"text\",\"text\":\"[Request interrupted by user]\"}]}}\n";
+        text += "{\"type\":\"user\",\"message\":{\"content\":[{\"type\":\"tool_result\",\"content\":[{\"type\":\"text\",\"text\":\"out\"}]}]}}\n";
+        text += "{\"type\":\"user\",\"message\":{\"content\":[{\"type\":\"image\"},{\"type\":\"text\",\"text\":\"a\"},{\"type\":\"text\",\"text\":\"b\"}]}}\n";
+        let d = digest(text.as_bytes());
+        assert_eq!(d.prompts, 1);
+        assert_eq!(d.first_prompt.as_deref(), Some("a\nb"));
+    }
+
+    #[test]
+    fn synthetic_messages_and_garbage_are_skipped() {
+        let mut text = String::from(
+            "not json\n\n{\"type\":\"weird\",\"timestamp\":\"2026-01-01T00:00:00Z\"}\n[1,2]\n",
+        );
+        text += "{\"type\":\"user\",\"isMeta\":\"yes\"}\n";
+        text += &assistant("m1", "claude-opus-4-5[1m]", "2026-01-01T00:00:01Z", 1000, 1);
+        text += &assistant("e1", "<synthetic>", "2026-01-01T00:00:02Z", 0, 0);
+        let d = digest(text.as_bytes());
+        assert_eq!(d.created_at.as_deref(), Some("2026-01-01T00:00:00Z"));
+        assert_eq!(d.assistant_messages, 1);
+        assert_eq!(d.last_model.as_deref(), Some("claude-opus-4-5[1m]"));
+        assert_eq!(d.context_tokens, 1015);
+        assert_eq!(d.context_limit, 1_000_000);
+        assert_eq!(d.last_record_at.as_deref(), Some("2026-01-01T00:00:02Z"));
+    }
+
+    #[test]
+    fn a_partial_line_waits_for_its_newline() {
+        let line = user("hello", "2026-01-01T00:00:00Z");
+        let (head, tail) = line.split_at(line.len() / 2);
+        let mut d = Digest::default();
+        assert_eq!(d.feed(head.as_bytes()), 0);
+        assert_eq!((d.offset, d.prompts), (0, 0));
+        // The caller feeds the unconsumed bytes again with what followed.
+        assert_eq!(d.feed(line.as_bytes()), line.len());
+        assert_eq!((d.offset, d.prompts), (line.len() as u64, 1));
+        assert_eq!(tail.as_bytes().last(), Some(&b'\n'));
+    }
+
+    /// Property: splitting any fixture at any line boundary and feeding the two parts
+    /// (the second through a persisted and reloaded digest) equals one full parse.
+    #[test]
+    fn incremental_equals_full_at_every_line_boundary() {
+        let mut splits = 0;
+        for path in fixture_files() {
+            let bytes = std::fs::read(&path).unwrap();
+            let full = digest(&bytes);
+            for (i, _) in bytes.iter().enumerate().filter(|(_, b)| **b == b'\n') {
+                let cut = i + 1;
+                let mut d = digest(&bytes[..cut]);
+                d = serde_json::from_str(&serde_json::to_string(&d).unwrap()).unwrap();
+                assert_eq!(d.offset, cut as u64);
+                d.feed(&bytes[cut..]);
+                assert_eq!(d, full, "{path:?} split at byte {cut}");
+                assert_eq!(d.cost_usd().to_bits(), full.cost_usd().to_bits());
+                splits += 1;
+            }
+        }
+        assert!(splits > 1000, "{splits}");
+    }
+}
