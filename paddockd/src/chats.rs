@@ -1,135 +1,300 @@
-//! Chat listings and transcripts, answered from the transcripts the CLI wrote.
+//! Chat lists, transcripts and chat-list actions, answered from the live index and the sidecar
+//! stores — never by re-reading every transcript.
 //!
-//! This first slice scans each project's transcripts folder on request; the persisted live
-//! index replaces the scan when chats number in the thousands.
+//! A listing joins, per chat: the index's derived fields (title, times, model, counts, usage),
+//! run provenance (origin, depth, recorded parent), the flags (archived, starred, detached), the
+//! asking user's read state, and the running set from the hub; then lays the rows out as the
+//! nested tree (`tree.rs`).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
 
-use paddock_proto::{ChatScope, ChatSummary, ErrorBody, ErrorCode, Origin, Transcript};
+use paddock_proto::{
+    Attribution, BATCH_SESSIONS_MAX, ChatAction, ChatFork, ChatImport, ChatScope, ChatSummary,
+    ChatUpdate, ChatUsage, ChatsChanged, ControlMessage, ErrorBody, ErrorCode, Forked, ImportSkip,
+    Imported, Origin, Transcript, TranscriptEntry, Updated,
+};
 
 use crate::daemon::{Daemon, project_error};
+use crate::index::IndexedChat;
 use crate::projects::Project;
+use crate::state::{ms_of, now_ms};
+use crate::stores::{Injection, RunProvenance};
 use crate::transcripts;
+use crate::tree::{self, ChatRef, Recorded};
 
-/// The chats of one project (`Some(slug)`, `""` being the root workspace) or of all.
-pub async fn list(
-    d: &Daemon,
-    _user: &str,
-    project_slug: Option<&str>,
-    scope: ChatScope,
-) -> Result<Vec<ChatSummary>, ErrorBody> {
-    let projects = match project_slug {
-        Some(slug) => vec![d.project(slug)?],
-        None => d.projects.list().map_err(project_error)?,
-    };
-    let running = running_sessions(d).await;
-    let claude_home = d.cfg.claude_home.clone();
-    let chats = tokio::task::spawn_blocking(move || {
-        projects
-            .iter()
-            .flat_map(|p| summaries(&claude_home, p, &running))
-            .collect::<Vec<_>>()
-    })
-    .await
-    .map_err(|e| ErrorBody::new(ErrorCode::Internal, format!("listing chats failed: {e}")))?;
-    // Nothing is archived before the archive store exists, so `archived` lists nothing.
-    Ok(match scope {
-        ChatScope::All => chats,
-        ChatScope::Active => chats.into_iter().filter(|c| !c.archived).collect(),
-        ChatScope::Archived => chats.into_iter().filter(|c| c.archived).collect(),
+/// Everything a listing joins, snapshotted once per request (cheap `Arc` clones).
+struct Joined {
+    user_seen: std::sync::Arc<HashMap<String, i64>>,
+    user_unread: std::sync::Arc<HashSet<String>>,
+    archived: std::sync::Arc<std::collections::BTreeSet<String>>,
+    starred: std::sync::Arc<std::collections::BTreeSet<String>>,
+    detached: std::sync::Arc<std::collections::BTreeSet<String>>,
+    provenance: std::sync::Arc<HashMap<String, RunProvenance>>,
+    injections: std::sync::Arc<HashMap<String, Vec<Injection>>>,
+    /// Running chats: session id → project slug.
+    running: HashMap<String, String>,
+}
+
+impl Joined {
+    async fn snapshot(d: &Daemon, user: &str) -> Self {
+        let s = &d.state.stores;
+        Self {
+            user_seen: s.read_state.for_user(user),
+            user_unread: s.unread.for_user(user),
+            archived: s.archive.all(),
+            starred: s.star.all(),
+            detached: s.parent_detach.all(),
+            provenance: s.run_provenance.all(),
+            injections: s.message_provenance.all(),
+            running: running_sessions(d).await,
+        }
+    }
+
+    /// The parent a chat is drawn under (recorded, else inferred), by `tree.rs`'s rules.
+    fn parent_of(&self, sid: &str) -> Option<ChatRef> {
+        let recorded = self.provenance.get(sid).map(|p| Recorded {
+            origin: p.origin,
+            depth: p.depth,
+            parent_session_id: p.parent_session_id.as_deref(),
+            parent_project: p.parent_project.as_deref(),
+        });
+        tree::resolve_parent(
+            sid,
+            self.detached.contains(sid),
+            recorded,
+            inferred_parent(self.injections.get(sid).map(Vec::as_slice)),
+        )
+    }
+
+    fn row(&self, project_slug: &str, c: &IndexedChat) -> ChatSummary {
+        let sid = c.session_id.as_str();
+        let prov = self.provenance.get(sid);
+        let seen = self.user_seen.get(sid).copied().unwrap_or(0);
+        let usage =
+            (c.usage.context_tokens > 0 || c.usage.output_tokens > 0).then_some(ChatUsage {
+                context_tokens: c.usage.context_tokens,
+                context_limit: c.usage.context_limit,
+                input_tokens: c.usage.input_tokens,
+                output_tokens: c.usage.output_tokens,
+                cache_read_tokens: c.usage.cache_read_tokens,
+                cache_creation_tokens: c.usage.cache_creation_tokens,
+                cost_usd: c.usage.cost_usd,
+            });
+        ChatSummary {
+            session_id: c.session_id.clone(),
+            project_slug: project_slug.to_owned(),
+            title: display_title(&c.title, sid),
+            origin: prov.map_or(Origin::Human, |p| p.origin),
+            depth: prov.map_or(0, |p| p.depth),
+            parent_session_id: prov.and_then(|p| p.parent_session_id.clone()),
+            parent_project: prov.and_then(|p| p.parent_project.clone()),
+            created_at: c
+                .created_at
+                .clone()
+                .or_else(|| prov.and_then(|p| p.created_at.clone())),
+            updated_at: c.updated_at.clone(),
+            model: c.model.clone(),
+            message_count: c.message_count,
+            running: self.running.contains_key(sid),
+            unread: self.user_unread.contains(sid) || c.last_activity_ms > seen,
+            archived: self.archived.contains(sid),
+            starred: self.starred.contains(sid),
+            detached: self.detached.contains(sid),
+            trigger: prov.and_then(|p| p.trigger.clone()),
+            tree_parent: None,
+            level: 0,
+            children: Vec::new(),
+            usage,
+        }
+    }
+
+    /// A row for a chat that is running but whose transcript the CLI has not written yet.
+    fn starting_row(&self, project_slug: &str, sid: &str, d: &Daemon) -> ChatSummary {
+        let prov = self.provenance.get(sid);
+        let prompt = d
+            .state
+            .runs
+            .recent()
+            .into_iter()
+            .find(|r| r.session_id == sid)
+            .and_then(|r| r.prompt);
+        ChatSummary {
+            session_id: sid.to_owned(),
+            project_slug: project_slug.to_owned(),
+            title: display_title(prompt.as_deref().unwrap_or(""), sid),
+            origin: prov.map_or(Origin::Human, |p| p.origin),
+            depth: prov.map_or(0, |p| p.depth),
+            parent_session_id: prov.and_then(|p| p.parent_session_id.clone()),
+            parent_project: prov.and_then(|p| p.parent_project.clone()),
+            created_at: prov.and_then(|p| p.created_at.clone()),
+            running: true,
+            archived: self.archived.contains(sid),
+            starred: self.starred.contains(sid),
+            detached: self.detached.contains(sid),
+            trigger: prov.and_then(|p| p.trigger.clone()),
+            ..ChatSummary::default()
+        }
+    }
+}
+
+/// The first chat that sent this chat a message: the inferred parent edge.
+fn inferred_parent(injections: Option<&[Injection]>) -> Option<ChatRef> {
+    injections?.iter().find_map(|inj| match &inj.source {
+        Attribution::Sent {
+            from_session_id,
+            from_project,
+            ..
+        } => Some(ChatRef {
+            project: from_project.clone(),
+            session_id: from_session_id.clone(),
+        }),
+        _ => None,
     })
 }
 
-async fn running_sessions(d: &Daemon) -> HashSet<String> {
+/// A chat's title: its custom title or first prompt, on one line; its id when it has neither.
+fn display_title(title: &str, sid: &str) -> String {
+    let t = title.trim();
+    if t.is_empty() {
+        format!("Chat {}", sid.get(..8).unwrap_or(sid))
+    } else {
+        t.to_owned()
+    }
+}
+
+async fn running_sessions(d: &Daemon) -> HashMap<String, String> {
     d.hub
         .snapshot()
         .await
         .turns
         .into_iter()
         .filter(|t| t.running)
-        .map(|t| t.session_id)
+        .map(|t| (t.session_id, t.project_slug))
         .collect()
 }
 
-fn summaries(
-    claude_home: &std::path::Path,
-    project: &Project,
-    running: &HashSet<String>,
-) -> Vec<ChatSummary> {
-    let dir = transcripts::project_transcripts_dir(claude_home, &project.agent_dir);
-    transcripts::list_chats(&dir)
-        .into_iter()
-        .map(|m| summary(project, m, running))
-        .collect()
-}
-
-fn summary(project: &Project, m: transcripts::ChatMeta, running: &HashSet<String>) -> ChatSummary {
-    ChatSummary {
-        running: running.contains(&m.session_id),
-        session_id: m.session_id,
-        project_slug: project.slug.clone(),
-        title: m.title,
-        origin: Origin::Human,
-        depth: 0,
-        parent_session_id: None,
-        parent_project: None,
-        created_at: m.created_at,
-        updated_at: m.updated_at,
-        model: m.model,
-        message_count: m.message_count,
-        unread: false,
-        archived: false,
-        starred: false,
-        ..ChatSummary::default()
+fn projects_of(d: &Daemon, project_slug: Option<&str>) -> Result<Vec<Project>, ErrorBody> {
+    match project_slug {
+        Some(slug) => Ok(vec![d.project(slug)?]),
+        None => d.projects.list().map_err(project_error),
     }
 }
 
-/// The full rendering of one chat.
-pub async fn transcript(
+/// The chats of one project (`Some(slug)`, `""` being the root workspace) or of all, in tree
+/// order.
+pub async fn list(
     d: &Daemon,
-    _user: &str,
-    session_id: &str,
-) -> Result<Transcript, ErrorBody> {
+    user: &str,
+    project_slug: Option<&str>,
+    scope: ChatScope,
+) -> Result<Vec<ChatSummary>, ErrorBody> {
+    let projects = projects_of(d, project_slug)?;
+    let joined = Joined::snapshot(d, user).await;
+    let mut rows: Vec<ChatSummary> = Vec::new();
+    let mut listed: HashSet<String> = HashSet::new();
+    for project in &projects {
+        for chat in d.state.index.chats_in(&d.state.folder_of(project)) {
+            if listed.insert(chat.session_id.clone()) {
+                rows.push(joined.row(&project.slug, &chat));
+            }
+        }
+    }
+    let slugs: HashSet<&str> = projects.iter().map(|p| p.slug.as_str()).collect();
+    for (sid, slug) in &joined.running {
+        if slugs.contains(slug.as_str()) && !listed.contains(sid) {
+            rows.push(joined.starting_row(slug, sid, d));
+        }
+    }
+    rows.retain(|c| match scope {
+        ChatScope::Active => !c.archived,
+        ChatScope::Archived => c.archived,
+        ChatScope::All => true,
+    });
+    Ok(lay_out(rows, &joined))
+}
+
+/// Orders rows as the nested tree and fills in `treeParent`, `level` and `children`.
+fn lay_out(rows: Vec<ChatSummary>, joined: &Joined) -> Vec<ChatSummary> {
+    let nodes: Vec<tree::Node> = rows
+        .iter()
+        .map(|c| tree::Node {
+            id: c.session_id.clone(),
+            parent: joined.parent_of(&c.session_id).map(|p| p.session_id),
+            starred: c.starred,
+            activity: ms_of(c.updated_at.as_deref()).max(if c.running { now_ms() } else { 0 }),
+            created: ms_of(c.created_at.as_deref()),
+        })
+        .collect();
+    let placed = tree::build(&nodes);
+    let mut slots: Vec<Option<ChatSummary>> = rows.into_iter().map(Some).collect();
+    placed
+        .into_iter()
+        .filter_map(|p| {
+            let mut row = slots.get_mut(p.index)?.take()?;
+            row.tree_parent = p.tree_parent;
+            row.level = p.level;
+            row.children = p.children;
+            Some(row)
+        })
+        .collect()
+}
+
+/// The project a chat belongs to and its indexed entry.
+fn locate(d: &Daemon, sid: &str) -> Result<(Project, Option<IndexedChat>), ErrorBody> {
     let not_found = || {
         ErrorBody::new(
             ErrorCode::NotFound,
-            format!("no chat {session_id}; `paddock ls` lists the chats"),
+            format!("no chat {sid}; `paddock ls --all` lists the chats"),
         )
     };
-    let path =
-        transcripts::find_session_file(&d.cfg.claude_home, session_id).ok_or_else(not_found)?;
     let projects = d.projects.list().map_err(project_error)?;
-    let folder = path.parent().map(std::path::Path::to_path_buf);
+    if let Some(chat) = d.state.index.get(sid) {
+        let project = projects
+            .into_iter()
+            .find(|p| d.state.folder_of(p) == chat.folder)
+            .ok_or_else(not_found)?;
+        return Ok((project, Some(chat)));
+    }
+    // Not indexed yet: a chat whose first turn is running.
+    let slug = d
+        .state
+        .runs
+        .recent()
+        .into_iter()
+        .find(|r| r.session_id == sid)
+        .map(|r| r.project_slug)
+        .ok_or_else(not_found)?;
     let project = projects
         .into_iter()
-        .find(|p| {
-            Some(transcripts::project_transcripts_dir(
-                &d.cfg.claude_home,
-                &p.agent_dir,
-            )) == folder
-        })
+        .find(|p| p.slug == slug)
         .ok_or_else(not_found)?;
-    let running = running_sessions(d).await;
-    let sid = session_id.to_owned();
-    tokio::task::spawn_blocking(move || {
-        let meta = transcripts::read_meta(&path).unwrap_or_default();
-        let mtime = std::fs::metadata(&path).and_then(|m| m.modified()).ok();
-        let entries = transcripts::render(&path).map_err(|e| {
+    Ok((project, None))
+}
+
+/// The full rendering of one chat, with the attribution of machine-injected turns.
+pub async fn transcript(d: &Daemon, user: &str, sid: &str) -> Result<Transcript, ErrorBody> {
+    let (project, indexed) = locate(d, sid)?;
+    let joined = Joined::snapshot(d, user).await;
+    let Some(indexed) = indexed else {
+        return Ok(Transcript {
+            chat: joined.starting_row(&project.slug, sid, d),
+            entries: Vec::new(),
+        });
+    };
+    let mut chat = joined.row(&project.slug, &indexed);
+    chat.tree_parent = joined.parent_of(sid).map(|p| p.session_id);
+    let path = indexed.path.clone();
+    let injections = d.state.stores.message_provenance.list(sid);
+    let entries = tokio::task::spawn_blocking(move || {
+        let mut entries = transcripts::render(&path).map_err(|e| {
             ErrorBody::new(
                 ErrorCode::Internal,
                 format!("cannot read {}: {e}", path.display()),
             )
         })?;
-        let mut chat = summary(
-            &project,
-            transcripts::ChatMeta {
-                session_id: sid,
-                ..meta
-            },
-            &running,
-        );
-        chat.updated_at = mtime.map(|t| chrono::DateTime::<chrono::Utc>::from(t).to_rfc3339());
-        Ok(Transcript { chat, entries })
+        attribute(&mut entries, &injections);
+        Ok::<_, ErrorBody>(entries)
     })
     .await
     .map_err(|e| {
@@ -137,35 +302,488 @@ pub async fn transcript(
             ErrorCode::Internal,
             format!("reading the transcript failed: {e}"),
         )
-    })?
+    })??;
+    Ok(Transcript { chat, entries })
 }
 
-fn not_yet() -> ErrorBody {
-    ErrorBody::new(ErrorCode::Internal, "this request is being built")
+/// Labels machine-injected user turns. An injection recorded with the message id the daemon
+/// gave the turn matches that transcript row exactly; one without an id matches the next user
+/// row with exactly its text, in order. A human-typed turn matches nothing.
+pub fn attribute(entries: &mut [TranscriptEntry], injections: &[Injection]) {
+    let by_id: HashMap<&str, &Injection> = injections
+        .iter()
+        .filter_map(|i| i.message_id.as_deref().map(|id| (id, i)))
+        .collect();
+    let by_text: Vec<&Injection> = injections
+        .iter()
+        .filter(|i| i.message_id.is_none())
+        .collect();
+    let mut next = 0;
+    for entry in entries.iter_mut() {
+        let TranscriptEntry::User {
+            uuid,
+            text,
+            attribution,
+            ..
+        } = entry
+        else {
+            continue;
+        };
+        if let Some(inj) = uuid.as_deref().and_then(|u| by_id.get(u)) {
+            *attribution = Some(inj.source.clone());
+            continue;
+        }
+        if let Some(k) = by_text[next..].iter().position(|i| i.text == *text) {
+            *attribution = Some(by_text[next + k].source.clone());
+            next += k + 1;
+        }
+    }
 }
 
-pub async fn update(
-    _d: &Daemon,
-    _user: &str,
-    _u: paddock_proto::ChatUpdate,
-) -> Result<paddock_proto::Updated, ErrorBody> {
-    Err(not_yet())
+/// Checks a batch of session ids: 1 to [`BATCH_SESSIONS_MAX`], each a UUID and a known chat.
+/// All-or-nothing: the first bad id fails the whole request. Returns the distinct ids with
+/// their projects.
+fn validate_batch(d: &Daemon, ids: &[String]) -> Result<Vec<(String, Project)>, ErrorBody> {
+    if ids.is_empty() || ids.len() > BATCH_SESSIONS_MAX {
+        return Err(ErrorBody::new(
+            ErrorCode::InvalidArgument,
+            format!(
+                "name 1 to {BATCH_SESSIONS_MAX} chats per request (got {}); nothing was changed",
+                ids.len()
+            ),
+        ));
+    }
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for id in ids {
+        if uuid::Uuid::parse_str(id).is_err() {
+            return Err(ErrorBody::new(
+                ErrorCode::InvalidArgument,
+                format!("{id:?} is not a session id (a UUID); nothing was changed"),
+            ));
+        }
+        if seen.insert(id.clone()) {
+            let (project, _) = locate(d, id).map_err(|mut e| {
+                e.message = format!("{}; nothing was changed", e.message);
+                e
+            })?;
+            out.push((id.clone(), project));
+        }
+    }
+    Ok(out)
 }
 
-pub async fn delete(_d: &Daemon, _ids: Vec<String>) -> Result<paddock_proto::Updated, ErrorBody> {
-    Err(not_yet())
+/// Tells every client which projects' chat lists changed.
+async fn announce(d: &Daemon, chats: &[(String, Project)]) {
+    let mut by_project: HashMap<&str, Vec<&str>> = HashMap::new();
+    for (sid, p) in chats {
+        by_project.entry(&p.slug).or_default().push(sid);
+    }
+    for (slug, sids) in by_project {
+        d.hub
+            .broadcast(ControlMessage::ChatsChanged(ChatsChanged {
+                project_slug: slug.to_owned(),
+                session_id: (sids.len() == 1).then(|| sids[0].to_owned()),
+            }))
+            .await;
+    }
 }
 
-pub async fn fork(
-    _d: &Daemon,
-    _f: paddock_proto::ChatFork,
-) -> Result<paddock_proto::Forked, ErrorBody> {
-    Err(not_yet())
+fn store_error(e: impl std::fmt::Display) -> ErrorBody {
+    ErrorBody::new(ErrorCode::Internal, e.to_string())
 }
 
-pub async fn import(
-    _d: &Daemon,
-    _i: paddock_proto::ChatImport,
-) -> Result<paddock_proto::Imported, ErrorBody> {
-    Err(not_yet())
+/// `chat:update`: archive, star, read... on one or many chats.
+pub async fn update(d: &Daemon, user: &str, u: ChatUpdate) -> Result<Updated, ErrorBody> {
+    let chats = validate_batch(d, &u.session_ids)?;
+    let ids: Vec<String> = chats.iter().map(|(s, _)| s.clone()).collect();
+    let s = &d.state.stores;
+    let changed = match u.action {
+        ChatAction::Archive => s.archive.set(&ids, true).await,
+        ChatAction::Unarchive => s.archive.set(&ids, false).await,
+        ChatAction::Star => s.star.set(&ids, true).await,
+        ChatAction::Unstar => s.star.set(&ids, false).await,
+        ChatAction::Detach => s.parent_detach.set(&ids, true).await,
+        ChatAction::Attach => s.parent_detach.set(&ids, false).await,
+        ChatAction::Unread => s.unread.set(user, &ids, true).await,
+        ChatAction::Read => s.mark_seen(user, &ids, now_ms()).await.map(|()| ids.len()),
+    }
+    .map_err(store_error)?;
+    announce(d, &chats).await;
+    Ok(Updated {
+        changed: u32::try_from(changed).unwrap_or(u32::MAX),
+    })
+}
+
+/// `chat:delete`: removes transcripts the daemon owns (an adopted chat's link, never the
+/// user's own file) and forgets every flag of the chats.
+pub async fn delete(d: &Daemon, ids: Vec<String>) -> Result<Updated, ErrorBody> {
+    if d.cfg.transcripts == crate::chat_links::TranscriptMode::Host {
+        return Err(ErrorBody::new(
+            ErrorCode::InvalidArgument,
+            "in host mode the transcripts are your own terminal claude history, which paddockd does not delete; archive the chats instead",
+        ));
+    }
+    let chats = validate_batch(d, &ids)?;
+    let running = running_sessions(d).await;
+    if let Some((sid, _)) = chats.iter().find(|(sid, _)| running.contains_key(sid)) {
+        return Err(ErrorBody::new(
+            ErrorCode::Busy,
+            format!(
+                "chat {sid} is running a turn; cancel it first (`paddock cancel {sid}`); nothing was deleted"
+            ),
+        ));
+    }
+    let paths: Vec<PathBuf> = chats
+        .iter()
+        .filter_map(|(sid, _)| d.state.index.get(sid).map(|c| c.path))
+        .collect();
+    let removed = tokio::task::spawn_blocking(move || {
+        let mut n = 0u32;
+        for path in paths {
+            match remove_transcript(&path) {
+                Ok(()) => n += 1,
+                Err(e) => tracing::warn!(path = %path.display(), "cannot delete a transcript: {e}"),
+            }
+        }
+        n
+    })
+    .await
+    .unwrap_or(0);
+    let ids: Vec<String> = chats.iter().map(|(s, _)| s.clone()).collect();
+    d.state.stores.forget(&ids).await.map_err(store_error)?;
+    for (sid, _) in &chats {
+        if let Some(c) = d.state.index.get(sid) {
+            d.state.index.refresh(&c.path).await;
+        }
+    }
+    announce(d, &chats).await;
+    Ok(Updated { changed: removed })
+}
+
+/// Removes a transcript file (a symlink is removed, never its target) and the chat's
+/// subagent folder beside it.
+fn remove_transcript(path: &Path) -> std::io::Result<()> {
+    match std::fs::remove_file(path) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
+    let side = path.with_extension("");
+    if side.is_dir() && !side.is_symlink() {
+        std::fs::remove_dir_all(&side)?;
+    }
+    Ok(())
+}
+
+/// `chat:fork`: copies a chat into a new one that records the source as its parent.
+pub async fn fork(d: &Daemon, f: ChatFork) -> Result<Forked, ErrorBody> {
+    if uuid::Uuid::parse_str(&f.session_id).is_err() {
+        return Err(ErrorBody::new(
+            ErrorCode::InvalidArgument,
+            format!("{:?} is not a session id (a UUID)", f.session_id),
+        ));
+    }
+    let (project, indexed) = locate(d, &f.session_id)?;
+    let Some(source) = indexed else {
+        return Err(ErrorBody::new(
+            ErrorCode::Busy,
+            "the chat has no transcript yet; fork it once its first turn has been written",
+        ));
+    };
+    let new_id = uuid::Uuid::new_v4().to_string();
+    let dest = source.path.with_file_name(format!("{new_id}.jsonl"));
+    let (src, old, new, name) = (
+        source.path.clone(),
+        f.session_id.clone(),
+        new_id.clone(),
+        f.name.clone(),
+    );
+    let dest_for_copy = dest.clone();
+    tokio::task::spawn_blocking(move || {
+        copy_as_fork(&src, &dest_for_copy, &old, &new, name.as_deref())
+    })
+    .await
+    .map_err(store_error)?
+    .map_err(|e| {
+        ErrorBody::new(
+            ErrorCode::Internal,
+            format!("cannot write the fork's transcript: {e}"),
+        )
+    })?;
+    let depth = d
+        .state
+        .stores
+        .run_provenance
+        .get(&f.session_id)
+        .map_or(0, |p| p.depth);
+    let stamped = d
+        .state
+        .stores
+        .run_provenance
+        .stamp(
+            &new_id,
+            RunProvenance {
+                origin: Origin::Human,
+                depth: depth + 1,
+                parent_session_id: Some(f.session_id.clone()),
+                parent_project: Some(project.slug.clone()),
+                created_at: Some(chrono::Utc::now().to_rfc3339()),
+                trigger: None,
+            },
+        )
+        .await;
+    if let Err(e) = stamped {
+        let _ = std::fs::remove_file(&dest);
+        return Err(store_error(e));
+    }
+    d.state.index.refresh(&dest).await;
+    announce(d, &[(new_id.clone(), project.clone())]).await;
+    Ok(Forked {
+        project_slug: project.slug,
+        session_id: new_id,
+    })
+}
+
+/// Writes `dest` as a copy of `src` whose records carry the new session id, plus a
+/// custom-title record when the fork is named. Lines that are not JSON are copied as they are.
+fn copy_as_fork(
+    src: &Path,
+    dest: &Path,
+    old: &str,
+    new: &str,
+    name: Option<&str>,
+) -> std::io::Result<()> {
+    use std::io::{BufRead, Write};
+    use std::os::unix::fs::OpenOptionsExt;
+    let input = std::io::BufReader::new(std::fs::File::open(src)?);
+    let mut out = Vec::new();
+    for line in input.split(b'\n') {
+        let line = line?;
+        if line.is_empty() {
+            continue;
+        }
+        match serde_json::from_slice::<serde_json::Value>(&line) {
+            Ok(mut v) => {
+                if v.get("sessionId").and_then(serde_json::Value::as_str) == Some(old) {
+                    v["sessionId"] = serde_json::Value::String(new.to_owned());
+                }
+                serde_json::to_writer(&mut out, &v).map_err(std::io::Error::other)?;
+            }
+            Err(_) => out.extend_from_slice(&line),
+        }
+        out.push(b'\n');
+    }
+    if let Some(name) = name {
+        let rec =
+            serde_json::json!({"type": "custom-title", "customTitle": name, "sessionId": new});
+        serde_json::to_writer(&mut out, &rec).map_err(std::io::Error::other)?;
+        out.push(b'\n');
+    }
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(dest)?;
+    f.write_all(&out)?;
+    f.sync_all()
+}
+
+/// `chat:import`: adopts a directory's terminal `claude` sessions into a project.
+pub async fn import(d: &Daemon, user: &str, i: ChatImport) -> Result<Imported, ErrorBody> {
+    let project = d.project(&i.project_slug)?;
+    let dir = match &i.path {
+        Some(p) => PathBuf::from(p),
+        None => project.agent_dir.clone(),
+    };
+    if !dir.is_dir() {
+        return Err(ErrorBody::new(
+            ErrorCode::InvalidArgument,
+            format!("{} is not a directory", dir.display()),
+        ));
+    }
+    let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
+    let folder = d.state.folder_of(&project);
+    let provenance = d.state.stores.run_provenance.all();
+    // Chats paddockd already knows (it started them, or adopted them before).
+    let present: HashSet<String> = provenance.keys().cloned().collect();
+    let host = d.cfg.host_claude_home.clone();
+    let dir_for_scan = dir.clone();
+    let (found, skipped) =
+        tokio::task::spawn_blocking(move || crate::adopt::discover(&host, &dir_for_scan, &present))
+            .await
+            .map_err(store_error)?;
+    let mut skipped: Vec<ImportSkip> = skipped
+        .into_iter()
+        .map(|(session_id, reason)| ImportSkip {
+            session_id,
+            reason: serde_json::to_value(reason)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default(),
+        })
+        .collect();
+    let mut adopted = Vec::new();
+    if !i.dry_run {
+        let mut stamps = Vec::new();
+        for a in &found {
+            let placed = {
+                let (a, folder) = (a.clone(), folder.clone());
+                tokio::task::spawn_blocking(move || place_if_needed(&a, &folder)).await
+            };
+            match placed {
+                Ok(Ok(())) => {
+                    stamps.push((
+                        a.session_id.clone(),
+                        RunProvenance {
+                            origin: Origin::Adopted,
+                            depth: 0,
+                            parent_session_id: None,
+                            parent_project: None,
+                            created_at: Some(
+                                chrono::DateTime::<chrono::Utc>::from(a.mtime).to_rfc3339(),
+                            ),
+                            trigger: None,
+                        },
+                    ));
+                    adopted.push(a.session_id.clone());
+                }
+                Ok(Err(e)) => {
+                    tracing::warn!(session = %a.session_id, "cannot adopt: {e}");
+                    skipped.push(ImportSkip {
+                        session_id: a.session_id.clone(),
+                        reason: "unreadable".into(),
+                    });
+                }
+                Err(e) => return Err(store_error(e)),
+            }
+        }
+        d.state
+            .stores
+            .run_provenance
+            .stamp_many(stamps)
+            .await
+            .map_err(store_error)?;
+        // Your own history is not news: adopted chats start out read.
+        d.state
+            .stores
+            .mark_seen(user, &adopted, now_ms())
+            .await
+            .map_err(store_error)?;
+        d.state.attach_project(&d.cfg, &project).await;
+        for sid in &adopted {
+            d.state
+                .index
+                .refresh(&folder.join(format!("{sid}.jsonl")))
+                .await;
+        }
+        let chats: Vec<(String, Project)> = adopted
+            .iter()
+            .map(|s| (s.clone(), project.clone()))
+            .collect();
+        announce(d, &chats).await;
+    } else {
+        adopted = found.iter().map(|a| a.session_id.clone()).collect();
+    }
+    Ok(Imported {
+        project_slug: project.slug,
+        path: dir.to_string_lossy().into_owned(),
+        adopted,
+        skipped,
+        dry_run: i.dry_run,
+    })
+}
+
+/// Links an adoptable session into the project's folder, unless that folder already holds it
+/// (host mode shares the user's folder).
+fn place_if_needed(a: &crate::adopt::Adoptable, folder: &Path) -> std::io::Result<()> {
+    let dest = folder.join(format!("{}.jsonl", a.session_id));
+    if let (Ok(x), Ok(y)) = (
+        std::fs::canonicalize(&dest),
+        std::fs::canonicalize(&a.source),
+    ) && x == y
+    {
+        return Ok(());
+    }
+    crate::adopt::place(a, folder)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+
+    fn user(uuid: &str, text: &str) -> TranscriptEntry {
+        TranscriptEntry::User {
+            uuid: Some(uuid.into()),
+            timestamp: None,
+            text: text.into(),
+            attribution: None,
+        }
+    }
+
+    fn inj(text: &str, id: Option<&str>, source: Attribution) -> Injection {
+        Injection {
+            text: text.into(),
+            source,
+            at: "2026-11-29T00:00:00Z".into(),
+            message_id: id.map(Into::into),
+        }
+    }
+
+    fn attributions(entries: &[TranscriptEntry]) -> Vec<Option<Attribution>> {
+        entries
+            .iter()
+            .map(|e| match e {
+                TranscriptEntry::User { attribution, .. } => attribution.clone(),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn injected_turns_are_attributed_and_typed_ones_are_not() {
+        let nightly = Attribution::Scheduled {
+            name: "nightly".into(),
+        };
+        let sent = Attribution::Sent {
+            from_session_id: "m".into(),
+            from_project: String::new(),
+            from_title: None,
+        };
+        let mut entries = vec![
+            user("u1", "check the backups"),
+            user("u2", "check the backups"),
+            user("u3", "report: all green"),
+            user("u4", "thanks"),
+        ];
+        let injections = vec![
+            // Recorded with its message id: only that row matches, though u1 has the same text.
+            inj("check the backups", Some("u2"), nightly.clone()),
+            // Recorded before message ids existed: matched by exact text, in order.
+            inj("report: all green", None, sent.clone()),
+        ];
+        attribute(&mut entries, &injections);
+        assert_eq!(
+            attributions(&entries),
+            vec![None, Some(nightly), Some(sent), None]
+        );
+    }
+
+    #[test]
+    fn a_human_message_never_matches() {
+        let mut entries = vec![user("u1", "hello"), user("u2", "Hello")];
+        let injections = vec![inj("hello there", None, Attribution::Recovery)];
+        attribute(&mut entries, &injections);
+        assert_eq!(attributions(&entries), vec![None, None]);
+    }
+
+    #[test]
+    fn titles_fall_back_to_the_id() {
+        assert_eq!(
+            display_title("  ", "5f0c2d8e-3b7a-4c1e-9a6f-2d4b8e1c7a90"),
+            "Chat 5f0c2d8e"
+        );
+        assert_eq!(display_title("Fix it", "x"), "Fix it");
+    }
 }

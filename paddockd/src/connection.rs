@@ -186,6 +186,9 @@ impl Connection {
                             message: send.message,
                             model: send.model,
                             attribution: None,
+                            origin: paddock_proto::Origin::Human,
+                            provenance: None,
+                            trigger: None,
                             reply_to: Some((self.id, id)),
                         })
                         .await
@@ -205,6 +208,9 @@ impl Connection {
                             message: cmd.command,
                             model: None,
                             attribution: None,
+                            origin: paddock_proto::Origin::Human,
+                            provenance: None,
+                            trigger: None,
                             reply_to: Some((self.id, id)),
                         })
                         .await
@@ -254,7 +260,9 @@ impl Connection {
                 .await
                 .map(Reply::Updated),
             Request::ChatFork(f) => crate::chats::fork(&d, f).await.map(Reply::Forked),
-            Request::ChatImport(i) => crate::chats::import(&d, i).await.map(Reply::Imported),
+            Request::ChatImport(i) => crate::chats::import(&d, &self.user, i)
+                .await
+                .map(Reply::Imported),
             Request::HistoryList(h) => crate::history::list(&d, &self.user, h)
                 .await
                 .map(Reply::History),
@@ -276,6 +284,7 @@ impl Connection {
                     .create(&p.slug, p.path.as_deref().map(std::path::Path::new))
                     .map_err(crate::daemon::project_error);
                 if let Ok(project) = &created {
+                    d.state.attach_project(&d.cfg, project).await;
                     d.hub
                         .broadcast(ControlMessage::ChatsChanged(paddock_proto::ChatsChanged {
                             project_slug: project.slug.clone(),

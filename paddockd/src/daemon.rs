@@ -16,6 +16,7 @@ use crate::config::Config;
 use crate::hub::{ClientId, Hub, HubLimits};
 use crate::projects::{Project, ProjectError, Projects};
 use crate::runner::Runner;
+use crate::state::ChatState;
 
 /// What every connection shares. Each piece of mutable state has its own owner task behind
 /// its handle (`hub`, `runner`); the rest is read-only or filesystem-backed.
@@ -24,6 +25,8 @@ pub struct Daemon {
     pub hub: Hub,
     pub runner: Runner,
     pub projects: Projects,
+    /// Sidecar stores, the chat index and the run log.
+    pub state: Arc<ChatState>,
     /// Cancelled to shut the daemon down (signal or `daemon:shutdown`).
     pub shutdown: CancellationToken,
     /// Cancelled last, once turns have ended, to close client connections.
@@ -96,6 +99,73 @@ fn prepare(cfg: &Config) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Turns index changes (a transcript appended by a running `claude`, or by the user's own
+/// terminal `claude` in host mode) into `chats:changed` for every client: at most one per
+/// project per 250 ms, so a burst of appends is one event.
+async fn announce_index_changes(
+    state: Arc<ChatState>,
+    hub: Hub,
+    projects: Projects,
+    shutdown: CancellationToken,
+) {
+    use std::collections::{HashMap, HashSet};
+    use tokio::sync::broadcast::error::RecvError;
+    let mut rx = state.index.subscribe();
+    loop {
+        let first = tokio::select! {
+            () = shutdown.cancelled() => return,
+            ev = rx.recv() => ev,
+        };
+        let mut folders: HashSet<std::path::PathBuf> = HashSet::new();
+        let mut everything = false;
+        let mut take = |ev: Result<crate::index::IndexEvent, RecvError>| match ev {
+            Ok(crate::index::IndexEvent::Changed { folder, .. })
+            | Ok(crate::index::IndexEvent::Removed { folder, .. }) => {
+                folders.insert(folder);
+                true
+            }
+            Err(RecvError::Lagged(_)) => {
+                everything = true;
+                true
+            }
+            Err(RecvError::Closed) => false,
+        };
+        if !take(first) {
+            return;
+        }
+        let window = tokio::time::sleep(Duration::from_millis(250));
+        tokio::pin!(window);
+        loop {
+            tokio::select! {
+                () = &mut window => break,
+                ev = rx.recv() => if !take(ev) { break },
+            }
+        }
+        let Ok(list) = projects.list() else { continue };
+        let by_folder: HashMap<std::path::PathBuf, String> = list
+            .iter()
+            .map(|p| (state.folder_of(p), p.slug.clone()))
+            .collect();
+        let slugs: HashSet<String> = if everything {
+            by_folder.into_values().collect()
+        } else {
+            folders
+                .iter()
+                .filter_map(|f| by_folder.get(f).cloned())
+                .collect()
+        };
+        for slug in slugs {
+            hub.broadcast(paddock_proto::ControlMessage::ChatsChanged(
+                paddock_proto::ChatsChanged {
+                    project_slug: slug,
+                    session_id: None,
+                },
+            ))
+            .await;
+        }
+    }
+}
+
 /// Runs the daemon until `shutdown` resolves or a client asks it to stop.
 pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Result<()> {
     cfg.validate()?;
@@ -113,12 +183,30 @@ pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Res
         buffer_frames: cfg.hub_buffer_frames,
         linger: cfg.hub_linger,
     });
-    let runner = Runner::spawn(cfg.clone(), hub.clone(), token.clone(), chat_tasks.clone());
+    let state = Arc::new(ChatState::open(&cfg).context("cannot open the state folder")?);
+    for project in projects.list().context("cannot list the projects")? {
+        state.attach_project(&cfg, &project).await;
+    }
+    let runner = Runner::spawn(
+        cfg.clone(),
+        hub.clone(),
+        state.clone(),
+        token.clone(),
+        chat_tasks.clone(),
+    );
+    let background = TaskTracker::new();
+    background.spawn(announce_index_changes(
+        state.clone(),
+        hub.clone(),
+        projects.clone(),
+        token.clone(),
+    ));
     let daemon = Arc::new(Daemon {
         cfg: cfg.clone(),
         hub,
         runner,
         projects,
+        state: state.clone(),
         shutdown: token.clone(),
         close_clients: CancellationToken::new(),
         started: Instant::now(),
@@ -154,6 +242,11 @@ pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Res
         .is_err()
     {
         tracing::warn!("some chats did not stop within {budget:?}");
+    }
+    background.close();
+    background.wait().await;
+    if let Err(e) = state.index.flush().await {
+        tracing::warn!("could not save the chat index (it is rebuilt at the next start): {e}");
     }
     // Let the final frames reach the clients, then close the connections.
     let _ = daemon.hub.snapshot().await;

@@ -1,19 +1,166 @@
-//! Run history (being built).
+//! Run history across projects: every turn the daemon ran (from the run log) and every adopted
+//! chat, with its origin, and "while you were away".
+//!
+//! Unattended is an exclusion list: a run is unattended unless a person drove it, here
+//! (`human`) or in their own terminal before it was imported (`adopted`). Written as a total
+//! match so a new origin forces a decision; it must never become `origin != human`, or the
+//! first import would report a whole back-catalogue as work done while you were away.
 
-use paddock_proto::{ErrorBody, ErrorCode, History, HistoryList};
+use std::collections::HashMap;
+
+use paddock_proto::{ErrorBody, ErrorCode, History, HistoryList, Origin, RunStatus, RunSummary};
 
 use crate::daemon::Daemon;
+use crate::state::{ms_of, now_ms};
 
-pub async fn list(_d: &Daemon, _user: &str, _h: HistoryList) -> Result<History, ErrorBody> {
-    Err(ErrorBody::new(
-        ErrorCode::Internal,
-        "this request is being built",
-    ))
+/// The read-state key of a user's "runs last seen" watermark. Not a UUID, so it can never
+/// collide with a chat.
+pub const RUNS_SEEN_KEY: &str = "__runs__";
+const LIMIT_DEFAULT: u32 = 100;
+const LIMIT_MAX: u32 = 500;
+
+/// Did this origin run without the user?
+pub fn is_unattended(origin: Origin) -> bool {
+    match origin {
+        Origin::Human | Origin::Adopted => false,
+        Origin::Scheduled | Origin::Spawned | Origin::Hook => true,
+    }
 }
 
-pub async fn seen(_d: &Daemon, _user: &str) -> Result<(), ErrorBody> {
-    Err(ErrorBody::new(
-        ErrorCode::Internal,
-        "this request is being built",
-    ))
+pub async fn list(d: &Daemon, user: &str, req: HistoryList) -> Result<History, ErrorBody> {
+    if let Some(slug) = &req.project_slug {
+        d.project(slug)?;
+    }
+    let last_seen = d.state.stores.read_state.last_seen(user, RUNS_SEEN_KEY);
+    let seen_ms = last_seen.unwrap_or(0);
+    let provenance = d.state.stores.run_provenance.all();
+    let title_of = |sid: &str| {
+        d.state
+            .index
+            .get(sid)
+            .map(|c| c.title)
+            .filter(|t| !t.trim().is_empty())
+            .unwrap_or_else(|| format!("Chat {}", sid.get(..8).unwrap_or(sid)))
+    };
+    let mut runs: Vec<RunSummary> = d
+        .state
+        .runs
+        .recent()
+        .into_iter()
+        .map(|r| {
+            let depth = provenance.get(&r.session_id).map_or(0, |p| p.depth);
+            let finished = r.finished_at.as_deref().map(|t| ms_of(Some(t)));
+            RunSummary {
+                title: title_of(&r.session_id),
+                is_new: is_unattended(r.origin)
+                    && r.status != RunStatus::Running
+                    && finished.is_some_and(|f| f > seen_ms),
+                job_id: r.job_id,
+                project_slug: r.project_slug,
+                session_id: r.session_id,
+                origin: r.origin,
+                depth,
+                trigger: r.trigger,
+                status: r.status,
+                started_at: r.started_at,
+                finished_at: r.finished_at,
+                cost_usd: r.cost_usd,
+                prompt: r.prompt,
+            }
+        })
+        .collect();
+    // Adopted chats are runs too, of their own kind: a person drove them in a terminal.
+    let slug_of_folder: HashMap<std::path::PathBuf, String> = d
+        .projects
+        .list()
+        .map_err(crate::daemon::project_error)?
+        .iter()
+        .map(|p| (d.state.folder_of(p), p.slug.clone()))
+        .collect();
+    for (sid, p) in provenance.iter() {
+        if p.origin != Origin::Adopted {
+            continue;
+        }
+        let Some(chat) = d.state.index.get(sid) else {
+            continue;
+        };
+        let Some(slug) = slug_of_folder.get(&chat.folder) else {
+            continue;
+        };
+        runs.push(RunSummary {
+            job_id: format!("adopted-{sid}"),
+            project_slug: slug.clone(),
+            session_id: sid.clone(),
+            title: title_of(sid),
+            origin: Origin::Adopted,
+            depth: 0,
+            trigger: None,
+            status: RunStatus::Completed,
+            started_at: chat
+                .created_at
+                .clone()
+                .or_else(|| p.created_at.clone())
+                .unwrap_or_default(),
+            finished_at: chat.updated_at.clone(),
+            cost_usd: Some(chat.usage.cost_usd).filter(|c| *c > 0.0),
+            prompt: chat.first_prompt.as_deref().map(cut),
+            is_new: false,
+        });
+    }
+    if let Some(slug) = &req.project_slug {
+        runs.retain(|r| &r.project_slug == slug);
+    }
+    if req.unattended {
+        runs.retain(|r| is_unattended(r.origin));
+    }
+    runs.sort_by(|a, b| {
+        ms_of(Some(&b.started_at))
+            .cmp(&ms_of(Some(&a.started_at)))
+            .then_with(|| b.job_id.cmp(&a.job_id))
+    });
+    let new_unattended =
+        u32::try_from(runs.iter().filter(|r| r.is_new).count()).unwrap_or(u32::MAX);
+    let limit = req.limit.unwrap_or(LIMIT_DEFAULT).clamp(1, LIMIT_MAX);
+    runs.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
+    Ok(History {
+        runs,
+        last_seen: last_seen.and_then(|ms| {
+            chrono::DateTime::<chrono::Utc>::from_timestamp_millis(ms).map(|t| t.to_rfc3339())
+        }),
+        new_unattended,
+    })
+}
+
+fn cut(text: &str) -> String {
+    let mut chars = text.chars();
+    let head: String = chars.by_ref().take(200).collect();
+    if chars.next().is_some() {
+        format!("{head}…")
+    } else {
+        head
+    }
+}
+
+/// Advances this user's "runs last seen" watermark to now.
+pub async fn seen(d: &Daemon, user: &str) -> Result<(), ErrorBody> {
+    d.state
+        .stores
+        .read_state
+        .advance(user, &[RUNS_SEEN_KEY.to_owned()], now_ms())
+        .await
+        .map_err(|e| ErrorBody::new(ErrorCode::Internal, e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unattended_is_an_exclusion_list() {
+        assert!(!is_unattended(Origin::Human));
+        assert!(!is_unattended(Origin::Adopted), "imported history is yours");
+        assert!(is_unattended(Origin::Scheduled));
+        assert!(is_unattended(Origin::Spawned));
+        assert!(is_unattended(Origin::Hook));
+    }
 }

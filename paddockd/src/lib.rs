@@ -17,6 +17,7 @@ pub mod logging;
 pub mod projects;
 pub mod run_log;
 pub mod runner;
+pub mod state;
 pub mod stores;
 pub mod transcripts;
 pub mod tree;

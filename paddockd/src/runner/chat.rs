@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use paddock_proto::{
     ChatError, ChatEvent, Complete, ControlMessage, ErrorBody, ErrorCode, Notice, NoticeKind,
-    Outcome, Reply, Response, Sent, ServerMessage, UserTurn,
+    Origin, Outcome, Reply, Response, RunStatus, Sent, ServerMessage, UserTurn,
 };
 use serde_json::{Value, json};
 use tokio::sync::{OwnedSemaphorePermit, mpsc, oneshot};
@@ -18,6 +18,8 @@ use tokio::time::Instant;
 use super::process::{ClaudeProcess, Output, SessionStart, SpawnSpec, describe_exit};
 use super::translate::Translator;
 use super::{Cmd, Ctx, TurnRequest, permissions};
+use crate::run_log::RunRecord;
+use crate::stores::{Injection, RunProvenance};
 
 /// Capacity of a chat's command queue; the coordinator waits when it is full.
 pub const CHAT_QUEUE: usize = 16;
@@ -53,11 +55,32 @@ pub struct ChatTask {
     interrupts: u64,
 }
 
-/// How a turn ended, for the log.
+/// How a turn ended, for the log and the run history.
 #[derive(Debug)]
-enum TurnEnd {
-    Result,
-    Failed,
+struct TurnEnd {
+    status: RunStatus,
+    cost_usd: Option<f64>,
+}
+
+impl TurnEnd {
+    fn failed() -> Self {
+        Self {
+            status: RunStatus::Failed,
+            cost_usd: None,
+        }
+    }
+
+    /// Takes the cost and the outcome from a turn's `chat:complete`.
+    fn observe(&mut self, event: &ChatEvent) {
+        if let ChatEvent::Complete(c) = event {
+            self.cost_usd = c.cost_usd.or(self.cost_usd);
+            if c.terminal_reason.as_deref() == Some("killed") {
+                self.status = RunStatus::Interrupted;
+            } else if c.success {
+                self.status = RunStatus::Completed;
+            }
+        }
+    }
 }
 
 impl ChatTask {
@@ -136,22 +159,86 @@ impl ChatTask {
         } = job;
         let hub = self.ctx.hub.clone();
         let cfg = self.ctx.cfg.clone();
+        let state = self.ctx.state.clone();
         let project = req.project;
         let slug = project.slug.clone();
 
-        let transcript = crate::transcripts::find_session_file(&cfg.claude_home, &self.session_id);
-        if !new_chat && transcript.is_none() && self.live.is_none() {
+        let transcript = state
+            .folder_of(&project)
+            .join(format!("{}.jsonl", self.session_id));
+        let on_disk = transcript.exists();
+        if !new_chat && !on_disk && self.live.is_none() {
             let _ = reply.send(Err(ErrorBody::new(
                 ErrorCode::NotFound,
                 format!(
-                    "no chat {}; `paddock ls --all` lists the chats",
-                    self.session_id
+                    "no chat {} in {}; `paddock ls --all` lists the chats",
+                    self.session_id,
+                    if slug.is_empty() {
+                        "the root workspace".to_owned()
+                    } else {
+                        format!("project {slug}")
+                    }
                 ),
             )));
             return;
         }
         let job_id = uuid::Uuid::new_v4().to_string();
         let message_id = uuid::Uuid::new_v4().to_string();
+        let now = chrono::Utc::now().to_rfc3339();
+        // Provenance is stamped once, when the chat is created, before anyone can list it.
+        if new_chat {
+            let marker = req.provenance.clone().unwrap_or(RunProvenance {
+                origin: Origin::Human,
+                depth: 0,
+                parent_session_id: None,
+                parent_project: None,
+                created_at: None,
+                trigger: None,
+            });
+            let marker = RunProvenance {
+                created_at: marker.created_at.clone().or_else(|| Some(now.clone())),
+                ..marker
+            };
+            if let Err(e) = state
+                .stores
+                .run_provenance
+                .stamp(&self.session_id, marker)
+                .await
+            {
+                tracing::warn!(session = %self.session_id, "could not record the chat's provenance: {e}");
+            }
+        }
+        if let Some(source) = &req.attribution {
+            let injection = Injection {
+                text: req.message.clone(),
+                source: source.clone(),
+                at: now.clone(),
+                message_id: Some(message_id.clone()),
+            };
+            if let Err(e) = state
+                .stores
+                .message_provenance
+                .record(&self.session_id, injection)
+                .await
+            {
+                tracing::warn!(session = %self.session_id, "could not record who injected the turn: {e}");
+            }
+        }
+        let run = RunRecord {
+            job_id: job_id.clone(),
+            project_slug: slug.clone(),
+            session_id: self.session_id.clone(),
+            origin: req.origin,
+            trigger: req.trigger.clone(),
+            prompt: Some(req.message.clone()),
+            started_at: now.clone(),
+            status: RunStatus::Running,
+            finished_at: None,
+            cost_usd: None,
+        };
+        if let Err(e) = state.runs.started(run).await {
+            tracing::warn!(session = %self.session_id, "could not record the run in the history: {e}");
+        }
         let _ = reply.send(Ok(self.session_id.clone()));
 
         // The asker is subscribed and gets `Sent` before the first frame of the turn.
@@ -169,13 +256,8 @@ impl ChatTask {
             hub.subscribe(client, self.session_id.clone(), false, None, None, preface)
                 .await;
         }
-        hub.start_turn(
-            &slug,
-            &self.session_id,
-            &job_id,
-            chrono::Utc::now().to_rfc3339(),
-        )
-        .await;
+        hub.start_turn(&slug, &self.session_id, &job_id, now.clone())
+            .await;
         if new_chat {
             hub.broadcast(ControlMessage::ChatsChanged(paddock_proto::ChatsChanged {
                 project_slug: slug.clone(),
@@ -196,39 +278,55 @@ impl ChatTask {
         }))
         .await;
 
+        // An adopted chat is a link to the user's own transcript: continue it in a private
+        // copy, so claude's appends never alter their terminal history.
+        if on_disk && self.live.is_none() {
+            let path = transcript.clone();
+            match tokio::task::spawn_blocking(move || crate::adopt::materialize(&path)).await {
+                Ok(Ok(true)) => {
+                    tracing::info!(session = %self.session_id, "continuing an adopted chat in a private copy of its transcript")
+                }
+                Ok(Ok(false)) => {}
+                Ok(Err(e)) => {
+                    tracing::warn!(session = %self.session_id, "could not copy the adopted transcript: {e}")
+                }
+                Err(e) => {
+                    tracing::warn!(session = %self.session_id, "could not copy the adopted transcript: {e}")
+                }
+            }
+        }
+
         let model = req
             .model
             .clone()
             .or_else(|| project.file.model.clone())
             .or_else(|| cfg.default_model.clone());
         let end = match self
-            .drive(
-                &project,
-                &job_id,
-                &message_id,
-                &req.message,
-                model,
-                transcript.is_some(),
-            )
+            .drive(&project, &job_id, &message_id, &req.message, model, on_disk)
             .await
         {
             Ok(end) => end,
             Err(events) => {
+                let mut end = TurnEnd::failed();
                 for e in events {
+                    end.observe(&e);
                     emit(e).await;
                 }
-                TurnEnd::Failed
+                end
             }
         };
         tracing::info!(session = %self.session_id, job = %job_id, ?end, "turn ended");
         hub.end_turn(&self.session_id, &job_id).await;
-        if new_chat {
-            hub.broadcast(ControlMessage::ChatsChanged(paddock_proto::ChatsChanged {
-                project_slug: slug,
-                session_id: Some(self.session_id.clone()),
-            }))
-            .await;
+        if let Err(e) = state.runs.finished(&job_id, end.status, end.cost_usd).await {
+            tracing::warn!(session = %self.session_id, "could not record the run's end in the history: {e}");
         }
+        // The transcript has grown: index it now rather than wait for the watcher.
+        state.index.refresh(&transcript).await;
+        hub.broadcast(ControlMessage::ChatsChanged(paddock_proto::ChatsChanged {
+            project_slug: slug,
+            session_id: Some(self.session_id.clone()),
+        }))
+        .await;
         if self.live.is_some() {
             self.ctx
                 .tell(Cmd::Idle {
@@ -366,6 +464,8 @@ impl ChatTask {
         let project_file = project.meta_dir.join("project.toml");
         let mut deadline: Option<(Instant, &'static str)> = None;
         let mut shutting_down = false;
+        let mut cancelled = false;
+        let mut end = TurnEnd::failed();
         loop {
             let Some(live) = self.live.as_mut() else {
                 return Err(failure(NoticeKind::Crashed, "no claude process".into()));
@@ -388,10 +488,16 @@ impl ChatTask {
                         }
                         let t = live.translator.line(&v);
                         for e in t.events {
+                            end.observe(&e);
                             hub.emit(&self.session_id, e).await;
                         }
                         if t.turn_over {
-                            return Ok(if t.failed { TurnEnd::Failed } else { TurnEnd::Result });
+                            if shutting_down {
+                                end.status = RunStatus::Interrupted;
+                            } else if cancelled && end.status != RunStatus::Completed {
+                                end.status = RunStatus::Cancelled;
+                            }
+                            return Ok(end);
                         }
                     }
                     Output::Garbage(line) => {
@@ -412,6 +518,7 @@ impl ChatTask {
                 cmd = self.rx.recv() => match cmd {
                     Some(ChatCmd::Cancel { job_id: want, reply }) => {
                         let hit = want.as_deref().is_none_or(|w| w == job_id);
+                        cancelled |= hit;
                         if hit && deadline.is_none() {
                             self.interrupts += 1;
                             let req = json!({"type": "control_request",

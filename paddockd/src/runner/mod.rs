@@ -14,7 +14,7 @@ pub mod translate;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use paddock_proto::{Attribution, ErrorBody, ErrorCode, RequestId};
+use paddock_proto::{Attribution, ErrorBody, ErrorCode, Origin, RequestId};
 use tokio::sync::{Semaphore, mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
@@ -22,6 +22,8 @@ use tokio_util::task::TaskTracker;
 use crate::config::Config;
 use crate::hub::{ClientId, Hub};
 use crate::projects::Project;
+use crate::state::ChatState;
+use crate::stores::RunProvenance;
 
 /// A turn to run.
 #[derive(Debug)]
@@ -33,6 +35,13 @@ pub struct TurnRequest {
     pub model: Option<String>,
     /// Who injected the message; `None` for a person.
     pub attribution: Option<Attribution>,
+    /// Who started this run (the History view's origin): `Human` for a person's turn.
+    pub origin: Origin,
+    /// What to stamp as a new chat's run provenance; `None` stamps a human-started root.
+    /// Ignored for an existing chat: provenance is stamped once, at creation.
+    pub provenance: Option<RunProvenance>,
+    /// The schedule or hook that fired the run.
+    pub trigger: Option<String>,
     /// The connection and request that asked: it is subscribed and gets the `Sent` reply
     /// ahead of the turn's first frame.
     pub reply_to: Option<(ClientId, RequestId)>,
@@ -49,6 +58,7 @@ pub struct RunnerStatus {
 struct Ctx {
     cfg: Arc<Config>,
     hub: Hub,
+    state: Arc<ChatState>,
     pool: Arc<Semaphore>,
     coordinator: mpsc::WeakSender<Cmd>,
     shutdown: CancellationToken,
@@ -94,6 +104,7 @@ impl Runner {
     pub fn spawn(
         cfg: Arc<Config>,
         hub: Hub,
+        state: Arc<ChatState>,
         shutdown: CancellationToken,
         tracker: TaskTracker,
     ) -> Self {
@@ -102,6 +113,7 @@ impl Runner {
         let ctx = Arc::new(Ctx {
             cfg,
             hub,
+            state,
             pool: Arc::new(Semaphore::new(max)),
             coordinator: tx.downgrade(),
             shutdown,

@@ -1,0 +1,70 @@
+//! The daemon's durable chat state, opened once at start: the eleven sidecar stores, the live
+//! chat index, and the run log. Each keeps its own files under `<data>/state/` and its own
+//! crash-safety rules (see their modules); this only wires them together.
+
+use std::path::PathBuf;
+
+use crate::config::Config;
+use crate::index::ChatIndex;
+use crate::projects::Project;
+use crate::run_log::RunLog;
+use crate::stores::{StoreError, Stores};
+
+pub struct ChatState {
+    pub stores: Stores,
+    pub index: ChatIndex,
+    pub runs: RunLog,
+    claude_home: PathBuf,
+}
+
+impl ChatState {
+    pub fn open(cfg: &Config) -> Result<Self, StoreError> {
+        let dir = cfg.data_dir.join("state");
+        Ok(Self {
+            stores: Stores::open(&dir)?,
+            index: ChatIndex::open(dir.join("chat-index.json")),
+            runs: RunLog::open(dir.join("runs.jsonl")),
+            claude_home: cfg.claude_home.clone(),
+        })
+    }
+
+    /// The folder a project's transcripts are read from (the link in the daemon's Claude home).
+    pub fn folder_of(&self, project: &Project) -> PathBuf {
+        crate::chat_links::link_path(&self.claude_home, &project.agent_dir)
+    }
+
+    /// Makes sure a project's `.chats` link is in place and its transcripts are indexed and
+    /// watched. Never fails: problems are logged, and the project still works (its chats just
+    /// may not be listed until the link is repaired).
+    pub async fn attach_project(&self, cfg: &Config, project: &Project) {
+        let report = crate::chat_links::ensure_project_chats(
+            &cfg.claude_home,
+            &cfg.host_claude_home,
+            cfg.transcripts,
+            &project.meta_dir,
+            &project.agent_dir,
+        );
+        for action in &report.actions {
+            tracing::info!(project = %project.slug, "{action}");
+        }
+        for warning in &report.warnings {
+            tracing::warn!(project = %project.slug, "{warning}");
+        }
+        let folder = self.folder_of(project);
+        if let Err(e) = self.index.watch_folder(&folder).await {
+            tracing::warn!(project = %project.slug, folder = %folder.display(), "cannot index the project's transcripts: {e}");
+        }
+    }
+}
+
+/// Epoch milliseconds now.
+pub fn now_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
+}
+
+/// Epoch milliseconds of an RFC 3339 time, 0 when absent or unparseable.
+pub fn ms_of(rfc3339: Option<&str>) -> i64 {
+    rfc3339
+        .and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok())
+        .map_or(0, |t| t.timestamp_millis())
+}
