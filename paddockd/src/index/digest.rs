@@ -162,7 +162,12 @@ impl Digest {
         if self.last_model.as_deref() != Some(&*model) {
             self.last_model = Some(model.to_string());
         }
-        let tokens = message.usage.map(|u| u.tokens()).unwrap_or_default();
+        let tokens = match (message.usage, &self.current) {
+            (Some(usage), _) => usage.tokens(),
+            // A record without usage keeps what its message's earlier records said.
+            (None, Some(current)) if same_message => current.tokens,
+            (None, _) => Tokens::default(),
+        };
         if message.usage.is_some() {
             self.context_tokens = tokens
                 .input
@@ -481,6 +486,14 @@ pub(crate) mod tests {
         );
         assert_eq!(d.context_tokens, 215);
         assert_eq!(d.last_record_at.as_deref(), Some("2026-01-01T00:00:04Z"));
+    }
+
+    #[test]
+    fn a_record_without_usage_keeps_its_message_tokens() {
+        let mut text = assistant("m1", "claude-sonnet-4-5", "2026-01-01T00:00:01Z", 100, 7);
+        text += "{\"type\":\"assistant\",\"message\":{\"id\":\"m1\",\"model\":\"claude-sonnet-4-5\",\"content\":[]}}\n";
+        let d = digest(text.as_bytes());
+        assert_eq!((d.assistant_messages, d.totals().output), (1, 7));
     }
 
     #[test]

@@ -497,7 +497,7 @@ fn scan_all(
             }
         };
         let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-        if n % PROGRESS_EVERY == 0 {
+        if n.is_multiple_of(PROGRESS_EVERY) {
             info!(folder = %folder.display(), "chat index: {n}/{total} transcripts read");
         }
         result

@@ -265,6 +265,18 @@ impl ChatIndex {
         }
     }
 
+    /// Forgets the persisted entries of every folder not watched in this run (folders of
+    /// projects removed while the daemon was down), so they are no longer persisted. Call it
+    /// once every folder that should be watched is.
+    pub fn forget_unwatched(&self) {
+        let mut tables = self.inner.shared.write_tables();
+        if !tables.cold.is_empty() {
+            tables.cold.clear();
+            drop(tables);
+            self.inner.shared.changed();
+        }
+    }
+
     /// The chats of one watched folder, newest first. From memory: no IO.
     pub fn chats_in(&self, folder: &Path) -> Vec<IndexedChat> {
         let tables = self.inner.shared.read_tables();

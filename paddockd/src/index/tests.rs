@@ -328,6 +328,42 @@ async fn reloading_the_persisted_index_reads_nothing_unchanged() {
 }
 
 #[tokio::test]
+async fn folders_not_watched_again_are_kept_until_forgotten() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    for f in [&a, &b] {
+        std::fs::create_dir_all(f).unwrap();
+        append(&f.join(format!("{}.jsonl", sid())), &prompt_line("x"));
+    }
+    let state = tmp.path().join("chat-index.json");
+    let first = ChatIndex::open_with(state.clone(), options());
+    first.watch_folder(&a).await.unwrap();
+    first.watch_folder(&b).await.unwrap();
+    first.flush().await.unwrap();
+    drop(first);
+
+    let folders_on_disk = || match persist::load(&state) {
+        persist::Loaded::Entries(f) => {
+            let mut v: Vec<PathBuf> = f.into_keys().collect();
+            v.sort();
+            v
+        }
+        other => panic!("{other:?}"),
+    };
+    let second = ChatIndex::open_with(state.clone(), options());
+    second.watch_folder(&a).await.unwrap();
+    second.flush().await.unwrap();
+    assert_eq!(folders_on_disk(), vec![a.clone(), b.clone()]);
+    assert!(
+        second.chats_in(&b).is_empty(),
+        "b is not watched in this run"
+    );
+    second.forget_unwatched();
+    second.flush().await.unwrap();
+    assert_eq!(folders_on_disk(), vec![a.clone()]);
+}
+
+#[tokio::test]
 async fn a_corrupt_or_other_version_index_is_rebuilt() {
     let tmp = tempfile::tempdir().unwrap();
     let folder = tmp.path().join("proj");

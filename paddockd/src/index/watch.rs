@@ -48,14 +48,12 @@ pub fn resolve(folder: &Path) -> Resolution {
         .map(|m| m.file_type().is_symlink())
         .unwrap_or(false);
     let mut target = folder.to_path_buf();
-    if link {
-        if let (Some(parent), Some(name)) = (folder.parent(), folder.file_name()) {
-            let parent = std::fs::canonicalize(parent).unwrap_or_else(|_| parent.to_path_buf());
-            if let Ok(to) = std::fs::read_link(folder) {
-                target = parent.join(to);
-            }
-            anchors.push((parent, name.to_os_string()));
+    if link && let (Some(parent), Some(name)) = (folder.parent(), folder.file_name()) {
+        let parent = std::fs::canonicalize(parent).unwrap_or_else(|_| parent.to_path_buf());
+        if let Ok(to) = std::fs::read_link(folder) {
+            target = parent.join(to);
         }
+        anchors.push((parent, name.to_os_string()));
     }
     if dir.is_none() {
         // Watch the nearest existing ancestor for the next component to appear.
@@ -110,6 +108,8 @@ impl Overflow {
 pub struct Watches {
     watcher: Option<RecommendedWatcher>,
     current: HashMap<PathBuf, (u64, u64)>,
+    /// Directories that could not be watched, so each is warned about once.
+    failed: HashSet<PathBuf>,
 }
 
 impl Watches {
@@ -154,6 +154,7 @@ impl Watches {
         Watches {
             watcher,
             current: HashMap::new(),
+            failed: HashSet::new(),
         }
     }
 
@@ -168,6 +169,7 @@ impl Watches {
             .filter(|p| !desired.contains(*p))
             .cloned()
             .collect();
+        self.failed.retain(|p| desired.contains(p));
         for p in stale {
             self.current.remove(&p);
             let _ = watcher.unwatch(&p);
@@ -185,10 +187,13 @@ impl Watches {
             let Some(id) = id else { continue };
             match watcher.watch(p, RecursiveMode::NonRecursive) {
                 Ok(()) => {
+                    self.failed.remove(p);
                     self.current.insert(p.clone(), id);
                 }
                 Err(e) => {
-                    warn!(dir = %p.display(), error = %e, "chat index: cannot watch; relying on the periodic reconcile");
+                    if self.failed.insert(p.clone()) {
+                        warn!(dir = %p.display(), error = %e, "chat index: cannot watch; relying on the periodic reconcile");
+                    }
                 }
             }
         }
