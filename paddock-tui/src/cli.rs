@@ -26,8 +26,21 @@ Examples:
   git diff | paddock send -p web -      the message read from stdin
   paddock ls --json | jq '.[].sessionId'
   paddock tail SESSION                  watch a running turn to its end
+  paddock history                       what ran, and what ran while you were away
+  paddock archive --subtree SESSION     a chat and every chat below it out of `paddock ls`
 
 Exit status: 0 on success; non-zero with a one-line reason on stderr (`paddock: ...`).";
+
+/// What every flag-changing command (archive, star, read, detach...) shares, said in each help.
+macro_rules! update_rules {
+    () => {
+        "
+
+Takes one or more session ids, at most 500 at once (--subtree included), and changes all of \
+them or none: one unknown id fails the command. Prints how many chats changed; a chat already in \
+that state does not count."
+    };
+}
 
 /// The `paddock` client.
 #[derive(Debug, Parser)]
@@ -84,12 +97,22 @@ Examples:
 List the chats of one project in tree order: each chat is followed by the chats it spawned, \
 indented by depth.
 
-Columns: the session id, the origin (human, scheduled, spawned, hook, adopted), four flags and \
-the title. Flags: R running, U unread, S starred, A archived; `-` where not set.
+Columns: the session id; the origin (human, scheduled, spawned, hook, adopted; a spawned chat \
+more than one hop from its root shows the hops, e.g. `spawned·2`); four flags; CTX, how full the \
+chat's context window is (e.g. `42%`, blank when unknown); and the title. Flags: R running, \
+U unread, S starred, A archived; `-` where not set.
+
+A chat is drawn under its parent: the chat that forked or spawned it, when that chat is in the \
+listing. `paddock detach` draws a chat as a root instead.
 
 --json prints one array of chat objects: sessionId, projectSlug, title, origin, depth, \
-parentSessionId, parentProject, createdAt, updatedAt, model, messageCount, running, unread, \
-archived, starred (optional fields are left out when unknown).",
+parentSessionId, parentProject (the recorded parent), createdAt, updatedAt, model, \
+messageCount, running, unread, archived, starred, detached (drawn as a root by `paddock \
+detach`), trigger (the schedule or hook that started it), treeParent (the row it is drawn \
+under), level (its nesting level in the listing, 0 for a root), children (the session ids \
+drawn directly under it), usage ({contextTokens, contextLimit, inputTokens, outputTokens, \
+cacheReadTokens, cacheCreationTokens, costUsd}). Optional fields are left out when unknown \
+or not set.",
         after_help = "\
 Examples:
   paddock ls                              the root workspace's active chats
@@ -109,7 +132,10 @@ The message is TEXT (several words are joined with spaces); `-`, or no TEXT with
 a terminal, reads it from stdin.
 
 Ctrl-C cancels the running turn (the chat stays resumable); a second Ctrl-C stops waiting. \
-Exits non-zero when the turn fails.",
+Exits non-zero when the turn fails.
+
+When the turn ends, the chat is marked read: you watched the reply. With --detach or --json it \
+is not (nobody watched it here).",
         after_help = "\
 Examples:
   paddock send 'what does this repo do?'
@@ -147,8 +173,16 @@ Succeeds whether or not a turn was running, and says which.")]
     #[command(
         long_about = "\
 Print a chat's transcript: user and assistant messages, tool calls and their results, \
-thinking, compactions, interruptions and API errors. A user message injected by a schedule, \
-a hook or another chat has an attribution line above it.
+thinking, compactions, interruptions and API errors. A user message injected by a machine \
+has an attribution line above it:
+
+  ⏰ scheduled by NAME          a schedule fired it
+  ↩ sent by CHAT               another chat sent it (its title, else its session id)
+  ⚡ triggered by hook NAME     an event hook fired it
+  ⚠ continued after a background task was terminated
+
+Your own messages carry no line. Printing the transcript marks the chat read (as `paddock read` \
+does); --json does not.
 
 --json prints one object: {\"chat\": <chat object as in `paddock ls --json`>, \"entries\": \
 [...]}, each entry tagged by \"kind\" (user, assistant, thinking, tool_use, tool_result, \
@@ -159,6 +193,159 @@ Examples:
   paddock show --json 0198c3e1-... | jq '.entries | length'"
     )]
     Show(ShowArgs),
+
+    /// Archive chats: hide them from `paddock ls` (`ls --archived` lists them)
+    #[command(
+        long_about = "\
+Archive chats: they leave `paddock ls` and the TUI's list, and `paddock ls --archived` lists \
+them. Nothing is deleted; `paddock unarchive` brings them back.",
+        after_help = concat!(
+            "\
+Examples:
+  paddock archive 0198c3e1-... 0198c3e2-...
+  paddock archive --subtree 0198c3e1-...    the chat and every chat below it",
+            update_rules!()
+        )
+    )]
+    Archive(UpdateArgs),
+
+    /// Bring archived chats back into `paddock ls`
+    #[command(after_help = concat!("\
+Examples:
+  paddock unarchive 0198c3e1-...
+  paddock ls --archived --json | jq -r '.[].sessionId' | xargs paddock unarchive", update_rules!()))]
+    Unarchive(UpdateArgs),
+
+    /// Star chats: starred chats are listed first
+    #[command(after_help = concat!("\
+Examples:
+  paddock star 0198c3e1-...
+  paddock unstar 0198c3e1-...", update_rules!()))]
+    Star(UpdateArgs),
+
+    /// Remove the star from chats
+    #[command(after_help = concat!("\
+Example:
+  paddock unstar 0198c3e1-... 0198c3e2-...", update_rules!()))]
+    Unstar(UpdateArgs),
+
+    /// Mark chats read (seen now), clearing their U flag
+    #[command(
+        long_about = "\
+Mark chats read: seen by you now. This clears the U flag of `paddock ls`, also one set by \
+`paddock unread`. Read state is yours alone; other users of the daemon keep their own. \
+`paddock show` and `paddock send` mark the chat they print read by themselves.",
+        after_help = concat!("\
+Examples:
+  paddock read 0198c3e1-...
+  paddock ls --json | jq -r '.[] | select(.unread) | .sessionId' | xargs paddock read", update_rules!())
+    )]
+    Read(UpdateArgs),
+
+    /// Flag chats unread again, as a reminder to come back to them
+    #[command(after_help = concat!("\
+Example:
+  paddock unread 0198c3e1-...", update_rules!()))]
+    Unread(UpdateArgs),
+
+    /// Draw chats as roots of the tree instead of under their parent (nothing is destroyed)
+    #[command(
+        long_about = "\
+Detach chats from their parent: `paddock ls` and the TUI draw each one as a root instead of \
+under the chat that forked or spawned it (or that paddockd inferred as its parent). Nothing \
+is destroyed: the recorded parent is kept, and `paddock attach` draws the chat under it again. \
+The chats it spawned stay under it.",
+        after_help = concat!("\
+Examples:
+  paddock detach 0198c3e1-...
+  paddock attach 0198c3e1-...            undo it", update_rules!())
+    )]
+    Detach(UpdateArgs),
+
+    /// Undo `paddock detach`: draw chats under their parent again
+    #[command(after_help = concat!("\
+Example:
+  paddock attach 0198c3e1-...", update_rules!()))]
+    Attach(UpdateArgs),
+
+    /// Delete chats: their transcripts and every flag they had
+    #[command(
+        long_about = "\
+Delete chats for good: the transcript paddockd holds is removed, and so is every flag the chat \
+had (starred, archived, read). An imported chat's own file in your ~/.claude is left alone; \
+only paddock's link to it goes. A chat running a turn cannot be deleted (`paddock cancel` it \
+first), and one unknown or running chat fails the whole command, deleting nothing.
+
+Asks for confirmation, listing the chats, unless --yes is given. With stdin not a terminal \
+(a script), --yes is required. To keep a chat out of sight without losing it, use `paddock \
+archive`.",
+        after_help = "\
+Examples:
+  paddock delete 0198c3e1-...
+  paddock delete --subtree --yes 0198c3e1-...    the chat and every chat below it, no question"
+    )]
+    Delete(DeleteArgs),
+
+    /// Copy a chat into a new one, drawn under it; prints the new session id
+    #[command(
+        long_about = "\
+Fork a chat: copy its transcript into a new chat in the same project, to try another approach \
+from the same point. The fork records the chat as its parent, so it is drawn under it, one \
+level deeper. Prints the new chat's session id on stdout.",
+        after_help = "\
+Examples:
+  paddock fork 0198c3e1-... --name 'Login test: try the retry approach'
+  paddock send -c \"$(paddock fork 0198c3e1-...)\" 'now try it without the mock'"
+    )]
+    Fork(ForkArgs),
+
+    /// Recent runs by origin, newest first, and what ran "while you were away"
+    #[command(
+        long_about = "\
+List recent runs, newest first: every turn paddockd ran and every imported chat, in every \
+project (or one, with -p). Columns: when it started (local time), who started it (you, \
+scheduled, spawned — with its depth when more than one hop from its root, e.g. `spawned·2` — \
+hook, imported), its status (running, completed, failed, cancelled, interrupted: paddockd \
+stopped while it ran), how long it ran, the project and the chat's title.
+
+Unattended runs (scheduled, spawned, hook) that finished since you last looked are marked \
+`*`, under a line \"while you were away: N unattended runs finished since TIME\". Listing them \
+counts as looking: the next `paddock history` starts afresh, unless --keep-unseen. Being seen \
+is one mark for every project, so with -p, or when --limit leaves new runs out, nothing is \
+marked seen.
+
+--json prints one object: {\"runs\": [{jobId, projectSlug, sessionId, title, origin, depth, \
+trigger, status, startedAt, finishedAt, costUsd, prompt, isNew}], \"lastSeen\": TIME, \
+\"newUnattended\": N}, optional fields left out when unknown. --json never marks the runs \
+seen.",
+        after_help = "\
+Examples:
+  paddock history                           what ran, and what ran while you were away
+  paddock history --unattended -p web
+  paddock history --json | jq -r '.runs[] | select(.status == \"failed\") | .sessionId'"
+    )]
+    History(HistoryArgs),
+
+    /// Adopt the terminal `claude` history of a directory as chats
+    #[command(
+        long_about = "\
+Import the chats you had with `claude` in a terminal: the sessions recorded in your own \
+~/.claude for DIR (default: the project's directory) become chats of the project, of origin \
+`adopted` (shown as imported). Nothing is copied and your files are not altered: paddockd links \
+to them, and makes its own copy only when you continue an imported chat here.
+
+Sessions that are already imported, empty, only slash commands, sub-agent sidechains, \
+unreadable, or of another directory are skipped; the summary counts them by reason (--json \
+lists them). Importing again adopts only what is new.
+
+--json prints one object: {projectSlug, path, adopted: [session ids], skipped: [{sessionId, \
+reason}], dryRun}.",
+        after_help = "\
+Examples:
+  paddock import -p web                      the sessions of web's directory
+  paddock import -p web --path ~/src/web-old --dry-run"
+    )]
+    Import(ImportArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -266,6 +453,77 @@ pub struct ShowArgs {
     /// The chat's session id
     pub session: String,
     /// Print the transcript as one JSON object
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The chats of `archive`, `star`, `read`, `detach` and the like.
+#[derive(Debug, Args)]
+pub struct UpdateArgs {
+    /// The chats' session ids (at most 500 in all)
+    #[arg(value_name = "SESSION", required = true)]
+    pub sessions: Vec<String>,
+    /// Also every chat below each named one (its children, their children...), in any project
+    #[arg(long)]
+    pub subtree: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct DeleteArgs {
+    /// The chats' session ids (at most 500 in all)
+    #[arg(value_name = "SESSION", required = true)]
+    pub sessions: Vec<String>,
+    /// Also every chat below each named one (its children, their children...), in any project
+    #[arg(long)]
+    pub subtree: bool,
+    /// Do not ask for confirmation (required when stdin is not a terminal)
+    #[arg(short = 'y', long)]
+    pub yes: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ForkArgs {
+    /// The chat to fork
+    pub session: String,
+    /// The fork's title [default: the chat's title]
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+    /// Print {projectSlug, sessionId} of the new chat as one JSON object
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct HistoryArgs {
+    /// Only this project's runs [default: every project]
+    #[arg(short = 'p', long = "project", value_name = "SLUG")]
+    pub project: Option<String>,
+    /// Only the runs that ran without you: scheduled, spawned and hook runs
+    #[arg(long)]
+    pub unattended: bool,
+    /// At most this many runs, newest first [default: 100; at most 500]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=500))]
+    pub limit: Option<u32>,
+    /// Print the history as one JSON object (never marks the runs seen)
+    #[arg(long)]
+    pub json: bool,
+    /// Leave the new runs marked new, so "while you were away" shows again next time
+    #[arg(long)]
+    pub keep_unseen: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// The project the chats join [default: the root workspace]
+    #[arg(short = 'p', long = "project", value_name = "SLUG")]
+    pub project: Option<String>,
+    /// The directory whose `claude` sessions to adopt [default: the project's directory]
+    #[arg(long, value_name = "DIR")]
+    pub path: Option<PathBuf>,
+    /// Say what would be adopted and skipped; change nothing
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Print the outcome as one JSON object, skipped sessions included
     #[arg(long)]
     pub json: bool,
 }
@@ -408,10 +666,103 @@ mod tests {
 
     #[test]
     fn later_commands_are_not_pretended() {
-        for later in [
-            "archive", "star", "history", "trigger", "import", "status", "doctor",
-        ] {
+        for later in ["trigger", "status", "doctor"] {
             assert!(parse(&[later]).is_err(), "{later} should not parse yet");
         }
+    }
+
+    #[test]
+    fn flag_commands_take_sessions_and_subtree() -> Result<(), clap::Error> {
+        for name in [
+            "archive",
+            "unarchive",
+            "star",
+            "unstar",
+            "read",
+            "unread",
+            "detach",
+            "attach",
+        ] {
+            assert!(parse(&[name]).is_err(), "{name} needs a session");
+            let cli = parse(&[name, "s1", "s2", "--subtree"])?;
+            let args = match cli.command {
+                Some(
+                    Cmd::Archive(a)
+                    | Cmd::Unarchive(a)
+                    | Cmd::Star(a)
+                    | Cmd::Unstar(a)
+                    | Cmd::Read(a)
+                    | Cmd::Unread(a)
+                    | Cmd::Detach(a)
+                    | Cmd::Attach(a),
+                ) => a,
+                other => panic!("{name} parsed as {other:?}"),
+            };
+            assert_eq!(args.sessions, ["s1", "s2"]);
+            assert!(args.subtree);
+        }
+        let cli = parse(&["archive", "s1"])?;
+        assert!(matches!(
+            cli.command,
+            Some(Cmd::Archive(UpdateArgs { subtree: false, .. }))
+        ));
+        Ok(())
+    }
+
+    #[test]
+    fn delete_fork_history_import() -> Result<(), clap::Error> {
+        assert!(parse(&["delete"]).is_err());
+        let cli = parse(&["delete", "-y", "--subtree", "s1"])?;
+        let Some(Cmd::Delete(args)) = cli.command else {
+            panic!("not delete: {:?}", cli.command);
+        };
+        assert!(args.yes && args.subtree);
+        assert_eq!(args.sessions, ["s1"]);
+
+        assert!(parse(&["fork"]).is_err());
+        assert!(parse(&["fork", "s1", "s2"]).is_err());
+        let cli = parse(&["fork", "s1", "--name", "try again", "--json"])?;
+        let Some(Cmd::Fork(args)) = cli.command else {
+            panic!("not fork: {:?}", cli.command);
+        };
+        assert_eq!(args.session, "s1");
+        assert_eq!(args.name.as_deref(), Some("try again"));
+        assert!(args.json);
+
+        let cli = parse(&["history"])?;
+        let Some(Cmd::History(args)) = cli.command else {
+            panic!("not history: {:?}", cli.command);
+        };
+        // No -p: every project, not the root workspace.
+        assert_eq!(args.project, None);
+        assert!(!args.unattended && !args.json && !args.keep_unseen);
+        assert_eq!(args.limit, None);
+        let cli = parse(&[
+            "history",
+            "-p",
+            "",
+            "--unattended",
+            "--limit",
+            "500",
+            "--json",
+            "--keep-unseen",
+        ])?;
+        let Some(Cmd::History(args)) = cli.command else {
+            panic!("not history: {:?}", cli.command);
+        };
+        assert_eq!(args.project.as_deref(), Some(""));
+        assert!(args.unattended && args.json && args.keep_unseen);
+        assert_eq!(args.limit, Some(500));
+        assert!(parse(&["history", "--limit", "0"]).is_err());
+        assert!(parse(&["history", "--limit", "501"]).is_err());
+
+        let cli = parse(&["import", "-p", "web", "--path", "src/web", "--dry-run"])?;
+        let Some(Cmd::Import(args)) = cli.command else {
+            panic!("not import: {:?}", cli.command);
+        };
+        assert_eq!(args.project.as_deref(), Some("web"));
+        assert_eq!(args.path, Some(PathBuf::from("src/web")));
+        assert!(args.dry_run && !args.json);
+        Ok(())
     }
 }

@@ -35,13 +35,17 @@ fn chat(project: &str, id: &str, title: &str, origin: Origin) -> ChatSummary {
         unread: false,
         archived: false,
         starred: false,
+        ..ChatSummary::default()
     }
 }
 
+/// A spawned chat, drawn under its parent at `depth` as the daemon lays it out.
 fn child(mut c: ChatSummary, parent: &str, depth: u32) -> ChatSummary {
     c.parent_session_id = Some(parent.into());
     c.parent_project = Some(c.project_slug.clone());
     c.depth = depth;
+    c.tree_parent = Some(parent.into());
+    c.level = depth;
     c
 }
 
@@ -99,7 +103,7 @@ fn canned() -> App {
     );
     landing.unread = true;
     // Its parent lives in another project: it stands at the top level, badge and all.
-    let stray = child(
+    let mut stray = child(
         chat(
             "web",
             "s-stray",
@@ -109,6 +113,9 @@ fn canned() -> App {
         "s-elsewhere",
         2,
     );
+    // The parent is not in this listing, so the daemon draws it as a root.
+    stray.tree_parent = None;
+    stray.level = 0;
     app.set_all_chats(vec![
         manager, logs, bisect, nightly, hook, adopted, landing, stray,
     ]);

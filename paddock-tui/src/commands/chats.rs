@@ -1,10 +1,10 @@
-//! `paddock ls`, `paddock show`, `paddock cancel`.
+//! `paddock ls`, `paddock show`, `paddock cancel`, `paddock fork`.
 
-use paddock_proto::{ChatCancel, ChatList, ChatScope, Reply, Request, SessionRef};
+use paddock_proto::{ChatCancel, ChatFork, ChatList, ChatScope, Reply, Request, SessionRef};
 
 use super::output::{eprint, print, print_json};
-use super::{Context, unexpected};
-use crate::cli::{LsArgs, SessionArg, ShowArgs};
+use super::{Context, mark_read, unexpected};
+use crate::cli::{ForkArgs, LsArgs, SessionArg, ShowArgs};
 use crate::format::{self, ROOT_SLUG, project_label};
 
 pub async fn ls(ctx: &Context, args: LsArgs) -> anyhow::Result<()> {
@@ -34,12 +34,30 @@ pub async fn ls(ctx: &Context, args: LsArgs) -> anyhow::Result<()> {
 pub async fn show(ctx: &Context, args: ShowArgs) -> anyhow::Result<()> {
     let client = ctx.connect().await?;
     let request = Request::ChatTranscript(SessionRef {
-        session_id: args.session,
+        session_id: args.session.clone(),
     });
     match client.request(request).await? {
         Reply::Transcript(t) if args.json => print_json(&t),
-        Reply::Transcript(t) => print(&format::transcript(&t)),
+        Reply::Transcript(t) => {
+            print(&format::transcript(&t))?;
+            // The user has read it now.
+            mark_read(&client, &args.session).await;
+            Ok(())
+        }
         other => Err(unexpected("chat:transcript", &other)),
+    }
+}
+
+pub async fn fork(ctx: &Context, args: ForkArgs) -> anyhow::Result<()> {
+    let client = ctx.connect().await?;
+    let request = Request::ChatFork(ChatFork {
+        session_id: args.session,
+        name: args.name,
+    });
+    match client.request(request).await? {
+        Reply::Forked(f) if args.json => print_json(&f),
+        Reply::Forked(f) => print(&format!("{}\n", f.session_id)),
+        other => Err(unexpected("chat:fork", &other)),
     }
 }
 

@@ -1,9 +1,12 @@
 //! One module per group of `paddock` subcommands; each turns parsed arguments into requests
 //! and prints the answers with [`crate::format`].
 
+mod batch;
 mod chats;
 mod daemon;
 mod follow;
+mod history;
+mod import;
 mod output;
 mod project;
 mod send;
@@ -12,7 +15,7 @@ mod tail;
 use std::path::PathBuf;
 
 use anyhow::{Context as _, anyhow};
-use paddock_proto::Reply;
+use paddock_proto::{ChatAction, ChatUpdate, Reply, Request};
 
 use crate::cli::{Cli, Cmd};
 use crate::client::{Client, ClientError, StartOptions, connect_or_start};
@@ -53,7 +56,30 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Cmd::Tail(args)) => tail::run(&ctx, args).await,
         Some(Cmd::Cancel(args)) => chats::cancel(&ctx, args).await,
         Some(Cmd::Show(args)) => chats::show(&ctx, args).await,
+        Some(Cmd::Archive(args)) => batch::update(&ctx, ChatAction::Archive, args).await,
+        Some(Cmd::Unarchive(args)) => batch::update(&ctx, ChatAction::Unarchive, args).await,
+        Some(Cmd::Star(args)) => batch::update(&ctx, ChatAction::Star, args).await,
+        Some(Cmd::Unstar(args)) => batch::update(&ctx, ChatAction::Unstar, args).await,
+        Some(Cmd::Read(args)) => batch::update(&ctx, ChatAction::Read, args).await,
+        Some(Cmd::Unread(args)) => batch::update(&ctx, ChatAction::Unread, args).await,
+        Some(Cmd::Detach(args)) => batch::update(&ctx, ChatAction::Detach, args).await,
+        Some(Cmd::Attach(args)) => batch::update(&ctx, ChatAction::Attach, args).await,
+        Some(Cmd::Delete(args)) => batch::delete(&ctx, args).await,
+        Some(Cmd::Fork(args)) => chats::fork(&ctx, args).await,
+        Some(Cmd::History(args)) => history::run(&ctx, args).await,
+        Some(Cmd::Import(args)) => import::run(&ctx, args).await,
     }
+}
+
+/// Marks a chat read for this user after showing it to them. Best effort: what they asked for
+/// is done and printed, so a daemon that cannot mark it (an older one, a chat deleted meanwhile)
+/// is no reason to fail; the chat just stays unread.
+async fn mark_read(client: &Client, session_id: &str) {
+    let request = Request::ChatUpdate(ChatUpdate {
+        session_ids: vec![session_id.to_owned()],
+        action: ChatAction::Read,
+    });
+    let _ = client.request(request).await;
 }
 
 /// An error for a reply of the wrong kind (the daemon and this client disagree).

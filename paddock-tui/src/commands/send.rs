@@ -8,7 +8,7 @@ use tokio::signal::unix::{SignalKind, signal};
 
 use super::follow::{TurnReasons, emit, next_frame};
 use super::output::{Failure, eprint, print, print_json_line};
-use super::{Context, read_stdin, unexpected};
+use super::{Context, mark_read, read_stdin, unexpected};
 use crate::cli::SendArgs;
 use crate::client::{Client, Follow};
 use crate::format::{ROOT_SLUG, StreamPrinter};
@@ -93,6 +93,10 @@ async fn stream_turn(
             emit(printer.frame(&frame.event))?;
         }
         if let ChatEvent::Complete(complete) = &frame.event {
+            if !json {
+                // The user watched the reply arrive: the chat is read.
+                mark_read(client, &sent.session_id).await;
+            }
             return reasons.result(complete, cancelled, &sent.session_id);
         }
     }

@@ -5,25 +5,51 @@ use std::fmt::Write as _;
 
 use paddock_proto::{ChatSummary, DaemonStatus, ProjectInfo};
 
-use super::{clean_title, origin_name, project_label};
+use super::{clean_title, duration, origin_label, plural, project_label};
 
-/// Each row's nesting depth in the listing: one more than its parent's when the parent is an
-/// earlier row, else 0 — so a spawned chat whose parent is not listed (another project,
-/// archived, filtered out) stands at the top level instead of hanging under nothing.
+/// Each row's nesting depth in the listing: the daemon's `level`, kept consistent with the rows
+/// around it so the tree always reads right. A row is never more than one level below the row
+/// above it (a filtered listing, or a parent that is not listed, would otherwise leave a branch
+/// hanging under nothing); a row at level 0 whose `treeParent` is an earlier row sits under it
+/// (a daemon that did not fill `level` in).
 pub fn tree_depths(chats: &[ChatSummary]) -> Vec<usize> {
     let mut seen: HashMap<&str, usize> = HashMap::new();
+    let mut above: Option<usize> = None;
     chats
         .iter()
         .map(|chat| {
-            let depth = chat
+            let under_parent = chat
                 .tree_parent
                 .as_deref()
                 .and_then(|parent| seen.get(parent))
-                .map_or(0, |d| d + 1);
+                .map(|d| d + 1);
+            let deepest = above.map_or(0, |d| d + 1);
+            let depth = match (
+                usize::try_from(chat.level).unwrap_or(usize::MAX),
+                under_parent,
+            ) {
+                (0, Some(depth)) => depth,
+                (level, _) => level,
+            }
+            .min(deepest);
             seen.insert(chat.session_id.as_str(), depth);
+            above = Some(depth);
             depth
         })
         .collect()
+}
+
+/// How full the chat's context window is, in whole percent (`None` when unknown).
+pub fn context_percent(chat: &ChatSummary) -> Option<u64> {
+    let usage = chat.usage.as_ref()?;
+    if usage.context_limit == 0 {
+        return None;
+    }
+    let (used, limit) = (
+        u128::from(usage.context_tokens),
+        u128::from(usage.context_limit),
+    );
+    u64::try_from((used * 100 + limit / 2) / limit).ok()
 }
 
 /// The four flags of `paddock ls`: R running, U unread, S starred, A archived.
@@ -47,19 +73,35 @@ pub fn chat_table(chats: &[ChatSummary]) -> String {
         .max()
         .unwrap_or(0)
         .max("SESSION".len());
+    let origins: Vec<String> = chats
+        .iter()
+        .map(|c| origin_label(c.origin, c.depth))
+        .collect();
+    let origin_width = origins
+        .iter()
+        .map(|o| o.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max("scheduled".len());
     let mut out = String::new();
-    let _ = writeln!(out, "{:id_width$}  {:9}  FLAGS  TITLE", "SESSION", "ORIGIN");
-    for (chat, depth) in chats.iter().zip(tree_depths(chats)) {
+    let _ = writeln!(
+        out,
+        "{:id_width$}  {:origin_width$}  FLAGS  CTX  TITLE",
+        "SESSION", "ORIGIN"
+    );
+    for ((chat, depth), origin) in chats.iter().zip(tree_depths(chats)).zip(origins) {
         let branch = if depth == 0 {
             String::new()
         } else {
             format!("{}└ ", "  ".repeat(depth - 1))
         };
+        let ctx = context_percent(chat)
+            .map(|p| format!("{p}%"))
+            .unwrap_or_default();
         let _ = writeln!(
             out,
-            "{:id_width$}  {:9}  {}   {branch}{}",
+            "{:id_width$}  {origin:origin_width$}  {}  {ctx:>4}  {branch}{}",
             chat.session_id,
-            origin_name(chat.origin),
             chat_flags(chat),
             clean_title(&chat.title),
         );
@@ -128,25 +170,10 @@ pub fn daemon_status(status: &DaemonStatus) -> String {
     out
 }
 
-fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
-    if n == 1 { one } else { many }
-}
-
-/// A duration for people: the two largest units.
-fn duration(secs: u64) -> String {
-    let (d, h, m, s) = (secs / 86_400, secs / 3600 % 24, secs / 60 % 60, secs % 60);
-    match (d, h, m) {
-        (0, 0, 0) => format!("{s}s"),
-        (0, 0, _) => format!("{m}m {s:02}s"),
-        (0, _, _) => format!("{h}h {m:02}m"),
-        _ => format!("{d}d {h}h"),
-    }
-}
-
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use paddock_proto::{Origin, RunningTurn};
+    use paddock_proto::{ChatUsage, Origin, RunningTurn};
 
     pub(crate) fn chat(id: &str, title: &str, origin: Origin, parent: Option<&str>) -> ChatSummary {
         ChatSummary {
@@ -165,9 +192,23 @@ pub(crate) mod tests {
             unread: false,
             archived: false,
             starred: false,
-            tree_parent: parent.map(Into::into),
             ..ChatSummary::default()
         }
+    }
+
+    /// A row as the daemon lays it out: drawn under `parent` at `level`.
+    fn under(mut chat: ChatSummary, parent: &str, level: u32) -> ChatSummary {
+        chat.tree_parent = Some(parent.into());
+        chat.level = level;
+        chat
+    }
+
+    fn usage(context_tokens: u64, context_limit: u64) -> Option<ChatUsage> {
+        Some(ChatUsage {
+            context_tokens,
+            context_limit,
+            ..ChatUsage::default()
+        })
     }
 
     #[test]
@@ -175,33 +216,86 @@ pub(crate) mod tests {
         let mut manager = chat("s-manager", "Manager", Origin::Human, None);
         manager.running = true;
         manager.starred = true;
-        let mut child = chat("s-child", "Child task", Origin::Spawned, Some("s-manager"));
+        manager.usage = usage(41_873, 200_000);
+        let mut child = under(
+            chat("s-child", "Child task", Origin::Spawned, Some("s-manager")),
+            "s-manager",
+            1,
+        );
         child.depth = 1;
         child.unread = true;
-        let mut grandchild = chat("s-grand", "Grandchild", Origin::Spawned, Some("s-child"));
+        child.usage = usage(200_000, 200_000);
+        let mut grandchild = under(
+            chat("s-grand", "Grandchild", Origin::Spawned, Some("s-child")),
+            "s-child",
+            2,
+        );
         grandchild.depth = 2;
-        // Its parent lives in another project: it stands at the top level.
+        // Unknown window size: no figure rather than a wrong one.
+        grandchild.usage = usage(5_000, 0);
+        // Its parent lives in another project: the daemon draws it as a root, and its badge
+        // keeps the depth that the indentation cannot show.
         let mut orphan = chat("s-orphan", "Orphan", Origin::Spawned, Some("elsewhere"));
-        orphan.depth = 1;
+        orphan.tree_parent = None;
+        orphan.depth = 3;
         orphan.archived = true;
+        orphan.usage = usage(1_234, 1_000_000);
         let nightly = chat("s-nightly", "  ", Origin::Scheduled, None);
         let table = chat_table(&[manager, child, grandchild, orphan, nightly]);
-        assert_eq!(
-            table,
-            "\
-SESSION    ORIGIN     FLAGS  TITLE
-s-manager  human      R-S-   Manager
-s-child    spawned    -U--   └ Child task
-s-grand    spawned    ----     └ Grandchild
-s-orphan   spawned    ---A   Orphan
-s-nightly  scheduled  ----   (untitled)
-"
-        );
+        insta::assert_snapshot!(table, @r"
+        SESSION    ORIGIN     FLAGS  CTX  TITLE
+        s-manager  human      R-S-   21%  Manager
+        s-child    spawned    -U--  100%  └ Child task
+        s-grand    spawned·2  ----          └ Grandchild
+        s-orphan   spawned·3  ---A    0%  Orphan
+        s-nightly  scheduled  ----        (untitled)
+        ");
     }
 
     #[test]
     fn ls_of_nothing_is_just_the_header() {
-        assert_eq!(chat_table(&[]), "SESSION  ORIGIN     FLAGS  TITLE\n");
+        assert_eq!(chat_table(&[]), "SESSION  ORIGIN     FLAGS  CTX  TITLE\n");
+    }
+
+    #[test]
+    fn depths_follow_the_daemons_level() {
+        let rows = [
+            chat("a", "A", Origin::Human, None),
+            under(chat("b", "B", Origin::Spawned, None), "a", 1),
+            under(chat("c", "C", Origin::Spawned, None), "b", 2),
+            // The level wins over what treeParent would say.
+            under(chat("d", "D", Origin::Spawned, None), "a", 2),
+            chat("e", "E", Origin::Human, None),
+        ];
+        assert_eq!(tree_depths(&rows), [0, 1, 2, 2, 0]);
+    }
+
+    #[test]
+    fn depths_stay_sane_when_levels_do_not() {
+        let rows = [
+            // A first row cannot be nested under anything.
+            under(chat("a", "A", Origin::Spawned, None), "gone", 3),
+            // Never more than one level below the row above.
+            under(chat("b", "B", Origin::Spawned, None), "a", 5),
+            // Level 0 but drawn under an earlier row: a daemon that left level out.
+            under(chat("c", "C", Origin::Spawned, None), "b", 0),
+            // Level 0 and a parent that is not listed: a root.
+            under(chat("d", "D", Origin::Spawned, None), "elsewhere", 0),
+            chat("e", "E", Origin::Human, None),
+        ];
+        assert_eq!(tree_depths(&rows), [0, 1, 2, 0, 0]);
+    }
+
+    #[test]
+    fn context_use_is_rounded_and_blank_when_unknown() {
+        let mut c = chat("s", "S", Origin::Human, None);
+        assert_eq!(context_percent(&c), None);
+        c.usage = usage(41_873, 200_000);
+        assert_eq!(context_percent(&c), Some(21));
+        c.usage = usage(u64::MAX, 1);
+        assert_eq!(context_percent(&c), None);
+        c.usage = usage(10, 0);
+        assert_eq!(context_percent(&c), None);
     }
 
     #[test]
@@ -256,12 +350,5 @@ running  1 turn
   web  s1  since 2026-11-29T10:00:00Z
 "
         );
-    }
-
-    #[test]
-    fn durations() {
-        assert_eq!(duration(42), "42s");
-        assert_eq!(duration(312), "5m 12s");
-        assert_eq!(duration(90_061), "1d 1h");
     }
 }

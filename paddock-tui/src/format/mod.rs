@@ -1,11 +1,17 @@
 //! Pure text formatting of the daemon's answers, shared by the commands and the TUI: proto
 //! types in, strings out, so every shape can be tested without a terminal or a daemon.
 
+mod actions;
 mod chats;
+mod history;
 mod stream;
 mod transcript;
 
-pub use chats::{chat_flags, chat_table, daemon_status, project_table, tree_depths};
+pub use actions::{delete_confirmation, deleted_summary, import_summary, update_summary};
+pub use chats::{
+    chat_flags, chat_table, context_percent, daemon_status, project_table, tree_depths,
+};
+pub use history::{history_banner, history_table, run_origin, short_time};
 pub use stream::{Out, StreamPrinter};
 pub use transcript::transcript;
 
@@ -32,25 +38,39 @@ pub fn origin_name(origin: Origin) -> &'static str {
     }
 }
 
-/// The line shown above a machine-injected user turn (the reference's wording).
+/// A chat's origin as `paddock ls` shows it: the wire name, with the hops from its root for a
+/// spawned chat more than one hop deep (`spawned·2`), where indentation alone would not say it.
+pub fn origin_label(origin: Origin, depth: u32) -> String {
+    match origin {
+        Origin::Spawned if depth > 1 => format!("spawned·{depth}"),
+        other => origin_name(other).to_owned(),
+    }
+}
+
+/// The line shown above a machine-injected user turn, in the provenance doc's wording.
 pub fn attribution_line(attribution: &Attribution) -> String {
     match attribution {
         Attribution::Scheduled { name } => format!("⏰ scheduled by {name}"),
         Attribution::Sent {
             from_session_id,
-            from_project,
             from_title,
+            ..
         } => {
-            let who = from_title.as_deref().unwrap_or(from_session_id);
-            format!(
-                "↩ sent by {who} ({}/{from_session_id})",
-                project_label(from_project)
-            )
+            // The sender's title when known (cleaned: it is one line), else its session id.
+            let who = from_title
+                .as_deref()
+                .map(clean_title)
+                .filter(|t| t != UNTITLED)
+                .unwrap_or_else(|| from_session_id.clone());
+            format!("↩ sent by {who}")
         }
         Attribution::Hook { name } => format!("⚡ triggered by hook {name}"),
         Attribution::Recovery => "⚠ continued after a background task was terminated".to_owned(),
     }
 }
+
+/// What a blank title shows as.
+const UNTITLED: &str = "(untitled)";
 
 /// A chat title fit for one line: control characters (a pasted newline) become spaces, and a
 /// blank title says so.
@@ -61,9 +81,29 @@ pub fn clean_title(title: &str) -> String {
         .collect();
     let trimmed = one_line.trim();
     if trimmed.is_empty() {
-        "(untitled)".to_owned()
+        UNTITLED.to_owned()
     } else {
         trimmed.to_owned()
+    }
+}
+
+/// "1 chat", "3 chats".
+pub(crate) fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", plural(n, one, many))
+}
+
+pub(crate) fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 { one } else { many }
+}
+
+/// A duration for people: the two largest units.
+pub(crate) fn duration(secs: u64) -> String {
+    let (d, h, m, s) = (secs / 86_400, secs / 3600 % 24, secs / 60 % 60, secs % 60);
+    match (d, h, m) {
+        (0, 0, 0) => format!("{s}s"),
+        (0, 0, _) => format!("{m}m {s:02}s"),
+        (0, _, _) => format!("{h}h {m:02}m"),
+        _ => format!("{d}d {h}h"),
     }
 }
 
@@ -130,7 +170,26 @@ mod tests {
                 from_project: "".into(),
                 from_title: Some("Manager".into()),
             }),
-            "↩ sent by Manager ((root)/s1)"
+            "↩ sent by Manager"
+        );
+        // No title known (or a blank one): the sender's session id names it.
+        for from_title in [None, Some(" \n".to_owned())] {
+            assert_eq!(
+                attribution_line(&Attribution::Sent {
+                    from_session_id: "s1".into(),
+                    from_project: "web".into(),
+                    from_title,
+                }),
+                "↩ sent by s1"
+            );
+        }
+        assert_eq!(
+            attribution_line(&Attribution::Sent {
+                from_session_id: "s1".into(),
+                from_project: "web".into(),
+                from_title: Some("Fix\nit".into()),
+            }),
+            "↩ sent by Fix it"
         );
         assert_eq!(
             attribution_line(&Attribution::Hook { name: "ci".into() }),
@@ -140,6 +199,24 @@ mod tests {
             attribution_line(&Attribution::Recovery),
             "⚠ continued after a background task was terminated"
         );
+    }
+
+    #[test]
+    fn origins_show_spawn_depth_beyond_one_hop() {
+        assert_eq!(origin_label(Origin::Human, 0), "human");
+        assert_eq!(origin_label(Origin::Spawned, 1), "spawned");
+        assert_eq!(origin_label(Origin::Spawned, 2), "spawned·2");
+        assert_eq!(origin_label(Origin::Adopted, 0), "adopted");
+    }
+
+    #[test]
+    fn counts_and_durations() {
+        assert_eq!(count(1, "chat", "chats"), "1 chat");
+        assert_eq!(count(0, "chat", "chats"), "0 chats");
+        assert_eq!(duration(42), "42s");
+        assert_eq!(duration(312), "5m 12s");
+        assert_eq!(duration(3725), "1h 02m");
+        assert_eq!(duration(90_061), "1d 1h");
     }
 
     #[test]

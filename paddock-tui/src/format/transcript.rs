@@ -194,7 +194,7 @@ mod tests {
 Fix the build
 session s-1 · project web · spawned from s-0 · claude-sonnet-4-5
 
-↩ sent by Manager (web/s-0)
+↩ sent by Manager
 ▌user
 Please fix the build
 

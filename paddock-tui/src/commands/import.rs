@@ -1,0 +1,29 @@
+//! `paddock import`: adopt a directory's terminal `claude` sessions as chats.
+
+use anyhow::Context as _;
+use paddock_proto::{ChatImport, Reply, Request};
+
+use super::output::{print, print_json};
+use super::{Context, unexpected};
+use crate::cli::ImportArgs;
+use crate::format::{self, ROOT_SLUG};
+
+pub async fn run(ctx: &Context, args: ImportArgs) -> anyhow::Result<()> {
+    // The daemon runs elsewhere: a relative DIR means relative to where the user typed it.
+    let path = args
+        .path
+        .map(|p| std::path::absolute(&p).with_context(|| format!("cannot resolve {}", p.display())))
+        .transpose()?
+        .map(|p| p.to_string_lossy().into_owned());
+    let client = ctx.connect().await?;
+    let request = Request::ChatImport(ChatImport {
+        project_slug: args.project.unwrap_or_else(|| ROOT_SLUG.to_owned()),
+        path,
+        dry_run: args.dry_run,
+    });
+    match client.request(request).await? {
+        Reply::Imported(imported) if args.json => print_json(&imported),
+        Reply::Imported(imported) => print(&format::import_summary(&imported)),
+        other => Err(unexpected("chat:import", &other)),
+    }
+}
