@@ -38,6 +38,7 @@ struct Joined {
 
 impl Joined {
     async fn snapshot(d: &Daemon, user: &str) -> Self {
+        d.state.wait_ready().await;
         let s = &d.state.stores;
         Self {
             user_seen: s.read_state.for_user(user),
@@ -274,6 +275,7 @@ fn locate(d: &Daemon, sid: &str) -> Result<(Project, Option<IndexedChat>), Error
 
 /// The full rendering of one chat, with the attribution of machine-injected turns.
 pub async fn transcript(d: &Daemon, user: &str, sid: &str) -> Result<Transcript, ErrorBody> {
+    d.state.wait_ready().await;
     let (project, indexed) = locate(d, sid)?;
     let joined = Joined::snapshot(d, user).await;
     let Some(indexed) = indexed else {
@@ -395,6 +397,7 @@ fn store_error(e: impl std::fmt::Display) -> ErrorBody {
 
 /// `chat:update`: archive, star, read... on one or many chats.
 pub async fn update(d: &Daemon, user: &str, u: ChatUpdate) -> Result<Updated, ErrorBody> {
+    d.state.wait_ready().await;
     let chats = validate_batch(d, &u.session_ids)?;
     let ids: Vec<String> = chats.iter().map(|(s, _)| s.clone()).collect();
     let s = &d.state.stores;
@@ -418,6 +421,7 @@ pub async fn update(d: &Daemon, user: &str, u: ChatUpdate) -> Result<Updated, Er
 /// `chat:delete`: removes transcripts the daemon owns (an adopted chat's link, never the
 /// user's own file) and forgets every flag of the chats.
 pub async fn delete(d: &Daemon, ids: Vec<String>) -> Result<Updated, ErrorBody> {
+    d.state.wait_ready().await;
     if d.cfg.transcripts == crate::chat_links::TranscriptMode::Host {
         return Err(ErrorBody::new(
             ErrorCode::InvalidArgument,
@@ -478,6 +482,7 @@ fn remove_transcript(path: &Path) -> std::io::Result<()> {
 
 /// `chat:fork`: copies a chat into a new one that records the source as its parent.
 pub async fn fork(d: &Daemon, f: ChatFork) -> Result<Forked, ErrorBody> {
+    d.state.wait_ready().await;
     if uuid::Uuid::parse_str(&f.session_id).is_err() {
         return Err(ErrorBody::new(
             ErrorCode::InvalidArgument,
@@ -591,6 +596,7 @@ fn copy_as_fork(
 
 /// `chat:import`: adopts a directory's terminal `claude` sessions into a project.
 pub async fn import(d: &Daemon, user: &str, i: ChatImport) -> Result<Imported, ErrorBody> {
+    d.state.wait_ready().await;
     let project = d.project(&i.project_slug)?;
     let dir = match &i.path {
         Some(p) => PathBuf::from(p),

@@ -184,9 +184,7 @@ pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Res
         linger: cfg.hub_linger,
     });
     let state = Arc::new(ChatState::open(&cfg).context("cannot open the state folder")?);
-    for project in projects.list().context("cannot list the projects")? {
-        state.attach_project(&cfg, &project).await;
-    }
+    let startup_projects = projects.list().context("cannot list the projects")?;
     let runner = Runner::spawn(
         cfg.clone(),
         hub.clone(),
@@ -195,6 +193,10 @@ pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Res
         chat_tasks.clone(),
     );
     let background = TaskTracker::new();
+    {
+        let (state, cfg) = (state.clone(), cfg.clone());
+        background.spawn(async move { state.attach_all(&cfg, startup_projects).await });
+    }
     background.spawn(announce_index_changes(
         state.clone(),
         hub.clone(),

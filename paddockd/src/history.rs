@@ -31,6 +31,7 @@ pub async fn list(d: &Daemon, user: &str, req: HistoryList) -> Result<History, E
     if let Some(slug) = &req.project_slug {
         d.project(slug)?;
     }
+    d.state.wait_ready().await;
     let last_seen = d.state.stores.read_state.last_seen(user, RUNS_SEEN_KEY);
     let seen_ms = last_seen.unwrap_or(0);
     let provenance = d.state.stores.run_provenance.all();

@@ -15,6 +15,8 @@ pub struct ChatState {
     pub index: ChatIndex,
     pub runs: RunLog,
     claude_home: PathBuf,
+    /// True once every project present at start has been indexed.
+    ready: tokio::sync::watch::Sender<bool>,
 }
 
 impl ChatState {
@@ -25,7 +27,29 @@ impl ChatState {
             index: ChatIndex::open(dir.join("chat-index.json")),
             runs: RunLog::open(dir.join("runs.jsonl")),
             claude_home: cfg.claude_home.clone(),
+            ready: tokio::sync::watch::Sender::new(false),
         })
+    }
+
+    /// Indexes every project present at start, then marks the state ready. Run in the
+    /// background, so the daemon answers (status, sends) while a missing index is rebuilt.
+    pub async fn attach_all(&self, cfg: &Config, projects: Vec<Project>) {
+        let started = std::time::Instant::now();
+        for project in &projects {
+            self.attach_project(cfg, project).await;
+        }
+        tracing::info!(
+            projects = projects.len(),
+            elapsed_ms = started.elapsed().as_millis(),
+            "chat index ready"
+        );
+        self.ready.send_replace(true);
+    }
+
+    /// Waits until the start-up indexing is done: chat lists are complete from then on.
+    pub async fn wait_ready(&self) {
+        let mut rx = self.ready.subscribe();
+        let _ = rx.wait_for(|ready| *ready).await;
     }
 
     /// The folder a project's transcripts are read from (the link in the daemon's Claude home).
