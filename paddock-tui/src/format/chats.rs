@@ -52,6 +52,16 @@ pub fn context_percent(chat: &ChatSummary) -> Option<u64> {
     u64::try_from((used * 100 + limit / 2) / limit).ok()
 }
 
+/// The CTX cell of `paddock ls`: `42%`; `<1%` for a little that rounds to nothing; blank when
+/// unknown.
+fn context_cell(chat: &ChatSummary) -> String {
+    match context_percent(chat) {
+        None => String::new(),
+        Some(0) if chat.usage.as_ref().is_some_and(|u| u.context_tokens > 0) => "<1%".to_owned(),
+        Some(p) => format!("{p}%"),
+    }
+}
+
 /// The four flags of `paddock ls`: R running, U unread, S starred, A archived.
 pub fn chat_flags(chat: &ChatSummary) -> String {
     [
@@ -95,9 +105,7 @@ pub fn chat_table(chats: &[ChatSummary]) -> String {
         } else {
             format!("{}└ ", "  ".repeat(depth - 1))
         };
-        let ctx = context_percent(chat)
-            .map(|p| format!("{p}%"))
-            .unwrap_or_default();
+        let ctx = context_cell(chat);
         let _ = writeln!(
             out,
             "{:id_width$}  {origin:origin_width$}  {}  {ctx:>4}  {branch}{}",
@@ -247,7 +255,7 @@ pub(crate) mod tests {
         s-manager  human      R-S-   21%  Manager
         s-child    spawned    -U--  100%  └ Child task
         s-grand    spawned·2  ----          └ Grandchild
-        s-orphan   spawned·3  ---A    0%  Orphan
+        s-orphan   spawned·3  ---A   <1%  Orphan
         s-nightly  scheduled  ----        (untitled)
         ");
     }
@@ -296,6 +304,13 @@ pub(crate) mod tests {
         assert_eq!(context_percent(&c), None);
         c.usage = usage(10, 0);
         assert_eq!(context_percent(&c), None);
+        assert_eq!(context_cell(&c), "");
+        c.usage = usage(0, 200_000);
+        assert_eq!(context_cell(&c), "0%");
+        c.usage = usage(120, 200_000);
+        assert_eq!(context_cell(&c), "<1%");
+        c.usage = usage(199_999, 200_000);
+        assert_eq!(context_cell(&c), "100%");
     }
 
     #[test]
