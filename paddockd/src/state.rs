@@ -38,6 +38,8 @@ impl ChatState {
         for project in &projects {
             self.attach_project(cfg, project).await;
         }
+        // Entries of projects removed while the daemon was down go.
+        self.index.forget_unwatched();
         tracing::info!(
             projects = projects.len(),
             elapsed_ms = started.elapsed().as_millis(),

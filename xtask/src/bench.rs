@@ -5,6 +5,7 @@
 //!    in-process and drives a stand-in CLI (`xtask bench-claude`, behind a wrapper script)
 //!    that stamps each text delta with the wall-clock time it was written; every attached
 //!    client subtracts that stamp from its receive time. Measured with 1 and 10 clients.
+//! 3. Listing 10,000 chats, next to `cat` of the same bytes ([`crate::bench_chats`]).
 
 use std::path::Path;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -71,8 +72,9 @@ pub fn run() -> Result<()> {
                 ))
             );
         }
-        Ok(())
-    })
+        Ok::<_, anyhow::Error>(())
+    })?;
+    crate::bench_chats::run(&crate::workspace_root())
 }
 
 async fn echo(dir: &Path) -> Result<Stats> {

@@ -2,6 +2,7 @@
 //! CI pipelines ([`pipeline`]). The binary in `main.rs` is only the command line over these.
 
 pub mod bench;
+pub mod bench_chats;
 pub mod docs;
 pub mod pipeline;
 

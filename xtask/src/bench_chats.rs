@@ -1,0 +1,394 @@
+//! `cargo xtask bench`, part two: listing 10,000 chats.
+//!
+//! Generates 10,000 realistic transcripts (about 1 GB: prompts, environment attachments,
+//! assistant text, tool calls with large results, usage) in the root workspace of a scratch
+//! data directory, then, with release builds of `paddockd` and `paddock`:
+//!
+//! 1. `cat` of the same bytes (warm page cache): the floor for reading every transcript;
+//! 2. `paddock ls --json` with the index absent: a daemon started on the folder rebuilds the
+//!    index, and the first listing waits for it;
+//! 3. `paddock ls --json` with the index warm: the daemon restarted on its persisted index, the
+//!    first listing after the start, and then the steady state;
+//! 4. the daemon's resident memory with the 10,000 chats indexed.
+//!
+//! The corpus is kept in `target/bench-chats/` and reused while its parameters match.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+
+const CHATS: usize = 10_000;
+/// Bytes of tool output per tool call (the CLI stores it twice: in the result and in
+/// `toolUseResult`); with the rest, a transcript is about 100 KB.
+const TOOL_OUTPUT: usize = 6_000;
+const TURNS: usize = 7;
+const CORPUS_VERSION: &str = "chats-v1-10000x7";
+
+pub fn run(root: &Path) -> Result<()> {
+    println!();
+    println!("listing {CHATS} chats (release builds; figures from this run)");
+    let status = Command::new(env!("CARGO"))
+        .current_dir(root)
+        .args([
+            "build",
+            "--release",
+            "--quiet",
+            "--bin",
+            "paddockd",
+            "--bin",
+            "paddock",
+        ])
+        .status()
+        .context("cargo build --release")?;
+    if !status.success() {
+        bail!("building the release binaries failed");
+    }
+    let release = root.join("target").join("release");
+    let bench = root.join("target").join("bench-chats");
+    let data = bench.join("data");
+    let workspace = data.join("workspace");
+    let chats = workspace.join(".chats");
+    let (files, bytes) = corpus(&bench, &workspace, &chats)?;
+    println!(
+        "  corpus: {files} transcripts, {:.2} GB in {}",
+        bytes as f64 / 1e9,
+        chats.display()
+    );
+
+    // 1. cat of the same bytes, the page cache warmed by a first pass.
+    let cat = || -> Result<Duration> {
+        let t = Instant::now();
+        let ok = Command::new("sh")
+            .args(["-c", "cat \"$1\"/*.jsonl > /dev/null", "sh"])
+            .arg(&chats)
+            .status()?
+            .success();
+        if !ok {
+            bail!("cat failed");
+        }
+        Ok(t.elapsed())
+    };
+    cat()?;
+    let cat_time = cat()?;
+    println!(
+        "  cat of every transcript (warm cache)         {:>9.0} ms  ({:.2} GB/s)",
+        ms(cat_time),
+        bytes as f64 / 1e9 / cat_time.as_secs_f64()
+    );
+
+    let env = BenchEnv {
+        release: release.clone(),
+        dir: bench.clone(),
+        data: data.clone(),
+    };
+    // 2. Index absent.
+    let state = data.join("state");
+    let _ = std::fs::remove_dir_all(&state);
+    let (mut daemon, started) = env.start_daemon()?;
+    let (out, first) = env.ls_json()?;
+    let cold = started.elapsed();
+    let listed = count_chats(&out)?;
+    println!(
+        "  index absent: daemon start → first ls --json {:>9.0} ms  ({listed} chats listed; ls alone {:.0} ms)",
+        ms(cold),
+        ms(first)
+    );
+    let rss_cold = rss_kib(&daemon);
+    env.stop_daemon(&mut daemon)?;
+
+    // 3. Index warm.
+    let (mut daemon, started) = env.start_daemon()?;
+    let (out, first) = env.ls_json()?;
+    let warm_start = started.elapsed();
+    let listed = count_chats(&out)?;
+    println!(
+        "  index warm:   daemon start → first ls --json {:>9.0} ms  ({listed} chats; ls alone {:.0} ms)",
+        ms(warm_start),
+        ms(first)
+    );
+    let mut steady = Vec::new();
+    for _ in 0..5 {
+        steady.push(ms(env.ls_json()?.1));
+    }
+    steady.sort_by(f64::total_cmp);
+    println!(
+        "  index warm:   ls --json, steady state        {:>9.0} ms  (median of 5; {:.1} MB of JSON)",
+        steady[2],
+        out.len() as f64 / 1e6
+    );
+    let rss = rss_kib(&daemon);
+    println!(
+        "  daemon RSS with {CHATS} chats indexed          {:>9.1} MB  (after the rebuild: {:.1} MB)",
+        rss.unwrap_or(0) as f64 / 1024.0,
+        rss_cold.unwrap_or(0) as f64 / 1024.0
+    );
+    env.stop_daemon(&mut daemon)?;
+    Ok(())
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn count_chats(json: &[u8]) -> Result<usize> {
+    let v: serde_json::Value = serde_json::from_slice(json).context("ls --json output")?;
+    Ok(v.as_array().map_or(0, Vec::len))
+}
+
+fn rss_kib(child: &Child) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+}
+
+struct BenchEnv {
+    release: PathBuf,
+    dir: PathBuf,
+    data: PathBuf,
+}
+
+impl BenchEnv {
+    fn socket(&self) -> PathBuf {
+        self.dir.join("run").join("paddockd.sock")
+    }
+
+    fn envs(&self, c: &mut Command) {
+        c.env("PADDOCK_SOCKET", self.socket())
+            .env("PADDOCK_DATA_DIR", &self.data)
+            .env("PADDOCK_LOG", self.dir.join("paddockd.log"))
+            .env("PADDOCK_HOST_CLAUDE_HOME", self.dir.join("host-claude"))
+            .env("PADDOCK_CLAUDE_BIN", "/bin/false")
+            .env("PADDOCK_DAEMON_BIN", self.release.join("paddockd"))
+            .env_remove("PADDOCK_CONFIG")
+            .env("XDG_CONFIG_HOME", self.dir.join("config"));
+    }
+
+    fn start_daemon(&self) -> Result<(Child, Instant)> {
+        let mut c = Command::new(self.release.join("paddockd"));
+        self.envs(&mut c);
+        let started = Instant::now();
+        let child = c
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .context("starting paddockd")?;
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while !self.socket().exists() {
+            if Instant::now() > deadline {
+                bail!("paddockd did not create its socket within 60 s");
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        Ok((child, started))
+    }
+
+    fn stop_daemon(&self, child: &mut Child) -> Result<()> {
+        let mut c = Command::new(self.release.join("paddock"));
+        self.envs(&mut c);
+        c.args(["daemon", "stop"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()?;
+        child.wait()?;
+        Ok(())
+    }
+
+    /// Runs `paddock ls --json`; its output and how long it took.
+    fn ls_json(&self) -> Result<(Vec<u8>, Duration)> {
+        let mut c = Command::new(self.release.join("paddock"));
+        self.envs(&mut c);
+        let t = Instant::now();
+        let out = c.args(["ls", "--json"]).output().context("paddock ls")?;
+        let took = t.elapsed();
+        if !out.status.success() {
+            bail!(
+                "paddock ls --json failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        Ok((out.stdout, took))
+    }
+}
+
+/// Generates the corpus unless a complete one is already there.
+fn corpus(bench: &Path, workspace: &Path, chats: &Path) -> Result<(usize, u64)> {
+    let marker = bench.join("corpus.done");
+    if std::fs::read_to_string(&marker).ok().as_deref() == Some(CORPUS_VERSION) {
+        return measure(chats);
+    }
+    let _ = std::fs::remove_dir_all(bench);
+    std::fs::create_dir_all(chats)?;
+    let cwd = std::fs::canonicalize(workspace)?;
+    let cwd = cwd.to_string_lossy().into_owned();
+    let t = Instant::now();
+    let filler = lorem(TOOL_OUTPUT * 2);
+    for n in 0..CHATS {
+        let sid = uuid_for(n);
+        let text = transcript(&sid, &cwd, n, &filler);
+        std::fs::write(chats.join(format!("{sid}.jsonl")), text)?;
+        if (n + 1) % 2000 == 0 {
+            eprintln!(
+                "  generated {} of {CHATS} transcripts ({:.0} s)",
+                n + 1,
+                t.elapsed().as_secs_f64()
+            );
+        }
+    }
+    std::fs::write(&marker, CORPUS_VERSION)?;
+    measure(chats)
+}
+
+fn measure(chats: &Path) -> Result<(usize, u64)> {
+    let mut files = 0;
+    let mut bytes = 0;
+    for e in std::fs::read_dir(chats)?.flatten() {
+        files += 1;
+        bytes += e.metadata()?.len();
+    }
+    Ok((files, bytes))
+}
+
+/// A stable UUID-shaped id per chat number.
+fn uuid_for(n: usize) -> String {
+    format!("{:08x}-0000-4000-8000-{:012x}", n, n * 7919)
+}
+
+fn lorem(len: usize) -> String {
+    const WORDS: &[&str] = &[
+        "fn", "let", "match", "impl", "struct", "async", "await", "return", "Result", "Option",
+        "self", "String", "Vec", "pub", "use", "crate", "mod", "where", "trait", "const",
+    ];
+    let mut out = String::with_capacity(len + 16);
+    let mut i = 0usize;
+    while out.len() < len {
+        out.push_str(WORDS[(i * 7 + i / 3) % WORDS.len()]);
+        out.push(if i % 11 == 10 { '\n' } else { ' ' });
+        i += 1;
+    }
+    out
+}
+
+/// One realistic transcript: a prompt, attachments, and turns of text, a tool call and its
+/// large result, each assistant message with usage, as Claude Code 2.1 writes them.
+fn transcript(sid: &str, cwd: &str, n: usize, filler: &str) -> String {
+    use serde_json::json;
+    let mut out = String::new();
+    let mut push = |v: serde_json::Value| {
+        out.push_str(&v.to_string());
+        out.push('\n');
+    };
+    let mut t = 1_764_000_000_000i64 + i64::try_from(n).unwrap_or(0) * 60_000;
+    let mut stamp = || {
+        t += 1500;
+        chrono_like(t)
+    };
+    let prompt = format!(
+        "Chat {n}: look at the module layout and {} Then summarise what you changed.",
+        &filler[..200 + n % 800]
+    );
+    push(
+        json!({"type":"queue-operation","operation":"enqueue","timestamp":stamp(),"sessionId":sid,"content":prompt}),
+    );
+    let mut parent = format!("{n:08x}-1111-4000-8000-000000000000");
+    push(json!({"parentUuid":null,"isSidechain":false,"type":"user",
+        "message":{"role":"user","content":prompt},"uuid":parent,"timestamp":stamp(),
+        "permissionMode":"default","promptSource":"sdk","userType":"external","entrypoint":"sdk-cli",
+        "cwd":cwd,"sessionId":sid,"version":"2.1.332","gitBranch":"main"}));
+    push(
+        json!({"parentUuid":parent,"isSidechain":false,"type":"attachment",
+        "attachment":{"type":"environment","snapshot":{"workingDirectory":cwd,"platform":"linux","shell":"bash"}},
+        "rendered":[&filler[..2500]],"uuid":format!("{n:08x}-2222-4000-8000-000000000000"),
+        "timestamp":stamp(),"cwd":cwd,"sessionId":sid,"version":"2.1.332"}),
+    );
+    for turn in 0..TURNS {
+        let msg_id = format!("msg_{n:08x}_{turn}");
+        let tool_id = format!("toolu_{n:08x}_{turn}");
+        let usage = json!({"input_tokens": 3 + turn, "output_tokens": 180 + turn * 10,
+            "cache_read_input_tokens": 12_000 + turn * 4_000, "cache_creation_input_tokens": 2_500});
+        let a1 = format!("{n:08x}-{turn:04x}-4000-8000-00000000000a");
+        push(
+            json!({"parentUuid":parent,"isSidechain":false,"type":"assistant",
+            "message":{"id":msg_id,"type":"message","role":"assistant","model":"claude-sonnet-4-5",
+                "content":[{"type":"text","text":&filler[turn * 100..turn * 100 + 900]}],
+                "stop_reason":null,"usage":usage},
+            "requestId":format!("req_{n}_{turn}"),"uuid":a1,"timestamp":stamp(),
+            "cwd":cwd,"sessionId":sid,"version":"2.1.332"}),
+        );
+        let a2 = format!("{n:08x}-{turn:04x}-4000-8000-00000000000b");
+        push(
+            json!({"parentUuid":a1,"isSidechain":false,"type":"assistant",
+            "message":{"id":msg_id,"type":"message","role":"assistant","model":"claude-sonnet-4-5",
+                "content":[{"type":"tool_use","id":tool_id,"name":"Read","input":{"file_path":format!("{cwd}/src/module_{turn}.rs")}}],
+                "stop_reason":"tool_use","usage":usage},
+            "requestId":format!("req_{n}_{turn}"),"uuid":a2,"timestamp":stamp(),
+            "cwd":cwd,"sessionId":sid,"version":"2.1.332"}),
+        );
+        let r = format!("{n:08x}-{turn:04x}-4000-8000-00000000000c");
+        let output = &filler[turn * 500..turn * 500 + TOOL_OUTPUT];
+        push(json!({"parentUuid":a2,"isSidechain":false,"type":"user",
+            "message":{"role":"user","content":[{"type":"tool_result","tool_use_id":tool_id,"content":output}]},
+            "toolUseResult":{"type":"text","file":{"filePath":format!("{cwd}/src/module_{turn}.rs"),"content":output,"numLines":400,"startLine":1,"totalLines":400}},
+            "sourceToolAssistantUUID":a2,"uuid":r,"timestamp":stamp(),
+            "cwd":cwd,"sessionId":sid,"version":"2.1.332"}));
+        parent = r;
+    }
+    let last = format!("{n:08x}-ffff-4000-8000-00000000000d");
+    push(
+        json!({"parentUuid":parent,"isSidechain":false,"type":"assistant",
+        "message":{"id":format!("msg_{n:08x}_end"),"type":"message","role":"assistant","model":"claude-sonnet-4-5",
+            "content":[{"type":"text","text":"Done: the module layout is summarised above."}],
+            "stop_reason":"end_turn","usage":{"input_tokens":2,"output_tokens":420,
+                "cache_read_input_tokens":40_000,"cache_creation_input_tokens":1_200}},
+        "uuid":last,"timestamp":stamp(),"cwd":cwd,"sessionId":sid,"version":"2.1.332"}),
+    );
+    push(json!({"type":"last-prompt","lastPrompt":"look at the module layout","leafUuid":last}));
+    out
+}
+
+/// RFC 3339 (UTC, milliseconds) of an epoch-ms time, without pulling in a date crate.
+fn chrono_like(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
+    let milli = ms.rem_euclid(1000);
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    let (h, m, s) = (rem / 3600, rem / 60 % 60, rem % 60);
+    // Civil-from-days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let mo = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(mo <= 2);
+    format!("{y:04}-{mo:02}-{d:02}T{h:02}:{m:02}:{s:02}.{milli:03}Z")
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+
+    #[test]
+    fn dates_are_rfc3339() {
+        assert_eq!(chrono_like(0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(chrono_like(1_764_000_000_123), "2025-11-24T16:00:00.123Z");
+    }
+
+    #[test]
+    fn a_transcript_is_about_100_kb_of_json_lines() {
+        let filler = lorem(TOOL_OUTPUT * 2);
+        let t = transcript(&uuid_for(7), "/tmp/x", 7, &filler);
+        assert!(t.len() > 80_000 && t.len() < 140_000, "{} bytes", t.len());
+        for line in t.lines() {
+            let v: serde_json::Value = serde_json::from_str(line).expect("JSON line");
+            assert!(v.get("type").is_some());
+        }
+    }
+}
