@@ -226,13 +226,18 @@ impl Digest {
 }
 
 /// The text of a user record that is a prompt: not meta, not a compaction summary, with text
-/// (tool results alone are not prompts), not an interruption marker.
+/// (tool results alone are not prompts), not an interruption marker, and not the envelope the
+/// CLI writes around a slash command and its local output (`<command-name>/compact…`,
+/// `<local-command-stdout>…`).
 fn prompt_text(rec: &Record<'_>) -> Option<String> {
     if rec.is_meta == Some(true) || rec.is_compact_summary == Some(true) {
         return None;
     }
     let text = rec.message.as_ref()?.content.as_ref()?.0.clone()?;
-    (!text.trim().is_empty() && !text.starts_with("[Request interrupted")).then_some(text)
+    let envelope = ["[Request interrupted", "<command-", "<local-command-"]
+        .iter()
+        .any(|p| text.trim_start().starts_with(p));
+    (!text.trim().is_empty() && !envelope).then_some(text)
 }
 
 /// The fields of a record the digest reads; everything else is skipped unparsed.
@@ -503,6 +508,8 @@ pub(crate) mod tests {
         text +=
             "{\"type\":\"user\",\"isCompactSummary\":true,\"message\":{\"content\":\"summary\"}}\n";
         text += "{\"type\":\"user\",\"message\":{\"content\":[{\"type\":\"text\",\"text\":\"[Request interrupted by user]\"}]}}\n";
+        text += "{\"type\":\"user\",\"message\":{\"content\":\"<command-name>/compact</command-name>\"}}\n";
+        text += "{\"type\":\"user\",\"message\":{\"content\":\"<local-command-stdout>Compacted </local-command-stdout>\"}}\n";
         text += "{\"type\":\"user\",\"message\":{\"content\":[{\"type\":\"tool_result\",\"content\":[{\"type\":\"text\",\"text\":\"out\"}]}]}}\n";
         text += "{\"type\":\"user\",\"message\":{\"content\":[{\"type\":\"image\"},{\"type\":\"text\",\"text\":\"a\"},{\"type\":\"text\",\"text\":\"b\"}]}}\n";
         let d = digest(text.as_bytes());
