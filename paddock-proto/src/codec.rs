@@ -7,8 +7,14 @@
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-/// The longest line either side accepts, newline excluded (8 MiB).
+/// The longest line the daemon accepts from a client, newline excluded (8 MiB).
 pub const MAX_LINE_BYTES: usize = 8 * 1024 * 1024;
+
+/// The longest line a client accepts from the daemon, newline excluded (256 MiB). Larger than
+/// [`MAX_LINE_BYTES`] because one reply can carry a whole listing: 10,000 chats whose titles
+/// are untruncated first prompts run past 8 MiB. Still a bound, so a broken daemon cannot make
+/// a client buffer without limit.
+pub const MAX_SERVER_LINE_BYTES: usize = 256 * 1024 * 1024;
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum FrameError {
@@ -20,13 +26,15 @@ pub enum FrameError {
     Encode(String),
 }
 
-/// Serialises a message as one line, newline included.
+/// Serialises a message as one line, newline included. Refuses a line longer than
+/// [`MAX_SERVER_LINE_BYTES`]; a request longer than [`MAX_LINE_BYTES`] encodes, and the daemon
+/// answers it with `frame_too_large`.
 pub fn encode<T: Serialize>(msg: &T) -> Result<String, FrameError> {
     let mut line = serde_json::to_string(msg).map_err(|e| FrameError::Encode(e.to_string()))?;
-    if line.len() > MAX_LINE_BYTES {
+    if line.len() > MAX_SERVER_LINE_BYTES {
         return Err(FrameError::TooLong {
             len: line.len(),
-            max: MAX_LINE_BYTES,
+            max: MAX_SERVER_LINE_BYTES,
         });
     }
     line.push('\n');

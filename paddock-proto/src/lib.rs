@@ -16,7 +16,7 @@ mod codec;
 mod messages;
 pub mod paths;
 
-pub use codec::{FrameError, LineFramer, MAX_LINE_BYTES, decode, encode};
+pub use codec::{FrameError, LineFramer, MAX_LINE_BYTES, MAX_SERVER_LINE_BYTES, decode, encode};
 pub use messages::*;
 
 /// The protocol version. Bump it on any change that an older peer would misread.

@@ -1856,17 +1856,18 @@ fn encode_rejects_an_oversize_line() {
         request: Request::ChatSend(ChatSend {
             project_slug: s(PROJECT),
             session_id: None,
-            message: "x".repeat(MAX_LINE_BYTES),
+            message: "x".repeat(MAX_SERVER_LINE_BYTES),
             model: None,
             preload_context: false,
         }),
     };
     match encode(&msg) {
         Err(FrameError::TooLong { len, max }) => {
-            assert_eq!(max, MAX_LINE_BYTES);
-            assert!(len > MAX_LINE_BYTES);
+            assert_eq!(max, MAX_SERVER_LINE_BYTES);
+            assert!(len > MAX_SERVER_LINE_BYTES);
         }
-        other => panic!("expected TooLong, got {other:?}"),
+        Err(other) => panic!("expected TooLong, got {other:?}"),
+        Ok(line) => panic!("expected TooLong, got a line of {} bytes", line.len()),
     }
 }
 

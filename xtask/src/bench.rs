@@ -116,7 +116,7 @@ impl Conn {
     async fn open(socket: &Path) -> Result<Self> {
         let mut c = Self {
             stream: UnixStream::connect(socket).await?,
-            framer: LineFramer::default(),
+            framer: LineFramer::new(paddock_proto::MAX_SERVER_LINE_BYTES),
             id: 0,
         };
         c.request(Request::Hello(Hello {

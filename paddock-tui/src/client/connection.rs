@@ -281,7 +281,7 @@ async fn write_loop(
 }
 
 async fn read_loop(mut read: OwnedReadHalf, shared: Arc<Shared>, sink: EventSink) {
-    let mut framer = LineFramer::default();
+    let mut framer = LineFramer::new(paddock_proto::MAX_SERVER_LINE_BYTES);
     let mut buf = vec![0u8; 64 * 1024];
     let reason = loop {
         match read.read(&mut buf).await {
