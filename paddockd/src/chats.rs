@@ -241,8 +241,14 @@ fn lay_out(rows: Vec<ChatSummary>, joined: &Joined) -> Vec<ChatSummary> {
         .collect()
 }
 
-/// The project a chat belongs to and its indexed entry.
-fn locate(d: &Daemon, sid: &str) -> Result<(Project, Option<IndexedChat>), ErrorBody> {
+/// The project a chat belongs to and its indexed entry. A chat the index does not know is
+/// found only while it runs (its first turn, before the CLI wrote its transcript): one that
+/// ran once and was deleted since is not found, so nothing can flag it again.
+fn locate(
+    d: &Daemon,
+    sid: &str,
+    running: &HashMap<String, String>,
+) -> Result<(Project, Option<IndexedChat>), ErrorBody> {
     let not_found = || {
         ErrorBody::new(
             ErrorCode::NotFound,
@@ -257,18 +263,10 @@ fn locate(d: &Daemon, sid: &str) -> Result<(Project, Option<IndexedChat>), Error
             .ok_or_else(not_found)?;
         return Ok((project, Some(chat)));
     }
-    // Not indexed yet: a chat whose first turn is running.
-    let slug = d
-        .state
-        .runs
-        .recent()
-        .into_iter()
-        .find(|r| r.session_id == sid)
-        .map(|r| r.project_slug)
-        .ok_or_else(not_found)?;
+    let slug = running.get(sid).ok_or_else(not_found)?;
     let project = projects
         .into_iter()
-        .find(|p| p.slug == slug)
+        .find(|p| &p.slug == slug)
         .ok_or_else(not_found)?;
     Ok((project, None))
 }
@@ -276,8 +274,8 @@ fn locate(d: &Daemon, sid: &str) -> Result<(Project, Option<IndexedChat>), Error
 /// The full rendering of one chat, with the attribution of machine-injected turns.
 pub async fn transcript(d: &Daemon, user: &str, sid: &str) -> Result<Transcript, ErrorBody> {
     d.state.wait_ready().await;
-    let (project, indexed) = locate(d, sid)?;
     let joined = Joined::snapshot(d, user).await;
+    let (project, indexed) = locate(d, sid, &joined.running)?;
     let Some(indexed) = indexed else {
         return Ok(Transcript {
             chat: joined.starting_row(&project.slug, sid, d),
@@ -345,7 +343,11 @@ pub fn attribute(entries: &mut [TranscriptEntry], injections: &[Injection]) {
 /// Checks a batch of session ids: 1 to [`BATCH_SESSIONS_MAX`], each a UUID and a known chat.
 /// All-or-nothing: the first bad id fails the whole request. Returns the distinct ids with
 /// their projects.
-fn validate_batch(d: &Daemon, ids: &[String]) -> Result<Vec<(String, Project)>, ErrorBody> {
+fn validate_batch(
+    d: &Daemon,
+    ids: &[String],
+    running: &HashMap<String, String>,
+) -> Result<Vec<(String, Project)>, ErrorBody> {
     if ids.is_empty() || ids.len() > BATCH_SESSIONS_MAX {
         return Err(ErrorBody::new(
             ErrorCode::InvalidArgument,
@@ -365,7 +367,7 @@ fn validate_batch(d: &Daemon, ids: &[String]) -> Result<Vec<(String, Project)>, 
             ));
         }
         if seen.insert(id.clone()) {
-            let (project, _) = locate(d, id).map_err(|mut e| {
+            let (project, _) = locate(d, id, running).map_err(|mut e| {
                 e.message = format!("{}; nothing was changed", e.message);
                 e
             })?;
@@ -398,7 +400,7 @@ fn store_error(e: impl std::fmt::Display) -> ErrorBody {
 /// `chat:update`: archive, star, read... on one or many chats.
 pub async fn update(d: &Daemon, user: &str, u: ChatUpdate) -> Result<Updated, ErrorBody> {
     d.state.wait_ready().await;
-    let chats = validate_batch(d, &u.session_ids)?;
+    let chats = validate_batch(d, &u.session_ids, &running_sessions(d).await)?;
     let ids: Vec<String> = chats.iter().map(|(s, _)| s.clone()).collect();
     let s = &d.state.stores;
     let changed = match u.action {
@@ -428,8 +430,8 @@ pub async fn delete(d: &Daemon, ids: Vec<String>) -> Result<Updated, ErrorBody> 
             "in host mode the transcripts are your own terminal claude history, which paddockd does not delete; archive the chats instead",
         ));
     }
-    let chats = validate_batch(d, &ids)?;
     let running = running_sessions(d).await;
+    let chats = validate_batch(d, &ids, &running)?;
     if let Some((sid, _)) = chats.iter().find(|(sid, _)| running.contains_key(sid)) {
         return Err(ErrorBody::new(
             ErrorCode::Busy,
@@ -489,7 +491,7 @@ pub async fn fork(d: &Daemon, f: ChatFork) -> Result<Forked, ErrorBody> {
             format!("{:?} is not a session id (a UUID)", f.session_id),
         ));
     }
-    let (project, indexed) = locate(d, &f.session_id)?;
+    let (project, indexed) = locate(d, &f.session_id, &running_sessions(d).await)?;
     let Some(source) = indexed else {
         return Err(ErrorBody::new(
             ErrorCode::Busy,

@@ -316,12 +316,14 @@ impl ChatTask {
             }
         };
         tracing::info!(session = %self.session_id, job = %job_id, ?end, "turn ended");
-        hub.end_turn(&self.session_id, &job_id).await;
         if let Err(e) = state.runs.finished(&job_id, end.status, end.cost_usd).await {
             tracing::warn!(session = %self.session_id, "could not record the run's end in the history: {e}");
         }
-        // The transcript has grown: index it now rather than wait for the watcher.
+        // The transcript has grown: index it now rather than wait for the watcher, and before
+        // the chat stops running, so a chat is always either running or indexed (a new chat is
+        // found only that way) and a client that re-lists on `chat:active` sees the turn.
         state.index.refresh(&transcript).await;
+        hub.end_turn(&self.session_id, &job_id).await;
         hub.broadcast(ControlMessage::ChatsChanged(paddock_proto::ChatsChanged {
             project_slug: slug,
             session_id: Some(self.session_id.clone()),
