@@ -137,7 +137,20 @@ fn count_chats(json: &[u8]) -> Result<usize> {
     Ok(v.as_array().map_or(0, Vec::len))
 }
 
-fn rss_kib(child: &Child) -> Option<u64> {
+/// A daemon the bench started: killed if the bench fails before stopping it.
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Ok(None) = self.0.try_wait() {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+}
+
+fn rss_kib(child: &Running) -> Option<u64> {
+    let child = &child.0;
     let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).ok()?;
     status
         .lines()
@@ -167,7 +180,16 @@ impl BenchEnv {
             .env("XDG_CONFIG_HOME", self.dir.join("config"));
     }
 
-    fn start_daemon(&self) -> Result<(Child, Instant)> {
+    fn start_daemon(&self) -> Result<(Running, Instant)> {
+        // A daemon left from an earlier, interrupted run would answer instead.
+        if self.socket().exists() {
+            let mut c = Command::new(self.release.join("paddock"));
+            self.envs(&mut c);
+            c.args(["daemon", "stop"])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()?;
+        }
         let mut c = Command::new(self.release.join("paddockd"));
         self.envs(&mut c);
         let started = Instant::now();
@@ -177,8 +199,15 @@ impl BenchEnv {
             .stderr(Stdio::null())
             .spawn()
             .context("starting paddockd")?;
+        let mut child = Running(child);
         let deadline = Instant::now() + Duration::from_secs(60);
         while !self.socket().exists() {
+            if let Ok(Some(status)) = child.0.try_wait() {
+                bail!(
+                    "paddockd exited at start ({status}); see {}",
+                    self.dir.join("paddockd.log").display()
+                );
+            }
             if Instant::now() > deadline {
                 bail!("paddockd did not create its socket within 60 s");
             }
@@ -187,14 +216,14 @@ impl BenchEnv {
         Ok((child, started))
     }
 
-    fn stop_daemon(&self, child: &mut Child) -> Result<()> {
+    fn stop_daemon(&self, child: &mut Running) -> Result<()> {
         let mut c = Command::new(self.release.join("paddock"));
         self.envs(&mut c);
         c.args(["daemon", "stop"])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .status()?;
-        child.wait()?;
+        child.0.wait()?;
         Ok(())
     }
 
