@@ -50,7 +50,12 @@ pub async fn list(d: &Daemon, user: &str, req: HistoryList) -> Result<History, E
         .into_iter()
         .map(|r| {
             let depth = provenance.get(&r.session_id).map_or(0, |p| p.depth);
-            let finished = r.finished_at.as_deref().map(|t| ms_of(Some(t)));
+            // A run cut short by a daemon stop has no end time: it counts from its start.
+            let finished = r
+                .finished_at
+                .as_deref()
+                .or((r.status == RunStatus::Interrupted).then_some(r.started_at.as_str()))
+                .map(|t| ms_of(Some(t)));
             RunSummary {
                 title: title_of(&r.session_id),
                 is_new: is_unattended(r.origin)

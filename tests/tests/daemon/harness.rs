@@ -250,7 +250,7 @@ impl RawClient {
             return Some(m);
         }
         let deadline = tokio::time::Instant::now() + within;
-        let mut buf = [0u8; 65536];
+        let mut buf = vec![0u8; 65536];
         loop {
             if let Some(frame) = self.framer.next_frame() {
                 let line = frame.expect("line within limits");
