@@ -1,4 +1,5 @@
-//! Claude Code transcripts: where they live and what they say (docs/claude-cli.md §6).
+//! Claude Code transcripts: where they live (docs/claude-cli.md §6) and their full rendering
+//! for `paddock show`. The chat list's derived fields come from the live index (`index/`).
 //!
 //! Transcripts are written by the CLI, never by paddockd: this module only reads them. Lines
 //! that are not JSON, and record types it does not know, are skipped, never fatal.
@@ -60,83 +61,6 @@ pub fn find_session_file(claude_home: &Path, session_id: &str) -> Option<PathBuf
         .flatten()
         .map(|e| e.path().join(&name))
         .find(|p| p.is_file())
-}
-
-/// What the chat list shows of one transcript.
-#[derive(Debug, Clone, Default)]
-pub struct ChatMeta {
-    pub session_id: String,
-    pub title: String,
-    pub created_at: Option<String>,
-    pub updated_at: Option<String>,
-    pub model: Option<String>,
-    pub message_count: u64,
-}
-
-/// Lists the chats in one transcripts folder, newest first.
-pub fn list_chats(dir: &Path) -> Vec<ChatMeta> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut chats: Vec<(std::time::SystemTime, ChatMeta)> = entries
-        .flatten()
-        .filter_map(|e| {
-            let path = e.path();
-            let stem = path.file_stem()?.to_str()?.to_owned();
-            if path.extension()? != "jsonl" || uuid::Uuid::parse_str(&stem).is_err() {
-                return None;
-            }
-            let mtime = e.metadata().ok()?.modified().ok()?;
-            let mut meta = read_meta(&path)?;
-            meta.session_id = stem;
-            meta.updated_at = Some(chrono::DateTime::<chrono::Utc>::from(mtime).to_rfc3339());
-            Some((mtime, meta))
-        })
-        .collect();
-    chats.sort_by_key(|c| std::cmp::Reverse(c.0));
-    chats.into_iter().map(|(_, m)| m).collect()
-}
-
-/// Reads a transcript's summary. `None` if the file cannot be opened.
-pub fn read_meta(path: &Path) -> Option<ChatMeta> {
-    let file = std::fs::File::open(path).ok()?;
-    let mut meta = ChatMeta::default();
-    let mut custom_title = None;
-    for line in BufReader::new(file).lines() {
-        let Ok(line) = line else { break };
-        let Ok(rec) = serde_json::from_str::<Value>(&line) else {
-            continue;
-        };
-        match rec.get("type").and_then(Value::as_str) {
-            Some("user") => {
-                if meta.created_at.is_none() {
-                    meta.created_at = str_field(&rec, "timestamp");
-                }
-                if is_prompt(&rec) {
-                    meta.message_count += 1;
-                    if meta.title.is_empty() {
-                        meta.title = user_text(&rec).unwrap_or_default();
-                    }
-                }
-            }
-            Some("assistant") => {
-                meta.message_count += 1;
-                if meta.model.is_none() {
-                    meta.model = rec
-                        .pointer("/message/model")
-                        .and_then(Value::as_str)
-                        .filter(|m| !m.starts_with('<'))
-                        .map(str::to_owned);
-                }
-            }
-            Some("custom-title") => custom_title = str_field(&rec, "customTitle"),
-            _ => {}
-        }
-    }
-    if let Some(t) = custom_title {
-        meta.title = t;
-    }
-    Some(meta)
 }
 
 /// Renders a transcript for `paddock show`.
@@ -251,13 +175,6 @@ fn str_field(v: &Value, key: &str) -> Option<String> {
     v.get(key).and_then(Value::as_str).map(str::to_owned)
 }
 
-/// A user record that is a prompt (not a tool result, meta row or compaction summary).
-fn is_prompt(rec: &Value) -> bool {
-    rec.get("isMeta").and_then(Value::as_bool) != Some(true)
-        && rec.get("isCompactSummary").and_then(Value::as_bool) != Some(true)
-        && user_text(rec).is_some_and(|t| !t.starts_with("[Request interrupted"))
-}
-
 /// The text of a user record, if it has any (tool results have none).
 fn user_text(rec: &Value) -> Option<String> {
     match rec.pointer("/message/content")? {
@@ -340,7 +257,6 @@ mod tests {
                         let v = serde_json::to_value(&e).unwrap();
                         kinds.insert(v["kind"].as_str().unwrap().to_owned());
                     }
-                    assert!(read_meta(&f.path()).is_some());
                 }
             }
         }
@@ -367,9 +283,6 @@ mod tests {
             "not json\n{\"type\":\"weird\"}\n{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"hi there\"},\"timestamp\":\"t\"}\n",
         )
         .unwrap();
-        let meta = read_meta(&p).unwrap();
-        assert_eq!(meta.title, "hi there");
-        assert_eq!(meta.message_count, 1);
         assert_eq!(render(&p).unwrap().len(), 1);
     }
 }
