@@ -42,6 +42,45 @@ struct Inner<T> {
     state: RwLock<Arc<T>>,
 }
 
+/// A store state keyed by session id.
+pub(crate) trait Keyed {
+    fn has(&self, key: &str) -> bool;
+    fn take(&mut self, key: &str) -> bool;
+}
+
+impl<V> Keyed for std::collections::HashMap<String, V> {
+    fn has(&self, key: &str) -> bool {
+        self.contains_key(key)
+    }
+    fn take(&mut self, key: &str) -> bool {
+        self.remove(key).is_some()
+    }
+}
+
+impl<V> Keyed for std::collections::BTreeMap<String, V> {
+    fn has(&self, key: &str) -> bool {
+        self.contains_key(key)
+    }
+    fn take(&mut self, key: &str) -> bool {
+        self.remove(key).is_some()
+    }
+}
+
+impl<T: State + Keyed> JsonStore<T> {
+    /// Removes `keys` from a store keyed by session id (what `forget` means for most stores).
+    /// Writes nothing when none is present. Returns how many went.
+    pub(crate) async fn remove_keys(&self, keys: &[String]) -> Result<usize, StoreError> {
+        self.update(|d| {
+            if !keys.iter().any(|k| d.get().has(k)) {
+                return 0;
+            }
+            let all = d.edit();
+            keys.iter().filter(|k| all.take(k)).count()
+        })
+        .await
+    }
+}
+
 impl<T> Clone for JsonStore<T> {
     fn clone(&self) -> Self {
         Self {

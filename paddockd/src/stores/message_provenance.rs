@@ -80,15 +80,7 @@ impl MessageProvenanceStore {
 
     /// Drops the injections of deleted chats. Returns how many chats had some.
     pub async fn forget(&self, sids: &[String]) -> Result<usize, StoreError> {
-        self.store
-            .update(|d| {
-                if !sids.iter().any(|sid| d.get().contains_key(sid)) {
-                    return 0;
-                }
-                let all = d.edit();
-                sids.iter().filter(|sid| all.remove(*sid).is_some()).count()
-            })
-            .await
+        self.store.remove_keys(sids).await
     }
 }
 
