@@ -165,3 +165,84 @@ async fn real_cli_api_error_surfaces_as_a_notice() {
     assert!(done.error.as_deref().is_some_and(|e| e.contains("500")));
     d.stop().await.unwrap();
 }
+
+/// The chat list and the transcript are derived from what the real CLI wrote: the index reads
+/// its transcript (through the project's `.chats` link), the title is the prompt, the model and
+/// usage come from its assistant records, and `show` renders both turns with the uuid the daemon
+/// sent the user message with.
+#[tokio::test]
+async fn real_cli_chats_are_indexed_and_rendered_from_its_transcript() {
+    let api = MockApi::start().await.unwrap();
+    let d = real_daemon(&api, |_| {}).await;
+    let mut c = d.client().await;
+    let prompt = "index me\nwith a second line";
+    let sent = c.send_turn("", None, prompt).await;
+    let frames = c.frames_until_complete(&sent.session_id).await;
+    assert!(complete_of(&frames).success);
+    let user_id = frames
+        .iter()
+        .find_map(|f| match &f.event {
+            ChatEvent::User(u) => u.message_id.clone(),
+            _ => None,
+        })
+        .expect("chat:user carries the message id");
+
+    let chat = tokio::time::timeout(DEADLINE, async {
+        loop {
+            let Reply::Chats(list) = c
+                .request(Request::ChatList(paddock_proto::ChatList {
+                    project_slug: Some(String::new()),
+                    scope: paddock_proto::ChatScope::All,
+                }))
+                .await
+                .unwrap()
+            else {
+                panic!("not chats")
+            };
+            if let Some(chat) = list
+                .chats
+                .into_iter()
+                .find(|x| x.session_id == sent.session_id && x.message_count >= 2)
+            {
+                return chat;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await
+    .expect("the chat is listed from its transcript");
+    assert_eq!(chat.title, prompt, "the untruncated first prompt");
+    assert_eq!(chat.origin, paddock_proto::Origin::Human);
+    assert!(chat.model.as_deref().is_some_and(|m| !m.is_empty()));
+    let usage = chat.usage.expect("usage from the assistant record");
+    assert!(usage.output_tokens > 0 && usage.context_limit > 0);
+
+    let Reply::Transcript(t) = c
+        .request(Request::ChatTranscript(paddock_proto::SessionRef {
+            session_id: sent.session_id.clone(),
+        }))
+        .await
+        .unwrap()
+    else {
+        panic!("not a transcript")
+    };
+    let user = t
+        .entries
+        .iter()
+        .find_map(|e| match e {
+            paddock_proto::TranscriptEntry::User { uuid, text, .. } => Some((uuid, text)),
+            _ => None,
+        })
+        .expect("the user turn");
+    assert_eq!(user.1, prompt);
+    assert_eq!(
+        user.0.as_deref(),
+        Some(user_id.as_str()),
+        "the CLI keeps the uuid the daemon sent, so injections can be matched exactly"
+    );
+    assert!(t.entries.iter().any(|e| matches!(
+        e,
+        paddock_proto::TranscriptEntry::Assistant { text, .. } if text.contains("echo: index me")
+    )));
+    d.stop().await.unwrap();
+}
