@@ -7,6 +7,7 @@
 
 pub mod app;
 pub mod render;
+pub mod theme;
 
 use std::collections::HashSet;
 use std::io::IsTerminal;

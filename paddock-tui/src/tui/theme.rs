@@ -1,0 +1,261 @@
+//! How the TUI looks: glyphs (Unicode, or ASCII when the terminal cannot show them) and colors
+//! (none when `NO_COLOR` is set). Every view draws through a [`Theme`], so both fallbacks hold
+//! everywhere and tests can pin one.
+//!
+//! Origin badges follow the provenance document: scheduled an amber clock, spawned a violet
+//! branch (with the depth when it is more than one, and none on a row drawn nested under its
+//! parent), hook a sky bolt, adopted an emerald terminal, human nothing.
+
+use paddock_proto::{Attribution, Origin};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::Span;
+
+/// What a piece of text is, for its style.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Normal,
+    Dim,
+    Accent,
+    Error,
+    Warning,
+    Success,
+    /// The cursor row.
+    Selected,
+    /// Rows marked with `space` / `v`.
+    Marked,
+    Running,
+    Unread,
+    Star,
+    Scheduled,
+    Spawned,
+    Hook,
+    Adopted,
+    User,
+    Assistant,
+    Tool,
+    Thinking,
+    /// The attribution line above a machine-injected turn.
+    Attribution,
+}
+
+/// Glyphs and colors for one terminal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Theme {
+    /// Draw Unicode glyphs (else ASCII).
+    pub unicode: bool,
+    /// Use colors (else only bold / dim / reversed, as `NO_COLOR` allows).
+    pub color: bool,
+}
+
+impl Default for Theme {
+    fn default() -> Self {
+        Self {
+            unicode: true,
+            color: true,
+        }
+    }
+}
+
+impl Theme {
+    /// From the environment: `NO_COLOR` (any non-empty value) turns colors off;
+    /// `PADDOCK_ASCII=1`, or a locale that is not UTF-8, turns Unicode glyphs off.
+    pub fn detect() -> Self {
+        let var = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+        let color = var("NO_COLOR").is_none();
+        let unicode = match var("PADDOCK_ASCII").as_deref() {
+            Some("1" | "true" | "yes") => false,
+            Some(_) => true,
+            None => {
+                let locale = var("LC_ALL")
+                    .or_else(|| var("LC_CTYPE"))
+                    .or_else(|| var("LANG"))
+                    .unwrap_or_default()
+                    .to_ascii_lowercase();
+                // No locale at all (a bare ssh session, a container) usually still renders
+                // UTF-8; an explicit non-UTF-8 one (C, POSIX, latin1) does not.
+                locale.is_empty() || locale.contains("utf-8") || locale.contains("utf8")
+            }
+        };
+        Self { unicode, color }
+    }
+
+    /// ASCII glyphs and no color: what a dumb terminal gets.
+    pub fn plain() -> Self {
+        Self {
+            unicode: false,
+            color: false,
+        }
+    }
+
+    /// The style of a role. Without color, only modifiers.
+    pub fn style(&self, role: Role) -> Style {
+        let s = Style::new();
+        if !self.color {
+            return match role {
+                Role::Dim | Role::Thinking | Role::Attribution => s.add_modifier(Modifier::DIM),
+                Role::Selected => s.add_modifier(Modifier::REVERSED),
+                Role::Marked | Role::Unread | Role::Error | Role::Accent => {
+                    s.add_modifier(Modifier::BOLD)
+                }
+                Role::User => s.add_modifier(Modifier::BOLD),
+                _ => s,
+            };
+        }
+        match role {
+            Role::Normal | Role::Assistant => s,
+            Role::Dim => s.add_modifier(Modifier::DIM),
+            Role::Accent => s.fg(Color::Cyan).add_modifier(Modifier::BOLD),
+            Role::Error => s.fg(Color::Red),
+            Role::Warning => s.fg(Color::Yellow),
+            Role::Success | Role::Running => s.fg(Color::Green),
+            Role::Selected => s.add_modifier(Modifier::REVERSED),
+            Role::Marked => s.bg(Color::DarkGray),
+            Role::Unread => s.fg(Color::LightBlue).add_modifier(Modifier::BOLD),
+            Role::Star => s.fg(Color::Yellow),
+            // Amber, violet, sky, emerald.
+            Role::Scheduled => s.fg(Color::Rgb(245, 158, 11)),
+            Role::Spawned => s.fg(Color::Rgb(139, 92, 246)),
+            Role::Hook => s.fg(Color::Rgb(56, 189, 248)),
+            Role::Adopted => s.fg(Color::Rgb(16, 185, 129)),
+            Role::User => s.fg(Color::Cyan).add_modifier(Modifier::BOLD),
+            Role::Tool => s.fg(Color::Magenta),
+            Role::Thinking => s.add_modifier(Modifier::DIM | Modifier::ITALIC),
+            Role::Attribution => s.fg(Color::Gray).add_modifier(Modifier::ITALIC),
+        }
+    }
+
+    /// `unicode` or `ascii`, by the theme.
+    pub fn glyph(&self, unicode: &'static str, ascii: &'static str) -> &'static str {
+        if self.unicode { unicode } else { ascii }
+    }
+
+    /// The running spinner at animation step `tick`.
+    pub fn spinner(&self, tick: u64) -> &'static str {
+        const DOTS: [&str; 8] = ["⠋", "⠙", "⠸", "⠴", "⠦", "⠇", "⠏", "⠹"];
+        const ASCII: [&str; 4] = ["|", "/", "-", "\\"];
+        if self.unicode {
+            DOTS[usize::try_from(tick % 8).unwrap_or(0)]
+        } else {
+            ASCII[usize::try_from(tick % 4).unwrap_or(0)]
+        }
+    }
+
+    pub fn unread_mark(&self) -> &'static str {
+        self.glyph("•", "*")
+    }
+
+    pub fn star(&self) -> &'static str {
+        self.glyph("★", "+")
+    }
+
+    /// The fold marker of a row with children: folded or open.
+    pub fn fold(&self, folded: bool) -> &'static str {
+        match (folded, self.unicode) {
+            (true, true) => "▸",
+            (false, true) => "▾",
+            (true, false) => "+",
+            (false, false) => "-",
+        }
+    }
+
+    /// The branch drawn before a nested row.
+    pub fn branch(&self) -> &'static str {
+        self.glyph("└ ", "`-")
+    }
+
+    /// An origin's badge; `None` for a human chat, and for a spawned chat drawn nested under
+    /// its parent (the indentation already says it). `narrow` leaves the word out.
+    pub fn badge(
+        &self,
+        origin: Origin,
+        depth: u32,
+        nested: bool,
+        narrow: bool,
+    ) -> Option<Span<'static>> {
+        let (icon, word, role) = match origin {
+            Origin::Human => return None,
+            Origin::Spawned if nested => return None,
+            Origin::Scheduled => (self.glyph("⏰", "@"), "scheduled", Role::Scheduled),
+            Origin::Spawned => (self.glyph("⑂", "Y"), "spawned", Role::Spawned),
+            Origin::Hook => (self.glyph("⚡", "!"), "hook", Role::Hook),
+            Origin::Adopted => (self.glyph("▣", ">_"), "adopted", Role::Adopted),
+        };
+        let levels = if origin == Origin::Spawned && depth > 1 {
+            format!("{}{depth}", self.glyph("·", ":"))
+        } else {
+            String::new()
+        };
+        let text = if narrow {
+            format!("{icon}{levels}")
+        } else {
+            format!("{icon} {word}{levels}")
+        };
+        Some(Span::styled(text, self.style(role)))
+    }
+
+    /// The attribution line's text above a machine-injected turn; `from` is how to name the
+    /// sending chat (its title, else its id).
+    pub fn attribution(&self, a: &Attribution) -> (String, Role) {
+        match a {
+            Attribution::Scheduled { name } => (
+                format!("{} scheduled by {name}", self.glyph("⏰", "@")),
+                Role::Scheduled,
+            ),
+            Attribution::Sent {
+                from_session_id,
+                from_title,
+                ..
+            } => {
+                let from = from_title.as_deref().unwrap_or(from_session_id);
+                (
+                    format!("{} sent by {from}", self.glyph("↩", "<-")),
+                    Role::Spawned,
+                )
+            }
+            Attribution::Hook { name } => (
+                format!("{} triggered by hook {name}", self.glyph("⚡", "!")),
+                Role::Hook,
+            ),
+            Attribution::Recovery => (
+                format!(
+                    "{} continued after a background task was terminated",
+                    self.glyph("⚠", "!!")
+                ),
+                Role::Warning,
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn badges_follow_the_provenance_rules() {
+        let t = Theme::default();
+        assert!(t.badge(Origin::Human, 0, false, false).is_none());
+        assert!(t.badge(Origin::Spawned, 1, true, false).is_none(), "nested");
+        let top = t.badge(Origin::Spawned, 1, false, false).map(|s| s.content);
+        assert_eq!(top.as_deref(), Some("⑂ spawned"));
+        let deep = t.badge(Origin::Spawned, 3, false, true).map(|s| s.content);
+        assert_eq!(deep.as_deref(), Some("⑂·3"));
+        let plain = Theme::plain();
+        let hook = plain.badge(Origin::Hook, 0, false, false);
+        assert_eq!(hook.map(|s| s.content).as_deref(), Some("! hook"));
+        assert_eq!(plain.style(Role::Scheduled), Style::new());
+    }
+
+    #[test]
+    fn attribution_lines_read_as_the_document_says() {
+        let t = Theme::default();
+        let (text, _) = t.attribution(&Attribution::Hook { name: "ci".into() });
+        assert_eq!(text, "⚡ triggered by hook ci");
+        let (text, _) = t.attribution(&Attribution::Sent {
+            from_session_id: "s1".into(),
+            from_project: String::new(),
+            from_title: Some("Manager".into()),
+        });
+        assert_eq!(text, "↩ sent by Manager");
+    }
+}
