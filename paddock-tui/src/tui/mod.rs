@@ -26,8 +26,12 @@ use crate::client::{Client, Event, Events, connect_or_start};
 use crate::commands::Context;
 use app::{Action, App};
 
-/// The shortest time between two draws (about 30 frames a second).
-const FRAME: Duration = Duration::from_millis(33);
+/// The shortest time between two draws (about 60 frames a second).
+const FRAME: Duration = Duration::from_millis(16);
+/// The first wait before reconnecting after the daemon went away; doubled per failure.
+const RETRY_FIRST: Duration = Duration::from_millis(250);
+/// The longest wait between two reconnection attempts.
+const RETRY_MAX: Duration = Duration::from_secs(8);
 
 pub async fn run(ctx: Context) -> anyhow::Result<()> {
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
@@ -95,6 +99,9 @@ struct EventLoop {
     /// the answer is in, so a burst of `chats:changed` costs two requests, not one per event.
     in_flight: HashSet<Fetch>,
     again: HashSet<Fetch>,
+    /// When to try connecting again, and the wait after that one fails.
+    retry: Option<Instant>,
+    backoff: Duration,
 }
 
 impl EventLoop {
@@ -111,7 +118,15 @@ impl EventLoop {
             msgs_rx,
             in_flight: HashSet::new(),
             again: HashSet::new(),
+            retry: None,
+            backoff: RETRY_FIRST,
         }
+    }
+
+    /// Schedules the next connection attempt, backing off while the daemon stays away.
+    fn retry_later(&mut self) {
+        self.retry = Some(Instant::now() + self.backoff);
+        self.backoff = (self.backoff * 2).min(RETRY_MAX);
     }
 
     async fn run(mut self, terminal: &mut DefaultTerminal) -> anyhow::Result<()> {
@@ -140,6 +155,11 @@ impl EventLoop {
                 }
                 ev = next_event(&mut self.events) => {
                     dirty |= self.on_event(ev);
+                }
+                () = sleep_until_opt(self.retry) => {
+                    self.retry = None;
+                    self.connect();
+                    dirty = true;
                 }
                 () = tokio::time::sleep_until(draw_at), if dirty => {
                     let app = &mut self.app;
@@ -176,6 +196,7 @@ impl EventLoop {
 
     /// Connects (starting the daemon if needed) in the background; the screen stays live.
     fn connect(&mut self) {
+        self.retry = None;
         self.generation += 1;
         self.client = None;
         self.events = None;
@@ -223,13 +244,17 @@ impl EventLoop {
                 if generation != self.generation => {}
             Msg::Connected { result, .. } => match result {
                 Ok(mut client) => {
+                    self.backoff = RETRY_FIRST;
                     self.events = client.take_events();
                     self.app.set_connected(client.daemon().clone());
                     self.client = Some(Arc::new(client));
                     self.fetch(Fetch::Projects);
                     self.fetch(Fetch::AllChats);
                 }
-                Err(reason) => self.app.set_unreachable(reason),
+                Err(reason) => {
+                    self.app.set_unreachable(reason);
+                    self.retry_later();
+                }
             },
             Msg::Fetched { fetch, result, .. } => {
                 self.in_flight.remove(&fetch);
@@ -262,8 +287,10 @@ impl EventLoop {
                 self.events = None;
                 self.generation += 1;
                 self.app.set_unreachable(
-                    "Lost the connection to paddockd (it stopped or restarted).".to_owned(),
+                    "Lost the connection to paddockd (it stopped or restarted); reconnecting."
+                        .to_owned(),
                 );
+                self.retry_later();
                 true
             }
             Some(Event::ChatsChanged(changed)) => {
@@ -294,6 +321,14 @@ impl EventLoop {
             // The list view subscribes to no chat stream.
             Some(Event::Frame(_) | Event::Resync(_) | Event::Undecodable(_)) => false,
         }
+    }
+}
+
+/// Resolves at `at`; never when there is nothing scheduled.
+async fn sleep_until_opt(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
     }
 }
 
