@@ -22,7 +22,8 @@ pub fn run_origin(origin: Origin, depth: u32) -> String {
     }
 }
 
-fn status_name(status: RunStatus) -> &'static str {
+/// A run status's word, as the table shows it.
+pub fn status_name(status: RunStatus) -> &'static str {
     match status {
         RunStatus::Running => "running",
         RunStatus::Completed => "completed",
@@ -53,7 +54,7 @@ where
 }
 
 /// How long a run took (a running one: so far). Blank when the times do not say.
-fn run_duration<Tz: TimeZone>(run: &RunSummary, now: &DateTime<Tz>) -> String {
+pub fn run_duration<Tz: TimeZone>(run: &RunSummary, now: &DateTime<Tz>) -> String {
     let Ok(started) = DateTime::parse_from_rfc3339(&run.started_at) else {
         return String::new();
     };

@@ -11,7 +11,9 @@ pub use actions::{delete_confirmation, deleted_summary, import_summary, update_s
 pub use chats::{
     chat_flags, chat_table, context_percent, daemon_status, project_table, tree_depths,
 };
-pub use history::{history_banner, history_table, run_origin, short_time};
+pub use history::{
+    history_banner, history_table, run_duration, run_origin, short_time, status_name,
+};
 pub use stream::{Out, StreamPrinter};
 pub use transcript::transcript;
 
