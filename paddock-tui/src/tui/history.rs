@@ -281,13 +281,14 @@ impl HistoryView {
         }
     }
 
-    /// The title line, the banner's lines, and the table (with its header row).
+    /// The banner wrapped to the view's width (less the column it is indented by).
     fn banner_lines(&self, width: u16) -> Vec<String> {
         self.banner()
             .map(|b| wrap(&b, usize::from(width.saturating_sub(1)).max(1)))
             .unwrap_or_default()
     }
 
+    /// The title line, the banner's lines, and the table (with its header row).
     fn areas(&self, area: Rect) -> (Rect, Rect, Rect) {
         let banner = u16::try_from(self.banner_lines(area.width).len()).unwrap_or(u16::MAX);
         let [title, banner, body] = Layout::vertical([
