@@ -1,12 +1,17 @@
-//! The TUI's screens as `insta` snapshots on ratatui's `TestBackend` (80x24 and 40x24), and
-//! how its state answers keys and daemon news.
+//! The TUI's screens as `insta` snapshots on ratatui's `TestBackend` (80x24 and 40x24): the
+//! tree pane (a fan-out, every origin badge, running / unread / star / usage, folds, marks,
+//! filters, scrolling, the plain ASCII + `NO_COLOR` theme) and the connection screens; and how
+//! the state answers keys and daemon news.
 
-use paddock_proto::{Active, ChatSummary, HelloReply, Origin, ProjectInfo};
-use paddock_tui::tui::app::{Action, App, Connection, Row};
+use paddock_proto::{Active, ChatSummary, ChatUsage, HelloReply, Origin, ProjectInfo};
+use paddock_tui::tui::app::{Action, App, Connection};
 use paddock_tui::tui::render;
+use paddock_tui::tui::theme::Theme;
+use paddock_tui::tui::tree::RowId;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::style::{Color, Modifier};
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 
@@ -24,17 +29,7 @@ fn chat(project: &str, id: &str, title: &str, origin: Origin) -> ChatSummary {
         project_slug: project.into(),
         title: title.into(),
         origin,
-        depth: 0,
-        parent_session_id: None,
-        parent_project: None,
-        created_at: None,
-        updated_at: None,
-        model: None,
         message_count: 4,
-        running: false,
-        unread: false,
-        archived: false,
-        starred: false,
         ..ChatSummary::default()
     }
 }
@@ -49,15 +44,35 @@ fn child(mut c: ChatSummary, parent: &str, depth: u32) -> ChatSummary {
     c
 }
 
-/// A workspace with a fan-out tree, every origin, and a project with no chats.
-fn canned() -> App {
-    let mut app = App::new();
+fn usage(context_tokens: u64) -> Option<ChatUsage> {
+    Some(ChatUsage {
+        context_tokens,
+        context_limit: 200_000,
+        ..ChatUsage::default()
+    })
+}
+
+fn chat_id(project: &str, session: &str) -> RowId {
+    RowId::Chat {
+        project: project.into(),
+        session_id: session.into(),
+    }
+}
+
+fn connected(theme: Theme) -> App {
+    let mut app = App::with_theme(theme);
     app.set_connected(HelloReply {
         protocol_version: 1,
         daemon_version: "0.1.0".into(),
         pid: 4242,
         user: "me".into(),
     });
+    app
+}
+
+/// A workspace with a fan-out tree, every origin, and a project with no chats.
+fn canned_with(theme: Theme) -> App {
+    let mut app = connected(theme);
     app.set_projects(vec![
         project("", "/home/me/.local/share/paddock/root"),
         project("web", "/home/me/src/web"),
@@ -66,13 +81,17 @@ fn canned() -> App {
     let mut manager = chat("", "s-manager", "Fix the flaky build", Origin::Human);
     manager.running = true;
     manager.starred = true;
+    manager.usage = usage(84_000);
+    manager.children = vec!["s-logs".into(), "s-tests".into()];
     let mut logs = child(
         chat("", "s-logs", "Investigate CI logs", Origin::Spawned),
         "s-manager",
         1,
     );
     logs.unread = true;
-    let bisect = child(
+    logs.usage = usage(182_000);
+    logs.children = vec!["s-bisect".into()];
+    let mut bisect = child(
         chat(
             "",
             "s-bisect",
@@ -82,13 +101,21 @@ fn canned() -> App {
         "s-logs",
         2,
     );
-    let nightly = chat(
+    bisect.running = true;
+    let tests = child(
+        chat("", "s-tests", "Rerun the test shards", Origin::Spawned),
+        "s-manager",
+        1,
+    );
+    let mut nightly = chat(
         "",
         "s-nightly",
         "Nightly dependency audit",
         Origin::Scheduled,
     );
-    let hook = chat("", "s-hook", "Triage new issues", Origin::Hook);
+    nightly.usage = usage(120);
+    let mut hook = chat("", "s-hook", "Triage new issues", Origin::Hook);
+    hook.unread = true;
     let adopted = chat(
         "",
         "s-adopted",
@@ -102,6 +129,7 @@ fn canned() -> App {
         Origin::Human,
     );
     landing.unread = true;
+    landing.starred = true;
     // Its parent lives in another project: it stands at the top level, badge and all.
     let mut stray = child(
         chat(
@@ -116,10 +144,15 @@ fn canned() -> App {
     // The parent is not in this listing, so the daemon draws it as a root.
     stray.tree_parent = None;
     stray.level = 0;
+    stray.usage = usage(30_000);
     app.set_all_chats(vec![
-        manager, logs, bisect, nightly, hook, adopted, landing, stray,
+        manager, logs, bisect, tests, nightly, hook, adopted, landing, stray,
     ]);
     app
+}
+
+fn canned() -> App {
+    canned_with(Theme::default())
 }
 
 fn screen(
@@ -139,25 +172,185 @@ fn key(code: KeyCode) -> KeyEvent {
     KeyEvent::new(code, KeyModifiers::NONE)
 }
 
+fn press(app: &mut App, keys: &str) {
+    for c in keys.chars() {
+        app.on_key(key(KeyCode::Char(c)));
+    }
+}
+
+fn cursor_session(app: &App) -> Option<String> {
+    app.tree.cursor_chat().map(|c| c.session_id.clone())
+}
+
+/// The cursor on "Investigate CI logs".
+fn on_logs(app: &mut App) -> TestResult {
+    if app.tree.select(&chat_id("", "s-logs")) {
+        Ok(())
+    } else {
+        Err("s-logs is not on screen".into())
+    }
+}
+
 #[test]
-fn chat_list_80x24() -> TestResult {
+fn tree_80x24() -> TestResult {
     let mut app = canned();
-    app.selected = 2;
+    on_logs(&mut app)?;
     insta::assert_snapshot!(screen(&mut app, 80, 24)?);
     Ok(())
 }
 
 #[test]
-fn chat_list_40x24() -> TestResult {
+fn tree_40x24() -> TestResult {
     let mut app = canned();
-    app.selected = 2;
+    on_logs(&mut app)?;
+    insta::assert_snapshot!(screen(&mut app, 40, 24)?);
+    Ok(())
+}
+
+#[test]
+fn tree_plain_80x24() -> TestResult {
+    let mut app = canned_with(Theme::plain());
+    on_logs(&mut app)?;
+    insta::assert_snapshot!(screen(&mut app, 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn tree_plain_40x24() -> TestResult {
+    let mut app = canned_with(Theme::plain());
+    on_logs(&mut app)?;
+    insta::assert_snapshot!(screen(&mut app, 40, 24)?);
+    Ok(())
+}
+
+/// `s-logs` folded (its running child behind it), and the `web` project folded.
+fn folded() -> Result<App, Box<dyn std::error::Error>> {
+    let mut app = canned();
+    on_logs(&mut app)?;
+    press(&mut app, "h");
+    app.tree.fold(&RowId::Project("web".into()));
+    Ok(app)
+}
+
+#[test]
+fn folded_80x24() -> TestResult {
+    let mut app = folded()?;
+    insta::assert_snapshot!(screen(&mut app, 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn folded_40x24() -> TestResult {
+    let mut app = folded()?;
+    insta::assert_snapshot!(screen(&mut app, 40, 24)?);
+    Ok(())
+}
+
+/// `space` then `v` three rows down marks four chats; then an open `v` range of two chats
+/// across a project header.
+fn marked() -> Result<App, Box<dyn std::error::Error>> {
+    let mut app = canned();
+    on_logs(&mut app)?;
+    press(&mut app, " jjjv");
+    press(&mut app, "jjv");
+    press(&mut app, "jj");
+    Ok(app)
+}
+
+#[test]
+fn marked_80x24() -> TestResult {
+    let mut app = marked()?;
+    insta::assert_snapshot!(screen(&mut app, 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn marked_40x24() -> TestResult {
+    let mut app = marked()?;
+    insta::assert_snapshot!(screen(&mut app, 40, 24)?);
+    Ok(())
+}
+
+/// A filter matching two nested chats and a root: the nested ones come with their ancestors;
+/// `web` has no match and is left out.
+fn filtered() -> App {
+    let mut app = canned();
+    app.tree.set_filter(Some("TE".into()));
+    app
+}
+
+#[test]
+fn filter_80x24() -> TestResult {
+    let mut app = filtered();
+    insta::assert_snapshot!(screen(&mut app, 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn filter_40x24() -> TestResult {
+    let mut app = filtered();
+    insta::assert_snapshot!(screen(&mut app, 40, 24)?);
+    Ok(())
+}
+
+#[test]
+fn unattended_only_80x24() -> TestResult {
+    let mut app = canned();
+    press(&mut app, "U");
+    insta::assert_snapshot!(screen(&mut app, 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn no_match_40x24() -> TestResult {
+    let mut app = canned();
+    app.tree.set_filter(Some("nothing like it".into()));
+    insta::assert_snapshot!(screen(&mut app, 40, 24)?);
+    Ok(())
+}
+
+/// Forty chats: the cursor at the bottom scrolls the list.
+fn many() -> App {
+    let mut app = connected(Theme::default());
+    app.set_projects(vec![project("", "/root"), project("big", "/src/big")]);
+    let chats = (1..=40)
+        .map(|n| {
+            chat(
+                "big",
+                &format!("s-{n}"),
+                &format!("Chat number {n}"),
+                Origin::Human,
+            )
+        })
+        .collect();
+    app.set_all_chats(chats);
+    app.set_project_chats(String::new(), Vec::new());
+    press(&mut app, "G");
+    app
+}
+
+#[test]
+fn scrolled_80x24() -> TestResult {
+    let mut app = many();
+    insta::assert_snapshot!(screen(&mut app, 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn scrolled_back_up_40x24() -> TestResult {
+    let mut app = many();
+    screen(&mut app, 40, 24)?;
+    // Up to the row just above the screen: the list scrolls by one.
+    for _ in 0..22 {
+        app.on_key(key(KeyCode::Up));
+    }
     insta::assert_snapshot!(screen(&mut app, 40, 24)?);
     Ok(())
 }
 
 #[test]
 fn unreachable_80x24() -> TestResult {
-    let mut app = App::new();
+    let mut app = App::with_theme(Theme::default());
     app.set_unreachable(
         "paddockd exited at startup (exit status: 1); its log is /home/me/.local/state/paddock/paddockd.log; run `paddock daemon start --foreground` to see the error in this terminal".into(),
     );
@@ -167,7 +360,15 @@ fn unreachable_80x24() -> TestResult {
 
 #[test]
 fn unreachable_40x24() -> TestResult {
-    let mut app = App::new();
+    let mut app = App::with_theme(Theme::default());
+    app.set_unreachable("paddockd is not running on /run/user/1000/paddock/paddockd.sock".into());
+    insta::assert_snapshot!(screen(&mut app, 40, 24)?);
+    Ok(())
+}
+
+#[test]
+fn unreachable_plain_40x24() -> TestResult {
+    let mut app = App::with_theme(Theme::plain());
     app.set_unreachable("paddockd is not running on /run/user/1000/paddock/paddockd.sock".into());
     insta::assert_snapshot!(screen(&mut app, 40, 24)?);
     Ok(())
@@ -175,45 +376,141 @@ fn unreachable_40x24() -> TestResult {
 
 #[test]
 fn connecting_80x24() -> TestResult {
-    let mut app = App::new();
+    let mut app = App::with_theme(Theme::default());
     insta::assert_snapshot!(screen(&mut app, 80, 24)?);
     Ok(())
 }
 
 #[test]
-fn keys_move_refresh_and_quit() {
+fn the_plain_theme_draws_ascii_without_color() -> TestResult {
+    for mut app in [canned_with(Theme::plain()), {
+        let mut app = App::with_theme(Theme::plain());
+        app.set_unreachable("gone".into());
+        app
+    }] {
+        press(&mut app, "j v j");
+        for width in [80, 40] {
+            let backend = screen(&mut app, width, 24)?;
+            for cell in backend.buffer().content() {
+                assert!(cell.symbol().is_ascii(), "not ASCII: {:?}", cell.symbol());
+                assert_eq!(cell.fg, Color::Reset, "a foreground color");
+                assert_eq!(cell.bg, Color::Reset, "a background color");
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn the_cursor_row_is_highlighted_and_unread_titles_are_bold() -> TestResult {
     let mut app = canned();
-    let rows = app.rows().len();
+    on_logs(&mut app)?;
+    let backend = screen(&mut app, 80, 24)?;
+    let buffer = backend.buffer();
+    // Row 3 is the cursor's ("Investigate CI logs"), reversed across the whole width.
+    for x in 0..80 {
+        assert!(buffer[(x, 3)].modifier.contains(Modifier::REVERSED));
+    }
+    // Row 7 is "Triage new issues", unread: its title is bold.
+    let title_x = (0..80u16)
+        .find(|&x| buffer[(x, 7)].symbol() == "T")
+        .ok_or("no title on row 7")?;
+    assert!(buffer[(title_x, 7)].modifier.contains(Modifier::BOLD));
+    Ok(())
+}
+
+#[test]
+fn keys_move_fold_mark_and_quit() {
+    let mut app = canned();
+    let rows = app.tree.rows().len();
     assert_eq!(app.on_key(key(KeyCode::Char('j'))), None);
     assert_eq!(app.on_key(key(KeyCode::Down)), None);
-    assert_eq!(app.selected, 2);
+    assert_eq!(app.tree.cursor_index(), 2);
+    assert_eq!(cursor_session(&app).as_deref(), Some("s-logs"));
     assert_eq!(app.on_key(key(KeyCode::Char('k'))), None);
     assert_eq!(app.on_key(key(KeyCode::Up)), None);
     assert_eq!(app.on_key(key(KeyCode::Up)), None);
-    assert_eq!(app.selected, 0, "stops at the top");
-    app.on_key(key(KeyCode::Char('G')));
-    assert_eq!(app.selected, rows - 1);
+    assert_eq!(app.tree.cursor_index(), 0, "stops at the top");
+    app.on_key(KeyEvent::new(KeyCode::Char('G'), KeyModifiers::SHIFT));
+    assert_eq!(app.tree.cursor_index(), rows - 1);
     app.on_key(key(KeyCode::Char('j')));
-    assert_eq!(app.selected, rows - 1, "stops at the bottom");
+    assert_eq!(app.tree.cursor_index(), rows - 1, "stops at the bottom");
+    app.on_key(key(KeyCode::Char('g')));
+    assert_eq!(app.tree.cursor_index(), 0);
+
+    // h folds, h again goes to the parent, l unfolds.
+    press(&mut app, "jj");
+    press(&mut app, "h");
+    assert!(app.tree.is_folded(&chat_id("", "s-logs")));
+    press(&mut app, "h");
+    assert_eq!(cursor_session(&app).as_deref(), Some("s-manager"));
+    app.on_key(key(KeyCode::Down));
+    app.on_key(key(KeyCode::Right));
+    assert!(!app.tree.is_folded(&chat_id("", "s-logs")));
+    app.on_key(key(KeyCode::Left));
+    assert!(app.tree.is_folded(&chat_id("", "s-logs")));
+
+    // space and v mark; Esc clears.
+    press(&mut app, " j ");
+    assert_eq!(app.tree.marked_count(), 2);
+    assert_eq!(app.tree.targets(true).len(), 3, "with s-logs' folded child");
+    app.on_key(key(KeyCode::Esc));
+    assert_eq!(app.tree.marked_count(), 0);
+    press(&mut app, "vjv");
+    assert_eq!(app.tree.marked_count(), 2);
+    app.on_key(key(KeyCode::Esc));
+
+    // n goes to the next unread chat; U shows only unattended chats.
+    press(&mut app, "gn");
+    assert_eq!(cursor_session(&app).as_deref(), Some("s-logs"));
+    press(&mut app, "n");
+    assert_eq!(cursor_session(&app).as_deref(), Some("s-hook"));
+    app.on_key(KeyEvent::new(KeyCode::Char('U'), KeyModifiers::SHIFT));
+    assert!(app.tree.unattended_only());
+    assert_eq!(cursor_session(&app).as_deref(), Some("s-hook"));
+    press(&mut app, "U");
+    assert!(!app.tree.unattended_only());
+
     assert_eq!(app.on_key(key(KeyCode::Char('r'))), Some(Action::Refresh));
     assert_eq!(app.on_key(key(KeyCode::Char('q'))), Some(Action::Quit));
-    assert_eq!(app.on_key(key(KeyCode::Esc)), Some(Action::Quit));
     assert_eq!(
         app.on_key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
         Some(Action::Quit)
     );
+    assert_eq!(app.on_key(key(KeyCode::Esc)), None, "Esc does not quit");
 }
 
 #[test]
-fn the_selected_chat_stays_selected_across_reloads() {
+fn the_cursor_and_the_order_stay_put_across_reloads() {
     let mut app = canned();
-    app.selected = 8; // "Redesign the landing page" in web
-    assert!(matches!(app.rows()[8], Row::Chat(c, _) if c.session_id == "s-landing"));
-    // A new root chat arrives above it.
-    let mut root = app.chats.get("").cloned().unwrap_or_default();
+    assert!(app.tree.select(&chat_id("web", "s-landing")));
+    let at = app.tree.cursor_index();
+    // A new root chat arrives above it, and the adopted chat gets a message (the daemon
+    // lists it first now).
+    let mut root = app.tree.project_chats("").to_vec();
+    let adopted = root.remove(6);
+    root.insert(0, adopted);
     root.insert(0, chat("", "s-new", "A new chat", Origin::Human));
     app.set_project_chats(String::new(), root);
-    assert!(matches!(app.rows()[app.selected], Row::Chat(c, _) if c.session_id == "s-landing"));
+    assert_eq!(cursor_session(&app).as_deref(), Some("s-landing"));
+    assert_eq!(app.tree.cursor_index(), at + 1, "one row more above it");
+    let titles: Vec<String> = app
+        .tree
+        .rows()
+        .iter()
+        .filter_map(|r| r.chat().map(|c| c.session_id.clone()))
+        .take(3)
+        .collect();
+    assert_eq!(titles, ["s-new", "s-manager", "s-logs"], "s-adopted stays");
+    // g adopts the daemon's order.
+    press(&mut app, "g");
+    let first = app
+        .tree
+        .rows()
+        .get(2)
+        .and_then(|r| r.chat())
+        .map(|c| c.session_id.clone());
+    assert_eq!(first.as_deref(), Some("s-adopted"));
 }
 
 #[test]
@@ -225,9 +522,9 @@ fn chat_active_updates_in_place_or_asks_for_a_reload() {
         job_id: "j".into(),
         running,
     };
-    assert_eq!(app.running_count(), 1);
-    assert!(app.apply_active(&active("s-landing", true)));
     assert_eq!(app.running_count(), 2);
+    assert!(app.apply_active(&active("s-landing", true)));
+    assert_eq!(app.running_count(), 3);
     assert!(
         !app.apply_active(&active("s-unknown", true)),
         "unknown chats need a reload"
@@ -246,20 +543,20 @@ fn chat_active_updates_in_place_or_asks_for_a_reload() {
 }
 
 #[test]
-fn scrolling_keeps_the_selection_on_screen() {
+fn scrolling_keeps_the_cursor_on_screen() {
     let mut app = canned();
-    let rows = app.rows().len();
-    app.selected = rows - 1;
+    let rows = app.tree.rows().len();
+    app.tree.to_bottom();
     app.scroll_into_view(4);
-    assert_eq!(app.offset, rows - 4);
-    app.selected = rows - 3;
+    assert_eq!(app.tree.offset(), rows - 4);
+    app.tree.move_by(-2);
     app.scroll_into_view(4);
     assert_eq!(
-        app.offset,
+        app.tree.offset(),
         rows - 4,
-        "no scrolling while the selection is visible"
+        "no scrolling while the cursor is visible"
     );
-    app.selected = 0;
+    app.tree.to_top();
     app.scroll_into_view(4);
-    assert_eq!(app.offset, 0);
+    assert_eq!(app.tree.offset(), 0);
 }

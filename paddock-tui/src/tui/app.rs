@@ -1,12 +1,12 @@
 //! The TUI's state and how input and daemon news change it. No I/O here: the event loop
-//! (`tui::run`) performs what [`Action`]s ask for and feeds results back in.
-
-use std::collections::HashMap;
+//! (`tui::run`) performs what [`Action`]s ask for and feeds results back in. The tree pane's
+//! state is a [`TreeState`].
 
 use paddock_proto::{Active, ChatSummary, HelloReply, ProjectInfo};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-use crate::format::tree_depths;
+use super::theme::Theme;
+use super::tree::TreeState;
 
 /// Whether the daemon can be talked to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,34 +24,15 @@ pub enum Action {
     Refresh,
 }
 
-/// One line of the chat list.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Row<'a> {
-    Project(&'a ProjectInfo),
-    /// A chat and its nesting depth under the chats listed before it.
-    Chat(&'a ChatSummary, usize),
-    /// A project with no chats says so, so it does not look like a loading glitch.
-    Empty,
-}
-
-/// Identifies the selected row across reloads, which shift indices.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum RowKey {
-    Project(String),
-    Chat(String),
-    Other(usize),
-}
-
 #[derive(Debug)]
 pub struct App {
     pub connection: Connection,
-    pub projects: Vec<ProjectInfo>,
-    /// Each project's chats in the daemon's tree order, by slug (`""` is the root workspace).
-    pub chats: HashMap<String, Vec<ChatSummary>>,
-    /// The selected row.
-    pub selected: usize,
-    /// The first row on screen; kept by [`App::scroll_into_view`].
-    pub offset: usize,
+    /// Projects and their chats, the cursor, folds, marks, filters.
+    pub tree: TreeState,
+    /// Glyphs and colors for this terminal.
+    pub theme: Theme,
+    /// The animation step of running spinners (the event loop advances it).
+    pub tick: u64,
     /// A passing message for the status line (a failed reload...).
     pub notice: Option<String>,
     /// Whether the projects were loaded at least once (else the list says "loading").
@@ -65,84 +46,74 @@ impl Default for App {
 }
 
 impl App {
+    /// With the terminal's theme ([`Theme::detect`]).
     pub fn new() -> Self {
+        Self::with_theme(Theme::detect())
+    }
+
+    pub fn with_theme(theme: Theme) -> Self {
         Self {
             connection: Connection::Connecting,
-            projects: Vec::new(),
-            chats: HashMap::new(),
-            selected: 0,
-            offset: 0,
+            tree: TreeState::new(),
+            theme,
+            tick: 0,
             notice: None,
             loaded: false,
         }
     }
 
-    /// The list's lines: each project, then its chats in tree order.
-    pub fn rows(&self) -> Vec<Row<'_>> {
-        let mut rows = Vec::new();
-        for project in &self.projects {
-            rows.push(Row::Project(project));
-            match self.chats.get(&project.slug) {
-                Some(chats) if !chats.is_empty() => {
-                    rows.extend(
-                        chats
-                            .iter()
-                            .zip(tree_depths(chats))
-                            .map(|(c, d)| Row::Chat(c, d)),
-                    );
-                }
-                _ => rows.push(Row::Empty),
-            }
-        }
-        rows
-    }
-
     pub fn running_count(&self) -> usize {
-        self.chats.values().flatten().filter(|c| c.running).count()
+        self.tree.running_count()
     }
 
-    /// Handles a key press; the loop carries out the returned action.
+    /// Handles a key press in the tree pane; the loop carries out the returned action.
     pub fn on_key(&mut self, key: KeyEvent) -> Option<Action> {
         if key.kind == KeyEventKind::Release {
             return None;
         }
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        let tree = &mut self.tree;
         match key.code {
-            KeyCode::Char('q') | KeyCode::Esc => Some(Action::Quit),
-            KeyCode::Char('c') if ctrl => Some(Action::Quit),
-            KeyCode::Char('r') => Some(Action::Refresh),
-            KeyCode::Char('j') | KeyCode::Down => self.move_by(1),
-            KeyCode::Char('k') | KeyCode::Up => self.move_by(-1),
-            KeyCode::PageDown => self.move_by(10),
-            KeyCode::PageUp => self.move_by(-10),
-            KeyCode::Char('g') | KeyCode::Home => self.move_to(0),
-            KeyCode::Char('G') | KeyCode::End => self.move_to(usize::MAX),
-            _ => None,
+            KeyCode::Char('c') if ctrl => return Some(Action::Quit),
+            _ if ctrl => {}
+            KeyCode::Char('q') => return Some(Action::Quit),
+            KeyCode::Char('r') => {
+                tree.reorder_on_next_load();
+                return Some(Action::Refresh);
+            }
+            KeyCode::Char('j') | KeyCode::Down => tree.move_by(1),
+            KeyCode::Char('k') | KeyCode::Up => tree.move_by(-1),
+            KeyCode::PageDown => tree.move_by(10),
+            KeyCode::PageUp => tree.move_by(-10),
+            // Going to the top is going to what is new: the daemon's order is adopted.
+            KeyCode::Char('g') | KeyCode::Home => {
+                tree.reorder();
+                tree.to_top();
+            }
+            KeyCode::Char('G') | KeyCode::End => tree.to_bottom(),
+            KeyCode::Char('h') | KeyCode::Left => tree.fold_or_parent(),
+            KeyCode::Char('l') | KeyCode::Right => tree.unfold_or_child(),
+            KeyCode::Char(' ') => {
+                tree.toggle_mark();
+            }
+            KeyCode::Char('v') => tree.toggle_range(),
+            KeyCode::Esc => tree.clear_marks(),
+            KeyCode::Char('n') => {
+                tree.next_attention();
+            }
+            KeyCode::Char('U') => {
+                let on = !tree.unattended_only();
+                tree.set_unattended_only(on);
+            }
+            _ => {}
         }
-    }
-
-    fn move_by(&mut self, delta: isize) -> Option<Action> {
-        let target = self.selected.saturating_add_signed(delta);
-        self.move_to(target)
-    }
-
-    fn move_to(&mut self, row: usize) -> Option<Action> {
-        let last = self.rows().len().saturating_sub(1);
-        self.selected = row.min(last);
         None
     }
 
-    /// Keeps the selected row within the `height` rows on screen, scrolling as little as
-    /// possible (called before every draw with the list's height).
+    /// Keeps the cursor within the `height` rows on screen (called before every draw with the
+    /// list's height).
     pub fn scroll_into_view(&mut self, height: usize) {
-        let height = height.max(1);
-        if self.selected < self.offset {
-            self.offset = self.selected;
-        } else if self.selected >= self.offset + height {
-            self.offset = self.selected + 1 - height;
-        }
-        let rows = self.rows().len();
-        self.offset = self.offset.min(rows.saturating_sub(height));
+        self.tree.scroll_into_view(height);
     }
 
     pub fn set_connected(&mut self, daemon: HelloReply) {
@@ -155,73 +126,26 @@ impl App {
     }
 
     pub fn set_projects(&mut self, projects: Vec<ProjectInfo>) {
-        self.keep_selection(|app| {
-            app.projects = projects;
-            app.loaded = true;
-        });
+        self.tree.set_projects(projects);
+        self.loaded = true;
     }
 
-    /// Replaces every project's chats (a list of all chats, grouped by project here).
+    /// Replaces every project's chats (a list of all chats, grouped by project there).
     pub fn set_all_chats(&mut self, chats: Vec<ChatSummary>) {
-        let mut by_project: HashMap<String, Vec<ChatSummary>> = HashMap::new();
-        for chat in chats {
-            by_project
-                .entry(chat.project_slug.clone())
-                .or_default()
-                .push(chat);
-        }
-        self.keep_selection(|app| app.chats = by_project);
+        self.tree.set_all_chats(chats);
     }
 
     pub fn set_project_chats(&mut self, slug: String, chats: Vec<ChatSummary>) {
-        self.keep_selection(|app| {
-            app.chats.insert(slug, chats);
-        });
+        self.tree.set_project_chats(slug, chats);
     }
 
     /// Marks a chat running or idle. False when the chat is not listed (the caller reloads
     /// its project).
     pub fn apply_active(&mut self, active: &Active) -> bool {
-        let chat = self
-            .chats
-            .get_mut(&active.project_slug)
-            .and_then(|chats| chats.iter_mut().find(|c| c.session_id == active.session_id));
-        match chat {
-            Some(chat) => {
-                chat.running = active.running;
-                true
-            }
-            None => false,
-        }
+        self.tree.apply_active(active)
     }
 
     pub fn knows_project(&self, slug: &str) -> bool {
-        self.projects.iter().any(|p| p.slug == slug)
-    }
-
-    /// Applies a change to the lists while the same project or chat stays selected.
-    fn keep_selection(&mut self, change: impl FnOnce(&mut Self)) {
-        let key = self.selected_key();
-        change(self);
-        let rows = self.rows();
-        let found = rows.iter().position(|row| match (row, &key) {
-            (Row::Project(p), RowKey::Project(slug)) => p.slug == *slug,
-            (Row::Chat(c, _), RowKey::Chat(id)) => c.session_id == *id,
-            _ => false,
-        });
-        let last = rows.len().saturating_sub(1);
-        self.selected = match (found, key) {
-            (Some(index), _) => index,
-            (None, RowKey::Other(index)) => index.min(last),
-            (None, _) => self.selected.min(last),
-        };
-    }
-
-    fn selected_key(&self) -> RowKey {
-        match self.rows().get(self.selected) {
-            Some(Row::Project(p)) => RowKey::Project(p.slug.clone()),
-            Some(Row::Chat(c, _)) => RowKey::Chat(c.session_id.clone()),
-            _ => RowKey::Other(self.selected),
-        }
+        self.tree.knows_project(slug)
     }
 }

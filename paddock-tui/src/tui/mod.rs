@@ -11,6 +11,8 @@ pub mod history;
 pub mod keys;
 pub mod render;
 pub mod theme;
+pub mod tree;
+pub mod tree_view;
 
 use std::collections::HashSet;
 use std::io::IsTerminal;

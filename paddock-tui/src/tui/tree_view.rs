@@ -1,0 +1,332 @@
+//! Drawing the tree pane: a pure function of [`TreeState`], through a [`Theme`] so the ASCII
+//! and `NO_COLOR` fallbacks hold.
+//!
+//! A chat row, left to right: the cursor column, the mark column, the indentation (two columns
+//! a level, the last one the branch glyph, hanging under the parent's fold marker), the fold
+//! marker, the running spinner or the unread mark, the title (bold when unread, dim when
+//! archived or shown only as a filter match's ancestor), how many chats a fold hides, the star;
+//! then, right-aligned, the origin badge and the context window's use (`42%`). Below
+//! [`NARROW`] columns badges drop their word and the usage column goes.
+
+use paddock_proto::ChatSummary;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+use super::theme::{Role, Theme};
+use super::tree::{RowKind, TreeRow, TreeState};
+use crate::format::{clean_title, context_percent, project_label};
+
+/// Below this width, origin badges show only their icon and context usage is hidden.
+pub const NARROW: u16 = 60;
+
+/// The columns of the usage cell (`100%`).
+const USAGE_WIDTH: usize = 4;
+
+/// Draws the tree pane into `area`; `tick` steps the running spinner, `focused` highlights the
+/// cursor's row (an unfocused pane only shows the cursor mark).
+pub fn render_tree(
+    state: &TreeState,
+    theme: &Theme,
+    tick: u64,
+    frame: &mut Frame<'_>,
+    area: Rect,
+    focused: bool,
+) {
+    if area.is_empty() {
+        return;
+    }
+    let rows = state.rows();
+    if rows.is_empty() {
+        let text = if state.filtering() {
+            "No chat matches the filter"
+        } else {
+            "No projects yet: paddock project add SLUG"
+        };
+        render_centered(text, theme, frame, area);
+        return;
+    }
+    let height = usize::from(area.height);
+    let offset = state.view_offset(height, rows.len());
+    let look = Look {
+        theme,
+        tick,
+        width: usize::from(area.width),
+        narrow: area.width < NARROW,
+        usage_column: area.width >= NARROW
+            && rows
+                .iter()
+                .any(|r| r.chat().and_then(context_percent).is_some()),
+    };
+    let cursor = state.cursor_index();
+    for (n, row) in rows.iter().enumerate().skip(offset).take(height) {
+        let Ok(dy) = u16::try_from(n - offset) else {
+            break;
+        };
+        let line_area = Rect {
+            y: area.y + dy,
+            height: 1,
+            ..area
+        };
+        let line = look.row(row, n == cursor, focused);
+        frame.render_widget(line, line_area);
+    }
+}
+
+/// A one-line message in the middle of the pane.
+fn render_centered(text: &str, theme: &Theme, frame: &mut Frame<'_>, area: Rect) {
+    let [_, middle, _] = Layout::vertical([
+        Constraint::Fill(1),
+        Constraint::Length(1),
+        Constraint::Fill(1),
+    ])
+    .areas(area);
+    let text = truncate(text, usize::from(area.width), theme);
+    frame.render_widget(
+        Line::styled(text, theme.style(Role::Dim)).centered(),
+        middle,
+    );
+}
+
+/// What every row is drawn with.
+struct Look<'t> {
+    theme: &'t Theme,
+    tick: u64,
+    width: usize,
+    narrow: bool,
+    /// Whether to keep a column for context usage (wide, and some chat has it).
+    usage_column: bool,
+}
+
+impl Look<'_> {
+    fn row(&self, row: &TreeRow<'_>, is_cursor: bool, focused: bool) -> Line<'static> {
+        let t = self.theme;
+        let mut spans = vec![
+            Span::raw(if is_cursor { t.glyph("›", ">") } else { " " }),
+            if row.marked {
+                Span::styled(t.glyph("✓", "x"), t.style(Role::Marked))
+            } else {
+                Span::raw(" ")
+            },
+        ];
+        // The cursor and mark columns.
+        let used = 2;
+        match row.kind {
+            RowKind::Project(project) => {
+                self.project(row, &project.slug, &project.path, used, &mut spans)
+            }
+            RowKind::Chat { chat, .. } => self.chat(row, chat, used, &mut spans),
+            RowKind::Empty { .. } => spans.push(Span::styled(
+                "      no chats",
+                t.style(Role::Dim).add_modifier(Modifier::ITALIC),
+            )),
+        }
+        let line = Line::from(spans);
+        if is_cursor && focused {
+            line.style(t.style(Role::Selected))
+        } else if row.marked {
+            line.style(t.style(Role::Marked))
+        } else {
+            line
+        }
+    }
+
+    fn project(
+        &self,
+        row: &TreeRow<'_>,
+        slug: &str,
+        path: &str,
+        mut used: usize,
+        spans: &mut Vec<Span<'static>>,
+    ) {
+        let t = self.theme;
+        let head = format!("{} {}", t.fold(row.folded), project_label(slug));
+        used += head.width();
+        spans.push(Span::styled(
+            head,
+            Style::new().add_modifier(Modifier::BOLD),
+        ));
+        if let Some(hint) = self.hidden_hint(row, " (", ")") {
+            used += hint.width();
+            spans.push(hint);
+        }
+        let room = self.width.saturating_sub(used + 3);
+        if room > 1 {
+            spans.push(Span::styled(
+                format!("  {}", truncate(path, room, t)),
+                t.style(Role::Dim),
+            ));
+        }
+    }
+
+    fn chat(
+        &self,
+        row: &TreeRow<'_>,
+        chat: &ChatSummary,
+        used: usize,
+        spans: &mut Vec<Span<'static>>,
+    ) {
+        let t = self.theme;
+        let mut indent = String::from("  ");
+        if row.level > 0 {
+            indent.push_str(&"  ".repeat(row.level - 1));
+            indent.push_str(t.branch());
+        }
+        let fold = if row.has_children {
+            format!("{} ", t.fold(row.folded))
+        } else {
+            "  ".to_owned()
+        };
+        let status = if chat.running {
+            Span::styled(t.spinner(self.tick), t.style(Role::Running))
+        } else if chat.unread {
+            Span::styled(t.unread_mark(), t.style(Role::Unread))
+        } else {
+            Span::raw(" ")
+        };
+        let prefix = used + indent.width() + fold.width() + status.width() + 1;
+
+        let hint = self.hidden_hint(row, " +", "");
+        let star = chat
+            .starred
+            .then(|| Span::styled(format!(" {}", t.star()), t.style(Role::Star)));
+        // Right-aligned: the badge, the usage cell, a column of margin.
+        let badge = t.badge(chat.origin, chat.depth, row.level > 0, self.narrow);
+        let usage = self.usage_column.then(|| usage_cell(chat, t));
+        let mut right: Vec<Span<'static>> = Vec::new();
+        if let Some(badge) = badge {
+            right.push(badge);
+        }
+        if let Some(usage) = usage {
+            if !right.is_empty() {
+                right.push(Span::raw(" "));
+            }
+            right.push(usage);
+        }
+        if !right.is_empty() {
+            right.push(Span::raw(" "));
+        }
+        let right_width: usize = right.iter().map(Span::width).sum();
+        let extras = hint.as_ref().map_or(0, Span::width) + star.as_ref().map_or(0, Span::width);
+        // A column between the title and the right part.
+        let gap = usize::from(!right.is_empty());
+        let room = self
+            .width
+            .saturating_sub(prefix + extras + right_width + gap);
+        let title = truncate(&clean_title(&chat.title), room, t);
+        let mut title_style = Style::new();
+        if chat.unread {
+            title_style = title_style.add_modifier(Modifier::BOLD);
+        }
+        if chat.archived || row.context {
+            title_style = title_style.patch(t.style(Role::Dim));
+        }
+        let pad = self
+            .width
+            .saturating_sub(prefix + title.width() + extras + right_width);
+
+        spans.push(Span::styled(indent, t.style(Role::Dim)));
+        spans.push(Span::raw(fold));
+        spans.push(status);
+        spans.push(Span::raw(" "));
+        spans.push(Span::styled(title, title_style));
+        spans.extend(hint);
+        spans.extend(star);
+        if !right.is_empty() {
+            spans.push(Span::raw(" ".repeat(pad)));
+            spans.extend(right);
+        }
+    }
+
+    /// How many chats a fold hides (`open`N`close`): running, unread or plain style.
+    fn hidden_hint(&self, row: &TreeRow<'_>, open: &str, close: &str) -> Option<Span<'static>> {
+        if !row.folded {
+            return None;
+        }
+        let role = if row.hidden_running {
+            Role::Running
+        } else if row.hidden_unread {
+            Role::Unread
+        } else {
+            Role::Dim
+        };
+        Some(Span::styled(
+            format!("{open}{}{close}", row.hidden),
+            self.theme.style(role),
+        ))
+    }
+}
+
+/// The context usage cell, right-aligned in [`USAGE_WIDTH`] columns: `42%`, `<1%` for a little
+/// that rounds to nothing, blank when unknown. Nearly full windows stand out.
+fn usage_cell(chat: &ChatSummary, theme: &Theme) -> Span<'static> {
+    let percent = context_percent(chat);
+    let text = match percent {
+        None => String::new(),
+        Some(0) if chat.usage.as_ref().is_some_and(|u| u.context_tokens > 0) => "<1%".to_owned(),
+        Some(p) => format!("{p}%"),
+    };
+    let role = match percent {
+        Some(p) if p >= 90 => Role::Error,
+        Some(p) if p >= 75 => Role::Warning,
+        _ => Role::Dim,
+    };
+    Span::styled(format!("{text:>USAGE_WIDTH$}"), theme.style(role))
+}
+
+/// Cuts `text` to at most `max` columns, marking the cut with `…` (`~` in ASCII).
+pub fn truncate(text: &str, max: usize, theme: &Theme) -> String {
+    if text.width() <= max {
+        return text.to_owned();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w + 1 > max {
+            break;
+        }
+        out.push(c);
+        used += w;
+    }
+    if max > 0 {
+        out.push_str(theme.glyph("…", "~"));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn truncation_counts_columns() {
+        let t = Theme::default();
+        assert_eq!(truncate("hello", 5, &t), "hello");
+        assert_eq!(truncate("hello world", 6, &t), "hello…");
+        assert_eq!(truncate("日本語テキスト", 7, &t), "日本語…");
+        assert_eq!(truncate("abc", 0, &t), "");
+        assert_eq!(truncate("hello world", 6, &Theme::plain()), "hello~");
+    }
+
+    #[test]
+    fn usage_reads_as_ls_does() {
+        let t = Theme::plain();
+        let mut chat = ChatSummary::default();
+        assert_eq!(usage_cell(&chat, &t).content, "    ");
+        chat.usage = Some(paddock_proto::ChatUsage {
+            context_tokens: 84_000,
+            context_limit: 200_000,
+            ..Default::default()
+        });
+        assert_eq!(usage_cell(&chat, &t).content, " 42%");
+        chat.usage = Some(paddock_proto::ChatUsage {
+            context_tokens: 10,
+            context_limit: 200_000,
+            ..Default::default()
+        });
+        assert_eq!(usage_cell(&chat, &t).content, " <1%");
+    }
+}
