@@ -560,3 +560,17 @@ fn scrolling_keeps_the_cursor_on_screen() {
     app.scroll_into_view(4);
     assert_eq!(app.tree.offset(), 0);
 }
+
+#[test]
+fn every_size_draws() -> TestResult {
+    for theme in [Theme::default(), Theme::plain()] {
+        let mut app = canned_with(theme);
+        press(&mut app, "jjv");
+        for width in [1, 2, 5, 9, 12, 20, 33, 40, 59, 60, 61, 80, 120] {
+            for height in [1, 2, 3, 5, 24] {
+                screen(&mut app, width, height)?;
+            }
+        }
+    }
+    Ok(())
+}
