@@ -17,7 +17,7 @@ pub use history::{
 pub use stream::{Out, StreamPrinter};
 pub use transcript::transcript;
 
-use paddock_proto::{Attribution, Origin};
+use paddock_proto::{Attribution, NoticeKind, Origin};
 use serde_json::Value;
 
 /// The root workspace's slug. It is a real key, compared by value — never "absent".
@@ -122,6 +122,18 @@ pub fn one_line(text: &str, max: usize) -> String {
 
 /// A tool call in one line: its name and the one argument that says what it does.
 pub fn tool_summary(name: &str, input: &Value) -> String {
+    let detail = tool_detail(name, input);
+    if detail.trim().is_empty() {
+        name.to_owned()
+    } else {
+        format!("{name}: {}", one_line(&detail, 100))
+    }
+}
+
+/// The one argument of a tool call that says what it does (the Bash command, the file path,
+/// the Grep pattern...), whole; the input as JSON for a tool with no telling argument, and
+/// empty when there is no input.
+pub fn tool_detail(name: &str, input: &Value) -> String {
     let key = match name {
         "Bash" => Some("command"),
         "Read" | "Write" | "Edit" | "MultiEdit" => Some("file_path"),
@@ -132,18 +144,27 @@ pub fn tool_summary(name: &str, input: &Value) -> String {
         "Task" | "Agent" => Some("description"),
         _ => None,
     };
-    let detail = match key.and_then(|k| input.get(k)).and_then(Value::as_str) {
+    match key.and_then(|k| input.get(k)).and_then(Value::as_str) {
         Some(arg) => arg.to_owned(),
         None => match input {
             Value::Null => String::new(),
             Value::Object(map) if map.is_empty() => String::new(),
             other => other.to_string(),
         },
-    };
-    if detail.trim().is_empty() {
-        name.to_owned()
-    } else {
-        format!("{name}: {}", one_line(&detail, 100))
+    }
+}
+
+/// A notice's kind in a few words (`! API error: ...`).
+pub fn notice_label(kind: NoticeKind) -> &'static str {
+    match kind {
+        NoticeKind::Crashed => "claude stopped",
+        NoticeKind::ApiError => "API error",
+        NoticeKind::Retrying => "retrying",
+        NoticeKind::Interrupted => "interrupted",
+        NoticeKind::PermissionDenied => "permission denied",
+        NoticeKind::UsageLimit => "usage limit",
+        NoticeKind::MaxTurns => "max turns",
+        NoticeKind::Info => "note",
     }
 }
 

@@ -4,9 +4,9 @@
 
 use std::collections::HashSet;
 
-use paddock_proto::{ChatEvent, NoticeKind};
+use paddock_proto::ChatEvent;
 
-use super::{attribution_line, one_line, tool_summary};
+use super::{attribution_line, notice_label, one_line, tool_summary};
 
 /// A piece of output and where it goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -106,16 +106,7 @@ impl StreamPrinter {
                 );
             }
             ChatEvent::Notice(notice) => {
-                let what = match notice.kind {
-                    NoticeKind::Crashed => "claude stopped",
-                    NoticeKind::ApiError => "API error",
-                    NoticeKind::Retrying => "retrying",
-                    NoticeKind::Interrupted => "interrupted",
-                    NoticeKind::PermissionDenied => "permission denied",
-                    NoticeKind::UsageLimit => "usage limit",
-                    NoticeKind::MaxTurns => "max turns",
-                    NoticeKind::Info => "note",
-                };
+                let what = notice_label(notice.kind);
                 self.stderr(
                     &mut out,
                     format!("! {what}: {}\n", one_line(&notice.message, 200)),
@@ -176,8 +167,8 @@ impl StreamPrinter {
 mod tests {
     use super::*;
     use paddock_proto::{
-        Attribution, ChatError, Complete, MessageBoundary, Notice, TextDelta, ToolCall, ToolStart,
-        UserTurn,
+        Attribution, ChatError, Complete, MessageBoundary, Notice, NoticeKind, TextDelta, ToolCall,
+        ToolStart, UserTurn,
     };
     use serde_json::json;
 

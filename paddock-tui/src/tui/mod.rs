@@ -6,6 +6,9 @@
 //! dirty, and a dirty screen is drawn at most every [`FRAME`] once pending input is drained.
 
 pub mod app;
+pub mod chat;
+pub mod chat_view;
+pub mod composer;
 pub mod help;
 pub mod history;
 pub mod keys;

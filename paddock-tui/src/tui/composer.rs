@@ -1,0 +1,532 @@
+//! The composer: a multi-line message box (`ratatui-textarea`) under the chat pane. Enter
+//! sends; Alt-Enter or Ctrl-J adds a line; a paste goes in as it is (newlines included, none of
+//! them sending). Its title says where the message goes and with which model.
+//!
+//! While the target chat runs a turn, Enter queues the message as the chat's follow-up
+//! instead: it shows above the box, can be taken back into the box to edit (Alt-↑), or
+//! dropped (Alt-x), and the lead sends it ([`Composer::take_queued`]) when the turn completes.
+//!
+//! The keys are those of `keys.rs` (the composer context): [`Composer::handle_key`] does all
+//! of them, and each also has its own method for a dispatcher that goes through that table.
+
+use ratatui::Frame;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Block;
+use ratatui_textarea::{CursorMove, TextArea, WrapMode};
+use unicode_width::UnicodeWidthStr;
+
+use super::chat_view::{fit_end, wrap};
+use super::theme::{Role, Theme};
+use crate::format::{clean_title, project_label};
+
+/// The models Ctrl-O cycles through; `None` is the daemon's default.
+pub const MODELS: [Option<&str>; 4] = [None, Some("sonnet"), Some("opus"), Some("haiku")];
+
+/// At most this many rows of text before the box scrolls.
+const MAX_TEXT_ROWS: u16 = 8;
+/// At most this many rows of a queued follow-up are shown.
+const QUEUED_ROWS: usize = 3;
+
+/// Where the message goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// A new chat in this project (`""`: the root workspace).
+    NewChat { project_slug: String },
+    /// A turn in this chat.
+    Reply { session_id: String, title: String },
+}
+
+/// What a key did, for the lead to act on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ComposerOutcome {
+    /// Handled inside the composer (typing, moving, a model change) or nothing to do.
+    None,
+    /// Send this message now.
+    Send(String),
+    /// The chat runs: the message became (or joined) the queued follow-up.
+    Queued,
+    /// The queued follow-up left the queue: dropped, or taken back into the box to edit.
+    Unqueued,
+    /// Cancel the target chat's running turn (Ctrl-C).
+    Cancel,
+    /// Leave the composer; the draft stays.
+    Leave,
+}
+
+#[derive(Debug)]
+pub struct Composer {
+    textarea: TextArea<'static>,
+    target: Target,
+    /// The model for the next message; `None`: the daemon's default. The lead may set it.
+    pub model: Option<String>,
+    queued: Option<String>,
+    /// The target chat runs a turn (Enter queues).
+    running: bool,
+}
+
+impl Default for Composer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Composer {
+    pub fn new() -> Self {
+        Self {
+            textarea: textarea(Vec::new()),
+            target: Target::NewChat {
+                project_slug: String::new(),
+            },
+            model: None,
+            queued: None,
+            running: false,
+        }
+    }
+
+    pub fn target(&self) -> &Target {
+        &self.target
+    }
+
+    pub fn set_target(&mut self, target: Target) {
+        self.target = target;
+    }
+
+    /// Whether the target chat runs a turn (Enter then queues); [`Composer::handle_key`] also
+    /// records it.
+    pub fn set_running(&mut self, running: bool) {
+        self.running = running;
+    }
+
+    /// The draft as it stands.
+    pub fn text(&self) -> String {
+        self.textarea.lines().join("\n")
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.textarea.is_empty()
+    }
+
+    /// Replaces the draft, the cursor at its end.
+    pub fn set_text(&mut self, text: &str) {
+        self.textarea = textarea(text.split('\n').map(str::to_owned).collect());
+        self.textarea.move_cursor(CursorMove::Bottom);
+        self.textarea.move_cursor(CursorMove::End);
+    }
+
+    pub fn clear(&mut self) {
+        self.textarea = textarea(Vec::new());
+    }
+
+    /// The queued follow-up, if any.
+    pub fn queued(&self) -> Option<&str> {
+        self.queued.as_deref()
+    }
+
+    /// Takes the queued follow-up, to send when the running turn completes.
+    pub fn take_queued(&mut self) -> Option<String> {
+        self.queued.take()
+    }
+
+    pub fn set_queued(&mut self, message: Option<String>) {
+        self.queued = message;
+    }
+
+    /// Moves to the next of [`MODELS`]; a model set by name elsewhere moves to the default.
+    pub fn cycle_model(&mut self) {
+        let at = MODELS
+            .iter()
+            .position(|m| *m == self.model.as_deref())
+            .map_or(0, |i| (i + 1) % MODELS.len());
+        self.model = MODELS[at].map(str::to_owned);
+    }
+
+    /// Handles a key while the composer has the focus. `running`: the target chat runs a turn.
+    pub fn handle_key(&mut self, key: KeyEvent, running: bool) -> ComposerOutcome {
+        self.running = running;
+        if key.kind == KeyEventKind::Release {
+            return ComposerOutcome::None;
+        }
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        let alt = key.modifiers.contains(KeyModifiers::ALT);
+        let shift = key.modifiers.contains(KeyModifiers::SHIFT);
+        let queue_changed = |changed: bool| {
+            if changed {
+                ComposerOutcome::Unqueued
+            } else {
+                ComposerOutcome::None
+            }
+        };
+        match key.code {
+            KeyCode::Enter if alt || shift => {
+                self.insert_newline();
+                ComposerOutcome::None
+            }
+            KeyCode::Char('j') if ctrl => {
+                self.insert_newline();
+                ComposerOutcome::None
+            }
+            KeyCode::Enter => self.submit(),
+            KeyCode::Esc => ComposerOutcome::Leave,
+            KeyCode::Char('c') if ctrl => ComposerOutcome::Cancel,
+            KeyCode::Char('o') if ctrl => {
+                self.cycle_model();
+                ComposerOutcome::None
+            }
+            KeyCode::Up if alt => queue_changed(self.edit_queued()),
+            KeyCode::Char('x') if alt => queue_changed(self.drop_queued()),
+            _ => {
+                self.input(key);
+                ComposerOutcome::None
+            }
+        }
+    }
+
+    /// A key for the text itself (typing, moving, deleting, undo...).
+    pub fn input(&mut self, key: KeyEvent) {
+        self.textarea.input(key);
+    }
+
+    pub fn insert_newline(&mut self) {
+        self.textarea.insert_newline();
+    }
+
+    /// A bracketed paste: the text goes in as it is (its newlines are lines, not sends).
+    pub fn handle_paste(&mut self, text: &str) {
+        let text = text.replace("\r\n", "\n").replace('\r', "\n");
+        self.textarea.insert_str(text);
+    }
+
+    /// Enter: the draft to send, or to queue while the chat runs (see [`Composer::set_running`]);
+    /// nothing for a blank draft.
+    pub fn submit(&mut self) -> ComposerOutcome {
+        let text = self.text();
+        let text = text.trim_start_matches('\n').trim_end();
+        if text.trim().is_empty() {
+            return ComposerOutcome::None;
+        }
+        let text = text.to_owned();
+        self.clear();
+        if !self.running {
+            return ComposerOutcome::Send(text);
+        }
+        self.queued = Some(match self.queued.take() {
+            Some(queued) => format!("{queued}\n\n{text}"),
+            None => text,
+        });
+        ComposerOutcome::Queued
+    }
+
+    /// Takes the queued follow-up back into the box, above what was typed since; whether
+    /// there was one.
+    pub fn edit_queued(&mut self) -> bool {
+        let Some(queued) = self.queued.take() else {
+            return false;
+        };
+        let text = if self.is_empty() {
+            queued
+        } else {
+            format!("{queued}\n{}", self.text())
+        };
+        self.set_text(&text);
+        true
+    }
+
+    /// Drops the queued follow-up; whether there was one.
+    pub fn drop_queued(&mut self) -> bool {
+        self.queued.take().is_some()
+    }
+
+    /// The rows the composer wants at this width: the box grows with its text up to a cap, and
+    /// a queued follow-up shows above it.
+    pub fn height(&self, width: u16) -> u16 {
+        let inner = usize::from(width.saturating_sub(2)).max(1);
+        let rows: usize = self
+            .textarea
+            .lines()
+            .iter()
+            .map(|line| wrap(line, inner).len())
+            .sum();
+        let rows = u16::try_from(rows)
+            .unwrap_or(u16::MAX)
+            .clamp(1, MAX_TEXT_ROWS);
+        rows + 2 + self.queued_rows(width)
+    }
+
+    fn queued_rows(&self, width: u16) -> u16 {
+        match &self.queued {
+            None => 0,
+            Some(text) => {
+                let rows = wrap(text.trim(), usize::from(width.saturating_sub(2)).max(1)).len();
+                u16::try_from(rows.min(QUEUED_ROWS) + 1).unwrap_or(1)
+            }
+        }
+    }
+
+    pub fn render(&mut self, theme: &Theme, frame: &mut Frame<'_>, area: Rect, focused: bool) {
+        if area.width < 4 || area.height == 0 {
+            return;
+        }
+        let queued_rows = self
+            .queued_rows(area.width)
+            .min(area.height.saturating_sub(3));
+        if queued_rows > 0 {
+            let top = Rect {
+                height: queued_rows,
+                ..area
+            };
+            self.render_queued(theme, frame, top);
+        }
+        let area = Rect {
+            y: area.y + queued_rows,
+            height: area.height - queued_rows,
+            ..area
+        };
+        let width = usize::from(area.width);
+        let ellipsis = theme.glyph("…", "...");
+        let border = if focused {
+            theme.style(Role::Accent)
+        } else {
+            theme.style(Role::Dim)
+        };
+        let model = self.model.as_deref().unwrap_or("default");
+        let model = if width >= 60 {
+            format!(" model: {model} ")
+        } else {
+            format!(" {model} ")
+        };
+        let title = match &self.target {
+            Target::NewChat { project_slug } => {
+                format!("new chat in {}", project_label(project_slug))
+            }
+            Target::Reply { title, .. } => format!("reply to {}", clean_title(title)),
+        };
+        // Corners and a space either side of each title.
+        let room = width.saturating_sub(model.width() + 5);
+        let title = format!(" {} ", fit_end(&title, room, ellipsis));
+        let hint = match (focused, self.running, width >= 60) {
+            (false, _, _) => None,
+            (true, false, true) => Some(" enter send · alt-enter new line · ctrl-o model "),
+            (true, false, false) => Some(" enter send "),
+            (true, true, true) => Some(" enter queues · alt-enter new line · ctrl-o model "),
+            (true, true, false) => Some(" enter queues "),
+        };
+        let mut block = Block::bordered()
+            .border_style(border)
+            .title_top(Line::from(Span::styled(title, border)))
+            .title_top(Line::from(Span::styled(model, theme.style(Role::Dim))).right_aligned());
+        if let Some(hint) = hint {
+            block = block.title_bottom(
+                Line::from(Span::styled(hint, theme.style(Role::Dim))).right_aligned(),
+            );
+        }
+        let inner = block.inner(area);
+        frame.render_widget(block, area);
+        if focused {
+            self.textarea.set_cursor_style(theme.style(Role::Selected));
+        } else {
+            self.textarea.set_cursor_style(Style::new());
+        }
+        self.textarea.set_placeholder_style(theme.style(Role::Dim));
+        frame.render_widget(&self.textarea, inner);
+    }
+
+    fn render_queued(&self, theme: &Theme, frame: &mut Frame<'_>, area: Rect) {
+        let Some(text) = &self.queued else {
+            return;
+        };
+        let width = usize::from(area.width);
+        let ellipsis = theme.glyph("…", "...");
+        let head = vec![
+            Span::styled(
+                format!(
+                    "{} {}",
+                    theme.glyph("⏸", "="),
+                    if width >= 50 {
+                        "queued follow-up"
+                    } else {
+                        "queued"
+                    }
+                ),
+                theme.style(Role::Warning),
+            ),
+            Span::styled(
+                format!(" · alt-{} edit · alt-x drop", theme.glyph("↑", "up")),
+                theme.style(Role::Dim),
+            ),
+        ];
+        let mut lines = vec![Line::from(head)];
+        let rows = wrap(text.trim(), width.saturating_sub(2).max(1));
+        let shown = usize::from(area.height.saturating_sub(1)).min(QUEUED_ROWS);
+        for (i, row) in rows.iter().take(shown).enumerate() {
+            let row = if i + 1 == shown && rows.len() > shown {
+                fit_end(&format!("{row}{ellipsis}"), width - 2, ellipsis)
+            } else {
+                row.clone()
+            };
+            lines.push(Line::from(vec![
+                Span::raw("  "),
+                Span::styled(row, theme.style(Role::Dim)),
+            ]));
+        }
+        let buf = frame.buffer_mut();
+        for (dy, line) in lines.iter().enumerate() {
+            let Ok(dy) = u16::try_from(dy) else { break };
+            if dy >= area.height {
+                break;
+            }
+            buf.set_line(area.x, area.y + dy, line, area.width);
+        }
+    }
+}
+
+/// A message box with the composer's settings.
+fn textarea(lines: Vec<String>) -> TextArea<'static> {
+    let mut textarea = if lines.is_empty() {
+        TextArea::default()
+    } else {
+        TextArea::new(lines)
+    };
+    textarea.set_wrap_mode(WrapMode::WordOrGlyph);
+    textarea.set_cursor_line_style(Style::new());
+    textarea.set_placeholder_text("Write a message");
+    textarea
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(code: KeyCode) -> KeyEvent {
+        KeyEvent::new(code, KeyModifiers::NONE)
+    }
+
+    fn ctrl(c: char) -> KeyEvent {
+        KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL)
+    }
+
+    fn typed(composer: &mut Composer, text: &str) {
+        for c in text.chars() {
+            composer.handle_key(key(KeyCode::Char(c)), false);
+        }
+    }
+
+    #[test]
+    fn enter_sends_and_clears() {
+        let mut c = Composer::new();
+        typed(&mut c, "hello");
+        assert_eq!(
+            c.handle_key(key(KeyCode::Enter), false),
+            ComposerOutcome::Send("hello".into())
+        );
+        assert!(c.is_empty());
+        assert_eq!(
+            c.handle_key(key(KeyCode::Enter), false),
+            ComposerOutcome::None,
+            "nothing to send"
+        );
+    }
+
+    #[test]
+    fn alt_enter_and_ctrl_j_add_lines() {
+        let mut c = Composer::new();
+        typed(&mut c, "a");
+        c.handle_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::ALT), false);
+        typed(&mut c, "b");
+        c.handle_key(ctrl('j'), false);
+        typed(&mut c, "c");
+        assert_eq!(c.text(), "a\nb\nc");
+        assert_eq!(
+            c.handle_key(key(KeyCode::Enter), false),
+            ComposerOutcome::Send("a\nb\nc".into())
+        );
+    }
+
+    #[test]
+    fn a_paste_goes_in_as_it_is() {
+        let mut c = Composer::new();
+        c.handle_paste("line one\r\nline two\rline three");
+        assert_eq!(c.text(), "line one\nline two\nline three");
+    }
+
+    #[test]
+    fn esc_leaves_and_ctrl_c_cancels_the_turn_and_both_keep_the_draft() {
+        let mut c = Composer::new();
+        typed(&mut c, "draft");
+        assert_eq!(
+            c.handle_key(key(KeyCode::Esc), false),
+            ComposerOutcome::Leave
+        );
+        assert_eq!(c.handle_key(ctrl('c'), true), ComposerOutcome::Cancel);
+        assert_eq!(c.text(), "draft");
+    }
+
+    #[test]
+    fn ctrl_o_cycles_models() {
+        let mut c = Composer::new();
+        let mut seen = vec![c.model.clone()];
+        for _ in 0..4 {
+            c.handle_key(ctrl('o'), false);
+            seen.push(c.model.clone());
+        }
+        assert_eq!(
+            seen,
+            [
+                None,
+                Some("sonnet".into()),
+                Some("opus".into()),
+                Some("haiku".into()),
+                None
+            ]
+        );
+        c.model = Some("claude-opus-4-1".into());
+        c.cycle_model();
+        assert_eq!(c.model, None);
+    }
+
+    #[test]
+    fn while_running_enter_queues_and_the_queue_can_be_edited_or_dropped() {
+        let mut c = Composer::new();
+        typed(&mut c, "then run the tests");
+        assert_eq!(
+            c.handle_key(key(KeyCode::Enter), true),
+            ComposerOutcome::Queued
+        );
+        assert!(c.is_empty());
+        assert_eq!(c.queued(), Some("then run the tests"));
+        // A second message joins the first.
+        typed(&mut c, "and lint");
+        c.handle_key(key(KeyCode::Enter), true);
+        assert_eq!(c.queued(), Some("then run the tests\n\nand lint"));
+        // Alt-Up takes it back to edit.
+        assert_eq!(
+            c.handle_key(KeyEvent::new(KeyCode::Up, KeyModifiers::ALT), true),
+            ComposerOutcome::Unqueued
+        );
+        assert_eq!(c.queued(), None);
+        assert_eq!(c.text(), "then run the tests\n\nand lint");
+        c.handle_key(key(KeyCode::Enter), true);
+        let alt_x = KeyEvent::new(KeyCode::Char('x'), KeyModifiers::ALT);
+        assert_eq!(c.handle_key(alt_x, true), ComposerOutcome::Unqueued);
+        assert_eq!(c.queued(), None, "dropped");
+        assert_eq!(c.handle_key(alt_x, true), ComposerOutcome::None);
+        typed(&mut c, "x");
+        c.handle_key(key(KeyCode::Enter), true);
+        assert_eq!(c.take_queued().as_deref(), Some("x"));
+    }
+
+    #[test]
+    fn the_box_grows_with_its_text_up_to_a_cap() {
+        let mut c = Composer::new();
+        assert_eq!(c.height(40), 3);
+        c.set_text("one\ntwo\nthree");
+        assert_eq!(c.height(40), 5);
+        c.set_text(&"word ".repeat(200));
+        assert_eq!(c.height(40), MAX_TEXT_ROWS + 2);
+        c.clear();
+        c.set_queued(Some("queued".into()));
+        assert_eq!(c.height(40), 3 + 2);
+    }
+}
