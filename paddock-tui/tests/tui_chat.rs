@@ -678,3 +678,83 @@ fn a_long_chat_draws() -> TestResult {
     );
     Ok(())
 }
+
+#[test]
+fn the_cursor_item_is_highlighted_only_when_focused() -> TestResult {
+    use ratatui::style::Modifier;
+    let mut view = hydrated(&transcript());
+    let read = tool_index(&view, "Read").ok_or("no Read item")?;
+    view.set_cursor(Some(read));
+    view.to_start();
+    let theme = Theme::plain();
+    let reversed = |backend: &TestBackend| -> Vec<u16> {
+        let buf = backend.buffer();
+        (0..buf.area.height)
+            .filter(|&y| buf[(0, y)].modifier.contains(Modifier::REVERSED))
+            .collect()
+    };
+    let focused = draw(&mut view, &theme, 80, 24, None)?;
+    let rows_lit = reversed(&focused);
+    assert_eq!(rows_lit.len(), 1, "one row: the item's head");
+    let y = usize::from(rows_lit[0]);
+    assert!(rows(&focused)[y].contains("Read"), "{:#?}", rows(&focused));
+
+    let mut terminal = Terminal::new(TestBackend::new(80, 24))?;
+    terminal.draw(|frame| render_chat(&mut view, &theme, 0, frame, frame.area(), false))?;
+    assert!(reversed(terminal.backend()).is_empty());
+    Ok(())
+}
+
+#[test]
+fn every_size_draws_down_to_1x1() -> TestResult {
+    let theme = Theme::default();
+    for width in [1u16, 2, 3, 5, 8, 13, 21, 40, 80] {
+        for height in [1u16, 2, 3, 4, 6, 10, 24] {
+            let mut view = transcript_view()?;
+            draw(&mut view, &theme, width, height, None)?;
+            let mut view = streaming();
+            let mut composer = queued();
+            draw(&mut view, &theme, width, height, Some(&mut composer))?;
+            let mut view = hydrated(&injected());
+            let mut composer = draft();
+            draw(
+                &mut view,
+                &Theme::plain(),
+                width,
+                height,
+                Some(&mut composer),
+            )?;
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn a_blank_or_multiline_sender_title_reads_on_one_line() -> TestResult {
+    let mut t = injected();
+    t.entries = vec![
+        user(
+            "u1",
+            "first",
+            Some(Attribution::Sent {
+                from_session_id: "a3e9b1c4".into(),
+                from_project: "webapp".into(),
+                from_title: Some("  ".into()),
+            }),
+        ),
+        user(
+            "u2",
+            "second",
+            Some(Attribution::Sent {
+                from_session_id: "a3e9b1c4".into(),
+                from_project: "webapp".into(),
+                from_title: Some("Fix\nthe build".into()),
+            }),
+        ),
+    ];
+    let mut view = hydrated(&t);
+    let screen = rows(&draw(&mut view, &Theme::default(), 80, 10, None)?);
+    assert_eq!(screen[1], "↩ sent by a3e9b1c4", "{screen:#?}");
+    assert_eq!(screen[4], "↩ sent by Fix the build", "{screen:#?}");
+    Ok(())
+}

@@ -6,7 +6,7 @@
 //! re-wraps everything, and a frame draws only the rows on screen. The cursor's highlight is
 //! laid over at draw time, so moving it re-wraps nothing.
 
-use paddock_proto::NoticeKind;
+use paddock_proto::{Attribution, NoticeKind};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
@@ -16,7 +16,7 @@ use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::chat::{ChatView, Item, ToolItem, ToolStatus, UserItem, count_lines, exit_code};
 use super::theme::{Role, Theme};
-use crate::format::notice_label;
+use crate::format::{clean_title, notice_label};
 
 /// Lines of a tool's input or output shown when it is expanded; the rest is counted.
 const OUTPUT_CAP: usize = 40;
@@ -485,10 +485,26 @@ fn item_lines(item: &Item, theme: &Theme, width: usize, out: &mut Vec<Line<'stat
 
 fn user_lines(user: &UserItem, theme: &Theme, width: usize, out: &mut Vec<Line<'static>>) {
     if let Some(attribution) = &user.attribution {
-        let (text, role) = theme.attribution(attribution);
+        // The sender's title fit for one line; a blank one gives way to its session id.
+        let attribution = match attribution {
+            Attribution::Sent {
+                from_session_id,
+                from_project,
+                from_title,
+            } => Attribution::Sent {
+                from_session_id: from_session_id.clone(),
+                from_project: from_project.clone(),
+                from_title: from_title
+                    .as_deref()
+                    .filter(|t| !t.trim().is_empty())
+                    .map(clean_title),
+            },
+            other => other.clone(),
+        };
+        let (text, role) = theme.attribution(&attribution);
         push_wrapped(
             out,
-            &clean(&text).replace('\n', " "),
+            &clean(&text),
             width,
             &Span::raw(""),
             &Span::raw("  "),

@@ -14,7 +14,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Block;
+use ratatui::widgets::{Block, Padding};
 use ratatui_textarea::{CursorMove, TextArea, WrapMode};
 use unicode_width::UnicodeWidthStr;
 
@@ -242,7 +242,8 @@ impl Composer {
     /// The rows the composer wants at this width: the box grows with its text up to a cap, and
     /// a queued follow-up shows above it.
     pub fn height(&self, width: u16) -> u16 {
-        let inner = usize::from(width.saturating_sub(2)).max(1);
+        // Borders, and a column of padding on the left.
+        let inner = usize::from(width.saturating_sub(3)).max(1);
         let rows: usize = self
             .textarea
             .lines()
@@ -314,6 +315,7 @@ impl Composer {
             (true, true, false) => Some(" enter queues "),
         };
         let mut block = Block::bordered()
+            .padding(Padding::left(1))
             .border_style(border)
             .title_top(Line::from(Span::styled(title, border)))
             .title_top(Line::from(Span::styled(model, theme.style(Role::Dim))).right_aligned());
