@@ -407,8 +407,8 @@ fn the_cursor_row_is_highlighted_and_unread_titles_are_bold() -> TestResult {
     on_logs(&mut app)?;
     let backend = screen(&mut app, 80, 24)?;
     let buffer = backend.buffer();
-    // Row 3 is the cursor's ("Investigate CI logs"), reversed across the whole width.
-    for x in 0..80 {
+    // Row 3 is the cursor's ("Investigate CI logs"), reversed across the tree pane.
+    for x in 0..28 {
         assert!(buffer[(x, 3)].modifier.contains(Modifier::REVERSED));
     }
     // Row 7 is "Triage new issues", unread: its title is bold.
@@ -471,7 +471,18 @@ fn keys_move_fold_mark_and_quit() {
     press(&mut app, "U");
     assert!(!app.tree.unattended_only());
 
-    assert_eq!(app.on_key(key(KeyCode::Char('r'))), Some(Action::Refresh));
+    assert_eq!(
+        app.on_key(key(KeyCode::Char('r'))),
+        Some(Action::Update {
+            action: paddock_proto::ChatAction::Read,
+            session_ids: vec!["s-hook".into()],
+        }),
+        "r marks the cursor's chat read"
+    );
+    assert_eq!(
+        app.on_key(KeyEvent::new(KeyCode::Char('l'), KeyModifiers::CONTROL)),
+        Some(Action::Refresh)
+    );
     assert_eq!(app.on_key(key(KeyCode::Char('q'))), Some(Action::Quit));
     assert_eq!(
         app.on_key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),

@@ -1,10 +1,17 @@
 //! The TUI's state and how input and daemon news change it. No I/O here: the event loop
-//! (`tui::run`) performs what [`Action`]s ask for and feeds results back in. The tree pane's
-//! state is a [`TreeState`].
+//! (`tui::run`) performs what [`Action`]s ask for and feeds results back in.
+//!
+//! Keys go through one table ([`keys::command_for`]), in the context of what has the focus:
+//! the help overlay, History, the composer, the chat pane or the tree. The tree's state is a
+//! [`TreeState`], the open chat a [`ChatView`], the draft a [`Composer`].
 
-use paddock_proto::{Active, ChatSummary, HelloReply, ProjectInfo};
+use paddock_proto::{Active, Attribution, ChatAction, ChatSummary, HelloReply, ProjectInfo};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
+use super::chat::ChatView;
+use super::composer::{Composer, ComposerOutcome, Target};
+use super::history::{HistoryOutcome, HistoryView};
+use super::keys::{self, Command, Context};
 use super::theme::Theme;
 use super::tree::TreeState;
 
@@ -16,12 +23,45 @@ pub enum Connection {
     Unreachable(String),
 }
 
-/// What the event loop should do after a key.
+/// Which pane has the keyboard.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Focus {
+    Tree,
+    Chat,
+    Composer,
+}
+
+/// What the event loop should do after a key.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Action {
     Quit,
     /// Reload everything (and reconnect when the daemon was unreachable).
     Refresh,
+    /// Show this chat: read its transcript, then follow its stream.
+    Open {
+        project_slug: String,
+        session_id: String,
+    },
+    /// Archive, star, read... these chats.
+    Update {
+        action: ChatAction,
+        session_ids: Vec<String>,
+    },
+    /// Interrupt the running turns of these chats.
+    Stop {
+        session_ids: Vec<String>,
+    },
+    /// Send a message: a new chat (`session_id` None) or a turn.
+    Send {
+        project_slug: String,
+        session_id: Option<String>,
+        text: String,
+        model: Option<String>,
+    },
+    /// Load the History view's runs.
+    LoadHistory,
+    /// The user has looked at History: advance their watermark.
+    HistorySeen,
 }
 
 #[derive(Debug)]
@@ -29,6 +69,17 @@ pub struct App {
     pub connection: Connection,
     /// Projects and their chats, the cursor, folds, marks, filters.
     pub tree: TreeState,
+    /// The chat shown in the chat pane.
+    pub chat: Option<ChatView>,
+    pub composer: Composer,
+    pub history: HistoryView,
+    /// The help overlay, scrolled this far, when open.
+    pub help: Option<u16>,
+    /// The filter being typed after `/`.
+    pub filter_input: Option<String>,
+    /// `S` was pressed: the next tree action applies to whole subtrees.
+    pub subtree_pending: bool,
+    pub focus: Focus,
     /// Glyphs and colors for this terminal.
     pub theme: Theme,
     /// The animation step of running spinners (the event loop advances it).
@@ -37,7 +88,14 @@ pub struct App {
     pub notice: Option<String>,
     /// Whether the projects were loaded at least once (else the list says "loading").
     pub loaded: bool,
+    /// The last screen width drawn: below [`SPLIT_WIDTH`] one pane shows at a time.
+    pub width: u16,
+    /// Rows of the pane last drawn, for paging.
+    pub page: usize,
 }
+
+/// From this width on, the tree and the chat show side by side.
+pub const SPLIT_WIDTH: u16 = 80;
 
 impl Default for App {
     fn default() -> Self {
@@ -55,10 +113,19 @@ impl App {
         Self {
             connection: Connection::Connecting,
             tree: TreeState::new(),
+            chat: None,
+            composer: Composer::new(),
+            history: HistoryView::new(),
+            help: None,
+            filter_input: None,
+            subtree_pending: false,
+            focus: Focus::Tree,
             theme,
             tick: 0,
             notice: None,
             loaded: false,
+            width: SPLIT_WIDTH,
+            page: 10,
         }
     }
 
@@ -66,53 +133,448 @@ impl App {
         self.tree.running_count()
     }
 
-    /// Handles a key press in the tree pane; the loop carries out the returned action.
+    /// Whether only one pane fits on the screen.
+    pub fn narrow(&self) -> bool {
+        self.width < SPLIT_WIDTH
+    }
+
+    /// The key context of what has the keyboard now.
+    pub fn context(&self) -> Context {
+        if self.help.is_some() {
+            Context::Help
+        } else if self.history.is_open() {
+            Context::History
+        } else {
+            match self.focus {
+                Focus::Tree => Context::Tree,
+                Focus::Chat => Context::Chat,
+                Focus::Composer => Context::Composer,
+            }
+        }
+    }
+
+    /// A bracketed paste: into the composer when it has the keyboard.
+    pub fn on_paste(&mut self, text: &str) {
+        if self.focus == Focus::Composer && self.help.is_none() && !self.history.is_open() {
+            self.composer.handle_paste(text);
+        } else if let Some(filter) = &mut self.filter_input {
+            filter.push_str(text.lines().next().unwrap_or_default());
+            self.tree.set_filter(Some(filter.clone()));
+        }
+    }
+
+    /// Handles a key press; the loop carries out the returned action.
     pub fn on_key(&mut self, key: KeyEvent) -> Option<Action> {
         if key.kind == KeyEventKind::Release {
             return None;
         }
-        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-        let tree = &mut self.tree;
+        if self.filter_input.is_some() {
+            return self.on_filter_key(key);
+        }
+        let context = self.context();
+        if context == Context::Composer {
+            return self.on_composer_key(key);
+        }
+        let command = keys::command_for(context, &key)?;
+        match context {
+            Context::Help => {
+                self.on_help(command);
+                None
+            }
+            Context::History => self.on_history(command),
+            Context::Chat => self.on_chat(command),
+            _ => self.on_tree(command),
+        }
+    }
+
+    fn on_filter_key(&mut self, key: KeyEvent) -> Option<Action> {
+        let filter = self.filter_input.get_or_insert_with(String::new);
         match key.code {
-            KeyCode::Char('c') if ctrl => return Some(Action::Quit),
-            _ if ctrl => {}
-            KeyCode::Char('q') => return Some(Action::Quit),
-            KeyCode::Char('r') => {
-                tree.reorder_on_next_load();
-                return Some(Action::Refresh);
+            KeyCode::Enter => self.filter_input = None,
+            KeyCode::Esc => {
+                self.filter_input = None;
+                self.tree.set_filter(None);
             }
-            KeyCode::Char('j') | KeyCode::Down => tree.move_by(1),
-            KeyCode::Char('k') | KeyCode::Up => tree.move_by(-1),
-            KeyCode::PageDown => tree.move_by(10),
-            KeyCode::PageUp => tree.move_by(-10),
-            // Going to the top is going to what is new: the daemon's order is adopted.
-            KeyCode::Char('g') | KeyCode::Home => {
-                tree.reorder();
-                tree.to_top();
+            KeyCode::Backspace => {
+                filter.pop();
+                self.tree.set_filter(Some(filter.clone()));
             }
-            KeyCode::Char('G') | KeyCode::End => tree.to_bottom(),
-            KeyCode::Char('h') | KeyCode::Left => tree.fold_or_parent(),
-            KeyCode::Char('l') | KeyCode::Right => tree.unfold_or_child(),
-            KeyCode::Char(' ') => {
-                tree.toggle_mark();
-            }
-            KeyCode::Char('v') => tree.toggle_range(),
-            KeyCode::Esc => tree.clear_marks(),
-            KeyCode::Char('n') => {
-                tree.next_attention();
-            }
-            KeyCode::Char('U') => {
-                let on = !tree.unattended_only();
-                tree.set_unattended_only(on);
+            KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
+                filter.push(c);
+                self.tree.set_filter(Some(filter.clone()));
             }
             _ => {}
         }
         None
     }
 
+    fn on_help(&mut self, command: Command) {
+        let scroll = self.help.unwrap_or(0);
+        let page = u16::try_from(self.page).unwrap_or(10);
+        self.help = match command {
+            Command::Back | Command::Help | Command::Quit => None,
+            Command::Down => Some(scroll.saturating_add(1)),
+            Command::Up => Some(scroll.saturating_sub(1)),
+            Command::PageDown => Some(scroll.saturating_add(page)),
+            Command::PageUp => Some(scroll.saturating_sub(page)),
+            Command::Top => Some(0),
+            Command::Bottom => Some(u16::MAX),
+            _ => Some(scroll),
+        };
+    }
+
+    fn on_history(&mut self, command: Command) -> Option<Action> {
+        match self.history.on_command(command, self.page) {
+            HistoryOutcome::Handled => None,
+            HistoryOutcome::Open {
+                project_slug,
+                session_id,
+            } => {
+                let seen = self.history.close();
+                let open = self.open(project_slug, session_id);
+                if seen {
+                    // Opening a run closes History; the watermark advances too.
+                    self.notice = None;
+                    return open.or(Some(Action::HistorySeen));
+                }
+                open
+            }
+            HistoryOutcome::Closed { mark_seen } => mark_seen.then_some(Action::HistorySeen),
+            HistoryOutcome::Ignored => self.global(command),
+        }
+    }
+
+    /// Keys every context shares.
+    fn global(&mut self, command: Command) -> Option<Action> {
+        match command {
+            Command::Quit => Some(Action::Quit),
+            Command::Help => {
+                self.help = Some(0);
+                None
+            }
+            Command::Refresh => {
+                self.tree.reorder_on_next_load();
+                Some(Action::Refresh)
+            }
+            Command::History => {
+                if self.history.is_open() {
+                    return self.history.close().then_some(Action::HistorySeen);
+                }
+                self.history.open();
+                Some(Action::LoadHistory)
+            }
+            Command::SwitchPane => {
+                self.focus = match self.focus {
+                    Focus::Tree if self.chat.is_some() => Focus::Chat,
+                    Focus::Tree => Focus::Tree,
+                    Focus::Chat | Focus::Composer => Focus::Tree,
+                };
+                None
+            }
+            _ => None,
+        }
+    }
+
+    fn on_tree(&mut self, command: Command) -> Option<Action> {
+        let subtree = std::mem::take(&mut self.subtree_pending);
+        let tree = &mut self.tree;
+        match command {
+            Command::Down => tree.move_by(1),
+            Command::Up => tree.move_by(-1),
+            Command::PageDown => tree.move_by(isize::try_from(self.page).unwrap_or(10)),
+            Command::PageUp => tree.move_by(-isize::try_from(self.page).unwrap_or(10)),
+            // Going to the top is going to what is new: the daemon's order is adopted.
+            Command::Top => {
+                tree.reorder();
+                tree.to_top();
+            }
+            Command::Bottom => tree.to_bottom(),
+            Command::Fold => tree.fold_or_parent(),
+            Command::Unfold => tree.unfold_or_child(),
+            Command::Reorder => tree.reorder(),
+            Command::Mark => {
+                tree.toggle_mark();
+            }
+            Command::RangeMark => tree.toggle_range(),
+            Command::ClearMarks => {
+                tree.clear_marks();
+                tree.set_filter(None);
+            }
+            Command::NextAttention => {
+                tree.next_attention();
+            }
+            Command::UnattendedOnly => {
+                let on = !tree.unattended_only();
+                tree.set_unattended_only(on);
+            }
+            Command::Filter => {
+                self.filter_input = Some(tree.filter().map(str::to_owned).unwrap_or_default());
+            }
+            Command::Subtree => self.subtree_pending = true,
+            Command::Open => {
+                if let Some(chat) = tree.cursor_chat() {
+                    let (project, sid) = (chat.project_slug.clone(), chat.session_id.clone());
+                    let open = self.open(project, sid);
+                    self.focus = Focus::Chat;
+                    return open;
+                }
+                tree.toggle_fold();
+            }
+            Command::Archive => return self.update(ChatAction::Archive, subtree),
+            Command::Unarchive => return self.update(ChatAction::Unarchive, subtree),
+            Command::Unread => return self.update(ChatAction::Unread, subtree),
+            Command::Read => return self.update(ChatAction::Read, subtree),
+            Command::Detach => return self.update(ChatAction::Detach, subtree),
+            Command::Star => {
+                let all_starred = self
+                    .targets(subtree)
+                    .iter()
+                    .all(|sid| self.find_chat(sid).is_some_and(|c| c.starred));
+                let action = if all_starred {
+                    ChatAction::Unstar
+                } else {
+                    ChatAction::Star
+                };
+                return self.update(action, subtree);
+            }
+            Command::Stop => {
+                let session_ids: Vec<String> = self
+                    .targets(subtree)
+                    .into_iter()
+                    .filter(|sid| self.find_chat(sid).is_some_and(|c| c.running))
+                    .collect();
+                if session_ids.is_empty() {
+                    self.notice = Some("nothing is running there".into());
+                    return None;
+                }
+                return Some(Action::Stop { session_ids });
+            }
+            Command::Compose => {
+                if let Some(chat) = tree.cursor_chat() {
+                    let (project, sid) = (chat.project_slug.clone(), chat.session_id.clone());
+                    let open = self.open(project, sid);
+                    self.focus = Focus::Composer;
+                    return open;
+                }
+                return self.new_chat();
+            }
+            Command::NewChat => return self.new_chat(),
+            other => return self.global(other),
+        }
+        None
+    }
+
+    /// The session ids an action applies to: the marked chats, else the cursor's; with
+    /// `subtree`, each with all its descendants.
+    fn targets(&self, subtree: bool) -> Vec<String> {
+        self.tree
+            .targets(subtree)
+            .into_iter()
+            .map(|(_, sid)| sid)
+            .collect()
+    }
+
+    fn find_chat(&self, sid: &str) -> Option<&ChatSummary> {
+        self.tree.projects().iter().find_map(|p| {
+            self.tree
+                .project_chats(&p.slug)
+                .iter()
+                .find(|c| c.session_id == sid)
+        })
+    }
+
+    fn update(&mut self, action: ChatAction, subtree: bool) -> Option<Action> {
+        let session_ids = self.targets(subtree);
+        if session_ids.is_empty() {
+            self.notice = Some("put the cursor on a chat (or mark some with space)".into());
+            return None;
+        }
+        Some(Action::Update {
+            action,
+            session_ids,
+        })
+    }
+
+    /// A new chat in the cursor row's project: the composer, aimed at it.
+    fn new_chat(&mut self) -> Option<Action> {
+        let project_slug = self
+            .chat
+            .as_ref()
+            .filter(|_| self.focus != Focus::Tree)
+            .map(|c| c.project_slug().to_owned())
+            .or_else(|| self.tree.cursor_project())
+            .unwrap_or_default();
+        self.composer.set_target(Target::NewChat { project_slug });
+        self.composer.set_running(false);
+        self.focus = Focus::Composer;
+        None
+    }
+
+    /// Opens a chat in the chat pane (the loop reads it and follows its stream).
+    pub fn open(&mut self, project_slug: String, session_id: String) -> Option<Action> {
+        if self
+            .chat
+            .as_ref()
+            .is_some_and(|c| c.session_id() == session_id)
+        {
+            return None;
+        }
+        let mut view = ChatView::new(project_slug.clone(), session_id.clone());
+        let row = self.find_chat(&session_id).cloned();
+        if let Some(row) = &row {
+            view.set_title(&row.title);
+            view.set_running(row.running);
+        }
+        self.composer.set_target(Target::Reply {
+            session_id: session_id.clone(),
+            title: row.map(|r| r.title).unwrap_or_default(),
+        });
+        self.composer.set_running(view.running());
+        self.chat = Some(view);
+        Some(Action::Open {
+            project_slug,
+            session_id,
+        })
+    }
+
+    fn on_chat(&mut self, command: Command) -> Option<Action> {
+        let page = i32::try_from(self.page).unwrap_or(10);
+        let Some(chat) = self.chat.as_mut() else {
+            self.focus = Focus::Tree;
+            return self.global(command);
+        };
+        match command {
+            Command::Down => {
+                if !chat.select_next_item() {
+                    chat.scroll_by(1);
+                }
+            }
+            Command::Up => {
+                if !chat.select_prev_item() {
+                    chat.scroll_by(-1);
+                }
+            }
+            Command::PageDown => chat.scroll_by(page),
+            Command::PageUp => chat.scroll_by(-page),
+            Command::Top => chat.to_start(),
+            Command::Bottom => chat.to_end(),
+            Command::ExpandItem => {
+                chat.toggle_expand();
+            }
+            Command::ExpandAll => {
+                let on = !chat.tools_expanded();
+                chat.expand_all_tools(on);
+            }
+            Command::JumpToSender => {
+                if let Some(Attribution::Sent {
+                    from_session_id,
+                    from_project,
+                    ..
+                }) = chat.cursor_attribution().cloned()
+                {
+                    self.tree.select(&super::tree::RowId::Chat {
+                        project: from_project.clone(),
+                        session_id: from_session_id.clone(),
+                    });
+                    return self.open(from_project, from_session_id);
+                }
+                self.notice = Some("no chat sent the turn under the cursor".into());
+            }
+            Command::Compose => self.focus = Focus::Composer,
+            Command::NewChat => return self.new_chat(),
+            Command::Cancel => {
+                if chat.running() {
+                    return Some(Action::Stop {
+                        session_ids: vec![chat.session_id().to_owned()],
+                    });
+                }
+                self.notice = Some("nothing is running in this chat".into());
+            }
+            Command::Back => self.focus = Focus::Tree,
+            other => return self.global(other),
+        }
+        None
+    }
+
+    fn on_composer_key(&mut self, key: KeyEvent) -> Option<Action> {
+        // Tab, Ctrl-L and F1 keep their global meaning; everything else edits the draft.
+        if let Some(command @ (Command::SwitchPane | Command::Refresh | Command::Help)) =
+            keys::command_for(Context::Composer, &key)
+        {
+            return self.global(command);
+        }
+        let running = self.composer_target_running();
+        match self.composer.handle_key(key, running) {
+            ComposerOutcome::None | ComposerOutcome::Queued | ComposerOutcome::Unqueued => None,
+            ComposerOutcome::Leave => {
+                self.focus = if self.chat.is_some() {
+                    Focus::Chat
+                } else {
+                    Focus::Tree
+                };
+                None
+            }
+            ComposerOutcome::Cancel => {
+                let sid = self.chat.as_ref().filter(|c| c.running())?.session_id();
+                Some(Action::Stop {
+                    session_ids: vec![sid.to_owned()],
+                })
+            }
+            ComposerOutcome::Send(text) => {
+                let model = self.composer.model.clone();
+                match self.composer.target().clone() {
+                    Target::NewChat { project_slug } => Some(Action::Send {
+                        project_slug,
+                        session_id: None,
+                        text,
+                        model,
+                    }),
+                    Target::Reply { session_id, .. } => Some(Action::Send {
+                        project_slug: self
+                            .chat
+                            .as_ref()
+                            .map(|c| c.project_slug().to_owned())
+                            .unwrap_or_default(),
+                        session_id: Some(session_id),
+                        text,
+                        model,
+                    }),
+                }
+            }
+        }
+    }
+
+    /// Whether the composer's target chat runs a turn (its message would be queued).
+    fn composer_target_running(&self) -> bool {
+        match self.composer.target() {
+            Target::Reply { session_id, .. } => self
+                .chat
+                .as_ref()
+                .filter(|c| c.session_id() == session_id)
+                .is_some_and(ChatView::running),
+            Target::NewChat { .. } => false,
+        }
+    }
+
+    /// The open chat's turn ended: a queued follow-up goes now.
+    pub fn take_queued_followup(&mut self) -> Option<Action> {
+        let chat = self.chat.as_ref()?;
+        if chat.running() {
+            return None;
+        }
+        let text = self.composer.take_queued()?;
+        Some(Action::Send {
+            project_slug: chat.project_slug().to_owned(),
+            session_id: Some(chat.session_id().to_owned()),
+            text,
+            model: self.composer.model.clone(),
+        })
+    }
+
     /// Keeps the cursor within the `height` rows on screen (called before every draw with the
     /// list's height).
     pub fn scroll_into_view(&mut self, height: usize) {
+        self.page = height.max(1);
         self.tree.scroll_into_view(height);
     }
 
@@ -142,6 +604,14 @@ impl App {
     /// Marks a chat running or idle. False when the chat is not listed (the caller reloads
     /// its project).
     pub fn apply_active(&mut self, active: &Active) -> bool {
+        if let Some(chat) = self
+            .chat
+            .as_mut()
+            .filter(|c| c.session_id() == active.session_id)
+        {
+            chat.set_running(active.running);
+            self.composer.set_running(active.running);
+        }
         self.tree.apply_active(active)
     }
 

@@ -1,9 +1,15 @@
-//! The TUI (plain `paddock`): projects and their chats in tree order, live.
+//! The TUI (plain `paddock`): the nested chat tree, the open chat streaming live, a composer,
+//! History and the help overlay.
 //!
 //! [`app::App`] is the state and [`render::render`] draws it; this module is the event loop
 //! that feeds the state from the keyboard, the daemon's pushed events and the answers of
 //! requests it runs in background tasks. It never draws per event: changes mark the screen
 //! dirty, and a dirty screen is drawn at most every [`FRAME`] once pending input is drained.
+//!
+//! The open chat: its transcript is read, then the chat is subscribed with `wantReplay`, so
+//! a running (or just finished) turn is replayed from its `chat:user` frame; the chat view
+//! drops the hydrated copy of that turn when the replay starts (matching the message id), so
+//! no line shows twice or goes missing. `chat:resync` and a reconnect do the same again.
 
 pub mod app;
 pub mod chat;
@@ -24,9 +30,14 @@ use std::time::Duration;
 
 use anyhow::{Context as _, bail};
 use futures_util::StreamExt;
-use paddock_proto::{ChatList, ChatScope, Reply, Request};
+use paddock_proto::{
+    ChatCancel, ChatEvent, ChatList, ChatScope, ChatSend, ChatSubscribe, ChatUpdate, Reply,
+    Request, SessionRef,
+};
 use ratatui::DefaultTerminal;
-use ratatui::crossterm::event::{Event as InputEvent, EventStream};
+use ratatui::crossterm::event::{
+    DisableBracketedPaste, EnableBracketedPaste, Event as InputEvent, EventStream,
+};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
@@ -36,6 +47,8 @@ use app::{Action, App};
 
 /// The shortest time between two draws (about 60 frames a second).
 const FRAME: Duration = Duration::from_millis(16);
+/// How often running spinners move.
+const SPINNER: Duration = Duration::from_millis(120);
 /// The first wait before reconnecting after the daemon went away; doubled per failure.
 const RETRY_FIRST: Duration = Duration::from_millis(250);
 /// The longest wait between two reconnection attempts.
@@ -53,7 +66,9 @@ pub async fn run(ctx: Context) -> anyhow::Result<()> {
             return Err(e).context("cannot take over the terminal");
         }
     };
+    let _ = ratatui::crossterm::execute!(std::io::stdout(), EnableBracketedPaste);
     let result = EventLoop::new(ctx).run(&mut terminal).await;
+    let _ = ratatui::crossterm::execute!(std::io::stdout(), DisableBracketedPaste);
     ratatui::restore();
     result
 }
@@ -64,6 +79,9 @@ enum Fetch {
     Projects,
     AllChats,
     Chats(String),
+    /// The open chat's transcript.
+    Transcript(String),
+    History,
 }
 
 impl Fetch {
@@ -77,6 +95,14 @@ impl Fetch {
             Fetch::Chats(slug) => Request::ChatList(ChatList {
                 project_slug: Some(slug.clone()),
                 scope: ChatScope::Active,
+            }),
+            Fetch::Transcript(sid) => Request::ChatTranscript(SessionRef {
+                session_id: sid.clone(),
+            }),
+            Fetch::History => Request::HistoryList(paddock_proto::HistoryList {
+                project_slug: None,
+                unattended: false,
+                limit: Some(history::FETCH_LIMIT),
             }),
         }
     }
@@ -93,6 +119,12 @@ enum Msg {
         fetch: Fetch,
         result: Result<Reply, String>,
     },
+    /// The answer to a command the user gave (send, archive, cancel...).
+    Done {
+        generation: u64,
+        what: &'static str,
+        result: Result<Reply, String>,
+    },
 }
 
 struct EventLoop {
@@ -107,6 +139,8 @@ struct EventLoop {
     /// the answer is in, so a burst of `chats:changed` costs two requests, not one per event.
     in_flight: HashSet<Fetch>,
     again: HashSet<Fetch>,
+    /// Chats this connection follows.
+    subscribed: HashSet<String>,
     /// When to try connecting again, and the wait after that one fails.
     retry: Option<Instant>,
     backoff: Duration,
@@ -126,6 +160,7 @@ impl EventLoop {
             msgs_rx,
             in_flight: HashSet::new(),
             again: HashSet::new(),
+            subscribed: HashSet::new(),
             retry: None,
             backoff: RETRY_FIRST,
         }
@@ -139,6 +174,8 @@ impl EventLoop {
 
     async fn run(mut self, terminal: &mut DefaultTerminal) -> anyhow::Result<()> {
         let mut input = EventStream::new();
+        let mut spinner = tokio::time::interval(SPINNER);
+        spinner.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
         self.connect();
         let mut dirty = true;
         let mut last_draw: Option<Instant> = None;
@@ -149,8 +186,11 @@ impl EventLoop {
                 biased;
                 ev = input.next() => match ev {
                     Some(Ok(ev)) => {
-                        if self.on_input(&ev) == Some(Action::Quit) {
-                            return Ok(());
+                        if let Some(action) = self.on_input(&ev) {
+                            if action == Action::Quit {
+                                return Ok(());
+                            }
+                            self.perform(action);
                         }
                         dirty = true;
                     }
@@ -163,6 +203,10 @@ impl EventLoop {
                 }
                 ev = next_event(&mut self.events) => {
                     dirty |= self.on_event(ev);
+                }
+                _ = spinner.tick(), if self.animating() => {
+                    self.app.tick = self.app.tick.wrapping_add(1);
+                    dirty = true;
                 }
                 () = sleep_until_opt(self.retry) => {
                     self.retry = None;
@@ -185,21 +229,130 @@ impl EventLoop {
     }
 
     fn on_input(&mut self, ev: &InputEvent) -> Option<Action> {
-        let InputEvent::Key(key) = ev else {
-            // Resizes and the rest only need a redraw.
-            return None;
-        };
-        let action = self.app.on_key(*key);
-        if action == Some(Action::Refresh) {
-            self.app.notice = None;
-            if self.client.is_some() {
-                self.fetch(Fetch::Projects);
-                self.fetch(Fetch::AllChats);
-            } else {
-                self.connect();
+        match ev {
+            InputEvent::Key(key) => self.app.on_key(*key),
+            InputEvent::Paste(text) => {
+                self.app.on_paste(text);
+                None
             }
+            // Resizes and the rest only need a redraw.
+            _ => None,
         }
-        action
+    }
+
+    /// Whether something on screen animates (a spinner).
+    fn animating(&self) -> bool {
+        self.app.running_count() > 0 || self.app.chat.as_ref().is_some_and(|c| c.running())
+    }
+
+    /// Carries out what a key asked for.
+    fn perform(&mut self, action: Action) {
+        match action {
+            Action::Quit => {}
+            Action::Refresh => {
+                self.app.notice = None;
+                if self.client.is_some() {
+                    self.fetch(Fetch::Projects);
+                    self.fetch(Fetch::AllChats);
+                    self.reopen_chat();
+                } else {
+                    self.connect();
+                }
+            }
+            Action::Open { session_id, .. } => {
+                self.unsubscribe_others(&session_id);
+                self.reopen_chat();
+                self.command(
+                    "mark read",
+                    Request::ChatUpdate(ChatUpdate {
+                        session_ids: vec![session_id],
+                        action: paddock_proto::ChatAction::Read,
+                    }),
+                );
+            }
+            Action::Update {
+                action,
+                session_ids,
+            } => self.command(
+                "update",
+                Request::ChatUpdate(ChatUpdate {
+                    session_ids,
+                    action,
+                }),
+            ),
+            Action::Stop { session_ids } => {
+                for session_id in session_ids {
+                    self.command(
+                        "cancel",
+                        Request::ChatCancel(ChatCancel {
+                            session_id,
+                            job_id: None,
+                        }),
+                    );
+                }
+            }
+            Action::Send {
+                project_slug,
+                session_id,
+                text,
+                model,
+            } => self.command(
+                "send",
+                Request::ChatSend(ChatSend {
+                    project_slug,
+                    session_id,
+                    message: text,
+                    model,
+                    preload_context: false,
+                }),
+            ),
+            Action::LoadHistory => self.fetch(Fetch::History),
+            Action::HistorySeen => self.command("history seen", Request::HistorySeen),
+        }
+    }
+
+    /// Reads the open chat's transcript again; the subscription follows the answer.
+    fn reopen_chat(&mut self) {
+        if let Some(sid) = self.app.chat.as_ref().map(|c| c.session_id().to_owned()) {
+            self.fetch(Fetch::Transcript(sid));
+        }
+    }
+
+    /// Stops following chats other than `keep` (the daemon keeps streaming them otherwise).
+    fn unsubscribe_others(&mut self, keep: &str) {
+        let others: Vec<String> = self
+            .subscribed
+            .iter()
+            .filter(|s| s.as_str() != keep)
+            .cloned()
+            .collect();
+        for sid in others {
+            self.subscribed.remove(&sid);
+            self.command(
+                "unsubscribe",
+                Request::ChatUnsubscribe(SessionRef { session_id: sid }),
+            );
+        }
+    }
+
+    /// Runs a request in the background; its answer comes back as [`Msg::Done`].
+    fn command(&mut self, what: &'static str, request: Request) {
+        let Some(client) = self.client.clone() else {
+            self.app.notice = Some(format!("cannot {what}: not connected to paddockd"));
+            return;
+        };
+        let tx = self.msgs_tx.clone();
+        let generation = self.generation;
+        tokio::spawn(async move {
+            let result = client.request(request).await.map_err(|e| e.to_string());
+            let _ = tx
+                .send(Msg::Done {
+                    generation,
+                    what,
+                    result,
+                })
+                .await;
+        });
     }
 
     /// Connects (starting the daemon if needed) in the background; the screen stays live.
@@ -210,6 +363,7 @@ impl EventLoop {
         self.events = None;
         self.in_flight.clear();
         self.again.clear();
+        self.subscribed.clear();
         self.app.connection = app::Connection::Connecting;
         let opts = self.ctx.start.clone();
         let tx = self.msgs_tx.clone();
@@ -248,8 +402,11 @@ impl EventLoop {
 
     fn on_msg(&mut self, msg: Msg) {
         match msg {
-            Msg::Connected { generation, .. } | Msg::Fetched { generation, .. }
+            Msg::Connected { generation, .. }
+            | Msg::Fetched { generation, .. }
+            | Msg::Done { generation, .. }
                 if generation != self.generation => {}
+            Msg::Done { what, result, .. } => self.on_done(what, result),
             Msg::Connected { result, .. } => match result {
                 Ok(mut client) => {
                     self.backoff = RETRY_FIRST;
@@ -258,6 +415,10 @@ impl EventLoop {
                     self.client = Some(Arc::new(client));
                     self.fetch(Fetch::Projects);
                     self.fetch(Fetch::AllChats);
+                    self.reopen_chat();
+                    if self.app.history.is_open() {
+                        self.fetch(Fetch::History);
+                    }
                 }
                 Err(reason) => {
                     self.app.set_unreachable(reason);
@@ -274,6 +435,12 @@ impl EventLoop {
                     (Fetch::AllChats, Ok(Reply::Chats(c))) => self.app.set_all_chats(c.chats),
                     (Fetch::Chats(slug), Ok(Reply::Chats(c))) => {
                         self.app.set_project_chats(slug, c.chats);
+                    }
+                    (Fetch::Transcript(sid), Ok(Reply::Transcript(t))) => self.hydrate(&sid, &t),
+                    (Fetch::History, Ok(Reply::History(h))) => self.app.history.set(h),
+                    (Fetch::History, Err(reason)) => self.app.history.set_error(reason),
+                    (Fetch::Transcript(_), Err(reason)) => {
+                        self.app.notice = Some(format!("cannot read the chat: {reason}"));
                     }
                     (_, Ok(other)) => {
                         self.app.notice = Some(format!(
@@ -309,12 +476,23 @@ impl EventLoop {
                 false
             }
             Some(Event::Active(active)) => {
-                if self.app.apply_active(&active) {
-                    true
-                } else {
-                    self.fetch(Fetch::Chats(active.project_slug));
-                    false
+                let open = self
+                    .app
+                    .chat
+                    .as_ref()
+                    .is_some_and(|c| c.session_id() == active.session_id);
+                let known = self.app.apply_active(&active);
+                // The open chat's turn ended: its queued follow-up goes now.
+                if open
+                    && !active.running
+                    && let Some(action) = self.app.take_queued_followup()
+                {
+                    self.perform(action);
                 }
+                if !known {
+                    self.fetch(Fetch::Chats(active.project_slug));
+                }
+                known || open
             }
             // Events were lost: what is on screen may be stale.
             Some(Event::Lagged { .. }) => {
@@ -326,8 +504,97 @@ impl EventLoop {
                 self.app.notice = Some(body.message);
                 true
             }
-            // The list view subscribes to no chat stream.
-            Some(Event::Frame(_) | Event::Resync(_) | Event::Undecodable(_)) => false,
+            Some(Event::Frame(frame)) => {
+                let sid = frame.routing.session_id.clone();
+                let ended = matches!(frame.event, ChatEvent::Complete(_));
+                let Some(chat) = self.app.chat.as_mut().filter(|c| c.session_id() == sid) else {
+                    return false;
+                };
+                let changed = chat.apply(&frame);
+                if ended {
+                    chat.set_running(false);
+                    self.app.composer.set_running(false);
+                    self.command(
+                        "mark read",
+                        Request::ChatUpdate(ChatUpdate {
+                            session_ids: vec![sid],
+                            action: paddock_proto::ChatAction::Read,
+                        }),
+                    );
+                    if let Some(action) = self.app.take_queued_followup() {
+                        self.perform(action);
+                    }
+                }
+                changed || ended
+            }
+            // The frames this view needed are gone: read the transcript, then follow again.
+            Some(Event::Resync(resync)) => {
+                if self
+                    .app
+                    .chat
+                    .as_ref()
+                    .is_some_and(|c| c.session_id() == resync.session_id)
+                {
+                    self.subscribed.remove(&resync.session_id);
+                    self.reopen_chat();
+                }
+                false
+            }
+            Some(Event::Undecodable(_)) => false,
+        }
+    }
+}
+
+impl EventLoop {
+    /// The open chat's transcript arrived: show it, then follow the chat (replaying the running
+    /// or just-finished turn, which replaces its hydrated copy).
+    fn hydrate(&mut self, sid: &str, t: &paddock_proto::Transcript) {
+        let Some(chat) = self.app.chat.as_mut().filter(|c| c.session_id() == sid) else {
+            return;
+        };
+        chat.hydrate(t);
+        chat.set_title(&t.chat.title);
+        chat.set_running(t.chat.running);
+        self.app.composer.set_running(t.chat.running);
+        self.subscribed.insert(sid.to_owned());
+        self.command(
+            "follow the chat",
+            Request::ChatSubscribe(ChatSubscribe {
+                session_id: sid.to_owned(),
+                want_replay: true,
+                last_seq: None,
+            }),
+        );
+    }
+
+    fn on_done(&mut self, what: &'static str, result: Result<Reply, String>) {
+        match result {
+            Err(reason) => self.app.notice = Some(format!("{what} failed: {reason}")),
+            Ok(Reply::Sent(sent)) => {
+                let open = self
+                    .app
+                    .chat
+                    .as_ref()
+                    .is_some_and(|c| c.session_id() == sent.session_id);
+                if !open {
+                    // A new chat: show it; its frames replay once the transcript is read.
+                    if let Some(action) = self.app.open(sent.project_slug, sent.session_id) {
+                        self.perform(action);
+                    }
+                    self.app.focus = app::Focus::Chat;
+                }
+            }
+            Ok(Reply::Updated(u)) if what == "update" => {
+                self.app.notice = Some(match u.changed {
+                    0 => "nothing changed".to_owned(),
+                    1 => "1 chat changed".to_owned(),
+                    n => format!("{n} chats changed"),
+                });
+            }
+            Ok(Reply::Cancelled(c)) if !c.was_running => {
+                self.app.notice = Some("nothing was running".to_owned());
+            }
+            Ok(_) => {}
         }
     }
 }

@@ -9,9 +9,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Padding, Paragraph, Wrap};
 use unicode_width::UnicodeWidthStr;
 
-use super::app::{App, Connection};
+use super::app::{App, Connection, Focus};
 use super::theme::{Role, Theme};
-use super::tree_view;
+use super::{chat_view, help, history, tree_view};
 
 /// The screen's three bands: header, chat list, status line.
 pub fn layout(area: Rect) -> [Rect; 3] {
@@ -28,27 +28,125 @@ pub fn list_height(area: Rect) -> usize {
     usize::from(layout(area)[1].height)
 }
 
-pub fn render(app: &App, frame: &mut Frame<'_>) {
+pub fn render(app: &mut App, frame: &mut Frame<'_>) {
     let [header, body, status] = layout(frame.area());
-    let theme = &app.theme;
+    app.width = frame.area().width;
     render_header(app, frame, header);
+    let theme = app.theme;
     let ellipsis = theme.glyph("…", "...");
     match &app.connection {
-        Connection::Unreachable(reason) => render_unreachable(reason, theme, frame, body),
+        Connection::Unreachable(reason) => {
+            let reason = reason.clone();
+            render_unreachable(&reason, &theme, frame, body);
+        }
         Connection::Connecting if !app.loaded => {
             render_message(
                 &format!("Connecting to paddockd{ellipsis}"),
-                theme,
+                &theme,
                 frame,
                 body,
             );
         }
         Connection::Connected(_) if !app.loaded => {
-            render_message(&format!("Loading{ellipsis}"), theme, frame, body);
+            render_message(&format!("Loading{ellipsis}"), &theme, frame, body);
         }
-        _ => tree_view::render_tree(&app.tree, theme, app.tick, frame, body, true),
+        _ if app.history.is_open() => {
+            app.history.set_tick(app.tick);
+            history::render_history(&app.history, &theme, frame, body);
+        }
+        _ => render_panes(app, frame, body),
+    }
+    if let Some(scroll) = app.help {
+        let max = help::help_max_scroll(&theme, app_context_under_help(app), frame.area());
+        let scroll = scroll.min(max);
+        app.help = Some(scroll);
+        help::render_help(
+            &theme,
+            app_context_under_help(app),
+            frame,
+            frame.area(),
+            scroll,
+        );
     }
     render_status(app, frame, status);
+}
+
+/// The context the help overlay lists first: what had the keyboard before it opened.
+fn app_context_under_help(app: &App) -> super::keys::Context {
+    use super::keys::Context;
+    if app.history.is_open() {
+        return Context::History;
+    }
+    match app.focus {
+        Focus::Tree => Context::Tree,
+        Focus::Chat => Context::Chat,
+        Focus::Composer => Context::Composer,
+    }
+}
+
+/// The tree and the chat side by side, or (narrow) the focused one alone.
+fn render_panes(app: &mut App, frame: &mut Frame<'_>, area: Rect) {
+    let theme = app.theme;
+    if app.narrow() {
+        if app.focus == Focus::Tree || app.chat.is_none() && app.focus != Focus::Composer {
+            tree_view::render_tree(&app.tree, &theme, app.tick, frame, area, true);
+        } else {
+            render_chat_column(app, frame, area);
+        }
+        return;
+    }
+    let tree_width = (area.width * 2 / 5).clamp(28, 48);
+    let [left, sep, right] = Layout::horizontal([
+        Constraint::Length(tree_width),
+        Constraint::Length(1),
+        Constraint::Min(0),
+    ])
+    .areas(area);
+    tree_view::render_tree(
+        &app.tree,
+        &theme,
+        app.tick,
+        frame,
+        left,
+        app.focus == Focus::Tree,
+    );
+    let bar = theme.glyph("│", "|");
+    let column: Vec<Line<'_>> = (0..sep.height)
+        .map(|_| Line::styled(bar, theme.style(Role::Dim)))
+        .collect();
+    frame.render_widget(Paragraph::new(column), sep);
+    render_chat_column(app, frame, right);
+}
+
+/// The open chat above the composer (a hint when no chat is open).
+fn render_chat_column(app: &mut App, frame: &mut Frame<'_>, area: Rect) {
+    let theme = app.theme;
+    let composer_shown = app.focus == Focus::Composer || app.chat.is_some();
+    let composer_height = if composer_shown {
+        app.composer.height(area.width).min(area.height / 2)
+    } else {
+        0
+    };
+    let [top, bottom] =
+        Layout::vertical([Constraint::Min(0), Constraint::Length(composer_height)]).areas(area);
+    match app.chat.as_mut() {
+        Some(chat) => {
+            chat_view::render_chat(chat, &theme, app.tick, frame, top, app.focus == Focus::Chat);
+        }
+        None => {
+            let dot = theme.glyph("·", "-");
+            let hint = if top.width >= 44 {
+                format!("Enter opens a chat {dot} N starts one {dot} ? keys")
+            } else {
+                "Enter opens a chat".to_owned()
+            };
+            render_message(&hint, &theme, frame, top);
+        }
+    }
+    if composer_height > 0 {
+        app.composer
+            .render(&theme, frame, bottom, app.focus == Focus::Composer);
+    }
 }
 
 /// The header's left end.
@@ -110,39 +208,91 @@ fn render_header(app: &App, frame: &mut Frame<'_>, area: Rect) {
 
 fn render_status(app: &App, frame: &mut Frame<'_>, area: Rect) {
     let theme = &app.theme;
+    if let Some(filter) = &app.filter_input {
+        let line = Line::from(vec![
+            Span::raw(" /").bold(),
+            Span::raw(filter.clone()),
+            Span::raw("▏").dim(),
+            Span::raw("  enter keep · esc clear").dim(),
+        ]);
+        frame.render_widget(line, area);
+        return;
+    }
     let line = match (&app.notice, &app.connection) {
         (Some(notice), _) => Line::styled(format!(" {notice}"), theme.style(Role::Warning)),
-        (None, Connection::Unreachable(_)) => hints(&[], &[("r", "retry"), ("q", "quit")]),
+        (None, Connection::Unreachable(_)) => hints(&[], &[("ctrl-l", "retry now"), ("q", "quit")]),
         (None, Connection::Connecting) => hints(&[], &[("q", "quit")]),
-        (None, _) => {
-            let tree = &app.tree;
-            let mut state = Vec::new();
-            let marked = tree.marked_count();
-            if tree.range_open() {
-                state.push("range: v to mark".to_owned());
-            }
-            if marked > 0 {
-                state.push(format!("{marked} marked"));
-            }
-            if let Some(filter) = tree.filter() {
-                state.push(format!("/{filter}"));
-            }
-            if tree.unattended_only() {
-                state.push("unattended".to_owned());
-            }
-            let keys: &[(&str, &str)] = if marked > 0 || tree.range_open() {
-                &[("esc", "clear"), ("space", "mark"), ("q", "quit")]
-            } else {
+        (None, _) if app.help.is_some() => hints(&[], &[("j/k", "scroll"), ("esc", "close")]),
+        (None, _) if app.history.is_open() => hints(
+            &[],
+            &[
+                ("enter", "open"),
+                ("U", "unattended/all"),
+                ("esc", "close"),
+                ("?", "keys"),
+            ],
+        ),
+        (None, _) => match app.focus {
+            Focus::Composer => hints(
+                &[],
                 &[
-                    ("j/k", "move"),
-                    ("h/l", "fold"),
-                    ("space", "mark"),
-                    ("n", "next unread"),
-                    ("q", "quit"),
-                ]
-            };
-            hints(&state, keys)
-        }
+                    ("enter", "send"),
+                    ("alt-enter", "newline"),
+                    ("ctrl-o", "model"),
+                    ("esc", "leave"),
+                ],
+            ),
+            Focus::Chat => hints(
+                &[],
+                &[
+                    ("j/k", "items"),
+                    ("o", "expand"),
+                    ("i", "write"),
+                    ("J", "sender"),
+                    ("x", "cancel"),
+                    ("tab", "tree"),
+                    ("?", "keys"),
+                ],
+            ),
+            Focus::Tree => {
+                let tree = &app.tree;
+                let mut state = Vec::new();
+                let marked = tree.marked_count();
+                if app.subtree_pending {
+                    state.push("subtree:".to_owned());
+                }
+                if tree.range_open() {
+                    state.push("range: v to mark".to_owned());
+                }
+                if marked > 0 {
+                    state.push(format!("{marked} marked"));
+                }
+                if let Some(filter) = tree.filter() {
+                    state.push(format!("/{filter}"));
+                }
+                if tree.unattended_only() {
+                    state.push("unattended".to_owned());
+                }
+                let keys: &[(&str, &str)] = if marked > 0 || tree.range_open() {
+                    &[
+                        ("a", "archive"),
+                        ("s", "star"),
+                        ("esc", "clear"),
+                        ("?", "keys"),
+                    ]
+                } else {
+                    &[
+                        ("j/k", "move"),
+                        ("enter", "open"),
+                        ("N", "new"),
+                        ("h/l", "fold"),
+                        ("H", "history"),
+                        ("?", "keys"),
+                    ]
+                };
+                hints(&state, keys)
+            }
+        },
     };
     frame.render_widget(line, area);
 }
