@@ -55,7 +55,7 @@ impl Drop for Tmux {
 }
 
 #[test]
-fn the_tui_lists_projects_and_chats_and_quits_on_q() {
+fn the_tui_lists_chats_sends_streams_archives_shows_help_and_quits() {
     let dir = tempfile::tempdir().unwrap();
     let env: Vec<(&str, PathBuf)> = vec![
         ("PADDOCK_SOCKET", dir.path().join("run/paddockd.sock")),
@@ -110,10 +110,32 @@ fn the_tui_lists_projects_and_chats_and_quits_on_q() {
     assert!(started.success());
     let screen = tmux.wait_for("a chat about tmux panes");
     assert!(screen.contains("demo"), "{screen}");
-    tmux.cmd()
-        .args(["send-keys", "-t", "tui", "q"])
-        .status()
-        .unwrap();
+
+    // A new chat from the keyboard: N on the root workspace's row, type, Enter; the reply
+    // streams into the chat pane and the chat appears in the tree.
+    let keys = |keys: &[&str]| {
+        let mut c = tmux.cmd();
+        c.args(["send-keys", "-t", "tui"]).args(keys);
+        assert!(c.status().unwrap().success());
+    };
+    keys(&["g", "N"]);
+    tmux.wait_for("new chat");
+    keys(&["-l", "hello from tmux"]);
+    keys(&["Enter"]);
+    let screen = tmux.wait_for("echo: hello from tmux");
+    assert!(screen.contains("hello from tmux"), "{screen}");
+    // Back to the tree, archive the chat under the cursor: it leaves the active list.
+    keys(&["Escape"]);
+    keys(&["g", "j"]);
+    let before = tmux.capture();
+    assert!(before.contains("hello from tmux"), "{before}");
+    keys(&["a"]);
+    tmux.wait_for("1 chat changed");
+    // The help overlay lists every key.
+    keys(&["?"]);
+    tmux.wait_for("Tree (here)");
+    keys(&["Escape"]);
+    keys(&["q"]);
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
         let alive = tmux

@@ -554,6 +554,14 @@ impl EventLoop {
         };
         chat.hydrate(t);
         chat.set_title(&t.chat.title);
+        if matches!(self.app.composer.target(),
+            composer::Target::Reply { session_id, .. } if session_id == sid)
+        {
+            self.app.composer.set_target(composer::Target::Reply {
+                session_id: sid.to_owned(),
+                title: t.chat.title.clone(),
+            });
+        }
         chat.set_running(t.chat.running);
         self.app.composer.set_running(t.chat.running);
         self.subscribed.insert(sid.to_owned());

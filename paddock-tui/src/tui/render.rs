@@ -56,6 +56,8 @@ pub fn render(app: &mut App, frame: &mut Frame<'_>) {
         }
         _ => render_panes(app, frame, body),
     }
+    render_status(app, frame, status);
+    // The overlay goes over everything, the status line included.
     if let Some(scroll) = app.help {
         let max = help::help_max_scroll(&theme, app_context_under_help(app), frame.area());
         let scroll = scroll.min(max);
@@ -68,7 +70,6 @@ pub fn render(app: &mut App, frame: &mut Frame<'_>) {
             scroll,
         );
     }
-    render_status(app, frame, status);
 }
 
 /// The context the help overlay lists first: what had the keyboard before it opened.
