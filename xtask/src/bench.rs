@@ -5,7 +5,9 @@
 //!    in-process and drives a stand-in CLI (`xtask bench-claude`, behind a wrapper script)
 //!    that stamps each text delta with the wall-clock time it was written; every attached
 //!    client subtracts that stamp from its receive time. Measured with 1 and 10 clients.
-//! 3. Listing 10,000 chats, next to `cat` of the same bytes ([`crate::bench_chats`]).
+//! 3. The TUI with 10,000 chats: first frame, frame time, key press → frame, memory
+//!    ([`crate::bench_tui`]).
+//! 4. Listing 10,000 chats, next to `cat` of the same bytes ([`crate::bench_chats`]).
 
 use std::path::Path;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -74,6 +76,7 @@ pub fn run() -> Result<()> {
         }
         Ok::<_, anyhow::Error>(())
     })?;
+    crate::bench_tui::run()?;
     crate::bench_chats::run(&crate::workspace_root())
 }
 

@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod bench_chats;
+pub mod bench_tui;
 pub mod docs;
 pub mod pipeline;
 
