@@ -141,6 +141,9 @@ struct EventLoop {
     again: HashSet<Fetch>,
     /// Chats this connection follows.
     subscribed: HashSet<String>,
+    /// The pid of the daemon last connected to: the same one after a dropped connection
+    /// still has the running turn's frames, with the same seqs.
+    daemon_pid: Option<u32>,
     /// When to try connecting again, and the wait after that one fails.
     retry: Option<Instant>,
     backoff: Duration,
@@ -161,6 +164,7 @@ impl EventLoop {
             in_flight: HashSet::new(),
             again: HashSet::new(),
             subscribed: HashSet::new(),
+            daemon_pid: None,
             retry: None,
             backoff: RETRY_FIRST,
         }
@@ -311,6 +315,30 @@ impl EventLoop {
         }
     }
 
+    /// After a reconnect: a running turn on the same daemon continues from the last frame seen
+    /// (`wantReplay` with `lastSeq`: nothing read twice); anything else is read again from its
+    /// transcript, then followed with replay.
+    fn resume_chat(&mut self, same_daemon: bool) {
+        let resume = self.app.chat.as_ref().and_then(|c| {
+            let seq = c.last_seq()?;
+            (same_daemon && c.running()).then(|| (c.session_id().to_owned(), seq))
+        });
+        match resume {
+            Some((session_id, seq)) => {
+                self.subscribed.insert(session_id.clone());
+                self.command(
+                    "follow the chat",
+                    Request::ChatSubscribe(ChatSubscribe {
+                        session_id,
+                        want_replay: true,
+                        last_seq: Some(seq),
+                    }),
+                );
+            }
+            None => self.reopen_chat(),
+        }
+    }
+
     /// Reads the open chat's transcript again; the subscription follows the answer.
     fn reopen_chat(&mut self) {
         if let Some(sid) = self.app.chat.as_ref().map(|c| c.session_id().to_owned()) {
@@ -411,11 +439,13 @@ impl EventLoop {
                 Ok(mut client) => {
                     self.backoff = RETRY_FIRST;
                     self.events = client.take_events();
+                    let pid = client.daemon().pid;
+                    let same_daemon = self.daemon_pid.replace(pid) == Some(pid);
                     self.app.set_connected(client.daemon().clone());
                     self.client = Some(Arc::new(client));
                     self.fetch(Fetch::Projects);
                     self.fetch(Fetch::AllChats);
-                    self.reopen_chat();
+                    self.resume_chat(same_daemon);
                     if self.app.history.is_open() {
                         self.fetch(Fetch::History);
                     }
