@@ -73,6 +73,12 @@ pub enum Request {
     /// Adopt a directory's terminal `claude` sessions into a project.
     #[serde(rename = "chat:import")]
     ChatImport(ChatImport),
+    /// From the MCP bridge of an agent: the tools its chat may use.
+    #[serde(rename = "agent:tools")]
+    AgentTools(AgentAuth),
+    /// From the MCP bridge of an agent: call a tool as the chat the token names.
+    #[serde(rename = "agent:call")]
+    AgentCall(AgentCall),
     #[serde(rename = "project:list")]
     ProjectList,
     #[serde(rename = "project:create")]
@@ -109,6 +115,8 @@ impl Request {
             Request::HistoryList(_) => "history:list",
             Request::HistorySeen => "history:seen",
             Request::ChatImport(_) => "chat:import",
+            Request::AgentTools(_) => "agent:tools",
+            Request::AgentCall(_) => "agent:call",
         }
     }
 }
@@ -249,6 +257,29 @@ pub struct ChatImport {
     /// Report what would be adopted, change nothing.
     #[serde(default, skip_serializing_if = "is_false")]
     pub dry_run: bool,
+}
+
+/// Who an MCP bridge speaks for: the per-chat token the daemon handed to that chat's `claude`,
+/// and which of its servers (`paddock_manage` for self-management, `paddock` for `send_file`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentAuth {
+    pub token: String,
+    pub server: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentCall {
+    pub token: String,
+    pub server: String,
+    /// The tool's name without the `mcp__<server>__` prefix, e.g. `create_chat`.
+    pub tool: String,
+    #[serde(default)]
+    pub arguments: Value,
+    /// The CLI's `tool_use` id of the call, when it sent one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_use_id: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -618,6 +649,33 @@ pub enum Reply {
     Forked(Forked),
     History(History),
     Imported(Imported),
+    /// `agent:tools`: what the MCP bridge lists in `tools/list`.
+    AgentTools(AgentTools),
+    /// `agent:call`: the tool's answer, as the MCP bridge returns it.
+    AgentResult(AgentResult),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentTools {
+    pub tools: Vec<AgentTool>,
+}
+
+/// One MCP tool: name, description and JSON schema of its arguments.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentTool {
+    pub name: String,
+    pub description: String,
+    pub input_schema: Value,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentResult {
+    /// The text the model reads.
+    pub text: String,
+    pub is_error: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -449,6 +449,29 @@ fn table() -> Vec<(&'static str, Golden)> {
                 }),
             ),
         ),
+        (
+            "request.agent_tools",
+            request(
+                1,
+                Request::AgentTools(AgentAuth {
+                    token: s("pdk_7f3a9c1e5b2d4f60a8e1c3b5d7f9a2c4"),
+                    server: s("paddock_manage"),
+                }),
+            ),
+        ),
+        (
+            "request.agent_call",
+            request(
+                2,
+                Request::AgentCall(AgentCall {
+                    token: s("pdk_7f3a9c1e5b2d4f60a8e1c3b5d7f9a2c4"),
+                    server: s("paddock_manage"),
+                    tool: s("create_chat"),
+                    arguments: json!({"prompt": "Find where the session cookie is refreshed.", "name": "cookie refresh"}),
+                    tool_use_id: Some(s(TOOL_USE)),
+                }),
+            ),
+        ),
         ("request.daemon_status", request(19, Request::DaemonStatus)),
         (
             "request.daemon_shutdown",
@@ -1146,6 +1169,33 @@ fn table() -> Vec<(&'static str, Golden)> {
             ok(21, Reply::Updated(Updated { changed: 2 })),
         ),
         (
+            "reply.agent_tools",
+            ok(
+                1,
+                Reply::AgentTools(AgentTools {
+                    tools: vec![AgentTool {
+                        name: s("create_chat"),
+                        description: s(
+                            "Start a new chat (a child of this one) with a first prompt.",
+                        ),
+                        input_schema: json!({"type": "object", "properties": {"prompt": {"type": "string"}}, "required": ["prompt"]}),
+                    }],
+                }),
+            ),
+        ),
+        (
+            "reply.agent_result",
+            ok(
+                2,
+                Reply::AgentResult(AgentResult {
+                    text: s(
+                        "{\"sessionId\":\"a3e9b1c4-6d2f-4f8a-b7c5-1e0d9f3a2b68\",\"project\":\"webapp\",\"depth\":1}",
+                    ),
+                    is_error: false,
+                }),
+            ),
+        ),
+        (
             "reply.forked",
             ok(
                 24,
@@ -1395,6 +1445,8 @@ covers!(request_row, REQUEST_ROWS, Request {
     Request::HistoryList(_) => "request.history_list",
     Request::HistorySeen => "request.history_seen",
     Request::ChatImport(_) => "request.chat_import",
+    Request::AgentTools(_) => "request.agent_tools",
+    Request::AgentCall(_) => "request.agent_call",
 });
 
 covers!(action_row, ACTION_ROWS, ChatAction {
@@ -1467,6 +1519,8 @@ covers!(reply_row, REPLY_ROWS, Reply {
     Reply::Forked(_) => "reply.forked",
     Reply::History(_) => "reply.history",
     Reply::Imported(_) => "reply.imported",
+    Reply::AgentTools(_) => "reply.agent_tools",
+    Reply::AgentResult(_) => "reply.agent_result",
 });
 
 covers!(transcript_row, TRANSCRIPT_ROWS, TranscriptEntry {

@@ -164,7 +164,7 @@ fn display_title(title: &str, sid: &str) -> String {
     }
 }
 
-async fn running_sessions(d: &Daemon) -> HashMap<String, String> {
+pub(crate) async fn running_sessions(d: &Daemon) -> HashMap<String, String> {
     d.hub
         .snapshot()
         .await
@@ -244,7 +244,7 @@ fn lay_out(rows: Vec<ChatSummary>, joined: &Joined) -> Vec<ChatSummary> {
 /// The project a chat belongs to and its indexed entry. A chat the index does not know is
 /// found only while it runs (its first turn, before the CLI wrote its transcript): one that
 /// ran once and was deleted since is not found, so nothing can flag it again.
-fn locate(
+pub(crate) fn locate(
     d: &Daemon,
     sid: &str,
     running: &HashMap<String, String>,
@@ -484,6 +484,11 @@ fn remove_transcript(path: &Path) -> std::io::Result<()> {
 
 /// `chat:fork`: copies a chat into a new one that records the source as its parent.
 pub async fn fork(d: &Daemon, f: ChatFork) -> Result<Forked, ErrorBody> {
+    fork_as(d, f, Origin::Human).await
+}
+
+/// A fork with this origin (`spawned` when an agent forks with `fork_chat`).
+pub async fn fork_as(d: &Daemon, f: ChatFork, origin: Origin) -> Result<Forked, ErrorBody> {
     d.state.wait_ready().await;
     if uuid::Uuid::parse_str(&f.session_id).is_err() {
         return Err(ErrorBody::new(
@@ -531,7 +536,7 @@ pub async fn fork(d: &Daemon, f: ChatFork) -> Result<Forked, ErrorBody> {
         .stamp(
             &new_id,
             RunProvenance {
-                origin: Origin::Human,
+                origin,
                 depth: depth + 1,
                 parent_session_id: Some(f.session_id.clone()),
                 parent_project: Some(project.slug.clone()),

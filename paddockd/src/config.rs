@@ -53,6 +53,11 @@ struct FileConfig {
     hub_buffer_frames: Option<usize>,
     hub_linger_secs: Option<u64>,
     client_queue: Option<usize>,
+    max_spawn_depth: Option<u32>,
+    self_mcp: Option<bool>,
+    self_mcp_write: Option<bool>,
+    self_mcp_projects: Option<bool>,
+    mcp_bin: Option<PathBuf>,
 }
 
 /// One documented configuration key: its name, env variable, default and meaning.
@@ -155,6 +160,31 @@ pub const KEYS: &[KeyDoc] = &[
         default: "8192",
         about: "frames queued per client before it is treated as slow and sent chat:resync",
     },
+    KeyDoc {
+        key: "max_spawn_depth",
+        default: "1",
+        about: "spawn depth (0-8) up to which a machine-started chat gets the self-management tools; a project's max_spawn_depth wins",
+    },
+    KeyDoc {
+        key: "self_mcp",
+        default: "true",
+        about: "give agents the read tier of the paddock_manage tools (list_projects, list_chats, read_chat)",
+    },
+    KeyDoc {
+        key: "self_mcp_write",
+        default: "true",
+        about: "also the write tier (create_chat, fork_chat, send_message, archive_chat, unarchive_chat); needs self_mcp",
+    },
+    KeyDoc {
+        key: "self_mcp_projects",
+        default: "false",
+        about: "also create_project; needs self_mcp_write",
+    },
+    KeyDoc {
+        key: "mcp_bin",
+        default: "this paddockd",
+        about: "the paddockd binary agents run as their MCP bridge (`paddockd mcp`)",
+    },
 ];
 
 /// The resolved configuration the daemon runs with.
@@ -183,6 +213,15 @@ pub struct Config {
     /// Extra environment for every claude process. Not a file key: for embedding the
     /// daemon (tests point the fake CLI at a state folder with it).
     pub claude_env: Vec<(String, String)>,
+    /// The depth gate: a machine-started turn gets the self-management tools when its chat's
+    /// depth is at most this (a project's own setting wins).
+    pub max_spawn_depth: u32,
+    /// The tool tiers (each needs the one before).
+    pub self_mcp: bool,
+    pub self_mcp_write: bool,
+    pub self_mcp_projects: bool,
+    /// The binary agents run as `paddockd mcp`; `None` when it cannot be found (no tools).
+    pub mcp_bin: Option<PathBuf>,
 }
 
 /// Where the configuration comes from, besides the environment.
@@ -218,6 +257,11 @@ impl Config {
             hub_linger: Duration::from_secs(60),
             client_queue: 8192,
             claude_env: Vec::new(),
+            max_spawn_depth: 1,
+            self_mcp: true,
+            self_mcp_write: true,
+            self_mcp_projects: false,
+            mcp_bin: None,
         }
     }
 
@@ -319,12 +363,36 @@ impl Config {
         if let Some(n) = pick(&env, "client_queue", file.client_queue)? {
             cfg.client_queue = n;
         }
+        if let Some(n) = pick(&env, "max_spawn_depth", file.max_spawn_depth)? {
+            cfg.max_spawn_depth = n;
+        }
+        if let Some(b) = pick(&env, "self_mcp", file.self_mcp)? {
+            cfg.self_mcp = b;
+        }
+        if let Some(b) = pick(&env, "self_mcp_write", file.self_mcp_write)? {
+            cfg.self_mcp_write = b;
+        }
+        if let Some(b) = pick(&env, "self_mcp_projects", file.self_mcp_projects)? {
+            cfg.self_mcp_projects = b;
+        }
+        cfg.mcp_bin = pick_path(&env, "mcp_bin", file.mcp_bin)?.or_else(|| {
+            // The running binary, when it is paddockd (not an embedding test binary).
+            std::env::current_exe()
+                .ok()
+                .filter(|p| p.file_name().is_some_and(|n| n == "paddockd"))
+        });
         cfg.validate()?;
         Ok(cfg)
     }
 
     /// Checks the values that would make the daemon misbehave rather than fail.
     pub fn validate(&self) -> Result<(), ConfigError> {
+        if self.max_spawn_depth > 8 {
+            return Err(ConfigError::Invalid(format!(
+                "max_spawn_depth is {}; it must be between 0 and 8",
+                self.max_spawn_depth
+            )));
+        }
         if self.max_processes == 0 {
             return Err(ConfigError::Invalid(
                 "max_processes must be at least 1".into(),

@@ -266,6 +266,8 @@ impl Connection {
             Request::HistoryList(h) => crate::history::list(&d, &self.user, h)
                 .await
                 .map(Reply::History),
+            Request::AgentTools(a) => crate::agent::list_tools(&d, &a).map(Reply::AgentTools),
+            Request::AgentCall(c) => crate::agent::call(&d, c).await.map(Reply::AgentResult),
             Request::HistorySeen => crate::history::seen(&d, &self.user)
                 .await
                 .map(|()| Reply::Ack),

@@ -2,6 +2,7 @@
 //! drives a bounded pool of Claude Code processes. `ARCHITECTURE.md` maps the modules.
 
 pub mod adopt;
+pub mod agent;
 pub mod chat_links;
 pub mod chats;
 pub mod cli;

@@ -43,6 +43,9 @@ pub struct ProjectFile {
     /// The model for chats that do not choose one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
+    /// The depth gate for this project's chats (0-8); wins over the instance's setting.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_spawn_depth: Option<u32>,
 }
 
 #[derive(Debug, Clone)]

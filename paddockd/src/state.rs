@@ -12,6 +12,8 @@ use crate::stores::{StoreError, Stores};
 
 pub struct ChatState {
     pub stores: Stores,
+    /// Per-chat tokens of the agents' MCP bridges.
+    pub agents: crate::agent::AgentTokens,
     pub index: ChatIndex,
     pub runs: RunLog,
     claude_home: PathBuf,
@@ -24,6 +26,7 @@ impl ChatState {
         let dir = cfg.data_dir.join("state");
         Ok(Self {
             stores: Stores::open(&dir)?,
+            agents: crate::agent::AgentTokens::default(),
             index: ChatIndex::open(dir.join("chat-index.json")),
             runs: RunLog::open(dir.join("runs.jsonl")),
             claude_home: cfg.claude_home.clone(),

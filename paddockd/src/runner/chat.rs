@@ -45,6 +45,8 @@ struct Live {
     proc: ClaudeProcess,
     translator: Translator,
     model: Option<String>,
+    /// Whether this process was given the self-management tools (the depth gate).
+    manage: bool,
 }
 
 pub struct ChatTask {
@@ -53,6 +55,46 @@ pub struct ChatTask {
     rx: mpsc::Receiver<ChatCmd>,
     live: Option<Live>,
     interrupts: u64,
+    /// Machine-started turns (a message from another chat, a schedule) that arrived while a
+    /// turn ran: they run, in order, when it ends. Bounded by [`PENDING_MAX`].
+    pending: std::collections::VecDeque<TurnJob>,
+}
+
+/// Machine turns a busy chat holds; one more is refused as busy.
+const PENDING_MAX: usize = 32;
+
+/// A turn that arrives while another runs: a machine's waits its turn (its sender is told it
+/// was accepted); a person's is refused as busy, so they can choose to cancel.
+fn hold_or_refuse(
+    pending: &mut std::collections::VecDeque<TurnJob>,
+    session_id: &str,
+    job: TurnJob,
+) {
+    if job.req.reply_to.is_some() || pending.len() >= PENDING_MAX {
+        busy(job);
+        return;
+    }
+    let TurnJob {
+        req,
+        new_chat,
+        reply,
+    } = job;
+    let _ = reply.send(Ok(session_id.to_owned()));
+    let (reply, _) = oneshot::channel();
+    pending.push_back(TurnJob {
+        req,
+        new_chat,
+        reply,
+    });
+}
+
+/// How a process for a turn is started, if one must be.
+#[derive(Debug, Clone, Copy)]
+struct Launch {
+    /// The chat's transcript exists: resume it.
+    on_disk: bool,
+    /// Give it the self-management tools (the depth gate's decision).
+    manage: bool,
 }
 
 /// How a turn ended, for the log and the run history.
@@ -91,6 +133,7 @@ impl ChatTask {
             rx,
             live: None,
             interrupts: 0,
+            pending: std::collections::VecDeque::new(),
         }
     }
 
@@ -101,7 +144,12 @@ impl ChatTask {
                 () = self.ctx.shutdown.cancelled() => break,
                 cmd = self.rx.recv() => match cmd {
                     None => break,
-                    Some(ChatCmd::Turn(job)) => self.turn(*job).await,
+                    Some(ChatCmd::Turn(job)) => {
+                        self.turn(*job).await;
+                        while let Some(next) = self.pending.pop_front() {
+                            self.turn(next).await;
+                        }
+                    }
                     Some(ChatCmd::Cancel { reply, .. }) => {
                         let _ = reply.send(false);
                     }
@@ -301,8 +349,24 @@ impl ChatTask {
             .clone()
             .or_else(|| project.file.model.clone())
             .or_else(|| cfg.default_model.clone());
+        // The depth gate: a person's turn always gets the self-management tools; a machine's
+        // only while this chat's depth is within the limit.
+        let depth = state
+            .stores
+            .run_provenance
+            .get(&self.session_id)
+            .map_or(0, |p| p.depth);
+        let human = req.attribution.is_none() && req.origin == Origin::Human;
+        let manage = crate::agent::grants_tools(&cfg, &project, depth, human);
         let end = match self
-            .drive(&project, &job_id, &message_id, &req.message, model, on_disk)
+            .drive(
+                &project,
+                &job_id,
+                &message_id,
+                &req.message,
+                model,
+                Launch { on_disk, manage },
+            )
             .await
         {
             Ok(end) => end,
@@ -348,10 +412,28 @@ impl ChatTask {
         message_id: &str,
         text: &str,
         model: Option<String>,
-        on_disk: bool,
+        launch: Launch,
     ) -> Result<TurnEnd, Vec<ChatEvent>> {
+        let Launch { on_disk, manage } = launch;
         let cfg = self.ctx.cfg.clone();
+        // The tools are fixed when claude starts: a turn that needs another grant restarts
+        // the process (the chat resumes from its transcript).
+        if self.live.as_ref().is_some_and(|l| l.manage != manage) {
+            self.stop_process("its tools change for this turn").await;
+        }
+        let on_disk = on_disk
+            || self
+                .ctx
+                .state
+                .folder_of(project)
+                .join(format!("{}.jsonl", self.session_id))
+                .exists();
         if self.live.is_none() {
+            let token = self
+                .ctx
+                .state
+                .agents
+                .issue(&self.session_id, &project.slug, manage);
             let permit = self.acquire_slot(job_id).await?;
             let spec = SpawnSpec {
                 claude_bin: cfg.claude_bin.clone(),
@@ -366,6 +448,7 @@ impl ChatTask {
                 tmp_dir: cfg.data_dir.join("tmp"),
                 max_retries: cfg.claude_max_retries,
                 extra_env: cfg.claude_env.clone(),
+                mcp_config: crate::agent::mcp_config(&cfg, &token, manage),
             };
             let proc = ClaudeProcess::spawn(&spec, permit)
                 .map_err(|e| failure(NoticeKind::Crashed, e.to_string()))?;
@@ -373,6 +456,7 @@ impl ChatTask {
                 proc,
                 translator: Translator::new(),
                 model: model.clone(),
+                manage,
             });
         } else {
             self.ctx
@@ -439,7 +523,7 @@ impl ChatTask {
                             break Err(cancelled("cancelled while waiting for a claude process"));
                         }
                     }
-                    Some(ChatCmd::Turn(job)) => busy(*job),
+                    Some(ChatCmd::Turn(job)) => hold_or_refuse(&mut self.pending, &self.session_id, *job),
                     Some(ChatCmd::Reap) | None => {}
                 },
             }
@@ -457,11 +541,13 @@ impl ChatTask {
     ) -> Result<TurnEnd, Vec<ChatEvent>> {
         let cfg = self.ctx.cfg.clone();
         let hub = self.ctx.hub.clone();
+        let manage = self.live.as_ref().is_some_and(|l| l.manage);
         let allowed: Vec<String> = cfg
             .allowed_tools
             .iter()
             .chain(project.file.allowed_tools.iter())
             .cloned()
+            .chain(crate::agent::allowed_patterns(manage))
             .collect();
         let project_file = project.meta_dir.join("project.toml");
         let mut deadline: Option<(Instant, &'static str)> = None;
@@ -534,7 +620,7 @@ impl ChatTask {
                         }
                         let _ = reply.send(hit);
                     }
-                    Some(ChatCmd::Turn(job)) => busy(*job),
+                    Some(ChatCmd::Turn(job)) => hold_or_refuse(&mut self.pending, &self.session_id, *job),
                     Some(ChatCmd::Reap) | None => {}
                 },
                 () = self.ctx.shutdown.cancelled(), if !shutting_down => {

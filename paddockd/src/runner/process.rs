@@ -41,6 +41,8 @@ pub struct SpawnSpec {
     pub tmp_dir: PathBuf,
     pub max_retries: u32,
     pub extra_env: Vec<(String, String)>,
+    /// `--mcp-config` JSON: the MCP bridges to paddockd's agent tools.
+    pub mcp_config: Option<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -100,6 +102,9 @@ impl ClaudeProcess {
         };
         if let Some(model) = &spec.model {
             cmd.args(["--model", model]);
+        }
+        if let Some(config) = &spec.mcp_config {
+            cmd.args(["--mcp-config", config]);
         }
         cmd.current_dir(&spec.cwd)
             .env("CLAUDE_CONFIG_DIR", &spec.claude_home)

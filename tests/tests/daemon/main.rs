@@ -1,6 +1,7 @@
 //! In-process daemon tests over a real socket, with the fake `claude`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod agents;
 mod chats;
 mod harness;
 mod real_cli;

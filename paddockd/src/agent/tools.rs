@@ -1,0 +1,508 @@
+//! The tool catalogue (names, descriptions, argument schemas, tiers) and what each tool does.
+//!
+//! Results are text the model reads: JSON objects for what a program would parse (ids),
+//! plain sentences for errors, which come back as `isError` results rather than protocol
+//! errors so the model can correct itself.
+
+use std::fmt::Write as _;
+
+use paddock_proto::{
+    AgentCall, AgentTool, Attribution, ChatFork, ChatScope, Origin, TranscriptEntry,
+};
+use serde_json::{Value, json};
+
+use super::{FILE_SERVER, Identity, MANAGE_SERVER, MachineTurn, start_turn};
+use crate::daemon::Daemon;
+use crate::stores::RunProvenance;
+
+/// The tiers a tool belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tier {
+    Read,
+    Write,
+    Projects,
+}
+
+struct Spec {
+    server: &'static str,
+    name: &'static str,
+    tier: Option<Tier>,
+    description: &'static str,
+    schema: fn() -> Value,
+}
+
+const SPECS: &[Spec] = &[
+    Spec {
+        server: MANAGE_SERVER,
+        name: "list_projects",
+        tier: Some(Tier::Read),
+        description: "List the projects (slug and directory). The root workspace's slug is \"\".",
+        schema: || json!({"type": "object", "properties": {}}),
+    },
+    Spec {
+        server: MANAGE_SERVER,
+        name: "list_chats",
+        tier: Some(Tier::Read),
+        description: "List the chats of a project (default: this chat's project) in tree order: id, title, origin, depth, parent, running.",
+        schema: || {
+            json!({"type": "object", "properties": {
+                "project": {"type": "string", "description": "project slug; \"\" is the root workspace"},
+                "scope": {"type": "string", "enum": ["active", "archived", "all"]}
+            }})
+        },
+    },
+    Spec {
+        server: MANAGE_SERVER,
+        name: "read_chat",
+        tier: Some(Tier::Read),
+        description: "Read a chat's transcript (the last messages, as text).",
+        schema: || {
+            json!({"type": "object", "properties": {
+                "sessionId": {"type": "string"},
+                "last": {"type": "integer", "description": "how many entries from the end (default 40)"}
+            }, "required": ["sessionId"]})
+        },
+    },
+    Spec {
+        server: MANAGE_SERVER,
+        name: "create_chat",
+        tier: Some(Tier::Write),
+        description: "Start a new chat, a child of this one, with a first prompt. It runs on its own; it can report back with send_message. Returns its sessionId.",
+        schema: || {
+            json!({"type": "object", "properties": {
+                "prompt": {"type": "string", "description": "the child's first message"},
+                "project": {"type": "string", "description": "project slug (default: this chat's)"},
+                "name": {"type": "string", "description": "a title for the child"},
+                "model": {"type": "string"},
+                "preloadContext": {"type": "boolean"}
+            }, "required": ["prompt"]})
+        },
+    },
+    Spec {
+        server: MANAGE_SERVER,
+        name: "fork_chat",
+        tier: Some(Tier::Write),
+        description: "Copy a chat (default: this one) into a new chat that continues from its history, optionally with a first prompt. Returns its sessionId.",
+        schema: || {
+            json!({"type": "object", "properties": {
+                "sessionId": {"type": "string", "description": "the chat to fork (default: this chat)"},
+                "name": {"type": "string"},
+                "prompt": {"type": "string"}
+            }})
+        },
+    },
+    Spec {
+        server: MANAGE_SERVER,
+        name: "send_message",
+        tier: Some(Tier::Write),
+        description: "Send a message into another chat (for example your parent, to report back). If that chat is busy, the message waits for its current turn to end.",
+        schema: || {
+            json!({"type": "object", "properties": {
+                "sessionId": {"type": "string"},
+                "message": {"type": "string"}
+            }, "required": ["sessionId", "message"]})
+        },
+    },
+    Spec {
+        server: MANAGE_SERVER,
+        name: "archive_chat",
+        tier: Some(Tier::Write),
+        description: "Archive a chat (it leaves the active list; nothing is deleted).",
+        schema: || json!({"type": "object", "properties": {"sessionId": {"type": "string"}}, "required": ["sessionId"]}),
+    },
+    Spec {
+        server: MANAGE_SERVER,
+        name: "unarchive_chat",
+        tier: Some(Tier::Write),
+        description: "Bring an archived chat back to the active list.",
+        schema: || json!({"type": "object", "properties": {"sessionId": {"type": "string"}}, "required": ["sessionId"]}),
+    },
+    Spec {
+        server: MANAGE_SERVER,
+        name: "create_project",
+        tier: Some(Tier::Projects),
+        description: "Create a project (a directory agents run in).",
+        schema: || {
+            json!({"type": "object", "properties": {
+                "slug": {"type": "string"},
+                "path": {"type": "string", "description": "an existing directory (default: a new folder in paddock's data)"}
+            }, "required": ["slug"]})
+        },
+    },
+    Spec {
+        server: FILE_SERVER,
+        name: "send_file",
+        tier: None,
+        description: "Show a file to the user inline in this chat.",
+        schema: || {
+            json!({"type": "object", "properties": {
+                "path": {"type": "string"},
+                "name": {"type": "string"}
+            }, "required": ["path"]})
+        },
+    },
+];
+
+fn tier_on(cfg: &crate::Config, tier: Tier) -> bool {
+    match tier {
+        Tier::Read => cfg.self_mcp,
+        Tier::Write => cfg.self_mcp && cfg.self_mcp_write,
+        Tier::Projects => cfg.self_mcp && cfg.self_mcp_write && cfg.self_mcp_projects,
+    }
+}
+
+/// The tools of `server` a chat may use (`manage`: its process got the self-management tools).
+pub fn catalogue(cfg: &crate::Config, server: &str, manage: bool) -> Vec<AgentTool> {
+    SPECS
+        .iter()
+        .filter(|s| s.server == server)
+        .filter(|s| match s.tier {
+            None => true,
+            Some(t) => manage && tier_on(cfg, t),
+        })
+        .map(|s| AgentTool {
+            name: s.name.to_owned(),
+            description: s.description.to_owned(),
+            input_schema: (s.schema)(),
+        })
+        .collect()
+}
+
+fn arg<'a>(args: &'a Value, key: &str) -> Option<&'a str> {
+    args.get(key).and_then(Value::as_str)
+}
+
+fn need<'a>(args: &'a Value, key: &str) -> Result<&'a str, String> {
+    arg(args, key)
+        .filter(|v| !v.trim().is_empty())
+        .ok_or_else(|| format!("missing argument {key:?}"))
+}
+
+/// Runs a tool the caller may use. `Err` is a message for the model.
+pub async fn run(d: &Daemon, who: &Identity, call: &AgentCall) -> Result<String, String> {
+    let args = &call.arguments;
+    match call.tool.as_str() {
+        "list_projects" => {
+            let projects = d.projects.list().map_err(|e| e.to_string())?;
+            let rows: Vec<Value> = projects
+                .iter()
+                .map(|p| json!({"slug": p.slug, "path": p.agent_dir}))
+                .collect();
+            Ok(Value::Array(rows).to_string())
+        }
+        "list_chats" => {
+            let project = arg(args, "project").unwrap_or(&who.project_slug).to_owned();
+            let scope = match arg(args, "scope") {
+                Some("archived") => ChatScope::Archived,
+                Some("all") => ChatScope::All,
+                _ => ChatScope::Active,
+            };
+            let chats = crate::chats::list(d, "agent", Some(&project), scope)
+                .await
+                .map_err(|e| e.message)?;
+            let rows: Vec<Value> = chats
+                .iter()
+                .map(|c| {
+                    json!({"sessionId": c.session_id, "title": c.title, "origin": c.origin,
+                        "depth": c.depth, "parent": c.tree_parent, "running": c.running,
+                        "archived": c.archived})
+                })
+                .collect();
+            Ok(Value::Array(rows).to_string())
+        }
+        "read_chat" => {
+            let sid = need(args, "sessionId")?;
+            let last = args
+                .get("last")
+                .and_then(Value::as_u64)
+                .map_or(40, |n| usize::try_from(n).unwrap_or(40));
+            let t = crate::chats::transcript(d, "agent", sid)
+                .await
+                .map_err(|e| e.message)?;
+            Ok(render_text(&t.chat.title, &t.entries, last))
+        }
+        "create_chat" => create_chat(d, who, args).await,
+        "fork_chat" => fork_chat(d, who, args).await,
+        "send_message" => {
+            let target = need(args, "sessionId")?;
+            let message = need(args, "message")?;
+            if target == who.session_id {
+                return Err("send_message goes to another chat, not this one".into());
+            }
+            let running = crate::chats::running_sessions(d).await;
+            let (project, _) = crate::chats::locate(d, target, &running).map_err(|e| e.message)?;
+            let sid = start_turn(
+                d,
+                MachineTurn {
+                    project,
+                    session_id: Some(target.to_owned()),
+                    message: message.to_owned(),
+                    model: None,
+                    origin: Origin::Spawned,
+                    provenance: None,
+                    attribution: Some(sent_by(d, who)),
+                    trigger: None,
+                },
+            )
+            .await
+            .map_err(|e| e.message)?;
+            let queued = running.contains_key(target);
+            Ok(json!({"sessionId": sid, "queued": queued}).to_string())
+        }
+        "archive_chat" | "unarchive_chat" => {
+            let sid = need(args, "sessionId")?;
+            let on = call.tool == "archive_chat";
+            let running = crate::chats::running_sessions(d).await;
+            let (project, _) = crate::chats::locate(d, sid, &running).map_err(|e| e.message)?;
+            d.state
+                .stores
+                .archive
+                .set(&[sid.to_owned()], on)
+                .await
+                .map_err(|e| e.to_string())?;
+            d.hub
+                .broadcast(paddock_proto::ControlMessage::ChatsChanged(
+                    paddock_proto::ChatsChanged {
+                        project_slug: project.slug,
+                        session_id: Some(sid.to_owned()),
+                    },
+                ))
+                .await;
+            Ok(json!({"sessionId": sid, "archived": on}).to_string())
+        }
+        "create_project" => {
+            let slug = need(args, "slug")?;
+            let path = arg(args, "path").map(std::path::Path::new);
+            let project = d.projects.create(slug, path).map_err(|e| e.to_string())?;
+            d.state.attach_project(&d.cfg, &project).await;
+            d.hub
+                .broadcast(paddock_proto::ControlMessage::ChatsChanged(
+                    paddock_proto::ChatsChanged {
+                        project_slug: project.slug.clone(),
+                        session_id: None,
+                    },
+                ))
+                .await;
+            Ok(json!({"slug": project.slug, "path": project.agent_dir}).to_string())
+        }
+        "send_file" => send_file(d, who, args).await,
+        other => Err(format!("unknown tool {other}")),
+    }
+}
+
+/// The attribution of a turn this chat injects elsewhere: "↩ sent by <its title>".
+fn sent_by(d: &Daemon, who: &Identity) -> Attribution {
+    Attribution::Sent {
+        from_session_id: who.session_id.clone(),
+        from_project: who.project_slug.clone(),
+        from_title: d
+            .state
+            .index
+            .get(&who.session_id)
+            .map(|c| c.title)
+            .filter(|t| !t.trim().is_empty())
+            .map(|t| {
+                t.lines()
+                    .next()
+                    .unwrap_or_default()
+                    .chars()
+                    .take(80)
+                    .collect()
+            }),
+    }
+}
+
+fn depth_of(d: &Daemon, sid: &str) -> u32 {
+    d.state
+        .stores
+        .run_provenance
+        .get(sid)
+        .map_or(0, |p| p.depth)
+}
+
+async fn create_chat(d: &Daemon, who: &Identity, args: &Value) -> Result<String, String> {
+    let prompt = need(args, "prompt")?;
+    let slug = arg(args, "project").unwrap_or(&who.project_slug);
+    let project = d.project(slug).map_err(|e| e.message)?;
+    let depth = depth_of(d, &who.session_id) + 1;
+    let sid = start_turn(
+        d,
+        MachineTurn {
+            project: project.clone(),
+            session_id: None,
+            message: prompt.to_owned(),
+            model: arg(args, "model").map(str::to_owned),
+            origin: Origin::Spawned,
+            provenance: Some(RunProvenance {
+                origin: Origin::Spawned,
+                depth,
+                parent_session_id: Some(who.session_id.clone()),
+                parent_project: Some(who.project_slug.clone()),
+                created_at: None,
+                trigger: None,
+            }),
+            attribution: Some(sent_by(d, who)),
+            trigger: None,
+        },
+    )
+    .await
+    .map_err(|e| e.message)?;
+    let tools = super::grants_tools(&d.cfg, &project, depth, false);
+    Ok(
+        json!({"sessionId": sid, "project": project.slug, "depth": depth,
+        "hasSelfManagementTools": tools})
+        .to_string(),
+    )
+}
+
+async fn fork_chat(d: &Daemon, who: &Identity, args: &Value) -> Result<String, String> {
+    let source = arg(args, "sessionId").unwrap_or(&who.session_id).to_owned();
+    let forked = crate::chats::fork_as(
+        d,
+        ChatFork {
+            session_id: source,
+            name: arg(args, "name").map(str::to_owned),
+        },
+        Origin::Spawned,
+    )
+    .await
+    .map_err(|e| e.message)?;
+    if let Some(prompt) = arg(args, "prompt").filter(|p| !p.trim().is_empty()) {
+        let project = d.project(&forked.project_slug).map_err(|e| e.message)?;
+        start_turn(
+            d,
+            MachineTurn {
+                project,
+                session_id: Some(forked.session_id.clone()),
+                message: prompt.to_owned(),
+                model: None,
+                origin: Origin::Spawned,
+                provenance: None,
+                attribution: Some(sent_by(d, who)),
+                trigger: None,
+            },
+        )
+        .await
+        .map_err(|e| e.message)?;
+    }
+    let depth = depth_of(d, &forked.session_id);
+    Ok(
+        json!({"sessionId": forked.session_id, "project": forked.project_slug, "depth": depth})
+            .to_string(),
+    )
+}
+
+/// The largest file `send_file` shows.
+const SEND_FILE_MAX: u64 = 1024 * 1024;
+
+async fn send_file(d: &Daemon, who: &Identity, args: &Value) -> Result<String, String> {
+    let raw = need(args, "path")?;
+    let project = d.project(&who.project_slug).map_err(|e| e.message)?;
+    let path = {
+        let p = std::path::Path::new(raw);
+        if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            project.agent_dir.join(p)
+        }
+    };
+    let meta = std::fs::metadata(&path).map_err(|e| format!("cannot read {raw}: {e}"))?;
+    if !meta.is_file() {
+        return Err(format!("{raw} is not a file"));
+    }
+    if meta.len() > SEND_FILE_MAX {
+        return Err(format!(
+            "{raw} is {} bytes; send_file shows files up to {SEND_FILE_MAX} bytes",
+            meta.len()
+        ));
+    }
+    let name = arg(args, "name").unwrap_or(raw);
+    d.hub
+        .emit(
+            &who.session_id,
+            paddock_proto::ChatEvent::Notice(paddock_proto::Notice {
+                kind: paddock_proto::NoticeKind::Info,
+                message: format!("file: {name} ({} bytes) at {}", meta.len(), path.display()),
+            }),
+        )
+        .await;
+    Ok(json!({"shown": name, "bytes": meta.len()}).to_string())
+}
+
+/// A transcript as plain text for `read_chat`: the last `last` entries.
+fn render_text(title: &str, entries: &[TranscriptEntry], last: usize) -> String {
+    let mut out = format!("# {}\n", title.lines().next().unwrap_or_default());
+    let skip = entries.len().saturating_sub(last);
+    for e in &entries[skip..] {
+        let _ = match e {
+            TranscriptEntry::User {
+                text, attribution, ..
+            } => match attribution {
+                Some(_) => writeln!(out, "\n[injected] user: {text}"),
+                None => writeln!(out, "\nuser: {text}"),
+            },
+            TranscriptEntry::Assistant { text, .. } => writeln!(out, "\nassistant: {text}"),
+            TranscriptEntry::ToolUse { name, input, .. } => {
+                let mut shown = input.to_string();
+                shown.truncate(300);
+                writeln!(out, "tool {name}: {shown}")
+            }
+            TranscriptEntry::ToolResult {
+                output, is_error, ..
+            } => {
+                let mut shown = output.clone();
+                shown.truncate(500);
+                writeln!(
+                    out,
+                    "result{}: {shown}",
+                    if *is_error { " (error)" } else { "" }
+                )
+            }
+            TranscriptEntry::Thinking { .. } => Ok(()),
+            TranscriptEntry::Compaction { .. } => writeln!(out, "(compacted)"),
+            TranscriptEntry::Interrupted { text } => writeln!(out, "({text})"),
+            TranscriptEntry::ApiError { text, .. } => writeln!(out, "(api error: {text})"),
+        };
+    }
+    const MAX: usize = 20_000;
+    if out.len() > MAX {
+        let cut = out.len() - MAX;
+        let start = (cut..out.len())
+            .find(|&i| out.is_char_boundary(i))
+            .unwrap_or(0);
+        out = format!("(…earlier text cut…)\n{}", &out[start..]);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tiers_gate_the_catalogue() {
+        let mut cfg =
+            crate::Config::for_data_dir(std::path::Path::new("/d"), std::path::Path::new("/s"));
+        let names = |cfg: &crate::Config, manage| {
+            catalogue(cfg, MANAGE_SERVER, manage)
+                .into_iter()
+                .map(|t| t.name)
+                .collect::<Vec<_>>()
+        };
+        assert!(names(&cfg, true).contains(&"create_chat".to_owned()));
+        assert!(
+            !names(&cfg, true).contains(&"create_project".to_owned()),
+            "projects tier off by default"
+        );
+        assert!(names(&cfg, false).is_empty(), "past the depth gate: none");
+        cfg.self_mcp_write = false;
+        assert_eq!(
+            names(&cfg, true),
+            ["list_projects", "list_chats", "read_chat"]
+        );
+        cfg.self_mcp = false;
+        assert!(names(&cfg, true).is_empty());
+        // send_file is always there.
+        assert_eq!(catalogue(&cfg, FILE_SERVER, false).len(), 1);
+    }
+}

@@ -1,0 +1,423 @@
+//! The agent tools over the socket: the test plays the MCP bridge (`agent:tools` /
+//! `agent:call`) with the token the daemon put in each fake `claude`'s `--mcp-config`, so the
+//! daemon side is exercised exactly as `paddockd mcp` drives it.
+
+use std::time::Duration;
+
+use paddock_proto::{
+    AgentAuth, AgentCall, Attribution, ChatEvent, ChatList, ChatScope, ChatSummary, ErrorCode,
+    Origin, Reply, Request, SessionRef, TranscriptEntry,
+};
+use serde_json::{Value, json};
+
+use crate::harness::*;
+
+/// A daemon whose agents get MCP config (the fake CLI never runs the bridge, so any path does).
+async fn daemon(tune: impl FnOnce(&mut paddockd::Config)) -> TestDaemon {
+    TestDaemon::start_with(|c| {
+        c.mcp_bin = Some("/opt/paddock/bin/paddockd".into());
+        tune(c);
+    })
+    .await
+}
+
+/// The `--mcp-config` the daemon gave a process of `session`, parsed (for a chat that ran in
+/// one process).
+fn mcp_config_of(d: &TestDaemon, session: &str) -> Option<Value> {
+    d.fake_argvs().into_iter().rev().find_map(|argv| {
+        if !argv.iter().any(|a| a == session) {
+            return None;
+        }
+        let at = argv.iter().position(|a| a == "--mcp-config")?;
+        serde_json::from_str(argv.get(at + 1)?).ok()
+    })
+}
+
+/// Every `--mcp-config` ever given to `session`'s processes (in no particular order).
+fn mcp_configs_of(d: &TestDaemon, session: &str) -> Vec<Value> {
+    d.fake_argvs()
+        .into_iter()
+        .filter(|argv| argv.iter().any(|a| a == session))
+        .filter_map(|argv| {
+            let at = argv.iter().position(|a| a == "--mcp-config")?;
+            serde_json::from_str(argv.get(at + 1)?).ok()
+        })
+        .collect()
+}
+
+fn token_of(config: &Value) -> String {
+    config["mcpServers"]["paddock"]["env"]["PADDOCK_AGENT_TOKEN"]
+        .as_str()
+        .expect("a token")
+        .to_owned()
+}
+
+fn has_manage(config: &Value) -> bool {
+    config["mcpServers"].get("paddock_manage").is_some()
+}
+
+async fn call(c: &mut RawClient, token: &str, tool: &str, arguments: Value) -> (String, bool) {
+    match c
+        .request(Request::AgentCall(AgentCall {
+            token: token.into(),
+            server: "paddock_manage".into(),
+            tool: tool.into(),
+            arguments,
+            tool_use_id: None,
+        }))
+        .await
+    {
+        Ok(Reply::AgentResult(r)) => (r.text, r.is_error),
+        other => panic!("agent:call {tool}: {other:?}"),
+    }
+}
+
+async fn list(c: &mut RawClient) -> Vec<ChatSummary> {
+    match c
+        .request(Request::ChatList(ChatList {
+            project_slug: Some(String::new()),
+            scope: ChatScope::All,
+        }))
+        .await
+    {
+        Ok(Reply::Chats(chats)) => chats.chats,
+        other => panic!("chat:list: {other:?}"),
+    }
+}
+
+/// Waits until `session` is listed and idle with at least `messages` messages.
+async fn settled(c: &mut RawClient, session: &str, messages: u64) -> ChatSummary {
+    tokio::time::timeout(DEADLINE, async {
+        loop {
+            if let Some(chat) = list(c)
+                .await
+                .into_iter()
+                .find(|x| x.session_id == session && !x.running && x.message_count >= messages)
+            {
+                return chat;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+    })
+    .await
+    .unwrap_or_else(|_| panic!("chat {session} never settled"))
+}
+
+fn session_of(text: &str) -> String {
+    let v: Value = serde_json::from_str(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    v["sessionId"].as_str().expect("sessionId").to_owned()
+}
+
+#[tokio::test]
+async fn a_human_chat_gets_the_tools_and_a_bad_token_is_refused() {
+    let d = daemon(|_| {}).await;
+    let mut c = d.client().await;
+    let sent = c.send_turn("", None, "hello").await;
+    c.frames_until_complete(&sent.session_id).await;
+    settled(&mut c, &sent.session_id, 2).await;
+    let config = mcp_config_of(&d, &sent.session_id).expect("--mcp-config");
+    assert!(has_manage(&config), "{config}");
+    assert_eq!(
+        config["mcpServers"]["paddock_manage"]["args"],
+        json!(["mcp", "--server", "paddock_manage"])
+    );
+    let token = token_of(&config);
+    let Reply::AgentTools(tools) = c
+        .request(Request::AgentTools(AgentAuth {
+            token: token.clone(),
+            server: "paddock_manage".into(),
+        }))
+        .await
+        .unwrap()
+    else {
+        panic!("not tools")
+    };
+    let names: Vec<&str> = tools.tools.iter().map(|t| t.name.as_str()).collect();
+    for want in [
+        "list_chats",
+        "read_chat",
+        "create_chat",
+        "fork_chat",
+        "send_message",
+    ] {
+        assert!(names.contains(&want), "{names:?}");
+    }
+    assert!(
+        !names.contains(&"create_project"),
+        "projects tier is off by default"
+    );
+    let err = c
+        .request(Request::AgentTools(AgentAuth {
+            token: "pdk_forged".into(),
+            server: "paddock_manage".into(),
+        }))
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::PermissionDenied);
+    // read tools answer for the chat itself.
+    let (text, is_error) = call(&mut c, &token, "list_chats", json!({})).await;
+    assert!(!is_error && text.contains(&sent.session_id), "{text}");
+    let (text, is_error) = call(
+        &mut c,
+        &token,
+        "read_chat",
+        json!({"sessionId": sent.session_id}),
+    )
+    .await;
+    assert!(!is_error && text.contains("echo: hello"), "{text}");
+    let (text, is_error) = call(&mut c, &token, "create_chat", json!({})).await;
+    assert!(is_error && text.contains("prompt"), "{text}");
+    d.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn spawned_chats_nest_and_the_depth_gate_stops_recursion() {
+    let d = daemon(|_| {}).await;
+    let mut c = d.client().await;
+    let root = c.send_turn("", None, "manager").await;
+    c.frames_until_complete(&root.session_id).await;
+    let root_token = token_of(&mcp_config_of(&d, &root.session_id).unwrap());
+
+    // The manager spawns a child: depth 1, which is within the default limit of 1.
+    let (text, is_error) = call(
+        &mut c,
+        &root_token,
+        "create_chat",
+        json!({"prompt": "child task"}),
+    )
+    .await;
+    assert!(!is_error, "{text}");
+    let child = session_of(&text);
+    let row = settled(&mut c, &child, 2).await;
+    assert_eq!(row.origin, Origin::Spawned);
+    assert_eq!(row.depth, 1);
+    assert_eq!(
+        row.parent_session_id.as_deref(),
+        Some(root.session_id.as_str())
+    );
+    assert_eq!(row.tree_parent.as_deref(), Some(root.session_id.as_str()));
+    let child_config = mcp_config_of(&d, &child).expect("the child's --mcp-config");
+    assert!(
+        has_manage(&child_config),
+        "depth 1 ≤ 1: the child has the tools"
+    );
+
+    // The child spawns a grandchild (depth 2): it runs, without the tools.
+    let child_token = token_of(&child_config);
+    let (text, is_error) = call(
+        &mut c,
+        &child_token,
+        "create_chat",
+        json!({"prompt": "grandchild task"}),
+    )
+    .await;
+    assert!(!is_error, "{text}");
+    assert!(text.contains("\"hasSelfManagementTools\":false"), "{text}");
+    let grandchild = session_of(&text);
+    let row = settled(&mut c, &grandchild, 2).await;
+    assert_eq!((row.origin, row.depth), (Origin::Spawned, 2));
+    let gc_config = mcp_config_of(&d, &grandchild).expect("the grandchild's --mcp-config");
+    assert!(!has_manage(&gc_config), "depth 2 > 1: no self-management");
+    // Its token cannot spawn: the tree stops at the limit.
+    let gc_token = token_of(&gc_config);
+    let (text, is_error) = call(
+        &mut c,
+        &gc_token,
+        "create_chat",
+        json!({"prompt": "great-grandchild"}),
+    )
+    .await;
+    assert!(is_error && text.contains("not available"), "{text}");
+    let chats = list(&mut c).await;
+    assert_eq!(chats.len(), 3, "{chats:?}");
+    let levels: Vec<(String, u32)> = chats
+        .iter()
+        .map(|c| (c.session_id.clone(), c.level))
+        .collect();
+    assert_eq!(
+        levels,
+        vec![
+            (root.session_id.clone(), 0),
+            (child.clone(), 1),
+            (grandchild.clone(), 2)
+        ]
+    );
+
+    // A person who opens the grandchild gets the tools again: its process is restarted
+    // with them (the chat resumes).
+    let again = c.send_turn("", Some(&grandchild), "a human asks").await;
+    c.frames_until_complete(&again.session_id).await;
+    // Two processes ran this chat (the state files are not in start order): the machine's
+    // without the tools, the person's with them.
+    let configs = mcp_configs_of(&d, &grandchild);
+    assert_eq!(configs.len(), 2, "{configs:?}");
+    assert!(
+        configs.iter().any(has_manage) && configs.iter().any(|c| !has_manage(c)),
+        "the human turn runs with the tools: {configs:?}"
+    );
+    d.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_project_setting_wins_over_the_instance_depth() {
+    let d = daemon(|c| c.max_spawn_depth = 3).await;
+    let mut c = d.client().await;
+    c.request(Request::ProjectCreate(paddock_proto::ProjectCreate {
+        slug: "tight".into(),
+        path: None,
+    }))
+    .await
+    .unwrap();
+    let toml = d.cfg.data_dir.join("projects/tight/project.toml");
+    let mut text = std::fs::read_to_string(&toml).unwrap();
+    text.push_str("max_spawn_depth = 0\n");
+    std::fs::write(&toml, text).unwrap();
+    let root = c.send_turn("tight", None, "manager").await;
+    c.frames_until_complete(&root.session_id).await;
+    let token = token_of(&mcp_config_of(&d, &root.session_id).unwrap());
+    let (text, is_error) = call(&mut c, &token, "create_chat", json!({"prompt": "child"})).await;
+    assert!(!is_error, "{text}");
+    assert!(text.contains("\"hasSelfManagementTools\":false"), "{text}");
+    let child = session_of(&text);
+    tokio::time::timeout(DEADLINE, async {
+        while mcp_config_of(&d, &child).is_none() {
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+    })
+    .await
+    .unwrap();
+    assert!(!has_manage(&mcp_config_of(&d, &child).unwrap()));
+    d.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn send_message_reports_back_into_a_busy_parent_with_attribution_live() {
+    let d = daemon(|_| {}).await;
+    let mut c = d.client().await;
+    let root = c.send_turn("", None, "manager").await;
+    c.frames_until_complete(&root.session_id).await;
+    let root_token = token_of(&mcp_config_of(&d, &root.session_id).unwrap());
+    let (text, _) = call(
+        &mut c,
+        &root_token,
+        "create_chat",
+        json!({"prompt": "child task"}),
+    )
+    .await;
+    let child = session_of(&text);
+    settled(&mut c, &child, 2).await;
+    let child_token = token_of(&mcp_config_of(&d, &child).unwrap());
+
+    // A second client watches the parent; the parent is busy with a slow turn.
+    let mut watcher = d.client().await;
+    let slow = c
+        .send_turn("", Some(&root.session_id), &slow_text("working", 10, 60))
+        .await;
+    watcher
+        .request(Request::ChatSubscribe(paddock_proto::ChatSubscribe {
+            session_id: root.session_id.clone(),
+            want_replay: true,
+            last_seq: None,
+        }))
+        .await
+        .unwrap();
+    let (text, is_error) = call(
+        &mut c,
+        &child_token,
+        "send_message",
+        json!({"sessionId": root.session_id, "message": "report: all done"}),
+    )
+    .await;
+    assert!(!is_error, "{text}");
+    assert!(
+        text.contains("\"queued\":true"),
+        "the parent was busy: {text}"
+    );
+    c.frames_until_complete(&slow.session_id).await;
+
+    // The report runs after the busy turn, streams to the watcher with its attribution.
+    let injected = tokio::time::timeout(DEADLINE, async {
+        loop {
+            if let paddock_proto::ServerMessage::Frame(f) = watcher.next().await
+                && let ChatEvent::User(u) = f.event
+                && u.text == "report: all done"
+            {
+                return u;
+            }
+        }
+    })
+    .await
+    .expect("the injected turn streams live");
+    match injected.attribution {
+        Some(Attribution::Sent {
+            from_session_id, ..
+        }) => assert_eq!(from_session_id, child),
+        other => panic!("attribution {other:?}"),
+    }
+    settled(&mut c, &root.session_id, 6).await;
+    let Reply::Transcript(t) = c
+        .request(Request::ChatTranscript(SessionRef {
+            session_id: root.session_id.clone(),
+        }))
+        .await
+        .unwrap()
+    else {
+        panic!("not a transcript")
+    };
+    let attributed: Vec<&TranscriptEntry> = t
+        .entries
+        .iter()
+        .filter(|e| {
+            matches!(
+                e,
+                TranscriptEntry::User {
+                    attribution: Some(_),
+                    ..
+                }
+            )
+        })
+        .collect();
+    assert_eq!(attributed.len(), 1, "{:?}", t.entries);
+    // The report-back does not re-parent the manager under its child.
+    let chats = list(&mut c).await;
+    let manager = chats
+        .iter()
+        .find(|x| x.session_id == root.session_id)
+        .unwrap();
+    assert_eq!(manager.tree_parent, None);
+    assert_eq!(manager.level, 0);
+    d.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn fork_archive_and_project_tools() {
+    let d = daemon(|c| c.self_mcp_projects = true).await;
+    let mut c = d.client().await;
+    let root = c.send_turn("", None, "source chat").await;
+    c.frames_until_complete(&root.session_id).await;
+    settled(&mut c, &root.session_id, 2).await;
+    let token = token_of(&mcp_config_of(&d, &root.session_id).unwrap());
+    let (text, is_error) = call(&mut c, &token, "fork_chat", json!({"prompt": "go on"})).await;
+    assert!(!is_error, "{text}");
+    let fork = session_of(&text);
+    let row = settled(&mut c, &fork, 4).await;
+    assert_eq!((row.origin, row.depth), (Origin::Spawned, 1));
+    assert_eq!(row.tree_parent.as_deref(), Some(root.session_id.as_str()));
+    let (_, is_error) = call(&mut c, &token, "archive_chat", json!({"sessionId": fork})).await;
+    assert!(!is_error);
+    let archived = list(&mut c).await;
+    assert!(archived.iter().any(|x| x.session_id == fork && x.archived));
+    let (text, is_error) = call(
+        &mut c,
+        &token,
+        "create_project",
+        json!({"slug": "made-by-agent"}),
+    )
+    .await;
+    assert!(!is_error, "{text}");
+    let Reply::Projects(p) = c.request(Request::ProjectList).await.unwrap() else {
+        panic!("not projects")
+    };
+    assert!(p.projects.iter().any(|p| p.slug == "made-by-agent"));
+    d.stop().await.unwrap();
+}
