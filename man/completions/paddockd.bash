@@ -16,6 +16,9 @@ _paddockd() {
             ",$1")
                 cmd="paddockd"
                 ;;
+            paddockd,mcp)
+                cmd="paddockd__subcmd__mcp"
+                ;;
             *)
                 ;;
         esac
@@ -23,7 +26,7 @@ _paddockd() {
 
     case "${cmd}" in
         paddockd)
-            opts="-h -V --socket --config --foreground --log-stderr --check-config --help --version"
+            opts="-h -V --socket --config --foreground --log-stderr --check-config --help --version mcp"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -34,6 +37,28 @@ _paddockd() {
                     return 0
                     ;;
                 --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddockd__subcmd__mcp)
+            opts="-h --server --socket --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --socket)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::{CommandFactory, Parser};
+use clap::{CommandFactory, Parser, Subcommand};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -14,9 +14,14 @@ attached clients (with replay on reconnect), and drives a bounded pool of real `
 You rarely start it yourself: every `paddock` command starts it when nothing answers on the socket. \
 It runs in the foreground until SIGTERM or SIGINT (or `paddock daemon stop`), then interrupts running \
 turns, stops every claude process and removes its socket.",
-    after_long_help = after_help()
+    after_long_help = after_help(),
+    args_conflicts_with_subcommands = true,
+    disable_help_subcommand = true
 )]
 pub struct Args {
+    /// Without a subcommand paddockd runs the daemon.
+    #[command(subcommand)]
+    pub command: Option<Command>,
     /// The Unix socket to listen on [env: PADDOCK_SOCKET]
     #[arg(long, value_name = "PATH")]
     pub socket: Option<PathBuf>,
@@ -33,6 +38,32 @@ pub struct Args {
     /// Print the resolved configuration and exit.
     #[arg(long)]
     pub check_config: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// The MCP bridge paddockd gives its agents; not for people.
+    #[command(
+        hide = true,
+        long_about = "The MCP bridge paddockd gives its agents; not for people.\n\n\
+paddockd names this command in the --mcp-config of every `claude` it runs. It speaks MCP \
+(newline-delimited JSON-RPC) on stdin and stdout and forwards tools/list and tools/call to the \
+daemon as agent:tools and agent:call, with the chat's token from PADDOCK_AGENT_TOKEN (never on \
+the command line). It exits 0 at the end of stdin or on SIGINT/SIGTERM, and 2 when the token or \
+the socket is missing."
+    )]
+    Mcp(McpArgs),
+}
+
+/// `paddockd mcp`'s arguments. The token comes only from `PADDOCK_AGENT_TOKEN`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct McpArgs {
+    /// The MCP server to serve: paddock_manage (self-management) or paddock (send_file)
+    #[arg(long, value_name = "NAME")]
+    pub server: String,
+    /// The daemon's socket [env: PADDOCK_SOCKET]
+    #[arg(long, value_name = "PATH")]
+    pub socket: Option<PathBuf>,
 }
 
 fn after_help() -> String {

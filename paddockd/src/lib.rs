@@ -15,6 +15,7 @@ pub mod hub;
 pub mod index;
 pub mod listener;
 pub mod logging;
+pub mod mcp;
 pub mod projects;
 pub mod run_log;
 pub mod runner;

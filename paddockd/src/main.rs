@@ -1,10 +1,14 @@
 use anyhow::Context;
 use clap::Parser;
-use paddockd::cli::Args;
+use paddockd::cli::{Args, Command};
 use paddockd::config::{Config, Sources};
 
 fn main() -> std::process::ExitCode {
-    match real_main() {
+    let args = Args::parse();
+    if let Some(Command::Mcp(mcp)) = &args.command {
+        return paddockd::mcp::main(mcp);
+    }
+    match real_main(args) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("paddockd: {e:#}");
@@ -13,8 +17,7 @@ fn main() -> std::process::ExitCode {
     }
 }
 
-fn real_main() -> anyhow::Result<()> {
-    let args = Args::parse();
+fn real_main(args: Args) -> anyhow::Result<()> {
     let cfg = Config::load(&Sources {
         config_file: args.config.clone(),
         socket: args.socket.clone(),
