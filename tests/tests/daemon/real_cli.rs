@@ -246,3 +246,111 @@ async fn real_cli_chats_are_indexed_and_rendered_from_its_transcript() {
     )));
     d.stop().await.unwrap();
 }
+
+/// `target/<profile>/paddockd`, beside this test's executable (built by `cargo xtask test`).
+fn paddockd_bin() -> std::path::PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let path = exe
+        .parent()
+        .and_then(std::path::Path::parent)
+        .unwrap()
+        .join("paddockd");
+    assert!(
+        path.exists(),
+        "{} is not built; run the tests with `cargo xtask test`",
+        path.display()
+    );
+    path
+}
+
+/// The conformance scenario, all through the real CLI and the real MCP bridge: a
+/// scripted model reply calls `create_chat`; the child appears spawned, depth 1, nested under
+/// its parent; the child's own scripted reply calls `send_message`, whose report lands in the
+/// parent with "sent by" attribution and streams live to an attached client.
+#[tokio::test]
+async fn real_cli_spawns_a_child_through_mcp_and_the_report_back_streams_live() {
+    let api = MockApi::start().await.unwrap();
+    let d = real_daemon(&api, |c| c.mcp_bin = Some(paddockd_bin())).await;
+    let mut c = d.client().await;
+    let first = c.send_turn("", None, "hello").await;
+    let parent = first.session_id.clone();
+    assert!(complete_of(&c.frames_until_complete(&parent).await).success);
+
+    let mut watcher = d.client().await;
+    watcher
+        .request(Request::ChatSubscribe(paddock_proto::ChatSubscribe {
+            session_id: parent.clone(),
+            want_replay: false,
+            last_seq: None,
+        }))
+        .await
+        .unwrap();
+
+    let report = serde_json::json!({"sessionId": parent, "message": "report: child done"});
+    let child_prompt = format!("mock:tool mcp__paddock_manage__send_message {report}");
+    let spawn = serde_json::json!({"prompt": child_prompt});
+    let turn = c
+        .send_turn(
+            "",
+            Some(&parent),
+            &format!("mock:tool mcp__paddock_manage__create_chat {spawn}"),
+        )
+        .await;
+    let frames = c.frames_until_complete(&turn.session_id).await;
+    let result = frames
+        .iter()
+        .find_map(|f| match &f.event {
+            ChatEvent::ToolCall(t) => Some(t.clone()),
+            _ => None,
+        })
+        .expect("the create_chat call completed");
+    assert!(!result.is_error, "create_chat failed: {result:?}");
+
+    // The report arrives in the parent, attributed to the child, live.
+    let injected = tokio::time::timeout(Duration::from_secs(60), async {
+        loop {
+            if let paddock_proto::ServerMessage::Frame(f) = watcher.next().await
+                && let ChatEvent::User(u) = f.event
+                && u.text == "report: child done"
+            {
+                return u;
+            }
+        }
+    })
+    .await
+    .expect("the child's report streams into the parent");
+    let Some(paddock_proto::Attribution::Sent {
+        from_session_id: child,
+        ..
+    }) = injected.attribution
+    else {
+        panic!("no sent-by attribution: {injected:?}")
+    };
+
+    // The child: spawned, depth 1, drawn under its parent.
+    let row = tokio::time::timeout(DEADLINE, async {
+        loop {
+            let Reply::Chats(list) = c
+                .request(Request::ChatList(paddock_proto::ChatList {
+                    project_slug: Some(String::new()),
+                    scope: paddock_proto::ChatScope::All,
+                }))
+                .await
+                .unwrap()
+            else {
+                panic!("not chats")
+            };
+            if let Some(row) = list.chats.into_iter().find(|x| x.session_id == child) {
+                return row;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await
+    .expect("the child is listed");
+    assert_eq!(row.origin, paddock_proto::Origin::Spawned);
+    assert_eq!(row.depth, 1);
+    assert_eq!(row.tree_parent.as_deref(), Some(parent.as_str()));
+    assert_eq!(row.level, 1);
+    d.stop().await.unwrap();
+}
