@@ -96,6 +96,8 @@ fn prepare(cfg: &Config) -> anyhow::Result<()> {
         crate::fsutil::create_private_dir(&dir)
             .with_context(|| format!("cannot create {}", dir.display()))?;
     }
+    // MCP configurations of the last run hold tokens that died with it.
+    let _ = std::fs::remove_dir_all(cfg.data_dir.join("tmp").join("mcp"));
     Ok(())
 }
 

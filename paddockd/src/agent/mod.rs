@@ -61,6 +61,34 @@ pub fn mcp_config(cfg: &crate::Config, token: &str, manage: bool) -> Option<Stri
     Some(serde_json::json!({ "mcpServers": servers }).to_string())
 }
 
+/// Writes a chat's MCP configuration to `<data>/tmp/mcp/<session>-<grant>.json` (folder
+/// 0700, file 0600; `grant` is `manage` or `file`) and returns the path for `--mcp-config`: the token stays out of `claude`'s argv,
+/// where `ps` would show it. `None` when there is no bridge to run, or the file cannot be
+/// written (then the chat runs without the tools, and the log says why).
+pub fn write_mcp_config(
+    cfg: &crate::Config,
+    session_id: &str,
+    token: &str,
+    manage: bool,
+) -> Option<std::path::PathBuf> {
+    let json = mcp_config(cfg, token, manage)?;
+    let dir = cfg.data_dir.join("tmp").join("mcp");
+    let grant = if manage { "manage" } else { "file" };
+    let path = dir.join(format!("{session_id}-{grant}.json"));
+    let written = crate::fsutil::create_private_dir(&dir)
+        .and_then(|()| crate::fsutil::write_atomic(&path, json.as_bytes()));
+    match written {
+        Ok(()) => Some(path),
+        Err(e) => {
+            tracing::warn!(
+                session = session_id,
+                "cannot write the MCP configuration, so this turn runs without paddock's tools: {e}"
+            );
+            None
+        }
+    }
+}
+
 /// The allow-list patterns the tools add for a chat's process.
 pub fn allowed_patterns(manage: bool) -> Vec<String> {
     let mut out = vec![format!("mcp__{FILE_SERVER}__*")];

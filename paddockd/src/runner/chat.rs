@@ -448,7 +448,8 @@ impl ChatTask {
                 tmp_dir: cfg.data_dir.join("tmp"),
                 max_retries: cfg.claude_max_retries,
                 extra_env: cfg.claude_env.clone(),
-                mcp_config: crate::agent::mcp_config(&cfg, &token, manage),
+                mcp_config: crate::agent::write_mcp_config(&cfg, &self.session_id, &token, manage)
+                    .map(|p| p.to_string_lossy().into_owned()),
             };
             let proc = ClaudeProcess::spawn(&spec, permit)
                 .map_err(|e| failure(NoticeKind::Crashed, e.to_string()))?;

@@ -29,8 +29,18 @@ fn mcp_config_of(d: &TestDaemon, session: &str) -> Option<Value> {
             return None;
         }
         let at = argv.iter().position(|a| a == "--mcp-config")?;
-        serde_json::from_str(argv.get(at + 1)?).ok()
+        read_config(argv.get(at + 1)?)
     })
+}
+
+/// A `--mcp-config` value: the daemon passes a 0600 file, so the token is not in argv.
+fn read_config(arg: &str) -> Option<Value> {
+    assert!(
+        !arg.contains("pdk_"),
+        "the token is on the command line: {arg}"
+    );
+    let text = std::fs::read_to_string(arg).ok()?;
+    serde_json::from_str(&text).ok()
 }
 
 /// Every `--mcp-config` ever given to `session`'s processes (in no particular order).
@@ -40,7 +50,7 @@ fn mcp_configs_of(d: &TestDaemon, session: &str) -> Vec<Value> {
         .filter(|argv| argv.iter().any(|a| a == session))
         .filter_map(|argv| {
             let at = argv.iter().position(|a| a == "--mcp-config")?;
-            serde_json::from_str(argv.get(at + 1)?).ok()
+            read_config(argv.get(at + 1)?)
         })
         .collect()
 }
