@@ -73,6 +73,17 @@ pub enum Request {
     /// Adopt a directory's terminal `claude` sessions into a project.
     #[serde(rename = "chat:import")]
     ChatImport(ChatImport),
+    /// Schedules and hooks: of one project, or of all.
+    #[serde(rename = "trigger:list")]
+    TriggerList(TriggerList),
+    /// Add or replace a trigger (kept in the project's `project.toml`).
+    #[serde(rename = "trigger:set")]
+    TriggerSet(TriggerSet),
+    #[serde(rename = "trigger:remove")]
+    TriggerRemove(TriggerRef),
+    /// Fire a trigger now (a schedule out of turn, or a hook: the scriptable webhook).
+    #[serde(rename = "trigger:fire")]
+    TriggerFire(TriggerFire),
     /// From the MCP bridge of an agent: the tools its chat may use.
     #[serde(rename = "agent:tools")]
     AgentTools(AgentAuth),
@@ -115,6 +126,10 @@ impl Request {
             Request::HistoryList(_) => "history:list",
             Request::HistorySeen => "history:seen",
             Request::ChatImport(_) => "chat:import",
+            Request::TriggerList(_) => "trigger:list",
+            Request::TriggerSet(_) => "trigger:set",
+            Request::TriggerRemove(_) => "trigger:remove",
+            Request::TriggerFire(_) => "trigger:fire",
             Request::AgentTools(_) => "agent:tools",
             Request::AgentCall(_) => "agent:call",
         }
@@ -257,6 +272,151 @@ pub struct ChatImport {
     /// Report what would be adopted, change nothing.
     #[serde(default, skip_serializing_if = "is_false")]
     pub dry_run: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TriggerList {
+    /// `None`: every project.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project_slug: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TriggerRef {
+    pub project_slug: String,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TriggerSet {
+    pub project_slug: String,
+    pub name: String,
+    pub spec: TriggerSpec,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TriggerFire {
+    pub project_slug: String,
+    pub name: String,
+    /// Replaces the trigger's prompt for this fire (e.g. a webhook's payload).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+/// A schedule or a hook, as `project.toml` holds it (`[triggers.NAME]`) and the wire carries it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub struct TriggerSpec {
+    pub kind: TriggerKind,
+    /// What the started (or resumed) chat is told.
+    pub prompt: String,
+    /// Schedule: five-field cron, e.g. `0 2 * * 1-5`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cron: Option<String>,
+    /// Schedule: an interval instead of cron, e.g. `15m`, `2h`, `1d`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub every: Option<String>,
+    /// Schedule: the cron's time zone (IANA name, e.g. `Europe/Berlin`); default UTC.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timezone: Option<String>,
+    /// Schedule: what to do about fires missed while the daemon was down.
+    #[serde(default, skip_serializing_if = "MissedPolicy::is_default")]
+    pub missed: MissedPolicy,
+    /// Hook: the event that fires it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub on: Option<HookEvent>,
+    /// Hook `file_changed`: glob patterns relative to the project's directory (default: all).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub paths: Vec<String>,
+    /// Hook `file_changed`: quiet time before firing, in seconds (default 5).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub debounce_secs: Option<u64>,
+    /// `new`: every fire starts a chat. `resume`: fires accrete into the one chat the trigger
+    /// owns, across fires and daemon restarts.
+    #[serde(default, skip_serializing_if = "SessionPolicy::is_default")]
+    pub session: SessionPolicy,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub enabled: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TriggerKind {
+    Schedule,
+    Hook,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MissedPolicy {
+    /// Fires missed while the daemon was down are dropped.
+    #[default]
+    Skip,
+    /// One catch-up fire at start when any was missed.
+    RunOnce,
+}
+
+impl MissedPolicy {
+    fn is_default(&self) -> bool {
+        *self == Self::default()
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SessionPolicy {
+    #[default]
+    New,
+    Resume,
+}
+
+impl SessionPolicy {
+    fn is_default(&self) -> bool {
+        *self == Self::default()
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HookEvent {
+    /// A turn in one of the project's chats completed.
+    TurnCompleted,
+    /// A turn in one of the project's chats failed.
+    TurnFailed,
+    /// A spawned chat finished a turn (its parent is told).
+    ChildFinished,
+    /// A file under the project's directory changed.
+    FileChanged,
+    /// Only `paddock trigger fire` (the scriptable webhook).
+    Manual,
+}
+
+/// A trigger and what the daemon knows of it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TriggerInfo {
+    pub project_slug: String,
+    pub name: String,
+    pub spec: TriggerSpec,
+    /// A schedule's next fire (RFC 3339).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_fire: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_fire: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_status: Option<RunStatus>,
+    /// The chat a `resume` trigger owns.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
+    /// Why the trigger cannot run (a bad cron, an unknown time zone), if it cannot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub problem: Option<String>,
 }
 
 /// Who an MCP bridge speaks for: the per-chat token the daemon handed to that chat's `claude`,
@@ -649,10 +809,29 @@ pub enum Reply {
     Forked(Forked),
     History(History),
     Imported(Imported),
+    Triggers(Triggers),
+    Trigger(TriggerInfo),
+    /// `trigger:fire`: the chat it started or resumed, or why it did not.
+    Fired(Fired),
     /// `agent:tools`: what the MCP bridge lists in `tools/list`.
     AgentTools(AgentTools),
     /// `agent:call`: the tool's answer, as the MCP bridge returns it.
     AgentResult(AgentResult),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Triggers {
+    pub triggers: Vec<TriggerInfo>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Fired {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
+    /// Set when the fire was skipped (its previous run still going).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skipped: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -742,6 +921,8 @@ pub enum RunStatus {
     Cancelled,
     /// The daemon stopped (or was killed) while it ran.
     Interrupted,
+    /// A trigger fired while its previous run was still going: nothing ran.
+    Skipped,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -1054,4 +1235,12 @@ pub struct ProtocolMismatch {
 
 fn is_false(b: &bool) -> bool {
     !*b
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
+fn yes() -> bool {
+    true
 }

@@ -134,6 +134,53 @@ fn chat_summary() -> ChatSummary {
     }
 }
 
+fn schedule_spec() -> TriggerSpec {
+    TriggerSpec {
+        kind: TriggerKind::Schedule,
+        prompt: s("Check last night's backup and report anything odd."),
+        cron: Some(s("0 2 * * *")),
+        every: None,
+        timezone: Some(s("Europe/Berlin")),
+        missed: MissedPolicy::RunOnce,
+        on: None,
+        paths: vec![],
+        debounce_secs: None,
+        session: SessionPolicy::Resume,
+        model: None,
+        enabled: true,
+    }
+}
+
+fn hook_spec(on: HookEvent, prompt: &str) -> TriggerSpec {
+    TriggerSpec {
+        kind: TriggerKind::Hook,
+        prompt: s(prompt),
+        cron: None,
+        every: None,
+        timezone: None,
+        missed: MissedPolicy::Skip,
+        on: Some(on),
+        paths: vec![],
+        debounce_secs: None,
+        session: SessionPolicy::New,
+        model: None,
+        enabled: true,
+    }
+}
+
+fn trigger_info(name: &str, spec: TriggerSpec) -> TriggerInfo {
+    TriggerInfo {
+        project_slug: s(PROJECT),
+        name: s(name),
+        spec,
+        next_fire: None,
+        last_fire: None,
+        last_status: None,
+        session_id: None,
+        problem: None,
+    }
+}
+
 fn transcript(id: RequestId, entries: Vec<TranscriptEntry>) -> Golden {
     ok(
         id,
@@ -446,6 +493,78 @@ fn table() -> Vec<(&'static str, Golden)> {
                     project_slug: s(PROJECT),
                     path: Some(s("/home/ana/src/webapp")),
                     dry_run: false,
+                }),
+            ),
+        ),
+        (
+            "request.trigger_list",
+            request(40, Request::TriggerList(TriggerList { project_slug: None })),
+        ),
+        (
+            "request.trigger_set",
+            request(
+                41,
+                Request::TriggerSet(TriggerSet {
+                    project_slug: s(ROOT),
+                    name: s("nightly-backup"),
+                    spec: schedule_spec(),
+                }),
+            ),
+        ),
+        (
+            "request.trigger_set.hook",
+            request(
+                42,
+                Request::TriggerSet(TriggerSet {
+                    project_slug: s(PROJECT),
+                    name: s("docs-changed"),
+                    spec: TriggerSpec {
+                        paths: vec![s("docs/**/*.md")],
+                        debounce_secs: Some(10),
+                        every: None,
+                        ..hook_spec(HookEvent::FileChanged, "The docs changed: check the links.")
+                    },
+                }),
+            ),
+        ),
+        (
+            "request.trigger_set.every",
+            request(
+                43,
+                Request::TriggerSet(TriggerSet {
+                    project_slug: s(PROJECT),
+                    name: s("inbox"),
+                    spec: TriggerSpec {
+                        cron: None,
+                        every: Some(s("15m")),
+                        timezone: None,
+                        missed: MissedPolicy::Skip,
+                        session: SessionPolicy::New,
+                        model: Some(s("claude-haiku-4-5")),
+                        enabled: false,
+                        ..schedule_spec()
+                    },
+                }),
+            ),
+        ),
+        (
+            "request.trigger_remove",
+            request(
+                44,
+                Request::TriggerRemove(TriggerRef {
+                    project_slug: s(PROJECT),
+                    name: s("docs-changed"),
+                }),
+            ),
+        ),
+        (
+            "request.trigger_fire",
+            request(
+                45,
+                Request::TriggerFire(TriggerFire {
+                    project_slug: s(PROJECT),
+                    name: s("ci-failed"),
+                    message: Some(s("CI failed on main: https://ci.example/run/4711")),
                 }),
             ),
         ),
@@ -1169,6 +1288,91 @@ fn table() -> Vec<(&'static str, Golden)> {
             ok(21, Reply::Updated(Updated { changed: 2 })),
         ),
         (
+            "reply.triggers",
+            ok(
+                40,
+                Reply::Triggers(Triggers {
+                    triggers: vec![
+                        TriggerInfo {
+                            project_slug: s(ROOT),
+                            next_fire: Some(s("2026-11-04T01:00:00Z")),
+                            last_fire: Some(s("2026-11-03T01:00:00Z")),
+                            last_status: Some(RunStatus::Completed),
+                            session_id: Some(s(ROOT_CHAT)),
+                            ..trigger_info("nightly-backup", schedule_spec())
+                        },
+                        trigger_info(
+                            "ci-failed",
+                            hook_spec(HookEvent::Manual, "Triage the failing CI run."),
+                        ),
+                        trigger_info(
+                            "review",
+                            hook_spec(HookEvent::TurnCompleted, "Review what was just done."),
+                        ),
+                        TriggerInfo {
+                            last_fire: Some(s("2026-11-03T07:41:09Z")),
+                            last_status: Some(RunStatus::Skipped),
+                            ..trigger_info(
+                                "retry",
+                                hook_spec(HookEvent::TurnFailed, "Find out why it failed."),
+                            )
+                        },
+                        trigger_info(
+                            "children",
+                            hook_spec(
+                                HookEvent::ChildFinished,
+                                "A sub-task finished: integrate it.",
+                            ),
+                        ),
+                        TriggerInfo {
+                            problem: Some(s("unknown time zone \"Mars/Olympus\"")),
+                            ..trigger_info(
+                                "docs-changed",
+                                TriggerSpec {
+                                    kind: TriggerKind::Schedule,
+                                    cron: Some(s("*/5 * * * *")),
+                                    timezone: Some(s("Mars/Olympus")),
+                                    on: None,
+                                    ..hook_spec(HookEvent::FileChanged, "Check the docs.")
+                                },
+                            )
+                        },
+                    ],
+                }),
+            ),
+        ),
+        (
+            "reply.trigger",
+            ok(
+                41,
+                Reply::Trigger(TriggerInfo {
+                    project_slug: s(ROOT),
+                    next_fire: Some(s("2026-11-04T01:00:00Z")),
+                    ..trigger_info("nightly-backup", schedule_spec())
+                }),
+            ),
+        ),
+        (
+            "reply.fired",
+            ok(
+                45,
+                Reply::Fired(Fired {
+                    session_id: Some(s(HOOK_CHAT)),
+                    skipped: None,
+                }),
+            ),
+        ),
+        (
+            "reply.fired.skipped",
+            ok(
+                46,
+                Reply::Fired(Fired {
+                    session_id: None,
+                    skipped: Some(s("its previous run is still going")),
+                }),
+            ),
+        ),
+        (
             "reply.agent_tools",
             ok(
                 1,
@@ -1445,6 +1649,10 @@ covers!(request_row, REQUEST_ROWS, Request {
     Request::HistoryList(_) => "request.history_list",
     Request::HistorySeen => "request.history_seen",
     Request::ChatImport(_) => "request.chat_import",
+    Request::TriggerList(_) => "request.trigger_list",
+    Request::TriggerSet(_) => "request.trigger_set",
+    Request::TriggerRemove(_) => "request.trigger_remove",
+    Request::TriggerFire(_) => "request.trigger_fire",
     Request::AgentTools(_) => "request.agent_tools",
     Request::AgentCall(_) => "request.agent_call",
 });
@@ -1466,7 +1674,44 @@ covers!(status_row, STATUS_ROWS, RunStatus {
     RunStatus::Failed => "run.failed",
     RunStatus::Cancelled => "run.cancelled",
     RunStatus::Interrupted => "run.interrupted",
+    RunStatus::Skipped => "run.skipped",
 });
+
+covers!(kind_row, KIND_ROWS, TriggerKind {
+    TriggerKind::Schedule => "trigger.schedule",
+    TriggerKind::Hook => "trigger.hook",
+});
+
+covers!(hook_row, HOOK_ROWS, HookEvent {
+    HookEvent::TurnCompleted => "hook.turn_completed",
+    HookEvent::TurnFailed => "hook.turn_failed",
+    HookEvent::ChildFinished => "hook.child_finished",
+    HookEvent::FileChanged => "hook.file_changed",
+    HookEvent::Manual => "hook.manual",
+});
+
+covers!(missed_row, MISSED_ROWS, MissedPolicy {
+    MissedPolicy::Skip => "missed.skip",
+    MissedPolicy::RunOnce => "missed.run_once",
+});
+
+covers!(session_row, SESSION_ROWS, SessionPolicy {
+    SessionPolicy::New => "session.new",
+    SessionPolicy::Resume => "session.resume",
+});
+
+/// The coverage names a trigger spec shows.
+fn spec_rows(spec: &TriggerSpec) -> Vec<&'static str> {
+    let mut out = vec![
+        kind_row(&spec.kind),
+        missed_row(&spec.missed),
+        session_row(&spec.session),
+    ];
+    if let Some(on) = &spec.on {
+        out.push(hook_row(on));
+    }
+    out
+}
 
 covers!(event_row, EVENT_ROWS, ChatEvent {
     ChatEvent::User(_) => "event.chat_user",
@@ -1519,6 +1764,9 @@ covers!(reply_row, REPLY_ROWS, Reply {
     Reply::Forked(_) => "reply.forked",
     Reply::History(_) => "reply.history",
     Reply::Imported(_) => "reply.imported",
+    Reply::Triggers(_) => "reply.triggers",
+    Reply::Trigger(_) => "reply.trigger",
+    Reply::Fired(_) => "reply.fired",
     Reply::AgentTools(_) => "reply.agent_tools",
     Reply::AgentResult(_) => "reply.agent_result",
 });
@@ -1574,6 +1822,9 @@ fn covered(golden: &Golden) -> BTreeSet<&'static str> {
             if let Request::ChatUpdate(u) = &msg.request {
                 out.insert(action_row(&u.action));
             }
+            if let Request::TriggerSet(t) = &msg.request {
+                out.extend(spec_rows(&t.spec));
+            }
         }
         Golden::Server(ServerMessage::Frame(frame)) => {
             out.insert(event_row(&frame.event));
@@ -1601,6 +1852,17 @@ fn covered(golden: &Golden) -> BTreeSet<&'static str> {
                             for run in &h.runs {
                                 out.insert(origin_row(&run.origin));
                                 out.insert(status_row(&run.status));
+                            }
+                        }
+                        let triggers: Vec<&TriggerInfo> = match reply {
+                            Reply::Triggers(t) => t.triggers.iter().collect(),
+                            Reply::Trigger(t) => vec![t],
+                            _ => vec![],
+                        };
+                        for t in triggers {
+                            out.extend(spec_rows(&t.spec));
+                            if let Some(status) = &t.last_status {
+                                out.insert(status_row(status));
                             }
                         }
                         if let Reply::Transcript(t) = reply {
@@ -1783,6 +2045,10 @@ fn every_variant_has_a_golden() {
         SCOPE_ROWS,
         ACTION_ROWS,
         STATUS_ROWS,
+        KIND_ROWS,
+        HOOK_ROWS,
+        MISSED_ROWS,
+        SESSION_ROWS,
     ];
     let missing: Vec<&str> = all
         .iter()

@@ -266,6 +266,10 @@ impl Connection {
             Request::HistoryList(h) => crate::history::list(&d, &self.user, h)
                 .await
                 .map(Reply::History),
+            Request::TriggerList(r) => crate::triggers::list(&d, r).await.map(Reply::Triggers),
+            Request::TriggerSet(r) => crate::triggers::set(&d, r).await.map(Reply::Trigger),
+            Request::TriggerRemove(r) => crate::triggers::remove(&d, r).await.map(|()| Reply::Ack),
+            Request::TriggerFire(r) => crate::triggers::fire(&d, r).await.map(Reply::Fired),
             Request::AgentTools(a) => crate::agent::list_tools(&d, &a).map(Reply::AgentTools),
             Request::AgentCall(c) => crate::agent::call(&d, c).await.map(Reply::AgentResult),
             Request::HistorySeen => crate::history::seen(&d, &self.user)

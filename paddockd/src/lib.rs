@@ -23,6 +23,7 @@ pub mod state;
 pub mod stores;
 pub mod transcripts;
 pub mod tree;
+pub mod triggers;
 pub mod users;
 
 pub use config::Config;

@@ -19,7 +19,28 @@ pub struct ChatState {
     claude_home: PathBuf,
     /// True once every project present at start has been indexed.
     ready: tokio::sync::watch::Sender<bool>,
+    /// Every turn's end, for hooks (bounded broadcast: a lagging receiver misses events and
+    /// is told how many).
+    pub lifecycle: tokio::sync::broadcast::Sender<TurnEnded>,
 }
+
+/// A turn ended: what hooks react to.
+#[derive(Debug, Clone)]
+pub struct TurnEnded {
+    pub project_slug: String,
+    pub session_id: String,
+    pub job_id: String,
+    pub status: paddock_proto::RunStatus,
+    /// Who started the run.
+    pub origin: paddock_proto::Origin,
+    /// The trigger that started it, if one did (hooks never fire on their own turns).
+    pub trigger: Option<String>,
+    /// The chat's recorded parent (project, session), for `child_finished`.
+    pub parent: Option<(String, String)>,
+}
+
+/// Turn-end events a slow hook dispatcher may fall behind by before it misses some.
+pub const LIFECYCLE_QUEUE: usize = 256;
 
 impl ChatState {
     pub fn open(cfg: &Config) -> Result<Self, StoreError> {
@@ -31,6 +52,7 @@ impl ChatState {
             runs: RunLog::open(dir.join("runs.jsonl")),
             claude_home: cfg.claude_home.clone(),
             ready: tokio::sync::watch::Sender::new(false),
+            lifecycle: tokio::sync::broadcast::Sender::new(LIFECYCLE_QUEUE),
         })
     }
 

@@ -30,6 +30,7 @@ pub fn status_name(status: RunStatus) -> &'static str {
         RunStatus::Failed => "failed",
         RunStatus::Cancelled => "cancelled",
         RunStatus::Interrupted => "interrupted",
+        RunStatus::Skipped => "skipped",
     }
 }
 

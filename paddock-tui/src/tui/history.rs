@@ -464,6 +464,7 @@ fn status_cell(theme: &Theme, status: RunStatus, tick: u64, words: bool) -> (Str
         RunStatus::Failed => (theme.glyph("✗", "x"), Role::Error),
         RunStatus::Cancelled => (theme.glyph("⊘", "-"), Role::Dim),
         RunStatus::Interrupted => (theme.glyph("⚠", "!"), Role::Warning),
+        RunStatus::Skipped => (theme.glyph("⏭", ">>"), Role::Dim),
     };
     if words {
         (format!("{glyph} {}", status_name(status)), role)

@@ -380,6 +380,20 @@ impl ChatTask {
             }
         };
         tracing::info!(session = %self.session_id, job = %job_id, ?end, "turn ended");
+        let parent = state
+            .stores
+            .run_provenance
+            .get(&self.session_id)
+            .and_then(|p| p.parent_project.zip(p.parent_session_id));
+        let _ = state.lifecycle.send(crate::state::TurnEnded {
+            project_slug: slug.clone(),
+            session_id: self.session_id.clone(),
+            job_id: job_id.clone(),
+            status: end.status,
+            origin: req.origin,
+            trigger: req.trigger.clone(),
+            parent,
+        });
         if let Err(e) = state.runs.finished(&job_id, end.status, end.cost_usd).await {
             tracing::warn!(session = %self.session_id, "could not record the run's end in the history: {e}");
         }
