@@ -78,7 +78,7 @@ pub enum Request {
     TriggerList(TriggerList),
     /// Add or replace a trigger (kept in the project's `project.toml`).
     #[serde(rename = "trigger:set")]
-    TriggerSet(TriggerSet),
+    TriggerSet(Box<TriggerSet>),
     #[serde(rename = "trigger:remove")]
     TriggerRemove(TriggerRef),
     /// Fire a trigger now (a schedule out of turn, or a hook: the scriptable webhook).
@@ -810,7 +810,7 @@ pub enum Reply {
     History(History),
     Imported(Imported),
     Triggers(Triggers),
-    Trigger(TriggerInfo),
+    Trigger(Box<TriggerInfo>),
     /// `trigger:fire`: the chat it started or resumed, or why it did not.
     Fired(Fired),
     /// `agent:tools`: what the MCP bridge lists in `tools/list`.

@@ -504,18 +504,18 @@ fn table() -> Vec<(&'static str, Golden)> {
             "request.trigger_set",
             request(
                 41,
-                Request::TriggerSet(TriggerSet {
+                Request::TriggerSet(Box::new(TriggerSet {
                     project_slug: s(ROOT),
                     name: s("nightly-backup"),
                     spec: schedule_spec(),
-                }),
+                })),
             ),
         ),
         (
             "request.trigger_set.hook",
             request(
                 42,
-                Request::TriggerSet(TriggerSet {
+                Request::TriggerSet(Box::new(TriggerSet {
                     project_slug: s(PROJECT),
                     name: s("docs-changed"),
                     spec: TriggerSpec {
@@ -524,14 +524,14 @@ fn table() -> Vec<(&'static str, Golden)> {
                         every: None,
                         ..hook_spec(HookEvent::FileChanged, "The docs changed: check the links.")
                     },
-                }),
+                })),
             ),
         ),
         (
             "request.trigger_set.every",
             request(
                 43,
-                Request::TriggerSet(TriggerSet {
+                Request::TriggerSet(Box::new(TriggerSet {
                     project_slug: s(PROJECT),
                     name: s("inbox"),
                     spec: TriggerSpec {
@@ -544,7 +544,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                         enabled: false,
                         ..schedule_spec()
                     },
-                }),
+                })),
             ),
         ),
         (
@@ -1345,11 +1345,11 @@ fn table() -> Vec<(&'static str, Golden)> {
             "reply.trigger",
             ok(
                 41,
-                Reply::Trigger(TriggerInfo {
+                Reply::Trigger(Box::new(TriggerInfo {
                     project_slug: s(ROOT),
                     next_fire: Some(s("2026-11-04T01:00:00Z")),
                     ..trigger_info("nightly-backup", schedule_spec())
-                }),
+                })),
             ),
         ),
         (
@@ -1856,7 +1856,7 @@ fn covered(golden: &Golden) -> BTreeSet<&'static str> {
                         }
                         let triggers: Vec<&TriggerInfo> = match reply {
                             Reply::Triggers(t) => t.triggers.iter().collect(),
-                            Reply::Trigger(t) => vec![t],
+                            Reply::Trigger(t) => vec![&**t],
                             _ => vec![],
                         };
                         for t in triggers {

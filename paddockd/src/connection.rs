@@ -267,7 +267,9 @@ impl Connection {
                 .await
                 .map(Reply::History),
             Request::TriggerList(r) => crate::triggers::list(&d, r).await.map(Reply::Triggers),
-            Request::TriggerSet(r) => crate::triggers::set(&d, r).await.map(Reply::Trigger),
+            Request::TriggerSet(r) => crate::triggers::set(&d, *r)
+                .await
+                .map(|t| Reply::Trigger(Box::new(t))),
             Request::TriggerRemove(r) => crate::triggers::remove(&d, r).await.map(|()| Reply::Ack),
             Request::TriggerFire(r) => crate::triggers::fire(&d, r).await.map(Reply::Fired),
             Request::AgentTools(a) => crate::agent::list_tools(&d, &a).map(Reply::AgentTools),
