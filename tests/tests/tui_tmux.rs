@@ -12,6 +12,47 @@ fn bin(name: &str) -> PathBuf {
     path
 }
 
+/// Calls an agent tool over the daemon's socket, as the `paddockd mcp` bridge would.
+fn agent_call(socket: &Path, token: &str, tool: &str, arguments: serde_json::Value) -> String {
+    use paddock_proto::{AgentCall, ClientMessage, ControlMessage, Hello, Outcome, Reply, Request};
+    use std::io::{BufRead, BufReader, Write};
+    let mut stream = std::os::unix::net::UnixStream::connect(socket).unwrap();
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let requests = [
+        Request::Hello(Hello {
+            protocol_version: paddock_proto::PROTOCOL_VERSION,
+            client: "tmux test".into(),
+        }),
+        Request::AgentCall(AgentCall {
+            token: token.into(),
+            server: "paddock_manage".into(),
+            tool: tool.into(),
+            arguments,
+            tool_use_id: None,
+        }),
+    ];
+    for (id, request) in (1u64..).zip(requests) {
+        let line = paddock_proto::encode(&ClientMessage { id, request }).unwrap();
+        stream.write_all(line.as_bytes()).unwrap();
+    }
+    loop {
+        let mut line = String::new();
+        assert!(
+            reader.read_line(&mut line).unwrap() > 0,
+            "the daemon hung up"
+        );
+        if let Ok(paddock_proto::ServerMessage::Control(ControlMessage::Response(r))) =
+            paddock_proto::decode(line.trim_end().as_bytes())
+            && r.id == 2
+        {
+            return match r.outcome {
+                Outcome::Ok(Reply::AgentResult(a)) => a.text,
+                other => panic!("agent:call answered {other:?}"),
+            };
+        }
+    }
+}
+
 struct Tmux {
     server: String,
 }
@@ -131,6 +172,45 @@ fn the_tui_lists_chats_sends_streams_archives_shows_help_and_quits() {
     assert!(before.contains("hello from tmux"), "{before}");
     keys(&["a"]);
     tmux.wait_for("1 chat changed");
+    // A spawned child appears live, nested under its parent: the test plays the parent's MCP
+    // bridge with the token the daemon gave its claude, and calls create_chat.
+    let listing = Command::new(bin("paddock"))
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .args(["ls", "-p", "demo", "--json"])
+        .output()
+        .unwrap();
+    let chats: serde_json::Value = serde_json::from_slice(&listing.stdout).unwrap();
+    let parent = chats[0]["sessionId"].as_str().unwrap().to_owned();
+    let config_file = dir
+        .path()
+        .join("data/tmp/mcp")
+        .join(format!("{parent}-manage.json"));
+    let config: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&config_file).unwrap()).unwrap();
+    let token = config["mcpServers"]["paddock_manage"]["env"]["PADDOCK_AGENT_TOKEN"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let reply = agent_call(
+        &dir.path().join("run/paddockd.sock"),
+        &token,
+        "create_chat",
+        serde_json::json!({"prompt": "child from tmux"}),
+    );
+    assert!(reply.contains("sessionId"), "{reply}");
+    let screen = tmux.wait_for("child from tmux");
+    let line = screen
+        .lines()
+        .find(|l| l.contains("child from tmux"))
+        .unwrap_or_default();
+    assert!(
+        line.contains('└') || line.contains("`-"),
+        "the child is drawn nested under its parent:\n{screen}"
+    );
+    // Archive it from the keyboard: it is the last row.
+    keys(&["G", "a"]);
+    tmux.wait_for("1 chat changed");
+
     // The help overlay lists every key.
     keys(&["?"]);
     tmux.wait_for("Tree (here)");
