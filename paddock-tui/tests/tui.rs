@@ -585,3 +585,63 @@ fn every_size_draws() -> TestResult {
     }
     Ok(())
 }
+
+/// The whole screen with a chat open: tree and chat side by side at 80 columns, the chat
+/// alone (with its composer) at 40; Tab goes back to the tree, which then shows alone.
+fn with_open_chat() -> Result<App, Box<dyn std::error::Error>> {
+    use paddock_proto::{Attribution, Transcript, TranscriptEntry};
+    let mut app = canned();
+    on_logs(&mut app)?;
+    let action = app.on_key(key(KeyCode::Enter));
+    assert!(
+        matches!(action, Some(Action::Open { ref session_id, .. }) if session_id == "s-logs"),
+        "{action:?}"
+    );
+    let chat = app.chat.as_mut().ok_or("no chat opened")?;
+    chat.hydrate(&Transcript {
+        chat: chat_row("s-logs"),
+        entries: vec![
+            TranscriptEntry::User {
+                uuid: Some("u1".into()),
+                timestamp: None,
+                text: "Find out why CI fails on main.".into(),
+                attribution: Some(Attribution::Sent {
+                    from_session_id: "s-manager".into(),
+                    from_project: String::new(),
+                    from_title: Some("Fix the flaky build".into()),
+                }),
+            },
+            TranscriptEntry::Assistant {
+                uuid: Some("a1".into()),
+                timestamp: None,
+                text: "The integration job times out after 10 minutes.".into(),
+                model: None,
+            },
+        ],
+    });
+    Ok(app)
+}
+
+fn chat_row(id: &str) -> ChatSummary {
+    chat("", id, "Investigate CI logs", Origin::Spawned)
+}
+
+#[test]
+fn open_chat_80x24() -> TestResult {
+    let mut app = with_open_chat()?;
+    insta::assert_debug_snapshot!(screen(&mut app, 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn open_chat_40x24() -> TestResult {
+    let mut app = with_open_chat()?;
+    insta::assert_debug_snapshot!(screen(&mut app, 40, 24)?);
+    // Tab: the tree, alone in a narrow pane.
+    app.on_key(key(KeyCode::Tab));
+    let backend = screen(&mut app, 40, 24)?;
+    let text = format!("{backend:?}");
+    assert!(text.contains("Fix the flaky build"), "{text}");
+    assert!(!text.contains("times out"), "{text}");
+    Ok(())
+}
