@@ -1044,6 +1044,9 @@ pub struct ChatSummary {
     pub children: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usage: Option<ChatUsage>,
+    /// The follow-up queued to be sent when the running turn ends (`chat:set_queue`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queued: Option<String>,
 }
 
 /// Tokens and cost of a chat, from its transcript.

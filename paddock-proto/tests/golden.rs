@@ -131,6 +131,7 @@ fn chat_summary() -> ChatSummary {
             cache_creation_tokens: 40_511,
             cost_usd: 0.2438,
         }),
+        queued: None,
     }
 }
 
@@ -993,6 +994,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                         ChatSummary {
                             running: true,
                             unread: false,
+                            queued: Some(s("When you are done, run the whole suite once more.")),
                             ..chat_summary()
                         },
                         ChatSummary {
@@ -1017,6 +1019,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                             level: 1,
                             children: vec![],
                             usage: None,
+                            queued: None,
                         },
                     ],
                 }),
@@ -1049,6 +1052,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                         level: 0,
                         children: vec![],
                         usage: None,
+                        queued: None,
                     }],
                 }),
             ),
@@ -1081,6 +1085,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                             level: 0,
                             children: vec![],
                             usage: None,
+                            queued: None,
                         },
                         ChatSummary {
                             session_id: s("9e1a5c3f-2b7d-4f08-8c6e-0a4d2f9b1e57"),
@@ -1104,6 +1109,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                             level: 0,
                             children: vec![],
                             usage: None,
+                            queued: None,
                         },
                     ],
                 }),

@@ -32,6 +32,7 @@ struct Joined {
     detached: std::sync::Arc<std::collections::BTreeSet<String>>,
     provenance: std::sync::Arc<HashMap<String, RunProvenance>>,
     injections: std::sync::Arc<HashMap<String, Vec<Injection>>>,
+    queued: crate::stores::QueuedMessageStore,
     /// Running chats: session id → project slug.
     running: HashMap<String, String>,
 }
@@ -48,6 +49,7 @@ impl Joined {
             detached: s.parent_detach.all(),
             provenance: s.run_provenance.all(),
             injections: s.message_provenance.all(),
+            queued: s.queued.clone(),
             running: running_sessions(d).await,
         }
     }
@@ -107,6 +109,7 @@ impl Joined {
             level: 0,
             children: Vec::new(),
             usage,
+            queued: self.queued.get(sid).map(|q| q.message),
         }
     }
 
@@ -799,4 +802,26 @@ mod tests {
         );
         assert_eq!(display_title("Fix it", "x"), "Fix it");
     }
+}
+
+/// `chat:set_queue`: sets (or clears) the follow-up sent when the chat's running turn ends.
+pub async fn set_queue(d: &Daemon, q: paddock_proto::ChatSetQueue) -> Result<(), ErrorBody> {
+    d.state.wait_ready().await;
+    if uuid::Uuid::parse_str(&q.session_id).is_err() {
+        return Err(ErrorBody::new(
+            ErrorCode::InvalidArgument,
+            format!("{:?} is not a session id (a UUID)", q.session_id),
+        ));
+    }
+    let running = running_sessions(d).await;
+    let (project, _) = locate(d, &q.session_id, &running)?;
+    let message = q.message.filter(|m| !m.trim().is_empty());
+    d.state
+        .stores
+        .queued
+        .set(&q.session_id, message)
+        .await
+        .map_err(store_error)?;
+    announce(d, &[(q.session_id.clone(), project)]).await;
+    Ok(())
 }

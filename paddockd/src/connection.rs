@@ -241,9 +241,10 @@ impl Connection {
                 d.hub.unsubscribe(self.id, s.session_id).await;
                 Ok(Reply::Ack)
             }
-            Request::ChatSetQueue(_) | Request::ChatContinue(_) => Err(ErrorBody::new(
+            Request::ChatSetQueue(q) => crate::chats::set_queue(&d, q).await.map(|()| Reply::Ack),
+            Request::ChatContinue(_) => Err(ErrorBody::new(
                 ErrorCode::InvalidArgument,
-                "queued follow-ups and chat recovery are not supported by this paddockd yet",
+                "chat recovery (chat:continue) is not supported by this paddockd yet",
             )),
             Request::ChatList(list) => {
                 crate::chats::list(&d, &self.user, list.project_slug.as_deref(), list.scope)

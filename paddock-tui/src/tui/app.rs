@@ -58,6 +58,11 @@ pub enum Action {
         text: String,
         model: Option<String>,
     },
+    /// Set (or clear) the follow-up the daemon sends when the chat's turn ends.
+    SetQueue {
+        session_id: String,
+        message: Option<String>,
+    },
     /// Load the History view's runs.
     LoadHistory,
     /// The user has looked at History: advance their watermark.
@@ -430,6 +435,8 @@ impl App {
             title: row.map(|r| r.title).unwrap_or_default(),
         });
         self.composer.set_running(view.running());
+        self.composer
+            .set_queued(self.find_chat(&session_id).and_then(|c| c.queued.clone()));
         self.chat = Some(view);
         Some(Action::Open {
             project_slug,
@@ -505,7 +512,18 @@ impl App {
         }
         let running = self.composer_target_running();
         match self.composer.handle_key(key, running) {
-            ComposerOutcome::None | ComposerOutcome::Queued | ComposerOutcome::Unqueued => None,
+            ComposerOutcome::None => None,
+            // The queue lives in the daemon (one durable slot per chat, sent when the turn
+            // ends), so every client sees it and nothing is sent twice.
+            ComposerOutcome::Queued | ComposerOutcome::Unqueued => {
+                let Target::Reply { session_id, .. } = self.composer.target().clone() else {
+                    return None;
+                };
+                Some(Action::SetQueue {
+                    session_id,
+                    message: self.composer.queued().map(str::to_owned),
+                })
+            }
             ComposerOutcome::Leave => {
                 self.focus = if self.chat.is_some() {
                     Focus::Chat
@@ -554,21 +572,6 @@ impl App {
                 .is_some_and(ChatView::running),
             Target::NewChat { .. } => false,
         }
-    }
-
-    /// The open chat's turn ended: a queued follow-up goes now.
-    pub fn take_queued_followup(&mut self) -> Option<Action> {
-        let chat = self.chat.as_ref()?;
-        if chat.running() {
-            return None;
-        }
-        let text = self.composer.take_queued()?;
-        Some(Action::Send {
-            project_slug: chat.project_slug().to_owned(),
-            session_id: Some(chat.session_id().to_owned()),
-            text,
-            model: self.composer.model.clone(),
-        })
     }
 
     /// Keeps the cursor within the `height` rows on screen (called before every draw with the

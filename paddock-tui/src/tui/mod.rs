@@ -310,6 +310,16 @@ impl EventLoop {
                     preload_context: false,
                 }),
             ),
+            Action::SetQueue {
+                session_id,
+                message,
+            } => self.command(
+                "queue the follow-up",
+                Request::ChatSetQueue(paddock_proto::ChatSetQueue {
+                    session_id,
+                    message,
+                }),
+            ),
             Action::LoadHistory => self.fetch(Fetch::History),
             Action::HistorySeen => self.command("history seen", Request::HistorySeen),
         }
@@ -512,13 +522,6 @@ impl EventLoop {
                     .as_ref()
                     .is_some_and(|c| c.session_id() == active.session_id);
                 let known = self.app.apply_active(&active);
-                // The open chat's turn ended: its queued follow-up goes now.
-                if open
-                    && !active.running
-                    && let Some(action) = self.app.take_queued_followup()
-                {
-                    self.perform(action);
-                }
                 if !known {
                     self.fetch(Fetch::Chats(active.project_slug));
                 }
@@ -537,6 +540,16 @@ impl EventLoop {
             Some(Event::Frame(frame)) => {
                 let sid = frame.routing.session_id.clone();
                 let ended = matches!(frame.event, ChatEvent::Complete(_));
+                // The daemon sent the queued follow-up: the composer's copy is gone.
+                if matches!(frame.event, ChatEvent::QueuedFlushed(_))
+                    && self
+                        .app
+                        .chat
+                        .as_ref()
+                        .is_some_and(|c| c.session_id() == sid)
+                {
+                    self.app.composer.set_queued(None);
+                }
                 let Some(chat) = self.app.chat.as_mut().filter(|c| c.session_id() == sid) else {
                     return false;
                 };
@@ -551,9 +564,6 @@ impl EventLoop {
                             action: paddock_proto::ChatAction::Read,
                         }),
                     );
-                    if let Some(action) = self.app.take_queued_followup() {
-                        self.perform(action);
-                    }
                 }
                 changed || ended
             }

@@ -379,6 +379,25 @@ impl ChatTask {
                 end
             }
         };
+        // A follow-up queued while the turn ran goes next: taken atomically, so two drains
+        // never send it twice; announced in the ending turn's stream.
+        let follow_up = if end.status == RunStatus::Completed && !self.ctx.shutdown.is_cancelled() {
+            match state.stores.queued.take(&self.session_id).await {
+                Ok(q) => q,
+                Err(e) => {
+                    tracing::warn!(session = %self.session_id, "cannot take the queued follow-up: {e}");
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        if let Some(q) = &follow_up {
+            emit(ChatEvent::QueuedFlushed(paddock_proto::QueuedFlushed {
+                message: q.message.clone(),
+            }))
+            .await;
+        }
         tracing::info!(session = %self.session_id, job = %job_id, ?end, "turn ended");
         let parent = state
             .stores
@@ -407,6 +426,24 @@ impl ChatTask {
             session_id: Some(self.session_id.clone()),
         }))
         .await;
+        if let Some(q) = follow_up {
+            let (reply, _) = oneshot::channel();
+            self.pending.push_front(TurnJob {
+                req: TurnRequest {
+                    project: project.clone(),
+                    session_id: Some(self.session_id.clone()),
+                    message: q.message,
+                    model: None,
+                    attribution: None,
+                    origin: Origin::Human,
+                    provenance: None,
+                    trigger: None,
+                    reply_to: None,
+                },
+                new_chat: false,
+                reply,
+            });
+        }
         if self.live.is_some() {
             self.ctx
                 .tell(Cmd::Idle {

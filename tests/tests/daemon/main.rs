@@ -3,6 +3,7 @@
 
 mod agents;
 mod chats;
+mod queue;
 mod harness;
 mod real_cli;
 

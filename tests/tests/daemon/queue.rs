@@ -1,0 +1,129 @@
+//! Queued follow-ups: one durable slot per chat, set or cleared from any client, sent by the
+//! daemon when the running turn ends (`chat:queued_flushed`), once.
+
+use paddock_proto::{ChatEvent, ChatList, ChatScope, ChatSetQueue, Reply, Request, ServerMessage};
+
+use crate::harness::*;
+
+async fn queued_of(c: &mut RawClient, session: &str) -> Option<String> {
+    let Reply::Chats(list) = c
+        .request(Request::ChatList(ChatList {
+            project_slug: Some(String::new()),
+            scope: ChatScope::All,
+        }))
+        .await
+        .unwrap()
+    else {
+        panic!("not chats")
+    };
+    list.chats
+        .into_iter()
+        .find(|x| x.session_id == session)
+        .and_then(|x| x.queued)
+}
+
+#[tokio::test]
+async fn a_queued_follow_up_is_sent_once_when_the_turn_ends() {
+    let d = TestDaemon::start().await;
+    let mut c = d.client().await;
+    let first = c.send_turn("", None, "hello").await;
+    let sid = first.session_id.clone();
+    c.frames_until_complete(&sid).await;
+
+    // A slow turn runs; a second client queues a follow-up, and can clear and set it again.
+    let slow = c
+        .send_turn("", Some(&sid), &slow_text("working", 10, 50))
+        .await;
+    let mut other = d.client().await;
+    for message in [Some("first thought"), None, Some("then run the tests")] {
+        let reply = other
+            .request(Request::ChatSetQueue(ChatSetQueue {
+                session_id: sid.clone(),
+                message: message.map(str::to_owned),
+            }))
+            .await
+            .unwrap();
+        assert_eq!(reply, Reply::Ack);
+    }
+    assert_eq!(
+        queued_of(&mut other, &sid).await.as_deref(),
+        Some("then run the tests"),
+        "every client sees the queued follow-up"
+    );
+
+    // The running turn ends: the follow-up is announced in its stream, then runs as a turn.
+    c.frames_until_complete(&slow.session_id).await;
+    let flushed = tokio::time::timeout(DEADLINE, async {
+        loop {
+            if let ServerMessage::Frame(f) = c.next().await {
+                match f.event {
+                    ChatEvent::QueuedFlushed(q) => return q.message,
+                    _ => continue,
+                }
+            }
+        }
+    })
+    .await;
+    let message = flushed.expect("chat:queued_flushed follows the ending turn");
+    assert_eq!(message, "then run the tests");
+    let next = tokio::time::timeout(DEADLINE, async {
+        loop {
+            if let ServerMessage::Frame(f) = c.next().await
+                && let ChatEvent::User(u) = f.event
+            {
+                return u;
+            }
+        }
+    })
+    .await
+    .expect("the follow-up runs as the next turn");
+    assert_eq!(next.text, "then run the tests");
+    assert!(next.attribution.is_none(), "a person queued it");
+    c.frames_until_complete(&sid).await;
+    assert_eq!(
+        queued_of(&mut c, &sid).await,
+        None,
+        "the slot is empty again"
+    );
+
+    // It was sent once: the transcript holds it once.
+    let Reply::Transcript(t) = c
+        .request(Request::ChatTranscript(paddock_proto::SessionRef {
+            session_id: sid.clone(),
+        }))
+        .await
+        .unwrap()
+    else {
+        panic!("not a transcript")
+    };
+    let sends = t
+        .entries
+        .iter()
+        .filter(|e| matches!(e, paddock_proto::TranscriptEntry::User { text, .. } if text == "then run the tests"))
+        .count();
+    assert_eq!(sends, 1, "{:?}", t.entries);
+    d.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn set_queue_validates_the_chat() {
+    let d = TestDaemon::start().await;
+    let mut c = d.client().await;
+    let err = c
+        .request(Request::ChatSetQueue(ChatSetQueue {
+            session_id: "not-a-uuid".into(),
+            message: Some("x".into()),
+        }))
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, paddock_proto::ErrorCode::InvalidArgument);
+    let err = c
+        .request(Request::ChatSetQueue(ChatSetQueue {
+            session_id: uuid::Uuid::new_v4().to_string(),
+            message: Some("x".into()),
+        }))
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, paddock_proto::ErrorCode::NotFound);
+    d.stop().await.unwrap();
+}
