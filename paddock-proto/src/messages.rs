@@ -1047,6 +1047,10 @@ pub struct ChatSummary {
     /// The follow-up queued to be sent when the running turn ends (`chat:set_queue`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub queued: Option<String>,
+    /// Its last turn was cut short (its `claude` died, or the daemon stopped): `chat:continue`
+    /// picks it up.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub interrupted: bool,
 }
 
 /// Tokens and cost of a chat, from its transcript.

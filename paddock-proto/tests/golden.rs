@@ -132,6 +132,7 @@ fn chat_summary() -> ChatSummary {
             cost_usd: 0.2438,
         }),
         queued: None,
+        interrupted: false,
     }
 }
 
@@ -995,6 +996,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                             running: true,
                             unread: false,
                             queued: Some(s("When you are done, run the whole suite once more.")),
+                            interrupted: false,
                             ..chat_summary()
                         },
                         ChatSummary {
@@ -1020,6 +1022,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                             children: vec![],
                             usage: None,
                             queued: None,
+                            interrupted: false,
                         },
                     ],
                 }),
@@ -1053,6 +1056,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                         children: vec![],
                         usage: None,
                         queued: None,
+                        interrupted: true,
                     }],
                 }),
             ),
@@ -1086,6 +1090,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                             children: vec![],
                             usage: None,
                             queued: None,
+                            interrupted: false,
                         },
                         ChatSummary {
                             session_id: s("9e1a5c3f-2b7d-4f08-8c6e-0a4d2f9b1e57"),
@@ -1110,6 +1115,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                             children: vec![],
                             usage: None,
                             queued: None,
+                            interrupted: false,
                         },
                     ],
                 }),

@@ -33,6 +33,8 @@ struct Joined {
     provenance: std::sync::Arc<HashMap<String, RunProvenance>>,
     injections: std::sync::Arc<HashMap<String, Vec<Injection>>>,
     queued: crate::stores::QueuedMessageStore,
+    /// Chats whose newest run was cut short (claude died, or the daemon stopped).
+    interrupted: HashSet<String>,
     /// Running chats: session id → project slug.
     running: HashMap<String, String>,
 }
@@ -50,6 +52,7 @@ impl Joined {
             provenance: s.run_provenance.all(),
             injections: s.message_provenance.all(),
             queued: s.queued.clone(),
+            interrupted: interrupted_chats(&d.state.runs),
             running: running_sessions(d).await,
         }
     }
@@ -110,6 +113,7 @@ impl Joined {
             children: Vec::new(),
             usage,
             queued: self.queued.get(sid).map(|q| q.message),
+            interrupted: self.interrupted.contains(sid) && !self.running.contains_key(sid),
         }
     }
 
@@ -140,6 +144,23 @@ impl Joined {
             ..ChatSummary::default()
         }
     }
+}
+
+/// The chats whose newest run ended interrupted.
+fn interrupted_chats(runs: &crate::run_log::RunLog) -> HashSet<String> {
+    let mut seen = HashSet::new();
+    let mut out = HashSet::new();
+    for run in runs.recent() {
+        if run.status == paddock_proto::RunStatus::Skipped {
+            continue;
+        }
+        if seen.insert(run.session_id.clone())
+            && run.status == paddock_proto::RunStatus::Interrupted
+        {
+            out.insert(run.session_id);
+        }
+    }
+    out
 }
 
 /// The first chat that sent this chat a message: the inferred parent edge.
@@ -724,6 +745,31 @@ fn place_if_needed(a: &crate::adopt::Adoptable, folder: &Path) -> std::io::Resul
     crate::adopt::place(a, folder)
 }
 
+/// `chat:set_queue`: sets (or clears) the follow-up sent when the chat's running turn ends.
+pub async fn set_queue(d: &Daemon, q: paddock_proto::ChatSetQueue) -> Result<(), ErrorBody> {
+    d.state.wait_ready().await;
+    if uuid::Uuid::parse_str(&q.session_id).is_err() {
+        return Err(ErrorBody::new(
+            ErrorCode::InvalidArgument,
+            format!("{:?} is not a session id (a UUID)", q.session_id),
+        ));
+    }
+    let running = running_sessions(d).await;
+    let (project, _) = locate(d, &q.session_id, &running)?;
+    let message = q.message.filter(|m| !m.trim().is_empty());
+    d.state
+        .stores
+        .queued
+        .set(&q.session_id, message)
+        .await
+        .map_err(store_error)?;
+    announce(d, &[(q.session_id.clone(), project)]).await;
+    Ok(())
+}
+
+/// What a recovered chat is told: its last turn was cut short.
+pub const CONTINUE_PROMPT: &str = "Your previous turn was cut short before it finished (the process running it stopped). Continue from where you left off.";
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -802,26 +848,4 @@ mod tests {
         );
         assert_eq!(display_title("Fix it", "x"), "Fix it");
     }
-}
-
-/// `chat:set_queue`: sets (or clears) the follow-up sent when the chat's running turn ends.
-pub async fn set_queue(d: &Daemon, q: paddock_proto::ChatSetQueue) -> Result<(), ErrorBody> {
-    d.state.wait_ready().await;
-    if uuid::Uuid::parse_str(&q.session_id).is_err() {
-        return Err(ErrorBody::new(
-            ErrorCode::InvalidArgument,
-            format!("{:?} is not a session id (a UUID)", q.session_id),
-        ));
-    }
-    let running = running_sessions(d).await;
-    let (project, _) = locate(d, &q.session_id, &running)?;
-    let message = q.message.filter(|m| !m.trim().is_empty());
-    d.state
-        .stores
-        .queued
-        .set(&q.session_id, message)
-        .await
-        .map_err(store_error)?;
-    announce(d, &[(q.session_id.clone(), project)]).await;
-    Ok(())
 }

@@ -242,10 +242,30 @@ impl Connection {
                 Ok(Reply::Ack)
             }
             Request::ChatSetQueue(q) => crate::chats::set_queue(&d, q).await.map(|()| Reply::Ack),
-            Request::ChatContinue(_) => Err(ErrorBody::new(
-                ErrorCode::InvalidArgument,
-                "chat recovery (chat:continue) is not supported by this paddockd yet",
-            )),
+            Request::ChatContinue(c) => {
+                let turn = async {
+                    d.state.wait_ready().await;
+                    let running = crate::chats::running_sessions(&d).await;
+                    let (project, _) = crate::chats::locate(&d, &c.session_id, &running)?;
+                    d.runner
+                        .send(TurnRequest {
+                            project,
+                            session_id: Some(c.session_id),
+                            message: crate::chats::CONTINUE_PROMPT.to_owned(),
+                            model: None,
+                            attribution: Some(paddock_proto::Attribution::Recovery),
+                            origin: paddock_proto::Origin::Human,
+                            provenance: None,
+                            trigger: None,
+                            reply_to: Some((self.id, id)),
+                        })
+                        .await
+                };
+                match turn.await {
+                    Ok(_) => return None,
+                    Err(e) => Err(e),
+                }
+            }
             Request::ChatList(list) => {
                 crate::chats::list(&d, &self.user, list.project_slug.as_deref(), list.scope)
                     .await

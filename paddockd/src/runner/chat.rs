@@ -116,7 +116,7 @@ impl TurnEnd {
     fn observe(&mut self, event: &ChatEvent) {
         if let ChatEvent::Complete(c) = event {
             self.cost_usd = c.cost_usd.or(self.cost_usd);
-            if c.terminal_reason.as_deref() == Some("killed") {
+            if matches!(c.terminal_reason.as_deref(), Some("killed" | "crashed")) {
                 self.status = RunStatus::Interrupted;
             } else if c.success {
                 self.status = RunStatus::Completed;
@@ -356,7 +356,9 @@ impl ChatTask {
             .run_provenance
             .get(&self.session_id)
             .map_or(0, |p| p.depth);
-        let human = req.attribution.is_none() && req.origin == Origin::Human;
+        // A person's turn: typed, queued, or a continue they asked for (a client waits on it).
+        let human =
+            req.reply_to.is_some() || (req.attribution.is_none() && req.origin == Origin::Human);
         let manage = crate::agent::grants_tools(&cfg, &project, depth, human);
         let end = match self
             .drive(
@@ -392,6 +394,16 @@ impl ChatTask {
         } else {
             None
         };
+        // claude died mid-turn (or hung and was killed): say so, so a client can offer to
+        // continue (`chat:continue`).
+        if end.status == RunStatus::Interrupted && !self.ctx.shutdown.is_cancelled() {
+            emit(ChatEvent::KilledTask(paddock_proto::KilledTask {
+                task_id: None,
+                message: "claude stopped before the turn finished; continue the chat to pick it up"
+                    .into(),
+            }))
+            .await;
+        }
         if let Some(q) = &follow_up {
             emit(ChatEvent::QueuedFlushed(paddock_proto::QueuedFlushed {
                 message: q.message.clone(),

@@ -4,6 +4,7 @@
 mod agents;
 mod chats;
 mod queue;
+mod recovery;
 mod harness;
 mod real_cli;
 

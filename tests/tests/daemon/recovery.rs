@@ -1,0 +1,154 @@
+//! Recovery: a chat whose `claude` died mid-turn is marked interrupted, `chat:killed_task`
+//! says so, and `chat:continue` picks it up with a recovery-attributed turn; after a daemon
+//! restart, chats that were running show as interrupted.
+
+use paddock_proto::{
+    Attribution, ChatEvent, ChatList, ChatScope, ChatSummary, Reply, Request, ServerMessage,
+    SessionRef, TranscriptEntry,
+};
+
+use crate::harness::*;
+
+async fn row(c: &mut RawClient, session: &str) -> ChatSummary {
+    let Reply::Chats(list) = c
+        .request(Request::ChatList(ChatList {
+            project_slug: Some(String::new()),
+            scope: ChatScope::All,
+        }))
+        .await
+        .unwrap()
+    else {
+        panic!("not chats")
+    };
+    list.chats
+        .into_iter()
+        .find(|x| x.session_id == session)
+        .unwrap_or_else(|| panic!("{session} is not listed"))
+}
+
+/// Polls until the chat shows as interrupted (its turn has fully ended).
+async fn interrupted_soon(c: &mut RawClient, session: &str) -> ChatSummary {
+    tokio::time::timeout(DEADLINE, async {
+        loop {
+            let chat = row(c, session).await;
+            if chat.interrupted {
+                return chat;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+        }
+    })
+    .await
+    .unwrap_or_else(|_| panic!("{session} never showed as interrupted"))
+}
+
+#[tokio::test]
+async fn a_crashed_turn_is_interrupted_and_continue_picks_it_up() {
+    let d = TestDaemon::start().await;
+    let mut c = d.client().await;
+    let sent = c
+        .send_turn(
+            "",
+            None,
+            r#"fake:[{"text":"partial","chunks":1},{"crash":3}]"#,
+        )
+        .await;
+    let sid = sent.session_id.clone();
+    c.frames_until_complete(&sid).await;
+    // chat:killed_task follows the failed turn's end.
+    let killed = tokio::time::timeout(DEADLINE, async {
+        loop {
+            if let ServerMessage::Frame(f) = c.next().await
+                && let ChatEvent::KilledTask(k) = f.event
+            {
+                return k;
+            }
+        }
+    })
+    .await
+    .expect("chat:killed_task");
+    assert!(killed.message.contains("continue"), "{killed:?}");
+    interrupted_soon(&mut c, &sid).await;
+
+    // chat:continue: answered like chat:send, the turn carries the recovery attribution.
+    let id = c
+        .send(Request::ChatContinue(SessionRef {
+            session_id: sid.clone(),
+        }))
+        .await;
+    match c.response(id).await {
+        Ok(Reply::Sent(s)) => assert_eq!(s.session_id, sid),
+        other => panic!("chat:continue: {other:?}"),
+    }
+    let frames = c.frames_until_complete(&sid).await;
+    let user = frames
+        .iter()
+        .find_map(|f| match &f.event {
+            ChatEvent::User(u) => Some(u.clone()),
+            _ => None,
+        })
+        .expect("the continue turn");
+    assert_eq!(user.attribution, Some(Attribution::Recovery));
+    assert!(complete_of(&frames).success);
+    assert!(!row(&mut c, &sid).await.interrupted, "picked up");
+    let Reply::Transcript(t) = c
+        .request(Request::ChatTranscript(SessionRef {
+            session_id: sid.clone(),
+        }))
+        .await
+        .unwrap()
+    else {
+        panic!("not a transcript")
+    };
+    assert!(
+        t.entries.iter().any(|e| matches!(
+            e,
+            TranscriptEntry::User {
+                attribution: Some(Attribution::Recovery),
+                ..
+            }
+        )),
+        "the transcript shows ⚠ continued: {:?}",
+        t.entries
+    );
+    d.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn chats_running_when_the_daemon_stopped_show_as_interrupted_after_a_restart() {
+    // The data folder outlives both daemons.
+    let keep = tempfile::tempdir().unwrap();
+    let data = keep.path().to_path_buf();
+    let on_data = |cfg: &mut paddockd::Config| {
+        cfg.log = data.join("paddockd.log");
+        cfg.claude_home = data.join("claude-home");
+        cfg.host_claude_home = data.join("host-claude");
+        cfg.data_dir = data.clone();
+    };
+    let d = TestDaemon::start_with(on_data).await;
+    let mut c = d.client().await;
+    let sent = c
+        .send_turn(
+            "",
+            None,
+            r#"fake:[{"text":"busy","chunks":1},{"hang":true}]"#,
+        )
+        .await;
+    loop {
+        if let ServerMessage::Frame(f) = c.next().await
+            && matches!(f.event, ChatEvent::Response(_))
+        {
+            break;
+        }
+    }
+    let stopping = tokio::spawn(d.stop());
+    c.frames_until_complete(&sent.session_id).await;
+    stopping.await.unwrap().unwrap();
+    drop(c);
+
+    let d = TestDaemon::start_with(on_data).await;
+    let mut c = d.client().await;
+    let chat = row(&mut c, &sent.session_id).await;
+    assert!(chat.interrupted, "{chat:?}");
+    assert!(!chat.running);
+    d.stop().await.unwrap();
+}
