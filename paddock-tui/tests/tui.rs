@@ -645,3 +645,26 @@ fn open_chat_40x24() -> TestResult {
     assert!(!text.contains("times out"), "{text}");
     Ok(())
 }
+
+#[test]
+fn an_interrupted_chat_is_marked_and_c_continues_it() -> TestResult {
+    let mut app = canned();
+    let mut chats: Vec<ChatSummary> = app.tree.project_chats("web").to_vec();
+    chats[0].interrupted = true;
+    chats[0].unread = false;
+    let sid = chats[0].session_id.clone();
+    app.set_project_chats("web".into(), chats);
+    assert!(app.tree.select(&chat_id("web", &sid)));
+    let text = format!("{:?}", screen(&mut app, 80, 24)?);
+    let line = text
+        .lines()
+        .find(|l| l.contains("Redesign"))
+        .ok_or("no row")?
+        .to_owned();
+    assert!(line.contains('⚠'), "{line}");
+    assert_eq!(
+        app.on_key(KeyEvent::new(KeyCode::Char('C'), KeyModifiers::SHIFT)),
+        Some(Action::Continue { session_id: sid })
+    );
+    Ok(())
+}

@@ -58,6 +58,10 @@ pub enum Action {
         text: String,
         model: Option<String>,
     },
+    /// Re-drive a chat whose last turn was cut short.
+    Continue {
+        session_id: String,
+    },
     /// Set (or clear) the follow-up the daemon sends when the chat's turn ends.
     SetQueue {
         session_id: String,
@@ -364,6 +368,18 @@ impl App {
                 return self.new_chat();
             }
             Command::NewChat => return self.new_chat(),
+            Command::Continue => {
+                let Some(chat) = tree.cursor_chat() else {
+                    return None;
+                };
+                if !chat.interrupted {
+                    self.notice = Some("this chat was not cut short; nothing to continue".into());
+                    return None;
+                }
+                return Some(Action::Continue {
+                    session_id: chat.session_id.clone(),
+                });
+            }
             other => return self.global(other),
         }
         None
@@ -489,6 +505,15 @@ impl App {
             }
             Command::Compose => self.focus = Focus::Composer,
             Command::NewChat => return self.new_chat(),
+            Command::Continue => {
+                if chat.running() {
+                    self.notice = Some("this chat is running".into());
+                    return None;
+                }
+                return Some(Action::Continue {
+                    session_id: chat.session_id().to_owned(),
+                });
+            }
             Command::Cancel => {
                 if chat.running() {
                     return Some(Action::Stop {

@@ -123,6 +123,8 @@ pub enum Command {
     Refresh,
     /// Focus the composer of the chat under the cursor.
     Compose,
+    /// Continue a chat whose last turn was cut short (its claude died, the daemon stopped).
+    Continue,
     /// Start a new chat in the cursor row's project.
     NewChat,
     /// Expand or collapse the tool call (or thinking block) under the cursor.
@@ -149,7 +151,7 @@ pub enum Command {
 
 impl Command {
     /// Every command (each has at least one binding; a unit test checks it).
-    pub const ALL: [Command; 41] = [
+    pub const ALL: [Command; 42] = [
         Command::Quit,
         Command::Help,
         Command::SwitchPane,
@@ -180,6 +182,7 @@ impl Command {
         Command::Reorder,
         Command::Refresh,
         Command::Compose,
+        Command::Continue,
         Command::NewChat,
         Command::ExpandItem,
         Command::ExpandAll,
@@ -411,6 +414,7 @@ static BINDINGS: &[Binding] = &[
     b(X::Tree, &[Key::char('U')], "U", C::UnattendedOnly, "only chats that ran without you"),
     b(X::Tree, &[Key::char('R')], "R", C::Reorder, "reorder as paddockd sorts"),
     b(X::Tree, &[Key::char('i'), Key::char('c')], "i/c", C::Compose, "write to the chat"),
+    b(X::Tree, &[Key::char('C')], "C", C::Continue, "continue a chat that was cut short (!)"),
     b(X::Tree, &[Key::char('N')], "N", C::NewChat, "new chat in the project"),
     // The chat pane.
     b(X::Chat, &[Key::char('j'), DOWN], "j/↓", C::Down, "next item"),
@@ -423,6 +427,7 @@ static BINDINGS: &[Binding] = &[
     b(X::Chat, &[Key::char('E')], "E", C::ExpandAll, "expand or collapse every tool call"),
     b(X::Chat, &[Key::char('J')], "J", C::JumpToSender, "jump to the chat that sent this turn"),
     b(X::Chat, &[Key::char('i'), Key::char('c')], "i/c", C::Compose, "write to this chat"),
+    b(X::Chat, &[Key::char('C')], "C", C::Continue, "continue this chat after it was cut short"),
     b(X::Chat, &[Key::char('N')], "N", C::NewChat, "new chat in this project"),
     b(X::Chat, &[Key::char('x'), Key::ctrl('c')], "x/Ctrl-C", C::Cancel, "cancel the running turn"),
     b(X::Chat, &[ESC], "Esc", C::Back, "back to the tree"),

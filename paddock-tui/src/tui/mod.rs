@@ -310,6 +310,9 @@ impl EventLoop {
                     preload_context: false,
                 }),
             ),
+            Action::Continue { session_id } => {
+                self.command("continue", Request::ChatContinue(SessionRef { session_id }))
+            }
             Action::SetQueue {
                 session_id,
                 message,

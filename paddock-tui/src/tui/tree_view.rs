@@ -3,7 +3,7 @@
 //!
 //! A chat row, left to right: the cursor column, the mark column, the indentation (two columns
 //! a level, the last one the branch glyph, hanging under the parent's fold marker), the fold
-//! marker, the running spinner or the unread mark, the title (bold when unread, dim when
+//! marker, the running spinner, the interrupted mark or the unread mark, the title (bold when unread, dim when
 //! archived or shown only as a filter match's ancestor), how many chats a fold hides, the star;
 //! then, right-aligned, the origin badge and the context window's use (`42%`). Below
 //! [`NARROW`] columns badges drop their word and the usage column goes.
@@ -181,6 +181,9 @@ impl Look<'_> {
         };
         let status = if chat.running {
             Span::styled(t.spinner(self.tick), t.style(Role::Running))
+        } else if chat.interrupted {
+            // Cut short: `C` continues it.
+            Span::styled(t.glyph("⚠", "!"), t.style(Role::Warning))
         } else if chat.unread {
             Span::styled(t.unread_mark(), t.style(Role::Unread))
         } else {
