@@ -354,3 +354,78 @@ async fn real_cli_spawns_a_child_through_mcp_and_the_report_back_streams_live() 
     assert_eq!(row.level, 1);
     d.stop().await.unwrap();
 }
+
+/// The pid of the `claude` process running `session` (its argv names the session).
+fn claude_pid_for(session: &str) -> Option<i32> {
+    std::fs::read_dir("/proc").ok()?.flatten().find_map(|e| {
+        let pid: i32 = e.file_name().to_str()?.parse().ok()?;
+        let cmdline = std::fs::read(e.path().join("cmdline")).ok()?;
+        let args: Vec<&[u8]> = cmdline.split(|b| *b == 0).collect();
+        let names_session = args.iter().any(|a| *a == session.as_bytes());
+        let is_claude = args.iter().any(|a| *a == b"stream-json".as_slice());
+        (names_session && is_claude).then_some(pid)
+    })
+}
+
+/// SIGKILL of the real `claude` mid-turn: the turn ends interrupted with `chat:killed_task`,
+/// the chat row says so, and `chat:continue` resumes it with the real CLI.
+#[tokio::test]
+async fn real_cli_killed_mid_turn_is_interrupted_and_continues() {
+    let api = MockApi::start().await.unwrap();
+    let d = real_daemon(&api, |_| {}).await;
+    let mut c = d.client().await;
+    let first = c.send_turn("", None, "hello").await;
+    let sid = first.session_id.clone();
+    c.frames_until_complete(&sid).await;
+
+    c.send_turn("", Some(&sid), "mock:slow 40").await;
+    // The first delta: the turn is under way.
+    tokio::time::timeout(DEADLINE, async {
+        loop {
+            if let paddock_proto::ServerMessage::Frame(f) = c.next().await
+                && matches!(f.event, ChatEvent::Response(_))
+            {
+                return;
+            }
+        }
+    })
+    .await
+    .expect("the slow reply starts");
+    let pid = claude_pid_for(&sid).expect("the claude process of the chat");
+    rustix::process::kill_process(
+        rustix::process::Pid::from_raw(pid).expect("a pid"),
+        rustix::process::Signal::KILL,
+    )
+    .unwrap();
+    let frames = c.frames_until_complete(&sid).await;
+    assert!(!complete_of(&frames).success);
+    tokio::time::timeout(DEADLINE, async {
+        loop {
+            if let paddock_proto::ServerMessage::Frame(f) = c.next().await
+                && matches!(f.event, ChatEvent::KilledTask(_))
+            {
+                return;
+            }
+        }
+    })
+    .await
+    .expect("chat:killed_task");
+
+    let id = c
+        .send(Request::ChatContinue(paddock_proto::SessionRef {
+            session_id: sid.clone(),
+        }))
+        .await;
+    assert!(matches!(c.response(id).await, Ok(Reply::Sent(_))));
+    let frames = c.frames_until_complete(&sid).await;
+    assert!(
+        complete_of(&frames).success,
+        "the chat resumed and answered"
+    );
+    assert!(
+        text_of(&frames).starts_with("echo: "),
+        "{}",
+        text_of(&frames)
+    );
+    d.stop().await.unwrap();
+}
