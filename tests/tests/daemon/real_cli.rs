@@ -361,8 +361,8 @@ fn claude_pid_for(session: &str) -> Option<i32> {
         let pid: i32 = e.file_name().to_str()?.parse().ok()?;
         let cmdline = std::fs::read(e.path().join("cmdline")).ok()?;
         let args: Vec<&[u8]> = cmdline.split(|b| *b == 0).collect();
-        let names_session = args.iter().any(|a| *a == session.as_bytes());
-        let is_claude = args.iter().any(|a| *a == b"stream-json".as_slice());
+        let names_session = args.contains(&session.as_bytes());
+        let is_claude = args.contains(&b"stream-json".as_slice());
         (names_session && is_claude).then_some(pid)
     })
 }
