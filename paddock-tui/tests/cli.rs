@@ -7,10 +7,11 @@ use std::process::Output;
 
 use paddock_proto::{
     ChatAction, ChatEvent, ChatFork, ChatImport, ChatList, ChatScope, ChatSummary, ChatUpdate,
-    Chats, Complete, ErrorBody, ErrorCode, Forked, History, HistoryList, HubFrame, ImportSkip,
-    Imported, MessageBoundary, Notice, NoticeKind, Origin, Reply, Request, Routing, RunStatus,
-    RunSummary, Sent, SessionIds, SessionRef, TextDelta, ToolCall, ToolStart, Transcript, Updated,
-    UserTurn,
+    Chats, Complete, ErrorBody, ErrorCode, Fired, Forked, History, HistoryList, HookEvent,
+    HubFrame, ImportSkip, Imported, MessageBoundary, MissedPolicy, Notice, NoticeKind, Origin,
+    Reply, Request, Routing, RunStatus, RunSummary, Sent, SessionIds, SessionPolicy, SessionRef,
+    TextDelta, ToolCall, ToolStart, Transcript, TriggerFire, TriggerInfo, TriggerKind, TriggerList,
+    TriggerRef, TriggerSpec, Triggers, Updated, UserTurn,
 };
 use support::{DEADLINE, FakeDaemon, TestResult};
 
@@ -695,6 +696,491 @@ async fn import_sends_an_absolute_path_and_summarises() -> TestResult {
         format!(
             "would adopt 1 chat from {expected_path} into web (dry run: nothing changed)\n  s-a\nwould skip 2 sessions: 2 empty\n"
         )
+    );
+    Ok(())
+}
+
+/// `paddock ARGS` on the fake's socket, with `input` on its stdin.
+async fn paddock_with_stdin(daemon: &FakeDaemon, args: &[&str], input: &str) -> TestResult<Output> {
+    use tokio::io::AsyncWriteExt as _;
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_paddock"))
+        .arg("--socket")
+        .arg(&daemon.socket)
+        .args(args)
+        .env("PADDOCK_DAEMON_BIN", "/nonexistent/paddockd")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()?;
+    let mut stdin = child.stdin.take().ok_or("no stdin")?;
+    stdin.write_all(input.as_bytes()).await?;
+    drop(stdin);
+    Ok(tokio::time::timeout(DEADLINE, child.wait_with_output()).await??)
+}
+
+/// The golden `request.trigger_set`'s trigger, as the daemon would answer it.
+fn nightly() -> TriggerInfo {
+    TriggerInfo {
+        project_slug: String::new(),
+        name: "nightly-backup".into(),
+        spec: TriggerSpec {
+            kind: TriggerKind::Schedule,
+            prompt: "Check last night's backup and report anything odd.".into(),
+            cron: Some("0 2 * * *".into()),
+            every: None,
+            timezone: Some("Europe/Berlin".into()),
+            missed: MissedPolicy::RunOnce,
+            on: None,
+            paths: Vec::new(),
+            debounce_secs: None,
+            session: SessionPolicy::Resume,
+            model: None,
+            enabled: true,
+        },
+        next_fire: Some("2026-11-04T01:00:00Z".into()),
+        last_fire: None,
+        last_status: None,
+        session_id: None,
+        problem: None,
+    }
+}
+
+#[tokio::test]
+async fn trigger_add_sends_the_spec_and_says_it_replaced_one() -> TestResult {
+    let daemon = FakeDaemon::bind()?;
+    let fake = async {
+        let mut conn = daemon.accept_hello().await?;
+        // First a look at the project's triggers, to tell "added" from "replaced"...
+        let msg = conn.recv().await?;
+        assert_eq!(
+            msg.request,
+            Request::TriggerList(TriggerList {
+                project_slug: Some(String::new()),
+            })
+        );
+        let mut old = nightly();
+        old.spec.cron = Some("0 3 * * *".into());
+        conn.reply(
+            msg.id,
+            Reply::Triggers(Triggers {
+                triggers: vec![old],
+            }),
+        )
+        .await?;
+        // ...then the trigger itself: the golden request.
+        let msg = conn.recv().await?;
+        assert_eq!(
+            serde_json::to_value(&msg)?,
+            serde_json::json!({
+                "id": msg.id,
+                "type": "trigger:set",
+                "projectSlug": "",
+                "name": "nightly-backup",
+                "spec": {
+                    "kind": "schedule",
+                    "prompt": "Check last night's backup and report anything odd.",
+                    "cron": "0 2 * * *",
+                    "timezone": "Europe/Berlin",
+                    "missed": "run_once",
+                    "session": "resume"
+                }
+            })
+        );
+        conn.reply(msg.id, Reply::Trigger(Box::new(nightly())))
+            .await?;
+        TestResult::Ok(())
+    };
+    let (out, fake) = tokio::join!(
+        paddock(
+            &daemon,
+            &[
+                "trigger",
+                "add",
+                "nightly-backup",
+                "--cron",
+                "0 2 * * *",
+                "--tz",
+                "Europe/Berlin",
+                "--missed",
+                "run_once",
+                "--resume",
+                "--prompt",
+                "Check last night's backup and report anything odd.",
+            ]
+        ),
+        fake
+    );
+    fake?;
+    let out = out?;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines[0], "replaced schedule nightly-backup in (root)",
+        "{stdout}"
+    );
+    assert_eq!(lines[1], "  when      0 2 * * * Europe/Berlin", "{stdout}");
+    // The next fire in local time, whatever zone the test runs in.
+    assert!(lines[2].starts_with("  next      "), "{stdout}");
+    assert!(lines[2].ends_with(')'), "{stdout}");
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+    Ok(())
+}
+
+#[tokio::test]
+async fn trigger_add_reads_the_prompt_from_stdin_and_prints_json() -> TestResult {
+    let daemon = FakeDaemon::bind()?;
+    let fake = async {
+        let mut conn = daemon.accept_hello().await?;
+        let msg = conn.recv().await?;
+        // A daemon that cannot list (yet): the set goes ahead all the same.
+        conn.refuse(
+            msg.id,
+            ErrorBody::new(ErrorCode::Internal, "triggers are being built"),
+        )
+        .await?;
+        let msg = conn.recv().await?;
+        let Request::TriggerSet(set) = &msg.request else {
+            panic!("not trigger:set: {msg:?}");
+        };
+        assert_eq!(set.project_slug, "web");
+        assert_eq!(set.spec.kind, TriggerKind::Hook);
+        assert_eq!(set.spec.on, Some(HookEvent::FileChanged));
+        assert_eq!(set.spec.paths, ["docs/**/*.md"]);
+        assert_eq!(set.spec.prompt, "The docs changed:\ncheck the links.\n");
+        let info = TriggerInfo {
+            project_slug: "web".into(),
+            name: set.name.clone(),
+            spec: set.spec.clone(),
+            next_fire: None,
+            last_fire: None,
+            last_status: None,
+            session_id: None,
+            problem: None,
+        };
+        conn.reply(msg.id, Reply::Trigger(Box::new(info))).await?;
+        TestResult::Ok(())
+    };
+    let (out, fake) = tokio::join!(
+        paddock_with_stdin(
+            &daemon,
+            &[
+                "trigger",
+                "add",
+                "docs",
+                "-p",
+                "web",
+                "--on",
+                "file_changed",
+                "--path",
+                "docs/**/*.md",
+                "--json",
+                "-",
+            ],
+            "The docs changed:\ncheck the links.\n",
+        ),
+        fake
+    );
+    fake?;
+    let out = out?;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout)?;
+    assert_eq!(value["projectSlug"], "web");
+    assert_eq!(value["name"], "docs");
+    assert_eq!(value["spec"]["on"], "file_changed");
+    Ok(())
+}
+
+#[tokio::test]
+async fn trigger_add_refused_is_one_line() -> TestResult {
+    let daemon = FakeDaemon::bind()?;
+    let fake = async {
+        let mut conn = daemon.accept_hello().await?;
+        let msg = conn.recv().await?;
+        conn.reply(msg.id, Reply::Triggers(Triggers { triggers: vec![] }))
+            .await?;
+        let msg = conn.recv().await?;
+        conn.refuse(
+            msg.id,
+            ErrorBody::new(
+                ErrorCode::InvalidArgument,
+                "unknown time zone \"Mars/Olympus\"",
+            ),
+        )
+        .await?;
+        TestResult::Ok(())
+    };
+    let (out, fake) = tokio::join!(
+        paddock(
+            &daemon,
+            &[
+                "trigger",
+                "add",
+                "x",
+                "--cron",
+                "* * * * *",
+                "--tz",
+                "Mars/Olympus",
+                "--prompt",
+                "p",
+            ]
+        ),
+        fake
+    );
+    fake?;
+    let out = out?;
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        text(&out.stderr),
+        "paddock: unknown time zone \"Mars/Olympus\"\n"
+    );
+    Ok(())
+}
+
+#[tokio::test]
+async fn trigger_ls_lists_every_project_as_a_table_or_the_reply() -> TestResult {
+    let daemon = FakeDaemon::bind()?;
+    let mut broken = nightly();
+    broken.project_slug = "web".into();
+    broken.name = "docs-check".into();
+    broken.spec.timezone = Some("Mars/Olympus".into());
+    broken.next_fire = None;
+    broken.problem = Some("unknown time zone \"Mars/Olympus\"".into());
+    let reply = Triggers {
+        triggers: vec![nightly(), broken],
+    };
+    let fake = async {
+        for _ in 0..2 {
+            let mut conn = daemon.accept_hello().await?;
+            let msg = conn.recv().await?;
+            assert_eq!(
+                msg.request,
+                Request::TriggerList(TriggerList { project_slug: None })
+            );
+            conn.reply(msg.id, Reply::Triggers(reply.clone())).await?;
+        }
+        TestResult::Ok(())
+    };
+    let run = async {
+        let table = paddock(&daemon, &["trigger", "ls"]).await?;
+        let json = paddock(&daemon, &["trigger", "ls", "--json"]).await?;
+        TestResult::Ok((table, json))
+    };
+    let (out, fake) = tokio::join!(run, fake);
+    fake?;
+    let (table, json) = out?;
+    assert!(table.status.success(), "{}", text(&table.stderr));
+    let stdout = text(&table.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{stdout}");
+    assert!(
+        lines[0].starts_with("PROJECT  NAME            KIND      WHEN"),
+        "{stdout}"
+    );
+    assert!(lines[1].starts_with("(root)   nightly-backup  schedule  0 2 * * * Europe/Berlin"));
+    assert!(lines[2].starts_with("web      docs-check      schedule  0 2 * * * Mars/Olympus"));
+    assert_eq!(
+        lines[3],
+        "         ! cannot run: unknown time zone \"Mars/Olympus\""
+    );
+    assert!(json.status.success(), "{}", text(&json.stderr));
+    let printed: Triggers = serde_json::from_slice(&json.stdout)?;
+    assert_eq!(printed, reply);
+    Ok(())
+}
+
+#[tokio::test]
+async fn trigger_ls_of_a_project_without_any_says_so_on_stderr() -> TestResult {
+    let daemon = FakeDaemon::bind()?;
+    let fake = async {
+        let mut conn = daemon.accept_hello().await?;
+        let msg = conn.recv().await?;
+        assert_eq!(
+            msg.request,
+            Request::TriggerList(TriggerList {
+                project_slug: Some(String::new())
+            })
+        );
+        conn.reply(msg.id, Reply::Triggers(Triggers { triggers: vec![] }))
+            .await?;
+        TestResult::Ok(())
+    };
+    let (out, fake) = tokio::join!(paddock(&daemon, &["trigger", "ls", "-p", ""]), fake);
+    fake?;
+    let out = out?;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(out.stdout.is_empty());
+    assert_eq!(text(&out.stderr), "no triggers in (root)\n");
+    Ok(())
+}
+
+#[tokio::test]
+async fn trigger_rm_removes_and_says_so() -> TestResult {
+    let daemon = FakeDaemon::bind()?;
+    let fake = async {
+        let mut conn = daemon.accept_hello().await?;
+        let msg = conn.recv().await?;
+        assert_eq!(
+            msg.request,
+            Request::TriggerRemove(TriggerRef {
+                project_slug: "webapp".into(),
+                name: "docs-changed".into(),
+            })
+        );
+        conn.reply(msg.id, Reply::Ack).await?;
+        TestResult::Ok(())
+    };
+    let (out, fake) = tokio::join!(
+        paddock(&daemon, &["trigger", "rm", "docs-changed", "-p", "webapp"]),
+        fake
+    );
+    fake?;
+    let out = out?;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "removed trigger docs-changed from webapp\n"
+    );
+    Ok(())
+}
+
+#[tokio::test]
+async fn trigger_fire_prints_the_session_or_a_skip_and_succeeds_both_ways() -> TestResult {
+    let daemon = FakeDaemon::bind()?;
+    let fake = async {
+        let mut conn = daemon.accept_hello().await?;
+        let msg = conn.recv().await?;
+        // The golden `request.trigger_fire`.
+        assert_eq!(
+            msg.request,
+            Request::TriggerFire(TriggerFire {
+                project_slug: "webapp".into(),
+                name: "ci-failed".into(),
+                message: Some("CI failed on main: https://ci.example/run/4711".into()),
+            })
+        );
+        conn.reply(
+            msg.id,
+            Reply::Fired(Fired {
+                session_id: Some("s-ci".into()),
+                skipped: None,
+            }),
+        )
+        .await?;
+        let mut conn = daemon.accept_hello().await?;
+        let msg = conn.recv().await?;
+        assert_eq!(
+            msg.request,
+            Request::TriggerFire(TriggerFire {
+                project_slug: String::new(),
+                name: "nightly".into(),
+                message: None,
+            })
+        );
+        conn.reply(
+            msg.id,
+            Reply::Fired(Fired {
+                session_id: None,
+                skipped: Some("its previous run is still going".into()),
+            }),
+        )
+        .await?;
+        TestResult::Ok(())
+    };
+    let run = async {
+        let ran = paddock(
+            &daemon,
+            &[
+                "trigger",
+                "fire",
+                "ci-failed",
+                "-p",
+                "webapp",
+                "--message",
+                "CI failed on main: https://ci.example/run/4711",
+            ],
+        )
+        .await?;
+        let skipped = paddock(&daemon, &["trigger", "fire", "nightly"]).await?;
+        TestResult::Ok((ran, skipped))
+    };
+    let (out, fake) = tokio::join!(run, fake);
+    fake?;
+    let (ran, skipped) = out?;
+    assert!(ran.status.success(), "{}", text(&ran.stderr));
+    assert_eq!(text(&ran.stdout), "s-ci\n");
+    assert!(ran.stderr.is_empty(), "{}", text(&ran.stderr));
+    assert_eq!(skipped.status.code(), Some(0), "{}", text(&skipped.stderr));
+    assert!(skipped.stdout.is_empty(), "{}", text(&skipped.stdout));
+    assert_eq!(
+        text(&skipped.stderr),
+        "skipped: its previous run is still going\n"
+    );
+    Ok(())
+}
+
+#[tokio::test]
+async fn trigger_fire_message_from_stdin_and_json() -> TestResult {
+    let daemon = FakeDaemon::bind()?;
+    let fake = async {
+        let mut conn = daemon.accept_hello().await?;
+        let msg = conn.recv().await?;
+        assert_eq!(
+            msg.request,
+            Request::TriggerFire(TriggerFire {
+                project_slug: "web".into(),
+                name: "ci".into(),
+                message: Some("the log\n".into()),
+            })
+        );
+        conn.reply(
+            msg.id,
+            Reply::Fired(Fired {
+                session_id: None,
+                skipped: Some("still going".into()),
+            }),
+        )
+        .await?;
+        TestResult::Ok(())
+    };
+    let (out, fake) = tokio::join!(
+        paddock_with_stdin(
+            &daemon,
+            &["trigger", "fire", "ci", "-p", "web", "--json", "-"],
+            "the log\n"
+        ),
+        fake
+    );
+    fake?;
+    let out = out?;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout)?;
+    assert_eq!(value, serde_json::json!({"skipped": "still going"}));
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+    Ok(())
+}
+
+#[tokio::test]
+async fn an_empty_message_fires_nothing() -> TestResult {
+    // Nothing answers on this socket: the command must fail before it looks for a daemon.
+    let daemon = FakeDaemon::bind()?;
+    let out = paddock_with_stdin(&daemon, &["trigger", "fire", "ci", "-"], " \n").await?;
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        "paddock: the message is empty; nothing was fired\n"
+    );
+    let out = paddock_with_stdin(
+        &daemon,
+        &["trigger", "add", "x", "--every", "1h", "--prompt", "-"],
+        "",
+    )
+    .await?;
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        "paddock: the prompt is empty; nothing was saved\n"
     );
     Ok(())
 }

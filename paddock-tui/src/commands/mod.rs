@@ -11,6 +11,7 @@ mod output;
 mod project;
 mod send;
 mod tail;
+mod trigger;
 
 use std::path::PathBuf;
 
@@ -67,6 +68,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Cmd::Delete(args)) => batch::delete(&ctx, args).await,
         Some(Cmd::Fork(args)) => chats::fork(&ctx, args).await,
         Some(Cmd::History(args)) => history::run(&ctx, args).await,
+        Some(Cmd::Trigger { action }) => trigger::run(&ctx, action).await,
         Some(Cmd::Import(args)) => import::run(&ctx, args).await,
     }
 }

@@ -6,6 +6,7 @@ mod chats;
 mod history;
 mod stream;
 mod transcript;
+mod triggers;
 
 pub use actions::{delete_confirmation, deleted_summary, import_summary, update_summary};
 pub use chats::{
@@ -16,6 +17,10 @@ pub use history::{
 };
 pub use stream::{Out, StreamPrinter};
 pub use transcript::transcript;
+pub use triggers::{
+    Saved, hook_event_name, last_fire, next_fire, trigger_kind, trigger_saved, trigger_session,
+    trigger_table, trigger_when,
+};
 
 use paddock_proto::{Attribution, NoticeKind, Origin};
 use serde_json::Value;
