@@ -57,6 +57,7 @@ struct FileConfig {
     self_mcp: Option<bool>,
     self_mcp_write: Option<bool>,
     self_mcp_projects: Option<bool>,
+    hooks_mcp: Option<bool>,
     mcp_bin: Option<PathBuf>,
 }
 
@@ -181,6 +182,11 @@ pub const KEYS: &[KeyDoc] = &[
         about: "also create_project; needs self_mcp_write",
     },
     KeyDoc {
+        key: "hooks_mcp",
+        default: "false",
+        about: "also the trigger tools (list_triggers, set_trigger, remove_trigger, run_trigger): agents can schedule and hook chats; needs self_mcp_write",
+    },
+    KeyDoc {
         key: "mcp_bin",
         default: "this paddockd",
         about: "the paddockd binary agents run as their MCP bridge (`paddockd mcp`)",
@@ -220,6 +226,11 @@ pub struct Config {
     pub self_mcp: bool,
     pub self_mcp_write: bool,
     pub self_mcp_projects: bool,
+    /// The triggers tier (schedules and hooks), on top of the write tier.
+    pub hooks_mcp: bool,
+    /// The shortest `every` a schedule may have. Not a file key: 10 s, lowered by tests that
+    /// cannot wait that long.
+    pub min_trigger_interval: Duration,
     /// The binary agents run as `paddockd mcp`; `None` when it cannot be found (no tools).
     pub mcp_bin: Option<PathBuf>,
 }
@@ -261,6 +272,8 @@ impl Config {
             self_mcp: true,
             self_mcp_write: true,
             self_mcp_projects: false,
+            hooks_mcp: false,
+            min_trigger_interval: Duration::from_secs(10),
             mcp_bin: None,
         }
     }
@@ -374,6 +387,9 @@ impl Config {
         }
         if let Some(b) = pick(&env, "self_mcp_projects", file.self_mcp_projects)? {
             cfg.self_mcp_projects = b;
+        }
+        if let Some(b) = pick(&env, "hooks_mcp", file.hooks_mcp)? {
+            cfg.hooks_mcp = b;
         }
         cfg.mcp_bin = pick_path(&env, "mcp_bin", file.mcp_bin)?.or_else(|| {
             // The running binary, when it is paddockd (not an embedding test binary).

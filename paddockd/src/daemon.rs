@@ -27,6 +27,8 @@ pub struct Daemon {
     pub projects: Projects,
     /// Sidecar stores, the chat index and the run log.
     pub state: Arc<ChatState>,
+    /// Schedules and hooks: the armed schedules and the re-arm signal.
+    pub triggers: crate::triggers::Triggers,
     /// Cancelled to shut the daemon down (signal or `daemon:shutdown`).
     pub shutdown: CancellationToken,
     /// Cancelled last, once turns have ended, to close client connections.
@@ -211,11 +213,14 @@ pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Res
         runner,
         projects,
         state: state.clone(),
+        triggers: crate::triggers::Triggers::new(),
         shutdown: token.clone(),
         close_clients: CancellationToken::new(),
         started: Instant::now(),
         next_client: AtomicU64::new(1),
     });
+    // The scheduler, the hook dispatcher and the file watcher; they stop on `token`.
+    crate::triggers::spawn(&daemon, &background);
     tracing::info!(socket = %bound.path.display(), pid = std::process::id(), "paddockd listening");
 
     let connections = TaskTracker::new();

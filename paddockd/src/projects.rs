@@ -3,11 +3,23 @@
 //!
 //! The root workspace's key is the empty string; it always exists, with its metadata and
 //! agent directory at `<data>/workspace/`.
+//!
+//! `project.toml` is written by the daemon ([`Projects::edit_file`]: read, change, check,
+//! write atomically, one writer at a time) and may be edited by hand. A hand-broken trigger
+//! (`[triggers.NAME]`) does not make the project unusable: it is left out of
+//! [`ProjectFile::triggers`] and reported by `trigger:list` (see `triggers/spec.rs`).
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use paddock_proto::ProjectInfo;
-use serde::{Deserialize, Serialize};
+use paddock_proto::{ProjectInfo, TriggerSpec};
+use serde::{Deserialize, Deserializer, Serialize};
+
+/// The file of a project's settings, in its metadata folder.
+pub const PROJECT_FILE: &str = "project.toml";
+
+/// One writer of `project.toml` at a time (across every project: writes are rare and small).
+static EDIT_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 #[derive(Debug, thiserror::Error)]
 pub enum ProjectError {
@@ -46,6 +58,28 @@ pub struct ProjectFile {
     /// The depth gate for this project's chats (0-8); wins over the instance's setting.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_spawn_depth: Option<u32>,
+    /// Schedules and hooks, `[triggers.NAME]`. Entries that do not parse are left out here
+    /// (the project still loads); `trigger:list` reports them with the reason.
+    #[serde(
+        default,
+        skip_serializing_if = "BTreeMap::is_empty",
+        deserialize_with = "lenient_triggers"
+    )]
+    pub triggers: BTreeMap<String, TriggerSpec>,
+}
+
+/// The `[triggers]` table, keeping only the entries that parse.
+fn lenient_triggers<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<BTreeMap<String, TriggerSpec>, D::Error> {
+    let raw = toml::Value::deserialize(d)?;
+    let toml::Value::Table(table) = raw else {
+        return Ok(BTreeMap::new());
+    };
+    Ok(table
+        .into_iter()
+        .filter_map(|(name, v)| v.try_into::<TriggerSpec>().ok().map(|spec| (name, spec)))
+        .collect())
 }
 
 #[derive(Debug, Clone)]
@@ -99,6 +133,64 @@ impl Projects {
         self.data_dir.join("projects")
     }
 
+    /// The `project.toml` of a project (which may not exist, or not parse).
+    pub fn file_path(&self, slug: &str) -> PathBuf {
+        self.meta_dir(slug).join(PROJECT_FILE)
+    }
+
+    /// The slugs of every project folder, the root workspace (`""`) first, then sorted;
+    /// unlike [`Projects::list`], also those whose `project.toml` does not parse.
+    pub fn slugs(&self) -> Result<Vec<String>, ProjectError> {
+        let mut out = vec![String::new()];
+        let dir = self.projects_dir();
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(e) => e,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
+            Err(source) => return Err(ProjectError::Io { path: dir, source }),
+        };
+        let mut slugs: Vec<String> = entries
+            .flatten()
+            .filter(|e| e.path().is_dir())
+            .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+            .filter(|s| valid_slug(s))
+            .collect();
+        slugs.sort();
+        out.extend(slugs);
+        Ok(out)
+    }
+
+    /// Changes a project's `project.toml` through its TOML table, keeping every key the
+    /// change does not touch, and writes it back atomically (0600). The result must still
+    /// be a valid project file, or nothing is written. One edit at a time. Comments in a
+    /// hand-edited file are not kept.
+    pub fn edit_file<T>(
+        &self,
+        slug: &str,
+        change: impl FnOnce(&mut toml::Table) -> T,
+    ) -> Result<T, ProjectError> {
+        let _one_writer = EDIT_LOCK
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        // The project must exist, and its file must parse now.
+        self.get(slug)?;
+        let path = self.file_path(slug);
+        let corrupt = |message: String| ProjectError::Corrupt {
+            path: path.clone(),
+            message,
+        };
+        let mut table: toml::Table = match std::fs::read_to_string(&path) {
+            Ok(text) => toml::from_str(&text).map_err(|e| corrupt(e.message().to_owned()))?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => toml::Table::new(),
+            Err(source) => return Err(ProjectError::Io { path, source }),
+        };
+        let out = change(&mut table);
+        let text = toml::to_string(&table).map_err(|e| corrupt(e.to_string()))?;
+        toml::from_str::<ProjectFile>(&text).map_err(|e| corrupt(e.message().to_owned()))?;
+        crate::fsutil::write_atomic(&path, text.as_bytes())
+            .map_err(|source| ProjectError::Io { path, source })?;
+        Ok(out)
+    }
+
     fn meta_dir(&self, slug: &str) -> PathBuf {
         if slug.is_empty() {
             self.data_dir.join("workspace")
@@ -125,7 +217,7 @@ impl Projects {
         if !meta_dir.is_dir() {
             return Err(ProjectError::NotFound(slug.to_owned()));
         }
-        let file_path = meta_dir.join("project.toml");
+        let file_path = meta_dir.join(PROJECT_FILE);
         let file = match std::fs::read_to_string(&file_path) {
             Ok(text) => toml::from_str(&text).map_err(|e| ProjectError::Corrupt {
                 path: file_path.clone(),
@@ -250,5 +342,59 @@ mod tests {
             Err(ProjectError::InvalidSlug(_))
         ));
         assert!(matches!(store.get("nope"), Err(ProjectError::NotFound(_))));
+    }
+
+    #[test]
+    fn edits_keep_other_keys_and_a_broken_trigger_does_not_break_the_project() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Projects::new(dir.path());
+        store.ensure_root().unwrap();
+        let path = store.file_path("");
+        std::fs::write(
+            &path,
+            "model = \"m\"\n[triggers.bad]\nkind = \"hook\"\nprompt = \"p\"\non = \"sometimes\"\n",
+        )
+        .unwrap();
+        let root = store.get("").unwrap();
+        assert_eq!(root.file.model.as_deref(), Some("m"));
+        assert!(
+            root.file.triggers.is_empty(),
+            "the broken entry is left out"
+        );
+        store
+            .edit_file("", |t| {
+                let mut good = toml::Table::new();
+                good.insert("kind".into(), "hook".into());
+                good.insert("prompt".into(), "p".into());
+                good.insert("on".into(), "manual".into());
+                if let Some(toml::Value::Table(triggers)) = t.get_mut("triggers") {
+                    triggers.insert("good".into(), toml::Value::Table(good));
+                }
+            })
+            .unwrap();
+        let root = store.get("").unwrap();
+        assert_eq!(root.file.model.as_deref(), Some("m"));
+        assert_eq!(root.file.triggers.keys().collect::<Vec<_>>(), ["good"]);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.contains("sometimes"),
+            "the hand-broken entry is kept: {text}"
+        );
+        // An edit that would break the file is not written.
+        let err = store
+            .edit_file("", |t| {
+                t.insert("no_such_key".into(), 1.into());
+            })
+            .unwrap_err();
+        assert!(matches!(err, ProjectError::Corrupt { .. }), "{err}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+        // A missing project, and one whose file does not parse, are refused.
+        assert!(matches!(
+            store.edit_file("nope", |_| ()),
+            Err(ProjectError::NotFound(_))
+        ));
+        std::fs::write(&path, "model = [").unwrap();
+        assert!(store.edit_file("", |_| ()).is_err());
+        assert_eq!(store.slugs().unwrap(), [""]);
     }
 }

@@ -135,9 +135,37 @@ impl RunLog {
         .await
     }
 
+    /// Records a fire that did not run (a trigger whose previous run was still going): one
+    /// line, already finished, with status `skipped`.
+    pub async fn skipped(&self, mut run: RunRecord) -> Result<(), RunLogError> {
+        run.prompt = run.prompt.map(|p| cut(&p));
+        run.status = RunStatus::Skipped;
+        run.finished_at = Some(run.started_at.clone());
+        run.cost_usd = None;
+        let line = Line::Start(run.clone());
+        let keep = self.keep;
+        self.append(line, move |runs| {
+            runs.push_back(run);
+            while runs.len() > keep {
+                runs.pop_front();
+            }
+        })
+        .await
+    }
+
     /// The runs, newest first.
     pub fn recent(&self) -> Vec<RunRecord> {
         self.lock().runs.iter().rev().cloned().collect()
+    }
+
+    /// The newest run the trigger `name` of project `project` started (or skipped).
+    pub fn latest_for_trigger(&self, project: &str, name: &str) -> Option<RunRecord> {
+        self.lock()
+            .runs
+            .iter()
+            .rev()
+            .find(|r| r.project_slug == project && r.trigger.as_deref() == Some(name))
+            .cloned()
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
@@ -311,6 +339,36 @@ mod tests {
         );
         assert_eq!(recent[1].status, RunStatus::Completed);
         assert_eq!(recent[1].cost_usd, Some(0.5));
+    }
+
+    #[tokio::test]
+    async fn skipped_runs_are_recorded_finished_and_found_per_trigger() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("runs.jsonl");
+        let log = RunLog::open(path.clone());
+        log.started(run("a")).await.unwrap();
+        let mut other = run("o");
+        other.project_slug = "demo".into();
+        log.started(other).await.unwrap();
+        let mut skip = run("b");
+        skip.started_at = "2026-11-29T10:05:00Z".into();
+        log.skipped(skip).await.unwrap();
+        let latest = log.latest_for_trigger("", "nightly").unwrap();
+        assert_eq!(latest.job_id, "b");
+        assert_eq!(latest.status, RunStatus::Skipped);
+        assert_eq!(latest.finished_at.as_deref(), Some("2026-11-29T10:05:00Z"));
+        assert_eq!(
+            log.latest_for_trigger("demo", "nightly").unwrap().job_id,
+            "o"
+        );
+        assert!(log.latest_for_trigger("", "other").is_none());
+        // After a restart: the skipped run stays skipped; the running one was interrupted.
+        let again = RunLog::open(path);
+        assert_eq!(
+            again.latest_for_trigger("", "nightly").unwrap().status,
+            RunStatus::Skipped
+        );
+        assert_eq!(again.recent()[2].status, RunStatus::Interrupted);
     }
 
     #[tokio::test]

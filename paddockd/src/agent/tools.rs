@@ -7,7 +7,8 @@
 use std::fmt::Write as _;
 
 use paddock_proto::{
-    AgentCall, AgentTool, Attribution, ChatFork, ChatScope, Origin, TranscriptEntry,
+    AgentCall, AgentTool, Attribution, ChatFork, ChatScope, Origin, TranscriptEntry, TriggerFire,
+    TriggerList, TriggerRef, TriggerSet, TriggerSpec,
 };
 use serde_json::{Value, json};
 
@@ -21,6 +22,7 @@ enum Tier {
     Read,
     Write,
     Projects,
+    Triggers,
 }
 
 struct Spec {
@@ -130,6 +132,66 @@ const SPECS: &[Spec] = &[
         },
     },
     Spec {
+        server: MANAGE_SERVER,
+        name: "list_triggers",
+        tier: Some(Tier::Triggers),
+        description: "List the schedules and hooks of a project (default: this chat's project): their settings, next and last fire, the chat a resuming trigger owns, and any problem.",
+        schema: || {
+            json!({"type": "object", "properties": {
+                "project": {"type": "string", "description": "project slug; \"\" is the root workspace"}
+            }})
+        },
+    },
+    Spec {
+        server: MANAGE_SERVER,
+        name: "set_trigger",
+        tier: Some(Tier::Triggers),
+        description: "Add or replace a trigger of a project (default: this chat's project). A schedule (kind \"schedule\") fires on a five-field cron (with an optional IANA timezone) or every interval (e.g. \"15m\"); a hook (kind \"hook\") fires on turn_completed, turn_failed, child_finished, file_changed (with paths globs and debounce_secs) or manual (run_trigger only). Each fire starts a chat with the prompt, or with session \"resume\" continues the one chat the trigger owns.",
+        schema: || {
+            json!({"type": "object", "properties": {
+                "name": {"type": "string", "description": "lower-case letters, digits, '-' and '_'"},
+                "project": {"type": "string"},
+                "kind": {"type": "string", "enum": ["schedule", "hook"]},
+                "prompt": {"type": "string", "description": "what the started chat is told"},
+                "cron": {"type": "string", "description": "schedule: minute hour day-of-month month day-of-week"},
+                "every": {"type": "string", "description": "schedule: an interval such as 30m, 2h, 1d"},
+                "timezone": {"type": "string", "description": "schedule with cron: IANA name, default UTC"},
+                "missed": {"type": "string", "enum": ["skip", "run_once"]},
+                "on": {"type": "string", "enum": ["turn_completed", "turn_failed", "child_finished", "file_changed", "manual"]},
+                "paths": {"type": "array", "items": {"type": "string"}},
+                "debounce_secs": {"type": "integer"},
+                "session": {"type": "string", "enum": ["new", "resume"]},
+                "model": {"type": "string"},
+                "enabled": {"type": "boolean"}
+            }, "required": ["name", "kind", "prompt"]})
+        },
+    },
+    Spec {
+        server: MANAGE_SERVER,
+        name: "remove_trigger",
+        tier: Some(Tier::Triggers),
+        description: "Remove a trigger of a project (default: this chat's project).",
+        schema: || {
+            json!({"type": "object", "properties": {
+                "name": {"type": "string"},
+                "project": {"type": "string"}
+            }, "required": ["name"]})
+        },
+    },
+    Spec {
+        server: MANAGE_SERVER,
+        name: "run_trigger",
+        tier: Some(Tier::Triggers),
+        description: "Fire a trigger now (even a disabled one), optionally with a message instead of its prompt. Returns the chat it started or resumed, or why it was skipped (its previous run still going).",
+        schema: || {
+            json!({"type": "object", "properties": {
+                "name": {"type": "string"},
+                "project": {"type": "string"},
+                "message": {"type": "string"}
+            }, "required": ["name"]})
+        },
+    },
+    Spec {
         server: FILE_SERVER,
         name: "send_file",
         tier: None,
@@ -148,6 +210,7 @@ fn tier_on(cfg: &crate::Config, tier: Tier) -> bool {
         Tier::Read => cfg.self_mcp,
         Tier::Write => cfg.self_mcp && cfg.self_mcp_write,
         Tier::Projects => cfg.self_mcp && cfg.self_mcp_write && cfg.self_mcp_projects,
+        Tier::Triggers => cfg.self_mcp && cfg.self_mcp_write && cfg.hooks_mcp,
     }
 }
 
@@ -275,6 +338,7 @@ pub async fn run(d: &Daemon, who: &Identity, call: &AgentCall) -> Result<String,
             let path = arg(args, "path").map(std::path::Path::new);
             let project = d.projects.create(slug, path).map_err(|e| e.to_string())?;
             d.state.attach_project(&d.cfg, &project).await;
+            d.triggers.rearm();
             d.hub
                 .broadcast(paddock_proto::ControlMessage::ChatsChanged(
                     paddock_proto::ChatsChanged {
@@ -284,6 +348,9 @@ pub async fn run(d: &Daemon, who: &Identity, call: &AgentCall) -> Result<String,
                 ))
                 .await;
             Ok(json!({"slug": project.slug, "path": project.agent_dir}).to_string())
+        }
+        "list_triggers" | "set_trigger" | "remove_trigger" | "run_trigger" => {
+            trigger_tool(d, who, &call.tool, args).await
         }
         "send_file" => send_file(d, who, args).await,
         other => Err(format!("unknown tool {other}")),
@@ -392,6 +459,81 @@ async fn fork_chat(d: &Daemon, who: &Identity, args: &Value) -> Result<String, S
     )
 }
 
+/// The trigger tools, on the calling chat's project unless `project` names another.
+async fn trigger_tool(
+    d: &Daemon,
+    who: &Identity,
+    tool: &str,
+    args: &Value,
+) -> Result<String, String> {
+    let project = arg(args, "project").unwrap_or(&who.project_slug).to_owned();
+    match tool {
+        "list_triggers" => {
+            let list = crate::triggers::list(
+                d,
+                TriggerList {
+                    project_slug: Some(project),
+                },
+            )
+            .await
+            .map_err(|e| e.message)?;
+            Ok(to_text(&list.triggers))
+        }
+        "set_trigger" => {
+            let name = need(args, "name")?.to_owned();
+            let mut fields = args.as_object().cloned().unwrap_or_default();
+            fields.remove("name");
+            fields.remove("project");
+            let spec: TriggerSpec = serde_json::from_value(Value::Object(fields))
+                .map_err(|e| format!("not a trigger: {e}"))?;
+            let info = crate::triggers::set(
+                d,
+                TriggerSet {
+                    project_slug: project,
+                    name,
+                    spec,
+                },
+            )
+            .await
+            .map_err(|e| e.message)?;
+            Ok(to_text(&info))
+        }
+        "remove_trigger" => {
+            let name = need(args, "name")?.to_owned();
+            crate::triggers::remove(
+                d,
+                TriggerRef {
+                    project_slug: project,
+                    name: name.clone(),
+                },
+            )
+            .await
+            .map_err(|e| e.message)?;
+            Ok(json!({"removed": name}).to_string())
+        }
+        "run_trigger" => {
+            let name = need(args, "name")?.to_owned();
+            let fired = crate::triggers::fire(
+                d,
+                TriggerFire {
+                    project_slug: project,
+                    name,
+                    message: arg(args, "message").map(str::to_owned),
+                },
+            )
+            .await
+            .map_err(|e| e.message)?;
+            Ok(to_text(&fired))
+        }
+        other => Err(format!("unknown tool {other}")),
+    }
+}
+
+/// JSON text of a reply, for the model.
+fn to_text<T: serde::Serialize>(v: &T) -> String {
+    serde_json::to_string(v).unwrap_or_default()
+}
+
 /// The largest file `send_file` shows.
 const SEND_FILE_MAX: u64 = 1024 * 1024;
 
@@ -494,6 +636,19 @@ mod tests {
             !names(&cfg, true).contains(&"create_project".to_owned()),
             "projects tier off by default"
         );
+        assert!(
+            !names(&cfg, true).contains(&"set_trigger".to_owned()),
+            "triggers tier off by default"
+        );
+        cfg.hooks_mcp = true;
+        for t in [
+            "list_triggers",
+            "set_trigger",
+            "remove_trigger",
+            "run_trigger",
+        ] {
+            assert!(names(&cfg, true).contains(&t.to_owned()), "{t}");
+        }
         assert!(names(&cfg, false).is_empty(), "past the depth gate: none");
         cfg.self_mcp_write = false;
         assert_eq!(

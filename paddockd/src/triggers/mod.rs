@@ -1,28 +1,345 @@
-//! Schedules and hooks (being built).
+//! Schedules and hooks: chats that start on a timer or in reaction to an event.
+//!
+//! A trigger lives in its project's `project.toml` as `[triggers.NAME]` (the root workspace
+//! has one too); the file is the only truth, re-read when it changes through the daemon and
+//! every [`schedule::RESCAN`] for hand edits. A trigger that cannot run (a bad cron, an
+//! unknown time zone, an entry or a whole file that does not parse) is reported by
+//! `trigger:list` with its `problem`, and never takes anything else down.
+//!
+//! - [`spec`]: checking a trigger, parsing `every`, reading the `[triggers]` table.
+//! - [`schedule`]: next fire times and the scheduler task (missed fires at start).
+//! - [`hooks`]: the lifecycle dispatcher (`turn_completed`, `turn_failed`,
+//!   `child_finished`) and the file watcher (`file_changed`, debounced per hook).
+//! - [`fire`]: firing, new chat or resume, skip-if-running, recording.
+//!
+//! Every fire goes through [`crate::agent::start_turn`], so triggered chats stream through
+//! the hub and show up in every client like a person's.
+
+pub mod fire;
+mod glob;
+mod hooks;
+pub mod schedule;
+pub mod spec;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use paddock_proto::{
-    ErrorBody, ErrorCode, Fired, TriggerFire, TriggerInfo, TriggerList, TriggerRef, TriggerSet,
-    Triggers,
+    ErrorBody, ErrorCode, Fired, SessionPolicy, TriggerFire, TriggerInfo, TriggerKind, TriggerList,
+    TriggerRef, TriggerSet, TriggerSpec, Triggers as TriggersReply,
 };
+use tokio_util::task::TaskTracker;
 
-use crate::daemon::Daemon;
+use crate::daemon::{Daemon, project_error};
+use crate::projects::{Project, ProjectError};
+use crate::stores::binding_key;
+use schedule::Armed;
+use spec::{Entry, When};
 
-fn not_yet() -> ErrorBody {
-    ErrorBody::new(ErrorCode::Internal, "triggers are being built")
+/// The daemon's handle on its triggers: the armed schedules, the re-arm signal the tasks
+/// wait on, and the per-trigger fire locks. Cheap to clone.
+#[derive(Clone, Default)]
+pub struct Triggers {
+    inner: Arc<Inner>,
 }
 
-pub async fn list(_d: &Daemon, _r: TriggerList) -> Result<Triggers, ErrorBody> {
-    Err(not_yet())
+#[derive(Default)]
+struct Inner {
+    armed: Mutex<Armed>,
+    /// Bumped when triggers changed; the scheduler and the file watcher reload.
+    generation: tokio::sync::watch::Sender<u64>,
+    /// One fire of a trigger at a time (binding key → its lock).
+    firing: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
 }
 
-pub async fn set(_d: &Daemon, _r: TriggerSet) -> Result<TriggerInfo, ErrorBody> {
-    Err(not_yet())
+impl Triggers {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn armed(&self) -> MutexGuard<'_, Armed> {
+        self.inner
+            .armed
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn subscribe(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.inner.generation.subscribe()
+    }
+
+    /// Tells the scheduler and the file watcher that triggers changed (a trigger set or
+    /// removed, a project created).
+    pub fn rearm(&self) {
+        self.inner
+            .generation
+            .send_modify(|g| *g = g.wrapping_add(1));
+    }
+
+    async fn begin_fire(&self, key: &str) -> tokio::sync::OwnedMutexGuard<()> {
+        let lock = self
+            .inner
+            .firing
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .entry(key.to_owned())
+            .or_default()
+            .clone();
+        lock.lock_owned().await
+    }
 }
 
-pub async fn remove(_d: &Daemon, _r: TriggerRef) -> Result<(), ErrorBody> {
-    Err(not_yet())
+/// A trigger that can run, with its project.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub project: Project,
+    pub name: String,
+    pub spec: TriggerSpec,
+    /// When a schedule fires.
+    pub when: Option<When>,
 }
 
-pub async fn fire(_d: &Daemon, _r: TriggerFire) -> Result<Fired, ErrorBody> {
-    Err(not_yet())
+impl Loaded {
+    pub fn key(&self) -> String {
+        binding_key(&self.project.slug, &self.name)
+    }
+}
+
+/// The runnable triggers of one project (none when its file does not load).
+fn load_project(d: &Daemon, project: &Project) -> Vec<Loaded> {
+    spec::read_entries(
+        &d.projects.file_path(&project.slug),
+        d.cfg.min_trigger_interval,
+    )
+    .into_iter()
+    .filter(|e| e.problem.is_none())
+    .map(|e| Loaded {
+        project: project.clone(),
+        name: e.name,
+        spec: e.spec,
+        when: e.when,
+    })
+    .collect()
+}
+
+/// The runnable triggers of every project.
+fn load_all(d: &Daemon) -> Vec<Loaded> {
+    let slugs = match d.projects.slugs() {
+        Ok(s) => s,
+        Err(e) => {
+            tracing::warn!("cannot list the projects for their triggers: {e}");
+            return Vec::new();
+        }
+    };
+    slugs
+        .iter()
+        .filter_map(|slug| d.projects.get(slug).ok())
+        .flat_map(|p| load_project(d, &p))
+        .collect()
+}
+
+/// Starts the scheduler, the lifecycle dispatcher and the file watcher on `tracker`. They
+/// stop when the daemon shuts down.
+pub fn spawn(d: &Arc<Daemon>, tracker: &TaskTracker) {
+    // Subscribed here, before any turn can run, so no turn's end is missed.
+    let lifecycle = d.state.lifecycle.subscribe();
+    tracker.spawn(schedule::run(d.clone()));
+    tracker.spawn(hooks::lifecycle(d.clone(), lifecycle));
+    tracker.spawn(hooks::files(d.clone()));
+}
+
+fn invalid(message: impl Into<String>) -> ErrorBody {
+    ErrorBody::new(ErrorCode::InvalidArgument, message)
+}
+
+fn where_(slug: &str) -> String {
+    if slug.is_empty() {
+        "the root workspace".into()
+    } else {
+        format!("project {slug}")
+    }
+}
+
+fn not_found(slug: &str, name: &str) -> ErrorBody {
+    ErrorBody::new(
+        ErrorCode::NotFound,
+        format!(
+            "no trigger {name:?} in {}; `paddock trigger ls` lists them",
+            where_(slug)
+        ),
+    )
+}
+
+/// The entries of one project's file as `trigger:list` shows them; a project whose file
+/// does not load shows that as a problem.
+fn entries_for_list(d: &Daemon, slug: &str) -> Vec<Entry> {
+    let path = d.projects.file_path(slug);
+    let mut entries = spec::read_entries(&path, d.cfg.min_trigger_interval);
+    if let Err(e) = d.projects.get(slug)
+        && !entries.iter().any(|x| x.name == spec::FILE_PROBLEM_NAME)
+    {
+        let why = format!("the project does not load: {e}");
+        for x in &mut entries {
+            x.when = None;
+            x.problem.get_or_insert_with(|| why.clone());
+        }
+        entries.insert(0, spec::file_problem(why));
+    }
+    entries
+}
+
+/// What the daemon knows of a trigger.
+fn info(d: &Daemon, slug: &str, e: Entry) -> TriggerInfo {
+    let key = binding_key(slug, &e.name);
+    let last = d.state.runs.latest_for_trigger(slug, &e.name);
+    let next_fire = match &e.when {
+        Some(when) if e.spec.enabled && e.problem.is_none() => {
+            let armed = d.triggers.armed().get(&key).map(|a| a.next);
+            armed
+                .or_else(|| {
+                    let now = chrono::Utc::now();
+                    let anchor = schedule::last_fire(d, slug, &e.name).unwrap_or(now);
+                    schedule::upcoming(when, anchor, now)
+                })
+                .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+        }
+        _ => None,
+    };
+    let session_id = (e.spec.session == SessionPolicy::Resume)
+        .then(|| fire::bindings(d, e.spec.kind).get(&key))
+        .flatten();
+    TriggerInfo {
+        project_slug: slug.to_owned(),
+        name: e.name,
+        spec: e.spec,
+        next_fire,
+        last_fire: last.as_ref().map(|r| r.started_at.clone()),
+        last_status: last.map(|r| r.status),
+        session_id,
+        problem: e.problem,
+    }
+}
+
+/// `trigger:list`: one project's triggers, or every project's.
+pub async fn list(d: &Daemon, r: TriggerList) -> Result<TriggersReply, ErrorBody> {
+    let slugs = match r.project_slug {
+        Some(slug) => match d.projects.get(&slug) {
+            Ok(_) | Err(ProjectError::Corrupt { .. }) => vec![slug],
+            Err(e) => return Err(project_error(e)),
+        },
+        None => d.projects.slugs().map_err(project_error)?,
+    };
+    let mut triggers = Vec::new();
+    for slug in slugs {
+        for e in entries_for_list(d, &slug) {
+            triggers.push(info(d, &slug, e));
+        }
+    }
+    Ok(TriggersReply { triggers })
+}
+
+/// Brings the armed schedules up to date and wakes the tasks.
+fn rearm_now(d: &Daemon) {
+    schedule::sync(d, &d.triggers, &load_all(d), chrono::Utc::now());
+    d.triggers.rearm();
+}
+
+/// `trigger:set`: adds or replaces a trigger in `project.toml`.
+pub async fn set(d: &Daemon, r: TriggerSet) -> Result<TriggerInfo, ErrorBody> {
+    if !spec::valid_name(&r.name) {
+        return Err(invalid(spec::name_problem(&r.name)));
+    }
+    let project = d.project(&r.project_slug)?;
+    spec::validate(&r.spec, d.cfg.min_trigger_interval).map_err(invalid)?;
+    let value = toml::Value::try_from(&r.spec).map_err(|e| {
+        ErrorBody::new(
+            ErrorCode::Internal,
+            format!("cannot write the trigger: {e}"),
+        )
+    })?;
+    let name = r.name.clone();
+    d.projects
+        .edit_file(&project.slug, move |file| {
+            let triggers = file
+                .entry("triggers")
+                .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+            match triggers {
+                toml::Value::Table(t) => {
+                    t.insert(name, value);
+                    Ok(())
+                }
+                _ => Err(invalid(
+                    "triggers in project.toml is not a table; fix it by hand first",
+                )),
+            }
+        })
+        .map_err(project_error)??;
+    // The chat a trigger owns stays with it while it resumes, as the same kind.
+    let key = binding_key(&project.slug, &r.name);
+    for kind in [TriggerKind::Schedule, TriggerKind::Hook] {
+        if (r.spec.session == SessionPolicy::New || kind != r.spec.kind)
+            && let Err(e) = fire::bindings(d, kind).unbind(&key).await
+        {
+            tracing::warn!(project = %project.slug, trigger = %r.name, "could not unbind the trigger's chat: {e}");
+        }
+    }
+    d.triggers.armed().remove(&key);
+    rearm_now(d);
+    tracing::info!(project = %project.slug, trigger = %r.name, kind = ?r.spec.kind, "trigger set");
+    let entry = entries_for_list(d, &project.slug)
+        .into_iter()
+        .find(|e| e.name == r.name)
+        .ok_or_else(|| not_found(&project.slug, &r.name))?;
+    Ok(info(d, &project.slug, entry))
+}
+
+/// `trigger:remove`: deletes a trigger and lets go of the chat it owned.
+pub async fn remove(d: &Daemon, r: TriggerRef) -> Result<(), ErrorBody> {
+    let project = d.project(&r.project_slug)?;
+    let name = r.name.clone();
+    let existed = d
+        .projects
+        .edit_file(&project.slug, move |file| {
+            let Some(toml::Value::Table(t)) = file.get_mut("triggers") else {
+                return false;
+            };
+            let existed = t.remove(&name).is_some();
+            if t.is_empty() {
+                file.remove("triggers");
+            }
+            existed
+        })
+        .map_err(project_error)?;
+    if !existed {
+        return Err(not_found(&project.slug, &r.name));
+    }
+    let key = binding_key(&project.slug, &r.name);
+    for kind in [TriggerKind::Schedule, TriggerKind::Hook] {
+        if let Err(e) = fire::bindings(d, kind).unbind(&key).await {
+            tracing::warn!(project = %project.slug, trigger = %r.name, "could not unbind the trigger's chat: {e}");
+        }
+    }
+    d.triggers.armed().remove(&key);
+    rearm_now(d);
+    tracing::info!(project = %project.slug, trigger = %r.name, "trigger removed");
+    Ok(())
+}
+
+/// `trigger:fire`: fires a trigger now, even a disabled one; `message` replaces its prompt.
+pub async fn fire(d: &Daemon, r: TriggerFire) -> Result<Fired, ErrorBody> {
+    let project = d.project(&r.project_slug)?;
+    let entry = spec::read_entries(
+        &d.projects.file_path(&project.slug),
+        d.cfg.min_trigger_interval,
+    )
+    .into_iter()
+    .find(|e| e.name == r.name)
+    .ok_or_else(|| not_found(&project.slug, &r.name))?;
+    if let Some(problem) = entry.problem {
+        return Err(invalid(format!(
+            "trigger {:?} cannot run: {problem}; fix it with `paddock trigger add` or in project.toml",
+            r.name
+        )));
+    }
+    fire::fire(d, &project, &r.name, &entry.spec, r.message).await
 }

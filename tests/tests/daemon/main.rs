@@ -3,10 +3,11 @@
 
 mod agents;
 mod chats;
-mod queue;
-mod recovery;
 mod harness;
+mod queue;
 mod real_cli;
+mod recovery;
+mod triggers;
 
 use std::time::Duration;
 

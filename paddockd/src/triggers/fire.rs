@@ -1,0 +1,177 @@
+//! Firing a trigger: the one way a schedule tick, a hook event, `trigger:fire` and the
+//! `run_trigger` tool start a turn.
+//!
+//! The turn goes through [`crate::agent::start_turn`] with origin `scheduled` or `hook`,
+//! the trigger's name, and attribution "⏰ scheduled by NAME" / "⚡ triggered by hook NAME".
+//! `session = "new"` starts a root chat per fire (depth 0, no parent, provenance naming the
+//! trigger); `"resume"` sends every fire into the one chat the trigger owns (bound in
+//! `schedule-sessions.json` / `trigger-sessions.json`), creating and binding it on the first
+//! fire and again when the bound chat is gone.
+//!
+//! A fire while the trigger's previous run is still going (its run is still running, or the
+//! chat it owns, or for `new` the last chat it started, is running) does not run: it is
+//! recorded in the run log as `skipped`. Fires of one trigger are serialized, so two at
+//! the same instant cannot both start.
+
+use paddock_proto::{
+    Attribution, ErrorBody, ErrorCode, Fired, Origin, RunStatus, SessionPolicy, TriggerKind,
+    TriggerSpec,
+};
+
+use crate::agent::{MachineTurn, start_turn};
+use crate::daemon::Daemon;
+use crate::projects::Project;
+use crate::run_log::RunRecord;
+use crate::stores::{RunProvenance, SessionBindingStore, binding_key};
+
+/// What `trigger:fire` answers, and the run log says, for a skipped fire.
+pub const SKIPPED: &str = "its previous run is still going";
+
+fn origin_of(kind: TriggerKind) -> Origin {
+    match kind {
+        TriggerKind::Schedule => Origin::Scheduled,
+        TriggerKind::Hook => Origin::Hook,
+    }
+}
+
+fn attribution_of(kind: TriggerKind, name: &str) -> Attribution {
+    match kind {
+        TriggerKind::Schedule => Attribution::Scheduled { name: name.into() },
+        TriggerKind::Hook => Attribution::Hook { name: name.into() },
+    }
+}
+
+/// Where a trigger of `kind` keeps the chat it owns.
+pub fn bindings(d: &Daemon, kind: TriggerKind) -> &SessionBindingStore {
+    match kind {
+        TriggerKind::Schedule => &d.state.stores.schedule_sessions,
+        TriggerKind::Hook => &d.state.stores.trigger_sessions,
+    }
+}
+
+/// Fires `name` of `project` now. `message` replaces the prompt for this fire.
+pub async fn fire(
+    d: &Daemon,
+    project: &Project,
+    name: &str,
+    spec: &TriggerSpec,
+    message: Option<String>,
+) -> Result<Fired, ErrorBody> {
+    let slug = project.slug.as_str();
+    let key = binding_key(slug, name);
+    let origin = origin_of(spec.kind);
+    let message = message
+        .filter(|m| !m.trim().is_empty())
+        .unwrap_or_else(|| spec.prompt.clone());
+    let store = bindings(d, spec.kind);
+    let resume = spec.session == SessionPolicy::Resume;
+
+    // One fire of a trigger at a time: the check and the start are one step, so a second
+    // fire at the same instant waits, then finds the first one running.
+    let _firing = d.triggers.begin_fire(&key).await;
+    let running = crate::chats::running_sessions(d).await;
+    let last = d.state.runs.latest_for_trigger(slug, name);
+    let owned = if resume { store.get(&key) } else { None };
+    let busy = last
+        .as_ref()
+        .filter(|r| r.status == RunStatus::Running || running.contains_key(&r.session_id))
+        .map(|r| r.session_id.clone())
+        .or_else(|| owned.clone().filter(|sid| running.contains_key(sid)));
+    if let Some(sid) = busy {
+        tracing::info!(project = slug, trigger = name, session = %sid, "trigger fire skipped: {SKIPPED}");
+        let record = RunRecord {
+            job_id: uuid::Uuid::new_v4().to_string(),
+            project_slug: slug.to_owned(),
+            session_id: sid,
+            origin,
+            trigger: Some(name.to_owned()),
+            prompt: Some(message),
+            started_at: chrono::Utc::now().to_rfc3339(),
+            status: RunStatus::Skipped,
+            finished_at: None,
+            cost_usd: None,
+        };
+        if let Err(e) = d.state.runs.skipped(record).await {
+            tracing::warn!(
+                project = slug,
+                trigger = name,
+                "could not record the skipped fire: {e}"
+            );
+        }
+        return Ok(skipped());
+    }
+
+    let turn = |session_id: Option<String>| MachineTurn {
+        project: project.clone(),
+        provenance: session_id.is_none().then(|| RunProvenance {
+            origin,
+            depth: 0,
+            parent_session_id: None,
+            parent_project: None,
+            created_at: None,
+            trigger: Some(name.to_owned()),
+        }),
+        session_id,
+        message: message.clone(),
+        model: spec.model.clone(),
+        origin,
+        attribution: Some(attribution_of(spec.kind, name)),
+        trigger: Some(name.to_owned()),
+    };
+    if let Some(sid) = owned {
+        match start_turn(d, turn(Some(sid.clone()))).await {
+            Ok(sid) => {
+                tracing::info!(project = slug, trigger = name, session = %sid, "trigger fired into its chat");
+                return Ok(started(sid));
+            }
+            Err(e) if e.code == ErrorCode::NotFound => {
+                tracing::info!(project = slug, trigger = name, session = %sid, "the trigger's chat is gone; starting a new one");
+                if let Err(e) = store.unbind(&key).await {
+                    tracing::warn!(
+                        project = slug,
+                        trigger = name,
+                        "could not unbind the gone chat: {e}"
+                    );
+                }
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    let sid = start_turn(d, turn(None)).await?;
+    tracing::info!(project = slug, trigger = name, session = %sid, "trigger fired a new chat");
+    if resume && let Err(e) = store.bind(&key, &sid).await {
+        tracing::warn!(project = slug, trigger = name, session = %sid, "could not remember the trigger's chat (the next fire starts another): {e}");
+    }
+    Ok(started(sid))
+}
+
+fn started(session_id: String) -> Fired {
+    Fired {
+        session_id: Some(session_id),
+        skipped: None,
+    }
+}
+
+fn skipped() -> Fired {
+    Fired {
+        session_id: None,
+        skipped: Some(SKIPPED.into()),
+    }
+}
+
+/// [`fire`] for the background tasks: the outcome goes to the log.
+pub async fn fire_logged(
+    d: &Daemon,
+    project: &Project,
+    name: &str,
+    spec: &TriggerSpec,
+    message: Option<String>,
+) {
+    if let Err(e) = fire(d, project, name, spec, message).await {
+        if e.code == ErrorCode::ShuttingDown {
+            tracing::info!(project = %project.slug, trigger = name, "trigger not fired: the daemon is stopping");
+        } else {
+            tracing::warn!(project = %project.slug, trigger = name, "trigger fire failed: {}", e.message);
+        }
+    }
+}
