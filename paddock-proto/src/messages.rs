@@ -84,6 +84,12 @@ pub enum Request {
     /// Fire a trigger now (a schedule out of turn, or a hook: the scriptable webhook).
     #[serde(rename = "trigger:fire")]
     TriggerFire(TriggerFire),
+    /// The tool calls waiting for a person's answer, across every chat.
+    #[serde(rename = "approval:list")]
+    ApprovalList,
+    /// Answer pending tool calls: allow, deny, or always (allow and add a rule).
+    #[serde(rename = "approval:answer")]
+    ApprovalAnswer(ApprovalAnswer),
     /// From the MCP bridge of an agent: the tools its chat may use.
     #[serde(rename = "agent:tools")]
     AgentTools(AgentAuth),
@@ -130,6 +136,8 @@ impl Request {
             Request::TriggerSet(_) => "trigger:set",
             Request::TriggerRemove(_) => "trigger:remove",
             Request::TriggerFire(_) => "trigger:fire",
+            Request::ApprovalList => "approval:list",
+            Request::ApprovalAnswer(_) => "approval:answer",
             Request::AgentTools(_) => "agent:tools",
             Request::AgentCall(_) => "agent:call",
         }
@@ -417,6 +425,26 @@ pub struct TriggerInfo {
     /// Why the trigger cannot run (a bad cron, an unknown time zone), if it cannot.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub problem: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApprovalAnswer {
+    /// 1 to 500 approval ids; all-or-nothing on validation.
+    pub ids: Vec<String>,
+    pub decision: ApprovalDecision,
+    /// Told to the agent with a denial.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ApprovalDecision {
+    Allow,
+    Deny,
+    /// Allow, and add the tool to the project's allowed tools so it is not asked again.
+    Always,
 }
 
 /// Who an MCP bridge speaks for: the per-chat token the daemon handed to that chat's `claude`,
@@ -725,6 +753,10 @@ pub enum ControlMessage {
     /// The chat list of a project changed (a chat was created, renamed, archived...).
     #[serde(rename = "chats:changed")]
     ChatsChanged(ChatsChanged),
+    /// The pending approvals changed (one was asked, answered, or dropped with its turn).
+    /// Sent to every client, and at connect when any is pending.
+    #[serde(rename = "approvals:changed")]
+    ApprovalsChanged(ApprovalsChanged),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -782,6 +814,13 @@ pub struct ChatsChanged {
     pub session_id: Option<String>,
 }
 
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApprovalsChanged {
+    /// How many approvals are pending now.
+    pub pending: u32,
+}
+
 // ---------------------------------------------------------------------------------------------
 // Replies
 // ---------------------------------------------------------------------------------------------
@@ -813,10 +852,38 @@ pub enum Reply {
     Trigger(Box<TriggerInfo>),
     /// `trigger:fire`: the chat it started or resumed, or why it did not.
     Fired(Fired),
+    Approvals(Approvals),
     /// `agent:tools`: what the MCP bridge lists in `tools/list`.
     AgentTools(AgentTools),
     /// `agent:call`: the tool's answer, as the MCP bridge returns it.
     AgentResult(AgentResult),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Approvals {
+    pub approvals: Vec<Approval>,
+}
+
+/// A tool call waiting for a person: what it is, and where it comes from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Approval {
+    pub id: String,
+    pub project_slug: String,
+    pub session_id: String,
+    pub job_id: String,
+    /// The chat's title, and its origin and depth (for the badge).
+    pub title: String,
+    pub origin: Origin,
+    pub depth: u32,
+    /// The tool, e.g. `Bash`, `Edit`, `mcp__paddock_manage__create_chat`.
+    pub tool: String,
+    pub input: Value,
+    /// A short preview: the command, or a diff of an edit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preview: Option<String>,
+    /// RFC 3339.
+    pub asked_at: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -570,6 +570,40 @@ fn table() -> Vec<(&'static str, Golden)> {
                 }),
             ),
         ),
+        ("request.approval_list", request(50, Request::ApprovalList)),
+        (
+            "request.approval_answer",
+            request(
+                51,
+                Request::ApprovalAnswer(ApprovalAnswer {
+                    ids: vec![s("apr_01"), s("apr_02")],
+                    decision: ApprovalDecision::Allow,
+                    message: None,
+                }),
+            ),
+        ),
+        (
+            "request.approval_answer.deny",
+            request(
+                52,
+                Request::ApprovalAnswer(ApprovalAnswer {
+                    ids: vec![s("apr_03")],
+                    decision: ApprovalDecision::Deny,
+                    message: Some(s("Not on main; open a branch first.")),
+                }),
+            ),
+        ),
+        (
+            "request.approval_answer.always",
+            request(
+                53,
+                Request::ApprovalAnswer(ApprovalAnswer {
+                    ids: vec![s("apr_04")],
+                    decision: ApprovalDecision::Always,
+                    message: None,
+                }),
+            ),
+        ),
         (
             "request.agent_tools",
             request(
@@ -890,6 +924,12 @@ fn table() -> Vec<(&'static str, Golden)> {
         ("resync.aged_out", resync(ResyncReason::AgedOut)),
         ("resync.slow_client", resync(ResyncReason::SlowClient)),
         ("resync.unknown_seq", resync(ResyncReason::UnknownSeq)),
+        (
+            "control.approvals_changed",
+            control(ControlMessage::ApprovalsChanged(ApprovalsChanged {
+                pending: 2,
+            })),
+        ),
         (
             "control.chats_changed",
             control(ControlMessage::ChatsChanged(ChatsChanged {
@@ -1385,6 +1425,42 @@ fn table() -> Vec<(&'static str, Golden)> {
             ),
         ),
         (
+            "reply.approvals",
+            ok(
+                50,
+                Reply::Approvals(Approvals {
+                    approvals: vec![
+                        Approval {
+                            id: s("apr_01"),
+                            project_slug: s(PROJECT),
+                            session_id: s(CHILD),
+                            job_id: s(JOB),
+                            title: s("Investigate cookie refresh race"),
+                            origin: Origin::Spawned,
+                            depth: 1,
+                            tool: s("Bash"),
+                            input: json!({"command": "npm test -- auth", "description": "Run the auth tests"}),
+                            preview: Some(s("$ npm test -- auth")),
+                            asked_at: s("2026-11-03T09:14:02Z"),
+                        },
+                        Approval {
+                            id: s("apr_02"),
+                            project_slug: s(ROOT),
+                            session_id: s(ROOT_CHAT),
+                            job_id: s("0193f4c3-1b2a-7d4e-8c3f-6a9b0e1d2c78"),
+                            title: s("Nightly backup check"),
+                            origin: Origin::Scheduled,
+                            depth: 0,
+                            tool: s("Edit"),
+                            input: json!({"file_path": "/srv/backup/check.sh", "old_string": "retries=1", "new_string": "retries=3"}),
+                            preview: Some(s("/srv/backup/check.sh\n- retries=1\n+ retries=3")),
+                            asked_at: s("2026-11-02T02:00:41Z"),
+                        },
+                    ],
+                }),
+            ),
+        ),
+        (
             "reply.agent_tools",
             ok(
                 1,
@@ -1665,6 +1741,8 @@ covers!(request_row, REQUEST_ROWS, Request {
     Request::TriggerSet(_) => "request.trigger_set",
     Request::TriggerRemove(_) => "request.trigger_remove",
     Request::TriggerFire(_) => "request.trigger_fire",
+    Request::ApprovalList => "request.approval_list",
+    Request::ApprovalAnswer(_) => "request.approval_answer",
     Request::AgentTools(_) => "request.agent_tools",
     Request::AgentCall(_) => "request.agent_call",
 });
@@ -1752,6 +1830,13 @@ covers!(control_row, CONTROL_ROWS, ControlMessage {
     ControlMessage::Active(_) => "control.chat_active",
     ControlMessage::Resync(_) => "control.chat_resync",
     ControlMessage::ChatsChanged(_) => "control.chats_changed",
+    ControlMessage::ApprovalsChanged(_) => "control.approvals_changed",
+});
+
+covers!(decision_row, DECISION_ROWS, ApprovalDecision {
+    ApprovalDecision::Allow => "decision.allow",
+    ApprovalDecision::Deny => "decision.deny",
+    ApprovalDecision::Always => "decision.always",
 });
 
 covers!(resync_row, RESYNC_ROWS, ResyncReason {
@@ -1779,6 +1864,7 @@ covers!(reply_row, REPLY_ROWS, Reply {
     Reply::Triggers(_) => "reply.triggers",
     Reply::Trigger(_) => "reply.trigger",
     Reply::Fired(_) => "reply.fired",
+    Reply::Approvals(_) => "reply.approvals",
     Reply::AgentTools(_) => "reply.agent_tools",
     Reply::AgentResult(_) => "reply.agent_result",
 });
@@ -1834,6 +1920,9 @@ fn covered(golden: &Golden) -> BTreeSet<&'static str> {
             if let Request::ChatUpdate(u) = &msg.request {
                 out.insert(action_row(&u.action));
             }
+            if let Request::ApprovalAnswer(a) = &msg.request {
+                out.insert(decision_row(&a.decision));
+            }
             if let Request::TriggerSet(t) = &msg.request {
                 out.extend(spec_rows(&t.spec));
             }
@@ -1854,6 +1943,9 @@ fn covered(golden: &Golden) -> BTreeSet<&'static str> {
                 ControlMessage::Response(Response { outcome, .. }) => match outcome {
                     Outcome::Ok(reply) => {
                         out.insert(reply_row(reply));
+                        if let Reply::Approvals(a) = reply {
+                            out.extend(a.approvals.iter().map(|x| origin_row(&x.origin)));
+                        }
                         let chats: &[ChatSummary] = match reply {
                             Reply::Chats(c) => &c.chats,
                             Reply::Transcript(t) => std::slice::from_ref(&t.chat),
@@ -1900,7 +1992,9 @@ fn covered(golden: &Golden) -> BTreeSet<&'static str> {
                 ControlMessage::Resync(r) => {
                     out.insert(resync_row(&r.reason));
                 }
-                ControlMessage::Active(_) | ControlMessage::ChatsChanged(_) => {}
+                ControlMessage::Active(_)
+                | ControlMessage::ChatsChanged(_)
+                | ControlMessage::ApprovalsChanged(_) => {}
             }
         }
     }
@@ -2059,6 +2153,7 @@ fn every_variant_has_a_golden() {
         STATUS_ROWS,
         KIND_ROWS,
         HOOK_ROWS,
+        DECISION_ROWS,
         MISSED_ROWS,
         SESSION_ROWS,
     ];

@@ -293,6 +293,12 @@ impl Connection {
                 .map(|t| Reply::Trigger(Box::new(t))),
             Request::TriggerRemove(r) => crate::triggers::remove(&d, r).await.map(|()| Reply::Ack),
             Request::TriggerFire(r) => crate::triggers::fire(&d, r).await.map(Reply::Fired),
+            Request::ApprovalList => Ok(Reply::Approvals(paddock_proto::Approvals {
+                approvals: d.state.approvals.list(),
+            })),
+            Request::ApprovalAnswer(a) => crate::approvals::answer_request(&d, a)
+                .await
+                .map(Reply::Updated),
             Request::AgentTools(a) => crate::agent::list_tools(&d, &a).map(Reply::AgentTools),
             Request::AgentCall(c) => crate::agent::call(&d, c).await.map(Reply::AgentResult),
             Request::HistorySeen => crate::history::seen(&d, &self.user)
@@ -377,6 +383,13 @@ impl Connection {
         self.respond(id, reply).await;
         if let Some(sink) = self.sink.take() {
             self.d.hub.register(sink).await;
+        }
+        let pending = self.d.state.approvals.count();
+        if pending > 0 {
+            let msg = ServerMessage::Control(ControlMessage::ApprovalsChanged(
+                paddock_proto::ApprovalsChanged { pending },
+            ));
+            self.send(&msg).await;
         }
     }
 

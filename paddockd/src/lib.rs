@@ -3,6 +3,7 @@
 
 pub mod adopt;
 pub mod agent;
+pub mod approvals;
 pub mod chat_links;
 pub mod chats;
 pub mod cli;

@@ -14,6 +14,8 @@ pub struct ChatState {
     pub stores: Stores,
     /// Per-chat tokens of the agents' MCP bridges.
     pub agents: crate::agent::AgentTokens,
+    /// Tool calls waiting for a person.
+    pub approvals: crate::approvals::Approvals,
     pub index: ChatIndex,
     pub runs: RunLog,
     claude_home: PathBuf,
@@ -48,6 +50,7 @@ impl ChatState {
         Ok(Self {
             stores: Stores::open(&dir)?,
             agents: crate::agent::AgentTokens::default(),
+            approvals: crate::approvals::Approvals::default(),
             index: ChatIndex::open(dir.join("chat-index.json")),
             runs: RunLog::open(dir.join("runs.jsonl")),
             claude_home: cfg.claude_home.clone(),

@@ -310,6 +310,7 @@ fn dispatch(line: &[u8], shared: &Shared, sink: &EventSink) {
             ControlMessage::Active(active) => sink.push(Event::Active(active)),
             ControlMessage::Resync(resync) => sink.push(Event::Resync(resync)),
             ControlMessage::ChatsChanged(changed) => sink.push(Event::ChatsChanged(changed)),
+            ControlMessage::ApprovalsChanged(a) => sink.push(Event::ApprovalsChanged(a)),
         },
         Err(e) => {
             // A response we cannot decode must still end its request, or it would wait for

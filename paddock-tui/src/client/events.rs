@@ -29,6 +29,8 @@ pub enum Event {
     Resync(Resync),
     /// A project's chat list changed.
     ChatsChanged(ChatsChanged),
+    /// The pending approvals changed.
+    ApprovalsChanged(paddock_proto::ApprovalsChanged),
     /// The daemon could not read one of this client's lines.
     DaemonError(ErrorBody),
     /// A line from the daemon that this client could not decode (a newer daemon's event).

@@ -95,7 +95,11 @@ impl<'a> Follow<'a> {
                         "skipped a message from paddockd that this paddock cannot read: {what}"
                     )));
                 }
-                Event::Frame(_) | Event::Resync(_) | Event::Active(_) | Event::ChatsChanged(_) => {}
+                Event::Frame(_)
+                | Event::Resync(_)
+                | Event::Active(_)
+                | Event::ChatsChanged(_)
+                | Event::ApprovalsChanged(_) => {}
             }
         }
     }

@@ -69,6 +69,13 @@ pub enum Action {
     },
     /// Load the History view's runs.
     LoadHistory,
+    /// Read the pending approvals (the inbox opened, or they changed).
+    LoadApprovals,
+    /// Answer pending approvals.
+    Answer {
+        ids: Vec<String>,
+        decision: paddock_proto::ApprovalDecision,
+    },
     /// The user has looked at History: advance their watermark.
     HistorySeen,
 }
@@ -101,6 +108,10 @@ pub struct App {
     pub width: u16,
     /// Rows of the pane last drawn, for paging.
     pub page: usize,
+    /// Tool calls waiting for a person (from `approvals:changed`).
+    pub pending_approvals: u32,
+    /// The approvals inbox, when open.
+    pub approvals: Option<super::inbox::InboxView>,
 }
 
 /// From this width on, the tree and the chat show side by side.
@@ -135,11 +146,26 @@ impl App {
             loaded: false,
             width: SPLIT_WIDTH,
             page: 10,
+            pending_approvals: 0,
+            approvals: None,
         }
     }
 
     pub fn running_count(&self) -> usize {
         self.tree.running_count()
+    }
+
+    /// Whether the approvals inbox is open.
+    pub fn approvals_open(&self) -> bool {
+        self.approvals.is_some()
+    }
+
+    /// The pending approvals were read.
+    pub fn set_approvals(&mut self, list: Vec<paddock_proto::Approval>) {
+        self.pending_approvals = u32::try_from(list.len()).unwrap_or(u32::MAX);
+        if let Some(inbox) = self.approvals.as_mut() {
+            inbox.set(list);
+        }
     }
 
     /// Whether only one pane fits on the screen.
@@ -151,6 +177,8 @@ impl App {
     pub fn context(&self) -> Context {
         if self.help.is_some() {
             Context::Help
+        } else if self.approvals.is_some() {
+            Context::Inbox
         } else if self.history.is_open() {
             Context::History
         } else {
@@ -191,6 +219,7 @@ impl App {
                 None
             }
             Context::History => self.on_history(command),
+            Context::Inbox => self.on_inbox(command),
             Context::Chat => self.on_chat(command),
             _ => self.on_tree(command),
         }
@@ -253,9 +282,53 @@ impl App {
         }
     }
 
+    fn on_inbox(&mut self, command: Command) -> Option<Action> {
+        let inbox = self.approvals.as_mut()?;
+        let decision = match command {
+            Command::Down => {
+                inbox.move_by(1);
+                return None;
+            }
+            Command::Up => {
+                inbox.move_by(-1);
+                return None;
+            }
+            Command::Mark => {
+                inbox.toggle_mark();
+                return None;
+            }
+            Command::Back | Command::Inbox => {
+                self.approvals = None;
+                return None;
+            }
+            Command::Open => {
+                let (project, sid) = inbox
+                    .cursor()
+                    .map(|a| (a.project_slug.clone(), a.session_id.clone()))?;
+                self.approvals = None;
+                self.focus = Focus::Chat;
+                return self.open(project, sid);
+            }
+            Command::Allow => paddock_proto::ApprovalDecision::Allow,
+            Command::Deny => paddock_proto::ApprovalDecision::Deny,
+            Command::AllowAlways => paddock_proto::ApprovalDecision::Always,
+            other => return self.global(other),
+        };
+        let ids = inbox.targets();
+        inbox.clear_marks();
+        (!ids.is_empty()).then_some(Action::Answer { ids, decision })
+    }
+
     /// Keys every context shares.
     fn global(&mut self, command: Command) -> Option<Action> {
         match command {
+            Command::Inbox => {
+                if self.approvals.take().is_some() {
+                    return None;
+                }
+                self.approvals = Some(super::inbox::InboxView::default());
+                Some(Action::LoadApprovals)
+            }
             Command::Quit => Some(Action::Quit),
             Command::Help => {
                 self.help = Some(0);
@@ -369,9 +442,7 @@ impl App {
             }
             Command::NewChat => return self.new_chat(),
             Command::Continue => {
-                let Some(chat) = tree.cursor_chat() else {
-                    return None;
-                };
+                let chat = tree.cursor_chat()?;
                 if !chat.interrupted {
                     self.notice = Some("this chat was not cut short; nothing to continue".into());
                     return None;

@@ -270,6 +270,7 @@ mod tests {
                 Context::Tree,
                 Context::Composer,
                 Context::History,
+                Context::Inbox,
                 Context::Help
             ]
         );

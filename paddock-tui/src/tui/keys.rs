@@ -34,18 +34,21 @@ pub enum Context {
     Composer,
     /// The History view.
     History,
+    /// The approvals inbox.
+    Inbox,
     /// The help overlay.
     Help,
 }
 
 impl Context {
     /// Every context, in the order the help overlay lists them after the current one.
-    pub const ALL: [Context; 6] = [
+    pub const ALL: [Context; 7] = [
         Context::Global,
         Context::Tree,
         Context::Chat,
         Context::Composer,
         Context::History,
+        Context::Inbox,
         Context::Help,
     ];
 
@@ -57,6 +60,7 @@ impl Context {
             Context::Chat => "Chat",
             Context::Composer => "Composer",
             Context::History => "History",
+            Context::Inbox => "Approvals inbox",
             Context::Help => "Help",
         }
     }
@@ -125,6 +129,14 @@ pub enum Command {
     Compose,
     /// Continue a chat whose last turn was cut short (its claude died, the daemon stopped).
     Continue,
+    /// Open (or close) the approvals inbox.
+    Inbox,
+    /// Inbox: allow the tool call (the cursor's, or the marked ones).
+    Allow,
+    /// Inbox: deny it.
+    Deny,
+    /// Inbox: allow it and add a rule so it is not asked again.
+    AllowAlways,
     /// Start a new chat in the cursor row's project.
     NewChat,
     /// Expand or collapse the tool call (or thinking block) under the cursor.
@@ -151,7 +163,7 @@ pub enum Command {
 
 impl Command {
     /// Every command (each has at least one binding; a unit test checks it).
-    pub const ALL: [Command; 42] = [
+    pub const ALL: [Command; 46] = [
         Command::Quit,
         Command::Help,
         Command::SwitchPane,
@@ -183,6 +195,10 @@ impl Command {
         Command::Refresh,
         Command::Compose,
         Command::Continue,
+        Command::Inbox,
+        Command::Allow,
+        Command::Deny,
+        Command::AllowAlways,
         Command::NewChat,
         Command::ExpandItem,
         Command::ExpandAll,
@@ -386,6 +402,7 @@ static BINDINGS: &[Binding] = &[
     b(X::Global, &[Key::char('?'), Key::plain(K::F(1))], "?/F1", C::Help, "this help"),
     b(X::Global, &[Key::plain(K::Tab), Key::plain(K::BackTab)], "Tab/Shift-Tab", C::SwitchPane, "switch pane"),
     b(X::Global, &[Key::char('H')], "H", C::History, "History: recent runs"),
+    b(X::Global, &[Key::char('I')], "I", C::Inbox, "the approvals inbox: tool calls waiting for you"),
     b(X::Global, &[Key::ctrl('l')], "Ctrl-L", C::Refresh, "reload from paddockd"),
     b(X::Global, &[Key::char('q'), Key::ctrl('c')], "q/Ctrl-C", C::Quit, "quit"),
     // The tree.
@@ -449,6 +466,15 @@ static BINDINGS: &[Binding] = &[
     b(X::History, &[ENTER], "Enter", C::Open, "open the run's chat"),
     b(X::History, &[Key::char('U')], "U", C::UnattendedOnly, "unattended runs only, or all runs"),
     b(X::History, &[ESC, Key::char('H')], "Esc/H", C::Back, "close History"),
+    // The approvals inbox.
+    b(X::Inbox, &[Key::char('j'), DOWN], "j/↓", C::Down, "down"),
+    b(X::Inbox, &[Key::char('k'), UP], "k/↑", C::Up, "up"),
+    b(X::Inbox, &[Key::char('y')], "y", C::Allow, "allow (the row, or the selection)"),
+    b(X::Inbox, &[Key::char('n')], "n", C::Deny, "deny"),
+    b(X::Inbox, &[Key::char('a')], "a", C::AllowAlways, "always: allow and add a rule"),
+    b(X::Inbox, &[Key::char(' ')], "space", C::Mark, "select the row"),
+    b(X::Inbox, &[ENTER], "Enter", C::Open, "open the chat that asks"),
+    b(X::Inbox, &[ESC, Key::char('I')], "Esc/I", C::Back, "close the inbox"),
     // The help overlay.
     b(X::Help, &[Key::char('j'), DOWN], "j/↓", C::Down, "scroll down"),
     b(X::Help, &[Key::char('k'), UP], "k/↑", C::Up, "scroll up"),
@@ -586,6 +612,7 @@ mod tests {
                 "Chat Ctrl-C Cancel",
                 "Composer Ctrl-C Cancel",
                 "History H Back",
+                "Inbox I Back",
                 "Help q Back",
                 "Help ? Back",
             ]

@@ -17,6 +17,7 @@ pub mod chat_view;
 pub mod composer;
 pub mod help;
 pub mod history;
+pub mod inbox;
 pub mod keys;
 pub mod render;
 pub mod theme;
@@ -82,6 +83,7 @@ enum Fetch {
     /// The open chat's transcript.
     Transcript(String),
     History,
+    Approvals,
 }
 
 impl Fetch {
@@ -99,6 +101,7 @@ impl Fetch {
             Fetch::Transcript(sid) => Request::ChatTranscript(SessionRef {
                 session_id: sid.clone(),
             }),
+            Fetch::Approvals => Request::ApprovalList,
             Fetch::History => Request::HistoryList(paddock_proto::HistoryList {
                 project_slug: None,
                 unattended: false,
@@ -324,6 +327,15 @@ impl EventLoop {
                 }),
             ),
             Action::LoadHistory => self.fetch(Fetch::History),
+            Action::LoadApprovals => self.fetch(Fetch::Approvals),
+            Action::Answer { ids, decision } => self.command(
+                "answer",
+                Request::ApprovalAnswer(paddock_proto::ApprovalAnswer {
+                    ids,
+                    decision,
+                    message: None,
+                }),
+            ),
             Action::HistorySeen => self.command("history seen", Request::HistorySeen),
         }
     }
@@ -481,6 +493,9 @@ impl EventLoop {
                     }
                     (Fetch::Transcript(sid), Ok(Reply::Transcript(t))) => self.hydrate(&sid, &t),
                     (Fetch::History, Ok(Reply::History(h))) => self.app.history.set(h),
+                    (Fetch::Approvals, Ok(Reply::Approvals(a))) => {
+                        self.app.set_approvals(a.approvals);
+                    }
                     (Fetch::History, Err(reason)) => self.app.history.set_error(reason),
                     (Fetch::Transcript(_), Err(reason)) => {
                         self.app.notice = Some(format!("cannot read the chat: {reason}"));
@@ -582,6 +597,13 @@ impl EventLoop {
                     self.reopen_chat();
                 }
                 false
+            }
+            Some(Event::ApprovalsChanged(changed)) => {
+                self.app.pending_approvals = changed.pending;
+                if self.app.approvals_open() {
+                    self.fetch(Fetch::Approvals);
+                }
+                true
             }
             Some(Event::Undecodable(_)) => false,
         }

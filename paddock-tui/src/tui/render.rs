@@ -50,6 +50,11 @@ pub fn render(app: &mut App, frame: &mut Frame<'_>) {
         Connection::Connected(_) if !app.loaded => {
             render_message(&format!("Loading{ellipsis}"), &theme, frame, body);
         }
+        _ if app.approvals.is_some() => {
+            if let Some(inbox) = &app.approvals {
+                super::inbox::render_inbox(inbox, &theme, frame, body);
+            }
+        }
         _ if app.history.is_open() => {
             app.history.set_tick(app.tick);
             history::render_history(&app.history, &theme, frame, body);
@@ -75,6 +80,9 @@ pub fn render(app: &mut App, frame: &mut Frame<'_>) {
 /// The context the help overlay lists first: what had the keyboard before it opened.
 fn app_context_under_help(app: &App) -> super::keys::Context {
     use super::keys::Context;
+    if app.approvals.is_some() {
+        return Context::Inbox;
+    }
     if app.history.is_open() {
         return Context::History;
     }
@@ -171,6 +179,9 @@ fn render_header(app: &App, frame: &mut Frame<'_>, area: Rect) {
             let unread = app.tree.unread_count();
             if unread > 0 {
                 counts.push(format!("{unread} unread"));
+            }
+            if app.pending_approvals > 0 {
+                counts.insert(0, format!("{} waiting (I)", app.pending_approvals));
             }
             let version = format!("paddockd {}", daemon.daemon_version);
             let full = [version.clone()]

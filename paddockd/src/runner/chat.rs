@@ -58,6 +58,10 @@ pub struct ChatTask {
     /// Machine-started turns (a message from another chat, a schedule) that arrived while a
     /// turn ran: they run, in order, when it ends. Bounded by [`PENDING_MAX`].
     pending: std::collections::VecDeque<TurnJob>,
+    /// Answers from the approvals inbox for this chat's waiting tool calls (bounded by
+    /// [`crate::approvals::ANSWER_QUEUE`]).
+    answers_tx: mpsc::Sender<crate::approvals::Answer>,
+    answers_rx: mpsc::Receiver<crate::approvals::Answer>,
 }
 
 /// Machine turns a busy chat holds; one more is refused as busy.
@@ -127,7 +131,10 @@ impl TurnEnd {
 
 impl ChatTask {
     pub fn new(session_id: String, ctx: Arc<Ctx>, rx: mpsc::Receiver<ChatCmd>) -> Self {
+        let (answers_tx, answers_rx) = mpsc::channel(crate::approvals::ANSWER_QUEUE);
         Self {
+            answers_tx,
+            answers_rx,
             session_id,
             ctx,
             rx,
@@ -381,6 +388,15 @@ impl ChatTask {
                 end
             }
         };
+        // Approvals the turn was waiting on go with it.
+        if state.approvals.drop_job(&job_id) {
+            hub.broadcast(ControlMessage::ApprovalsChanged(
+                paddock_proto::ApprovalsChanged {
+                    pending: state.approvals.count(),
+                },
+            ))
+            .await;
+        }
         // A follow-up queued while the turn ran goes next: taken atomically, so two drains
         // never send it twice; announced in the ending turn's stream.
         let follow_up = if end.status == RunStatus::Completed && !self.ctx.shutdown.is_cancelled() {
@@ -613,7 +629,6 @@ impl ChatTask {
             .cloned()
             .chain(crate::agent::allowed_patterns(manage))
             .collect();
-        let project_file = project.meta_dir.join("project.toml");
         let mut deadline: Option<(Instant, &'static str)> = None;
         let mut shutting_down = false;
         let mut cancelled = false;
@@ -626,15 +641,47 @@ impl ChatTask {
                 out = live.proc.next() => match out {
                     Output::Json(v) => {
                         if v.get("type").and_then(Value::as_str) == Some("control_request") {
-                            let answer = permission_answer(&v, &allowed, &project_file);
-                            if let Some((answer, denied)) = answer {
-                                if let Some(msg) = denied {
+                            match permission_request(&v, &allowed) {
+                                Some(Permission::Answer(answer)) => {
+                                    if let Err(e) = live.proc.send(&answer).await {
+                                        return Err(self.lost_process(e.to_string()).await);
+                                    }
+                                }
+                                // Not allowed by a rule: a person decides, in the inbox.
+                                Some(Permission::Ask { request_id, tool, input }) => {
+                                    let state = &self.ctx.state;
+                                    let prov = state.stores.run_provenance.get(&self.session_id);
+                                    let approval = paddock_proto::Approval {
+                                        id: crate::approvals::Approvals::new_id(),
+                                        project_slug: project.slug.clone(),
+                                        session_id: self.session_id.clone(),
+                                        job_id: job_id.to_owned(),
+                                        title: state
+                                            .index
+                                            .get(&self.session_id)
+                                            .map(|c| c.title)
+                                            .unwrap_or_default(),
+                                        origin: prov.as_ref().map_or(Origin::Human, |p| p.origin),
+                                        depth: prov.as_ref().map_or(0, |p| p.depth),
+                                        preview: crate::approvals::preview(&tool, &input),
+                                        tool: tool.clone(),
+                                        input,
+                                        asked_at: chrono::Utc::now().to_rfc3339(),
+                                    };
+                                    let pending = state.approvals.ask(
+                                        approval,
+                                        request_id,
+                                        self.answers_tx.clone(),
+                                    );
                                     hub.emit(&self.session_id, ChatEvent::Notice(Notice {
-                                        kind: NoticeKind::PermissionDenied, message: msg })).await;
+                                        kind: NoticeKind::Info,
+                                        message: format!("{tool} is waiting for your approval (the inbox: `paddock approvals`, or I in the TUI)"),
+                                    })).await;
+                                    hub.broadcast(ControlMessage::ApprovalsChanged(
+                                        paddock_proto::ApprovalsChanged { pending },
+                                    )).await;
                                 }
-                                if let Err(e) = live.proc.send(&answer).await {
-                                    return Err(self.lost_process(e.to_string()).await);
-                                }
+                                None => {}
                             }
                             continue;
                         }
@@ -667,6 +714,22 @@ impl ChatTask {
                         return Err(self.lost_process("its output ended mid-turn".into()).await);
                     }
                 },
+                Some(answer) = self.answers_rx.recv() => {
+                    let deny = match answer.decision {
+                        paddock_proto::ApprovalDecision::Deny => Some(answer.message.clone().unwrap_or_else(|| {
+                            format!("the user denied {} in paddock's approvals inbox", answer.tool)
+                        })),
+                        _ => None,
+                    };
+                    if let Some(msg) = &deny {
+                        hub.emit(&self.session_id, ChatEvent::Notice(Notice {
+                            kind: NoticeKind::PermissionDenied, message: msg.clone() })).await;
+                    }
+                    let reply = permissions::answer(&answer.request_id, &answer.input, deny.as_deref());
+                    if let Err(e) = live.proc.send(&reply).await {
+                        return Err(self.lost_process(e.to_string()).await);
+                    }
+                }
                 cmd = self.rx.recv() => match cmd {
                     Some(ChatCmd::Cancel { job_id: want, reply }) => {
                         let hit = want.as_deref().is_none_or(|w| w == job_id);
@@ -791,13 +854,21 @@ fn busy(job: TurnJob) {
     )));
 }
 
-/// The answer to a `can_use_tool` control request, and the denial message if denied.
-/// `None` for control requests that need no answer from us.
-fn permission_answer(
-    v: &Value,
-    allowed: &[String],
-    project_file: &std::path::Path,
-) -> Option<(Value, Option<String>)> {
+/// What to do with a control request from the CLI.
+enum Permission {
+    /// Answer it now (an allowed tool, or a request paddockd does not handle).
+    Answer(Value),
+    /// Ask a person (the approvals inbox); the turn waits.
+    Ask {
+        request_id: String,
+        tool: String,
+        input: Value,
+    },
+}
+
+/// Reads a control request: an allowed tool is answered at once; any other tool is asked.
+/// `None` for a request with no id (nothing to answer).
+fn permission_request(v: &Value, allowed: &[String]) -> Option<Permission> {
     let request_id = v.get("request_id").and_then(Value::as_str)?;
     let request = v.get("request")?;
     if request.get("subtype").and_then(Value::as_str) != Some("can_use_tool") {
@@ -806,11 +877,9 @@ fn permission_answer(
             .get("subtype")
             .and_then(Value::as_str)
             .unwrap_or("?");
-        return Some((
-            json!({"type": "control_response", "response": {"subtype": "error",
-                "request_id": request_id, "error": format!("paddockd does not handle {subtype}")}}),
-            None,
-        ));
+        return Some(Permission::Answer(json!({"type": "control_response",
+            "response": {"subtype": "error", "request_id": request_id,
+                "error": format!("paddockd does not handle {subtype}")}})));
     }
     let tool = request
         .get("tool_name")
@@ -818,13 +887,15 @@ fn permission_answer(
         .unwrap_or("");
     let input = request.get("input").cloned().unwrap_or(Value::Null);
     if permissions::allowed(tool, allowed) {
-        Some((permissions::answer(request_id, &input, None), None))
+        Some(Permission::Answer(permissions::answer(
+            request_id, &input, None,
+        )))
     } else {
-        let msg = permissions::deny_message(tool, project_file);
-        Some((
-            permissions::answer(request_id, &input, Some(&msg)),
-            Some(msg),
-        ))
+        Some(Permission::Ask {
+            request_id: request_id.to_owned(),
+            tool: tool.to_owned(),
+            input,
+        })
     }
 }
 

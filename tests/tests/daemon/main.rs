@@ -2,6 +2,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod agents;
+mod approvals;
 mod chats;
 mod harness;
 mod queue;
@@ -470,6 +471,32 @@ async fn permission_requests_are_answered_from_the_project_settings() {
     let script = r#"fake:[{"tool":"Read","input":{"file_path":"/etc/hostname"},"output":"ok","ask":true},
         {"tool":"Bash","input":{"command":"rm -rf /"},"output":"never","ask":true},{"text":"done"}]"#;
     let sent = c.send_turn("", None, script).await;
+    // Read is allowed by a rule; Bash is not, so it waits in the approvals inbox.
+    let mut inbox = d.client().await;
+    let approval = tokio::time::timeout(DEADLINE, async {
+        loop {
+            let Reply::Approvals(a) = inbox.request(Request::ApprovalList).await.unwrap() else {
+                panic!("not approvals")
+            };
+            if let Some(first) = a.approvals.into_iter().next() {
+                return first;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+    })
+    .await
+    .expect("Bash waits for an answer");
+    assert_eq!(approval.tool, "Bash");
+    assert_eq!(approval.session_id, sent.session_id);
+    assert_eq!(approval.preview.as_deref(), Some("$ rm -rf /"));
+    inbox
+        .request(Request::ApprovalAnswer(paddock_proto::ApprovalAnswer {
+            ids: vec![approval.id.clone()],
+            decision: paddock_proto::ApprovalDecision::Deny,
+            message: Some("not on this machine".into()),
+        }))
+        .await
+        .unwrap();
     let frames = c.frames_until_complete(&sent.session_id).await;
     let calls: Vec<&paddock_proto::ToolCall> = frames
         .iter()
@@ -482,7 +509,7 @@ async fn permission_requests_are_answered_from_the_project_settings() {
     assert!(!calls[0].is_error, "Read is allowed");
     assert!(calls[1].is_error, "Bash is denied");
     assert!(
-        calls[1].output.contains("allowed_tools"),
+        calls[1].output.contains("not on this machine"),
         "{}",
         calls[1].output
     );

@@ -429,3 +429,70 @@ async fn real_cli_killed_mid_turn_is_interrupted_and_continues() {
     );
     d.stop().await.unwrap();
 }
+
+/// The real CLI's `can_use_tool`, through the approvals inbox: a Bash call no rule allows
+/// waits; allowed, it runs; denied, the model reads the denial.
+#[tokio::test]
+async fn real_cli_tool_calls_wait_in_the_inbox_for_allow_and_deny() {
+    let api = MockApi::start().await.unwrap();
+    let d = real_daemon(&api, |_| {}).await;
+    let mut c = d.client().await;
+    for (decision, ran) in [
+        (paddock_proto::ApprovalDecision::Allow, true),
+        (paddock_proto::ApprovalDecision::Deny, false),
+    ] {
+        let sent = c
+            .send_turn(
+                "",
+                None,
+                // Not read-only (read-only commands run without asking).
+                r#"mock:tool Bash {"command":"touch approved-run.flag","description":"mark it"}"#,
+            )
+            .await;
+        let approval = tokio::time::timeout(Duration::from_secs(60), async {
+            loop {
+                let Reply::Approvals(a) = c.request(Request::ApprovalList).await.unwrap() else {
+                    panic!("not approvals")
+                };
+                if let Some(first) = a.approvals.into_iter().next() {
+                    return first;
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        })
+        .await
+        .expect("the real CLI's can_use_tool waits in the inbox");
+        assert_eq!(approval.tool, "Bash");
+        assert_eq!(
+            approval.preview.as_deref(),
+            Some("$ touch approved-run.flag")
+        );
+        c.request(Request::ApprovalAnswer(paddock_proto::ApprovalAnswer {
+            ids: vec![approval.id],
+            decision,
+            message: Some("denied by the test".into()),
+        }))
+        .await
+        .unwrap();
+        let frames = c.frames_until_complete(&sent.session_id).await;
+        let call = frames
+            .iter()
+            .find_map(|f| match &f.event {
+                ChatEvent::ToolCall(t) => Some(t.clone()),
+                _ => None,
+            })
+            .expect("the tool call completed");
+        let flag = d.cfg.data_dir.join("workspace/approved-run.flag");
+        if ran {
+            assert!(!call.is_error, "{call:?}");
+            assert!(flag.exists(), "the allowed command ran");
+            std::fs::remove_file(&flag).unwrap();
+        } else {
+            assert!(!flag.exists(), "the denied command did not run");
+            assert!(call.is_error, "{call:?}");
+            assert!(call.output.contains("denied by the test"), "{call:?}");
+        }
+        assert!(complete_of(&frames).success);
+    }
+    d.stop().await.unwrap();
+}

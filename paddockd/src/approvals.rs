@@ -1,0 +1,289 @@
+//! The approvals inbox: tool calls waiting for a person, across every chat.
+//!
+//! A `can_use_tool` request for a tool the project does not allow is not denied: it becomes a
+//! pending approval here, visible to every client (`approval:list`, `approvals:changed`), and
+//! the chat's turn waits for the answer (unattended runs too). The answer goes back to the
+//! chat's task through that chat's bounded channel ([`ANSWER_QUEUE`]; a full channel means
+//! the chat is gone, and the answer is dropped with a warning). Pending approvals live in
+//! memory: they belong to a running `claude`, which does not outlive the daemon, and a turn
+//! that ends (cancelled, crashed) takes its approvals with it.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use paddock_proto::{Approval, ApprovalDecision};
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+/// Answers a chat task can have waiting; more than this many at once means it is stuck.
+pub const ANSWER_QUEUE: usize = 64;
+
+/// An answer on its way to the chat task that asked.
+#[derive(Debug, Clone)]
+pub struct Answer {
+    /// The CLI's control request id.
+    pub request_id: String,
+    pub tool: String,
+    pub input: Value,
+    pub decision: ApprovalDecision,
+    pub message: Option<String>,
+}
+
+struct Waiting {
+    approval: Approval,
+    request_id: String,
+    chat: mpsc::Sender<Answer>,
+}
+
+/// The pending approvals; cheap to clone.
+#[derive(Clone, Default)]
+pub struct Approvals {
+    /// By id; ids sort by the time they were asked.
+    pending: Arc<Mutex<BTreeMap<String, Waiting>>>,
+}
+
+impl std::fmt::Debug for Approvals {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Approvals({} pending)", self.count())
+    }
+}
+
+impl Approvals {
+    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, Waiting>> {
+        self.pending.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// A new id, sorting after every earlier one.
+    pub fn new_id() -> String {
+        format!("apr_{}", uuid::Uuid::now_v7().simple())
+    }
+
+    /// Files a request; its answer will go to `chat`. Returns how many are pending.
+    pub fn ask(&self, approval: Approval, request_id: String, chat: mpsc::Sender<Answer>) -> u32 {
+        let mut pending = self.lock();
+        pending.insert(
+            approval.id.clone(),
+            Waiting {
+                approval,
+                request_id,
+                chat,
+            },
+        );
+        u32::try_from(pending.len()).unwrap_or(u32::MAX)
+    }
+
+    /// Every pending approval, oldest first.
+    pub fn list(&self) -> Vec<Approval> {
+        self.lock().values().map(|w| w.approval.clone()).collect()
+    }
+
+    pub fn count(&self) -> u32 {
+        u32::try_from(self.lock().len()).unwrap_or(u32::MAX)
+    }
+
+    /// Whether every id is pending (all-or-nothing validation).
+    pub fn unknown<'a>(&self, ids: &'a [String]) -> Option<&'a str> {
+        let pending = self.lock();
+        ids.iter()
+            .find(|id| !pending.contains_key(id.as_str()))
+            .map(String::as_str)
+    }
+
+    /// Answers these approvals; returns the ones answered (each with its project).
+    pub fn answer(
+        &self,
+        ids: &[String],
+        decision: ApprovalDecision,
+        message: Option<&str>,
+    ) -> Vec<Approval> {
+        let mut done = Vec::new();
+        let mut pending = self.lock();
+        for id in ids {
+            let Some(w) = pending.remove(id) else {
+                continue;
+            };
+            let answer = Answer {
+                request_id: w.request_id,
+                tool: w.approval.tool.clone(),
+                input: w.approval.input.clone(),
+                decision,
+                message: message.map(str::to_owned),
+            };
+            if let Err(e) = w.chat.try_send(answer) {
+                tracing::warn!(approval = %id, "the chat that asked is gone; its answer is dropped: {e}");
+            }
+            done.push(w.approval);
+        }
+        done
+    }
+
+    /// Drops the approvals of a turn that ended; whether any were dropped.
+    pub fn drop_job(&self, job_id: &str) -> bool {
+        let mut pending = self.lock();
+        let before = pending.len();
+        pending.retain(|_, w| w.approval.job_id != job_id);
+        pending.len() != before
+    }
+}
+
+/// `approval:answer`: validates all ids first (1 to 500, all pending), then answers them; an
+/// `always` also adds each tool to its project's `allowed_tools`. Every client hears of it.
+pub async fn answer_request(
+    d: &crate::daemon::Daemon,
+    a: paddock_proto::ApprovalAnswer,
+) -> Result<paddock_proto::Updated, paddock_proto::ErrorBody> {
+    use paddock_proto::{ErrorBody, ErrorCode};
+    if a.ids.is_empty() || a.ids.len() > paddock_proto::BATCH_SESSIONS_MAX {
+        return Err(ErrorBody::new(
+            ErrorCode::InvalidArgument,
+            format!(
+                "answer 1 to {} approvals at once (got {}); nothing was answered",
+                paddock_proto::BATCH_SESSIONS_MAX,
+                a.ids.len()
+            ),
+        ));
+    }
+    let approvals = &d.state.approvals;
+    if let Some(id) = approvals.unknown(&a.ids) {
+        return Err(ErrorBody::new(
+            ErrorCode::NotFound,
+            format!(
+                "no pending approval {id} (answered already, or its turn ended); nothing was answered"
+            ),
+        ));
+    }
+    let done = approvals.answer(&a.ids, a.decision, a.message.as_deref());
+    if a.decision == ApprovalDecision::Always {
+        for approval in &done {
+            let tool = approval.tool.clone();
+            let added = d.projects.edit_file(&approval.project_slug, |table| {
+                let list = table
+                    .entry("allowed_tools")
+                    .or_insert_with(|| toml::Value::Array(Vec::new()));
+                if let toml::Value::Array(items) = list
+                    && !items.iter().any(|v| v.as_str() == Some(tool.as_str()))
+                {
+                    items.push(toml::Value::String(tool.clone()));
+                }
+            });
+            if let Err(e) = added {
+                tracing::warn!(project = %approval.project_slug, tool = %approval.tool, "cannot add the rule: {e}");
+            }
+        }
+    }
+    d.hub
+        .broadcast(paddock_proto::ControlMessage::ApprovalsChanged(
+            paddock_proto::ApprovalsChanged {
+                pending: approvals.count(),
+            },
+        ))
+        .await;
+    Ok(paddock_proto::Updated {
+        changed: u32::try_from(done.len()).unwrap_or(u32::MAX),
+    })
+}
+
+/// A short preview of a tool call for the inbox: the command, the file and a diff of an edit,
+/// the start of a written file; `None` for anything else.
+pub fn preview(tool: &str, input: &Value) -> Option<String> {
+    let s = |k: &str| input.get(k).and_then(Value::as_str);
+    let cut = |text: &str, lines: usize| -> String {
+        let mut out: Vec<&str> = text.lines().take(lines).collect();
+        if text.lines().count() > lines {
+            out.push("…");
+        }
+        out.join("\n")
+    };
+    match tool {
+        "Bash" => s("command").map(|c| format!("$ {}", cut(c, 8))),
+        "Edit" => {
+            let path = s("file_path")?;
+            let old = s("old_string").unwrap_or_default();
+            let new = s("new_string").unwrap_or_default();
+            let minus: Vec<String> = old.lines().take(12).map(|l| format!("- {l}")).collect();
+            let plus: Vec<String> = new.lines().take(12).map(|l| format!("+ {l}")).collect();
+            Some(format!("{path}\n{}\n{}", minus.join("\n"), plus.join("\n")))
+        }
+        "Write" => {
+            let path = s("file_path")?;
+            Some(format!(
+                "{path}\n{}",
+                cut(s("content").unwrap_or_default(), 12)
+            ))
+        }
+        "NotebookEdit" => s("notebook_path").map(str::to_owned),
+        "Read" | "Glob" | "Grep" => s("file_path")
+            .or_else(|| s("pattern"))
+            .or_else(|| s("path"))
+            .map(str::to_owned),
+        "WebFetch" => s("url").map(str::to_owned),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+    use paddock_proto::Origin;
+    use serde_json::json;
+
+    fn approval(id: &str, job: &str) -> Approval {
+        Approval {
+            id: id.into(),
+            project_slug: String::new(),
+            session_id: "s".into(),
+            job_id: job.into(),
+            title: "t".into(),
+            origin: Origin::Human,
+            depth: 0,
+            tool: "Bash".into(),
+            input: json!({"command": "ls"}),
+            preview: None,
+            asked_at: "2026-01-01T00:00:00Z".into(),
+        }
+    }
+
+    #[tokio::test]
+    async fn answers_reach_the_chat_that_asked_and_leave_the_inbox() {
+        let a = Approvals::default();
+        let (tx, mut rx) = mpsc::channel(ANSWER_QUEUE);
+        assert_eq!(a.ask(approval("apr_1", "j1"), "r1".into(), tx.clone()), 1);
+        assert_eq!(a.ask(approval("apr_2", "j1"), "r2".into(), tx), 2);
+        assert_eq!(a.unknown(&["apr_1".into(), "nope".into()]), Some("nope"));
+        let done = a.answer(&["apr_2".into()], ApprovalDecision::Deny, Some("no"));
+        assert_eq!(done.len(), 1);
+        let got = rx.recv().await.unwrap();
+        assert_eq!(
+            (
+                got.request_id.as_str(),
+                got.decision,
+                got.message.as_deref()
+            ),
+            ("r2", ApprovalDecision::Deny, Some("no"))
+        );
+        assert_eq!(a.count(), 1);
+        assert!(a.drop_job("j1"));
+        assert_eq!(a.count(), 0);
+        assert!(!a.drop_job("j1"));
+    }
+
+    #[test]
+    fn previews_show_commands_and_edits() {
+        assert_eq!(
+            preview("Bash", &json!({"command": "cargo test"})).as_deref(),
+            Some("$ cargo test")
+        );
+        let edit = preview(
+            "Edit",
+            &json!({"file_path": "/x.rs", "old_string": "a\nb", "new_string": "c"}),
+        )
+        .unwrap();
+        assert_eq!(edit, "/x.rs\n- a\n- b\n+ c");
+        assert_eq!(preview("mcp__x__y", &json!({})), None);
+        assert!(
+            Approvals::new_id() < Approvals::new_id(),
+            "ids sort by time"
+        );
+    }
+}
