@@ -240,19 +240,19 @@ mod tests {
             next_after(&nine, at("2026-10-24T12:00:00Z")),
             Some(at("2026-10-25T08:00:00Z"))
         );
-        // 02:30 does not exist on the spring-forward day; the schedule still fires once
-        // that day or moves on, and never goes backwards.
+        // 02:30 does not exist on the spring-forward day: it fires when the clock jumps,
+        // at 03:00 local, still that day.
         let half_past_two = cron("30 2 * * *", "Europe/Berlin");
-        let t = next_after(&half_past_two, at("2026-03-28T12:00:00Z")).unwrap();
-        assert!(t > at("2026-03-28T12:00:00Z"));
-        assert!(t <= at("2026-03-30T00:30:00Z"), "{t}");
-        // 02:30 happens twice on the fall-back day: one fire, not two.
+        assert_eq!(
+            next_after(&half_past_two, at("2026-03-28T12:00:00Z")),
+            Some(at("2026-03-29T01:00:00Z"))
+        );
+        // 02:30 happens twice on the fall-back day: one fire (the first), not two.
         let first = next_after(&half_past_two, at("2026-10-24T12:00:00Z")).unwrap();
-        let second = next_after(&half_past_two, first).unwrap();
-        assert!(first >= at("2026-10-25T00:30:00Z") && first <= at("2026-10-25T01:30:00Z"));
-        assert!(
-            second >= at("2026-10-26T01:30:00Z"),
-            "{first} then {second}"
+        assert_eq!(first, at("2026-10-25T00:30:00Z"));
+        assert_eq!(
+            next_after(&half_past_two, first),
+            Some(at("2026-10-26T01:30:00Z"))
         );
         // UTC by default; New York is UTC-4 in summer.
         let utc = cron("0 2 * * *", "UTC");
