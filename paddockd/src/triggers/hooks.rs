@@ -143,6 +143,8 @@ struct FileHook {
     hook: Loaded,
     /// The project's directory, where the paths are relative to.
     root: PathBuf,
+    /// The project's directory is its metadata folder (`project.toml` lives in it).
+    meta_is_root: bool,
     debounce: Duration,
 }
 
@@ -304,14 +306,12 @@ fn take_event(
         }
     }
     for h in hooks {
-        let meta_is_root = h.hook.project.meta_dir == h.root
-            || std::fs::canonicalize(&h.hook.project.meta_dir).is_ok_and(|m| m == h.root);
         let mut hit = Vec::new();
         for path in &paths {
             let Ok(rel) = path.strip_prefix(&h.root) else {
                 continue;
             };
-            if rel.as_os_str().is_empty() || ignored(rel, meta_is_root) {
+            if rel.as_os_str().is_empty() || ignored(rel, h.meta_is_root) {
                 continue;
             }
             let rel = rel.to_string_lossy().into_owned();
@@ -378,6 +378,9 @@ async fn reload(
         })
         .map(|hook| FileHook {
             root: hook.project.agent_dir.clone(),
+            meta_is_root: hook.project.meta_dir == hook.project.agent_dir
+                || std::fs::canonicalize(&hook.project.meta_dir)
+                    .is_ok_and(|m| m == hook.project.agent_dir),
             debounce: Duration::from_secs(
                 hook.spec
                     .debounce_secs
