@@ -67,6 +67,9 @@ _paddock() {
             paddock,star)
                 cmd="paddock__subcmd__star"
                 ;;
+            paddock,status)
+                cmd="paddock__subcmd__status"
+                ;;
             paddock,tail)
                 cmd="paddock__subcmd__tail"
                 ;;
@@ -159,6 +162,9 @@ _paddock() {
                 ;;
             paddock__subcmd__help,star)
                 cmd="paddock__subcmd__help__subcmd__star"
+                ;;
+            paddock__subcmd__help,status)
+                cmd="paddock__subcmd__help__subcmd__status"
                 ;;
             paddock__subcmd__help,tail)
                 cmd="paddock__subcmd__help__subcmd__tail"
@@ -269,7 +275,7 @@ _paddock() {
 
     case "${cmd}" in
         paddock)
-            opts="-h -V --socket --help --version daemon project ls list send tail cancel show archive unarchive star unstar read unread detach attach delete fork history trigger import help"
+            opts="-h -V --socket --help --version daemon project ls list send tail cancel show status archive unarchive star unstar read unread detach attach delete fork history trigger import help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -573,7 +579,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__help)
-            opts="daemon project ls send tail cancel show archive unarchive star unstar read unread detach attach delete fork history trigger import help"
+            opts="daemon project ls send tail cancel show status archive unarchive star unstar read unread detach attach delete fork history trigger import help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -881,6 +887,20 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__help__subcmd__star)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__help__subcmd__status)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1296,6 +1316,24 @@ _paddock() {
             ;;
         paddock__subcmd__star)
             opts="-h -V --subtree --socket --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__status)
+            opts="-h -V --tmux --json --socket --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

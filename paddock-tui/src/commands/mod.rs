@@ -10,6 +10,7 @@ mod import;
 mod output;
 mod project;
 mod send;
+mod status;
 mod tail;
 mod trigger;
 
@@ -57,6 +58,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Cmd::Tail(args)) => tail::run(&ctx, args).await,
         Some(Cmd::Cancel(args)) => chats::cancel(&ctx, args).await,
         Some(Cmd::Show(args)) => chats::show(&ctx, args).await,
+        Some(Cmd::Status(args)) => status::run(&ctx, args).await,
         Some(Cmd::Archive(args)) => batch::update(&ctx, ChatAction::Archive, args).await,
         Some(Cmd::Unarchive(args)) => batch::update(&ctx, ChatAction::Unarchive, args).await,
         Some(Cmd::Star(args)) => batch::update(&ctx, ChatAction::Star, args).await,
