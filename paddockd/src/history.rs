@@ -58,8 +58,9 @@ pub async fn list(d: &Daemon, user: &str, req: HistoryList) -> Result<History, E
                 .map(|t| ms_of(Some(t)));
             RunSummary {
                 title: title_of(&r.session_id),
+                // A skipped fire did nothing: it is listed, but it is not news.
                 is_new: is_unattended(r.origin)
-                    && r.status != RunStatus::Running
+                    && !matches!(r.status, RunStatus::Running | RunStatus::Skipped)
                     && finished.is_some_and(|f| f > seen_ms),
                 job_id: r.job_id,
                 project_slug: r.project_slug,
