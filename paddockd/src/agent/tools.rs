@@ -534,6 +534,9 @@ fn to_text<T: serde::Serialize>(v: &T) -> String {
     serde_json::to_string(v).unwrap_or_default()
 }
 
+/// How many lines of a text file `send_file` shows inline.
+const SEND_FILE_LINES: usize = 60;
+
 /// The largest file `send_file` shows.
 const SEND_FILE_MAX: u64 = 1024 * 1024;
 
@@ -559,12 +562,33 @@ async fn send_file(d: &Daemon, who: &Identity, args: &Value) -> Result<String, S
         ));
     }
     let name = arg(args, "name").unwrap_or(raw);
+    // A text file is shown inline (its first lines); anything else by name and size.
+    let shown = match std::fs::read(&path) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(text) => {
+                let total = text.lines().count();
+                let mut head: Vec<&str> = text.lines().take(SEND_FILE_LINES).collect();
+                let more = total.saturating_sub(head.len());
+                let tail = format!("… {more} more lines");
+                if more > 0 {
+                    head.push(&tail);
+                }
+                format!("file {name} ({} bytes):\n{}", meta.len(), head.join("\n"))
+            }
+            Err(_) => format!(
+                "file {name} ({} bytes, binary) at {}",
+                meta.len(),
+                path.display()
+            ),
+        },
+        Err(e) => return Err(format!("cannot read {raw}: {e}")),
+    };
     d.hub
         .emit(
             &who.session_id,
             paddock_proto::ChatEvent::Notice(paddock_proto::Notice {
                 kind: paddock_proto::NoticeKind::Info,
-                message: format!("file: {name} ({} bytes) at {}", meta.len(), path.display()),
+                message: shown,
             }),
         )
         .await;

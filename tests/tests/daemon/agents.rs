@@ -431,3 +431,56 @@ async fn fork_archive_and_project_tools() {
     assert!(p.projects.iter().any(|p| p.slug == "made-by-agent"));
     d.stop().await.unwrap();
 }
+
+#[tokio::test]
+async fn send_file_shows_a_text_file_inline_in_the_chat() {
+    let d = daemon(|_| {}).await;
+    let mut c = d.client().await;
+    let sent = c.send_turn("", None, "hello").await;
+    c.frames_until_complete(&sent.session_id).await;
+    settled(&mut c, &sent.session_id, 2).await;
+    let token = token_of(&mcp_config_of(&d, &sent.session_id).unwrap());
+    std::fs::write(
+        d.cfg.data_dir.join("workspace/notes.md"),
+        "# Findings\nthe cache is cold\n",
+    )
+    .unwrap();
+    c.request(Request::ChatSubscribe(paddock_proto::ChatSubscribe {
+        session_id: sent.session_id.clone(),
+        want_replay: false,
+        last_seq: None,
+    }))
+    .await
+    .unwrap();
+    let Reply::AgentResult(r) = c
+        .request(Request::AgentCall(AgentCall {
+            token,
+            server: "paddock".into(),
+            tool: "send_file".into(),
+            arguments: json!({"path": "notes.md"}),
+            tool_use_id: None,
+        }))
+        .await
+        .unwrap()
+    else {
+        panic!("not a result")
+    };
+    assert!(!r.is_error, "{}", r.text);
+    let notice = tokio::time::timeout(DEADLINE, async {
+        loop {
+            if let paddock_proto::ServerMessage::Frame(f) = c.next().await
+                && let ChatEvent::Notice(n) = f.event
+            {
+                return n;
+            }
+        }
+    })
+    .await
+    .expect("the file is shown in the chat");
+    assert!(
+        notice.message.contains("notes.md") && notice.message.contains("the cache is cold"),
+        "{}",
+        notice.message
+    );
+    d.stop().await.unwrap();
+}
