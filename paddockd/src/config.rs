@@ -58,6 +58,16 @@ struct FileConfig {
     self_mcp_write: Option<bool>,
     self_mcp_projects: Option<bool>,
     hooks_mcp: Option<bool>,
+    recovery_autodrive: Option<bool>,
+    recovery_debounce_ms: Option<u64>,
+    recovery_max_retries: Option<u32>,
+    recovery_limbo_ms: Option<u64>,
+    approval_timeout_secs: Option<u64>,
+    sweeper: Option<bool>,
+    sweeper_model: Option<String>,
+    sweeper_min_interval_secs: Option<u64>,
+    sweeper_sessions: Option<usize>,
+    sweeper_budget_bytes: Option<usize>,
     mcp_bin: Option<PathBuf>,
 }
 
@@ -187,6 +197,56 @@ pub const KEYS: &[KeyDoc] = &[
         about: "also the trigger tools (list_triggers, set_trigger, remove_trigger, run_trigger): agents can schedule and hook chats; needs self_mcp_write",
     },
     KeyDoc {
+        key: "recovery_autodrive",
+        default: "false",
+        about: "continue a chat by itself when its claude died mid-turn (after recovery_debounce_ms, at most recovery_max_retries times in a row)",
+    },
+    KeyDoc {
+        key: "recovery_debounce_ms",
+        default: "5000",
+        about: "how long autodrive waits before continuing a chat",
+    },
+    KeyDoc {
+        key: "recovery_max_retries",
+        default: "1",
+        about: "how many times in a row autodrive continues one chat",
+    },
+    KeyDoc {
+        key: "recovery_limbo_ms",
+        default: "0 (off)",
+        about: "a running turn with no output for this long is stopped as hung (then shown interrupted)",
+    },
+    KeyDoc {
+        key: "approval_timeout_secs",
+        default: "0 (wait)",
+        about: "an unattended run's tool call waiting in the approvals inbox longer than this is denied; a trigger's approval_timeout_secs wins",
+    },
+    KeyDoc {
+        key: "sweeper",
+        default: "true",
+        about: "after a successful turn of yours, curate the project's OVERVIEW.md, CHANGELOG.md and the managed section of CLAUDE.md",
+    },
+    KeyDoc {
+        key: "sweeper_model",
+        default: "claude-haiku-4-5",
+        about: "the model the sweeper runs",
+    },
+    KeyDoc {
+        key: "sweeper_min_interval_secs",
+        default: "300",
+        about: "the least time between two sweeps of one project",
+    },
+    KeyDoc {
+        key: "sweeper_sessions",
+        default: "5",
+        about: "how many of the newest chats the sweeper's digest covers",
+    },
+    KeyDoc {
+        key: "sweeper_budget_bytes",
+        default: "24000",
+        about: "the most transcript text the sweeper's digest holds",
+    },
+    KeyDoc {
         key: "mcp_bin",
         default: "this paddockd",
         about: "the paddockd binary agents run as their MCP bridge (`paddockd mcp`)",
@@ -233,6 +293,20 @@ pub struct Config {
     pub min_trigger_interval: Duration,
     /// The binary agents run as `paddockd mcp`; `None` when it cannot be found (no tools).
     pub mcp_bin: Option<PathBuf>,
+    /// Recovery: continue a chat whose claude died, by itself.
+    pub recovery_autodrive: bool,
+    pub recovery_debounce: Duration,
+    pub recovery_max_retries: u32,
+    /// A running turn silent this long is stopped as hung; `None` is off.
+    pub recovery_limbo: Option<Duration>,
+    /// An unattended run's approval waits at most this long, then is denied; `None`: waits.
+    pub approval_timeout: Option<Duration>,
+    /// The sweeper (`sweeper/`).
+    pub sweeper: bool,
+    pub sweeper_model: String,
+    pub sweeper_min_interval: Duration,
+    pub sweeper_sessions: usize,
+    pub sweeper_budget_bytes: usize,
 }
 
 /// Where the configuration comes from, besides the environment.
@@ -274,6 +348,17 @@ impl Config {
             self_mcp_projects: false,
             hooks_mcp: false,
             min_trigger_interval: Duration::from_secs(10),
+            recovery_autodrive: false,
+            recovery_debounce: Duration::from_millis(5000),
+            recovery_max_retries: 1,
+            recovery_limbo: None,
+            approval_timeout: None,
+            // Off for embedding (tests); `Config::load` turns it on unless configured off.
+            sweeper: false,
+            sweeper_model: "claude-haiku-4-5".into(),
+            sweeper_min_interval: Duration::from_secs(300),
+            sweeper_sessions: 5,
+            sweeper_budget_bytes: 24_000,
             mcp_bin: None,
         }
     }
@@ -390,6 +475,34 @@ impl Config {
         }
         if let Some(b) = pick(&env, "hooks_mcp", file.hooks_mcp)? {
             cfg.hooks_mcp = b;
+        }
+        if let Some(b) = pick(&env, "recovery_autodrive", file.recovery_autodrive)? {
+            cfg.recovery_autodrive = b;
+        }
+        if let Some(ms) = pick(&env, "recovery_debounce_ms", file.recovery_debounce_ms)? {
+            cfg.recovery_debounce = Duration::from_millis(ms);
+        }
+        if let Some(n) = pick(&env, "recovery_max_retries", file.recovery_max_retries)? {
+            cfg.recovery_max_retries = n;
+        }
+        if let Some(ms) = pick(&env, "recovery_limbo_ms", file.recovery_limbo_ms)? {
+            cfg.recovery_limbo = (ms > 0).then(|| Duration::from_millis(ms));
+        }
+        if let Some(s) = pick(&env, "approval_timeout_secs", file.approval_timeout_secs)? {
+            cfg.approval_timeout = (s > 0).then(|| Duration::from_secs(s));
+        }
+        cfg.sweeper = pick(&env, "sweeper", file.sweeper)?.unwrap_or(true);
+        if let Some(m) = pick(&env, "sweeper_model", file.sweeper_model)? {
+            cfg.sweeper_model = m;
+        }
+        if let Some(s) = pick(&env, "sweeper_min_interval_secs", file.sweeper_min_interval_secs)? {
+            cfg.sweeper_min_interval = Duration::from_secs(s);
+        }
+        if let Some(n) = pick(&env, "sweeper_sessions", file.sweeper_sessions)? {
+            cfg.sweeper_sessions = n;
+        }
+        if let Some(n) = pick(&env, "sweeper_budget_bytes", file.sweeper_budget_bytes)? {
+            cfg.sweeper_budget_bytes = n;
         }
         cfg.mcp_bin = pick_path(&env, "mcp_bin", file.mcp_bin)?.or_else(|| {
             // The running binary, when it is paddockd (not an embedding test binary).
