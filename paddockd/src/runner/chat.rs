@@ -62,6 +62,11 @@ pub struct ChatTask {
     /// [`crate::approvals::ANSWER_QUEUE`]).
     answers_tx: mpsc::Sender<crate::approvals::Answer>,
     answers_rx: mpsc::Receiver<crate::approvals::Answer>,
+    /// The running turn ran without a person (a schedule, a hook, another chat): its tool
+    /// calls wait for an answer at most `approval_timeout`.
+    unattended: bool,
+    /// Continues autodrive made in a row (reset by a turn that completes).
+    autodrives: u32,
 }
 
 /// Machine turns a busy chat holds; one more is refused as busy.
@@ -135,6 +140,8 @@ impl ChatTask {
         Self {
             answers_tx,
             answers_rx,
+            unattended: false,
+            autodrives: 0,
             session_id,
             ctx,
             rx,
@@ -367,6 +374,7 @@ impl ChatTask {
         let human =
             req.reply_to.is_some() || (req.attribution.is_none() && req.origin == Origin::Human);
         let manage = crate::agent::grants_tools(&cfg, &project, depth, human);
+        self.unattended = !human;
         let end = match self
             .drive(
                 &project,
@@ -419,6 +427,35 @@ impl ChatTask {
                     .into(),
             }))
             .await;
+            // Autodrive: continue it by ourselves, after a pause, a bounded number of times.
+            if cfg.recovery_autodrive && self.autodrives < cfg.recovery_max_retries {
+                self.autodrives += 1;
+                let continue_turn = TurnRequest {
+                    project: project.clone(),
+                    session_id: Some(self.session_id.clone()),
+                    message: crate::chats::CONTINUE_PROMPT.to_owned(),
+                    model: None,
+                    attribution: Some(paddock_proto::Attribution::Recovery),
+                    origin: req.origin,
+                    provenance: None,
+                    trigger: req.trigger.clone(),
+                    reply_to: None,
+                };
+                let (coordinator, debounce) = (self.ctx.coordinator.clone(), cfg.recovery_debounce);
+                let shutdown = self.ctx.shutdown.clone();
+                tokio::spawn(async move {
+                    tokio::select! {
+                        () = tokio::time::sleep(debounce) => {}
+                        () = shutdown.cancelled() => return,
+                    }
+                    if let Some(tx) = coordinator.upgrade() {
+                        let (reply, _) = oneshot::channel();
+                        let _ = tx.send(Cmd::Send(Box::new(continue_turn), reply)).await;
+                    }
+                });
+            }
+        } else if end.status == RunStatus::Completed {
+            self.autodrives = 0;
         }
         if let Some(q) = &follow_up {
             emit(ChatEvent::QueuedFlushed(paddock_proto::QueuedFlushed {
@@ -633,13 +670,21 @@ impl ChatTask {
         let mut shutting_down = false;
         let mut cancelled = false;
         let mut end = TurnEnd::failed();
+        // Limbo: a turn with no output this long (while not waiting for a person) is hung.
+        let mut waiting_approvals = 0u32;
+        let mut last_output = Instant::now();
         loop {
+            let limbo_at = cfg
+                .recovery_limbo
+                .filter(|_| waiting_approvals == 0 && deadline.is_none())
+                .map(|limbo| last_output + limbo);
             let Some(live) = self.live.as_mut() else {
                 return Err(failure(NoticeKind::Crashed, "no claude process".into()));
             };
             tokio::select! {
                 out = live.proc.next() => match out {
                     Output::Json(v) => {
+                        last_output = Instant::now();
                         if v.get("type").and_then(Value::as_str) == Some("control_request") {
                             match permission_request(&v, &allowed) {
                                 Some(Permission::Answer(answer)) => {
@@ -668,11 +713,31 @@ impl ChatTask {
                                         input,
                                         asked_at: chrono::Utc::now().to_rfc3339(),
                                     };
+                                    let approval_id = approval.id.clone();
                                     let pending = state.approvals.ask(
                                         approval,
                                         request_id,
                                         self.answers_tx.clone(),
                                     );
+                                    waiting_approvals += 1;
+                                    // Nobody may be watching an unattended run: deny after the
+                                    // configured wait (none: it waits for a person).
+                                    if self.unattended && let Some(wait) = cfg.approval_timeout {
+                                        let (approvals, hub) = (state.approvals.clone(), hub.clone());
+                                        tokio::spawn(async move {
+                                            tokio::time::sleep(wait).await;
+                                            let done = approvals.answer(
+                                                &[approval_id],
+                                                paddock_proto::ApprovalDecision::Deny,
+                                                Some(&format!("no one answered within {}s, so paddockd denied it", wait.as_secs())),
+                                            );
+                                            if !done.is_empty() {
+                                                hub.broadcast(ControlMessage::ApprovalsChanged(
+                                                    paddock_proto::ApprovalsChanged { pending: approvals.count() },
+                                                )).await;
+                                            }
+                                        });
+                                    }
                                     hub.emit(&self.session_id, ChatEvent::Notice(Notice {
                                         kind: NoticeKind::Info,
                                         message: format!("{tool} is waiting for your approval (the inbox: `paddock approvals`, or I in the TUI)"),
@@ -715,6 +780,8 @@ impl ChatTask {
                     }
                 },
                 Some(answer) = self.answers_rx.recv() => {
+                    waiting_approvals = waiting_approvals.saturating_sub(1);
+                    last_output = Instant::now();
                     let deny = match answer.decision {
                         paddock_proto::ApprovalDecision::Deny => Some(answer.message.clone().unwrap_or_else(|| {
                             format!("the user denied {} in paddock's approvals inbox", answer.tool)
@@ -758,6 +825,28 @@ impl ChatTask {
                         "request": {"subtype": "interrupt"}});
                     let _ = live.proc.send(&req).await;
                     deadline = Some((Instant::now() + cfg.shutdown_grace, "did not stop in time for shutdown"));
+                }
+                () = sleep_until_opt(limbo_at) => {
+                    let silent = cfg.recovery_limbo.map_or(0, |l| l.as_secs());
+                    if let Some(live) = self.live.take() {
+                        live.proc.kill().await;
+                    }
+                    self.ctx.tell(Cmd::Idle { session_id: self.session_id.clone(), idle: false }).await;
+                    return Err(vec![
+                        ChatEvent::Notice(Notice {
+                            kind: NoticeKind::Interrupted,
+                            message: format!("claude gave no output for {silent}s, so it was stopped as hung; continue the chat to pick it up"),
+                        }),
+                        ChatEvent::Complete(Complete {
+                            success: false,
+                            error: Some(format!("no output for {silent}s")),
+                            model: None,
+                            usage: None,
+                            cost_usd: None,
+                            duration_ms: None,
+                            terminal_reason: Some("killed".into()),
+                        }),
+                    ]);
                 }
                 () = sleep_until_opt(deadline.map(|d| d.0)) => {
                     let why = deadline.map_or("timed out", |d| d.1);

@@ -152,3 +152,107 @@ async fn chats_running_when_the_daemon_stopped_show_as_interrupted_after_a_resta
     assert!(!chat.running);
     d.stop().await.unwrap();
 }
+
+#[tokio::test]
+async fn a_silent_turn_is_stopped_as_hung_and_autodrive_continues_it() {
+    let d = TestDaemon::start_with(|c| {
+        c.recovery_limbo = Some(std::time::Duration::from_millis(400));
+        c.recovery_autodrive = true;
+        c.recovery_debounce = std::time::Duration::from_millis(100);
+        c.recovery_max_retries = 1;
+    })
+    .await;
+    let mut c = d.client().await;
+    let sent = c
+        .send_turn(
+            "",
+            None,
+            r#"fake:[{"text":"thinking","chunks":1},{"hang":true}]"#,
+        )
+        .await;
+    let sid = sent.session_id.clone();
+    let frames = c.frames_until_complete(&sid).await;
+    assert!(!complete_of(&frames).success);
+    assert!(
+        frames
+            .iter()
+            .any(|f| matches!(&f.event, ChatEvent::Notice(n) if n.message.contains("no output"))),
+        "the hang is named"
+    );
+    // Autodrive continues it once, attributed to recovery.
+    let continued = tokio::time::timeout(DEADLINE, async {
+        loop {
+            if let ServerMessage::Frame(f) = c.next().await
+                && let ChatEvent::User(u) = f.event
+            {
+                return u;
+            }
+        }
+    })
+    .await
+    .expect("autodrive continues the chat");
+    assert_eq!(continued.attribution, Some(Attribution::Recovery));
+    let frames = c.frames_until_complete(&sid).await;
+    assert!(complete_of(&frames).success);
+    d.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn an_unattended_tool_call_is_denied_when_no_one_answers_in_time() {
+    let d = TestDaemon::start_with(|c| {
+        c.approval_timeout = Some(std::time::Duration::from_millis(300));
+    })
+    .await;
+    let mut c = d.client().await;
+    let script = r#"fake:[{"tool":"Bash","input":{"command":"make deploy"},"output":"deployed","ask":true},{"text":"done"}]"#;
+    c.request(Request::TriggerSet(Box::new(paddock_proto::TriggerSet {
+        project_slug: String::new(),
+        name: "deploy".into(),
+        spec: paddock_proto::TriggerSpec {
+            kind: paddock_proto::TriggerKind::Hook,
+            prompt: script.into(),
+            cron: None,
+            every: None,
+            timezone: None,
+            missed: paddock_proto::MissedPolicy::Skip,
+            on: Some(paddock_proto::HookEvent::Manual),
+            paths: vec![],
+            debounce_secs: None,
+            session: paddock_proto::SessionPolicy::New,
+            model: None,
+            enabled: true,
+        },
+    })))
+    .await
+    .unwrap();
+    let Reply::Fired(fired) = c
+        .request(Request::TriggerFire(paddock_proto::TriggerFire {
+            project_slug: String::new(),
+            name: "deploy".into(),
+            message: None,
+        }))
+        .await
+        .unwrap()
+    else {
+        panic!("not fired")
+    };
+    let sid = fired.session_id.expect("a hook chat");
+    c.request(Request::ChatSubscribe(paddock_proto::ChatSubscribe {
+        session_id: sid.clone(),
+        want_replay: true,
+        last_seq: None,
+    }))
+    .await
+    .unwrap();
+    let frames = c.frames_until_complete(&sid).await;
+    let call = frames
+        .iter()
+        .find_map(|f| match &f.event {
+            ChatEvent::ToolCall(t) => Some(t.clone()),
+            _ => None,
+        })
+        .expect("the tool call ended");
+    assert!(call.is_error, "{call:?}");
+    assert!(call.output.contains("no one answered"), "{}", call.output);
+    d.stop().await.unwrap();
+}
