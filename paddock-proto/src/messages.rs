@@ -1118,6 +1118,9 @@ pub struct ChatSummary {
     /// picks it up.
     #[serde(default, skip_serializing_if = "is_false")]
     pub interrupted: bool,
+    /// Parked on a usage limit: the CLI's message, with its reset time when it gave one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parked: Option<String>,
 }
 
 /// Tokens and cost of a chat, from its transcript.

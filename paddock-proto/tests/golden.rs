@@ -133,6 +133,7 @@ fn chat_summary() -> ChatSummary {
         }),
         queued: None,
         interrupted: false,
+        parked: None,
     }
 }
 
@@ -1037,6 +1038,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                             unread: false,
                             queued: Some(s("When you are done, run the whole suite once more.")),
                             interrupted: false,
+                            parked: None,
                             ..chat_summary()
                         },
                         ChatSummary {
@@ -1063,6 +1065,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                             usage: None,
                             queued: None,
                             interrupted: false,
+                            parked: None,
                         },
                     ],
                 }),
@@ -1097,6 +1100,9 @@ fn table() -> Vec<(&'static str, Golden)> {
                         usage: None,
                         queued: None,
                         interrupted: true,
+                        parked: Some(s(
+                            "You've hit your session limit · resets 3pm (Europe/Berlin)",
+                        )),
                     }],
                 }),
             ),
@@ -1131,6 +1137,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                             usage: None,
                             queued: None,
                             interrupted: false,
+                            parked: None,
                         },
                         ChatSummary {
                             session_id: s("9e1a5c3f-2b7d-4f08-8c6e-0a4d2f9b1e57"),
@@ -1156,6 +1163,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                             usage: None,
                             queued: None,
                             interrupted: false,
+                            parked: None,
                         },
                     ],
                 }),

@@ -35,6 +35,8 @@ struct Joined {
     queued: crate::stores::QueuedMessageStore,
     /// Chats whose newest run was cut short (claude died, or the daemon stopped).
     interrupted: HashSet<String>,
+    /// Chats parked on a usage limit.
+    parked: HashMap<String, crate::parking::Parked>,
     /// Running chats: session id → project slug.
     running: HashMap<String, String>,
 }
@@ -53,6 +55,7 @@ impl Joined {
             injections: s.message_provenance.all(),
             queued: s.queued.clone(),
             interrupted: interrupted_chats(&d.state.runs),
+            parked: d.state.parking.all(),
             running: running_sessions(d).await,
         }
     }
@@ -114,6 +117,7 @@ impl Joined {
             usage,
             queued: self.queued.get(sid).map(|q| q.message),
             interrupted: self.interrupted.contains(sid) && !self.running.contains_key(sid),
+            parked: self.parked.get(sid).map(|p| p.message.clone()),
         }
     }
 

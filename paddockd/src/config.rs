@@ -63,6 +63,7 @@ struct FileConfig {
     recovery_max_retries: Option<u32>,
     recovery_limbo_ms: Option<u64>,
     approval_timeout_secs: Option<u64>,
+    usage_limit_resume: Option<bool>,
     sweeper: Option<bool>,
     sweeper_model: Option<String>,
     sweeper_min_interval_secs: Option<u64>,
@@ -222,6 +223,11 @@ pub const KEYS: &[KeyDoc] = &[
         about: "an unattended run's tool call waiting in the approvals inbox longer than this is denied; a trigger's approval_timeout_secs wins",
     },
     KeyDoc {
+        key: "usage_limit_resume",
+        default: "false",
+        about: "continue a chat parked on a usage limit by itself at the reset time the CLI named",
+    },
+    KeyDoc {
         key: "sweeper",
         default: "true",
         about: "after a successful turn of yours, curate the project's OVERVIEW.md, CHANGELOG.md and the managed section of CLAUDE.md",
@@ -301,6 +307,8 @@ pub struct Config {
     pub recovery_limbo: Option<Duration>,
     /// An unattended run's approval waits at most this long, then is denied; `None`: waits.
     pub approval_timeout: Option<Duration>,
+    /// Continue a chat parked on a usage limit at its reset time.
+    pub usage_limit_resume: bool,
     /// The sweeper (`sweeper/`).
     pub sweeper: bool,
     pub sweeper_model: String,
@@ -353,6 +361,7 @@ impl Config {
             recovery_max_retries: 1,
             recovery_limbo: None,
             approval_timeout: None,
+            usage_limit_resume: false,
             // Off for embedding (tests); `Config::load` turns it on unless configured off.
             sweeper: false,
             sweeper_model: "claude-haiku-4-5".into(),
@@ -492,10 +501,17 @@ impl Config {
             cfg.approval_timeout = (s > 0).then(|| Duration::from_secs(s));
         }
         cfg.sweeper = pick(&env, "sweeper", file.sweeper)?.unwrap_or(true);
+        if let Some(b) = pick(&env, "usage_limit_resume", file.usage_limit_resume)? {
+            cfg.usage_limit_resume = b;
+        }
         if let Some(m) = pick(&env, "sweeper_model", file.sweeper_model)? {
             cfg.sweeper_model = m;
         }
-        if let Some(s) = pick(&env, "sweeper_min_interval_secs", file.sweeper_min_interval_secs)? {
+        if let Some(s) = pick(
+            &env,
+            "sweeper_min_interval_secs",
+            file.sweeper_min_interval_secs,
+        )? {
             cfg.sweeper_min_interval = Duration::from_secs(s);
         }
         if let Some(n) = pick(&env, "sweeper_sessions", file.sweeper_sessions)? {

@@ -16,6 +16,7 @@ pub mod hub;
 pub mod index;
 pub mod listener;
 pub mod logging;
+pub mod parking;
 pub mod mcp;
 pub mod projects;
 pub mod run_log;

@@ -16,6 +16,8 @@ pub struct ChatState {
     pub agents: crate::agent::AgentTokens,
     /// Tool calls waiting for a person.
     pub approvals: crate::approvals::Approvals,
+    /// Chats parked on a usage limit.
+    pub parking: crate::parking::Parking,
     pub index: ChatIndex,
     pub runs: RunLog,
     claude_home: PathBuf,
@@ -51,6 +53,7 @@ impl ChatState {
             stores: Stores::open(&dir)?,
             agents: crate::agent::AgentTokens::default(),
             approvals: crate::approvals::Approvals::default(),
+            parking: crate::parking::Parking::default(),
             index: ChatIndex::open(dir.join("chat-index.json")),
             runs: RunLog::open(dir.join("runs.jsonl")),
             claude_home: cfg.claude_home.clone(),

@@ -181,6 +181,9 @@ impl Look<'_> {
         };
         let status = if chat.running {
             Span::styled(t.spinner(self.tick), t.style(Role::Running))
+        } else if chat.parked.is_some() {
+            // Parked on a usage limit until it resets.
+            Span::styled(t.glyph("⏸", "="), t.style(Role::Warning))
         } else if chat.interrupted {
             // Cut short: `C` continues it.
             Span::styled(t.glyph("⚠", "!"), t.style(Role::Warning))

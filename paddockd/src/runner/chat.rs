@@ -111,6 +111,8 @@ struct Launch {
 struct TurnEnd {
     status: RunStatus,
     cost_usd: Option<f64>,
+    /// The CLI said the account's usage limit was hit (its message).
+    usage_limit: Option<String>,
 }
 
 impl TurnEnd {
@@ -118,11 +120,17 @@ impl TurnEnd {
         Self {
             status: RunStatus::Failed,
             cost_usd: None,
+            usage_limit: None,
         }
     }
 
     /// Takes the cost and the outcome from a turn's `chat:complete`.
     fn observe(&mut self, event: &ChatEvent) {
+        if let ChatEvent::Notice(n) = event
+            && n.kind == NoticeKind::UsageLimit
+        {
+            self.usage_limit = Some(n.message.clone());
+        }
         if let ChatEvent::Complete(c) = event {
             self.cost_usd = c.cost_usd.or(self.cost_usd);
             if matches!(c.terminal_reason.as_deref(), Some("killed" | "crashed")) {
@@ -456,6 +464,44 @@ impl ChatTask {
             }
         } else if end.status == RunStatus::Completed {
             self.autodrives = 0;
+        }
+        // A usage limit parks the chat until it resets (and, if configured, continues it then).
+        if let Some(message) = &end.usage_limit {
+            let parked = state
+                .parking
+                .park(&self.session_id, message, chrono::Utc::now());
+            tracing::info!(session = %self.session_id, reset_at = ?parked.reset_at, "parked on a usage limit");
+            if cfg.usage_limit_resume
+                && let Some(at) = parked.reset_at
+            {
+                let wait = (at - chrono::Utc::now()).to_std().unwrap_or_default()
+                    + Duration::from_secs(30);
+                let resume = TurnRequest {
+                    project: project.clone(),
+                    session_id: Some(self.session_id.clone()),
+                    message: crate::chats::CONTINUE_PROMPT.to_owned(),
+                    model: None,
+                    attribution: Some(paddock_proto::Attribution::Recovery),
+                    origin: req.origin,
+                    provenance: None,
+                    trigger: req.trigger.clone(),
+                    reply_to: None,
+                };
+                let (coordinator, shutdown) =
+                    (self.ctx.coordinator.clone(), self.ctx.shutdown.clone());
+                tokio::spawn(async move {
+                    tokio::select! {
+                        () = tokio::time::sleep(wait) => {}
+                        () = shutdown.cancelled() => return,
+                    }
+                    if let Some(tx) = coordinator.upgrade() {
+                        let (reply, _) = oneshot::channel();
+                        let _ = tx.send(Cmd::Send(Box::new(resume), reply)).await;
+                    }
+                });
+            }
+        } else if end.status == RunStatus::Completed {
+            state.parking.unpark(&self.session_id);
         }
         if let Some(q) = &follow_up {
             emit(ChatEvent::QueuedFlushed(paddock_proto::QueuedFlushed {

@@ -176,8 +176,13 @@ impl Translator {
                     }));
                 }
                 Some("text") if is_api_error => {
-                    out.events
-                        .push(notice(NoticeKind::ApiError, str_of(&b, "text")));
+                    let text = str_of(&b, "text");
+                    let kind = if is_usage_limit(&text) {
+                        NoticeKind::UsageLimit
+                    } else {
+                        NoticeKind::ApiError
+                    };
+                    out.events.push(notice(kind, text));
                 }
                 Some("text") if !streamed => {
                     out.events.push(ChatEvent::Response(TextDelta {
@@ -315,6 +320,15 @@ fn truncate(s: &mut String, max: usize) {
     }
 }
 
+/// Whether a synthetic message says the account's usage (session) limit was hit, as the
+/// reference matches it: "usage limit" / "session limit", or "hit your … limit", in any case.
+pub fn is_usage_limit(text: &str) -> bool {
+    let t = text.to_lowercase();
+    t.contains("usage limit")
+        || t.contains("session limit")
+        || t.find("hit your").is_some_and(|i| t[i..].contains("limit"))
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -387,6 +401,15 @@ mod tests {
     fn unstreamed_text_comes_from_the_assistant_line() {
         let ev = run("a_hello");
         assert_eq!(text_of(&ev), "echo: hello");
+    }
+
+    #[test]
+    fn usage_limits_are_told_apart_from_other_api_errors() {
+        assert!(is_usage_limit("You've hit your session limit · resets 3pm"));
+        assert!(is_usage_limit(
+            "Claude usage limit reached. Your limit will reset at 5pm."
+        ));
+        assert!(!is_usage_limit("API Error: 529 overloaded"));
     }
 
     #[test]

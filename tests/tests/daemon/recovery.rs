@@ -256,3 +256,45 @@ async fn an_unattended_tool_call_is_denied_when_no_one_answers_in_time() {
     assert!(call.output.contains("no one answered"), "{}", call.output);
     d.stop().await.unwrap();
 }
+
+#[tokio::test]
+async fn a_usage_limit_parks_the_chat_until_a_turn_completes() {
+    let d = TestDaemon::start().await;
+    let mut c = d.client().await;
+    let sent = c
+        .send_turn(
+            "",
+            None,
+            r#"fake:[{"api_error":429,"message":"You've hit your session limit · resets 3pm (UTC)"}]"#,
+        )
+        .await;
+    let sid = sent.session_id.clone();
+    let frames = c.frames_until_complete(&sid).await;
+    assert!(frames.iter().any(|f| matches!(
+        &f.event,
+        ChatEvent::Notice(n) if n.kind == paddock_proto::NoticeKind::UsageLimit
+    )));
+    let parked = tokio::time::timeout(DEADLINE, async {
+        loop {
+            let chat = row(&mut c, &sid).await;
+            if let Some(p) = chat.parked {
+                return p;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+        }
+    })
+    .await
+    .expect("the chat is parked");
+    assert!(parked.contains("resets 3pm"), "{parked}");
+    // A turn that completes unparks it.
+    let again = c.send_turn("", Some(&sid), "still there?").await;
+    c.frames_until_complete(&again.session_id).await;
+    tokio::time::timeout(DEADLINE, async {
+        while row(&mut c, &sid).await.parked.is_some() {
+            tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+        }
+    })
+    .await
+    .expect("unparked");
+    d.stop().await.unwrap();
+}
