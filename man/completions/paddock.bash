@@ -1387,7 +1387,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__trigger__subcmd__add)
-            opts="-p -h -V --project --cron --tz --every --on --path --debounce --prompt --prompt-file --resume --missed --model --disabled --json --socket --help --version"
+            opts="-p -h -V --project --cron --tz --every --on --path --debounce --prompt --prompt-file --resume --missed --model --disabled --approval-timeout --json --socket --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1438,6 +1438,10 @@ _paddock() {
                     return 0
                     ;;
                 --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --approval-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

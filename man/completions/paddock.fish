@@ -225,6 +225,7 @@ complete -c paddock -n "__fish_paddock_using_subcommand trigger; and __fish_seen
 complete -c paddock -n "__fish_paddock_using_subcommand trigger; and __fish_seen_subcommand_from add" -l missed -d 'A schedule: what to do about fires missed while paddockd was not running [default: skip]' -r -f -a "skip\t'Drop them'
 run_once\t'Fire once when paddockd starts, however many were missed'"
 complete -c paddock -n "__fish_paddock_using_subcommand trigger; and __fish_seen_subcommand_from add" -l model -d 'The model of the chats it starts (e.g. `sonnet`, `haiku`) [default: the daemon\'s]' -r
+complete -c paddock -n "__fish_paddock_using_subcommand trigger; and __fish_seen_subcommand_from add" -l approval-timeout -d 'How long a tool call of its runs waits in the approvals inbox before it is denied; 0 waits for you [default: paddockd\'s approval_timeout_secs]' -r
 complete -c paddock -n "__fish_paddock_using_subcommand trigger; and __fish_seen_subcommand_from add" -l socket -d 'The daemon\'s socket [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]' -r -F
 complete -c paddock -n "__fish_paddock_using_subcommand trigger; and __fish_seen_subcommand_from add" -l resume -d 'Continue the one chat this trigger owns on every fire, instead of a new chat each time'
 complete -c paddock -n "__fish_paddock_using_subcommand trigger; and __fish_seen_subcommand_from add" -l disabled -d 'Save it switched off: it does not fire by itself (`paddock trigger fire` still fires it)'

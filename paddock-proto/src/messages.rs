@@ -351,6 +351,10 @@ pub struct TriggerSpec {
     pub model: Option<String>,
     #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub enabled: bool,
+    /// How long a tool call of this trigger's runs waits in the approvals inbox before it is
+    /// denied; `0` waits for a person. Default: the instance's `approval_timeout_secs`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approval_timeout_secs: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

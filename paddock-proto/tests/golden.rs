@@ -151,6 +151,7 @@ fn schedule_spec() -> TriggerSpec {
         session: SessionPolicy::Resume,
         model: None,
         enabled: true,
+        approval_timeout_secs: None,
     }
 }
 
@@ -168,6 +169,7 @@ fn hook_spec(on: HookEvent, prompt: &str) -> TriggerSpec {
         session: SessionPolicy::New,
         model: None,
         enabled: true,
+        approval_timeout_secs: None,
     }
 }
 
@@ -545,6 +547,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                         session: SessionPolicy::New,
                         model: Some(s("claude-haiku-4-5")),
                         enabled: false,
+                        approval_timeout_secs: None,
                         ..schedule_spec()
                     },
                 })),

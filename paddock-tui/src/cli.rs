@@ -768,6 +768,10 @@ pub struct TriggerAddArgs {
     /// Save it switched off: it does not fire by itself (`paddock trigger fire` still fires it)
     #[arg(long)]
     pub disabled: bool,
+    /// How long a tool call of its runs waits in the approvals inbox before it is denied; 0
+    /// waits for you [default: paddockd's approval_timeout_secs]
+    #[arg(long, value_name = "SECS")]
+    pub approval_timeout: Option<u64>,
     /// Print the daemon's reply (the saved trigger) as one JSON object
     #[arg(long)]
     pub json: bool,

@@ -736,6 +736,7 @@ fn nightly() -> TriggerInfo {
             session: SessionPolicy::Resume,
             model: None,
             enabled: true,
+            approval_timeout_secs: None,
         },
         next_fire: Some("2026-11-04T01:00:00Z".into()),
         last_fire: None,

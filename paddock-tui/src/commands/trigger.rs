@@ -184,6 +184,7 @@ fn spec_from(args: &TriggerAddArgs, prompt: String) -> anyhow::Result<TriggerSpe
         },
         model: args.model.clone(),
         enabled: !args.disabled,
+        approval_timeout_secs: args.approval_timeout,
     })
 }
 

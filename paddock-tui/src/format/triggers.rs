@@ -287,6 +287,7 @@ mod tests {
             session: SessionPolicy::New,
             model: None,
             enabled: true,
+            approval_timeout_secs: None,
         }
     }
 

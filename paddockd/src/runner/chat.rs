@@ -63,8 +63,10 @@ pub struct ChatTask {
     answers_tx: mpsc::Sender<crate::approvals::Answer>,
     answers_rx: mpsc::Receiver<crate::approvals::Answer>,
     /// The running turn ran without a person (a schedule, a hook, another chat): its tool
-    /// calls wait for an answer at most `approval_timeout`.
+    /// calls wait for an answer at most `approval_timeout` (its trigger's setting wins).
     unattended: bool,
+    /// How long this turn's tool calls wait in the inbox; `None`: until answered.
+    approval_wait: Option<Duration>,
     /// Continues autodrive made in a row (reset by a turn that completes).
     autodrives: u32,
 }
@@ -149,6 +151,7 @@ impl ChatTask {
             answers_tx,
             answers_rx,
             unattended: false,
+            approval_wait: None,
             autodrives: 0,
             session_id,
             ctx,
@@ -383,6 +386,18 @@ impl ChatTask {
             req.reply_to.is_some() || (req.attribution.is_none() && req.origin == Origin::Human);
         let manage = crate::agent::grants_tools(&cfg, &project, depth, human);
         self.unattended = !human;
+        // A trigger's own approval_timeout_secs wins over the instance's (0: wait).
+        let trigger_wait = req
+            .trigger
+            .as_ref()
+            .and_then(|name| project.file.triggers.get(name))
+            .and_then(|spec| spec.approval_timeout_secs);
+        self.approval_wait = match trigger_wait {
+            Some(0) => None,
+            Some(secs) => Some(Duration::from_secs(secs)),
+            None => cfg.approval_timeout,
+        }
+        .filter(|_| self.unattended);
         let end = match self
             .drive(
                 &project,
@@ -768,7 +783,7 @@ impl ChatTask {
                                     waiting_approvals += 1;
                                     // Nobody may be watching an unattended run: deny after the
                                     // configured wait (none: it waits for a person).
-                                    if self.unattended && let Some(wait) = cfg.approval_timeout {
+                                    if let Some(wait) = self.approval_wait {
                                         let (approvals, hub) = (state.approvals.clone(), hub.clone());
                                         tokio::spawn(async move {
                                             tokio::time::sleep(wait).await;

@@ -208,6 +208,7 @@ fn placeholder(raw: &toml::Value) -> TriggerSpec {
             .get("enabled")
             .and_then(toml::Value::as_bool)
             .unwrap_or(true),
+        approval_timeout_secs: None,
     }
 }
 
@@ -297,6 +298,7 @@ mod tests {
             session: SessionPolicy::New,
             model: None,
             enabled: true,
+            approval_timeout_secs: None,
         }
     }
 

@@ -199,10 +199,8 @@ async fn a_silent_turn_is_stopped_as_hung_and_autodrive_continues_it() {
 
 #[tokio::test]
 async fn an_unattended_tool_call_is_denied_when_no_one_answers_in_time() {
-    let d = TestDaemon::start_with(|c| {
-        c.approval_timeout = Some(std::time::Duration::from_millis(300));
-    })
-    .await;
+    // The instance waits forever; the trigger's own setting (1 s) wins.
+    let d = TestDaemon::start().await;
     let mut c = d.client().await;
     let script = r#"fake:[{"tool":"Bash","input":{"command":"make deploy"},"output":"deployed","ask":true},{"text":"done"}]"#;
     c.request(Request::TriggerSet(Box::new(paddock_proto::TriggerSet {
@@ -221,6 +219,7 @@ async fn an_unattended_tool_call_is_denied_when_no_one_answers_in_time() {
             session: paddock_proto::SessionPolicy::New,
             model: None,
             enabled: true,
+            approval_timeout_secs: Some(1),
         },
     })))
     .await
