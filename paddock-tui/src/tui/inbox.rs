@@ -141,13 +141,15 @@ pub fn render_inbox(view: &InboxView, theme: &Theme, frame: &mut Frame<'_>, area
     }
 }
 
+/// Where the asking chat is: its project, then its title (or short id).
 fn chat_name(a: &Approval) -> String {
     let title = a.title.lines().next().unwrap_or_default();
-    if title.trim().is_empty() {
+    let chat = if title.trim().is_empty() {
         format!("chat {}", a.session_id.get(..8).unwrap_or(&a.session_id))
     } else {
         title.to_owned()
-    }
+    };
+    format!("{} / {chat}", crate::format::project_label(&a.project_slug))
 }
 
 fn row<'a>(
