@@ -77,10 +77,13 @@ pub fn render_inbox(view: &InboxView, theme: &Theme, frame: &mut Frame<'_>, area
     let title = Line::from(vec![
         Span::styled(" Approvals ", theme.style(Role::Accent)),
         Span::styled(
-            format!(
-                "{} waiting  y allow · n deny · a always · space select · Esc close",
-                view.approvals.len()
-            ),
+            {
+                let dot = theme.glyph("·", "-");
+                format!(
+                    "{} waiting  y allow {dot} n deny {dot} a always {dot} space select {dot} Esc close",
+                    view.approvals.len()
+                )
+            },
             theme.style(Role::Dim),
         ),
     ]);
@@ -240,7 +243,7 @@ mod tests {
         term.draw(|f| render_inbox(&v, &Theme::plain(), f, f.area()))?;
         let text = format!("{:?}", term.backend());
         assert!(
-            text.contains("Bash $ rm -rf /tmp/x  (Nightly backup check)"),
+            text.contains("Bash $ rm -rf /tmp/x  ((root) / Nightly backup check)"),
             "{text}"
         );
         assert!(text.contains("@"), "the scheduled badge, in ASCII: {text}");
