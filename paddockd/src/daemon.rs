@@ -221,6 +221,8 @@ pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Res
     });
     // The scheduler, the hook dispatcher and the file watcher; they stop on `token`.
     crate::triggers::spawn(&daemon, &background);
+    // The sweeper (when configured on), following turn ends; it stops on `token` too.
+    crate::sweeper::spawn(&daemon, &background);
     tracing::info!(socket = %bound.path.display(), pid = std::process::id(), "paddockd listening");
 
     let connections = TaskTracker::new();

@@ -1,6 +1,8 @@
 //! `fake-claude`: a fast, deterministic stand-in for the Claude Code CLI in headless
 //! stream-json mode (docs/claude-cli.md §3-§6, §9, §10). paddockd spawns it exactly like the
-//! real CLI; what each turn does is scripted by the user message (see [`script`]).
+//! real CLI; what each turn does is scripted by the user message (see [`script`]). A one-shot
+//! `-p` run that is not stream-json (the sweeper's) may be answered from a file instead, and
+//! records its prompt (see [`batch`]).
 //!
 //! Structure: a stdin task parses lines and answers control requests at once (so an
 //! `interrupt` reply always comes first); user messages go through a queue to the runner, which
@@ -8,6 +10,7 @@
 //! listens on a watch channel for interrupts.
 
 pub mod args;
+pub mod batch;
 pub mod emit;
 pub mod script;
 pub mod state;
@@ -260,6 +263,9 @@ async fn run(argv: Vec<String>) -> i32 {
             }
         };
         shared.stdin_closed.store(true, Ordering::SeqCst);
+        // A one-shot run may be answered from a file (the sweeper's runs): see `batch`.
+        let state_dir = lock(&shared.state).as_ref().map(|(dir, _)| dir.clone());
+        let prompt = batch::message_for(prompt, state_dir.as_deref());
         let _ = tx.send(json!({"type": "user", "message": {"role": "user", "content": prompt}}));
         drop(tx);
     }

@@ -8,6 +8,7 @@ mod harness;
 mod queue;
 mod real_cli;
 mod recovery;
+mod sweeper;
 mod triggers;
 
 use std::time::Duration;
