@@ -1125,6 +1125,9 @@ pub struct ChatSummary {
     /// Parked on a usage limit: the CLI's message, with its reset time when it gave one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parked: Option<String>,
+    /// A one-line status, refreshed after each turn: the first line of the newest reply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
 }
 
 /// Tokens and cost of a chat, from its transcript.

@@ -134,6 +134,9 @@ fn chat_summary() -> ChatSummary {
         queued: None,
         interrupted: false,
         parked: None,
+        status: Some(s(
+            "Found it: the test reads the cookie before the refresh lands.",
+        )),
     }
 }
 
@@ -1042,6 +1045,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                             queued: Some(s("When you are done, run the whole suite once more.")),
                             interrupted: false,
                             parked: None,
+                            status: None,
                             ..chat_summary()
                         },
                         ChatSummary {
@@ -1069,6 +1073,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                             queued: None,
                             interrupted: false,
                             parked: None,
+                            status: None,
                         },
                     ],
                 }),
@@ -1106,6 +1111,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                         parked: Some(s(
                             "You've hit your session limit · resets 3pm (Europe/Berlin)",
                         )),
+                        status: None,
                     }],
                 }),
             ),
@@ -1141,6 +1147,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                             queued: None,
                             interrupted: false,
                             parked: None,
+                            status: None,
                         },
                         ChatSummary {
                             session_id: s("9e1a5c3f-2b7d-4f08-8c6e-0a4d2f9b1e57"),
@@ -1167,6 +1174,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                             queued: None,
                             interrupted: false,
                             parked: None,
+                            status: None,
                         },
                     ],
                 }),

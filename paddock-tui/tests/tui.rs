@@ -668,3 +668,16 @@ fn an_interrupted_chat_is_marked_and_c_continues_it() -> TestResult {
     );
     Ok(())
 }
+
+#[test]
+fn a_chat_status_shows_dim_after_its_title_when_there_is_room() -> TestResult {
+    let mut app = canned();
+    let mut chats: Vec<ChatSummary> = app.tree.project_chats("web").to_vec();
+    chats[0].status = Some("Moved the hero image; the CTA is next.".into());
+    app.set_project_chats("web".into(), chats);
+    let wide = format!("{:?}", screen(&mut app, 160, 24)?);
+    assert!(wide.contains("— Moved the hero"), "{wide}");
+    let narrow = format!("{:?}", screen(&mut app, 40, 24)?);
+    assert!(!narrow.contains("Moved the hero"), "{narrow}");
+    Ok(())
+}

@@ -118,6 +118,7 @@ impl Joined {
             queued: self.queued.get(sid).map(|q| q.message),
             interrupted: self.interrupted.contains(sid) && !self.running.contains_key(sid),
             parked: self.parked.get(sid).map(|p| p.message.clone()),
+            status: c.last_reply.clone(),
         }
     }
 

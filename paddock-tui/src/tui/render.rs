@@ -104,7 +104,7 @@ fn render_panes(app: &mut App, frame: &mut Frame<'_>, area: Rect) {
         }
         return;
     }
-    let tree_width = (area.width * 2 / 5).clamp(28, 48);
+    let tree_width = (area.width * 2 / 5).clamp(28, 72);
     let [left, sep, right] = Layout::horizontal([
         Constraint::Length(tree_width),
         Constraint::Length(1),

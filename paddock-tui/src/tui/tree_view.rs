@@ -229,15 +229,28 @@ impl Look<'_> {
         if chat.archived || row.context {
             title_style = title_style.patch(t.style(Role::Dim));
         }
+        // The chat's one-line status, dim after the title, where there is room for it.
+        let spare = room.saturating_sub(title.width());
+        let status_line = chat
+            .status
+            .as_deref()
+            .filter(|_| !self.narrow && spare >= 16)
+            .map(|line| {
+                let dash = t.glyph(" — ", " - ");
+                let text = truncate(&clean_title(line), spare - dash.width(), t);
+                Span::styled(format!("{dash}{text}"), t.style(Role::Dim))
+            });
+        let status_width = status_line.as_ref().map_or(0, Span::width);
         let pad = self
             .width
-            .saturating_sub(prefix + title.width() + extras + right_width);
+            .saturating_sub(prefix + title.width() + status_width + extras + right_width);
 
         spans.push(Span::styled(indent, t.style(Role::Dim)));
         spans.push(Span::raw(fold));
         spans.push(status);
         spans.push(Span::raw(" "));
         spans.push(Span::styled(title, title_style));
+        spans.extend(status_line);
         spans.extend(hint);
         spans.extend(star);
         if !right.is_empty() {

@@ -41,6 +41,9 @@ pub struct Digest {
     /// The first prompt, untruncated.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub first_prompt: Option<String>,
+    /// The chat's one-line status: the first line of the newest assistant text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_reply: Option<String>,
     /// The first record's timestamp.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<String>,
@@ -145,6 +148,14 @@ impl Digest {
             // `<synthetic>`: an API error the CLI wrote as a message. Not a message of the model.
             return;
         };
+        if let Some(line) = message
+            .content
+            .and_then(|c| c.0)
+            .as_deref()
+            .and_then(|t| t.lines().map(str::trim).find(|l| !l.is_empty()))
+        {
+            self.last_reply = Some(one_line(line, STATUS_CHARS));
+        }
         let id = message.id.map(Cow::into_owned);
         let same_message = matches!(&self.current, Some(c) if c.id.is_some() && c.id == id);
         if !same_message {
@@ -238,6 +249,20 @@ fn prompt_text(rec: &Record<'_>) -> Option<String> {
         .iter()
         .any(|p| text.trim_start().starts_with(p));
     (!text.trim().is_empty() && !envelope).then_some(text)
+}
+
+/// How long a chat's one-line status may be.
+const STATUS_CHARS: usize = 160;
+
+/// `text` cut to `max` characters, with `…` when cut.
+fn one_line(text: &str, max: usize) -> String {
+    let mut chars = text.chars();
+    let head: String = chars.by_ref().take(max).collect();
+    if chars.next().is_some() {
+        format!("{head}…")
+    } else {
+        head
+    }
 }
 
 /// The fields of a record the digest reads; everything else is skipped unparsed.

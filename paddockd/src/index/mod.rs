@@ -47,6 +47,8 @@ pub struct IndexedChat {
     pub title: String,
     pub custom_title: Option<String>,
     pub first_prompt: Option<String>,
+    /// The one-line status: the first line of the newest assistant text.
+    pub last_reply: Option<String>,
     /// The first record's timestamp.
     pub created_at: Option<String>,
     /// The latest `user`/`assistant` record's timestamp, else the file's mtime.
@@ -422,6 +424,7 @@ fn view(folder: &Path, session_id: &str, entry: &Entry) -> IndexedChat {
         title: d.title().to_owned(),
         custom_title: d.custom_title.clone(),
         first_prompt: d.first_prompt.clone(),
+        last_reply: d.last_reply.clone(),
         created_at: d.created_at.clone(),
         updated_at,
         last_activity_ms,

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::scan::Entry;
 
-pub const INDEX_VERSION: u32 = 2;
+pub const INDEX_VERSION: u32 = 3;
 
 /// Entries per folder, per session id.
 pub type Folders = HashMap<PathBuf, HashMap<String, Entry>>;

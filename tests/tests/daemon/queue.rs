@@ -127,3 +127,53 @@ async fn set_queue_validates_the_chat() {
     assert_eq!(err.code, paddock_proto::ErrorCode::NotFound);
     d.stop().await.unwrap();
 }
+
+#[tokio::test]
+async fn a_chat_row_carries_a_one_line_status_refreshed_after_each_turn() {
+    let d = TestDaemon::start().await;
+    let mut c = d.client().await;
+    let first = c.send_turn("", None, "first question").await;
+    let sid = first.session_id.clone();
+    c.frames_until_complete(&sid).await;
+    let status_of = |want: &'static str| {
+        let sid = sid.clone();
+        move |chats: Vec<paddock_proto::ChatSummary>| {
+            chats
+                .into_iter()
+                .find(|x| x.session_id == sid)
+                .and_then(|x| x.status)
+                .filter(|s| s == want)
+        }
+    };
+    for (turn, want) in [
+        (None, "echo: first question"),
+        (Some("second question"), "echo: second question"),
+    ] {
+        if let Some(text) = turn {
+            c.send_turn("", Some(&sid), text).await;
+            c.frames_until_complete(&sid).await;
+        }
+        let check = status_of(want);
+        tokio::time::timeout(DEADLINE, async {
+            loop {
+                let Reply::Chats(list) = c
+                    .request(Request::ChatList(ChatList {
+                        project_slug: Some(String::new()),
+                        scope: ChatScope::All,
+                    }))
+                    .await
+                    .unwrap()
+                else {
+                    panic!("not chats")
+                };
+                if check(list.chats).is_some() {
+                    return;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+            }
+        })
+        .await
+        .unwrap_or_else(|_| panic!("the status never became {want:?}"));
+    }
+    d.stop().await.unwrap();
+}
