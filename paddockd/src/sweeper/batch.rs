@@ -184,12 +184,18 @@ fn outcome(
         .ok_or(BatchError::NoResult)
 }
 
-/// The last `result` object on stdout (with `--output-format json` the only line; a CLI that
-/// streams prints it last).
+/// The `result` object on stdout: with `--output-format json` the whole output (an array of
+/// messages when `--verbose` is on); a CLI that streams lines prints it last.
 fn result_line(stdout: &str) -> Option<Value> {
+    let is_result = |v: &Value| v.get("type").and_then(Value::as_str) == Some("result");
+    match serde_json::from_str::<Value>(stdout.trim()) {
+        Ok(v) if is_result(&v) => return Some(v),
+        Ok(Value::Array(items)) => return items.into_iter().rev().find(is_result),
+        _ => {}
+    }
     stdout.lines().rev().find_map(|line| {
         let v: Value = serde_json::from_str(line.trim()).ok()?;
-        (v.get("type").and_then(Value::as_str) == Some("result")).then_some(v)
+        is_result(&v).then_some(v)
     })
 }
 
@@ -255,6 +261,12 @@ mod tests {
             outcome("{}", ok(), &[]),
             Err(BatchError::NoResult)
         ));
+        // One pretty-printed object, or the array `--verbose` gives.
+        let pretty = "{\n  \"type\": \"result\",\n  \"is_error\": false,\n  \"result\": \"a\"\n}\n";
+        assert_eq!(outcome(pretty, ok(), &[]).unwrap(), "a");
+        let array =
+            "[{\"type\":\"system\"},{\"type\":\"result\",\"is_error\":false,\"result\":\"b\"}]";
+        assert_eq!(outcome(array, ok(), &[]).unwrap(), "b");
     }
 
     #[test]

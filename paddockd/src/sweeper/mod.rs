@@ -542,3 +542,58 @@ fn write_files(
     }
     Ok((wrote, unchanged))
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn ended(status: RunStatus, origin: Origin, trigger: Option<&str>) -> TurnEnded {
+        TurnEnded {
+            project_slug: "demo".into(),
+            session_id: "s".into(),
+            job_id: "j".into(),
+            status,
+            origin,
+            trigger: trigger.map(str::to_owned),
+            parent: None,
+        }
+    }
+
+    #[test]
+    fn only_a_persons_completed_turn_asks_for_a_sweep() {
+        assert!(wants_sweep(&ended(
+            RunStatus::Completed,
+            Origin::Human,
+            None
+        )));
+        for (status, origin, trigger) in [
+            (RunStatus::Failed, Origin::Human, None),
+            (RunStatus::Interrupted, Origin::Human, None),
+            (RunStatus::Completed, Origin::Scheduled, Some("nightly")),
+            (RunStatus::Completed, Origin::Hook, Some("on-save")),
+            (RunStatus::Completed, Origin::Spawned, None),
+            (RunStatus::Completed, Origin::Adopted, None),
+            // A trigger's turn never does, whatever its origin says.
+            (RunStatus::Completed, Origin::Human, Some("manual")),
+        ] {
+            assert!(
+                !wants_sweep(&ended(status, origin, trigger)),
+                "{status:?} {origin:?} {trigger:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_project_with_a_path_of_its_own_is_repo_backed() {
+        let dir = tempfile::tempdir().unwrap();
+        let projects = Projects::new(dir.path());
+        let own = projects.create("own", None).unwrap();
+        let repo = projects
+            .create("repo", Some(&dir.path().join("checkout")))
+            .unwrap();
+        assert!(!repo_backed(&own));
+        assert!(repo_backed(&repo));
+        assert!(!repo_backed(&projects.ensure_root().unwrap()));
+    }
+}

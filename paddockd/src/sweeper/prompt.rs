@@ -4,8 +4,9 @@
 //! The reply must hold each of [`OVERVIEW`], [`CHANGELOG`], [`CLAUDE`] and [`END`] exactly once,
 //! alone on its line, in that order. Each section is the file's complete new text, or the
 //! literal `NOCHANGE` (an empty section counts as `NOCHANGE` too). Anything before the first
-//! marker or after the last (a preamble, a code fence) is ignored. A reply that breaks any of
-//! this is refused as a whole, so nothing of it is written.
+//! marker or after the last (a preamble, a code fence) is ignored. A reply that repeats the
+//! prompt's instructions (whose template holds the markers too) is no answer. A reply that
+//! breaks any of this is refused as a whole, so nothing of it is written.
 
 use super::files::{CHANGELOG_MAX_BYTES, CLAUDE_SECTION_MAX_BYTES, OVERVIEW_MAX_BYTES};
 
@@ -15,6 +16,8 @@ pub const CLAUDE: &str = "<<<CLAUDE>>>";
 pub const END: &str = "<<<END>>>";
 /// A section that leaves its file as it is.
 pub const NOCHANGE: &str = "NOCHANGE";
+/// The heading of the prompt's instructions: a reply holding it repeats the prompt.
+const RETURN_HEADING: &str = "=== WHAT TO RETURN ===";
 
 /// What the prompt is built from.
 #[derive(Debug, Clone)]
@@ -94,7 +97,7 @@ pub fn build(input: &PromptInput<'_>) -> String {
             )
         },
         format!(
-            "=== WHAT TO RETURN ===\n\
+            "{RETURN_HEADING}\n\
              Do not use any tools. Reply with only the four marker lines below, each alone on \
              its line and spelled exactly as shown, with each file's text after its marker; \
              nothing before the first marker, nothing after the last.\n\
@@ -139,6 +142,8 @@ pub enum ParseError {
     Repeated(&'static str),
     #[error("the markers are out of order (expected {OVERVIEW}, {CHANGELOG}, {CLAUDE}, {END})")]
     Order,
+    #[error("the reply repeats the prompt's instructions instead of answering them")]
+    Echo,
 }
 
 /// Parses a reply strictly (see the module comment).
@@ -147,6 +152,9 @@ pub fn parse(text: &str) -> Result<Reply, ParseError> {
         return Err(ParseError::Empty);
     }
     let lines: Vec<&str> = text.lines().collect();
+    if lines.iter().any(|l| l.trim() == RETURN_HEADING) {
+        return Err(ParseError::Echo);
+    }
     let mut at = [0usize; 4];
     for (slot, marker) in [OVERVIEW, CHANGELOG, CLAUDE, END].into_iter().enumerate() {
         let found: Vec<usize> = (0..lines.len())
@@ -214,6 +222,20 @@ mod tests {
         assert_eq!(parse(&twice), Err(ParseError::Repeated(OVERVIEW)));
         let swapped = format!("{CHANGELOG}\nc\n{OVERVIEW}\no\n{CLAUDE}\nx\n{END}\n");
         assert_eq!(parse(&swapped), Err(ParseError::Order));
+        // A reply that repeats the prompt (markers and all) is not an answer.
+        let echo = format!(
+            "echo: {}",
+            build(&PromptInput {
+                slug: "demo",
+                repo_backed: false,
+                today: "2026-02-03",
+                digest: "",
+                overview: "",
+                changelog: "",
+                claude_section: "",
+            })
+        );
+        assert_eq!(parse(&echo), Err(ParseError::Echo));
         // A marker inside a line is not a marker.
         let inline = format!("see {OVERVIEW} here\n{CHANGELOG}\nc\n{CLAUDE}\nx\n{END}\n");
         assert_eq!(parse(&inline), Err(ParseError::Missing(OVERVIEW)));
