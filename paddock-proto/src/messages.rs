@@ -96,6 +96,9 @@ pub enum Request {
     /// From the MCP bridge of an agent: call a tool as the chat the token names.
     #[serde(rename = "agent:call")]
     AgentCall(AgentCall),
+    /// Who produced a file, from what, and whether it still is what they wrote.
+    #[serde(rename = "provenance:file")]
+    ProvenanceFile(ProvenanceFile),
     #[serde(rename = "project:list")]
     ProjectList,
     #[serde(rename = "project:create")]
@@ -140,6 +143,7 @@ impl Request {
             Request::ApprovalAnswer(_) => "approval:answer",
             Request::AgentTools(_) => "agent:tools",
             Request::AgentCall(_) => "agent:call",
+            Request::ProvenanceFile(_) => "provenance:file",
         }
     }
 }
@@ -861,6 +865,8 @@ pub enum Reply {
     AgentTools(AgentTools),
     /// `agent:call`: the tool's answer, as the MCP bridge returns it.
     AgentResult(AgentResult),
+    /// `provenance:file`: a file's status, producers, readers and lineage.
+    Provenance(Box<Provenance>),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -1327,4 +1333,115 @@ fn is_true(b: &bool) -> bool {
 
 fn yes() -> bool {
     true
+}
+
+// ---------------------------------------------------------------------------------------------
+// File provenance
+// ---------------------------------------------------------------------------------------------
+
+/// `provenance:file`: one file of a project.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProvenanceFile {
+    /// The project; absent: the project whose directory holds `path` (then `path` must be
+    /// absolute).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project_slug: Option<String>,
+    /// Relative to the project's directory, or absolute inside it.
+    pub path: String,
+}
+
+/// Whether a file still is what its latest recorded write left.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FileStatus {
+    /// The bytes on disk match the hash recorded at the latest write.
+    Current,
+    /// They differ (or the file is gone).
+    Stale,
+    /// No identity to check: no recorded write, no hash, or the file could not be read.
+    Unverified,
+}
+
+/// How a step's effect on a file is known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FileEdge {
+    /// The tool named the file (Edit, Write, Read...).
+    Observed,
+    /// A before/after scan or the command line suggests it.
+    Inferred,
+}
+
+/// A file's provenance.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Provenance {
+    pub project_slug: String,
+    /// Relative to the project's directory.
+    pub path: String,
+    pub status: FileStatus,
+    /// Why the status is what it is, for a person.
+    pub status_reason: String,
+    /// `sha256:HEX` of the bytes on disk now, when the file could be read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub current_hash: Option<String>,
+    /// The steps that wrote the file, newest first.
+    pub producers: Vec<FileStep>,
+    /// The steps that read it, newest first.
+    pub readers: Vec<FileStep>,
+    pub lineage: Lineage,
+    /// What the records may be missing (dropped events, scans that failed), for a person.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// One step (one tool call of a chat's turn) touching a file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileStep {
+    pub session_id: String,
+    pub job_id: String,
+    pub step_id: String,
+    /// The chat's title, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// The tool, e.g. `Edit`, `Bash`.
+    pub tool: String,
+    /// When the tool call ended (RFC 3339).
+    pub at: String,
+    pub edge: FileEdge,
+    /// `created`, `modified` or `deleted` (scan-inferred writes), `wrote` or `read`.
+    pub change: String,
+    /// `sha256:HEX` recorded right after the write (or at read time).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hash: Option<String>,
+}
+
+/// The walk from a file to the steps and inputs that produced it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Lineage {
+    /// The file first, then what it came from, breadth first; one version per path.
+    pub nodes: Vec<LineageNode>,
+    /// The walk stopped at its bounds (60 nodes, 12 hops): more inputs exist.
+    pub truncated: bool,
+}
+
+/// One file version in a lineage.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LineageNode {
+    pub path: String,
+    /// Hops from the file asked about.
+    pub hops: u32,
+    /// The step that produced this version (at or before the step that used it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub producer: Option<FileStep>,
+    /// The paths this version came from (each is a node of its own, unless the walk stopped).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inputs: Vec<String>,
+    /// No recorded step produced it: a file the user made, or one that was there before.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub missing_origin: bool,
 }

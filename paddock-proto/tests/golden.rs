@@ -579,6 +579,16 @@ fn table() -> Vec<(&'static str, Golden)> {
         ),
         ("request.approval_list", request(50, Request::ApprovalList)),
         (
+            "request.provenance_file",
+            request(
+                60,
+                Request::ProvenanceFile(ProvenanceFile {
+                    project_slug: Some(s(PROJECT)),
+                    path: s("src/auth/cookie.ts"),
+                }),
+            ),
+        ),
+        (
             "request.approval_answer",
             request(
                 51,
@@ -1480,6 +1490,133 @@ fn table() -> Vec<(&'static str, Golden)> {
             ),
         ),
         (
+            "reply.provenance",
+            ok(
+                60,
+                Reply::Provenance(Box::new(Provenance {
+                    project_slug: s(PROJECT),
+                    path: s("src/auth/cookie.ts"),
+                    status: FileStatus::Current,
+                    status_reason: s(
+                        "the bytes on disk match the hash recorded when Edit wrote it",
+                    ),
+                    current_hash: Some(s(
+                        "sha256:9f2c4e1a7b3d5f6081a2c3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4",
+                    )),
+                    producers: vec![FileStep {
+                        session_id: s(CHILD),
+                        job_id: s(JOB),
+                        step_id: s("0193f4c2-7a1e-7c3d-9b2a-5e8f1d0c4a67:3"),
+                        title: Some(s("Investigate cookie refresh race")),
+                        tool: s("Edit"),
+                        at: s("2026-11-03T09:14:31Z"),
+                        edge: FileEdge::Observed,
+                        change: s("wrote"),
+                        hash: Some(s(
+                            "sha256:9f2c4e1a7b3d5f6081a2c3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4",
+                        )),
+                    }],
+                    readers: vec![FileStep {
+                        session_id: s(CHILD),
+                        job_id: s(JOB),
+                        step_id: s("0193f4c2-7a1e-7c3d-9b2a-5e8f1d0c4a67:1"),
+                        title: Some(s("Investigate cookie refresh race")),
+                        tool: s("Read"),
+                        at: s("2026-11-03T09:14:05Z"),
+                        edge: FileEdge::Observed,
+                        change: s("read"),
+                        hash: Some(s(
+                            "sha256:41d7a0c3e5b2f4a6c8e0d2b4f6a8c0e2d4b6f8a0c2e4d6b8f0a2c4e6d8b0f2a4",
+                        )),
+                    }],
+                    lineage: Lineage {
+                        nodes: vec![
+                            LineageNode {
+                                path: s("src/auth/cookie.ts"),
+                                hops: 0,
+                                producer: Some(FileStep {
+                                    session_id: s(CHILD),
+                                    job_id: s(JOB),
+                                    step_id: s("0193f4c2-7a1e-7c3d-9b2a-5e8f1d0c4a67:3"),
+                                    title: Some(s("Investigate cookie refresh race")),
+                                    tool: s("Edit"),
+                                    at: s("2026-11-03T09:14:31Z"),
+                                    edge: FileEdge::Observed,
+                                    change: s("wrote"),
+                                    hash: None,
+                                }),
+                                inputs: vec![s("tests/login.spec.ts")],
+                                missing_origin: false,
+                            },
+                            LineageNode {
+                                path: s("tests/login.spec.ts"),
+                                hops: 1,
+                                producer: None,
+                                inputs: vec![],
+                                missing_origin: true,
+                            },
+                        ],
+                        truncated: false,
+                    },
+                    notes: vec![],
+                })),
+            ),
+        ),
+        (
+            "reply.provenance.stale",
+            ok(
+                61,
+                Reply::Provenance(Box::new(Provenance {
+                    project_slug: s(ROOT),
+                    path: s("report.csv"),
+                    status: FileStatus::Stale,
+                    status_reason: s(
+                        "the bytes on disk differ from the hash recorded when Bash wrote it",
+                    ),
+                    current_hash: Some(s(
+                        "sha256:0c1e3a5b7d9f1e3c5a7b9d1f3e5c7a9b1d3f5e7c9a1b3d5f7e9c1a3b5d7f9e1c",
+                    )),
+                    producers: vec![FileStep {
+                        session_id: s(ROOT_CHAT),
+                        job_id: s("0193f4c3-1b2a-7d4e-8c3f-6a9b0e1d2c78"),
+                        step_id: s("0193f4c3-1b2a-7d4e-8c3f-6a9b0e1d2c78:2"),
+                        title: Some(s("Nightly backup check")),
+                        tool: s("Bash"),
+                        at: s("2026-11-02T02:01:12Z"),
+                        edge: FileEdge::Inferred,
+                        change: s("created"),
+                        hash: Some(s(
+                            "sha256:7a9c1e3b5d7f9a1c3e5b7d9f1a3c5e7b9d1f3a5c7e9b1d3f5a7c9e1b3d5f7a9c",
+                        )),
+                    }],
+                    readers: vec![],
+                    lineage: Lineage {
+                        nodes: vec![LineageNode {
+                            path: s("report.csv"),
+                            hops: 0,
+                            producer: Some(FileStep {
+                                session_id: s(ROOT_CHAT),
+                                job_id: s("0193f4c3-1b2a-7d4e-8c3f-6a9b0e1d2c78"),
+                                step_id: s("0193f4c3-1b2a-7d4e-8c3f-6a9b0e1d2c78:2"),
+                                title: Some(s("Nightly backup check")),
+                                tool: s("Bash"),
+                                at: s("2026-11-02T02:01:12Z"),
+                                edge: FileEdge::Inferred,
+                                change: s("created"),
+                                hash: None,
+                            }),
+                            inputs: vec![],
+                            missing_origin: false,
+                        }],
+                        truncated: true,
+                    },
+                    notes: vec![s(
+                        "Some tool calls of chat c71d4e2a were not recorded (the recorder fell behind), so its steps are incomplete.",
+                    )],
+                })),
+            ),
+        ),
+        (
             "reply.agent_tools",
             ok(
                 1,
@@ -1764,6 +1901,7 @@ covers!(request_row, REQUEST_ROWS, Request {
     Request::ApprovalAnswer(_) => "request.approval_answer",
     Request::AgentTools(_) => "request.agent_tools",
     Request::AgentCall(_) => "request.agent_call",
+    Request::ProvenanceFile(_) => "request.provenance_file",
 });
 
 covers!(action_row, ACTION_ROWS, ChatAction {
@@ -1886,6 +2024,7 @@ covers!(reply_row, REPLY_ROWS, Reply {
     Reply::Approvals(_) => "reply.approvals",
     Reply::AgentTools(_) => "reply.agent_tools",
     Reply::AgentResult(_) => "reply.agent_result",
+    Reply::Provenance(_) => "reply.provenance",
 });
 
 covers!(transcript_row, TRANSCRIPT_ROWS, TranscriptEntry {

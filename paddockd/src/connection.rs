@@ -301,6 +301,9 @@ impl Connection {
                 .map(Reply::Updated),
             Request::AgentTools(a) => crate::agent::list_tools(&d, &a).map(Reply::AgentTools),
             Request::AgentCall(c) => crate::agent::call(&d, c).await.map(Reply::AgentResult),
+            Request::ProvenanceFile(r) => crate::provenance::file(&d, r)
+                .await
+                .map(|p| Reply::Provenance(Box::new(p))),
             Request::HistorySeen => crate::history::seen(&d, &self.user)
                 .await
                 .map(|()| Reply::Ack),

@@ -19,6 +19,7 @@ pub mod logging;
 pub mod mcp;
 pub mod parking;
 pub mod projects;
+pub mod provenance;
 pub mod run_log;
 pub mod runner;
 pub mod state;

@@ -26,6 +26,8 @@ pub struct ChatState {
     /// Every turn's end, for hooks (bounded broadcast: a lagging receiver misses events and
     /// is told how many).
     pub lifecycle: tokio::sync::broadcast::Sender<TurnEnded>,
+    /// The file-provenance recorder: steps of every tool call, per chat.
+    pub provenance: crate::provenance::Provenance,
 }
 
 /// A turn ended: what hooks react to.
@@ -59,6 +61,7 @@ impl ChatState {
             claude_home: cfg.claude_home.clone(),
             ready: tokio::sync::watch::Sender::new(false),
             lifecycle: tokio::sync::broadcast::Sender::new(LIFECYCLE_QUEUE),
+            provenance: crate::provenance::Provenance::start(crate::provenance::Limits::default()),
         })
     }
 

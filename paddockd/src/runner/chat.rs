@@ -814,6 +814,7 @@ impl ChatTask {
                         let t = live.translator.line(&v);
                         for e in t.events {
                             end.observe(&e);
+                            self.ctx.state.provenance.observe(project, &self.session_id, job_id, &e);
                             hub.emit(&self.session_id, e).await;
                         }
                         if t.turn_over {
