@@ -5,6 +5,7 @@ mod agents;
 mod approvals;
 mod chats;
 mod harness;
+mod provenance;
 mod queue;
 mod real_cli;
 mod recovery;

@@ -113,6 +113,16 @@ impl Turn<'_> {
             self.hang().await;
             return Err(End::Interrupted);
         }
+        if let Some(command) = &tool.run {
+            // The tool's effect, for real: what a Write or a Bash would have left on disk.
+            let status = tokio::process::Command::new("sh")
+                .args(["-c", command])
+                .status()
+                .await;
+            if !matches!(&status, Ok(s) if s.success()) {
+                eprintln!("fake-claude: run {command:?} failed: {status:?}");
+            }
+        }
         let (content, tool_use_result) = tool_output(&tool);
         let decision = if ask {
             json!({"decision": "accept", "source": "user_temporary"})

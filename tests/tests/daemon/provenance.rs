@@ -1,0 +1,276 @@
+//! File provenance with the fake `claude`: the steps the daemon derives from a turn's tool
+//! calls (a `run` in the script puts the tool's effect on disk for real), the statuses against
+//! the bytes on disk, inferred writes from Bash, and the lineage of a read-then-write chain.
+
+use std::path::Path;
+use std::time::Duration;
+
+use paddock_proto::{
+    ChatEvent, ErrorBody, ErrorCode, FileEdge, FileStatus, ProjectCreate, Provenance,
+    ProvenanceFile, Reply, Request,
+};
+
+use crate::harness::*;
+
+async fn create_project(c: &mut RawClient, slug: &str, path: &Path) {
+    c.request(Request::ProjectCreate(ProjectCreate {
+        slug: slug.into(),
+        path: Some(path.to_string_lossy().into_owned()),
+    }))
+    .await
+    .expect("project created");
+}
+
+async fn provenance(
+    c: &mut RawClient,
+    slug: Option<&str>,
+    path: &str,
+) -> Result<Provenance, ErrorBody> {
+    c.request(Request::ProvenanceFile(ProvenanceFile {
+        project_slug: slug.map(str::to_owned),
+        path: path.into(),
+    }))
+    .await
+    .map(|r| match r {
+        Reply::Provenance(p) => *p,
+        other => panic!("expected provenance, got {other:?}"),
+    })
+}
+
+/// Asks until `done` holds: the recorder writes steps a moment after the frames.
+async fn provenance_until(
+    c: &mut RawClient,
+    slug: &str,
+    path: &str,
+    done: impl Fn(&Provenance) -> bool,
+) -> Provenance {
+    let deadline = tokio::time::Instant::now() + DEADLINE;
+    loop {
+        let last = provenance(c, Some(slug), path).await;
+        if let Ok(p) = &last
+            && done(p)
+        {
+            return p.clone();
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "provenance of {path} never as expected: {last:#?}"
+        );
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+}
+
+/// Runs one scripted turn (in a new chat, or `session`'s) to its end; returns the session.
+async fn turn(c: &mut RawClient, slug: &str, session: Option<&str>, script: &str) -> String {
+    let sent = c.send_turn(slug, session, script).await;
+    let frames = c.frames_until_complete(&sent.session_id).await;
+    assert!(complete_of(&frames).success, "turn failed: {frames:#?}");
+    assert!(
+        frames
+            .iter()
+            .any(|f| matches!(f.event, ChatEvent::ToolCall(_))),
+        "no tool call in {frames:#?}"
+    );
+    sent.session_id
+}
+
+fn write_step(file: &Path, content: &str) -> String {
+    serde_json::json!({
+        "tool": "Write",
+        "input": {"file_path": file, "content": content},
+        "output": "File created successfully",
+        "run": format!("printf %s '{content}' > '{}'", file.display()),
+    })
+    .to_string()
+}
+
+/// A Bash step that runs `command` for real, late enough for the recorder's baseline scan.
+fn bash_step(command: &str) -> String {
+    serde_json::json!({
+        "tool": "Bash",
+        "input": {"command": command},
+        "output": "",
+        "delay_ms": 400,
+        "run": command,
+    })
+    .to_string()
+}
+
+fn read_step(file: &Path) -> String {
+    serde_json::json!({
+        "tool": "Read",
+        "input": {"file_path": file},
+        "output": "1\tcontents",
+    })
+    .to_string()
+}
+
+#[tokio::test]
+async fn a_write_is_observed_and_current_then_stale_once_the_file_changes() {
+    let d = TestDaemon::start().await;
+    let mut c = d.client().await;
+    let dir = d.dir.path().join("src-web");
+    std::fs::create_dir_all(&dir).unwrap();
+    create_project(&mut c, "web", &dir).await;
+    let file = dir.join("notes.txt");
+    let session = turn(
+        &mut c,
+        "web",
+        None,
+        &format!(
+            "fake:[{},{{\"text\":\"written\"}}]",
+            write_step(&file, "hello")
+        ),
+    )
+    .await;
+
+    let p = provenance_until(&mut c, "web", "notes.txt", |p| {
+        p.producers.first().is_some_and(|s| s.title.is_some())
+    })
+    .await;
+    assert_eq!(p.project_slug, "web");
+    assert_eq!(p.path, "notes.txt");
+    assert_eq!(p.status, FileStatus::Current, "{p:#?}");
+    assert_eq!(p.producers.len(), 1);
+    let w = &p.producers[0];
+    assert_eq!(w.session_id, session);
+    assert_eq!((w.tool.as_str(), w.edge), ("Write", FileEdge::Observed));
+    assert_eq!(w.hash, p.current_hash);
+    assert!(w.step_id.ends_with(":1"), "{}", w.step_id);
+    // The reply names the chat.
+    let Reply::Chats(chats) = c
+        .request(Request::ChatList(paddock_proto::ChatList {
+            project_slug: Some("web".into()),
+            scope: Default::default(),
+        }))
+        .await
+        .unwrap()
+    else {
+        panic!("not chats")
+    };
+    let title = &chats
+        .chats
+        .iter()
+        .find(|r| r.session_id == session)
+        .unwrap()
+        .title;
+    assert_eq!(w.title.as_deref(), Some(title.as_str()));
+    // The steps file is where the document says.
+    let steps = d
+        .cfg
+        .data_dir
+        .join("projects/web/.paddock/provenance")
+        .join(&session)
+        .join("steps.jsonl");
+    let steps_file = if steps.exists() {
+        steps
+    } else {
+        dir.join(".paddock/provenance")
+            .join(&session)
+            .join("steps.jsonl")
+    };
+    assert!(
+        steps_file.exists(),
+        "no steps file at {}",
+        steps_file.display()
+    );
+
+    // Someone changes the file: its bytes no longer are what the chat wrote.
+    std::fs::write(&file, "changed by hand").unwrap();
+    let p = provenance(&mut c, Some("web"), "notes.txt").await.unwrap();
+    assert_eq!(p.status, FileStatus::Stale, "{p:#?}");
+    assert_ne!(p.current_hash, p.producers[0].hash);
+    // An absolute path finds its project by itself.
+    let p = provenance(&mut c, None, &file.to_string_lossy())
+        .await
+        .unwrap();
+    assert_eq!(
+        (p.project_slug.as_str(), p.path.as_str()),
+        ("web", "notes.txt")
+    );
+    d.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_bash_write_is_inferred_and_a_read_then_write_chain_has_a_lineage() {
+    let d = TestDaemon::start().await;
+    let mut c = d.client().await;
+    let dir = d.dir.path().join("src-data");
+    std::fs::create_dir_all(&dir).unwrap();
+    create_project(&mut c, "data", &dir).await;
+    // A file the user made: no step produced it.
+    std::fs::write(dir.join("input.csv"), "b\na\n").unwrap();
+    let script = format!(
+        "fake:[{},{},{},{{\"text\":\"done\"}}]",
+        read_step(&dir.join("input.csv")),
+        bash_step("sort input.csv > sorted.csv"),
+        write_step(&dir.join("summary.md"), "two rows"),
+    );
+    let session = turn(&mut c, "data", None, &script).await;
+
+    // Bash: an inferred write, found by the before/after scan, hashed; its command line's
+    // existing file is an inferred input.
+    let sorted = provenance_until(&mut c, "data", "sorted.csv", |p| !p.producers.is_empty()).await;
+    let w = &sorted.producers[0];
+    assert_eq!(
+        (w.tool.as_str(), w.edge, w.change.as_str()),
+        ("Bash", FileEdge::Inferred, "created")
+    );
+    assert_eq!(w.session_id, session);
+    assert_eq!(sorted.status, FileStatus::Current, "{sorted:#?}");
+    assert!(
+        sorted.lineage.nodes[0]
+            .inputs
+            .contains(&"input.csv".to_owned())
+    );
+
+    // The chat read input.csv, then wrote summary.md: the lineage goes back to it, and stops
+    // there, since the user made it.
+    let summary = provenance_until(&mut c, "data", "summary.md", |p| !p.producers.is_empty()).await;
+    assert_eq!(summary.status, FileStatus::Current);
+    let nodes = &summary.lineage.nodes;
+    assert_eq!(nodes[0].path, "summary.md");
+    assert_eq!(nodes[0].producer.as_ref().unwrap().tool, "Write");
+    assert!(
+        nodes[0].inputs.contains(&"input.csv".to_owned()),
+        "{nodes:#?}"
+    );
+    let input = nodes.iter().find(|n| n.path == "input.csv").unwrap();
+    assert!(input.missing_origin);
+    assert_eq!(input.hops, 1);
+    assert!(!summary.lineage.truncated);
+
+    // input.csv itself: read, never written.
+    let p = provenance(&mut c, Some("data"), "input.csv").await.unwrap();
+    assert_eq!(p.status, FileStatus::Unverified);
+    assert!(p.producers.is_empty());
+    assert!(
+        p.readers
+            .iter()
+            .any(|r| r.tool == "Read" && r.edge == FileEdge::Observed)
+    );
+    d.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn unknown_files_and_paths_outside_the_project_are_refused() {
+    let d = TestDaemon::start().await;
+    let mut c = d.client().await;
+    let dir = d.dir.path().join("src-x");
+    std::fs::create_dir_all(&dir).unwrap();
+    create_project(&mut c, "x", &dir).await;
+    let err = provenance(&mut c, Some("x"), "nope.txt").await.unwrap_err();
+    assert_eq!(err.code, ErrorCode::NotFound);
+    let err = provenance(&mut c, Some("x"), "/etc/hostname")
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::InvalidArgument);
+    let err = provenance(&mut c, None, "relative.txt").await.unwrap_err();
+    assert_eq!(err.code, ErrorCode::InvalidArgument);
+    // A file the user made, with no record: unverified, a missing origin.
+    std::fs::write(dir.join("mine.txt"), "by hand").unwrap();
+    let p = provenance(&mut c, Some("x"), "mine.txt").await.unwrap();
+    assert_eq!(p.status, FileStatus::Unverified);
+    assert!(p.lineage.nodes[0].missing_origin);
+    d.stop().await.unwrap();
+}
