@@ -55,6 +55,9 @@ _paddock() {
             paddock,project)
                 cmd="paddock__subcmd__project"
                 ;;
+            paddock,provenance)
+                cmd="paddock__subcmd__provenance"
+                ;;
             paddock,read)
                 cmd="paddock__subcmd__read"
                 ;;
@@ -150,6 +153,9 @@ _paddock() {
                 ;;
             paddock__subcmd__help,project)
                 cmd="paddock__subcmd__help__subcmd__project"
+                ;;
+            paddock__subcmd__help,provenance)
+                cmd="paddock__subcmd__help__subcmd__provenance"
                 ;;
             paddock__subcmd__help,read)
                 cmd="paddock__subcmd__help__subcmd__read"
@@ -275,7 +281,7 @@ _paddock() {
 
     case "${cmd}" in
         paddock)
-            opts="-h -V --socket --help --version daemon project ls list send tail cancel show status archive unarchive star unstar read unread detach attach delete fork history trigger import help"
+            opts="-h -V --socket --help --version daemon project ls list send tail cancel show status archive unarchive star unstar read unread detach attach delete fork history trigger import provenance help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -579,7 +585,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__help)
-            opts="daemon project ls send tail cancel show status archive unarchive star unstar read unread detach attach delete fork history trigger import help"
+            opts="daemon project ls send tail cancel show status archive unarchive star unstar read unread detach attach delete fork history trigger import provenance help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -833,6 +839,20 @@ _paddock() {
         paddock__subcmd__help__subcmd__project__subcmd__ls)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__help__subcmd__provenance)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1229,6 +1249,32 @@ _paddock() {
                 return 0
             fi
             case "${prev}" in
+                --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__provenance)
+            opts="-p -h -V --project --json --socket --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -p)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --socket)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -392,6 +392,37 @@ Examples:
   paddock import -p web --path ~/src/web-old --dry-run"
     )]
     Import(ImportArgs),
+
+    /// Which chat produced a file, from what, and whether it still is what that chat wrote
+    #[command(
+        long_about = "\
+Show a file's provenance: which chats' tool calls wrote it and read it, and what it came from. \
+paddockd records a step for every tool call of every turn: Edit, Write and NotebookEdit name the \
+files they write (observed, with a hash of the file right after the call), Read, Grep and Glob \
+what they read; Bash and other tools get a scan of the project's directory before and after the \
+call, and the files that changed are inferred writes. The agent cannot author these records.
+
+The status comes first: current (the bytes on disk are what the latest recorded write left), \
+stale (they differ, or the file is gone) or unverified (no recorded write, no hash, or \
+unreadable). Then the producers and readers, newest first, with the chat's title and short ids \
+of the chat, the turn and the step; then the lineage: the step that last wrote the file, the \
+files that step and its chat had read before, the steps that produced those, and so on, as an \
+indented tree (at most 60 files and 12 hops). A file no chat wrote is marked as yours or \
+pre-existing.
+
+FILE is relative to the current directory, or, with -p, to the project's directory. Without -p \
+the project is the one whose directory holds FILE.
+
+--json prints the daemon's reply as one object: {projectSlug, path, status, statusReason, \
+currentHash, producers: [{sessionId, jobId, stepId, title, tool, at, edge, change, hash}], \
+readers: [...], lineage: {nodes: [{path, hops, producer, inputs, missingOrigin}], truncated}, \
+notes}.",
+        after_help = "\
+Examples:
+  paddock provenance src/auth/cookie.ts
+  paddock provenance -p web docs/API.md --json | jq -r '.producers[0].sessionId'"
+    )]
+    Provenance(ProvenanceArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -566,6 +597,19 @@ pub struct HistoryArgs {
     /// Leave the new runs marked new, so "while you were away" shows again next time
     #[arg(long)]
     pub keep_unseen: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ProvenanceArgs {
+    /// The file
+    pub file: PathBuf,
+    /// The project [default: the one whose directory holds FILE]; FILE is then relative to its
+    /// directory
+    #[arg(short = 'p', long = "project", value_name = "SLUG")]
+    pub project: Option<String>,
+    /// Print the provenance as one JSON object
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -1283,6 +1327,21 @@ mod tests {
         assert_eq!(args.project.as_deref(), Some("web"));
         assert_eq!(args.path, Some(PathBuf::from("src/web")));
         assert!(args.dry_run && !args.json);
+
+        let cli = parse(&["provenance", "src/a.ts"])?;
+        let Some(Cmd::Provenance(args)) = cli.command else {
+            panic!("not provenance: {:?}", cli.command);
+        };
+        assert_eq!(args.file, PathBuf::from("src/a.ts"));
+        assert_eq!(args.project, None);
+        assert!(!args.json);
+        let cli = parse(&["provenance", "-p", "web", "a.ts", "--json"])?;
+        let Some(Cmd::Provenance(args)) = cli.command else {
+            panic!("not provenance: {:?}", cli.command);
+        };
+        assert_eq!(args.project.as_deref(), Some("web"));
+        assert!(args.json);
+        assert!(parse(&["provenance"]).is_err());
         Ok(())
     }
 }

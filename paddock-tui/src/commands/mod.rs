@@ -9,6 +9,7 @@ mod history;
 mod import;
 mod output;
 mod project;
+mod provenance;
 mod send;
 mod status;
 mod tail;
@@ -72,6 +73,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Cmd::History(args)) => history::run(&ctx, args).await,
         Some(Cmd::Trigger { action }) => trigger::run(&ctx, action).await,
         Some(Cmd::Import(args)) => import::run(&ctx, args).await,
+        Some(Cmd::Provenance(args)) => provenance::run(&ctx, args).await,
     }
 }
 

@@ -4,6 +4,7 @@
 mod actions;
 mod chats;
 mod history;
+mod provenance;
 mod stream;
 mod transcript;
 mod triggers;
@@ -15,6 +16,7 @@ pub use chats::{
 pub use history::{
     history_banner, history_table, run_duration, run_origin, short_time, status_name,
 };
+pub use provenance::provenance;
 pub use stream::{Out, StreamPrinter};
 pub use transcript::transcript;
 pub use triggers::{

@@ -691,7 +691,7 @@ fn report(
         .collect();
     involved.sort_unstable();
     involved.dedup();
-    for (session, _) in &gaps {
+    for session in gaps.keys() {
         if !involved.contains(&session.as_str()) {
             involved.push(session);
         }
