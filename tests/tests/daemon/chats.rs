@@ -310,17 +310,6 @@ fn write_json(path: &Path, v: &Value) {
     std::fs::write(path, serde_json::to_vec_pretty(v).unwrap()).unwrap();
 }
 
-/// A config change that puts every daemon folder in `data` (kept by the test across daemons).
-fn on_data_dir(data: &Path) -> impl FnOnce(&mut paddockd::Config) {
-    let data = data.to_path_buf();
-    move |cfg| {
-        cfg.log = data.join("paddockd.log");
-        cfg.claude_home = data.join("claude-home");
-        cfg.host_claude_home = data.join("host-claude");
-        cfg.data_dir = data;
-    }
-}
-
 fn ts(t: chrono::DateTime<chrono::Utc>) -> String {
     t.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
 }

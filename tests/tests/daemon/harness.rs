@@ -375,3 +375,14 @@ pub fn slow_text(text: &str, chunks: usize, delay_ms: u64) -> String {
         serde_json::json!([{"text": text, "chunks": chunks, "delay_ms": delay_ms}])
     )
 }
+
+/// A config change that puts every daemon folder in `data` (kept by the test across daemons).
+pub fn on_data_dir(data: &Path) -> impl FnOnce(&mut paddockd::Config) {
+    let data = data.to_path_buf();
+    move |cfg| {
+        cfg.log = data.join("paddockd.log");
+        cfg.claude_home = data.join("claude-home");
+        cfg.host_claude_home = data.join("host-claude");
+        cfg.data_dir = data;
+    }
+}

@@ -118,13 +118,7 @@ async fn chats_running_when_the_daemon_stopped_show_as_interrupted_after_a_resta
     // The data folder outlives both daemons.
     let keep = tempfile::tempdir().unwrap();
     let data = keep.path().to_path_buf();
-    let on_data = |cfg: &mut paddockd::Config| {
-        cfg.log = data.join("paddockd.log");
-        cfg.claude_home = data.join("claude-home");
-        cfg.host_claude_home = data.join("host-claude");
-        cfg.data_dir = data.clone();
-    };
-    let d = TestDaemon::start_with(on_data).await;
+    let d = TestDaemon::start_with(on_data_dir(&data)).await;
     let mut c = d.client().await;
     let sent = c
         .send_turn(
@@ -145,7 +139,7 @@ async fn chats_running_when_the_daemon_stopped_show_as_interrupted_after_a_resta
     stopping.await.unwrap().unwrap();
     drop(c);
 
-    let d = TestDaemon::start_with(on_data).await;
+    let d = TestDaemon::start_with(on_data_dir(&data)).await;
     let mut c = d.client().await;
     let chat = row(&mut c, &sent.session_id).await;
     assert!(chat.interrupted, "{chat:?}");
