@@ -7,7 +7,10 @@ use std::fmt::Write as _;
 use chrono::{DateTime, TimeZone};
 use paddock_proto::{FileEdge, FileStatus, FileStep, LineageNode, Provenance};
 
-use super::{clean_title, project_label, short_time};
+use super::{clean_title, one_line, project_label, short_time};
+
+/// Longest chat title shown in a step line.
+const TITLE_MAX: usize = 48;
 
 fn status_word(status: FileStatus) -> &'static str {
     match status {
@@ -28,11 +31,11 @@ fn short(id: &str) -> &str {
     id.get(..8).unwrap_or(id)
 }
 
-/// `Write in "Fix the login test" (5f0c2d8e, turn 0193f4c2, step 3)`.
+/// `Write in “Fix the login test” (5f0c2d8e, turn 0193f4c2, step 3)`.
 fn step_label(step: &FileStep) -> String {
     let title = step.title.as_deref().map_or_else(
         || "an unknown chat".to_owned(),
-        |t| format!("{:?}", clean_title(t)),
+        |t| format!("“{}”", one_line(&clean_title(t), TITLE_MAX)),
     );
     let n = step.step_id.rsplit(':').next().unwrap_or(&step.step_id);
     format!(
@@ -203,13 +206,13 @@ src/a.ts (web): stale — the bytes on disk differ
   now sha256:ab
 
 Written by (newest first):
-  09:14        wrote    observed Edit in \"Fix the login test\" (5f0c2d8e, turn 0193f4c2, step 3)
+  09:14        wrote    observed Edit in “Fix the login test” (5f0c2d8e, turn 0193f4c2, step 3)
 
 Read by (newest first):
-  09:14        read     observed Read in \"Fix the login test\" (5f0c2d8e, turn 0193f4c2, step 3)
+  09:14        read     observed Read in “Fix the login test” (5f0c2d8e, turn 0193f4c2, step 3)
 
 Lineage:
-  src/a.ts  ← Edit in \"Fix the login test\" (5f0c2d8e, turn 0193f4c2, step 3)
+  src/a.ts  ← Edit in “Fix the login test” (5f0c2d8e, turn 0193f4c2, step 3)
     spec.md  ← no recorded step: made by you, or there before
     src/a.ts  (shown above)
     far.txt  (not walked)

@@ -274,3 +274,37 @@ async fn unknown_files_and_paths_outside_the_project_are_refused() {
     assert!(p.lineage.nodes[0].missing_origin);
     d.stop().await.unwrap();
 }
+
+#[tokio::test]
+async fn a_tree_over_twenty_thousand_files_is_too_large_to_scan_and_the_reply_says_so() {
+    let d = TestDaemon::start().await;
+    let mut c = d.client().await;
+    let dir = d.dir.path().join("src-big");
+    for i in 0..=20_000 {
+        let sub = dir.join(format!("d{}", i / 1000));
+        if i % 1000 == 0 {
+            std::fs::create_dir_all(&sub).unwrap();
+        }
+        std::fs::File::create(sub.join(format!("f{i}"))).unwrap();
+    }
+    create_project(&mut c, "big", &dir).await;
+    turn(
+        &mut c,
+        "big",
+        None,
+        &format!("fake:[{}]", bash_step("echo made > made.txt")),
+    )
+    .await;
+    let p = provenance_until(&mut c, "big", "made.txt", |p| !p.notes.is_empty()).await;
+    assert!(
+        p.producers.is_empty(),
+        "no attribution without a scan: {p:#?}"
+    );
+    assert_eq!(p.status, FileStatus::Unverified);
+    assert!(
+        p.notes.iter().any(|n| n.contains("sandbox-too-large")),
+        "{:?}",
+        p.notes
+    );
+    d.stop().await.unwrap();
+}
