@@ -235,6 +235,16 @@ fn render_status(app: &App, frame: &mut Frame<'_>, area: Rect) {
         (None, Connection::Unreachable(_)) => hints(&[], &[("ctrl-l", "retry now"), ("q", "quit")]),
         (None, Connection::Connecting) => hints(&[], &[("q", "quit")]),
         (None, _) if app.help.is_some() => hints(&[], &[("j/k", "scroll"), ("esc", "close")]),
+        (None, _) if app.approvals.is_some() => hints(
+            &[],
+            &[
+                ("y", "allow"),
+                ("n", "deny"),
+                ("a", "always"),
+                ("space", "select"),
+                ("esc", "close"),
+            ],
+        ),
         (None, _) if app.history.is_open() => hints(
             &[],
             &[
