@@ -67,6 +67,9 @@ pub struct ChatTask {
     unattended: bool,
     /// How long this turn's tool calls wait in the inbox; `None`: until answered.
     approval_wait: Option<Duration>,
+    /// What to call the chat in the inbox before its transcript is indexed: the running
+    /// turn's first line.
+    fallback_title: String,
     /// Continues autodrive made in a row (reset by a turn that completes).
     autodrives: u32,
 }
@@ -152,6 +155,7 @@ impl ChatTask {
             answers_rx,
             unattended: false,
             approval_wait: None,
+            fallback_title: String::new(),
             autodrives: 0,
             session_id,
             ctx,
@@ -386,6 +390,15 @@ impl ChatTask {
             req.reply_to.is_some() || (req.attribution.is_none() && req.origin == Origin::Human);
         let manage = crate::agent::grants_tools(&cfg, &project, depth, human);
         self.unattended = !human;
+        self.fallback_title = req
+            .message
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+            .unwrap_or_default()
+            .chars()
+            .take(80)
+            .collect();
         // A trigger's own approval_timeout_secs wins over the instance's (0: wait).
         let trigger_wait = req
             .trigger
@@ -766,7 +779,8 @@ impl ChatTask {
                                             .index
                                             .get(&self.session_id)
                                             .map(|c| c.title)
-                                            .unwrap_or_default(),
+                                            .filter(|t| !t.trim().is_empty())
+                                            .unwrap_or_else(|| self.fallback_title.clone()),
                                         origin: prov.as_ref().map_or(Origin::Human, |p| p.origin),
                                         depth: prov.as_ref().map_or(0, |p| p.depth),
                                         preview: crate::approvals::preview(&tool, &input),
