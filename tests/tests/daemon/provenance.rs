@@ -308,3 +308,80 @@ async fn a_tree_over_twenty_thousand_files_is_too_large_to_scan_and_the_reply_sa
     );
     d.stop().await.unwrap();
 }
+
+/// The real Claude Code CLI against the Messages API stand-in: its Write really writes, its
+/// Bash really runs (each allowed in the approvals inbox), and the steps say so.
+#[tokio::test]
+async fn real_cli_writes_are_recorded_observed_and_bash_inferred() {
+    use paddock_tests::mock_api::MockApi;
+    let api = MockApi::start().await.unwrap();
+    let bin = paddock_tests::real_claude::find_claude_bin().unwrap_or_else(|e| panic!("{e}"));
+    let base = api.base_url();
+    let d = TestDaemon::start_with(move |c| {
+        c.claude_bin = bin;
+        c.claude_max_retries = 1;
+        c.claude_env = [
+            ("ANTHROPIC_BASE_URL", base.as_str()),
+            ("ANTHROPIC_API_KEY", "dummy"),
+            ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"),
+            ("DISABLE_TELEMETRY", "1"),
+            ("DISABLE_ERROR_REPORTING", "1"),
+            ("NO_COLOR", "1"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
+        c.interrupt_grace = Duration::from_secs(15);
+    })
+    .await;
+    let mut c = d.client().await;
+    let workspace = d.cfg.data_dir.join("workspace");
+    let notes = workspace.join("notes.md");
+    let write = format!(
+        "mock:tool Write {}",
+        serde_json::json!({"file_path": notes, "content": "# Notes\n"})
+    );
+    let bash = r#"mock:tool Bash {"command":"echo built > build.log","description":"build"}"#;
+    for script in [write.as_str(), bash] {
+        let sent = c.send_turn("", None, script).await;
+        let approval = tokio::time::timeout(Duration::from_secs(60), async {
+            loop {
+                let Reply::Approvals(a) = c.request(Request::ApprovalList).await.unwrap() else {
+                    panic!("not approvals")
+                };
+                if let Some(first) = a.approvals.into_iter().next() {
+                    return first;
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        })
+        .await
+        .expect("the real CLI's can_use_tool waits in the inbox");
+        c.request(Request::ApprovalAnswer(paddock_proto::ApprovalAnswer {
+            ids: vec![approval.id],
+            decision: paddock_proto::ApprovalDecision::Allow,
+            message: None,
+        }))
+        .await
+        .unwrap();
+        let frames = c.frames_until_complete(&sent.session_id).await;
+        assert!(complete_of(&frames).success, "{frames:#?}");
+    }
+    assert!(notes.exists(), "the real Write wrote");
+    let p = provenance_until(&mut c, "", "notes.md", |p| !p.producers.is_empty()).await;
+    assert_eq!(p.status, FileStatus::Current, "{p:#?}");
+    assert_eq!(
+        (p.producers[0].tool.as_str(), p.producers[0].edge),
+        ("Write", FileEdge::Observed)
+    );
+    let p = provenance_until(&mut c, "", "build.log", |p| !p.producers.is_empty()).await;
+    assert_eq!(
+        (p.producers[0].tool.as_str(), p.producers[0].edge),
+        ("Bash", FileEdge::Inferred)
+    );
+    assert_eq!(p.status, FileStatus::Current);
+    std::fs::write(&notes, "edited by hand").unwrap();
+    let p = provenance(&mut c, Some(""), "notes.md").await.unwrap();
+    assert_eq!(p.status, FileStatus::Stale);
+    d.stop().await.unwrap();
+}
