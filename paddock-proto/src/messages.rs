@@ -99,6 +99,15 @@ pub enum Request {
     /// Who produced a file, from what, and whether it still is what they wrote.
     #[serde(rename = "provenance:file")]
     ProvenanceFile(ProvenanceFile),
+    /// A project's git status, whole or limited to the files a turn, chat or subtree wrote.
+    #[serde(rename = "git:status")]
+    GitStatus(GitStatusRequest),
+    /// The diff of a project's changes against HEAD, whole or limited to a scope.
+    #[serde(rename = "git:diff")]
+    GitDiff(GitDiffRequest),
+    /// Commit exactly a scope's changed files (other changes stay as they are).
+    #[serde(rename = "git:commit")]
+    GitCommit(GitCommitRequest),
     #[serde(rename = "project:list")]
     ProjectList,
     #[serde(rename = "project:create")]
@@ -144,6 +153,9 @@ impl Request {
             Request::AgentTools(_) => "agent:tools",
             Request::AgentCall(_) => "agent:call",
             Request::ProvenanceFile(_) => "provenance:file",
+            Request::GitStatus(_) => "git:status",
+            Request::GitDiff(_) => "git:diff",
+            Request::GitCommit(_) => "git:commit",
         }
     }
 }
@@ -867,6 +879,12 @@ pub enum Reply {
     AgentResult(AgentResult),
     /// `provenance:file`: a file's status, producers, readers and lineage.
     Provenance(Box<Provenance>),
+    /// `git:status`.
+    GitStatus(GitStatus),
+    /// `git:diff`.
+    GitDiff(GitDiff),
+    /// `git:commit`: the new commit.
+    GitCommitted(GitCommitted),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -1444,4 +1462,146 @@ pub struct LineageNode {
     /// No recorded step produced it: a file the user made, or one that was there before.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub missing_origin: bool,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Git
+// ---------------------------------------------------------------------------------------------
+
+/// Which changes of a project a git request is about: all of them, or only the files that the
+/// steps of a turn, a chat, or a chat and its descendants wrote (from file provenance).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum GitScope {
+    /// Every change in the project's directory.
+    #[default]
+    Project,
+    /// The files one chat's turns wrote.
+    #[serde(rename_all = "camelCase")]
+    Chat { session_id: String },
+    /// The files a chat and every chat under it in the tree wrote.
+    #[serde(rename_all = "camelCase")]
+    Subtree { session_id: String },
+    /// The files one turn of a chat wrote.
+    #[serde(rename_all = "camelCase")]
+    Turn { session_id: String, job_id: String },
+}
+
+impl GitScope {
+    pub fn is_project(&self) -> bool {
+        matches!(self, GitScope::Project)
+    }
+}
+
+/// `git:status`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GitStatusRequest {
+    pub project_slug: String,
+    #[serde(default, skip_serializing_if = "GitScope::is_project")]
+    pub scope: GitScope,
+}
+
+/// `git:diff`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GitDiffRequest {
+    pub project_slug: String,
+    #[serde(default, skip_serializing_if = "GitScope::is_project")]
+    pub scope: GitScope,
+    /// One file (relative to the project's directory) instead of all of the scope's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+}
+
+/// `git:commit`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GitCommitRequest {
+    pub project_slug: String,
+    #[serde(default, skip_serializing_if = "GitScope::is_project")]
+    pub scope: GitScope,
+    pub message: String,
+    /// Commit only these of the scope's changed files (relative to the project's directory).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub paths: Vec<String>,
+}
+
+/// A project's git status.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GitStatus {
+    pub project_slug: String,
+    /// False: the project's directory is not in a git repository (and the rest is empty).
+    pub is_repo: bool,
+    /// The checked-out branch; absent when HEAD is detached.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
+    /// The abbreviated commit HEAD points at; absent before the first commit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head: Option<String>,
+    /// The branch's upstream, e.g. `origin/main`, and how far apart they are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upstream: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ahead: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub behind: Option<u32>,
+    /// The changed files (of the scope), sorted by path.
+    pub files: Vec<GitFile>,
+    /// Changed files left out because the scope's steps did not write them.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub hidden: u32,
+    /// What the scope may be missing (incomplete steps), for a person.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+fn is_zero_u32(n: &u32) -> bool {
+    *n == 0
+}
+
+/// One changed file, as `git status` sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GitFile {
+    /// Relative to the project's directory.
+    pub path: String,
+    /// The path it was renamed or copied from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub orig_path: Option<String>,
+    /// Git's status letter in the index (`M`, `A`, `D`, `R`, `C`, `U`, `?`), `.` when unchanged.
+    pub index: String,
+    /// The same in the working tree.
+    pub worktree: String,
+}
+
+/// A diff against HEAD.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GitDiff {
+    pub project_slug: String,
+    pub is_repo: bool,
+    /// Unified diff text, untracked files shown as added.
+    pub diff: String,
+    /// The files the diff covers.
+    pub files: Vec<String>,
+    /// The diff was cut at its bound (2 MB).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
+    /// Changed files left out because the scope's steps did not write them.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub hidden: u32,
+}
+
+/// A commit made by `git:commit`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GitCommitted {
+    pub project_slug: String,
+    /// The new commit's full id.
+    pub commit: String,
+    pub branch: String,
+    /// The files it committed, relative to the project's directory.
+    pub files: Vec<String>,
 }

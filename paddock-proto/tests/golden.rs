@@ -589,6 +589,56 @@ fn table() -> Vec<(&'static str, Golden)> {
             ),
         ),
         (
+            "request.git_status",
+            request(
+                70,
+                Request::GitStatus(GitStatusRequest {
+                    project_slug: s(PROJECT),
+                    scope: GitScope::Subtree {
+                        session_id: s(SESSION),
+                    },
+                }),
+            ),
+        ),
+        (
+            "request.git_status.project",
+            request(
+                71,
+                Request::GitStatus(GitStatusRequest {
+                    project_slug: s(PROJECT),
+                    scope: GitScope::Project,
+                }),
+            ),
+        ),
+        (
+            "request.git_diff",
+            request(
+                72,
+                Request::GitDiff(GitDiffRequest {
+                    project_slug: s(PROJECT),
+                    scope: GitScope::Turn {
+                        session_id: s(CHILD),
+                        job_id: s(JOB),
+                    },
+                    path: Some(s("src/auth/cookie.ts")),
+                }),
+            ),
+        ),
+        (
+            "request.git_commit",
+            request(
+                73,
+                Request::GitCommit(GitCommitRequest {
+                    project_slug: s(PROJECT),
+                    scope: GitScope::Chat {
+                        session_id: s(CHILD),
+                    },
+                    message: s("Fix the cookie refresh race"),
+                    paths: vec![],
+                }),
+            ),
+        ),
+        (
             "request.approval_answer",
             request(
                 51,
@@ -1563,6 +1613,83 @@ fn table() -> Vec<(&'static str, Golden)> {
             ),
         ),
         (
+            "reply.git_status",
+            ok(
+                70,
+                Reply::GitStatus(GitStatus {
+                    project_slug: s(PROJECT),
+                    is_repo: true,
+                    branch: Some(s("main")),
+                    head: Some(s("3f9a2c1")),
+                    upstream: Some(s("origin/main")),
+                    ahead: Some(1),
+                    behind: Some(0),
+                    files: vec![
+                        GitFile {
+                            path: s("src/auth/cookie.ts"),
+                            orig_path: None,
+                            index: s("."),
+                            worktree: s("M"),
+                        },
+                        GitFile {
+                            path: s("tests/cookie-race.spec.ts"),
+                            orig_path: None,
+                            index: s("?"),
+                            worktree: s("?"),
+                        },
+                    ],
+                    hidden: 3,
+                    notes: vec![],
+                }),
+            ),
+        ),
+        (
+            "reply.git_status.not_repo",
+            ok(
+                71,
+                Reply::GitStatus(GitStatus {
+                    project_slug: s(PROJECT),
+                    is_repo: false,
+                    branch: None,
+                    head: None,
+                    upstream: None,
+                    ahead: None,
+                    behind: None,
+                    files: vec![],
+                    hidden: 0,
+                    notes: vec![],
+                }),
+            ),
+        ),
+        (
+            "reply.git_diff",
+            ok(
+                72,
+                Reply::GitDiff(GitDiff {
+                    project_slug: s(PROJECT),
+                    is_repo: true,
+                    diff: s(
+                        "diff --git a/src/auth/cookie.ts b/src/auth/cookie.ts\nindex 1c2d3e4..5f6a7b8 100644\n--- a/src/auth/cookie.ts\n+++ b/src/auth/cookie.ts\n@@ -12 +12 @@ export function refresh(session: Session) {\n-  if (session.expiresAt < now()) {\n+  if (session.expiresAt <= now() + SKEW_MS) {\n",
+                    ),
+                    files: vec![s("src/auth/cookie.ts")],
+                    truncated: false,
+                    hidden: 0,
+                }),
+            ),
+        ),
+        (
+            "reply.git_committed",
+            ok(
+                73,
+                Reply::GitCommitted(GitCommitted {
+                    project_slug: s(PROJECT),
+                    commit: s("8d1e4b7a0c9f2e3d5b6a7c8e9f0a1b2c3d4e5f60"),
+                    branch: s("main"),
+                    files: vec![s("src/auth/cookie.ts"), s("tests/cookie-race.spec.ts")],
+                }),
+            ),
+        ),
+        (
             "reply.provenance.stale",
             ok(
                 61,
@@ -1902,6 +2029,9 @@ covers!(request_row, REQUEST_ROWS, Request {
     Request::AgentTools(_) => "request.agent_tools",
     Request::AgentCall(_) => "request.agent_call",
     Request::ProvenanceFile(_) => "request.provenance_file",
+    Request::GitStatus(_) => "request.git_status",
+    Request::GitDiff(_) => "request.git_diff",
+    Request::GitCommit(_) => "request.git_commit",
 });
 
 covers!(action_row, ACTION_ROWS, ChatAction {
@@ -2025,6 +2155,9 @@ covers!(reply_row, REPLY_ROWS, Reply {
     Reply::AgentTools(_) => "reply.agent_tools",
     Reply::AgentResult(_) => "reply.agent_result",
     Reply::Provenance(_) => "reply.provenance",
+    Reply::GitStatus(_) => "reply.git_status",
+    Reply::GitDiff(_) => "reply.git_diff",
+    Reply::GitCommitted(_) => "reply.git_committed",
 });
 
 covers!(transcript_row, TRANSCRIPT_ROWS, TranscriptEntry {

@@ -304,6 +304,15 @@ impl Connection {
             Request::ProvenanceFile(r) => crate::provenance::file(&d, r)
                 .await
                 .map(|p| Reply::Provenance(Box::new(p))),
+            Request::GitStatus(r) => crate::git::status(&d, &self.user, r)
+                .await
+                .map(Reply::GitStatus),
+            Request::GitDiff(r) => crate::git::diff(&d, &self.user, r)
+                .await
+                .map(Reply::GitDiff),
+            Request::GitCommit(r) => crate::git::commit(&d, &self.user, r)
+                .await
+                .map(Reply::GitCommitted),
             Request::HistorySeen => crate::history::seen(&d, &self.user)
                 .await
                 .map(|()| Reply::Ack),

@@ -11,6 +11,7 @@ pub mod config;
 pub mod connection;
 pub mod daemon;
 pub mod fsutil;
+pub mod git;
 pub mod history;
 pub mod hub;
 pub mod index;
