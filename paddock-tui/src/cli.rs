@@ -423,6 +423,32 @@ Examples:
   paddock provenance -p web docs/API.md --json | jq -r '.producers[0].sessionId'"
     )]
     Provenance(ProvenanceArgs),
+
+    /// Git status, diff and commit of a project, or of the files a chat or a turn wrote
+    #[command(
+        long_about = "\
+Git status, diff and commit of a project's directory. paddockd runs git there, showing only the \
+changes inside that directory.
+
+Each takes a scope: without one, every change of the project; with --chat SESSION, only the \
+files that chat's tool calls wrote (as recorded by file provenance: `paddock provenance`); with \
+--chat SESSION --subtree, those of the chat and every chat below it; with --turn SESSION:JOB, \
+those of one turn. A file changed by hand is in the project's changes but in no chat's. A \
+scoped status says how many other changed files it left out.
+
+With --chat or --turn and no -p, the project is the chat's own.",
+        after_help = "\
+Examples:
+  paddock git status -p web
+  paddock git status --chat SESSION --subtree     what a chat and its children changed
+  paddock git diff --chat SESSION | less -R
+  paddock git diff --turn SESSION:JOB src/auth/cookie.ts
+  paddock git commit --chat SESSION -m 'Fix the cookie refresh race'"
+    )]
+    Git {
+        #[command(subcommand)]
+        action: GitCmd,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -608,6 +634,113 @@ pub struct ProvenanceArgs {
     #[arg(short = 'p', long = "project", value_name = "SLUG")]
     pub project: Option<String>,
     /// Print the provenance as one JSON object
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// A git command's project and scope.
+#[derive(Debug, Args)]
+pub struct GitScopeArgs {
+    /// The project [default: the chat's, with --chat or --turn; else the root workspace]
+    #[arg(short = 'p', long = "project", value_name = "SLUG")]
+    pub project: Option<String>,
+    /// Only the files this chat's tool calls wrote
+    #[arg(long, value_name = "SESSION", conflicts_with = "turn")]
+    pub chat: Option<String>,
+    /// With --chat: also the files of every chat below it (its children, their children...)
+    #[arg(long, requires = "chat")]
+    pub subtree: bool,
+    /// Only the files one turn wrote: the chat's session id and the turn's job id
+    #[arg(long, value_name = "SESSION:JOB")]
+    pub turn: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum GitCmd {
+    /// The branch, how far it is from its upstream, and the changed files
+    #[command(
+        long_about = "\
+Show the branch, the abbreviated HEAD, the upstream and how far ahead and behind it is, then one \
+line per changed file in git's short format: two status letters (the index's, then the working \
+tree's: M modified, A added, D deleted, R renamed, U unmerged, ?? untracked) and the path, \
+relative to the project's directory. A scoped status lists only the scope's files and says how \
+many other changed files it left out. A directory outside any repository says so (exit status 0).
+
+--json prints the daemon's reply as one object: {projectSlug, isRepo, branch, head, upstream, \
+ahead, behind, files: [{path, origPath, index, worktree}] (`.` where unchanged), hidden, notes}.",
+        after_help = "\
+Examples:
+  paddock git status -p web
+  paddock git status --chat SESSION --subtree
+  paddock git status --turn SESSION:JOB --json | jq -r '.files[].path'"
+    )]
+    Status(GitStatusArgs),
+    /// The diff of the changes against HEAD, untracked files shown as added
+    #[command(
+        long_about = "\
+Print the unified diff of the changes against HEAD (staged and unstaged together; untracked \
+files as added), limited to the scope's files, or to PATH. Plain text on stdout, for a pager or \
+a file. The diff is cut at 2 MB, which is said on stderr.
+
+--json prints {projectSlug, isRepo, diff, files, truncated, hidden}.",
+        after_help = "\
+Examples:
+  paddock git diff -p web | less -R
+  paddock git diff --chat SESSION src/auth/cookie.ts
+  paddock git diff --turn SESSION:JOB > turn.patch"
+    )]
+    Diff(GitDiffArgs),
+    /// Commit the scope's changed files (only those; other changes stay as they are)
+    #[command(
+        long_about = "\
+Stage and commit exactly the scope's changed files, or the PATHs given (each must be one of \
+them), with the message. Other changes, staged or not, are left as they were. The author is your \
+git configuration (user.name and user.email); without one the error says how to set it.
+
+Refused with a reason: an empty message, nothing to commit, a detached HEAD, or a merge or \
+rebase in progress. Prints the new commit's short id, its branch and the files.
+
+--json prints {projectSlug, commit, branch, files}.",
+        after_help = "\
+Examples:
+  paddock git commit --chat SESSION -m 'Fix the cookie refresh race'
+  paddock git commit --chat SESSION --subtree -m 'Nightly clean-up'
+  paddock git commit -p web -m 'Docs' docs/API.md"
+    )]
+    Commit(GitCommitArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct GitStatusArgs {
+    #[command(flatten)]
+    pub scope: GitScopeArgs,
+    /// Print the status as one JSON object
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct GitDiffArgs {
+    #[command(flatten)]
+    pub scope: GitScopeArgs,
+    /// One file, relative to the project's directory
+    pub path: Option<String>,
+    /// Print the diff and what it covers as one JSON object
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct GitCommitArgs {
+    #[command(flatten)]
+    pub scope: GitScopeArgs,
+    /// The commit message
+    #[arg(short = 'm', long = "message", value_name = "MESSAGE", required = true)]
+    pub message: String,
+    /// Only these of the scope's changed files, relative to the project's directory
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<String>,
+    /// Print the new commit as one JSON object
     #[arg(long)]
     pub json: bool,
 }
@@ -1342,6 +1475,40 @@ mod tests {
         assert_eq!(args.project.as_deref(), Some("web"));
         assert!(args.json);
         assert!(parse(&["provenance"]).is_err());
+
+        let cli = parse(&["git", "status", "--chat", "abc", "--subtree", "--json"])?;
+        let Some(Cmd::Git {
+            action: GitCmd::Status(args),
+        }) = cli.command
+        else {
+            panic!("not git status: {:?}", cli.command);
+        };
+        assert_eq!(args.scope.chat.as_deref(), Some("abc"));
+        assert!(args.scope.subtree && args.json);
+        let cli = parse(&["git", "diff", "-p", "web", "--turn", "s:j", "src/a.ts"])?;
+        let Some(Cmd::Git {
+            action: GitCmd::Diff(args),
+        }) = cli.command
+        else {
+            panic!("not git diff: {:?}", cli.command);
+        };
+        assert_eq!(args.scope.turn.as_deref(), Some("s:j"));
+        assert_eq!(args.path.as_deref(), Some("src/a.ts"));
+        let cli = parse(&["git", "commit", "-m", "msg", "a.txt", "b.txt"])?;
+        let Some(Cmd::Git {
+            action: GitCmd::Commit(args),
+        }) = cli.command
+        else {
+            panic!("not git commit: {:?}", cli.command);
+        };
+        assert_eq!(args.message, "msg");
+        assert_eq!(args.paths, ["a.txt", "b.txt"]);
+        assert!(
+            parse(&["git", "commit", "a.txt"]).is_err(),
+            "a message is required"
+        );
+        assert!(parse(&["git", "status", "--subtree"]).is_err());
+        assert!(parse(&["git", "status", "--chat", "a", "--turn", "a:b"]).is_err());
         Ok(())
     }
 }

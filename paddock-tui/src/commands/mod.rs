@@ -5,6 +5,7 @@ mod batch;
 mod chats;
 mod daemon;
 mod follow;
+mod git;
 mod history;
 mod import;
 mod output;
@@ -74,6 +75,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Cmd::Trigger { action }) => trigger::run(&ctx, action).await,
         Some(Cmd::Import(args)) => import::run(&ctx, args).await,
         Some(Cmd::Provenance(args)) => provenance::run(&ctx, args).await,
+        Some(Cmd::Git { action }) => git::run(&ctx, action).await,
     }
 }
 

@@ -3,6 +3,7 @@
 
 mod actions;
 mod chats;
+mod git;
 mod history;
 mod provenance;
 mod stream;
@@ -13,6 +14,7 @@ pub use actions::{delete_confirmation, deleted_summary, import_summary, update_s
 pub use chats::{
     chat_flags, chat_table, context_percent, daemon_status, project_table, tree_depths,
 };
+pub use git::{git_committed, git_status};
 pub use history::{
     history_banner, history_table, run_duration, run_origin, short_time, status_name,
 };

@@ -1,0 +1,132 @@
+//! `paddock git status|diff|commit`: a project's changes, whole or those of a chat, a subtree
+//! of chats or a turn.
+
+use anyhow::anyhow;
+use paddock_proto::{
+    ChatList, ChatScope, GitCommitRequest, GitDiffRequest, GitScope, GitStatusRequest, Reply,
+    Request,
+};
+
+use super::output::{eprint, print, print_json};
+use super::{Context, Failure, unexpected};
+use crate::cli::{GitCmd, GitScopeArgs};
+use crate::client::Client;
+use crate::format;
+
+pub async fn run(ctx: &Context, cmd: GitCmd) -> anyhow::Result<()> {
+    let client = ctx.connect().await?;
+    match cmd {
+        GitCmd::Status(args) => {
+            let (project_slug, scope) = scope_of(&client, &args.scope).await?;
+            let scoped = !scope.is_project();
+            let request = Request::GitStatus(GitStatusRequest {
+                project_slug,
+                scope,
+            });
+            let status = match client.request(request).await? {
+                Reply::GitStatus(s) => s,
+                other => return Err(unexpected("git:status", &other)),
+            };
+            if args.json {
+                return print_json(&status);
+            }
+            print(&format::git_status(&status, scoped))
+        }
+        GitCmd::Diff(args) => {
+            let (project_slug, scope) = scope_of(&client, &args.scope).await?;
+            let request = Request::GitDiff(GitDiffRequest {
+                project_slug: project_slug.clone(),
+                scope,
+                path: args.path,
+            });
+            let diff = match client.request(request).await? {
+                Reply::GitDiff(d) => d,
+                other => return Err(unexpected("git:diff", &other)),
+            };
+            if args.json {
+                return print_json(&diff);
+            }
+            if !diff.is_repo {
+                return Err(Failure::new(
+                    1,
+                    format!(
+                        "project {} is not in a git repository",
+                        format::project_label(&project_slug)
+                    ),
+                )
+                .into());
+            }
+            print(&diff.diff)?;
+            if diff.truncated {
+                eprint(
+                    "paddock: the diff was cut at 2 MB; name a file (paddock git diff ... PATH) to see the rest of it\n",
+                );
+            }
+            Ok(())
+        }
+        GitCmd::Commit(args) => {
+            let (project_slug, scope) = scope_of(&client, &args.scope).await?;
+            let request = Request::GitCommit(GitCommitRequest {
+                project_slug,
+                scope,
+                message: args.message,
+                paths: args.paths,
+            });
+            let committed = match client.request(request).await? {
+                Reply::GitCommitted(c) => c,
+                other => return Err(unexpected("git:commit", &other)),
+            };
+            if args.json {
+                return print_json(&committed);
+            }
+            print(&format::git_committed(&committed))
+        }
+    }
+}
+
+/// The project and the scope the flags name. With a chat and no -p, the chat's project.
+async fn scope_of(client: &Client, args: &GitScopeArgs) -> anyhow::Result<(String, GitScope)> {
+    let scope = match (&args.chat, &args.turn) {
+        (Some(session_id), _) if args.subtree => GitScope::Subtree {
+            session_id: session_id.clone(),
+        },
+        (Some(session_id), _) => GitScope::Chat {
+            session_id: session_id.clone(),
+        },
+        (None, Some(turn)) => {
+            let Some((session_id, job_id)) = turn.split_once(':') else {
+                return Err(anyhow!(
+                    "--turn takes SESSION:JOB (the chat's session id and the turn's job id), got {turn:?}"
+                ));
+            };
+            GitScope::Turn {
+                session_id: session_id.to_owned(),
+                job_id: job_id.to_owned(),
+            }
+        }
+        (None, None) => GitScope::Project,
+    };
+    if let Some(project) = &args.project {
+        return Ok((project.clone(), scope));
+    }
+    let session = match &scope {
+        GitScope::Project => return Ok((format::ROOT_SLUG.to_owned(), scope)),
+        GitScope::Chat { session_id }
+        | GitScope::Subtree { session_id }
+        | GitScope::Turn { session_id, .. } => session_id.clone(),
+    };
+    let request = Request::ChatList(ChatList {
+        project_slug: None,
+        scope: ChatScope::All,
+    });
+    let chats = match client.request(request).await? {
+        Reply::Chats(c) => c.chats,
+        other => return Err(unexpected("chat:list", &other)),
+    };
+    let project = chats
+        .into_iter()
+        .find(|c| c.session_id == session)
+        .map(|c| c.project_slug)
+        .ok_or_else(|| anyhow!("no chat {session}; `paddock ls --all` lists the chats"))?;
+    Ok((project, scope))
+}
