@@ -4,6 +4,7 @@
 mod agents;
 mod approvals;
 mod chats;
+mod git;
 mod harness;
 mod provenance;
 mod queue;
