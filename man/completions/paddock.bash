@@ -34,6 +34,9 @@ _paddock() {
             paddock,detach)
                 cmd="paddock__subcmd__detach"
                 ;;
+            paddock,doctor)
+                cmd="paddock__subcmd__doctor"
+                ;;
             paddock,fork)
                 cmd="paddock__subcmd__fork"
                 ;;
@@ -162,6 +165,9 @@ _paddock() {
                 ;;
             paddock__subcmd__help,detach)
                 cmd="paddock__subcmd__help__subcmd__detach"
+                ;;
+            paddock__subcmd__help,doctor)
+                cmd="paddock__subcmd__help__subcmd__doctor"
                 ;;
             paddock__subcmd__help,fork)
                 cmd="paddock__subcmd__help__subcmd__fork"
@@ -320,7 +326,7 @@ _paddock() {
 
     case "${cmd}" in
         paddock)
-            opts="-h -V --socket --help --version daemon project ls list send tail cancel show status archive unarchive star unstar read unread detach attach delete fork history trigger import provenance git help"
+            opts="-h -V --socket --help --version daemon project ls list send tail cancel show doctor status archive unarchive star unstar read unread detach attach delete fork history trigger import provenance git help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -601,6 +607,24 @@ _paddock() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        paddock__subcmd__doctor)
+            opts="-h -V --socket --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         paddock__subcmd__fork)
             opts="-h -V --name --json --socket --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -822,7 +846,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__help)
-            opts="daemon project ls send tail cancel show status archive unarchive star unstar read unread detach attach delete fork history trigger import provenance git help"
+            opts="daemon project ls send tail cancel show doctor status archive unarchive star unstar read unread detach attach delete fork history trigger import provenance git help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -962,6 +986,20 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__help__subcmd__detach)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__help__subcmd__doctor)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

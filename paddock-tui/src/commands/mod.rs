@@ -4,6 +4,7 @@
 mod batch;
 mod chats;
 mod daemon;
+mod doctor;
 mod follow;
 mod git;
 mod history;
@@ -61,6 +62,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Cmd::Cancel(args)) => chats::cancel(&ctx, args).await,
         Some(Cmd::Show(args)) => chats::show(&ctx, args).await,
         Some(Cmd::Status(args)) => status::run(&ctx, args).await,
+        Some(Cmd::Doctor) => doctor::run(&ctx).await,
         Some(Cmd::Archive(args)) => batch::update(&ctx, ChatAction::Archive, args).await,
         Some(Cmd::Unarchive(args)) => batch::update(&ctx, ChatAction::Unarchive, args).await,
         Some(Cmd::Star(args)) => batch::update(&ctx, ChatAction::Star, args).await,
