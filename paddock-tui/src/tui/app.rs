@@ -8,10 +8,12 @@
 use paddock_proto::{Active, Attribution, ChatAction, ChatSummary, HelloReply, ProjectInfo};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
+use super::changes::{ChangesOutcome, ChangesView, CommitOutcome, Scope};
 use super::chat::ChatView;
 use super::composer::{Composer, ComposerOutcome, Target};
 use super::history::{HistoryOutcome, HistoryView};
 use super::keys::{self, Command, Context};
+use super::provenance_view::ProvenanceOutcome;
 use super::theme::Theme;
 use super::tree::TreeState;
 
@@ -78,6 +80,28 @@ pub enum Action {
     },
     /// The user has looked at History: advance their watermark.
     HistorySeen,
+    /// Read the git status of a project's scope (the Changes view opened, or its scope moved).
+    LoadChanges {
+        project_slug: String,
+        scope: Scope,
+    },
+    /// Read the diff of one file of the scope.
+    LoadDiff {
+        project_slug: String,
+        scope: Scope,
+        path: String,
+    },
+    /// Commit the scope's changed files with this message.
+    Commit {
+        project_slug: String,
+        scope: Scope,
+        message: String,
+    },
+    /// Read a file's provenance (the panel opened).
+    LoadProvenance {
+        project_slug: String,
+        path: String,
+    },
 }
 
 #[derive(Debug)]
@@ -112,6 +136,8 @@ pub struct App {
     pub pending_approvals: u32,
     /// The approvals inbox, when open.
     pub approvals: Option<super::inbox::InboxView>,
+    /// The Changes view (and its provenance panel), when open.
+    pub changes: Option<ChangesView>,
 }
 
 /// From this width on, the tree and the chat show side by side.
@@ -148,6 +174,7 @@ impl App {
             page: 10,
             pending_approvals: 0,
             approvals: None,
+            changes: None,
         }
     }
 
@@ -179,6 +206,12 @@ impl App {
             Context::Help
         } else if self.approvals.is_some() {
             Context::Inbox
+        } else if let Some(changes) = &self.changes {
+            if changes.provenance.is_some() {
+                Context::Provenance
+            } else {
+                Context::Changes
+            }
         } else if self.history.is_open() {
             Context::History
         } else {
@@ -192,7 +225,11 @@ impl App {
 
     /// A bracketed paste: into the composer when it has the keyboard.
     pub fn on_paste(&mut self, text: &str) {
-        if self.focus == Focus::Composer && self.help.is_none() && !self.history.is_open() {
+        if self.context() == Context::Changes
+            && let Some(changes) = self.changes.as_mut().filter(|c| c.committing())
+        {
+            changes.paste(text);
+        } else if self.focus == Focus::Composer && self.help.is_none() && !self.history.is_open() {
             self.composer.handle_paste(text);
         } else if let Some(filter) = &mut self.filter_input {
             filter.push_str(text.lines().next().unwrap_or_default());
@@ -212,6 +249,9 @@ impl App {
         if context == Context::Composer {
             return self.on_composer_key(key);
         }
+        if context == Context::Changes && self.changes.as_ref().is_some_and(|c| c.committing()) {
+            return self.on_commit_key(key);
+        }
         let command = keys::command_for(context, &key)?;
         match context {
             Context::Help => {
@@ -220,6 +260,8 @@ impl App {
             }
             Context::History => self.on_history(command),
             Context::Inbox => self.on_inbox(command),
+            Context::Changes => self.on_changes(command),
+            Context::Provenance => self.on_provenance(command),
             Context::Chat => self.on_chat(command),
             _ => self.on_tree(command),
         }
@@ -319,9 +361,111 @@ impl App {
         (!ids.is_empty()).then_some(Action::Answer { ids, decision })
     }
 
+    fn on_changes(&mut self, command: Command) -> Option<Action> {
+        let page = self.page;
+        let changes = self.changes.as_mut()?;
+        let project_slug = changes.project_slug().to_owned();
+        let scope = changes.scope().clone();
+        match changes.on_command(command, page) {
+            ChangesOutcome::Handled => None,
+            ChangesOutcome::LoadStatus => Some(Action::LoadChanges {
+                project_slug,
+                scope,
+            }),
+            ChangesOutcome::LoadDiff(path) => Some(Action::LoadDiff {
+                project_slug,
+                scope,
+                path,
+            }),
+            ChangesOutcome::LoadProvenance(path) => {
+                Some(Action::LoadProvenance { project_slug, path })
+            }
+            ChangesOutcome::Closed => {
+                self.changes = None;
+                None
+            }
+            ChangesOutcome::Ignored => self.global(command),
+        }
+    }
+
+    fn on_provenance(&mut self, command: Command) -> Option<Action> {
+        let page = self.page;
+        let changes = self.changes.as_mut()?;
+        let panel = changes.provenance.as_mut()?;
+        match panel.on_command(command, page) {
+            ProvenanceOutcome::Handled => None,
+            ProvenanceOutcome::Closed => {
+                changes.provenance = None;
+                None
+            }
+            ProvenanceOutcome::Ignored => self.global(command),
+        }
+    }
+
+    fn on_commit_key(&mut self, key: KeyEvent) -> Option<Action> {
+        let changes = self.changes.as_mut()?;
+        match changes.on_commit_key(key) {
+            CommitOutcome::Commit(message) => Some(Action::Commit {
+                project_slug: changes.project_slug().to_owned(),
+                scope: changes.scope().clone(),
+                message,
+            }),
+            CommitOutcome::Editing | CommitOutcome::Cancelled => None,
+        }
+    }
+
+    /// Opens the Changes view on the open chat (when the chat pane has the keyboard) or the
+    /// tree's cursor chat; on a project row, the project's changes.
+    fn open_changes(&mut self) -> Option<Action> {
+        let from_chat = self
+            .chat
+            .as_ref()
+            .filter(|_| self.focus != Focus::Tree)
+            .map(|c| {
+                let title = self
+                    .find_chat(c.session_id())
+                    .map(|r| r.title.clone())
+                    .unwrap_or_default();
+                (
+                    c.project_slug().to_owned(),
+                    Some(c.session_id().to_owned()),
+                    title,
+                )
+            });
+        let (project_slug, session_id, title) = from_chat
+            .or_else(|| {
+                self.tree.cursor_chat().map(|c| {
+                    (
+                        c.project_slug.clone(),
+                        Some(c.session_id.clone()),
+                        c.title.clone(),
+                    )
+                })
+            })
+            .or_else(|| self.tree.cursor_project().map(|p| (p, None, String::new())))?;
+        let title = title.lines().next().unwrap_or_default().to_owned();
+        let view = ChangesView::new(project_slug.clone(), session_id, title);
+        let scope = view.scope().clone();
+        self.changes = Some(view);
+        Some(Action::LoadChanges {
+            project_slug,
+            scope,
+        })
+    }
+
     /// Keys every context shares.
     fn global(&mut self, command: Command) -> Option<Action> {
         match command {
+            Command::Changes => {
+                if self.changes.take().is_some() {
+                    return None;
+                }
+                let open = self.open_changes();
+                if open.is_none() {
+                    self.notice = Some("put the cursor on a chat or a project".into());
+                }
+                open
+            }
             Command::Inbox => {
                 if self.approvals.take().is_some() {
                     return None;

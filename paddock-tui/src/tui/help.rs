@@ -271,6 +271,8 @@ mod tests {
                 Context::Composer,
                 Context::History,
                 Context::Inbox,
+                Context::Changes,
+                Context::Provenance,
                 Context::Help
             ]
         );

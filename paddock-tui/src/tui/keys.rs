@@ -36,19 +36,25 @@ pub enum Context {
     History,
     /// The approvals inbox.
     Inbox,
+    /// The Changes view: a scope's git status and diffs.
+    Changes,
+    /// The provenance panel of a file (over the Changes view).
+    Provenance,
     /// The help overlay.
     Help,
 }
 
 impl Context {
     /// Every context, in the order the help overlay lists them after the current one.
-    pub const ALL: [Context; 7] = [
+    pub const ALL: [Context; 9] = [
         Context::Global,
         Context::Tree,
         Context::Chat,
         Context::Composer,
         Context::History,
         Context::Inbox,
+        Context::Changes,
+        Context::Provenance,
         Context::Help,
     ];
 
@@ -61,6 +67,8 @@ impl Context {
             Context::Composer => "Composer",
             Context::History => "History",
             Context::Inbox => "Approvals inbox",
+            Context::Changes => "Changes",
+            Context::Provenance => "Provenance",
             Context::Help => "Help",
         }
     }
@@ -159,11 +167,19 @@ pub enum Command {
     EditQueued,
     /// Drop the queued follow-up.
     DropQueued,
+    /// Open (or close) the Changes view of the chat under the cursor (or the open chat).
+    Changes,
+    /// Changes: open the provenance panel of the file under the cursor.
+    Provenance,
+    /// Changes: commit the scope's files (asks for a message).
+    Commit,
+    /// Changes: the next scope (chat, subtree, project).
+    CycleScope,
 }
 
 impl Command {
     /// Every command (each has at least one binding; a unit test checks it).
-    pub const ALL: [Command; 46] = [
+    pub const ALL: [Command; 50] = [
         Command::Quit,
         Command::Help,
         Command::SwitchPane,
@@ -210,6 +226,10 @@ impl Command {
         Command::Model,
         Command::EditQueued,
         Command::DropQueued,
+        Command::Changes,
+        Command::Provenance,
+        Command::Commit,
+        Command::CycleScope,
     ];
 
     /// Whether the `S` prefix can widen this command to the cursor row's subtree.
@@ -403,6 +423,7 @@ static BINDINGS: &[Binding] = &[
     b(X::Global, &[Key::plain(K::Tab), Key::plain(K::BackTab)], "Tab/Shift-Tab", C::SwitchPane, "switch pane"),
     b(X::Global, &[Key::char('H')], "H", C::History, "History: recent runs"),
     b(X::Global, &[Key::char('I')], "I", C::Inbox, "the approvals inbox: tool calls waiting for you"),
+    b(X::Global, &[Key::char('D')], "D", C::Changes, "Changes: the files the chat changed, diffs, commit"),
     b(X::Global, &[Key::ctrl('l')], "Ctrl-L", C::Refresh, "reload from paddockd"),
     b(X::Global, &[Key::char('q'), Key::ctrl('c')], "q/Ctrl-C", C::Quit, "quit"),
     // The tree.
@@ -475,6 +496,22 @@ static BINDINGS: &[Binding] = &[
     b(X::Inbox, &[Key::char(' ')], "space", C::Mark, "select the row"),
     b(X::Inbox, &[ENTER], "Enter", C::Open, "open the chat that asks"),
     b(X::Inbox, &[ESC, Key::char('I')], "Esc/I", C::Back, "close the inbox"),
+    // The Changes view.
+    b(X::Changes, &[Key::char('j'), DOWN], "j/↓", C::Down, "next file"),
+    b(X::Changes, &[Key::char('k'), UP], "k/↑", C::Up, "previous file"),
+    b(X::Changes, &[Key::ctrl('u'), PGUP], "Ctrl-U/PgUp", C::PageUp, "scroll the diff up"),
+    b(X::Changes, &[Key::ctrl('d'), PGDN], "Ctrl-D/PgDn", C::PageDown, "scroll the diff down"),
+    b(X::Changes, &[ENTER, Key::char('p')], "Enter/p", C::Provenance, "the file's provenance: who wrote it, from what"),
+    b(X::Changes, &[Key::char('s')], "s", C::CycleScope, "scope: the chat, its subtree, the project"),
+    b(X::Changes, &[Key::char('c')], "c", C::Commit, "commit the scope's files (Enter commits, Esc cancels)"),
+    b(X::Changes, &[ESC, Key::char('D')], "Esc/D", C::Back, "close Changes"),
+    // The provenance panel.
+    b(X::Provenance, &[Key::char('j'), DOWN], "j/↓", C::Down, "scroll down"),
+    b(X::Provenance, &[Key::char('k'), UP], "k/↑", C::Up, "scroll up"),
+    b(X::Provenance, &[Key::char('g'), HOME], "g/Home", C::Top, "top"),
+    b(X::Provenance, &[Key::ctrl('u'), PGUP], "Ctrl-U/PgUp", C::PageUp, "page up"),
+    b(X::Provenance, &[Key::ctrl('d'), PGDN], "Ctrl-D/PgDn", C::PageDown, "page down"),
+    b(X::Provenance, &[ESC], "Esc", C::Back, "back to Changes"),
     // The help overlay.
     b(X::Help, &[Key::char('j'), DOWN], "j/↓", C::Down, "scroll down"),
     b(X::Help, &[Key::char('k'), UP], "k/↑", C::Up, "scroll up"),
@@ -574,7 +611,7 @@ mod tests {
                 "{c:?} has no binding"
             );
         }
-        assert_eq!(Command::ALL.len(), Command::DropQueued as usize + 1);
+        assert_eq!(Command::ALL.len(), Command::CycleScope as usize + 1);
     }
 
     #[test]
@@ -613,6 +650,7 @@ mod tests {
                 "Composer Ctrl-C Cancel",
                 "History H Back",
                 "Inbox I Back",
+                "Changes D Back",
                 "Help q Back",
                 "Help ? Back",
             ]
@@ -682,6 +720,13 @@ mod tests {
         assert_eq!(command_for(Context::History, &ch('H')), Some(C::Back));
         assert_eq!(command_for(Context::Chat, &ch('J')), Some(C::JumpToSender));
         assert_eq!(command_for(Context::Chat, &ch('o')), Some(C::ExpandItem));
+        assert_eq!(command_for(Context::Tree, &ch('D')), Some(C::Changes));
+        assert_eq!(command_for(Context::Chat, &ch('D')), Some(C::Changes));
+        assert_eq!(command_for(Context::Changes, &ch('D')), Some(C::Back));
+        assert_eq!(command_for(Context::Changes, &ch('p')), Some(C::Provenance));
+        assert_eq!(command_for(Context::Changes, &ch('s')), Some(C::CycleScope));
+        assert_eq!(command_for(Context::Changes, &ch('c')), Some(C::Commit));
+        assert_eq!(command_for(Context::Provenance, &ch('j')), Some(C::Down));
         // Tree keys are not chat keys.
         assert_eq!(command_for(Context::Chat, &ch('a')), None);
     }

@@ -12,6 +12,7 @@
 //! no line shows twice or goes missing. `chat:resync` and a reconnect do the same again.
 
 pub mod app;
+pub mod changes;
 pub mod chat;
 pub mod chat_view;
 pub mod composer;
@@ -19,6 +20,7 @@ pub mod help;
 pub mod history;
 pub mod inbox;
 pub mod keys;
+pub mod provenance_view;
 pub mod render;
 pub mod theme;
 pub mod tree;
@@ -84,6 +86,22 @@ enum Fetch {
     Transcript(String),
     History,
     Approvals,
+    /// The Changes view's git status.
+    GitStatus {
+        project_slug: String,
+        scope: changes::Scope,
+    },
+    /// The diff of one file of the Changes view's scope.
+    GitDiff {
+        project_slug: String,
+        scope: changes::Scope,
+        path: String,
+    },
+    /// The provenance panel's file.
+    Provenance {
+        project_slug: String,
+        path: String,
+    },
 }
 
 impl Fetch {
@@ -102,6 +120,28 @@ impl Fetch {
                 session_id: sid.clone(),
             }),
             Fetch::Approvals => Request::ApprovalList,
+            Fetch::GitStatus {
+                project_slug,
+                scope,
+            } => Request::GitStatus(paddock_proto::GitStatusRequest {
+                project_slug: project_slug.clone(),
+                scope: scope.to_git(),
+            }),
+            Fetch::GitDiff {
+                project_slug,
+                scope,
+                path,
+            } => Request::GitDiff(paddock_proto::GitDiffRequest {
+                project_slug: project_slug.clone(),
+                scope: scope.to_git(),
+                path: Some(path.clone()),
+            }),
+            Fetch::Provenance { project_slug, path } => {
+                Request::ProvenanceFile(paddock_proto::ProvenanceFile {
+                    project_slug: Some(project_slug.clone()),
+                    path: path.clone(),
+                })
+            }
             Fetch::History => Request::HistoryList(paddock_proto::HistoryList {
                 project_slug: None,
                 unattended: false,
@@ -337,6 +377,119 @@ impl EventLoop {
                 }),
             ),
             Action::HistorySeen => self.command("history seen", Request::HistorySeen),
+            Action::LoadChanges {
+                project_slug,
+                scope,
+            } => self.fetch(Fetch::GitStatus {
+                project_slug,
+                scope,
+            }),
+            Action::LoadDiff {
+                project_slug,
+                scope,
+                path,
+            } => self.fetch(Fetch::GitDiff {
+                project_slug,
+                scope,
+                path,
+            }),
+            Action::LoadProvenance { project_slug, path } => {
+                self.fetch(Fetch::Provenance { project_slug, path });
+            }
+            Action::Commit {
+                project_slug,
+                scope,
+                message,
+            } => self.command(
+                "commit",
+                Request::GitCommit(paddock_proto::GitCommitRequest {
+                    project_slug,
+                    scope: scope.to_git(),
+                    message,
+                    paths: Vec::new(),
+                }),
+            ),
+        }
+    }
+
+    /// Reads the Changes view's status again (after a commit, or news about its project).
+    fn refresh_changes(&mut self) {
+        if let Some(changes) = &self.app.changes {
+            let fetch = Fetch::GitStatus {
+                project_slug: changes.project_slug().to_owned(),
+                scope: changes.scope().clone(),
+            };
+            self.fetch(fetch);
+        }
+    }
+
+    /// Reads the diff of the Changes view's cursor file when it is not shown yet.
+    fn fetch_wanted_diff(&mut self) {
+        let wanted = self.app.changes.as_ref().and_then(|c| {
+            Some(Fetch::GitDiff {
+                project_slug: c.project_slug().to_owned(),
+                scope: c.scope().clone(),
+                path: c.wanted_diff()?.to_owned(),
+            })
+        });
+        if let Some(fetch) = wanted {
+            self.fetch(fetch);
+        }
+    }
+
+    /// An answer for the Changes view or its provenance panel; dropped when the view moved on.
+    fn on_changes_fetched(&mut self, fetch: Fetch, result: Result<Reply, String>) {
+        let Some(changes) = self.app.changes.as_mut() else {
+            return;
+        };
+        match fetch {
+            Fetch::GitStatus {
+                project_slug,
+                scope,
+            } if changes.is_for(&project_slug, &scope) => {
+                match result {
+                    Ok(Reply::GitStatus(status)) => changes.set_status(status),
+                    Ok(other) => changes.set_error(format!(
+                        "paddockd answered with {}",
+                        crate::client::reply_kind(&other)
+                    )),
+                    Err(reason) => changes.set_error(reason),
+                }
+                self.fetch_wanted_diff();
+            }
+            Fetch::GitDiff {
+                project_slug,
+                scope,
+                path,
+            } if changes.is_for(&project_slug, &scope) => {
+                let diff = match result {
+                    Ok(Reply::GitDiff(diff)) => Ok(diff),
+                    Ok(other) => Err(format!(
+                        "paddockd answered with {}",
+                        crate::client::reply_kind(&other)
+                    )),
+                    Err(reason) => Err(reason),
+                };
+                changes.set_diff(path, diff);
+            }
+            Fetch::Provenance { project_slug, path } => {
+                let Some(panel) = changes
+                    .provenance
+                    .as_mut()
+                    .filter(|p| p.is_for(&project_slug, &path))
+                else {
+                    return;
+                };
+                match result {
+                    Ok(Reply::Provenance(p)) => panel.set(p),
+                    Ok(other) => panel.set_error(format!(
+                        "paddockd answered with {}",
+                        crate::client::reply_kind(&other)
+                    )),
+                    Err(reason) => panel.set_error(reason),
+                }
+            }
+            _ => {}
         }
     }
 
@@ -474,6 +627,7 @@ impl EventLoop {
                     if self.app.history.is_open() {
                         self.fetch(Fetch::History);
                     }
+                    self.refresh_changes();
                 }
                 Err(reason) => {
                     self.app.set_unreachable(reason);
@@ -484,6 +638,13 @@ impl EventLoop {
                 self.in_flight.remove(&fetch);
                 if self.again.remove(&fetch) {
                     self.fetch(fetch.clone());
+                }
+                if matches!(
+                    fetch,
+                    Fetch::GitStatus { .. } | Fetch::GitDiff { .. } | Fetch::Provenance { .. }
+                ) {
+                    self.on_changes_fetched(fetch, result);
+                    return;
                 }
                 match (fetch, result) {
                     (Fetch::Projects, Ok(Reply::Projects(p))) => self.app.set_projects(p.projects),
@@ -529,6 +690,14 @@ impl EventLoop {
             Some(Event::ChatsChanged(changed)) => {
                 if !self.app.knows_project(&changed.project_slug) {
                     self.fetch(Fetch::Projects);
+                }
+                if self
+                    .app
+                    .changes
+                    .as_ref()
+                    .is_some_and(|c| c.project_slug() == changed.project_slug)
+                {
+                    self.refresh_changes();
                 }
                 self.fetch(Fetch::Chats(changed.project_slug));
                 false
@@ -663,6 +832,15 @@ impl EventLoop {
                     1 => "1 chat changed".to_owned(),
                     n => format!("{n} chats changed"),
                 });
+            }
+            Ok(Reply::GitCommitted(c)) => {
+                let short = c.commit.get(..7).unwrap_or(&c.commit);
+                let files = match c.files.len() {
+                    1 => "1 file".to_owned(),
+                    n => format!("{n} files"),
+                };
+                self.app.notice = Some(format!("committed {files} as {short} on {}", c.branch));
+                self.refresh_changes();
             }
             Ok(Reply::Cancelled(c)) if !c.was_running => {
                 self.app.notice = Some("nothing was running".to_owned());

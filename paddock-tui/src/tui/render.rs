@@ -55,6 +55,11 @@ pub fn render(app: &mut App, frame: &mut Frame<'_>) {
                 super::inbox::render_inbox(inbox, &theme, frame, body);
             }
         }
+        _ if app.changes.is_some() => {
+            if let Some(changes) = &app.changes {
+                super::changes::render_changes(changes, &theme, frame, body);
+            }
+        }
         _ if app.history.is_open() => {
             app.history.set_tick(app.tick);
             history::render_history(&app.history, &theme, frame, body);
@@ -82,6 +87,13 @@ fn app_context_under_help(app: &App) -> super::keys::Context {
     use super::keys::Context;
     if app.approvals.is_some() {
         return Context::Inbox;
+    }
+    if let Some(changes) = &app.changes {
+        return if changes.provenance.is_some() {
+            Context::Provenance
+        } else {
+            Context::Changes
+        };
     }
     if app.history.is_open() {
         return Context::History;
@@ -243,6 +255,23 @@ fn render_status(app: &App, frame: &mut Frame<'_>, area: Rect) {
                 ("a", "always"),
                 ("space", "select"),
                 ("esc", "close"),
+            ],
+        ),
+        (None, _) if app.changes.as_ref().is_some_and(|c| c.committing()) => {
+            hints(&[], &[("enter", "commit"), ("esc", "cancel")])
+        }
+        (None, _) if app.changes.as_ref().is_some_and(|c| c.provenance.is_some()) => {
+            hints(&[], &[("j/k", "scroll"), ("esc", "back"), ("?", "keys")])
+        }
+        (None, _) if app.changes.is_some() => hints(
+            &[],
+            &[
+                ("j/k", "files"),
+                ("p", "provenance"),
+                ("s", "scope"),
+                ("c", "commit"),
+                ("esc", "close"),
+                ("?", "keys"),
             ],
         ),
         (None, _) if app.history.is_open() => hints(
