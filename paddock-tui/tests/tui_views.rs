@@ -354,3 +354,10 @@ fn help_has_no_color_without_color() -> TestResult {
     );
     Ok(())
 }
+
+#[test]
+fn help_changes_80x24() -> TestResult {
+    // From the Changes view: its keys first, then the global ones (D among them).
+    insta::assert_snapshot!(help_screen(Theme::default(), Context::Changes, 80, 24, 0)?);
+    Ok(())
+}

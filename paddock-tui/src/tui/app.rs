@@ -364,9 +364,11 @@ impl App {
     fn on_changes(&mut self, command: Command) -> Option<Action> {
         let page = self.page;
         let changes = self.changes.as_mut()?;
+        let outcome = changes.on_command(command, page);
+        // After the command: `s` moves the scope.
         let project_slug = changes.project_slug().to_owned();
         let scope = changes.scope().clone();
-        match changes.on_command(command, page) {
+        match outcome {
             ChangesOutcome::Handled => None,
             ChangesOutcome::LoadStatus => Some(Action::LoadChanges {
                 project_slug,

@@ -12,9 +12,10 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
+use unicode_width::UnicodeWidthStr;
 
 use super::keys::Command;
-use super::provenance_view::{ProvenanceView, render_provenance};
+use super::provenance_view::{ProvenanceView, fit, render_provenance, wrap_lines};
 use super::theme::{Role, Theme};
 
 /// Which changes the view lists: a chat's, a chat's subtree's, or the project's.
@@ -334,14 +335,10 @@ pub fn render_changes(view: &ChangesView, theme: &Theme, frame: &mut Frame<'_>, 
     if area.height == 0 {
         return;
     }
-    let dot = theme.glyph("·", "-");
+    let width = usize::from(area.width);
     let title = Line::from(vec![
         Span::styled(" Changes ", theme.style(Role::Accent)),
-        Span::raw(view.scope_label()),
-        Span::styled(
-            format!("  {dot} s scope {dot} p provenance {dot} c commit {dot} Esc close"),
-            theme.style(Role::Dim),
-        ),
+        Span::raw(fit(&view.scope_label(), width.saturating_sub(10), theme)),
     ]);
     frame.render_widget(title, Rect { height: 1, ..area });
     let input_height = u16::from(view.committing());
@@ -383,7 +380,7 @@ pub fn render_changes(view: &ChangesView, theme: &Theme, frame: &mut Frame<'_>, 
                 theme.style(Role::Dim),
             ),
         ];
-        frame.render_widget(Paragraph::new(lines), body);
+        frame.render_widget(Paragraph::new(wrap_lines(lines, width)), body);
         return;
     }
     // The branch line, the files, the hidden count: the top half at most.
@@ -413,14 +410,21 @@ pub fn render_changes(view: &ChangesView, theme: &Theme, frame: &mut Frame<'_>, 
     }
     head.push(Line::from(branch));
     let hidden = (status.hidden > 0).then(|| {
-        let files = if status.hidden == 1 { "file" } else { "files" };
-        Line::styled(
-            format!(
-                " {} changed {files} outside this scope are hidden",
-                status.hidden
-            ),
-            theme.style(Role::Dim),
-        )
+        let (files, are) = if status.hidden == 1 {
+            ("file", "is")
+        } else {
+            ("files", "are")
+        };
+        let long = format!(
+            " {} changed {files} outside this scope {are} hidden",
+            status.hidden
+        );
+        let text = if long.width() < width {
+            long
+        } else {
+            format!(" {} hidden: outside this scope", status.hidden)
+        };
+        Line::styled(text, theme.style(Role::Dim))
     });
     let notes: Vec<Line<'static>> = status
         .notes

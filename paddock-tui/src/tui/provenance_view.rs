@@ -10,7 +10,8 @@ use paddock_proto::{FileEdge, FileStatus, FileStep, Lineage, Provenance};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::widgets::Paragraph;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::keys::Command;
 use super::theme::{Role, Theme};
@@ -279,19 +280,16 @@ pub fn provenance_lines(view: &ProvenanceView, theme: &Theme) -> Vec<Line<'stati
     lines
 }
 
-/// Draws the panel into `area`: a title line, then the lines, scrolled.
+/// Draws the panel into `area`: a title line, then the lines, wrapped and scrolled.
 pub fn render_provenance(view: &ProvenanceView, theme: &Theme, frame: &mut Frame<'_>, area: Rect) {
     if area.height == 0 {
         return;
     }
-    let dot = theme.glyph("·", "-");
+    let width = usize::from(area.width);
+    let label = fit(&view.path, width.saturating_sub(12), theme);
     let title = Line::from(vec![
         Span::styled(" Provenance ", theme.style(Role::Accent)),
-        Span::raw(view.path.clone()),
-        Span::styled(
-            format!("  {dot} j/k scroll {dot} Esc back"),
-            theme.style(Role::Dim),
-        ),
+        Span::raw(label),
     ]);
     frame.render_widget(title, Rect { height: 1, ..area });
     let body = Rect {
@@ -299,14 +297,88 @@ pub fn render_provenance(view: &ProvenanceView, theme: &Theme, frame: &mut Frame
         height: area.height - 1,
         ..area
     };
-    let lines = provenance_lines(view, theme);
-    let max = u16::try_from(lines.len().saturating_sub(1)).unwrap_or(u16::MAX);
+    let lines = wrap_lines(provenance_lines(view, theme), width);
+    let max = lines.len().saturating_sub(usize::from(body.height));
+    let skip = usize::from(view.scroll).min(max);
     frame.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .scroll((view.scroll.min(max), 0)),
+        Paragraph::new(lines.into_iter().skip(skip).collect::<Vec<_>>()),
         body,
     );
+}
+
+/// Cuts `text` to `max` columns, marking the cut with the theme's ellipsis.
+pub(crate) fn fit(text: &str, max: usize, theme: &Theme) -> String {
+    if text.width() <= max {
+        return text.to_owned();
+    }
+    let ellipsis = theme.glyph("…", "...");
+    let room = max.saturating_sub(ellipsis.width());
+    let mut out = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w > room {
+            break;
+        }
+        out.push(c);
+        used += w;
+    }
+    out.push_str(ellipsis);
+    out
+}
+
+/// Wraps styled lines at `width` columns, word by word; a continuation is indented two
+/// columns past its line's own indentation, so nested items stay readable when narrow.
+pub(crate) fn wrap_lines(lines: Vec<Line<'static>>, width: usize) -> Vec<Line<'static>> {
+    let width = width.max(8);
+    let mut out = Vec::new();
+    for line in lines {
+        if line.width() <= width {
+            out.push(line);
+            continue;
+        }
+        let style = line.style;
+        let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+        let lead = text.len() - text.trim_start_matches(' ').len();
+        let indent = (lead + 2).min(width / 2);
+        let mut current: Vec<Span<'static>> = Vec::new();
+        let mut used = 0;
+        let mut fresh = true;
+        for span in line.spans {
+            for piece in span.content.split_inclusive(' ') {
+                let mut piece = piece.to_owned();
+                let room = width.saturating_sub(used);
+                if !fresh && piece.trim_end().width() > room {
+                    out.push(Line::from(std::mem::take(&mut current)).style(style));
+                    current.push(Span::raw(" ".repeat(indent)));
+                    used = indent;
+                    fresh = true;
+                    if piece.trim().is_empty() {
+                        continue;
+                    }
+                }
+                // A word longer than a whole line is cut across lines.
+                while piece.trim_end().width() > width.saturating_sub(used) {
+                    let room = width.saturating_sub(used).max(1);
+                    let head: String = piece.chars().take(room).collect();
+                    piece = piece.chars().skip(room).collect();
+                    current.push(Span::styled(head, span.style));
+                    out.push(Line::from(std::mem::take(&mut current)).style(style));
+                    current.push(Span::raw(" ".repeat(indent)));
+                    used = indent;
+                }
+                used += piece.width();
+                if !piece.trim().is_empty() {
+                    fresh = false;
+                }
+                current.push(Span::styled(piece, span.style));
+            }
+        }
+        if !current.is_empty() {
+            out.push(Line::from(current).style(style));
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -336,6 +408,24 @@ mod tests {
             inputs: inputs.iter().map(|s| (*s).to_owned()).collect(),
             missing_origin: false,
         }
+    }
+
+    #[test]
+    fn wrapping_indents_continuations() {
+        let lines = vec![Line::from(vec![
+            Span::raw("   "),
+            Span::raw("alpha beta gamma"),
+            Span::raw(" delta"),
+        ])];
+        let wrapped = text(&wrap_lines(lines, 12));
+        assert_eq!(
+            wrapped,
+            ["   alpha ", "     beta ", "     gamma ", "     delta"]
+        );
+        let long = text(&wrap_lines(vec![Line::raw("x abcdefghijklmnop")], 8));
+        assert_eq!(long, ["x ", "  abcdef", "  ghijkl", "  mnop"]);
+        assert_eq!(fit("abcdef", 4, &Theme::plain()), "a...");
+        assert_eq!(fit("abc", 4, &Theme::plain()), "abc");
     }
 
     fn text(lines: &[Line<'_>]) -> Vec<String> {

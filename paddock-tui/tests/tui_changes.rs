@@ -1,0 +1,493 @@
+//! The Changes view (`D`) and the provenance panel as `insta` snapshots on ratatui's
+//! `TestBackend` at 80x24 and 40x24 (Unicode and the plain ASCII, no-color theme), and how
+//! their keys turn into requests: the scope cycling, the diff of the cursor's file, the
+//! provenance of a file, and a commit with the message typed on the bottom line.
+
+use paddock_proto::{
+    ChatSummary, FileEdge, FileStatus, FileStep, GitDiff, GitFile, GitStatus, HelloReply, Lineage,
+    LineageNode, Origin, ProjectInfo, Provenance,
+};
+use paddock_tui::tui::app::{Action, App};
+use paddock_tui::tui::changes::{ChangesView, Scope};
+use paddock_tui::tui::keys::Context;
+use paddock_tui::tui::render;
+use paddock_tui::tui::theme::Theme;
+use paddock_tui::tui::tree::RowId;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::style::Color;
+
+type TestResult = Result<(), Box<dyn std::error::Error>>;
+
+const RACE: &str = "a3e9b1c4-6d2f-4f8a-b7c5-1e0d9f3a2b68";
+
+fn app(theme: Theme) -> App {
+    let mut app = App::with_theme(theme);
+    app.set_connected(HelloReply {
+        protocol_version: 1,
+        daemon_version: "0.1.0".into(),
+        pid: 4242,
+        user: "me".into(),
+    });
+    app.set_projects(vec![ProjectInfo {
+        slug: "webapp".into(),
+        path: "/home/me/src/webapp".into(),
+        created_at: None,
+    }]);
+    let mut race = ChatSummary {
+        session_id: RACE.into(),
+        project_slug: "webapp".into(),
+        title: "Investigate cookie refresh race".into(),
+        origin: Origin::Human,
+        message_count: 4,
+        ..ChatSummary::default()
+    };
+    race.children = Vec::new();
+    app.set_all_chats(vec![race]);
+    app
+}
+
+fn file(path: &str, index: &str, worktree: &str) -> GitFile {
+    GitFile {
+        path: path.into(),
+        orig_path: None,
+        index: index.into(),
+        worktree: worktree.into(),
+    }
+}
+
+fn status() -> GitStatus {
+    GitStatus {
+        project_slug: "webapp".into(),
+        is_repo: true,
+        branch: Some("main".into()),
+        head: Some("3f9a2c1".into()),
+        upstream: Some("origin/main".into()),
+        ahead: Some(1),
+        behind: Some(0),
+        files: vec![
+            file("src/auth/cookie.ts", ".", "M"),
+            file("src/auth/session.ts", "A", "."),
+            file("tests/cookie-race.spec.ts", "?", "?"),
+        ],
+        hidden: 3,
+        notes: Vec::new(),
+    }
+}
+
+fn diff() -> GitDiff {
+    GitDiff {
+        project_slug: "webapp".into(),
+        is_repo: true,
+        diff: "diff --git a/src/auth/cookie.ts b/src/auth/cookie.ts\n\
+               index 1c2d3e4..5f6a7b8 100644\n\
+               --- a/src/auth/cookie.ts\n\
+               +++ b/src/auth/cookie.ts\n\
+               @@ -12,3 +12,3 @@ export function refresh(session: Session) {\n   \
+               const now = Date.now();\n\
+               -  if (session.expiresAt < now()) {\n\
+               +  if (session.expiresAt <= now() + SKEW_MS) {\n     \
+               return renew(session);\n"
+            .into(),
+        files: vec!["src/auth/cookie.ts".into()],
+        truncated: false,
+        hidden: 0,
+    }
+}
+
+/// The Changes view of the race chat, its status and the first file's diff loaded.
+fn changes() -> ChangesView {
+    let mut view = ChangesView::new(
+        "webapp".into(),
+        Some(RACE.into()),
+        "Investigate cookie refresh race".into(),
+    );
+    view.set_status(status());
+    view.set_diff("src/auth/cookie.ts".into(), Ok(diff()));
+    view
+}
+
+fn step(tool: &str, at: &str, edge: FileEdge, change: &str, title: Option<&str>) -> FileStep {
+    FileStep {
+        session_id: RACE.into(),
+        job_id: "0193f4c2-7a1e-7c3d-9b2a-5e8f1d0c4a67".into(),
+        step_id: "0193f4c2-7a1e-7c3d-9b2a-5e8f1d0c4a67:3".into(),
+        title: title.map(Into::into),
+        tool: tool.into(),
+        at: at.into(),
+        edge,
+        change: change.into(),
+        hash: None,
+    }
+}
+
+fn provenance() -> Provenance {
+    let title = Some("Investigate cookie refresh race");
+    let edit = step(
+        "Edit",
+        "2026-11-03T09:14:31Z",
+        FileEdge::Observed,
+        "wrote",
+        title,
+    );
+    let bash = step(
+        "Bash",
+        "2026-11-03T08:02:10Z",
+        FileEdge::Inferred,
+        "modified",
+        Some("Nightly backup check"),
+    );
+    Provenance {
+        project_slug: "webapp".into(),
+        path: "src/auth/cookie.ts".into(),
+        status: FileStatus::Stale,
+        status_reason: "the bytes on disk differ from the hash recorded when Edit wrote it".into(),
+        current_hash: Some(
+            "sha256:9f2c4e1a7b3d5f6081a2c3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4".into(),
+        ),
+        producers: vec![edit.clone(), bash],
+        readers: vec![step(
+            "Read",
+            "2026-11-03T09:14:05Z",
+            FileEdge::Observed,
+            "read",
+            title,
+        )],
+        lineage: Lineage {
+            nodes: vec![
+                LineageNode {
+                    path: "src/auth/cookie.ts".into(),
+                    hops: 0,
+                    producer: Some(edit.clone()),
+                    inputs: vec!["tests/login.spec.ts".into(), "src/auth/skew.ts".into()],
+                    missing_origin: false,
+                },
+                LineageNode {
+                    path: "tests/login.spec.ts".into(),
+                    hops: 1,
+                    producer: None,
+                    inputs: Vec::new(),
+                    missing_origin: true,
+                },
+                LineageNode {
+                    path: "src/auth/skew.ts".into(),
+                    hops: 1,
+                    producer: Some(edit),
+                    inputs: vec!["config/clock.json".into()],
+                    missing_origin: false,
+                },
+            ],
+            truncated: true,
+        },
+        notes: vec![
+            "Some tool calls of chat a3e9b1c4 were not recorded (the recorder fell behind), so its steps are incomplete."
+                .into(),
+        ],
+    }
+}
+
+fn with_provenance(theme: Theme) -> App {
+    let mut app = app(theme);
+    let mut view = changes();
+    view.on_command(paddock_tui::tui::keys::Command::Provenance, 10);
+    if let Some(panel) = view.provenance.as_mut() {
+        panel.set(Box::new(provenance()));
+    }
+    app.changes = Some(view);
+    app
+}
+
+fn screen(
+    app: &mut App,
+    width: u16,
+    height: u16,
+) -> Result<TestBackend, Box<dyn std::error::Error>> {
+    let mut terminal = Terminal::new(TestBackend::new(width, height))?;
+    terminal.draw(|frame| {
+        app.scroll_into_view(render::list_height(frame.area()));
+        render::render(app, frame);
+    })?;
+    Ok(terminal.backend().clone())
+}
+
+fn key(code: KeyCode) -> KeyEvent {
+    KeyEvent::new(code, KeyModifiers::NONE)
+}
+
+fn ch(c: char) -> KeyEvent {
+    key(KeyCode::Char(c))
+}
+
+fn changes_app(theme: Theme) -> App {
+    let mut app = app(theme);
+    app.changes = Some(changes());
+    app
+}
+
+#[test]
+fn changes_80x24() -> TestResult {
+    insta::assert_snapshot!(screen(&mut changes_app(Theme::default()), 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn changes_40x24() -> TestResult {
+    insta::assert_snapshot!(screen(&mut changes_app(Theme::default()), 40, 24)?);
+    Ok(())
+}
+
+#[test]
+fn changes_plain_80x24() -> TestResult {
+    insta::assert_snapshot!(screen(&mut changes_app(Theme::plain()), 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn changes_plain_40x24() -> TestResult {
+    insta::assert_snapshot!(screen(&mut changes_app(Theme::plain()), 40, 24)?);
+    Ok(())
+}
+
+#[test]
+fn changes_not_a_repo_80x24() -> TestResult {
+    let mut app = app(Theme::default());
+    let mut view = ChangesView::new("webapp".into(), Some(RACE.into()), "Investigate".into());
+    view.set_status(GitStatus {
+        project_slug: "webapp".into(),
+        is_repo: false,
+        branch: None,
+        head: None,
+        upstream: None,
+        ahead: None,
+        behind: None,
+        files: Vec::new(),
+        hidden: 0,
+        notes: Vec::new(),
+    });
+    app.changes = Some(view);
+    insta::assert_snapshot!(screen(&mut app, 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn changes_not_a_repo_plain_40x24() -> TestResult {
+    let mut app = app(Theme::plain());
+    let mut view = ChangesView::new("webapp".into(), None, String::new());
+    view.set_status(GitStatus {
+        project_slug: "webapp".into(),
+        is_repo: false,
+        branch: None,
+        head: None,
+        upstream: None,
+        ahead: None,
+        behind: None,
+        files: Vec::new(),
+        hidden: 0,
+        notes: Vec::new(),
+    });
+    app.changes = Some(view);
+    insta::assert_snapshot!(screen(&mut app, 40, 24)?);
+    Ok(())
+}
+
+#[test]
+fn changes_commit_message_80x24() -> TestResult {
+    let mut app = changes_app(Theme::default());
+    app.on_key(ch('c'));
+    for c in "Fix the cookie refresh race".chars() {
+        app.on_key(ch(c));
+    }
+    insta::assert_snapshot!(screen(&mut app, 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn provenance_80x24() -> TestResult {
+    insta::assert_snapshot!(screen(&mut with_provenance(Theme::default()), 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn provenance_40x24() -> TestResult {
+    insta::assert_snapshot!(screen(&mut with_provenance(Theme::default()), 40, 24)?);
+    Ok(())
+}
+
+#[test]
+fn provenance_plain_80x24() -> TestResult {
+    insta::assert_snapshot!(screen(&mut with_provenance(Theme::plain()), 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn provenance_plain_40x24() -> TestResult {
+    insta::assert_snapshot!(screen(&mut with_provenance(Theme::plain()), 40, 24)?);
+    Ok(())
+}
+
+/// The color of the first cell of the row whose text starts with `prefix`.
+fn row_fg(screen: &TestBackend, prefix: &str) -> Option<Color> {
+    let buffer = screen.buffer();
+    let width = usize::from(buffer.area.width);
+    buffer.content().chunks(width).find_map(|row| {
+        let text: String = row.iter().map(|c| c.symbol()).collect();
+        text.starts_with(prefix).then(|| row[0].fg)
+    })
+}
+
+#[test]
+fn diff_lines_and_statuses_are_colored() -> TestResult {
+    let colored = screen(&mut changes_app(Theme::default()), 80, 24)?;
+    assert_eq!(row_fg(&colored, "+  if"), Some(Color::Green));
+    assert_eq!(row_fg(&colored, "-  if"), Some(Color::Red));
+    let panel = screen(&mut with_provenance(Theme::default()), 80, 24)?;
+    let stale = panel
+        .buffer()
+        .content()
+        .iter()
+        .find(|c| c.symbol() == "S")
+        .map(|c| c.fg);
+    assert_eq!(stale, Some(Color::Red), "Stale is red");
+    // NO_COLOR: not one colored cell, and only ASCII.
+    for plain in [
+        screen(&mut changes_app(Theme::plain()), 80, 24)?,
+        screen(&mut with_provenance(Theme::plain()), 80, 24)?,
+    ] {
+        assert!(
+            plain
+                .buffer()
+                .content()
+                .iter()
+                .all(|c| c.fg == Color::Reset && c.bg == Color::Reset && c.symbol().is_ascii())
+        );
+    }
+    Ok(())
+}
+
+#[test]
+fn keys_open_scope_diff_provenance_and_commit() -> TestResult {
+    let mut app = app(Theme::default());
+    assert!(app.tree.select(&RowId::Chat {
+        project: "webapp".into(),
+        session_id: RACE.into(),
+    }));
+    // D on the cursor's chat: its changes.
+    assert_eq!(
+        app.on_key(ch('D')),
+        Some(Action::LoadChanges {
+            project_slug: "webapp".into(),
+            scope: Scope::Chat(RACE.into()),
+        })
+    );
+    assert_eq!(app.context(), Context::Changes);
+    // s: the subtree, then the project, then the chat again.
+    assert_eq!(
+        app.on_key(ch('s')),
+        Some(Action::LoadChanges {
+            project_slug: "webapp".into(),
+            scope: Scope::Subtree(RACE.into()),
+        })
+    );
+    app.on_key(ch('s'));
+    assert_eq!(
+        app.on_key(ch('s')),
+        Some(Action::LoadChanges {
+            project_slug: "webapp".into(),
+            scope: Scope::Chat(RACE.into()),
+        })
+    );
+    let view = app.changes.as_mut().ok_or("Changes is not open")?;
+    view.set_status(status());
+    assert_eq!(view.wanted_diff(), Some("src/auth/cookie.ts"));
+    // j: the next file's diff.
+    assert_eq!(
+        app.on_key(ch('j')),
+        Some(Action::LoadDiff {
+            project_slug: "webapp".into(),
+            scope: Scope::Chat(RACE.into()),
+            path: "src/auth/session.ts".into(),
+        })
+    );
+    // Enter: the file's provenance; Esc back to Changes.
+    assert_eq!(
+        app.on_key(key(KeyCode::Enter)),
+        Some(Action::LoadProvenance {
+            project_slug: "webapp".into(),
+            path: "src/auth/session.ts".into(),
+        })
+    );
+    assert_eq!(app.context(), Context::Provenance);
+    assert_eq!(app.on_key(ch('j')), None);
+    app.on_key(key(KeyCode::Esc));
+    assert_eq!(app.context(), Context::Changes);
+    // c: a message line; q types, Esc cancels, nothing is sent.
+    app.on_key(ch('c'));
+    assert_eq!(app.on_key(ch('q')), None);
+    assert_eq!(app.on_key(key(KeyCode::Esc)), None);
+    assert_eq!(app.context(), Context::Changes);
+    app.on_key(ch('c'));
+    app.on_paste("Fix the race\nignored");
+    assert_eq!(
+        app.on_key(key(KeyCode::Enter)),
+        Some(Action::Commit {
+            project_slug: "webapp".into(),
+            scope: Scope::Chat(RACE.into()),
+            message: "Fix the race".into(),
+        })
+    );
+    // D closes it; the tree has the keys again.
+    assert_eq!(app.on_key(ch('D')), None);
+    assert!(app.changes.is_none());
+    assert_eq!(app.context(), Context::Tree);
+    Ok(())
+}
+
+#[test]
+fn changes_open_on_the_open_chat_from_the_chat_pane() -> TestResult {
+    let mut app = app(Theme::default());
+    assert!(app.tree.select(&RowId::Chat {
+        project: "webapp".into(),
+        session_id: RACE.into(),
+    }));
+    app.on_key(key(KeyCode::Enter));
+    assert_eq!(app.context(), Context::Chat);
+    // The cursor moves on in the tree; the chat pane's chat is what D is about.
+    app.tree.move_by(-1);
+    assert_eq!(
+        app.on_key(ch('D')),
+        Some(Action::LoadChanges {
+            project_slug: "webapp".into(),
+            scope: Scope::Chat(RACE.into()),
+        })
+    );
+    let label = app.changes.as_ref().map(ChangesView::scope_label);
+    assert_eq!(
+        label.as_deref(),
+        Some("chat \"Investigate cookie refresh race\"")
+    );
+    // Esc closes it and the chat pane has the keys again.
+    app.on_key(key(KeyCode::Esc));
+    assert_eq!(app.context(), Context::Chat);
+    Ok(())
+}
+
+#[test]
+fn on_a_project_row_the_scope_is_the_project() -> TestResult {
+    let mut app = app(Theme::default());
+    assert!(app.tree.select(&RowId::Project("webapp".into())));
+    assert_eq!(
+        app.on_key(ch('D')),
+        Some(Action::LoadChanges {
+            project_slug: "webapp".into(),
+            scope: Scope::Project,
+        })
+    );
+    // s stays on the project: there is no chat to narrow to.
+    app.on_key(ch('s'));
+    assert_eq!(
+        app.changes.as_ref().map(|c| c.scope().clone()),
+        Some(Scope::Project)
+    );
+    Ok(())
+}
