@@ -1412,6 +1412,34 @@ pub struct Provenance {
     /// What the records may be missing (dropped events, scans that failed), for a person.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// The environments the steps above ran in (each once), by the `environment` they name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub environments: Vec<Environment>,
+}
+
+/// A snapshot of a project's environment, taken when a chat's first turn starts and again
+/// after an install-shaped command; content-addressed, so steps with the same environment
+/// share one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Environment {
+    /// Hex sha256 of the snapshot's canonical JSON (every field below).
+    pub hash: String,
+    /// `git rev-parse HEAD` in the project's directory, when it is a repository with a commit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub git_head: Option<String>,
+    /// Tool name (`rustc`, `node`, `python3`) to the first line of its `--version`; tools
+    /// that are missing or too slow to answer are left out.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub toolchains: std::collections::BTreeMap<String, String>,
+    /// Root lockfile name (`Cargo.lock`, `package-lock.json`...) to `sha256:HEX` of its bytes.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub lockfiles: std::collections::BTreeMap<String, String>,
+    /// `OS ARCH`, e.g. `linux x86_64`.
+    pub os: String,
+    /// `PRETTY_NAME` of `/etc/os-release`, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub os_name: Option<String>,
 }
 
 /// One step (one tool call of a chat's turn) touching a file.
@@ -1434,6 +1462,10 @@ pub struct FileStep {
     /// `sha256:HEX` recorded right after the write (or at read time).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hash: Option<String>,
+    /// The hash of the environment the step started in (one of the reply's `environments`);
+    /// absent for steps recorded before environments were.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub environment: Option<String>,
 }
 
 /// The walk from a file to the steps and inputs that produced it.

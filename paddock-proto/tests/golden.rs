@@ -1565,6 +1565,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                         hash: Some(s(
                             "sha256:9f2c4e1a7b3d5f6081a2c3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4",
                         )),
+                        environment: Some(s("5b1f0e7c2a9d4c38e6f1a0b7d2c5e8f9a1b4c7d0e3f6a9b2c5d8e1f4a7b0c3d6")),
                     }],
                     readers: vec![FileStep {
                         session_id: s(CHILD),
@@ -1578,6 +1579,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                         hash: Some(s(
                             "sha256:41d7a0c3e5b2f4a6c8e0d2b4f6a8c0e2d4b6f8a0c2e4d6b8f0a2c4e6d8b0f2a4",
                         )),
+                        environment: Some(s("5b1f0e7c2a9d4c38e6f1a0b7d2c5e8f9a1b4c7d0e3f6a9b2c5d8e1f4a7b0c3d6")),
                     }],
                     lineage: Lineage {
                         nodes: vec![
@@ -1594,6 +1596,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                                     edge: FileEdge::Observed,
                                     change: s("wrote"),
                                     hash: None,
+                                    environment: Some(s("5b1f0e7c2a9d4c38e6f1a0b7d2c5e8f9a1b4c7d0e3f6a9b2c5d8e1f4a7b0c3d6")),
                                 }),
                                 inputs: vec![s("tests/login.spec.ts")],
                                 missing_origin: false,
@@ -1609,6 +1612,24 @@ fn table() -> Vec<(&'static str, Golden)> {
                         truncated: false,
                     },
                     notes: vec![],
+                    environments: vec![Environment {
+                        hash: s("5b1f0e7c2a9d4c38e6f1a0b7d2c5e8f9a1b4c7d0e3f6a9b2c5d8e1f4a7b0c3d6"),
+                        git_head: Some(s("3f9a2c1d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39")),
+                        toolchains: [
+                            (s("node"), s("v22.11.0")),
+                            (s("python3"), s("Python 3.12.7")),
+                        ]
+                        .into_iter()
+                        .collect(),
+                        lockfiles: [(
+                            s("package-lock.json"),
+                            s("sha256:c4e6a8b0d2f4c6e8a0b2d4f6c8e0a2b4d6f8c0e2a4b6d8f0c2e4a6b8d0f2c4e6"),
+                        )]
+                        .into_iter()
+                        .collect(),
+                        os: s("linux x86_64"),
+                        os_name: Some(s("Ubuntu 24.04.1 LTS")),
+                    }],
                 })),
             ),
         ),
@@ -1715,6 +1736,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                         hash: Some(s(
                             "sha256:7a9c1e3b5d7f9a1c3e5b7d9f1a3c5e7b9d1f3a5c7e9b1d3f5a7c9e1b3d5f7a9c",
                         )),
+                        environment: None,
                     }],
                     readers: vec![],
                     lineage: Lineage {
@@ -1731,6 +1753,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                                 edge: FileEdge::Inferred,
                                 change: s("created"),
                                 hash: None,
+                                environment: None,
                             }),
                             inputs: vec![],
                             missing_origin: false,
@@ -1740,6 +1763,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                     notes: vec![s(
                         "Some tool calls of chat c71d4e2a were not recorded (the recorder fell behind), so its steps are incomplete.",
                     )],
+                    environments: vec![],
                 })),
             ),
         ),

@@ -119,6 +119,7 @@ fn step(tool: &str, at: &str, edge: FileEdge, change: &str, title: Option<&str>)
         edge,
         change: change.into(),
         hash: None,
+        environment: None,
     }
 }
 
@@ -184,6 +185,7 @@ fn provenance() -> Provenance {
             "Some tool calls of chat a3e9b1c4 were not recorded (the recorder fell behind), so its steps are incomplete."
                 .into(),
         ],
+        environments: Vec::new(),
     }
 }
 

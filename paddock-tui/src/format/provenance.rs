@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
 use chrono::{DateTime, TimeZone};
-use paddock_proto::{FileEdge, FileStatus, FileStep, LineageNode, Provenance};
+use paddock_proto::{Environment, FileEdge, FileStatus, FileStep, LineageNode, Provenance};
 
 use super::{clean_title, one_line, project_label, short_time};
 
@@ -59,6 +59,41 @@ where
     )
 }
 
+/// `1.95` from `rustc 1.95.0 (…)`, `22.11` from `v22.11.0`, `3.12` from `Python 3.12.7`.
+fn short_version(line: &str) -> &str {
+    let word = line
+        .split_whitespace()
+        .find(|w| {
+            w.trim_start_matches('v')
+                .starts_with(|c: char| c.is_ascii_digit())
+        })
+        .unwrap_or(line)
+        .trim_start_matches('v');
+    let mut dots = word.match_indices('.').map(|(i, _)| i);
+    match (dots.next(), dots.next()) {
+        (Some(_), Some(second)) => &word[..second],
+        _ => word,
+    }
+}
+
+/// `environment 5b1f0e7c: git 3f9a2c1, rustc 1.95, node 22.11, 1 lockfile, Ubuntu 24.04 LTS`.
+fn environment_line(env: &Environment) -> String {
+    let mut parts = Vec::new();
+    if let Some(head) = &env.git_head {
+        parts.push(format!("git {}", head.get(..7).unwrap_or(head)));
+    }
+    for (tool, version) in &env.toolchains {
+        parts.push(format!("{tool} {}", short_version(version)));
+    }
+    match env.lockfiles.len() {
+        0 => {}
+        1 => parts.extend(env.lockfiles.keys().cloned()),
+        n => parts.push(format!("{n} lockfiles")),
+    }
+    parts.push(env.os_name.clone().unwrap_or_else(|| env.os.clone()));
+    format!("environment {}: {}", short(&env.hash), parts.join(", "))
+}
+
 /// The whole report.
 pub fn provenance<Tz: TimeZone>(p: &Provenance, now: &DateTime<Tz>) -> String
 where
@@ -82,6 +117,13 @@ where
         out.push_str("\nWritten by (newest first):\n");
         for step in &p.producers {
             out.push_str(&step_line(step, now));
+            let env = step
+                .environment
+                .as_deref()
+                .and_then(|h| p.environments.iter().find(|e| e.hash == h));
+            if let Some(env) = env {
+                let _ = writeln!(out, "               {}", environment_line(env));
+            }
         }
     }
     if !p.readers.is_empty() {
@@ -162,6 +204,7 @@ mod tests {
             edge,
             change: change.into(),
             hash: None,
+            environment: None,
         }
     }
 
@@ -195,6 +238,7 @@ mod tests {
                 truncated: true,
             },
             notes: vec!["Some steps are missing.".into()],
+            environments: vec![],
         };
         let now = chrono::Utc
             .with_ymd_and_hms(2026, 11, 3, 12, 0, 0)
@@ -222,5 +266,57 @@ Notes:
   Some steps are missing.
 ";
         assert_eq!(text, expected);
+    }
+
+    #[test]
+    fn a_producer_shows_its_environment() {
+        let mut edit = step("Edit", "wrote", FileEdge::Observed);
+        edit.environment = Some("5b1f0e7c2a9d4c38".into());
+        let env = Environment {
+            hash: "5b1f0e7c2a9d4c38".into(),
+            git_head: Some("3f9a2c1d8e7b6a5f".into()),
+            toolchains: [
+                ("node".to_owned(), "v22.11.0".to_owned()),
+                (
+                    "rustc".to_owned(),
+                    "rustc 1.95.0 (abcdef 2026-10-30)".to_owned(),
+                ),
+            ]
+            .into_iter()
+            .collect(),
+            lockfiles: [("Cargo.lock".to_owned(), "sha256:00".to_owned())]
+                .into_iter()
+                .collect(),
+            os: "linux x86_64".into(),
+            os_name: None,
+        };
+        let p = Provenance {
+            project_slug: "web".into(),
+            path: "src/a.ts".into(),
+            status: FileStatus::Current,
+            status_reason: "it matches".into(),
+            current_hash: None,
+            producers: vec![edit],
+            readers: vec![],
+            lineage: Lineage {
+                nodes: vec![],
+                truncated: false,
+            },
+            notes: vec![],
+            environments: vec![env],
+        };
+        let now = chrono::Utc
+            .with_ymd_and_hms(2026, 11, 3, 12, 0, 0)
+            .single()
+            .unwrap_or_default();
+        let text = provenance(&p, &now);
+        assert!(
+            text.contains(
+                "\n               environment 5b1f0e7c: git 3f9a2c1, node 22.11, rustc 1.95, Cargo.lock, linux x86_64\n"
+            ),
+            "{text}"
+        );
+        assert_eq!(short_version("Python 3.12.7"), "3.12");
+        assert_eq!(short_version("weird"), "weird");
     }
 }

@@ -397,6 +397,7 @@ mod tests {
             edge: FileEdge::Observed,
             change: "wrote".into(),
             hash: None,
+            environment: None,
         }
     }
 

@@ -169,6 +169,7 @@ mod tests {
             truncated_edges: 0,
             scan: None,
             overlapped: false,
+            environment: None,
         }
     }
 

@@ -12,8 +12,11 @@
 //! call), Read / Grep / Glob what they read; other tools that are not known to be read-only
 //! get a before/after scan of the project's directory (`scan.rs`) and inferred edges.
 //! `provenance:file` reads the steps back: status (`identity.rs`), producers, readers, and
-//! the lineage (`lineage.rs`).
+//! the lineage (`lineage.rs`). Each step names the environment it started in (`env.rs`): a
+//! snapshot taken when the recorder first sees a session, and again after an install-shaped
+//! Bash command.
 
+pub mod env;
 pub mod identity;
 pub mod lineage;
 pub mod scan;
@@ -147,6 +150,7 @@ impl Provenance {
             open: HashMap::new(),
             counters: HashMap::new(),
             dropped: dropped.clone(),
+            envs: HashMap::new(),
         };
         let spawned = std::thread::Builder::new()
             .name("provenance".into())
@@ -222,6 +226,14 @@ struct Open {
     overlapped: bool,
     /// Files other steps of the project wrote (observed) while this one ran: not its effects.
     written_elsewhere: HashSet<String>,
+    /// The environment the step started in.
+    environment: Option<String>,
+}
+
+/// A session's current environment.
+struct SessionEnv {
+    agent_dir: PathBuf,
+    hash: Option<String>,
 }
 
 struct Recorder {
@@ -230,6 +242,8 @@ struct Recorder {
     /// Tool calls per turn, for step ids.
     counters: HashMap<String, u32>,
     dropped: Arc<Mutex<HashMap<String, u64>>>,
+    /// The environment each session's next steps run in, by session.
+    envs: HashMap<String, SessionEnv>,
 }
 
 /// RFC 3339 UTC with milliseconds: such strings sort in time order.
@@ -241,6 +255,7 @@ impl Recorder {
     fn run(mut self, mut rx: mpsc::Receiver<Observed>) {
         while let Some(o) = rx.blocking_recv() {
             self.write_gap(&o);
+            self.ensure_env(&o);
             match o.what {
                 What::Start {
                     ref tool_use_id,
@@ -296,6 +311,41 @@ impl Recorder {
         }
     }
 
+    /// The first event of a session the recorder has not seen: its environment is the one its
+    /// last recorded step names, or (a new chat, or steps from before environments) a new
+    /// snapshot.
+    fn ensure_env(&mut self, o: &Observed) {
+        if self.envs.contains_key(&o.session_id) {
+            return;
+        }
+        let recorded = steps::read(&steps::steps_path(&o.meta_dir, &o.session_id))
+            .ok()
+            .and_then(|lines| {
+                lines.into_iter().rev().find_map(|l| match l {
+                    Line::Step(s) => s.environment,
+                    Line::Gap { .. } => None,
+                })
+            });
+        let hash = recorded.or_else(|| snapshot(&o.meta_dir, &o.agent_dir));
+        self.envs.insert(
+            o.session_id.clone(),
+            SessionEnv {
+                agent_dir: o.agent_dir.clone(),
+                hash,
+            },
+        );
+    }
+
+    /// After an install-shaped command: a new snapshot for every session in that directory.
+    fn recapture(&mut self, meta_dir: &Path, agent_dir: &Path) {
+        let hash = snapshot(meta_dir, agent_dir);
+        for env in self.envs.values_mut() {
+            if env.agent_dir == agent_dir {
+                env.hash.clone_from(&hash);
+            }
+        }
+    }
+
     fn new_open(
         &mut self,
         o: &Observed,
@@ -316,6 +366,7 @@ impl Recorder {
             baseline,
             overlapped: false,
             written_elsewhere: HashSet::new(),
+            environment: self.envs.get(&o.session_id).and_then(|e| e.hash.clone()),
         }
     }
 
@@ -437,6 +488,13 @@ impl Recorder {
         let truncated_edges = files.len().saturating_sub(limits.max_edges);
         files.truncate(limits.max_edges);
         let (args_preview, args_truncated) = preview(input, limits.max_preview);
+        let installed = open.tool == "Bash"
+            && !no_result
+            && input
+                .get("command")
+                .and_then(Value::as_str)
+                .is_some_and(env::is_install);
+        let (meta_dir, agent_dir) = (open.meta_dir.clone(), open.agent_dir.clone());
         let record = StepRecord {
             step_id: open.step_id,
             session_id: open.session_id.clone(),
@@ -453,10 +511,28 @@ impl Recorder {
             truncated_edges: u32::try_from(truncated_edges).unwrap_or(u32::MAX),
             scan: scan_result,
             overlapped: open.overlapped,
+            environment: open.environment,
         };
         let path = steps::steps_path(&open.meta_dir, &open.session_id);
         if let Err(e) = steps::append(&path, &Line::Step(Box::new(record))) {
             tracing::warn!(session = %open.session_id, "cannot record a provenance step: {e}");
+        }
+        // The step keeps the environment it started in; the next ones get the new one.
+        if installed {
+            self.recapture(&meta_dir, &agent_dir);
+        }
+    }
+}
+
+/// Captures and stores a snapshot of `agent_dir`; its hash, or `None` (with a warning) when
+/// it cannot be stored.
+fn snapshot(meta_dir: &Path, agent_dir: &Path) -> Option<String> {
+    let snap = env::capture(agent_dir);
+    match env::store(meta_dir, &snap) {
+        Ok(hash) => Some(hash),
+        Err(e) => {
+            tracing::warn!(dir = %agent_dir.display(), "cannot store an environment snapshot: {e}");
+            None
         }
     }
 }
@@ -666,13 +742,14 @@ fn report(
         edge: f.edge,
         change: f.change.clone(),
         hash: f.hash.clone(),
+        environment: s.environment.clone(),
     };
     let (status, status_reason) =
         identity::status(writes.first().map(|(s, f)| (*f, s.tool.as_str())), &now);
     let producers: Vec<FileStep> = writes.iter().map(|(s, f)| file_step(s, f)).collect();
     let readers: Vec<FileStep> = reads.iter().map(|(s, f)| file_step(s, f)).collect();
     let walk = lineage::walk(&all, rel, lineage::BOUNDS);
-    let nodes = walk
+    let nodes: Vec<LineageNode> = walk
         .nodes
         .iter()
         .map(|n| LineageNode {
@@ -719,6 +796,31 @@ fn report(
             if n == 1 { "it" } else { "they" }
         ));
     }
+    let mut env_hashes: Vec<&str> = Vec::new();
+    let named = producers
+        .iter()
+        .chain(readers.iter())
+        .chain(
+            nodes
+                .iter()
+                .filter_map(|n: &LineageNode| n.producer.as_ref()),
+        )
+        .filter_map(|s| s.environment.as_deref());
+    for hash in named {
+        if !env_hashes.contains(&hash) {
+            env_hashes.push(hash);
+        }
+    }
+    let mut environments = Vec::new();
+    for hash in env_hashes {
+        match env::load(&project.meta_dir, hash) {
+            Some(e) => environments.push(e),
+            None => notes.push(format!(
+                "The environment snapshot {} is missing or unreadable.",
+                short(hash)
+            )),
+        }
+    }
     if writes.iter().any(|(s, _)| s.overlapped) {
         notes.push(
             "A step that wrote this file ran alongside other tool calls of the project, so its attribution is inferred from a shared scan.".into(),
@@ -737,6 +839,7 @@ fn report(
             truncated: walk.truncated,
         },
         notes,
+        environments,
     })
 }
 
@@ -809,6 +912,7 @@ mod tests {
             open: HashMap::new(),
             counters: HashMap::new(),
             dropped: Arc::default(),
+            envs: HashMap::new(),
         }
     }
 
@@ -926,6 +1030,48 @@ mod tests {
         assert_eq!(steps[0].truncated_edges, 1);
         assert_eq!(steps[1].scan.as_deref(), Some("sandbox-too-large"));
         assert!(steps[1].files.is_empty());
+    }
+
+    #[test]
+    fn steps_name_their_environment_and_an_install_recaptures_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::write(root.join("package-lock.json"), "{}").unwrap();
+        let mut r = recorder(Limits::default());
+        r.ensure_env(&observed(root, What::TurnEnd));
+        let first = r.envs["s"].hash.clone().unwrap();
+        play(
+            &mut r,
+            root,
+            "t1",
+            "Bash",
+            serde_json::json!({"command": "npm install left-pad"}),
+            || std::fs::write(root.join("package-lock.json"), "{\"v\":2}").unwrap(),
+        );
+        play(
+            &mut r,
+            root,
+            "t2",
+            "Bash",
+            serde_json::json!({"command": "npm test"}),
+            || {},
+        );
+        let steps = steps_of(root);
+        assert_eq!(steps[0].environment.as_deref(), Some(first.as_str()));
+        let second = steps[1].environment.clone().unwrap();
+        assert_ne!(second, first);
+        let (a, b) = (
+            env::load(root, &first).unwrap(),
+            env::load(root, &second).unwrap(),
+        );
+        assert_ne!(
+            a.lockfiles["package-lock.json"],
+            b.lockfiles["package-lock.json"]
+        );
+        // A recorder that restarts picks the session's environment up from its steps.
+        let mut again = recorder(Limits::default());
+        again.ensure_env(&observed(root, What::TurnEnd));
+        assert_eq!(again.envs["s"].hash.as_deref(), Some(second.as_str()));
     }
 
     #[test]

@@ -69,6 +69,10 @@ pub struct StepRecord {
     /// step for its effects.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub overlapped: bool,
+    /// The hash of the environment snapshot the step started in (`env.rs`); absent in steps
+    /// recorded before environments were.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub environment: Option<String>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -193,6 +197,7 @@ mod tests {
             truncated_edges: 0,
             scan: None,
             overlapped: false,
+            environment: None,
         }
     }
 
@@ -240,6 +245,23 @@ mod tests {
             .unwrap();
         append(&path, &Line::Step(Box::new(step(3)))).unwrap();
         assert_eq!(read(&path).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn a_step_without_an_environment_still_loads() {
+        let old = r#"{"kind":"step","stepId":"job:1","sessionId":"s","jobId":"job","toolUseId":"t","tool":"Bash","startedAt":"a","endedAt":"b","argsPreview":"{}"}"#;
+        let Line::Step(step) = serde_json::from_str::<Line>(old).unwrap() else {
+            panic!("not a step");
+        };
+        assert_eq!(step.environment, None);
+        let mut with = step.clone();
+        with.environment = Some("ab".into());
+        let text = serde_json::to_string(&Line::Step(with.clone())).unwrap();
+        assert!(text.contains(r#""environment":"ab""#));
+        assert_eq!(
+            serde_json::from_str::<Line>(&text).unwrap(),
+            Line::Step(with)
+        );
     }
 
     #[test]

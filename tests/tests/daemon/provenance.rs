@@ -385,3 +385,127 @@ async fn real_cli_writes_are_recorded_observed_and_bash_inferred() {
     assert_eq!(p.status, FileStatus::Stale);
     d.stop().await.unwrap();
 }
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = std::process::Command::new("git")
+        .args([
+            "-c",
+            "user.name=Paddock Test",
+            "-c",
+            "user.email=test@example.com",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+}
+
+fn sha256_of(path: &Path) -> String {
+    paddockd::provenance::identity::hash_file(path, u64::MAX)
+        .hash()
+        .expect("hashed")
+        .to_owned()
+}
+
+#[tokio::test]
+async fn steps_name_their_environment_and_an_install_recaptures_it() {
+    let d = TestDaemon::start().await;
+    let mut c = d.client().await;
+    let dir = d.dir.path().join("src-rs");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("Cargo.lock"), "version = 4\n").unwrap();
+    git(&dir, &["init", "-q"]);
+    git(&dir, &["add", "Cargo.lock"]);
+    git(&dir, &["commit", "-q", "-m", "init"]);
+    let head = git(&dir, &["rev-parse", "HEAD"]);
+    let lock_before = sha256_of(&dir.join("Cargo.lock"));
+    create_project(&mut c, "rs", &dir).await;
+
+    // Write, then an install-shaped Bash step (its `run` changes the lockfile), then Write.
+    let install = serde_json::json!({
+        "tool": "Bash",
+        "input": {"command": "cargo add serde"},
+        "output": "",
+        "delay_ms": 400,
+        "run": "printf '[[package]]\\n' >> Cargo.lock",
+    })
+    .to_string();
+    turn(
+        &mut c,
+        "rs",
+        None,
+        &format!(
+            "fake:[{},{install},{},{{\"text\":\"done\"}}]",
+            write_step(&dir.join("before.txt"), "one"),
+            write_step(&dir.join("after.txt"), "two"),
+        ),
+    )
+    .await;
+    let lock_after = sha256_of(&dir.join("Cargo.lock"));
+    assert_ne!(lock_before, lock_after);
+
+    let before = provenance_until(&mut c, "rs", "before.txt", |p| {
+        p.producers.first().is_some_and(|s| s.environment.is_some())
+    })
+    .await;
+    let env_hash = before.producers[0].environment.clone().unwrap();
+    assert_eq!(before.environments.len(), 1, "{before:#?}");
+    let env = &before.environments[0];
+    assert_eq!(env.hash, env_hash);
+    assert_eq!(env.git_head.as_deref(), Some(head.as_str()));
+    assert_eq!(
+        env.lockfiles.get("Cargo.lock").map(String::as_str),
+        Some(lock_before.as_str())
+    );
+    assert!(!env.os.is_empty());
+    // Stored content-addressed under the project's metadata folder.
+    let stored = [
+        d.cfg.data_dir.join("projects/rs/.paddock/environments"),
+        dir.join(".paddock/environments"),
+    ]
+    .into_iter()
+    .map(|p| p.join(format!("{env_hash}.json")))
+    .find(|p| p.exists())
+    .expect("the environment file exists");
+    let text = std::fs::read_to_string(&stored).unwrap();
+    assert!(
+        text.contains(&lock_before) && text.contains(&head),
+        "{text}"
+    );
+
+    // The step after the install runs in a new environment, with the new lockfile.
+    // (The recorder may also blame the Bash step for after.txt: its after-scan can run once
+    // the next Write is on disk. The Write's own step is the one that matters here.)
+    let after = provenance_until(&mut c, "rs", "after.txt", |p| {
+        p.producers.first().is_some_and(|s| s.tool == "Write")
+    })
+    .await;
+    let new_hash = after.producers[0].environment.clone().unwrap();
+    let steps_text = std::fs::read_dir(
+        stored
+            .parent()
+            .unwrap()
+            .parent()
+            .unwrap()
+            .join("provenance"),
+    )
+    .unwrap()
+    .flatten()
+    .map(|e| std::fs::read_to_string(e.path().join("steps.jsonl")).unwrap_or_default())
+    .collect::<String>();
+    assert_ne!(new_hash, env_hash, "{steps_text}");
+    let new_env = after
+        .environments
+        .iter()
+        .find(|e| e.hash == new_hash)
+        .expect("the new environment is in the reply");
+    assert_eq!(
+        new_env.lockfiles.get("Cargo.lock").map(String::as_str),
+        Some(lock_after.as_str())
+    );
+    assert_eq!(new_env.git_head.as_deref(), Some(head.as_str()));
+}
