@@ -99,6 +99,12 @@ pub enum Request {
     /// Who produced a file, from what, and whether it still is what they wrote.
     #[serde(rename = "provenance:file")]
     ProvenanceFile(ProvenanceFile),
+    /// The files a chat's turns (or one turn) read and wrote, with each write's status now.
+    #[serde(rename = "provenance:touched")]
+    ProvenanceTouched(ProvenanceTouched),
+    /// Which chat and turn last wrote each region of a file (from the steps and git).
+    #[serde(rename = "provenance:blame")]
+    ProvenanceBlame(ProvenanceFile),
     /// A project's git status, whole or limited to the files a turn, chat or subtree wrote.
     #[serde(rename = "git:status")]
     GitStatus(GitStatusRequest),
@@ -153,6 +159,8 @@ impl Request {
             Request::AgentTools(_) => "agent:tools",
             Request::AgentCall(_) => "agent:call",
             Request::ProvenanceFile(_) => "provenance:file",
+            Request::ProvenanceTouched(_) => "provenance:touched",
+            Request::ProvenanceBlame(_) => "provenance:blame",
             Request::GitStatus(_) => "git:status",
             Request::GitDiff(_) => "git:diff",
             Request::GitCommit(_) => "git:commit",
@@ -879,6 +887,10 @@ pub enum Reply {
     AgentResult(AgentResult),
     /// `provenance:file`: a file's status, producers, readers and lineage.
     Provenance(Box<Provenance>),
+    /// `provenance:touched`: a chat's files, turn by turn.
+    Touched(Touched),
+    /// `provenance:blame`: a file's lines and who last wrote each region.
+    Blame(Box<Blame>),
     /// `git:status`.
     GitStatus(GitStatus),
     /// `git:diff`.
@@ -1466,6 +1478,138 @@ pub struct FileStep {
     /// absent for steps recorded before environments were.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub environment: Option<String>,
+    /// The chat's model, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// The step is a subagent's tool call (the Agent tool), harvested from its transcript when
+    /// it finished: who it was. Its hashes were taken at harvest, not at the write.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub specialist: Option<Specialist>,
+}
+
+/// A subagent (Claude Code's Agent tool) whose tool calls were harvested into its chat's steps.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Specialist {
+    /// The CLI's agent id (`agent-<id>.jsonl` in the session's `subagents/` folder).
+    pub agent_id: String,
+    /// Its agent type, e.g. `general-purpose`.
+    pub name: String,
+    /// What the lead asked of it (the Agent call's `description`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+}
+
+/// `provenance:touched`: a chat's files, or one turn's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProvenanceTouched {
+    pub project_slug: String,
+    pub session_id: String,
+    /// Only this turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job_id: Option<String>,
+}
+
+/// Whether a step read or wrote a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FileRole {
+    Read,
+    Write,
+}
+
+/// A chat's files, turn by turn (oldest turn first).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Touched {
+    pub project_slug: String,
+    pub session_id: String,
+    pub turns: Vec<TouchedTurn>,
+    /// What the records may be missing (dropped events, scans that failed), for a person.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// The files one turn touched: each path once per role, the last step's edge and change.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TouchedTurn {
+    pub job_id: String,
+    /// When its first recorded step started (RFC 3339).
+    pub started_at: String,
+    pub files: Vec<TouchedFile>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TouchedFile {
+    /// Relative to the project's directory (absolute when outside it).
+    pub path: String,
+    pub role: FileRole,
+    pub edge: FileEdge,
+    /// `wrote`, `read`, or a scan's `created` / `modified` / `deleted`.
+    pub change: String,
+    /// The tool of the turn's last step on this file.
+    pub tool: String,
+    /// For writes: whether the file still is what this turn left (`current`), has changed
+    /// since (`stale`), or cannot be checked (`unverified`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<FileStatus>,
+    /// The write was a subagent's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub specialist: Option<Specialist>,
+}
+
+/// `provenance:blame`: a file's lines, and for each region who last wrote it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Blame {
+    pub project_slug: String,
+    /// Relative to the project's directory.
+    pub path: String,
+    /// The file's lines now, without their line ends.
+    pub lines: Vec<String>,
+    /// Consecutive, covering every line once, in order.
+    pub regions: Vec<BlameRegion>,
+    /// What the answer may be missing (versions not kept, dropped events), for a person.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// Lines `start..=end` (1-based) and who last wrote them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BlameRegion {
+    pub start: u32,
+    pub end: u32,
+    pub by: BlameSource,
+}
+
+/// Who last wrote a region of a file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum BlameSource {
+    /// A step of a chat's turn.
+    Step(Box<FileStep>),
+    /// A commit, for lines no recorded step changed since.
+    Commit(BlameCommit),
+    /// Changed by nothing the daemon recorded: the user's own edits, or a write it did not see.
+    Unknown,
+}
+
+/// A commit, as `provenance:blame` names it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BlameCommit {
+    /// The full hash.
+    pub sha: String,
+    pub summary: String,
+    pub author: String,
+    /// RFC 3339.
+    pub at: String,
 }
 
 /// The walk from a file to the steps and inputs that produced it.

@@ -589,6 +589,27 @@ fn table() -> Vec<(&'static str, Golden)> {
             ),
         ),
         (
+            "request.provenance_touched",
+            request(
+                62,
+                Request::ProvenanceTouched(ProvenanceTouched {
+                    project_slug: s(PROJECT),
+                    session_id: s(CHILD),
+                    job_id: Some(s(JOB)),
+                }),
+            ),
+        ),
+        (
+            "request.provenance_blame",
+            request(
+                63,
+                Request::ProvenanceBlame(ProvenanceFile {
+                    project_slug: Some(s(PROJECT)),
+                    path: s("src/auth/cookie.ts"),
+                }),
+            ),
+        ),
+        (
             "request.git_status",
             request(
                 70,
@@ -1566,6 +1587,8 @@ fn table() -> Vec<(&'static str, Golden)> {
                             "sha256:9f2c4e1a7b3d5f6081a2c3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4",
                         )),
                         environment: Some(s("5b1f0e7c2a9d4c38e6f1a0b7d2c5e8f9a1b4c7d0e3f6a9b2c5d8e1f4a7b0c3d6")),
+                        model: None,
+                        specialist: None,
                     }],
                     readers: vec![FileStep {
                         session_id: s(CHILD),
@@ -1580,6 +1603,8 @@ fn table() -> Vec<(&'static str, Golden)> {
                             "sha256:41d7a0c3e5b2f4a6c8e0d2b4f6a8c0e2d4b6f8a0c2e4d6b8f0a2c4e6d8b0f2a4",
                         )),
                         environment: Some(s("5b1f0e7c2a9d4c38e6f1a0b7d2c5e8f9a1b4c7d0e3f6a9b2c5d8e1f4a7b0c3d6")),
+                        model: None,
+                        specialist: None,
                     }],
                     lineage: Lineage {
                         nodes: vec![
@@ -1597,6 +1622,8 @@ fn table() -> Vec<(&'static str, Golden)> {
                                     change: s("wrote"),
                                     hash: None,
                                     environment: Some(s("5b1f0e7c2a9d4c38e6f1a0b7d2c5e8f9a1b4c7d0e3f6a9b2c5d8e1f4a7b0c3d6")),
+                                    model: None,
+                                    specialist: None,
                                 }),
                                 inputs: vec![s("tests/login.spec.ts")],
                                 missing_origin: false,
@@ -1630,6 +1657,107 @@ fn table() -> Vec<(&'static str, Golden)> {
                         os: s("linux x86_64"),
                         os_name: Some(s("Ubuntu 24.04.1 LTS")),
                     }],
+                })),
+            ),
+        ),
+        (
+            "reply.touched",
+            ok(
+                62,
+                Reply::Touched(Touched {
+                    project_slug: s(PROJECT),
+                    session_id: s(CHILD),
+                    turns: vec![TouchedTurn {
+                        job_id: s(JOB),
+                        started_at: s("2026-11-03T09:14:02Z"),
+                        files: vec![
+                            TouchedFile {
+                                path: s("src/auth/cookie.ts"),
+                                role: FileRole::Write,
+                                edge: FileEdge::Observed,
+                                change: s("wrote"),
+                                tool: s("Edit"),
+                                status: Some(FileStatus::Current),
+                                specialist: None,
+                            },
+                            TouchedFile {
+                                path: s("tests/cookie-race.spec.ts"),
+                                role: FileRole::Write,
+                                edge: FileEdge::Observed,
+                                change: s("wrote"),
+                                tool: s("Write"),
+                                status: Some(FileStatus::Unverified),
+                                specialist: Some(Specialist {
+                                    agent_id: s("abb2fcc5ce70e42c4"),
+                                    name: s("general-purpose"),
+                                    description: Some(s("Write a regression test")),
+                                    model: Some(s("claude-sonnet-4-5")),
+                                }),
+                            },
+                            TouchedFile {
+                                path: s("tests/login.spec.ts"),
+                                role: FileRole::Read,
+                                edge: FileEdge::Observed,
+                                change: s("read"),
+                                tool: s("Read"),
+                                status: None,
+                                specialist: None,
+                            },
+                        ],
+                    }],
+                    notes: vec![],
+                }),
+            ),
+        ),
+        (
+            "reply.blame",
+            ok(
+                63,
+                Reply::Blame(Box::new(Blame {
+                    project_slug: s(PROJECT),
+                    path: s("src/auth/cookie.ts"),
+                    lines: vec![
+                        s("import { now } from './clock';"),
+                        s("export function refresh(session: Session) {"),
+                        s("  if (session.expiresAt <= now() + SKEW_MS) {"),
+                        s("    // refreshed by hand"),
+                    ],
+                    regions: vec![
+                        BlameRegion {
+                            start: 1,
+                            end: 2,
+                            by: BlameSource::Commit(BlameCommit {
+                                sha: s("3f9a2c1d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39"),
+                                summary: s("Add cookie refresh"),
+                                author: s("Ana Lima"),
+                                at: s("2026-10-28T16:02:11Z"),
+                            }),
+                        },
+                        BlameRegion {
+                            start: 3,
+                            end: 3,
+                            by: BlameSource::Step(Box::new(FileStep {
+                                session_id: s(CHILD),
+                                job_id: s(JOB),
+                                step_id: s("0193f4c2-7a1e-7c3d-9b2a-5e8f1d0c4a67:3"),
+                                title: Some(s("Investigate cookie refresh race")),
+                                tool: s("Edit"),
+                                at: s("2026-11-03T09:14:31Z"),
+                                edge: FileEdge::Observed,
+                                change: s("wrote"),
+                                hash: None,
+                                environment: None,
+                                model: Some(s("claude-sonnet-4-5")),
+                                specialist: None,
+                            })),
+                        },
+                        BlameRegion {
+                            start: 4,
+                            end: 4,
+                            by: BlameSource::Unknown,
+                        },
+                    ],
+                    notes: vec![],
                 })),
             ),
         ),
@@ -1737,6 +1865,8 @@ fn table() -> Vec<(&'static str, Golden)> {
                             "sha256:7a9c1e3b5d7f9a1c3e5b7d9f1a3c5e7b9d1f3a5c7e9b1d3f5a7c9e1b3d5f7a9c",
                         )),
                         environment: None,
+                        model: None,
+                        specialist: None,
                     }],
                     readers: vec![],
                     lineage: Lineage {
@@ -1754,6 +1884,8 @@ fn table() -> Vec<(&'static str, Golden)> {
                                 change: s("created"),
                                 hash: None,
                                 environment: None,
+                                model: None,
+                                specialist: None,
                             }),
                             inputs: vec![],
                             missing_origin: false,
@@ -2053,6 +2185,8 @@ covers!(request_row, REQUEST_ROWS, Request {
     Request::AgentTools(_) => "request.agent_tools",
     Request::AgentCall(_) => "request.agent_call",
     Request::ProvenanceFile(_) => "request.provenance_file",
+    Request::ProvenanceTouched(_) => "request.provenance_touched",
+    Request::ProvenanceBlame(_) => "request.provenance_blame",
     Request::GitStatus(_) => "request.git_status",
     Request::GitDiff(_) => "request.git_diff",
     Request::GitCommit(_) => "request.git_commit",
@@ -2179,6 +2313,8 @@ covers!(reply_row, REPLY_ROWS, Reply {
     Reply::AgentTools(_) => "reply.agent_tools",
     Reply::AgentResult(_) => "reply.agent_result",
     Reply::Provenance(_) => "reply.provenance",
+    Reply::Touched(_) => "reply.touched",
+    Reply::Blame(_) => "reply.blame",
     Reply::GitStatus(_) => "reply.git_status",
     Reply::GitDiff(_) => "reply.git_diff",
     Reply::GitCommitted(_) => "reply.git_committed",

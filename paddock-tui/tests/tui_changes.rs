@@ -120,6 +120,8 @@ fn step(tool: &str, at: &str, edge: FileEdge, change: &str, title: Option<&str>)
         change: change.into(),
         hash: None,
         environment: None,
+        model: None,
+        specialist: None,
     }
 }
 

@@ -304,6 +304,12 @@ impl Connection {
             Request::ProvenanceFile(r) => crate::provenance::file(&d, r)
                 .await
                 .map(|p| Reply::Provenance(Box::new(p))),
+            Request::ProvenanceTouched(r) => crate::provenance::touched::touched(&d, r)
+                .await
+                .map(Reply::Touched),
+            Request::ProvenanceBlame(r) => crate::provenance::blame::blame(&d, r)
+                .await
+                .map(|b| Reply::Blame(Box::new(b))),
             Request::GitStatus(r) => crate::git::status(&d, &self.user, r)
                 .await
                 .map(Reply::GitStatus),

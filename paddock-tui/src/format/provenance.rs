@@ -205,6 +205,8 @@ mod tests {
             change: change.into(),
             hash: None,
             environment: None,
+            model: None,
+            specialist: None,
         }
     }
 

@@ -398,6 +398,8 @@ mod tests {
             change: "wrote".into(),
             hash: None,
             environment: None,
+            model: None,
+            specialist: None,
         }
     }
 

@@ -75,7 +75,14 @@ pub fn hash_file(path: &Path, max_bytes: u64) -> Hashed {
 
 /// The status of a file whose latest recorded write is `latest` (made by `tool`), given what
 /// hashing it now gave.
-pub fn status(latest: Option<(&FileRecord, &str)>, now: &Hashed) -> (FileStatus, String) {
+///
+/// `harvested`: the write was a subagent's, hashed when its transcript was harvested rather than
+/// right after the write, so a match proves nothing about what the write left (unverified).
+pub fn status(
+    latest: Option<(&FileRecord, &str)>,
+    harvested: bool,
+    now: &Hashed,
+) -> (FileStatus, String) {
     let Some((write, tool)) = latest else {
         return (
             FileStatus::Unverified,
@@ -106,6 +113,12 @@ pub fn status(latest: Option<(&FileRecord, &str)>, now: &Hashed) -> (FileStatus,
         );
     };
     match now {
+        Hashed::Hash(h) if h == recorded && harvested => (
+            FileStatus::Unverified,
+            format!(
+                "a subagent's {tool} wrote it last; the bytes match the hash taken when its work was harvested, not at the write"
+            ),
+        ),
         Hashed::Hash(h) if h == recorded => (
             FileStatus::Current,
             format!("the bytes on disk match the hash recorded when {tool} wrote it"),
@@ -169,30 +182,31 @@ mod tests {
 
         let current = write(Some(&h), "wrote");
         assert_eq!(
-            status(Some((&current, "Edit")), &now).0,
+            status(Some((&current, "Edit")), false, &now).0,
             FileStatus::Current
         );
 
         std::fs::write(&path, "abd").unwrap();
         let changed = hash_file(&path, 1024);
         assert_eq!(
-            status(Some((&current, "Edit")), &changed).0,
+            status(Some((&current, "Edit")), false, &changed).0,
             FileStatus::Stale
         );
         assert_eq!(
-            status(Some((&current, "Edit")), &Hashed::Missing).0,
+            status(Some((&current, "Edit")), false, &Hashed::Missing).0,
             FileStatus::Stale
         );
 
         let unhashed = write(None, "modified");
         assert_eq!(
-            status(Some((&unhashed, "Bash")), &changed).0,
+            status(Some((&unhashed, "Bash")), false, &changed).0,
             FileStatus::Unverified
         );
-        assert_eq!(status(None, &changed).0, FileStatus::Unverified);
+        assert_eq!(status(None, false, &changed).0, FileStatus::Unverified);
         assert_eq!(
             status(
                 Some((&current, "Edit")),
+                false,
                 &Hashed::Unreadable("denied".into())
             )
             .0,
@@ -201,11 +215,29 @@ mod tests {
 
         let deleted = write(None, "deleted");
         assert_eq!(
-            status(Some((&deleted, "Bash")), &Hashed::Missing).0,
+            status(Some((&deleted, "Bash")), false, &Hashed::Missing).0,
             FileStatus::Current
         );
         assert_eq!(
-            status(Some((&deleted, "Bash")), &changed).0,
+            status(Some((&deleted, "Bash")), false, &changed).0,
+            FileStatus::Stale
+        );
+    }
+
+    #[test]
+    fn a_harvested_write_whose_hash_matches_is_unverified_and_stale_once_it_differs() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.txt");
+        std::fs::write(&path, "abc").unwrap();
+        let now = hash_file(&path, 1024);
+        let harvested = write(Some(now.hash().unwrap()), "wrote");
+        let (status_now, why) = status(Some((&harvested, "Write")), true, &now);
+        assert_eq!(status_now, FileStatus::Unverified);
+        assert!(why.contains("harvested"), "{why}");
+        std::fs::write(&path, "abd").unwrap();
+        let changed = hash_file(&path, 1024);
+        assert_eq!(
+            status(Some((&harvested, "Write")), true, &changed).0,
             FileStatus::Stale
         );
     }

@@ -170,6 +170,7 @@ mod tests {
             scan: None,
             overlapped: false,
             environment: None,
+            specialist: None,
         }
     }
 

@@ -16,11 +16,13 @@
 //! snapshot taken when the recorder first sees a session, and again after an install-shaped
 //! Bash command.
 
+pub mod blame;
 pub mod env;
 pub mod identity;
 pub mod lineage;
 pub mod scan;
 pub mod steps;
+pub mod touched;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
@@ -512,6 +514,7 @@ impl Recorder {
             scan: scan_result,
             overlapped: open.overlapped,
             environment: open.environment,
+            specialist: None,
         };
         let path = steps::steps_path(&open.meta_dir, &open.session_id);
         if let Err(e) = steps::append(&path, &Line::Step(Box::new(record))) {
@@ -642,6 +645,28 @@ pub async fn file(
     d: &crate::daemon::Daemon,
     r: ProvenanceFile,
 ) -> Result<paddock_proto::Provenance, ErrorBody> {
+    let (project, rel) = resolve_file(d, &r)?;
+    let state = d.state.clone();
+    blocking(move || report(&state, &project, &rel)).await
+}
+
+/// Runs a query that reads files and hashes off the async threads.
+pub(crate) async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, ErrorBody> + Send + 'static,
+) -> Result<T, ErrorBody> {
+    tokio::task::spawn_blocking(f).await.map_err(|e| {
+        ErrorBody::new(
+            ErrorCode::Internal,
+            format!("the provenance query failed: {e}"),
+        )
+    })?
+}
+
+/// The project a file request is about, and the file's path relative to its directory.
+pub(crate) fn resolve_file(
+    d: &crate::daemon::Daemon,
+    r: &ProvenanceFile,
+) -> Result<(Project, String), ErrorBody> {
     let project = match &r.project_slug {
         Some(slug) => d.project(slug)?,
         None => project_holding(d, &r.path)?,
@@ -655,15 +680,7 @@ pub async fn file(
             project.agent_dir.display()
         )));
     }
-    let state = d.state.clone();
-    tokio::task::spawn_blocking(move || report(&state, &project, &rel))
-        .await
-        .map_err(|e| {
-            ErrorBody::new(
-                ErrorCode::Internal,
-                format!("the provenance query failed: {e}"),
-            )
-        })?
+    Ok((project, rel))
 }
 
 /// The project whose directory holds an absolute path (the deepest one).
@@ -682,25 +699,92 @@ fn project_holding(d: &crate::daemon::Daemon, path: &str) -> Result<Project, Err
         .ok_or_else(|| invalid(format!("{path} is in no project's directory")))
 }
 
+/// Every recorded step of a project, in the order they ended, and the events each session
+/// lost (from its gap lines).
+pub(crate) struct Records {
+    pub steps: Vec<StepRecord>,
+    pub gaps: BTreeMap<String, u64>,
+}
+
+impl Records {
+    pub(crate) fn load(meta_dir: &Path) -> Self {
+        let mut gaps: BTreeMap<String, u64> = BTreeMap::new();
+        let mut all: Vec<StepRecord> = Vec::new();
+        for (session, lines) in steps::read_project(meta_dir) {
+            for line in lines {
+                match line {
+                    Line::Step(s) => all.push(*s),
+                    Line::Gap { dropped, .. } => {
+                        *gaps.entry(session.clone()).or_default() += dropped;
+                    }
+                }
+            }
+        }
+        // Time order; ties keep file order.
+        all.sort_by(|a, b| a.ended_at.cmp(&b.ended_at));
+        Self { steps: all, gaps }
+    }
+}
+
+/// Chat titles and models for the steps of a reply, looked up once per chat.
+pub(crate) struct Names<'a> {
+    state: &'a crate::state::ChatState,
+    seen: HashMap<String, (Option<String>, Option<String>)>,
+}
+
+impl<'a> Names<'a> {
+    pub(crate) fn new(state: &'a crate::state::ChatState) -> Self {
+        Self {
+            state,
+            seen: HashMap::new(),
+        }
+    }
+
+    fn of(&mut self, session: &str) -> &(Option<String>, Option<String>) {
+        let state = self.state;
+        self.seen.entry(session.to_owned()).or_insert_with(|| {
+            state
+                .index
+                .get(session)
+                .map_or((None, None), |c| (Some(c.title), c.model))
+        })
+    }
+
+    pub(crate) fn title(&mut self, session: &str) -> Option<String> {
+        self.of(session).0.clone()
+    }
+
+    /// A step's edge on a file, as the wire shows it.
+    pub(crate) fn file_step(&mut self, s: &StepRecord, f: &FileRecord) -> FileStep {
+        let (title, model) = self.of(&s.session_id).clone();
+        FileStep {
+            session_id: s.session_id.clone(),
+            job_id: s.job_id.clone(),
+            step_id: s.step_id.clone(),
+            title,
+            tool: s.tool.clone(),
+            at: s.ended_at.clone(),
+            edge: f.edge,
+            change: f.change.clone(),
+            hash: f.hash.clone(),
+            environment: s.environment.clone(),
+            model: s
+                .specialist
+                .as_ref()
+                .and_then(|sp| sp.model.clone())
+                .or(model),
+            specialist: s.specialist.clone(),
+        }
+    }
+}
+
 /// Builds the reply from the project's steps (blocking: reads files and hashes).
 fn report(
     state: &crate::state::ChatState,
     project: &Project,
     rel: &str,
 ) -> Result<paddock_proto::Provenance, ErrorBody> {
-    let sessions = steps::read_project(&project.meta_dir);
-    let mut gaps: BTreeMap<String, u64> = BTreeMap::new();
-    let mut all: Vec<StepRecord> = Vec::new();
-    for (session, lines) in sessions {
-        for line in lines {
-            match line {
-                Line::Step(s) => all.push(*s),
-                Line::Gap { dropped, .. } => *gaps.entry(session.clone()).or_default() += dropped,
-            }
-        }
-    }
-    // Time order; ties keep file order.
-    all.sort_by(|a, b| a.ended_at.cmp(&b.ended_at));
+    let Records { steps: all, gaps } = Records::load(&project.meta_dir);
     let limits = state.provenance.limits;
     let now = hash_file(&project.agent_dir.join(rel), limits.max_hash_bytes);
     let touching = |role: Role| -> Vec<(&StepRecord, &FileRecord)> {
@@ -725,27 +809,13 @@ fn report(
             ),
         ));
     }
-    let mut titles: HashMap<String, Option<String>> = HashMap::new();
-    let mut title_of = |session: &str| -> Option<String> {
-        titles
-            .entry(session.to_owned())
-            .or_insert_with(|| state.index.get(session).map(|c| c.title))
-            .clone()
-    };
-    let mut file_step = |s: &StepRecord, f: &FileRecord| FileStep {
-        session_id: s.session_id.clone(),
-        job_id: s.job_id.clone(),
-        step_id: s.step_id.clone(),
-        title: title_of(&s.session_id),
-        tool: s.tool.clone(),
-        at: s.ended_at.clone(),
-        edge: f.edge,
-        change: f.change.clone(),
-        hash: f.hash.clone(),
-        environment: s.environment.clone(),
-    };
-    let (status, status_reason) =
-        identity::status(writes.first().map(|(s, f)| (*f, s.tool.as_str())), &now);
+    let mut names = Names::new(state);
+    let mut file_step = |s: &StepRecord, f: &FileRecord| names.file_step(s, f);
+    let (status, status_reason) = identity::status(
+        writes.first().map(|(s, f)| (*f, s.tool.as_str())),
+        writes.first().is_some_and(|(s, _)| s.specialist.is_some()),
+        &now,
+    );
     let producers: Vec<FileStep> = writes.iter().map(|(s, f)| file_step(s, f)).collect();
     let readers: Vec<FileStep> = reads.iter().map(|(s, f)| file_step(s, f)).collect();
     let walk = lineage::walk(&all, rel, lineage::BOUNDS);
@@ -775,7 +845,9 @@ fn report(
     }
     for session in involved {
         if gaps.contains_key(session) || state.provenance.lost_events(session) {
-            let name = title_of(session).map_or_else(String::new, |t| format!(" ({t})"));
+            let name = names
+                .title(session)
+                .map_or_else(String::new, |t| format!(" ({t})"));
             notes.push(format!(
                 "Some tool calls of chat {}{name} were not recorded (the recorder fell behind), so its steps are incomplete.",
                 short(session)

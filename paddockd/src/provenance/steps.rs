@@ -73,13 +73,16 @@ pub struct StepRecord {
     /// recorded before environments were.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub environment: Option<String>,
+    /// A subagent's call, harvested from its transcript when it finished (`harvest.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub specialist: Option<paddock_proto::Specialist>,
 }
 
 fn is_zero(n: &u32) -> bool {
     *n == 0
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
     Read,
@@ -169,7 +172,7 @@ pub fn read_project(meta_dir: &Path) -> Vec<(String, Vec<Line>)> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
 
@@ -198,6 +201,7 @@ mod tests {
             scan: None,
             overlapped: false,
             environment: None,
+            specialist: None,
         }
     }
 

@@ -1,0 +1,243 @@
+//! `provenance:touched`: the files a chat's turns read and wrote, turn by turn, and whether
+//! each written file still is what the turn left.
+
+use std::collections::HashMap;
+
+use paddock_proto::{
+    ErrorBody, ErrorCode, FileRole, ProvenanceTouched, Touched, TouchedFile, TouchedTurn,
+};
+
+use super::identity::{self, hash_file};
+use super::steps::{self, FileRecord, Line, Role, StepRecord};
+use super::{blocking, label, short};
+
+/// `provenance:touched`.
+pub async fn touched(
+    d: &crate::daemon::Daemon,
+    r: ProvenanceTouched,
+) -> Result<Touched, ErrorBody> {
+    let project = d.project(&r.project_slug)?;
+    d.state.wait_ready().await;
+    let running = crate::chats::running_sessions(d).await;
+    let (owner, _) = crate::chats::locate(d, &r.session_id, &running)?;
+    if owner.slug != project.slug {
+        return Err(ErrorBody::new(
+            ErrorCode::InvalidArgument,
+            format!(
+                "chat {} belongs to project {}, not {}",
+                r.session_id,
+                label(&owner.slug),
+                label(&project.slug)
+            ),
+        ));
+    }
+    let lost = d.state.provenance.lost_events(&r.session_id);
+    let max_hash_bytes = d.state.provenance.limits.max_hash_bytes;
+    blocking(move || {
+        let lines = steps::read(&steps::steps_path(&project.meta_dir, &r.session_id))
+            .unwrap_or_default();
+        let mut gaps = 0u64;
+        let mut records = Vec::new();
+        for line in lines {
+            match line {
+                Line::Step(s) => records.push(*s),
+                Line::Gap { dropped, .. } => gaps += dropped,
+            }
+        }
+        records.sort_by(|a, b| a.ended_at.cmp(&b.ended_at));
+        let turns = by_turn(&records, r.job_id.as_deref(), |path| {
+            hash_file(&project.agent_dir.join(path), max_hash_bytes)
+        });
+        let mut notes = Vec::new();
+        if gaps > 0 || lost {
+            notes.push(format!(
+                "Some tool calls of chat {} were not recorded (the recorder fell behind), so this list may be incomplete.",
+                short(&r.session_id)
+            ));
+        }
+        let unscanned = records
+            .iter()
+            .filter(|s| r.job_id.as_ref().is_none_or(|j| *j == s.job_id))
+            .filter(|s| s.scan.is_some())
+            .count();
+        if unscanned > 0 {
+            notes.push(format!(
+                "{unscanned} tool call{} had no before/after scan, so files {} wrote may be missing here.",
+                if unscanned == 1 { "" } else { "s" },
+                if unscanned == 1 { "it" } else { "they" }
+            ));
+        }
+        Ok(Touched {
+            project_slug: project.slug.clone(),
+            session_id: r.session_id,
+            turns,
+            notes,
+        })
+    })
+    .await
+}
+
+/// Groups a chat's steps (in time order) into turns, oldest first: each path once per role,
+/// with the turn's last step on it. A write's status compares the turn's last hash of the file
+/// with `now(path)`; paths outside the project are not checked.
+fn by_turn(
+    records: &[StepRecord],
+    only: Option<&str>,
+    mut now: impl FnMut(&str) -> identity::Hashed,
+) -> Vec<TouchedTurn> {
+    let mut turns: Vec<TouchedTurn> = Vec::new();
+    // (turn index, path, role) → index in that turn's files, and the record behind it.
+    let mut slots: HashMap<(usize, String, Role), usize> = HashMap::new();
+    let mut last: Vec<Vec<(&StepRecord, &FileRecord)>> = Vec::new();
+    for s in records {
+        if only.is_some_and(|j| j != s.job_id) {
+            continue;
+        }
+        let t = match turns.iter().position(|t| t.job_id == s.job_id) {
+            Some(t) => t,
+            None => {
+                turns.push(TouchedTurn {
+                    job_id: s.job_id.clone(),
+                    started_at: s.started_at.clone(),
+                    files: Vec::new(),
+                });
+                last.push(Vec::new());
+                turns.len() - 1
+            }
+        };
+        if s.started_at < turns[t].started_at {
+            turns[t].started_at.clone_from(&s.started_at);
+        }
+        for f in &s.files {
+            let file = TouchedFile {
+                path: f.path.clone(),
+                role: match f.role {
+                    Role::Read => FileRole::Read,
+                    Role::Write => FileRole::Write,
+                },
+                edge: f.edge,
+                change: f.change.clone(),
+                tool: s.tool.clone(),
+                status: None,
+                specialist: s.specialist.clone(),
+            };
+            match slots.entry((t, f.path.clone(), f.role)) {
+                std::collections::hash_map::Entry::Occupied(slot) => {
+                    turns[t].files[*slot.get()] = file;
+                    last[t][*slot.get()] = (s, f);
+                }
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(turns[t].files.len());
+                    turns[t].files.push(file);
+                    last[t].push((s, f));
+                }
+            }
+        }
+    }
+    for (turn, records) in turns.iter_mut().zip(&last) {
+        for (file, (s, f)) in turn.files.iter_mut().zip(records) {
+            if file.role == FileRole::Write && !file.path.starts_with('/') {
+                let (status, _) = identity::status(
+                    Some((f, s.tool.as_str())),
+                    s.specialist.is_some(),
+                    &now(&file.path),
+                );
+                file.status = Some(status);
+            }
+        }
+        turn.files.sort_by(|a, b| {
+            (a.role == FileRole::Read, &a.path).cmp(&(b.role == FileRole::Read, &b.path))
+        });
+    }
+    turns
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+    use identity::Hashed;
+    use paddock_proto::{FileEdge, FileStatus};
+
+    fn record(job: &str, at: &str, tool: &str, files: Vec<FileRecord>) -> StepRecord {
+        let mut s = steps::tests::step(1);
+        s.job_id = job.into();
+        s.started_at = at.into();
+        s.ended_at = at.into();
+        s.tool = tool.into();
+        s.files = files;
+        s
+    }
+
+    fn wrote(path: &str, hash: &str) -> FileRecord {
+        FileRecord {
+            path: path.into(),
+            role: Role::Write,
+            edge: FileEdge::Observed,
+            change: "wrote".into(),
+            hash: Some(hash.into()),
+            unhashed: false,
+        }
+    }
+
+    fn read(path: &str) -> FileRecord {
+        FileRecord {
+            path: path.into(),
+            role: Role::Read,
+            edge: FileEdge::Observed,
+            change: "read".into(),
+            hash: None,
+            unhashed: false,
+        }
+    }
+
+    #[test]
+    fn files_group_by_turn_once_per_role_with_the_last_writes_status() {
+        let records = vec![
+            record("j1", "2026-01-01T00:00:01.000Z", "Read", vec![read("a.rs")]),
+            record(
+                "j1",
+                "2026-01-01T00:00:02.000Z",
+                "Write",
+                vec![wrote("a.rs", "sha256:1")],
+            ),
+            record(
+                "j1",
+                "2026-01-01T00:00:03.000Z",
+                "Edit",
+                vec![wrote("a.rs", "sha256:2")],
+            ),
+            record(
+                "j2",
+                "2026-01-01T00:01:00.000Z",
+                "Write",
+                vec![wrote("b.rs", "sha256:9")],
+            ),
+        ];
+        let disk = |p: &str| match p {
+            "a.rs" => Hashed::Hash("sha256:2".into()),
+            _ => Hashed::Hash("sha256:changed".into()),
+        };
+        let turns = by_turn(&records, None, disk);
+        assert_eq!(turns.len(), 2);
+        assert_eq!(turns[0].job_id, "j1");
+        assert_eq!(turns[0].started_at, "2026-01-01T00:00:01.000Z");
+        let files: Vec<(&str, FileRole, &str, Option<FileStatus>)> = turns[0]
+            .files
+            .iter()
+            .map(|f| (f.path.as_str(), f.role, f.tool.as_str(), f.status))
+            .collect();
+        assert_eq!(
+            files,
+            vec![
+                ("a.rs", FileRole::Write, "Edit", Some(FileStatus::Current)),
+                ("a.rs", FileRole::Read, "Read", None),
+            ]
+        );
+        assert_eq!(turns[1].files[0].status, Some(FileStatus::Stale));
+
+        let only = by_turn(&records, Some("j2"), disk);
+        assert_eq!(only.len(), 1);
+        assert_eq!(only[0].job_id, "j2");
+    }
+}
