@@ -15,6 +15,9 @@
 //! the lineage (`lineage.rs`). Each step names the environment it started in (`env.rs`): a
 //! snapshot taken when the recorder first sees a session, and again after an install-shaped
 //! Bash command.
+//!
+//! Each observed or inferred write also keeps the bytes it left (`versions.rs`: text up to 1 MiB,
+//! content-addressed under `.paddock/versions/`), which `provenance:blame` (`blame.rs`) walks.
 
 pub mod blame;
 pub mod env;
@@ -23,6 +26,7 @@ pub mod lineage;
 pub mod scan;
 pub mod steps;
 pub mod touched;
+pub mod versions;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
@@ -405,7 +409,12 @@ impl Recorder {
                 for raw in named_paths(&open.tool, input) {
                     let path = rel_path(&open.agent_dir, &raw);
                     let abs = abs_path(&open.agent_dir, &path);
-                    let hashed = hash_file(&abs, limits.max_hash_bytes);
+                    // Only the project's own files are kept (blame reads no others).
+                    let hashed = if path.starts_with('/') {
+                        hash_file(&abs, limits.max_hash_bytes)
+                    } else {
+                        versions::keep(&open.meta_dir, &abs, limits.max_hash_bytes)
+                    };
                     files.push(FileRecord {
                         path: path.clone(),
                         role: Role::Write,
@@ -450,7 +459,11 @@ impl Recorder {
                             }
                             let hashed = match change {
                                 scan::Change::Deleted => Hashed::Missing,
-                                _ => hash_file(&open.agent_dir.join(path), limits.max_hash_bytes),
+                                _ => versions::keep(
+                                    &open.meta_dir,
+                                    &open.agent_dir.join(path),
+                                    limits.max_hash_bytes,
+                                ),
                             };
                             files.push(FileRecord {
                                 path: path.clone(),
