@@ -61,7 +61,10 @@ impl ChatState {
             claude_home: cfg.claude_home.clone(),
             ready: tokio::sync::watch::Sender::new(false),
             lifecycle: tokio::sync::broadcast::Sender::new(LIFECYCLE_QUEUE),
-            provenance: crate::provenance::Provenance::start(crate::provenance::Limits::default()),
+            provenance: crate::provenance::Provenance::start(
+                crate::provenance::Limits::default(),
+                &cfg.claude_home,
+            ),
         })
     }
 

@@ -21,6 +21,7 @@
 
 pub mod blame;
 pub mod env;
+pub mod harvest;
 pub mod identity;
 pub mod lineage;
 pub mod scan;
@@ -97,6 +98,11 @@ enum Kind {
     Opaque,
 }
 
+/// Claude Code's subagent tool (`Task` in older CLIs).
+fn is_agent_tool(tool: &str) -> bool {
+    matches!(tool, "Agent" | "Task")
+}
+
 fn kind_of(tool: &str) -> Kind {
     if WRITE_TOOLS.contains(&tool) {
         Kind::Writes
@@ -117,6 +123,8 @@ struct Observed {
     agent_dir: PathBuf,
     session_id: String,
     job_id: String,
+    /// The project's transcripts folder, for harvesting subagents (Agent calls, turn ends).
+    transcripts: Option<PathBuf>,
     what: What,
 }
 
@@ -143,11 +151,13 @@ pub struct Provenance {
     /// Sessions that lost events since the daemon started (for replies).
     incomplete: Arc<Mutex<HashSet<String>>>,
     limits: Limits,
+    /// The daemon's Claude home, where the transcripts (and subagents) are.
+    claude_home: PathBuf,
 }
 
 impl Provenance {
     /// Starts the recorder thread.
-    pub fn start(limits: Limits) -> Self {
+    pub fn start(limits: Limits, claude_home: &Path) -> Self {
         let (tx, rx) = mpsc::channel(QUEUE);
         let dropped = Arc::new(Mutex::new(HashMap::new()));
         let incomplete = Arc::new(Mutex::new(HashSet::new()));
@@ -157,6 +167,7 @@ impl Provenance {
             counters: HashMap::new(),
             dropped: dropped.clone(),
             envs: HashMap::new(),
+            harvester: harvest::Harvester::default(),
         };
         let spawned = std::thread::Builder::new()
             .name("provenance".into())
@@ -169,6 +180,7 @@ impl Provenance {
             dropped,
             incomplete,
             limits,
+            claude_home: claude_home.to_path_buf(),
         }
     }
 
@@ -189,12 +201,19 @@ impl Provenance {
             ChatEvent::Complete(_) => What::TurnEnd,
             _ => return,
         };
+        let transcripts = match &what {
+            What::Call { tool, .. } if is_agent_tool(tool) => true,
+            What::TurnEnd => true,
+            _ => false,
+        }
+        .then(|| crate::chat_links::link_path(&self.claude_home, &project.agent_dir));
         let observed = Observed {
             slug: project.slug.clone(),
             meta_dir: project.meta_dir.clone(),
             agent_dir: project.agent_dir.clone(),
             session_id: session_id.to_owned(),
             job_id: job_id.to_owned(),
+            transcripts,
             what,
         };
         if let Err(mpsc::error::TrySendError::Full(o)) = self.tx.try_send(observed) {
@@ -250,6 +269,7 @@ struct Recorder {
     dropped: Arc<Mutex<HashMap<String, u64>>>,
     /// The environment each session's next steps run in, by session.
     envs: HashMap<String, SessionEnv>,
+    harvester: harvest::Harvester,
 }
 
 /// RFC 3339 UTC with milliseconds: such strings sort in time order.
@@ -283,6 +303,9 @@ impl Recorder {
                         None => self.new_open(&o, tool.clone(), None),
                     };
                     self.finish(open, tool_use_id, input, is_error, false);
+                    if is_agent_tool(tool) {
+                        self.harvest(&o);
+                    }
                 }
                 What::TurnEnd => {
                     let ids: Vec<String> = self
@@ -297,8 +320,30 @@ impl Recorder {
                         }
                     }
                     self.counters.remove(&o.job_id);
+                    // Background subagents finish after their Agent call returned.
+                    self.harvest(&o);
                 }
             }
+        }
+    }
+
+    /// Records the tool calls of the session's subagents that have finished (`harvest.rs`).
+    fn harvest(&mut self, o: &Observed) {
+        let Some(transcripts) = &o.transcripts else {
+            return;
+        };
+        let environment = self.envs.get(&o.session_id).and_then(|e| e.hash.clone());
+        let turn = harvest::Turn {
+            meta_dir: &o.meta_dir,
+            agent_dir: &o.agent_dir,
+            transcripts,
+            session_id: &o.session_id,
+            job_id: &o.job_id,
+            environment: environment.as_deref(),
+        };
+        let n = self.harvester.harvest(&turn, self.limits);
+        if n > 0 {
+            tracing::debug!(session = %o.session_id, steps = n, "harvested subagent steps");
         }
     }
 
@@ -987,6 +1032,7 @@ mod tests {
             agent_dir: dir.to_path_buf(),
             session_id: "s".into(),
             job_id: "job".into(),
+            transcripts: None,
             what,
         }
     }
@@ -998,6 +1044,7 @@ mod tests {
             counters: HashMap::new(),
             dropped: Arc::default(),
             envs: HashMap::new(),
+            harvester: harvest::Harvester::default(),
         }
     }
 

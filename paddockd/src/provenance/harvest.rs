@@ -1,0 +1,425 @@
+//! Harvesting subagents: the tool calls of Claude Code's Agent tool run in a child session whose
+//! events never reach the chat's stream (the runner drops lines with a `parent_tool_use_id`), so
+//! the recorder reads them from the child's transcript once it has finished:
+//! `<transcripts>/<sessionId>/subagents/agent-<id>.jsonl`, with `agent-<id>.meta.json` beside it
+//! (`agentType`, `description`, `model`, `spawnDepth`, `finished`).
+//!
+//! Each child tool call becomes a step of the chat's current turn, marked with the
+//! [`Specialist`] that made it. As the file-provenance document says: child files are inspected
+//! at harvest, not during the write, so a harvested hash that still matches leaves the file
+//! *unverified* (`identity::status`); writes are `wrote` (no created/modified guess); opaque child
+//! calls (Bash...) have no scan baseline of their own (`no-baseline`: the lead's scan around the
+//! Agent call is the evidence for them); nested subagents (spawn depth over one) are not
+//! harvested. Spawned child *chats* need no harvest: they run through the daemon, and their
+//! steps are recorded live under their own session.
+//!
+//! Bounds: at most [`MAX_AGENTS`] subagents per harvest and [`MAX_TRANSCRIPT_BYTES`] read per
+//! transcript; the steps of a longer transcript end with what fitted.
+
+use std::collections::{HashMap, HashSet};
+use std::io::{BufRead as _, Read as _};
+use std::path::{Path, PathBuf};
+
+use paddock_proto::{FileEdge, Specialist};
+use serde_json::Value;
+
+use super::identity::{Hashed, hash_file};
+use super::steps::{self, FileRecord, Line, Role, StepRecord};
+use super::{Kind, Limits, abs_path, kind_of, named_paths, preview, rel_path};
+
+/// Subagents harvested at most per turn event.
+pub const MAX_AGENTS: usize = 64;
+/// Bytes of one subagent transcript read at most.
+pub const MAX_TRANSCRIPT_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Where the harvest happens, and for which turn.
+pub struct Turn<'a> {
+    pub meta_dir: &'a Path,
+    pub agent_dir: &'a Path,
+    /// The project's transcripts folder (the daemon's link to it).
+    pub transcripts: &'a Path,
+    pub session_id: &'a str,
+    pub job_id: &'a str,
+    pub environment: Option<&'a str>,
+}
+
+/// The subagents already harvested, per session (loaded from the steps file the first time a
+/// session is seen, so a restart does not harvest twice).
+#[derive(Default)]
+pub struct Harvester {
+    done: HashMap<String, HashSet<String>>,
+}
+
+impl Harvester {
+    /// Harvests every finished subagent of the turn's session not harvested yet; returns how
+    /// many steps were recorded.
+    pub fn harvest(&mut self, turn: &Turn<'_>, limits: Limits) -> usize {
+        let steps_file = steps::steps_path(turn.meta_dir, turn.session_id);
+        let done = self
+            .done
+            .entry(turn.session_id.to_owned())
+            .or_insert_with(|| recorded_agents(&steps_file));
+        let folder = turn.transcripts.join(turn.session_id).join("subagents");
+        let mut recorded = 0;
+        for (agent_id, meta_path) in finished_agents(&folder, done) {
+            done.insert(agent_id.clone());
+            let meta = read_meta(&meta_path);
+            if meta.get("spawnDepth").and_then(Value::as_u64).unwrap_or(1) > 1 {
+                continue;
+            }
+            let specialist = Specialist {
+                agent_id: agent_id.clone(),
+                name: str_field(&meta, "agentType").unwrap_or_else(|| "subagent".into()),
+                description: str_field(&meta, "description"),
+                model: str_field(&meta, "model"),
+            };
+            let transcript = folder.join(format!("agent-{agent_id}.jsonl"));
+            let calls = match read_calls(&transcript) {
+                Ok(calls) => calls,
+                Err(e) => {
+                    tracing::warn!(session = %turn.session_id, agent = %agent_id, "cannot harvest a subagent's transcript: {e}");
+                    continue;
+                }
+            };
+            for (n, call) in calls.into_iter().enumerate() {
+                let record = step(turn, &specialist, n + 1, call, limits);
+                if let Err(e) = steps::append(&steps_file, &Line::Step(Box::new(record))) {
+                    tracing::warn!(session = %turn.session_id, "cannot record a subagent's step: {e}");
+                    break;
+                }
+                recorded += 1;
+            }
+        }
+        recorded
+    }
+}
+
+/// The agent ids a steps file already holds harvested steps of.
+fn recorded_agents(steps_file: &Path) -> HashSet<String> {
+    steps::read(steps_file)
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|line| match line {
+            Line::Step(s) => s.specialist.map(|sp| sp.agent_id),
+            Line::Gap { .. } => None,
+        })
+        .collect()
+}
+
+/// `(agent id, meta path)` of the finished subagents in a `subagents/` folder that are not in
+/// `done`, in name order, at most [`MAX_AGENTS`].
+fn finished_agents(folder: &Path, done: &HashSet<String>) -> Vec<(String, PathBuf)> {
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return Vec::new();
+    };
+    let mut found: Vec<(String, PathBuf)> = entries
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let id = name.strip_prefix("agent-")?.strip_suffix(".meta.json")?;
+            (!done.contains(id)).then(|| (id.to_owned(), e.path()))
+        })
+        .filter(|(_, meta)| {
+            read_meta(meta)
+                .get("finished")
+                .and_then(Value::as_bool)
+                .unwrap_or(false)
+        })
+        .collect();
+    found.sort();
+    found.truncate(MAX_AGENTS);
+    found
+}
+
+fn read_meta(path: &Path) -> Value {
+    std::fs::read(path)
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or(Value::Null)
+}
+
+fn str_field(v: &Value, key: &str) -> Option<String> {
+    v.get(key)
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+}
+
+/// One tool call of a subagent, from its transcript.
+#[derive(Debug, Clone, PartialEq)]
+struct Call {
+    tool_use_id: String,
+    tool: String,
+    input: Value,
+    started_at: String,
+    /// When its result was recorded; `None`: no result in the transcript.
+    ended_at: Option<String>,
+    is_error: bool,
+}
+
+/// The tool calls of a subagent's transcript, in order. Lines that do not parse (a torn last
+/// line, a record type this daemon does not know) are skipped.
+fn read_calls(path: &Path) -> std::io::Result<Vec<Call>> {
+    let file = std::fs::File::open(path)?;
+    let reader = std::io::BufReader::new(file.take(MAX_TRANSCRIPT_BYTES));
+    let mut calls: Vec<Call> = Vec::new();
+    let mut by_id: HashMap<String, usize> = HashMap::new();
+    for line in reader.lines() {
+        let Ok(line) = line else { break };
+        let Ok(record) = serde_json::from_str::<Value>(&line) else {
+            continue;
+        };
+        let at = record
+            .get("timestamp")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let Some(blocks) = record
+            .get("message")
+            .and_then(|m| m.get("content"))
+            .and_then(Value::as_array)
+        else {
+            continue;
+        };
+        for block in blocks {
+            match block.get("type").and_then(Value::as_str) {
+                Some("tool_use") => {
+                    let (Some(id), Some(name)) = (
+                        block.get("id").and_then(Value::as_str),
+                        block.get("name").and_then(Value::as_str),
+                    ) else {
+                        continue;
+                    };
+                    if by_id.contains_key(id) {
+                        continue;
+                    }
+                    by_id.insert(id.to_owned(), calls.len());
+                    calls.push(Call {
+                        tool_use_id: id.to_owned(),
+                        tool: name.to_owned(),
+                        input: block.get("input").cloned().unwrap_or(Value::Null),
+                        started_at: at.clone(),
+                        ended_at: None,
+                        is_error: false,
+                    });
+                }
+                Some("tool_result") => {
+                    let Some(&i) = block
+                        .get("tool_use_id")
+                        .and_then(Value::as_str)
+                        .and_then(|id| by_id.get(id))
+                    else {
+                        continue;
+                    };
+                    if let Some(call) = calls.get_mut(i) {
+                        call.ended_at = Some(at.clone());
+                        call.is_error = block
+                            .get("is_error")
+                            .and_then(Value::as_bool)
+                            .unwrap_or(false);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(calls)
+}
+
+/// The step of one subagent call: its named files, hashed now (at harvest).
+fn step(
+    turn: &Turn<'_>,
+    specialist: &Specialist,
+    n: usize,
+    call: Call,
+    limits: Limits,
+) -> StepRecord {
+    let mut files = Vec::new();
+    let mut scan = None;
+    let ok = !call.is_error && call.ended_at.is_some();
+    match kind_of(&call.tool) {
+        Kind::Writes if ok => {
+            for raw in named_paths(&call.tool, &call.input) {
+                let path = rel_path(turn.agent_dir, &raw);
+                let hashed = hash_file(&abs_path(turn.agent_dir, &path), limits.max_hash_bytes);
+                files.push(FileRecord {
+                    path,
+                    role: Role::Write,
+                    edge: FileEdge::Observed,
+                    change: "wrote".into(),
+                    hash: hashed.hash().map(str::to_owned),
+                    unhashed: hashed == Hashed::TooLarge,
+                });
+            }
+        }
+        Kind::Reads if ok => {
+            for raw in named_paths(&call.tool, &call.input) {
+                files.push(FileRecord {
+                    path: rel_path(turn.agent_dir, &raw),
+                    role: Role::Read,
+                    edge: FileEdge::Observed,
+                    change: "read".into(),
+                    // What it read then is not known: the bytes may have changed since.
+                    hash: None,
+                    unhashed: false,
+                });
+            }
+        }
+        Kind::Opaque => scan = Some("no-baseline".to_owned()),
+        _ => {}
+    }
+    let truncated_edges = files.len().saturating_sub(limits.max_edges);
+    files.truncate(limits.max_edges);
+    let (args_preview, args_truncated) = preview(&call.input, limits.max_preview);
+    StepRecord {
+        step_id: format!("{}:{}:{n}", turn.job_id, specialist.agent_id),
+        session_id: turn.session_id.to_owned(),
+        job_id: turn.job_id.to_owned(),
+        tool_use_id: call.tool_use_id,
+        tool: call.tool,
+        ended_at: call
+            .ended_at
+            .clone()
+            .unwrap_or_else(|| call.started_at.clone()),
+        started_at: call.started_at,
+        is_error: call.is_error,
+        no_result: call.ended_at.is_none(),
+        args_preview,
+        args_truncated,
+        files,
+        truncated_edges: u32::try_from(truncated_edges).unwrap_or(u32::MAX),
+        scan,
+        overlapped: false,
+        environment: turn.environment.map(str::to_owned),
+        specialist: Some(specialist.clone()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+    use serde_json::json;
+
+    fn write_lines(path: &Path, lines: &[Value]) {
+        let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        std::fs::write(path, text).unwrap();
+    }
+
+    /// A subagent transcript in the CLI's record shape (docs/claude-cli.md §6): a Write, a
+    /// Read, a Bash, and a tool call whose result never came.
+    fn subagent(folder: &Path, id: &str, depth: u64, finished: bool, file: &Path) {
+        std::fs::create_dir_all(folder).unwrap();
+        std::fs::write(
+            folder.join(format!("agent-{id}.meta.json")),
+            json!({"agentType": "general-purpose", "description": "Write the notes",
+                   "toolUseId": "toolu_lead", "spawnDepth": depth, "model": "claude-opus-5-5",
+                   "finished": finished})
+            .to_string(),
+        )
+        .unwrap();
+        let at = |s: u32| format!("2026-11-29T22:55:{s:02}.000Z");
+        let assistant = |s: u32, id: &str, name: &str, input: Value| {
+            json!({"type": "assistant", "isSidechain": true, "agentId": id, "timestamp": at(s),
+                   "message": {"role": "assistant", "content": [
+                       {"type": "tool_use", "id": format!("toolu_{s}"), "name": name, "input": input}]}})
+        };
+        let result = |s: u32, of: u32, is_error: bool| {
+            json!({"type": "user", "isSidechain": true, "timestamp": at(s),
+                   "message": {"role": "user", "content": [
+                       {"type": "tool_result", "tool_use_id": format!("toolu_{of}"), "content": "ok", "is_error": is_error}]}})
+        };
+        write_lines(
+            &folder.join(format!("agent-{id}.jsonl")),
+            &[
+                json!({"type": "user", "isSidechain": true, "timestamp": at(0), "message": {"role": "user", "content": "task"}}),
+                assistant(1, id, "Write", json!({"file_path": file, "content": "hi"})),
+                result(2, 1, false),
+                assistant(3, id, "Read", json!({"file_path": "README.md"})),
+                result(4, 3, false),
+                assistant(5, id, "Bash", json!({"command": "make notes"})),
+                result(6, 5, false),
+                assistant(7, id, "Edit", json!({"file_path": "never.txt"})),
+                json!("a torn line"),
+            ],
+        );
+    }
+
+    #[test]
+    fn finished_first_level_subagents_are_harvested_once_with_their_name_and_model() {
+        let dir = tempfile::tempdir().unwrap();
+        let (meta, agent, transcripts) = (
+            dir.path().join("meta"),
+            dir.path().join("work"),
+            dir.path().join("transcripts"),
+        );
+        std::fs::create_dir_all(&agent).unwrap();
+        std::fs::write(agent.join("notes.md"), "hi").unwrap();
+        let folder = transcripts.join("sess").join("subagents");
+        subagent(&folder, "a1", 1, true, &agent.join("notes.md"));
+        subagent(&folder, "a2", 2, true, &agent.join("nested.md"));
+        subagent(&folder, "a3", 1, false, &agent.join("running.md"));
+        let turn = Turn {
+            meta_dir: &meta,
+            agent_dir: &agent,
+            transcripts: &transcripts,
+            session_id: "sess",
+            job_id: "job",
+            environment: Some("envhash"),
+        };
+        let mut h = Harvester::default();
+        assert_eq!(h.harvest(&turn, Limits::default()), 4);
+        // Harvested once, also by a new recorder (a daemon restart).
+        assert_eq!(h.harvest(&turn, Limits::default()), 0);
+        assert_eq!(Harvester::default().harvest(&turn, Limits::default()), 0);
+
+        let steps: Vec<StepRecord> = steps::read(&steps::steps_path(&meta, "sess"))
+            .unwrap()
+            .into_iter()
+            .filter_map(|l| match l {
+                Line::Step(s) => Some(*s),
+                Line::Gap { .. } => None,
+            })
+            .collect();
+        let tools: Vec<&str> = steps.iter().map(|s| s.tool.as_str()).collect();
+        assert_eq!(tools, ["Write", "Read", "Bash", "Edit"]);
+        let write = &steps[0];
+        let sp = write.specialist.as_ref().unwrap();
+        assert_eq!(
+            (sp.agent_id.as_str(), sp.name.as_str(), sp.model.as_deref()),
+            ("a1", "general-purpose", Some("claude-opus-5-5"))
+        );
+        assert_eq!(sp.description.as_deref(), Some("Write the notes"));
+        assert_eq!(write.step_id, "job:a1:1");
+        assert_eq!(write.started_at, "2026-11-29T22:55:01.000Z");
+        assert_eq!(write.ended_at, "2026-11-29T22:55:02.000Z");
+        assert_eq!(write.environment.as_deref(), Some("envhash"));
+        let f = &write.files[0];
+        assert_eq!((f.path.as_str(), f.change.as_str()), ("notes.md", "wrote"));
+        assert_eq!(f.edge, FileEdge::Observed);
+        assert!(f.hash.as_deref().is_some_and(|h| h.starts_with("sha256:")));
+        assert_eq!(steps[1].files[0].role, Role::Read);
+        assert_eq!(steps[2].scan.as_deref(), Some("no-baseline"));
+        assert!(steps[2].files.is_empty());
+        // The Edit never got its result: no file edge.
+        assert!(steps[3].no_result && steps[3].files.is_empty());
+
+        // a3 finishes later: the next harvest takes it.
+        subagent(&folder, "a3", 1, true, &agent.join("running.md"));
+        assert_eq!(h.harvest(&turn, Limits::default()), 4);
+    }
+
+    #[test]
+    fn no_subagents_folder_harvests_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let turn = Turn {
+            meta_dir: dir.path(),
+            agent_dir: dir.path(),
+            transcripts: &dir.path().join("none"),
+            session_id: "s",
+            job_id: "j",
+            environment: None,
+        };
+        assert_eq!(Harvester::default().harvest(&turn, Limits::default()), 0);
+    }
+}
