@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use paddock_proto::{FileEdge, Specialist};
 use serde_json::Value;
 
-use super::identity::{Hashed, hash_file};
+use super::identity::Hashed;
 use super::steps::{self, FileRecord, Line, Role, StepRecord};
 use super::{Kind, Limits, abs_path, kind_of, named_paths, preview, rel_path};
 
@@ -44,16 +44,27 @@ pub struct Turn<'a> {
 }
 
 /// The subagents already harvested, per session (loaded from the steps file the first time a
-/// session is seen, so a restart does not harvest twice).
+/// session is seen, so a restart does not harvest twice), and the Agent calls whose subagents
+/// are still to harvest (a background subagent finishes after its call returned). Only
+/// subagents of Agent calls the recorder saw are harvested; pending calls are not persisted, so
+/// a background subagent still running when the daemon stops is not harvested.
 #[derive(Default)]
 pub struct Harvester {
     done: HashMap<String, HashSet<String>>,
+    pending: HashMap<String, HashSet<String>>,
 }
 
 impl Harvester {
-    /// Harvests every finished subagent of the turn's session not harvested yet; returns how
-    /// many steps were recorded.
-    pub fn harvest(&mut self, turn: &Turn<'_>, limits: Limits) -> usize {
+    /// Harvests the finished subagents of the session's Agent calls (`agent_call`: the call
+    /// that just returned); returns how many steps were recorded.
+    pub fn harvest(&mut self, turn: &Turn<'_>, agent_call: Option<&str>, limits: Limits) -> usize {
+        let pending = self.pending.entry(turn.session_id.to_owned()).or_default();
+        if let Some(id) = agent_call {
+            pending.insert(id.to_owned());
+        }
+        if pending.is_empty() {
+            return 0;
+        }
         let steps_file = steps::steps_path(turn.meta_dir, turn.session_id);
         let done = self
             .done
@@ -62,8 +73,13 @@ impl Harvester {
         let folder = turn.transcripts.join(turn.session_id).join("subagents");
         let mut recorded = 0;
         for (agent_id, meta_path) in finished_agents(&folder, done) {
-            done.insert(agent_id.clone());
             let meta = read_meta(&meta_path);
+            // Another call's subagent (one before a restart, or one still to come) waits.
+            match str_field(&meta, "toolUseId") {
+                Some(call) if !pending.remove(&call) => continue,
+                _ => {}
+            }
+            done.insert(agent_id.clone());
             if meta.get("spawnDepth").and_then(Value::as_u64).unwrap_or(1) > 1 {
                 continue;
             }
@@ -241,7 +257,12 @@ fn step(
         Kind::Writes if ok => {
             for raw in named_paths(&call.tool, &call.input) {
                 let path = rel_path(turn.agent_dir, &raw);
-                let hashed = hash_file(&abs_path(turn.agent_dir, &path), limits.max_hash_bytes);
+                // Kept as a version too, for blame.
+                let hashed = super::versions::keep(
+                    turn.meta_dir,
+                    &abs_path(turn.agent_dir, &path),
+                    limits.max_hash_bytes,
+                );
                 files.push(FileRecord {
                     path,
                     role: Role::Write,
@@ -313,7 +334,7 @@ mod tests {
         std::fs::write(
             folder.join(format!("agent-{id}.meta.json")),
             json!({"agentType": "general-purpose", "description": "Write the notes",
-                   "toolUseId": "toolu_lead", "spawnDepth": depth, "model": "claude-opus-5-5",
+                   "toolUseId": format!("toolu_{id}"), "spawnDepth": depth, "model": "claude-opus-5-5",
                    "finished": finished})
             .to_string(),
         )
@@ -368,10 +389,19 @@ mod tests {
             environment: Some("envhash"),
         };
         let mut h = Harvester::default();
-        assert_eq!(h.harvest(&turn, Limits::default()), 4);
+        let limits = Limits::default();
+        // Nested: not harvested. Still running: waits.
+        assert_eq!(h.harvest(&turn, Some("toolu_a2"), limits), 0);
+        assert_eq!(h.harvest(&turn, Some("toolu_a3"), limits), 0);
+        assert_eq!(h.harvest(&turn, Some("toolu_a1"), limits), 4);
         // Harvested once, also by a new recorder (a daemon restart).
-        assert_eq!(h.harvest(&turn, Limits::default()), 0);
-        assert_eq!(Harvester::default().harvest(&turn, Limits::default()), 0);
+        assert_eq!(h.harvest(&turn, Some("toolu_a1"), limits), 0);
+        assert_eq!(
+            Harvester::default().harvest(&turn, Some("toolu_a1"), limits),
+            0
+        );
+        // No Agent call seen: nothing to harvest.
+        assert_eq!(Harvester::default().harvest(&turn, None, limits), 0);
 
         let steps: Vec<StepRecord> = steps::read(&steps::steps_path(&meta, "sess"))
             .unwrap()
@@ -404,9 +434,9 @@ mod tests {
         // The Edit never got its result: no file edge.
         assert!(steps[3].no_result && steps[3].files.is_empty());
 
-        // a3 finishes later: the next harvest takes it.
+        // a3 (a background subagent) finishes later: the turn's end takes it.
         subagent(&folder, "a3", 1, true, &agent.join("running.md"));
-        assert_eq!(h.harvest(&turn, Limits::default()), 4);
+        assert_eq!(h.harvest(&turn, None, limits), 4);
     }
 
     #[test]
@@ -420,6 +450,9 @@ mod tests {
             job_id: "j",
             environment: None,
         };
-        assert_eq!(Harvester::default().harvest(&turn, Limits::default()), 0);
+        assert_eq!(
+            Harvester::default().harvest(&turn, Some("toolu_lead"), Limits::default()),
+            0
+        );
     }
 }

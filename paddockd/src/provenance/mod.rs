@@ -304,7 +304,8 @@ impl Recorder {
                     };
                     self.finish(open, tool_use_id, input, is_error, false);
                     if is_agent_tool(tool) {
-                        self.harvest(&o);
+                        let id = tool_use_id.clone();
+                        self.harvest(&o, Some(&id));
                     }
                 }
                 What::TurnEnd => {
@@ -321,14 +322,14 @@ impl Recorder {
                     }
                     self.counters.remove(&o.job_id);
                     // Background subagents finish after their Agent call returned.
-                    self.harvest(&o);
+                    self.harvest(&o, None);
                 }
             }
         }
     }
 
     /// Records the tool calls of the session's subagents that have finished (`harvest.rs`).
-    fn harvest(&mut self, o: &Observed) {
+    fn harvest(&mut self, o: &Observed, agent_call: Option<&str>) {
         let Some(transcripts) = &o.transcripts else {
             return;
         };
@@ -341,7 +342,7 @@ impl Recorder {
             job_id: &o.job_id,
             environment: environment.as_deref(),
         };
-        let n = self.harvester.harvest(&turn, self.limits);
+        let n = self.harvester.harvest(&turn, agent_call, self.limits);
         if n > 0 {
             tracing::debug!(session = %o.session_id, steps = n, "harvested subagent steps");
         }

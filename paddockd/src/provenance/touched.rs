@@ -89,6 +89,7 @@ fn by_turn(
     // (turn index, path, role) → index in that turn's files, and the record behind it.
     let mut slots: HashMap<(usize, String, Role), usize> = HashMap::new();
     let mut last: Vec<Vec<(&StepRecord, &FileRecord)>> = Vec::new();
+    let mut lead_seen: Vec<bool> = Vec::new();
     for s in records {
         if only.is_some_and(|j| j != s.job_id) {
             continue;
@@ -102,12 +103,18 @@ fn by_turn(
                     files: Vec::new(),
                 });
                 last.push(Vec::new());
+                lead_seen.push(false);
                 turns.len() - 1
             }
         };
-        if s.started_at < turns[t].started_at {
+        // A turn starts with its own first step; harvested subagent steps carry the times of
+        // the subagent's transcript and only count when the turn has nothing else.
+        let lead = s.specialist.is_none();
+        let earlier = s.started_at < turns[t].started_at;
+        if (lead && (!lead_seen[t] || earlier)) || (!lead_seen[t] && earlier) {
             turns[t].started_at.clone_from(&s.started_at);
         }
+        lead_seen[t] |= lead;
         for f in &s.files {
             let file = TouchedFile {
                 path: f.path.clone(),
@@ -134,6 +141,8 @@ fn by_turn(
             }
         }
     }
+    let mut order: Vec<usize> = (0..turns.len()).collect();
+    order.sort_by(|&a, &b| turns[a].started_at.cmp(&turns[b].started_at));
     for (turn, records) in turns.iter_mut().zip(&last) {
         for (file, (s, f)) in turn.files.iter_mut().zip(records) {
             if file.role == FileRole::Write && !file.path.starts_with('/') {
@@ -149,7 +158,8 @@ fn by_turn(
             (a.role == FileRole::Read, &a.path).cmp(&(b.role == FileRole::Read, &b.path))
         });
     }
-    turns
+    let mut slots: Vec<Option<TouchedTurn>> = turns.into_iter().map(Some).collect();
+    order.into_iter().filter_map(|i| slots[i].take()).collect()
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 //! |---|---|
 //! | `{"text":"…","chunks":N,"delay_ms":D}` | a streamed text block (N deltas, D ms before each) |
 //! | `{"thinking":"…","chunks":N,"delay_ms":D}` | a streamed thinking block with a signature |
-//! | `{"tool":"Bash","input":{…},"output":"…","is_error":false,"ask":false,"delay_ms":D,"hang":false,"tool_use_result":…}` | a `tool_use` block ending the API message, then the `user` tool_result line. `ask` first sends `can_use_tool` and waits for the host (skipped when `--allowedTools` names the tool or a matching `prefix*`; without `--permission-prompt-tool stdio` the tool is refused with `system/permission_denied`); `delay_ms`/`hang` make the tool run for a while / until interrupted; `"run":"CMD"` then runs `sh -c CMD` in the working directory for real (and waits for it) before the result, so the tool's effect is on disk (e.g. a `Write` whose file appears) |
+//! | `{"tool":"Bash","input":{…},"output":"…","is_error":false,"ask":false,"delay_ms":D,"hang":false,"tool_use_result":…}` | a `tool_use` block ending the API message, then the `user` tool_result line. `ask` first sends `can_use_tool` and waits for the host (skipped when `--allowedTools` names the tool or a matching `prefix*`; without `--permission-prompt-tool stdio` the tool is refused with `system/permission_denied`); `delay_ms`/`hang` make the tool run for a while / until interrupted; `"run":"CMD"` then runs `sh -c CMD` in the working directory for real (and waits for it) before the result, so the tool's effect is on disk (e.g. a `Write` whose file appears); `"id":"toolu_…"` sets the `tool_use` id |
 //! | `{"retry":529}` | a `system/api_retry` line |
 //! | `{"api_error":529,"message":"…"}` | synthetic API-error assistant line; the turn ends (`is_error:true`, `terminal_reason:"api_error"`) |
 //! | `{"sleep_ms":N}` | wait (interruptible) |
@@ -80,6 +80,8 @@ pub struct ToolStep {
     pub tool_use_result: Option<Value>,
     /// A shell command run for real before the result (the tool's effect on disk).
     pub run: Option<String>,
+    /// The `tool_use` id (default: a new `toolu_fake_…`).
+    pub id: Option<String>,
 }
 
 /// The steps for a user message text.
@@ -157,6 +159,7 @@ fn parse_step(step: &Value) -> Result<Step, String> {
             hang: obj.get("hang").and_then(Value::as_bool).unwrap_or(false),
             tool_use_result: obj.get("tool_use_result").cloned(),
             run: str_of("run"),
+            id: str_of("id"),
         }));
     }
     if obj.contains_key("retry") {

@@ -509,3 +509,161 @@ async fn steps_name_their_environment_and_an_install_recaptures_it() {
     );
     assert_eq!(new_env.git_head.as_deref(), Some(head.as_str()));
 }
+
+/// The folder of a session's transcript (where its `subagents/` folder goes).
+fn transcript_folder(claude_home: &Path, session: &str) -> std::path::PathBuf {
+    let name = format!("{session}.jsonl");
+    std::fs::read_dir(claude_home.join("projects"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.join(&name).is_file())
+        .unwrap_or_else(|| panic!("no transcript of {session} under {}", claude_home.display()))
+}
+
+#[tokio::test]
+async fn a_finished_subagents_writes_are_harvested_with_its_name_and_model() {
+    let d = TestDaemon::start().await;
+    let mut c = d.client().await;
+    let dir = d.dir.path().join("src-agents");
+    std::fs::create_dir_all(&dir).unwrap();
+    create_project(&mut c, "agents", &dir).await;
+    std::fs::write(dir.join("README.md"), "read me").unwrap();
+    let session = turn(
+        &mut c,
+        "agents",
+        None,
+        &format!("fake:[{},{{\"text\":\"read\"}}]", read_step(&dir.join("README.md"))),
+    )
+    .await;
+
+    // What the CLI leaves behind when an Agent call's subagent finishes (docs/claude-cli.md §6,
+    // §12): its transcript and meta file in the session's subagents folder. It wrote
+    // report.md; the Agent step below really creates that file, so the lead's scan sees it.
+    let subagents = transcript_folder(&d.cfg.claude_home, &session)
+        .join(&session)
+        .join("subagents");
+    std::fs::create_dir_all(&subagents).unwrap();
+    let report = dir.join("report.md");
+    std::fs::write(
+        subagents.join("agent-a77.meta.json"),
+        serde_json::json!({"agentType": "general-purpose", "description": "Write the report",
+            "toolUseId": "toolu_agent", "spawnDepth": 1, "model": "claude-haiku-4-5",
+            "finished": true})
+        .to_string(),
+    )
+    .unwrap();
+    let lines = [
+        serde_json::json!({"type": "user", "isSidechain": true, "agentId": "a77",
+            "timestamp": "2026-11-29T10:00:00.000Z",
+            "message": {"role": "user", "content": "Write the report"}}),
+        serde_json::json!({"type": "assistant", "isSidechain": true, "agentId": "a77",
+            "timestamp": "2026-11-29T10:00:01.000Z",
+            "message": {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_sub1",
+                "name": "Write", "input": {"file_path": report, "content": "the report"}}]}}),
+        serde_json::json!({"type": "user", "isSidechain": true, "agentId": "a77",
+            "timestamp": "2026-11-29T10:00:02.000Z",
+            "message": {"role": "user", "content": [{"type": "tool_result",
+                "tool_use_id": "toolu_sub1", "content": "File created successfully"}]}}),
+    ];
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(subagents.join("agent-a77.jsonl"), text).unwrap();
+
+    let agent_step = serde_json::json!({
+        "tool": "Agent",
+        "id": "toolu_agent",
+        "input": {"description": "Write the report", "prompt": "Write report.md",
+                  "subagent_type": "general-purpose"},
+        "output": "[Subagent hand-back] wrote report.md",
+        "delay_ms": 400,
+        "run": format!("printf %s 'the report' > '{}'", report.display()),
+    });
+    let again = turn(
+        &mut c,
+        "agents",
+        Some(&session),
+        &format!("fake:[{agent_step},{{\"text\":\"delegated\"}}]"),
+    )
+    .await;
+    assert_eq!(again, session);
+
+    let p = provenance_until(&mut c, "agents", "report.md", |p| p.producers.len() >= 2).await;
+    // The lead's scan around the Agent call is the stronger evidence: current.
+    assert_eq!(p.status, FileStatus::Current, "{p:#?}");
+    let lead = p.producers.iter().find(|s| s.tool == "Agent").expect("lead step");
+    assert_eq!(lead.edge, FileEdge::Inferred);
+    assert!(lead.specialist.is_none());
+    let sub = p
+        .producers
+        .iter()
+        .find(|s| s.specialist.is_some())
+        .expect("harvested step");
+    let sp = sub.specialist.as_ref().unwrap();
+    assert_eq!(
+        (sp.agent_id.as_str(), sp.name.as_str()),
+        ("a77", "general-purpose")
+    );
+    assert_eq!(sp.description.as_deref(), Some("Write the report"));
+    assert_eq!(sub.model.as_deref(), Some("claude-haiku-4-5"));
+    assert_eq!((sub.tool.as_str(), sub.change.as_str()), ("Write", "wrote"));
+    assert_eq!(sub.edge, FileEdge::Observed);
+    assert_eq!(sub.session_id, session);
+    assert_eq!(sub.job_id, lead.job_id, "harvested into the turn that ran the Agent call");
+
+    // The turn's file list names the subagent's write too, and the earlier turn's read.
+    let Reply::Touched(t) = c
+        .request(Request::ProvenanceTouched(paddock_proto::ProvenanceTouched {
+            project_slug: "agents".into(),
+            session_id: session.clone(),
+            job_id: None,
+        }))
+        .await
+        .unwrap()
+    else {
+        panic!("not touched")
+    };
+    assert_eq!(t.turns.len(), 2, "{t:#?}");
+    assert_eq!(t.turns[0].files[0].path, "README.md");
+    assert_eq!(t.turns[0].files[0].role, paddock_proto::FileRole::Read);
+    let wrote = &t.turns[1].files;
+    assert!(
+        wrote
+            .iter()
+            .any(|f| f.path == "report.md" && f.status == Some(FileStatus::Current)),
+        "{wrote:#?}"
+    );
+    // Harvested once: a third turn does not record the subagent again.
+    turn(
+        &mut c,
+        "agents",
+        Some(&session),
+        &format!("fake:[{},{{\"text\":\"again\"}}]", read_step(&report)),
+    )
+    .await;
+    let p = provenance_until(&mut c, "agents", "report.md", |p| !p.readers.is_empty()).await;
+    assert_eq!(
+        p.producers.iter().filter(|s| s.specialist.is_some()).count(),
+        1
+    );
+
+    // Another project's chat is refused; an unknown chat is not found.
+    let err = c
+        .request(Request::ProvenanceTouched(paddock_proto::ProvenanceTouched {
+            project_slug: String::new(),
+            session_id: session.clone(),
+            job_id: None,
+        }))
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::InvalidArgument, "{err:?}");
+    let err = c
+        .request(Request::ProvenanceTouched(paddock_proto::ProvenanceTouched {
+            project_slug: "agents".into(),
+            session_id: "00000000-0000-4000-8000-000000000000".into(),
+            job_id: None,
+        }))
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::NotFound, "{err:?}");
+    d.stop().await.unwrap();
+}

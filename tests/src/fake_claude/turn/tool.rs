@@ -18,7 +18,10 @@ const PERMISSION_STREAM_CLOSED: &str = "Tool permission request failed: AbortErr
 
 impl Turn<'_> {
     pub(super) async fn tool(&mut self, tool: ToolStep) -> Flow {
-        let tool_use_id = format!("toolu_fake_{}", short_id());
+        let tool_use_id = tool
+            .id
+            .clone()
+            .unwrap_or_else(|| format!("toolu_fake_{}", short_id()));
         self.ensure_message();
         self.start_block(
             BlockKind::ToolUse,
