@@ -3,6 +3,7 @@
 
 mod agents;
 mod approvals;
+mod blame;
 mod chats;
 mod git;
 mod harness;
