@@ -22,6 +22,9 @@ _paddock() {
             paddock,attach)
                 cmd="paddock__subcmd__attach"
                 ;;
+            paddock,blame)
+                cmd="paddock__subcmd__blame"
+                ;;
             paddock,cancel)
                 cmd="paddock__subcmd__cancel"
                 ;;
@@ -153,6 +156,9 @@ _paddock() {
                 ;;
             paddock__subcmd__help,attach)
                 cmd="paddock__subcmd__help__subcmd__attach"
+                ;;
+            paddock__subcmd__help,blame)
+                cmd="paddock__subcmd__help__subcmd__blame"
                 ;;
             paddock__subcmd__help,cancel)
                 cmd="paddock__subcmd__help__subcmd__cancel"
@@ -326,7 +332,7 @@ _paddock() {
 
     case "${cmd}" in
         paddock)
-            opts="-h -V --socket --help --version daemon project ls list send tail cancel show doctor status archive unarchive star unstar read unread detach attach delete fork history trigger import provenance git help"
+            opts="-h -V --socket --help --version daemon project ls list send tail cancel show doctor status archive unarchive star unstar read unread detach attach delete fork history trigger import provenance blame git help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -368,6 +374,32 @@ _paddock() {
                 return 0
             fi
             case "${prev}" in
+                --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__blame)
+            opts="-p -h -V --project --json --socket --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -p)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --socket)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -846,7 +878,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__help)
-            opts="daemon project ls send tail cancel show doctor status archive unarchive star unstar read unread detach attach delete fork history trigger import provenance git help"
+            opts="daemon project ls send tail cancel show doctor status archive unarchive star unstar read unread detach attach delete fork history trigger import provenance blame git help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -874,6 +906,20 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__help__subcmd__attach)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__help__subcmd__blame)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -437,6 +437,34 @@ Examples:
     )]
     Provenance(ProvenanceArgs),
 
+    /// Which chat and turn last wrote each line of a file (blame by chat)
+    #[command(
+        long_about = "\
+Show a file line by line with who last wrote each region: a chat's tool call (the chat's short \
+id, its title and the tool), a commit (its short hash and author), or (not recorded) for changes \
+nothing recorded: your own edits, or a write paddockd did not see. Who wrote a region is named \
+on its first line only.
+
+paddockd keeps the text each recorded write left (files up to 1 MiB), and walks the file's \
+versions oldest first: the commits of HEAD's history that changed it (the last 200) and the \
+chats' recorded writes, in time order. Each version's changed lines are its own, the lines it \
+kept stay with who wrote them; lines that differ from the last version are not recorded. A \
+write whose text was not kept (too large, or from before versions were kept) is skipped, and \
+notes at the end say so. Only text files up to 4 MiB can be blamed.
+
+FILE is relative to the current directory, or, with -p, to the project's directory. Without -p \
+the project is the one whose directory holds FILE.
+
+--json prints the daemon's reply as one object: {projectSlug, path, lines, regions: [{start, \
+end, by}], notes}, where by is {kind: \"step\", sessionId, jobId, stepId, title, tool, at, ...}, \
+{kind: \"commit\", sha, summary, author, at} or {kind: \"unknown\"}.",
+        after_help = "\
+Examples:
+  paddock blame src/auth/cookie.ts
+  paddock blame -p web docs/API.md --json | jq '.regions[] | select(.by.kind == \"step\")'"
+    )]
+    Blame(BlameArgs),
+
     /// Git status, diff and commit of a project, or of the files a chat or a turn wrote
     #[command(
         long_about = "\
@@ -647,6 +675,19 @@ pub struct ProvenanceArgs {
     #[arg(short = 'p', long = "project", value_name = "SLUG")]
     pub project: Option<String>,
     /// Print the provenance as one JSON object
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct BlameArgs {
+    /// The file (a text file of at most 4 MiB)
+    pub file: PathBuf,
+    /// The project [default: the one whose directory holds FILE]; FILE is then relative to its
+    /// directory
+    #[arg(short = 'p', long = "project", value_name = "SLUG")]
+    pub project: Option<String>,
+    /// Print the blame as one JSON object
     #[arg(long)]
     pub json: bool,
 }
@@ -1488,6 +1529,15 @@ mod tests {
         assert_eq!(args.project.as_deref(), Some("web"));
         assert!(args.json);
         assert!(parse(&["provenance"]).is_err());
+
+        let cli = parse(&["blame", "-p", "web", "src/a.ts", "--json"])?;
+        let Some(Cmd::Blame(args)) = cli.command else {
+            panic!("not blame: {:?}", cli.command);
+        };
+        assert_eq!(args.file, PathBuf::from("src/a.ts"));
+        assert_eq!(args.project.as_deref(), Some("web"));
+        assert!(args.json);
+        assert!(parse(&["blame"]).is_err());
 
         let cli = parse(&["git", "status", "--chat", "abc", "--subtree", "--json"])?;
         let Some(Cmd::Git {

@@ -1,29 +1,35 @@
 //! `paddock provenance FILE`: which chat produced a file, from what, and whether it still is
-//! what that chat wrote.
+//! what that chat wrote; `paddock blame FILE`: which chat and turn last wrote each line.
+
+use std::path::Path;
 
 use anyhow::Context as _;
 use paddock_proto::{ProvenanceFile, Reply, Request};
 
 use super::output::{print, print_json};
 use super::{Context, unexpected};
-use crate::cli::ProvenanceArgs;
+use crate::cli::{BlameArgs, ProvenanceArgs};
 use crate::format;
 
-pub async fn run(ctx: &Context, args: ProvenanceArgs) -> anyhow::Result<()> {
-    // With -p the path is the project's own; without, it is this shell's, made absolute so
-    // the daemon can find the project holding it.
-    let path = if args.project.is_some() || args.file.is_absolute() {
-        args.file.clone()
+/// The request's file: with -p the path is the project's own; without, it is this shell's,
+/// made absolute so the daemon can find the project holding it.
+fn file_request(project: Option<&str>, file: &Path) -> anyhow::Result<ProvenanceFile> {
+    let path = if project.is_some() || file.is_absolute() {
+        file.to_path_buf()
     } else {
         std::env::current_dir()
             .context("cannot read the current directory")?
-            .join(&args.file)
+            .join(file)
     };
-    let client = ctx.connect().await?;
-    let request = Request::ProvenanceFile(ProvenanceFile {
-        project_slug: args.project.clone(),
+    Ok(ProvenanceFile {
+        project_slug: project.map(str::to_owned),
         path: path.to_string_lossy().into_owned(),
-    });
+    })
+}
+
+pub async fn run(ctx: &Context, args: ProvenanceArgs) -> anyhow::Result<()> {
+    let request = Request::ProvenanceFile(file_request(args.project.as_deref(), &args.file)?);
+    let client = ctx.connect().await?;
     let provenance = match client.request(request).await? {
         Reply::Provenance(p) => p,
         other => return Err(unexpected("provenance:file", &other)),
@@ -32,4 +38,17 @@ pub async fn run(ctx: &Context, args: ProvenanceArgs) -> anyhow::Result<()> {
         return print_json(&provenance);
     }
     print(&format::provenance(&provenance, &chrono::Local::now()))
+}
+
+pub async fn blame(ctx: &Context, args: BlameArgs) -> anyhow::Result<()> {
+    let request = Request::ProvenanceBlame(file_request(args.project.as_deref(), &args.file)?);
+    let client = ctx.connect().await?;
+    let blame = match client.request(request).await? {
+        Reply::Blame(b) => b,
+        other => return Err(unexpected("provenance:blame", &other)),
+    };
+    if args.json {
+        return print_json(&blame);
+    }
+    print(&format::blame(&blame))
 }

@@ -2,6 +2,7 @@
 //! types in, strings out, so every shape can be tested without a terminal or a daemon.
 
 mod actions;
+mod blame;
 mod chats;
 mod git;
 mod history;
@@ -11,6 +12,7 @@ mod transcript;
 mod triggers;
 
 pub use actions::{delete_confirmation, deleted_summary, import_summary, update_summary};
+pub use blame::blame;
 pub use chats::{
     chat_flags, chat_table, context_percent, daemon_status, project_table, tree_depths,
 };
