@@ -4,7 +4,7 @@
 //! `<transcripts>/<sessionId>/subagents/agent-<id>.jsonl`, with `agent-<id>.meta.json` beside it
 //! (`agentType`, `description`, `model`, `spawnDepth`, `finished`).
 //!
-//! Each child tool call becomes a step of the chat's current turn, marked with the
+//! Each child tool call becomes a step of the turn that made the Agent call, marked with the
 //! [`Specialist`] that made it. As the file-provenance document says: child files are inspected
 //! at harvest, not during the write, so a harvested hash that still matches leaves the file
 //! *unverified* (`identity::status`); writes are `wrote` (no created/modified guess); opaque child
@@ -19,6 +19,7 @@
 use std::collections::{HashMap, HashSet};
 use std::io::{BufRead as _, Read as _};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use paddock_proto::{FileEdge, Specialist};
 use serde_json::Value;
@@ -32,53 +33,96 @@ pub const MAX_AGENTS: usize = 64;
 /// Bytes of one subagent transcript read at most.
 pub const MAX_TRANSCRIPT_BYTES: u64 = 64 * 1024 * 1024;
 
-/// Where the harvest happens, and for which turn.
-pub struct Turn<'a> {
-    pub meta_dir: &'a Path,
-    pub agent_dir: &'a Path,
+/// How long an Agent call's subagent may take to finish before the harvester forgets it.
+pub const PENDING_TTL: Duration = Duration::from_secs(6 * 3600);
+
+/// Where a harvest happens, and the turn an Agent call was made in (its subagent's steps
+/// belong to that turn).
+#[derive(Debug, Clone)]
+pub struct Turn {
+    pub meta_dir: PathBuf,
+    pub agent_dir: PathBuf,
     /// The project's transcripts folder (the daemon's link to it).
-    pub transcripts: &'a Path,
-    pub session_id: &'a str,
-    pub job_id: &'a str,
-    pub environment: Option<&'a str>,
+    pub transcripts: PathBuf,
+    pub session_id: String,
+    pub job_id: String,
+    pub environment: Option<String>,
 }
 
 /// The subagents already harvested, per session (loaded from the steps file the first time a
 /// session is seen, so a restart does not harvest twice), and the Agent calls whose subagents
-/// are still to harvest (a background subagent finishes after its call returned). Only
+/// are still to harvest: a foreground subagent has finished when its call returns, a
+/// background one (the CLI's default) later, found by the recorder's periodic pass. Only
 /// subagents of Agent calls the recorder saw are harvested; pending calls are not persisted, so
-/// a background subagent still running when the daemon stops is not harvested.
+/// a background subagent still running when the daemon stops is not harvested, and one that
+/// has not finished after [`PENDING_TTL`] is given up.
 #[derive(Default)]
 pub struct Harvester {
     done: HashMap<String, HashSet<String>>,
-    pending: HashMap<String, HashSet<String>>,
+    /// Session → Agent call id → the turn that made it, and when.
+    pending: HashMap<String, HashMap<String, (Turn, Instant)>>,
 }
 
 impl Harvester {
-    /// Harvests the finished subagents of the session's Agent calls (`agent_call`: the call
-    /// that just returned); returns how many steps were recorded.
-    pub fn harvest(&mut self, turn: &Turn<'_>, agent_call: Option<&str>, limits: Limits) -> usize {
-        let pending = self.pending.entry(turn.session_id.to_owned()).or_default();
+    /// After an Agent call returned (`agent_call`) or a turn ended (`None`): harvests the
+    /// finished subagents of the session's pending calls; returns how many steps were recorded.
+    pub fn harvest(&mut self, turn: &Turn, agent_call: Option<&str>, limits: Limits) -> usize {
         if let Some(id) = agent_call {
-            pending.insert(id.to_owned());
+            self.pending
+                .entry(turn.session_id.clone())
+                .or_default()
+                .insert(id.to_owned(), (turn.clone(), Instant::now()));
         }
-        if pending.is_empty() {
+        self.harvest_session(&turn.session_id, Some(turn), limits)
+    }
+
+    /// The periodic pass: every session with pending calls; forgets calls pending too long.
+    pub fn harvest_pending(&mut self, limits: Limits) -> usize {
+        for calls in self.pending.values_mut() {
+            calls.retain(|_, (_, since)| since.elapsed() < PENDING_TTL);
+        }
+        self.pending.retain(|_, calls| !calls.is_empty());
+        let sessions: Vec<String> = self.pending.keys().cloned().collect();
+        sessions
+            .iter()
+            .map(|s| self.harvest_session(s, None, limits))
+            .sum()
+    }
+
+    /// Whether some subagent is still to harvest.
+    pub fn has_pending(&self) -> bool {
+        self.pending.values().any(|calls| !calls.is_empty())
+    }
+
+    fn harvest_session(&mut self, session: &str, current: Option<&Turn>, limits: Limits) -> usize {
+        let Some(pending) = self.pending.get_mut(session).filter(|p| !p.is_empty()) else {
             return 0;
-        }
-        let steps_file = steps::steps_path(turn.meta_dir, turn.session_id);
+        };
+        // Any pending call's turn knows the session's folders.
+        let Some(place) = current
+            .cloned()
+            .or_else(|| pending.values().next().map(|(t, _)| t.clone()))
+        else {
+            return 0;
+        };
+        let steps_file = steps::steps_path(&place.meta_dir, session);
         let done = self
             .done
-            .entry(turn.session_id.to_owned())
+            .entry(session.to_owned())
             .or_insert_with(|| recorded_agents(&steps_file));
-        let folder = turn.transcripts.join(turn.session_id).join("subagents");
+        let folder = place.transcripts.join(session).join("subagents");
         let mut recorded = 0;
         for (agent_id, meta_path) in finished_agents(&folder, done) {
             let meta = read_meta(&meta_path);
-            // Another call's subagent (one before a restart, or one still to come) waits.
-            match str_field(&meta, "toolUseId") {
-                Some(call) if !pending.remove(&call) => continue,
-                _ => {}
-            }
+            // The turn of the call that started it; a subagent of a call not seen (one before
+            // a restart, or one still to come) waits. Without a call id: the current turn.
+            let turn = match str_field(&meta, "toolUseId") {
+                Some(call) => match pending.remove(&call) {
+                    Some((turn, _)) => turn,
+                    None => continue,
+                },
+                None => place.clone(),
+            };
             done.insert(agent_id.clone());
             if meta.get("spawnDepth").and_then(Value::as_u64).unwrap_or(1) > 1 {
                 continue;
@@ -93,14 +137,14 @@ impl Harvester {
             let calls = match read_calls(&transcript) {
                 Ok(calls) => calls,
                 Err(e) => {
-                    tracing::warn!(session = %turn.session_id, agent = %agent_id, "cannot harvest a subagent's transcript: {e}");
+                    tracing::warn!(session = %session, agent = %agent_id, "cannot harvest a subagent's transcript: {e}");
                     continue;
                 }
             };
             for (n, call) in calls.into_iter().enumerate() {
-                let record = step(turn, &specialist, n + 1, call, limits);
+                let record = step(&turn, &specialist, n + 1, call, limits);
                 if let Err(e) = steps::append(&steps_file, &Line::Step(Box::new(record))) {
-                    tracing::warn!(session = %turn.session_id, "cannot record a subagent's step: {e}");
+                    tracing::warn!(session = %session, "cannot record a subagent's step: {e}");
                     break;
                 }
                 recorded += 1;
@@ -243,24 +287,18 @@ fn read_calls(path: &Path) -> std::io::Result<Vec<Call>> {
 }
 
 /// The step of one subagent call: its named files, hashed now (at harvest).
-fn step(
-    turn: &Turn<'_>,
-    specialist: &Specialist,
-    n: usize,
-    call: Call,
-    limits: Limits,
-) -> StepRecord {
+fn step(turn: &Turn, specialist: &Specialist, n: usize, call: Call, limits: Limits) -> StepRecord {
     let mut files = Vec::new();
     let mut scan = None;
     let ok = !call.is_error && call.ended_at.is_some();
     match kind_of(&call.tool) {
         Kind::Writes if ok => {
             for raw in named_paths(&call.tool, &call.input) {
-                let path = rel_path(turn.agent_dir, &raw);
+                let path = rel_path(&turn.agent_dir, &raw);
                 // Kept as a version too, for blame.
                 let hashed = super::versions::keep(
-                    turn.meta_dir,
-                    &abs_path(turn.agent_dir, &path),
+                    &turn.meta_dir,
+                    &abs_path(&turn.agent_dir, &path),
                     limits.max_hash_bytes,
                 );
                 files.push(FileRecord {
@@ -276,7 +314,7 @@ fn step(
         Kind::Reads if ok => {
             for raw in named_paths(&call.tool, &call.input) {
                 files.push(FileRecord {
-                    path: rel_path(turn.agent_dir, &raw),
+                    path: rel_path(&turn.agent_dir, &raw),
                     role: Role::Read,
                     edge: FileEdge::Observed,
                     change: "read".into(),
@@ -294,8 +332,8 @@ fn step(
     let (args_preview, args_truncated) = preview(&call.input, limits.max_preview);
     StepRecord {
         step_id: format!("{}:{}:{n}", turn.job_id, specialist.agent_id),
-        session_id: turn.session_id.to_owned(),
-        job_id: turn.job_id.to_owned(),
+        session_id: turn.session_id.clone(),
+        job_id: turn.job_id.clone(),
         tool_use_id: call.tool_use_id,
         tool: call.tool,
         ended_at: call
@@ -311,7 +349,7 @@ fn step(
         truncated_edges: u32::try_from(truncated_edges).unwrap_or(u32::MAX),
         scan,
         overlapped: false,
-        environment: turn.environment.map(str::to_owned),
+        environment: turn.environment.clone(),
         specialist: Some(specialist.clone()),
     }
 }
@@ -381,12 +419,12 @@ mod tests {
         subagent(&folder, "a2", 2, true, &agent.join("nested.md"));
         subagent(&folder, "a3", 1, false, &agent.join("running.md"));
         let turn = Turn {
-            meta_dir: &meta,
-            agent_dir: &agent,
-            transcripts: &transcripts,
-            session_id: "sess",
-            job_id: "job",
-            environment: Some("envhash"),
+            meta_dir: meta.clone(),
+            agent_dir: agent.clone(),
+            transcripts: transcripts.clone(),
+            session_id: "sess".into(),
+            job_id: "job".into(),
+            environment: Some("envhash".into()),
         };
         let mut h = Harvester::default();
         let limits = Limits::default();
@@ -395,7 +433,7 @@ mod tests {
         assert_eq!(h.harvest(&turn, Some("toolu_a3"), limits), 0);
         assert_eq!(h.harvest(&turn, Some("toolu_a1"), limits), 4);
         // Harvested once, also by a new recorder (a daemon restart).
-        assert_eq!(h.harvest(&turn, Some("toolu_a1"), limits), 0);
+        assert_eq!(h.harvest(&turn, None, limits), 0);
         assert_eq!(
             Harvester::default().harvest(&turn, Some("toolu_a1"), limits),
             0
@@ -434,20 +472,28 @@ mod tests {
         // The Edit never got its result: no file edge.
         assert!(steps[3].no_result && steps[3].files.is_empty());
 
-        // a3 (a background subagent) finishes later: the turn's end takes it.
+        // a3 (a background subagent) finishes later: the periodic pass takes it, into the
+        // turn that made its Agent call.
+        assert!(h.has_pending());
         subagent(&folder, "a3", 1, true, &agent.join("running.md"));
-        assert_eq!(h.harvest(&turn, None, limits), 4);
+        assert_eq!(h.harvest_pending(limits), 4);
+        assert!(!h.has_pending());
+        let last = steps::read(&steps::steps_path(&meta, "sess")).unwrap();
+        let Some(Line::Step(s)) = last.last() else {
+            panic!("no step")
+        };
+        assert_eq!((s.job_id.as_str(), s.step_id.as_str()), ("job", "job:a3:4"));
     }
 
     #[test]
     fn no_subagents_folder_harvests_nothing() {
         let dir = tempfile::tempdir().unwrap();
         let turn = Turn {
-            meta_dir: dir.path(),
-            agent_dir: dir.path(),
-            transcripts: &dir.path().join("none"),
-            session_id: "s",
-            job_id: "j",
+            meta_dir: dir.path().to_path_buf(),
+            agent_dir: dir.path().to_path_buf(),
+            transcripts: dir.path().join("none"),
+            session_id: "s".into(),
+            job_id: "j".into(),
             environment: None,
         };
         assert_eq!(

@@ -115,6 +115,18 @@ fn kind_of(tool: &str) -> Kind {
     }
 }
 
+/// What the recorder's queue carries.
+#[derive(Debug)]
+enum Msg {
+    Event(Box<Observed>),
+    /// Time to look for background subagents that have finished (`harvest.rs`).
+    Tick,
+}
+
+/// How often the recorder looks for finished background subagents (only while some are
+/// pending).
+pub const HARVEST_EVERY: std::time::Duration = std::time::Duration::from_secs(3);
+
 /// What the runner hands over.
 #[derive(Debug)]
 struct Observed {
@@ -145,7 +157,7 @@ enum What {
 
 /// The recorder's handle, shared through the chat state.
 pub struct Provenance {
-    tx: mpsc::Sender<Observed>,
+    tx: mpsc::Sender<Msg>,
     /// Events dropped per session since the recorder last wrote a gap line for it.
     dropped: Arc<Mutex<HashMap<String, u64>>>,
     /// Sessions that lost events since the daemon started (for replies).
@@ -174,6 +186,25 @@ impl Provenance {
             .spawn(move || recorder.run(rx));
         if let Err(e) = spawned {
             tracing::warn!("cannot start the provenance recorder, so no steps are recorded: {e}");
+        }
+        // The ticker holds only a weak sender: it ends with the recorder's handle. A full queue
+        // skips a tick (the next one comes).
+        let weak = tx.downgrade();
+        let ticker = std::thread::Builder::new()
+            .name("provenance-tick".into())
+            .spawn(move || {
+                loop {
+                    std::thread::sleep(HARVEST_EVERY);
+                    let Some(tx) = weak.upgrade() else { break };
+                    if let Err(mpsc::error::TrySendError::Closed(_)) = tx.try_send(Msg::Tick) {
+                        break;
+                    }
+                }
+            });
+        if let Err(e) = ticker {
+            tracing::warn!(
+                "cannot start the provenance ticker, so background subagents are harvested only at turn ends: {e}"
+            );
         }
         Self {
             tx,
@@ -216,7 +247,9 @@ impl Provenance {
             transcripts,
             what,
         };
-        if let Err(mpsc::error::TrySendError::Full(o)) = self.tx.try_send(observed) {
+        if let Err(mpsc::error::TrySendError::Full(Msg::Event(o))) =
+            self.tx.try_send(Msg::Event(Box::new(observed)))
+        {
             if let Ok(mut d) = self.dropped.lock() {
                 *d.entry(o.session_id.clone()).or_default() += 1;
             }
@@ -278,9 +311,29 @@ fn now() -> String {
 }
 
 impl Recorder {
-    fn run(mut self, mut rx: mpsc::Receiver<Observed>) {
-        while let Some(o) = rx.blocking_recv() {
+    fn run(mut self, mut rx: mpsc::Receiver<Msg>) {
+        while let Some(msg) = rx.blocking_recv() {
+            let o = match msg {
+                Msg::Event(o) => *o,
+                Msg::Tick => {
+                    if self.harvester.has_pending() {
+                        let n = self.harvester.harvest_pending(self.limits);
+                        if n > 0 {
+                            tracing::debug!(steps = n, "harvested background subagent steps");
+                        }
+                    }
+                    continue;
+                }
+            };
             self.write_gap(&o);
+            // An opaque call's baseline first: the tool is already running, and a chat's first
+            // event waits for its environment snapshot (toolchain probes take a while).
+            let baseline = match &o.what {
+                What::Start { tool, .. } if kind_of(tool) == Kind::Opaque => {
+                    Some(scan::scan(&o.agent_dir, self.limits.max_scan_files))
+                }
+                _ => None,
+            };
             self.ensure_env(&o);
             match o.what {
                 What::Start {
@@ -289,7 +342,7 @@ impl Recorder {
                     ..
                 } => {
                     let (id, tool) = (tool_use_id.clone(), tool.clone());
-                    self.start(&o, id, tool);
+                    self.start(&o, id, tool, baseline);
                 }
                 What::Call {
                     ref tool_use_id,
@@ -335,12 +388,12 @@ impl Recorder {
         };
         let environment = self.envs.get(&o.session_id).and_then(|e| e.hash.clone());
         let turn = harvest::Turn {
-            meta_dir: &o.meta_dir,
-            agent_dir: &o.agent_dir,
-            transcripts,
-            session_id: &o.session_id,
-            job_id: &o.job_id,
-            environment: environment.as_deref(),
+            meta_dir: o.meta_dir.clone(),
+            agent_dir: o.agent_dir.clone(),
+            transcripts: transcripts.clone(),
+            session_id: o.session_id.clone(),
+            job_id: o.job_id.clone(),
+            environment,
         };
         let n = self.harvester.harvest(&turn, agent_call, self.limits);
         if n > 0 {
@@ -422,7 +475,14 @@ impl Recorder {
         }
     }
 
-    fn start(&mut self, o: &Observed, tool_use_id: String, tool: String) {
+    /// A tool call started; `baseline`: an opaque call's before-scan, when already taken.
+    fn start(
+        &mut self,
+        o: &Observed,
+        tool_use_id: String,
+        tool: String,
+        baseline: Option<Result<Snapshot, ScanError>>,
+    ) {
         let opaque = kind_of(&tool) == Kind::Opaque;
         let mut overlapped = false;
         if opaque {
@@ -433,7 +493,10 @@ impl Recorder {
                 }
             }
         }
-        let baseline = opaque.then(|| scan::scan(&o.agent_dir, self.limits.max_scan_files));
+        let baseline = match baseline {
+            Some(b) if opaque => Some(b),
+            _ => opaque.then(|| scan::scan(&o.agent_dir, self.limits.max_scan_files)),
+        };
         let mut open = self.new_open(o, tool, baseline);
         open.overlapped = overlapped;
         self.open.insert(tool_use_id, open);
@@ -1057,7 +1120,7 @@ mod tests {
                 tool: tool.into(),
             },
         );
-        r.start(&start, id.into(), tool.into());
+        r.start(&start, id.into(), tool.into(), None);
         act();
         let open = r.open.remove(id).unwrap();
         r.finish(open, id, &input, false, false);
@@ -1213,8 +1276,8 @@ mod tests {
         let root = dir.path();
         let mut r = recorder(Limits::default());
         let a = observed(root, What::TurnEnd);
-        r.start(&a, "t1".into(), "Bash".into());
-        r.start(&a, "t2".into(), "Bash".into());
+        r.start(&a, "t1".into(), "Bash".into(), None);
+        r.start(&a, "t2".into(), "Bash".into(), None);
         let t1 = r.open.remove("t1").unwrap();
         r.finish(t1, "t1", &Value::Null, false, false);
         // The turn ends before t2's result.

@@ -496,3 +496,89 @@ async fn real_cli_tool_calls_wait_in_the_inbox_for_allow_and_deny() {
     }
     d.stop().await.unwrap();
 }
+
+/// Asks for a file's provenance until one of its producers is a harvested subagent step.
+async fn harvested_provenance(c: &mut RawClient, path: &str) -> paddock_proto::Provenance {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let reply = c
+            .request(Request::ProvenanceFile(paddock_proto::ProvenanceFile {
+                project_slug: Some(String::new()),
+                path: path.into(),
+            }))
+            .await;
+        if let Ok(Reply::Provenance(p)) = &reply
+            && p.producers.iter().any(|s| s.specialist.is_some())
+        {
+            return (**p).clone();
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the subagent's write to {path} was never harvested: {reply:#?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// The real CLI's Agent tool: the subagent's Write never reaches the chat's stream, so the
+/// daemon harvests it from the subagent's transcript — when the Agent call returns for a
+/// foreground subagent, and by its periodic pass for a background one (the CLI's default),
+/// which finishes after the turn's result.
+#[tokio::test]
+async fn real_cli_subagent_writes_are_harvested_with_the_subagents_name_and_model() {
+    let api = MockApi::start().await.unwrap();
+    let d = real_daemon(&api, |c| {
+        c.allowed_tools = vec!["Agent".into(), "Write".into()];
+    })
+    .await;
+    let mut c = d.client().await;
+    let workspace = d.cfg.data_dir.join("workspace");
+    let delegate = |file: &std::path::Path, background: bool| {
+        let sub_prompt = format!(
+            "mock:tool Write {}",
+            serde_json::json!({"file_path": file, "content": "from the subagent\n"})
+        );
+        format!(
+            "mock:tool Agent {}",
+            serde_json::json!({"description": "Write the notes", "prompt": sub_prompt,
+                               "subagent_type": "general-purpose",
+                               "run_in_background": background})
+        )
+    };
+
+    // Foreground: the lead's scan around the Agent call sees the file appear.
+    let fore = workspace.join("foreground.md");
+    let sent = c.send_turn("", None, &delegate(&fore, false)).await;
+    let frames = c.frames_until_complete(&sent.session_id).await;
+    assert!(complete_of(&frames).success, "{frames:#?}");
+    assert!(fore.exists(), "the subagent's Write wrote: {frames:#?}");
+    let p = harvested_provenance(&mut c, "foreground.md").await;
+    let sub = p.producers.iter().find(|s| s.specialist.is_some()).unwrap();
+    let sp = sub.specialist.as_ref().unwrap();
+    assert_eq!(sp.name, "general-purpose", "{p:#?}");
+    assert_eq!(sp.description.as_deref(), Some("Write the notes"));
+    assert!(sp.model.is_some(), "the meta file names the model: {p:#?}");
+    assert_eq!((sub.tool.as_str(), sub.change.as_str()), ("Write", "wrote"));
+    assert_eq!(sub.session_id, sent.session_id);
+    let lead = p
+        .producers
+        .iter()
+        .find(|s| s.tool == "Agent" && s.specialist.is_none())
+        .unwrap_or_else(|| panic!("the lead's scan: {p:#?}"));
+    assert_eq!(sub.job_id, lead.job_id);
+    assert_eq!(p.status, paddock_proto::FileStatus::Current, "{p:#?}");
+
+    // Background: the turn ends at once; the subagent finishes later and is harvested into
+    // the turn that launched it.
+    let back = workspace.join("background.md");
+    let sent2 = c
+        .send_turn("", Some(&sent.session_id), &delegate(&back, true))
+        .await;
+    let frames = c.frames_until_complete(&sent2.session_id).await;
+    assert!(complete_of(&frames).success, "{frames:#?}");
+    let p = harvested_provenance(&mut c, "background.md").await;
+    let sub = p.producers.iter().find(|s| s.specialist.is_some()).unwrap();
+    assert_eq!(sub.job_id, sent2.job_id, "{p:#?}");
+    assert_eq!(sub.edge, paddock_proto::FileEdge::Observed);
+    d.stop().await.unwrap();
+}
