@@ -210,6 +210,11 @@ async fn lines_are_blamed_on_the_commit_the_chats_edit_or_nothing_recorded() {
         .await
         .unwrap();
     assert!(matches!(abs, Reply::Blame(b) if b.path == "cookie.ts"));
+    // Gone, but a chat wrote it: nothing to blame, and the error says where to look.
+    std::fs::remove_file(&file).unwrap();
+    let e = blame(&mut c, "web", "cookie.ts").await.unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidArgument, "{e:?}");
+    assert!(e.message.contains("paddock provenance"), "{}", e.message);
     d.stop().await.unwrap();
 }
 
