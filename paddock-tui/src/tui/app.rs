@@ -8,12 +8,14 @@
 use paddock_proto::{Active, Attribution, ChatAction, ChatSummary, HelloReply, ProjectInfo};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
+use super::blame_view::{BlameOutcome, BlameView};
 use super::changes::{ChangesOutcome, ChangesView, CommitOutcome, Scope};
 use super::chat::ChatView;
 use super::composer::{Composer, ComposerOutcome, Target};
+use super::files_view::{FilesOutcome, FilesView};
 use super::history::{HistoryOutcome, HistoryView};
 use super::keys::{self, Command, Context};
-use super::provenance_view::ProvenanceOutcome;
+use super::provenance_view::{ProvenanceOutcome, ProvenanceView};
 use super::theme::Theme;
 use super::tree::TreeState;
 
@@ -102,6 +104,16 @@ pub enum Action {
         project_slug: String,
         path: String,
     },
+    /// Read the files a chat read and wrote, per turn (the Files view opened, or reloads).
+    LoadTouched {
+        project_slug: String,
+        session_id: String,
+    },
+    /// Read a file's blame (the blame view opened).
+    LoadBlame {
+        project_slug: String,
+        path: String,
+    },
 }
 
 #[derive(Debug)]
@@ -138,6 +150,10 @@ pub struct App {
     pub approvals: Option<super::inbox::InboxView>,
     /// The Changes view (and its provenance panel), when open.
     pub changes: Option<ChangesView>,
+    /// The Files view of a chat (and its provenance panel), when open.
+    pub files: Option<FilesView>,
+    /// The blame of a file, over everything but the inbox and the help, when open.
+    pub blame: Option<BlameView>,
 }
 
 /// From this width on, the tree and the chat show side by side.
@@ -175,6 +191,8 @@ impl App {
             pending_approvals: 0,
             approvals: None,
             changes: None,
+            files: None,
+            blame: None,
         }
     }
 
@@ -206,11 +224,19 @@ impl App {
             Context::Help
         } else if self.approvals.is_some() {
             Context::Inbox
+        } else if self.blame.is_some() {
+            Context::Blame
         } else if let Some(changes) = &self.changes {
             if changes.provenance.is_some() {
                 Context::Provenance
             } else {
                 Context::Changes
+            }
+        } else if let Some(files) = &self.files {
+            if files.provenance.is_some() {
+                Context::Provenance
+            } else {
+                Context::Files
             }
         } else if self.history.is_open() {
             Context::History
@@ -262,6 +288,8 @@ impl App {
             Context::Inbox => self.on_inbox(command),
             Context::Changes => self.on_changes(command),
             Context::Provenance => self.on_provenance(command),
+            Context::Files => self.on_files(command),
+            Context::Blame => self.on_blame(command),
             Context::Chat => self.on_chat(command),
             _ => self.on_tree(command),
         }
@@ -390,18 +418,146 @@ impl App {
         }
     }
 
+    /// Where the open provenance panel lives: over Changes, else over Files (as
+    /// [`App::context`] decides).
+    fn provenance_slot(&mut self) -> Option<&mut Option<ProvenanceView>> {
+        if let Some(changes) = self.changes.as_mut() {
+            return Some(&mut changes.provenance);
+        }
+        self.files.as_mut().map(|f| &mut f.provenance)
+    }
+
     fn on_provenance(&mut self, command: Command) -> Option<Action> {
         let page = self.page;
-        let changes = self.changes.as_mut()?;
-        let panel = changes.provenance.as_mut()?;
-        match panel.on_command(command, page) {
+        let slot = self.provenance_slot()?;
+        let panel = slot.as_mut()?;
+        let outcome = panel.on_command(command, page);
+        let (project_slug, path) = (panel.project_slug().to_owned(), panel.path().to_owned());
+        match outcome {
             ProvenanceOutcome::Handled => None,
             ProvenanceOutcome::Closed => {
-                changes.provenance = None;
+                *slot = None;
                 None
             }
+            ProvenanceOutcome::Blame => self.open_blame(project_slug, path),
             ProvenanceOutcome::Ignored => self.global(command),
         }
+    }
+
+    /// Opens the blame of a file over what is shown.
+    fn open_blame(&mut self, project_slug: String, path: String) -> Option<Action> {
+        self.blame = Some(BlameView::new(project_slug.clone(), path.clone()));
+        Some(Action::LoadBlame { project_slug, path })
+    }
+
+    /// Opens the Files view on the open chat (when the chat pane has the keyboard) or the
+    /// tree's cursor chat.
+    fn open_files(&mut self) -> Option<Action> {
+        let target = match (&self.chat, self.focus) {
+            (Some(chat), Focus::Chat | Focus::Composer) => Some((
+                chat.project_slug().to_owned(),
+                chat.session_id().to_owned(),
+                self.find_chat(chat.session_id())
+                    .map_or_else(|| chat.title().to_owned(), |r| r.title.clone()),
+            )),
+            _ => self.tree.cursor_chat().map(|c| {
+                (
+                    c.project_slug.clone(),
+                    c.session_id.clone(),
+                    c.title.clone(),
+                )
+            }),
+        };
+        let Some((project_slug, session_id, title)) = target else {
+            self.notice = Some("put the cursor on a chat".into());
+            return None;
+        };
+        self.files = Some(FilesView::new(
+            project_slug.clone(),
+            session_id.clone(),
+            crate::format::clean_title(&title),
+        ));
+        Some(Action::LoadTouched {
+            project_slug,
+            session_id,
+        })
+    }
+
+    /// The Files view's turns met their prompts in the chat pane (when it shows that chat).
+    pub fn match_prompts(&mut self) {
+        if let (Some(files), Some(chat)) = (self.files.as_mut(), self.chat.as_ref())
+            && chat.session_id() == files.session_id()
+        {
+            files.set_prompts(chat.items());
+        }
+    }
+
+    fn on_files(&mut self, command: Command) -> Option<Action> {
+        let page = self.page;
+        let files = self.files.as_mut()?;
+        let project_slug = files.project_slug().to_owned();
+        let session_id = files.session_id().to_owned();
+        match files.on_command(command, page) {
+            FilesOutcome::Handled => None,
+            FilesOutcome::Reload => Some(Action::LoadTouched {
+                project_slug,
+                session_id,
+            }),
+            FilesOutcome::LoadProvenance(path) => {
+                Some(Action::LoadProvenance { project_slug, path })
+            }
+            FilesOutcome::Blame(path) => self.open_blame(project_slug, path),
+            FilesOutcome::Closed => {
+                self.files = None;
+                None
+            }
+            FilesOutcome::Ignored => self.overlay_global(command),
+        }
+    }
+
+    fn on_blame(&mut self, command: Command) -> Option<Action> {
+        let page = self.page;
+        let blame = self.blame.as_mut()?;
+        match blame.on_command(command, page) {
+            BlameOutcome::Handled => None,
+            BlameOutcome::Closed => {
+                self.blame = None;
+                None
+            }
+            BlameOutcome::Notice(text) => {
+                self.notice = Some(text);
+                None
+            }
+            BlameOutcome::OpenChat { session_id, .. } => self.jump_to_chat(&session_id),
+            BlameOutcome::Ignored => self.overlay_global(command),
+        }
+    }
+
+    /// The global keys a view over the panes lets through: the ones that do not open another
+    /// view under it.
+    fn overlay_global(&mut self, command: Command) -> Option<Action> {
+        match command {
+            Command::Quit | Command::Help | Command::Inbox => self.global(command),
+            _ => None,
+        }
+    }
+
+    /// Closes the views over the panes and shows the chat in the tree and the chat pane, when
+    /// the tree lists it.
+    fn jump_to_chat(&mut self, session_id: &str) -> Option<Action> {
+        let Some(project_slug) = self.find_chat(session_id).map(|c| c.project_slug.clone()) else {
+            self.notice = Some("that chat is not in the tree (archived, or not loaded yet)".into());
+            return None;
+        };
+        self.blame = None;
+        self.files = None;
+        self.changes = None;
+        self.tree.select(&super::tree::RowId::Chat {
+            project: project_slug.clone(),
+            session_id: session_id.to_owned(),
+        });
+        self.focus = Focus::Chat;
+        self.open(project_slug, session_id.to_owned())
     }
 
     fn on_commit_key(&mut self, key: KeyEvent) -> Option<Action> {
@@ -587,6 +743,7 @@ impl App {
                 return self.new_chat();
             }
             Command::NewChat => return self.new_chat(),
+            Command::Files => return self.open_files(),
             Command::Continue => {
                 let chat = tree.cursor_chat()?;
                 if !chat.interrupted {
@@ -722,6 +879,7 @@ impl App {
             }
             Command::Compose => self.focus = Focus::Composer,
             Command::NewChat => return self.new_chat(),
+            Command::Files => return self.open_files(),
             Command::Continue => {
                 if chat.running() {
                     self.notice = Some("this chat is running".into());

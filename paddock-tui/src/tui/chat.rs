@@ -79,6 +79,10 @@ pub struct UserItem {
     pub attribution: Option<Attribution>,
     /// Came from the transcript rather than a live frame.
     pub hydrated: bool,
+    /// When it was sent (RFC 3339), as the transcript says; `None` for a live frame.
+    pub timestamp: Option<String>,
+    /// The daemon's job that ran it, for a live frame; `None` when hydrated.
+    pub job_id: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -435,14 +439,16 @@ impl ChatView {
         match entry {
             TranscriptEntry::User {
                 uuid,
+                timestamp,
                 text,
                 attribution,
-                ..
             } => self.push(Item::User(UserItem {
                 uuid: uuid.clone(),
                 text: text.clone(),
                 attribution: attribution.clone(),
                 hydrated: true,
+                timestamp: timestamp.clone(),
+                job_id: None,
             })),
             TranscriptEntry::Assistant { text, .. } => {
                 self.push(Item::Assistant { text: text.clone() });
@@ -510,6 +516,8 @@ impl ChatView {
                     text: turn.text.clone(),
                     attribution: turn.attribution.clone(),
                     hydrated: false,
+                    timestamp: None,
+                    job_id: Some(routing.job_id.clone()),
                 }));
                 true
             }

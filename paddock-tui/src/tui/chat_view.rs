@@ -967,7 +967,7 @@ pub(crate) fn fit_end(s: &str, max: usize, ellipsis: &str) -> String {
 
 /// `s` cut to `max` columns from the left, `ellipsis` first when cut (for paths: the file
 /// name matters most).
-fn fit_start(s: &str, max: usize, ellipsis: &str) -> String {
+pub(crate) fn fit_start(s: &str, max: usize, ellipsis: &str) -> String {
     if s.width() <= max {
         return s.to_owned();
     }

@@ -273,6 +273,8 @@ mod tests {
                 Context::Inbox,
                 Context::Changes,
                 Context::Provenance,
+                Context::Files,
+                Context::Blame,
                 Context::Help
             ]
         );

@@ -38,15 +38,19 @@ pub enum Context {
     Inbox,
     /// The Changes view: a scope's git status and diffs.
     Changes,
-    /// The provenance panel of a file (over the Changes view).
+    /// The provenance panel of a file (over the Changes or the Files view).
     Provenance,
+    /// The Files view: what a chat read and wrote, turn by turn.
+    Files,
+    /// The blame of a file: which chat (or commit) last wrote each line.
+    Blame,
     /// The help overlay.
     Help,
 }
 
 impl Context {
     /// Every context, in the order the help overlay lists them after the current one.
-    pub const ALL: [Context; 9] = [
+    pub const ALL: [Context; 11] = [
         Context::Global,
         Context::Tree,
         Context::Chat,
@@ -55,6 +59,8 @@ impl Context {
         Context::Inbox,
         Context::Changes,
         Context::Provenance,
+        Context::Files,
+        Context::Blame,
         Context::Help,
     ];
 
@@ -69,6 +75,8 @@ impl Context {
             Context::Inbox => "Approvals inbox",
             Context::Changes => "Changes",
             Context::Provenance => "Provenance",
+            Context::Files => "Files",
+            Context::Blame => "Blame",
             Context::Help => "Help",
         }
     }
@@ -175,11 +183,17 @@ pub enum Command {
     Commit,
     /// Changes: the next scope (chat, subtree, project).
     CycleScope,
+    /// Open (or close) the Files view: what the chat read and wrote, turn by turn.
+    Files,
+    /// Files, provenance: the blame of the file (which chat wrote each line).
+    Blame,
+    /// Files: only the cursor's turn, or every turn.
+    ToggleTurn,
 }
 
 impl Command {
     /// Every command (each has at least one binding; a unit test checks it).
-    pub const ALL: [Command; 50] = [
+    pub const ALL: [Command; 53] = [
         Command::Quit,
         Command::Help,
         Command::SwitchPane,
@@ -230,6 +244,9 @@ impl Command {
         Command::Provenance,
         Command::Commit,
         Command::CycleScope,
+        Command::Files,
+        Command::Blame,
+        Command::ToggleTurn,
     ];
 
     /// Whether the `S` prefix can widen this command to the cursor row's subtree.
@@ -454,6 +471,7 @@ static BINDINGS: &[Binding] = &[
     b(X::Tree, &[Key::char('i'), Key::char('c')], "i/c", C::Compose, "write to the chat"),
     b(X::Tree, &[Key::char('C')], "C", C::Continue, "continue a chat that was cut short (!)"),
     b(X::Tree, &[Key::char('N')], "N", C::NewChat, "new chat in the project"),
+    b(X::Tree, &[Key::char('F')], "F", C::Files, "Files: what the chat read and wrote, per turn"),
     // The chat pane.
     b(X::Chat, &[Key::char('j'), DOWN], "j/↓", C::Down, "next item"),
     b(X::Chat, &[Key::char('k'), UP], "k/↑", C::Up, "previous item"),
@@ -468,6 +486,7 @@ static BINDINGS: &[Binding] = &[
     b(X::Chat, &[Key::char('C')], "C", C::Continue, "continue this chat after it was cut short"),
     b(X::Chat, &[Key::char('N')], "N", C::NewChat, "new chat in this project"),
     b(X::Chat, &[Key::char('x'), Key::ctrl('c')], "x/Ctrl-C", C::Cancel, "cancel the running turn"),
+    b(X::Chat, &[Key::char('F')], "F", C::Files, "Files: what this chat read and wrote, per turn"),
     b(X::Chat, &[ESC], "Esc", C::Back, "back to the tree"),
     // The composer.
     b(X::Composer, &[ENTER], "Enter", C::Send, "send (queued while a turn runs)"),
@@ -511,7 +530,29 @@ static BINDINGS: &[Binding] = &[
     b(X::Provenance, &[Key::char('g'), HOME], "g/Home", C::Top, "top"),
     b(X::Provenance, &[Key::ctrl('u'), PGUP], "Ctrl-U/PgUp", C::PageUp, "page up"),
     b(X::Provenance, &[Key::ctrl('d'), PGDN], "Ctrl-D/PgDn", C::PageDown, "page down"),
-    b(X::Provenance, &[ESC], "Esc", C::Back, "back to Changes"),
+    b(X::Provenance, &[Key::char('b')], "b", C::Blame, "blame: which chat wrote each line"),
+    b(X::Provenance, &[ESC], "Esc", C::Back, "back to Changes or Files"),
+    // The Files view (newest turn first).
+    b(X::Files, &[Key::char('j'), DOWN], "j/↓", C::Down, "next file"),
+    b(X::Files, &[Key::char('k'), UP], "k/↑", C::Up, "previous file"),
+    b(X::Files, &[Key::char('g'), HOME], "g/Home", C::Top, "newest turn (turns are newest first)"),
+    b(X::Files, &[Key::char('G'), END], "G/End", C::Bottom, "oldest turn"),
+    b(X::Files, &[Key::ctrl('u'), PGUP], "Ctrl-U/PgUp", C::PageUp, "page up"),
+    b(X::Files, &[Key::ctrl('d'), PGDN], "Ctrl-D/PgDn", C::PageDown, "page down"),
+    b(X::Files, &[ENTER, Key::char('p')], "Enter/p", C::Provenance, "the file's provenance: who wrote it, from what"),
+    b(X::Files, &[Key::char('b')], "b", C::Blame, "blame: which chat wrote each line"),
+    b(X::Files, &[Key::char('t')], "t", C::ToggleTurn, "only the cursor's turn, or every turn"),
+    b(X::Files, &[Key::char('r')], "r", C::Refresh, "read the files again"),
+    b(X::Files, &[ESC, Key::char('F')], "Esc/F", C::Back, "close Files"),
+    // The blame of a file.
+    b(X::Blame, &[Key::char('j'), DOWN], "j/↓", C::Down, "next line"),
+    b(X::Blame, &[Key::char('k'), UP], "k/↑", C::Up, "previous line"),
+    b(X::Blame, &[Key::char('g'), HOME], "g/Home", C::Top, "first line"),
+    b(X::Blame, &[Key::char('G'), END], "G/End", C::Bottom, "last line"),
+    b(X::Blame, &[Key::ctrl('u'), PGUP], "Ctrl-U/PgUp", C::PageUp, "page up"),
+    b(X::Blame, &[Key::ctrl('d'), PGDN], "Ctrl-D/PgDn", C::PageDown, "page down"),
+    b(X::Blame, &[ENTER], "Enter", C::Open, "open the chat that wrote the line"),
+    b(X::Blame, &[ESC], "Esc", C::Back, "back"),
     // The help overlay.
     b(X::Help, &[Key::char('j'), DOWN], "j/↓", C::Down, "scroll down"),
     b(X::Help, &[Key::char('k'), UP], "k/↑", C::Up, "scroll up"),
@@ -611,7 +652,7 @@ mod tests {
                 "{c:?} has no binding"
             );
         }
-        assert_eq!(Command::ALL.len(), Command::CycleScope as usize + 1);
+        assert_eq!(Command::ALL.len(), Command::ToggleTurn as usize + 1);
     }
 
     #[test]
@@ -727,6 +768,22 @@ mod tests {
         assert_eq!(command_for(Context::Changes, &ch('s')), Some(C::CycleScope));
         assert_eq!(command_for(Context::Changes, &ch('c')), Some(C::Commit));
         assert_eq!(command_for(Context::Provenance, &ch('j')), Some(C::Down));
+        assert_eq!(command_for(Context::Provenance, &ch('b')), Some(C::Blame));
+        assert_eq!(command_for(Context::Tree, &ch('F')), Some(C::Files));
+        assert_eq!(command_for(Context::Chat, &ch('F')), Some(C::Files));
+        assert_eq!(command_for(Context::Files, &ch('F')), Some(C::Back));
+        assert_eq!(command_for(Context::Files, &ch('b')), Some(C::Blame));
+        assert_eq!(command_for(Context::Files, &ch('t')), Some(C::ToggleTurn));
+        assert_eq!(command_for(Context::Files, &ch('r')), Some(C::Refresh));
+        assert_eq!(
+            command_for(Context::Files, &ev(KeyCode::Enter, KeyModifiers::NONE)),
+            Some(C::Provenance)
+        );
+        assert_eq!(
+            command_for(Context::Blame, &ev(KeyCode::Enter, KeyModifiers::NONE)),
+            Some(C::Open)
+        );
+        assert_eq!(command_for(Context::Blame, &ch('q')), Some(C::Quit));
         // Tree keys are not chat keys.
         assert_eq!(command_for(Context::Chat, &ch('a')), None);
     }

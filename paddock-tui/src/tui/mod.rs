@@ -12,10 +12,12 @@
 //! no line shows twice or goes missing. `chat:resync` and a reconnect do the same again.
 
 pub mod app;
+pub mod blame_view;
 pub mod changes;
 pub mod chat;
 pub mod chat_view;
 pub mod composer;
+pub mod files_view;
 pub mod help;
 pub mod history;
 pub mod inbox;
@@ -102,6 +104,16 @@ enum Fetch {
         project_slug: String,
         path: String,
     },
+    /// The Files view's chat: what it read and wrote, per turn.
+    Touched {
+        project_slug: String,
+        session_id: String,
+    },
+    /// The blame view's file.
+    Blame {
+        project_slug: String,
+        path: String,
+    },
 }
 
 impl Fetch {
@@ -138,6 +150,20 @@ impl Fetch {
             }),
             Fetch::Provenance { project_slug, path } => {
                 Request::ProvenanceFile(paddock_proto::ProvenanceFile {
+                    project_slug: Some(project_slug.clone()),
+                    path: path.clone(),
+                })
+            }
+            Fetch::Touched {
+                project_slug,
+                session_id,
+            } => Request::ProvenanceTouched(paddock_proto::ProvenanceTouched {
+                project_slug: project_slug.clone(),
+                session_id: session_id.clone(),
+                job_id: None,
+            }),
+            Fetch::Blame { project_slug, path } => {
+                Request::ProvenanceBlame(paddock_proto::ProvenanceFile {
                     project_slug: Some(project_slug.clone()),
                     path: path.clone(),
                 })
@@ -396,6 +422,16 @@ impl EventLoop {
             Action::LoadProvenance { project_slug, path } => {
                 self.fetch(Fetch::Provenance { project_slug, path });
             }
+            Action::LoadTouched {
+                project_slug,
+                session_id,
+            } => self.fetch(Fetch::Touched {
+                project_slug,
+                session_id,
+            }),
+            Action::LoadBlame { project_slug, path } => {
+                self.fetch(Fetch::Blame { project_slug, path });
+            }
             Action::Commit {
                 project_slug,
                 scope,
@@ -423,6 +459,104 @@ impl EventLoop {
         }
     }
 
+    /// Reads the Files view's chat again (its turn ended, `r`, a reconnect).
+    fn refresh_files(&mut self) {
+        if let Some(files) = &self.app.files {
+            let fetch = Fetch::Touched {
+                project_slug: files.project_slug().to_owned(),
+                session_id: files.session_id().to_owned(),
+            };
+            self.fetch(fetch);
+        }
+    }
+
+    /// Whether the Files view is about this chat.
+    fn files_follow(&self, session_id: &str) -> bool {
+        self.app
+            .files
+            .as_ref()
+            .is_some_and(|f| f.session_id() == session_id)
+    }
+
+    /// After a reconnect: the blame view's answer may have been lost with the connection.
+    fn refresh_blame(&mut self) {
+        if let Some(blame) = self.app.blame.as_ref().filter(|b| b.blame().is_none()) {
+            let fetch = Fetch::Blame {
+                project_slug: blame.project_slug().to_owned(),
+                path: blame.path().to_owned(),
+            };
+            self.fetch(fetch);
+        }
+    }
+
+    /// An answer for a provenance panel (over Changes or Files), the Files view or the blame
+    /// view; dropped when the view moved on.
+    fn on_provenance_fetched(&mut self, fetch: Fetch, result: Result<Reply, String>) {
+        let unexpected = |other: &Reply| {
+            format!(
+                "paddockd answered with {}",
+                crate::client::reply_kind(other)
+            )
+        };
+        match fetch {
+            Fetch::Provenance { project_slug, path } => {
+                let panels = [
+                    self.app
+                        .changes
+                        .as_mut()
+                        .and_then(|c| c.provenance.as_mut()),
+                    self.app.files.as_mut().and_then(|f| f.provenance.as_mut()),
+                ];
+                for panel in panels
+                    .into_iter()
+                    .flatten()
+                    .filter(|p| p.is_for(&project_slug, &path))
+                {
+                    match &result {
+                        Ok(Reply::Provenance(p)) => panel.set(p.clone()),
+                        Ok(other) => panel.set_error(unexpected(other)),
+                        Err(reason) => panel.set_error(reason.clone()),
+                    }
+                }
+            }
+            Fetch::Touched {
+                project_slug,
+                session_id,
+            } => {
+                let Some(files) = self
+                    .app
+                    .files
+                    .as_mut()
+                    .filter(|f| f.is_for(&project_slug, &session_id))
+                else {
+                    return;
+                };
+                match result {
+                    Ok(Reply::Touched(touched)) => files.set(touched),
+                    Ok(other) => files.set_error(unexpected(&other)),
+                    Err(reason) => files.set_error(reason),
+                }
+                self.app.match_prompts();
+            }
+            Fetch::Blame { project_slug, path } => {
+                let Some(blame) = self
+                    .app
+                    .blame
+                    .as_mut()
+                    .filter(|b| b.is_for(&project_slug, &path))
+                else {
+                    return;
+                };
+                match result {
+                    Ok(Reply::Blame(b)) => blame.set(b),
+                    Ok(other) => blame.set_error(unexpected(&other)),
+                    Err(reason) => blame.set_error(reason),
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// Reads the diff of the Changes view's cursor file when it is not shown yet.
     fn fetch_wanted_diff(&mut self) {
         let wanted = self.app.changes.as_ref().and_then(|c| {
@@ -437,7 +571,7 @@ impl EventLoop {
         }
     }
 
-    /// An answer for the Changes view or its provenance panel; dropped when the view moved on.
+    /// An answer for the Changes view; dropped when the view moved on.
     fn on_changes_fetched(&mut self, fetch: Fetch, result: Result<Reply, String>) {
         let Some(changes) = self.app.changes.as_mut() else {
             return;
@@ -471,23 +605,6 @@ impl EventLoop {
                     Err(reason) => Err(reason),
                 };
                 changes.set_diff(path, diff);
-            }
-            Fetch::Provenance { project_slug, path } => {
-                let Some(panel) = changes
-                    .provenance
-                    .as_mut()
-                    .filter(|p| p.is_for(&project_slug, &path))
-                else {
-                    return;
-                };
-                match result {
-                    Ok(Reply::Provenance(p)) => panel.set(p),
-                    Ok(other) => panel.set_error(format!(
-                        "paddockd answered with {}",
-                        crate::client::reply_kind(&other)
-                    )),
-                    Err(reason) => panel.set_error(reason),
-                }
             }
             _ => {}
         }
@@ -628,6 +745,8 @@ impl EventLoop {
                         self.fetch(Fetch::History);
                     }
                     self.refresh_changes();
+                    self.refresh_files();
+                    self.refresh_blame();
                 }
                 Err(reason) => {
                     self.app.set_unreachable(reason);
@@ -639,11 +758,15 @@ impl EventLoop {
                 if self.again.remove(&fetch) {
                     self.fetch(fetch.clone());
                 }
+                if matches!(fetch, Fetch::GitStatus { .. } | Fetch::GitDiff { .. }) {
+                    self.on_changes_fetched(fetch, result);
+                    return;
+                }
                 if matches!(
                     fetch,
-                    Fetch::GitStatus { .. } | Fetch::GitDiff { .. } | Fetch::Provenance { .. }
+                    Fetch::Provenance { .. } | Fetch::Touched { .. } | Fetch::Blame { .. }
                 ) {
-                    self.on_changes_fetched(fetch, result);
+                    self.on_provenance_fetched(fetch, result);
                     return;
                 }
                 match (fetch, result) {
@@ -709,6 +832,10 @@ impl EventLoop {
                     .as_ref()
                     .is_some_and(|c| c.session_id() == active.session_id);
                 let known = self.app.apply_active(&active);
+                // A turn of the Files view's chat ended: it may have touched more files.
+                if !active.running && self.files_follow(&active.session_id) {
+                    self.refresh_files();
+                }
                 if !known {
                     self.fetch(Fetch::Chats(active.project_slug));
                 }
@@ -736,6 +863,9 @@ impl EventLoop {
                         .is_some_and(|c| c.session_id() == sid)
                 {
                     self.app.composer.set_queued(None);
+                }
+                if ended && self.files_follow(&sid) {
+                    self.refresh_files();
                 }
                 let Some(chat) = self.app.chat.as_mut().filter(|c| c.session_id() == sid) else {
                     return false;
@@ -798,6 +928,7 @@ impl EventLoop {
         }
         chat.set_running(t.chat.running);
         self.app.composer.set_running(t.chat.running);
+        self.app.match_prompts();
         self.subscribed.insert(sid.to_owned());
         self.command(
             "follow the chat",

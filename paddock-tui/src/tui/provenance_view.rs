@@ -1,8 +1,9 @@
-//! The provenance panel: for one file of a project (opened from the Changes view), whether it
-//! still is what its latest recorded write left (Current / Stale / Unverified), the steps that
-//! wrote it and read it (newest first: the chat, the tool, observed or inferred, when), the
-//! lineage as an indented tree, and the notes saying where the records may be incomplete.
-//! `provenance:file` answers it; `Esc` goes back to Changes.
+//! The provenance panel: for one file of a project (opened from the Changes or the Files
+//! view), whether it still is what its latest recorded write left (Current / Stale /
+//! Unverified), the steps that wrote it and read it (newest first: the chat, the tool, observed
+//! or inferred, when), the lineage as an indented tree, and the notes saying where the records
+//! may be incomplete.
+//! `provenance:file` answers it; `b` opens the file's blame, `Esc` goes back.
 
 use std::collections::HashSet;
 
@@ -20,8 +21,10 @@ use super::theme::{Role, Theme};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ProvenanceOutcome {
     Handled,
-    /// Back to the Changes view.
+    /// Back to the Changes (or Files) view.
     Closed,
+    /// Open the blame of the panel's file.
+    Blame,
     /// Not a panel command: let the global keys have it.
     Ignored,
 }
@@ -86,6 +89,7 @@ impl ProvenanceView {
             Command::PageUp => self.scroll = self.scroll.saturating_sub(page),
             Command::Top => self.scroll = 0,
             Command::Back => return ProvenanceOutcome::Closed,
+            Command::Blame => return ProvenanceOutcome::Blame,
             _ => return ProvenanceOutcome::Ignored,
         }
         ProvenanceOutcome::Handled
@@ -448,6 +452,7 @@ mod tests {
         v.on_command(Command::Up, 10);
         assert_eq!(v.scroll(), 0);
         assert_eq!(v.on_command(Command::Back, 10), ProvenanceOutcome::Closed);
+        assert_eq!(v.on_command(Command::Blame, 10), ProvenanceOutcome::Blame);
         assert_eq!(v.on_command(Command::Quit, 10), ProvenanceOutcome::Ignored);
         assert!(v.is_for("web", "a.rs"));
         assert!(!v.is_for("web", "b.rs"));

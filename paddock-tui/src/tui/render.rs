@@ -11,7 +11,7 @@ use unicode_width::UnicodeWidthStr;
 
 use super::app::{App, Connection, Focus};
 use super::theme::{Role, Theme};
-use super::{chat_view, help, history, tree_view};
+use super::{blame_view, chat_view, files_view, help, history, tree_view};
 
 /// The screen's three bands: header, chat list, status line.
 pub fn layout(area: Rect) -> [Rect; 3] {
@@ -55,9 +55,19 @@ pub fn render(app: &mut App, frame: &mut Frame<'_>) {
                 super::inbox::render_inbox(inbox, &theme, frame, body);
             }
         }
+        _ if app.blame.is_some() => {
+            if let Some(blame) = app.blame.as_mut() {
+                blame_view::render_blame(blame, &theme, frame, body);
+            }
+        }
         _ if app.changes.is_some() => {
             if let Some(changes) = &app.changes {
                 super::changes::render_changes(changes, &theme, frame, body);
+            }
+        }
+        _ if app.files.is_some() => {
+            if let Some(files) = app.files.as_mut() {
+                files_view::render_files(files, &theme, frame, body);
             }
         }
         _ if app.history.is_open() => {
@@ -88,11 +98,21 @@ fn app_context_under_help(app: &App) -> super::keys::Context {
     if app.approvals.is_some() {
         return Context::Inbox;
     }
+    if app.blame.is_some() {
+        return Context::Blame;
+    }
     if let Some(changes) = &app.changes {
         return if changes.provenance.is_some() {
             Context::Provenance
         } else {
             Context::Changes
+        };
+    }
+    if let Some(files) = &app.files {
+        return if files.provenance.is_some() {
+            Context::Provenance
+        } else {
+            Context::Files
         };
     }
     if app.history.is_open() {
@@ -257,12 +277,27 @@ fn render_status(app: &App, frame: &mut Frame<'_>, area: Rect) {
                 ("esc", "close"),
             ],
         ),
+        (None, _) if app.blame.is_some() => hints(
+            &[],
+            &[
+                ("j/k", "lines"),
+                ("enter", "open the chat"),
+                ("esc", "back"),
+                ("?", "keys"),
+            ],
+        ),
         (None, _) if app.changes.as_ref().is_some_and(|c| c.committing()) => {
             hints(&[], &[("enter", "commit"), ("esc", "cancel")])
         }
-        (None, _) if app.changes.as_ref().is_some_and(|c| c.provenance.is_some()) => {
-            hints(&[], &[("j/k", "scroll"), ("esc", "back"), ("?", "keys")])
-        }
+        (None, _) if app.context() == super::keys::Context::Provenance => hints(
+            &[],
+            &[
+                ("j/k", "scroll"),
+                ("b", "blame"),
+                ("esc", "back"),
+                ("?", "keys"),
+            ],
+        ),
         (None, _) if app.changes.is_some() => hints(
             &[],
             &[
@@ -270,6 +305,17 @@ fn render_status(app: &App, frame: &mut Frame<'_>, area: Rect) {
                 ("p", "provenance"),
                 ("s", "scope"),
                 ("c", "commit"),
+                ("esc", "close"),
+                ("?", "keys"),
+            ],
+        ),
+        (None, _) if app.files.is_some() => hints(
+            &[],
+            &[
+                ("j/k", "files"),
+                ("enter", "provenance"),
+                ("b", "blame"),
+                ("t", "turn/all"),
                 ("esc", "close"),
                 ("?", "keys"),
             ],

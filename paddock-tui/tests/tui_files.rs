@@ -1,0 +1,645 @@
+//! The Files view (`F`) and the blame view (`b`) as `insta` snapshots on ratatui's
+//! `TestBackend` at 80x24 and 40x24 (Unicode and the plain ASCII, no-color theme), built from
+//! constructed `touched` and `blame` replies, and how their keys turn into requests: the chat's
+//! files, a file's provenance, its blame, and Enter on a blamed line opening its chat.
+
+use chrono::DateTime;
+use paddock_proto::{
+    Blame, BlameCommit, BlameRegion, BlameSource, ChatSummary, FileEdge, FileRole, FileStatus,
+    FileStep, HelloReply, Origin, ProjectInfo, Specialist, Touched, TouchedFile, TouchedTurn,
+    Transcript, TranscriptEntry,
+};
+use paddock_tui::tui::app::{Action, App};
+use paddock_tui::tui::blame_view::BlameView;
+use paddock_tui::tui::files_view::FilesView;
+use paddock_tui::tui::keys::Context;
+use paddock_tui::tui::render;
+use paddock_tui::tui::theme::Theme;
+use paddock_tui::tui::tree::RowId;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::style::Color;
+
+type TestResult = Result<(), Box<dyn std::error::Error>>;
+
+const RACE: &str = "a3e9b1c4-6d2f-4f8a-b7c5-1e0d9f3a2b68";
+const NIGHTLY: &str = "c71d4e2a-9f08-4b36-8e1c-5a2f7d9b3e04";
+const PATH: &str = "src/auth/cookie.ts";
+
+fn chat(session_id: &str, title: &str) -> ChatSummary {
+    ChatSummary {
+        session_id: session_id.into(),
+        project_slug: "webapp".into(),
+        title: title.into(),
+        origin: Origin::Human,
+        message_count: 4,
+        ..ChatSummary::default()
+    }
+}
+
+fn app(theme: Theme) -> App {
+    let mut app = App::with_theme(theme);
+    app.set_connected(HelloReply {
+        protocol_version: 1,
+        daemon_version: "0.1.0".into(),
+        pid: 4242,
+        user: "me".into(),
+    });
+    app.set_projects(vec![ProjectInfo {
+        slug: "webapp".into(),
+        path: "/home/me/src/webapp".into(),
+        created_at: None,
+    }]);
+    app.set_all_chats(vec![
+        chat(RACE, "Investigate cookie refresh race"),
+        chat(NIGHTLY, "Nightly backup check"),
+    ]);
+    app
+}
+
+fn user(uuid: &str, at: &str, text: &str) -> TranscriptEntry {
+    TranscriptEntry::User {
+        uuid: Some(uuid.into()),
+        timestamp: Some(at.into()),
+        text: text.into(),
+        attribution: None,
+    }
+}
+
+/// The race chat's transcript: three prompts, the turns' own answers left out.
+fn transcript() -> Transcript {
+    Transcript {
+        chat: chat(RACE, "Investigate cookie refresh race"),
+        entries: vec![
+            user(
+                "u0",
+                "2026-11-02T18:19:40Z",
+                "Document the auth flow in docs/auth.md",
+            ),
+            user(
+                "u1",
+                "2026-11-03T09:13:58Z",
+                "The cookie refresh races with the login test. Find out why and fix it.",
+            ),
+            user(
+                "u2",
+                "2026-11-03T09:40:02Z",
+                "Now bundle it\nand pin the lockfile",
+            ),
+        ],
+    }
+}
+
+fn file(
+    path: &str,
+    role: FileRole,
+    edge: FileEdge,
+    change: &str,
+    tool: &str,
+    status: Option<FileStatus>,
+) -> TouchedFile {
+    TouchedFile {
+        path: path.into(),
+        role,
+        edge,
+        change: change.into(),
+        tool: tool.into(),
+        status,
+        specialist: None,
+    }
+}
+
+fn write(path: &str, tool: &str, status: FileStatus) -> TouchedFile {
+    file(
+        path,
+        FileRole::Write,
+        FileEdge::Observed,
+        "wrote",
+        tool,
+        Some(status),
+    )
+}
+
+fn read(path: &str) -> TouchedFile {
+    file(
+        path,
+        FileRole::Read,
+        FileEdge::Observed,
+        "read",
+        "Read",
+        None,
+    )
+}
+
+/// Three turns, oldest first as the daemon sends them.
+fn touched() -> Touched {
+    let mut test = write("tests/cookie-race.spec.ts", "Write", FileStatus::Unverified);
+    test.specialist = Some(Specialist {
+        agent_id: "abb2fcc5ce70e42c4".into(),
+        name: "general-purpose".into(),
+        description: Some("Write a regression test".into()),
+        model: Some("claude-sonnet-4-5".into()),
+    });
+    Touched {
+        project_slug: "webapp".into(),
+        session_id: RACE.into(),
+        turns: vec![
+            TouchedTurn {
+                job_id: "0193e1aa-2b3c-7d4e-8f90-a1b2c3d4e5f6".into(),
+                started_at: "2026-11-02T18:20:00Z".into(),
+                files: vec![read("README.md"), write("docs/auth.md", "Write", FileStatus::Stale)],
+            },
+            TouchedTurn {
+                job_id: "0193f4c2-7a1e-7c3d-9b2a-5e8f1d0c4a67".into(),
+                started_at: "2026-11-03T09:14:02Z".into(),
+                files: vec![
+                    write(PATH, "Edit", FileStatus::Stale),
+                    test,
+                    read("tests/login.spec.ts"),
+                ],
+            },
+            TouchedTurn {
+                job_id: "0193f5a0-1c2d-7e3f-8a4b-9c0d1e2f3a4b".into(),
+                started_at: "2026-11-03T09:40:11Z".into(),
+                files: vec![
+                    write(PATH, "Edit", FileStatus::Current),
+                    file(
+                        "dist/bundle.js",
+                        FileRole::Write,
+                        FileEdge::Inferred,
+                        "modified",
+                        "Bash",
+                        Some(FileStatus::Current),
+                    ),
+                    file(
+                        "package-lock.json",
+                        FileRole::Write,
+                        FileEdge::Inferred,
+                        "created",
+                        "Bash",
+                        Some(FileStatus::Current),
+                    ),
+                    read("src/auth/skew.ts"),
+                ],
+            },
+        ],
+        notes: vec![
+            "Some tool calls of chat a3e9b1c4 were not recorded (the recorder fell behind), so its steps are incomplete."
+                .into(),
+        ],
+    }
+}
+
+fn key(code: KeyCode) -> KeyEvent {
+    KeyEvent::new(code, KeyModifiers::NONE)
+}
+
+fn ch(c: char) -> KeyEvent {
+    key(KeyCode::Char(c))
+}
+
+/// The race chat open in the chat pane, its transcript read, and `F` pressed there.
+fn race_open(theme: Theme) -> Result<App, Box<dyn std::error::Error>> {
+    let mut app = app(theme);
+    if !app.tree.select(&RowId::Chat {
+        project: "webapp".into(),
+        session_id: RACE.into(),
+    }) {
+        return Err("the race chat is not in the tree".into());
+    }
+    app.on_key(key(KeyCode::Enter));
+    app.chat
+        .as_mut()
+        .ok_or("the chat did not open")?
+        .hydrate(&transcript());
+    Ok(app)
+}
+
+/// The Files view of the race chat with its reply in, times against 10:00 UTC on 3 November.
+fn files_app(theme: Theme) -> Result<App, Box<dyn std::error::Error>> {
+    let mut app = race_open(theme)?;
+    app.on_key(ch('F'));
+    let files = app.files.as_mut().ok_or("Files did not open")?;
+    files.set_clock(DateTime::parse_from_rfc3339("2026-11-03T10:00:00Z").ok());
+    files.set(touched());
+    app.match_prompts();
+    Ok(app)
+}
+
+fn step(session_id: &str, title: &str, tool: &str) -> BlameSource {
+    BlameSource::Step(Box::new(FileStep {
+        session_id: session_id.into(),
+        job_id: "0193f4c2-7a1e-7c3d-9b2a-5e8f1d0c4a67".into(),
+        step_id: "0193f4c2-7a1e-7c3d-9b2a-5e8f1d0c4a67:3".into(),
+        title: Some(title.into()),
+        tool: tool.into(),
+        at: "2026-11-03T09:14:31Z".into(),
+        edge: FileEdge::Observed,
+        change: "wrote".into(),
+        hash: None,
+        environment: None,
+        model: Some("claude-sonnet-4-5".into()),
+        specialist: None,
+    }))
+}
+
+fn commit(sha: &str, author: &str) -> BlameSource {
+    BlameSource::Commit(BlameCommit {
+        sha: sha.into(),
+        summary: "Add cookie refresh".into(),
+        author: author.into(),
+        at: "2026-10-28T16:02:11Z".into(),
+    })
+}
+
+fn region(start: u32, end: u32, by: BlameSource) -> BlameRegion {
+    BlameRegion { start, end, by }
+}
+
+fn blame() -> Blame {
+    let race = || step(RACE, "Investigate cookie refresh race", "Edit");
+    Blame {
+        project_slug: "webapp".into(),
+        path: PATH.into(),
+        lines: [
+            "import { now } from './clock';",
+            "import { renew } from './session';",
+            "",
+            "const SKEW_MS = 5_000;",
+            "export function refresh(session: Session) {",
+            "\tif (session.expiresAt <= now() + SKEW_MS) {",
+            "\t\treturn renew(session);",
+            "\t\t// refreshed by hand",
+            "\t}",
+            "\treturn session;",
+            "}",
+            "",
+            "export const REFRESH_LOCK = new Mutex();",
+            "export const MAX_RETRIES = 3;",
+        ]
+        .map(str::to_owned)
+        .to_vec(),
+        regions: vec![
+            region(
+                1,
+                4,
+                commit("3f9a2c1d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39", "Ana Lima"),
+            ),
+            region(5, 7, race()),
+            region(8, 8, BlameSource::Unknown),
+            region(9, 9, step(NIGHTLY, "Nightly backup check", "Bash")),
+            region(
+                10,
+                12,
+                commit("9b8a7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b", "Ben Okafor"),
+            ),
+            region(13, 14, race()),
+        ],
+        notes: vec![
+            "2 writes by chats have no kept version (written before versions were kept).".into(),
+        ],
+    }
+}
+
+/// The blame of the cookie file over the Files view, its reply in.
+fn blame_app(theme: Theme) -> Result<App, Box<dyn std::error::Error>> {
+    let mut app = files_app(theme)?;
+    let action = app.on_key(ch('b'));
+    if action.is_none() {
+        return Err("b asked for nothing".into());
+    }
+    app.blame
+        .as_mut()
+        .ok_or("the blame did not open")?
+        .set(Box::new(blame()));
+    // The cursor on the race chat's first line.
+    for _ in 0..4 {
+        app.on_key(ch('j'));
+    }
+    Ok(app)
+}
+
+fn screen(
+    app: &mut App,
+    width: u16,
+    height: u16,
+) -> Result<TestBackend, Box<dyn std::error::Error>> {
+    let mut terminal = Terminal::new(TestBackend::new(width, height))?;
+    terminal.draw(|frame| {
+        app.scroll_into_view(render::list_height(frame.area()));
+        render::render(app, frame);
+    })?;
+    Ok(terminal.backend().clone())
+}
+
+#[test]
+fn files_80x24() -> TestResult {
+    insta::assert_snapshot!(screen(&mut files_app(Theme::default())?, 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn files_40x24() -> TestResult {
+    insta::assert_snapshot!(screen(&mut files_app(Theme::default())?, 40, 24)?);
+    Ok(())
+}
+
+#[test]
+fn files_plain_80x24() -> TestResult {
+    insta::assert_snapshot!(screen(&mut files_app(Theme::plain())?, 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn files_plain_40x24() -> TestResult {
+    insta::assert_snapshot!(screen(&mut files_app(Theme::plain())?, 40, 24)?);
+    Ok(())
+}
+
+#[test]
+fn files_one_turn_80x24() -> TestResult {
+    let mut app = files_app(Theme::default())?;
+    for _ in 0..4 {
+        app.on_key(ch('j'));
+    }
+    app.on_key(ch('t'));
+    insta::assert_snapshot!(screen(&mut app, 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn files_error_40x24() -> TestResult {
+    let mut app = race_open(Theme::default())?;
+    app.on_key(ch('F'));
+    app.files
+        .as_mut()
+        .ok_or("Files did not open")?
+        .set_error("no chat a3e9b1c4-6d2f-4f8a-b7c5-1e0d9f3a2b68 in project webapp".into());
+    insta::assert_snapshot!(screen(&mut app, 40, 24)?);
+    Ok(())
+}
+
+#[test]
+fn files_nothing_touched_80x24() -> TestResult {
+    let mut app = race_open(Theme::default())?;
+    app.on_key(ch('F'));
+    app.files
+        .as_mut()
+        .ok_or("Files did not open")?
+        .set(Touched {
+            project_slug: "webapp".into(),
+            session_id: RACE.into(),
+            turns: Vec::new(),
+            notes: Vec::new(),
+        });
+    insta::assert_snapshot!(screen(&mut app, 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn blame_80x24() -> TestResult {
+    insta::assert_snapshot!(screen(&mut blame_app(Theme::default())?, 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn blame_40x24() -> TestResult {
+    insta::assert_snapshot!(screen(&mut blame_app(Theme::default())?, 40, 24)?);
+    Ok(())
+}
+
+#[test]
+fn blame_plain_80x24() -> TestResult {
+    insta::assert_snapshot!(screen(&mut blame_app(Theme::plain())?, 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn blame_plain_40x24() -> TestResult {
+    insta::assert_snapshot!(screen(&mut blame_app(Theme::plain())?, 40, 24)?);
+    Ok(())
+}
+
+#[test]
+fn blame_scrolled_40x24() -> TestResult {
+    let mut app = blame_app(Theme::default())?;
+    // A short screen: the cursor on line 12 scrolls the file, and the top line names the
+    // region it is in (the race chat's, from line 5).
+    for _ in 0..7 {
+        app.on_key(ch('j'));
+    }
+    insta::assert_snapshot!(screen(&mut app, 40, 12)?);
+    Ok(())
+}
+
+#[test]
+fn blame_error_80x24() -> TestResult {
+    let mut app = files_app(Theme::default())?;
+    app.on_key(ch('b'));
+    app.blame
+        .as_mut()
+        .ok_or("the blame did not open")?
+        .set_error("unknown request type provenance:blame".into());
+    insta::assert_snapshot!(screen(&mut app, 80, 24)?);
+    Ok(())
+}
+
+/// The color of the cell at (`x`, the row whose text contains `needle`).
+fn fg_at(screen: &TestBackend, needle: &str, x: usize) -> Option<Color> {
+    let buffer = screen.buffer();
+    let width = usize::from(buffer.area.width);
+    buffer.content().chunks(width).find_map(|row| {
+        let text: String = row.iter().map(|c| c.symbol()).collect();
+        text.contains(needle).then(|| row.get(x).map(|c| c.fg))?
+    })
+}
+
+#[test]
+fn sources_and_statuses_are_colored_and_plain_is_ascii() -> TestResult {
+    let files = screen(&mut files_app(Theme::default())?, 80, 24)?;
+    // The marks: ✓ green, ✗ red, ? yellow.
+    assert_eq!(fg_at(&files, "dist/bundle.js", 3), Some(Color::Green));
+    assert_eq!(fg_at(&files, "wrote    docs/auth.md", 3), Some(Color::Red));
+    assert_eq!(fg_at(&files, "cookie-race.spec.ts", 3), Some(Color::Yellow));
+    let blame = screen(&mut blame_app(Theme::default())?, 80, 24)?;
+    // Each source its own colour; the race chat's two regions share one.
+    let ana = fg_at(&blame, "commit 3f9a2c1", 1);
+    let race = fg_at(&blame, "Investigate", 1);
+    let nightly = fg_at(&blame, "Nightly", 1);
+    let ben = fg_at(&blame, "Ben Okafor", 1);
+    let race_again = fg_at(&blame, "REFRESH_LOCK", 1);
+    assert_eq!(ana, Some(Color::Cyan));
+    assert_eq!(race, Some(Color::Green));
+    assert_eq!(race_again, race);
+    assert_eq!(nightly, Some(Color::Magenta));
+    assert_eq!(ben, Some(Color::Yellow));
+    // NO_COLOR and ASCII: not one colored cell, and only ASCII.
+    for plain in [
+        screen(&mut files_app(Theme::plain())?, 80, 24)?,
+        screen(&mut files_app(Theme::plain())?, 40, 24)?,
+        screen(&mut blame_app(Theme::plain())?, 80, 24)?,
+        screen(&mut blame_app(Theme::plain())?, 40, 24)?,
+    ] {
+        assert!(
+            plain
+                .buffer()
+                .content()
+                .iter()
+                .all(|c| c.fg == Color::Reset && c.bg == Color::Reset && c.symbol().is_ascii())
+        );
+    }
+    Ok(())
+}
+
+#[test]
+fn keys_open_files_provenance_and_blame_and_go_back() -> TestResult {
+    let mut app = race_open(Theme::default())?;
+    assert_eq!(app.context(), Context::Chat);
+    // F in the chat pane: that chat's files.
+    assert_eq!(
+        app.on_key(ch('F')),
+        Some(Action::LoadTouched {
+            project_slug: "webapp".into(),
+            session_id: RACE.into(),
+        })
+    );
+    assert_eq!(app.context(), Context::Files);
+    app.files
+        .as_mut()
+        .ok_or("Files did not open")?
+        .set(touched());
+    // The newest turn first: the cursor starts on its first file.
+    assert_eq!(
+        app.on_key(key(KeyCode::Enter)),
+        Some(Action::LoadProvenance {
+            project_slug: "webapp".into(),
+            path: PATH.into(),
+        })
+    );
+    assert_eq!(app.context(), Context::Provenance);
+    // b in the provenance panel: the file's blame, over it.
+    assert_eq!(
+        app.on_key(ch('b')),
+        Some(Action::LoadBlame {
+            project_slug: "webapp".into(),
+            path: PATH.into(),
+        })
+    );
+    assert_eq!(app.context(), Context::Blame);
+    // Global keys that would open another view under the blame do nothing there.
+    assert_eq!(app.on_key(ch('H')), None);
+    assert!(!app.history.is_open());
+    app.on_key(key(KeyCode::Esc));
+    assert_eq!(app.context(), Context::Provenance);
+    app.on_key(key(KeyCode::Esc));
+    assert_eq!(app.context(), Context::Files);
+    // b in Files: the cursor's file.
+    app.on_key(ch('j'));
+    assert_eq!(
+        app.on_key(ch('b')),
+        Some(Action::LoadBlame {
+            project_slug: "webapp".into(),
+            path: "dist/bundle.js".into(),
+        })
+    );
+    app.on_key(key(KeyCode::Esc));
+    // t narrows to the cursor's turn; r reads the files again.
+    assert_eq!(app.on_key(ch('t')), None);
+    let only = app.files.as_ref().and_then(FilesView::only_turn);
+    assert_eq!(only, Some("0193f5a0-1c2d-7e3f-8a4b-9c0d1e2f3a4b"));
+    let reload = Some(Action::LoadTouched {
+        project_slug: "webapp".into(),
+        session_id: RACE.into(),
+    });
+    assert_eq!(app.on_key(ch('r')), reload);
+    assert_eq!(
+        app.on_key(KeyEvent::new(KeyCode::Char('l'), KeyModifiers::CONTROL)),
+        reload
+    );
+    // Esc closes it: the chat pane has the keys again; F from the tree takes its cursor's chat.
+    app.on_key(key(KeyCode::Esc));
+    assert_eq!(app.context(), Context::Chat);
+    app.on_key(key(KeyCode::Esc));
+    assert_eq!(app.context(), Context::Tree);
+    app.on_key(ch('j'));
+    assert_eq!(
+        app.on_key(ch('F')),
+        Some(Action::LoadTouched {
+            project_slug: "webapp".into(),
+            session_id: NIGHTLY.into(),
+        })
+    );
+    // F closes it again.
+    assert_eq!(app.on_key(ch('F')), None);
+    assert!(app.files.is_none());
+    Ok(())
+}
+
+#[test]
+fn files_need_a_chat() -> TestResult {
+    let mut app = app(Theme::default());
+    assert!(app.tree.select(&RowId::Project("webapp".into())));
+    assert_eq!(app.on_key(ch('F')), None);
+    assert!(app.files.is_none());
+    assert_eq!(app.notice.as_deref(), Some("put the cursor on a chat"));
+    Ok(())
+}
+
+#[test]
+fn enter_on_a_blamed_line_opens_its_chat() -> TestResult {
+    let mut app = blame_app(Theme::default())?;
+    // Line 1 is a commit's: Enter says so and stays.
+    app.on_key(ch('g'));
+    assert_eq!(app.on_key(key(KeyCode::Enter)), None);
+    let notice = app.notice.clone().unwrap_or_default();
+    assert!(notice.contains("commit 3f9a2c1"), "{notice}");
+    assert_eq!(app.context(), Context::Blame);
+    // Line 9 is the nightly chat's: Enter opens it in the tree and the chat pane.
+    for _ in 0..8 {
+        app.on_key(ch('j'));
+    }
+    assert_eq!(
+        app.on_key(key(KeyCode::Enter)),
+        Some(Action::Open {
+            project_slug: "webapp".into(),
+            session_id: NIGHTLY.into(),
+        })
+    );
+    assert!(app.blame.is_none() && app.files.is_none());
+    assert_eq!(app.context(), Context::Chat);
+    assert_eq!(
+        app.tree.cursor_chat().map(|c| c.session_id.as_str()),
+        Some(NIGHTLY)
+    );
+    // A chat the tree does not list: the blame stays, and says why.
+    let mut app = blame_app(Theme::default())?;
+    let mut unknown = blame();
+    unknown.regions[1] = region(5, 7, step("0000aaaa-gone", "Deleted chat", "Edit"));
+    let view = app.blame.as_mut().ok_or("no blame")?;
+    view.set(Box::new(unknown));
+    assert_eq!(app.on_key(key(KeyCode::Enter)), None);
+    assert!(app.blame.is_some());
+    assert!(
+        app.notice
+            .as_deref()
+            .is_some_and(|n| n.contains("not in the tree"))
+    );
+    Ok(())
+}
+
+#[test]
+fn answers_for_another_file_or_chat_are_dropped() {
+    let mut blame = BlameView::new("webapp".into(), PATH.into());
+    assert!(!blame.is_for("webapp", "other.ts"));
+    assert!(blame.blame().is_none());
+    blame.set(Box::new(Blame {
+        lines: Vec::new(),
+        regions: Vec::new(),
+        ..self::blame()
+    }));
+    assert!(blame.blame().is_some_and(|b| b.lines.is_empty()));
+    let files = FilesView::new("webapp".into(), RACE.into(), "Race".into());
+    assert!(!files.is_for("webapp", NIGHTLY));
+    assert!(!files.is_for("other", RACE));
+}
