@@ -40,6 +40,9 @@ _paddock() {
             paddock,doctor)
                 cmd="paddock__subcmd__doctor"
                 ;;
+            paddock,files)
+                cmd="paddock__subcmd__files"
+                ;;
             paddock,fork)
                 cmd="paddock__subcmd__fork"
                 ;;
@@ -174,6 +177,9 @@ _paddock() {
                 ;;
             paddock__subcmd__help,doctor)
                 cmd="paddock__subcmd__help__subcmd__doctor"
+                ;;
+            paddock__subcmd__help,files)
+                cmd="paddock__subcmd__help__subcmd__files"
                 ;;
             paddock__subcmd__help,fork)
                 cmd="paddock__subcmd__help__subcmd__fork"
@@ -332,7 +338,7 @@ _paddock() {
 
     case "${cmd}" in
         paddock)
-            opts="-h -V --socket --help --version daemon project ls list send tail cancel show doctor status archive unarchive star unstar read unread detach attach delete fork history trigger import provenance blame git help"
+            opts="-h -V --socket --help --version daemon project ls list send tail cancel show doctor status archive unarchive star unstar read unread detach attach delete fork history trigger import provenance blame files git help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -657,6 +663,36 @@ _paddock() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        paddock__subcmd__files)
+            opts="-p -h -V --turn --project --json --socket --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --turn)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -p)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         paddock__subcmd__fork)
             opts="-h -V --name --json --socket --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -878,7 +914,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__help)
-            opts="daemon project ls send tail cancel show doctor status archive unarchive star unstar read unread detach attach delete fork history trigger import provenance blame git help"
+            opts="daemon project ls send tail cancel show doctor status archive unarchive star unstar read unread detach attach delete fork history trigger import provenance blame files git help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1046,6 +1082,20 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__help__subcmd__doctor)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__help__subcmd__files)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

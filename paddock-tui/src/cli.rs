@@ -465,6 +465,27 @@ Examples:
     )]
     Blame(BlameArgs),
 
+    /// The files a chat read and wrote, turn by turn, and whether each is still what it wrote
+    #[command(
+        long_about = "\
+List the files a chat's tool calls touched, one block per turn (oldest first), as recorded by \
+file provenance: each path once per turn and role, with the change (wrote, created, modified, \
+deleted, read) and the tool of the turn's last call on it. A write says whether the file still \
+is what that turn left: current (the bytes on disk match the hash recorded then), stale (they \
+differ: changed since, or gone) or unverified (no hash, or only one taken when a subagent's work \
+was harvested). Inferred writes come from a scan around Bash and other opaque tools; subagent \
+writes (the Agent tool) are harvested from the subagent's transcript and name it.
+
+--json prints the daemon's reply as one object: {projectSlug, sessionId, turns: [{jobId, \
+startedAt, files: [{path, role, edge, change, tool, status, specialist}]}], notes}.",
+        after_help = "\
+Examples:
+  paddock files SESSION                 every turn of the chat
+  paddock files SESSION --turn JOB      one turn
+  paddock files SESSION --json | jq -r '.turns[].files[] | select(.status == \"stale\") | .path'"
+    )]
+    Files(FilesArgs),
+
     /// Git status, diff and commit of a project, or of the files a chat or a turn wrote
     #[command(
         long_about = "\
@@ -675,6 +696,21 @@ pub struct ProvenanceArgs {
     #[arg(short = 'p', long = "project", value_name = "SLUG")]
     pub project: Option<String>,
     /// Print the provenance as one JSON object
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct FilesArgs {
+    /// The chat's session id
+    pub session: String,
+    /// Only this turn (its job id, as `paddock history --json` or `paddock files --json` give it)
+    #[arg(long, value_name = "JOB")]
+    pub turn: Option<String>,
+    /// The chat's project [default: found from the chat]
+    #[arg(short = 'p', long = "project", value_name = "SLUG")]
+    pub project: Option<String>,
+    /// Print the files as one JSON object
     #[arg(long)]
     pub json: bool,
 }
@@ -1538,6 +1574,16 @@ mod tests {
         assert_eq!(args.project.as_deref(), Some("web"));
         assert!(args.json);
         assert!(parse(&["blame"]).is_err());
+
+        let cli = parse(&["files", "5f0c2d8e", "--turn", "0193f4c2", "--json"])?;
+        let Some(Cmd::Files(args)) = cli.command else {
+            panic!("not files: {:?}", cli.command);
+        };
+        assert_eq!(args.session, "5f0c2d8e");
+        assert_eq!(args.turn.as_deref(), Some("0193f4c2"));
+        assert_eq!(args.project, None);
+        assert!(args.json);
+        assert!(parse(&["files"]).is_err());
 
         let cli = parse(&["git", "status", "--chat", "abc", "--subtree", "--json"])?;
         let Some(Cmd::Git {

@@ -115,6 +115,11 @@ async fn scope_of(client: &Client, args: &GitScopeArgs) -> anyhow::Result<(Strin
         | GitScope::Subtree { session_id }
         | GitScope::Turn { session_id, .. } => session_id.clone(),
     };
+    Ok((chat_project(client, &session).await?, scope))
+}
+
+/// The project a chat belongs to.
+pub(super) async fn chat_project(client: &Client, session: &str) -> anyhow::Result<String> {
     let request = Request::ChatList(ChatList {
         project_slug: None,
         scope: ChatScope::All,
@@ -123,10 +128,9 @@ async fn scope_of(client: &Client, args: &GitScopeArgs) -> anyhow::Result<(Strin
         Reply::Chats(c) => c.chats,
         other => return Err(unexpected("chat:list", &other)),
     };
-    let project = chats
+    chats
         .into_iter()
         .find(|c| c.session_id == session)
         .map(|c| c.project_slug)
-        .ok_or_else(|| anyhow!("no chat {session}; `paddock ls --all` lists the chats"))?;
-    Ok((project, scope))
+        .ok_or_else(|| anyhow!("no chat {session}; `paddock ls --all` lists the chats"))
 }

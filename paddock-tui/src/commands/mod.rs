@@ -78,6 +78,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Cmd::Import(args)) => import::run(&ctx, args).await,
         Some(Cmd::Provenance(args)) => provenance::run(&ctx, args).await,
         Some(Cmd::Blame(args)) => provenance::blame(&ctx, args).await,
+        Some(Cmd::Files(args)) => provenance::files(&ctx, args).await,
         Some(Cmd::Git { action }) => git::run(&ctx, action).await,
     }
 }

@@ -1,14 +1,15 @@
 //! `paddock provenance FILE`: which chat produced a file, from what, and whether it still is
-//! what that chat wrote; `paddock blame FILE`: which chat and turn last wrote each line.
+//! what that chat wrote; `paddock blame FILE`: which chat and turn last wrote each line;
+//! `paddock files SESSION`: the files a chat read and wrote, turn by turn.
 
 use std::path::Path;
 
 use anyhow::Context as _;
-use paddock_proto::{ProvenanceFile, Reply, Request};
+use paddock_proto::{ProvenanceFile, ProvenanceTouched, Reply, Request};
 
 use super::output::{print, print_json};
 use super::{Context, unexpected};
-use crate::cli::{BlameArgs, ProvenanceArgs};
+use crate::cli::{BlameArgs, FilesArgs, ProvenanceArgs};
 use crate::format;
 
 /// The request's file: with -p the path is the project's own; without, it is this shell's,
@@ -51,4 +52,25 @@ pub async fn blame(ctx: &Context, args: BlameArgs) -> anyhow::Result<()> {
         return print_json(&blame);
     }
     print(&format::blame(&blame))
+}
+
+pub async fn files(ctx: &Context, args: FilesArgs) -> anyhow::Result<()> {
+    let client = ctx.connect().await?;
+    let project_slug = match args.project {
+        Some(p) => p,
+        None => super::git::chat_project(&client, &args.session).await?,
+    };
+    let request = Request::ProvenanceTouched(ProvenanceTouched {
+        project_slug,
+        session_id: args.session,
+        job_id: args.turn,
+    });
+    let touched = match client.request(request).await? {
+        Reply::Touched(t) => t,
+        other => return Err(unexpected("provenance:touched", &other)),
+    };
+    if args.json {
+        return print_json(&touched);
+    }
+    print(&format::touched(&touched, &chrono::Local::now()))
 }

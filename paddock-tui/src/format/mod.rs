@@ -8,6 +8,7 @@ mod git;
 mod history;
 mod provenance;
 mod stream;
+mod touched;
 mod transcript;
 mod triggers;
 
@@ -22,6 +23,7 @@ pub use history::{
 };
 pub use provenance::provenance;
 pub use stream::{Out, StreamPrinter};
+pub use touched::touched;
 pub use transcript::transcript;
 pub use triggers::{
     Saved, hook_event_name, last_fire, next_fire, trigger_kind, trigger_saved, trigger_session,
