@@ -65,6 +65,7 @@ struct FileConfig {
     approval_timeout_secs: Option<u64>,
     usage_limit_resume: Option<bool>,
     sweeper: Option<bool>,
+    commit_chats: Option<bool>,
     sweeper_model: Option<String>,
     sweeper_min_interval_secs: Option<u64>,
     sweeper_sessions: Option<usize>,
@@ -233,6 +234,11 @@ pub const KEYS: &[KeyDoc] = &[
         about: "after a successful turn of yours, curate the project's OVERVIEW.md, CHANGELOG.md and the managed section of CLAUDE.md",
     },
     KeyDoc {
+        key: "commit_chats",
+        default: "true",
+        about: "when the data directory is a git repository of its own, commit each project's .chats (its transcripts) a moment after its turns end",
+    },
+    KeyDoc {
         key: "sweeper_model",
         default: "claude-haiku-4-5",
         about: "the model the sweeper runs",
@@ -309,6 +315,8 @@ pub struct Config {
     pub approval_timeout: Option<Duration>,
     /// Continue a chat parked on a usage limit at its reset time.
     pub usage_limit_resume: bool,
+    /// Commit projects' `.chats` in the data directory's repository (`autocommit.rs`).
+    pub commit_chats: bool,
     /// The sweeper (`sweeper/`).
     pub sweeper: bool,
     pub sweeper_model: String,
@@ -363,6 +371,7 @@ impl Config {
             approval_timeout: None,
             usage_limit_resume: false,
             // Off for embedding (tests); `Config::load` turns it on unless configured off.
+            commit_chats: false,
             sweeper: false,
             sweeper_model: "claude-haiku-4-5".into(),
             sweeper_min_interval: Duration::from_secs(300),
@@ -501,6 +510,7 @@ impl Config {
             cfg.approval_timeout = (s > 0).then(|| Duration::from_secs(s));
         }
         cfg.sweeper = pick(&env, "sweeper", file.sweeper)?.unwrap_or(true);
+        cfg.commit_chats = pick(&env, "commit_chats", file.commit_chats)?.unwrap_or(true);
         if let Some(b) = pick(&env, "usage_limit_resume", file.usage_limit_resume)? {
             cfg.usage_limit_resume = b;
         }

@@ -223,6 +223,8 @@ pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Res
     crate::triggers::spawn(&daemon, &background);
     // The sweeper (when configured on), following turn ends; it stops on `token` too.
     crate::sweeper::spawn(&daemon, &background);
+    // The committer of projects' `.chats` (when the data directory is a repository).
+    crate::autocommit::spawn(&daemon, &background);
     tracing::info!(socket = %bound.path.display(), pid = std::process::id(), "paddockd listening");
 
     let connections = TaskTracker::new();

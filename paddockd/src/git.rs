@@ -817,31 +817,49 @@ pub async fn commit_generated(data_dir: &Path, project: &Project, wrote: &[&str]
         })
         .map(|f| project.meta_dir.join(f))
         .collect();
-    if files.is_empty() {
-        return;
-    }
-    let (data_dir, slug) = (data_dir.to_path_buf(), project.slug.clone());
+    let message = format!("paddock: curate {}", label(&project.slug));
+    commit_meta_files(data_dir, &project.slug, files, message, "the curated files").await;
+}
+
+/// Commits a project's `.chats` (its transcripts: the folder in own mode, the link in host
+/// mode) in the data directory's repository, if it is one of its own and they changed.
+pub async fn commit_chats(data_dir: &Path, project: &Project) {
+    let files = vec![project.meta_dir.join(".chats")];
+    let message = format!("paddock: save the chats of {}", label(&project.slug));
+    commit_meta_files(data_dir, &project.slug, files, message, "the chats").await;
+}
+
+/// Commits generated files of a project in the data directory's repository; failures are
+/// logged (`what` names the files for the log), never returned.
+async fn commit_meta_files(
+    data_dir: &Path,
+    slug: &str,
+    files: Vec<PathBuf>,
+    message: String,
+    what: &'static str,
+) {
+    let (data_dir, slug) = (data_dir.to_path_buf(), slug.to_owned());
     let done = tokio::task::spawn_blocking(move || {
-        let result = commit_generated_blocking(&data_dir, &slug, &files);
+        let result = commit_generated_blocking(&data_dir, &files, &message);
         (slug, result)
     })
     .await;
     match done {
         Ok((slug, Ok(Some(commit)))) => {
-            tracing::info!(project = %slug, %commit, "committed the curated files in the data directory's repository");
+            tracing::info!(project = %slug, %commit, "committed {what} in the data directory's repository");
         }
         Ok((_, Ok(None))) => {}
         Ok((slug, Err(e))) => {
-            tracing::warn!(project = %slug, "cannot commit the curated files in the data directory's repository: {}", e.message);
+            tracing::warn!(project = %slug, "cannot commit {what} in the data directory's repository: {}", e.message);
         }
-        Err(e) => tracing::warn!("the commit of curated files failed: {e}"),
+        Err(e) => tracing::warn!("the commit of {what} failed: {e}"),
     }
 }
 
 fn commit_generated_blocking(
     data_dir: &Path,
-    slug: &str,
     files: &[PathBuf],
+    message: &str,
 ) -> Result<Option<String>, ErrorBody> {
     let git = Git { dir: data_dir };
     // Only a repository of its own: not one the data directory happens to sit in.
@@ -852,7 +870,14 @@ fn commit_generated_blocking(
     let paths: Vec<String> = files
         .iter()
         .filter_map(|f| {
-            let f = std::fs::canonicalize(f).unwrap_or_else(|_| f.clone());
+            // The folder resolved, not the file: a symlink (`.chats` in host mode) is
+            // committed as the link it is.
+            let f = match (f.parent(), f.file_name()) {
+                (Some(dir), Some(name)) => std::fs::canonicalize(dir)
+                    .map(|d| d.join(name))
+                    .unwrap_or_else(|_| f.clone()),
+                _ => f.clone(),
+            };
             f.strip_prefix(&canon)
                 .ok()
                 .map(|p| p.to_string_lossy().into_owned())
@@ -867,8 +892,7 @@ fn commit_generated_blocking(
     if git.run(&args)?.is_empty() {
         return Ok(None);
     }
-    let message = format!("paddock: curate {}", label(slug));
-    commit_paths(&git, &message, &paths).map(Some)
+    commit_paths(&git, message, &paths).map(Some)
 }
 
 #[cfg(test)]
@@ -1012,9 +1036,10 @@ mod tests {
         std::fs::write(root.join("staged.txt"), "staged\n").unwrap();
         git_in(root, &["add", "staged.txt"]);
         std::fs::write(meta.join("OVERVIEW.md"), "# Web\n").unwrap();
-        let id = commit_generated_blocking(root, "web", &[meta.join("OVERVIEW.md")])
-            .unwrap()
-            .unwrap();
+        let id =
+            commit_generated_blocking(root, &[meta.join("OVERVIEW.md")], "paddock: curate web")
+                .unwrap()
+                .unwrap();
         assert_eq!(id.len(), 40);
         let shown = Git { dir: root }
             .run(["show", "--name-only", "--format=%s", "HEAD"])
@@ -1028,7 +1053,7 @@ mod tests {
         assert_eq!(s.files[0].path, "staged.txt");
         assert_eq!(s.files[0].index, "A");
         assert!(
-            commit_generated_blocking(root, "web", &[meta.join("OVERVIEW.md")])
+            commit_generated_blocking(root, &[meta.join("OVERVIEW.md")], "paddock: curate web")
                 .unwrap()
                 .is_none()
         );

@@ -419,3 +419,55 @@ async fn the_sweepers_files_are_committed_when_the_data_root_is_a_repository() {
     );
     d.stop().await.unwrap();
 }
+
+#[tokio::test]
+async fn a_projects_chats_are_committed_after_its_turns_when_the_data_root_is_a_repository() {
+    let d = TestDaemon::start_with(|c| c.commit_chats = true).await;
+    let data = d.cfg.data_dir.clone();
+    git(&data, &["init", "-q", "-b", "main"]);
+    git(&data, &["config", "user.name", "Ana Test"]);
+    git(&data, &["config", "user.email", "ana@example.com"]);
+    std::fs::write(data.join("notes.txt"), "staged by hand\n").unwrap();
+    git(&data, &["add", "notes.txt"]);
+
+    let mut c = d.client().await;
+    c.request(Request::ProjectCreate(ProjectCreate {
+        slug: "demo".into(),
+        path: None,
+    }))
+    .await
+    .unwrap();
+    let sent = c.send_turn("demo", None, "hello").await;
+    assert!(complete_of(&c.frames_until_complete(&sent.session_id).await).success);
+
+    let log = paddock_tests::wait::wait_until("the chats' commit", DEADLINE, || {
+        let out = std::process::Command::new("git")
+            .current_dir(&data)
+            .args(["log", "-1", "--name-only", "--format=%s"])
+            .output()
+            .ok()?;
+        let text = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+        (out.status.success() && text.starts_with("paddock: save the chats of demo"))
+            .then_some(text)
+    })
+    .await
+    .unwrap();
+    assert!(
+        log.lines()
+            .skip(1)
+            .any(|l| l.starts_with("projects/demo/.chats")),
+        "{log}"
+    );
+    assert!(
+        log.lines()
+            .skip(2)
+            .all(|l| l.starts_with("projects/demo/.chats")),
+        "only the chats: {log}"
+    );
+    // The hand-staged file is still staged, not committed.
+    assert_eq!(
+        git(&data, &["diff", "--cached", "--name-only"]).trim(),
+        "notes.txt"
+    );
+    d.stop().await.unwrap();
+}

@@ -533,7 +533,10 @@ async fn a_finished_subagents_writes_are_harvested_with_its_name_and_model() {
         &mut c,
         "agents",
         None,
-        &format!("fake:[{},{{\"text\":\"read\"}}]", read_step(&dir.join("README.md"))),
+        &format!(
+            "fake:[{},{{\"text\":\"read\"}}]",
+            read_step(&dir.join("README.md"))
+        ),
     )
     .await;
 
@@ -590,7 +593,11 @@ async fn a_finished_subagents_writes_are_harvested_with_its_name_and_model() {
     let p = provenance_until(&mut c, "agents", "report.md", |p| p.producers.len() >= 2).await;
     // The lead's scan around the Agent call is the stronger evidence: current.
     assert_eq!(p.status, FileStatus::Current, "{p:#?}");
-    let lead = p.producers.iter().find(|s| s.tool == "Agent").expect("lead step");
+    let lead = p
+        .producers
+        .iter()
+        .find(|s| s.tool == "Agent")
+        .expect("lead step");
     assert_eq!(lead.edge, FileEdge::Inferred);
     assert!(lead.specialist.is_none());
     let sub = p
@@ -608,15 +615,20 @@ async fn a_finished_subagents_writes_are_harvested_with_its_name_and_model() {
     assert_eq!((sub.tool.as_str(), sub.change.as_str()), ("Write", "wrote"));
     assert_eq!(sub.edge, FileEdge::Observed);
     assert_eq!(sub.session_id, session);
-    assert_eq!(sub.job_id, lead.job_id, "harvested into the turn that ran the Agent call");
+    assert_eq!(
+        sub.job_id, lead.job_id,
+        "harvested into the turn that ran the Agent call"
+    );
 
     // The turn's file list names the subagent's write too, and the earlier turn's read.
     let Reply::Touched(t) = c
-        .request(Request::ProvenanceTouched(paddock_proto::ProvenanceTouched {
-            project_slug: "agents".into(),
-            session_id: session.clone(),
-            job_id: None,
-        }))
+        .request(Request::ProvenanceTouched(
+            paddock_proto::ProvenanceTouched {
+                project_slug: "agents".into(),
+                session_id: session.clone(),
+                job_id: None,
+            },
+        ))
         .await
         .unwrap()
     else {
@@ -642,26 +654,33 @@ async fn a_finished_subagents_writes_are_harvested_with_its_name_and_model() {
     .await;
     let p = provenance_until(&mut c, "agents", "report.md", |p| !p.readers.is_empty()).await;
     assert_eq!(
-        p.producers.iter().filter(|s| s.specialist.is_some()).count(),
+        p.producers
+            .iter()
+            .filter(|s| s.specialist.is_some())
+            .count(),
         1
     );
 
     // Another project's chat is refused; an unknown chat is not found.
     let err = c
-        .request(Request::ProvenanceTouched(paddock_proto::ProvenanceTouched {
-            project_slug: String::new(),
-            session_id: session.clone(),
-            job_id: None,
-        }))
+        .request(Request::ProvenanceTouched(
+            paddock_proto::ProvenanceTouched {
+                project_slug: String::new(),
+                session_id: session.clone(),
+                job_id: None,
+            },
+        ))
         .await
         .unwrap_err();
     assert_eq!(err.code, ErrorCode::InvalidArgument, "{err:?}");
     let err = c
-        .request(Request::ProvenanceTouched(paddock_proto::ProvenanceTouched {
-            project_slug: "agents".into(),
-            session_id: "00000000-0000-4000-8000-000000000000".into(),
-            job_id: None,
-        }))
+        .request(Request::ProvenanceTouched(
+            paddock_proto::ProvenanceTouched {
+                project_slug: "agents".into(),
+                session_id: "00000000-0000-4000-8000-000000000000".into(),
+                job_id: None,
+            },
+        ))
         .await
         .unwrap_err();
     assert_eq!(err.code, ErrorCode::NotFound, "{err:?}");
