@@ -1638,6 +1638,10 @@ pub struct LineageNode {
     /// No recorded step produced it: a file the user made, or one that was there before.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub missing_origin: bool,
+    /// Changed since use: the file's bytes now differ from this version (the one the lineage
+    /// used), so the files made from it were made from something that is no longer there.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub changed_since_use: bool,
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1627,6 +1627,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                                 }),
                                 inputs: vec![s("tests/login.spec.ts")],
                                 missing_origin: false,
+                                changed_since_use: false,
                             },
                             LineageNode {
                                 path: s("tests/login.spec.ts"),
@@ -1634,6 +1635,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                                 producer: None,
                                 inputs: vec![],
                                 missing_origin: true,
+                                changed_since_use: true,
                             },
                         ],
                         truncated: false,
@@ -1889,6 +1891,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                             }),
                             inputs: vec![],
                             missing_origin: false,
+                            changed_since_use: false,
                         }],
                         truncated: true,
                     },

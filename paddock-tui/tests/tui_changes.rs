@@ -165,6 +165,7 @@ fn provenance() -> Provenance {
                     producer: Some(edit.clone()),
                     inputs: vec!["tests/login.spec.ts".into(), "src/auth/skew.ts".into()],
                     missing_origin: false,
+                    changed_since_use: false,
                 },
                 LineageNode {
                     path: "tests/login.spec.ts".into(),
@@ -172,6 +173,7 @@ fn provenance() -> Provenance {
                     producer: None,
                     inputs: Vec::new(),
                     missing_origin: true,
+                    changed_since_use: false,
                 },
                 LineageNode {
                     path: "src/auth/skew.ts".into(),
@@ -179,6 +181,7 @@ fn provenance() -> Provenance {
                     producer: Some(edit),
                     inputs: vec!["config/clock.json".into()],
                     missing_origin: false,
+                    changed_since_use: false,
                 },
             ],
             truncated: true,

@@ -38,8 +38,15 @@ fn step_label(step: &FileStep) -> String {
         |t| format!("“{}”", one_line(&clean_title(t), TITLE_MAX)),
     );
     let n = step.step_id.rsplit(':').next().unwrap_or(&step.step_id);
+    let by = step.specialist.as_ref().map_or_else(String::new, |sp| {
+        let model = sp
+            .model
+            .as_deref()
+            .map_or_else(String::new, |m| format!(" ({m})"));
+        format!(" by subagent {}{model}", sp.name)
+    });
     format!(
-        "{} in {title} ({}, turn {}, step {n})",
+        "{}{by} in {title} ({}, turn {}, step {n})",
         step.tool,
         short(&step.session_id),
         short(&step.job_id)
@@ -172,7 +179,12 @@ fn node<'a>(
         None if n.missing_origin => "← no recorded step: made by you, or there before".to_owned(),
         None => String::new(),
     };
-    let _ = writeln!(out, "{indent}{}  {from}", n.path);
+    let changed = if n.changed_since_use {
+        "  (changed since use)"
+    } else {
+        ""
+    };
+    let _ = writeln!(out, "{indent}{}  {from}{changed}", n.path);
     for input in &n.inputs {
         match by_path.get(input.as_str()) {
             Some(child) if !shown.contains(input.as_str()) => {
@@ -210,6 +222,19 @@ mod tests {
         }
     }
 
+    fn subagent_step() -> FileStep {
+        let mut s = step("Write", "wrote", FileEdge::Observed);
+        s.step_id = "0193f4c2-7a1e-7c3d-9b2a-5e8f1d0c4a67:a77:2".into();
+        s.model = Some("claude-haiku-4-5".into());
+        s.specialist = Some(paddock_proto::Specialist {
+            agent_id: "a77".into(),
+            name: "general-purpose".into(),
+            description: Some("Write the notes".into()),
+            model: Some("claude-haiku-4-5".into()),
+        });
+        s
+    }
+
     #[test]
     fn the_report_reads_status_producers_then_a_lineage_tree() {
         let p = Provenance {
@@ -226,8 +251,22 @@ mod tests {
                         path: "src/a.ts".into(),
                         hops: 0,
                         producer: Some(step("Edit", "wrote", FileEdge::Observed)),
-                        inputs: vec!["spec.md".into(), "src/a.ts".into(), "far.txt".into()],
+                        inputs: vec![
+                            "notes.md".into(),
+                            "spec.md".into(),
+                            "src/a.ts".into(),
+                            "far.txt".into(),
+                        ],
                         missing_origin: false,
+                        changed_since_use: false,
+                    },
+                    LineageNode {
+                        path: "notes.md".into(),
+                        hops: 1,
+                        producer: Some(subagent_step()),
+                        inputs: vec![],
+                        missing_origin: false,
+                        changed_since_use: true,
                     },
                     LineageNode {
                         path: "spec.md".into(),
@@ -235,6 +274,7 @@ mod tests {
                         producer: None,
                         inputs: vec![],
                         missing_origin: true,
+                        changed_since_use: false,
                     },
                 ],
                 truncated: true,
@@ -259,6 +299,7 @@ Read by (newest first):
 
 Lineage:
   src/a.ts  ← Edit in “Fix the login test” (5f0c2d8e, turn 0193f4c2, step 3)
+    notes.md  ← Write by subagent general-purpose (claude-haiku-4-5) in “Fix the login test” (5f0c2d8e, turn 0193f4c2, step 2)  (changed since use)
     spec.md  ← no recorded step: made by you, or there before
     src/a.ts  (shown above)
     far.txt  (not walked)

@@ -141,7 +141,7 @@ fn step_line(step: &FileStep, theme: &Theme) -> Line<'static> {
         FileEdge::Observed => Role::Normal,
         FileEdge::Inferred => Role::Warning,
     };
-    Line::from(vec![
+    let mut spans = vec![
         Span::raw("   "),
         Span::styled(chat_name(step), theme.style(Role::Normal)),
         Span::styled(format!(" {dot} "), theme.style(Role::Dim)),
@@ -153,7 +153,14 @@ fn step_line(step: &FileStep, theme: &Theme) -> Line<'static> {
             format!(" {dot} {}", short_time(&step.at)),
             theme.style(Role::Dim),
         ),
-    ])
+    ];
+    if let Some(sp) = &step.specialist {
+        spans.push(Span::styled(
+            format!(" [subagent {}]", sp.name),
+            theme.style(Role::Dim),
+        ));
+    }
+    Line::from(spans)
 }
 
 fn heading(text: &str, theme: &Theme) -> Line<'static> {
@@ -218,6 +225,12 @@ fn lineage_node<'a>(
     } else if node.missing_origin {
         spans.push(Span::styled(
             "  no recorded origin (made by you, or there before)",
+            theme.style(Role::Warning),
+        ));
+    }
+    if node.changed_since_use {
+        spans.push(Span::styled(
+            "  changed since use",
             theme.style(Role::Warning),
         ));
     }
@@ -414,6 +427,7 @@ mod tests {
             producer: Some(step("Edit", Some("Fix it"))),
             inputs: inputs.iter().map(|s| (*s).to_owned()).collect(),
             missing_origin: false,
+            changed_since_use: false,
         }
     }
 
@@ -471,6 +485,7 @@ mod tests {
                     producer: None,
                     inputs: Vec::new(),
                     missing_origin: true,
+                    changed_since_use: false,
                 },
             ],
             truncated: true,
@@ -496,6 +511,33 @@ mod tests {
         assert!(
             anonymous.starts_with("   chat a3e9b1c4 - Bash"),
             "{anonymous}"
+        );
+        let mut sub = step("Write", Some("Fix it"));
+        sub.specialist = Some(paddock_proto::Specialist {
+            agent_id: "a77".into(),
+            name: "general-purpose".into(),
+            description: None,
+            model: None,
+        });
+        let harvested = step_line(&sub, &theme).to_string();
+        assert!(
+            harvested.ends_with(" [subagent general-purpose]"),
+            "{harvested}"
+        );
+    }
+
+    #[test]
+    fn an_input_changed_since_use_is_marked() {
+        let mut changed = node("spec.md", 1, &[]);
+        changed.changed_since_use = true;
+        let lineage = Lineage {
+            nodes: vec![node("out.md", 0, &["spec.md"]), changed],
+            truncated: false,
+        };
+        let lines = text(&lineage_lines(&lineage, &Theme::plain()));
+        assert_eq!(
+            lines[1], "     `-spec.md  <- Edit in Fix it  changed since use",
+            "{lines:?}"
         );
     }
 }

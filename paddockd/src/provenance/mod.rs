@@ -941,6 +941,12 @@ fn report(
     let producers: Vec<FileStep> = writes.iter().map(|(s, f)| file_step(s, f)).collect();
     let readers: Vec<FileStep> = reads.iter().map(|(s, f)| file_step(s, f)).collect();
     let walk = lineage::walk(&all, rel, lineage::BOUNDS);
+    // Inputs nobody recorded writing are compared with what was read before the file was made.
+    let until = walk
+        .nodes
+        .first()
+        .and_then(|n| n.producer)
+        .map(|(s, _)| s.ended_at.as_str());
     let nodes: Vec<LineageNode> = walk
         .nodes
         .iter()
@@ -950,9 +956,16 @@ fn report(
             producer: n.producer.map(|(s, f)| file_step(s, f)),
             inputs: n.inputs.clone(),
             missing_origin: n.producer.is_none(),
+            changed_since_use: n.hops > 0
+                && changed_since_use(project, &all, n, until, limits.max_hash_bytes),
         })
         .collect();
     let mut notes = Vec::new();
+    if nodes.iter().any(|n| n.changed_since_use) {
+        notes.push(
+            "Some inputs of this file have changed since it was made from them (marked in the lineage).".into(),
+        );
+    }
     let mut involved: Vec<&str> = writes
         .iter()
         .chain(reads.iter())
@@ -1035,6 +1048,40 @@ fn report(
         notes,
         environments,
     })
+}
+
+/// Whether an input's bytes now differ from the version the lineage used: the hash its
+/// producing step recorded or, for a file no step wrote, the hash of its latest read at or
+/// before `until` (when the file asked about was written). Unknown (no hash, unreadable,
+/// outside the project) is not a change.
+fn changed_since_use(
+    project: &Project,
+    all: &[StepRecord],
+    node: &lineage::Node<'_>,
+    until: Option<&str>,
+    max_hash_bytes: u64,
+) -> bool {
+    let recorded = match node.producer {
+        Some((_, f)) => f.hash.as_deref(),
+        None => all
+            .iter()
+            .rev()
+            .filter(|s| until.is_none_or(|u| s.ended_at.as_str() <= u))
+            .flat_map(|s| s.files.iter().rev())
+            .find(|f| f.role == Role::Read && f.path == node.path && f.hash.is_some())
+            .and_then(|f| f.hash.as_deref()),
+    };
+    let Some(recorded) = recorded else {
+        return false;
+    };
+    if node.path.starts_with('/') {
+        return false;
+    }
+    match hash_file(&project.agent_dir.join(&node.path), max_hash_bytes) {
+        Hashed::Hash(now) => now != recorded,
+        Hashed::Missing => true,
+        Hashed::TooLarge | Hashed::Unreadable(_) => false,
+    }
 }
 
 /// A slug for people: the root workspace is `(root)`.

@@ -238,7 +238,38 @@ async fn a_bash_write_is_inferred_and_a_read_then_write_chain_has_a_lineage() {
     let input = nodes.iter().find(|n| n.path == "input.csv").unwrap();
     assert!(input.missing_origin);
     assert_eq!(input.hops, 1);
+    assert!(!input.changed_since_use, "{input:#?}");
     assert!(!summary.lineage.truncated);
+
+    // The user edits the input afterwards: summary.md was made from something no longer there.
+    std::fs::write(
+        dir.join("input.csv"),
+        "c
+b
+a
+",
+    )
+    .unwrap();
+    let again = provenance(&mut c, Some("data"), "summary.md")
+        .await
+        .unwrap();
+    let input = again
+        .lineage
+        .nodes
+        .iter()
+        .find(|n| n.path == "input.csv")
+        .unwrap();
+    assert!(input.changed_since_use, "{again:#?}");
+    assert_eq!(
+        again.status,
+        FileStatus::Current,
+        "summary.md itself did not change"
+    );
+    assert!(
+        again.notes.iter().any(|n| n.contains("changed since")),
+        "{:?}",
+        again.notes
+    );
 
     // input.csv itself: read, never written.
     let p = provenance(&mut c, Some("data"), "input.csv").await.unwrap();
