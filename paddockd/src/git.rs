@@ -10,7 +10,7 @@
 
 use std::collections::{BTreeSet, HashSet};
 use std::ffi::OsStr;
-use std::io::{Read as _, Write as _};
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -42,6 +42,9 @@ fn label(slug: &str) -> &str {
 // ---------------------------------------------------------------------------------------------
 // Running git
 // ---------------------------------------------------------------------------------------------
+
+/// How long one git command may run.
+pub const GIT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
 
 /// `git` in one directory.
 struct Git<'a> {
@@ -78,25 +81,19 @@ impl Git<'_> {
         }
     }
 
-    /// Runs git with `input` on stdin (when given); whatever its exit status.
+    /// Runs git with `input` on stdin (when given); whatever its exit status. A git that does
+    /// not finish within [`GIT_TIMEOUT`] (a hook waiting for something, a huge repository) is
+    /// stopped and reported.
     fn output_with<I, S>(&self, args: I, input: Option<&[u8]>) -> Result<Output, ErrorBody>
     where
         I: IntoIterator<Item = S>,
         S: AsRef<OsStr>,
     {
         let mut cmd = self.command(args);
-        cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
-        if input.is_some() {
-            cmd.stdin(Stdio::piped());
-        }
-        let mut child = cmd.spawn().map_err(|e| self.spawn_error(&e))?;
-        if let (Some(bytes), Some(mut stdin)) = (input, child.stdin.take()) {
-            // A git that exits early closes its end; its exit status tells the story.
-            let _ = stdin.write_all(bytes);
-        }
-        child
-            .wait_with_output()
-            .map_err(|e| internal(format!("git in {}: {e}", self.dir.display())))
+        crate::child::output_within(&mut cmd, input, GIT_TIMEOUT).map_err(|e| match e {
+            crate::child::RunError::Spawn(e) => self.spawn_error(&e),
+            other => internal(format!("git in {}: {other}", self.dir.display())),
+        })
     }
 
     fn output<I, S>(&self, args: I) -> Result<Output, ErrorBody>

@@ -7,6 +7,7 @@ pub mod approvals;
 pub mod autocommit;
 pub mod chat_links;
 pub mod chats;
+pub mod child;
 pub mod cli;
 pub mod config;
 pub mod connection;

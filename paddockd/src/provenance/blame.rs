@@ -400,7 +400,7 @@ fn git(dir: &Path, args: &[&str]) -> Command {
 /// The last [`MAX_COMMITS`] commits of HEAD's history that touched `rel`.
 fn history(dir: &Path, rel: &str) -> History {
     let limit = (MAX_COMMITS + 1).to_string();
-    let out = git(
+    let mut out = git(
         dir,
         &[
             "log",
@@ -411,11 +411,13 @@ fn history(dir: &Path, rel: &str) -> History {
             "--",
             rel,
         ],
-    )
-    .output();
+    );
+    let out = crate::child::output_within(&mut out, None, crate::git::GIT_TIMEOUT);
     let out = match out {
         Ok(out) => out,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound && dir.is_dir() => {
+        Err(crate::child::RunError::Spawn(e))
+            if e.kind() == std::io::ErrorKind::NotFound && dir.is_dir() =>
+        {
             return History {
                 commits: Vec::new(),
                 note: Some(
