@@ -73,6 +73,22 @@ impl Tmux {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
+    /// Waits until the screen holds `what` and nothing is loading any more.
+    fn wait_loaded(&self, what: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let screen = self.capture();
+            if screen.contains(what) && !screen.contains("Loading") {
+                return screen;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "screen never showed {what:?} loaded:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
     fn wait_for(&self, what: &str) -> String {
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
@@ -237,4 +253,123 @@ fn the_tui_lists_chats_sends_streams_archives_shows_help_and_quits() {
         .envs(env.iter().map(|(k, v)| (k, v)))
         .args(["daemon", "stop"])
         .output();
+}
+
+#[test]
+fn the_files_view_lists_what_a_chat_wrote_and_blame_names_the_chat() {
+    let dir = tempfile::tempdir().unwrap();
+    let env: Vec<(&str, PathBuf)> = vec![
+        ("PADDOCK_SOCKET", dir.path().join("run/paddockd.sock")),
+        ("PADDOCK_DATA_DIR", dir.path().join("data")),
+        ("PADDOCK_LOG", dir.path().join("paddockd.log")),
+        (
+            "PADDOCK_CLAUDE_BIN",
+            PathBuf::from(env!("CARGO_BIN_EXE_fake-claude")),
+        ),
+        ("PADDOCK_DAEMON_BIN", bin("paddockd")),
+        ("XDG_CONFIG_HOME", dir.path().join("config")),
+    ];
+    let paddock = |args: &[&str]| {
+        let out = Command::new(bin("paddock"))
+            .envs(env.iter().map(|(k, v)| (k, v)))
+            .env_remove("PADDOCK_CONFIG")
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    // A chat in the root workspace writes plan.md for real (the fake's `run`).
+    let workspace = dir.path().join("data/workspace");
+    let plan = workspace.join("plan.md");
+    let script = serde_json::json!([
+        {"tool": "Write", "input": {"file_path": plan, "content": "step one"},
+         "output": "File created successfully",
+         "run": format!("printf 'step one\\nstep two\\n' > '{}'", plan.display())},
+        {"text": "planned"}
+    ]);
+    paddock(&["send", &format!("fake:{script}")]);
+    // The steps are written a moment after the turn: wait for the CLI to see them.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let session = loop {
+        let listing = paddock(&["ls", "--json"]);
+        let chats: serde_json::Value = serde_json::from_str(&listing).unwrap();
+        let session = chats[0]["sessionId"].as_str().unwrap().to_owned();
+        if paddock(&["files", &session]).contains("plan.md") {
+            break session;
+        }
+        assert!(Instant::now() < deadline, "the Write was never recorded");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let files = paddock(&["files", &session]);
+    assert!(
+        files.contains("current") && files.contains("Write"),
+        "{files}"
+    );
+
+    let tmux = Tmux {
+        server: format!("paddock-files-{}", std::process::id()),
+    };
+    let mut shell = String::from("env -u PADDOCK_CONFIG");
+    for (k, v) in &env {
+        shell.push_str(&format!(" {k}='{}'", v.display()));
+    }
+    shell.push_str(&format!(" '{}'", bin("paddock").display()));
+    let started = tmux
+        .cmd()
+        .args([
+            "new-session",
+            "-d",
+            "-s",
+            "tui",
+            "-x",
+            "100",
+            "-y",
+            "30",
+            &shell,
+        ])
+        .status()
+        .expect("tmux is installed (.ci/run installs it)");
+    assert!(started.success());
+    tmux.wait_for("fake:[");
+    let keys = |keys: &[&str]| {
+        let mut c = tmux.cmd();
+        c.args(["send-keys", "-t", "tui"]).args(keys);
+        assert!(c.status().unwrap().success());
+    };
+    // The chat's row, then F: its turn and the file it wrote, current.
+    keys(&["g", "j", "F"]);
+    let screen = tmux.wait_loaded("plan.md");
+    let row = screen
+        .lines()
+        .find(|l| l.contains("plan.md") && l.contains("wrote"))
+        .unwrap_or_else(|| panic!("no file row:\n{screen}"));
+    assert!(row.contains("Write"), "{screen}");
+    // b: the blame of plan.md, both lines the chat's Write.
+    keys(&["b"]);
+    let screen = tmux.wait_loaded("step two");
+    assert!(screen.contains("step one"), "{screen}");
+    assert!(screen.contains("Write"), "{screen}");
+    assert!(!screen.contains("(not recorded)"), "{screen}");
+    keys(&["Escape", "Escape"]);
+    keys(&["q"]);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while tmux
+        .cmd()
+        .args(["has-session", "-t", "tui"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        assert!(
+            Instant::now() < deadline,
+            "q did not quit:\n{}",
+            tmux.capture()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    paddock(&["daemon", "stop"]);
 }
