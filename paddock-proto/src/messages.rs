@@ -87,6 +87,10 @@ pub enum Request {
     /// The tool calls waiting for a person's answer, across every chat.
     #[serde(rename = "approval:list")]
     ApprovalList,
+    /// Ask for `attention` events on this connection (a TUI, `paddock notify`). Answered by
+    /// `ack`.
+    #[serde(rename = "notifications:subscribe")]
+    NotificationsSubscribe,
     /// Answer pending tool calls: allow, deny, or always (allow and add a rule).
     #[serde(rename = "approval:answer")]
     ApprovalAnswer(ApprovalAnswer),
@@ -155,6 +159,7 @@ impl Request {
             Request::TriggerRemove(_) => "trigger:remove",
             Request::TriggerFire(_) => "trigger:fire",
             Request::ApprovalList => "approval:list",
+            Request::NotificationsSubscribe => "notifications:subscribe",
             Request::ApprovalAnswer(_) => "approval:answer",
             Request::AgentTools(_) => "agent:tools",
             Request::AgentCall(_) => "agent:call",
@@ -785,6 +790,11 @@ pub enum ControlMessage {
     /// Sent to every client, and at connect when any is pending.
     #[serde(rename = "approvals:changed")]
     ApprovalsChanged(ApprovalsChanged),
+    /// A chat needs the user: an unattended run finished or failed, a run failed, or a tool call
+    /// waits for approval. Sent once per event, only to clients that asked
+    /// (`notifications:subscribe`), and not at all while some client is subscribed to the chat.
+    #[serde(rename = "attention")]
+    Attention(Attention),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -847,6 +857,39 @@ pub struct ChatsChanged {
 pub struct ApprovalsChanged {
     /// How many approvals are pending now.
     pub pending: u32,
+}
+
+/// Why a chat needs the user.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AttentionKind {
+    /// An unattended run (scheduled, hook, spawned) finished.
+    Finished,
+    /// A run failed.
+    Failed,
+    /// A tool call waits for approval.
+    Approval,
+}
+
+/// `attention`: a chat needs the user.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Attention {
+    /// Stable per event (`run:<jobId>`, `approval:<id>`): clients drop one they have seen.
+    pub id: String,
+    pub kind: AttentionKind,
+    pub project_slug: String,
+    pub session_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job_id: Option<String>,
+    /// Who started the run (for a badge).
+    pub origin: Origin,
+    /// The chat's title.
+    pub title: String,
+    /// One line for a person, e.g. `Scheduled run finished` or `Bash needs your approval: cargo test`.
+    pub body: String,
+    /// RFC 3339.
+    pub at: String,
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -579,6 +579,10 @@ fn table() -> Vec<(&'static str, Golden)> {
         ),
         ("request.approval_list", request(50, Request::ApprovalList)),
         (
+            "request.notifications_subscribe",
+            request(52, Request::NotificationsSubscribe),
+        ),
+        (
             "request.provenance_file",
             request(
                 60,
@@ -1016,6 +1020,34 @@ fn table() -> Vec<(&'static str, Golden)> {
             "control.approvals_changed",
             control(ControlMessage::ApprovalsChanged(ApprovalsChanged {
                 pending: 2,
+            })),
+        ),
+        (
+            "control.attention",
+            control(ControlMessage::Attention(Attention {
+                id: s("run:0193f4c3-1b2a-7d4e-8c3f-6a9b0e1d2c78"),
+                kind: AttentionKind::Finished,
+                project_slug: s(PROJECT),
+                session_id: s(ROOT_CHAT),
+                job_id: Some(s("0193f4c3-1b2a-7d4e-8c3f-6a9b0e1d2c78")),
+                origin: Origin::Scheduled,
+                title: s("Nightly backup check"),
+                body: s("Scheduled run finished"),
+                at: s("2026-11-02T02:01:40Z"),
+            })),
+        ),
+        (
+            "control.attention.approval",
+            control(ControlMessage::Attention(Attention {
+                id: s("approval:apr_5c1e9a"),
+                kind: AttentionKind::Approval,
+                project_slug: s(PROJECT),
+                session_id: s(CHILD),
+                job_id: Some(s(JOB)),
+                origin: Origin::Spawned,
+                title: s("Investigate cookie refresh race"),
+                body: s("Bash needs your approval: npm test -- cookie"),
+                at: s("2026-11-03T09:15:02Z"),
             })),
         ),
         (
@@ -2184,6 +2216,7 @@ covers!(request_row, REQUEST_ROWS, Request {
     Request::TriggerRemove(_) => "request.trigger_remove",
     Request::TriggerFire(_) => "request.trigger_fire",
     Request::ApprovalList => "request.approval_list",
+    Request::NotificationsSubscribe => "request.notifications_subscribe",
     Request::ApprovalAnswer(_) => "request.approval_answer",
     Request::AgentTools(_) => "request.agent_tools",
     Request::AgentCall(_) => "request.agent_call",
@@ -2279,6 +2312,7 @@ covers!(control_row, CONTROL_ROWS, ControlMessage {
     ControlMessage::Resync(_) => "control.chat_resync",
     ControlMessage::ChatsChanged(_) => "control.chats_changed",
     ControlMessage::ApprovalsChanged(_) => "control.approvals_changed",
+    ControlMessage::Attention(_) => "control.attention",
 });
 
 covers!(decision_row, DECISION_ROWS, ApprovalDecision {
@@ -2448,7 +2482,8 @@ fn covered(golden: &Golden) -> BTreeSet<&'static str> {
                 }
                 ControlMessage::Active(_)
                 | ControlMessage::ChatsChanged(_)
-                | ControlMessage::ApprovalsChanged(_) => {}
+                | ControlMessage::ApprovalsChanged(_)
+                | ControlMessage::Attention(_) => {}
             }
         }
     }

@@ -293,6 +293,10 @@ impl Connection {
                 .map(|t| Reply::Trigger(Box::new(t))),
             Request::TriggerRemove(r) => crate::triggers::remove(&d, r).await.map(|()| Reply::Ack),
             Request::TriggerFire(r) => crate::triggers::fire(&d, r).await.map(Reply::Fired),
+            Request::NotificationsSubscribe => {
+                d.hub.notify(self.id).await;
+                Ok(Reply::Ack)
+            }
             Request::ApprovalList => Ok(Reply::Approvals(paddock_proto::Approvals {
                 approvals: d.state.approvals.list(),
             })),

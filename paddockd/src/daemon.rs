@@ -225,6 +225,8 @@ pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Res
     crate::sweeper::spawn(&daemon, &background);
     // The committer of projects' `.chats` (when the data directory is a repository).
     crate::autocommit::spawn(&daemon, &background);
+    // Turn ends that need the user, as `attention` events for the clients that asked.
+    crate::attention::spawn(&daemon, &background);
     tracing::info!(socket = %bound.path.display(), pid = std::process::id(), "paddockd listening");
 
     let connections = TaskTracker::new();

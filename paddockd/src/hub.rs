@@ -95,8 +95,14 @@ enum Command {
         job_id: String,
     },
     Broadcast(ControlMessage),
+    /// The client asked for `attention` events.
+    Notify(ClientId),
+    Attention(paddock_proto::Attention),
     Snapshot(oneshot::Sender<HubSnapshot>),
 }
+
+/// `attention` ids remembered, so each event is sent once; the oldest are forgotten first.
+pub const ATTENTION_MEMORY: usize = 1024;
 
 /// A handle to the hub task.
 #[derive(Clone)]
@@ -194,6 +200,17 @@ impl Hub {
         self.send(Command::Broadcast(msg)).await;
     }
 
+    /// From now on, `attention` events go to this client too.
+    pub async fn notify(&self, client: ClientId) {
+        self.send(Command::Notify(client)).await;
+    }
+
+    /// A chat needs the user: delivered once per id to the clients that asked, unless some
+    /// client is subscribed to the chat (watching it).
+    pub async fn attention(&self, attention: paddock_proto::Attention) {
+        self.send(Command::Attention(attention)).await;
+    }
+
     pub async fn snapshot(&self) -> HubSnapshot {
         let (tx, rx) = oneshot::channel();
         self.send(Command::Snapshot(tx)).await;
@@ -221,6 +238,11 @@ struct HubTask {
     clients: BTreeMap<ClientId, ClientSink>,
     /// Lingering turns to evict: `(when, session, job)`.
     evictions: BinaryHeap<Reverse<(Instant, String, String)>>,
+    /// Clients that asked for `attention` events.
+    notified: HashSet<ClientId>,
+    /// `attention` ids already handled (sent, or skipped because someone watched), oldest
+    /// first; at most [`ATTENTION_MEMORY`].
+    attended: VecDeque<String>,
 }
 
 fn line_of(msg: &ServerMessage) -> Option<Line> {
@@ -240,6 +262,8 @@ impl HubTask {
             sessions: HashMap::new(),
             clients: BTreeMap::new(),
             evictions: BinaryHeap::new(),
+            notified: HashSet::new(),
+            attended: VecDeque::new(),
         }
     }
 
@@ -340,6 +364,12 @@ impl HubTask {
                     self.broadcast_line(line);
                 }
             }
+            Command::Notify(client) => {
+                if self.clients.contains_key(&client) {
+                    self.notified.insert(client);
+                }
+            }
+            Command::Attention(attention) => self.attention(attention),
             Command::Snapshot(reply) => {
                 let turns = self
                     .sessions
@@ -533,7 +563,34 @@ impl HubTask {
         }
     }
 
+    fn attention(&mut self, attention: paddock_proto::Attention) {
+        if self.attended.contains(&attention.id) {
+            return;
+        }
+        if self.attended.len() >= ATTENTION_MEMORY {
+            self.attended.pop_front();
+        }
+        self.attended.push_back(attention.id.clone());
+        let watched = self
+            .sessions
+            .get(&attention.session_id)
+            .is_some_and(|s| !s.subscribers.is_empty());
+        if watched {
+            return;
+        }
+        let Some(line) = line_of(&ServerMessage::Control(ControlMessage::Attention(
+            attention,
+        ))) else {
+            return;
+        };
+        let ids: Vec<ClientId> = self.notified.iter().copied().collect();
+        for id in ids {
+            self.deliver_control(id, line.clone());
+        }
+    }
+
     fn drop_client(&mut self, client: ClientId) {
+        self.notified.remove(&client);
         if let Some(sink) = self.clients.remove(&client) {
             sink.kill.cancel();
         }

@@ -789,6 +789,7 @@ impl ChatTask {
                                         asked_at: chrono::Utc::now().to_rfc3339(),
                                     };
                                     let approval_id = approval.id.clone();
+                                    let attention = crate::attention::approval(&approval);
                                     let pending = state.approvals.ask(
                                         approval,
                                         request_id,
@@ -820,6 +821,7 @@ impl ChatTask {
                                     hub.broadcast(ControlMessage::ApprovalsChanged(
                                         paddock_proto::ApprovalsChanged { pending },
                                     )).await;
+                                    hub.attention(attention).await;
                                 }
                                 None => {}
                             }

@@ -7,6 +7,7 @@ mod blame;
 mod chats;
 mod git;
 mod harness;
+mod notifications;
 mod provenance;
 mod queue;
 mod real_cli;

@@ -1,0 +1,195 @@
+//! When a chat needs the user: turns the daemon's own events into `attention` messages, which
+//! the hub sends once each to the clients that asked (`notifications:subscribe`), unless some
+//! client is watching the chat (`hub.rs`). Clients turn them into desktop notifications.
+//!
+//! - An unattended run (scheduled, hook, spawned) that finished: `finished`.
+//! - Any run that failed: `failed` (a person's own run too: they may have detached).
+//! - A tool call waiting for approval: `approval` (sent by the runner when it asks, see
+//!   [`approval`]).
+//!
+//! Cancelled, interrupted and skipped runs need nobody. **Overflow policy**: the lifecycle
+//! broadcast is bounded; a lagging follower loses those turn ends' notifications (logged).
+
+use std::sync::Arc;
+
+use paddock_proto::{Attention, AttentionKind, Origin, RunStatus};
+use tokio::sync::broadcast;
+use tokio_util::task::TaskTracker;
+
+use crate::daemon::Daemon;
+use crate::state::TurnEnded;
+
+/// Starts the follower on `tracker`; it stops with the daemon.
+pub fn spawn(d: &Arc<Daemon>, tracker: &TaskTracker) {
+    // Subscribed here, before any turn can run, so no turn's end is missed.
+    let rx = d.state.lifecycle.subscribe();
+    tracker.spawn(follow(d.clone(), rx));
+}
+
+async fn follow(d: Arc<Daemon>, mut rx: broadcast::Receiver<TurnEnded>) {
+    loop {
+        let ev = tokio::select! {
+            () = d.shutdown.cancelled() => return,
+            ev = rx.recv() => ev,
+        };
+        let ev = match ev {
+            Ok(ev) => ev,
+            Err(broadcast::error::RecvError::Lagged(missed)) => {
+                tracing::warn!(
+                    missed,
+                    "{missed} turn ends were not checked for notifications"
+                );
+                continue;
+            }
+            Err(broadcast::error::RecvError::Closed) => return,
+        };
+        let title = title_of(&d, &ev.session_id);
+        if let Some(attention) = of_turn(&ev, title, now()) {
+            d.hub.attention(attention).await;
+        }
+    }
+}
+
+fn now() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+/// The chat's title, or its short id.
+pub fn title_of(d: &Daemon, session_id: &str) -> String {
+    d.state
+        .index
+        .get(session_id)
+        .map(|c| c.title)
+        .filter(|t| !t.trim().is_empty())
+        .unwrap_or_else(|| format!("chat {}", session_id.get(..8).unwrap_or(session_id)))
+}
+
+/// `Scheduled run`, `Hook run (ci-failed)`, `Spawned chat`, `Run`.
+fn run_label(ev: &TurnEnded) -> String {
+    let base = match ev.origin {
+        Origin::Scheduled => "Scheduled run",
+        Origin::Hook => "Hook run",
+        Origin::Spawned => "Spawned chat",
+        Origin::Human | Origin::Adopted => "Run",
+    };
+    match &ev.trigger {
+        Some(name) => format!("{base} ({name})"),
+        None => base.to_owned(),
+    }
+}
+
+/// The attention a turn's end calls for, if any.
+fn of_turn(ev: &TurnEnded, title: String, at: String) -> Option<Attention> {
+    let unattended = !matches!(ev.origin, Origin::Human | Origin::Adopted);
+    let (kind, what) = match ev.status {
+        RunStatus::Completed if unattended => (AttentionKind::Finished, "finished"),
+        RunStatus::Failed => (AttentionKind::Failed, "failed"),
+        _ => return None,
+    };
+    Some(Attention {
+        id: format!("run:{}", ev.job_id),
+        kind,
+        project_slug: ev.project_slug.clone(),
+        session_id: ev.session_id.clone(),
+        job_id: Some(ev.job_id.clone()),
+        origin: ev.origin,
+        title,
+        body: format!("{} {what}", run_label(ev)),
+        at,
+    })
+}
+
+/// The attention for a tool call that waits for approval.
+pub fn approval(a: &paddock_proto::Approval) -> Attention {
+    let what = a
+        .preview
+        .as_deref()
+        .and_then(|p| p.lines().next())
+        .map(|l| l.trim().trim_start_matches("$ "));
+    let body = match what {
+        Some(line) if !line.is_empty() => {
+            let line: String = line.chars().take(120).collect();
+            format!("{} needs your approval: {line}", a.tool)
+        }
+        _ => format!("{} needs your approval", a.tool),
+    };
+    Attention {
+        id: format!("approval:{}", a.id),
+        kind: AttentionKind::Approval,
+        project_slug: a.project_slug.clone(),
+        session_id: a.session_id.clone(),
+        job_id: Some(a.job_id.clone()),
+        origin: a.origin,
+        title: a.title.clone(),
+        body,
+        at: a.asked_at.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ended(origin: Origin, status: RunStatus, trigger: Option<&str>) -> TurnEnded {
+        TurnEnded {
+            project_slug: "web".into(),
+            session_id: "s1".into(),
+            job_id: "j1".into(),
+            status,
+            origin,
+            trigger: trigger.map(str::to_owned),
+            parent: None,
+        }
+    }
+
+    #[test]
+    fn unattended_ends_and_failures_need_the_user_a_persons_success_does_not() {
+        let a = of_turn(
+            &ended(Origin::Scheduled, RunStatus::Completed, Some("nightly")),
+            "Backup".into(),
+            "t".into(),
+        );
+        let a = a.map(|a| (a.kind, a.id, a.body));
+        assert_eq!(
+            a,
+            Some((
+                AttentionKind::Finished,
+                "run:j1".to_owned(),
+                "Scheduled run (nightly) finished".to_owned()
+            ))
+        );
+        let failed = of_turn(
+            &ended(Origin::Human, RunStatus::Failed, None),
+            "x".into(),
+            "t".into(),
+        );
+        assert_eq!(
+            failed.map(|a| (a.kind, a.body)),
+            Some((AttentionKind::Failed, "Run failed".to_owned()))
+        );
+        assert!(
+            of_turn(
+                &ended(Origin::Human, RunStatus::Completed, None),
+                "x".into(),
+                "t".into()
+            )
+            .is_none()
+        );
+        for quiet in [
+            RunStatus::Cancelled,
+            RunStatus::Interrupted,
+            RunStatus::Skipped,
+        ] {
+            assert!(of_turn(&ended(Origin::Hook, quiet, None), "x".into(), "t".into()).is_none());
+        }
+        let spawned = of_turn(
+            &ended(Origin::Spawned, RunStatus::Completed, None),
+            "x".into(),
+            "t".into(),
+        );
+        assert_eq!(
+            spawned.map(|a| a.body),
+            Some("Spawned chat finished".to_owned())
+        );
+    }
+}
