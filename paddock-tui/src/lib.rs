@@ -6,4 +6,5 @@ pub mod cli;
 pub mod client;
 pub mod commands;
 pub mod format;
+pub mod notify;
 pub mod tui;

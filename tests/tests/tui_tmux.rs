@@ -373,3 +373,97 @@ fn the_files_view_lists_what_a_chat_wrote_and_blame_names_the_chat() {
     }
     paddock(&["daemon", "stop"]);
 }
+
+#[test]
+fn a_failed_run_nobody_watches_rings_the_terminal_with_osc_9() {
+    let dir = tempfile::tempdir().unwrap();
+    let env: Vec<(&str, PathBuf)> = vec![
+        ("PADDOCK_SOCKET", dir.path().join("run/paddockd.sock")),
+        ("PADDOCK_DATA_DIR", dir.path().join("data")),
+        ("PADDOCK_LOG", dir.path().join("paddockd.log")),
+        (
+            "PADDOCK_CLAUDE_BIN",
+            PathBuf::from(env!("CARGO_BIN_EXE_fake-claude")),
+        ),
+        ("PADDOCK_DAEMON_BIN", bin("paddockd")),
+        ("XDG_CONFIG_HOME", dir.path().join("config")),
+    ];
+    let paddock = |args: &[&str]| {
+        let out = Command::new(bin("paddock"))
+            .envs(env.iter().map(|(k, v)| (k, v)))
+            .env_remove("PADDOCK_CONFIG")
+            .env_remove("PADDOCK_NOTIFY")
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    paddock(&["send", "an earlier chat"]);
+
+    let tmux = Tmux {
+        server: format!("paddock-notify-{}", std::process::id()),
+    };
+    let mut shell = String::from("env -u PADDOCK_CONFIG -u PADDOCK_NOTIFY");
+    for (k, v) in &env {
+        shell.push_str(&format!(" {k}='{}'", v.display()));
+    }
+    shell.push_str(&format!(" '{}'", bin("paddock").display()));
+    let started = tmux
+        .cmd()
+        .args([
+            "new-session",
+            "-d",
+            "-s",
+            "tui",
+            "-x",
+            "100",
+            "-y",
+            "30",
+            &shell,
+        ])
+        .status()
+        .expect("tmux is installed (.ci/run installs it)");
+    assert!(started.success());
+    // Everything the TUI writes, escape sequences included.
+    let raw = dir.path().join("pane.raw");
+    let piped = tmux
+        .cmd()
+        .args(["pipe-pane", "-o", "-t", "tui"])
+        .arg(format!("cat >> '{}'", raw.display()))
+        .status()
+        .unwrap();
+    assert!(piped.success());
+    tmux.wait_for("an earlier chat");
+
+    // A run started and left at once: when it fails, nobody is watching it.
+    let script =
+        r#"fake:[{"text":"working","chunks":1,"delay_ms":500},{"api_error":500,"message":"boom"}]"#;
+    paddock(&["send", "--detach", script]);
+    let screen = tmux.wait_for("Run failed");
+    assert!(screen.contains("Run failed"), "{screen}");
+    // Inside tmux the OSC 9 travels in tmux's passthrough wrapper, then the bell.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let bytes = std::fs::read(&raw).unwrap_or_default();
+        let text = String::from_utf8_lossy(&bytes);
+        if text.contains("\x1bPtmux;\x1b\x1b]9;") && text.contains("Run failed\x07\x1b\\\x07") {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no OSC 9 notification in the pane's output: {:?}",
+            text.chars().rev().take(400).collect::<String>()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    tmux.cmd()
+        .args(["send-keys", "-t", "tui", "q"])
+        .status()
+        .unwrap();
+    paddock(&["daemon", "stop"]);
+}

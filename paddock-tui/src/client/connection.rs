@@ -311,6 +311,7 @@ fn dispatch(line: &[u8], shared: &Shared, sink: &EventSink) {
             ControlMessage::Resync(resync) => sink.push(Event::Resync(resync)),
             ControlMessage::ChatsChanged(changed) => sink.push(Event::ChatsChanged(changed)),
             ControlMessage::ApprovalsChanged(a) => sink.push(Event::ApprovalsChanged(a)),
+            ControlMessage::Attention(a) => sink.push(Event::Attention(a)),
         },
         Err(e) => {
             // A response we cannot decode must still end its request, or it would wait for

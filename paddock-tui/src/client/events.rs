@@ -31,6 +31,8 @@ pub enum Event {
     ChatsChanged(ChatsChanged),
     /// The pending approvals changed.
     ApprovalsChanged(paddock_proto::ApprovalsChanged),
+    /// A chat needs the user (only after `notifications:subscribe`).
+    Attention(paddock_proto::Attention),
     /// The daemon could not read one of this client's lines.
     DaemonError(ErrorBody),
     /// A line from the daemon that this client could not decode (a newer daemon's event).

@@ -99,7 +99,8 @@ impl<'a> Follow<'a> {
                 | Event::Resync(_)
                 | Event::Active(_)
                 | Event::ChatsChanged(_)
-                | Event::ApprovalsChanged(_) => {}
+                | Event::ApprovalsChanged(_)
+                | Event::Attention(_) => {}
             }
         }
     }

@@ -63,6 +63,7 @@ pub async fn run(ctx: Context) -> anyhow::Result<()> {
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         bail!("the TUI needs a terminal; `paddock --help` lists the commands for scripts");
     }
+    let (notify, bad_notify) = crate::notify::Mode::from_env();
     // Installs a panic hook that restores the terminal before the panic message prints.
     let mut terminal = match ratatui::try_init() {
         Ok(terminal) => terminal,
@@ -72,7 +73,10 @@ pub async fn run(ctx: Context) -> anyhow::Result<()> {
         }
     };
     let _ = ratatui::crossterm::execute!(std::io::stdout(), EnableBracketedPaste);
-    let result = EventLoop::new(ctx).run(&mut terminal).await;
+    let mut event_loop = EventLoop::new(ctx);
+    event_loop.notify = notify;
+    event_loop.app.notice = bad_notify;
+    let result = event_loop.run(&mut terminal).await;
     let _ = ratatui::crossterm::execute!(std::io::stdout(), DisableBracketedPaste);
     ratatui::restore();
     result
@@ -216,6 +220,11 @@ struct EventLoop {
     /// When to try connecting again, and the wait after that one fails.
     retry: Option<Instant>,
     backoff: Duration,
+    /// How chats that need the user are announced to the terminal (`PADDOCK_NOTIFY`).
+    notify: crate::notify::Mode,
+    notified: crate::notify::Seen,
+    /// Notification bytes to write to the terminal between two draws.
+    ring: Vec<u8>,
 }
 
 impl EventLoop {
@@ -236,6 +245,9 @@ impl EventLoop {
             daemon_pid: None,
             retry: None,
             backoff: RETRY_FIRST,
+            notify: crate::notify::Mode::Osc9,
+            notified: crate::notify::Seen::default(),
+            ring: Vec::new(),
         }
     }
 
@@ -276,6 +288,13 @@ impl EventLoop {
                 }
                 ev = next_event(&mut self.events) => {
                     dirty |= self.on_event(ev);
+                    if !self.ring.is_empty() {
+                        let ring = std::mem::take(&mut self.ring);
+                        let mut out = std::io::stdout();
+                        // A terminal that cannot take it now still gets the redraw.
+                        let _ = std::io::Write::write_all(&mut out, &ring)
+                            .and_then(|()| std::io::Write::flush(&mut out));
+                    }
                 }
                 _ = spinner.tick(), if self.animating() => {
                     self.app.tick = self.app.tick.wrapping_add(1);
@@ -738,6 +757,7 @@ impl EventLoop {
                     let same_daemon = self.daemon_pid.replace(pid) == Some(pid);
                     self.app.set_connected(client.daemon().clone());
                     self.client = Some(Arc::new(client));
+                    self.command("ask for notifications", Request::NotificationsSubscribe);
                     self.fetch(Fetch::Projects);
                     self.fetch(Fetch::AllChats);
                     self.resume_chat(same_daemon);
@@ -796,6 +816,34 @@ impl EventLoop {
         }
     }
 
+    /// A chat needs the user: the terminal is told (unless that chat is open here) and the
+    /// status line says why; each event once.
+    fn on_attention(&mut self, a: &paddock_proto::Attention) -> bool {
+        if !self.notified.first_time(a) {
+            return false;
+        }
+        let open = self
+            .app
+            .chat
+            .as_ref()
+            .is_some_and(|c| c.session_id() == a.session_id);
+        if open {
+            return false;
+        }
+        let title = crate::format::clean_title(&a.title);
+        self.ring.extend(crate::notify::sequence(
+            self.notify,
+            &title,
+            &a.body,
+            crate::notify::in_tmux(),
+        ));
+        self.app.notice = Some(format!("{title}: {}", a.body));
+        if a.kind == paddock_proto::AttentionKind::Approval {
+            self.fetch(Fetch::Approvals);
+        }
+        true
+    }
+
     /// Applies a pushed event; whether the screen changed.
     fn on_event(&mut self, ev: Option<Event>) -> bool {
         match ev {
@@ -851,6 +899,7 @@ impl EventLoop {
                 self.app.notice = Some(body.message);
                 true
             }
+            Some(Event::Attention(a)) => self.on_attention(&a),
             Some(Event::Frame(frame)) => {
                 let sid = frame.routing.session_id.clone();
                 let ended = matches!(frame.event, ChatEvent::Complete(_));
