@@ -579,6 +579,18 @@ fn table() -> Vec<(&'static str, Golden)> {
         ),
         ("request.approval_list", request(50, Request::ApprovalList)),
         (
+            "request.search",
+            request(
+                90,
+                Request::Search(SearchRequest {
+                    query: s("cookie \"refresh race\""),
+                    project_slug: None,
+                    limit: Some(20),
+                    archived: false,
+                }),
+            ),
+        ),
+        (
             "request.notifications_subscribe",
             request(52, Request::NotificationsSubscribe),
         ),
@@ -1744,6 +1756,56 @@ fn table() -> Vec<(&'static str, Golden)> {
             ),
         ),
         (
+            "reply.search_results",
+            ok(
+                90,
+                Reply::SearchResults(SearchResults {
+                    query: s("cookie \"refresh race\""),
+                    hits: vec![SearchHit {
+                        project_slug: s(PROJECT),
+                        session_id: s(CHILD),
+                        title: s("Investigate cookie refresh race"),
+                        updated_at: s("2026-11-03T09:20:11Z"),
+                        archived: false,
+                        matches: vec![
+                            SearchMatch {
+                                field: SearchField::Title,
+                                entry: None,
+                                uuid: None,
+                                snippet: s("Investigate cookie refresh race"),
+                                highlights: vec![[12, 18], [19, 31]],
+                            },
+                            SearchMatch {
+                                field: SearchField::Assistant,
+                                entry: Some(7),
+                                uuid: Some(s("6f1c2a9e-4b7d-4e0a-9c3f-8d2e5b1a7c40")),
+                                snippet: s("…the cookie refresh race happens when two tabs refresh at once…"),
+                                highlights: vec![[5, 11], [12, 24]],
+                            },
+                        ],
+                        more: 3,
+                    }],
+                    total: 1,
+                    indexing: None,
+                }),
+            ),
+        ),
+        (
+            "reply.search_results.indexing",
+            ok(
+                91,
+                Reply::SearchResults(SearchResults {
+                    query: s("postgres"),
+                    hits: vec![],
+                    total: 0,
+                    indexing: Some(SearchProgress {
+                        done: 2400,
+                        total: 10000,
+                    }),
+                }),
+            ),
+        ),
+        (
             "reply.blame",
             ok(
                 63,
@@ -2217,6 +2279,7 @@ covers!(request_row, REQUEST_ROWS, Request {
     Request::TriggerFire(_) => "request.trigger_fire",
     Request::ApprovalList => "request.approval_list",
     Request::NotificationsSubscribe => "request.notifications_subscribe",
+    Request::Search(_) => "request.search",
     Request::ApprovalAnswer(_) => "request.approval_answer",
     Request::AgentTools(_) => "request.agent_tools",
     Request::AgentCall(_) => "request.agent_call",
@@ -2351,6 +2414,7 @@ covers!(reply_row, REPLY_ROWS, Reply {
     Reply::AgentResult(_) => "reply.agent_result",
     Reply::Provenance(_) => "reply.provenance",
     Reply::Touched(_) => "reply.touched",
+    Reply::SearchResults(_) => "reply.search_results",
     Reply::Blame(_) => "reply.blame",
     Reply::GitStatus(_) => "reply.git_status",
     Reply::GitDiff(_) => "reply.git_diff",

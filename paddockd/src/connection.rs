@@ -293,6 +293,9 @@ impl Connection {
                 .map(|t| Reply::Trigger(Box::new(t))),
             Request::TriggerRemove(r) => crate::triggers::remove(&d, r).await.map(|()| Reply::Ack),
             Request::TriggerFire(r) => crate::triggers::fire(&d, r).await.map(Reply::Fired),
+            Request::Search(r) => crate::search::search(&d, r)
+                .await
+                .map(Reply::SearchResults),
             Request::NotificationsSubscribe => {
                 d.hub.notify(self.id).await;
                 Ok(Reply::Ack)

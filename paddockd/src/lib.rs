@@ -26,6 +26,7 @@ pub mod projects;
 pub mod provenance;
 pub mod run_log;
 pub mod runner;
+pub mod search;
 pub mod state;
 pub mod stores;
 pub mod sweeper;
