@@ -22,6 +22,7 @@ pub mod listener;
 pub mod logging;
 pub mod mcp;
 pub mod parking;
+pub mod preload;
 pub mod projects;
 pub mod provenance;
 pub mod run_log;

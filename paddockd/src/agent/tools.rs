@@ -76,7 +76,7 @@ const SPECS: &[Spec] = &[
                 "project": {"type": "string", "description": "project slug (default: this chat's)"},
                 "name": {"type": "string", "description": "a title for the child"},
                 "model": {"type": "string"},
-                "preloadContext": {"type": "boolean"}
+                "preloadContext": {"type": "boolean", "description": "prepend the project's OVERVIEW.md and the end of its CHANGELOG.md to the prompt"}
             }, "required": ["prompt"]})
         },
     },
@@ -392,12 +392,21 @@ async fn create_chat(d: &Daemon, who: &Identity, args: &Value) -> Result<String,
     let slug = arg(args, "project").unwrap_or(&who.project_slug);
     let project = d.project(slug).map_err(|e| e.message)?;
     let depth = depth_of(d, &who.session_id) + 1;
+    let preload = args
+        .get("preloadContext")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    let message = if preload {
+        crate::preload::compose(&project.meta_dir, prompt)
+    } else {
+        prompt.to_owned()
+    };
     let sid = start_turn(
         d,
         MachineTurn {
             project: project.clone(),
             session_id: None,
-            message: prompt.to_owned(),
+            message,
             model: arg(args, "model").map(str::to_owned),
             origin: Origin::Spawned,
             provenance: Some(RunProvenance {

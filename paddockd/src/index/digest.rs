@@ -112,7 +112,8 @@ impl Digest {
                 if let Some(text) = prompt_text(&rec) {
                     self.prompts += 1;
                     if self.first_prompt.is_none() {
-                        self.first_prompt = Some(text);
+                        // A preloaded chat's title is its request, not the project context.
+                        self.first_prompt = Some(crate::preload::strip(&text).to_owned());
                     }
                 }
             }

@@ -484,3 +484,91 @@ async fn send_file_shows_a_text_file_inline_in_the_chat() {
     );
     d.stop().await.unwrap();
 }
+
+#[tokio::test]
+async fn a_child_created_with_preloaded_context_starts_from_the_projects_overview() {
+    let d = daemon(|_| {}).await;
+    let mut c = d.client().await;
+    c.request(Request::ProjectCreate(paddock_proto::ProjectCreate {
+        slug: "web".into(),
+        path: None,
+    }))
+    .await
+    .unwrap();
+    let meta = d.cfg.data_dir.join("projects/web");
+    std::fs::write(meta.join("OVERVIEW.md"), "# Web\nThe database is Postgres.\n").unwrap();
+    std::fs::write(
+        meta.join("CHANGELOG.md"),
+        "# Changelog\n- Chose Postgres over SQLite.\n",
+    )
+    .unwrap();
+    let root = c.send_turn("web", None, "manager").await;
+    c.frames_until_complete(&root.session_id).await;
+    let token = token_of(&mcp_config_of(&d, &root.session_id).unwrap());
+
+    let (text, is_error) = call(
+        &mut c,
+        &token,
+        "create_chat",
+        json!({"prompt": "Add an index on users.email", "preloadContext": true}),
+    )
+    .await;
+    assert!(!is_error, "{text}");
+    let child = session_of(&text);
+    let settled_row = settled_in(&mut c, "web", &child).await;
+    // The title is the request, not the context.
+    assert_eq!(settled_row.title, "Add an index on users.email");
+    let Reply::Transcript(t) = c
+        .request(Request::ChatTranscript(SessionRef {
+            session_id: child.clone(),
+        }))
+        .await
+        .unwrap()
+    else {
+        panic!("not a transcript")
+    };
+    let first = t
+        .entries
+        .iter()
+        .find_map(|e| match e {
+            TranscriptEntry::User { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .expect("a first prompt");
+    assert_eq!(
+        first,
+        "<project-context>\n# Web\nThe database is Postgres.\n\n# Changelog\n- Chose Postgres over SQLite.\n</project-context>\n\nMy request:\nAdd an index on users.email"
+    );
+    d.stop().await.unwrap();
+}
+
+async fn list_in(c: &mut RawClient, project: &str) -> Vec<ChatSummary> {
+    match c
+        .request(Request::ChatList(ChatList {
+            project_slug: Some(project.into()),
+            scope: ChatScope::All,
+        }))
+        .await
+    {
+        Ok(Reply::Chats(chats)) => chats.chats,
+        other => panic!("chat:list: {other:?}"),
+    }
+}
+
+/// Waits until `session` of `project` is listed, idle, with its reply.
+async fn settled_in(c: &mut RawClient, project: &str, session: &str) -> ChatSummary {
+    tokio::time::timeout(DEADLINE, async {
+        loop {
+            if let Some(chat) = list_in(c, project)
+                .await
+                .into_iter()
+                .find(|x| x.session_id == session && !x.running && x.message_count >= 2)
+            {
+                return chat;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+    })
+    .await
+    .unwrap_or_else(|_| panic!("chat {session} never settled"))
+}
