@@ -71,6 +71,10 @@ struct FileConfig {
     sweeper_sessions: Option<usize>,
     sweeper_budget_bytes: Option<usize>,
     mcp_bin: Option<PathBuf>,
+    ws_listen: Option<String>,
+    ws_auth: Option<crate::websocket::WsAuth>,
+    ws_token_file: Option<PathBuf>,
+    ws_trusted_header: Option<String>,
 }
 
 /// One documented configuration key: its name, env variable, default and meaning.
@@ -263,6 +267,26 @@ pub const KEYS: &[KeyDoc] = &[
         default: "this paddockd",
         about: "the paddockd binary agents run as their MCP bridge (`paddockd mcp`)",
     },
+    KeyDoc {
+        key: "ws_listen",
+        default: "off",
+        about: "also serve the protocol over WebSocket on this address and port (e.g. 127.0.0.1:7777); a non-loopback address needs ws_auth = token unless PADDOCK_DANGEROUSLY_ALLOW_OPEN=1",
+    },
+    KeyDoc {
+        key: "ws_auth",
+        default: "token",
+        about: "how WebSocket clients authenticate: token (Authorization: Bearer, or ?token=), trusted-header (an authenticating reverse proxy's ws_trusted_header names the user), or none",
+    },
+    KeyDoc {
+        key: "ws_token_file",
+        default: "<data_dir>/ws-token, made (0600) at the first start",
+        about: "the file holding the WebSocket token (at least 16 characters)",
+    },
+    KeyDoc {
+        key: "ws_trusted_header",
+        default: "X-Forwarded-User",
+        about: "with ws_auth = trusted-header, the header your proxy sets to the signed-in user",
+    },
 ];
 
 /// The resolved configuration the daemon runs with.
@@ -323,6 +347,8 @@ pub struct Config {
     pub sweeper_min_interval: Duration,
     pub sweeper_sessions: usize,
     pub sweeper_budget_bytes: usize,
+    /// The WebSocket listener (`websocket.rs`): the `ws_*` keys.
+    pub ws: crate::websocket::WsConfig,
 }
 
 /// Where the configuration comes from, besides the environment.
@@ -378,6 +404,7 @@ impl Config {
             sweeper_sessions: 5,
             sweeper_budget_bytes: 24_000,
             mcp_bin: None,
+            ws: crate::websocket::WsConfig::default(),
         }
     }
 
@@ -536,6 +563,33 @@ impl Config {
                 .ok()
                 .filter(|p| p.file_name().is_some_and(|n| n == "paddockd"))
         });
+        if let Some(addr) = pick::<String>(&env, "ws_listen", file.ws_listen)? {
+            cfg.ws.listen = Some(addr.trim().parse().map_err(|_| {
+                ConfigError::Invalid(format!(
+                    "ws_listen {addr:?} is not an IP address and port; write one such as 127.0.0.1:7777 or [::1]:7777"
+                ))
+            })?);
+        }
+        if let Some(auth) = pick(&env, "ws_auth", file.ws_auth)? {
+            cfg.ws.auth = auth;
+        }
+        cfg.ws.token_file = pick_path(&env, "ws_token_file", file.ws_token_file)?;
+        if let Some(h) = pick::<String>(&env, "ws_trusted_header", file.ws_trusted_header)? {
+            cfg.ws.trusted_header = h;
+        }
+        if let Some(v) = env(crate::websocket::ALLOW_OPEN_ENV) {
+            cfg.ws.dangerously_allow_open = match v.trim().to_ascii_lowercase().as_str() {
+                "1" | "true" | "yes" => true,
+                "0" | "false" | "no" => false,
+                _ => {
+                    return Err(ConfigError::Env {
+                        var: crate::websocket::ALLOW_OPEN_ENV.into(),
+                        value: v,
+                        message: "expected 1 or 0".into(),
+                    });
+                }
+            };
+        }
         cfg.validate()?;
         Ok(cfg)
     }
@@ -574,6 +628,9 @@ impl Config {
                 self.claude_home.display()
             )));
         }
+        self.ws
+            .check()
+            .map_err(|e| ConfigError::Invalid(e.to_string()))?;
         Ok(())
     }
 }
@@ -761,6 +818,52 @@ mod tests {
         )
         .unwrap_err();
         assert!(err.to_string().contains("host_claude_home"), "{err}");
+    }
+
+    #[test]
+    fn websocket_keys_and_bind_safety() {
+        use crate::websocket::WsAuth;
+        let cfg = load(None, &[]).unwrap();
+        assert_eq!(cfg.ws.listen, None);
+        assert_eq!(cfg.ws.auth, WsAuth::Token);
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("config.toml");
+        std::fs::write(
+            &file,
+            "ws_listen = \"127.0.0.1:7777\"\nws_auth = \"trusted-header\"\nws_trusted_header = \"X-User\"\n",
+        )
+        .unwrap();
+        let cfg = load(Some(&file), &[("PADDOCK_WS_AUTH", "none")]).unwrap();
+        assert_eq!(cfg.ws.listen, Some("127.0.0.1:7777".parse().unwrap()));
+        assert_eq!(cfg.ws.auth, WsAuth::None);
+        assert_eq!(cfg.ws.trusted_header, "X-User");
+        let err = load(None, &[("PADDOCK_WS_LISTEN", "localhost")]).unwrap_err();
+        assert!(err.to_string().contains("127.0.0.1:7777"), "{err}");
+        let err = load(None, &[("PADDOCK_WS_AUTH", "open")]).unwrap_err();
+        assert!(err.to_string().contains("trusted-header"), "{err}");
+        // An open non-loopback bind is refused, naming the fixes, unless the danger is accepted.
+        let open = [
+            ("PADDOCK_WS_LISTEN", "0.0.0.0:7777"),
+            ("PADDOCK_WS_AUTH", "none"),
+        ];
+        let err = load(None, &open).unwrap_err().to_string();
+        for want in [
+            "ws_auth = token",
+            "127.0.0.1:7777",
+            "PADDOCK_DANGEROUSLY_ALLOW_OPEN=1",
+        ] {
+            assert!(err.contains(want), "{want} missing from: {err}");
+        }
+        let mut allowed = open.to_vec();
+        allowed.push(("PADDOCK_DANGEROUSLY_ALLOW_OPEN", "1"));
+        assert!(load(None, &allowed).unwrap().ws.dangerously_allow_open);
+        allowed.pop();
+        allowed.push(("PADDOCK_DANGEROUSLY_ALLOW_OPEN", "maybe"));
+        let err = load(None, &allowed).unwrap_err().to_string();
+        assert!(err.contains("PADDOCK_DANGEROUSLY_ALLOW_OPEN"), "{err}");
+        // Token auth may listen anywhere.
+        let cfg = load(None, &[("PADDOCK_WS_LISTEN", "0.0.0.0:7777")]).unwrap();
+        assert_eq!(cfg.ws.auth, WsAuth::Token);
     }
 
     #[test]

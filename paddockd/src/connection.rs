@@ -3,8 +3,15 @@
 //!
 //! Every request gets exactly one response. Malformed and oversize lines are answered with an
 //! error and the connection stays usable; nothing a client sends can take the daemon down.
+//!
+//! The transport is generic: [`serve_client`] reads messages from a [`FrameSource`] and writes
+//! lines to a [`FrameSink`]. The Unix socket ([`serve`]) reads JSON lines; the WebSocket
+//! (`websocket.rs`) reads one text message per line. Everything past the framing (handshake,
+//! dispatch, the bounded queues and the slow-client policy) is the same code for both.
 
+use std::future::Future;
 use std::sync::Arc;
+use std::time::Duration;
 
 use interprocess::local_socket::tokio::Stream;
 use interprocess::local_socket::traits::StreamCommon;
@@ -14,7 +21,7 @@ use paddock_proto::{
     ServerMessage,
 };
 use serde_json::Value;
-use tokio::io::{AsyncReadExt, AsyncWriteExt, BufWriter};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
@@ -34,7 +41,6 @@ pub async fn serve(stream: Stream, d: Arc<Daemon>) {
             return;
         }
     };
-    let stream = Arc::new(stream);
     let me = rustix::process::geteuid().as_raw();
     if uid != me {
         tracing::warn!(client = id, uid, "refusing a connection from another user");
@@ -42,7 +48,7 @@ pub async fn serve(stream: Stream, d: Arc<Daemon>) {
             ErrorCode::PermissionDenied,
             format!("this paddockd belongs to uid {me}; connections from uid {uid} are refused"),
         ));
-        let mut s = &*stream;
+        let mut s = &stream;
         let _ = s.write_all(err.as_bytes()).await;
         let _ = s.shutdown().await;
         // Read what the peer already sent before closing: closing with unread input makes the
@@ -58,6 +64,51 @@ pub async fn serve(stream: Stream, d: Arc<Daemon>) {
         .await;
         return;
     }
+    let stream = Arc::new(stream);
+    let source = LineSource {
+        stream: stream.clone(),
+        framer: LineFramer::default(),
+        buf: vec![0u8; 64 * 1024],
+    };
+    let sink = LineSink {
+        stream,
+        buf: Vec::with_capacity(LINE_SINK_BUFFER),
+    };
+    serve_client(d, id, crate::users::name_of(uid), source, sink).await;
+}
+
+/// Where a connection's messages come from, one at a time.
+pub trait FrameSource: Send {
+    /// The next message (its bytes, without a line ending); a framing error to answer, after
+    /// which reading goes on; or `None` once the client is gone (or the transport cannot go
+    /// on). Must be cancel-safe: the connection stops waiting for it when it is closed.
+    fn next_frame(&mut self) -> impl Future<Output = Option<Result<Vec<u8>, FrameError>>> + Send;
+}
+
+/// Where a connection's responses, events and frames go.
+pub trait FrameSink: Send + 'static {
+    /// Writes one encoded line (it ends in `\n`); may buffer until [`FrameSink::flush`].
+    fn write_line(&mut self, line: &str) -> impl Future<Output = std::io::Result<()>> + Send;
+    fn flush(&mut self) -> impl Future<Output = std::io::Result<()>> + Send;
+    /// The connection is over; `killed`: the daemon ended it (shutdown, or a client too slow
+    /// to keep up), rather than the client leaving. Last words, if the transport has any.
+    fn finish(self, killed: bool) -> impl Future<Output = ()> + Send;
+}
+
+/// How long the writer gets, once the client has stopped sending (or its transport failed),
+/// to deliver what was already queued for it: the answers to its last requests, or the error
+/// that explains why its WebSocket is being closed.
+const DRAIN_GRACE: Duration = Duration::from_secs(2);
+
+/// Serves one client, already let in as `user`: the handshake, requests, and the writer that
+/// drains its bounded queues into `out`.
+pub async fn serve_client(
+    d: Arc<Daemon>,
+    id: ClientId,
+    user: String,
+    mut source: impl FrameSource,
+    out: impl FrameSink,
+) {
     let (frames_tx, frames_rx) = mpsc::channel(d.cfg.client_queue);
     let (resync_tx, resync_rx) = mpsc::channel(RESYNC_QUEUE);
     let kill = d.close_clients.child_token();
@@ -67,24 +118,35 @@ pub async fn serve(stream: Stream, d: Arc<Daemon>) {
         resync: resync_tx,
         kill: kill.clone(),
     };
-    let writer = tokio::spawn(write_loop(
-        stream.clone(),
+    let done = CancellationToken::new();
+    let mut writer = tokio::spawn(write_loop(
+        out,
         frames_rx,
         resync_rx,
         kill.clone(),
+        done.clone(),
     ));
     let mut conn = Connection {
         id,
-        user: crate::users::name_of(uid),
+        user,
         d: d.clone(),
         out: frames_tx,
         sink: Some(sink),
         greeted: false,
     };
-    conn.read_loop(&stream, &kill).await;
+    conn.read_loop(&mut source, &kill).await;
+    drop(conn);
+    // Deliver what is already queued (within DRAIN_GRACE), then leave the hub.
+    done.cancel();
+    if tokio::time::timeout(DRAIN_GRACE, &mut writer)
+        .await
+        .is_err()
+    {
+        kill.cancel();
+        let _ = writer.await;
+    }
     d.hub.unregister(id).await;
     kill.cancel();
-    let _ = writer.await;
     tracing::debug!(client = id, "connection closed");
 }
 
@@ -101,33 +163,29 @@ struct Connection {
 }
 
 impl Connection {
-    async fn read_loop(&mut self, stream: &Stream, kill: &CancellationToken) {
-        let mut framer = LineFramer::default();
-        let mut buf = vec![0u8; 64 * 1024];
-        let mut reader = stream;
+    async fn read_loop(&mut self, source: &mut impl FrameSource, kill: &CancellationToken) {
         loop {
-            let n = tokio::select! {
+            let frame = tokio::select! {
                 () = kill.cancelled() => return,
-                n = reader.read(&mut buf) => match n {
-                    Ok(0) | Err(_) => return,
-                    Ok(n) => n,
+                f = source.next_frame() => match f {
+                    Some(f) => f,
+                    None => return,
                 },
             };
-            framer.push(&buf[..n]);
-            while let Some(frame) = framer.next_frame() {
-                match frame {
-                    Ok(line) => self.line(&line).await,
-                    Err(FrameError::TooLong { len, max }) => {
-                        self.send_error(ErrorBody::new(
-                            ErrorCode::FrameTooLarge,
-                            format!("a line of {len} bytes exceeds the {max}-byte limit; it was discarded"),
-                        ))
-                        .await;
-                    }
-                    Err(e) => {
-                        self.send_error(ErrorBody::new(ErrorCode::MalformedFrame, e.to_string()))
-                            .await
-                    }
+            match frame {
+                Ok(line) => self.line(&line).await,
+                Err(FrameError::TooLong { len, max }) => {
+                    self.send_error(ErrorBody::new(
+                        ErrorCode::FrameTooLarge,
+                        format!(
+                            "a message of {len} bytes exceeds the {max}-byte limit; it was discarded"
+                        ),
+                    ))
+                    .await;
+                }
+                Err(e) => {
+                    self.send_error(ErrorBody::new(ErrorCode::MalformedFrame, e.to_string()))
+                        .await
                 }
             }
         }
@@ -293,9 +351,7 @@ impl Connection {
                 .map(|t| Reply::Trigger(Box::new(t))),
             Request::TriggerRemove(r) => crate::triggers::remove(&d, r).await.map(|()| Reply::Ack),
             Request::TriggerFire(r) => crate::triggers::fire(&d, r).await.map(Reply::Fired),
-            Request::Search(r) => crate::search::search(&d, r)
-                .await
-                .map(Reply::SearchResults),
+            Request::Search(r) => crate::search::search(&d, r).await.map(Reply::SearchResults),
             Request::NotificationsSubscribe => {
                 d.hub.notify(self.id).await;
                 Ok(Reply::Ack)
@@ -443,35 +499,118 @@ fn connection_error(error: ErrorBody) -> String {
     paddock_proto::encode(&msg).unwrap_or_default()
 }
 
-/// Drains the client's queues into the socket, flushing when they run dry.
+/// Drains the client's queues into the sink, flushing when they run dry. On `kill` it stops at
+/// once; on `done` (the client stopped sending) it writes what is queued, then stops.
 async fn write_loop(
-    stream: Arc<Stream>,
+    mut out: impl FrameSink,
     mut frames: mpsc::Receiver<Line>,
     mut resync: mpsc::Receiver<Line>,
     kill: CancellationToken,
+    done: CancellationToken,
 ) {
-    let mut out = BufWriter::with_capacity(64 * 1024, &*stream);
-    loop {
-        let line = tokio::select! {
-            () = kill.cancelled() => break,
-            l = frames.recv() => l,
-            l = resync.recv() => l,
+    let mut killed = false;
+    let mut resync_open = true;
+    let mut draining = false;
+    'serve: loop {
+        let line = if draining {
+            match resync.try_recv().or_else(|_| frames.try_recv()) {
+                Ok(l) => l,
+                Err(_) => break,
+            }
+        } else {
+            tokio::select! {
+                () = kill.cancelled() => {
+                    killed = true;
+                    break;
+                }
+                () = done.cancelled() => {
+                    draining = true;
+                    continue;
+                }
+                l = frames.recv() => match l {
+                    Some(l) => l,
+                    None => break,
+                },
+                l = resync.recv(), if resync_open => match l {
+                    Some(l) => l,
+                    None => {
+                        resync_open = false;
+                        continue;
+                    }
+                },
+            }
         };
-        let Some(line) = line else { break };
-        if out.write_all(line.as_bytes()).await.is_err() {
+        if out.write_line(&line).await.is_err() {
             break;
         }
         // Batch whatever else is already queued before paying for a flush.
         while let Ok(more) = frames.try_recv() {
-            if out.write_all(more.as_bytes()).await.is_err() {
-                kill.cancel();
-                return;
+            if out.write_line(&more).await.is_err() {
+                break 'serve;
             }
         }
         if out.flush().await.is_err() {
             break;
         }
     }
-    let _ = out.flush().await;
+    out.finish(killed || kill.is_cancelled()).await;
     kill.cancel();
+}
+
+/// The Unix socket's side of a connection: JSON lines in.
+struct LineSource {
+    stream: Arc<Stream>,
+    framer: LineFramer,
+    buf: Vec<u8>,
+}
+
+impl FrameSource for LineSource {
+    async fn next_frame(&mut self) -> Option<Result<Vec<u8>, FrameError>> {
+        loop {
+            if let Some(frame) = self.framer.next_frame() {
+                return Some(frame);
+            }
+            let mut reader = &*self.stream;
+            match reader.read(&mut self.buf).await {
+                Ok(0) | Err(_) => return None,
+                Ok(n) => self.framer.push(&self.buf[..n]),
+            }
+        }
+    }
+}
+
+/// Bytes the Unix sink gathers before writing them out (a longer line is written directly).
+const LINE_SINK_BUFFER: usize = 64 * 1024;
+
+/// The Unix socket's side of a connection: JSON lines out, batched up to [`LINE_SINK_BUFFER`].
+struct LineSink {
+    stream: Arc<Stream>,
+    buf: Vec<u8>,
+}
+
+impl FrameSink for LineSink {
+    async fn write_line(&mut self, line: &str) -> std::io::Result<()> {
+        if self.buf.len() + line.len() > LINE_SINK_BUFFER {
+            self.flush().await?;
+        }
+        if line.len() >= LINE_SINK_BUFFER {
+            let mut w = &*self.stream;
+            return w.write_all(line.as_bytes()).await;
+        }
+        self.buf.extend_from_slice(line.as_bytes());
+        Ok(())
+    }
+
+    async fn flush(&mut self) -> std::io::Result<()> {
+        let mut w = &*self.stream;
+        if !self.buf.is_empty() {
+            w.write_all(&self.buf).await?;
+            self.buf.clear();
+        }
+        w.flush().await
+    }
+
+    async fn finish(mut self, _killed: bool) {
+        let _ = self.flush().await;
+    }
 }

@@ -175,6 +175,8 @@ pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Res
     cfg.validate()?;
     prepare(&cfg)?;
     let bound = crate::listener::bind(&cfg.socket)?;
+    // Off unless `ws_listen` is set; refused here when unsafe or when the port is taken.
+    let ws = crate::websocket::bind(&cfg).await?;
     let projects = Projects::new(&cfg.data_dir);
     projects
         .ensure_root()
@@ -230,6 +232,14 @@ pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Res
     tracing::info!(socket = %bound.path.display(), pid = std::process::id(), "paddockd listening");
 
     let connections = TaskTracker::new();
+    if let Some(ws) = ws {
+        // Stops accepting at `token`, like the socket's loop below.
+        background.spawn(crate::websocket::serve(
+            ws,
+            daemon.clone(),
+            connections.clone(),
+        ));
+    }
     tokio::pin!(shutdown);
     loop {
         tokio::select! {

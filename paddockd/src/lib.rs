@@ -35,6 +35,7 @@ pub mod transcripts;
 pub mod tree;
 pub mod triggers;
 pub mod users;
+pub mod websocket;
 
 pub use config::Config;
 pub use daemon::run;

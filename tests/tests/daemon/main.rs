@@ -14,6 +14,7 @@ mod real_cli;
 mod recovery;
 mod sweeper;
 mod triggers;
+mod websocket;
 
 use std::time::Duration;
 
