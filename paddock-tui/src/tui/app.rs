@@ -16,6 +16,7 @@ use super::files_view::{FilesOutcome, FilesView};
 use super::history::{HistoryOutcome, HistoryView};
 use super::keys::{self, Command, Context};
 use super::provenance_view::{ProvenanceOutcome, ProvenanceView};
+use super::search_view::{Asked, SearchOutcome, SearchView};
 use super::theme::Theme;
 use super::tree::TreeState;
 
@@ -114,6 +115,8 @@ pub enum Action {
         project_slug: String,
         path: String,
     },
+    /// Search every chat (the search view's query ran).
+    Search(Asked),
 }
 
 #[derive(Debug)]
@@ -154,6 +157,10 @@ pub struct App {
     pub files: Option<FilesView>,
     /// The blame of a file, over everything but the inbox and the help, when open.
     pub blame: Option<BlameView>,
+    /// The search view, over everything but the inbox and the help, when open.
+    pub search: Option<SearchView>,
+    /// The search view as it was closed: opening it again shows its query and results.
+    pub search_closed: Option<SearchView>,
 }
 
 /// From this width on, the tree and the chat show side by side.
@@ -193,6 +200,8 @@ impl App {
             changes: None,
             files: None,
             blame: None,
+            search: None,
+            search_closed: None,
         }
     }
 
@@ -224,6 +233,12 @@ impl App {
             Context::Help
         } else if self.approvals.is_some() {
             Context::Inbox
+        } else if let Some(search) = &self.search {
+            if search.editing() {
+                Context::SearchQuery
+            } else {
+                Context::Search
+            }
         } else if self.blame.is_some() {
             Context::Blame
         } else if let Some(changes) = &self.changes {
@@ -251,7 +266,11 @@ impl App {
 
     /// A bracketed paste: into the composer when it has the keyboard.
     pub fn on_paste(&mut self, text: &str) {
-        if self.context() == Context::Changes
+        if self.context() == Context::SearchQuery
+            && let Some(search) = self.search.as_mut()
+        {
+            search.paste(text);
+        } else if self.context() == Context::Changes
             && let Some(changes) = self.changes.as_mut().filter(|c| c.committing())
         {
             changes.paste(text);
@@ -275,6 +294,9 @@ impl App {
         if context == Context::Composer {
             return self.on_composer_key(key);
         }
+        if context == Context::SearchQuery {
+            return self.on_search_query_key(key);
+        }
         if context == Context::Changes && self.changes.as_ref().is_some_and(|c| c.committing()) {
             return self.on_commit_key(key);
         }
@@ -290,6 +312,7 @@ impl App {
             Context::Provenance => self.on_provenance(command),
             Context::Files => self.on_files(command),
             Context::Blame => self.on_blame(command),
+            Context::Search => self.on_search(command),
             Context::Chat => self.on_chat(command),
             _ => self.on_tree(command),
         }
@@ -533,11 +556,124 @@ impl App {
         }
     }
 
+    /// Opens the search view (as it was last closed, the query line taking the keyboard).
+    fn open_search(&mut self) -> Option<Action> {
+        let mut view = self.search_closed.take().unwrap_or_default();
+        view.edit();
+        self.search = Some(view);
+        None
+    }
+
+    fn close_search(&mut self) {
+        self.search_closed = self.search.take();
+    }
+
+    /// A key while the search view's query line has the keyboard: its commands, the global
+    /// keys that cannot be text, else an edit of the query.
+    fn on_search_query_key(&mut self, key: KeyEvent) -> Option<Action> {
+        match keys::command_for(Context::SearchQuery, &key) {
+            Some(command @ (Command::Help | Command::Quit)) => self.global(command),
+            Some(Command::Search) => None,
+            Some(command) => {
+                let outcome = self.search.as_mut()?.on_query_command(command);
+                self.on_search_outcome(outcome, command)
+            }
+            None => {
+                self.search.as_mut()?.edit_key(key);
+                None
+            }
+        }
+    }
+
+    fn on_search(&mut self, command: Command) -> Option<Action> {
+        let page = self.page;
+        let outcome = self.search.as_mut()?.on_command(command, page);
+        self.on_search_outcome(outcome, command)
+    }
+
+    fn on_search_outcome(&mut self, outcome: SearchOutcome, command: Command) -> Option<Action> {
+        match outcome {
+            SearchOutcome::Handled => None,
+            SearchOutcome::Run(asked) => Some(Action::Search(asked)),
+            SearchOutcome::Open {
+                project_slug,
+                session_id,
+                title,
+                entry,
+            } => self.open_search_hit(project_slug, session_id, &title, entry),
+            SearchOutcome::Closed => {
+                self.close_search();
+                None
+            }
+            SearchOutcome::Ignored => self.overlay_global(command),
+        }
+    }
+
+    /// Enter on a search result: closes the views over the panes and opens the chat in the
+    /// chat pane (selected in the tree when listed there, archived ones too), at the
+    /// transcript entry when the match has one.
+    fn open_search_hit(
+        &mut self,
+        project_slug: String,
+        session_id: String,
+        title: &str,
+        entry: Option<usize>,
+    ) -> Option<Action> {
+        self.close_search();
+        self.blame = None;
+        self.files = None;
+        self.changes = None;
+        let seen = self.history.close();
+        self.tree.select(&super::tree::RowId::Chat {
+            project: project_slug.clone(),
+            session_id: session_id.clone(),
+        });
+        self.focus = Focus::Chat;
+        let open = self.open(project_slug, session_id.clone());
+        if let Some(chat) = self.chat.as_mut().filter(|c| c.session_id() == session_id) {
+            if chat.title().is_empty() {
+                chat.set_title(title);
+            }
+            if let Some(entry) = entry {
+                chat.jump_to_entry(entry);
+            }
+        }
+        if seen {
+            return open.or(Some(Action::HistorySeen));
+        }
+        open
+    }
+
+    /// The daemon answered a search: to the view that asked (open, or closed since), with the
+    /// badges of the chats the tree knows.
+    pub fn search_answered(
+        &mut self,
+        asked: &Asked,
+        result: Result<paddock_proto::SearchResults, String>,
+    ) {
+        let origins = match &result {
+            Ok(results) => results
+                .hits
+                .iter()
+                .filter_map(|hit| {
+                    let row = self.find_chat(&hit.session_id)?;
+                    Some((hit.session_id.clone(), (row.origin, row.depth)))
+                })
+                .collect(),
+            Err(_) => std::collections::HashMap::new(),
+        };
+        if let Some(view) = self.search.as_mut().or(self.search_closed.as_mut()) {
+            view.answer(asked, result, origins);
+        }
+    }
+
     /// The global keys a view over the panes lets through: the ones that do not open another
     /// view under it.
     fn overlay_global(&mut self, command: Command) -> Option<Action> {
         match command {
-            Command::Quit | Command::Help | Command::Inbox => self.global(command),
+            Command::Quit | Command::Help | Command::Inbox | Command::Search => {
+                self.global(command)
+            }
             _ => None,
         }
     }
@@ -614,6 +750,7 @@ impl App {
     /// Keys every context shares.
     fn global(&mut self, command: Command) -> Option<Action> {
         match command {
+            Command::Search => self.open_search(),
             Command::Changes => {
                 if self.changes.take().is_some() {
                     return None;
@@ -840,6 +977,7 @@ impl App {
             self.focus = Focus::Tree;
             return self.global(command);
         };
+        chat.clear_jumped();
         match command {
             Command::Down => {
                 if !chat.select_next_item() {

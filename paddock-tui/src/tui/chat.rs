@@ -301,6 +301,8 @@ pub(super) struct Scroll {
     pub(super) to_start: bool,
     /// Bring the cursor item into view.
     pub(super) reveal: bool,
+    /// Put this item's first row at the top (a search result jumped to it).
+    pub(super) jump: Option<usize>,
 }
 
 impl Default for Scroll {
@@ -312,6 +314,7 @@ impl Default for Scroll {
             from_end: false,
             to_start: false,
             reveal: false,
+            jump: None,
         }
     }
 }
@@ -338,6 +341,15 @@ pub struct ChatView {
     pub(super) cursor: Option<usize>,
     pub(super) scroll: Scroll,
     pub(super) cache: RenderCache,
+    /// The item each transcript entry went into, from the last hydration (a tool result goes
+    /// into its call's item).
+    entry_items: Vec<Option<usize>>,
+    /// The transcript was read (entries map to items).
+    hydrated: bool,
+    /// A transcript entry to show once the transcript is read.
+    pending_jump: Option<usize>,
+    /// The item a jump landed on, marked until the next key in the pane.
+    pub(super) jumped: Option<usize>,
 }
 
 impl ChatView {
@@ -358,6 +370,10 @@ impl ChatView {
             cursor: None,
             scroll: Scroll::default(),
             cache: RenderCache::default(),
+            entry_items: Vec::new(),
+            hydrated: false,
+            pending_jump: None,
+            jumped: None,
         }
     }
 
@@ -421,8 +437,23 @@ impl ChatView {
         self.job_seqs.clear();
         self.set_title(&t.chat.title);
         self.running = t.chat.running;
+        self.entry_items.clear();
+        self.jumped = None;
         for entry in &t.entries {
+            let before = self.items.len();
             self.push_entry(entry);
+            let item = if self.items.len() > before {
+                Some(self.items.len() - 1)
+            } else {
+                match entry {
+                    TranscriptEntry::ToolUse { tool_use_id, .. }
+                    | TranscriptEntry::ToolResult { tool_use_id, .. } => {
+                        self.tools.get(tool_use_id).copied()
+                    }
+                    _ => None,
+                }
+            };
+            self.entry_items.push(item);
         }
         for item in &mut self.items {
             if let Item::Tool(tool) = item
@@ -433,6 +464,58 @@ impl ChatView {
         }
         self.clamp_cursor();
         self.cache.clear();
+        self.hydrated = true;
+        if let Some(entry) = self.pending_jump.take() {
+            self.jump_to_entry(entry);
+        }
+    }
+
+    /// The item transcript entry `entry` (its index in `chat:transcript`'s entries) is shown
+    /// in, once the transcript is read.
+    pub fn entry_item(&self, entry: usize) -> Option<usize> {
+        self.entry_items
+            .get(entry)
+            .copied()
+            .flatten()
+            .filter(|&i| i < self.items.len())
+    }
+
+    /// Shows transcript entry `entry` at the top of the pane, the cursor on it and it marked
+    /// until the next key ([`ChatView::clear_jumped`]); a tool call is expanded so its input
+    /// and output show. Before the transcript is read, it is done once it is. An entry the
+    /// transcript does not have leaves the view as it is; whether the entry was found.
+    pub fn jump_to_entry(&mut self, entry: usize) -> bool {
+        if !self.hydrated {
+            self.pending_jump = Some(entry);
+            return false;
+        }
+        let Some(item) = self.entry_item(entry) else {
+            return false;
+        };
+        if let Some(Item::Tool(tool)) = self.items.get_mut(item)
+            && !tool.expanded
+        {
+            tool.expanded = true;
+            self.cache.invalidate(item);
+        }
+        self.cursor = Some(item);
+        self.jumped = Some(item);
+        self.scroll = Scroll {
+            follow: false,
+            jump: Some(item),
+            ..Scroll::default()
+        };
+        true
+    }
+
+    /// The item a search result jumped to, while it is marked.
+    pub fn jumped(&self) -> Option<usize> {
+        self.jumped
+    }
+
+    /// Drops the jump's mark (the user moved on).
+    pub fn clear_jumped(&mut self) {
+        self.jumped = None;
     }
 
     fn push_entry(&mut self, entry: &TranscriptEntry) {
@@ -753,6 +836,9 @@ impl ChatView {
         if self.cursor.is_some_and(|c| c >= self.items.len()) {
             self.cursor = None;
         }
+        if self.jumped.is_some_and(|j| j >= self.items.len()) {
+            self.jumped = None;
+        }
     }
 
     // -----------------------------------------------------------------------------------------
@@ -868,6 +954,7 @@ impl ChatView {
         self.scroll.pending += i64::from(rows);
         self.scroll.to_start = false;
         self.scroll.reveal = false;
+        self.scroll.jump = None;
     }
 
     /// Scrolls by whole screens (negative: up).
@@ -883,6 +970,7 @@ impl ChatView {
         self.scroll.from_end = false;
         self.scroll.to_start = false;
         self.scroll.reveal = false;
+        self.scroll.jump = None;
     }
 
     /// Jumps to the first line.
@@ -892,6 +980,12 @@ impl ChatView {
         self.scroll.from_end = false;
         self.scroll.to_start = true;
         self.scroll.reveal = false;
+        self.scroll.jump = None;
+    }
+
+    /// The item at the top of the pane as last drawn.
+    pub fn top_item(&self) -> Option<usize> {
+        self.cache.first_visible_item()
     }
 
     /// The view stays at the end as content arrives.

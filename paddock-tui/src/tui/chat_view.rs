@@ -141,7 +141,13 @@ pub fn render_chat(
         .cursor
         .filter(|_| focused)
         .and_then(|i| Some(view.cache.offsets.get(i)? + view.cache.items.get(i)?.as_ref()?.gap));
+    // The rows of the entry a search result jumped to (its gap aside).
+    let jumped = view.jumped.and_then(|i| {
+        let start = view.cache.offsets.get(i)? + view.cache.items.get(i)?.as_ref()?.gap;
+        Some(start..*view.cache.offsets.get(i + 1)?)
+    });
     let selected = theme.style(Role::Selected);
+    let jumped_style = theme.style(Role::Jumped);
     let buf = frame.buffer_mut();
     let cache = &view.cache;
     let mut item = cache.item_at_row(top).unwrap_or(0);
@@ -165,6 +171,16 @@ pub fn render_chat(
         };
         if let Some(line) = line {
             buf.set_line(body.x, y, line, body.width);
+        }
+        if jumped.as_ref().is_some_and(|rows| rows.contains(&row)) {
+            buf.set_style(
+                Rect {
+                    y,
+                    height: 1,
+                    ..body
+                },
+                jumped_style,
+            );
         }
         if cursor_row == Some(row) {
             buf.set_style(
@@ -252,7 +268,13 @@ fn resolve_scroll(view: &mut ChatView, total: usize, height: usize) -> usize {
         (Some(&start), Some(&end)) => start + row.min(end.saturating_sub(start + 1)),
         _ => max_top,
     };
-    let mut top = if scroll.to_start {
+    let jumped = scroll.jump.take().and_then(|i| {
+        let start = *cache.offsets.get(i)?;
+        Some(start + cache.items.get(i)?.as_ref()?.gap)
+    });
+    let mut top = if let Some(head) = jumped {
+        head
+    } else if scroll.to_start {
         0
     } else if scroll.follow || scroll.from_end {
         max_top

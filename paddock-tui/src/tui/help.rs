@@ -275,6 +275,8 @@ mod tests {
                 Context::Provenance,
                 Context::Files,
                 Context::Blame,
+                Context::SearchQuery,
+                Context::Search,
                 Context::Help
             ]
         );

@@ -44,13 +44,17 @@ pub enum Context {
     Files,
     /// The blame of a file: which chat (or commit) last wrote each line.
     Blame,
+    /// The search view's query (a text field).
+    SearchQuery,
+    /// The search view's results: chats and where they matched.
+    Search,
     /// The help overlay.
     Help,
 }
 
 impl Context {
     /// Every context, in the order the help overlay lists them after the current one.
-    pub const ALL: [Context; 11] = [
+    pub const ALL: [Context; 13] = [
         Context::Global,
         Context::Tree,
         Context::Chat,
@@ -61,6 +65,8 @@ impl Context {
         Context::Provenance,
         Context::Files,
         Context::Blame,
+        Context::SearchQuery,
+        Context::Search,
         Context::Help,
     ];
 
@@ -77,6 +83,8 @@ impl Context {
             Context::Provenance => "Provenance",
             Context::Files => "Files",
             Context::Blame => "Blame",
+            Context::SearchQuery => "Search: the query",
+            Context::Search => "Search: the results",
             Context::Help => "Help",
         }
     }
@@ -84,7 +92,7 @@ impl Context {
     /// Whether keys that type text go to a text field here (then only global keys that
     /// cannot be text fall through).
     pub fn is_text_entry(self) -> bool {
-        self == Context::Composer
+        matches!(self, Context::Composer | Context::SearchQuery)
     }
 }
 
@@ -189,11 +197,19 @@ pub enum Command {
     Blame,
     /// Files: only the cursor's turn, or every turn.
     ToggleTurn,
+    /// Open the search view: words in every chat's title, messages and tool calls.
+    Search,
+    /// Search: run the query (again: refresh the results).
+    RunSearch,
+    /// Search results: back to editing the query.
+    EditQuery,
+    /// Search results: archived chats too, or not (searches again).
+    ToggleArchived,
 }
 
 impl Command {
     /// Every command (each has at least one binding; a unit test checks it).
-    pub const ALL: [Command; 53] = [
+    pub const ALL: [Command; 57] = [
         Command::Quit,
         Command::Help,
         Command::SwitchPane,
@@ -247,6 +263,10 @@ impl Command {
         Command::Files,
         Command::Blame,
         Command::ToggleTurn,
+        Command::Search,
+        Command::RunSearch,
+        Command::EditQuery,
+        Command::ToggleArchived,
     ];
 
     /// Whether the `S` prefix can widen this command to the cursor row's subtree.
@@ -441,6 +461,7 @@ static BINDINGS: &[Binding] = &[
     b(X::Global, &[Key::char('H')], "H", C::History, "History: recent runs"),
     b(X::Global, &[Key::char('I')], "I", C::Inbox, "the approvals inbox: tool calls waiting for you"),
     b(X::Global, &[Key::char('D')], "D", C::Changes, "Changes: the files the chat changed, diffs, commit"),
+    b(X::Global, &[Key::ctrl('f')], "Ctrl-F", C::Search, "Search every chat: titles, messages, tool calls"),
     b(X::Global, &[Key::ctrl('l')], "Ctrl-L", C::Refresh, "reload from paddockd"),
     b(X::Global, &[Key::char('q'), Key::ctrl('c')], "q/Ctrl-C", C::Quit, "quit"),
     // The tree.
@@ -487,6 +508,7 @@ static BINDINGS: &[Binding] = &[
     b(X::Chat, &[Key::char('N')], "N", C::NewChat, "new chat in this project"),
     b(X::Chat, &[Key::char('x'), Key::ctrl('c')], "x/Ctrl-C", C::Cancel, "cancel the running turn"),
     b(X::Chat, &[Key::char('F')], "F", C::Files, "Files: what this chat read and wrote, per turn"),
+    b(X::Chat, &[Key::char('/')], "/", C::Search, "Search every chat (as Ctrl-F)"),
     b(X::Chat, &[ESC], "Esc", C::Back, "back to the tree"),
     // The composer.
     b(X::Composer, &[ENTER], "Enter", C::Send, "send (queued while a turn runs)"),
@@ -553,6 +575,23 @@ static BINDINGS: &[Binding] = &[
     b(X::Blame, &[Key::ctrl('d'), PGDN], "Ctrl-D/PgDn", C::PageDown, "page down"),
     b(X::Blame, &[ENTER], "Enter", C::Open, "open the chat that wrote the line"),
     b(X::Blame, &[ESC], "Esc", C::Back, "back"),
+    // The search view's query (the usual editing keys edit it).
+    b(X::SearchQuery, &[ENTER], "Enter", C::RunSearch, "search (the same query again: refresh)"),
+    b(X::SearchQuery, &[Key::plain(K::Tab), DOWN], "Tab/↓", C::SwitchPane, "to the results, as they are"),
+    b(X::SearchQuery, &[ESC], "Esc", C::Back, "close the search"),
+    // The search view's results.
+    b(X::Search, &[Key::char('j'), DOWN], "j/↓", C::Down, "next match"),
+    b(X::Search, &[Key::char('k'), UP], "k/↑", C::Up, "previous match"),
+    b(X::Search, &[Key::char('g'), HOME], "g/Home", C::Top, "first match"),
+    b(X::Search, &[Key::char('G'), END], "G/End", C::Bottom, "last match"),
+    b(X::Search, &[Key::ctrl('u'), PGUP], "Ctrl-U/PgUp", C::PageUp, "page up"),
+    b(X::Search, &[Key::ctrl('d'), PGDN], "Ctrl-D/PgDn", C::PageDown, "page down"),
+    b(X::Search, &[ENTER], "Enter", C::Open, "open the chat at the match"),
+    b(X::Search, &[Key::char('/')], "/", C::EditQuery, "edit the query"),
+    b(X::Search, &[Key::plain(K::Tab)], "Tab", C::SwitchPane, "back to the query"),
+    b(X::Search, &[Key::char('a')], "a", C::ToggleArchived, "archived chats too, or not (searches again)"),
+    b(X::Search, &[Key::char('r')], "r", C::Refresh, "search again"),
+    b(X::Search, &[ESC], "Esc", C::Back, "close the search"),
     // The help overlay.
     b(X::Help, &[Key::char('j'), DOWN], "j/↓", C::Down, "scroll down"),
     b(X::Help, &[Key::char('k'), UP], "k/↑", C::Up, "scroll up"),
@@ -652,7 +691,7 @@ mod tests {
                 "{c:?} has no binding"
             );
         }
-        assert_eq!(Command::ALL.len(), Command::ToggleTurn as usize + 1);
+        assert_eq!(Command::ALL.len(), Command::ToggleArchived as usize + 1);
     }
 
     #[test]

@@ -24,6 +24,7 @@ pub mod inbox;
 pub mod keys;
 pub mod provenance_view;
 pub mod render;
+pub mod search_view;
 pub mod theme;
 pub mod tree;
 pub mod tree_view;
@@ -46,7 +47,7 @@ use ratatui::crossterm::event::{
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use crate::client::{Client, Event, Events, connect_or_start};
+use crate::client::{Client, Event, Events};
 use crate::commands::Context;
 use app::{Action, App};
 
@@ -118,6 +119,8 @@ enum Fetch {
         project_slug: String,
         path: String,
     },
+    /// The search view's query.
+    Search(search_view::Asked),
 }
 
 impl Fetch {
@@ -172,6 +175,12 @@ impl Fetch {
                     path: path.clone(),
                 })
             }
+            Fetch::Search(asked) => Request::Search(paddock_proto::SearchRequest {
+                query: asked.query.clone(),
+                project_slug: None,
+                limit: Some(search_view::LIMIT),
+                archived: asked.archived,
+            }),
             Fetch::History => Request::HistoryList(paddock_proto::HistoryList {
                 project_slug: None,
                 unattended: false,
@@ -451,6 +460,7 @@ impl EventLoop {
             Action::LoadBlame { project_slug, path } => {
                 self.fetch(Fetch::Blame { project_slug, path });
             }
+            Action::Search(asked) => self.fetch(Fetch::Search(asked)),
             Action::Commit {
                 project_slug,
                 scope,
@@ -505,6 +515,13 @@ impl EventLoop {
                 path: blame.path().to_owned(),
             };
             self.fetch(fetch);
+        }
+    }
+
+    /// After a reconnect: the search view's answer may have been lost with the connection.
+    fn refresh_search(&mut self) {
+        if let Some(asked) = self.app.search.as_ref().and_then(|s| s.pending()).cloned() {
+            self.fetch(Fetch::Search(asked));
         }
     }
 
@@ -707,11 +724,12 @@ impl EventLoop {
         self.again.clear();
         self.subscribed.clear();
         self.app.connection = app::Connection::Connecting;
-        let opts = self.ctx.start.clone();
+        // Under --remote each attempt runs ssh afresh (the last one's child died with its client).
+        let ctx = self.ctx.clone();
         let tx = self.msgs_tx.clone();
         let generation = self.generation;
         tokio::spawn(async move {
-            let result = connect_or_start(&opts).await.map_err(|e| e.to_string());
+            let result = ctx.open().await.map_err(|e| e.to_string());
             let _ = tx.send(Msg::Connected { generation, result }).await;
         });
     }
@@ -767,6 +785,7 @@ impl EventLoop {
                     self.refresh_changes();
                     self.refresh_files();
                     self.refresh_blame();
+                    self.refresh_search();
                 }
                 Err(reason) => {
                     self.app.set_unreachable(reason);
@@ -787,6 +806,18 @@ impl EventLoop {
                     Fetch::Provenance { .. } | Fetch::Touched { .. } | Fetch::Blame { .. }
                 ) {
                     self.on_provenance_fetched(fetch, result);
+                    return;
+                }
+                if let Fetch::Search(asked) = &fetch {
+                    let result = match result {
+                        Ok(Reply::SearchResults(results)) => Ok(results),
+                        Ok(other) => Err(format!(
+                            "paddockd answered with {}",
+                            crate::client::reply_kind(&other)
+                        )),
+                        Err(reason) => Err(reason),
+                    };
+                    self.app.search_answered(asked, result);
                     return;
                 }
                 match (fetch, result) {

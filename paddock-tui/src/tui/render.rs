@@ -11,7 +11,7 @@ use unicode_width::UnicodeWidthStr;
 
 use super::app::{App, Connection, Focus};
 use super::theme::{Role, Theme};
-use super::{blame_view, chat_view, files_view, help, history, tree_view};
+use super::{blame_view, chat_view, files_view, help, history, search_view, tree_view};
 
 /// The screen's three bands: header, chat list, status line.
 pub fn layout(area: Rect) -> [Rect; 3] {
@@ -53,6 +53,11 @@ pub fn render(app: &mut App, frame: &mut Frame<'_>) {
         _ if app.approvals.is_some() => {
             if let Some(inbox) = &app.approvals {
                 super::inbox::render_inbox(inbox, &theme, frame, body);
+            }
+        }
+        _ if app.search.is_some() => {
+            if let Some(search) = app.search.as_mut() {
+                search_view::render_search(search, &theme, frame, body);
             }
         }
         _ if app.blame.is_some() => {
@@ -97,6 +102,13 @@ fn app_context_under_help(app: &App) -> super::keys::Context {
     use super::keys::Context;
     if app.approvals.is_some() {
         return Context::Inbox;
+    }
+    if let Some(search) = &app.search {
+        return if search.editing() {
+            Context::SearchQuery
+        } else {
+            Context::Search
+        };
     }
     if app.blame.is_some() {
         return Context::Blame;
@@ -275,6 +287,21 @@ fn render_status(app: &App, frame: &mut Frame<'_>, area: Rect) {
                 ("a", "always"),
                 ("space", "select"),
                 ("esc", "close"),
+            ],
+        ),
+        (None, _) if app.search.as_ref().is_some_and(|s| s.editing()) => hints(
+            &[],
+            &[("enter", "search"), ("tab", "results"), ("esc", "close")],
+        ),
+        (None, _) if app.search.is_some() => hints(
+            &[],
+            &[
+                ("j/k", "matches"),
+                ("enter", "open"),
+                ("/", "edit"),
+                ("a", "archived"),
+                ("esc", "close"),
+                ("?", "keys"),
             ],
         ),
         (None, _) if app.blame.is_some() => hints(

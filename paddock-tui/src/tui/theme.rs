@@ -36,6 +36,10 @@ pub enum Role {
     Thinking,
     /// The attribution line above a machine-injected turn.
     Attribution,
+    /// The words a search matched, in a snippet.
+    Match,
+    /// The transcript entry a search result jumped to, until the next key.
+    Jumped,
 }
 
 /// Glyphs and colors for one terminal.
@@ -97,7 +101,8 @@ impl Theme {
                 Role::Marked | Role::Unread | Role::Error | Role::Accent => {
                     s.add_modifier(Modifier::BOLD)
                 }
-                Role::User => s.add_modifier(Modifier::BOLD),
+                Role::User | Role::Match => s.add_modifier(Modifier::BOLD),
+                Role::Jumped => s.add_modifier(Modifier::UNDERLINED),
                 _ => s,
             };
         }
@@ -121,6 +126,11 @@ impl Theme {
             Role::Tool => s.fg(Color::Magenta),
             Role::Thinking => s.add_modifier(Modifier::DIM | Modifier::ITALIC),
             Role::Attribution => s.fg(Color::Gray).add_modifier(Modifier::ITALIC),
+            Role::Match => s
+                .fg(Color::Black)
+                .bg(Color::Yellow)
+                .add_modifier(Modifier::BOLD),
+            Role::Jumped => s.bg(Color::DarkGray),
         }
     }
 

@@ -1,0 +1,1250 @@
+//! The search view (`Ctrl-F`, or `/` in the chat pane): words found in every chat's title,
+//! messages and tool calls, from the daemon's index (`search`).
+//!
+//! The view is a query line over the results. While the query has the keyboard, keys edit it
+//! (the usual line-editing keys: arrows, Home/End, Ctrl-A/E, Backspace/Delete, Ctrl-W/U/K) and
+//! Enter asks the daemon; the same query again refreshes. The results list one row per chat
+//! (its origin badge when the tree knows the chat, its title, project and last activity), then
+//! its matches: the field (`title`, `user`, `claude`, `tool`, `output`) and the snippet with the
+//! matched words highlighted (`[bracketed]` and bold without color), and `+N more` for the
+//! matches not listed. The header counts the chats and says how far the index is while it is
+//! being built. `j`/`k` move over the matches; Enter opens the chat at the match's transcript
+//! entry (a title match just opens the chat); `/` or Tab edit the query again; `a` searches
+//! archived chats too (or not again); Esc closes the view.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Datelike, FixedOffset, Local};
+use paddock_proto::{Origin, SearchField, SearchHit, SearchMatch, SearchResults};
+use ratatui::Frame;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+use super::files_view::scroll_to;
+use super::keys::{Command, Context, label_for};
+use super::provenance_view::{fit, wrap_lines};
+use super::theme::{Role, Theme};
+use crate::format::{clean_title, project_label};
+
+/// How many chats a search asks for.
+pub const LIMIT: u32 = 100;
+
+/// Below this width a hit's row leaves the project out when the title needs the room.
+const NARROW: usize = 60;
+/// The columns of a match's field word.
+const FIELD: usize = 6;
+
+/// A search as asked: what the daemon's answer is matched against.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Asked {
+    pub query: String,
+    /// Archived chats too.
+    pub archived: bool,
+}
+
+/// What a key did to the view, for the dispatcher.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SearchOutcome {
+    /// Nothing to do outside the view; redraw.
+    Handled,
+    /// Ask the daemon.
+    Run(Asked),
+    /// Open this chat, at this transcript entry when known.
+    Open {
+        project_slug: String,
+        session_id: String,
+        title: String,
+        entry: Option<usize>,
+    },
+    /// The view closed.
+    Closed,
+    /// Not a search command: let the global keys have it.
+    Ignored,
+}
+
+/// The search view's state while it is open (and kept while closed, to reopen as it was).
+#[derive(Debug, Clone, Default)]
+pub struct SearchView {
+    /// The query being edited.
+    query: Vec<char>,
+    /// The caret, as a char index into `query`.
+    caret: usize,
+    /// The query line has the keyboard (else the results).
+    editing: bool,
+    /// The next search takes archived chats too.
+    archived: bool,
+    /// The search last asked for, whose answer the view shows or waits for.
+    asked: Option<Asked>,
+    results: Option<SearchResults>,
+    error: Option<String>,
+    /// An answer to `asked` is on its way.
+    loading: bool,
+    /// Session id to origin and depth, for the chats the tree knows.
+    origins: HashMap<String, (Origin, u32)>,
+    /// The cursor, as an index into [`SearchView::targets`].
+    cursor: usize,
+    /// The first list line drawn (kept by the render so the cursor stays in view).
+    top: usize,
+    /// Times are shown against this clock; `None`: the local one.
+    clock: Option<DateTime<FixedOffset>>,
+}
+
+impl SearchView {
+    /// A fresh view, its query line taking the keyboard.
+    pub fn new() -> Self {
+        Self {
+            editing: true,
+            ..Self::default()
+        }
+    }
+
+    /// The query line takes the keyboard (opening the view again, `/`, Tab).
+    pub fn edit(&mut self) {
+        self.editing = true;
+        self.caret = self.query.len();
+    }
+
+    /// Whether the query line has the keyboard.
+    pub fn editing(&self) -> bool {
+        self.editing
+    }
+
+    /// The query as typed.
+    pub fn query(&self) -> String {
+        self.query.iter().collect()
+    }
+
+    /// The caret's place in the query, in characters.
+    pub fn caret(&self) -> usize {
+        self.caret
+    }
+
+    /// Whether the next search takes archived chats too.
+    pub fn archived(&self) -> bool {
+        self.archived
+    }
+
+    /// The search last asked for.
+    pub fn asked(&self) -> Option<&Asked> {
+        self.asked.as_ref()
+    }
+
+    /// The search whose answer is awaited, if any (to ask again after a reconnect).
+    pub fn pending(&self) -> Option<&Asked> {
+        self.asked.as_ref().filter(|_| self.loading)
+    }
+
+    pub fn results(&self) -> Option<&SearchResults> {
+        self.results.as_ref()
+    }
+
+    pub fn error(&self) -> Option<&str> {
+        self.error.as_deref()
+    }
+
+    /// Show times against this clock (its zone and its day); `None`, the local one.
+    pub fn set_clock(&mut self, now: Option<DateTime<FixedOffset>>) {
+        self.clock = now;
+    }
+
+    fn now(&self) -> DateTime<FixedOffset> {
+        self.clock.unwrap_or_else(|| Local::now().fixed_offset())
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // The query line
+    // -----------------------------------------------------------------------------------------
+
+    /// A key the query line takes as editing (the dispatcher has taken the commands).
+    pub fn edit_key(&mut self, key: KeyEvent) {
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        let alt = key.modifiers.contains(KeyModifiers::ALT);
+        let len = self.query.len();
+        match key.code {
+            KeyCode::Char(c) if !ctrl && !alt => {
+                self.query.insert(self.caret, c);
+                self.caret += 1;
+            }
+            KeyCode::Char('a') if ctrl => self.caret = 0,
+            KeyCode::Char('e') if ctrl => self.caret = len,
+            KeyCode::Char('b') if ctrl => self.caret = self.caret.saturating_sub(1),
+            KeyCode::Char('u') if ctrl => {
+                self.query.drain(..self.caret);
+                self.caret = 0;
+            }
+            KeyCode::Char('k') if ctrl => self.query.truncate(self.caret),
+            KeyCode::Char('w') if ctrl => self.delete_word(),
+            KeyCode::Char('h') if ctrl => self.backspace(),
+            KeyCode::Char('d') if ctrl => self.delete(),
+            KeyCode::Backspace if ctrl || alt => self.delete_word(),
+            KeyCode::Backspace => self.backspace(),
+            KeyCode::Delete => self.delete(),
+            KeyCode::Left if ctrl || alt => self.caret = self.word_start(),
+            KeyCode::Left => self.caret = self.caret.saturating_sub(1),
+            KeyCode::Right if ctrl || alt => self.caret = self.word_end(),
+            KeyCode::Right => self.caret = (self.caret + 1).min(len),
+            KeyCode::Home => self.caret = 0,
+            KeyCode::End => self.caret = len,
+            _ => {}
+        }
+    }
+
+    /// A bracketed paste: its first line, at the caret.
+    pub fn paste(&mut self, text: &str) {
+        let line = text.lines().next().unwrap_or_default();
+        for c in line.chars().filter(|c| !c.is_control()) {
+            self.query.insert(self.caret, c);
+            self.caret += 1;
+        }
+    }
+
+    fn backspace(&mut self) {
+        if self.caret > 0 {
+            self.caret -= 1;
+            self.query.remove(self.caret);
+        }
+    }
+
+    fn delete(&mut self) {
+        if self.caret < self.query.len() {
+            self.query.remove(self.caret);
+        }
+    }
+
+    /// Where the word before the caret starts (spaces before it skipped).
+    fn word_start(&self) -> usize {
+        let mut at = self.caret;
+        while at > 0 && self.query[at - 1].is_whitespace() {
+            at -= 1;
+        }
+        while at > 0 && !self.query[at - 1].is_whitespace() {
+            at -= 1;
+        }
+        at
+    }
+
+    /// Where the word after the caret ends.
+    fn word_end(&self) -> usize {
+        let len = self.query.len();
+        let mut at = self.caret;
+        while at < len && self.query[at].is_whitespace() {
+            at += 1;
+        }
+        while at < len && !self.query[at].is_whitespace() {
+            at += 1;
+        }
+        at
+    }
+
+    fn delete_word(&mut self) {
+        let start = self.word_start();
+        self.query.drain(start..self.caret);
+        self.caret = start;
+    }
+
+    /// Runs the query as typed; the same search again refreshes its results (the cursor stays
+    /// on its match), another starts over. Nothing for an empty query.
+    fn run(&mut self) -> SearchOutcome {
+        let query = self.query().trim().to_owned();
+        if query.is_empty() {
+            self.editing = true;
+            return SearchOutcome::Handled;
+        }
+        let asked = Asked {
+            query,
+            archived: self.archived,
+        };
+        if self.asked.as_ref() != Some(&asked) {
+            self.results = None;
+            self.cursor = 0;
+            self.top = 0;
+        }
+        self.asked = Some(asked.clone());
+        self.error = None;
+        self.loading = true;
+        self.editing = false;
+        SearchOutcome::Run(asked)
+    }
+
+    /// A command while the query line has the keyboard.
+    pub fn on_query_command(&mut self, command: Command) -> SearchOutcome {
+        match command {
+            Command::RunSearch => self.run(),
+            // To the results as they are, when there is something to show.
+            Command::SwitchPane => {
+                if self.asked.is_some() {
+                    self.editing = false;
+                }
+                SearchOutcome::Handled
+            }
+            Command::Back => SearchOutcome::Closed,
+            _ => SearchOutcome::Ignored,
+        }
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // The results
+    // -----------------------------------------------------------------------------------------
+
+    /// The daemon's answer to `asked`; dropped when the view asked something else since.
+    /// `origins` gives the badges of the chats the tree knows.
+    pub fn answer(
+        &mut self,
+        asked: &Asked,
+        result: Result<SearchResults, String>,
+        origins: HashMap<String, (Origin, u32)>,
+    ) -> bool {
+        if self.asked.as_ref() != Some(asked) {
+            return false;
+        }
+        self.loading = false;
+        match result {
+            Ok(results) => {
+                let at = self.cursor_key();
+                self.results = Some(results);
+                self.origins = origins;
+                self.error = None;
+                self.reposition(at);
+            }
+            Err(reason) => {
+                self.results = None;
+                self.error = Some(reason);
+                self.cursor = 0;
+                self.top = 0;
+            }
+        }
+        true
+    }
+
+    /// What the cursor can stand on: each match of each chat, and a chat without matches
+    /// itself (hit index, match index).
+    fn targets(&self) -> Vec<(usize, Option<usize>)> {
+        let Some(results) = &self.results else {
+            return Vec::new();
+        };
+        results
+            .hits
+            .iter()
+            .enumerate()
+            .flat_map(|(h, hit)| {
+                let matches: Vec<_> = if hit.matches.is_empty() {
+                    vec![(h, None)]
+                } else {
+                    (0..hit.matches.len()).map(|m| (h, Some(m))).collect()
+                };
+                matches
+            })
+            .collect()
+    }
+
+    /// The chat and the match under the cursor.
+    pub fn cursor_target(&self) -> Option<(&SearchHit, Option<&SearchMatch>)> {
+        let (h, m) = *self.targets().get(self.cursor)?;
+        let hit = self.results.as_ref()?.hits.get(h)?;
+        Some((hit, m.and_then(|m| hit.matches.get(m))))
+    }
+
+    /// The cursor's place, recognised across a refresh: the chat and the match's index.
+    fn cursor_key(&self) -> Option<(String, Option<usize>)> {
+        let (h, m) = *self.targets().get(self.cursor)?;
+        let hit = self.results.as_ref()?.hits.get(h)?;
+        Some((hit.session_id.clone(), m))
+    }
+
+    fn reposition(&mut self, key: Option<(String, Option<usize>)>) {
+        let targets = self.targets();
+        let found = key.and_then(|(sid, m)| {
+            let hits = &self.results.as_ref()?.hits;
+            let same_chat = |h: usize| hits.get(h).is_some_and(|hit| hit.session_id == sid);
+            targets
+                .iter()
+                .position(|&(h, tm)| same_chat(h) && tm == m)
+                .or_else(|| targets.iter().position(|&(h, _)| same_chat(h)))
+        });
+        self.cursor = found
+            .unwrap_or(self.cursor)
+            .min(targets.len().saturating_sub(1));
+    }
+
+    pub fn move_by(&mut self, delta: isize) {
+        let last = self.targets().len().saturating_sub(1);
+        self.cursor = self.cursor.saturating_add_signed(delta).min(last);
+    }
+
+    /// A command while the results have the keyboard; `page` is how many rows a page moves.
+    pub fn on_command(&mut self, command: Command, page: usize) -> SearchOutcome {
+        let page = isize::try_from(page.max(1)).unwrap_or(isize::MAX);
+        match command {
+            Command::Down => self.move_by(1),
+            Command::Up => self.move_by(-1),
+            Command::PageDown => self.move_by(page),
+            Command::PageUp => self.move_by(-page),
+            Command::Top => self.cursor = 0,
+            Command::Bottom => self.move_by(isize::MAX),
+            Command::Open => {
+                let Some((hit, m)) = self.cursor_target() else {
+                    return SearchOutcome::Handled;
+                };
+                return SearchOutcome::Open {
+                    project_slug: hit.project_slug.clone(),
+                    session_id: hit.session_id.clone(),
+                    title: hit.title.clone(),
+                    entry: m
+                        .and_then(|m| m.entry)
+                        .and_then(|e| usize::try_from(e).ok()),
+                };
+            }
+            Command::EditQuery | Command::SwitchPane | Command::Search => self.edit(),
+            Command::ToggleArchived => {
+                self.archived = !self.archived;
+                return self.run();
+            }
+            Command::Refresh => return self.run(),
+            Command::Back => return SearchOutcome::Closed,
+            _ => return SearchOutcome::Ignored,
+        }
+        SearchOutcome::Handled
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text
+// ---------------------------------------------------------------------------------------------
+
+/// A match's field as a word of at most [`FIELD`] columns.
+pub fn field_word(field: SearchField) -> &'static str {
+    match field {
+        SearchField::Title => "title",
+        SearchField::User => "user",
+        SearchField::Assistant => "claude",
+        SearchField::ToolUse => "tool",
+        SearchField::ToolResult => "output",
+    }
+}
+
+/// When a chat was last active, against `now`: `now`, `5m ago`, `3h ago`, `2d ago`, then the
+/// day (`Nov 02`, another year `2025-10-28`). A time that does not parse shows nothing.
+pub fn ago(rfc3339: &str, now: &DateTime<FixedOffset>) -> String {
+    let Ok(at) = DateTime::parse_from_rfc3339(rfc3339) else {
+        return String::new();
+    };
+    let secs = now.signed_duration_since(at).num_seconds();
+    match secs {
+        ..60 if secs >= 0 => "now".to_owned(),
+        60..3_600 => format!("{}m ago", secs / 60),
+        3_600..86_400 => format!("{}h ago", secs / 3_600),
+        86_400..604_800 => format!("{}d ago", secs / 86_400),
+        _ => {
+            let at = at.with_timezone(&now.timezone());
+            let format = if at.year() == now.year() {
+                "%b %d"
+            } else {
+                "%Y-%m-%d"
+            };
+            at.format(format).to_string()
+        }
+    }
+}
+
+/// `2,400`.
+pub fn thousands(n: u32) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A snippet in at most `room` columns, its highlighted parts styled (and, without color,
+/// `[bracketed]`). A snippet too long is cut so that its first highlight shows, with some of
+/// what comes before it. Offsets past the end, or backwards, are ignored.
+pub fn snippet_spans(
+    snippet: &str,
+    highlights: &[[u32; 2]],
+    room: usize,
+    theme: &Theme,
+) -> Vec<Span<'static>> {
+    // One char per char of the snippet (so offsets keep their meaning), on one line.
+    let chars: Vec<char> = snippet
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let mut lit = vec![false; chars.len()];
+    for [start, end] in highlights {
+        let (Ok(start), Ok(end)) = (usize::try_from(*start), usize::try_from(*end)) else {
+            continue;
+        };
+        for slot in lit.iter_mut().take(end.min(chars.len())).skip(start) {
+            *slot = true;
+        }
+    }
+    // The cells to draw: the snippet's chars, and brackets around each lit run without color.
+    let brackets = !theme.color;
+    let mut cells: Vec<(char, bool)> = Vec::with_capacity(chars.len() + 4);
+    for (i, &c) in chars.iter().enumerate() {
+        let on = lit[i];
+        let was = i > 0 && lit[i - 1];
+        if brackets && on && !was {
+            cells.push(('[', true));
+        }
+        if brackets && !on && was {
+            cells.push((']', true));
+        }
+        cells.push((c, on));
+    }
+    if brackets && lit.last().copied().unwrap_or(false) {
+        cells.push((']', true));
+    }
+    let width = |cells: &[(char, bool)]| -> usize {
+        cells.iter().map(|(c, _)| c.width().unwrap_or(0)).sum()
+    };
+    let ellipsis = theme.glyph("…", "...");
+    let ell = ellipsis.width();
+    let (mut from, mut lead) = (0, false);
+    if width(&cells) > room {
+        // Start early enough to show the first highlight with a quarter of the room before it.
+        let first = cells.iter().position(|(_, on)| *on);
+        let first_end = first.map(|f| {
+            f + cells[f..]
+                .iter()
+                .position(|(_, on)| !*on)
+                .unwrap_or(cells.len() - f)
+        });
+        if let (Some(first), Some(first_end)) = (first, first_end)
+            && width(&cells[..first_end]) + ell > room
+        {
+            let before = room / 4;
+            let mut at = first;
+            while at > 0 && width(&cells[at - 1..first]) <= before {
+                at -= 1;
+            }
+            from = at;
+            lead = at > 0;
+        }
+    }
+    let mut budget = room.saturating_sub(if lead { ell } else { 0 });
+    let rest = &cells[from..];
+    let fits = width(rest) <= budget;
+    if !fits {
+        budget = budget.saturating_sub(ell);
+    }
+    let mut shown: Vec<(char, bool)> = Vec::new();
+    let mut used = 0;
+    for &(c, on) in rest {
+        let w = c.width().unwrap_or(0);
+        if used + w > budget {
+            break;
+        }
+        shown.push((c, on));
+        used += w;
+    }
+    let normal = theme.style(Role::Normal);
+    let lit_style = theme.style(Role::Match);
+    let mut spans = Vec::new();
+    if lead {
+        spans.push(Span::styled(ellipsis, theme.style(Role::Dim)));
+    }
+    let mut run = String::new();
+    let mut run_on = false;
+    for (c, on) in shown {
+        if on != run_on && !run.is_empty() {
+            let style = if run_on { lit_style } else { normal };
+            spans.push(Span::styled(std::mem::take(&mut run), style));
+        }
+        run_on = on;
+        run.push(c);
+    }
+    if !run.is_empty() {
+        spans.push(Span::styled(run, if run_on { lit_style } else { normal }));
+    }
+    if !fits {
+        spans.push(Span::styled(ellipsis, theme.style(Role::Dim)));
+    }
+    spans
+}
+
+// ---------------------------------------------------------------------------------------------
+// Drawing
+// ---------------------------------------------------------------------------------------------
+
+/// Draws the view into `area`: the query line, the header, then the results (or what the view
+/// waits for). Moves the view's first line so the cursor's match shows.
+pub fn render_search(view: &mut SearchView, theme: &Theme, frame: &mut Frame<'_>, area: Rect) {
+    if area.height == 0 || area.width == 0 {
+        return;
+    }
+    let width = usize::from(area.width);
+    frame.render_widget(query_line(view, theme, width), Rect { height: 1, ..area });
+    let mut head = header_lines(view, theme);
+    head.push(Line::default());
+    let head = wrap_lines(head, width);
+    let head_height = u16::try_from(head.len())
+        .unwrap_or(u16::MAX)
+        .min(area.height - 1);
+    let head_area = Rect {
+        y: area.y + 1,
+        height: head_height,
+        ..area
+    };
+    frame.render_widget(Paragraph::new(head), head_area);
+    let list = Rect {
+        y: head_area.y + head_height,
+        height: area.height - 1 - head_height,
+        ..area
+    };
+    if list.height == 0 {
+        return;
+    }
+    let message = body_message(view, theme);
+    if !message.is_empty() {
+        frame.render_widget(Paragraph::new(wrap_lines(message, width)), list);
+        return;
+    }
+    let (lines, cursor) = list_lines(view, theme, width);
+    let height = usize::from(list.height);
+    view.top = scroll_to(view.top, cursor, lines.len(), height);
+    let shown: Vec<Line<'static>> = lines.into_iter().skip(view.top).take(height).collect();
+    frame.render_widget(Paragraph::new(shown), list);
+}
+
+/// ` Search  cookie "refresh race"▏` with the caret when editing, `archived too` at the right.
+fn query_line(view: &SearchView, theme: &Theme, width: usize) -> Line<'static> {
+    let label = Span::styled(" Search ", theme.style(Role::Accent));
+    let right = view
+        .archived
+        .then(|| Span::styled(" archived too ", theme.style(Role::Warning)));
+    let right_w = right.as_ref().map_or(0, Span::width);
+    let room = width.saturating_sub(label.width() + 1 + right_w).max(1);
+    let ellipsis = theme.glyph("…", "...");
+    // The part of the query that fits, keeping the caret (one cell past the end) in view.
+    let caret = view.caret.min(view.query.len());
+    let col = |from: usize, to: usize| -> usize {
+        view.query[from..to]
+            .iter()
+            .map(|c| c.width().unwrap_or(0))
+            .sum()
+    };
+    let mut from = 0;
+    while from < caret && col(from, caret) + 1 + if from > 0 { ellipsis.width() } else { 0 } > room
+    {
+        from += 1;
+    }
+    let lead = if from > 0 { ellipsis } else { "" };
+    let mut spans = vec![label, Span::raw(" ")];
+    if !lead.is_empty() {
+        spans.push(Span::styled(lead, theme.style(Role::Dim)));
+    }
+    let budget = room.saturating_sub(lead.width());
+    let mut used = 0;
+    let mut before = String::new();
+    let mut at = String::new();
+    let mut after = String::new();
+    for (i, &c) in view.query.iter().enumerate().skip(from) {
+        let w = c.width().unwrap_or(0);
+        if used + w > budget {
+            break;
+        }
+        used += w;
+        match i.cmp(&caret) {
+            std::cmp::Ordering::Less => before.push(c),
+            std::cmp::Ordering::Equal => at.push(c),
+            std::cmp::Ordering::Greater => after.push(c),
+        }
+    }
+    let normal = theme.style(Role::Normal);
+    spans.push(Span::styled(before, normal));
+    if view.editing {
+        if at.is_empty() {
+            at.push(' ');
+        }
+        spans.push(Span::styled(at, theme.style(Role::Selected)));
+    } else {
+        spans.push(Span::styled(at, normal));
+    }
+    spans.push(Span::styled(after, normal));
+    if view.editing && view.query.is_empty() {
+        spans.push(Span::styled(
+            fit("words, or \"a phrase\"", room.saturating_sub(1), theme),
+            theme.style(Role::Dim),
+        ));
+    }
+    if let Some(right) = right {
+        let used: usize = spans.iter().map(Span::width).sum();
+        spans.push(Span::raw(" ".repeat(width.saturating_sub(used + right_w))));
+        spans.push(right);
+    }
+    Line::from(spans)
+}
+
+/// How many chats matched (and, while the index is being built, how far it has come).
+fn header_lines(view: &SearchView, theme: &Theme) -> Vec<Line<'static>> {
+    let dim = theme.style(Role::Dim);
+    let ellipsis = theme.glyph("…", "...");
+    let mut lines = Vec::new();
+    let Some(results) = &view.results else {
+        if view.loading {
+            lines.push(Line::styled(format!(" Searching{ellipsis}"), dim));
+        }
+        return lines;
+    };
+    let shown = u32::try_from(results.hits.len()).unwrap_or(u32::MAX);
+    let mut count = match results.total {
+        0 => "no chat matches".to_owned(),
+        1 => "1 chat".to_owned(),
+        n if shown < n => format!("the first {} of {} chats", thousands(shown), thousands(n)),
+        n => format!("{} chats", thousands(n)),
+    };
+    if view.asked.as_ref().is_some_and(|a| a.archived) {
+        count.push_str(", archived ones too");
+    }
+    if view.loading {
+        count.push_str(&format!(" {} searching{ellipsis}", theme.glyph("·", "-")));
+    }
+    lines.push(Line::styled(format!(" {count}"), dim));
+    if let Some(p) = results.indexing {
+        lines.push(Line::styled(
+            format!(
+                " indexing {}/{} chats {} results so far",
+                thousands(p.done),
+                thousands(p.total),
+                theme.glyph("—", "--"),
+            ),
+            theme.style(Role::Warning),
+        ));
+    }
+    lines
+}
+
+/// What the body says instead of a list: how to search, the failure, no match. Empty when
+/// there is a list to draw.
+fn body_message(view: &SearchView, theme: &Theme) -> Vec<Line<'static>> {
+    let dim = theme.style(Role::Dim);
+    if let Some(reason) = &view.error {
+        let key = label_for(Context::Search, Command::Refresh).unwrap_or("r");
+        return vec![
+            Line::styled(
+                format!(" Search failed: {reason}"),
+                theme.style(Role::Error),
+            ),
+            Line::default(),
+            Line::styled(format!(" {key} tries again."), dim),
+        ];
+    }
+    let Some(results) = &view.results else {
+        if view.asked.is_some() {
+            return vec![Line::default()];
+        }
+        return vec![
+            Line::styled(
+                " Each word finds the words it starts (refr finds refresh); \"quoted phrases\" are found as they are.",
+                dim,
+            ),
+            Line::styled(
+                " Enter searches the titles, messages and tool calls of every chat.",
+                dim,
+            ),
+        ];
+    };
+    if !results.hits.is_empty() {
+        return Vec::new();
+    }
+    let mut lines = vec![Line::styled(
+        if results.indexing.is_some() {
+            " No chat indexed so far matches."
+        } else {
+            " No chat matches."
+        },
+        theme.style(Role::Normal),
+    )];
+    if !view.asked.as_ref().is_some_and(|a| a.archived) {
+        let key = label_for(Context::Search, Command::ToggleArchived).unwrap_or("a");
+        lines.push(Line::styled(
+            format!(" {key} searches archived chats too."),
+            dim,
+        ));
+    }
+    lines
+}
+
+/// A chat's row: badge, title, and at the right its project and last activity.
+fn hit_line(view: &SearchView, hit: &SearchHit, theme: &Theme, width: usize) -> Line<'static> {
+    let now = view.now();
+    let narrow = width < NARROW;
+    let badge = view
+        .origins
+        .get(&hit.session_id)
+        .and_then(|&(origin, depth)| theme.badge(origin, depth, false, narrow));
+    let dot = theme.glyph("·", "-");
+    let when = ago(&hit.updated_at, &now);
+    let project = project_label(&hit.project_slug).to_owned();
+    let mut parts = vec![project];
+    if hit.archived {
+        parts.push("archived".to_owned());
+    }
+    parts.push(when);
+    let parts: Vec<String> = parts.into_iter().filter(|p| !p.is_empty()).collect();
+    let title = clean_title(&hit.title);
+    let badge_w = badge.as_ref().map_or(0, |b| b.width() + 1);
+    // The right part as long as the title keeps a dozen columns: all of it, then without the
+    // project, then nothing.
+    let candidates = [
+        parts.clone(),
+        parts.iter().skip(1).cloned().collect(),
+        vec![],
+    ];
+    let right = candidates
+        .iter()
+        .map(|p| p.join(&format!(" {dot} ")))
+        .find(|r| {
+            let r_w = if r.is_empty() { 0 } else { r.width() + 2 };
+            width.saturating_sub(2 + badge_w + r_w) >= title.width().min(12)
+        })
+        .unwrap_or_default();
+    let right_w = if right.is_empty() {
+        0
+    } else {
+        right.width() + 1
+    };
+    let room = width.saturating_sub(2 + badge_w + right_w + 1);
+    let title = fit(&title, room, theme);
+    let mut spans = vec![Span::raw("  ")];
+    if let Some(badge) = badge {
+        spans.push(badge);
+        spans.push(Span::raw(" "));
+    }
+    let used: usize = spans.iter().map(Span::width).sum::<usize>() + title.width();
+    spans.push(Span::styled(
+        title,
+        theme
+            .style(Role::Normal)
+            .add_modifier(ratatui::style::Modifier::BOLD),
+    ));
+    if !right.is_empty() {
+        spans.push(Span::raw(" ".repeat(width.saturating_sub(used + right_w))));
+        spans.push(Span::styled(format!("{right} "), theme.style(Role::Dim)));
+    }
+    Line::from(spans)
+}
+
+/// A match's row: the cursor, the field, the snippet.
+fn match_line(m: &SearchMatch, theme: &Theme, width: usize, cursor: bool) -> Line<'static> {
+    let mark = if cursor { theme.glyph("›", ">") } else { " " };
+    let word = field_word(m.field);
+    let field = format!("{word}{}", " ".repeat(FIELD.saturating_sub(word.width())));
+    let mut spans = vec![
+        Span::raw(format!(" {mark} ")),
+        Span::styled(field, theme.style(Role::Dim)),
+        Span::raw(" "),
+    ];
+    let used: usize = spans.iter().map(Span::width).sum();
+    spans.extend(snippet_spans(
+        &m.snippet,
+        &m.highlights,
+        width.saturating_sub(used + 1),
+        theme,
+    ));
+    let line = Line::from(spans);
+    if cursor {
+        line.style(theme.style(Role::Selected))
+    } else {
+        line
+    }
+}
+
+/// The list's lines, and the lines the cursor's target takes (with its chat's row when it is
+/// the chat's first).
+fn list_lines(
+    view: &SearchView,
+    theme: &Theme,
+    width: usize,
+) -> (Vec<Line<'static>>, Option<(usize, usize)>) {
+    let Some(results) = &view.results else {
+        return (Vec::new(), None);
+    };
+    let mut lines = Vec::new();
+    let mut cursor_range = None;
+    let mut target = 0;
+    for hit in &results.hits {
+        let hit_at = lines.len();
+        lines.push(hit_line(view, hit, theme, width));
+        if hit.matches.is_empty() {
+            let cursor = target == view.cursor;
+            let line = Line::styled(
+                format!(
+                    " {} (no match listed)",
+                    if cursor { theme.glyph("›", ">") } else { " " }
+                ),
+                theme.style(Role::Dim),
+            );
+            lines.push(if cursor {
+                line.style(theme.style(Role::Selected))
+            } else {
+                line
+            });
+            if cursor {
+                cursor_range = Some((hit_at, lines.len()));
+            }
+            target += 1;
+        }
+        for (i, m) in hit.matches.iter().enumerate() {
+            let cursor = target == view.cursor;
+            let start = lines.len();
+            lines.push(match_line(m, theme, width, cursor));
+            if cursor {
+                cursor_range = Some((if i == 0 { hit_at } else { start }, lines.len()));
+            }
+            target += 1;
+        }
+        if hit.more > 0 {
+            lines.push(Line::styled(
+                format!("     +{} more", thousands(hit.more)),
+                theme.style(Role::Dim),
+            ));
+        }
+    }
+    (lines, cursor_range)
+}
+
+/// The style a highlighted part of a snippet gets (for tests that look at cells).
+pub fn match_style(theme: &Theme) -> Style {
+    theme.style(Role::Match)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use paddock_proto::SearchProgress;
+
+    fn press(view: &mut SearchView, code: KeyCode) {
+        view.edit_key(KeyEvent::new(code, KeyModifiers::NONE));
+    }
+
+    fn ctrl(view: &mut SearchView, c: char) {
+        view.edit_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL));
+    }
+
+    fn typed(view: &mut SearchView, text: &str) {
+        for c in text.chars() {
+            press(view, KeyCode::Char(c));
+        }
+    }
+
+    fn m(field: SearchField, entry: Option<u32>, snippet: &str, hl: &[[u32; 2]]) -> SearchMatch {
+        SearchMatch {
+            field,
+            entry,
+            uuid: None,
+            snippet: snippet.into(),
+            highlights: hl.to_vec(),
+        }
+    }
+
+    fn hit(sid: &str, matches: Vec<SearchMatch>) -> SearchHit {
+        SearchHit {
+            project_slug: "webapp".into(),
+            session_id: sid.into(),
+            title: format!("chat {sid}"),
+            updated_at: "2026-11-03T09:00:00Z".into(),
+            archived: false,
+            matches,
+            more: 0,
+        }
+    }
+
+    fn results(hits: Vec<SearchHit>) -> SearchResults {
+        SearchResults {
+            query: "cookie".into(),
+            total: u32::try_from(hits.len()).unwrap_or(0),
+            hits,
+            indexing: None,
+        }
+    }
+
+    fn text(spans: &[Span<'_>]) -> String {
+        spans.iter().map(|s| s.content.as_ref()).collect()
+    }
+
+    #[test]
+    fn the_query_line_edits_like_a_shell() {
+        let mut v = SearchView::new();
+        typed(&mut v, "cookie race");
+        assert_eq!((v.query().as_str(), v.caret()), ("cookie race", 11));
+        press(&mut v, KeyCode::Left);
+        press(&mut v, KeyCode::Left);
+        press(&mut v, KeyCode::Backspace);
+        assert_eq!(v.query(), "cookie rce");
+        press(&mut v, KeyCode::Home);
+        press(&mut v, KeyCode::Delete);
+        assert_eq!(v.query(), "ookie rce");
+        ctrl(&mut v, 'e');
+        ctrl(&mut v, 'w');
+        assert_eq!(v.query(), "ookie ");
+        ctrl(&mut v, 'a');
+        typed(&mut v, "c");
+        ctrl(&mut v, 'k');
+        assert_eq!(v.query(), "c");
+        typed(&mut v, "ookie refresh");
+        v.edit_key(KeyEvent::new(KeyCode::Left, KeyModifiers::ALT));
+        assert_eq!(v.caret(), 7);
+        ctrl(&mut v, 'u');
+        assert_eq!((v.query().as_str(), v.caret()), ("refresh", 0));
+        v.edit_key(KeyEvent::new(KeyCode::Right, KeyModifiers::CONTROL));
+        assert_eq!(v.caret(), 7);
+        v.paste(" \"race\nignored");
+        assert_eq!(v.query(), "refresh \"race");
+        // Ctrl with a letter that edits nothing types nothing.
+        ctrl(&mut v, 'x');
+        assert_eq!(v.query(), "refresh \"race");
+    }
+
+    #[test]
+    fn enter_asks_the_same_query_again_to_refresh() {
+        let mut v = SearchView::new();
+        assert_eq!(
+            v.on_query_command(Command::RunSearch),
+            SearchOutcome::Handled,
+            "an empty query asks nothing"
+        );
+        assert!(v.editing());
+        typed(&mut v, "  cookie  ");
+        let asked = Asked {
+            query: "cookie".into(),
+            archived: false,
+        };
+        assert_eq!(
+            v.on_query_command(Command::RunSearch),
+            SearchOutcome::Run(asked.clone())
+        );
+        assert!(!v.editing());
+        assert_eq!(v.pending(), Some(&asked));
+        let two = results(vec![
+            hit("s1", vec![m(SearchField::Title, None, "chat s1", &[])]),
+            hit(
+                "s2",
+                vec![
+                    m(SearchField::User, Some(0), "a", &[]),
+                    m(SearchField::Assistant, Some(3), "b", &[]),
+                ],
+            ),
+        ]);
+        assert!(v.answer(&asked, Ok(two.clone()), HashMap::new()));
+        assert_eq!(v.pending(), None);
+        v.on_command(Command::Bottom, 10);
+        // Refreshing keeps the results and the cursor on its match.
+        assert_eq!(
+            v.on_command(Command::Refresh, 10),
+            SearchOutcome::Run(asked.clone())
+        );
+        assert!(v.results().is_some());
+        let mut more = two.clone();
+        more.hits.insert(0, hit("s0", vec![]));
+        v.answer(&asked, Ok(more), HashMap::new());
+        let at = v
+            .cursor_target()
+            .map(|(h, m)| (h.session_id.clone(), m.and_then(|m| m.entry)));
+        assert_eq!(at, Some(("s2".into(), Some(3))));
+        // Another query starts over; the old one's answer is dropped.
+        v.edit();
+        typed(&mut v, " race");
+        let other = Asked {
+            query: "cookie   race".into(),
+            archived: false,
+        };
+        assert_eq!(
+            v.on_query_command(Command::RunSearch),
+            SearchOutcome::Run(other)
+        );
+        assert!(v.results().is_none());
+        assert!(!v.answer(&asked, Ok(two), HashMap::new()));
+        assert!(v.results().is_none());
+    }
+
+    #[test]
+    fn results_keys_move_open_toggle_archived_and_close() {
+        let mut v = SearchView::new();
+        typed(&mut v, "cookie");
+        let SearchOutcome::Run(asked) = v.on_query_command(Command::RunSearch) else {
+            panic!("no search asked");
+        };
+        let mut with_more = hit(
+            "s2",
+            vec![
+                m(SearchField::ToolResult, Some(9), "x", &[]),
+                m(SearchField::User, Some(2), "y", &[]),
+            ],
+        );
+        with_more.more = 4;
+        v.answer(
+            &asked,
+            Ok(results(vec![
+                hit("s1", vec![m(SearchField::Title, None, "chat s1", &[])]),
+                with_more,
+                hit("s3", vec![]),
+            ])),
+            HashMap::new(),
+        );
+        // A title match opens the chat without an entry.
+        let open = |v: &mut SearchView| v.on_command(Command::Open, 10);
+        assert!(
+            matches!(open(&mut v), SearchOutcome::Open { entry: None, ref session_id, .. } if session_id == "s1")
+        );
+        v.on_command(Command::Down, 10);
+        assert!(matches!(
+            open(&mut v),
+            SearchOutcome::Open { entry: Some(9), .. }
+        ));
+        v.on_command(Command::Down, 10);
+        assert!(matches!(
+            open(&mut v),
+            SearchOutcome::Open { entry: Some(2), .. }
+        ));
+        // A chat without matches is a target of its own.
+        v.on_command(Command::Down, 10);
+        assert!(
+            matches!(open(&mut v), SearchOutcome::Open { entry: None, ref session_id, .. } if session_id == "s3")
+        );
+        v.on_command(Command::Down, 10);
+        assert!(
+            matches!(open(&mut v), SearchOutcome::Open { ref session_id, .. } if session_id == "s3")
+        );
+        v.on_command(Command::Up, 10);
+        v.on_command(Command::Top, 10);
+        assert!(
+            matches!(open(&mut v), SearchOutcome::Open { ref session_id, .. } if session_id == "s1")
+        );
+        // a: archived too, at once.
+        assert_eq!(
+            v.on_command(Command::ToggleArchived, 10),
+            SearchOutcome::Run(Asked {
+                query: "cookie".into(),
+                archived: true
+            })
+        );
+        assert!(v.archived());
+        v.on_command(Command::EditQuery, 10);
+        assert!(v.editing());
+        assert_eq!(
+            v.on_query_command(Command::SwitchPane),
+            SearchOutcome::Handled
+        );
+        assert!(!v.editing());
+        assert_eq!(v.on_command(Command::Star, 10), SearchOutcome::Ignored);
+        assert_eq!(v.on_command(Command::Back, 10), SearchOutcome::Closed);
+        assert_eq!(v.on_query_command(Command::Back), SearchOutcome::Closed);
+    }
+
+    #[test]
+    fn a_failed_search_says_why_and_tab_needs_a_search() {
+        let mut v = SearchView::new();
+        v.on_query_command(Command::SwitchPane);
+        assert!(v.editing(), "nothing to go to yet");
+        typed(&mut v, "x");
+        let SearchOutcome::Run(asked) = v.on_query_command(Command::RunSearch) else {
+            panic!("no search asked");
+        };
+        v.answer(&asked, Err("the index is not ready".into()), HashMap::new());
+        assert_eq!(v.error(), Some("the index is not ready"));
+        assert_eq!(v.pending(), None);
+    }
+
+    #[test]
+    fn times_are_relative_then_days() {
+        let now = DateTime::parse_from_rfc3339("2026-11-03T10:00:00Z").ok();
+        let Some(now) = now else {
+            panic!("bad clock");
+        };
+        assert_eq!(ago("2026-11-03T09:59:30Z", &now), "now");
+        assert_eq!(ago("2026-11-03T09:15:00Z", &now), "45m ago");
+        assert_eq!(ago("2026-11-03T07:00:00Z", &now), "3h ago");
+        assert_eq!(ago("2026-11-01T07:00:00Z", &now), "2d ago");
+        assert_eq!(ago("2026-10-02T07:00:00Z", &now), "Oct 02");
+        assert_eq!(ago("2025-10-28T07:00:00Z", &now), "2025-10-28");
+        assert_eq!(ago("2026-11-04T07:00:00Z", &now), "Nov 04");
+        assert_eq!(ago("yesterday", &now), "");
+        assert_eq!(thousands(2_400), "2,400");
+        assert_eq!(thousands(10_000), "10,000");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+    }
+
+    #[test]
+    fn snippets_highlight_and_keep_the_first_match_in_view() {
+        let color = Theme::default();
+        let plain = Theme::plain();
+        let s = "the cookie refresh race";
+        let spans = snippet_spans(s, &[[4, 10], [11, 18]], 80, &color);
+        assert_eq!(text(&spans), s);
+        let lit: Vec<&str> = spans
+            .iter()
+            .filter(|s| s.style == color.style(Role::Match))
+            .map(|s| s.content.as_ref())
+            .collect();
+        assert_eq!(lit, ["cookie", "refresh"]);
+        // Without color: brackets.
+        assert_eq!(
+            text(&snippet_spans(s, &[[4, 10], [11, 18]], 80, &plain)),
+            "the [cookie] [refresh] race"
+        );
+        assert_eq!(text(&snippet_spans("end", &[[0, 3]], 80, &plain)), "[end]");
+        // Too long: cut at the end when the match shows.
+        assert_eq!(
+            text(&snippet_spans(s, &[[4, 10]], 12, &color)),
+            "the cookie …"
+        );
+        // A match far in: cut before it too.
+        let long = format!("{} needle and more text after it", "x".repeat(60));
+        let spans = snippet_spans(&long, &[[61, 67]], 24, &color);
+        let shown = text(&spans);
+        assert!(shown.starts_with('…') && shown.ends_with('…'), "{shown}");
+        assert!(shown.contains("needle"), "{shown}");
+        assert!(shown.width() <= 24, "{shown}");
+        let plain_cut = text(&snippet_spans(&long, &[[61, 67]], 24, &plain));
+        assert!(plain_cut.contains("[needle]"), "{plain_cut}");
+        assert!(plain_cut.width() <= 24, "{plain_cut}");
+        // Offsets past the end or backwards do nothing.
+        assert_eq!(
+            text(&snippet_spans("abc", &[[2, 99], [5, 1]], 80, &plain)),
+            "ab[c]"
+        );
+        assert_eq!(text(&snippet_spans("a\tb", &[], 80, &plain)), "a b");
+    }
+
+    #[test]
+    fn the_header_counts_and_says_how_far_the_index_is() {
+        let mut v = SearchView::new();
+        typed(&mut v, "postgres");
+        let SearchOutcome::Run(asked) = v.on_query_command(Command::RunSearch) else {
+            panic!("no search asked");
+        };
+        let theme = Theme::plain();
+        let lines = |v: &SearchView| -> Vec<String> {
+            header_lines(v, &theme)
+                .iter()
+                .map(ToString::to_string)
+                .collect()
+        };
+        assert_eq!(lines(&v), [" Searching..."]);
+        let mut r = results(vec![hit("s1", vec![])]);
+        r.total = 312;
+        r.indexing = Some(SearchProgress {
+            done: 2_400,
+            total: 10_000,
+        });
+        v.answer(&asked, Ok(r), HashMap::new());
+        assert_eq!(
+            lines(&v),
+            [
+                " the first 1 of 312 chats",
+                " indexing 2,400/10,000 chats -- results so far"
+            ]
+        );
+    }
+}
