@@ -70,6 +70,9 @@ _paddock() {
             paddock,provenance)
                 cmd="paddock__subcmd__provenance"
                 ;;
+            paddock,proxy)
+                cmd="paddock__subcmd__proxy"
+                ;;
             paddock,read)
                 cmd="paddock__subcmd__read"
                 ;;
@@ -205,6 +208,9 @@ _paddock() {
             paddock__subcmd__help,provenance)
                 cmd="paddock__subcmd__help__subcmd__provenance"
                 ;;
+            paddock__subcmd__help,proxy)
+                cmd="paddock__subcmd__help__subcmd__proxy"
+                ;;
             paddock__subcmd__help,read)
                 cmd="paddock__subcmd__help__subcmd__read"
                 ;;
@@ -338,13 +344,21 @@ _paddock() {
 
     case "${cmd}" in
         paddock)
-            opts="-h -V --socket --help --version daemon project ls list send tail cancel show doctor status archive unarchive star unstar read unread detach attach delete fork history trigger import provenance blame files git help"
+            opts="-h -V --socket --remote --remote-paddock --help --version daemon project ls list send tail cancel show doctor status archive unarchive star unstar read unread detach attach delete fork history trigger import provenance blame files git proxy help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -356,13 +370,21 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__archive)
-            opts="-h -V --subtree --socket --help --version"
+            opts="-h -V --subtree --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -374,13 +396,21 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__attach)
-            opts="-h -V --subtree --socket --help --version"
+            opts="-h -V --subtree --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -392,7 +422,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__blame)
-            opts="-p -h -V --project --json --socket --help --version"
+            opts="-p -h -V --project --json --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -410,6 +440,14 @@ _paddock() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -418,13 +456,21 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__cancel)
-            opts="-h -V --socket --help --version"
+            opts="-h -V --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -436,13 +482,21 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__daemon)
-            opts="-h -V --socket --help --version start stop status restart help"
+            opts="-h -V --socket --remote --remote-paddock --help --version start stop status restart help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -538,13 +592,21 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__daemon__subcmd__restart)
-            opts="-h -V --foreground --socket --help --version"
+            opts="-h -V --foreground --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -556,13 +618,21 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__daemon__subcmd__start)
-            opts="-h -V --foreground --socket --help --version"
+            opts="-h -V --foreground --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -574,13 +644,21 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__daemon__subcmd__status)
-            opts="-h -V --json --socket --help --version"
+            opts="-h -V --json --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -592,13 +670,21 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__daemon__subcmd__stop)
-            opts="-h -V --socket --help --version"
+            opts="-h -V --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -610,13 +696,21 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__delete)
-            opts="-y -h -V --subtree --yes --socket --help --version"
+            opts="-y -h -V --subtree --yes --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -628,13 +722,21 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__detach)
-            opts="-h -V --subtree --socket --help --version"
+            opts="-h -V --subtree --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -646,13 +748,21 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__doctor)
-            opts="-h -V --socket --help --version"
+            opts="-h -V --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -664,7 +774,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__files)
-            opts="-p -h -V --turn --project --json --socket --help --version"
+            opts="-p -h -V --turn --project --json --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -686,6 +796,14 @@ _paddock() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -694,7 +812,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__fork)
-            opts="-h -V --name --json --socket --help --version"
+            opts="-h -V --name --json --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -708,6 +826,14 @@ _paddock() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -716,13 +842,21 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__git)
-            opts="-h -V --socket --help --version status diff commit help"
+            opts="-h -V --socket --remote --remote-paddock --help --version status diff commit help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -734,7 +868,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__git__subcmd__commit)
-            opts="-p -m -h -V --project --chat --subtree --turn --message --json --socket --help --version"
+            opts="-p -m -h -V --project --chat --subtree --turn --message --json --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -768,6 +902,14 @@ _paddock() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -776,7 +918,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__git__subcmd__diff)
-            opts="-p -h -V --project --chat --subtree --turn --json --socket --help --version"
+            opts="-p -h -V --project --chat --subtree --turn --json --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -799,6 +941,14 @@ _paddock() {
                     return 0
                     ;;
                 --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -880,7 +1030,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__git__subcmd__status)
-            opts="-p -h -V --project --chat --subtree --turn --json --socket --help --version"
+            opts="-p -h -V --project --chat --subtree --turn --json --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -906,6 +1056,14 @@ _paddock() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -914,7 +1072,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__help)
-            opts="daemon project ls send tail cancel show doctor status archive unarchive star unstar read unread detach attach delete fork history trigger import provenance blame files git help"
+            opts="daemon project ls send tail cancel show doctor status archive unarchive star unstar read unread detach attach delete fork history trigger import provenance blame files git proxy help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1291,6 +1449,20 @@ _paddock() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        paddock__subcmd__help__subcmd__proxy)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         paddock__subcmd__help__subcmd__read)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1488,7 +1660,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__history)
-            opts="-p -h -V --project --unattended --limit --json --keep-unseen --socket --help --version"
+            opts="-p -h -V --project --unattended --limit --json --keep-unseen --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1510,6 +1682,14 @@ _paddock() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1518,7 +1698,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__import)
-            opts="-p -h -V --project --path --dry-run --json --socket --help --version"
+            opts="-p -h -V --project --path --dry-run --json --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1537,6 +1717,14 @@ _paddock() {
                     return 0
                     ;;
                 --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1548,7 +1736,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__ls)
-            opts="-p -h -V --project --archived --all --json --socket --help --version"
+            opts="-p -h -V --project --archived --all --json --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1566,6 +1754,14 @@ _paddock() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1574,13 +1770,21 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__project)
-            opts="-h -V --socket --help --version add ls list help"
+            opts="-h -V --socket --remote --remote-paddock --help --version add ls list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1592,7 +1796,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__project__subcmd__add)
-            opts="-h -V --path --socket --help --version"
+            opts="-h -V --path --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1603,6 +1807,14 @@ _paddock() {
                     return 0
                     ;;
                 --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1670,13 +1882,21 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__project__subcmd__ls)
-            opts="-h -V --json --socket --help --version"
+            opts="-h -V --json --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1688,7 +1908,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__provenance)
-            opts="-p -h -V --project --json --socket --help --version"
+            opts="-p -h -V --project --json --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1706,6 +1926,40 @@ _paddock() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__proxy)
+            opts="-h -V --socket --remote --remote-paddock --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1714,13 +1968,21 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__read)
-            opts="-h -V --subtree --socket --help --version"
+            opts="-h -V --subtree --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1732,7 +1994,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__send)
-            opts="-p -c -h -V --project --session --model --detach --json --socket --help --version"
+            opts="-p -c -h -V --project --session --model --detach --json --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1762,6 +2024,14 @@ _paddock() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1770,13 +2040,21 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__show)
-            opts="-h -V --json --socket --help --version"
+            opts="-h -V --json --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1788,13 +2066,21 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__star)
-            opts="-h -V --subtree --socket --help --version"
+            opts="-h -V --subtree --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1806,13 +2092,21 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__status)
-            opts="-h -V --tmux --json --socket --help --version"
+            opts="-h -V --tmux --json --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1824,13 +2118,21 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__tail)
-            opts="-h -V --json --no-wait --socket --help --version"
+            opts="-h -V --json --no-wait --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1842,13 +2144,21 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__trigger)
-            opts="-h -V --socket --help --version ls list add rm remove fire help"
+            opts="-h -V --socket --remote --remote-paddock --help --version ls list add rm remove fire help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1860,7 +2170,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__trigger__subcmd__add)
-            opts="-p -h -V --project --cron --tz --every --on --path --debounce --prompt --prompt-file --resume --missed --model --disabled --approval-timeout --json --socket --help --version"
+            opts="-p -h -V --project --cron --tz --every --on --path --debounce --prompt --prompt-file --resume --missed --model --disabled --approval-timeout --json --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1922,6 +2232,14 @@ _paddock() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1930,7 +2248,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__trigger__subcmd__fire)
-            opts="-p -h -V --project --message --json --socket --help --version"
+            opts="-p -h -V --project --message --json --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1949,6 +2267,14 @@ _paddock() {
                     return 0
                     ;;
                 --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2044,7 +2370,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__trigger__subcmd__ls)
-            opts="-p -h -V --project --json --socket --help --version"
+            opts="-p -h -V --project --json --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2059,6 +2385,14 @@ _paddock() {
                     return 0
                     ;;
                 --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2070,7 +2404,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__trigger__subcmd__rm)
-            opts="-p -h -V --project --socket --help --version"
+            opts="-p -h -V --project --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2088,6 +2422,14 @@ _paddock() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2096,13 +2438,21 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__unarchive)
-            opts="-h -V --subtree --socket --help --version"
+            opts="-h -V --subtree --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2114,13 +2464,21 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__unread)
-            opts="-h -V --subtree --socket --help --version"
+            opts="-h -V --subtree --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2132,13 +2490,21 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__unstar)
-            opts="-h -V --subtree --socket --help --version"
+            opts="-h -V --subtree --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

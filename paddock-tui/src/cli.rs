@@ -17,7 +17,14 @@ paddock talks to paddockd, a local daemon that owns projects and chats and keeps
 when no client is attached. Every command starts paddockd if nothing answers on the socket. \
 With no command, paddock opens the TUI: projects and their chats in tree order, updated live.
 
-Where a project is not given (-p), the root workspace is meant.";
+Where a project is not given (-p), the root workspace is meant.
+
+With --remote HOST (or PADDOCK_REMOTE), paddock runs here and reaches the paddockd on HOST \
+through ssh: it runs `ssh -T -o BatchMode=yes HOST paddock proxy` and speaks to the daemon over \
+ssh's stdin and stdout. No port is opened; ssh's own keys and config decide who may connect. \
+Several clients, local and remote, can watch the same chat at once. --socket then names the \
+socket on HOST, and file paths given to commands are HOST's (absolute, or with -p relative to \
+the project). Set PADDOCK_SSH to use another ssh program.";
 
 const EXAMPLES: &str = "\
 Examples:
@@ -30,6 +37,8 @@ Examples:
   paddock history                       what ran, and what ran while you were away
   paddock trigger ls                    schedules and hooks, with their next fire
   paddock archive --subtree SESSION     a chat and every chat below it out of `paddock ls`
+  paddock --remote devbox               the TUI here, the chats on devbox (through ssh)
+  paddock --remote me@devbox send -p web 'run the tests'
 
 Exit status: 0 on success; non-zero with a one-line reason on stderr (`paddock: ...`).";
 
@@ -55,10 +64,24 @@ that state does not count."
     propagate_version = true
 )]
 pub struct Cli {
-    /// The daemon's socket [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else
-    /// /tmp/paddock-$UID/paddockd.sock]
-    #[arg(long, global = true, env = "PADDOCK_SOCKET", value_name = "PATH")]
+    /// The daemon's socket [env: PADDOCK_SOCKET] [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock,
+    /// else /tmp/paddock-$UID/paddockd.sock]; with --remote, the socket on HOST [default: HOST's]
+    #[arg(long, global = true, value_name = "PATH")]
     pub socket: Option<PathBuf>,
+
+    /// Reach the paddockd on HOST through ssh (`ssh HOST paddock proxy`) instead of this
+    /// machine's; HOST is anything ssh takes: `devbox`, `me@devbox.example.com`
+    #[arg(long, global = true, env = "PADDOCK_REMOTE", value_name = "HOST")]
+    pub remote: Option<String>,
+
+    /// With --remote: the paddock program on HOST; `~/` is HOST's home [default: paddock]
+    #[arg(
+        long,
+        global = true,
+        env = "PADDOCK_REMOTE_PADDOCK",
+        value_name = "PATH"
+    )]
+    pub remote_paddock: Option<PathBuf>,
 
     #[command(subcommand)]
     pub command: Option<Cmd>,
@@ -76,7 +99,11 @@ pub enum Cmd {
 Examples:
   paddock daemon status
   paddock daemon restart                 after an upgrade, once no turn is running
-  paddock daemon start --foreground      run it in this terminal to see why it will not start")]
+  paddock daemon start --foreground      run it in this terminal to see why it will not start
+  paddock --remote devbox daemon status  the paddockd on devbox (runs `paddock daemon status` there)
+
+With --remote HOST these run on HOST through ssh (`ssh HOST paddock daemon ...`); --foreground \
+is refused there (use `ssh -t HOST paddock daemon start --foreground`).")]
     Daemon {
         #[command(subcommand)]
         action: DaemonCmd,
@@ -202,7 +229,8 @@ Examples:
 Check what paddock needs, without changing anything (it does not start the daemon): the claude \
 binary and its version, a login or API key for the agents, a writable data folder, whether \
 paddockd runs, and the optional git and tmux. Each problem comes with how to fix it. Exits 1 \
-when something required is missing.",
+when something required is missing. With --remote HOST the checks run on HOST (`ssh HOST paddock \
+doctor`), where the daemon and the agents are.",
         after_help = "\
 Example:
   paddock doctor"
@@ -511,6 +539,25 @@ Examples:
         #[command(subcommand)]
         action: GitCmd,
     },
+
+    /// Bridge stdin and stdout to paddockd's socket: what `paddock --remote HOST` runs on HOST
+    #[command(
+        long_about = "\
+Bridge stdin and stdout to paddockd's socket, byte for byte, until either side closes. This is \
+what `paddock --remote HOST` runs on HOST through ssh (`ssh -T HOST paddock proxy`): the client \
+on your machine speaks the daemon's JSON lines over ssh, and this copies them to the socket and \
+back. You do not need to run it yourself, except to check that `--remote` can work.
+
+Like every command, it starts paddockd when nothing answers on the socket (--socket, or \
+PADDOCK_SOCKET). Nothing but the daemon's lines is written to stdout. Exits 0 when stdin \
+closes; non-zero, with one line on stderr, when the daemon cannot be reached or closes the \
+connection first.",
+        after_help = "\
+Examples:
+  ssh devbox paddock proxy < /dev/null     check that --remote devbox will work: prints nothing, exits 0
+  paddock --remote devbox ls               what runs it for you"
+    )]
+    Proxy,
 }
 
 #[derive(Debug, Subcommand)]
@@ -1153,6 +1200,28 @@ mod tests {
     #[test]
     fn the_command_definition_is_consistent() {
         command().debug_assert();
+    }
+
+    #[test]
+    fn remote_is_a_global_option_and_proxy_a_command() -> Result<(), clap::Error> {
+        let cli = parse(&[
+            "ls",
+            "--remote",
+            "me@devbox",
+            "--remote-paddock",
+            "~/bin/paddock",
+            "--socket",
+            "/run/p.sock",
+        ])?;
+        assert_eq!(cli.remote.as_deref(), Some("me@devbox"));
+        assert_eq!(cli.remote_paddock, Some(PathBuf::from("~/bin/paddock")));
+        assert_eq!(cli.socket, Some(PathBuf::from("/run/p.sock")));
+        assert!(matches!(cli.command, Some(Cmd::Ls(_))));
+        let cli = parse(&["--remote", "devbox"])?;
+        assert!(cli.command.is_none(), "the TUI, through ssh");
+        assert!(matches!(parse(&["proxy"])?.command, Some(Cmd::Proxy)));
+        assert!(parse(&["proxy", "extra"]).is_err());
+        Ok(())
     }
 
     #[test]

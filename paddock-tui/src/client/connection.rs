@@ -1,5 +1,6 @@
 //! [`Client`]: one connection to paddockd, shared by reference; a reader task and a writer task
-//! own the two halves of the socket.
+//! own the two halves of the transport: the Unix socket, or an ssh child's stdout and stdin
+//! (`--remote`, see [`super::remote`]). Both carry the same JSON lines.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -11,9 +12,8 @@ use paddock_proto::{
     ClientMessage, ControlMessage, Hello, HelloReply, LineFramer, Outcome, PROTOCOL_VERSION, Reply,
     Request, RequestId, ServerMessage, decode, encode,
 };
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::UnixStream;
-use tokio::net::unix::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
@@ -43,6 +43,11 @@ impl Default for ConnectOptions {
 
 /// What a pending request receives: the daemon's outcome, or why it could not be read.
 type Answer = Result<Outcome, String>;
+
+/// The half of a transport the client reads the daemon's lines from.
+pub type Reader = Box<dyn AsyncRead + Send + Unpin>;
+/// The half of a transport the client writes its request lines to.
+pub type Writer = Box<dyn AsyncWrite + Send + Unpin>;
 
 /// State shared by the client handle and its reader/writer tasks.
 #[derive(Debug, Default)]
@@ -126,14 +131,22 @@ pub struct Client {
     hello: HelloReply,
     events: Option<Events>,
     socket: PathBuf,
+    /// The ssh host under `--remote`.
+    remote: Option<String>,
     request_timeout: Duration,
-    tasks: [JoinHandle<()>; 2],
+    tasks: Vec<JoinHandle<()>>,
+    /// The ssh child carrying a remote connection; killed when the client is dropped.
+    child: Option<tokio::process::Child>,
 }
 
 impl Drop for Client {
     fn drop(&mut self) {
         for task in &self.tasks {
             task.abort();
+        }
+        // Dropping it kills it (`kill_on_drop`); say so explicitly anyway.
+        if let Some(child) = &mut self.child {
+            let _ = child.start_kill();
         }
     }
 }
@@ -166,15 +179,40 @@ impl Client {
             }
         })?;
         let (read, write) = stream.into_split();
+        let mut client = Client::over(
+            Box::new(read),
+            Box::new(write),
+            socket.to_path_buf(),
+            None,
+            opts.request_timeout,
+        );
+        client.hello(opts.client_name).await?;
+        Ok(client)
+    }
+
+    /// A client speaking over any byte transport (its reader and writer tasks started), not
+    /// yet greeted: [`Client::hello`] is the first request it must make. `remote` is the ssh
+    /// host, when the transport goes through one; it names the far end in errors.
+    pub(crate) fn over(
+        read: Reader,
+        write: Writer,
+        socket: PathBuf,
+        remote: Option<String>,
+        request_timeout: Duration,
+    ) -> Client {
+        let peer = match &remote {
+            Some(host) => format!("ssh {host}"),
+            None => "paddockd".to_owned(),
+        };
         let shared = Arc::new(Shared::default());
         let (sink, events) = events::channel(EVENT_QUEUE_CAPACITY);
-        // A short queue: requests are small and the socket drains it quickly.
+        // A short queue: requests are small and the transport drains it quickly.
         let (lines, lines_rx) = mpsc::channel(64);
-        let tasks = [
-            tokio::spawn(read_loop(read, shared.clone(), sink)),
-            tokio::spawn(write_loop(write, lines_rx, shared.clone())),
+        let tasks = vec![
+            tokio::spawn(read_loop(read, shared.clone(), sink, peer.clone())),
+            tokio::spawn(write_loop(write, lines_rx, shared.clone(), peer)),
         ];
-        let mut client = Client {
+        Client {
             shared,
             lines,
             next_id: AtomicU64::new(1),
@@ -185,18 +223,24 @@ impl Client {
                 user: String::new(),
             },
             events: Some(events),
-            socket: socket.to_path_buf(),
-            request_timeout: opts.request_timeout,
+            socket,
+            remote,
+            request_timeout,
             tasks,
-        };
+            child: None,
+        }
+    }
+
+    /// Says hello (the first request on every connection) and keeps the daemon's answer.
+    pub(crate) async fn hello(&mut self, client_name: String) -> Result<(), ClientError> {
         let hello = Request::Hello(Hello {
             protocol_version: PROTOCOL_VERSION,
-            client: opts.client_name,
+            client: client_name,
         });
-        match client.request(hello).await? {
+        match self.request(hello).await? {
             Reply::Hello(reply) => {
-                client.hello = reply;
-                Ok(client)
+                self.hello = reply;
+                Ok(())
             }
             other => Err(ClientError::Protocol(format!(
                 "hello was answered with {}",
@@ -205,13 +249,26 @@ impl Client {
         }
     }
 
+    /// Ties the process carrying the transport (ssh) and the tasks serving it to this client:
+    /// they end when it is dropped.
+    pub(crate) fn own(&mut self, child: tokio::process::Child, tasks: Vec<JoinHandle<()>>) {
+        self.child = Some(child);
+        self.tasks.extend(tasks);
+    }
+
     /// The daemon's answer to hello (its version and pid).
     pub fn daemon(&self) -> &HelloReply {
         &self.hello
     }
 
+    /// The daemon's socket: under `--remote`, the far side's (empty for its default).
     pub fn socket(&self) -> &Path {
         &self.socket
+    }
+
+    /// The ssh host this client reaches the daemon through, under `--remote`.
+    pub fn remote(&self) -> Option<&str> {
+        self.remote.as_deref()
     }
 
     pub fn set_request_timeout(&mut self, timeout: Duration) {
@@ -268,26 +325,32 @@ pub fn reply_kind(reply: &Reply) -> String {
 }
 
 async fn write_loop(
-    mut write: OwnedWriteHalf,
+    mut write: Writer,
     mut lines: mpsc::Receiver<String>,
     shared: Arc<Shared>,
+    peer: String,
 ) {
     while let Some(line) = lines.recv().await {
-        if let Err(e) = write.write_all(line.as_bytes()).await {
-            shared.close(format!("could not write to paddockd: {e}"));
+        // A pipe (ssh's stdin) buffers nothing of its own, but flush for any transport that does.
+        let written = async {
+            write.write_all(line.as_bytes()).await?;
+            write.flush().await
+        };
+        if let Err(e) = written.await {
+            shared.close(format!("could not write to {peer}: {e}"));
             return;
         }
     }
 }
 
-async fn read_loop(mut read: OwnedReadHalf, shared: Arc<Shared>, sink: EventSink) {
+async fn read_loop(mut read: Reader, shared: Arc<Shared>, sink: EventSink, peer: String) {
     let mut framer = LineFramer::new(paddock_proto::MAX_SERVER_LINE_BYTES);
     let mut buf = vec![0u8; 64 * 1024];
     let reason = loop {
         match read.read(&mut buf).await {
-            Ok(0) => break "paddockd closed the connection".to_owned(),
+            Ok(0) => break format!("{peer} closed the connection"),
             Ok(n) => framer.push(&buf[..n]),
-            Err(e) => break format!("could not read from paddockd: {e}"),
+            Err(e) => break format!("could not read from {peer}: {e}"),
         }
         while let Some(line) = framer.next_frame() {
             match line {

@@ -60,6 +60,10 @@ pub enum ClientError {
     /// Starting or stopping the daemon failed; the message says where to look.
     #[error("{0}")]
     Lifecycle(String),
+    /// Reaching the daemon through ssh (`--remote`) failed; the message names the host, says
+    /// what ssh or the far side's paddock said, and what to try by hand.
+    #[error("{0}")]
+    Remote(String),
 }
 
 impl ClientError {

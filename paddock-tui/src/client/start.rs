@@ -202,8 +202,10 @@ pub async fn stop_daemon(opts: &StartOptions, pid: u32) -> Result<(), ClientErro
     wait_until_stopped(&opts.socket, Some(pid), opts.stop_timeout).await
 }
 
-/// Polls until nothing answers on the socket and the process (when known) has exited, so a new
-/// daemon does not find the old one still holding its lock.
+/// Polls until the daemon is gone, so a new daemon does not find the old one still holding its
+/// lock: its process, when the pid is known (the lock goes with it; a daemon answering on the
+/// socket by then is a new one, started meanwhile by a client that reconnected, such as a TUI
+/// here or through `paddock proxy`), else until nothing answers on the socket.
 pub async fn wait_until_stopped(
     socket: &Path,
     pid: Option<u32>,
@@ -212,8 +214,11 @@ pub async fn wait_until_stopped(
     let deadline = Instant::now() + timeout;
     let mut backoff = FIRST_BACKOFF;
     loop {
-        let alive = pid.and_then(to_pid).is_some_and(process_exists);
-        if !alive && !socket_answers(socket).await {
+        let gone = match pid.and_then(to_pid) {
+            Some(pid) => !process_exists(pid),
+            None => !socket_answers(socket).await,
+        };
+        if gone {
             return Ok(());
         }
         let now = Instant::now();

@@ -9,10 +9,13 @@ use paddock_proto::{Reply, Request};
 use super::output::{Failure, print, print_json};
 use super::{Context, unexpected};
 use crate::cli::DaemonCmd;
-use crate::client::{Client, ClientError, stop_daemon, wait_until_stopped};
+use crate::client::{Client, ClientError, RemoteOptions, stop_daemon, wait_until_stopped};
 use crate::format;
 
 pub async fn run(ctx: &Context, action: DaemonCmd) -> anyhow::Result<()> {
+    if let Some(remote) = &ctx.remote {
+        return on_far_side(remote, action).await;
+    }
     match action {
         DaemonCmd::Start { foreground: true } => exec_foreground(ctx),
         DaemonCmd::Start { foreground: false } => start(ctx).await,
@@ -34,6 +37,29 @@ pub async fn run(ctx: &Context, action: DaemonCmd) -> anyhow::Result<()> {
             }
         }
     }
+}
+
+/// Under `--remote`, the daemon's lifecycle is the far side's business: these run `paddock daemon
+/// ...` there through ssh (it knows the daemon's pid and socket; this machine knows neither).
+async fn on_far_side(remote: &RemoteOptions, action: DaemonCmd) -> anyhow::Result<()> {
+    let words: &[&str] = match action {
+        DaemonCmd::Start { foreground: true } | DaemonCmd::Restart { foreground: true } => {
+            return Err(Failure::new(
+                2,
+                format!(
+                    "--foreground runs paddockd in this terminal, which --remote cannot do; run it on {} itself: `ssh -t {} paddock daemon start --foreground`",
+                    remote.host, remote.host
+                ),
+            )
+            .into());
+        }
+        DaemonCmd::Start { foreground: false } => &["daemon", "start"],
+        DaemonCmd::Stop => &["daemon", "stop"],
+        DaemonCmd::Status { json: false } => &["daemon", "status"],
+        DaemonCmd::Status { json: true } => &["daemon", "status", "--json"],
+        DaemonCmd::Restart { foreground: false } => &["daemon", "restart"],
+    };
+    super::on_far_side(remote, words).await
 }
 
 /// Replaces this process with `paddockd` in the foreground, so its output and exit status are

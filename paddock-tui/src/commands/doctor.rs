@@ -134,6 +134,10 @@ fn login_check(data_dir: Option<&Path>) -> Check {
 }
 
 pub async fn run(ctx: &Context) -> anyhow::Result<()> {
+    // What matters is the daemon's machine: under --remote, ask the paddock there.
+    if let Some(remote) = &ctx.remote {
+        return super::on_far_side(remote, &["doctor"]).await;
+    }
     let mut checks = Vec::new();
     // The daemon: reachable? It knows its data directory.
     let mut data_dir: Option<PathBuf> = None;

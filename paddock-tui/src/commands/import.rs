@@ -1,6 +1,5 @@
 //! `paddock import`: adopt a directory's terminal `claude` sessions as chats.
 
-use anyhow::Context as _;
 use paddock_proto::{ChatImport, Reply, Request};
 
 use super::output::{print, print_json};
@@ -12,7 +11,7 @@ pub async fn run(ctx: &Context, args: ImportArgs) -> anyhow::Result<()> {
     // The daemon runs elsewhere: a relative DIR means relative to where the user typed it.
     let path = args
         .path
-        .map(|p| std::path::absolute(&p).with_context(|| format!("cannot resolve {}", p.display())))
+        .map(|p| ctx.daemon_path(&p, "--path", ""))
         .transpose()?
         .map(|p| p.to_string_lossy().into_owned());
     let client = ctx.connect().await?;

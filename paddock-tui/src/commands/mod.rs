@@ -12,26 +12,32 @@ mod import;
 mod output;
 mod project;
 mod provenance;
+mod proxy;
 mod send;
 mod status;
 mod tail;
 mod trigger;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, anyhow};
 use paddock_proto::{ChatAction, ChatUpdate, Reply, Request};
 
 use crate::cli::{Cli, Cmd};
-use crate::client::{Client, ClientError, StartOptions, connect_or_start};
+use crate::client::{
+    Client, ClientError, RemoteOptions, StartOptions, connect_or_start, connect_remote,
+};
 
 pub use output::Failure;
 
-/// What every command needs: where the daemon is and how to start it.
+/// What every command needs: where the daemon is and how to start it, or, under `--remote`,
+/// how to reach it through ssh.
 #[derive(Debug, Clone)]
 pub struct Context {
+    /// This machine's socket (unused under `--remote`: the far side's is in `remote`).
     pub socket: PathBuf,
     pub start: StartOptions,
+    pub remote: Option<RemoteOptions>,
 }
 
 impl Context {
@@ -40,18 +46,70 @@ impl Context {
         Self {
             start: StartOptions::new(socket.clone()),
             socket,
+            remote: None,
         }
     }
 
-    /// A connection, starting the daemon if none answers (DESIGN §6).
+    /// The context of the global options: `--remote HOST` (an empty one is none) makes every
+    /// connection go through ssh, and `--socket` then names the socket on HOST.
+    pub fn from_cli(cli: &Cli) -> Result<Self, ClientError> {
+        match cli.remote.as_deref().filter(|h| !h.is_empty()) {
+            None => Ok(Self::new(cli.socket.clone())),
+            Some(host) => {
+                let paddock = cli.remote_paddock.clone().map(PathBuf::into_os_string);
+                let remote = RemoteOptions::new(host, paddock, cli.socket.clone())?;
+                Ok(Self {
+                    remote: Some(remote),
+                    ..Self::new(None)
+                })
+            }
+        }
+    }
+
+    /// A connection: through ssh under `--remote` (the far side starts its daemon if none
+    /// answers), else to this machine's socket, starting the daemon if none answers (DESIGN §6).
+    pub async fn open(&self) -> Result<Client, ClientError> {
+        match &self.remote {
+            Some(remote) => connect_remote(remote).await,
+            None => connect_or_start(&self.start).await,
+        }
+    }
+
+    /// [`Context::open`], for commands.
     pub async fn connect(&self) -> anyhow::Result<Client> {
-        Ok(connect_or_start(&self.start).await?)
+        Ok(self.open().await?)
+    }
+
+    /// A path from the command line as the daemon should get it: made absolute against this
+    /// shell's directory, or, under `--remote` (where that directory means nothing to the
+    /// daemon), required to be absolute already. `what` names the argument in the error.
+    pub fn daemon_path(
+        &self,
+        path: &Path,
+        what: &str,
+        relative_hint: &str,
+    ) -> anyhow::Result<PathBuf> {
+        if path.is_absolute() {
+            return Ok(path.to_path_buf());
+        }
+        if let Some(remote) = &self.remote {
+            return Err(Failure::new(
+                2,
+                format!(
+                    "{what} {} is relative, but with --remote paths are {}'s: give an absolute path there{relative_hint}",
+                    path.display(),
+                    remote.host
+                ),
+            )
+            .into());
+        }
+        std::path::absolute(path).with_context(|| format!("cannot resolve {}", path.display()))
     }
 }
 
 /// Runs the parsed command line; `None` is the TUI.
 pub async fn run(cli: Cli) -> anyhow::Result<()> {
-    let ctx = Context::new(cli.socket);
+    let ctx = Context::from_cli(&cli)?;
     match cli.command {
         None => crate::tui::run(ctx).await,
         Some(Cmd::Daemon { action }) => daemon::run(&ctx, action).await,
@@ -80,6 +138,33 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Cmd::Blame(args)) => provenance::blame(&ctx, args).await,
         Some(Cmd::Files(args)) => provenance::files(&ctx, args).await,
         Some(Cmd::Git { action }) => git::run(&ctx, action).await,
+        Some(Cmd::Proxy) => proxy::run(&ctx).await,
+    }
+}
+
+/// Runs `paddock [--socket S] WORDS...` on the `--remote` host through ssh, with this terminal's
+/// stdio, and exits as it does (its own `paddock: ...` line already said why when it failed).
+async fn on_far_side(remote: &RemoteOptions, words: &[&str]) -> anyhow::Result<()> {
+    let words: Vec<&std::ffi::OsStr> = words.iter().map(std::ffi::OsStr::new).collect();
+    let status = crate::client::run_remote(remote, &words).await?;
+    match status.code() {
+        Some(0) => Ok(()),
+        // ssh's own failure (it has said what on stderr).
+        Some(255) => Err(Failure::new(
+            255,
+            format!(
+                "ssh {} failed; check that `{}` works by hand",
+                remote.host,
+                remote.by_hand(&["proxy"])
+            ),
+        )
+        .into()),
+        Some(code) => Err(Failure {
+            code: u8::try_from(code).unwrap_or(1),
+            message: None,
+        }
+        .into()),
+        None => Err(Failure::new(1, format!("ssh {} was killed by a signal", remote.host)).into()),
     }
 }
 
@@ -108,4 +193,40 @@ fn read_stdin() -> anyhow::Result<String> {
     std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
         .context("could not read the message from stdin")?;
     Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_paths_are_made_absolute_here_and_refused_under_remote() -> anyhow::Result<()> {
+        let local = Context::new(Some(PathBuf::from("/tmp/p.sock")));
+        let here = local.daemon_path(Path::new("src/a.rs"), "FILE", "")?;
+        assert!(here.is_absolute() && here.ends_with("src/a.rs"));
+        assert_eq!(
+            local.daemon_path(Path::new("/x/a.rs"), "FILE", "")?,
+            PathBuf::from("/x/a.rs")
+        );
+
+        let remote = Context {
+            remote: Some(RemoteOptions::new("devbox", None, None)?),
+            ..local
+        };
+        assert_eq!(
+            remote.daemon_path(Path::new("/x/a.rs"), "FILE", "")?,
+            PathBuf::from("/x/a.rs")
+        );
+        let err = remote
+            .daemon_path(Path::new("src/a.rs"), "FILE", ", or use -p")
+            .err()
+            .map(|e| e.to_string());
+        assert_eq!(
+            err.as_deref(),
+            Some(
+                "FILE src/a.rs is relative, but with --remote paths are devbox's: give an absolute path there, or use -p"
+            )
+        );
+        Ok(())
+    }
 }

@@ -1,6 +1,5 @@
 //! `paddock project add|ls`.
 
-use anyhow::Context as _;
 use paddock_proto::{ProjectCreate, Reply, Request};
 
 use super::output::{print, print_json};
@@ -9,17 +8,15 @@ use crate::cli::ProjectCmd;
 use crate::format::{self, project_label};
 
 pub async fn run(ctx: &Context, action: ProjectCmd) -> anyhow::Result<()> {
+    // The daemon runs elsewhere: a relative DIR means relative to where the user typed it.
+    let path = match &action {
+        ProjectCmd::Add { path: Some(p), .. } => Some(ctx.daemon_path(p, "--path", "")?),
+        _ => None,
+    };
     let client = ctx.connect().await?;
     match action {
-        ProjectCmd::Add { slug, path } => {
-            // The daemon runs elsewhere: a relative DIR means relative to where the user typed it.
-            let path = path
-                .map(|p| {
-                    std::path::absolute(&p)
-                        .with_context(|| format!("cannot resolve {}", p.display()))
-                })
-                .transpose()?
-                .map(|p| p.to_string_lossy().into_owned());
+        ProjectCmd::Add { slug, .. } => {
+            let path = path.map(|p| p.to_string_lossy().into_owned());
             match client
                 .request(Request::ProjectCreate(ProjectCreate { slug, path }))
                 .await?

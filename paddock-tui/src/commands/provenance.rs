@@ -4,7 +4,6 @@
 
 use std::path::Path;
 
-use anyhow::Context as _;
 use paddock_proto::{ProvenanceFile, ProvenanceTouched, Reply, Request};
 
 use super::output::{print, print_json};
@@ -13,14 +12,21 @@ use crate::cli::{BlameArgs, FilesArgs, ProvenanceArgs};
 use crate::format;
 
 /// The request's file: with -p the path is the project's own; without, it is this shell's,
-/// made absolute so the daemon can find the project holding it.
-fn file_request(project: Option<&str>, file: &Path) -> anyhow::Result<ProvenanceFile> {
-    let path = if project.is_some() || file.is_absolute() {
+/// made absolute so the daemon can find the project holding it (under `--remote`, it must be
+/// absolute on the far side already).
+fn file_request(
+    ctx: &Context,
+    project: Option<&str>,
+    file: &Path,
+) -> anyhow::Result<ProvenanceFile> {
+    let path = if project.is_some() {
         file.to_path_buf()
     } else {
-        std::env::current_dir()
-            .context("cannot read the current directory")?
-            .join(file)
+        ctx.daemon_path(
+            file,
+            "FILE",
+            ", or name its project with -p and give FILE relative to the project's directory",
+        )?
     };
     Ok(ProvenanceFile {
         project_slug: project.map(str::to_owned),
@@ -29,7 +35,7 @@ fn file_request(project: Option<&str>, file: &Path) -> anyhow::Result<Provenance
 }
 
 pub async fn run(ctx: &Context, args: ProvenanceArgs) -> anyhow::Result<()> {
-    let request = Request::ProvenanceFile(file_request(args.project.as_deref(), &args.file)?);
+    let request = Request::ProvenanceFile(file_request(ctx, args.project.as_deref(), &args.file)?);
     let client = ctx.connect().await?;
     let provenance = match client.request(request).await? {
         Reply::Provenance(p) => p,
@@ -42,7 +48,7 @@ pub async fn run(ctx: &Context, args: ProvenanceArgs) -> anyhow::Result<()> {
 }
 
 pub async fn blame(ctx: &Context, args: BlameArgs) -> anyhow::Result<()> {
-    let request = Request::ProvenanceBlame(file_request(args.project.as_deref(), &args.file)?);
+    let request = Request::ProvenanceBlame(file_request(ctx, args.project.as_deref(), &args.file)?);
     let client = ctx.connect().await?;
     let blame = match client.request(request).await? {
         Reply::Blame(b) => b,
