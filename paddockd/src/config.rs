@@ -270,7 +270,7 @@ pub const KEYS: &[KeyDoc] = &[
     KeyDoc {
         key: "ws_listen",
         default: "off",
-        about: "also serve the protocol over WebSocket on this address and port (e.g. 127.0.0.1:7777); a non-loopback address needs ws_auth = token unless PADDOCK_DANGEROUSLY_ALLOW_OPEN=1",
+        about: "also serve the protocol over WebSocket on this address and port (e.g. 127.0.0.1:7777; off: not at all); a non-loopback address needs ws_auth = token unless PADDOCK_DANGEROUSLY_ALLOW_OPEN=1",
     },
     KeyDoc {
         key: "ws_auth",
@@ -563,12 +563,16 @@ impl Config {
                 .ok()
                 .filter(|p| p.file_name().is_some_and(|n| n == "paddockd"))
         });
-        if let Some(addr) = pick::<String>(&env, "ws_listen", file.ws_listen)? {
-            cfg.ws.listen = Some(addr.trim().parse().map_err(|_| {
-                ConfigError::Invalid(format!(
-                    "ws_listen {addr:?} is not an IP address and port; write one such as 127.0.0.1:7777 or [::1]:7777"
-                ))
-            })?);
+        match pick::<String>(&env, "ws_listen", file.ws_listen)? {
+            Some(addr) if addr.trim() == "off" => cfg.ws.listen = None,
+            Some(addr) => {
+                cfg.ws.listen = Some(addr.trim().parse().map_err(|_| {
+                    ConfigError::Invalid(format!(
+                        "ws_listen {addr:?} is not an IP address and port; write one such as 127.0.0.1:7777 or [::1]:7777 (or off)"
+                    ))
+                })?);
+            }
+            None => {}
         }
         if let Some(auth) = pick(&env, "ws_auth", file.ws_auth)? {
             cfg.ws.auth = auth;
@@ -837,6 +841,9 @@ mod tests {
         assert_eq!(cfg.ws.listen, Some("127.0.0.1:7777".parse().unwrap()));
         assert_eq!(cfg.ws.auth, WsAuth::None);
         assert_eq!(cfg.ws.trusted_header, "X-User");
+        // The environment can turn off what the file turned on.
+        let cfg = load(Some(&file), &[("PADDOCK_WS_LISTEN", "off")]).unwrap();
+        assert_eq!(cfg.ws.listen, None);
         let err = load(None, &[("PADDOCK_WS_LISTEN", "localhost")]).unwrap_err();
         assert!(err.to_string().contains("127.0.0.1:7777"), "{err}");
         let err = load(None, &[("PADDOCK_WS_AUTH", "open")]).unwrap_err();
