@@ -641,12 +641,13 @@ async fn websocket_client_that_never_reads_is_resynced_without_slowing_others() 
         }))
         .await;
     stalled.response(id).await.unwrap();
-    // Two turns of 6 MB each (the user frame and 600 deltas of 10 KB): far more than TCP's
-    // buffers on both sides and the client's queue. The stalled client reads nothing now.
-    let text = "y".repeat(10_000 * 600);
+    // Two turns of 6 MB each (a 3 MB user frame and 300 deltas of 10 KB): far more than TCP's
+    // buffers on both sides (4 MB at most here) and the client's queue. The stalled client
+    // reads nothing now.
+    let text = "y".repeat(10_000 * 300);
     for _ in 0..2 {
         let sent = a
-            .send_turn("", Some(&first.session_id), &slow_text(&text, 600, 0))
+            .send_turn("", Some(&first.session_id), &slow_text(&text, 300, 0))
             .await;
         let frames = a.frames_until_complete(&sent.session_id).await;
         assert_eq!(text_of(&frames).len(), text.len());
