@@ -64,6 +64,9 @@ _paddock() {
             paddock,ls)
                 cmd="paddock__subcmd__ls"
                 ;;
+            paddock,notify)
+                cmd="paddock__subcmd__notify"
+                ;;
             paddock,project)
                 cmd="paddock__subcmd__project"
                 ;;
@@ -102,6 +105,9 @@ _paddock() {
                 ;;
             paddock,unstar)
                 cmd="paddock__subcmd__unstar"
+                ;;
+            paddock,usage)
+                cmd="paddock__subcmd__usage"
                 ;;
             paddock__subcmd__daemon,help)
                 cmd="paddock__subcmd__daemon__subcmd__help"
@@ -202,6 +208,9 @@ _paddock() {
             paddock__subcmd__help,ls)
                 cmd="paddock__subcmd__help__subcmd__ls"
                 ;;
+            paddock__subcmd__help,notify)
+                cmd="paddock__subcmd__help__subcmd__notify"
+                ;;
             paddock__subcmd__help,project)
                 cmd="paddock__subcmd__help__subcmd__project"
                 ;;
@@ -240,6 +249,9 @@ _paddock() {
                 ;;
             paddock__subcmd__help,unstar)
                 cmd="paddock__subcmd__help__subcmd__unstar"
+                ;;
+            paddock__subcmd__help,usage)
+                cmd="paddock__subcmd__help__subcmd__usage"
                 ;;
             paddock__subcmd__help__subcmd__daemon,restart)
                 cmd="paddock__subcmd__help__subcmd__daemon__subcmd__restart"
@@ -344,7 +356,7 @@ _paddock() {
 
     case "${cmd}" in
         paddock)
-            opts="-h -V --socket --remote --remote-paddock --help --version daemon project ls list send tail cancel show doctor status archive unarchive star unstar read unread detach attach delete fork history trigger import provenance blame files git proxy help"
+            opts="-h -V --socket --remote --remote-paddock --help --version daemon project ls list send tail cancel show doctor status notify usage archive unarchive star unstar read unread detach attach delete fork history trigger import provenance blame files git proxy help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1072,7 +1084,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__help)
-            opts="daemon project ls send tail cancel show doctor status archive unarchive star unstar read unread detach attach delete fork history trigger import provenance blame files git proxy help"
+            opts="daemon project ls send tail cancel show doctor status notify usage archive unarchive star unstar read unread detach attach delete fork history trigger import provenance blame files git proxy help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1393,6 +1405,20 @@ _paddock() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        paddock__subcmd__help__subcmd__notify)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         paddock__subcmd__help__subcmd__project)
             opts="add ls"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1659,6 +1685,20 @@ _paddock() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        paddock__subcmd__help__subcmd__usage)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         paddock__subcmd__history)
             opts="-p -h -V --project --unattended --limit --json --keep-unseen --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1750,6 +1790,32 @@ _paddock() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__notify)
+            opts="-h -V --once --socket --remote --remote-paddock --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --socket)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1994,7 +2060,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__send)
-            opts="-p -c -h -V --project --session --model --detach --json --socket --remote --remote-paddock --help --version"
+            opts="-p -c -h -V --project --session --model --detach --preload --json --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2496,6 +2562,48 @@ _paddock() {
                 return 0
             fi
             case "${prev}" in
+                --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__usage)
+            opts="-p -h -V --project --subtree --archived --all --top --json --socket --remote --remote-paddock --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -p)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --subtree)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --top)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --socket)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -255,6 +255,52 @@ Examples:
     )]
     Status(StatusArgs),
 
+    /// Tell this terminal when a chat needs you: desktop notifications and the bell
+    #[command(
+        long_about = "\
+Stay connected to paddockd and announce every chat that needs you — an unattended run \
+(scheduled, hook, spawned) that finished, a run that failed, a tool call waiting for approval — \
+with a desktop notification through the terminal (OSC 9, or OSC 777) and the bell, plus one line \
+on stdout. Chats open in a client are not announced (someone is watching them), and each event \
+is announced once. The TUI does the same by itself; this is for when it is not open: run it in a \
+tmux window or a spare terminal, locally or with --remote.
+
+Inside tmux the sequence goes through tmux's passthrough, which needs `set -g allow-passthrough \
+on`; the bell needs nothing. PADDOCK_NOTIFY picks the sequence: osc9 (default: iTerm2, WezTerm, \
+Windows Terminal, ghostty, foot), osc777 (rxvt-unicode, Konsole), bell, or off (the lines only).
+
+Ends with Ctrl-C; exits 1 if the connection to paddockd is lost.",
+        after_help = "\
+Examples:
+  paddock notify                        in a spare tmux window
+  PADDOCK_NOTIFY=osc777 paddock notify
+  paddock --remote devbox notify        a laptop told about the devbox's chats"
+    )]
+    Notify(NotifyArgs),
+
+    /// Tokens, estimated cost and context use, per chat, project and subtree
+    #[command(
+        long_about = "\
+Sum the tokens (input, output, cache reads and writes) and the estimated cost of chats, from \
+paddockd's index of the transcripts (no transcript is re-read): the total, one line per project, \
+then the costliest chats with their context-window use after their latest message. The cost is \
+estimated from the token counts and the model's list price.
+
+Without -p every project counts; --subtree SESSION sums a chat and every chat under it in the \
+tree. Archived chats count with --archived (only them) or --all (both).
+
+--json prints {total, projects: {slug: totals}, chats: [{sessionId, projectSlug, title, \
+archived, tokens, costUsd, contextPercent}]}, where totals are {chats, measured, inputTokens, \
+outputTokens, cacheReadTokens, cacheCreationTokens, costUsd}.",
+        after_help = "\
+Examples:
+  paddock usage
+  paddock usage -p web --all
+  paddock usage --subtree SESSION       a manager chat and everything it spawned
+  paddock usage --json | jq .total.costUsd"
+    )]
+    Usage(UsageArgs),
+
     /// Archive chats: hide them from `paddock ls` (`ls --archived` lists them)
     #[command(
         long_about = "\
@@ -604,6 +650,35 @@ pub enum ProjectCmd {
 }
 
 #[derive(Debug, Args)]
+pub struct NotifyArgs {
+    /// Exit after the first announcement (for scripts: wait until something needs you)
+    #[arg(long)]
+    pub once: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct UsageArgs {
+    /// Only this project's chats [default: every project]
+    #[arg(short = 'p', long = "project", value_name = "SLUG")]
+    pub project: Option<String>,
+    /// Only this chat and the chats under it in the tree
+    #[arg(long, value_name = "SESSION")]
+    pub subtree: Option<String>,
+    /// Only archived chats
+    #[arg(long, conflicts_with = "all")]
+    pub archived: bool,
+    /// Active and archived chats
+    #[arg(long)]
+    pub all: bool,
+    /// How many of the costliest chats to list
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub top: usize,
+    /// Print the report as one JSON object
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
 pub struct LsArgs {
     /// The project [default: the root workspace]
     #[arg(short = 'p', long = "project", value_name = "SLUG")]
@@ -633,6 +708,10 @@ pub struct SendArgs {
     /// Return once the turn is accepted, printing the session id to stdout
     #[arg(long)]
     pub detach: bool,
+    /// Start the new chat from the project's curated context: its OVERVIEW.md and the end of
+    /// its CHANGELOG.md go before the message (when it has an overview)
+    #[arg(long, conflicts_with = "session")]
+    pub preload: bool,
     /// Print every frame of the turn as one JSON line instead of the reply text (with
     /// --detach: the accepted turn, {projectSlug, sessionId, jobId, queued})
     #[arg(long)]
@@ -1653,6 +1732,26 @@ mod tests {
         assert_eq!(args.project, None);
         assert!(args.json);
         assert!(parse(&["files"]).is_err());
+
+        let cli = parse(&["usage", "--subtree", "abc", "--all", "--top", "3", "--json"])?;
+        let Some(Cmd::Usage(args)) = cli.command else {
+            panic!("not usage: {:?}", cli.command);
+        };
+        assert_eq!(args.subtree.as_deref(), Some("abc"));
+        assert!(args.all && args.json && !args.archived);
+        assert_eq!(args.top, 3);
+        assert!(parse(&["usage", "--all", "--archived"]).is_err());
+        let cli = parse(&["notify", "--once"])?;
+        assert!(matches!(
+            cli.command,
+            Some(Cmd::Notify(NotifyArgs { once: true }))
+        ));
+        let cli = parse(&["send", "--preload", "hello"])?;
+        let Some(Cmd::Send(args)) = cli.command else {
+            panic!("not send: {:?}", cli.command);
+        };
+        assert!(args.preload);
+        assert!(parse(&["send", "--preload", "-c", "abc", "hello"]).is_err());
 
         let cli = parse(&["git", "status", "--chat", "abc", "--subtree", "--json"])?;
         let Some(Cmd::Git {

@@ -136,7 +136,9 @@ mod tests {
         assert_eq!(Mode::parse(Some("osc777")), Ok(Mode::Osc777));
         assert_eq!(Mode::parse(Some(" bell ")), Ok(Mode::Bell));
         assert_eq!(Mode::parse(Some("off")), Ok(Mode::Off));
-        let err = Mode::parse(Some("loud")).unwrap_err();
+        let Err(err) = Mode::parse(Some("loud")) else {
+            panic!("loud is not a mode");
+        };
         assert!(err.contains("osc9, osc777, bell or off"), "{err}");
     }
 

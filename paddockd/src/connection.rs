@@ -237,11 +237,17 @@ impl Connection {
             Request::ChatSend(send) => {
                 let turn = async {
                     let project = d.project(&send.project_slug)?;
+                    // A new chat may start from the project's curated context.
+                    let message = if send.preload_context && send.session_id.is_none() {
+                        crate::preload::compose(&project.meta_dir, &send.message)
+                    } else {
+                        send.message
+                    };
                     d.runner
                         .send(TurnRequest {
                             project,
                             session_id: send.session_id,
-                            message: send.message,
+                            message,
                             model: send.model,
                             attribution: None,
                             origin: paddock_proto::Origin::Human,

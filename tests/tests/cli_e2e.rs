@@ -254,3 +254,57 @@ fn sigterm_during_a_turn_stops_the_daemon_and_leaves_no_process() {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+#[test]
+fn notify_announces_a_failed_run_nobody_watches_and_usage_sums_the_chats() {
+    let env = Env::new();
+    env.run(&["send", "hello there"]);
+    let mut notify = env
+        .paddock()
+        .args(["notify", "--once"])
+        .env("PADDOCK_NOTIFY", "osc777")
+        .env_remove("TMUX")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Subscribed once it says it is waiting.
+    let mut stderr = BufReader::new(notify.stderr.take().unwrap());
+    let mut line = String::new();
+    stderr.read_line(&mut line).unwrap();
+    assert!(line.contains("waiting for chats that need you"), "{line}");
+
+    let script =
+        r#"fake:[{"text":"working","chunks":1,"delay_ms":300},{"api_error":500,"message":"boom"}]"#;
+    env.run(&["send", "--detach", script]);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = notify.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "paddock notify --once never returned"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success());
+    let mut out = String::new();
+    notify
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    assert!(out.starts_with("\x1b]777;notify;"), "{out:?}");
+    assert!(out.contains("Run failed\x07\x07"), "{out:?}");
+    assert!(out.trim_end().ends_with("— Run failed"), "{out:?}");
+
+    // Two chats, both in the root workspace.
+    let (json, _) = env.run(&["usage", "--json"]);
+    let report: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(report["total"]["chats"], 2, "{report:#}");
+    assert_eq!(report["chats"].as_array().unwrap().len(), 2);
+    let (text, _) = env.run(&["usage"]);
+    assert!(text.starts_with("2 chats ("), "{text}");
+}

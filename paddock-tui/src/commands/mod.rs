@@ -9,6 +9,7 @@ mod follow;
 mod git;
 mod history;
 mod import;
+mod notify;
 mod output;
 mod project;
 mod provenance;
@@ -17,6 +18,7 @@ mod send;
 mod status;
 mod tail;
 mod trigger;
+mod usage;
 
 use std::path::{Path, PathBuf};
 
@@ -120,6 +122,8 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Cmd::Cancel(args)) => chats::cancel(&ctx, args).await,
         Some(Cmd::Show(args)) => chats::show(&ctx, args).await,
         Some(Cmd::Status(args)) => status::run(&ctx, args).await,
+        Some(Cmd::Notify(args)) => notify::run(&ctx, args).await,
+        Some(Cmd::Usage(args)) => usage::run(&ctx, args).await,
         Some(Cmd::Doctor) => doctor::run(&ctx).await,
         Some(Cmd::Archive(args)) => batch::update(&ctx, ChatAction::Archive, args).await,
         Some(Cmd::Unarchive(args)) => batch::update(&ctx, ChatAction::Unarchive, args).await,

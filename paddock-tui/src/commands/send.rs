@@ -29,7 +29,7 @@ pub async fn run(ctx: &Context, args: SendArgs) -> anyhow::Result<()> {
         session_id: args.session.clone(),
         message,
         model: args.model.clone(),
-        preload_context: false,
+        preload_context: args.preload,
     });
     let sent = match client.request(request).await? {
         Reply::Sent(sent) => sent,

@@ -11,6 +11,7 @@ mod stream;
 mod touched;
 mod transcript;
 mod triggers;
+mod usage;
 
 pub use actions::{delete_confirmation, deleted_summary, import_summary, update_summary};
 pub use blame::blame;
@@ -29,6 +30,7 @@ pub use triggers::{
     Saved, hook_event_name, last_fire, next_fire, trigger_kind, trigger_saved, trigger_session,
     trigger_table, trigger_when,
 };
+pub use usage::{Report as UsageReport, report as usage_report, subtree, usage_text};
 
 use paddock_proto::{Attribution, NoticeKind, Origin};
 use serde_json::Value;

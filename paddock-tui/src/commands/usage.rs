@@ -1,0 +1,65 @@
+//! `paddock usage`: tokens and estimated cost, summed from the daemon's index.
+
+use anyhow::anyhow;
+use paddock_proto::{ChatList, ChatScope, Reply, Request};
+
+use super::output::{print, print_json};
+use super::{Context, unexpected};
+use crate::cli::UsageArgs;
+use crate::format;
+
+pub async fn run(ctx: &Context, args: UsageArgs) -> anyhow::Result<()> {
+    let client = ctx.connect().await?;
+    let scope = if args.all {
+        ChatScope::All
+    } else if args.archived {
+        ChatScope::Archived
+    } else {
+        ChatScope::Active
+    };
+    let chats = match client
+        .request(Request::ChatList(ChatList {
+            project_slug: args.project.clone(),
+            // A subtree may reach into archived chats: filtered below.
+            scope: if args.subtree.is_some() {
+                ChatScope::All
+            } else {
+                scope
+            },
+        }))
+        .await?
+    {
+        Reply::Chats(c) => c.chats,
+        other => return Err(unexpected("chat:list", &other)),
+    };
+    let report = match &args.subtree {
+        Some(root) => {
+            if !chats.iter().any(|c| &c.session_id == root) {
+                return Err(anyhow!(
+                    "no chat {root}{}; `paddock ls --all` lists the chats",
+                    args.project
+                        .as_deref()
+                        .map_or_else(String::new, |p| format!(
+                            " in project {}",
+                            format::project_label(p)
+                        ))
+                ));
+            }
+            let keep = |archived: bool| match scope {
+                ChatScope::All => true,
+                ChatScope::Archived => archived,
+                ChatScope::Active => !archived,
+            };
+            format::usage_report(
+                format::subtree(&chats, root)
+                    .into_iter()
+                    .filter(|c| c.session_id == *root || keep(c.archived)),
+            )
+        }
+        None => format::usage_report(&chats),
+    };
+    if args.json {
+        return print_json(&report);
+    }
+    print(&format::usage_text(&report, args.top))
+}
