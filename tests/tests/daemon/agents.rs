@@ -496,7 +496,11 @@ async fn a_child_created_with_preloaded_context_starts_from_the_projects_overvie
     .await
     .unwrap();
     let meta = d.cfg.data_dir.join("projects/web");
-    std::fs::write(meta.join("OVERVIEW.md"), "# Web\nThe database is Postgres.\n").unwrap();
+    std::fs::write(
+        meta.join("OVERVIEW.md"),
+        "# Web\nThe database is Postgres.\n",
+    )
+    .unwrap();
     std::fs::write(
         meta.join("CHANGELOG.md"),
         "# Changelog\n- Chose Postgres over SQLite.\n",
