@@ -175,12 +175,7 @@ impl Fetch {
                     path: path.clone(),
                 })
             }
-            Fetch::Search(asked) => Request::Search(paddock_proto::SearchRequest {
-                query: asked.query.clone(),
-                project_slug: None,
-                limit: Some(search_view::LIMIT),
-                archived: asked.archived,
-            }),
+            Fetch::Search(asked) => Request::Search(asked.request()),
             Fetch::History => Request::HistoryList(paddock_proto::HistoryList {
                 project_slug: None,
                 unattended: false,

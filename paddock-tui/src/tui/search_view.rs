@@ -15,11 +15,10 @@
 use std::collections::HashMap;
 
 use chrono::{DateTime, Datelike, FixedOffset, Local};
-use paddock_proto::{Origin, SearchField, SearchHit, SearchMatch, SearchResults};
+use paddock_proto::{Origin, SearchField, SearchHit, SearchMatch, SearchRequest, SearchResults};
 use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
-use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
@@ -44,6 +43,18 @@ pub struct Asked {
     pub query: String,
     /// Archived chats too.
     pub archived: bool,
+}
+
+impl Asked {
+    /// The request: every project, the first [`LIMIT`] chats.
+    pub fn request(&self) -> SearchRequest {
+        SearchRequest {
+            query: self.query.clone(),
+            project_slug: None,
+            limit: Some(LIMIT),
+            archived: self.archived,
+        }
+    }
 }
 
 /// What a key did to the view, for the dispatcher.
@@ -486,7 +497,8 @@ pub fn snippet_spans(
             *slot = true;
         }
     }
-    // The cells to draw: the snippet's chars, and brackets around each lit run without color.
+    // The cells to draw: the snippet's chars (the daemon's `…` as `...` in ASCII), and
+    // brackets around each lit run without color.
     let brackets = !theme.color;
     let mut cells: Vec<(char, bool)> = Vec::with_capacity(chars.len() + 4);
     for (i, &c) in chars.iter().enumerate() {
@@ -498,7 +510,11 @@ pub fn snippet_spans(
         if brackets && !on && was {
             cells.push((']', true));
         }
-        cells.push((c, on));
+        if c == '…' && !theme.unicode {
+            cells.extend([('.', on); 3]);
+        } else {
+            cells.push((c, on));
+        }
     }
     if brackets && lit.last().copied().unwrap_or(false) {
         cells.push((']', true));
@@ -695,20 +711,29 @@ fn header_lines(view: &SearchView, theme: &Theme) -> Vec<Line<'static>> {
         }
         return lines;
     };
+    // The count (the body says when nothing matched), what was searched, a refresh running.
     let shown = u32::try_from(results.hits.len()).unwrap_or(u32::MAX);
-    let mut count = match results.total {
-        0 => "no chat matches".to_owned(),
-        1 => "1 chat".to_owned(),
-        n if shown < n => format!("the first {} of {} chats", thousands(shown), thousands(n)),
-        n => format!("{} chats", thousands(n)),
-    };
+    let mut parts = Vec::new();
+    match results.total {
+        0 => {}
+        1 => parts.push("1 chat".to_owned()),
+        n if shown < n => parts.push(format!(
+            "the first {} of {} chats",
+            thousands(shown),
+            thousands(n)
+        )),
+        n => parts.push(format!("{} chats", thousands(n))),
+    }
     if view.asked.as_ref().is_some_and(|a| a.archived) {
-        count.push_str(", archived ones too");
+        parts.push("archived ones too".to_owned());
     }
     if view.loading {
-        count.push_str(&format!(" {} searching{ellipsis}", theme.glyph("·", "-")));
+        parts.push(format!("searching{ellipsis}"));
     }
-    lines.push(Line::styled(format!(" {count}"), dim));
+    if !parts.is_empty() {
+        let dot = format!(" {} ", theme.glyph("·", "-"));
+        lines.push(Line::styled(format!(" {}", parts.join(&dot)), dim));
+    }
     if let Some(p) = results.indexing {
         lines.push(Line::styled(
             format!(
@@ -793,11 +818,13 @@ fn hit_line(view: &SearchView, hit: &SearchHit, theme: &Theme, width: usize) -> 
     let parts: Vec<String> = parts.into_iter().filter(|p| !p.is_empty()).collect();
     let title = clean_title(&hit.title);
     let badge_w = badge.as_ref().map_or(0, |b| b.width() + 1);
-    // The right part as long as the title keeps a dozen columns: all of it, then without the
-    // project, then nothing.
+    // The right part as long as the title keeps most of the row: all of it, then without the
+    // project, then the time alone, then nothing.
+    let title_min = title.width().min(width * 3 / 5);
     let candidates = [
         parts.clone(),
         parts.iter().skip(1).cloned().collect(),
+        parts.last().cloned().into_iter().collect(),
         vec![],
     ];
     let right = candidates
@@ -805,7 +832,7 @@ fn hit_line(view: &SearchView, hit: &SearchHit, theme: &Theme, width: usize) -> 
         .map(|p| p.join(&format!(" {dot} ")))
         .find(|r| {
             let r_w = if r.is_empty() { 0 } else { r.width() + 2 };
-            width.saturating_sub(2 + badge_w + r_w) >= title.width().min(12)
+            width.saturating_sub(2 + badge_w + r_w) >= title_min
         })
         .unwrap_or_default();
     let right_w = if right.is_empty() {
@@ -911,11 +938,6 @@ fn list_lines(
         }
     }
     (lines, cursor_range)
-}
-
-/// The style a highlighted part of a snippet gets (for tests that look at cells).
-pub fn match_style(theme: &Theme) -> Style {
-    theme.style(Role::Match)
 }
 
 #[cfg(test)]
