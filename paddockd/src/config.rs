@@ -65,6 +65,7 @@ struct FileConfig {
     approval_timeout_secs: Option<u64>,
     usage_limit_resume: Option<bool>,
     sweeper: Option<bool>,
+    drive_mode: Option<DriveMode>,
     commit_chats: Option<bool>,
     sweeper_model: Option<String>,
     sweeper_min_interval_secs: Option<u64>,
@@ -238,6 +239,11 @@ pub const KEYS: &[KeyDoc] = &[
         about: "after a successful turn of yours, curate the project's OVERVIEW.md, CHANGELOG.md and the managed section of CLAUDE.md",
     },
     KeyDoc {
+        key: "drive_mode",
+        default: "session",
+        about: "how claude runs a chat: session (one live process per chat, kept between turns) or batch (one process per turn, resumed by id); a project's project.toml may say otherwise, and one-shot triggers always use batch",
+    },
+    KeyDoc {
         key: "commit_chats",
         default: "true",
         about: "when the data directory is a git repository of its own, commit each project's .chats (its transcripts) a moment after its turns end",
@@ -341,6 +347,8 @@ pub struct Config {
     pub usage_limit_resume: bool,
     /// Commit projects' `.chats` in the data directory's repository (`autocommit.rs`).
     pub commit_chats: bool,
+    /// How a chat's `claude` lives (a project's `drive_mode` wins).
+    pub drive_mode: DriveMode,
     /// The sweeper (`sweeper/`).
     pub sweeper: bool,
     pub sweeper_model: String,
@@ -398,6 +406,7 @@ impl Config {
             usage_limit_resume: false,
             // Off for embedding (tests); `Config::load` turns it on unless configured off.
             commit_chats: false,
+            drive_mode: DriveMode::Session,
             sweeper: false,
             sweeper_model: "claude-haiku-4-5".into(),
             sweeper_min_interval: Duration::from_secs(300),
@@ -538,6 +547,9 @@ impl Config {
         }
         cfg.sweeper = pick(&env, "sweeper", file.sweeper)?.unwrap_or(true);
         cfg.commit_chats = pick(&env, "commit_chats", file.commit_chats)?.unwrap_or(true);
+        if let Some(mode) = pick(&env, "drive_mode", file.drive_mode)? {
+            cfg.drive_mode = mode;
+        }
         if let Some(b) = pick(&env, "usage_limit_resume", file.usage_limit_resume)? {
             cfg.usage_limit_resume = b;
         }
@@ -669,6 +681,29 @@ fn env_var(key: &str) -> String {
 }
 
 /// The environment's value for `key` if set (parsed), else the file's.
+/// How a chat's `claude` process lives (reference §9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DriveMode {
+    /// One live process per chat, kept between turns (until idle or reaped).
+    #[default]
+    Session,
+    /// One process per turn, resumed by session id, stopped when the turn ends.
+    Batch,
+}
+
+impl std::str::FromStr for DriveMode {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "session" => Ok(Self::Session),
+            "batch" => Ok(Self::Batch),
+            _ => Err(format!("expected `session` or `batch`, not {s:?}")),
+        }
+    }
+}
+
 fn pick<T: std::str::FromStr>(
     env: &dyn Fn(&str) -> Option<String>,
     key: &str,

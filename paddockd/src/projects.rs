@@ -58,6 +58,9 @@ pub struct ProjectFile {
     /// The depth gate for this project's chats (0-8); wins over the instance's setting.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_spawn_depth: Option<u32>,
+    /// How this project's chats run `claude` (`session` or `batch`); wins over the instance's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drive_mode: Option<crate::config::DriveMode>,
     /// Schedules and hooks, `[triggers.NAME]`. Entries that do not parse are left out here
     /// (the project still loads); `trigger:list` reports them with the reason.
     #[serde(

@@ -72,6 +72,8 @@ pub struct ChatTask {
     fallback_title: String,
     /// Continues autodrive made in a row (reset by a turn that completes).
     autodrives: u32,
+    /// The last turn ran in batch mode: stop the process once the queue is empty.
+    batch: bool,
 }
 
 /// Machine turns a busy chat holds; one more is refused as busy.
@@ -147,6 +149,22 @@ impl TurnEnd {
     }
 }
 
+/// A turn's drive mode: a one-shot trigger's run (`session = "new"`) is batch; otherwise the
+/// project's `drive_mode`, else the instance's.
+pub fn drive_mode(
+    cfg: &crate::config::Config,
+    project: &crate::projects::Project,
+    trigger: Option<&str>,
+) -> crate::config::DriveMode {
+    let one_shot = trigger
+        .and_then(|t| project.file.triggers.get(t))
+        .is_some_and(|spec| spec.session == paddock_proto::SessionPolicy::New);
+    if one_shot {
+        return crate::config::DriveMode::Batch;
+    }
+    project.file.drive_mode.unwrap_or(cfg.drive_mode)
+}
+
 impl ChatTask {
     pub fn new(session_id: String, ctx: Arc<Ctx>, rx: mpsc::Receiver<ChatCmd>) -> Self {
         let (answers_tx, answers_rx) = mpsc::channel(crate::approvals::ANSWER_QUEUE);
@@ -163,6 +181,7 @@ impl ChatTask {
             live: None,
             interrupts: 0,
             pending: std::collections::VecDeque::new(),
+            batch: false,
         }
     }
 
@@ -177,6 +196,11 @@ impl ChatTask {
                         self.turn(*job).await;
                         while let Some(next) = self.pending.pop_front() {
                             self.turn(next).await;
+                        }
+                        // Batch: the process lives for the turn only; the next one resumes
+                        // the session by id in a new process.
+                        if self.batch {
+                            self.stop_process("batch mode: one claude per turn").await;
                         }
                     }
                     Some(ChatCmd::Cancel { reply, .. }) => {
@@ -234,6 +258,8 @@ impl ChatTask {
             new_chat,
             reply,
         } = job;
+        self.batch = drive_mode(&self.ctx.cfg, &req.project, req.trigger.as_deref())
+            == crate::config::DriveMode::Batch;
         let hub = self.ctx.hub.clone();
         let cfg = self.ctx.cfg.clone();
         let state = self.ctx.state.clone();

@@ -5,6 +5,7 @@ mod agents;
 mod approvals;
 mod blame;
 mod chats;
+mod drive;
 mod git;
 mod harness;
 mod notifications;

@@ -582,3 +582,38 @@ async fn real_cli_subagent_writes_are_harvested_with_the_subagents_name_and_mode
     assert_eq!(sub.edge, paddock_proto::FileEdge::Observed);
     d.stop().await.unwrap();
 }
+
+/// Batch mode with the real CLI: the process ends with its turn; the next turn is a new
+/// process that resumes the session by id and sends the history.
+#[tokio::test]
+async fn real_cli_batch_mode_runs_a_process_per_turn_and_resumes() {
+    let api = MockApi::start().await.unwrap();
+    let d = real_daemon(&api, |c| c.drive_mode = paddockd::config::DriveMode::Batch).await;
+    let mut c = d.client().await;
+    let sent = c.send_turn("", None, "hello").await;
+    let frames = c.frames_until_complete(&sent.session_id).await;
+    assert_eq!(text_of(&frames), "echo: hello");
+    let deadline = tokio::time::Instant::now() + DEADLINE;
+    loop {
+        let Reply::Status(s) = c.request(Request::DaemonStatus).await.unwrap() else {
+            panic!("not a status")
+        };
+        if s.live_processes == 0 {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the batch process outlived its turn"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let again = c.send_turn("", Some(&sent.session_id), "second").await;
+    let frames = c.frames_until_complete(&again.session_id).await;
+    assert_eq!(text_of(&frames), "echo: second");
+    let last = api.message_requests().pop().expect("a request");
+    assert!(
+        last.body.to_string().contains("echo: hello"),
+        "the resumed request carries the earlier turn"
+    );
+    d.stop().await.unwrap();
+}
