@@ -1519,6 +1519,54 @@ mod tests {
     }
 
     #[test]
+    fn transcript_entries_map_to_items_and_a_jump_waits_for_them() {
+        let entries = vec![
+            t_user("u1", "find the race"),
+            TranscriptEntry::ToolUse {
+                tool_use_id: "t1".into(),
+                name: "Bash".into(),
+                input: json!({"command": "rg cookie"}),
+            },
+            TranscriptEntry::ToolResult {
+                tool_use_id: "t1".into(),
+                output: "cookie.ts".into(),
+                is_error: false,
+            },
+            t_assistant("found it"),
+            TranscriptEntry::ToolResult {
+                tool_use_id: "gone".into(),
+                output: "orphan".into(),
+                is_error: false,
+            },
+        ];
+        let mut view = ChatView::new("web", SESSION);
+        // Asked before the transcript is read: done once it is.
+        assert!(!view.jump_to_entry(2));
+        assert_eq!(view.jumped(), None);
+        view.hydrate(&transcript(entries.clone(), false));
+        assert_eq!(view.entry_item(0), Some(0));
+        assert_eq!(view.entry_item(1), Some(1));
+        assert_eq!(view.entry_item(2), Some(1), "a result shows in its call");
+        assert_eq!(view.entry_item(3), Some(2));
+        assert_eq!(view.entry_item(4), Some(3), "an orphan result is an item");
+        assert_eq!(view.entry_item(5), None);
+        assert_eq!(view.jumped(), Some(1));
+        assert_eq!(view.cursor(), Some(1));
+        assert!(matches!(&view.items()[1], Item::Tool(t) if t.expanded));
+        assert!(!view.following());
+        // An entry the transcript does not have changes nothing; moving drops the mark.
+        assert!(!view.jump_to_entry(9));
+        assert_eq!(view.jumped(), Some(1));
+        assert!(view.jump_to_entry(3));
+        assert_eq!(view.jumped(), Some(2));
+        view.clear_jumped();
+        assert_eq!(view.jumped(), None);
+        // Reading the transcript again does not jump again.
+        view.hydrate(&transcript(entries, false));
+        assert_eq!(view.jumped(), None);
+    }
+
+    #[test]
     fn scrolling_up_stops_following_and_to_end_resumes() {
         let mut view = ChatView::new("web", SESSION);
         assert!(view.following());

@@ -828,6 +828,60 @@ mod tests {
     }
 
     #[test]
+    fn search_opens_everywhere_but_the_tree_keeps_its_filter() {
+        let none = KeyModifiers::NONE;
+        let ctrl_f = ev(KeyCode::Char('f'), KeyModifiers::CONTROL);
+        for context in [
+            Context::Tree,
+            Context::Chat,
+            Context::History,
+            Context::Changes,
+        ] {
+            assert_eq!(
+                command_for(context, &ctrl_f),
+                Some(C::Search),
+                "{context:?}"
+            );
+        }
+        assert_eq!(command_for(Context::Tree, &ch('/')), Some(C::Filter));
+        assert_eq!(command_for(Context::Chat, &ch('/')), Some(C::Search));
+        // The query line is a text field: letters type, Enter searches, Tab and ↓ go to the
+        // results, Esc closes.
+        let q = Context::SearchQuery;
+        assert!(q.is_text_entry());
+        for typed in ['q', '?', 'j', 'a', '/', ' '] {
+            assert_eq!(command_for(q, &ch(typed)), None, "{typed}");
+        }
+        assert_eq!(
+            command_for(q, &ev(KeyCode::Enter, none)),
+            Some(C::RunSearch)
+        );
+        assert_eq!(command_for(q, &ev(KeyCode::Tab, none)), Some(C::SwitchPane));
+        assert_eq!(
+            command_for(q, &ev(KeyCode::Down, none)),
+            Some(C::SwitchPane)
+        );
+        assert_eq!(command_for(q, &ev(KeyCode::Esc, none)), Some(C::Back));
+        assert_eq!(command_for(q, &ev(KeyCode::Left, none)), None);
+        assert_eq!(
+            command_for(q, &ev(KeyCode::Char('u'), KeyModifiers::CONTROL)),
+            None,
+            "Ctrl-U edits the query"
+        );
+        // The results.
+        let r = Context::Search;
+        assert_eq!(command_for(r, &ch('j')), Some(C::Down));
+        assert_eq!(command_for(r, &ch('k')), Some(C::Up));
+        assert_eq!(command_for(r, &ev(KeyCode::Enter, none)), Some(C::Open));
+        assert_eq!(command_for(r, &ch('/')), Some(C::EditQuery));
+        assert_eq!(command_for(r, &ev(KeyCode::Tab, none)), Some(C::SwitchPane));
+        assert_eq!(command_for(r, &ch('a')), Some(C::ToggleArchived));
+        assert_eq!(command_for(r, &ch('r')), Some(C::Refresh));
+        assert_eq!(command_for(r, &ev(KeyCode::Esc, none)), Some(C::Back));
+        assert_eq!(label_for(Context::Tree, C::Search), Some("Ctrl-F"));
+    }
+
+    #[test]
     fn the_composer_types_text() {
         let c = Context::Composer;
         for typed in ['q', '?', 'H', 'j', 'x', ' '] {

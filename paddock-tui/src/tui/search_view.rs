@@ -1240,6 +1240,24 @@ mod tests {
     }
 
     #[test]
+    fn a_long_query_scrolls_to_keep_the_caret_in_view() {
+        let mut v = SearchView::new();
+        typed(&mut v, "cookie refresh race between two tabs");
+        let theme = Theme::plain();
+        let line = query_line(&v, &theme, 30).to_string();
+        assert_eq!(line, " Search  ... between two tabs ");
+        assert!(line.width() <= 30);
+        press(&mut v, KeyCode::Home);
+        let line = query_line(&v, &theme, 30).to_string();
+        assert_eq!(line, " Search  cookie refresh race b", "cut at the edge");
+        // An empty query shows what to type; archived shows at the right.
+        let mut v = SearchView::new();
+        v.archived = true;
+        let line = query_line(&v, &theme, 50).to_string();
+        assert_eq!(line, " Search   words, or \"a phrase\"       archived too ");
+    }
+
+    #[test]
     fn the_header_counts_and_says_how_far_the_index_is() {
         let mut v = SearchView::new();
         typed(&mut v, "postgres");
