@@ -184,7 +184,7 @@ fn inferred_parent(injections: Option<&[Injection]>) -> Option<ChatRef> {
 }
 
 /// A chat's title: its custom title or first prompt, on one line; its id when it has neither.
-fn display_title(title: &str, sid: &str) -> String {
+pub(crate) fn display_title(title: &str, sid: &str) -> String {
     let t = title.trim();
     if t.is_empty() {
         format!("Chat {}", sid.get(..8).unwrap_or(sid))

@@ -19,6 +19,8 @@ pub struct ChatState {
     /// Chats parked on a usage limit.
     pub parking: crate::parking::Parking,
     pub index: ChatIndex,
+    /// The full-text index of every chat, built once `index` is ready, then kept current.
+    pub search: crate::search::SearchIndex,
     pub runs: RunLog,
     claude_home: PathBuf,
     /// True once every project present at start has been indexed.
@@ -57,6 +59,7 @@ impl ChatState {
             approvals: crate::approvals::Approvals::default(),
             parking: crate::parking::Parking::default(),
             index: ChatIndex::open(dir.join("chat-index.json")),
+            search: crate::search::SearchIndex::new(),
             runs: RunLog::open(dir.join("runs.jsonl")),
             claude_home: cfg.claude_home.clone(),
             ready: tokio::sync::watch::Sender::new(false),
@@ -83,6 +86,9 @@ impl ChatState {
             "chat index ready"
         );
         self.ready.send_replace(true);
+        // In the background, after the chat list is complete: searches meanwhile answer with
+        // what is indexed so far.
+        self.search.start(&self.index);
     }
 
     /// Waits until the start-up indexing is done: chat lists are complete from then on.

@@ -63,18 +63,32 @@ pub fn find_session_file(claude_home: &Path, session_id: &str) -> Option<PathBuf
         .find(|p| p.is_file())
 }
 
-/// Renders a transcript for `paddock show`.
+/// Renders a transcript for `paddock show`. A line that is not a JSON record (not even valid
+/// UTF-8) is skipped.
 pub fn render(path: &Path) -> std::io::Result<Vec<TranscriptEntry>> {
-    let file = std::fs::File::open(path)?;
+    let mut reader = BufReader::new(std::fs::File::open(path)?);
     let mut out = Vec::new();
-    for line in BufReader::new(file).lines() {
-        let line = line?;
-        let Ok(rec) = serde_json::from_str::<Value>(&line) else {
-            continue;
-        };
-        render_record(&rec, &mut out);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        if reader.read_until(b'\n', &mut line)? == 0 {
+            break;
+        }
+        render_line(&line, &mut out);
     }
     Ok(out)
+}
+
+/// Renders one line of a transcript (its `'\n'` may be there or not) into `out`, exactly as
+/// [`render`] does, so the search index, which reads lines as they are appended, counts
+/// entries as `chat:transcript` does. Returns the title of a `custom-title` record.
+pub fn render_line(line: &[u8], out: &mut Vec<TranscriptEntry>) -> Option<String> {
+    let rec = serde_json::from_slice::<Value>(line).ok()?;
+    render_record(&rec, out);
+    match rec.get("type").and_then(Value::as_str) {
+        Some("custom-title") => str_field(&rec, "customTitle"),
+        _ => None,
+    }
 }
 
 fn render_record(rec: &Value, out: &mut Vec<TranscriptEntry>) {
@@ -283,6 +297,13 @@ mod tests {
             "not json\n{\"type\":\"weird\"}\n{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"hi there\"},\"timestamp\":\"t\"}\n",
         )
         .unwrap();
+        assert_eq!(render(&p).unwrap().len(), 1);
+        // A line that is not even UTF-8 is skipped like any other bad line.
+        let mut bytes = b"{\"type\":\"user\",\"message\":{\"content\":\"caf\xe9\"}}\n".to_vec();
+        bytes.extend_from_slice(
+            b"{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"ok\"}}\r\n",
+        );
+        std::fs::write(&p, bytes).unwrap();
         assert_eq!(render(&p).unwrap().len(), 1);
     }
 }

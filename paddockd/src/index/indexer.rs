@@ -16,7 +16,7 @@ use tracing::{debug, info, warn};
 use super::persist::{self, Loaded};
 use super::scan::{self, Entry, ScanKind, Scanned, Stamp};
 use super::watch::{self, Overflow, Resolution, Watches};
-use super::{INDEX_VERSION, IndexError, IndexEvent, IndexOptions, Shared, view};
+use super::{INDEX_VERSION, IndexError, IndexEvent, IndexOptions, Shared, Touched, view};
 
 /// A transcript read in a reconcile counts towards a progress line every this many.
 const PROGRESS_EVERY: usize = 1000;
@@ -544,6 +544,8 @@ impl Shared {
     /// Returns how many chats the folder has.
     fn apply(&self, folder: &Path, updates: Vec<(String, Option<Entry>)>, emit: bool) -> usize {
         let mut events = Vec::new();
+        let mut touched = Vec::new();
+        let want_touched = self.touched.receiver_count() > 0;
         let mut changed = false;
         let count = {
             let mut tables = self.write_tables();
@@ -563,12 +565,26 @@ impl Shared {
                                 session_id: sid.clone(),
                             });
                         }
+                        if want_touched {
+                            touched.push(Touched {
+                                folder: folder.to_path_buf(),
+                                session_id: sid.clone(),
+                                gone: false,
+                            });
+                        }
                         chats.insert(sid, entry);
                         changed = true;
                     }
                     None => {
                         if chats.remove(&sid).is_some() {
                             changed = true;
+                            if want_touched {
+                                touched.push(Touched {
+                                    folder: folder.to_path_buf(),
+                                    session_id: sid.clone(),
+                                    gone: true,
+                                });
+                            }
                             events.push(IndexEvent::Removed {
                                 folder: folder.to_path_buf(),
                                 session_id: sid,
@@ -581,6 +597,10 @@ impl Shared {
         };
         if changed {
             self.changed();
+        }
+        for t in touched {
+            // No receiver is fine; one that lags is told so by the channel.
+            let _ = self.touched.send(t);
         }
         if emit {
             for event in events {

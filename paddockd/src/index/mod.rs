@@ -95,6 +95,17 @@ pub enum IndexEvent {
     },
 }
 
+/// A transcript the index read (new or grown, replaced...) or dropped, whether or not what the
+/// list shows of it changed: for readers of the transcripts' text (the search index), which
+/// follow the files without watching them again. Sent for every folder reconcile too.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Touched {
+    pub folder: PathBuf,
+    pub session_id: String,
+    /// The transcript is gone (deleted, or no longer a chat).
+    pub gone: bool,
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum IndexError {
     #[error("cannot read the transcripts folder {}: {source}", path.display())]
@@ -172,6 +183,7 @@ struct Handle {
 struct Shared {
     tables: RwLock<Tables>,
     events: broadcast::Sender<IndexEvent>,
+    touched: broadcast::Sender<Touched>,
     state_file: PathBuf,
     /// Bumped on every change to `tables` that is worth persisting.
     generation: AtomicU64,
@@ -196,6 +208,9 @@ struct Tables {
 /// Capacity of the change-event broadcast. A receiver that lags gets `Lagged` and should
 /// treat it as "everything changed".
 const EVENT_CAPACITY: usize = 1024;
+/// Capacity of the [`Touched`] broadcast; a receiver that lags gets `Lagged` and should check
+/// every transcript (a stat each).
+const TOUCHED_CAPACITY: usize = 4096;
 /// Capacity of the command queue to the indexer: callers of the async methods wait.
 const COMMAND_CAPACITY: usize = 256;
 
@@ -210,9 +225,11 @@ impl ChatIndex {
 
     pub fn open_with(state_file: PathBuf, options: IndexOptions) -> Self {
         let (events, _) = broadcast::channel(EVENT_CAPACITY);
+        let (touched, _) = broadcast::channel(TOUCHED_CAPACITY);
         let shared = Arc::new(Shared {
             tables: RwLock::new(Tables::default()),
             events,
+            touched,
             state_file,
             generation: AtomicU64::new(0),
             persisted: tokio::sync::Mutex::new(None),
@@ -304,6 +321,34 @@ impl ChatIndex {
             .find_map(|(folder, chats)| chats.get(session_id).map(|e| view(folder, session_id, e)))
     }
 
+    /// Chats by (watched folder, session id), each `None` when that folder does not have it.
+    /// One lock for all of them; no IO.
+    pub fn get_in(&self, wanted: &[(&Path, &str)]) -> Vec<Option<IndexedChat>> {
+        let tables = self.inner.shared.read_tables();
+        wanted
+            .iter()
+            .map(|&(folder, sid)| {
+                let entry = tables.live.get(folder)?.get(sid)?;
+                Some(view(folder, sid, entry))
+            })
+            .collect()
+    }
+
+    /// How many chats the watched folders have.
+    pub fn len(&self) -> usize {
+        self.inner
+            .shared
+            .read_tables()
+            .live
+            .values()
+            .map(HashMap::len)
+            .sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// The watched folders.
     pub fn folders(&self) -> Vec<PathBuf> {
         self.inner
@@ -332,6 +377,12 @@ impl ChatIndex {
     /// "everything changed".
     pub fn subscribe(&self) -> broadcast::Receiver<IndexEvent> {
         self.inner.shared.events.subscribe()
+    }
+
+    /// Every transcript read or dropped from now on ([`Touched`]). Bounded
+    /// (`TOUCHED_CAPACITY`): a receiver that lags gets `Lagged` and should check every chat.
+    pub fn subscribe_touched(&self) -> broadcast::Receiver<Touched> {
+        self.inner.shared.touched.subscribe()
     }
 
     /// Persists now, atomically, if anything changed since the last write. The indexer also

@@ -1,15 +1,328 @@
 //! Full-text search across every chat: a word index of the transcripts, kept current as they
 //! grow.
+//!
+//! - [`tokens`]: what a word is (alphanumeric runs, lowercased), shared by everything below.
+//! - [`reader`]: what of a transcript is searchable (the texts of the entries `chat:transcript`
+//!   renders, plus custom titles) and reading it incrementally from a stored byte offset.
+//! - [`index`]: the inverted index, token → chats, in a compact frozen segment plus a small
+//!   live one merged into it now and then; dead chats are dropped at merges.
+//! - [`updater`]: the one task that writes the index: the build at start (after the live chat
+//!   index is ready, so it never delays the chat list), then the transcripts the live index
+//!   reports as read, each read on from where the search index stopped.
+//! - [`query`], [`verify`], [`snippet`]: a query's terms → candidate chats from the postings
+//!   (an AND of each word's prefix range and each phrase's tokens) → ranked (title matches,
+//!   then recent activity) → their transcripts read, best first, to find the matches.
+//!
+//! The index is in memory only: it is rebuilt at every start (see ARCHITECTURE.md for the
+//! time and the memory at 10,000 chats), and searches answer meanwhile with what is indexed
+//! so far and the build's progress.
 
-use paddock_proto::{ErrorBody, ErrorCode, SearchRequest, SearchResults};
+mod index;
+mod query;
+mod reader;
+mod snippet;
+mod tokens;
+mod updater;
+mod verify;
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::time::Instant;
+
+use paddock_proto::{ErrorBody, ErrorCode, SearchProgress, SearchRequest, SearchResults};
+use tokio_util::sync::{CancellationToken, DropGuard};
+
+pub use query::Query;
+
+use crate::daemon::{Daemon, project_error};
+use crate::index::ChatIndex;
+use index::Table;
+use verify::{Candidate, rank, verify_ranked};
+
+/// Chats per answer unless `limit` says otherwise, and the most it may say.
+pub const DEFAULT_LIMIT: u32 = 50;
+pub const MAX_LIMIT: u32 = 500;
+/// Searches reading transcripts at once; more wait their turn (each connection sends one
+/// request at a time, so the waiters are bounded by the connections).
+const CONCURRENT_SEARCHES: usize = 2;
+
+/// The search index. Cheap to clone; its task stops when the last clone is dropped.
+#[derive(Clone)]
+pub struct SearchIndex {
+    shared: Arc<Shared>,
+    stop: CancellationToken,
+    _guard: Arc<DropGuard>,
+}
+
+pub(crate) struct Shared {
+    table: RwLock<Table>,
+    /// The build has listed the chats (`total` is set) / has finished.
+    started: AtomicBool,
+    built: AtomicBool,
+    /// Chats read by the build so far, of `total`.
+    done: AtomicU32,
+    total: AtomicU32,
+    launched: AtomicBool,
+    searches: tokio::sync::Semaphore,
+}
+
+/// Sizes of the index, for logs and the bench.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Chats indexed (live documents).
+    pub chats: usize,
+    /// Document slots, dead ones included.
+    pub docs: usize,
+    /// Distinct tokens (frozen segment, plus the live one's, which may repeat them).
+    pub tokens: usize,
+    /// (token, chat) pairs.
+    pub pairs: usize,
+    /// Estimated heap bytes of the whole index.
+    pub heap_bytes: usize,
+}
+
+impl Shared {
+    fn read(&self) -> RwLockReadGuard<'_, Table> {
+        self.table.read().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn write(&self) -> RwLockWriteGuard<'_, Table> {
+        self.table.write().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn stats(&self) -> SearchStats {
+        let t = self.read();
+        let p = t.postings.stats();
+        SearchStats {
+            chats: t.by_sid.len(),
+            docs: t.docs.len(),
+            tokens: p.frozen_tokens + p.live_tokens,
+            pairs: p.frozen_pairs + p.live_pairs,
+            heap_bytes: t.heap_bytes(),
+        }
+    }
+
+    /// Forgets the chats not in `known` (folder, session id): chats of folders no longer
+    /// watched, and any whose removal was missed.
+    fn forget_except(&self, known: &HashSet<(&Path, &str)>) {
+        let mut t = self.write();
+        let gone: Vec<Box<str>> = t
+            .by_sid
+            .iter()
+            .filter(|&(sid, &d)| {
+                let folder = t
+                    .docs
+                    .get(d as usize)
+                    .and_then(|doc| t.folders.get(doc.folder as usize));
+                folder.is_none_or(|f| !known.contains(&(f.as_path(), &**sid)))
+            })
+            .map(|(sid, _)| sid.clone())
+            .collect();
+        for sid in gone {
+            t.kill(&sid);
+        }
+    }
+}
+
+impl Default for SearchIndex {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl SearchIndex {
+    /// An empty index; [`SearchIndex::start`] builds it and keeps it current.
+    pub fn new() -> Self {
+        let stop = CancellationToken::new();
+        SearchIndex {
+            shared: Arc::new(Shared {
+                table: RwLock::new(Table::default()),
+                started: AtomicBool::new(false),
+                built: AtomicBool::new(false),
+                done: AtomicU32::new(0),
+                total: AtomicU32::new(0),
+                launched: AtomicBool::new(false),
+                searches: tokio::sync::Semaphore::new(CONCURRENT_SEARCHES),
+            }),
+            _guard: Arc::new(stop.clone().drop_guard()),
+            stop,
+        }
+    }
+
+    /// Builds the index from every chat `index` lists now, in the background, then follows
+    /// it. Call it once the live index is ready (later calls do nothing); within a runtime.
+    pub fn start(&self, index: &ChatIndex) {
+        if self.shared.launched.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        // Subscribed before listing, so nothing written in between is missed.
+        let touched = index.subscribe_touched();
+        tokio::spawn(updater::run(
+            self.shared.clone(),
+            index.clone(),
+            touched,
+            self.stop.clone(),
+        ));
+    }
+
+    /// Whether the build has finished.
+    pub fn is_built(&self) -> bool {
+        self.shared.built.load(Ordering::Acquire)
+    }
+
+    /// How far the build has come; `None` once it is done. Before it starts (the live index
+    /// is still being built), `total` is `chats_now`.
+    pub fn progress(&self, chats_now: usize) -> Option<SearchProgress> {
+        if self.is_built() {
+            return None;
+        }
+        if !self.shared.started.load(Ordering::Acquire) {
+            return Some(SearchProgress {
+                done: 0,
+                total: u32::try_from(chats_now).unwrap_or(u32::MAX),
+            });
+        }
+        Some(SearchProgress {
+            done: self.shared.done.load(Ordering::Relaxed),
+            total: self.shared.total.load(Ordering::Relaxed),
+        })
+    }
+
+    pub fn stats(&self) -> SearchStats {
+        self.shared.stats()
+    }
+
+    /// The chats (folder, session id) that have every term of `query`, by the index.
+    fn candidates(&self, query: &Query) -> Vec<(PathBuf, String)> {
+        let t = self.shared.read();
+        t.candidates(query)
+            .iter()
+            .filter_map(|d| {
+                let doc = t.docs.get(d as usize)?;
+                let folder = t.folders.get(doc.folder as usize)?;
+                Some((folder.clone(), doc.session_id.to_string()))
+            })
+            .collect()
+    }
+}
+
+/// The chats that match `query` by the index, as the chat list knows them (a chat it no
+/// longer lists is left out: deleted chats are gone at once), in the folders of `slug_of`,
+/// archived ones only with `include_archived`; best first.
+fn ranked(
+    search: &SearchIndex,
+    index: &ChatIndex,
+    slug_of: &HashMap<PathBuf, String>,
+    archived: &BTreeSet<String>,
+    include_archived: bool,
+    query: &Query,
+) -> Vec<Candidate> {
+    let found = search.candidates(query);
+    let wanted: Vec<(&Path, &str)> = found
+        .iter()
+        .filter(|(folder, _)| slug_of.contains_key(folder))
+        .map(|(folder, sid)| (folder.as_path(), sid.as_str()))
+        .collect();
+    let chats = index.get_in(&wanted);
+    let mut cands: Vec<Candidate> = Vec::with_capacity(wanted.len());
+    for (&(folder, sid), chat) in wanted.iter().zip(chats) {
+        let Some(chat) = chat else { continue };
+        let is_archived = archived.contains(sid);
+        if is_archived && !include_archived {
+            continue;
+        }
+        let title = crate::chats::display_title(&chat.title, sid);
+        let title_terms = query
+            .find(&title)
+            .iter()
+            .map(|f| f.term)
+            .collect::<HashSet<_>>()
+            .len();
+        cands.push(Candidate {
+            session_id: sid.to_owned(),
+            project_slug: slug_of.get(folder).cloned().unwrap_or_default(),
+            title,
+            updated_at: chat.updated_at.unwrap_or_default(),
+            activity_ms: chat.last_activity_ms,
+            archived: is_archived,
+            path: chat.path,
+            title_terms,
+        });
+    }
+    rank(&mut cands);
+    cands
+}
+
+fn invalid(message: impl Into<String>) -> ErrorBody {
+    ErrorBody::new(ErrorCode::InvalidArgument, message)
+}
 
 /// `search`.
-pub async fn search(
-    _d: &crate::daemon::Daemon,
-    r: SearchRequest,
-) -> Result<SearchResults, ErrorBody> {
-    Err(ErrorBody::new(
-        ErrorCode::Internal,
-        format!("search for {:?}: the index is not built yet", r.query),
-    ))
+pub async fn search(d: &Daemon, r: SearchRequest) -> Result<SearchResults, ErrorBody> {
+    let started = Instant::now();
+    let limit = match r.limit {
+        None => DEFAULT_LIMIT,
+        Some(n) if (1..=MAX_LIMIT).contains(&n) => n,
+        Some(n) => {
+            return Err(invalid(format!(
+                "limit {n} is out of range: give 1 to {MAX_LIMIT} (default {DEFAULT_LIMIT})"
+            )));
+        }
+    };
+    if r.query.trim().is_empty() {
+        return Err(invalid("the query is empty: give words to search for"));
+    }
+    let query = Query::parse(&r.query);
+    if query.terms.is_empty() {
+        return Err(invalid(format!(
+            "nothing to search for in {:?}: words need at least two letters or digits",
+            r.query
+        )));
+    }
+    let projects = match &r.project_slug {
+        Some(slug) => vec![d.project(slug)?],
+        None => d.projects.list().map_err(project_error)?,
+    };
+    let slug_of: HashMap<PathBuf, String> = projects
+        .iter()
+        .map(|p| (d.state.folder_of(p), p.slug.clone()))
+        .collect();
+    let search = &d.state.search;
+    let archived = d.state.stores.archive.all();
+    let cands = ranked(
+        search,
+        &d.state.index,
+        &slug_of,
+        &archived,
+        r.archived,
+        &query,
+    );
+    let candidates = cands.len();
+    let _permit = search.shared.searches.acquire().await.ok();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+    let q = query.clone();
+    let limit = limit as usize;
+    let verified = tokio::task::spawn_blocking(move || verify_ranked(&cands, &q, limit, threads))
+        .await
+        .map_err(|e| ErrorBody::new(ErrorCode::Internal, format!("the search failed: {e}")))?;
+    tracing::debug!(
+        query = %r.query,
+        candidates,
+        read = verified.read,
+        unread = verified.unread,
+        hits = verified.hits.len(),
+        elapsed_ms = started.elapsed().as_millis(),
+        "search"
+    );
+    Ok(SearchResults {
+        query: r.query,
+        hits: verified.hits,
+        total: verified.total,
+        indexing: search.progress(d.state.index.len()),
+    })
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,690 @@
+//! The inverted index: every token of every chat → the chats (documents) that have it.
+//!
+//! Two segments, like a small log-structured merge tree:
+//!
+//! - [`Frozen`]: the bulk, immutable and compact. Tokens sorted and concatenated in one byte
+//!   array; each token's documents as ascending delta-varint bytes in another; one pair of
+//!   `u32` ends per token. About 8 bytes per token plus its bytes, and one to two bytes per
+//!   (token, chat) pair.
+//! - [`Segment`]: what was added since (appends to running chats, new chats, the batches of a
+//!   build), a `BTreeMap` so it too can be looked up by prefix. When it holds more than a
+//!   quarter of the frozen pairs (at least [`FREEZE_MIN_PAIRS`]), it is merged into a new frozen
+//!   segment, off the lock ([`Postings::begin_freeze`], [`merge`], [`Postings::finish_freeze`]);
+//!   the growing threshold keeps the merges' total cost linear-logarithmic.
+//!
+//! A document whose transcript was replaced or deleted is marked dead ([`Bitset`]) and its
+//! postings are dropped at the next merge; a replaced transcript is indexed again as a new
+//! document. Both segments are sorted by bytes, so a word's prefix is one contiguous range.
+
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, HashMap};
+use std::ops::Range;
+use std::sync::Arc;
+
+/// A document: one transcript as read once from its start.
+pub type DocId = u32;
+
+/// The live segment is merged into the frozen one past this many pairs (or a quarter of the
+/// frozen pairs, if more).
+pub const FREEZE_MIN_PAIRS: usize = 1 << 20;
+
+/// A set of document ids.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Bitset {
+    words: Vec<u64>,
+}
+
+impl Bitset {
+    pub fn with_len(n: usize) -> Self {
+        Bitset {
+            words: vec![0; n.div_ceil(64)],
+        }
+    }
+
+    pub fn insert(&mut self, id: DocId) {
+        let (w, b) = (id as usize / 64, id % 64);
+        if w >= self.words.len() {
+            self.words.resize(w + 1, 0);
+        }
+        self.words[w] |= 1 << b;
+    }
+
+    pub fn contains(&self, id: DocId) -> bool {
+        self.words
+            .get(id as usize / 64)
+            .is_some_and(|w| w & (1 << (id % 64)) != 0)
+    }
+
+    /// Keeps only the ids also in `other`.
+    pub fn and(&mut self, other: &Bitset) {
+        for (i, w) in self.words.iter_mut().enumerate() {
+            *w &= other.words.get(i).copied().unwrap_or(0);
+        }
+    }
+
+    /// Removes the ids in `other`.
+    pub fn and_not(&mut self, other: &Bitset) {
+        for (w, o) in self.words.iter_mut().zip(&other.words) {
+            *w &= !o;
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = DocId> + '_ {
+        self.words.iter().enumerate().flat_map(|(i, &w)| {
+            let base = u32::try_from(i * 64).unwrap_or(u32::MAX);
+            BitIter(w).map(move |b| base + b)
+        })
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.words.capacity() * 8
+    }
+}
+
+struct BitIter(u64);
+
+impl Iterator for BitIter {
+    type Item = u32;
+    fn next(&mut self) -> Option<u32> {
+        if self.0 == 0 {
+            return None;
+        }
+        let b = self.0.trailing_zeros();
+        self.0 &= self.0 - 1;
+        Some(b)
+    }
+}
+
+/// The compact, immutable segment.
+#[derive(Debug, Default)]
+pub struct Frozen {
+    /// Every token's bytes, in sorted order, concatenated.
+    keys: Vec<u8>,
+    /// Per token: where its bytes end in `keys`, and where its documents end in `postings`.
+    ends: Vec<(u32, u32)>,
+    /// Per token: its documents, ascending, as LEB128 deltas (the first from 0).
+    postings: Vec<u8>,
+    pairs: usize,
+    /// Tokens left out because an array would have passed 4 GiB.
+    dropped: usize,
+}
+
+impl Frozen {
+    pub fn tokens(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn pairs(&self) -> usize {
+        self.pairs
+    }
+
+    fn key(&self, i: usize) -> &[u8] {
+        let start = if i == 0 {
+            0
+        } else {
+            self.ends[i - 1].0 as usize
+        };
+        &self.keys[start..self.ends[i].0 as usize]
+    }
+
+    fn docs(&self, i: usize) -> Docs<'_> {
+        let start = if i == 0 {
+            0
+        } else {
+            self.ends[i - 1].1 as usize
+        };
+        Docs {
+            bytes: &self.postings[start..self.ends[i].1 as usize],
+            last: 0,
+        }
+    }
+
+    /// The tokens equal to `token`, or starting with it when `prefix`.
+    fn range(&self, token: &str, prefix: bool) -> Range<usize> {
+        let t = token.as_bytes();
+        let lo = partition(self.tokens(), |i| self.key(i) < t);
+        let hi = if prefix {
+            partition(self.tokens(), |i| {
+                let k = self.key(i);
+                k < t || k.starts_with(t)
+            })
+        } else {
+            lo + usize::from(lo < self.tokens() && self.key(lo) == t)
+        };
+        lo..hi.max(lo)
+    }
+
+    pub fn heap_bytes(&self) -> usize {
+        self.keys.capacity() + self.ends.capacity() * 8 + self.postings.capacity()
+    }
+
+    /// Appends a token (in sorted order) with its documents (ascending, deduplicated).
+    fn push(&mut self, key: &[u8], docs: &[DocId]) {
+        if docs.is_empty() {
+            return;
+        }
+        let mut encoded = Vec::with_capacity(docs.len() * 2);
+        let mut last = 0;
+        for (i, &d) in docs.iter().enumerate() {
+            put_varint(&mut encoded, if i == 0 { d } else { d - last });
+            last = d;
+        }
+        let (Ok(key_end), Ok(post_end)) = (
+            u32::try_from(self.keys.len() + key.len()),
+            u32::try_from(self.postings.len() + encoded.len()),
+        ) else {
+            self.dropped += 1;
+            return;
+        };
+        self.keys.extend_from_slice(key);
+        self.postings.extend_from_slice(&encoded);
+        self.ends.push((key_end, post_end));
+        self.pairs += docs.len();
+    }
+}
+
+/// The first `i` in `0..n` for which `before(i)` is false (`before` must be monotone).
+fn partition(n: usize, before: impl Fn(usize) -> bool) -> usize {
+    let (mut lo, mut hi) = (0, n);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if before(mid) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+fn put_varint(out: &mut Vec<u8>, mut v: u32) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// The documents of one frozen token.
+struct Docs<'a> {
+    bytes: &'a [u8],
+    /// The previous document (the first is a delta from 0).
+    last: u32,
+}
+
+impl Iterator for Docs<'_> {
+    type Item = DocId;
+    fn next(&mut self) -> Option<DocId> {
+        let mut v: u32 = 0;
+        let mut shift = 0;
+        loop {
+            let (&b, rest) = self.bytes.split_first()?;
+            self.bytes = rest;
+            v |= u32::from(b & 0x7f).checked_shl(shift).unwrap_or(0);
+            if b & 0x80 == 0 {
+                break;
+            }
+            shift += 7;
+        }
+        self.last = self.last.wrapping_add(v);
+        Some(self.last)
+    }
+}
+
+/// The mutable segment: token → documents (in the order added, possibly repeated when a chat's
+/// appended lines have a token again; merges sort and deduplicate).
+#[derive(Debug, Default)]
+pub struct Segment {
+    map: BTreeMap<Box<str>, Vec<DocId>>,
+    pairs: usize,
+    key_bytes: usize,
+}
+
+impl Segment {
+    /// Adds every token of `batch` for its documents.
+    pub fn absorb(&mut self, batch: Batch) {
+        for (token, docs) in batch.map {
+            self.pairs += docs.len();
+            match self.map.get_mut(&token) {
+                Some(v) => v.extend(docs),
+                None => {
+                    self.key_bytes += token.len();
+                    self.map.insert(token, docs);
+                }
+            }
+        }
+    }
+
+    fn range<'a>(
+        &'a self,
+        token: &'a str,
+        prefix: bool,
+    ) -> impl Iterator<Item = (&'a str, &'a Vec<DocId>)> + 'a {
+        self.map
+            .range::<str, _>((std::ops::Bound::Included(token), std::ops::Bound::Unbounded))
+            .map(|(k, v)| (&**k, v))
+            .take_while(move |(k, _)| {
+                if prefix {
+                    k.starts_with(token)
+                } else {
+                    *k == token
+                }
+            })
+    }
+
+    /// An estimate: the keys and postings, plus a B-tree's per-entry overhead.
+    pub fn heap_bytes(&self) -> usize {
+        self.key_bytes
+            + self.map.values().map(|v| v.capacity() * 4).sum::<usize>()
+            + self.map.len() * (16 + 24 + 24)
+    }
+}
+
+/// Tokens of a few documents, gathered off the lock (a reader thread's batch).
+#[derive(Debug, Default)]
+pub struct Batch {
+    map: HashMap<Box<str>, Vec<DocId>>,
+    pub pairs: usize,
+}
+
+impl Batch {
+    /// Records that `doc` has `token`. A document's tokens must be added together (before the
+    /// next document's), which is what lets a repeat be dropped by looking at the last entry.
+    pub fn add(&mut self, token: &str, doc: DocId) {
+        match self.map.get_mut(token) {
+            Some(v) => {
+                if v.last() != Some(&doc) {
+                    v.push(doc);
+                    self.pairs += 1;
+                }
+            }
+            None => {
+                self.map.insert(token.into(), vec![doc]);
+                self.pairs += 1;
+            }
+        }
+    }
+}
+
+/// Both segments, and the one being frozen meanwhile.
+#[derive(Debug, Default)]
+pub struct Postings {
+    frozen: Arc<Frozen>,
+    /// The live segment being merged into a new frozen one: still looked up until it is.
+    freezing: Option<Arc<Segment>>,
+    live: Segment,
+}
+
+impl Postings {
+    /// Adds the documents of every token equal to `token` (or starting with it) to `out`.
+    pub fn lookup(&self, token: &str, prefix: bool, out: &mut Bitset) {
+        for i in self.frozen.range(token, prefix) {
+            for d in self.frozen.docs(i) {
+                out.insert(d);
+            }
+        }
+        let segments = self.freezing.as_deref().into_iter().chain([&self.live]);
+        for seg in segments {
+            for (_, docs) in seg.range(token, prefix) {
+                for &d in docs {
+                    out.insert(d);
+                }
+            }
+        }
+    }
+
+    pub fn absorb(&mut self, batch: Batch) {
+        self.live.absorb(batch);
+    }
+
+    /// Whether the live segment is due to be merged.
+    pub fn should_freeze(&self) -> bool {
+        self.freezing.is_none()
+            && self.live.pairs > 0
+            && self.live.pairs >= FREEZE_MIN_PAIRS.max(self.frozen.pairs / 4)
+    }
+
+    /// Starts a merge: the live segment becomes the one being frozen (still looked up) and a
+    /// new one takes the additions. Returns what [`merge`] needs; `None` if a merge is under
+    /// way, or if the live segment is empty and not `dead_to_drop`.
+    pub fn begin_freeze(&mut self, dead_to_drop: bool) -> Option<(Arc<Frozen>, Arc<Segment>)> {
+        if self.freezing.is_some() || (self.live.pairs == 0 && !dead_to_drop) {
+            return None;
+        }
+        let seg = Arc::new(std::mem::take(&mut self.live));
+        self.freezing = Some(seg.clone());
+        Some((self.frozen.clone(), seg))
+    }
+
+    /// Ends a merge with its result.
+    pub fn finish_freeze(&mut self, frozen: Frozen) {
+        self.frozen = Arc::new(frozen);
+        self.freezing = None;
+    }
+
+    pub fn stats(&self) -> PostingStats {
+        let seg = |s: &Segment| (s.map.len(), s.pairs, s.heap_bytes());
+        let (lt, lp, lb) = seg(&self.live);
+        let (ft, fp, fb) = self.freezing.as_deref().map_or((0, 0, 0), seg);
+        PostingStats {
+            frozen_tokens: self.frozen.tokens(),
+            frozen_pairs: self.frozen.pairs(),
+            live_tokens: lt + ft,
+            live_pairs: lp + fp,
+            heap_bytes: self.frozen.heap_bytes() + lb + fb,
+            dropped_tokens: self.frozen.dropped,
+        }
+    }
+}
+
+/// Sizes of the postings.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PostingStats {
+    pub frozen_tokens: usize,
+    pub frozen_pairs: usize,
+    pub live_tokens: usize,
+    pub live_pairs: usize,
+    pub heap_bytes: usize,
+    pub dropped_tokens: usize,
+}
+
+/// A new frozen segment with everything of `frozen` and `seg`, without the documents in `dead`.
+pub fn merge(frozen: &Frozen, seg: &Segment, dead: &Bitset) -> Frozen {
+    let mut out = Frozen {
+        keys: Vec::with_capacity(frozen.keys.len() + seg.key_bytes),
+        ends: Vec::with_capacity(frozen.tokens() + seg.map.len()),
+        postings: Vec::with_capacity(frozen.postings.len() + seg.pairs * 2),
+        ..Frozen::default()
+    };
+    let mut docs: Vec<DocId> = Vec::new();
+    let mut live = seg.map.iter().peekable();
+    let mut i = 0;
+    loop {
+        let fk = (i < frozen.tokens()).then(|| frozen.key(i));
+        let order = match (fk, live.peek()) {
+            (None, None) => break,
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (Some(f), Some((s, _))) => f.cmp(s.as_bytes()),
+        };
+        docs.clear();
+        let mut key: &[u8] = &[];
+        if order != Ordering::Greater
+            && let Some(f) = fk
+        {
+            docs.extend(frozen.docs(i));
+            key = f;
+            i += 1;
+        }
+        if order != Ordering::Less
+            && let Some((s, v)) = live.next()
+        {
+            docs.extend_from_slice(v);
+            key = s.as_bytes();
+        }
+        docs.sort_unstable();
+        docs.dedup();
+        docs.retain(|&d| !dead.contains(d));
+        out.push(key, &docs);
+    }
+    out.keys.shrink_to_fit();
+    out.ends.shrink_to_fit();
+    out.postings.shrink_to_fit();
+    out.dropped += frozen.dropped;
+    out
+}
+
+/// What the index holds of one document.
+#[derive(Debug, Clone)]
+pub struct Doc {
+    pub session_id: Box<str>,
+    /// Index into [`Table::folders`].
+    pub folder: u32,
+    pub read: super::reader::ReadState,
+}
+
+/// The documents and their postings.
+#[derive(Debug, Default)]
+pub struct Table {
+    pub docs: Vec<Doc>,
+    /// Session id → its live document.
+    pub by_sid: HashMap<Box<str>, DocId>,
+    pub folders: Vec<std::path::PathBuf>,
+    pub dead: Bitset,
+    /// Documents that died since the last merge began.
+    pub dead_since_merge: usize,
+    pub postings: Postings,
+}
+
+impl Table {
+    /// The id of a folder, added if new.
+    pub fn folder_id(&mut self, folder: &std::path::Path) -> u32 {
+        match self.folders.iter().position(|f| f == folder) {
+            Some(i) => u32::try_from(i).unwrap_or(u32::MAX),
+            None => {
+                self.folders.push(folder.to_path_buf());
+                u32::try_from(self.folders.len() - 1).unwrap_or(u32::MAX)
+            }
+        }
+    }
+
+    /// A new document for a chat, replacing (killing) its previous one. `None` when the ids
+    /// ran out (4 billion documents).
+    pub fn add_doc(&mut self, session_id: &str, folder: u32) -> Option<DocId> {
+        let id = DocId::try_from(self.docs.len()).ok()?;
+        self.kill(session_id);
+        self.docs.push(Doc {
+            session_id: session_id.into(),
+            folder,
+            read: super::reader::ReadState::default(),
+        });
+        self.by_sid.insert(session_id.into(), id);
+        Some(id)
+    }
+
+    /// Forgets a chat: its document is dead (its postings go at the next merge).
+    pub fn kill(&mut self, session_id: &str) {
+        if let Some(old) = self.by_sid.remove(session_id) {
+            self.dead.insert(old);
+            self.dead_since_merge += 1;
+            if let Some(d) = self.docs.get_mut(old as usize) {
+                // The slot stays (ids are positions); its id string is not needed any more.
+                d.session_id = Box::from("");
+            }
+        }
+    }
+
+    /// Forgets the chat of a document, if that document is still the chat's.
+    pub fn kill_doc(&mut self, doc: DocId) {
+        let sid = match self.docs.get(doc as usize) {
+            Some(d) if self.by_sid.get(&d.session_id) == Some(&doc) => d.session_id.clone(),
+            _ => return,
+        };
+        self.kill(&sid);
+    }
+
+    /// Whether a merge is due: the live segment is large, or many documents died since the
+    /// last one (their postings are dropped by merges only).
+    pub fn merge_due(&self) -> bool {
+        self.postings.should_freeze() || self.dead_since_merge > (self.by_sid.len() / 4).max(64)
+    }
+
+    /// Starts a merge (see [`Postings::begin_freeze`]), with the dead documents to drop.
+    pub fn begin_merge(&mut self) -> Option<(Arc<Frozen>, Arc<Segment>, Bitset)> {
+        let dead_to_drop = self.dead_since_merge > 0;
+        let (frozen, seg) = self.postings.begin_freeze(dead_to_drop)?;
+        self.dead_since_merge = 0;
+        Some((frozen, seg, self.dead.clone()))
+    }
+
+    /// The live documents that have every term of `query`.
+    pub fn candidates(&self, query: &super::query::Query) -> Bitset {
+        let n = self.docs.len();
+        let mut all: Option<Bitset> = None;
+        for term in &query.terms {
+            for (token, prefix) in term.keys() {
+                let mut bits = Bitset::with_len(n);
+                self.postings.lookup(token, prefix, &mut bits);
+                match &mut all {
+                    None => all = Some(bits),
+                    Some(a) => a.and(&bits),
+                }
+            }
+        }
+        let mut all = all.unwrap_or_else(|| Bitset::with_len(n));
+        all.and_not(&self.dead);
+        all
+    }
+
+    /// An estimate of the memory the index holds.
+    pub fn heap_bytes(&self) -> usize {
+        let docs = self.docs.capacity() * std::mem::size_of::<Doc>()
+            + self.docs.iter().map(|d| d.session_id.len()).sum::<usize>();
+        let by_sid = self.by_sid.capacity() * (16 + 4 + 8) + self.by_sid.len() * 36;
+        docs + by_sid + self.dead.heap_bytes() + self.postings.stats().heap_bytes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::super::query::Query;
+    use super::*;
+
+    fn batch(docs: &[(DocId, &[&str])]) -> Batch {
+        let mut b = Batch::default();
+        for (d, tokens) in docs {
+            for t in *tokens {
+                b.add(t, *d);
+            }
+        }
+        b
+    }
+
+    fn found(p: &Postings, token: &str, prefix: bool) -> Vec<DocId> {
+        let mut bits = Bitset::default();
+        p.lookup(token, prefix, &mut bits);
+        bits.iter().collect()
+    }
+
+    #[test]
+    fn bitsets() {
+        let mut a = Bitset::with_len(10);
+        for i in [0, 3, 64, 200] {
+            a.insert(i);
+        }
+        assert_eq!(a.iter().collect::<Vec<_>>(), [0, 3, 64, 200]);
+        assert!(a.contains(200) && !a.contains(199) && !a.contains(100_000));
+        let mut b = Bitset::default();
+        b.insert(3);
+        b.insert(200);
+        let mut c = a.clone();
+        c.and(&b);
+        assert_eq!(c.iter().collect::<Vec<_>>(), [3, 200]);
+        a.and_not(&b);
+        assert_eq!(a.iter().collect::<Vec<_>>(), [0, 64]);
+    }
+
+    #[test]
+    fn prefix_and_exact_lookups_across_segments() {
+        let mut p = Postings::default();
+        p.absorb(batch(&[
+            (0, &["refresh", "race", "cookie"]),
+            (1, &["refract", "cookies"]),
+            (2, &["ref", "reference"]),
+        ]));
+        let check = |p: &Postings| {
+            assert_eq!(found(p, "refr", true), [0, 1]);
+            assert_eq!(found(p, "ref", true), [0, 1, 2]);
+            assert_eq!(found(p, "ref", false), [2]);
+            assert_eq!(found(p, "cookie", true), [0, 1]);
+            assert_eq!(found(p, "cookie", false), [0]);
+            assert_eq!(found(p, "cookiez", true), Vec::<DocId>::new());
+            assert_eq!(found(p, "a", true), Vec::<DocId>::new());
+            assert_eq!(found(p, "zzz", true), Vec::<DocId>::new());
+        };
+        check(&p);
+        // Frozen, then more added live (a running chat's append, a new chat).
+        let (f, s) = p.begin_freeze(false).unwrap();
+        check(&p);
+        let merged = merge(&f, &s, &Bitset::default());
+        p.finish_freeze(merged);
+        assert_eq!(p.stats().frozen_tokens, 7);
+        assert_eq!(p.stats().live_pairs, 0);
+        check(&p);
+        p.absorb(batch(&[(1, &["refresh"]), (3, &["rebase"])]));
+        assert_eq!(found(&p, "refr", true), [0, 1]);
+        assert_eq!(found(&p, "re", true), [0, 1, 2, 3]);
+        // A second merge keeps everything, deduplicated and sorted.
+        let (f, s) = p.begin_freeze(false).unwrap();
+        p.finish_freeze(merge(&f, &s, &Bitset::default()));
+        assert_eq!(found(&p, "refresh", false), [0, 1]);
+        assert_eq!(p.stats().frozen_pairs, 9);
+    }
+
+    #[test]
+    fn dead_documents_are_dropped_at_merges() {
+        let mut p = Postings::default();
+        p.absorb(batch(&[
+            (0, &["alpha", "beta"]),
+            (1, &["alpha"]),
+            (2, &["gamma"]),
+        ]));
+        let mut dead = Bitset::default();
+        dead.insert(0);
+        dead.insert(2);
+        let (f, s) = p.begin_freeze(false).unwrap();
+        p.finish_freeze(merge(&f, &s, &dead));
+        assert_eq!(found(&p, "alpha", false), [1]);
+        assert_eq!(found(&p, "beta", false), Vec::<DocId>::new());
+        assert_eq!(
+            p.stats().frozen_tokens,
+            1,
+            "tokens with no live document go"
+        );
+    }
+
+    #[test]
+    fn large_ids_and_gaps_round_trip_through_varints() {
+        let ids: Vec<DocId> = vec![0, 1, 127, 128, 300, 16_384, 2_000_000, u32::MAX - 1];
+        let mut b = Batch::default();
+        for &d in &ids {
+            b.add("tok", d);
+        }
+        let mut p = Postings::default();
+        p.absorb(b);
+        let (f, s) = p.begin_freeze(false).unwrap();
+        let merged = merge(&f, &s, &Bitset::default());
+        assert_eq!(merged.docs(0).collect::<Vec<_>>(), ids);
+    }
+
+    #[test]
+    fn candidates_are_the_and_of_the_terms_without_dead_chats() {
+        let mut t = Table::default();
+        let folder = t.folder_id(std::path::Path::new("/f"));
+        let a = t.add_doc("a", folder).unwrap();
+        let b = t.add_doc("b", folder).unwrap();
+        let c = t.add_doc("c", folder).unwrap();
+        t.postings.absorb(batch(&[
+            (a, &["cookie", "refresh", "race"]),
+            (b, &["cookie", "refreshed"]),
+            (c, &["cookie", "race", "refresh"]),
+        ]));
+        let ids = |t: &Table, q: &str| t.candidates(&Query::parse(q)).iter().collect::<Vec<_>>();
+        assert_eq!(ids(&t, "cook refr"), [a, b, c]);
+        assert_eq!(
+            ids(&t, r#"cookie "refresh race""#),
+            [a, c],
+            "a phrase needs all its words"
+        );
+        assert_eq!(ids(&t, "race nothing"), Vec::<DocId>::new());
+        // Replaced: the chat's new document is searched, the old one is not.
+        let c2 = t.add_doc("c", folder).unwrap();
+        t.postings.absorb(batch(&[(c2, &["other"])]));
+        assert_eq!(ids(&t, "race"), [a]);
+        assert_eq!(ids(&t, "other"), [c2]);
+        t.kill("a");
+        assert_eq!(ids(&t, "race"), Vec::<DocId>::new());
+        assert_eq!(t.by_sid.len(), 2);
+    }
+}

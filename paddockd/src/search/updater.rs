@@ -1,0 +1,309 @@
+//! The one task that changes the search index: it builds it at start (once the live index is
+//! ready), then follows the live index's [`Touched`] events, reading each touched transcript
+//! from the offset the search index stopped at.
+//!
+//! Queues: the `Touched` broadcast is bounded (the live index's `TOUCHED_CAPACITY`); when this
+//! task lags behind it, it checks every chat instead (a stat each, and the appended lines of
+//! those that grew). Touched chats are gathered for [`COALESCE`] and each is read once. The
+//! build's reader threads hand their batches over a bounded channel ([`BUILD_QUEUE`] per
+//! thread): they wait while the merging falls behind.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use tokio::sync::broadcast::{self, error::RecvError};
+use tokio_util::sync::CancellationToken;
+use tracing::{debug, info, warn};
+
+use super::Shared;
+use super::index::{Batch, DocId, merge};
+use super::reader::{self, Outcome, ReadState};
+use super::tokens;
+use crate::index::{ChatIndex, Touched};
+
+/// How long touched chats are gathered before they are read.
+const COALESCE: Duration = Duration::from_millis(50);
+/// Every chat is checked this often anyway (and chats of folders no longer watched are
+/// dropped): a stat each.
+const SWEEP_EVERY: Duration = Duration::from_secs(600);
+/// Batches waiting for the merge, per reader thread.
+const BUILD_QUEUE: usize = 2;
+/// A reader thread hands over its batch past this many (token, chat) pairs or chats.
+const BATCH_PAIRS: usize = 200_000;
+const BATCH_CHATS: usize = 64;
+
+pub(super) async fn run(
+    shared: Arc<Shared>,
+    index: ChatIndex,
+    mut touched: broadcast::Receiver<Touched>,
+    stop: CancellationToken,
+) {
+    let chats = all_chats(&index);
+    let total = chats.len();
+    shared
+        .total
+        .store(u32::try_from(total).unwrap_or(u32::MAX), Ordering::Relaxed);
+    shared.started.store(true, Ordering::Release);
+    let started = Instant::now();
+    let (s, token) = (shared.clone(), stop.clone());
+    let built = tokio::task::spawn_blocking(move || build(&s, chats, &token)).await;
+    if stop.is_cancelled() {
+        return;
+    }
+    if let Err(e) = built {
+        warn!(error = %e, "search index: the build failed; searches cover what was indexed");
+    }
+    shared.built.store(true, Ordering::Release);
+    let stats = shared.stats();
+    info!(
+        chats = total,
+        elapsed_ms = started.elapsed().as_millis(),
+        tokens = stats.tokens,
+        pairs = stats.pairs,
+        index_bytes = stats.heap_bytes,
+        "search index built"
+    );
+
+    let mut sweep =
+        tokio::time::interval_at(tokio::time::Instant::now() + SWEEP_EVERY, SWEEP_EVERY);
+    sweep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        let mut pending: HashSet<(PathBuf, String)> = HashSet::new();
+        let mut everything = false;
+        let mut take = |ev: Result<Touched, RecvError>| match ev {
+            Ok(t) => {
+                pending.insert((t.folder, t.session_id));
+                true
+            }
+            Err(RecvError::Lagged(n)) => {
+                debug!(
+                    missed = n,
+                    "search index: fell behind the chat index; checking every chat"
+                );
+                everything = true;
+                true
+            }
+            Err(RecvError::Closed) => false,
+        };
+        let first = tokio::select! {
+            () = stop.cancelled() => return,
+            ev = touched.recv() => ev,
+            _ = sweep.tick() => Err(RecvError::Lagged(0)),
+        };
+        if !take(first) {
+            return;
+        }
+        let window = tokio::time::sleep(COALESCE);
+        tokio::pin!(window);
+        loop {
+            tokio::select! {
+                () = stop.cancelled() => return,
+                () = &mut window => break,
+                ev = touched.recv() => if !take(ev) { break },
+            }
+        }
+        let work: Vec<(PathBuf, String)> = if everything {
+            let live = all_chats(&index);
+            let known: HashSet<(&Path, &str)> = live
+                .iter()
+                .map(|(f, s)| (f.as_path(), s.as_str()))
+                .collect();
+            shared.forget_except(&known);
+            live
+        } else {
+            pending.into_iter().collect()
+        };
+        let s = shared.clone();
+        if let Err(e) = tokio::task::spawn_blocking(move || follow(&s, work)).await {
+            warn!(error = %e, "search index: an update failed");
+        }
+    }
+}
+
+/// Every chat the live index has: (folder, session id).
+fn all_chats(index: &ChatIndex) -> Vec<(PathBuf, String)> {
+    index
+        .folders()
+        .into_iter()
+        .flat_map(|folder| {
+            index
+                .chats_in(&folder)
+                .into_iter()
+                .map(move |c| (folder.clone(), c.session_id))
+        })
+        .collect()
+}
+
+fn transcript(folder: &Path, sid: &str) -> PathBuf {
+    folder.join(format!("{sid}.jsonl"))
+}
+
+/// Adds the indexable tokens of `text` for `doc`.
+fn add_text(batch: &mut Batch, doc: DocId, text: &str) {
+    tokens::for_each(text, |_, _, t| {
+        if tokens::indexable(t) {
+            batch.add(t, doc);
+        }
+    });
+}
+
+/// Reads every chat from the start, on a few threads (blocking).
+fn build(shared: &Shared, chats: Vec<(PathBuf, String)>, stop: &CancellationToken) {
+    let jobs: Vec<(DocId, PathBuf)> = {
+        let mut t = shared.write();
+        chats
+            .iter()
+            .filter_map(|(folder, sid)| {
+                let f = t.folder_id(folder);
+                Some((t.add_doc(sid, f)?, transcript(folder, sid)))
+            })
+            .collect()
+    };
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get().min(4))
+        .clamp(1, jobs.len().max(1));
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = std::sync::mpsc::sync_channel::<(Batch, Vec<(DocId, Option<ReadState>)>)>(
+        threads * BUILD_QUEUE,
+    );
+    let jobs = &jobs;
+    let next = &next;
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            s.spawn(move || {
+                let mut batch = Batch::default();
+                let mut reads = Vec::new();
+                loop {
+                    if stop.is_cancelled() {
+                        return;
+                    }
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some((doc, path)) = jobs.get(i) else {
+                        break;
+                    };
+                    let outcome = reader::read(path, None, |text| add_text(&mut batch, *doc, text));
+                    let state = match outcome {
+                        Ok(Outcome::Full(state)) => Some(state),
+                        Ok(_) => None,
+                        Err(e) => {
+                            debug!(path = %path.display(), error = %e, "search index: cannot read a transcript");
+                            None
+                        }
+                    };
+                    reads.push((*doc, state));
+                    if batch.pairs >= BATCH_PAIRS || reads.len() >= BATCH_CHATS {
+                        let full = (std::mem::take(&mut batch), std::mem::take(&mut reads));
+                        if tx.send(full).is_err() {
+                            return;
+                        }
+                    }
+                }
+                if !reads.is_empty() {
+                    let _ = tx.send((batch, reads));
+                }
+            });
+        }
+        drop(tx);
+        for (batch, reads) in rx {
+            let n = reads.len();
+            {
+                let mut t = shared.write();
+                t.postings.absorb(batch);
+                for (doc, state) in reads {
+                    match state {
+                        Some(state) => {
+                            if let Some(d) = t.docs.get_mut(doc as usize) {
+                                d.read = state;
+                            }
+                        }
+                        // Gone or unreadable: a later touch reads it again.
+                        None => t.kill_doc(doc),
+                    }
+                }
+            }
+            shared
+                .done
+                .fetch_add(u32::try_from(n).unwrap_or(0), Ordering::Relaxed);
+            freeze(shared, false);
+        }
+    });
+    freeze(shared, true);
+}
+
+/// Merges the live segment into the frozen one when it is due (or when `now`, if it has
+/// anything), off the lock.
+pub(super) fn freeze(shared: &Shared, now: bool) {
+    let job = {
+        let mut t = shared.write();
+        if !now && !t.merge_due() {
+            return;
+        }
+        t.begin_merge()
+    };
+    if let Some((frozen, seg, dead)) = job {
+        let started = Instant::now();
+        let merged = merge(&frozen, &seg, &dead);
+        drop((frozen, seg));
+        shared.write().postings.finish_freeze(merged);
+        debug!(
+            elapsed_ms = started.elapsed().as_millis(),
+            "search index: segments merged"
+        );
+    }
+}
+
+/// Brings touched chats up to date (blocking): the lines appended since the stored offset,
+/// all of a replaced transcript, nothing of a gone one.
+fn follow(shared: &Shared, work: Vec<(PathBuf, String)>) {
+    for (folder, sid) in work {
+        let base = {
+            let t = shared.read();
+            t.by_sid.get(sid.as_str()).and_then(|&d| {
+                let doc = t.docs.get(d as usize)?;
+                (t.folders.get(doc.folder as usize) == Some(&folder)).then_some((d, doc.read))
+            })
+        };
+        let mut found: HashSet<Box<str>> = HashSet::new();
+        let path = transcript(&folder, &sid);
+        let outcome = reader::read(&path, base.as_ref().map(|b| &b.1), |text| {
+            tokens::for_each(text, |_, _, t| {
+                if tokens::indexable(t) && !found.contains(t) {
+                    found.insert(t.into());
+                }
+            });
+        });
+        let mut t = shared.write();
+        let doc = match outcome {
+            Ok(Outcome::Unchanged) => continue,
+            Ok(Outcome::Gone) => {
+                if base.is_some() {
+                    t.kill(&sid);
+                }
+                continue;
+            }
+            Ok(Outcome::Continued(state)) => base.map(|(d, _)| (d, state)),
+            Ok(Outcome::Full(state)) => {
+                let f = t.folder_id(&folder);
+                t.add_doc(&sid, f).map(|d| (d, state))
+            }
+            Err(e) => {
+                debug!(path = %path.display(), error = %e, "search index: cannot read a transcript");
+                continue;
+            }
+        };
+        let Some((doc, state)) = doc else { continue };
+        if let Some(d) = t.docs.get_mut(doc as usize) {
+            d.read = state;
+        }
+        let mut batch = Batch::default();
+        for token in &found {
+            batch.add(token, doc);
+        }
+        t.postings.absorb(batch);
+    }
+    freeze(shared, false);
+}
