@@ -74,10 +74,7 @@ async fn bridge(socket: UnixStream) -> anyhow::Result<()> {
     let up = tx.clone();
     std::thread::Builder::new()
         .name("proxy-up".into())
-        .spawn(move || {
-            let end = copy_up(stdin, &to_daemon);
-            let _ = up.send(end);
-        })
+        .spawn(move || copy_up(stdin, &to_daemon, &up))
         .context("cannot start the proxy's threads")?;
     std::thread::Builder::new()
         .name("proxy-down".into())
@@ -110,8 +107,9 @@ async fn bridge(socket: UnixStream) -> anyhow::Result<()> {
 }
 
 /// stdin → socket; at the end of stdin, the socket's write side is shut so the daemon sees the
-/// client go.
-fn copy_up(mut stdin: File, mut socket: &UnixStream) -> End {
+/// client go. The end is reported before the shutdown, so it is always received before the
+/// daemon's close that the shutdown causes.
+fn copy_up(mut stdin: File, mut socket: &UnixStream, ends: &mpsc::UnboundedSender<End>) {
     let mut buf = vec![0u8; CHUNK];
     loop {
         let n = match stdin.read(&mut buf) {
@@ -121,11 +119,12 @@ fn copy_up(mut stdin: File, mut socket: &UnixStream) -> End {
             Err(_) => break,
         };
         if let Err(e) = socket.write_all(&buf[..n]) {
-            return End::DaemonWriteFailed(e);
+            let _ = ends.send(End::DaemonWriteFailed(e));
+            return;
         }
     }
+    let _ = ends.send(End::ClientDone);
     let _ = socket.shutdown(std::net::Shutdown::Write);
-    End::ClientDone
 }
 
 /// socket → stdout, each chunk written out at once.
