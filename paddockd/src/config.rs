@@ -72,6 +72,8 @@ struct FileConfig {
     sweeper_sessions: Option<usize>,
     sweeper_budget_bytes: Option<usize>,
     mcp_bin: Option<PathBuf>,
+    user_mcp_config: Option<PathBuf>,
+    browser_mcp: Option<bool>,
     ws_listen: Option<String>,
     ws_auth: Option<crate::websocket::WsAuth>,
     ws_token_file: Option<PathBuf>,
@@ -274,6 +276,16 @@ pub const KEYS: &[KeyDoc] = &[
         about: "the paddockd binary agents run as their MCP bridge (`paddockd mcp`)",
     },
     KeyDoc {
+        key: "user_mcp_config",
+        default: "$HOME/.claude.json",
+        about: "your Claude configuration, read once at start: its MCP servers (top-level, and those registered for a project's directory) are passed to that project's agents, their tools allowed (off: none)",
+    },
+    KeyDoc {
+        key: "browser_mcp",
+        default: "false",
+        about: "give every agent a headless browser: Playwright's MCP server (npx @playwright/mcp), its tools allowed",
+    },
+    KeyDoc {
         key: "ws_listen",
         default: "off",
         about: "also serve the protocol over WebSocket on this address and port (e.g. 127.0.0.1:7777; off: not at all); a non-loopback address needs ws_auth = token unless PADDOCK_DANGEROUSLY_ALLOW_OPEN=1",
@@ -335,6 +347,10 @@ pub struct Config {
     pub min_trigger_interval: Duration,
     /// The binary agents run as `paddockd mcp`; `None` when it cannot be found (no tools).
     pub mcp_bin: Option<PathBuf>,
+    /// The user's own MCP servers, read at start (`user_mcp.rs`).
+    pub user_mcp: crate::user_mcp::UserMcp,
+    /// The opt-in browser MCP server for every agent.
+    pub browser_mcp: bool,
     /// Recovery: continue a chat whose claude died, by itself.
     pub recovery_autodrive: bool,
     pub recovery_debounce: Duration,
@@ -413,6 +429,8 @@ impl Config {
             sweeper_sessions: 5,
             sweeper_budget_bytes: 24_000,
             mcp_bin: None,
+            user_mcp: crate::user_mcp::UserMcp::default(),
+            browser_mcp: false,
             ws: crate::websocket::WsConfig::default(),
         }
     }
@@ -575,6 +593,13 @@ impl Config {
                 .ok()
                 .filter(|p| p.file_name().is_some_and(|n| n == "paddockd"))
         });
+        cfg.browser_mcp = pick(&env, "browser_mcp", file.browser_mcp)?.unwrap_or(false);
+        let user_mcp = pick_path(&env, "user_mcp_config", file.user_mcp_config)?
+            .or_else(|| dirs.as_ref().map(|d| d.home_dir().join(".claude.json")));
+        if let Some(path) = user_mcp.filter(|p| p.as_os_str() != "off" && !p.as_os_str().is_empty())
+        {
+            cfg.user_mcp = crate::user_mcp::UserMcp::load(&path);
+        }
         match pick::<String>(&env, "ws_listen", file.ws_listen)? {
             Some(addr) if addr.trim() == "off" => cfg.ws.listen = None,
             Some(addr) => {

@@ -34,6 +34,7 @@ pub mod sweeper;
 pub mod transcripts;
 pub mod tree;
 pub mod triggers;
+pub mod user_mcp;
 pub mod users;
 pub mod websocket;
 

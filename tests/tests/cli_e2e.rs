@@ -45,6 +45,7 @@ impl Env {
             .env("PADDOCK_CLAUDE_BIN", env!("CARGO_BIN_EXE_fake-claude"))
             .env("PADDOCK_DAEMON_BIN", bin("paddockd"))
             .env_remove("PADDOCK_CONFIG")
+            .env_remove("PADDOCK_REMOTE")
             .env("XDG_CONFIG_HOME", self.dir.path().join("config"))
             .stdin(Stdio::null());
         c

@@ -129,6 +129,7 @@ fn the_tui_lists_chats_sends_streams_archives_shows_help_and_quits() {
         let out = Command::new(bin("paddock"))
             .envs(env.iter().map(|(k, v)| (k, v)))
             .env_remove("PADDOCK_CONFIG")
+            .env_remove("PADDOCK_REMOTE")
             .args(args)
             .output()
             .unwrap();
@@ -144,7 +145,7 @@ fn the_tui_lists_chats_sends_streams_archives_shows_help_and_quits() {
     let tmux = Tmux {
         server: format!("paddock-test-{}", std::process::id()),
     };
-    let mut shell = String::from("env -u PADDOCK_CONFIG");
+    let mut shell = String::from("env -u PADDOCK_CONFIG -u PADDOCK_REMOTE");
     for (k, v) in &env {
         shell.push_str(&format!(" {k}='{}'", v.display()));
     }
@@ -273,6 +274,7 @@ fn the_files_view_lists_what_a_chat_wrote_and_blame_names_the_chat() {
         let out = Command::new(bin("paddock"))
             .envs(env.iter().map(|(k, v)| (k, v)))
             .env_remove("PADDOCK_CONFIG")
+            .env_remove("PADDOCK_REMOTE")
             .args(args)
             .output()
             .unwrap();
@@ -314,7 +316,7 @@ fn the_files_view_lists_what_a_chat_wrote_and_blame_names_the_chat() {
     let tmux = Tmux {
         server: format!("paddock-files-{}", std::process::id()),
     };
-    let mut shell = String::from("env -u PADDOCK_CONFIG");
+    let mut shell = String::from("env -u PADDOCK_CONFIG -u PADDOCK_REMOTE");
     for (k, v) in &env {
         shell.push_str(&format!(" {k}='{}'", v.display()));
     }
@@ -392,6 +394,7 @@ fn a_failed_run_nobody_watches_rings_the_terminal_with_osc_9() {
         let out = Command::new(bin("paddock"))
             .envs(env.iter().map(|(k, v)| (k, v)))
             .env_remove("PADDOCK_CONFIG")
+            .env_remove("PADDOCK_REMOTE")
             .env_remove("PADDOCK_NOTIFY")
             .args(args)
             .output()
@@ -408,7 +411,7 @@ fn a_failed_run_nobody_watches_rings_the_terminal_with_osc_9() {
     let tmux = Tmux {
         server: format!("paddock-notify-{}", std::process::id()),
     };
-    let mut shell = String::from("env -u PADDOCK_CONFIG -u PADDOCK_NOTIFY");
+    let mut shell = String::from("env -u PADDOCK_CONFIG -u PADDOCK_REMOTE -u PADDOCK_NOTIFY");
     for (k, v) in &env {
         shell.push_str(&format!(" {k}='{}'", v.display()));
     }

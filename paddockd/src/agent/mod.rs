@@ -39,9 +39,22 @@ pub fn grants_tools(cfg: &crate::Config, project: &Project, depth: u32, human: b
 }
 
 /// The `--mcp-config` JSON for a chat's process: `paddock` always, `paddock_manage` when
-/// `manage`. `None` when there is no bridge binary to run.
-pub fn mcp_config(cfg: &crate::Config, token: &str, manage: bool) -> Option<String> {
-    let bin = cfg.mcp_bin.as_ref()?;
+/// `manage` (when there is a bridge binary to run), then `extra` (the user's servers for the
+/// project, the browser), which never replace paddock's own. `None` when there is nothing.
+pub fn mcp_config(
+    cfg: &crate::Config,
+    token: &str,
+    manage: bool,
+    extra: &serde_json::Map<String, serde_json::Value>,
+) -> Option<String> {
+    let mut servers = serde_json::Map::new();
+    for (name, spec) in extra {
+        servers.insert(name.clone(), spec.clone());
+    }
+    let Some(bin) = cfg.mcp_bin.as_ref() else {
+        return (!servers.is_empty())
+            .then(|| serde_json::json!({ "mcpServers": servers }).to_string());
+    };
     let server = |name: &str| {
         serde_json::json!({
             "type": "stdio",
@@ -53,7 +66,6 @@ pub fn mcp_config(cfg: &crate::Config, token: &str, manage: bool) -> Option<Stri
             },
         })
     };
-    let mut servers = serde_json::Map::new();
     servers.insert(FILE_SERVER.into(), server(FILE_SERVER));
     if manage {
         servers.insert(MANAGE_SERVER.into(), server(MANAGE_SERVER));
@@ -70,8 +82,9 @@ pub fn write_mcp_config(
     session_id: &str,
     token: &str,
     manage: bool,
+    extra: &serde_json::Map<String, serde_json::Value>,
 ) -> Option<std::path::PathBuf> {
-    let json = mcp_config(cfg, token, manage)?;
+    let json = mcp_config(cfg, token, manage, extra)?;
     let dir = cfg.data_dir.join("tmp").join("mcp");
     let grant = if manage { "manage" } else { "file" };
     let path = dir.join(format!("{session_id}-{grant}.json"));

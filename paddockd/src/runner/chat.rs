@@ -664,8 +664,19 @@ impl ChatTask {
                 tmp_dir: cfg.data_dir.join("tmp"),
                 max_retries: cfg.claude_max_retries,
                 extra_env: cfg.claude_env.clone(),
-                mcp_config: crate::agent::write_mcp_config(&cfg, &self.session_id, &token, manage)
-                    .map(|p| p.to_string_lossy().into_owned()),
+                mcp_config: crate::agent::write_mcp_config(
+                    &cfg,
+                    &self.session_id,
+                    &token,
+                    manage,
+                    &crate::user_mcp::extra_servers(
+                        &cfg.user_mcp,
+                        cfg.browser_mcp,
+                        &project.agent_dir,
+                    )
+                    .0,
+                )
+                .map(|p| p.to_string_lossy().into_owned()),
             };
             let proc = ClaudeProcess::spawn(&spec, permit)
                 .map_err(|e| failure(NoticeKind::Crashed, e.to_string()))?;
@@ -765,6 +776,11 @@ impl ChatTask {
             .chain(project.file.allowed_tools.iter())
             .cloned()
             .chain(crate::agent::allowed_patterns(manage))
+            // The user's servers and the browser: their tools are allowed, not silently denied.
+            .chain(
+                crate::user_mcp::extra_servers(&cfg.user_mcp, cfg.browser_mcp, &project.agent_dir)
+                    .1,
+            )
             .collect();
         let mut deadline: Option<(Instant, &'static str)> = None;
         let mut shutting_down = false;

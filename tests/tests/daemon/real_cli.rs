@@ -617,3 +617,42 @@ async fn real_cli_batch_mode_runs_a_process_per_turn_and_resumes() {
     );
     d.stop().await.unwrap();
 }
+
+/// The user's own MCP server (from their Claude configuration) reaches the real CLI of a
+/// project's chat, and its tool is allowed without asking.
+#[tokio::test]
+async fn real_cli_gets_the_users_own_mcp_server_and_may_use_its_tool() {
+    let api = MockApi::start().await.unwrap();
+    let user_config = serde_json::json!({
+        "mcpServers": {"echo": {"type": "stdio", "command": env!("CARGO_BIN_EXE_fake-mcp")}},
+    });
+    let d = real_daemon(&api, move |c| {
+        c.user_mcp = paddockd::user_mcp::UserMcp::from_value(&user_config);
+    })
+    .await;
+    let mut c = d.client().await;
+    let sent = c
+        .send_turn("", None, r#"mock:tool mcp__echo__ping {"text":"hi"}"#)
+        .await;
+    let frames = c.frames_until_complete(&sent.session_id).await;
+    assert!(complete_of(&frames).success, "{frames:#?}");
+    let call = frames
+        .iter()
+        .find_map(|f| match &f.event {
+            ChatEvent::ToolCall(t) => Some(t.clone()),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no tool call: {frames:#?}"));
+    assert_eq!(call.name, "mcp__echo__ping");
+    assert!(!call.is_error, "{call:#?}");
+    assert!(call.output.contains("pong: hi"), "{call:#?}");
+    assert!(
+        text_of(&frames).contains("tool said: pong: hi"),
+        "{frames:#?}"
+    );
+    let Reply::Approvals(a) = c.request(Request::ApprovalList).await.unwrap() else {
+        panic!("not approvals")
+    };
+    assert!(a.approvals.is_empty(), "allowed, never asked: {a:#?}");
+    d.stop().await.unwrap();
+}
