@@ -79,6 +79,9 @@ _paddock() {
             paddock,read)
                 cmd="paddock__subcmd__read"
                 ;;
+            paddock,search)
+                cmd="paddock__subcmd__search"
+                ;;
             paddock,send)
                 cmd="paddock__subcmd__send"
                 ;;
@@ -223,6 +226,9 @@ _paddock() {
             paddock__subcmd__help,read)
                 cmd="paddock__subcmd__help__subcmd__read"
                 ;;
+            paddock__subcmd__help,search)
+                cmd="paddock__subcmd__help__subcmd__search"
+                ;;
             paddock__subcmd__help,send)
                 cmd="paddock__subcmd__help__subcmd__send"
                 ;;
@@ -356,7 +362,7 @@ _paddock() {
 
     case "${cmd}" in
         paddock)
-            opts="-h -V --socket --remote --remote-paddock --help --version daemon project ls list send tail cancel show doctor status notify usage archive unarchive star unstar read unread detach attach delete fork history trigger import provenance blame files git proxy help"
+            opts="-h -V --socket --remote --remote-paddock --help --version daemon project ls list send tail cancel show doctor status notify usage archive unarchive star unstar read unread detach attach delete fork history search trigger import provenance blame files git proxy help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1084,7 +1090,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__help)
-            opts="daemon project ls send tail cancel show doctor status notify usage archive unarchive star unstar read unread detach attach delete fork history trigger import provenance blame files git proxy help"
+            opts="daemon project ls send tail cancel show doctor status notify usage archive unarchive star unstar read unread detach attach delete fork history search trigger import provenance blame files git proxy help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1490,6 +1496,20 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__help__subcmd__read)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__help__subcmd__search)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2040,6 +2060,44 @@ _paddock() {
                 return 0
             fi
             case "${prev}" in
+                --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__search)
+            opts="-p -h -V --project --archived --limit --json --socket --remote --remote-paddock --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -p)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --socket)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -35,6 +35,7 @@ Examples:
   paddock ls --json | jq '.[].sessionId'
   paddock tail SESSION                  watch a running turn to its end
   paddock history                       what ran, and what ran while you were away
+  paddock search cookie refr            every chat with a word starting `cookie` and one `refr`
   paddock trigger ls                    schedules and hooks, with their next fire
   paddock archive --subtree SESSION     a chat and every chat below it out of `paddock ls`
   paddock --remote devbox               the TUI here, the chats on devbox (through ssh)
@@ -433,6 +434,39 @@ Examples:
     )]
     History(HistoryArgs),
 
+    /// Full-text search across every chat: titles, messages, tool calls and their results
+    #[command(
+        long_about = "\
+Search every chat of every project (or one, with -p) for words: in titles, your messages, the \
+assistant's replies, tool calls (the tool and its input) and tool results. Each word must \
+appear, case aside, at the start of a word (`refr` finds refresh, Refresh and refract); a word \
+with punctuation inside (`auth.ts`, `cookie_jar`) matches its parts in a row. A \"quoted \
+phrase\" must appear as it is, case and punctuation between its words aside. A chat matches when it has every word and \
+phrase, in any of its messages. One-letter words are ignored.
+
+One block per chat, best first (chats whose title matches, then the most recently active): the \
+short session id, the project, when it was last active and its title; then its first five \
+matches, indented, each with where it is (title, user, assistant, tool call, tool result) and \
+one line around it, the matched words in bold on a terminal, else (output to a pipe or a file, \
+or NO_COLOR set) in [brackets]. Chats beyond --limit, and the daemon still building its index \
+(for a few seconds after it starts), are noted on stderr.
+
+Archived chats are left out unless --archived. QUERY is the words, as one argument or many \
+(quote a phrase for the shell too: '\"refresh race\"').
+
+--json prints the daemon's reply as one object: {query, hits: [{projectSlug, sessionId, title, \
+updatedAt, archived, matches: [{field, entry, uuid, snippet, highlights: [[start, end]]}], \
+more}], total, indexing: {done, total}}, where entry is the index in `paddock show --json`'s \
+entries and highlights are character offsets into snippet.",
+        after_help = "\
+Examples:
+  paddock search cookie refresh race
+  paddock search '\"refresh race\"' -p web
+  paddock search postgres --archived --limit 200
+  paddock search flaky test --json | jq -r '.hits[].sessionId'"
+    )]
+    Search(SearchArgs),
+
     /// Schedules (cron, intervals) and hooks that start chats by themselves
     #[command(
         long_about = "\
@@ -790,6 +824,25 @@ pub struct ForkArgs {
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
     /// Print {projectSlug, sessionId} of the new chat as one JSON object
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// Words to find (each as the start of a word) and "quoted phrases"
+    #[arg(value_name = "QUERY", required = true, num_args = 1..)]
+    pub query: Vec<String>,
+    /// Only this project's chats [default: every project]
+    #[arg(short = 'p', long = "project", value_name = "SLUG")]
+    pub project: Option<String>,
+    /// Archived chats too
+    #[arg(long)]
+    pub archived: bool,
+    /// At most this many chats, best first [default: 50; at most 500]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=500))]
+    pub limit: Option<u32>,
+    /// Print the daemon's reply as one JSON object
     #[arg(long)]
     pub json: bool,
 }
@@ -1300,6 +1353,38 @@ mod tests {
         assert!(cli.command.is_none(), "the TUI, through ssh");
         assert!(matches!(parse(&["proxy"])?.command, Some(Cmd::Proxy)));
         assert!(parse(&["proxy", "extra"]).is_err());
+        Ok(())
+    }
+
+    #[test]
+    fn search_takes_words_and_its_options() -> Result<(), clap::Error> {
+        assert!(parse(&["search"]).is_err(), "a query is required");
+        let cli = parse(&["search", "cookie", "\"refresh race\""])?;
+        let Some(Cmd::Search(args)) = cli.command else {
+            panic!("not search: {:?}", cli.command);
+        };
+        assert_eq!(args.query, ["cookie", "\"refresh race\""]);
+        assert_eq!((args.project, args.limit), (None, None));
+        assert!(!args.archived && !args.json);
+        let cli = parse(&[
+            "search",
+            "-p",
+            "web",
+            "flaky",
+            "--archived",
+            "--limit",
+            "500",
+            "--json",
+        ])?;
+        let Some(Cmd::Search(args)) = cli.command else {
+            panic!("not search: {:?}", cli.command);
+        };
+        assert_eq!(args.query, ["flaky"]);
+        assert_eq!(args.project.as_deref(), Some("web"));
+        assert_eq!(args.limit, Some(500));
+        assert!(args.archived && args.json);
+        assert!(parse(&["search", "x", "--limit", "0"]).is_err());
+        assert!(parse(&["search", "x", "--limit", "501"]).is_err());
         Ok(())
     }
 

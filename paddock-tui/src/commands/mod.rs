@@ -14,6 +14,7 @@ mod output;
 mod project;
 mod provenance;
 mod proxy;
+mod search;
 mod send;
 mod status;
 mod tail;
@@ -136,6 +137,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Cmd::Delete(args)) => batch::delete(&ctx, args).await,
         Some(Cmd::Fork(args)) => chats::fork(&ctx, args).await,
         Some(Cmd::History(args)) => history::run(&ctx, args).await,
+        Some(Cmd::Search(args)) => search::run(&ctx, args).await,
         Some(Cmd::Trigger { action }) => trigger::run(&ctx, action).await,
         Some(Cmd::Import(args)) => import::run(&ctx, args).await,
         Some(Cmd::Provenance(args)) => provenance::run(&ctx, args).await,

@@ -7,6 +7,7 @@ mod chats;
 mod git;
 mod history;
 mod provenance;
+mod search;
 mod stream;
 mod touched;
 mod transcript;
@@ -23,6 +24,7 @@ pub use history::{
     history_banner, history_table, run_duration, run_origin, short_time, status_name,
 };
 pub use provenance::provenance;
+pub use search::{Highlight, field_name, highlighted, search_notes, search_results};
 pub use stream::{Out, StreamPrinter};
 pub use touched::touched;
 pub use transcript::transcript;
