@@ -13,6 +13,7 @@ mod provenance;
 mod queue;
 mod real_cli;
 mod recovery;
+mod search;
 mod sweeper;
 mod triggers;
 mod websocket;
