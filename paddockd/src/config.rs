@@ -78,6 +78,8 @@ struct FileConfig {
     ws_auth: Option<crate::websocket::WsAuth>,
     ws_token_file: Option<PathBuf>,
     ws_trusted_header: Option<String>,
+    mcp_listen: Option<String>,
+    mcp_clients: Option<std::collections::BTreeMap<String, crate::management::ClientFile>>,
 }
 
 /// One documented configuration key: its name, env variable, default and meaning.
@@ -88,7 +90,12 @@ pub struct KeyDoc {
 }
 
 impl KeyDoc {
+    /// Its environment variable; a key inside a table (`mcp_clients.NAME.token_file`) has
+    /// none.
     pub fn env_name(&self) -> String {
+        if self.key.contains('.') {
+            return "(config file only)".into();
+        }
         format!("PADDOCK_{}", self.key.to_ascii_uppercase())
     }
 }
@@ -305,6 +312,21 @@ pub const KEYS: &[KeyDoc] = &[
         default: "X-Forwarded-User",
         about: "with ws_auth = trusted-header, the header your proxy sets to the signed-in user",
     },
+    KeyDoc {
+        key: "mcp_listen",
+        default: "off",
+        about: "serve the management MCP endpoint (Streamable HTTP, POST /mcp) on this address and port for external clients (e.g. 127.0.0.1:7778; off: not at all); every request needs a client's token, so it needs at least one [mcp_clients.NAME]",
+    },
+    KeyDoc {
+        key: "mcp_clients.NAME.token_file",
+        default: "none",
+        about: "a management client called NAME (letters, digits, - and _) and the file holding its token (at least 16 characters), read at start; ~/ is your home, a relative path is next to the config file",
+    },
+    KeyDoc {
+        key: "mcp_clients.NAME.token",
+        default: "none",
+        about: "instead of token_file, NAME's token in the config file itself (at least 16 characters)",
+    },
 ];
 
 /// The resolved configuration the daemon runs with.
@@ -373,6 +395,8 @@ pub struct Config {
     pub sweeper_budget_bytes: usize,
     /// The WebSocket listener (`websocket.rs`): the `ws_*` keys.
     pub ws: crate::websocket::WsConfig,
+    /// The management endpoint (`management/`): `mcp_listen` and `[mcp_clients.NAME]`.
+    pub management: crate::management::ManagementConfig,
 }
 
 /// Where the configuration comes from, besides the environment.
@@ -432,6 +456,7 @@ impl Config {
             user_mcp: crate::user_mcp::UserMcp::default(),
             browser_mcp: false,
             ws: crate::websocket::WsConfig::default(),
+            management: crate::management::ManagementConfig::default(),
         }
     }
 
@@ -456,8 +481,8 @@ impl Config {
                 None,
             ),
         };
-        let file = match file_path {
-            Some(path) => read_file(&path, explicit)?,
+        let file = match &file_path {
+            Some(path) => read_file(path, explicit)?,
             None => FileConfig::default(),
         };
 
@@ -631,6 +656,25 @@ impl Config {
                 }
             };
         }
+        match pick::<String>(&env, "mcp_listen", file.mcp_listen)? {
+            Some(addr) if addr.trim() == "off" => cfg.management.listen = None,
+            Some(addr) => {
+                cfg.management.listen = Some(addr.trim().parse().map_err(|_| {
+                    ConfigError::Invalid(format!(
+                        "mcp_listen {addr:?} is not an IP address and port; write one such as 127.0.0.1:7778 or [::1]:7778 (or off)"
+                    ))
+                })?);
+            }
+            None => {}
+        }
+        if let Some(tables) = file.mcp_clients {
+            cfg.management.clients = crate::management::clients_from_file(
+                tables,
+                file_path.as_deref().and_then(Path::parent),
+                dirs.as_ref().map(directories::BaseDirs::home_dir),
+            )
+            .map_err(|e| ConfigError::Invalid(e.to_string()))?;
+        }
         cfg.validate()?;
         Ok(cfg)
     }
@@ -670,6 +714,9 @@ impl Config {
             )));
         }
         self.ws
+            .check()
+            .map_err(|e| ConfigError::Invalid(e.to_string()))?;
+        self.management
             .check()
             .map_err(|e| ConfigError::Invalid(e.to_string()))?;
         Ok(())
@@ -931,6 +978,61 @@ mod tests {
         // Token auth may listen anywhere.
         let cfg = load(None, &[("PADDOCK_WS_LISTEN", "0.0.0.0:7777")]).unwrap();
         assert_eq!(cfg.ws.auth, WsAuth::Token);
+    }
+
+    #[test]
+    fn management_keys_from_the_file_and_the_environment() {
+        let cfg = load(None, &[]).unwrap();
+        assert_eq!(cfg.management.listen, None);
+        assert!(cfg.management.clients.is_empty());
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("config.toml");
+        std::fs::write(
+            &file,
+            "mcp_listen = \"127.0.0.1:7778\"\n[mcp_clients.laptop]\ntoken_file = \"laptop.token\"\n\
+             [mcp_clients.ci]\ntoken = \"0123456789abcdef\"\n",
+        )
+        .unwrap();
+        let cfg = load(Some(&file), &[]).unwrap();
+        assert_eq!(
+            cfg.management.listen,
+            Some("127.0.0.1:7778".parse().unwrap())
+        );
+        use crate::management::ClientToken;
+        assert_eq!(
+            cfg.management.clients["laptop"],
+            ClientToken::File(dir.path().join("laptop.token"))
+        );
+        assert_eq!(
+            cfg.management.clients["ci"],
+            ClientToken::Inline("0123456789abcdef".into())
+        );
+        assert!(
+            !format!("{cfg:?}").contains("0123456789abcdef"),
+            "--check-config never prints a token"
+        );
+        let cfg = load(Some(&file), &[("PADDOCK_MCP_LISTEN", "off")]).unwrap();
+        assert_eq!(cfg.management.listen, None);
+        let err = load(None, &[("PADDOCK_MCP_LISTEN", "localhost")]).unwrap_err();
+        assert!(err.to_string().contains("127.0.0.1:7778"), "{err}");
+        // A listener without clients, a short token, an unknown key: refused, named.
+        let err = load(None, &[("PADDOCK_MCP_LISTEN", "0.0.0.0:7778")])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("[mcp_clients.laptop]"), "{err}");
+        std::fs::write(&file, "[mcp_clients.ci]\ntoken = \"short\"\n").unwrap();
+        let err = load(Some(&file), &[]).unwrap_err().to_string();
+        assert!(err.contains("at least 16"), "{err}");
+        std::fs::write(&file, "[mcp_clients.ci]\ntokn = \"0123456789abcdef\"\n").unwrap();
+        let err = load(Some(&file), &[]).unwrap_err().to_string();
+        assert!(err.contains("tokn"), "{err}");
+        assert_eq!(
+            KEYS.iter()
+                .find(|k| k.key == "mcp_clients.NAME.token_file")
+                .map(KeyDoc::env_name)
+                .as_deref(),
+            Some("(config file only)")
+        );
     }
 
     #[test]

@@ -177,6 +177,9 @@ pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Res
     let bound = crate::listener::bind(&cfg.socket)?;
     // Off unless `ws_listen` is set; refused here when unsafe or when the port is taken.
     let ws = crate::websocket::bind(&cfg).await?;
+    // Off unless `mcp_listen` is set; refused here without clients, with an unreadable or
+    // weak token, or when the port is taken.
+    let management = crate::management::bind(&cfg).await?;
     let projects = Projects::new(&cfg.data_dir);
     projects
         .ensure_root()
@@ -236,6 +239,13 @@ pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Res
         // Stops accepting at `token`, like the socket's loop below.
         background.spawn(crate::websocket::serve(
             ws,
+            daemon.clone(),
+            connections.clone(),
+        ));
+    }
+    if let Some(m) = management {
+        background.spawn(crate::management::serve(
+            m,
             daemon.clone(),
             connections.clone(),
         ));

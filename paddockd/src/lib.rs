@@ -20,6 +20,7 @@ pub mod hub;
 pub mod index;
 pub mod listener;
 pub mod logging;
+pub mod management;
 pub mod mcp;
 pub mod parking;
 pub mod preload;

@@ -604,8 +604,16 @@ async fn send_file(d: &Daemon, who: &Identity, args: &Value) -> Result<String, S
     Ok(json!({"shown": name, "bytes": meta.len()}).to_string())
 }
 
+/// The largest char boundary of `s` at or below `max` (`String::truncate` panics elsewhere).
+fn floor_char_boundary(s: &str, max: usize) -> usize {
+    (0..=max.min(s.len()))
+        .rev()
+        .find(|&i| s.is_char_boundary(i))
+        .unwrap_or(0)
+}
+
 /// A transcript as plain text for `read_chat`: the last `last` entries.
-fn render_text(title: &str, entries: &[TranscriptEntry], last: usize) -> String {
+pub(crate) fn render_text(title: &str, entries: &[TranscriptEntry], last: usize) -> String {
     let mut out = format!("# {}\n", title.lines().next().unwrap_or_default());
     let skip = entries.len().saturating_sub(last);
     for e in &entries[skip..] {
@@ -619,14 +627,14 @@ fn render_text(title: &str, entries: &[TranscriptEntry], last: usize) -> String 
             TranscriptEntry::Assistant { text, .. } => writeln!(out, "\nassistant: {text}"),
             TranscriptEntry::ToolUse { name, input, .. } => {
                 let mut shown = input.to_string();
-                shown.truncate(300);
+                shown.truncate(floor_char_boundary(&shown, 300));
                 writeln!(out, "tool {name}: {shown}")
             }
             TranscriptEntry::ToolResult {
                 output, is_error, ..
             } => {
                 let mut shown = output.clone();
-                shown.truncate(500);
+                shown.truncate(floor_char_boundary(&shown, 500));
                 writeln!(
                     out,
                     "result{}: {shown}",
@@ -653,6 +661,18 @@ fn render_text(title: &str, entries: &[TranscriptEntry], last: usize) -> String 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn read_chat_cuts_long_tool_text_on_char_boundaries() {
+        let entries = vec![TranscriptEntry::ToolResult {
+            tool_use_id: "t".into(),
+            output: "é".repeat(400),
+            is_error: false,
+        }];
+        let text = render_text("t", &entries, 10);
+        assert!(text.contains(&"é".repeat(250)), "{text}");
+        assert!(!text.contains(&"é".repeat(251)), "{text}");
+    }
 
     #[test]
     fn tiers_gate_the_catalogue() {

@@ -65,18 +65,20 @@ pub fn parse(line: &[u8]) -> Incoming {
     if line.iter().all(u8::is_ascii_whitespace) {
         return Incoming::Blank;
     }
-    let value: Value = match serde_json::from_slice(line) {
-        Ok(v) => v,
-        Err(e) => {
-            return Incoming::Invalid {
-                id: Id::null(),
-                code: PARSE_ERROR,
-                message: format!("Parse error: {e}"),
-            };
-        }
-    };
+    match serde_json::from_slice(line) {
+        Ok(value) => from_value(value),
+        Err(e) => Incoming::Invalid {
+            id: Id::null(),
+            code: PARSE_ERROR,
+            message: format!("Parse error: {e}"),
+        },
+    }
+}
+
+/// Reads one message already parsed as JSON (an element of a batch, an HTTP body).
+pub fn from_value(value: Value) -> Incoming {
     let Value::Object(mut obj) = value else {
-        return invalid(Id::null(), "expected one JSON object per line");
+        return invalid(Id::null(), "a message must be a JSON object");
     };
     let id = match obj.get("id") {
         None => None,

@@ -1,0 +1,740 @@
+//! The management endpoint: an MCP server over HTTP for external clients (another Claude Code,
+//! a script) to list projects and chats, create chats and send messages. Off unless
+//! `mcp_listen` is set. Reference §7, exemption 3: it has its own per-client tokens,
+//! independent of the WebSocket's auth (`ws_auth` and its token play no part here).
+//!
+//! Transport: MCP's Streamable HTTP, the minimal correct part of it. `POST /mcp` carries one
+//! JSON-RPC message or a batch and is answered `application/json` (200), or 202 with no body
+//! when it held only notifications; there is no event stream (`GET /mcp` is 405) and no
+//! session (`DELETE /mcp` is 405 too; `Mcp-Session-Id` is neither issued nor needed). Any
+//! other path is 404.
+//!
+//! Auth: every request needs `Authorization: Bearer TOKEN` with the token of one of the
+//! clients in the config file (`[mcp_clients.NAME]`, `token_file` or `token`, at least
+//! [`MIN_TOKEN_CHARS`] characters). Tokens are kept as SHA-256 digests and compared in constant
+//! time against every client's, and never logged; a miss is 401 with `WWW-Authenticate:
+//! Bearer`. The client's name is what the log records for each call. Since no request gets in
+//! without a token, any address may be bound (a non-loopback one should sit behind TLS); but
+//! `mcp_listen` with no client configured refuses to start, saying how to add one. A request
+//! with an `Origin` (a browser) must come from the origin it is sent to (DNS rebinding).
+//!
+//! Bounds: at most [`MAX_CONNECTIONS`] connections at once (when all are taken, the listener
+//! stops accepting until one ends and the kernel's backlog holds the rest); each request's
+//! head and body must arrive within [`READ_TIMEOUT`] (an idle keep-alive connection is closed
+//! then); heads are at most 16 KiB; bodies at most [`MAX_BODY_BYTES`] (413 beyond, and the
+//! connection is closed); a batch at most [`rpc::MAX_BATCH`] messages.
+
+mod http;
+pub mod rpc;
+mod tools;
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use serde::Deserialize;
+use sha2::{Digest, Sha256};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::Semaphore;
+use tokio::time::Instant;
+use tokio_util::task::TaskTracker;
+
+use crate::daemon::Daemon;
+use http::{BodyLength, Conn, Head, Response, Status};
+
+/// The path of the endpoint.
+pub const PATH: &str = "/mcp";
+
+/// The shortest token accepted.
+pub const MIN_TOKEN_CHARS: usize = 16;
+
+/// The largest request body read; larger is refused with 413.
+pub const MAX_BODY_BYTES: usize = 1024 * 1024;
+
+/// Connections served at once.
+pub const MAX_CONNECTIONS: usize = 32;
+
+/// How long a request (head and body) may take to arrive, counted from the end of the last
+/// response; an idle connection is closed after it.
+pub const READ_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How long a connection closed after an error keeps draining what the client still sends.
+const LINGER: Duration = Duration::from_secs(2);
+
+/// How a client's token is given in the config file.
+#[derive(Clone, PartialEq, Eq)]
+pub enum ClientToken {
+    /// `token = "..."`, in the file itself.
+    Inline(String),
+    /// `token_file = "..."`, read when the daemon starts.
+    File(PathBuf),
+}
+
+impl std::fmt::Debug for ClientToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            // Never printed (`paddockd --check-config` prints the configuration).
+            Self::Inline(_) => f.write_str("Inline(<redacted>)"),
+            Self::File(p) => f.debug_tuple("File").field(p).finish(),
+        }
+    }
+}
+
+/// `[mcp_clients.NAME]` as written in the file.
+#[derive(Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClientFile {
+    token: Option<String>,
+    token_file: Option<PathBuf>,
+}
+
+impl std::fmt::Debug for ClientFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClientFile")
+            .field("token", &self.token.as_ref().map(|_| "<redacted>"))
+            .field("token_file", &self.token_file)
+            .finish()
+    }
+}
+
+/// The management part of the configuration: `mcp_listen` and `[mcp_clients.NAME]`.
+#[derive(Debug, Clone, Default)]
+pub struct ManagementConfig {
+    /// `mcp_listen`: where to listen; `None` (the default) is off.
+    pub listen: Option<SocketAddr>,
+    /// The clients by name.
+    pub clients: BTreeMap<String, ClientToken>,
+    /// Not a key: where the listener bound, once it has (tests listen on port 0).
+    pub bound: Arc<OnceLock<SocketAddr>>,
+}
+
+/// Why the management endpoint cannot start (or its configuration cannot be read).
+#[derive(Debug, thiserror::Error)]
+pub enum ManagementError {
+    #[error(
+        "mcp_listen = {addr} needs at least one management client, and none is configured; add one to the config file, \
+         e.g. `[mcp_clients.laptop]` with `token_file = \"~/.config/paddock/laptop.token\"` naming a file that holds a random \
+         token of at least {MIN_TOKEN_CHARS} characters (`head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \\n' > ~/.config/paddock/laptop.token`), \
+         or unset mcp_listen"
+    )]
+    NoClients { addr: SocketAddr },
+    #[error(
+        "mcp_clients.{0:?}: a client's name may hold only letters, digits, '-' and '_' (at most 64); rename the table"
+    )]
+    BadName(String),
+    #[error("mcp_clients.{0}: give the client exactly one of token_file (preferred) or token")]
+    OneToken(String),
+    #[error(
+        "mcp_clients.{client}: the token{from} has {chars} characters; a token needs at least {MIN_TOKEN_CHARS} \
+         (make one with `head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \\n'`)"
+    )]
+    WeakToken {
+        client: String,
+        from: String,
+        chars: usize,
+    },
+    #[error(
+        "mcp_clients.{0} and mcp_clients.{1} have the same token, so the log could not tell them apart; give each its own"
+    )]
+    SharedToken(String, String),
+    #[error(
+        "cannot read the token file {path} of mcp_clients.{client}: {source}; create it (mode 0600) with a random token of at least {MIN_TOKEN_CHARS} characters"
+    )]
+    TokenIo {
+        client: String,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot listen for management clients on {addr}: {source}; {hint}")]
+    Bind {
+        addr: SocketAddr,
+        source: std::io::Error,
+        hint: &'static str,
+    },
+}
+
+/// Whether `name` may name a client.
+fn valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// `token_file` as written: `~/` is the home folder; a relative path is the config file's
+/// folder's.
+fn resolve_path(p: &Path, config_dir: Option<&Path>, home: Option<&Path>) -> PathBuf {
+    if let (Ok(rest), Some(home)) = (p.strip_prefix("~"), home) {
+        return home.join(rest);
+    }
+    match config_dir {
+        Some(dir) if p.is_relative() => dir.join(p),
+        _ => p.to_path_buf(),
+    }
+}
+
+/// The clients of the config file's `[mcp_clients.NAME]` tables.
+pub fn clients_from_file(
+    tables: BTreeMap<String, ClientFile>,
+    config_dir: Option<&Path>,
+    home: Option<&Path>,
+) -> Result<BTreeMap<String, ClientToken>, ManagementError> {
+    tables
+        .into_iter()
+        .map(|(name, t)| {
+            if !valid_name(&name) {
+                return Err(ManagementError::BadName(name));
+            }
+            let token = match (t.token, t.token_file) {
+                (Some(token), None) => ClientToken::Inline(token),
+                (None, Some(path)) => ClientToken::File(resolve_path(&path, config_dir, home)),
+                _ => return Err(ManagementError::OneToken(name)),
+            };
+            Ok((name, token))
+        })
+        .collect()
+}
+
+fn check_strength(client: &str, token: &str, from: String) -> Result<(), ManagementError> {
+    let chars = token.chars().count();
+    if chars < MIN_TOKEN_CHARS {
+        return Err(ManagementError::WeakToken {
+            client: client.to_owned(),
+            from,
+            chars,
+        });
+    }
+    Ok(())
+}
+
+impl ManagementConfig {
+    /// What can be checked without reading token files: a listener needs a client, names
+    /// are valid, and inline tokens long enough.
+    pub fn check(&self) -> Result<(), ManagementError> {
+        for (name, token) in &self.clients {
+            if !valid_name(name) {
+                return Err(ManagementError::BadName(name.clone()));
+            }
+            if let ClientToken::Inline(t) = token {
+                check_strength(name, t.trim(), String::new())?;
+            }
+        }
+        match self.listen {
+            Some(addr) if self.clients.is_empty() => Err(ManagementError::NoClients { addr }),
+            _ => Ok(()),
+        }
+    }
+
+    /// Every client's name and token digest (token files read now).
+    fn digests(&self) -> Result<Vec<(String, [u8; 32])>, ManagementError> {
+        let mut out: Vec<(String, [u8; 32])> = Vec::new();
+        for (name, token) in &self.clients {
+            let text = match token {
+                ClientToken::Inline(t) => t.clone(),
+                ClientToken::File(path) => {
+                    let text = std::fs::read_to_string(path).map_err(|source| {
+                        ManagementError::TokenIo {
+                            client: name.clone(),
+                            path: path.clone(),
+                            source,
+                        }
+                    })?;
+                    warn_if_readable(name, path);
+                    text
+                }
+            };
+            let from = match token {
+                ClientToken::Inline(_) => String::new(),
+                ClientToken::File(p) => format!(" in {}", p.display()),
+            };
+            let token = text.trim();
+            check_strength(name, token, from)?;
+            let digest: [u8; 32] = Sha256::digest(token.as_bytes()).into();
+            if let Some((other, _)) = out.iter().find(|(_, d)| digest_eq(d, &digest)) {
+                return Err(ManagementError::SharedToken(other.clone(), name.clone()));
+            }
+            out.push((name.clone(), digest));
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(unix)]
+fn warn_if_readable(client: &str, path: &Path) {
+    use std::os::unix::fs::MetadataExt;
+    if let Ok(meta) = std::fs::metadata(path)
+        && meta.mode() & 0o077 != 0
+    {
+        tracing::warn!(
+            "the token file {} of management client {client} can be read by other users; `chmod 600` it",
+            path.display()
+        );
+    }
+}
+
+/// Compares two digests in time independent of where they differ.
+fn digest_eq(a: &[u8; 32], b: &[u8; 32]) -> bool {
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// Who may call, by token digest.
+struct Gate {
+    clients: Vec<(String, [u8; 32])>,
+}
+
+impl Gate {
+    /// The client whose token `presented` is. Every client's digest is compared, in constant
+    /// time, whatever matches.
+    fn client(&self, presented: &str) -> Option<&str> {
+        let digest: [u8; 32] = Sha256::digest(presented.as_bytes()).into();
+        let mut found = None;
+        for (name, want) in &self.clients {
+            if digest_eq(&digest, want) {
+                found = Some(name.as_str());
+            }
+        }
+        found
+    }
+}
+
+/// A bound listener with its gate, ready for [`serve`].
+pub struct ManagementListener {
+    listener: TcpListener,
+    gate: Arc<Gate>,
+}
+
+/// Binds `mcp_listen` (if set) after reading every client's token.
+pub async fn bind(cfg: &crate::Config) -> Result<Option<ManagementListener>, ManagementError> {
+    let m = &cfg.management;
+    m.check()?;
+    let Some(addr) = m.listen else {
+        return Ok(None);
+    };
+    let clients = m.digests()?;
+    let listener = TcpListener::bind(addr)
+        .await
+        .map_err(|source| ManagementError::Bind {
+            addr,
+            hint: match source.kind() {
+                std::io::ErrorKind::AddrInUse => {
+                    "another program uses that port: choose another mcp_listen or stop that program"
+                }
+                std::io::ErrorKind::AddrNotAvailable => {
+                    "that address is not one of this machine's: choose another mcp_listen"
+                }
+                std::io::ErrorKind::PermissionDenied => {
+                    "ports below 1024 need privileges: choose a port above 1024"
+                }
+                _ => "check mcp_listen",
+            },
+            source,
+        })?;
+    let local = listener.local_addr().unwrap_or(addr);
+    let _ = m.bound.set(local);
+    let names: Vec<&str> = clients.iter().map(|(n, _)| n.as_str()).collect();
+    tracing::info!(addr = %local, clients = ?names, "paddockd listening for management clients on http://{local}{PATH}");
+    Ok(Some(ManagementListener {
+        listener,
+        gate: Arc::new(Gate { clients }),
+    }))
+}
+
+/// Accepts management clients until the daemon shuts down; each connection is a task in
+/// `connections`.
+pub async fn serve(m: ManagementListener, d: Arc<Daemon>, connections: TaskTracker) {
+    let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    loop {
+        let permit = tokio::select! {
+            () = d.shutdown.cancelled() => break,
+            p = slots.clone().acquire_owned() => match p {
+                Ok(p) => p,
+                Err(_) => break,
+            },
+        };
+        let (tcp, peer) = tokio::select! {
+            () = d.shutdown.cancelled() => break,
+            conn = m.listener.accept() => match conn {
+                Ok(c) => c,
+                Err(e) => {
+                    // Out of descriptors or similar: back off instead of spinning.
+                    tracing::warn!("management accept failed: {e}");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+        };
+        let (d, gate) = (d.clone(), m.gate.clone());
+        connections.spawn(async move {
+            serve_connection(tcp, peer, &gate, &d).await;
+            drop(permit);
+        });
+    }
+    tracing::debug!("management listener stopped");
+}
+
+async fn serve_connection(tcp: TcpStream, peer: SocketAddr, gate: &Gate, d: &Daemon) {
+    let _ = tcp.set_nodelay(true);
+    let mut conn = Conn::new(tcp);
+    loop {
+        let deadline = Instant::now() + READ_TIMEOUT;
+        let head = tokio::select! {
+            () = d.shutdown.cancelled() => return,
+            head = conn.read_head(deadline) => head,
+        };
+        let head = match head {
+            Ok(h) => h,
+            Err(e) => {
+                if let Some(status) = e.status() {
+                    tracing::debug!(%peer, "management request refused: {e}");
+                    let _ = conn
+                        .write(&Response::text(status, format!("{e}\n")), false)
+                        .await;
+                    conn.close(Instant::now() + LINGER).await;
+                }
+                return;
+            }
+        };
+        let (response, keep_alive) = respond(&mut conn, &head, deadline, peer, gate, d).await;
+        let keep_alive = keep_alive && head.keep_alive && !d.shutdown.is_cancelled();
+        if conn.write(&response, keep_alive).await.is_err() {
+            return;
+        }
+        if !keep_alive {
+            conn.close(Instant::now() + LINGER).await;
+            return;
+        }
+    }
+}
+
+/// The answer to one request, and whether the connection may serve another (its body was
+/// read in full).
+async fn respond<S>(
+    conn: &mut Conn<S>,
+    head: &Head,
+    deadline: Instant,
+    peer: SocketAddr,
+    gate: &Gate,
+    d: &Daemon,
+) -> (Response, bool)
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
+{
+    let len = match head.body() {
+        Ok(BodyLength::Exactly(n)) => Some(n),
+        Ok(BodyLength::None) => None,
+        Err(status) => {
+            let why = if status == Status::NOT_IMPLEMENTED {
+                "Transfer-Encoding is not supported: send the body with a Content-Length\n"
+            } else {
+                "a malformed Content-Length\n"
+            };
+            return (Response::text(status, why), false);
+        }
+    };
+    if len.is_some_and(|n| n > MAX_BODY_BYTES) {
+        return (
+            Response::text(
+                Status::PAYLOAD_TOO_LARGE,
+                format!("a request body may be at most {MAX_BODY_BYTES} bytes\n"),
+            ),
+            false,
+        );
+    }
+    // Read the body whatever the verdict, so the connection stays in step.
+    let body = match conn.read_body(len.unwrap_or(0), deadline).await {
+        Ok(b) => b,
+        Err(e) => {
+            let status = e.status().unwrap_or(Status::BAD_REQUEST);
+            return (Response::text(status, format!("{e}\n")), false);
+        }
+    };
+    if head.path != PATH {
+        return (
+            Response::text(
+                Status::NOT_FOUND,
+                format!("not found: the management endpoint is POST {PATH}\n"),
+            ),
+            true,
+        );
+    }
+    if !same_origin(head) {
+        tracing::warn!(%peer, "management request refused: a browser page from another origin");
+        return (
+            Response::text(
+                Status::FORBIDDEN,
+                "a browser page may call this endpoint only from the origin it is served on\n",
+            ),
+            true,
+        );
+    }
+    let Some(client) = bearer(head).and_then(|t| gate.client(t)) else {
+        let why = if bearer(head).is_some() {
+            tracing::warn!(%peer, "management request refused: a token no client has");
+            "wrong token: use the token of one of the [mcp_clients.NAME] in paddockd's config file\n"
+        } else {
+            "a token is needed: send `Authorization: Bearer TOKEN` with a token of one of the [mcp_clients.NAME] in paddockd's config file\n"
+        };
+        return (
+            Response::text(Status::UNAUTHORIZED, why)
+                .with_header("WWW-Authenticate", "Bearer realm=\"paddockd\""),
+            true,
+        );
+    };
+    if head.method != "POST" {
+        return (
+            Response::text(
+                Status::METHOD_NOT_ALLOWED,
+                format!(
+                    "{} is not served: POST JSON-RPC to {PATH} (no event stream, no sessions)\n",
+                    head.method
+                ),
+            )
+            .with_header("Allow", "POST"),
+            true,
+        );
+    }
+    if len.is_none() {
+        return (
+            Response::text(
+                Status::LENGTH_REQUIRED,
+                "send the JSON-RPC body with a Content-Length\n",
+            ),
+            true,
+        );
+    }
+    if let Some(ct) = head.header("content-type")
+        && !ct
+            .split(';')
+            .next()
+            .is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"))
+    {
+        return (
+            Response::text(
+                Status::UNSUPPORTED_MEDIA_TYPE,
+                "the body must be JSON (Content-Type: application/json)\n",
+            ),
+            true,
+        );
+    }
+    if let Some(v) = head.header("mcp-protocol-version")
+        && !rpc::supported_version(v)
+    {
+        return (
+            Response::text(
+                Status::BAD_REQUEST,
+                format!(
+                    "MCP-Protocol-Version {:?} is not supported; this server speaks {}\n",
+                    v.trim(),
+                    crate::mcp::SUPPORTED_PROTOCOL_VERSIONS.join(", ")
+                ),
+            ),
+            true,
+        );
+    }
+    let host = tools::Host { d, client };
+    match rpc::answer(&body, &host).await {
+        rpc::Answer::Accepted => (Response::empty(Status::ACCEPTED), true),
+        rpc::Answer::Json { bad_request, body } => {
+            let status = if bad_request {
+                Status::BAD_REQUEST
+            } else {
+                Status::OK
+            };
+            (Response::json(status, body), true)
+        }
+    }
+}
+
+/// The token of an `Authorization: Bearer TOKEN` header.
+fn bearer(head: &Head) -> Option<&str> {
+    let (scheme, token) = head.header("authorization")?.trim().split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| token.trim())
+        .filter(|t| !t.is_empty())
+}
+
+/// A browser's `Origin` must name the host it sends to; other clients send none and pass.
+fn same_origin(head: &Head) -> bool {
+    let Some(origin) = head.header("origin") else {
+        return true;
+    };
+    let Some((scheme, authority)) = origin.split_once("://") else {
+        return false;
+    };
+    let default_port = match scheme.to_ascii_lowercase().as_str() {
+        "http" => ":80",
+        "https" => ":443",
+        _ => return false,
+    };
+    let Some(host) = head.header("host") else {
+        return false;
+    };
+    let norm = |s: &str| {
+        let s = s.trim().trim_end_matches('/').to_ascii_lowercase();
+        s.strip_suffix(default_port).map(str::to_owned).unwrap_or(s)
+    };
+    norm(authority) == norm(host)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn file(token: Option<&str>, token_file: Option<&str>) -> ClientFile {
+        ClientFile {
+            token: token.map(str::to_owned),
+            token_file: token_file.map(PathBuf::from),
+        }
+    }
+
+    #[test]
+    fn management_clients_from_the_file() {
+        let home = Path::new("/home/ana");
+        let conf = Path::new("/home/ana/.config/paddock");
+        let tables: BTreeMap<String, ClientFile> = [
+            (
+                "laptop".to_owned(),
+                file(None, Some("~/.config/paddock/laptop.token")),
+            ),
+            ("script".to_owned(), file(None, Some("script.token"))),
+            ("ci".to_owned(), file(Some("0123456789abcdef"), None)),
+        ]
+        .into();
+        let clients = clients_from_file(tables, Some(conf), Some(home)).unwrap();
+        assert_eq!(
+            clients["laptop"],
+            ClientToken::File("/home/ana/.config/paddock/laptop.token".into())
+        );
+        assert_eq!(
+            clients["script"],
+            ClientToken::File("/home/ana/.config/paddock/script.token".into())
+        );
+        assert_eq!(
+            clients["ci"],
+            ClientToken::Inline("0123456789abcdef".into())
+        );
+        // The token never shows in the configuration's debug output.
+        assert!(!format!("{clients:?}").contains("0123456789abcdef"));
+        assert!(!format!("{:?}", file(Some("0123456789abcdef"), None)).contains("0123"));
+
+        let both = [("x".to_owned(), file(Some("0123456789abcdef"), Some("f")))].into();
+        let err = clients_from_file(both, None, None).unwrap_err().to_string();
+        assert!(err.contains("exactly one of token_file"), "{err}");
+        let neither = [("x".to_owned(), file(None, None))].into();
+        assert!(clients_from_file(neither, None, None).is_err());
+        let bad = [("my laptop".to_owned(), file(Some("0123456789abcdef"), None))].into();
+        let err = clients_from_file(bad, None, None).unwrap_err().to_string();
+        assert!(err.contains("letters, digits"), "{err}");
+    }
+
+    #[test]
+    fn management_check_needs_a_client_and_strong_tokens() {
+        let mut m = ManagementConfig {
+            listen: Some("127.0.0.1:7778".parse().unwrap()),
+            ..Default::default()
+        };
+        let err = m.check().unwrap_err().to_string();
+        for want in [
+            "mcp_listen = 127.0.0.1:7778",
+            "[mcp_clients.laptop]",
+            "token_file",
+        ] {
+            assert!(err.contains(want), "{want} missing from: {err}");
+        }
+        m.clients
+            .insert("ci".into(), ClientToken::Inline("short-secret".into()));
+        let err = m.check().unwrap_err().to_string();
+        assert!(
+            err.contains("mcp_clients.ci") && err.contains("16"),
+            "{err}"
+        );
+        assert!(!err.contains("short-secret"), "never the token: {err}");
+        m.clients.insert(
+            "ci".into(),
+            ClientToken::Inline("a-long-enough-secret".into()),
+        );
+        m.check().unwrap();
+        // No listener: nothing needed.
+        assert!(ManagementConfig::default().check().is_ok());
+    }
+
+    #[test]
+    fn management_token_files_are_read_and_checked() {
+        let dir = tempfile::tempdir().unwrap();
+        let good = dir.path().join("good.token");
+        std::fs::write(&good, "a-long-enough-secret\n").unwrap();
+        let weak = dir.path().join("weak.token");
+        std::fs::write(&weak, "short\n").unwrap();
+        let mut m = ManagementConfig::default();
+        m.clients
+            .insert("laptop".into(), ClientToken::File(good.clone()));
+        let digests = m.digests().unwrap();
+        let gate = Gate { clients: digests };
+        assert_eq!(gate.client("a-long-enough-secret"), Some("laptop"));
+        assert_eq!(gate.client("a-long-enough-secreT"), None);
+        assert_eq!(gate.client(""), None);
+
+        m.clients
+            .insert("weak".into(), ClientToken::File(weak.clone()));
+        let err = m.digests().unwrap_err().to_string();
+        assert!(
+            err.contains("weak.token") && err.contains("5 characters"),
+            "{err}"
+        );
+        m.clients.remove("weak");
+        m.clients.insert(
+            "twin".into(),
+            ClientToken::Inline("a-long-enough-secret".into()),
+        );
+        let err = m.digests().unwrap_err().to_string();
+        assert!(err.contains("same token"), "{err}");
+        m.clients.remove("twin");
+        m.clients
+            .insert("gone".into(), ClientToken::File(dir.path().join("none")));
+        let err = m.digests().unwrap_err().to_string();
+        assert!(err.contains("cannot read the token file"), "{err}");
+    }
+
+    #[test]
+    fn management_bearer_and_origin() {
+        let head = |headers: &[(&str, &str)]| Head {
+            method: "POST".into(),
+            path: PATH.into(),
+            headers: headers
+                .iter()
+                .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+                .collect(),
+            keep_alive: true,
+        };
+        assert_eq!(
+            bearer(&head(&[("authorization", "Bearer abc ")])),
+            Some("abc")
+        );
+        assert_eq!(
+            bearer(&head(&[("authorization", "bearer abc")])),
+            Some("abc")
+        );
+        assert_eq!(bearer(&head(&[("authorization", "Basic abc")])), None);
+        assert_eq!(bearer(&head(&[("authorization", "Bearer ")])), None);
+        assert_eq!(bearer(&head(&[])), None);
+        assert!(same_origin(&head(&[("host", "127.0.0.1:7778")])));
+        assert!(same_origin(&head(&[
+            ("host", "127.0.0.1:7778"),
+            ("origin", "http://127.0.0.1:7778")
+        ])));
+        assert!(same_origin(&head(&[
+            ("host", "paddock.example"),
+            ("origin", "https://paddock.example:443")
+        ])));
+        assert!(!same_origin(&head(&[
+            ("host", "127.0.0.1:7778"),
+            ("origin", "http://evil.example")
+        ])));
+        assert!(!same_origin(&head(&[("origin", "http://127.0.0.1:7778")])));
+    }
+}

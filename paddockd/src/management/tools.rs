@@ -1,0 +1,318 @@
+//! The management tools: what an external client may do, as the client it authenticated as.
+//!
+//! A chat a client creates is a root: run provenance `{origin: human, depth: 0}` with no
+//! parent (the caller is not a chat, so there is nothing to nest it under), its first message
+//! the prompt as given. Turns go through [`crate::agent::start_turn`], the path every turn not
+//! typed into a connection takes, so a busy chat queues a message (32 at most, then the call
+//! fails with a busy error the model reads). Which client created a chat is in the daemon's log;
+//! neither run provenance nor message attribution has a field for it yet.
+
+use paddock_proto::{AgentTool, ChatScope, Origin};
+use serde_json::{Value, json};
+
+use super::rpc::{ToolOutput, Tools};
+use crate::agent::{MachineTurn, start_turn};
+use crate::daemon::Daemon;
+use crate::stores::RunProvenance;
+
+/// Rows `list_chats` gives by default, and at most.
+const LIST_DEFAULT: usize = 100;
+const LIST_MAX: usize = 1000;
+/// Entries `read_chat` gives by default, and at most.
+const READ_DEFAULT: usize = 40;
+const READ_MAX: usize = 200;
+/// The longest title shown in `list_chats` (its first line, in characters).
+const TITLE_CHARS: usize = 120;
+
+struct Spec {
+    name: &'static str,
+    description: &'static str,
+    schema: fn() -> Value,
+}
+
+const SPECS: &[Spec] = &[
+    Spec {
+        name: "list_projects",
+        description: "List Paddock's projects: slug and directory. The root workspace's slug is \"\".",
+        schema: || json!({"type": "object", "properties": {}}),
+    },
+    Spec {
+        name: "list_chats",
+        description: "List chats in tree order (newest activity first): sessionId, project, title, origin, depth, parent, running, archived, updatedAt.",
+        schema: || {
+            json!({"type": "object", "properties": {
+                "project": {"type": "string", "description": "a project slug (\"\" is the root workspace); default: every project"},
+                "scope": {"type": "string", "enum": ["active", "archived", "all"], "description": "default: active"},
+                "limit": {"type": "integer", "minimum": 1, "maximum": LIST_MAX, "description": format!("at most this many chats (default {LIST_DEFAULT})")}
+            }})
+        },
+    },
+    Spec {
+        name: "create_chat",
+        description: "Start a new chat in a project with a first prompt. It runs on its own in Paddock (a root chat, not nested under any other); read_chat shows its progress. Returns its sessionId.",
+        schema: || {
+            json!({"type": "object", "properties": {
+                "project": {"type": "string", "description": "project slug (\"\" is the root workspace; list_projects lists them)"},
+                "prompt": {"type": "string", "description": "the chat's first message"},
+                "model": {"type": "string", "description": "default: the daemon's"},
+                "preloadContext": {"type": "boolean", "description": "prepend the project's OVERVIEW.md and the end of its CHANGELOG.md to the prompt"}
+            }, "required": ["project", "prompt"]})
+        },
+    },
+    Spec {
+        name: "send_message",
+        description: "Send a message into an existing chat: a new turn. If the chat is running, the message waits for the current turn to end (queued: true).",
+        schema: || {
+            json!({"type": "object", "properties": {
+                "sessionId": {"type": "string"},
+                "message": {"type": "string"}
+            }, "required": ["sessionId", "message"]})
+        },
+    },
+    Spec {
+        name: "read_chat",
+        description: "Read the end of a chat's transcript as text (user and assistant messages, tool calls and results, shortened).",
+        schema: || {
+            json!({"type": "object", "properties": {
+                "sessionId": {"type": "string"},
+                "last": {"type": "integer", "minimum": 1, "maximum": READ_MAX, "description": format!("how many entries from the end (default {READ_DEFAULT})")}
+            }, "required": ["sessionId"]})
+        },
+    },
+];
+
+/// The tool catalogue.
+pub fn catalogue() -> Vec<AgentTool> {
+    SPECS
+        .iter()
+        .map(|s| AgentTool {
+            name: s.name.to_owned(),
+            description: s.description.to_owned(),
+            input_schema: (s.schema)(),
+        })
+        .collect()
+}
+
+/// The daemon's tools, for one authenticated client.
+pub struct Host<'a> {
+    pub d: &'a Daemon,
+    /// The client's name from `[mcp_clients.NAME]`.
+    pub client: &'a str,
+}
+
+impl Host<'_> {
+    /// The read-state user of this client (its unread marks are its own).
+    fn user(&self) -> String {
+        format!("mcp:{}", self.client)
+    }
+}
+
+impl Tools for Host<'_> {
+    fn list(&self) -> Vec<AgentTool> {
+        catalogue()
+    }
+
+    async fn call(&self, name: &str, arguments: &Value) -> Option<ToolOutput> {
+        if !SPECS.iter().any(|s| s.name == name) {
+            return None;
+        }
+        tracing::info!(client = %self.client, tool = %name, "management tool call");
+        let out = match name {
+            "list_projects" => list_projects(self),
+            "list_chats" => list_chats(self, arguments).await,
+            "create_chat" => create_chat(self, arguments).await,
+            "send_message" => send_message(self, arguments).await,
+            "read_chat" => read_chat(self, arguments).await,
+            _ => return None,
+        };
+        Some(match out {
+            Ok(text) => ToolOutput::ok(text),
+            Err(text) => ToolOutput::error(text),
+        })
+    }
+}
+
+fn arg<'a>(args: &'a Value, key: &str) -> Option<&'a str> {
+    args.get(key).and_then(Value::as_str)
+}
+
+fn need<'a>(args: &'a Value, key: &str) -> Result<&'a str, String> {
+    arg(args, key)
+        .filter(|v| !v.trim().is_empty())
+        .ok_or_else(|| format!("missing argument {key:?} (a non-empty string)"))
+}
+
+/// A count argument: `default` when absent, an error when not a whole number in 1..=max.
+fn count(args: &Value, key: &str, default: usize, max: usize) -> Result<usize, String> {
+    match args.get(key) {
+        None | Some(Value::Null) => Ok(default),
+        Some(v) => v
+            .as_u64()
+            .and_then(|n| usize::try_from(n).ok())
+            .filter(|n| (1..=max).contains(n))
+            .ok_or_else(|| format!("{key} must be a whole number from 1 to {max}")),
+    }
+}
+
+fn list_projects(h: &Host<'_>) -> Result<String, String> {
+    let projects = h.d.projects.list().map_err(|e| e.to_string())?;
+    let rows: Vec<Value> = projects
+        .iter()
+        .map(|p| json!({"slug": p.slug, "path": p.agent_dir}))
+        .collect();
+    Ok(Value::Array(rows).to_string())
+}
+
+async fn list_chats(h: &Host<'_>, args: &Value) -> Result<String, String> {
+    let scope = match arg(args, "scope") {
+        None | Some("active") => ChatScope::Active,
+        Some("archived") => ChatScope::Archived,
+        Some("all") => ChatScope::All,
+        Some(other) => {
+            return Err(format!(
+                "scope {other:?} is not one of active, archived, all"
+            ));
+        }
+    };
+    let limit = count(args, "limit", LIST_DEFAULT, LIST_MAX)?;
+    let chats = crate::chats::list(h.d, &h.user(), arg(args, "project"), scope)
+        .await
+        .map_err(|e| e.message)?;
+    let total = chats.len();
+    let rows: Vec<Value> = chats
+        .iter()
+        .take(limit)
+        .map(|c| {
+            let title: String = c
+                .title
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .chars()
+                .take(TITLE_CHARS)
+                .collect();
+            json!({"sessionId": c.session_id, "project": c.project_slug, "title": title,
+                "origin": c.origin, "depth": c.depth, "parent": c.tree_parent,
+                "running": c.running, "archived": c.archived, "updatedAt": c.updated_at})
+        })
+        .collect();
+    Ok(json!({"chats": rows, "total": total}).to_string())
+}
+
+async fn create_chat(h: &Host<'_>, args: &Value) -> Result<String, String> {
+    let prompt = need(args, "prompt")?;
+    let slug = arg(args, "project").ok_or_else(|| {
+        "missing argument \"project\": a project slug (\"\" is the root workspace; list_projects lists them)".to_owned()
+    })?;
+    let project = h.d.project(slug).map_err(|e| e.message)?;
+    let preload = match args.get("preloadContext") {
+        None | Some(Value::Null) => false,
+        Some(v) => v
+            .as_bool()
+            .ok_or_else(|| "preloadContext must be true or false".to_owned())?,
+    };
+    let message = if preload {
+        crate::preload::compose(&project.meta_dir, prompt)
+    } else {
+        prompt.to_owned()
+    };
+    let model = arg(args, "model")
+        .map(str::trim)
+        .filter(|m| !m.is_empty())
+        .map(str::to_owned);
+    let sid = start_turn(
+        h.d,
+        MachineTurn {
+            project: project.clone(),
+            session_id: None,
+            message,
+            model,
+            // The client acts for a person: History shows the run as theirs.
+            origin: Origin::Human,
+            // A root: the caller is not a chat, so there is no parent to record (and the
+            // root marker keeps the tree from inferring one).
+            provenance: Some(RunProvenance {
+                origin: Origin::Human,
+                depth: 0,
+                parent_session_id: None,
+                parent_project: None,
+                created_at: None,
+                trigger: None,
+            }),
+            attribution: None,
+            trigger: None,
+        },
+    )
+    .await
+    .map_err(|e| e.message)?;
+    tracing::info!(client = %h.client, session = %sid, project = %project.slug, "management client created a chat");
+    Ok(json!({"sessionId": sid, "project": project.slug}).to_string())
+}
+
+async fn send_message(h: &Host<'_>, args: &Value) -> Result<String, String> {
+    let target = need(args, "sessionId")?;
+    let message = need(args, "message")?;
+    let running = crate::chats::running_sessions(h.d).await;
+    let (project, _) = crate::chats::locate(h.d, target, &running).map_err(|e| e.message)?;
+    let sid = start_turn(
+        h.d,
+        MachineTurn {
+            project,
+            session_id: Some(target.to_owned()),
+            message: message.to_owned(),
+            model: None,
+            origin: Origin::Human,
+            provenance: None,
+            attribution: None,
+            trigger: None,
+        },
+    )
+    .await
+    .map_err(|e| e.message)?;
+    tracing::info!(client = %h.client, session = %sid, "management client sent a message");
+    let queued = running.contains_key(target);
+    Ok(json!({"sessionId": sid, "queued": queued}).to_string())
+}
+
+async fn read_chat(h: &Host<'_>, args: &Value) -> Result<String, String> {
+    let sid = need(args, "sessionId")?;
+    let last = count(args, "last", READ_DEFAULT, READ_MAX)?;
+    let t = crate::chats::transcript(h.d, &h.user(), sid)
+        .await
+        .map_err(|e| e.message)?;
+    Ok(crate::agent::render_text(&t.chat.title, &t.entries, last))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn management_tools_are_five_with_object_schemas() {
+        let names: Vec<String> = catalogue().into_iter().map(|t| t.name).collect();
+        assert_eq!(
+            names,
+            [
+                "list_projects",
+                "list_chats",
+                "create_chat",
+                "send_message",
+                "read_chat"
+            ]
+        );
+        for t in catalogue() {
+            assert_eq!(t.input_schema["type"], "object", "{}", t.name);
+        }
+    }
+
+    #[test]
+    fn management_tool_counts_are_bounded() {
+        let args = json!({"n": 5, "zero": 0, "big": 5000, "text": "3"});
+        assert_eq!(count(&args, "n", 1, 10), Ok(5));
+        assert_eq!(count(&args, "absent", 7, 10), Ok(7));
+        for bad in ["zero", "big", "text"] {
+            assert!(count(&args, bad, 1, 10).unwrap_err().contains("1 to 10"));
+        }
+    }
+}
