@@ -22,6 +22,9 @@ _paddock() {
             paddock,attach)
                 cmd="paddock__subcmd__attach"
                 ;;
+            paddock,attachment)
+                cmd="paddock__subcmd__attachment"
+                ;;
             paddock,blame)
                 cmd="paddock__subcmd__blame"
                 ;;
@@ -171,6 +174,9 @@ _paddock() {
                 ;;
             paddock__subcmd__help,attach)
                 cmd="paddock__subcmd__help__subcmd__attach"
+                ;;
+            paddock__subcmd__help,attachment)
+                cmd="paddock__subcmd__help__subcmd__attachment"
                 ;;
             paddock__subcmd__help,blame)
                 cmd="paddock__subcmd__help__subcmd__blame"
@@ -362,7 +368,7 @@ _paddock() {
 
     case "${cmd}" in
         paddock)
-            opts="-h -V --socket --remote --remote-paddock --help --version daemon project ls list send tail cancel show doctor status notify usage archive unarchive star unstar read unread detach attach delete fork history search trigger import provenance blame files git proxy help"
+            opts="-h -V --socket --remote --remote-paddock --help --version daemon project ls list send tail cancel show doctor status notify usage attachment archive unarchive star unstar read unread detach attach delete fork history search trigger import provenance blame files git proxy help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -420,6 +426,40 @@ _paddock() {
                 return 0
             fi
             case "${prev}" in
+                --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__attachment)
+            opts="-o -h -V --output --socket --remote --remote-paddock --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --socket)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1090,7 +1130,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__help)
-            opts="daemon project ls send tail cancel show doctor status notify usage archive unarchive star unstar read unread detach attach delete fork history search trigger import provenance blame files git proxy help"
+            opts="daemon project ls send tail cancel show doctor status notify usage attachment archive unarchive star unstar read unread detach attach delete fork history search trigger import provenance blame files git proxy help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1118,6 +1158,20 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__help__subcmd__attach)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__help__subcmd__attachment)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2118,7 +2172,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__send)
-            opts="-p -c -h -V --project --session --model --detach --preload --json --socket --remote --remote-paddock --help --version"
+            opts="-p -c -a -h -V --project --session --model --detach --preload --attach --json --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2141,6 +2195,14 @@ _paddock() {
                     return 0
                     ;;
                 --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --attach)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -a)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -90,6 +90,10 @@ pub enum Request {
     /// Full-text search across every chat (titles, messages, tool calls).
     #[serde(rename = "search")]
     Search(SearchRequest),
+    /// The bytes of a kept attachment (a file attached to a message, or one an agent showed
+    /// with `send_file`).
+    #[serde(rename = "attachment:get")]
+    AttachmentGet(AttachmentRef),
     /// Ask for `attention` events on this connection (a TUI, `paddock notify`). Answered by
     /// `ack`.
     #[serde(rename = "notifications:subscribe")]
@@ -164,6 +168,7 @@ impl Request {
             Request::ApprovalList => "approval:list",
             Request::NotificationsSubscribe => "notifications:subscribe",
             Request::Search(_) => "search",
+            Request::AttachmentGet(_) => "attachment:get",
             Request::ApprovalAnswer(_) => "approval:answer",
             Request::AgentTools(_) => "agent:tools",
             Request::AgentCall(_) => "agent:call",
@@ -199,6 +204,44 @@ pub struct ChatSend {
     /// Prepend the project's OVERVIEW.md and CHANGELOG.md tail to a new chat's first prompt.
     #[serde(default, skip_serializing_if = "is_false")]
     pub preload_context: bool,
+    /// Files to attach to the message (within the daemon's limits on size, count and type).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attachments: Vec<AttachmentUpload>,
+}
+
+/// `attachment:get`: which kept attachment.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AttachmentRef {
+    /// `<uuid><ext>`, as the message's attachment block or the `send_file` notice names it.
+    pub attachment_id: String,
+}
+
+/// A kept attachment.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Attachment {
+    pub id: String,
+    /// `image`, `pdf`, `markdown`, `code`, `text`, `html` or `file` (by its extension).
+    pub file_kind: String,
+    pub size: u64,
+    /// The bytes, base64 (standard alphabet, padded).
+    pub data: String,
+}
+
+/// A file attached to a message: a path on the daemon's machine, or the bytes themselves
+/// (base64, from a client on another machine). The daemon keeps an immutable copy.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AttachmentUpload {
+    /// The file's name as the user knows it (`screenshot.png`).
+    pub name: String,
+    /// An absolute path the daemon reads.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// The bytes, base64 (standard alphabet, padded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -1025,6 +1068,8 @@ pub enum Reply {
     Touched(Touched),
     /// `search`: the chats that match, best first.
     SearchResults(SearchResults),
+    /// `attachment:get`: a kept attachment's bytes.
+    Attachment(Attachment),
     /// `provenance:blame`: a file's lines and who last wrote each region.
     Blame(Box<Blame>),
     /// `git:status`.

@@ -235,6 +235,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                     ),
                     model: Some(s("claude-sonnet-4-5")),
                     preload_context: true,
+                    attachments: Vec::new(),
                 }),
             ),
         ),
@@ -248,6 +249,41 @@ fn table() -> Vec<(&'static str, Golden)> {
                     message: s("Also check the nightly backup log."),
                     model: None,
                     preload_context: false,
+                    attachments: Vec::new(),
+                }),
+            ),
+        ),
+        (
+            "request.chat_send.attachments",
+            request(
+                6,
+                Request::ChatSend(ChatSend {
+                    project_slug: s(PROJECT),
+                    session_id: Some(s(SESSION)),
+                    message: s("The layout breaks like this; and here is the log."),
+                    model: None,
+                    preload_context: false,
+                    attachments: vec![
+                        AttachmentUpload {
+                            name: s("broken-layout.png"),
+                            path: Some(s("/home/ana/Pictures/broken-layout.png")),
+                            data: None,
+                        },
+                        AttachmentUpload {
+                            name: s("build.log"),
+                            path: None,
+                            data: Some(s("ZXJyb3I6IGNhbm5vdCBmaW5kIG1vZHVsZSAnLi9hcHAnCg==")),
+                        },
+                    ],
+                }),
+            ),
+        ),
+        (
+            "request.attachment_get",
+            request(
+                95,
+                Request::AttachmentGet(AttachmentRef {
+                    attachment_id: s("3f2a9c1e-7b4d-4e8a-9c0f-1d2e3f4a5b6c.png"),
                 }),
             ),
         ),
@@ -1806,6 +1842,18 @@ fn table() -> Vec<(&'static str, Golden)> {
             ),
         ),
         (
+            "reply.attachment",
+            ok(
+                95,
+                Reply::Attachment(Attachment {
+                    id: s("3f2a9c1e-7b4d-4e8a-9c0f-1d2e3f4a5b6c.log"),
+                    file_kind: s("text"),
+                    size: 36,
+                    data: s("ZXJyb3I6IGNhbm5vdCBmaW5kIG1vZHVsZSAnLi9hcHAnCg=="),
+                }),
+            ),
+        ),
+        (
             "reply.blame",
             ok(
                 63,
@@ -2280,6 +2328,7 @@ covers!(request_row, REQUEST_ROWS, Request {
     Request::ApprovalList => "request.approval_list",
     Request::NotificationsSubscribe => "request.notifications_subscribe",
     Request::Search(_) => "request.search",
+    Request::AttachmentGet(_) => "request.attachment_get",
     Request::ApprovalAnswer(_) => "request.approval_answer",
     Request::AgentTools(_) => "request.agent_tools",
     Request::AgentCall(_) => "request.agent_call",
@@ -2415,6 +2464,7 @@ covers!(reply_row, REPLY_ROWS, Reply {
     Reply::Provenance(_) => "reply.provenance",
     Reply::Touched(_) => "reply.touched",
     Reply::SearchResults(_) => "reply.search_results",
+    Reply::Attachment(_) => "reply.attachment",
     Reply::Blame(_) => "reply.blame",
     Reply::GitStatus(_) => "reply.git_status",
     Reply::GitDiff(_) => "reply.git_diff",
@@ -2839,6 +2889,7 @@ fn encode_rejects_an_oversize_line() {
             message: "x".repeat(MAX_SERVER_LINE_BYTES),
             model: None,
             preload_context: false,
+            attachments: Vec::new(),
         }),
     };
     match encode(&msg) {
@@ -2861,6 +2912,7 @@ fn a_line_of_exactly_the_limit_is_accepted() {
             message: String::new(),
             model: None,
             preload_context: false,
+            attachments: Vec::new(),
         }),
     })
     .unwrap()
@@ -2874,6 +2926,7 @@ fn a_line_of_exactly_the_limit_is_accepted() {
             message: "x".repeat(MAX_LINE_BYTES - overhead),
             model: None,
             preload_context: false,
+            attachments: Vec::new(),
         }),
     };
     let line = encode(&msg).unwrap();
@@ -2974,6 +3027,7 @@ fn the_root_workspace_slug_survives_as_an_empty_string() {
             message: s("hi"),
             model: None,
             preload_context: false,
+            attachments: Vec::new(),
         }),
     };
     let line = encode(&send).unwrap();

@@ -302,6 +302,20 @@ Examples:
     )]
     Usage(UsageArgs),
 
+    /// Fetch a kept attachment: a file attached to a message, or one an agent showed
+    #[command(
+        long_about = "\
+Write the bytes of a kept attachment to stdout (or to --output FILE): a file attached to a \
+message (`paddock send --attach`), or a snapshot of a file an agent showed with send_file. The \
+id is the first field of the message's <paddock-attachments> line, or the `snapshot` in the \
+send_file notice. Snapshots never change, even when the agent's file does.",
+        after_help = "\
+Examples:
+  paddock attachment 3f2a9c1e-7b4d-4e8a-9c0f-1d2e3f4a5b6c.png -o shot.png
+  paddock attachment ID | less"
+    )]
+    Attachment(AttachmentArgs),
+
     /// Archive chats: hide them from `paddock ls` (`ls --archived` lists them)
     #[command(
         long_about = "\
@@ -684,6 +698,15 @@ pub enum ProjectCmd {
 }
 
 #[derive(Debug, Args)]
+pub struct AttachmentArgs {
+    /// The attachment's id (`<uuid><ext>`)
+    pub id: String,
+    /// Write to this file instead of stdout
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
 pub struct NotifyArgs {
     /// Exit after the first announcement (for scripts: wait until something needs you)
     #[arg(long)]
@@ -746,6 +769,10 @@ pub struct SendArgs {
     /// its CHANGELOG.md go before the message (when it has an overview)
     #[arg(long, conflicts_with = "session")]
     pub preload: bool,
+    /// Attach a file to the message (repeatable): images and PDFs reach the model as they are,
+    /// other files it reads; the daemon keeps a copy (limits: attachments_* in its config)
+    #[arg(short = 'a', long = "attach", value_name = "FILE")]
+    pub attach: Vec<PathBuf>,
     /// Print every frame of the turn as one JSON line instead of the reply text (with
     /// --detach: the accepted turn, {projectSlug, sessionId, jobId, queued})
     #[arg(long)]
@@ -1837,6 +1864,22 @@ mod tests {
         };
         assert!(args.preload);
         assert!(parse(&["send", "--preload", "-c", "abc", "hello"]).is_err());
+        let cli = parse(&["send", "-a", "a.png", "--attach", "b.pdf", "look"])?;
+        let Some(Cmd::Send(args)) = cli.command else {
+            panic!("not send: {:?}", cli.command);
+        };
+        assert_eq!(
+            args.attach,
+            [PathBuf::from("a.png"), PathBuf::from("b.pdf")]
+        );
+        let cli = parse(&["attachment", "x.png", "-o", "out.png"])?;
+        let Some(Cmd::Attachment(args)) = cli.command else {
+            panic!("not attachment: {:?}", cli.command);
+        };
+        assert_eq!(
+            (args.id.as_str(), args.output),
+            ("x.png", Some(PathBuf::from("out.png")))
+        );
 
         let cli = parse(&["git", "status", "--chat", "abc", "--subtree", "--json"])?;
         let Some(Cmd::Git {

@@ -95,6 +95,7 @@ async fn frames_pushed_before_a_response_are_queued_before_it_returns() -> TestR
         message: "hi".into(),
         model: None,
         preload_context: false,
+        attachments: Vec::new(),
     }));
     let (reply, fake) = tokio::join!(send, fake);
     fake?;

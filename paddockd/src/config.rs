@@ -73,6 +73,9 @@ struct FileConfig {
     sweeper_budget_bytes: Option<usize>,
     mcp_bin: Option<PathBuf>,
     user_mcp_config: Option<PathBuf>,
+    attachments_max_file_mb: Option<u64>,
+    attachments_max_files: Option<usize>,
+    attachments_types: Option<String>,
     browser_mcp: Option<bool>,
     ws_listen: Option<String>,
     ws_auth: Option<crate::websocket::WsAuth>,
@@ -283,6 +286,21 @@ pub const KEYS: &[KeyDoc] = &[
         about: "the paddockd binary agents run as their MCP bridge (`paddockd mcp`)",
     },
     KeyDoc {
+        key: "attachments_max_file_mb",
+        default: "25",
+        about: "the largest file a message may attach, in MB",
+    },
+    KeyDoc {
+        key: "attachments_max_files",
+        default: "10",
+        about: "how many files one message may attach",
+    },
+    KeyDoc {
+        key: "attachments_types",
+        default: "*",
+        about: "what may be attached: * for anything, or kinds and extensions (image, pdf, text, code, markdown, html, file, .csv)",
+    },
+    KeyDoc {
         key: "user_mcp_config",
         default: "$HOME/.claude.json",
         about: "your Claude configuration, read once at start: its MCP servers (top-level, and those registered for a project's directory) are passed to that project's agents, their tools allowed (off: none)",
@@ -373,6 +391,8 @@ pub struct Config {
     pub user_mcp: crate::user_mcp::UserMcp,
     /// The opt-in browser MCP server for every agent.
     pub browser_mcp: bool,
+    /// What a message may attach (`attachments.rs`).
+    pub attachments: crate::attachments::Limits,
     /// Recovery: continue a chat whose claude died, by itself.
     pub recovery_autodrive: bool,
     pub recovery_debounce: Duration,
@@ -455,6 +475,7 @@ impl Config {
             mcp_bin: None,
             user_mcp: crate::user_mcp::UserMcp::default(),
             browser_mcp: false,
+            attachments: crate::attachments::Limits::default(),
             ws: crate::websocket::WsConfig::default(),
             management: crate::management::ManagementConfig::default(),
         }
@@ -619,6 +640,19 @@ impl Config {
                 .filter(|p| p.file_name().is_some_and(|n| n == "paddockd"))
         });
         cfg.browser_mcp = pick(&env, "browser_mcp", file.browser_mcp)?.unwrap_or(false);
+        if let Some(mb) = pick(
+            &env,
+            "attachments_max_file_mb",
+            file.attachments_max_file_mb,
+        )? {
+            cfg.attachments.max_file_bytes = mb.saturating_mul(1024 * 1024);
+        }
+        if let Some(n) = pick(&env, "attachments_max_files", file.attachments_max_files)? {
+            cfg.attachments.max_files = n;
+        }
+        if let Some(types) = pick::<String>(&env, "attachments_types", file.attachments_types)? {
+            cfg.attachments.types = crate::attachments::Limits::parse_types(&types);
+        }
         let user_mcp = pick_path(&env, "user_mcp_config", file.user_mcp_config)?
             .or_else(|| dirs.as_ref().map(|d| d.home_dir().join(".claude.json")));
         if let Some(path) = user_mcp.filter(|p| p.as_os_str() != "off" && !p.as_os_str().is_empty())

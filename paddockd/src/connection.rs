@@ -237,11 +237,30 @@ impl Connection {
             Request::ChatSend(send) => {
                 let turn = async {
                     let project = d.project(&send.project_slug)?;
+                    // Attached files are kept, and listed in front of the message.
+                    let message = if send.attachments.is_empty() {
+                        send.message
+                    } else {
+                        let (data_dir, limits) =
+                            (d.cfg.data_dir.clone(), d.cfg.attachments.clone());
+                        let uploads = send.attachments;
+                        let stored = tokio::task::spawn_blocking(move || {
+                            crate::attachments::store(&data_dir, &limits, &uploads)
+                        })
+                        .await
+                        .map_err(|e| {
+                            ErrorBody::new(
+                                ErrorCode::Internal,
+                                format!("keeping the attachments failed: {e}"),
+                            )
+                        })??;
+                        crate::attachments::wrap(&stored, &send.message)
+                    };
                     // A new chat may start from the project's curated context.
                     let message = if send.preload_context && send.session_id.is_none() {
-                        crate::preload::compose(&project.meta_dir, &send.message)
+                        crate::preload::compose(&project.meta_dir, &message)
                     } else {
-                        send.message
+                        message
                     };
                     d.runner
                         .send(TurnRequest {
@@ -357,6 +376,21 @@ impl Connection {
                 .map(|t| Reply::Trigger(Box::new(t))),
             Request::TriggerRemove(r) => crate::triggers::remove(&d, r).await.map(|()| Reply::Ack),
             Request::TriggerFire(r) => crate::triggers::fire(&d, r).await.map(Reply::Fired),
+            Request::AttachmentGet(r) => {
+                let data_dir = d.cfg.data_dir.clone();
+                tokio::task::spawn_blocking(move || {
+                    crate::attachments::get(&data_dir, &r.attachment_id)
+                })
+                .await
+                .map_err(|e| {
+                    ErrorBody::new(
+                        ErrorCode::Internal,
+                        format!("reading the attachment failed: {e}"),
+                    )
+                })
+                .and_then(|r| r)
+                .map(Reply::Attachment)
+            }
             Request::Search(r) => crate::search::search(&d, r).await.map(Reply::SearchResults),
             Request::NotificationsSubscribe => {
                 d.hub.notify(self.id).await;

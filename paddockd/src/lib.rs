@@ -4,6 +4,7 @@
 pub mod adopt;
 pub mod agent;
 pub mod approvals;
+pub mod attachments;
 pub mod attention;
 pub mod autocommit;
 pub mod chat_links;

@@ -309,3 +309,45 @@ fn notify_announces_a_failed_run_nobody_watches_and_usage_sums_the_chats() {
     let (text, _) = env.run(&["usage"]);
     assert!(text.starts_with("2 chats ("), "{text}");
 }
+
+#[test]
+fn send_attaches_a_file_and_attachment_fetches_the_kept_copy() {
+    let env = Env::new();
+    let file = env.dir.path().join("trace.log");
+    std::fs::write(&file, "panic at main.rs:12\n").unwrap();
+    let (out, _) = env.run(&[
+        "send",
+        "--attach",
+        &file.to_string_lossy(),
+        "why does it panic?",
+    ]);
+    assert!(out.contains("<paddock-attachments>"), "{out}");
+    assert!(out.contains("\ttrace.log\t"), "{out}");
+    let id = out
+        .lines()
+        .find(|l| l.contains("\ttrace.log\t"))
+        .and_then(|l| l.split('\t').next())
+        .map(|s| s.trim_start_matches("echo: ").to_owned())
+        .unwrap();
+    // The kept copy does not follow the original.
+    std::fs::write(&file, "changed\n").unwrap();
+    let copy = env.dir.path().join("copy.log");
+    env.run(&["attachment", &id, "-o", &copy.to_string_lossy()]);
+    assert_eq!(
+        std::fs::read_to_string(&copy).unwrap(),
+        "panic at main.rs:12\n"
+    );
+    let (stdout, _) = env.run(&["attachment", &id]);
+    assert_eq!(stdout, "panic at main.rs:12\n");
+    let out = env
+        .paddock()
+        .args(["attachment", "nope.txt"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("no attachment nope.txt"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -233,6 +233,7 @@ async fn hub_latency(dir: &Path, clients: usize) -> Result<Stats> {
             message: "bench 1 0".into(),
             model: None,
             preload_context: false,
+            attachments: Vec::new(),
         }))
         .await?
     else {
@@ -254,6 +255,7 @@ async fn hub_latency(dir: &Path, clients: usize) -> Result<Stats> {
             message: format!("bench {DELTAS} {INTERVAL_US}"),
             model: None,
             preload_context: false,
+            attachments: Vec::new(),
         }))
         .await?;
     let mut tasks = Vec::new();

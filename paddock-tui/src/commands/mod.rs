@@ -125,6 +125,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Cmd::Status(args)) => status::run(&ctx, args).await,
         Some(Cmd::Notify(args)) => notify::run(&ctx, args).await,
         Some(Cmd::Usage(args)) => usage::run(&ctx, args).await,
+        Some(Cmd::Attachment(args)) => send::attachment(&ctx, args).await,
         Some(Cmd::Doctor) => doctor::run(&ctx).await,
         Some(Cmd::Archive(args)) => batch::update(&ctx, ChatAction::Archive, args).await,
         Some(Cmd::Unarchive(args)) => batch::update(&ctx, ChatAction::Unarchive, args).await,

@@ -3,7 +3,9 @@
 use std::io::IsTerminal;
 
 use anyhow::{Context as _, anyhow};
-use paddock_proto::{ChatCancel, ChatEvent, ChatList, ChatScope, ChatSend, Reply, Request, Sent};
+use paddock_proto::{
+    AttachmentUpload, ChatCancel, ChatEvent, ChatList, ChatScope, ChatSend, Reply, Request, Sent,
+};
 use tokio::signal::unix::{SignalKind, signal};
 
 use super::follow::{TurnReasons, emit, next_frame};
@@ -30,6 +32,7 @@ pub async fn run(ctx: &Context, args: SendArgs) -> anyhow::Result<()> {
         message,
         model: args.model.clone(),
         preload_context: args.preload,
+        attachments: uploads(ctx, &args.attach)?,
     });
     let sent = match client.request(request).await? {
         Reply::Sent(sent) => sent,
@@ -136,5 +139,70 @@ async fn project_of(client: &Client, session: &str) -> anyhow::Result<String> {
                 anyhow!("no chat {session}; `paddock ls -p SLUG --all` lists a project's chats")
             }),
         other => Err(unexpected("chat:list", &other)),
+    }
+}
+
+/// The attachments of a message: by absolute path for a daemon on this machine, by content
+/// (base64) for one reached with --remote (its disk is not ours).
+fn uploads(ctx: &Context, files: &[std::path::PathBuf]) -> anyhow::Result<Vec<AttachmentUpload>> {
+    use base64::Engine as _;
+    files
+        .iter()
+        .map(|file| {
+            let name = file
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .ok_or_else(|| anyhow!("{} names no file", file.display()))?;
+            let meta = std::fs::metadata(file)
+                .with_context(|| format!("cannot attach {}", file.display()))?;
+            if !meta.is_file() {
+                return Err(anyhow!("cannot attach {}: not a file", file.display()));
+            }
+            if ctx.remote.is_some() {
+                let bytes = std::fs::read(file)
+                    .with_context(|| format!("cannot read {}", file.display()))?;
+                return Ok(AttachmentUpload {
+                    name,
+                    path: None,
+                    data: Some(base64::engine::general_purpose::STANDARD.encode(bytes)),
+                });
+            }
+            let abs = std::fs::canonicalize(file)
+                .with_context(|| format!("cannot attach {}", file.display()))?;
+            Ok(AttachmentUpload {
+                name,
+                path: Some(abs.to_string_lossy().into_owned()),
+                data: None,
+            })
+        })
+        .collect()
+}
+
+/// `paddock attachment ID`: a kept attachment's bytes, to stdout or a file.
+pub async fn attachment(ctx: &Context, args: crate::cli::AttachmentArgs) -> anyhow::Result<()> {
+    use base64::Engine as _;
+    use std::io::Write as _;
+    let client = ctx.connect().await?;
+    let got = match client
+        .request(Request::AttachmentGet(paddock_proto::AttachmentRef {
+            attachment_id: args.id.clone(),
+        }))
+        .await?
+    {
+        Reply::Attachment(a) => a,
+        other => return Err(unexpected("attachment:get", &other)),
+    };
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(got.data.as_bytes())
+        .map_err(|e| anyhow!("paddockd sent attachment {} in bad base64: {e}", args.id))?;
+    match args.output {
+        Some(path) => std::fs::write(&path, &bytes)
+            .with_context(|| format!("cannot write {}", path.display())),
+        None => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(&bytes)
+                .and_then(|()| out.flush())
+                .context("cannot write the attachment to stdout")
+        }
     }
 }

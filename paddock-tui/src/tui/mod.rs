@@ -400,6 +400,7 @@ impl EventLoop {
                     message: text,
                     model,
                     preload_context: false,
+                    attachments: Vec::new(),
                 }),
             ),
             Action::Continue { session_id } => {

@@ -571,26 +571,40 @@ async fn send_file(d: &Daemon, who: &Identity, args: &Value) -> Result<String, S
         ));
     }
     let name = arg(args, "name").unwrap_or(raw);
+    let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {raw}: {e}"))?;
+    // An immutable snapshot of what was shown, for `paddock attachment` and the TUI.
+    let folder = crate::attachments::dir(&d.cfg.data_dir);
+    let snapshot = crate::fsutil::create_private_dir(&folder)
+        .map_err(|e| format!("cannot keep a snapshot of {raw}: {e}"))
+        .and_then(|()| {
+            let base = std::path::Path::new(name)
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or(name);
+            crate::attachments::keep(&folder, base, &bytes).map_err(|e| e.message)
+        })?;
     // A text file is shown inline (its first lines); anything else by name and size.
-    let shown = match std::fs::read(&path) {
-        Ok(bytes) => match String::from_utf8(bytes) {
-            Ok(text) => {
-                let total = text.lines().count();
-                let mut head: Vec<&str> = text.lines().take(SEND_FILE_LINES).collect();
-                let more = total.saturating_sub(head.len());
-                let tail = format!("… {more} more lines");
-                if more > 0 {
-                    head.push(&tail);
-                }
-                format!("file {name} ({} bytes):\n{}", meta.len(), head.join("\n"))
+    let shown = match String::from_utf8(bytes) {
+        Ok(text) => {
+            let total = text.lines().count();
+            let mut head: Vec<&str> = text.lines().take(SEND_FILE_LINES).collect();
+            let more = total.saturating_sub(head.len());
+            let tail = format!("… {more} more lines");
+            if more > 0 {
+                head.push(&tail);
             }
-            Err(_) => format!(
-                "file {name} ({} bytes, binary) at {}",
+            format!(
+                "file {name} ({} bytes, snapshot {}):\n{}",
                 meta.len(),
-                path.display()
-            ),
-        },
-        Err(e) => return Err(format!("cannot read {raw}: {e}")),
+                snapshot.id,
+                head.join("\n")
+            )
+        }
+        Err(_) => format!(
+            "file {name} ({} bytes, binary, snapshot {})",
+            meta.len(),
+            snapshot.id
+        ),
     };
     d.hub
         .emit(
@@ -601,7 +615,7 @@ async fn send_file(d: &Daemon, who: &Identity, args: &Value) -> Result<String, S
             }),
         )
         .await;
-    Ok(json!({"shown": name, "bytes": meta.len()}).to_string())
+    Ok(json!({"shown": name, "bytes": meta.len(), "snapshot": snapshot.id}).to_string())
 }
 
 /// The largest char boundary of `s` at or below `max` (`String::truncate` panics elsewhere).

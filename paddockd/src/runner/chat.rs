@@ -705,9 +705,11 @@ impl ChatTask {
             }
             live.model = model;
         }
+        let content =
+            crate::attachments::content(text, &crate::attachments::dir(&self.ctx.cfg.data_dir));
         let msg = json!({
             "type": "user",
-            "message": {"role": "user", "content": text},
+            "message": {"role": "user", "content": content},
             "parent_tool_use_id": null,
             "session_id": self.session_id,
             "uuid": message_id,
@@ -770,6 +772,7 @@ impl ChatTask {
         let cfg = self.ctx.cfg.clone();
         let hub = self.ctx.hub.clone();
         let manage = self.live.as_ref().is_some_and(|l| l.manage);
+        let attachments_dir = crate::attachments::dir(&cfg.data_dir);
         let allowed: Vec<String> = cfg
             .allowed_tools
             .iter()
@@ -802,7 +805,7 @@ impl ChatTask {
                     Output::Json(v) => {
                         last_output = Instant::now();
                         if v.get("type").and_then(Value::as_str) == Some("control_request") {
-                            match permission_request(&v, &allowed) {
+                            match permission_request(&v, &allowed, Some(&attachments_dir)) {
                                 Some(Permission::Answer(answer)) => {
                                     if let Err(e) = live.proc.send(&answer).await {
                                         return Err(self.lost_process(e.to_string()).await);
@@ -1077,7 +1080,12 @@ enum Permission {
 
 /// Reads a control request: an allowed tool is answered at once; any other tool is asked.
 /// `None` for a request with no id (nothing to answer).
-fn permission_request(v: &Value, allowed: &[String]) -> Option<Permission> {
+/// `attachments`: the attachments folder, whose files are read without asking.
+fn permission_request(
+    v: &Value,
+    allowed: &[String],
+    attachments: Option<&std::path::Path>,
+) -> Option<Permission> {
     let request_id = v.get("request_id").and_then(Value::as_str)?;
     let request = v.get("request")?;
     if request.get("subtype").and_then(Value::as_str) != Some("can_use_tool") {
@@ -1095,7 +1103,9 @@ fn permission_request(v: &Value, allowed: &[String]) -> Option<Permission> {
         .and_then(Value::as_str)
         .unwrap_or("");
     let input = request.get("input").cloned().unwrap_or(Value::Null);
-    if permissions::allowed(tool, allowed) {
+    if permissions::allowed(tool, allowed)
+        || attachments.is_some_and(|dir| crate::attachments::reads_an_attachment(tool, &input, dir))
+    {
         Some(Permission::Answer(permissions::answer(
             request_id, &input, None,
         )))

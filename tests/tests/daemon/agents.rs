@@ -482,6 +482,29 @@ async fn send_file_shows_a_text_file_inline_in_the_chat() {
         "{}",
         notice.message
     );
+    // What was shown is kept as an immutable snapshot, fetched by the id the result names.
+    let result: Value = serde_json::from_str(&r.text).unwrap();
+    let snapshot = result["snapshot"]
+        .as_str()
+        .expect("a snapshot id")
+        .to_owned();
+    assert!(notice.message.contains(&snapshot), "{}", notice.message);
+    std::fs::write(d.cfg.data_dir.join("workspace/notes.md"), "changed later\n").unwrap();
+    let Reply::Attachment(a) = c
+        .request(Request::AttachmentGet(paddock_proto::AttachmentRef {
+            attachment_id: snapshot,
+        }))
+        .await
+        .unwrap()
+    else {
+        panic!("not an attachment")
+    };
+    assert_eq!(a.file_kind, "markdown");
+    assert_eq!(a.size, 29);
+    assert_eq!(
+        a.data, "IyBGaW5kaW5ncwp0aGUgY2FjaGUgaXMgY29sZAo=",
+        "the snapshot keeps what was shown"
+    );
     d.stop().await.unwrap();
 }
 

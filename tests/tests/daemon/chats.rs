@@ -1619,3 +1619,117 @@ async fn provenance_is_stamped_once_and_later_turns_leave_it_alone() {
     );
     d.stop().await.unwrap();
 }
+
+#[tokio::test]
+async fn attached_files_are_kept_listed_before_the_message_and_fetched_back() {
+    use base64::Engine as _;
+    let d = TestDaemon::start().await;
+    let mut c = d.client().await;
+    let shot = d.dir.path().join("shot.png");
+    std::fs::write(&shot, b"\x89PNG not really").unwrap();
+    let reply = c
+        .request(Request::ChatSend(paddock_proto::ChatSend {
+            project_slug: String::new(),
+            session_id: None,
+            message: "What is wrong here?".into(),
+            model: None,
+            preload_context: false,
+            attachments: vec![
+                paddock_proto::AttachmentUpload {
+                    name: "shot.png".into(),
+                    path: Some(shot.to_string_lossy().into_owned()),
+                    data: None,
+                },
+                paddock_proto::AttachmentUpload {
+                    name: "build.log".into(),
+                    path: None,
+                    data: Some(base64::engine::general_purpose::STANDARD.encode("error: boom\n")),
+                },
+            ],
+        }))
+        .await
+        .unwrap();
+    let Reply::Sent(sent) = reply else {
+        panic!("not sent: {reply:?}")
+    };
+    let frames = c.frames_until_complete(&sent.session_id).await;
+    let echoed = text_of(&frames);
+    assert!(
+        echoed.starts_with("echo: <paddock-attachments>\n"),
+        "{echoed}"
+    );
+    assert!(
+        echoed.ends_with("</paddock-attachments>\n\nWhat is wrong here?"),
+        "{echoed}"
+    );
+    // The log's line names its kept copy; fetch it back.
+    let line = echoed
+        .lines()
+        .find(|l| l.contains("\tbuild.log\t"))
+        .expect("the log is listed");
+    let id = line.split('\t').next().unwrap().to_owned();
+    assert!(line.starts_with(&id) && line.contains("\ttext\t"), "{line}");
+    let Reply::Attachment(a) = c
+        .request(Request::AttachmentGet(paddock_proto::AttachmentRef {
+            attachment_id: id,
+        }))
+        .await
+        .unwrap()
+    else {
+        panic!("not an attachment")
+    };
+    assert_eq!(
+        base64::engine::general_purpose::STANDARD
+            .decode(a.data)
+            .unwrap(),
+        b"error: boom\n"
+    );
+    // The chat's title is the request.
+    let deadline = tokio::time::Instant::now() + DEADLINE;
+    loop {
+        let Reply::Chats(chats) = c
+            .request(Request::ChatList(paddock_proto::ChatList {
+                project_slug: Some(String::new()),
+                scope: Default::default(),
+            }))
+            .await
+            .unwrap()
+        else {
+            panic!("not chats")
+        };
+        if chats
+            .chats
+            .iter()
+            .any(|r| r.session_id == sent.session_id && r.title == "What is wrong here?")
+        {
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{:#?}", chats.chats);
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+    // Over the limit: refused, naming the setting; nothing is sent.
+    let err = c
+        .request(Request::ChatSend(paddock_proto::ChatSend {
+            project_slug: String::new(),
+            session_id: None,
+            message: "too many".into(),
+            model: None,
+            preload_context: false,
+            attachments: (0..11)
+                .map(|i| paddock_proto::AttachmentUpload {
+                    name: format!("{i}.txt"),
+                    path: None,
+                    data: Some("eA==".into()),
+                })
+                .collect(),
+        }))
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, paddock_proto::ErrorCode::InvalidArgument);
+    assert!(
+        err.message.contains("attachments_max_files"),
+        "{}",
+        err.message
+    );
+    d.stop().await.unwrap();
+}

@@ -341,6 +341,7 @@ impl RawClient {
                 message: message.into(),
                 model: None,
                 preload_context: false,
+                attachments: Vec::new(),
             }))
             .await
             .expect("turn accepted");

@@ -656,3 +656,44 @@ async fn real_cli_gets_the_users_own_mcp_server_and_may_use_its_tool() {
     assert!(a.approvals.is_empty(), "allowed, never asked: {a:#?}");
     d.stop().await.unwrap();
 }
+
+/// An attached image reaches the model as an image block (base64), the way the Messages API
+/// takes it; the message text carries the attachment block.
+#[tokio::test]
+async fn real_cli_sends_an_attached_image_as_an_image_block() {
+    let api = MockApi::start().await.unwrap();
+    let d = real_daemon(&api, |_| {}).await;
+    let mut c = d.client().await;
+    // A real 1x1 PNG: the CLI may look at what it sends.
+    const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
+    let reply = c
+        .request(Request::ChatSend(paddock_proto::ChatSend {
+            project_slug: String::new(),
+            session_id: None,
+            message: "What is in the picture?".into(),
+            model: None,
+            preload_context: false,
+            attachments: vec![paddock_proto::AttachmentUpload {
+                name: "dot.png".into(),
+                path: None,
+                data: Some(PNG.into()),
+            }],
+        }))
+        .await
+        .unwrap();
+    let Reply::Sent(sent) = reply else {
+        panic!("not sent: {reply:?}")
+    };
+    let frames = c.frames_until_complete(&sent.session_id).await;
+    assert!(complete_of(&frames).success, "{frames:#?}");
+    let request = api.message_requests().pop().expect("a request to the API");
+    let body = request.body.to_string();
+    assert!(
+        body.contains("\"type\":\"image\""),
+        "no image block: {body:.2000}"
+    );
+    assert!(body.contains("image/png"), "{body:.2000}");
+    assert!(body.contains("<paddock-attachments>"), "{body:.2000}");
+    assert!(body.contains("What is in the picture?"), "{body:.2000}");
+    d.stop().await.unwrap();
+}

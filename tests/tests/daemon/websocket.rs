@@ -211,6 +211,7 @@ impl WsClient {
                 message: message.into(),
                 model: None,
                 preload_context: false,
+                attachments: Vec::new(),
             }))
             .await
             .expect("turn accepted");
