@@ -32,7 +32,7 @@ pub use triggers::{
     Saved, hook_event_name, last_fire, next_fire, trigger_kind, trigger_saved, trigger_session,
     trigger_table, trigger_when,
 };
-pub use usage::{Report as UsageReport, report as usage_report, subtree, usage_text};
+pub use usage::{Report as UsageReport, report as usage_report, subtree, tokens, usage_text, usd};
 
 use paddock_proto::{Attribution, NoticeKind, Origin};
 use serde_json::Value;

@@ -4,6 +4,10 @@
 //! Keys go through one table ([`keys::command_for`]), in the context of what has the focus:
 //! the help overlay, History, the composer, the chat pane or the tree. The tree's state is a
 //! [`TreeState`], the open chat a [`ChatView`], the draft a [`Composer`].
+//!
+//! What the TUI remembers between runs ([`Prefs`]: drafts and models per chat, folds, flat or
+//! nested, the last view, the theme) is kept in step here after every key
+//! ([`App::sync_prefs`]); the event loop writes it.
 
 use paddock_proto::{Active, Attribution, ChatAction, ChatSummary, HelloReply, ProjectInfo};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
@@ -15,10 +19,12 @@ use super::composer::{Composer, ComposerOutcome, Target};
 use super::files_view::{FilesOutcome, FilesView};
 use super::history::{HistoryOutcome, HistoryView};
 use super::keys::{self, Command, Context};
+use super::prefs::{self, LastView, OpenChat, Pane, Prefs};
 use super::provenance_view::{ProvenanceOutcome, ProvenanceView};
 use super::search_view::{Asked, SearchOutcome, SearchView};
-use super::theme::Theme;
-use super::tree::TreeState;
+use super::theme::{Theme, ThemeChoice};
+use super::tree::{RowId, TreeState};
+use super::usage_view::{UsageOutcome, UsageScope, UsageView};
 
 /// Whether the daemon can be talked to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -117,6 +123,8 @@ pub enum Action {
     },
     /// Search every chat (the search view's query ran).
     Search(Asked),
+    /// Read the chat list of this scope for the Usage view.
+    LoadUsage(UsageScope),
 }
 
 #[derive(Debug)]
@@ -161,6 +169,10 @@ pub struct App {
     pub search: Option<SearchView>,
     /// The search view as it was closed: opening it again shows its query and results.
     pub search_closed: Option<SearchView>,
+    /// The Usage view, when open.
+    pub usage: Option<UsageView>,
+    /// What the TUI remembers between runs (the event loop writes it when it changes).
+    pub prefs: Prefs,
 }
 
 /// From this width on, the tree and the chat show side by side.
@@ -202,7 +214,120 @@ impl App {
             blame: None,
             search: None,
             search_closed: None,
+            usage: None,
+            prefs: Prefs::default(),
         }
+    }
+
+    /// Takes up what the client state remembers: flat or nested, folds, the composer's draft,
+    /// the open chat and the pane (the loop reads the chat once connected). The theme is the
+    /// caller's ([`Theme::detect_with`]).
+    pub fn restore(&mut self, prefs: Prefs) {
+        let target = prefs.target().clone();
+        self.prefs = prefs;
+        self.tree.set_flat(target.flat);
+        self.tree
+            .restore_folds(target.folded_projects, target.folded_chats);
+        self.load_composer();
+        if let Some(LastView {
+            pane,
+            chat: Some(open),
+        }) = target.view
+        {
+            self.tree.select_when_listed(RowId::Chat {
+                project: open.project_slug.clone(),
+                session_id: open.session_id.clone(),
+            });
+            // Read and followed by the loop once connected.
+            let _ = self.open(open.project_slug, open.session_id);
+            self.focus = match pane {
+                Pane::Chat => Focus::Chat,
+                Pane::Tree => Focus::Tree,
+            };
+        }
+    }
+
+    /// Keeps the client state in step with the screen: the composer's draft and model, the
+    /// folds, flat or nested, the view. Cheap when nothing changed (the revision stays).
+    pub fn sync_prefs(&mut self) {
+        self.sync_composer_prefs();
+        let (projects, chats) = self.tree.folds();
+        self.prefs.set_folds(projects, chats);
+        self.prefs.set_flat(self.tree.flat());
+        let view = LastView {
+            pane: if self.focus == Focus::Tree || self.chat.is_none() {
+                Pane::Tree
+            } else {
+                Pane::Chat
+            },
+            chat: self.chat.as_ref().map(|c| OpenChat {
+                project_slug: c.project_slug().to_owned(),
+                session_id: c.session_id().to_owned(),
+            }),
+        };
+        self.prefs.set_view(Some(view));
+    }
+
+    /// The composer's draft and model, under its target's key.
+    fn sync_composer_prefs(&mut self) {
+        let key = draft_key(self.composer.target());
+        let now = prefs::unix_now();
+        self.prefs.set_draft(&key, &self.composer.text(), now);
+        self.prefs
+            .set_model(&key, self.composer.model.as_deref(), now);
+    }
+
+    /// The composer's draft and model from the client state, for its target.
+    fn load_composer(&mut self) {
+        let key = draft_key(self.composer.target());
+        match self.prefs.draft(&key) {
+            Some(text) => self.composer.set_text(text),
+            None => self.composer.clear(),
+        }
+        self.composer.model = self.prefs.model(&key).map(str::to_owned);
+    }
+
+    /// Aims the composer at another chat (or a new one): the draft typed so far stays with
+    /// its chat, and the new target's draft and model come back.
+    fn aim_composer(&mut self, target: Target) {
+        let same = draft_key(self.composer.target()) == draft_key(&target);
+        if !same {
+            self.sync_composer_prefs();
+        }
+        self.composer.set_target(target);
+        if !same {
+            self.load_composer();
+        }
+    }
+
+    /// Aims the composer back at the open chat (after a new chat's draft, say).
+    fn aim_at_open_chat(&mut self) {
+        let Some(chat) = self.chat.as_ref() else {
+            return;
+        };
+        let sid = chat.session_id().to_owned();
+        if matches!(self.composer.target(), Target::Reply { session_id, .. } if *session_id == sid)
+        {
+            return;
+        }
+        let title = chat.title().to_owned();
+        let running = chat.running();
+        let queued = self.find_chat(&sid).and_then(|c| c.queued.clone());
+        self.aim_composer(Target::Reply {
+            session_id: sid,
+            title,
+        });
+        self.composer.set_running(running);
+        self.composer.set_queued(queued);
+    }
+
+    /// A new chat was started and got its session id: the model chosen for it stays with it.
+    pub fn new_chat_sent(&mut self, project_slug: &str, session_id: &str) {
+        self.prefs.carry_model(
+            &prefs::new_chat_key(project_slug),
+            session_id,
+            prefs::unix_now(),
+        );
     }
 
     pub fn running_count(&self) -> usize {
@@ -241,6 +366,8 @@ impl App {
             }
         } else if self.blame.is_some() {
             Context::Blame
+        } else if self.usage.is_some() {
+            Context::Usage
         } else if let Some(changes) = &self.changes {
             if changes.provenance.is_some() {
                 Context::Provenance
@@ -266,6 +393,11 @@ impl App {
 
     /// A bracketed paste: into the composer when it has the keyboard.
     pub fn on_paste(&mut self, text: &str) {
+        self.paste(text);
+        self.sync_prefs();
+    }
+
+    fn paste(&mut self, text: &str) {
         if self.context() == Context::SearchQuery
             && let Some(search) = self.search.as_mut()
         {
@@ -284,6 +416,12 @@ impl App {
 
     /// Handles a key press; the loop carries out the returned action.
     pub fn on_key(&mut self, key: KeyEvent) -> Option<Action> {
+        let action = self.key(key);
+        self.sync_prefs();
+        action
+    }
+
+    fn key(&mut self, key: KeyEvent) -> Option<Action> {
         if key.kind == KeyEventKind::Release {
             return None;
         }
@@ -313,6 +451,7 @@ impl App {
             Context::Files => self.on_files(command),
             Context::Blame => self.on_blame(command),
             Context::Search => self.on_search(command),
+            Context::Usage => self.on_usage(command),
             Context::Chat => self.on_chat(command),
             _ => self.on_tree(command),
         }
@@ -621,6 +760,7 @@ impl App {
     ) -> Option<Action> {
         self.close_search();
         self.blame = None;
+        self.usage = None;
         self.files = None;
         self.changes = None;
         let seen = self.history.close();
@@ -671,7 +811,7 @@ impl App {
     /// view under it.
     fn overlay_global(&mut self, command: Command) -> Option<Action> {
         match command {
-            Command::Quit | Command::Help | Command::Inbox | Command::Search => {
+            Command::Quit | Command::Help | Command::Inbox | Command::Search | Command::Theme => {
                 self.global(command)
             }
             _ => None,
@@ -686,6 +826,7 @@ impl App {
             return None;
         };
         self.blame = None;
+        self.usage = None;
         self.files = None;
         self.changes = None;
         self.tree.select(&super::tree::RowId::Chat {
@@ -694,6 +835,62 @@ impl App {
         });
         self.focus = Focus::Chat;
         self.open(project_slug, session_id.to_owned())
+    }
+
+    fn on_usage(&mut self, command: Command) -> Option<Action> {
+        let page = self.page;
+        let usage = self.usage.as_mut()?;
+        match usage.on_command(command, page) {
+            UsageOutcome::Handled => None,
+            UsageOutcome::Load(scope) => Some(Action::LoadUsage(scope)),
+            UsageOutcome::Open {
+                project_slug,
+                session_id,
+                title,
+            } => self.open_from_usage(project_slug, session_id, &title),
+            UsageOutcome::Closed => {
+                self.usage = None;
+                None
+            }
+            UsageOutcome::Ignored => self.overlay_global(command),
+        }
+    }
+
+    /// Enter on a chat of the Usage view: closes the views over the panes and opens it in the
+    /// chat pane (selected in the tree when listed there).
+    fn open_from_usage(
+        &mut self,
+        project_slug: String,
+        session_id: String,
+        title: &str,
+    ) -> Option<Action> {
+        self.usage = None;
+        self.blame = None;
+        self.files = None;
+        self.changes = None;
+        let seen = self.history.close();
+        self.tree.select(&RowId::Chat {
+            project: project_slug.clone(),
+            session_id: session_id.clone(),
+        });
+        self.focus = Focus::Chat;
+        let open = self.open(project_slug, session_id.clone());
+        if let Some(chat) = self.chat.as_mut().filter(|c| c.session_id() == session_id)
+            && chat.title().is_empty()
+        {
+            chat.set_title(title);
+        }
+        if seen {
+            return open.or(Some(Action::HistorySeen));
+        }
+        open
+    }
+
+    /// The daemon's chat list for the Usage view; dropped when it reads another list now.
+    pub fn usage_answered(&mut self, scope: UsageScope, result: Result<Vec<ChatSummary>, String>) {
+        if let Some(usage) = self.usage.as_mut() {
+            usage.answer(scope, result);
+        }
     }
 
     fn on_commit_key(&mut self, key: KeyEvent) -> Option<Action> {
@@ -751,6 +948,25 @@ impl App {
     fn global(&mut self, command: Command) -> Option<Action> {
         match command {
             Command::Search => self.open_search(),
+            Command::Usage => {
+                if self.usage.take().is_some() {
+                    return None;
+                }
+                let view = UsageView::new();
+                let scope = view.asked();
+                self.usage = Some(view);
+                Some(Action::LoadUsage(scope))
+            }
+            Command::Theme => {
+                let (theme, choice) = self.theme.toggled();
+                self.theme = theme;
+                self.prefs.set_theme(Some(choice));
+                self.notice = Some(match choice {
+                    ThemeChoice::Plain => "plain: ASCII, no colour (T: colours)".to_owned(),
+                    ThemeChoice::Colour => "colours (T: plain)".to_owned(),
+                });
+                None
+            }
             Command::Changes => {
                 if self.changes.take().is_some() {
                     return None;
@@ -813,6 +1029,10 @@ impl App {
             Command::Fold => tree.fold_or_parent(),
             Command::Unfold => tree.unfold_or_child(),
             Command::Reorder => tree.reorder(),
+            Command::FlatList => {
+                let flat = !tree.flat();
+                tree.set_flat(flat);
+            }
             Command::Mark => {
                 tree.toggle_mark();
             }
@@ -936,7 +1156,7 @@ impl App {
             .map(|c| c.project_slug().to_owned())
             .or_else(|| self.tree.cursor_project())
             .unwrap_or_default();
-        self.composer.set_target(Target::NewChat { project_slug });
+        self.aim_composer(Target::NewChat { project_slug });
         self.composer.set_running(false);
         self.focus = Focus::Composer;
         None
@@ -949,6 +1169,7 @@ impl App {
             .as_ref()
             .is_some_and(|c| c.session_id() == session_id)
         {
+            self.aim_at_open_chat();
             return None;
         }
         let mut view = ChatView::new(project_slug.clone(), session_id.clone());
@@ -957,7 +1178,7 @@ impl App {
             view.set_title(&row.title);
             view.set_running(row.running);
         }
-        self.composer.set_target(Target::Reply {
+        self.aim_composer(Target::Reply {
             session_id: session_id.clone(),
             title: row.map(|r| r.title).unwrap_or_default(),
         });
@@ -1015,7 +1236,10 @@ impl App {
                 }
                 self.notice = Some("no chat sent the turn under the cursor".into());
             }
-            Command::Compose => self.focus = Focus::Composer,
+            Command::Compose => {
+                self.aim_at_open_chat();
+                self.focus = Focus::Composer;
+            }
             Command::NewChat => return self.new_chat(),
             Command::Files => return self.open_files(),
             Command::Continue => {
@@ -1135,7 +1359,13 @@ impl App {
 
     /// Replaces every project's chats (a list of all chats, grouped by project there).
     pub fn set_all_chats(&mut self, chats: Vec<ChatSummary>) {
+        self.prefs.listed(
+            chats.iter().map(|c| c.session_id.as_str()),
+            prefs::unix_now(),
+        );
         self.tree.set_all_chats(chats);
+        // Folds waiting for chats the full list does not have are for chats gone.
+        self.tree.drop_pending_folds();
     }
 
     pub fn set_project_chats(&mut self, slug: String, chats: Vec<ChatSummary>) {
@@ -1158,5 +1388,13 @@ impl App {
 
     pub fn knows_project(&self, slug: &str) -> bool {
         self.tree.knows_project(slug)
+    }
+}
+
+/// The client-state key of a composer target: the chat's session id, or `new:SLUG`.
+fn draft_key(target: &Target) -> String {
+    match target {
+        Target::Reply { session_id, .. } => session_id.clone(),
+        Target::NewChat { project_slug } => prefs::new_chat_key(project_slug),
     }
 }

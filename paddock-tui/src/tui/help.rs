@@ -277,6 +277,7 @@ mod tests {
                 Context::Blame,
                 Context::SearchQuery,
                 Context::Search,
+                Context::Usage,
                 Context::Help
             ]
         );

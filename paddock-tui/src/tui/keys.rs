@@ -48,13 +48,15 @@ pub enum Context {
     SearchQuery,
     /// The search view's results: chats and where they matched.
     Search,
+    /// The Usage view: tokens, cost and context use per project and chat.
+    Usage,
     /// The help overlay.
     Help,
 }
 
 impl Context {
     /// Every context, in the order the help overlay lists them after the current one.
-    pub const ALL: [Context; 13] = [
+    pub const ALL: [Context; 14] = [
         Context::Global,
         Context::Tree,
         Context::Chat,
@@ -67,6 +69,7 @@ impl Context {
         Context::Blame,
         Context::SearchQuery,
         Context::Search,
+        Context::Usage,
         Context::Help,
     ];
 
@@ -85,6 +88,7 @@ impl Context {
             Context::Blame => "Blame",
             Context::SearchQuery => "Search: the query",
             Context::Search => "Search: the results",
+            Context::Usage => "Usage",
             Context::Help => "Help",
         }
     }
@@ -205,11 +209,17 @@ pub enum Command {
     EditQuery,
     /// Search results: archived chats too, or not (searches again).
     ToggleArchived,
+    /// Open (or close) the Usage view: tokens, cost and context use.
+    Usage,
+    /// Tree: list the chats flat, by last activity, or nested.
+    FlatList,
+    /// Colours, or plain (ASCII, no colour); remembered.
+    Theme,
 }
 
 impl Command {
     /// Every command (each has at least one binding; a unit test checks it).
-    pub const ALL: [Command; 57] = [
+    pub const ALL: [Command; 60] = [
         Command::Quit,
         Command::Help,
         Command::SwitchPane,
@@ -267,6 +277,9 @@ impl Command {
         Command::RunSearch,
         Command::EditQuery,
         Command::ToggleArchived,
+        Command::Usage,
+        Command::FlatList,
+        Command::Theme,
     ];
 
     /// Whether the `S` prefix can widen this command to the cursor row's subtree.
@@ -462,6 +475,8 @@ static BINDINGS: &[Binding] = &[
     b(X::Global, &[Key::char('I')], "I", C::Inbox, "the approvals inbox: tool calls waiting for you"),
     b(X::Global, &[Key::char('D')], "D", C::Changes, "Changes: the files the chat changed, diffs, commit"),
     b(X::Global, &[Key::ctrl('f')], "Ctrl-F", C::Search, "Search every chat: titles, messages, tool calls"),
+    b(X::Global, &[Key::char('$')], "$", C::Usage, "Usage: tokens, cost, context per chat and project"),
+    b(X::Global, &[Key::char('T')], "T", C::Theme, "theme: colours, or plain (ASCII, no colour)"),
     b(X::Global, &[Key::ctrl('l')], "Ctrl-L", C::Refresh, "reload from paddockd"),
     b(X::Global, &[Key::char('q'), Key::ctrl('c')], "q/Ctrl-C", C::Quit, "quit"),
     // The tree.
@@ -489,6 +504,7 @@ static BINDINGS: &[Binding] = &[
     b(X::Tree, &[Key::char('S')], "S", C::Subtree, "then x/a/A/s/u/r/d/space: the whole subtree"),
     b(X::Tree, &[Key::char('U')], "U", C::UnattendedOnly, "only chats that ran without you"),
     b(X::Tree, &[Key::char('R')], "R", C::Reorder, "reorder as paddockd sorts"),
+    b(X::Tree, &[Key::char('t')], "t", C::FlatList, "flat list by last activity, or nested"),
     b(X::Tree, &[Key::char('i'), Key::char('c')], "i/c", C::Compose, "write to the chat"),
     b(X::Tree, &[Key::char('C')], "C", C::Continue, "continue a chat that was cut short (!)"),
     b(X::Tree, &[Key::char('N')], "N", C::NewChat, "new chat in the project"),
@@ -592,6 +608,18 @@ static BINDINGS: &[Binding] = &[
     b(X::Search, &[Key::char('a')], "a", C::ToggleArchived, "archived chats too, or not (searches again)"),
     b(X::Search, &[Key::char('r')], "r", C::Refresh, "search again"),
     b(X::Search, &[ESC], "Esc", C::Back, "close the search"),
+    // The Usage view.
+    b(X::Usage, &[Key::char('j'), DOWN], "j/↓", C::Down, "next chat"),
+    b(X::Usage, &[Key::char('k'), UP], "k/↑", C::Up, "previous chat"),
+    b(X::Usage, &[Key::char('g'), HOME], "g/Home", C::Top, "the costliest chat"),
+    b(X::Usage, &[Key::char('G'), END], "G/End", C::Bottom, "the cheapest chat"),
+    b(X::Usage, &[Key::ctrl('u'), PGUP], "Ctrl-U/PgUp", C::PageUp, "page up"),
+    b(X::Usage, &[Key::ctrl('d'), PGDN], "Ctrl-D/PgDn", C::PageDown, "page down"),
+    b(X::Usage, &[ENTER], "Enter", C::Open, "open the chat"),
+    b(X::Usage, &[Key::char('a')], "a", C::CycleScope, "scope: active, archived or all chats"),
+    b(X::Usage, &[Key::char('s')], "s", C::Subtree, "the subtree of the chat under the cursor, or everything"),
+    b(X::Usage, &[Key::char('r')], "r", C::Refresh, "read the chat list again"),
+    b(X::Usage, &[ESC, Key::char('$')], "Esc/$", C::Back, "close Usage"),
     // The help overlay.
     b(X::Help, &[Key::char('j'), DOWN], "j/↓", C::Down, "scroll down"),
     b(X::Help, &[Key::char('k'), UP], "k/↑", C::Up, "scroll up"),
@@ -691,7 +719,7 @@ mod tests {
                 "{c:?} has no binding"
             );
         }
-        assert_eq!(Command::ALL.len(), Command::ToggleArchived as usize + 1);
+        assert_eq!(Command::ALL.len(), Command::Theme as usize + 1);
     }
 
     #[test]
@@ -731,6 +759,7 @@ mod tests {
                 "History H Back",
                 "Inbox I Back",
                 "Changes D Back",
+                "Usage $ Back",
                 "Help q Back",
                 "Help ? Back",
             ]

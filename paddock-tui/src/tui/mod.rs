@@ -22,16 +22,19 @@ pub mod help;
 pub mod history;
 pub mod inbox;
 pub mod keys;
+pub mod prefs;
 pub mod provenance_view;
 pub mod render;
 pub mod search_view;
 pub mod theme;
 pub mod tree;
 pub mod tree_view;
+pub mod usage_view;
 
 use std::collections::HashSet;
 use std::io::IsTerminal;
-use std::sync::Arc;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::{Context as _, bail};
@@ -75,8 +78,11 @@ pub async fn run(ctx: Context) -> anyhow::Result<()> {
     };
     let _ = ratatui::crossterm::execute!(std::io::stdout(), EnableBracketedPaste);
     let mut event_loop = EventLoop::new(ctx);
+    event_loop.restore_prefs();
     event_loop.notify = notify;
-    event_loop.app.notice = bad_notify;
+    if bad_notify.is_some() {
+        event_loop.app.notice = bad_notify;
+    }
     let result = event_loop.run(&mut terminal).await;
     let _ = ratatui::crossterm::execute!(std::io::stdout(), DisableBracketedPaste);
     ratatui::restore();
@@ -121,6 +127,8 @@ enum Fetch {
     },
     /// The search view's query.
     Search(search_view::Asked),
+    /// The Usage view's chat list.
+    Usage(usage_view::UsageScope),
 }
 
 impl Fetch {
@@ -176,6 +184,7 @@ impl Fetch {
                 })
             }
             Fetch::Search(asked) => Request::Search(asked.request()),
+            Fetch::Usage(scope) => Request::ChatList(usage_view::list_request(*scope)),
             Fetch::History => Request::HistoryList(paddock_proto::HistoryList {
                 project_slug: None,
                 unattended: false,
@@ -202,6 +211,8 @@ enum Msg {
         what: &'static str,
         result: Result<Reply, String>,
     },
+    /// The client state was written (or not).
+    PrefsSaved(Result<(), String>),
 }
 
 struct EventLoop {
@@ -229,12 +240,26 @@ struct EventLoop {
     notified: crate::notify::Seen,
     /// Notification bytes to write to the terminal between two draws.
     ring: Vec<u8>,
+    /// The client state file (`None`: no home to keep it in) and this daemon's key in it.
+    prefs_path: Option<PathBuf>,
+    prefs_key: String,
+    /// When the next write of the client state is due.
+    prefs_timer: prefs::SaveTimer,
+    /// The revision of the client state last handed to a write.
+    prefs_saved: u64,
+    /// The revision last on disk: writes run in the background, an older one never lands
+    /// after a newer one.
+    prefs_written: Arc<Mutex<u64>>,
+    /// Said once the daemon answers (connecting clears the status line): a state file that
+    /// could not be read.
+    startup_notice: Option<String>,
 }
 
 impl EventLoop {
     fn new(ctx: Context) -> Self {
         // Background tasks are few (one per fetch kind in flight), so this never fills up.
         let (msgs_tx, msgs_rx) = mpsc::channel(64);
+        let prefs_key = prefs::target_key(&ctx);
         Self {
             ctx,
             app: App::new(),
@@ -252,7 +277,72 @@ impl EventLoop {
             notify: crate::notify::Mode::Osc9,
             notified: crate::notify::Seen::default(),
             ring: Vec::new(),
+            prefs_path: None,
+            prefs_key,
+            prefs_timer: prefs::SaveTimer::default(),
+            prefs_saved: 0,
+            prefs_written: Arc::new(Mutex::new(0)),
+            startup_notice: None,
         }
+    }
+
+    /// Reads the client state ([`prefs`]) and takes it up: the theme, folds, drafts, the last
+    /// view. A file that cannot be read is said once connected, never fatal.
+    fn restore_prefs(&mut self) {
+        self.prefs_path = prefs::default_path();
+        let Some(path) = &self.prefs_path else {
+            return;
+        };
+        let loaded = prefs::load(path);
+        let target = prefs::target_of(&loaded.file, &self.prefs_key);
+        self.app.theme = theme::Theme::detect_with(loaded.file.theme);
+        self.app
+            .restore(prefs::Prefs::new(target, loaded.file.theme));
+        self.prefs_saved = self.app.prefs.revision();
+        self.startup_notice = loaded.notice;
+    }
+
+    /// After input or news: a change to the client state schedules a write.
+    fn prefs_changed(&mut self) {
+        self.app.sync_prefs();
+        if self.app.prefs.revision() != self.prefs_saved {
+            self.prefs_timer.changed(Instant::now().into_std());
+        }
+    }
+
+    /// Writes the client state: in the background while running, at once (`wait`) on quit.
+    fn save_prefs(&mut self, wait: bool) {
+        self.prefs_timer.clear();
+        let Some(path) = self.prefs_path.clone() else {
+            return;
+        };
+        let revision = self.app.prefs.revision();
+        self.prefs_saved = revision;
+        let key = self.prefs_key.clone();
+        let target = self.app.prefs.to_write(prefs::unix_now());
+        let theme = self.app.prefs.chosen_theme();
+        let written = Arc::clone(&self.prefs_written);
+        let write = move || -> Result<(), String> {
+            let mut last = written.lock().map_err(|_| "a write failed".to_owned())?;
+            if *last > revision {
+                return Ok(());
+            }
+            prefs::save(&path, &key, &target, theme)
+                .map_err(|e| format!("cannot save the TUI state {}: {e}", path.display()))?;
+            *last = revision;
+            Ok(())
+        };
+        if wait {
+            if let Err(e) = write() {
+                eprintln!("paddock: {e}");
+            }
+            return;
+        }
+        let tx = self.msgs_tx.clone();
+        tokio::task::spawn_blocking(move || {
+            let result = write();
+            let _ = tx.blocking_send(Msg::PrefsSaved(result));
+        });
     }
 
     /// Schedules the next connection attempt, backing off while the daemon stays away.
@@ -262,6 +352,16 @@ impl EventLoop {
     }
 
     async fn run(mut self, terminal: &mut DefaultTerminal) -> anyhow::Result<()> {
+        let result = self.run_loop(terminal).await;
+        // Whatever ended the loop, the drafts typed last are kept.
+        self.app.sync_prefs();
+        if self.app.prefs.revision() != self.prefs_saved {
+            self.save_prefs(true);
+        }
+        result
+    }
+
+    async fn run_loop(&mut self, terminal: &mut DefaultTerminal) -> anyhow::Result<()> {
         let mut input = EventStream::new();
         let mut spinner = tokio::time::interval(SPINNER);
         spinner.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
@@ -281,6 +381,7 @@ impl EventLoop {
                             }
                             self.perform(action);
                         }
+                        self.prefs_changed();
                         dirty = true;
                     }
                     Some(Err(e)) => return Err(e).context("cannot read the terminal"),
@@ -288,7 +389,11 @@ impl EventLoop {
                 },
                 Some(msg) = self.msgs_rx.recv() => {
                     self.on_msg(msg);
+                    self.prefs_changed();
                     dirty = true;
+                }
+                () = sleep_until_opt(self.prefs_timer.due().map(Instant::from_std)) => {
+                    self.save_prefs(false);
                 }
                 ev = next_event(&mut self.events) => {
                     dirty |= self.on_event(ev);
@@ -457,6 +562,7 @@ impl EventLoop {
                 self.fetch(Fetch::Blame { project_slug, path });
             }
             Action::Search(asked) => self.fetch(Fetch::Search(asked)),
+            Action::LoadUsage(scope) => self.fetch(Fetch::Usage(scope)),
             Action::Commit {
                 project_slug,
                 scope,
@@ -511,6 +617,13 @@ impl EventLoop {
                 path: blame.path().to_owned(),
             };
             self.fetch(fetch);
+        }
+    }
+
+    /// Reads the Usage view's list again (after a reconnect, or news about chats).
+    fn refresh_usage(&mut self) {
+        if let Some(scope) = self.app.usage.as_ref().map(usage_view::UsageView::asked) {
+            self.fetch(Fetch::Usage(scope));
         }
     }
 
@@ -763,6 +876,11 @@ impl EventLoop {
             | Msg::Done { generation, .. }
                 if generation != self.generation => {}
             Msg::Done { what, result, .. } => self.on_done(what, result),
+            Msg::PrefsSaved(result) => {
+                if let Err(reason) = result {
+                    self.app.notice = Some(reason);
+                }
+            }
             Msg::Connected { result, .. } => match result {
                 Ok(mut client) => {
                     self.backoff = RETRY_FIRST;
@@ -782,6 +900,10 @@ impl EventLoop {
                     self.refresh_files();
                     self.refresh_blame();
                     self.refresh_search();
+                    self.refresh_usage();
+                    if let Some(notice) = self.startup_notice.take() {
+                        self.app.notice = Some(notice);
+                    }
                 }
                 Err(reason) => {
                     self.app.set_unreachable(reason);
@@ -802,6 +924,18 @@ impl EventLoop {
                     Fetch::Provenance { .. } | Fetch::Touched { .. } | Fetch::Blame { .. }
                 ) {
                     self.on_provenance_fetched(fetch, result);
+                    return;
+                }
+                if let Fetch::Usage(scope) = &fetch {
+                    let result = match result {
+                        Ok(Reply::Chats(c)) => Ok(c.chats),
+                        Ok(other) => Err(format!(
+                            "paddockd answered with {}",
+                            crate::client::reply_kind(&other)
+                        )),
+                        Err(reason) => Err(reason),
+                    };
+                    self.app.usage_answered(*scope, result);
                     return;
                 }
                 if let Fetch::Search(asked) = &fetch {
@@ -898,6 +1032,7 @@ impl EventLoop {
                     self.refresh_changes();
                 }
                 self.fetch(Fetch::Chats(changed.project_slug));
+                self.refresh_usage();
                 false
             }
             Some(Event::Active(active)) => {
@@ -1026,6 +1161,9 @@ impl EventLoop {
                     .as_ref()
                     .is_some_and(|c| c.session_id() == sent.session_id);
                 if !open {
+                    if what == "send" {
+                        self.app.new_chat_sent(&sent.project_slug, &sent.session_id);
+                    }
                     // A new chat: show it; its frames replay once the transcript is read.
                     if let Some(action) = self.app.open(sent.project_slug, sent.session_id) {
                         self.perform(action);

@@ -11,7 +11,7 @@ use unicode_width::UnicodeWidthStr;
 
 use super::app::{App, Connection, Focus};
 use super::theme::{Role, Theme};
-use super::{blame_view, chat_view, files_view, help, history, search_view, tree_view};
+use super::{blame_view, chat_view, files_view, help, history, search_view, tree_view, usage_view};
 
 /// The screen's three bands: header, chat list, status line.
 pub fn layout(area: Rect) -> [Rect; 3] {
@@ -65,6 +65,11 @@ pub fn render(app: &mut App, frame: &mut Frame<'_>) {
                 blame_view::render_blame(blame, &theme, frame, body);
             }
         }
+        _ if app.usage.is_some() => {
+            if let Some(usage) = app.usage.as_mut() {
+                usage_view::render_usage(usage, &theme, frame, body);
+            }
+        }
         _ if app.changes.is_some() => {
             if let Some(changes) = &app.changes {
                 super::changes::render_changes(changes, &theme, frame, body);
@@ -112,6 +117,9 @@ fn app_context_under_help(app: &App) -> super::keys::Context {
     }
     if app.blame.is_some() {
         return Context::Blame;
+    }
+    if app.usage.is_some() {
+        return Context::Usage;
     }
     if let Some(changes) = &app.changes {
         return if changes.provenance.is_some() {
@@ -313,6 +321,17 @@ fn render_status(app: &App, frame: &mut Frame<'_>, area: Rect) {
                 ("?", "keys"),
             ],
         ),
+        (None, _) if app.usage.is_some() => hints(
+            &[],
+            &[
+                ("j/k", "chats"),
+                ("enter", "open"),
+                ("a", "scope"),
+                ("s", "subtree"),
+                ("esc", "close"),
+                ("?", "keys"),
+            ],
+        ),
         (None, _) if app.changes.as_ref().is_some_and(|c| c.committing()) => {
             hints(&[], &[("enter", "commit"), ("esc", "cancel")])
         }
@@ -396,6 +415,9 @@ fn render_status(app: &App, frame: &mut Frame<'_>, area: Rect) {
                 }
                 if tree.unattended_only() {
                     state.push("unattended".to_owned());
+                }
+                if tree.flat() {
+                    state.push("flat".to_owned());
                 }
                 let keys: &[(&str, &str)] = if marked > 0 || tree.range_open() {
                     &[

@@ -42,6 +42,15 @@ pub enum Role {
     Jumped,
 }
 
+/// The look the user chose (`T`), remembered in the client state: colours (with the
+/// terminal's glyphs), or plain (ASCII, no colour). No choice: as the environment says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ThemeChoice {
+    Colour,
+    Plain,
+}
+
 /// Glyphs and colors for one terminal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Theme {
@@ -64,11 +73,19 @@ impl Theme {
     /// From the environment: `NO_COLOR` (any non-empty value) turns colors off;
     /// `PADDOCK_ASCII=1`, or a locale that is not UTF-8, turns Unicode glyphs off.
     pub fn detect() -> Self {
+        Self::detect_with(None)
+    }
+
+    /// As [`Theme::detect`], then the user's choice where the environment says nothing
+    /// explicit: `NO_COLOR` and `PADDOCK_ASCII` still win over a remembered choice.
+    pub fn detect_with(choice: Option<ThemeChoice>) -> Self {
         let var = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
-        let color = var("NO_COLOR").is_none();
+        let plain = choice == Some(ThemeChoice::Plain);
+        let color = var("NO_COLOR").is_none() && !plain;
         let unicode = match var("PADDOCK_ASCII").as_deref() {
             Some("1" | "true" | "yes") => false,
             Some(_) => true,
+            None if plain => false,
             None => {
                 let locale = var("LC_ALL")
                     .or_else(|| var("LC_CTYPE"))
@@ -81,6 +98,18 @@ impl Theme {
             }
         };
         Self { unicode, color }
+    }
+
+    /// The other look: plain from colours, colours (Unicode unless the environment says
+    /// ASCII) from plain; and the choice to remember.
+    pub fn toggled(&self) -> (Self, ThemeChoice) {
+        if self.color {
+            (Self::plain(), ThemeChoice::Plain)
+        } else {
+            let mut colour = Self::detect_with(Some(ThemeChoice::Colour));
+            colour.color = true;
+            (colour, ThemeChoice::Colour)
+        }
     }
 
     /// ASCII glyphs and no color: what a dumb terminal gets.

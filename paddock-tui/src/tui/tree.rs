@@ -48,6 +48,20 @@
 //! hook: not human, and not adopted, which the user ran personally in a terminal) keep the
 //! matching chats, each with its ancestors as context rows; a project with no match is left
 //! out. While a filter is on, folds are ignored so that no match is hidden.
+//!
+//! # Flat
+//!
+//! [`TreeState::set_flat`] lists each project's chats without nesting, by last activity (the
+//! newest first), each one its own row: no folds, no context rows, spawned chats badged. The
+//! order is kept while you read as in the tree (a chat's new activity does not move it until
+//! `g` or a refresh), and the nesting is still there for subtree actions.
+//!
+//! # Remembered state
+//!
+//! Folds come back from the client state before the chats they name are listed:
+//! [`TreeState::restore_folds`] keeps them waiting, and each applies once its chat is listed
+//! ([`TreeState::folds`] reports both). [`TreeState::select_when_listed`] does the same for the
+//! cursor.
 
 use std::collections::{HashMap, HashSet};
 
@@ -192,6 +206,8 @@ struct Chats {
     list: Vec<ChatSummary>,
     /// Display order: indices into `list`, depth-first.
     order: Vec<usize>,
+    /// The flat display order: indices into `list`, by last activity (newest first).
+    flat: Vec<usize>,
     /// Per index into `list`: nesting level, parent, children (in display order).
     level: Vec<usize>,
     parent: Vec<Option<usize>>,
@@ -242,6 +258,7 @@ impl Chats {
                 }
             }
         }
+        let flat = flat_order(&list, previous);
         let mut order = Vec::with_capacity(n);
         let mut level = vec![0; n];
         let mut todo: Vec<(usize, usize)> = roots.iter().rev().map(|&i| (i, 0)).collect();
@@ -259,6 +276,7 @@ impl Chats {
         Self {
             list,
             order,
+            flat,
             level,
             parent,
             children,
@@ -294,6 +312,36 @@ impl Chats {
             }
         }
         Some(vis)
+    }
+}
+
+/// The chats by last activity, the newest first (the daemon's order among equals, a chat
+/// without a time last); the chats `previous` showed flat keep that order (see
+/// [`merge_order`]).
+fn flat_order(list: &[ChatSummary], previous: Option<&Chats>) -> Vec<usize> {
+    let at = |c: &ChatSummary| {
+        c.updated_at
+            .as_deref()
+            .and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok())
+            .map(|t| t.timestamp_millis())
+    };
+    let times: Vec<Option<i64>> = list.iter().map(at).collect();
+    let mut by_time: Vec<usize> = (0..list.len()).collect();
+    // Newest first; `None` sorts below every time.
+    by_time.sort_by(|&a, &b| times[b].cmp(&times[a]).then(a.cmp(&b)));
+    let rank: HashMap<&str, usize> = previous
+        .map(|prev| {
+            prev.flat
+                .iter()
+                .enumerate()
+                .map(|(pos, &i)| (prev.list[i].session_id.as_str(), pos))
+                .collect()
+        })
+        .unwrap_or_default();
+    if rank.is_empty() {
+        by_time
+    } else {
+        merge_order(&by_time, list, &rank)
     }
 }
 
@@ -374,6 +422,12 @@ pub struct TreeState {
     filter: Option<String>,
     unattended_only: bool,
     reorder_next: bool,
+    /// Chats listed flat, by last activity, without nesting.
+    flat: bool,
+    /// Folded chats from the client state whose chats are not listed yet (session ids).
+    pending_folds: HashSet<String>,
+    /// Where the cursor goes once that row is listed (the client state's open chat).
+    pending_select: Option<RowId>,
 }
 
 impl TreeState {
@@ -521,8 +575,26 @@ impl TreeState {
                 rows.push(TreeRow::new(RowKind::Empty { slug }, 1));
                 continue;
             };
-            let folded_here = self.folded_chats.get(slug);
             let marked_here = self.marks.get(slug);
+            if self.flat {
+                for &i in &chats.flat {
+                    let chat = &chats.list[i];
+                    if vis.as_ref().is_some_and(|v| v[i] != Vis::Match) {
+                        continue;
+                    }
+                    let mut row = TreeRow::new(
+                        RowKind::Chat {
+                            project: slug,
+                            chat,
+                        },
+                        0,
+                    );
+                    row.marked = marked_here.is_some_and(|m| m.contains(&chat.session_id));
+                    rows.push(row);
+                }
+                continue;
+            }
+            let folded_here = self.folded_chats.get(slug);
             // While inside a folded chat's subtree: its level and its row.
             let mut skipping: Option<(usize, usize)> = None;
             for &i in &chats.order {
@@ -656,6 +728,8 @@ impl TreeState {
         let to = self.cursor_index.saturating_add_signed(delta).min(last);
         self.cursor = Some(rows[to].id());
         self.cursor_index = to;
+        // The user moved: a remembered cursor waiting for its row gives way.
+        self.pending_select = None;
     }
 
     pub fn to_top(&mut self) {
@@ -670,8 +744,36 @@ impl TreeState {
     /// marks, folds and the range anchor of chats that went away.
     fn change(&mut self, f: impl FnOnce(&mut Self)) {
         f(self);
+        self.apply_pending();
         self.prune();
         self.fix_cursor();
+        self.apply_pending_select();
+    }
+
+    /// Folds from the client state whose chats are listed now.
+    fn apply_pending(&mut self) {
+        if self.pending_folds.is_empty() {
+            return;
+        }
+        for (slug, chats) in &self.chats {
+            for chat in &chats.list {
+                if self.pending_folds.remove(&chat.session_id) {
+                    self.folded_chats
+                        .entry(slug.clone())
+                        .or_default()
+                        .insert(chat.session_id.clone());
+                }
+            }
+        }
+    }
+
+    fn apply_pending_select(&mut self) {
+        let Some(id) = self.pending_select.take() else {
+            return;
+        };
+        if !self.select(&id) {
+            self.pending_select = Some(id);
+        }
     }
 
     fn prune(&mut self) {
@@ -739,6 +841,52 @@ impl TreeState {
         }
         rows.iter()
             .position(|r| matches!(r.kind, RowKind::Project(p) if p.slug == *project))
+    }
+
+    // ----- remembered state -------------------------------------------------------------
+
+    /// Lists chats flat (by last activity) or nested.
+    pub fn set_flat(&mut self, flat: bool) {
+        self.change(|s| s.flat = flat);
+    }
+
+    pub fn flat(&self) -> bool {
+        self.flat
+    }
+
+    /// The folded projects and chats (session ids), those still waiting for their chat
+    /// included, for the client state.
+    pub fn folds(&self) -> (Vec<String>, Vec<String>) {
+        let projects = self.folded_projects.iter().cloned().collect();
+        let chats = self
+            .folded_chats
+            .values()
+            .flatten()
+            .chain(&self.pending_folds)
+            .cloned()
+            .collect();
+        (projects, chats)
+    }
+
+    /// Folds projects and chats from the client state; a chat not listed yet is folded when
+    /// it is.
+    pub fn restore_folds(&mut self, projects: Vec<String>, chats: Vec<String>) {
+        self.change(|s| {
+            s.folded_projects.extend(projects);
+            s.pending_folds.extend(chats);
+        });
+    }
+
+    /// Forgets the folds still waiting for chats that were not listed (a full list came).
+    pub fn drop_pending_folds(&mut self) {
+        self.pending_folds.clear();
+    }
+
+    /// Puts the cursor on a row now if it is listed, else once it is.
+    pub fn select_when_listed(&mut self, id: RowId) {
+        if !self.select(&id) {
+            self.pending_select = Some(id);
+        }
     }
 
     // ----- folding ----------------------------------------------------------------------

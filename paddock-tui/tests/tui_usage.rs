@@ -1,0 +1,366 @@
+//! The Usage view (`$`) as `insta` snapshots on ratatui's `TestBackend` at 80x24 and 40x24
+//! (colours, and the plain ASCII, no-colour theme), built from constructed chat lists (no
+//! daemon), and how its keys turn into requests: `$` reading the active chats, `a` moving the
+//! scope to archived and all (each a `chat:list` of that scope), `s` narrowing to a subtree,
+//! Enter opening a chat.
+
+use paddock_proto::{ChatList, ChatScope, ChatSummary, ChatUsage, HelloReply, Origin, ProjectInfo};
+use paddock_tui::tui::app::{Action, App, Focus};
+use paddock_tui::tui::keys::Context;
+use paddock_tui::tui::render;
+use paddock_tui::tui::theme::Theme;
+use paddock_tui::tui::usage_view::{UsageScope, list_request};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::style::Color;
+
+type TestResult = Result<(), Box<dyn std::error::Error>>;
+
+fn project(slug: &str, path: &str) -> ProjectInfo {
+    ProjectInfo {
+        slug: slug.into(),
+        path: path.into(),
+        created_at: None,
+    }
+}
+
+fn spent(input: u64, output: u64, cache_read: u64, context: u64, cost: f64) -> Option<ChatUsage> {
+    Some(ChatUsage {
+        context_tokens: context,
+        context_limit: 200_000,
+        input_tokens: input,
+        output_tokens: output,
+        cache_read_tokens: cache_read,
+        cache_creation_tokens: input / 4,
+        cost_usd: cost,
+    })
+}
+
+fn chat(project: &str, id: &str, title: &str, usage: Option<ChatUsage>) -> ChatSummary {
+    ChatSummary {
+        session_id: id.into(),
+        project_slug: project.into(),
+        title: title.into(),
+        origin: Origin::Human,
+        message_count: 4,
+        usage,
+        ..ChatSummary::default()
+    }
+}
+
+fn under(mut c: ChatSummary, parent: &str, level: u32) -> ChatSummary {
+    c.tree_parent = Some(parent.into());
+    c.parent_session_id = Some(parent.into());
+    c.level = level;
+    c.depth = level;
+    c.origin = Origin::Spawned;
+    c
+}
+
+/// The active chats: a manager with two spawned chats in webapp, a chat in infra, one in the
+/// root workspace that has not run yet.
+fn active() -> Vec<ChatSummary> {
+    vec![
+        chat(
+            "webapp",
+            "s-manager",
+            "Fix the flaky login test",
+            spent(42_000, 18_000, 1_200_000, 96_000, 4.87),
+        ),
+        under(
+            chat(
+                "webapp",
+                "s-logs",
+                "Investigate CI logs",
+                spent(8_000, 3_500, 240_000, 182_000, 0.92),
+            ),
+            "s-manager",
+            1,
+        ),
+        under(
+            chat(
+                "webapp",
+                "s-bisect",
+                "Bisect the failing commit between v1.2 and v1.3",
+                spent(2_000, 900, 31_000, 12_000, 0.11),
+            ),
+            "s-logs",
+            2,
+        ),
+        chat(
+            "infra",
+            "s-terraform",
+            "Terraform plan for the new staging cluster",
+            spent(15_000, 6_000, 410_000, 150_000, 1.64),
+        ),
+        chat("", "s-notes", "Write release notes", None),
+    ]
+}
+
+/// The archived chats.
+fn archived() -> Vec<ChatSummary> {
+    let mut old = chat(
+        "webapp",
+        "s-old",
+        "Old cookie experiment",
+        spent(3_000, 1_000, 20_000, 5_000, 0.004),
+    );
+    old.archived = true;
+    let mut audit = under(
+        chat(
+            "webapp",
+            "s-audit",
+            "Audit the logs retention",
+            spent(5_000, 2_000, 90_000, 40_000, 0.37),
+        ),
+        "s-manager",
+        1,
+    );
+    audit.archived = true;
+    vec![old, audit]
+}
+
+fn all() -> Vec<ChatSummary> {
+    let mut chats = active();
+    chats.extend(archived());
+    chats
+}
+
+fn app(theme: Theme) -> App {
+    let mut app = App::with_theme(theme);
+    app.set_connected(HelloReply {
+        protocol_version: 1,
+        daemon_version: "0.1.0".into(),
+        pid: 4242,
+        user: "me".into(),
+    });
+    app.set_projects(vec![
+        project("", "/home/me/.local/share/paddock/root"),
+        project("webapp", "/home/me/src/webapp"),
+        project("infra", "/home/me/src/infra"),
+    ]);
+    app.set_all_chats(active());
+    app
+}
+
+fn key(code: KeyCode) -> KeyEvent {
+    KeyEvent::new(code, KeyModifiers::NONE)
+}
+
+fn ch(c: char) -> KeyEvent {
+    key(KeyCode::Char(c))
+}
+
+/// `$` pressed and the active chats answered.
+fn usage_app(theme: Theme) -> Result<App, Box<dyn std::error::Error>> {
+    let mut app = app(theme);
+    let action = app.on_key(ch('$'));
+    if action != Some(Action::LoadUsage(UsageScope::Active)) {
+        return Err(format!("$ asked {action:?}").into());
+    }
+    app.usage_answered(UsageScope::Active, Ok(active()));
+    Ok(app)
+}
+
+fn screen(
+    app: &mut App,
+    width: u16,
+    height: u16,
+) -> Result<TestBackend, Box<dyn std::error::Error>> {
+    let mut terminal = Terminal::new(TestBackend::new(width, height))?;
+    terminal.draw(|frame| {
+        app.scroll_into_view(render::list_height(frame.area()));
+        render::render(app, frame);
+    })?;
+    Ok(terminal.backend().clone())
+}
+
+#[test]
+fn usage_80x24() -> TestResult {
+    let mut app = usage_app(Theme::default())?;
+    app.on_key(ch('j'));
+    insta::assert_snapshot!(screen(&mut app, 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn usage_40x24() -> TestResult {
+    let mut app = usage_app(Theme::default())?;
+    insta::assert_snapshot!(screen(&mut app, 40, 24)?);
+    Ok(())
+}
+
+#[test]
+fn usage_plain_80x24() -> TestResult {
+    let mut app = usage_app(Theme::plain())?;
+    app.on_key(ch('j'));
+    insta::assert_snapshot!(screen(&mut app, 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn usage_plain_40x24() -> TestResult {
+    let mut app = usage_app(Theme::plain())?;
+    insta::assert_snapshot!(screen(&mut app, 40, 24)?);
+    Ok(())
+}
+
+#[test]
+fn usage_all_80x24() -> TestResult {
+    let mut app = usage_app(Theme::default())?;
+    app.on_key(ch('a'));
+    app.on_key(ch('a'));
+    app.usage_answered(UsageScope::All, Ok(all()));
+    insta::assert_snapshot!(screen(&mut app, 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn usage_subtree_80x24() -> TestResult {
+    let mut app = usage_app(Theme::default())?;
+    // The cursor on the costliest chat, the manager: its subtree, archived chats left out.
+    let action = app.on_key(ch('s'));
+    assert_eq!(action, Some(Action::LoadUsage(UsageScope::All)));
+    app.usage_answered(UsageScope::All, Ok(all()));
+    insta::assert_snapshot!(screen(&mut app, 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn usage_subtree_40x24() -> TestResult {
+    let mut app = usage_app(Theme::default())?;
+    app.on_key(ch('s'));
+    app.usage_answered(UsageScope::All, Ok(all()));
+    insta::assert_snapshot!(screen(&mut app, 40, 24)?);
+    Ok(())
+}
+
+#[test]
+fn usage_reading_and_failed_40x24() -> TestResult {
+    let mut app = app(Theme::default());
+    app.on_key(ch('$'));
+    let reading = format!("{}", screen(&mut app, 40, 24)?);
+    assert!(reading.contains("Reading the chat list…"), "{reading}");
+    app.usage_answered(
+        UsageScope::Active,
+        Err("paddockd: the chat list is not ready yet".into()),
+    );
+    insta::assert_snapshot!(screen(&mut app, 40, 24)?);
+    Ok(())
+}
+
+#[test]
+fn usage_empty_archived_80x24() -> TestResult {
+    let mut app = usage_app(Theme::default())?;
+    app.on_key(ch('a'));
+    app.usage_answered(UsageScope::Archived, Ok(Vec::new()));
+    let text = format!("{}", screen(&mut app, 80, 24)?);
+    assert!(text.contains("No archived chats."), "{text}");
+    assert!(
+        text.contains("a counts active, archived or all chats."),
+        "{text}"
+    );
+    Ok(())
+}
+
+#[test]
+fn the_scope_key_asks_for_that_scope() -> TestResult {
+    let mut app = usage_app(Theme::default())?;
+    assert_eq!(app.context(), Context::Usage);
+    let asked: Vec<Option<Action>> = (0..3).map(|_| app.on_key(ch('a'))).collect();
+    assert_eq!(
+        asked,
+        [
+            Some(Action::LoadUsage(UsageScope::Archived)),
+            Some(Action::LoadUsage(UsageScope::All)),
+            Some(Action::LoadUsage(UsageScope::Active)),
+        ]
+    );
+    // The requests: every project's chats of that scope.
+    let want = [
+        (UsageScope::Active, ChatScope::Active),
+        (UsageScope::Archived, ChatScope::Archived),
+        (UsageScope::All, ChatScope::All),
+    ];
+    for (scope, proto) in want {
+        assert_eq!(
+            list_request(scope),
+            ChatList {
+                project_slug: None,
+                scope: proto,
+            }
+        );
+    }
+    // An answer to a list no longer wanted is dropped: the view still reads the active list.
+    app.usage_answered(UsageScope::All, Ok(all()));
+    let usage = app.usage.as_ref().ok_or("usage closed")?;
+    assert!(usage.report().is_none());
+    assert_eq!(usage.pending(), Some(UsageScope::Active));
+    // r reads again; Esc (or $) closes.
+    app.usage_answered(UsageScope::Active, Ok(active()));
+    assert_eq!(
+        app.on_key(ch('r')),
+        Some(Action::LoadUsage(UsageScope::Active))
+    );
+    assert_eq!(app.on_key(key(KeyCode::Esc)), None);
+    assert!(app.usage.is_none());
+    app.on_key(ch('$'));
+    assert!(app.usage.is_some());
+    app.on_key(ch('$'));
+    assert!(app.usage.is_none());
+    Ok(())
+}
+
+#[test]
+fn the_figures_are_those_of_paddock_usage() -> TestResult {
+    let app = usage_app(Theme::default())?;
+    let report = app
+        .usage
+        .as_ref()
+        .and_then(|u| u.report())
+        .ok_or("no report")?;
+    assert_eq!(report, &paddock_tui::format::usage_report(&active()));
+    assert_eq!(report.total.chats, 5);
+    assert_eq!(report.total.measured, 4);
+    assert_eq!(report.chats[0].session_id, "s-manager", "costliest first");
+    Ok(())
+}
+
+#[test]
+fn enter_opens_the_chat_and_closes_the_view() -> TestResult {
+    let mut app = usage_app(Theme::default())?;
+    app.on_key(ch('j'));
+    app.on_key(ch('j'));
+    let action = app.on_key(key(KeyCode::Enter));
+    assert_eq!(
+        action,
+        Some(Action::Open {
+            project_slug: "webapp".into(),
+            session_id: "s-logs".into(),
+        })
+    );
+    assert!(app.usage.is_none());
+    assert_eq!(app.focus, Focus::Chat);
+    assert_eq!(
+        app.tree.cursor_chat().map(|c| c.session_id.as_str()),
+        Some("s-logs")
+    );
+    Ok(())
+}
+
+#[test]
+fn plain_usage_has_no_colour_and_only_ascii() -> TestResult {
+    for (width, height) in [(80, 24), (40, 24)] {
+        let mut app = usage_app(Theme::plain())?;
+        let plain = screen(&mut app, width, height)?;
+        assert!(
+            plain
+                .buffer()
+                .content()
+                .iter()
+                .all(|c| c.fg == Color::Reset && c.bg == Color::Reset && c.symbol().is_ascii())
+        );
+    }
+    Ok(())
+}
