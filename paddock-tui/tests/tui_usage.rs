@@ -364,3 +364,27 @@ fn plain_usage_has_no_colour_and_only_ascii() -> TestResult {
     }
     Ok(())
 }
+
+#[test]
+fn the_chat_header_shows_its_tokens_cost_and_context() -> TestResult {
+    let mut app = app(Theme::default());
+    app.tree.select(&paddock_tui::tui::tree::RowId::Chat {
+        project: "webapp".into(),
+        session_id: "s-manager".into(),
+    });
+    app.on_key(key(KeyCode::Enter));
+    let text = format!("{}", screen(&mut app, 120, 24)?);
+    assert!(text.contains("1.3M tok · $4.87 · 48%"), "{text}");
+    // The list moves on (a turn ended): the header follows.
+    let mut chats = active();
+    if let Some(u) = chats[0].usage.as_mut() {
+        u.cost_usd = 5.5;
+    }
+    app.set_project_chats("webapp".into(), chats.into_iter().take(3).collect());
+    let text = format!("{}", screen(&mut app, 120, 24)?);
+    assert!(text.contains("1.3M tok · $5.50 · 48%"), "{text}");
+    // Narrow: left out.
+    let text = format!("{}", screen(&mut app, 40, 24)?);
+    assert!(!text.contains("tok"), "{text}");
+    Ok(())
+}

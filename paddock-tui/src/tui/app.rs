@@ -1177,6 +1177,7 @@ impl App {
         if let Some(row) = &row {
             view.set_title(&row.title);
             view.set_running(row.running);
+            view.set_usage(row.usage.clone());
         }
         self.aim_composer(Target::Reply {
             session_id: session_id.clone(),
@@ -1366,10 +1367,25 @@ impl App {
         self.tree.set_all_chats(chats);
         // Folds waiting for chats the full list does not have are for chats gone.
         self.tree.drop_pending_folds();
+        self.refresh_chat_usage();
     }
 
     pub fn set_project_chats(&mut self, slug: String, chats: Vec<ChatSummary>) {
         self.tree.set_project_chats(slug, chats);
+        self.refresh_chat_usage();
+    }
+
+    /// The open chat's tokens, cost and context use, as the chat list has them now.
+    fn refresh_chat_usage(&mut self) {
+        let Some(sid) = self.chat.as_ref().map(|c| c.session_id().to_owned()) else {
+            return;
+        };
+        let Some(usage) = self.find_chat(&sid).map(|c| c.usage.clone()) else {
+            return;
+        };
+        if let Some(chat) = self.chat.as_mut() {
+            chat.set_usage(usage);
+        }
     }
 
     /// Marks a chat running or idle. False when the chat is not listed (the caller reloads

@@ -350,6 +350,8 @@ pub struct ChatView {
     pending_jump: Option<usize>,
     /// The item a jump landed on, marked until the next key in the pane.
     pub(super) jumped: Option<usize>,
+    /// Tokens, cost and context use, from the chat list (the header shows them).
+    usage: Option<paddock_proto::ChatUsage>,
 }
 
 impl ChatView {
@@ -374,6 +376,7 @@ impl ChatView {
             hydrated: false,
             pending_jump: None,
             jumped: None,
+            usage: None,
         }
     }
 
@@ -392,6 +395,15 @@ impl ChatView {
 
     pub fn set_title(&mut self, title: &str) {
         self.title = clean_title(title);
+    }
+
+    /// The chat's tokens, cost and context use as the chat list has them.
+    pub fn usage(&self) -> Option<&paddock_proto::ChatUsage> {
+        self.usage.as_ref()
+    }
+
+    pub fn set_usage(&mut self, usage: Option<paddock_proto::ChatUsage>) {
+        self.usage = usage;
     }
 
     pub fn items(&self) -> &[Item] {

@@ -321,6 +321,27 @@ fn resolve_scroll(view: &mut ChatView, total: usize, height: usize) -> usize {
     top
 }
 
+/// From this width the chat's header shows its tokens, cost and context use.
+const USAGE_HEADER_WIDTH: u16 = 60;
+
+/// `1.3M tok · $4.87 · 48%`: what the chat list knows (nothing: `None`).
+fn usage_text(u: &paddock_proto::ChatUsage, theme: &Theme) -> Option<String> {
+    let mut parts = Vec::new();
+    let total = u.input_tokens + u.output_tokens + u.cache_read_tokens + u.cache_creation_tokens;
+    if total > 0 {
+        parts.push(format!("{} tok", crate::format::tokens(total)));
+    }
+    if u.cost_usd > 0.0 {
+        parts.push(crate::format::usd(u.cost_usd));
+    }
+    if u.context_limit > 0 {
+        let percent = u128::from(u.context_tokens) * 100 / u128::from(u.context_limit);
+        parts.push(format!("{percent}%"));
+    }
+    let dot = format!(" {} ", theme.glyph("·", "-"));
+    (!parts.is_empty()).then(|| parts.join(&dot))
+}
+
 fn render_header(
     view: &ChatView,
     theme: &Theme,
@@ -332,7 +353,15 @@ fn render_header(
 ) {
     let ellipsis = theme.glyph("…", "...");
     let mut right: Vec<Span<'static>> = Vec::new();
+    if area.width >= USAGE_HEADER_WIDTH
+        && let Some(usage) = view.usage().and_then(|u| usage_text(u, theme))
+    {
+        right.push(Span::styled(usage, theme.style(Role::Dim)));
+    }
     if view.running() {
+        if !right.is_empty() {
+            right.push(Span::styled(" · ", theme.style(Role::Dim)));
+        }
         right.push(Span::styled(
             format!("{} running", theme.spinner(tick)),
             theme.style(Role::Running),

@@ -299,6 +299,9 @@ impl EventLoop {
         self.app
             .restore(prefs::Prefs::new(target, loaded.file.theme));
         self.prefs_saved = self.app.prefs.revision();
+        // Shown now (the screen says it while connecting) and again once connected, which
+        // clears the status line.
+        self.app.notice.clone_from(&loaded.notice);
         self.startup_notice = loaded.notice;
     }
 
