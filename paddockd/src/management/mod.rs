@@ -392,7 +392,7 @@ async fn serve_connection(tcp: TcpStream, peer: SocketAddr, gate: &Gate, d: &Dae
                     let _ = conn
                         .write(&Response::text(status, format!("{e}\n")), false)
                         .await;
-                    conn.close(Instant::now() + LINGER).await;
+                    linger(conn, d).await;
                 }
                 return;
             }
@@ -403,9 +403,18 @@ async fn serve_connection(tcp: TcpStream, peer: SocketAddr, gate: &Gate, d: &Dae
             return;
         }
         if !keep_alive {
-            conn.close(Instant::now() + LINGER).await;
+            linger(conn, d).await;
             return;
         }
+    }
+}
+
+/// Closes a connection after its last response ([`Conn::close`]), for at most [`LINGER`] and
+/// not past the daemon's shutdown.
+async fn linger(conn: Conn<TcpStream>, d: &Daemon) {
+    tokio::select! {
+        () = d.shutdown.cancelled() => {}
+        () = conn.close(Instant::now() + LINGER) => {}
     }
 }
 

@@ -8,6 +8,7 @@ mod chats;
 mod drive;
 mod git;
 mod harness;
+mod management;
 mod notifications;
 mod provenance;
 mod queue;

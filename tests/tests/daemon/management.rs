@@ -1,0 +1,737 @@
+//! The management endpoint: raw HTTP over TCP against the in-process daemon (auth, the
+//! transport's statuses and bounds, the MCP lifecycle, the tools and the chats they make), and
+//! the real Claude Code CLI using it as an HTTP MCP server.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use paddock_proto::{ChatEvent, Origin, Reply, Request, TranscriptEntry};
+use paddock_tests::mock_api::MockApi;
+use paddockd::management::ClientToken;
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+use crate::harness::*;
+
+const TOKEN: &str = "laptop-token-0123456789";
+const OTHER_TOKEN: &str = "script-token-0123456789";
+
+fn with_clients(c: &mut paddockd::Config, listen: SocketAddr) {
+    c.management.listen = Some(listen);
+    c.management
+        .clients
+        .insert("laptop".into(), ClientToken::Inline(TOKEN.into()));
+    c.management
+        .clients
+        .insert("script".into(), ClientToken::Inline(OTHER_TOKEN.into()));
+}
+
+async fn mgmt_daemon() -> TestDaemon {
+    TestDaemon::start_with(|c| with_clients(c, "127.0.0.1:0".parse().unwrap())).await
+}
+
+/// Where the endpoint bound (it listens on port 0).
+async fn addr(d: &TestDaemon) -> SocketAddr {
+    let bound = d.cfg.management.bound.clone();
+    paddock_tests::wait::wait_until("the management listener", DEADLINE, || bound.get().copied())
+        .await
+        .unwrap()
+}
+
+/// One HTTP answer.
+#[derive(Debug)]
+struct Answer {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Answer {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+}
+
+/// Reads one response off `stream` (its head, then `Content-Length` bytes).
+async fn read_answer(stream: &mut TcpStream) -> Answer {
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 8192];
+    let head_end = loop {
+        if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            break i;
+        }
+        let n = tokio::time::timeout(DEADLINE, stream.read(&mut chunk))
+            .await
+            .expect("an answer before the deadline")
+            .unwrap();
+        assert!(
+            n > 0,
+            "closed before an answer: {:?}",
+            String::from_utf8_lossy(&buf)
+        );
+        buf.extend_from_slice(&chunk[..n]);
+    };
+    let head = String::from_utf8(buf[..head_end].to_vec()).unwrap();
+    let mut lines = head.split("\r\n");
+    let status: u16 = lines
+        .next()
+        .unwrap()
+        .split(' ')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let headers: Vec<(String, String)> = lines
+        .map(|l| {
+            let (n, v) = l.split_once(':').unwrap();
+            (n.trim().to_owned(), v.trim().to_owned())
+        })
+        .collect();
+    let len: usize = headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case("content-length"))
+        .map(|(_, v)| v.parse().unwrap())
+        .expect("a Content-Length");
+    let mut body = buf[head_end + 4..].to_vec();
+    while body.len() < len {
+        let n = tokio::time::timeout(DEADLINE, stream.read(&mut chunk))
+            .await
+            .expect("the body before the deadline")
+            .unwrap();
+        assert!(n > 0, "closed inside the body");
+        body.extend_from_slice(&chunk[..n]);
+    }
+    Answer {
+        status,
+        headers,
+        body: String::from_utf8(body).unwrap(),
+    }
+}
+
+fn request_bytes(method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> Vec<u8> {
+    let mut req = format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+    for (n, v) in headers {
+        req.push_str(&format!("{n}: {v}\r\n"));
+    }
+    if !body.is_empty() || method == "POST" {
+        req.push_str(&format!("Content-Length: {}\r\n", body.len()));
+    }
+    req.push_str("\r\n");
+    req.push_str(body);
+    req.into_bytes()
+}
+
+/// One request on a fresh connection.
+async fn http(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> Answer {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    stream
+        .write_all(&request_bytes(method, path, headers, body))
+        .await
+        .unwrap();
+    read_answer(&mut stream).await
+}
+
+/// POSTs a JSON-RPC body with `token`.
+async fn post(addr: SocketAddr, token: &str, body: &Value) -> Answer {
+    let auth = format!("Bearer {token}");
+    http(
+        addr,
+        "POST",
+        "/mcp",
+        &[
+            ("Authorization", &auth),
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json, text/event-stream"),
+        ],
+        &body.to_string(),
+    )
+    .await
+}
+
+/// Calls a tool as the laptop; the result's text and whether it is an error.
+async fn call(addr: SocketAddr, tool: &str, arguments: Value) -> (String, bool) {
+    let a = post(
+        addr,
+        TOKEN,
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": tool, "arguments": arguments}}),
+    )
+    .await;
+    assert_eq!(a.status, 200, "{a:?}");
+    let v = a.json();
+    let result = &v["result"];
+    assert_eq!(result["content"][0]["type"], "text", "{v}");
+    (
+        result["content"][0]["text"].as_str().unwrap().to_owned(),
+        result["isError"].as_bool().unwrap(),
+    )
+}
+
+/// A tool result that is JSON.
+async fn call_json(addr: SocketAddr, tool: &str, arguments: Value) -> Value {
+    let (text, is_error) = call(addr, tool, arguments).await;
+    assert!(!is_error, "{tool}: {text}");
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{tool} gave no JSON ({e}): {text}"))
+}
+
+/// Polls `check` (async) until it gives `Some`, failing after the deadline.
+async fn poll<T, F, Fut>(what: &str, mut check: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let deadline = tokio::time::Instant::now() + DEADLINE;
+    loop {
+        if let Some(v) = check().await {
+            return v;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "timed out waiting for {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+}
+
+async fn transcript(c: &mut RawClient, sid: &str) -> paddock_proto::Transcript {
+    match c
+        .request(Request::ChatTranscript(paddock_proto::SessionRef {
+            session_id: sid.into(),
+        }))
+        .await
+        .unwrap()
+    {
+        Reply::Transcript(t) => *t,
+        other => panic!("{other:?}"),
+    }
+}
+
+fn users_and_replies(t: &paddock_proto::Transcript) -> (Vec<String>, Vec<String>) {
+    let mut users = Vec::new();
+    let mut replies = Vec::new();
+    for e in &t.entries {
+        match e {
+            TranscriptEntry::User {
+                text, attribution, ..
+            } => {
+                assert_eq!(
+                    *attribution, None,
+                    "a client's turn is not labelled as injected"
+                );
+                users.push(text.clone());
+            }
+            TranscriptEntry::Assistant { text, .. } => replies.push(text.clone()),
+            _ => {}
+        }
+    }
+    (users, replies)
+}
+
+#[tokio::test]
+async fn management_refuses_without_the_right_token_and_serves_only_post_mcp() {
+    let d = mgmt_daemon().await;
+    let addr = addr(&d).await;
+    let ping = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}).to_string();
+
+    let none = http(addr, "POST", "/mcp", &[], &ping).await;
+    assert_eq!(none.status, 401, "{none:?}");
+    assert!(
+        none.header("WWW-Authenticate")
+            .unwrap()
+            .starts_with("Bearer")
+    );
+    assert!(none.body.contains("Authorization: Bearer"), "{}", none.body);
+    let wrong = post(
+        addr,
+        "laptop-token-0123456780",
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}),
+    )
+    .await;
+    assert_eq!(wrong.status, 401, "{wrong:?}");
+    assert!(wrong.header("WWW-Authenticate").is_some());
+    let basic = http(
+        addr,
+        "POST",
+        "/mcp",
+        &[("Authorization", "Basic bGFwdG9wOng=")],
+        &ping,
+    )
+    .await;
+    assert_eq!(basic.status, 401);
+
+    // Each configured client gets in with its own token.
+    for token in [TOKEN, OTHER_TOKEN] {
+        let ok = post(
+            addr,
+            token,
+            &json!({"jsonrpc": "2.0", "id": 7, "method": "ping"}),
+        )
+        .await;
+        assert_eq!(ok.status, 200, "{ok:?}");
+        assert_eq!(ok.header("Content-Type"), Some("application/json"));
+        assert_eq!(ok.json(), json!({"jsonrpc": "2.0", "id": 7, "result": {}}));
+    }
+
+    let auth = format!("Bearer {TOKEN}");
+    let get = http(
+        addr,
+        "GET",
+        "/mcp",
+        &[("Authorization", &auth), ("Accept", "text/event-stream")],
+        "",
+    )
+    .await;
+    assert_eq!(get.status, 405, "{get:?}");
+    assert_eq!(get.header("Allow"), Some("POST"));
+    let delete = http(addr, "DELETE", "/mcp", &[("Authorization", &auth)], "").await;
+    assert_eq!(delete.status, 405, "{delete:?}");
+    let elsewhere = http(addr, "POST", "/api", &[("Authorization", &auth)], &ping).await;
+    assert_eq!(elsewhere.status, 404, "{elsewhere:?}");
+    assert!(elsewhere.body.contains("POST /mcp"), "{}", elsewhere.body);
+    // A browser page of another site is refused even with a token.
+    let cross = http(
+        addr,
+        "POST",
+        "/mcp",
+        &[("Authorization", &auth), ("Origin", "http://evil.example")],
+        &ping,
+    )
+    .await;
+    assert_eq!(cross.status, 403, "{cross:?}");
+    let not_json = http(
+        addr,
+        "POST",
+        "/mcp",
+        &[("Authorization", &auth), ("Content-Type", "text/plain")],
+        &ping,
+    )
+    .await;
+    assert_eq!(not_json.status, 415, "{not_json:?}");
+    let version = http(
+        addr,
+        "POST",
+        "/mcp",
+        &[
+            ("Authorization", &auth),
+            ("MCP-Protocol-Version", "1999-01-01"),
+        ],
+        &ping,
+    )
+    .await;
+    assert_eq!(version.status, 400, "{version:?}");
+    let garbage = post(addr, TOKEN, &json!("not a request")).await;
+    assert_eq!(garbage.status, 400, "{garbage:?}");
+    assert_eq!(garbage.json()["error"]["code"], -32600);
+
+    // A body over the limit is refused before it is read, and the connection closed.
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let big = paddockd::management::MAX_BODY_BYTES + 1;
+    stream
+        .write_all(
+            format!(
+                "POST /mcp HTTP/1.1\r\nHost: x\r\nAuthorization: {auth}\r\nContent-Length: {big}\r\n\r\n"
+            )
+            .as_bytes(),
+        )
+        .await
+        .unwrap();
+    stream.write_all(&vec![b' '; 64 * 1024]).await.unwrap();
+    let too_big = read_answer(&mut stream).await;
+    assert_eq!(too_big.status, 413, "{too_big:?}");
+    assert_eq!(too_big.header("Connection"), Some("close"));
+
+    // Keep-alive: several requests, one connection, answers in order.
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    for id in 1..=3 {
+        let body = json!({"jsonrpc": "2.0", "id": id, "method": "ping"}).to_string();
+        stream
+            .write_all(&request_bytes(
+                "POST",
+                "/mcp",
+                &[("Authorization", &auth)],
+                &body,
+            ))
+            .await
+            .unwrap();
+        let a = read_answer(&mut stream).await;
+        assert_eq!((a.status, a.json()["id"].clone()), (200, json!(id)));
+        assert_eq!(a.header("Connection"), None);
+    }
+    d.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn management_initialize_and_tools_list() {
+    let d = mgmt_daemon().await;
+    let addr = addr(&d).await;
+    let init = post(
+        addr,
+        TOKEN,
+        &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "daemon-tests", "version": "1"}}}),
+    )
+    .await;
+    assert_eq!(init.status, 200, "{init:?}");
+    let v = init.json();
+    assert_eq!(v["id"], 0);
+    assert_eq!(v["result"]["protocolVersion"], "2025-06-18");
+    assert!(v["result"]["capabilities"]["tools"].is_object(), "{v}");
+    assert_eq!(v["result"]["serverInfo"]["name"], "paddockd");
+    assert_eq!(init.header("Mcp-Session-Id"), None, "stateless: no session");
+
+    let initialized = post(
+        addr,
+        TOKEN,
+        &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    )
+    .await;
+    assert_eq!(initialized.status, 202, "{initialized:?}");
+    assert!(initialized.body.is_empty());
+
+    let list = post(
+        addr,
+        TOKEN,
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+    )
+    .await;
+    assert_eq!(list.status, 200);
+    let v = list.json();
+    let tools = v["result"]["tools"].as_array().unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        [
+            "list_projects",
+            "list_chats",
+            "create_chat",
+            "send_message",
+            "read_chat"
+        ]
+    );
+    let create = tools.iter().find(|t| t["name"] == "create_chat").unwrap();
+    assert_eq!(
+        create["inputSchema"]["required"],
+        json!(["project", "prompt"])
+    );
+
+    // A batch: one answer per request, in order; the notification gets none.
+    let batch = post(
+        addr,
+        TOKEN,
+        &json!([
+            {"jsonrpc": "2.0", "id": "a", "method": "ping"},
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            {"jsonrpc": "2.0", "id": "b", "method": "tools/call", "params": {"name": "list_projects"}},
+        ]),
+    )
+    .await;
+    assert_eq!(batch.status, 200, "{batch:?}");
+    let v = batch.json();
+    let answers = v.as_array().unwrap();
+    assert_eq!(answers.len(), 2);
+    assert_eq!(answers[0]["id"], "a");
+    let projects: Value =
+        serde_json::from_str(answers[1]["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(projects[0]["slug"], "");
+
+    // Unknown tools and methods are protocol errors; a tool's own failure is a result.
+    let unknown = post(
+        addr,
+        TOKEN,
+        &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "delete_everything"}}),
+    )
+    .await;
+    assert_eq!(unknown.json()["error"]["code"], -32602);
+    let (text, is_error) = call(addr, "read_chat", json!({"sessionId": "no-such-chat"})).await;
+    assert!(is_error, "{text}");
+    assert!(text.contains("no chat no-such-chat"), "{text}");
+    let (text, is_error) = call(
+        addr,
+        "create_chat",
+        json!({"project": "nope", "prompt": "x"}),
+    )
+    .await;
+    assert!(is_error, "{text}");
+    assert!(text.contains("nope"), "{text}");
+    d.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn management_create_chat_is_a_root_that_runs_and_takes_messages() {
+    let d = mgmt_daemon().await;
+    let addr = addr(&d).await;
+    // A first turn long enough to be seen running (40 deltas, 50 ms apart).
+    let reply = "working on it; ".repeat(3);
+    let prompt = slow_text(&reply, 40, 50);
+    let created = call_json(
+        addr,
+        "create_chat",
+        json!({"project": "", "prompt": prompt}),
+    )
+    .await;
+    let sid = created["sessionId"].as_str().unwrap().to_owned();
+    assert_eq!(created["project"], "");
+    let (daemon, session) = (&d, sid.as_str());
+
+    // list_chats shows it running, a root: no parent.
+    let row = poll("the chat listed as running", || async move {
+        let list = call_json(addr, "list_chats", json!({"project": ""})).await;
+        list["chats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["sessionId"] == session && r["running"] == true)
+            .cloned()
+    })
+    .await;
+    assert_eq!(row["parent"], Value::Null, "{row}");
+    assert_eq!(row["depth"], 0, "{row}");
+    assert_eq!(row["origin"], "human", "{row}");
+
+    // A message while it runs waits for the turn to end.
+    let sent = call_json(
+        addr,
+        "send_message",
+        json!({"sessionId": sid, "message": "and then this"}),
+    )
+    .await;
+    assert_eq!(sent, json!({"sessionId": sid, "queued": true}));
+
+    // Both turns run, in order, through the fake claude.
+    let t = poll("both turns in the transcript", || async move {
+        let t = transcript(&mut daemon.client().await, session).await;
+        (users_and_replies(&t).1.len() >= 2 && !t.chat.running).then_some(t)
+    })
+    .await;
+    let (users, replies) = users_and_replies(&t);
+    assert_eq!(
+        users,
+        [prompt.as_str(), "and then this"],
+        "the prompt, verbatim, first"
+    );
+    assert_eq!(replies, [reply.as_str(), "echo: and then this"]);
+
+    // Over the socket too: a root, human, depth 0, no recorded or drawn parent.
+    let mut c = d.client().await;
+    let Reply::Chats(list) = c
+        .request(Request::ChatList(paddock_proto::ChatList {
+            project_slug: Some(String::new()),
+            scope: Default::default(),
+        }))
+        .await
+        .unwrap()
+    else {
+        panic!()
+    };
+    let chat = list.chats.iter().find(|r| r.session_id == sid).unwrap();
+    assert_eq!(chat.origin, Origin::Human);
+    assert_eq!(chat.depth, 0);
+    assert_eq!(chat.parent_session_id, None);
+    assert_eq!(chat.parent_project, None);
+    assert_eq!(chat.tree_parent, None);
+    assert_eq!(chat.level, 0);
+
+    // An idle chat takes a message at once.
+    let sent = call_json(
+        addr,
+        "send_message",
+        json!({"sessionId": sid, "message": "third"}),
+    )
+    .await;
+    assert_eq!(sent["queued"], false);
+    let text = poll("the third reply in read_chat", || async move {
+        let (text, is_error) =
+            call(addr, "read_chat", json!({"sessionId": session, "last": 2})).await;
+        assert!(!is_error, "{text}");
+        text.contains("assistant: echo: third").then_some(text)
+    })
+    .await;
+    assert!(text.contains("user: third"), "{text}");
+    assert!(
+        !text.contains("and then this"),
+        "only the last 2 entries: {text}"
+    );
+    let (text, is_error) = call(addr, "read_chat", json!({"sessionId": sid, "last": 0})).await;
+    assert!(is_error && text.contains("1 to 200"), "{text}");
+
+    // Scope and limit.
+    let list = call_json(addr, "list_chats", json!({"limit": 1, "scope": "all"})).await;
+    assert_eq!(list["chats"].as_array().unwrap().len(), 1);
+    assert_eq!(list["total"], 1);
+    let archived = call_json(addr, "list_chats", json!({"scope": "archived"})).await;
+    assert_eq!(archived["total"], 0);
+    let (text, is_error) = call(addr, "list_chats", json!({"scope": "some"})).await;
+    assert!(is_error, "{text}");
+    d.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn management_create_chat_preloads_the_project_context_when_asked() {
+    let d = mgmt_daemon().await;
+    let addr = addr(&d).await;
+    let mut c = d.client().await;
+    let Reply::Project(p) = c
+        .request(Request::ProjectCreate(paddock_proto::ProjectCreate {
+            slug: "web".into(),
+            path: None,
+        }))
+        .await
+        .unwrap()
+    else {
+        panic!()
+    };
+    let overview = std::path::Path::new(&p.path).join("OVERVIEW.md");
+    std::fs::write(&overview, "# Web\nThe shop's front end.\n").unwrap();
+    let created = call_json(
+        addr,
+        "create_chat",
+        json!({"project": "web", "prompt": "fix the cart", "preloadContext": true}),
+    )
+    .await;
+    let (daemon, session) = (&d, created["sessionId"].as_str().unwrap());
+    let t = poll("the preloaded turn", || async move {
+        let t = transcript(&mut daemon.client().await, session).await;
+        (!users_and_replies(&t).1.is_empty()).then_some(t)
+    })
+    .await;
+    let (users, _) = users_and_replies(&t);
+    assert!(users[0].contains("The shop's front end."), "{users:?}");
+    assert!(users[0].ends_with("fix the cart"), "{users:?}");
+    d.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn management_listen_without_clients_or_with_a_weak_token_refuses_to_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cfg = paddockd::Config::for_data_dir(
+        &dir.path().join("data"),
+        &dir.path().join("run").join("paddockd.sock"),
+    );
+    cfg.claude_bin = fake_claude();
+    cfg.management.listen = Some("0.0.0.0:0".parse().unwrap());
+    let err = paddockd::run(cfg.clone(), async {}).await.unwrap_err();
+    let err = format!("{err:#}");
+    for want in ["mcp_listen", "[mcp_clients.laptop]", "token_file"] {
+        assert!(err.contains(want), "{want} missing from: {err}");
+    }
+    // A token file that is too short: refused, naming the file, never the token.
+    let file = dir.path().join("laptop.token");
+    std::fs::write(&file, "tiny-secret\n").unwrap();
+    cfg.management
+        .clients
+        .insert("laptop".into(), ClientToken::File(file.clone()));
+    let err = format!(
+        "{:#}",
+        paddockd::run(cfg.clone(), async {}).await.unwrap_err()
+    );
+    assert!(
+        err.contains("laptop.token") && err.contains("at least 16"),
+        "{err}"
+    );
+    assert!(!err.contains("tiny-secret"), "{err}");
+    // A missing one: refused, naming it.
+    cfg.management.clients.insert(
+        "laptop".into(),
+        ClientToken::File(dir.path().join("gone.token")),
+    );
+    let err = format!(
+        "{:#}",
+        paddockd::run(cfg.clone(), async {}).await.unwrap_err()
+    );
+    assert!(err.contains("gone.token"), "{err}");
+    // A port already taken: a clear start-up error.
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    std::fs::write(&file, "a-token-long-enough\n").unwrap();
+    cfg.management
+        .clients
+        .insert("laptop".into(), ClientToken::File(file));
+    cfg.management.listen = Some(taken.local_addr().unwrap());
+    let err = format!("{:#}", paddockd::run(cfg, async {}).await.unwrap_err());
+    assert!(err.contains("another program uses that port"), "{err}");
+}
+
+/// A port nothing listens on now (the real CLI's configuration names it before the daemon
+/// binds it).
+fn free_port() -> SocketAddr {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    l.local_addr().unwrap()
+}
+
+/// The real Claude Code CLI, given the endpoint as an HTTP MCP server with the laptop's token,
+/// calls `list_chats` and reads the chats in the tool's result.
+#[tokio::test]
+async fn real_cli_lists_chats_through_the_management_endpoint() {
+    let api = MockApi::start().await.unwrap();
+    let listen = free_port();
+    let user_config = json!({"mcpServers": {"mgmt": {
+        "type": "http",
+        "url": format!("http://{listen}/mcp"),
+        "headers": {"Authorization": format!("Bearer {TOKEN}")},
+    }}});
+    let d = crate::real_cli::real_daemon(&api, move |c| {
+        with_clients(c, listen);
+        c.user_mcp = paddockd::user_mcp::UserMcp::from_value(&user_config);
+    })
+    .await;
+    assert_eq!(addr(&d).await, listen);
+    // A chat made over the endpoint first (and finished), so the list has another chat in it.
+    let other = call_json(
+        listen,
+        "create_chat",
+        json!({"project": "", "prompt": "hello from the endpoint"}),
+    )
+    .await;
+    let other = other["sessionId"].as_str().unwrap().to_owned();
+    let session = other.as_str();
+    poll("the first chat listed, finished", || async move {
+        let list = call_json(listen, "list_chats", json!({"project": ""})).await;
+        list["chats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["sessionId"] == session && r["running"] == false)
+            .then_some(())
+    })
+    .await;
+    let mut c = d.client().await;
+    let sent = c
+        .send_turn(
+            "",
+            None,
+            r#"mock:tool mcp__mgmt__list_chats {"project":""}"#,
+        )
+        .await;
+    let frames = c.frames_until_complete(&sent.session_id).await;
+    assert!(complete_of(&frames).success, "{frames:#?}");
+    let call = frames
+        .iter()
+        .find_map(|f| match &f.event {
+            ChatEvent::ToolCall(t) => Some(t.clone()),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no tool call: {frames:#?}"));
+    assert_eq!(call.name, "mcp__mgmt__list_chats");
+    assert!(!call.is_error, "{call:#?}");
+    assert!(call.output.contains(&other), "{call:#?}");
+    assert!(
+        call.output.contains(&sent.session_id),
+        "the calling chat is listed, running: {call:#?}"
+    );
+    assert!(text_of(&frames).contains("tool said:"), "{frames:#?}");
+    d.stop().await.unwrap();
+}
