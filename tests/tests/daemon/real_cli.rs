@@ -8,7 +8,10 @@ use paddock_tests::real_claude::find_claude_bin;
 
 use crate::harness::*;
 
-pub(crate) async fn real_daemon(api: &MockApi, tune: impl FnOnce(&mut paddockd::Config)) -> TestDaemon {
+pub(crate) async fn real_daemon(
+    api: &MockApi,
+    tune: impl FnOnce(&mut paddockd::Config),
+) -> TestDaemon {
     let bin = find_claude_bin().unwrap_or_else(|e| panic!("{e}"));
     let base = api.base_url();
     TestDaemon::start_with(move |c| {
