@@ -247,6 +247,8 @@ struct EventLoop {
     prefs_timer: prefs::SaveTimer,
     /// The revision of the client state last handed to a write.
     prefs_saved: u64,
+    /// The last background write failed: quitting tries again.
+    prefs_failed: bool,
     /// The revision last on disk: writes run in the background, an older one never lands
     /// after a newer one.
     prefs_written: Arc<Mutex<u64>>,
@@ -281,6 +283,7 @@ impl EventLoop {
             prefs_key,
             prefs_timer: prefs::SaveTimer::default(),
             prefs_saved: 0,
+            prefs_failed: false,
             prefs_written: Arc::new(Mutex::new(0)),
             startup_notice: None,
         }
@@ -358,7 +361,7 @@ impl EventLoop {
         let result = self.run_loop(terminal).await;
         // Whatever ended the loop, the drafts typed last are kept.
         self.app.sync_prefs();
-        if self.app.prefs.revision() != self.prefs_saved {
+        if self.app.prefs.revision() != self.prefs_saved || self.prefs_failed {
             self.save_prefs(true);
         }
         result
@@ -880,6 +883,7 @@ impl EventLoop {
                 if generation != self.generation => {}
             Msg::Done { what, result, .. } => self.on_done(what, result),
             Msg::PrefsSaved(result) => {
+                self.prefs_failed = result.is_err();
                 if let Err(reason) = result {
                     self.app.notice = Some(reason);
                 }
