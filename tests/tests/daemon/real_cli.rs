@@ -700,3 +700,74 @@ async fn real_cli_sends_an_attached_image_as_an_image_block() {
     assert!(body.contains("What is in the picture?"), "{body:.2000}");
     d.stop().await.unwrap();
 }
+
+/// A chat started with preloaded context: the real CLI sends the wrapped prompt to the model,
+/// and the chat's title (read from the CLI's transcript) is the request alone.
+#[tokio::test]
+async fn real_cli_preloaded_context_reaches_the_model_and_the_title_is_the_request() {
+    let api = MockApi::start().await.unwrap();
+    let d = real_daemon(&api, |_| {}).await;
+    let mut c = d.client().await;
+    c.request(Request::ProjectCreate(paddock_proto::ProjectCreate {
+        slug: "web".into(),
+        path: None,
+    }))
+    .await
+    .unwrap();
+    let meta = d.cfg.data_dir.join("projects/web");
+    std::fs::write(meta.join("OVERVIEW.md"), "# Web\nPostgres, not SQLite.\n").unwrap();
+    std::fs::write(
+        meta.join("CHANGELOG.md"),
+        "# Changelog\n- Moved to Postgres.\n",
+    )
+    .unwrap();
+    let reply = c
+        .request(Request::ChatSend(paddock_proto::ChatSend {
+            project_slug: "web".into(),
+            session_id: None,
+            message: "Add an index on users.email".into(),
+            model: None,
+            preload_context: true,
+            attachments: Vec::new(),
+        }))
+        .await
+        .unwrap();
+    let Reply::Sent(sent) = reply else {
+        panic!("not sent: {reply:?}")
+    };
+    let frames = c.frames_until_complete(&sent.session_id).await;
+    assert!(complete_of(&frames).success, "{frames:#?}");
+    let body = api
+        .message_requests()
+        .pop()
+        .expect("a request")
+        .body
+        .to_string();
+    assert!(
+        body.contains("<project-context>\\n# Web\\nPostgres, not SQLite.\\n\\n# Changelog\\n- Moved to Postgres.\\n</project-context>\\n\\nMy request:\\nAdd an index on users.email"),
+        "{body:.3000}"
+    );
+    let deadline = tokio::time::Instant::now() + DEADLINE;
+    loop {
+        let Reply::Chats(chats) = c
+            .request(Request::ChatList(paddock_proto::ChatList {
+                project_slug: Some("web".into()),
+                scope: Default::default(),
+            }))
+            .await
+            .unwrap()
+        else {
+            panic!("not chats")
+        };
+        if chats
+            .chats
+            .iter()
+            .any(|r| r.session_id == sent.session_id && r.title == "Add an index on users.email")
+        {
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{:#?}", chats.chats);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    d.stop().await.unwrap();
+}
