@@ -140,17 +140,18 @@ pub enum ManagementError {
     )]
     SharedToken(String, String),
     #[error(
-        "cannot read the token file {path} of mcp_clients.{client}: {source}; create it (mode 0600) with a random token of at least {MIN_TOKEN_CHARS} characters"
+        "cannot read the token file {path} of mcp_clients.{client}: {error}; create it (mode 0600) with a random token of at least {MIN_TOKEN_CHARS} characters"
     )]
     TokenIo {
         client: String,
         path: PathBuf,
-        source: std::io::Error,
+        // Not `source`: the message says it already, and a chain would say it twice.
+        error: std::io::Error,
     },
-    #[error("cannot listen for management clients on {addr}: {source}; {hint}")]
+    #[error("cannot listen for management clients on {addr}: {error}; {hint}")]
     Bind {
         addr: SocketAddr,
-        source: std::io::Error,
+        error: std::io::Error,
         hint: &'static str,
     },
 }
@@ -235,11 +236,11 @@ impl ManagementConfig {
             let text = match token {
                 ClientToken::Inline(t) => t.clone(),
                 ClientToken::File(path) => {
-                    let text = std::fs::read_to_string(path).map_err(|source| {
+                    let text = std::fs::read_to_string(path).map_err(|error| {
                         ManagementError::TokenIo {
                             client: name.clone(),
                             path: path.clone(),
-                            source,
+                            error,
                         }
                     })?;
                     warn_if_readable(name, path);
@@ -316,9 +317,9 @@ pub async fn bind(cfg: &crate::Config) -> Result<Option<ManagementListener>, Man
     let clients = m.digests()?;
     let listener = TcpListener::bind(addr)
         .await
-        .map_err(|source| ManagementError::Bind {
+        .map_err(|error| ManagementError::Bind {
             addr,
-            hint: match source.kind() {
+            hint: match error.kind() {
                 std::io::ErrorKind::AddrInUse => {
                     "another program uses that port: choose another mcp_listen or stop that program"
                 }
@@ -330,7 +331,7 @@ pub async fn bind(cfg: &crate::Config) -> Result<Option<ManagementListener>, Man
                 }
                 _ => "check mcp_listen",
             },
-            source,
+            error,
         })?;
     let local = listener.local_addr().unwrap_or(addr);
     let _ = m.bound.set(local);
