@@ -35,20 +35,6 @@ impl Term {
             .map(|(i, t)| (t.as_str(), self.prefix_last && i == last))
             .collect()
     }
-
-    /// Whether the term's tokens match `text_tokens` from position `at`.
-    fn matches_at(&self, text_tokens: &[(usize, usize, String)], at: usize) -> bool {
-        let last = self.tokens.len() - 1;
-        self.tokens.iter().enumerate().all(|(k, want)| {
-            text_tokens.get(at + k).is_some_and(|(_, _, got)| {
-                if self.prefix_last && k == last {
-                    got.starts_with(want.as_str())
-                } else {
-                    got == want
-                }
-            })
-        })
-    }
 }
 
 /// A parsed query: its terms, each to be found.
@@ -116,21 +102,49 @@ impl Query {
     }
 
     /// Every place a term is found in `text`, in text order (a term may be found many times).
+    /// Nothing is allocated per token: a term's last token is compared with the token just
+    /// read, and only then its earlier ones with the byte ranges of the tokens before it
+    /// (kept in a small ring).
     pub fn find(&self, text: &str) -> Vec<Found> {
-        let toks = tokens::tokens(text);
+        let longest = self.terms.iter().map(|t| t.tokens.len()).max().unwrap_or(0);
         let mut out = Vec::new();
-        for at in 0..toks.len() {
+        if longest == 0 {
+            return out;
+        }
+        let mut ring: Vec<(usize, usize)> = vec![(0, 0); longest];
+        let mut seen = 0usize;
+        tokens::for_each(text, |start, end, lower| {
+            ring[seen % longest] = (start, end);
+            seen += 1;
+            // Terms whose last token is this one.
             for (i, term) in self.terms.iter().enumerate() {
-                if term.matches_at(&toks, at) {
-                    let end = toks[at + term.tokens.len() - 1].1;
+                let k = term.tokens.len();
+                let Some(last) = term.tokens.last() else {
+                    continue;
+                };
+                let last_ok = if term.prefix_last {
+                    lower.starts_with(last.as_str())
+                } else {
+                    lower == last
+                };
+                if !last_ok || k > seen {
+                    continue;
+                }
+                let first = seen - k;
+                let before_ok = term.tokens[..k - 1].iter().enumerate().all(|(j, want)| {
+                    let (s, e) = ring[(first + j) % longest];
+                    tokens::lowercases_to(&text[s..e], want, false)
+                });
+                if before_ok {
                     out.push(Found {
                         term: i,
-                        start: toks[at].0,
+                        start: ring[first % longest].0,
                         end,
                     });
                 }
             }
-        }
+        });
+        out.sort_by_key(|f| (f.start, f.term));
         out
     }
 }

@@ -327,3 +327,70 @@ async fn many_chats_each_found_by_its_own_word() {
     assert_eq!(after.pairs, before.pairs - 10 * 8, "{before:?} → {after:?}");
     assert_eq!(s.ids("uniq20x"), [sid(20)]);
 }
+
+/// The index's memory with a realistic vocabulary, which the bench corpus (a 20-word lorem)
+/// does not have: 10,000 chats of 3,000 word occurrences each, drawn log-uniformly from
+/// 300,000 words, plus 200 tokens unique to each chat (hashes, ids: 2 million in all).
+/// `cargo test --release -p paddockd -- --ignored --nocapture large_vocabulary`.
+#[test]
+#[ignore = "a measurement, printed; run in release"]
+fn memory_with_a_large_vocabulary() {
+    const CHATS: u32 = 10_000;
+    const WORDS: usize = 3_000;
+    const VOCABULARY: f64 = 300_000.0;
+    const UNIQUE: usize = 200;
+    let started = std::time::Instant::now();
+    let mut t = index::Table::default();
+    let folder = t.folder_id(Path::new("/chats"));
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let mut batch = index::Batch::default();
+    for n in 0..CHATS {
+        let doc = t.add_doc(&sid(n as usize), folder).unwrap();
+        for _ in 0..WORDS {
+            let rank = (VOCABULARY.powf(next()) - 1.0) as u64;
+            batch.add(&format!("w{rank:x}ord"), doc);
+        }
+        for k in 0..UNIQUE {
+            batch.add(&format!("{:012x}", u64::from(n) * 1000 + k as u64), doc);
+        }
+        if batch.pairs > 200_000 {
+            t.postings.absorb(std::mem::take(&mut batch));
+            if t.merge_due()
+                && let Some((f, s, dead)) = t.begin_merge()
+            {
+                let merged = index::merge(&f, &s, &dead);
+                t.postings.finish_freeze(merged);
+            }
+        }
+    }
+    t.postings.absorb(batch);
+    if let Some((f, s, dead)) = t.begin_merge() {
+        let merged = index::merge(&f, &s, &dead);
+        t.postings.finish_freeze(merged);
+    }
+    let p = t.postings.stats();
+    println!(
+        "{CHATS} chats: {} tokens, {} pairs, {:.1} MB, built in {:.1} s",
+        p.frozen_tokens,
+        p.frozen_pairs,
+        t.heap_bytes() as f64 / 1e6,
+        started.elapsed().as_secs_f64()
+    );
+    for q in [
+        "w1ord",
+        "w1ord w2ord",
+        "w3",
+        "\"w1ord w2ord\"",
+        "00000000000a",
+    ] {
+        let t0 = std::time::Instant::now();
+        let found = t.candidates(&Query::parse(q)).iter().count();
+        println!("  candidates of {q}: {found} in {:?}", t0.elapsed());
+    }
+}

@@ -20,25 +20,54 @@ pub fn indexable(token: &str) -> bool {
 /// Calls `f(start, end, lowercased)` for every token of `text`, in order; `start..end` is the
 /// token's byte range in `text` (not in the lowercased form, which may differ in length).
 pub fn for_each(text: &str, mut f: impl FnMut(usize, usize, &str)) {
+    let bytes = text.as_bytes();
     let mut lower = String::new();
     let mut start: Option<usize> = None;
-    for (i, c) in text.char_indices() {
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        // ASCII, the common case, without decoding.
+        let (c, len) = if b.is_ascii() {
+            (char::from(b), 1)
+        } else {
+            match text[i..].chars().next() {
+                Some(c) => (c, c.len_utf8()),
+                None => break,
+            }
+        };
         if c.is_alphanumeric() {
             if start.is_none() {
                 start = Some(i);
                 lower.clear();
             }
-            if c.is_ascii() {
-                lower.push(c.to_ascii_lowercase());
+            if b.is_ascii() {
+                lower.push(char::from(b.to_ascii_lowercase()));
             } else {
                 lower.extend(c.to_lowercase());
             }
         } else if let Some(s) = start.take() {
             f(s, i, &lower);
         }
+        i += len;
     }
     if let Some(s) = start {
         f(s, text.len(), &lower);
+    }
+}
+
+/// Whether `text` (a token's original form) lowercases to `want`, or to a string starting
+/// with it when `prefix`. Lowercases as [`for_each`] does, without allocating.
+pub fn lowercases_to(text: &str, want: &str, prefix: bool) -> bool {
+    let mut lowered = text.chars().flat_map(char::to_lowercase);
+    let mut want = want.chars();
+    loop {
+        match (want.next(), lowered.next()) {
+            (None, None) => return true,
+            (None, Some(_)) => return prefix,
+            (Some(_), None) => return false,
+            (Some(w), Some(l)) if w == l => {}
+            _ => return false,
+        }
     }
 }
 
@@ -84,6 +113,16 @@ mod tests {
         // A lowercase form longer than the original (İ → i̇) keeps the original's range.
         let t = tokens("xİy z");
         assert_eq!((t[0].0, t[0].1), (0, 4));
+    }
+
+    #[test]
+    fn lowercase_comparison_without_allocating() {
+        assert!(lowercases_to("Refresh", "refresh", false));
+        assert!(lowercases_to("Refresh", "refr", true));
+        assert!(!lowercases_to("Refresh", "refr", false));
+        assert!(!lowercases_to("Ref", "refr", true));
+        assert!(lowercases_to("ÉCOLE", "éc", true));
+        assert!(lowercases_to("xİy", &tokens("xİy")[0].2, false));
     }
 
     #[test]

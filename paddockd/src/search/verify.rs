@@ -24,9 +24,9 @@ use crate::transcripts;
 /// Matches listed per chat; the rest are counted in `more`.
 pub const MATCHES_PER_CHAT: usize = 5;
 /// How long a phrase query reads on to count its matches once its hits are found.
-pub const COUNT_BUDGET: Duration = Duration::from_millis(1000);
+pub const COUNT_BUDGET: Duration = Duration::from_millis(500);
 /// Nothing is read past this, hits found or not.
-pub const HARD_BUDGET: Duration = Duration::from_secs(5);
+pub const HARD_BUDGET: Duration = Duration::from_secs(3);
 
 /// A chat the index found, with what ranking and the hit need.
 #[derive(Debug, Clone)]
