@@ -9,7 +9,10 @@
 //!    index, and the first listing waits for it;
 //! 3. `paddock ls --json` with the index warm: the daemon restarted on its persisted index, the
 //!    first listing after the start, and then the steady state;
-//! 4. the daemon's resident memory with the 10,000 chats indexed.
+//! 4. the search index, built in the background after that start: its build time and size
+//!    (from the daemon's log), then `paddock search --json` for words, prefixes and phrases,
+//!    rare and in every chat;
+//! 5. the daemon's resident memory with the 10,000 chats indexed (both indexes).
 //!
 //! The corpus is kept in `target/bench-chats/` and reused while its parameters match.
 
@@ -99,6 +102,8 @@ pub fn run(root: &Path) -> Result<()> {
     env.stop_daemon(&mut daemon)?;
 
     // 3. Index warm.
+    let log = bench.join("paddockd.log");
+    let log_from = std::fs::metadata(&log).map_or(0, |m| m.len());
     let (mut daemon, started) = env.start_daemon()?;
     let (out, first) = env.ls_json()?;
     let warm_start = started.elapsed();
@@ -118,6 +123,8 @@ pub fn run(root: &Path) -> Result<()> {
         steady[2],
         out.len() as f64 / 1e6
     );
+    // 4. Search.
+    search_figures(&env, started, &log, log_from)?;
     let rss = rss_kib(&daemon);
     println!(
         "  daemon RSS with {CHATS} chats indexed          {:>9.1} MB  (after the rebuild: {:.1} MB)",
@@ -126,6 +133,82 @@ pub fn run(root: &Path) -> Result<()> {
     );
     env.stop_daemon(&mut daemon)?;
     Ok(())
+}
+
+/// Queries of the search figures, and what each shows. The corpus's text is a 20-word lorem
+/// (every chat has every word) plus `Chat N` and the module paths.
+const QUERIES: &[(&str, &str)] = &[
+    ("zqxj", "no candidate: the round trip"),
+    ("4321", "a rare word"),
+    ("\"chat 4321\"", "a rare phrase"),
+    ("layout", "a word in every chat"),
+    ("summ", "a prefix of words in every chat"),
+    ("\"module layout\"", "a phrase in every chat"),
+    ("\"layout module\"", "a phrase in none, its words in all"),
+];
+
+/// Waits for the daemon's "search index built" line (logged after `from`), prints the build
+/// figures, then times each of [`QUERIES`] (median of 5).
+fn search_figures(env: &BenchEnv, started: Instant, log: &Path, from: u64) -> Result<()> {
+    let deadline = Instant::now() + Duration::from_secs(600);
+    let line = loop {
+        if let Some(line) = log_line_after(log, from, "search index built") {
+            break line;
+        }
+        if Instant::now() > deadline {
+            bail!("the search index was not built within 10 minutes");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let ready = started.elapsed();
+    let field = |name: &str| -> f64 {
+        line.split_whitespace()
+            .find_map(|w| w.strip_prefix(name)?.strip_prefix('='))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(f64::NAN)
+    };
+    println!(
+        "  search index: build (after the chat list)    {:>9.0} ms  (daemon start → built {:.0} ms; {} threads)",
+        field("elapsed_ms"),
+        ms(ready),
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(4)),
+    );
+    println!(
+        "  search index: size                           {:>9.1} MB  ({:.0} tokens, {:.0} (token, chat) pairs)",
+        field("index_bytes") / 1e6,
+        field("tokens"),
+        field("pairs"),
+    );
+    for (query, what) in QUERIES {
+        let mut times = Vec::new();
+        let mut shown = String::new();
+        for _ in 0..5 {
+            let (out, took) = env.search_json(query)?;
+            times.push(ms(took));
+            let v: serde_json::Value = serde_json::from_slice(&out).context("search --json")?;
+            shown = format!(
+                "{} chats, {} listed",
+                v["total"],
+                v["hits"].as_array().map_or(0, Vec::len)
+            );
+        }
+        times.sort_by(f64::total_cmp);
+        println!(
+            "  search {:<20} {:>19.0} ms  ({what}: {shown}; median of 5)",
+            query, times[2]
+        );
+    }
+    Ok(())
+}
+
+/// The first line of `log` past byte `from` that contains `needle`.
+fn log_line_after(log: &Path, from: u64, needle: &str) -> Option<String> {
+    let bytes = std::fs::read(log).ok()?;
+    let tail = bytes.get(usize::try_from(from).ok()?..)?;
+    String::from_utf8_lossy(tail)
+        .lines()
+        .find(|l| l.contains(needle))
+        .map(str::to_owned)
 }
 
 fn ms(d: Duration) -> f64 {
@@ -225,6 +308,25 @@ impl BenchEnv {
             .status()?;
         child.0.wait()?;
         Ok(())
+    }
+
+    /// Runs `paddock search --json QUERY`; its output and how long it took.
+    fn search_json(&self, query: &str) -> Result<(Vec<u8>, Duration)> {
+        let mut c = Command::new(self.release.join("paddock"));
+        self.envs(&mut c);
+        let t = Instant::now();
+        let out = c
+            .args(["search", "--json", query])
+            .output()
+            .context("paddock search")?;
+        let took = t.elapsed();
+        if !out.status.success() {
+            bail!(
+                "paddock search --json {query} failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        Ok((out.stdout, took))
     }
 
     /// Runs `paddock ls --json`; its output and how long it took.
