@@ -171,7 +171,7 @@ fn search_figures(env: &BenchEnv, started: Instant, log: &Path, from: u64) -> Re
         "  search index: build (after the chat list)    {:>9.0} ms  (daemon start → built {:.0} ms; {} threads)",
         field("elapsed_ms"),
         ms(ready),
-        std::thread::available_parallelism().map_or(1, |n| n.get().min(4)),
+        std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).clamp(1, 4)),
     );
     println!(
         "  search index: size                           {:>9.1} MB  ({:.0} tokens, {:.0} (token, chat) pairs)",
@@ -187,14 +187,14 @@ fn search_figures(env: &BenchEnv, started: Instant, log: &Path, from: u64) -> Re
             times.push(ms(took));
             let v: serde_json::Value = serde_json::from_slice(&out).context("search --json")?;
             shown = format!(
-                "{} chats, {} listed",
+                "total {}, {} listed",
                 v["total"],
                 v["hits"].as_array().map_or(0, Vec::len)
             );
         }
         times.sort_by(f64::total_cmp);
         println!(
-            "  search {:<20} {:>19.0} ms  ({what}: {shown}; median of 5)",
+            "  search {:<20} {:>27.0} ms  ({what}: {shown}; median of 5)",
             query, times[2]
         );
     }

@@ -162,9 +162,7 @@ fn build(shared: &Shared, chats: Vec<(PathBuf, String)>, stop: &CancellationToke
             })
             .collect()
     };
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get().min(4))
-        .clamp(1, jobs.len().max(1));
+    let threads = build_threads().clamp(1, jobs.len().max(1));
     let next = AtomicUsize::new(0);
     let (tx, rx) = std::sync::mpsc::sync_channel::<(Batch, Vec<(DocId, Option<ReadState>)>)>(
         threads * BUILD_QUEUE,
@@ -232,6 +230,12 @@ fn build(shared: &Shared, chats: Vec<(PathBuf, String)>, stop: &CancellationToke
         }
     });
     freeze(shared, true);
+}
+
+/// Reader threads of a build: one CPU is left to the daemon (its chat list, its turns), at
+/// most four are used.
+pub(super) fn build_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).clamp(1, 4))
 }
 
 /// Merges the live segment into the frozen one when it is due (or when `now`, if it has
