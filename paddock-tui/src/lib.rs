@@ -2,6 +2,7 @@
 //! line ([`cli`], [`commands`]), the pure text formatting of its output ([`format`]) and the TUI
 //! ([`tui`]).
 
+pub mod attachments;
 pub mod cli;
 pub mod client;
 pub mod commands;

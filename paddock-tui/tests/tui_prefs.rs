@@ -201,6 +201,7 @@ fn a_draft_stays_with_its_chat_and_comes_back_with_its_composer() -> TestResult 
             session_id: Some("s-landing".into()),
             text: "bigger hero".into(),
             model: None,
+            attachments: Vec::new(),
         })
     );
     assert_eq!(app.prefs.draft("s-landing"), None);

@@ -145,37 +145,7 @@ async fn project_of(client: &Client, session: &str) -> anyhow::Result<String> {
 /// The attachments of a message: by absolute path for a daemon on this machine, by content
 /// (base64) for one reached with --remote (its disk is not ours).
 fn uploads(ctx: &Context, files: &[std::path::PathBuf]) -> anyhow::Result<Vec<AttachmentUpload>> {
-    use base64::Engine as _;
-    files
-        .iter()
-        .map(|file| {
-            let name = file
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .ok_or_else(|| anyhow!("{} names no file", file.display()))?;
-            let meta = std::fs::metadata(file)
-                .with_context(|| format!("cannot attach {}", file.display()))?;
-            if !meta.is_file() {
-                return Err(anyhow!("cannot attach {}: not a file", file.display()));
-            }
-            if ctx.remote.is_some() {
-                let bytes = std::fs::read(file)
-                    .with_context(|| format!("cannot read {}", file.display()))?;
-                return Ok(AttachmentUpload {
-                    name,
-                    path: None,
-                    data: Some(base64::engine::general_purpose::STANDARD.encode(bytes)),
-                });
-            }
-            let abs = std::fs::canonicalize(file)
-                .with_context(|| format!("cannot attach {}", file.display()))?;
-            Ok(AttachmentUpload {
-                name,
-                path: Some(abs.to_string_lossy().into_owned()),
-                data: None,
-            })
-        })
-        .collect()
+    crate::attachments::uploads(ctx.remote.is_some(), files).map_err(anyhow::Error::msg)
 }
 
 /// `paddock attachment ID`: a kept attachment's bytes, to stdout or a file.

@@ -8,9 +8,21 @@
 //! What the TUI remembers between runs ([`Prefs`]: drafts and models per chat, folds, flat or
 //! nested, the last view, the theme) is kept in step here after every key
 //! ([`App::sync_prefs`]); the event loop writes it.
+//!
+//! A message sent is held here until the daemon answers ([`App::send_answered`]): refused (a
+//! limit on attachments, say), its text and files go back into that chat's composer. Files
+//! attached to a draft stay with its chat when the composer turns to another one.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
 
 use paddock_proto::{Active, Attribution, ChatAction, ChatSummary, HelloReply, ProjectInfo};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+use super::attach::{PathPrompt, PromptOutcome};
+use super::attachment_view::{AttachmentOutcome, AttachmentView};
+use crate::attachments::Picked;
 
 use super::blame_view::{BlameOutcome, BlameView};
 use super::changes::{ChangesOutcome, ChangesView, CommitOutcome, Scope};
@@ -62,12 +74,14 @@ pub enum Action {
     Stop {
         session_ids: Vec<String>,
     },
-    /// Send a message: a new chat (`session_id` None) or a turn.
+    /// Send a message: a new chat (`session_id` None) or a turn, with these files attached
+    /// (absolute paths on this machine; the loop sends their bytes under `--remote`).
     Send {
         project_slug: String,
         session_id: Option<String>,
         text: String,
         model: Option<String>,
+        attachments: Vec<PathBuf>,
     },
     /// Re-drive a chat whose last turn was cut short.
     Continue {
@@ -125,6 +139,22 @@ pub enum Action {
     Search(Asked),
     /// Read the chat list of this scope for the Usage view.
     LoadUsage(UsageScope),
+    /// Read a kept attachment for the viewer (`attachment:get`).
+    LoadAttachment(String),
+    /// Write an attachment's bytes to a new file (the viewer's save).
+    SaveAttachment {
+        path: PathBuf,
+        bytes: Arc<[u8]>,
+    },
+}
+
+/// A message handed to the loop to send, kept until the daemon answers.
+#[derive(Debug, Clone)]
+struct Sending {
+    /// The draft key of the chat it went to.
+    key: String,
+    text: String,
+    attachments: Vec<Picked>,
 }
 
 #[derive(Debug)]
@@ -171,6 +201,14 @@ pub struct App {
     pub search_closed: Option<SearchView>,
     /// The Usage view, when open.
     pub usage: Option<UsageView>,
+    /// The attachment viewer, over everything but the inbox, the search and the help.
+    pub attachment: Option<AttachmentView>,
+    /// The composer's path prompt (Ctrl-T), while a file to attach is being picked.
+    pub attach_prompt: Option<PathPrompt>,
+    /// Files attached to the drafts of chats the composer is not aimed at now.
+    parked_attachments: HashMap<String, Vec<Picked>>,
+    /// Messages sent, until the daemon answers.
+    sending: Vec<Sending>,
     /// What the TUI remembers between runs (the event loop writes it when it changes).
     pub prefs: Prefs,
 }
@@ -215,6 +253,10 @@ impl App {
             search: None,
             search_closed: None,
             usage: None,
+            attachment: None,
+            attach_prompt: None,
+            parked_attachments: HashMap::new(),
+            sending: Vec::new(),
             prefs: Prefs::default(),
         }
     }
@@ -290,14 +332,60 @@ impl App {
     /// Aims the composer at another chat (or a new one): the draft typed so far stays with
     /// its chat, and the new target's draft and model come back.
     fn aim_composer(&mut self, target: Target) {
-        let same = draft_key(self.composer.target()) == draft_key(&target);
+        let from = draft_key(self.composer.target());
+        let to = draft_key(&target);
+        let same = from == to;
         if !same {
             self.sync_composer_prefs();
+            let files = self.composer.take_attachments();
+            if !files.is_empty() {
+                self.parked_attachments.insert(from, files);
+            }
         }
         self.composer.set_target(target);
         if !same {
             self.load_composer();
+            self.composer
+                .set_attachments(self.parked_attachments.remove(&to).unwrap_or_default());
         }
+    }
+
+    /// The daemon answered a message sent to `session_id` (`None`: a new chat in
+    /// `project_slug`). Refused, the message goes back into that chat's draft with its files,
+    /// and the daemon's reason is said; sent, it is forgotten.
+    pub fn send_answered(
+        &mut self,
+        project_slug: &str,
+        session_id: Option<&str>,
+        result: Result<(), String>,
+    ) {
+        let key = match session_id {
+            Some(sid) => sid.to_owned(),
+            None => prefs::new_chat_key(project_slug),
+        };
+        let Some(at) = self.sending.iter().position(|s| s.key == key) else {
+            if let Err(reason) = result {
+                self.notice = Some(format!("send failed: {reason}"));
+            }
+            return;
+        };
+        let sending = self.sending.remove(at);
+        let Err(reason) = result else {
+            return;
+        };
+        if draft_key(self.composer.target()) == key {
+            self.composer.put_back(&sending.text, sending.attachments);
+        } else {
+            let draft = match self.prefs.draft(&key) {
+                Some(now) if !now.is_empty() => format!("{}\n{now}", sending.text),
+                _ => sending.text.clone(),
+            };
+            self.prefs.set_draft(&key, &draft, prefs::unix_now());
+            let parked = self.parked_attachments.entry(key).or_default();
+            let since = std::mem::replace(parked, sending.attachments);
+            parked.extend(since);
+        }
+        self.notice = Some(format!("not sent: {reason} (the draft is kept)"));
     }
 
     /// Aims the composer back at the open chat (after a new chat's draft, say).
@@ -364,6 +452,12 @@ impl App {
             } else {
                 Context::Search
             }
+        } else if let Some(view) = &self.attachment {
+            if view.save.is_some() {
+                Context::PathPrompt
+            } else {
+                Context::Attachment
+            }
         } else if self.blame.is_some() {
             Context::Blame
         } else if self.usage.is_some() {
@@ -386,8 +480,17 @@ impl App {
             match self.focus {
                 Focus::Tree => Context::Tree,
                 Focus::Chat => Context::Chat,
+                Focus::Composer if self.attach_prompt.is_some() => Context::PathPrompt,
                 Focus::Composer => Context::Composer,
             }
+        }
+    }
+
+    /// The path prompt that has the keyboard: the viewer's save, else the composer's attach.
+    fn path_prompt(&mut self) -> Option<&mut PathPrompt> {
+        match self.attachment.as_mut() {
+            Some(view) => view.save.as_mut(),
+            None => self.attach_prompt.as_mut(),
         }
     }
 
@@ -398,7 +501,11 @@ impl App {
     }
 
     fn paste(&mut self, text: &str) {
-        if self.context() == Context::SearchQuery
+        if self.context() == Context::PathPrompt
+            && let Some(prompt) = self.path_prompt()
+        {
+            prompt.paste(text);
+        } else if self.context() == Context::SearchQuery
             && let Some(search) = self.search.as_mut()
         {
             search.paste(text);
@@ -435,6 +542,9 @@ impl App {
         if context == Context::SearchQuery {
             return self.on_search_query_key(key);
         }
+        if context == Context::PathPrompt {
+            return self.on_path_key(key);
+        }
         if context == Context::Changes && self.changes.as_ref().is_some_and(|c| c.committing()) {
             return self.on_commit_key(key);
         }
@@ -452,8 +562,124 @@ impl App {
             Context::Blame => self.on_blame(command),
             Context::Search => self.on_search(command),
             Context::Usage => self.on_usage(command),
+            Context::Attachment => self.on_attachment(command),
             Context::Chat => self.on_chat(command),
             _ => self.on_tree(command),
+        }
+    }
+
+    /// A key while a path prompt has the keyboard: complete, take, cancel, else an edit.
+    fn on_path_key(&mut self, key: KeyEvent) -> Option<Action> {
+        match keys::command_for(Context::PathPrompt, &key) {
+            Some(command @ (Command::Help | Command::Quit)) => self.global(command),
+            Some(Command::Complete) => {
+                let back = key.code == KeyCode::BackTab;
+                self.path_prompt()?.complete(back);
+                None
+            }
+            Some(Command::Back) => {
+                match self.attachment.as_mut() {
+                    Some(view) => view.save = None,
+                    None => self.attach_prompt = None,
+                }
+                None
+            }
+            Some(Command::TakePath) => self.take_path(),
+            Some(_) => None,
+            None => {
+                self.path_prompt()?.edit_key(key);
+                None
+            }
+        }
+    }
+
+    /// Enter in a path prompt: the viewer saves there; the composer attaches the file (after
+    /// checking it is one this process can read), or says why not and keeps the prompt.
+    fn take_path(&mut self) -> Option<Action> {
+        if let Some(view) = self.attachment.as_mut() {
+            return match view.take_path() {
+                AttachmentOutcome::Save { path, bytes } => {
+                    Some(Action::SaveAttachment { path, bytes })
+                }
+                _ => None,
+            };
+        }
+        let prompt = self.attach_prompt.as_mut()?;
+        let PromptOutcome::Submit(path) = prompt.submit() else {
+            return None;
+        };
+        let picked = match crate::attachments::check(&path) {
+            Ok(picked) => picked,
+            Err(reason) => {
+                prompt.set_error(reason);
+                return None;
+            }
+        };
+        let (name, size) = (picked.name.clone(), picked.size);
+        match self.composer.attach(picked) {
+            Ok(()) => {
+                self.attach_prompt = None;
+                self.notice = Some(format!(
+                    "attached {name} ({}); Alt-t drops it",
+                    crate::attachments::human_size(size)
+                ));
+            }
+            Err(reason) => prompt.set_error(reason),
+        }
+        None
+    }
+
+    /// Opens the viewer on the files the chat item under the cursor names.
+    fn view_attachments(&mut self) -> Option<Action> {
+        let files = self.chat.as_ref()?.cursor_attachments();
+        if files.is_empty() {
+            self.notice = Some(
+                "no file here: put the cursor (j/k) on a message or notice with one".to_owned(),
+            );
+            return None;
+        }
+        let view = AttachmentView::new(files);
+        let id = view.current_id()?.to_owned();
+        self.attachment = Some(view);
+        Some(Action::LoadAttachment(id))
+    }
+
+    fn on_attachment(&mut self, command: Command) -> Option<Action> {
+        let page = self.page;
+        let view = self.attachment.as_mut()?;
+        match view.on_command(command, page) {
+            AttachmentOutcome::Handled => None,
+            AttachmentOutcome::Closed => {
+                self.attachment = None;
+                None
+            }
+            AttachmentOutcome::Load(id) => Some(Action::LoadAttachment(id)),
+            AttachmentOutcome::Save { path, bytes } => Some(Action::SaveAttachment { path, bytes }),
+            AttachmentOutcome::Ignored => self.overlay_global(command),
+        }
+    }
+
+    /// The daemon's answer to `attachment:get`, for the viewer (dropped when it shows
+    /// another file now, or is closed).
+    pub fn attachment_answered(
+        &mut self,
+        id: &str,
+        result: Result<paddock_proto::Attachment, String>,
+    ) {
+        if let Some(view) = self.attachment.as_mut() {
+            view.answer(id, result);
+        }
+    }
+
+    /// The viewer's save was written (or not).
+    pub fn attachment_saved(&mut self, result: Result<String, String>) {
+        match self.attachment.as_mut() {
+            Some(view) => view.saved(result),
+            None => {
+                self.notice = Some(match result {
+                    Ok(said) | Err(said) => said,
+                });
+            }
         }
     }
 
@@ -1241,6 +1467,7 @@ impl App {
                 self.aim_at_open_chat();
                 self.focus = Focus::Composer;
             }
+            Command::ViewAttachment => return self.view_attachments(),
             Command::NewChat => return self.new_chat(),
             Command::Files => return self.open_files(),
             Command::Continue => {
@@ -1301,14 +1528,30 @@ impl App {
                     session_ids: vec![sid.to_owned()],
                 })
             }
+            ComposerOutcome::Attach => {
+                self.attach_prompt = Some(PathPrompt::here("attach", "attach", ""));
+                None
+            }
+            ComposerOutcome::Notice(text) => {
+                self.notice = Some(text);
+                None
+            }
             ComposerOutcome::Send(text) => {
                 let model = self.composer.model.clone();
+                let files = self.composer.take_attachments();
+                let attachments = files.iter().map(|f| f.path.clone()).collect();
+                self.sending.push(Sending {
+                    key: draft_key(self.composer.target()),
+                    text: text.clone(),
+                    attachments: files,
+                });
                 match self.composer.target().clone() {
                     Target::NewChat { project_slug } => Some(Action::Send {
                         project_slug,
                         session_id: None,
                         text,
                         model,
+                        attachments,
                     }),
                     Target::Reply { session_id, .. } => Some(Action::Send {
                         project_slug: self
@@ -1319,6 +1562,7 @@ impl App {
                         session_id: Some(session_id),
                         text,
                         model,
+                        attachments,
                     }),
                 }
             }

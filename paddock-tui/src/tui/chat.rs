@@ -16,6 +16,7 @@ use paddock_proto::{Attribution, ChatEvent, HubFrame, NoticeKind, Transcript, Tr
 use serde_json::Value;
 
 use super::chat_view::RenderCache;
+use crate::attachments::{self, Listed};
 use crate::format::{clean_title, one_line, tool_detail};
 
 /// How many jobs' last seqs are remembered for the replay-overlap rule.
@@ -67,6 +68,33 @@ impl Item {
     /// Whether [`ChatView::toggle_expand`] does anything on this item.
     pub fn expandable(&self) -> bool {
         matches!(self, Item::Thinking { .. } | Item::Tool(_))
+    }
+
+    /// The kept files this item names: a message's attachments (its `<paddock-attachments>`
+    /// block), or the snapshot a `send_file` notice or tool result names.
+    pub fn attachments(&self) -> Vec<Listed> {
+        match self {
+            Item::User(user) => attachments::parse_block(&user.text),
+            Item::Notice { message, .. } => attachments::snapshot_in_notice(message)
+                .into_iter()
+                .collect(),
+            Item::Tool(tool) => tool
+                .result
+                .as_ref()
+                .filter(|r| !r.is_error)
+                .and_then(|r| attachments::snapshot_in_result(&tool.name, &r.output))
+                .into_iter()
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+impl UserItem {
+    /// What the person wrote: the text without the attachments block in front of it (the
+    /// whole text stays in [`UserItem::text`]).
+    pub fn request(&self) -> &str {
+        attachments::strip_block(&self.text)
     }
 }
 
@@ -936,6 +964,14 @@ impl ChatView {
 
     pub fn tools_expanded(&self) -> bool {
         self.expand_tools
+    }
+
+    /// The kept files the item under the cursor names (see [`Item::attachments`]).
+    pub fn cursor_attachments(&self) -> Vec<Listed> {
+        self.cursor
+            .and_then(|i| self.items.get(i))
+            .map(Item::attachments)
+            .unwrap_or_default()
     }
 
     /// Who injected the turn under the cursor: the lead binds a key that opens the sending

@@ -16,6 +16,7 @@ use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::chat::{ChatView, Item, ToolItem, ToolStatus, UserItem, count_lines, exit_code};
 use super::theme::{Role, Theme};
+use crate::attachments::Listed;
 use crate::format::{clean_title, notice_label};
 
 /// Lines of a tool's input or output shown when it is expanded; the rest is counted.
@@ -519,6 +520,7 @@ fn item_lines(item: &Item, theme: &Theme, width: usize, out: &mut Vec<Line<'stat
                 format!("{glyph} {label}: ")
             };
             capped_message(out, theme, width, &head, message, role);
+            chip_lines(&item.attachments(), theme, width, out);
         }
         Item::QueuedFlushed { .. } => {
             let text = format!("{} queued follow-up sent", theme.glyph("↪", "->"));
@@ -563,7 +565,7 @@ fn user_lines(user: &UserItem, theme: &Theme, width: usize, out: &mut Vec<Line<'
         );
     }
     let style = theme.style(Role::User);
-    let text = clean(&user.text);
+    let text = clean(user.request());
     let text = text.trim();
     let first = Span::styled(format!("{} ", theme.glyph("›", ">")), style);
     if text.is_empty() {
@@ -573,6 +575,47 @@ fn user_lines(user: &UserItem, theme: &Theme, width: usize, out: &mut Vec<Line<'
         ]));
     } else {
         push_wrapped(out, text, width, &first, &Span::raw("  "), style);
+    }
+    chip_lines(
+        &crate::attachments::parse_block(&user.text),
+        theme,
+        width,
+        out,
+    );
+}
+
+/// Kept files as chips under their message or notice, `📎 name (kind)` (`[+]` in ASCII),
+/// as many to a row as fit; `a` on the item opens them.
+fn chip_lines(list: &[Listed], theme: &Theme, width: usize, out: &mut Vec<Line<'static>>) {
+    if list.is_empty() {
+        return;
+    }
+    let ellipsis = theme.glyph("…", "...");
+    let clip = theme.glyph("📎", "[+]");
+    let indent = 2;
+    let room = width.saturating_sub(indent).max(1);
+    let mut row: Vec<Span<'static>> = Vec::new();
+    let mut used = 0;
+    for item in list {
+        let kind = format!(" ({})", item.kind);
+        let name_room = room.saturating_sub(clip.width() + 1 + kind.width());
+        let name = format!(
+            "{clip} {}",
+            fit_end(&clean(&item.filename), name_room, ellipsis)
+        );
+        let w = name.width() + kind.width();
+        if !row.is_empty() && used + 2 + w > room {
+            out.push(fit_spans(std::mem::take(&mut row), width, ellipsis));
+            used = 0;
+        }
+        // The indent before the first chip of a row, the gap before the others.
+        used += if row.is_empty() { 0 } else { 2 } + w;
+        row.push(Span::raw("  "));
+        row.push(Span::styled(name, theme.style(Role::Accent)));
+        row.push(Span::styled(kind, theme.style(Role::Dim)));
+    }
+    if !row.is_empty() {
+        out.push(fit_spans(row, width, ellipsis));
     }
 }
 
@@ -630,6 +673,15 @@ fn capped_message(
 
 fn tool_lines(tool: &ToolItem, theme: &Theme, width: usize, out: &mut Vec<Line<'static>>) {
     out.push(tool_head(tool, theme, width));
+    // The file a `send_file` call showed, kept as a snapshot.
+    if let Some(shown) = tool
+        .result
+        .as_ref()
+        .filter(|r| !r.is_error)
+        .and_then(|r| crate::attachments::snapshot_in_result(&tool.name, &r.output))
+    {
+        chip_lines(&[shown], theme, width, out);
+    }
     if tool.expanded {
         tool_body(tool, theme, width, out);
     }
@@ -1039,7 +1091,7 @@ pub(crate) fn fit_start(s: &str, max: usize, ellipsis: &str) -> String {
 }
 
 /// Spans cut to `max` columns, `ellipsis` at the end when cut.
-fn fit_spans(spans: Vec<Span<'static>>, max: usize, ellipsis: &str) -> Line<'static> {
+pub(crate) fn fit_spans(spans: Vec<Span<'static>>, max: usize, ellipsis: &str) -> Line<'static> {
     let total: usize = spans.iter().map(Span::width).sum();
     if total <= max {
         return Line::from(spans);

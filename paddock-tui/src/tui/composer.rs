@@ -6,6 +6,12 @@
 //! instead: it shows above the box, can be taken back into the box to edit (Alt-↑), or
 //! dropped (Alt-x), and the lead sends it ([`Composer::take_queued`]) when the turn completes.
 //!
+//! Files go with the message as attachments: Ctrl-T asks for a path (the lead opens the
+//! prompt, [`super::attach`]), each file picked shows as a chip above the box (`📎 name (12 KB)`,
+//! `[+] ...` in ASCII), Alt-t drops the last one. They go with the next send and come back with
+//! the draft when the daemon refuses it ([`Composer::put_back`]). A queued follow-up is text
+//! only, so Enter with files attached while the chat runs says so and keeps everything.
+//!
 //! The keys are those of `keys.rs` (the composer context): [`Composer::handle_key`] does all
 //! of them, and each also has its own method for a dispatcher that goes through that table.
 
@@ -18,8 +24,9 @@ use ratatui::widgets::{Block, Padding};
 use ratatui_textarea::{CursorMove, TextArea, WrapMode};
 use unicode_width::UnicodeWidthStr;
 
-use super::chat_view::{fit_end, wrap};
+use super::chat_view::{clean, fit_end, wrap};
 use super::theme::{Role, Theme};
+use crate::attachments::{Picked, human_size};
 use crate::format::{clean_title, project_label};
 
 /// The models Ctrl-O cycles through; `None` is the daemon's default.
@@ -29,6 +36,8 @@ pub const MODELS: [Option<&str>; 4] = [None, Some("sonnet"), Some("opus"), Some(
 const MAX_TEXT_ROWS: u16 = 8;
 /// At most this many rows of a queued follow-up are shown.
 const QUEUED_ROWS: usize = 3;
+/// At most this many rows of attachment chips are shown (the rest are counted).
+const CHIP_ROWS: usize = 2;
 
 /// Where the message goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,6 +63,10 @@ pub enum ComposerOutcome {
     Cancel,
     /// Leave the composer; the draft stays.
     Leave,
+    /// Ask for a file to attach (Ctrl-T).
+    Attach,
+    /// Something to say on the status line (a file dropped, a send refused here).
+    Notice(String),
 }
 
 #[derive(Debug)]
@@ -65,6 +78,8 @@ pub struct Composer {
     queued: Option<String>,
     /// The target chat runs a turn (Enter queues).
     running: bool,
+    /// Files that go with the next message.
+    attachments: Vec<Picked>,
 }
 
 impl Default for Composer {
@@ -83,6 +98,7 @@ impl Composer {
             model: None,
             queued: None,
             running: false,
+            attachments: Vec::new(),
         }
     }
 
@@ -134,6 +150,49 @@ impl Composer {
         self.queued = message;
     }
 
+    /// The files that go with the next message.
+    pub fn attachments(&self) -> &[Picked] {
+        &self.attachments
+    }
+
+    /// Adds a file to the next message; the same file twice is refused.
+    pub fn attach(&mut self, picked: Picked) -> Result<(), String> {
+        if self.attachments.iter().any(|a| a.path == picked.path) {
+            return Err(format!("{} is attached already", picked.name));
+        }
+        self.attachments.push(picked);
+        Ok(())
+    }
+
+    /// Drops the last file attached.
+    pub fn drop_attachment(&mut self) -> Option<Picked> {
+        self.attachments.pop()
+    }
+
+    /// Takes the files attached (they go with a send, or stay with another chat's draft).
+    pub fn take_attachments(&mut self) -> Vec<Picked> {
+        std::mem::take(&mut self.attachments)
+    }
+
+    pub fn set_attachments(&mut self, attachments: Vec<Picked>) {
+        self.attachments = attachments;
+    }
+
+    /// A message the daemon refused comes back: its text above what was typed since, its
+    /// files before the ones attached since.
+    pub fn put_back(&mut self, text: &str, attachments: Vec<Picked>) {
+        if self.is_empty() {
+            self.set_text(text);
+        } else {
+            let now = self.text();
+            self.set_text(&format!("{text}\n{now}"));
+        }
+        let since = std::mem::replace(&mut self.attachments, attachments);
+        for picked in since {
+            let _ = self.attach(picked);
+        }
+    }
+
     /// Moves to the next of [`MODELS`]; a model set by name elsewhere moves to the default.
     pub fn cycle_model(&mut self) {
         let at = MODELS
@@ -177,6 +236,11 @@ impl Composer {
             }
             KeyCode::Up if alt => queue_changed(self.edit_queued()),
             KeyCode::Char('x') if alt => queue_changed(self.drop_queued()),
+            KeyCode::Char('t') if ctrl => ComposerOutcome::Attach,
+            KeyCode::Char('t') if alt => ComposerOutcome::Notice(match self.drop_attachment() {
+                Some(dropped) => format!("{} is no longer attached", dropped.name),
+                None => "no file is attached".to_owned(),
+            }),
             _ => {
                 self.input(key);
                 ComposerOutcome::None
@@ -200,12 +264,24 @@ impl Composer {
     }
 
     /// Enter: the draft to send, or to queue while the chat runs (see [`Composer::set_running`]);
-    /// nothing for a blank draft.
+    /// nothing for a blank draft. The files attached stay here for the lead to take
+    /// ([`Composer::take_attachments`]); a follow-up with files cannot be queued.
     pub fn submit(&mut self) -> ComposerOutcome {
         let text = self.text();
         let text = text.trim_start_matches('\n').trim_end();
         if text.trim().is_empty() {
-            return ComposerOutcome::None;
+            if self.attachments.is_empty() {
+                return ComposerOutcome::None;
+            }
+            return ComposerOutcome::Notice(
+                "write the message that goes with the files attached".to_owned(),
+            );
+        }
+        if self.running && !self.attachments.is_empty() {
+            return ComposerOutcome::Notice(
+                "a queued follow-up cannot carry files: send it when the turn ends, or drop them (Alt-t)"
+                    .to_owned(),
+            );
         }
         let text = text.to_owned();
         self.clear();
@@ -253,7 +329,55 @@ impl Composer {
         let rows = u16::try_from(rows)
             .unwrap_or(u16::MAX)
             .clamp(1, MAX_TEXT_ROWS);
-        rows + 2 + self.queued_rows(width)
+        rows + 2 + self.queued_rows(width) + self.chip_rows(width)
+    }
+
+    /// Rows of attachment chips at this width.
+    fn chip_rows(&self, width: u16) -> u16 {
+        u16::try_from(self.chip_layout(width).0.len()).unwrap_or(0)
+    }
+
+    /// Which chips go on which row, and how many did not fit. Laid out with the ASCII glyph,
+    /// the wider one, so the height is the same in either theme.
+    fn chip_layout(&self, width: u16) -> (Vec<Vec<usize>>, usize) {
+        let width = usize::from(width).max(1);
+        let widths: Vec<usize> = self
+            .attachments
+            .iter()
+            .map(|a| chip_width(a, "[+]").min(width.saturating_sub(1)))
+            .collect();
+        let mut rows: Vec<Vec<usize>> = Vec::new();
+        let mut row: Vec<usize> = Vec::new();
+        let mut used = 0;
+        for (i, &w) in widths.iter().enumerate() {
+            if !row.is_empty() && used + 2 + w > width {
+                rows.push(std::mem::take(&mut row));
+                used = 0;
+            }
+            if rows.len() == CHIP_ROWS {
+                break;
+            }
+            used += if row.is_empty() { 1 } else { 2 } + w;
+            row.push(i);
+        }
+        if !row.is_empty() {
+            rows.push(row);
+        }
+        // The last row makes room for `+N more` when some did not fit (one chip stays).
+        let shown = |rows: &[Vec<usize>]| rows.iter().map(Vec::len).sum::<usize>();
+        while shown(&rows) < self.attachments.len() {
+            let hidden = self.attachments.len() - shown(&rows);
+            let Some(last) = rows.last_mut() else {
+                break;
+            };
+            let used: usize = 1 + last.iter().map(|&i| widths[i] + 2).sum::<usize>() - 2;
+            if last.len() < 2 || used + more_label(hidden).len() <= width {
+                break;
+            }
+            last.pop();
+        }
+        let hidden = self.attachments.len() - shown(&rows);
+        (rows, hidden)
     }
 
     fn queued_rows(&self, width: u16) -> u16 {
@@ -283,6 +407,21 @@ impl Composer {
         let area = Rect {
             y: area.y + queued_rows,
             height: area.height - queued_rows,
+            ..area
+        };
+        let chip_rows = self
+            .chip_rows(area.width)
+            .min(area.height.saturating_sub(3));
+        if chip_rows > 0 {
+            let top = Rect {
+                height: chip_rows,
+                ..area
+            };
+            self.render_chips(theme, frame, top);
+        }
+        let area = Rect {
+            y: area.y + chip_rows,
+            height: area.height - chip_rows,
             ..area
         };
         let width = usize::from(area.width);
@@ -335,6 +474,49 @@ impl Composer {
         frame.render_widget(&self.textarea, inner);
     }
 
+    /// The files attached, as chips: `📎 name (12 KB)`.
+    fn render_chips(&self, theme: &Theme, frame: &mut Frame<'_>, area: Rect) {
+        let (rows, hidden) = self.chip_layout(area.width);
+        let width = usize::from(area.width);
+        let ellipsis = theme.glyph("…", "...");
+        let clip = theme.glyph("📎", "[+]");
+        let buf = frame.buffer_mut();
+        let last = rows.len().saturating_sub(1);
+        for (dy, row) in rows.iter().enumerate() {
+            let Ok(dy) = u16::try_from(dy) else { break };
+            if dy >= area.height {
+                break;
+            }
+            let mut spans = vec![Span::raw(" ")];
+            for (n, &i) in row.iter().enumerate() {
+                let Some(a) = self.attachments.get(i) else {
+                    continue;
+                };
+                if n > 0 {
+                    spans.push(Span::raw("  "));
+                }
+                spans.extend(chip_spans(
+                    a,
+                    clip,
+                    width.saturating_sub(1),
+                    ellipsis,
+                    theme,
+                ));
+            }
+            let line = if dy == u16::try_from(last).unwrap_or(0) && hidden > 0 {
+                // The count of the rest always shows; the chips give way.
+                let more = more_label(hidden);
+                let room = width.saturating_sub(more.width());
+                let mut line = super::chat_view::fit_spans(spans, room, ellipsis);
+                line.spans.push(Span::styled(more, theme.style(Role::Dim)));
+                line
+            } else {
+                super::chat_view::fit_spans(spans, width, ellipsis)
+            };
+            buf.set_line(area.x, area.y + dy, &line, area.width);
+        }
+    }
+
     fn render_queued(&self, theme: &Theme, frame: &mut Frame<'_>, area: Rect) {
         let Some(text) = &self.queued else {
             return;
@@ -382,6 +564,35 @@ impl Composer {
             buf.set_line(area.x, area.y + dy, line, area.width);
         }
     }
+}
+
+/// What follows the chips that did not fit.
+fn more_label(hidden: usize) -> String {
+    format!("  +{hidden} more")
+}
+
+/// A chip's columns: the glyph, the name, the size.
+fn chip_width(a: &Picked, clip: &str) -> usize {
+    clip.width() + 1 + clean(&a.name).width() + human_size(a.size).len() + 3
+}
+
+/// One chip, `📎 name (12 KB)`, its name cut to fit `max` columns.
+fn chip_spans(
+    a: &Picked,
+    clip: &str,
+    max: usize,
+    ellipsis: &str,
+    theme: &Theme,
+) -> Vec<Span<'static>> {
+    let size = format!(" ({})", human_size(a.size));
+    let room = max.saturating_sub(clip.width() + 1 + size.width());
+    vec![
+        Span::styled(
+            format!("{clip} {}", fit_end(&clean(&a.name), room, ellipsis)),
+            theme.style(Role::Accent),
+        ),
+        Span::styled(size, theme.style(Role::Dim)),
+    ]
 }
 
 /// A message box with the composer's settings.

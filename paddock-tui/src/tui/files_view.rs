@@ -308,7 +308,7 @@ pub fn turn_prompts(turns: &[TouchedTurn], items: &[Item]) -> HashMap<String, St
                 u.timestamp
                     .as_deref()
                     .and_then(|t| DateTime::parse_from_rfc3339(t).ok()),
-                u.text.as_str(),
+                u.request(),
             )),
             _ => None,
         })

@@ -278,6 +278,8 @@ mod tests {
                 Context::SearchQuery,
                 Context::Search,
                 Context::Usage,
+                Context::PathPrompt,
+                Context::Attachment,
                 Context::Help
             ]
         );
@@ -317,7 +319,7 @@ mod tests {
             help_height(&t, Context::Tree, small)
         );
         assert_eq!(
-            help_max_scroll(&t, Context::Tree, Rect::new(0, 0, 80, 200)),
+            help_max_scroll(&t, Context::Tree, Rect::new(0, 0, 80, 240)),
             0
         );
     }

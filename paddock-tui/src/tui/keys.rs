@@ -50,13 +50,17 @@ pub enum Context {
     Search,
     /// The Usage view: tokens, cost and context use per project and chat.
     Usage,
+    /// A path being typed (a file to attach, where to save one): a text field.
+    PathPrompt,
+    /// The attachment viewer: a file attached to a message, or a `send_file` snapshot.
+    Attachment,
     /// The help overlay.
     Help,
 }
 
 impl Context {
     /// Every context, in the order the help overlay lists them after the current one.
-    pub const ALL: [Context; 14] = [
+    pub const ALL: [Context; 16] = [
         Context::Global,
         Context::Tree,
         Context::Chat,
@@ -70,6 +74,8 @@ impl Context {
         Context::SearchQuery,
         Context::Search,
         Context::Usage,
+        Context::PathPrompt,
+        Context::Attachment,
         Context::Help,
     ];
 
@@ -89,6 +95,8 @@ impl Context {
             Context::SearchQuery => "Search: the query",
             Context::Search => "Search: the results",
             Context::Usage => "Usage",
+            Context::PathPrompt => "A path (attach a file, save one)",
+            Context::Attachment => "Attachment",
             Context::Help => "Help",
         }
     }
@@ -96,7 +104,10 @@ impl Context {
     /// Whether keys that type text go to a text field here (then only global keys that
     /// cannot be text fall through).
     pub fn is_text_entry(self) -> bool {
-        matches!(self, Context::Composer | Context::SearchQuery)
+        matches!(
+            self,
+            Context::Composer | Context::SearchQuery | Context::PathPrompt
+        )
     }
 }
 
@@ -211,6 +222,20 @@ pub enum Command {
     ToggleArchived,
     /// Open (or close) the Usage view: tokens, cost and context use.
     Usage,
+    /// Composer: attach a file (asks for its path).
+    Attach,
+    /// Composer: drop the last file attached.
+    DropAttachment,
+    /// A path: complete it (again: list the matches, then move through them).
+    Complete,
+    /// A path: take it (attach the file, or save to it).
+    TakePath,
+    /// Chat: view the attachments of the message (or `send_file` snapshot) under the cursor.
+    ViewAttachment,
+    /// Attachment: the message's next attachment.
+    NextAttachment,
+    /// Attachment: save it to a file.
+    Save,
     /// Tree: list the chats flat, by last activity, or nested.
     FlatList,
     /// Colours, or plain (ASCII, no colour); remembered.
@@ -219,7 +244,7 @@ pub enum Command {
 
 impl Command {
     /// Every command (each has at least one binding; a unit test checks it).
-    pub const ALL: [Command; 60] = [
+    pub const ALL: [Command; 67] = [
         Command::Quit,
         Command::Help,
         Command::SwitchPane,
@@ -278,6 +303,13 @@ impl Command {
         Command::EditQuery,
         Command::ToggleArchived,
         Command::Usage,
+        Command::Attach,
+        Command::DropAttachment,
+        Command::Complete,
+        Command::TakePath,
+        Command::ViewAttachment,
+        Command::NextAttachment,
+        Command::Save,
         Command::FlatList,
         Command::Theme,
     ];
@@ -525,6 +557,7 @@ static BINDINGS: &[Binding] = &[
     b(X::Chat, &[Key::char('x'), Key::ctrl('c')], "x/Ctrl-C", C::Cancel, "cancel the running turn"),
     b(X::Chat, &[Key::char('F')], "F", C::Files, "Files: what this chat read and wrote, per turn"),
     b(X::Chat, &[Key::char('/')], "/", C::Search, "Search every chat (as Ctrl-F)"),
+    b(X::Chat, &[Key::char('a')], "a", C::ViewAttachment, "view the files attached to the message, or the file a notice showed"),
     b(X::Chat, &[ESC], "Esc", C::Back, "back to the tree"),
     // The composer.
     b(X::Composer, &[ENTER], "Enter", C::Send, "send (queued while a turn runs)"),
@@ -532,6 +565,8 @@ static BINDINGS: &[Binding] = &[
     b(X::Composer, &[Key::ctrl('o')], "Ctrl-O", C::Model, "choose the model"),
     b(X::Composer, &[Key::alt(K::Up)], "Alt-↑", C::EditQueued, "edit the queued follow-up"),
     b(X::Composer, &[Key::alt(K::Char('x'))], "Alt-x", C::DropQueued, "drop the queued follow-up"),
+    b(X::Composer, &[Key::ctrl('t')], "Ctrl-T", C::Attach, "attach a file (asks for its path; Tab completes)"),
+    b(X::Composer, &[Key::alt(K::Char('t'))], "Alt-t", C::DropAttachment, "drop the last file attached"),
     b(X::Composer, &[Key::ctrl('c')], "Ctrl-C", C::Cancel, "cancel the running turn"),
     b(X::Composer, &[ESC], "Esc", C::Back, "leave the composer (keeps the draft)"),
     // History.
@@ -620,6 +655,20 @@ static BINDINGS: &[Binding] = &[
     b(X::Usage, &[Key::char('s')], "s", C::Subtree, "the subtree of the chat under the cursor, or everything"),
     b(X::Usage, &[Key::char('r')], "r", C::Refresh, "read the chat list again"),
     b(X::Usage, &[ESC, Key::char('$')], "Esc/$", C::Back, "close Usage"),
+    // A path being typed (the usual editing keys edit it).
+    b(X::PathPrompt, &[Key::plain(K::Tab), Key::plain(K::BackTab)], "Tab/Shift-Tab", C::Complete, "complete (again: list the matches, then the next / previous)"),
+    b(X::PathPrompt, &[ENTER], "Enter", C::TakePath, "attach the file, or save to the path"),
+    b(X::PathPrompt, &[ESC], "Esc", C::Back, "cancel"),
+    // The attachment viewer.
+    b(X::Attachment, &[Key::char('j'), DOWN], "j/↓", C::Down, "scroll down"),
+    b(X::Attachment, &[Key::char('k'), UP], "k/↑", C::Up, "scroll up"),
+    b(X::Attachment, &[Key::char('g'), HOME], "g/Home", C::Top, "top"),
+    b(X::Attachment, &[Key::char('G'), END], "G/End", C::Bottom, "bottom"),
+    b(X::Attachment, &[Key::ctrl('u'), PGUP], "Ctrl-U/PgUp", C::PageUp, "page up"),
+    b(X::Attachment, &[Key::ctrl('d'), PGDN], "Ctrl-D/PgDn", C::PageDown, "page down"),
+    b(X::Attachment, &[Key::char('s')], "s", C::Save, "save it to a file (asks where; ./NAME by default)"),
+    b(X::Attachment, &[Key::char('n')], "n", C::NextAttachment, "the message's next attachment"),
+    b(X::Attachment, &[ESC], "Esc", C::Back, "close the viewer"),
     // The help overlay.
     b(X::Help, &[Key::char('j'), DOWN], "j/↓", C::Down, "scroll down"),
     b(X::Help, &[Key::char('k'), UP], "k/↑", C::Up, "scroll up"),
@@ -760,6 +809,8 @@ mod tests {
                 "Inbox I Back",
                 "Changes D Back",
                 "Usage $ Back",
+                "PathPrompt Tab Complete",
+                "PathPrompt Shift-Tab Complete",
                 "Help q Back",
                 "Help ? Back",
             ]
@@ -853,7 +904,47 @@ mod tests {
         );
         assert_eq!(command_for(Context::Blame, &ch('q')), Some(C::Quit));
         // Tree keys are not chat keys.
-        assert_eq!(command_for(Context::Chat, &ch('a')), None);
+        assert_eq!(command_for(Context::Chat, &ch('s')), None);
+        assert_eq!(
+            command_for(Context::Chat, &ch('a')),
+            Some(C::ViewAttachment)
+        );
+    }
+
+    #[test]
+    fn attachments_have_their_keys() {
+        let none = KeyModifiers::NONE;
+        let c = Context::Composer;
+        assert_eq!(
+            command_for(c, &ev(KeyCode::Char('t'), KeyModifiers::CONTROL)),
+            Some(C::Attach)
+        );
+        assert_eq!(
+            command_for(c, &ev(KeyCode::Char('t'), KeyModifiers::ALT)),
+            Some(C::DropAttachment)
+        );
+        // The path prompt is a text field: Tab completes, Enter takes, Esc cancels.
+        let p = Context::PathPrompt;
+        assert!(p.is_text_entry());
+        for typed in ['q', '?', 's', '/', '~', '.'] {
+            assert_eq!(command_for(p, &ch(typed)), None, "{typed}");
+        }
+        assert_eq!(command_for(p, &ev(KeyCode::Tab, none)), Some(C::Complete));
+        assert_eq!(
+            command_for(p, &ev(KeyCode::BackTab, KeyModifiers::SHIFT)),
+            Some(C::Complete)
+        );
+        assert_eq!(command_for(p, &ev(KeyCode::Enter, none)), Some(C::TakePath));
+        assert_eq!(command_for(p, &ev(KeyCode::Esc, none)), Some(C::Back));
+        assert_eq!(command_for(p, &ev(KeyCode::F(1), none)), Some(C::Help));
+        // The viewer.
+        let v = Context::Attachment;
+        assert_eq!(command_for(v, &ch('j')), Some(C::Down));
+        assert_eq!(command_for(v, &ch('G')), Some(C::Bottom));
+        assert_eq!(command_for(v, &ch('s')), Some(C::Save));
+        assert_eq!(command_for(v, &ch('n')), Some(C::NextAttachment));
+        assert_eq!(command_for(v, &ev(KeyCode::Esc, none)), Some(C::Back));
+        assert_eq!(command_for(v, &ch('q')), Some(C::Quit));
     }
 
     #[test]

@@ -12,6 +12,8 @@
 //! no line shows twice or goes missing. `chat:resync` and a reconnect do the same again.
 
 pub mod app;
+pub mod attach;
+pub mod attachment_view;
 pub mod blame_view;
 pub mod changes;
 pub mod chat;
@@ -129,6 +131,8 @@ enum Fetch {
     Search(search_view::Asked),
     /// The Usage view's chat list.
     Usage(usage_view::UsageScope),
+    /// A kept attachment, for the viewer.
+    Attachment(String),
 }
 
 impl Fetch {
@@ -185,6 +189,9 @@ impl Fetch {
             }
             Fetch::Search(asked) => Request::Search(asked.request()),
             Fetch::Usage(scope) => Request::ChatList(usage_view::list_request(*scope)),
+            Fetch::Attachment(id) => Request::AttachmentGet(paddock_proto::AttachmentRef {
+                attachment_id: id.clone(),
+            }),
             Fetch::History => Request::HistoryList(paddock_proto::HistoryList {
                 project_slug: None,
                 unattended: false,
@@ -211,8 +218,44 @@ enum Msg {
         what: &'static str,
         result: Result<Reply, String>,
     },
+    /// The answer to a message sent: the message is held until it comes (on any
+    /// connection: a refused or lost one goes back into its draft).
+    SendDone {
+        generation: u64,
+        project_slug: String,
+        session_id: Option<String>,
+        result: Result<Reply, String>,
+    },
+    /// The viewer's attachment was saved to a file (what was done), or not.
+    Saved(Result<String, String>),
     /// The client state was written (or not).
     PrefsSaved(Result<(), String>),
+}
+
+/// The `chat:send` a [`Action::Send`] asks for: its files by absolute path for a daemon on
+/// this machine, by their bytes (base64) for one reached with `--remote`. A file that cannot
+/// be read now is said (and nothing is sent). `None` for any other action.
+pub fn chat_send(action: &Action, remote: bool) -> Option<Result<ChatSend, String>> {
+    let Action::Send {
+        project_slug,
+        session_id,
+        text,
+        model,
+        attachments,
+    } = action
+    else {
+        return None;
+    };
+    Some(
+        crate::attachments::uploads(remote, attachments).map(|attachments| ChatSend {
+            project_slug: project_slug.clone(),
+            session_id: session_id.clone(),
+            message: text.clone(),
+            model: model.clone(),
+            preload_context: false,
+            attachments,
+        }),
+    )
 }
 
 struct EventLoop {
@@ -498,22 +541,15 @@ impl EventLoop {
                     );
                 }
             }
-            Action::Send {
-                project_slug,
-                session_id,
-                text,
-                model,
-            } => self.command(
-                "send",
-                Request::ChatSend(ChatSend {
-                    project_slug,
-                    session_id,
-                    message: text,
-                    model,
-                    preload_context: false,
-                    attachments: Vec::new(),
-                }),
-            ),
+            Action::Send { .. } => self.send(action),
+            Action::LoadAttachment(id) => self.fetch(Fetch::Attachment(id)),
+            Action::SaveAttachment { path, bytes } => {
+                let tx = self.msgs_tx.clone();
+                tokio::task::spawn_blocking(move || {
+                    let result = attachment_view::save(&path, &bytes);
+                    let _ = tx.blocking_send(Msg::Saved(result));
+                });
+            }
             Action::Continue { session_id } => {
                 self.command("continue", Request::ChatContinue(SessionRef { session_id }))
             }
@@ -582,6 +618,66 @@ impl EventLoop {
                     paths: Vec::new(),
                 }),
             ),
+        }
+    }
+
+    /// Sends a message, its files read off the loop (their bytes, under `--remote`); the
+    /// answer comes back as [`Msg::SendDone`]. One that cannot go goes back into its draft.
+    fn send(&mut self, action: Action) {
+        let Action::Send {
+            project_slug,
+            session_id,
+            ..
+        } = &action
+        else {
+            return;
+        };
+        let (project_slug, session_id) = (project_slug.clone(), session_id.clone());
+        let Some(client) = self.client.clone() else {
+            self.app.send_answered(
+                &project_slug,
+                session_id.as_deref(),
+                Err("not connected to paddockd".to_owned()),
+            );
+            return;
+        };
+        let remote = self.ctx.remote.is_some();
+        let tx = self.msgs_tx.clone();
+        let generation = self.generation;
+        tokio::spawn(async move {
+            let built = tokio::task::spawn_blocking(move || chat_send(&action, remote))
+                .await
+                .map_err(|e| format!("reading the attachments failed: {e}"));
+            let result = match built {
+                Ok(Some(Ok(send))) => client
+                    .request(Request::ChatSend(send))
+                    .await
+                    .map_err(|e| e.to_string()),
+                Ok(Some(Err(reason))) | Err(reason) => Err(reason),
+                Ok(None) => return,
+            };
+            let _ = tx
+                .send(Msg::SendDone {
+                    generation,
+                    project_slug,
+                    session_id,
+                    result,
+                })
+                .await;
+        });
+    }
+
+    /// After a reconnect: the viewer's file may have been lost with the connection.
+    fn refresh_attachment(&mut self) {
+        if let Some(id) = self
+            .app
+            .attachment
+            .as_ref()
+            .filter(|v| v.loading())
+            .and_then(|v| v.current_id())
+            .map(str::to_owned)
+        {
+            self.fetch(Fetch::Attachment(id));
         }
     }
 
@@ -882,6 +978,22 @@ impl EventLoop {
             | Msg::Done { generation, .. }
                 if generation != self.generation => {}
             Msg::Done { what, result, .. } => self.on_done(what, result),
+            Msg::SendDone {
+                generation,
+                project_slug,
+                session_id,
+                result,
+            } => {
+                let outcome = result.as_ref().map(|_| ()).map_err(Clone::clone);
+                self.app
+                    .send_answered(&project_slug, session_id.as_deref(), outcome);
+                if generation == self.generation
+                    && let Ok(reply) = result
+                {
+                    self.on_done("send", Ok(reply));
+                }
+            }
+            Msg::Saved(result) => self.app.attachment_saved(result),
             Msg::PrefsSaved(result) => {
                 self.prefs_failed = result.is_err();
                 if let Err(reason) = result {
@@ -908,6 +1020,7 @@ impl EventLoop {
                     self.refresh_blame();
                     self.refresh_search();
                     self.refresh_usage();
+                    self.refresh_attachment();
                     if let Some(notice) = self.startup_notice.take() {
                         self.app.notice = Some(notice);
                     }
@@ -943,6 +1056,18 @@ impl EventLoop {
                         Err(reason) => Err(reason),
                     };
                     self.app.usage_answered(*scope, result);
+                    return;
+                }
+                if let Fetch::Attachment(id) = &fetch {
+                    let result = match result {
+                        Ok(Reply::Attachment(got)) => Ok(got),
+                        Ok(other) => Err(format!(
+                            "paddockd answered with {}",
+                            crate::client::reply_kind(&other)
+                        )),
+                        Err(reason) => Err(reason),
+                    };
+                    self.app.attachment_answered(id, result);
                     return;
                 }
                 if let Fetch::Search(asked) = &fetch {

@@ -10,8 +10,12 @@ use ratatui::widgets::{Block, BorderType, Padding, Paragraph, Wrap};
 use unicode_width::UnicodeWidthStr;
 
 use super::app::{App, Connection, Focus};
+use super::keys::Context;
 use super::theme::{Role, Theme};
-use super::{blame_view, chat_view, files_view, help, history, search_view, tree_view, usage_view};
+use super::{
+    attachment_view, blame_view, chat_view, files_view, help, history, search_view, tree_view,
+    usage_view,
+};
 
 /// The screen's three bands: header, chat list, status line.
 pub fn layout(area: Rect) -> [Rect; 3] {
@@ -60,6 +64,11 @@ pub fn render(app: &mut App, frame: &mut Frame<'_>) {
                 search_view::render_search(search, &theme, frame, body);
             }
         }
+        _ if app.attachment.is_some() => {
+            if let Some(view) = app.attachment.as_mut() {
+                attachment_view::render_attachment(view, &theme, frame, body);
+            }
+        }
         _ if app.blame.is_some() => {
             if let Some(blame) = app.blame.as_mut() {
                 blame_view::render_blame(blame, &theme, frame, body);
@@ -87,6 +96,13 @@ pub fn render(app: &mut App, frame: &mut Frame<'_>) {
         _ => render_panes(app, frame, body),
     }
     render_status(app, frame, status);
+    // The composer's path prompt lists its matches over the screen, above the status line.
+    if app.attachment.is_none()
+        && app.context() == Context::PathPrompt
+        && let Some(prompt) = &app.attach_prompt
+    {
+        prompt.render_list(&theme, frame, status, body);
+    }
     // The overlay goes over everything, the status line included.
     if let Some(scroll) = app.help {
         let max = help::help_max_scroll(&theme, app_context_under_help(app), frame.area());
@@ -115,6 +131,13 @@ fn app_context_under_help(app: &App) -> super::keys::Context {
             Context::Search
         };
     }
+    if let Some(view) = &app.attachment {
+        return if view.save.is_some() {
+            Context::PathPrompt
+        } else {
+            Context::Attachment
+        };
+    }
     if app.blame.is_some() {
         return Context::Blame;
     }
@@ -141,6 +164,7 @@ fn app_context_under_help(app: &App) -> super::keys::Context {
     match app.focus {
         Focus::Tree => Context::Tree,
         Focus::Chat => Context::Chat,
+        Focus::Composer if app.attach_prompt.is_some() => Context::PathPrompt,
         Focus::Composer => Context::Composer,
     }
 }
@@ -282,6 +306,13 @@ fn render_status(app: &App, frame: &mut Frame<'_>, area: Rect) {
         frame.render_widget(line, area);
         return;
     }
+    if app.attachment.is_none()
+        && app.context() == Context::PathPrompt
+        && let Some(prompt) = &app.attach_prompt
+    {
+        prompt.render(theme, frame, area);
+        return;
+    }
     let line = match (&app.notice, &app.connection) {
         (Some(notice), _) => Line::styled(format!(" {notice}"), theme.style(Role::Warning)),
         (None, Connection::Unreachable(_)) => hints(&[], &[("ctrl-l", "retry now"), ("q", "quit")]),
@@ -312,6 +343,21 @@ fn render_status(app: &App, frame: &mut Frame<'_>, area: Rect) {
                 ("?", "keys"),
             ],
         ),
+        (None, _) if app.attachment.as_ref().is_some_and(|v| v.save.is_some()) => {
+            hints(&[], &[("f1", "keys")])
+        }
+        (None, _) if app.attachment.is_some() => {
+            let more = app.attachment.as_ref().is_some_and(|v| v.has_more());
+            let mut keys = vec![("j/k", "scroll")];
+            if app.attachment.as_ref().is_some_and(|v| v.can_save()) {
+                keys.push(("s", "save"));
+            }
+            if more {
+                keys.push(("n", "next file"));
+            }
+            keys.extend([("esc", "close"), ("?", "keys")]);
+            hints(&[], &keys)
+        }
         (None, _) if app.blame.is_some() => hints(
             &[],
             &[
@@ -376,27 +422,37 @@ fn render_status(app: &App, frame: &mut Frame<'_>, area: Rect) {
             ],
         ),
         (None, _) => match app.focus {
-            Focus::Composer => hints(
-                &[],
-                &[
+            Focus::Composer => {
+                let mut keys = vec![
                     ("enter", "send"),
                     ("alt-enter", "newline"),
                     ("ctrl-o", "model"),
-                    ("esc", "leave"),
-                ],
-            ),
-            Focus::Chat => hints(
-                &[],
-                &[
-                    ("j/k", "items"),
-                    ("o", "expand"),
+                    ("ctrl-t", "attach"),
+                ];
+                if !app.composer.attachments().is_empty() {
+                    keys.push(("alt-t", "drop file"));
+                }
+                keys.push(("esc", "leave"));
+                hints(&[], &keys)
+            }
+            Focus::Chat => {
+                let mut keys = vec![("j/k", "items"), ("o", "expand")];
+                if app
+                    .chat
+                    .as_ref()
+                    .is_some_and(|c| !c.cursor_attachments().is_empty())
+                {
+                    keys.push(("a", "view file"));
+                }
+                keys.extend([
                     ("i", "write"),
                     ("J", "sender"),
                     ("x", "cancel"),
                     ("tab", "tree"),
                     ("?", "keys"),
-                ],
-            ),
+                ]);
+                hints(&[], &keys)
+            }
             Focus::Tree => {
                 let tree = &app.tree;
                 let mut state = Vec::new();
@@ -480,6 +536,15 @@ const ASCII_BORDER: border::Set<'static> = border::Set {
     horizontal_top: "-",
     horizontal_bottom: "-",
 };
+
+/// The lines of a box in this theme: rounded, or ASCII.
+pub(crate) fn border_set(theme: &Theme) -> border::Set<'static> {
+    if theme.unicode {
+        BorderType::Rounded.to_border_set()
+    } else {
+        ASCII_BORDER
+    }
+}
 
 fn render_unreachable(reason: &str, theme: &Theme, frame: &mut Frame<'_>, area: Rect) {
     let width = area.width.saturating_sub(4).min(72);
