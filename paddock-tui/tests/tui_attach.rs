@@ -465,6 +465,7 @@ fn attach_complete_send_refused_then_sent() -> TestResult {
             text: "What is in these?".into(),
             model: None,
             attachments: vec![notes.clone()],
+            preload: false,
         }
     );
     assert!(app.composer.is_empty() && app.composer.attachments().is_empty());

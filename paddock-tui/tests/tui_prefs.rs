@@ -202,6 +202,7 @@ fn a_draft_stays_with_its_chat_and_comes_back_with_its_composer() -> TestResult 
             text: "bigger hero".into(),
             model: None,
             attachments: Vec::new(),
+            preload: false,
         })
     );
     assert_eq!(app.prefs.draft("s-landing"), None);
@@ -228,6 +229,78 @@ fn a_new_chat_keeps_its_draft_per_project() -> TestResult {
     app.tree.select(&RowId::Project("infra".into()));
     app.on_key(key(KeyCode::Char('N')));
     assert_eq!(app.composer.text(), "plan prod too");
+    Ok(())
+}
+
+fn alt(c: char) -> KeyEvent {
+    KeyEvent::new(KeyCode::Char(c), KeyModifiers::ALT)
+}
+
+#[test]
+fn a_new_chat_preloads_the_projects_context_when_asked_and_the_project_remembers() -> TestResult {
+    let mut app = canned(Theme::default());
+    app.tree.select(&RowId::Project("webapp".into()));
+    app.on_key(key(KeyCode::Char('N')));
+    app.on_key(alt('p'));
+    assert!(app.composer.preload);
+    assert!(
+        app.notice
+            .as_deref()
+            .is_some_and(|n| n.contains("OVERVIEW.md")),
+        "{:?}",
+        app.notice
+    );
+    insta::assert_snapshot!("preload_new_chat_80x24", screen(&mut app, 80, 24)?);
+    typed(&mut app, "what next?");
+    let sent = app.on_key(key(KeyCode::Enter)).ok_or("nothing sent")?;
+    assert!(
+        matches!(
+            &sent,
+            Action::Send {
+                session_id: None,
+                preload: true,
+                ..
+            }
+        ),
+        "{sent:?}"
+    );
+    let send = paddock_tui::tui::chat_send(&sent, false).ok_or("not a send")??;
+    assert!(send.preload_context, "the daemon is asked to preload");
+    assert_eq!(send.message, "what next?");
+
+    // The project keeps the choice for its next new chat; another project does not share it.
+    app.on_key(key(KeyCode::Esc));
+    app.focus = Focus::Tree;
+    app.tree.select(&RowId::Project("infra".into()));
+    app.on_key(key(KeyCode::Char('N')));
+    assert!(!app.composer.preload, "infra never asked");
+    app.on_key(key(KeyCode::Esc));
+    app.focus = Focus::Tree;
+    app.tree.select(&RowId::Project("webapp".into()));
+    app.on_key(key(KeyCode::Char('N')));
+    assert!(app.composer.preload, "webapp remembers");
+    assert!(app.prefs.preload("new:webapp"));
+    app.on_key(alt('p'));
+    assert!(!app.composer.preload);
+    app.on_key(key(KeyCode::Esc));
+    assert!(!app.prefs.preload("new:webapp"), "off is forgotten");
+
+    // A reply cannot preload: it says so, and its send does not ask.
+    compose(&mut app, "s-manager")?;
+    app.on_key(alt('p'));
+    assert!(
+        app.notice
+            .as_deref()
+            .is_some_and(|n| n.contains("new chat")),
+        "{:?}",
+        app.notice
+    );
+    typed(&mut app, "go on");
+    let sent = app.on_key(key(KeyCode::Enter)).ok_or("nothing sent")?;
+    assert!(
+        matches!(&sent, Action::Send { preload: false, .. }),
+        "{sent:?}"
+    );
     Ok(())
 }
 

@@ -82,6 +82,8 @@ pub enum Action {
         text: String,
         model: Option<String>,
         attachments: Vec<PathBuf>,
+        /// A new chat: the project's overview and changelog go before the message.
+        preload: bool,
     },
     /// Re-drive a chat whose last turn was cut short.
     Continue {
@@ -317,6 +319,9 @@ impl App {
         self.prefs.set_draft(&key, &self.composer.text(), now);
         self.prefs
             .set_model(&key, self.composer.model.as_deref(), now);
+        if matches!(self.composer.target(), Target::NewChat { .. }) {
+            self.prefs.set_preload(&key, self.composer.preload, now);
+        }
     }
 
     /// The composer's draft and model from the client state, for its target.
@@ -327,6 +332,7 @@ impl App {
             None => self.composer.clear(),
         }
         self.composer.model = self.prefs.model(&key).map(str::to_owned);
+        self.composer.preload = self.prefs.preload(&key);
     }
 
     /// Aims the composer at another chat (or a new one): the draft typed so far stays with
@@ -1538,6 +1544,7 @@ impl App {
             }
             ComposerOutcome::Send(text) => {
                 let model = self.composer.model.clone();
+                let preload = self.composer.preloads();
                 let files = self.composer.take_attachments();
                 let attachments = files.iter().map(|f| f.path.clone()).collect();
                 self.sending.push(Sending {
@@ -1552,6 +1559,7 @@ impl App {
                         text,
                         model,
                         attachments,
+                        preload,
                     }),
                     Target::Reply { session_id, .. } => Some(Action::Send {
                         project_slug: self
@@ -1563,6 +1571,7 @@ impl App {
                         text,
                         model,
                         attachments,
+                        preload: false,
                     }),
                 }
             }

@@ -12,6 +12,11 @@
 //! the draft when the daemon refuses it ([`Composer::put_back`]). A queued follow-up is text
 //! only, so Enter with files attached while the chat runs says so and keeps everything.
 //!
+//! A new chat can start with its project's context preloaded (Alt-p, reference §4 step 4):
+//! the daemon prepends the project's OVERVIEW.md and the tail of its CHANGELOG.md to the first
+//! message. The title says so; the choice is the project's (the lead keeps it in the client
+//! state) and means nothing for a reply, which says so.
+//!
 //! The keys are those of `keys.rs` (the composer context): [`Composer::handle_key`] does all
 //! of them, and each also has its own method for a dispatcher that goes through that table.
 
@@ -75,6 +80,9 @@ pub struct Composer {
     target: Target,
     /// The model for the next message; `None`: the daemon's default. The lead may set it.
     pub model: Option<String>,
+    /// A new chat starts with the project's overview and changelog preloaded. The lead may
+    /// set it; a reply ignores it.
+    pub preload: bool,
     queued: Option<String>,
     /// The target chat runs a turn (Enter queues).
     running: bool,
@@ -96,6 +104,7 @@ impl Composer {
                 project_slug: String::new(),
             },
             model: None,
+            preload: false,
             queued: None,
             running: false,
             attachments: Vec::new(),
@@ -202,6 +211,26 @@ impl Composer {
         self.model = MODELS[at].map(str::to_owned);
     }
 
+    /// Turns preloading on or off for a new chat; a reply cannot preload, and says why.
+    pub fn toggle_preload(&mut self) -> ComposerOutcome {
+        if !matches!(self.target, Target::NewChat { .. }) {
+            return ComposerOutcome::Notice(
+                "preload is for a new chat's first message (N starts one)".to_owned(),
+            );
+        }
+        self.preload = !self.preload;
+        ComposerOutcome::Notice(if self.preload {
+            "preload on: OVERVIEW.md and the end of CHANGELOG.md go first".to_owned()
+        } else {
+            "preload off".to_owned()
+        })
+    }
+
+    /// Whether the next send starts a new chat with its context preloaded.
+    pub fn preloads(&self) -> bool {
+        self.preload && matches!(self.target, Target::NewChat { .. })
+    }
+
     /// Handles a key while the composer has the focus. `running`: the target chat runs a turn.
     pub fn handle_key(&mut self, key: KeyEvent, running: bool) -> ComposerOutcome {
         self.running = running;
@@ -237,6 +266,7 @@ impl Composer {
             KeyCode::Up if alt => queue_changed(self.edit_queued()),
             KeyCode::Char('x') if alt => queue_changed(self.drop_queued()),
             KeyCode::Char('t') if ctrl => ComposerOutcome::Attach,
+            KeyCode::Char('p') if alt => self.toggle_preload(),
             KeyCode::Char('t') if alt => ComposerOutcome::Notice(match self.drop_attachment() {
                 Some(dropped) => format!("{} is no longer attached", dropped.name),
                 None => "no file is attached".to_owned(),
@@ -438,6 +468,9 @@ impl Composer {
             format!(" {model} ")
         };
         let title = match &self.target {
+            Target::NewChat { project_slug } if self.preload => {
+                format!("new chat in {} · preload", project_label(project_slug))
+            }
             Target::NewChat { project_slug } => {
                 format!("new chat in {}", project_label(project_slug))
             }

@@ -226,6 +226,8 @@ pub enum Command {
     Attach,
     /// Composer: drop the last file attached.
     DropAttachment,
+    /// Composer: a new chat starts with the project's overview and changelog, or not.
+    Preload,
     /// A path: complete it (again: list the matches, then move through them).
     Complete,
     /// A path: take it (attach the file, or save to it).
@@ -244,7 +246,7 @@ pub enum Command {
 
 impl Command {
     /// Every command (each has at least one binding; a unit test checks it).
-    pub const ALL: [Command; 67] = [
+    pub const ALL: [Command; 68] = [
         Command::Quit,
         Command::Help,
         Command::SwitchPane,
@@ -305,6 +307,7 @@ impl Command {
         Command::Usage,
         Command::Attach,
         Command::DropAttachment,
+        Command::Preload,
         Command::Complete,
         Command::TakePath,
         Command::ViewAttachment,
@@ -567,6 +570,7 @@ static BINDINGS: &[Binding] = &[
     b(X::Composer, &[Key::alt(K::Char('x'))], "Alt-x", C::DropQueued, "drop the queued follow-up"),
     b(X::Composer, &[Key::ctrl('t')], "Ctrl-T", C::Attach, "attach a file (asks for its path; Tab completes)"),
     b(X::Composer, &[Key::alt(K::Char('t'))], "Alt-t", C::DropAttachment, "drop the last file attached"),
+    b(X::Composer, &[Key::alt(K::Char('p'))], "Alt-p", C::Preload, "new chat: preload the project's overview and changelog"),
     b(X::Composer, &[Key::ctrl('c')], "Ctrl-C", C::Cancel, "cancel the running turn"),
     b(X::Composer, &[ESC], "Esc", C::Back, "leave the composer (keeps the draft)"),
     // History.
@@ -922,6 +926,10 @@ mod tests {
         assert_eq!(
             command_for(c, &ev(KeyCode::Char('t'), KeyModifiers::ALT)),
             Some(C::DropAttachment)
+        );
+        assert_eq!(
+            command_for(c, &ev(KeyCode::Char('p'), KeyModifiers::ALT)),
+            Some(C::Preload)
         );
         // The path prompt is a text field: Tab completes, Enter takes, Esc cancels.
         let p = Context::PathPrompt;

@@ -242,6 +242,7 @@ pub fn chat_send(action: &Action, remote: bool) -> Option<Result<ChatSend, Strin
         text,
         model,
         attachments,
+        preload,
     } = action
     else {
         return None;
@@ -252,7 +253,7 @@ pub fn chat_send(action: &Action, remote: bool) -> Option<Result<ChatSend, Strin
             session_id: session_id.clone(),
             message: text.clone(),
             model: model.clone(),
-            preload_context: false,
+            preload_context: *preload,
             attachments,
         }),
     )

@@ -87,6 +87,10 @@ pub struct ChatPrefs {
     pub draft: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
+    /// A new chat in a project (`new:SLUG`) starts with its overview and changelog
+    /// preloaded (Alt-p in the composer).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub preload: bool,
     /// When it last changed (seconds since the epoch).
     pub at: u64,
     /// Since when the daemon's list has not had the chat.
@@ -96,7 +100,7 @@ pub struct ChatPrefs {
 
 impl ChatPrefs {
     fn is_empty(&self) -> bool {
-        self.draft.is_none() && self.model.is_none()
+        self.draft.is_none() && self.model.is_none() && !self.preload
     }
 }
 
@@ -201,6 +205,16 @@ impl Prefs {
         self.update_chat(key, now, |c| c.draft = text);
     }
 
+    /// Whether a new chat in a project (`new:SLUG`) starts with its context preloaded.
+    pub fn preload(&self, key: &str) -> bool {
+        self.target.chats.get(key).is_some_and(|c| c.preload)
+    }
+
+    /// Keeps (or, off, drops) the preload choice for a project's new chats.
+    pub fn set_preload(&mut self, key: &str, preload: bool, now: u64) {
+        self.update_chat(key, now, |c| c.preload = preload);
+    }
+
     /// Keeps (or, `None`: the daemon's default, drops) a chat's model.
     pub fn set_model(&mut self, key: &str, model: Option<&str>, now: u64) {
         let model = model.map(str::to_owned);
@@ -218,7 +232,7 @@ impl Prefs {
         let old = self.target.chats.get(key).cloned().unwrap_or_default();
         let mut new = old.clone();
         f(&mut new);
-        if new.draft == old.draft && new.model == old.model {
+        if new.draft == old.draft && new.model == old.model && new.preload == old.preload {
             return;
         }
         new.at = now;
