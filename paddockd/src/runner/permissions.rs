@@ -1,6 +1,6 @@
-//! Answers the CLI's `can_use_tool` requests from the project's permission settings, until
-//! the approvals inbox exists: allowed tools run, anything else is denied with a message that
-//! says how to allow it. Never left waiting.
+//! The CLI's `can_use_tool` requests against the project's permission settings: a tool that
+//! matches `allowed_tools` runs at once; anything else goes to the approvals inbox
+//! (`approvals.rs`), whose answer (or timeout) is written back with [`answer`].
 
 use serde_json::{Value, json};
 
@@ -11,14 +11,6 @@ pub fn allowed(tool: &str, patterns: &[String]) -> bool {
         Some(prefix) => tool.starts_with(prefix),
         None => p == tool,
     })
-}
-
-/// The message a denied agent (and the user, as a notice) sees.
-pub fn deny_message(tool: &str, project_file: &std::path::Path) -> String {
-    format!(
-        "paddockd denied {tool}: it is not in this project's allowed tools. To allow it, add \"{tool}\" to allowed_tools in {} or to PADDOCK_ALLOWED_TOOLS.",
-        project_file.display()
-    )
 }
 
 /// The `control_response` for a `can_use_tool` request.
