@@ -156,15 +156,8 @@ pub async fn answer_request(
     if a.decision == ApprovalDecision::Always {
         for approval in &done {
             let tool = approval.tool.clone();
-            let added = d.projects.edit_file(&approval.project_slug, |table| {
-                let list = table
-                    .entry("allowed_tools")
-                    .or_insert_with(|| toml::Value::Array(Vec::new()));
-                if let toml::Value::Array(items) = list
-                    && !items.iter().any(|v| v.as_str() == Some(tool.as_str()))
-                {
-                    items.push(toml::Value::String(tool.clone()));
-                }
+            let added = d.projects.edit_file(&approval.project_slug, |file| {
+                crate::projects::edit::allow_tool(file, &tool)
             });
             if let Err(e) = added {
                 tracing::warn!(project = %approval.project_slug, tool = %approval.tool, "cannot add the rule: {e}");

@@ -76,7 +76,9 @@ pub fn project_error(e: ProjectError) -> ErrorBody {
         ProjectError::InvalidSlug(_) => ErrorCode::InvalidArgument,
         ProjectError::Exists(_) => ErrorCode::AlreadyExists,
         ProjectError::NotFound(_) => ErrorCode::NotFound,
-        ProjectError::Io { .. } | ProjectError::Corrupt { .. } => ErrorCode::Internal,
+        ProjectError::Io { .. } | ProjectError::Corrupt { .. } | ProjectError::Refused { .. } => {
+            ErrorCode::Internal
+        }
     };
     ErrorBody::new(code, e.to_string())
 }

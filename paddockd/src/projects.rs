@@ -5,7 +5,9 @@
 //! agent directory at `<data>/workspace/`.
 //!
 //! `project.toml` is written by the daemon ([`Projects::edit_file`]: read, change, check,
-//! write atomically, one writer at a time) and may be edited by hand. A hand-broken trigger
+//! write atomically, one writer at a time) and may be edited by hand: the daemon's changes
+//! are edits of the document ([`edit`]), so the user's comments, layout, order and keys
+//! survive them, and a file that does not load is never rewritten. A hand-broken trigger
 //! (`[triggers.NAME]`) does not make the project unusable: it is left out of
 //! [`ProjectFile::triggers`] and reported by `trigger:list` (see `triggers/spec.rs`).
 
@@ -14,6 +16,8 @@ use std::path::{Path, PathBuf};
 
 use paddock_proto::{ProjectInfo, TriggerSpec};
 use serde::{Deserialize, Deserializer, Serialize};
+
+pub mod edit;
 
 /// The file of a project's settings, in its metadata folder.
 pub const PROJECT_FILE: &str = "project.toml";
@@ -36,8 +40,28 @@ pub enum ProjectError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("{path} is not a usable project file: {message}")]
+    #[error(
+        "{path} is not a usable project file: {message}; fix it by hand (paddock never rewrites a file it cannot load)"
+    )]
     Corrupt { path: PathBuf, message: String },
+    #[error(
+        "not changing {path}: the change would make it unusable ({message}); nothing was written"
+    )]
+    Refused { path: PathBuf, message: String },
+}
+
+/// A parse error of `text` with where it is: `line 3, column 7: ...`.
+fn parse_problem(text: &str, e: &toml::de::Error) -> String {
+    let message = e.message().trim();
+    match e.span() {
+        Some(span) => {
+            let before = text.get(..span.start).unwrap_or(text);
+            let line = before.matches('\n').count() + 1;
+            let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            format!("line {line}, column {column}: {message}")
+        }
+        None => message.to_owned(),
+    }
 }
 
 /// `project.toml`.
@@ -162,34 +186,49 @@ impl Projects {
         Ok(out)
     }
 
-    /// Changes a project's `project.toml` through its TOML table, keeping every key the
-    /// change does not touch, and writes it back atomically (0600). The result must still
-    /// be a valid project file, or nothing is written. One edit at a time. Comments in a
-    /// hand-edited file are not kept.
+    /// Changes a project's `project.toml` as a document ([`edit`]): what `change` does not
+    /// touch stays as the user wrote it, comments and layout included. Written back
+    /// atomically (0600) only when it changed, and only when the result is still a valid
+    /// project file ([`ProjectError::Refused`] otherwise). A file that does not load now is
+    /// not touched at all ([`ProjectError::Corrupt`], saying where it breaks). One edit at a
+    /// time.
     pub fn edit_file<T>(
         &self,
         slug: &str,
-        change: impl FnOnce(&mut toml::Table) -> T,
+        change: impl FnOnce(&mut toml_edit::DocumentMut) -> T,
     ) -> Result<T, ProjectError> {
         let _one_writer = EDIT_LOCK
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        // The project must exist, and its file must parse now.
+        // The project must exist, and its file must load now.
         self.get(slug)?;
         let path = self.file_path(slug);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(source) => return Err(ProjectError::Io { path, source }),
+        };
+        // Checked again on the text being edited: a hand edit may have come in between.
         let corrupt = |message: String| ProjectError::Corrupt {
             path: path.clone(),
             message,
         };
-        let mut table: toml::Table = match std::fs::read_to_string(&path) {
-            Ok(text) => toml::from_str(&text).map_err(|e| corrupt(e.message().to_owned()))?,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => toml::Table::new(),
-            Err(source) => return Err(ProjectError::Io { path, source }),
-        };
-        let out = change(&mut table);
-        let text = toml::to_string(&table).map_err(|e| corrupt(e.to_string()))?;
-        toml::from_str::<ProjectFile>(&text).map_err(|e| corrupt(e.message().to_owned()))?;
-        crate::fsutil::write_atomic(&path, text.as_bytes())
+        toml::from_str::<ProjectFile>(&text).map_err(|e| corrupt(parse_problem(&text, &e)))?;
+        let mut doc: toml_edit::DocumentMut = text
+            .parse()
+            .map_err(|e: toml_edit::TomlError| corrupt(e.message().trim().to_owned()))?;
+        let out = change(&mut doc);
+        let edited = doc.to_string();
+        if edited == text {
+            return Ok(out);
+        }
+        if let Err(e) = toml::from_str::<ProjectFile>(&edited) {
+            return Err(ProjectError::Refused {
+                path,
+                message: parse_problem(&edited, &e),
+            });
+        }
+        crate::fsutil::write_atomic(&path, edited.as_bytes())
             .map_err(|source| ProjectError::Io { path, source })?;
         Ok(out)
     }
@@ -224,7 +263,7 @@ impl Projects {
         let file = match std::fs::read_to_string(&file_path) {
             Ok(text) => toml::from_str(&text).map_err(|e| ProjectError::Corrupt {
                 path: file_path.clone(),
-                message: e.message().to_owned(),
+                message: parse_problem(&text, &e),
             })?,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => ProjectFile::default(),
             Err(source) => {
@@ -366,12 +405,12 @@ mod tests {
         );
         store
             .edit_file("", |t| {
-                let mut good = toml::Table::new();
-                good.insert("kind".into(), "hook".into());
-                good.insert("prompt".into(), "p".into());
-                good.insert("on".into(), "manual".into());
-                if let Some(toml::Value::Table(triggers)) = t.get_mut("triggers") {
-                    triggers.insert("good".into(), toml::Value::Table(good));
+                let mut good = toml_edit::Table::new();
+                good.insert("kind", toml_edit::value("hook"));
+                good.insert("prompt", toml_edit::value("p"));
+                good.insert("on", toml_edit::value("manual"));
+                if let Some(triggers) = t.get_mut("triggers").and_then(|t| t.as_table_mut()) {
+                    triggers.insert("good", toml_edit::Item::Table(good));
                 }
             })
             .unwrap();
@@ -386,16 +425,37 @@ mod tests {
         // An edit that would break the file is not written.
         let err = store
             .edit_file("", |t| {
-                t.insert("no_such_key".into(), 1.into());
+                t.insert("no_such_key", toml_edit::value(1));
             })
             .unwrap_err();
-        assert!(matches!(err, ProjectError::Corrupt { .. }), "{err}");
+        assert!(matches!(err, ProjectError::Refused { .. }), "{err}");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
         // A missing project, and one whose file does not parse, are refused.
         assert!(matches!(
             store.edit_file("nope", |_| ()),
             Err(ProjectError::NotFound(_))
         ));
+        // A file that does not parse is never rewritten; the error says where to fix it.
+        let broken = "# mine\nmodel = \"m\"\n[triggers.x\nkind = \"hook\"\n";
+        std::fs::write(&path, broken).unwrap();
+        let err = store
+            .edit_file("", |d| edit::allow_tool(d, "Bash"))
+            .unwrap_err();
+        let message = err.to_string();
+        assert!(matches!(err, ProjectError::Corrupt { .. }), "{message}");
+        assert!(message.contains("line 3, column"), "{message}");
+        assert!(message.contains("fix it by hand"), "{message}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), broken);
+        // Nor is one that parses but does not load (a key this version does not know).
+        std::fs::write(&path, "# mine\nmodle = \"m\"\n").unwrap();
+        let err = store
+            .edit_file("", |d| edit::allow_tool(d, "Bash"))
+            .unwrap_err();
+        assert!(err.to_string().contains("modle"), "{err}");
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "# mine\nmodle = \"m\"\n"
+        );
         std::fs::write(&path, "model = [").unwrap();
         assert!(store.edit_file("", |_| ()).is_err());
         assert_eq!(store.slugs().unwrap(), [""]);

@@ -251,29 +251,18 @@ pub async fn set(d: &Daemon, r: TriggerSet) -> Result<TriggerInfo, ErrorBody> {
     }
     let project = d.project(&r.project_slug)?;
     spec::validate(&r.spec, d.cfg.min_trigger_interval).map_err(invalid)?;
-    let value = toml::Value::try_from(&r.spec).map_err(|e| {
-        ErrorBody::new(
-            ErrorCode::Internal,
-            format!("cannot write the trigger: {e}"),
-        )
-    })?;
-    let name = r.name.clone();
+    let (name, trigger) = (r.name.clone(), r.spec.clone());
     d.projects
         .edit_file(&project.slug, move |file| {
-            let triggers = file
-                .entry("triggers")
-                .or_insert_with(|| toml::Value::Table(toml::Table::new()));
-            match triggers {
-                toml::Value::Table(t) => {
-                    t.insert(name, value);
-                    Ok(())
-                }
-                _ => Err(invalid(
-                    "triggers in project.toml is not a table; fix it by hand first",
-                )),
-            }
+            crate::projects::edit::set_trigger(file, &name, &trigger)
         })
-        .map_err(project_error)??;
+        .map_err(project_error)?
+        .map_err(|e| match e {
+            crate::projects::edit::EditError::TriggersNotATable => invalid(e.to_string()),
+            crate::projects::edit::EditError::Serialize(_) => {
+                ErrorBody::new(ErrorCode::Internal, e.to_string())
+            }
+        })?;
     // The chat a trigger owns stays with it while it resumes, as the same kind.
     let key = binding_key(&project.slug, &r.name);
     for kind in [TriggerKind::Schedule, TriggerKind::Hook] {
@@ -300,14 +289,7 @@ pub async fn remove(d: &Daemon, r: TriggerRef) -> Result<(), ErrorBody> {
     let existed = d
         .projects
         .edit_file(&project.slug, move |file| {
-            let Some(toml::Value::Table(t)) = file.get_mut("triggers") else {
-                return false;
-            };
-            let existed = t.remove(&name).is_some();
-            if t.is_empty() {
-                file.remove("triggers");
-            }
-            existed
+            crate::projects::edit::remove_trigger(file, &name)
         })
         .map_err(project_error)?;
     if !existed {
