@@ -768,5 +768,14 @@ fn a_message_without_files_says_so() -> TestResult {
         app.on_key(key(KeyCode::Char('a'))),
         Some(Action::LoadAttachment(PLAN.into()))
     );
+    // No cursor (following the stream): the latest item with a file.
+    app.attachment = None;
+    if let Some(chat) = app.chat.as_mut() {
+        chat.set_cursor(None);
+    }
+    assert_eq!(
+        app.on_key(key(KeyCode::Char('a'))),
+        Some(Action::LoadAttachment(PLAN.into()))
+    );
     Ok(())
 }

@@ -290,6 +290,12 @@ pub fn parse(text: &str) -> Vec<Stored> {
         .collect()
 }
 
+/// What the person asked in a message as sent to `claude`: without the preload wrapper and
+/// the attachments block in front of it. Titles and the run log show this.
+pub fn request_text(message: &str) -> &str {
+    strip(crate::preload::strip(message))
+}
+
 /// The request inside a message with an attachments block.
 pub fn strip(text: &str) -> &str {
     if !text.starts_with(OPEN) {

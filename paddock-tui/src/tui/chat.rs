@@ -347,6 +347,18 @@ impl Default for Scroll {
     }
 }
 
+/// The running turn's items, lifted out while a first transcript is read under them.
+struct LiveTurn {
+    items: Vec<Item>,
+    /// tool_use_id → its item, counted from the turn's first item.
+    tools: Vec<(String, usize)>,
+    open_text: Option<usize>,
+    open_thinking: Option<usize>,
+    job_id: String,
+    last_seq: Option<u64>,
+    job_seqs: VecDeque<(String, u64)>,
+}
+
 /// One chat as the chat pane shows it.
 #[derive(Debug)]
 pub struct ChatView {
@@ -461,6 +473,16 @@ impl ChatView {
     /// Replaces the history with the transcript's entries (on open, and after `chat:resync`).
     /// Forgets the seqs applied so far: the replay that follows starts the running turn over.
     pub fn hydrate(&mut self, t: &Transcript) {
+        // Frames of the running turn that came before the first transcript (the connection
+        // that started the chat follows it at once, and its transcript may not be written yet):
+        // kept after the transcript's entries, in place of their copy, with the seqs applied,
+        // so the replay that follows adds nothing twice and nothing is lost. A later hydration
+        // (resync, restart) starts over, since frames may have been missed.
+        let live = if self.hydrated {
+            None
+        } else {
+            self.take_live_turn()
+        };
         let expanded: HashSet<String> = self
             .items
             .iter()
@@ -502,12 +524,63 @@ impl ChatView {
                 tool.expanded = true;
             }
         }
+        if let Some(live) = live {
+            self.put_back_live_turn(live);
+        }
         self.clamp_cursor();
         self.cache.clear();
         self.hydrated = true;
         if let Some(entry) = self.pending_jump.take() {
             self.jump_to_entry(entry);
         }
+    }
+
+    /// Takes the running turn's live items (from its `chat:user` on) and where the stream is
+    /// in it, if frames of a turn were applied.
+    fn take_live_turn(&mut self) -> Option<LiveTurn> {
+        let job = self.job_id.clone()?;
+        let at = self.items.iter().rposition(|item| {
+            matches!(item, Item::User(u) if !u.hydrated && u.job_id.as_deref() == Some(job.as_str()))
+        })?;
+        let items = self.items.split_off(at);
+        let tools = self
+            .tools
+            .iter()
+            .filter(|(_, i)| **i >= at)
+            .map(|(id, i)| (id.clone(), i - at))
+            .collect();
+        self.tools.retain(|_, i| *i < at);
+        Some(LiveTurn {
+            items,
+            tools,
+            open_text: self.open_text.and_then(|i| i.checked_sub(at)),
+            open_thinking: self.open_thinking.and_then(|i| i.checked_sub(at)),
+            job_id: job,
+            last_seq: self.last_seq,
+            job_seqs: self.job_seqs.clone(),
+        })
+    }
+
+    /// Puts a live turn back after the hydrated entries, dropping their copy of it.
+    fn put_back_live_turn(&mut self, live: LiveTurn) {
+        if let Some(Item::User(user)) = live.items.first() {
+            let (uuid, text) = (user.uuid.clone(), user.text.clone());
+            self.drop_replayed_turn(uuid.as_deref(), &text);
+        }
+        let base = self.items.len();
+        for entry in &mut self.entry_items {
+            if entry.is_some_and(|i| i >= base) {
+                *entry = None;
+            }
+        }
+        self.items.extend(live.items);
+        self.tools
+            .extend(live.tools.into_iter().map(|(id, i)| (id, base + i)));
+        self.open_text = live.open_text.map(|i| base + i);
+        self.open_thinking = live.open_thinking.map(|i| base + i);
+        self.job_id = Some(live.job_id);
+        self.last_seq = live.last_seq;
+        self.job_seqs = live.job_seqs;
     }
 
     /// The item transcript entry `entry` (its index in `chat:transcript`'s entries) is shown
@@ -966,12 +1039,20 @@ impl ChatView {
         self.expand_tools
     }
 
-    /// The kept files the item under the cursor names (see [`Item::attachments`]).
+    /// The kept files the item under the cursor names (see [`Item::attachments`]); with no
+    /// cursor, the latest item's that names any.
     pub fn cursor_attachments(&self) -> Vec<Listed> {
-        self.cursor
-            .and_then(|i| self.items.get(i))
-            .map(Item::attachments)
-            .unwrap_or_default()
+        match self.cursor {
+            Some(i) => self.items.get(i).map(Item::attachments).unwrap_or_default(),
+            // No cursor (following the stream): the latest item with files.
+            None => self
+                .items
+                .iter()
+                .rev()
+                .map(Item::attachments)
+                .find(|files| !files.is_empty())
+                .unwrap_or_default(),
+        }
     }
 
     /// Who injected the turn under the cursor: the lead binds a key that opens the sending
@@ -1313,6 +1394,79 @@ mod tests {
             ]
         );
         assert!(matches!(&view.items()[2], Item::User(u) if !u.hydrated));
+    }
+
+    /// The client that started a chat follows it before its transcript is read: frames that
+    /// came first survive the (empty or partial) transcript, and the replay after it adds
+    /// nothing twice.
+    #[test]
+    fn frames_before_the_first_transcript_are_kept() {
+        // The transcript was not written yet.
+        let mut view = ChatView::new("web", SESSION);
+        view.apply(&frame("j1", 1, user("u1", "what is in the file?")));
+        view.apply(&frame(
+            "j1",
+            2,
+            tool_start("t1", "Read", json!({"file_path": "a.txt"})),
+        ));
+        view.apply(&frame("j1", 3, text("It says ")));
+        view.hydrate(&transcript(Vec::new(), true));
+        assert!(view.apply(&frame("j1", 4, text("hello."))));
+        for (seq, event) in [
+            (1, user("u1", "what is in the file?")),
+            (2, tool_start("t1", "Read", json!({"file_path": "a.txt"}))),
+            (3, text("It says ")),
+            (4, text("hello.")),
+        ] {
+            assert!(!view.apply(&frame("j1", seq, event)), "seq {seq} again");
+        }
+        view.apply(&frame(
+            "j1",
+            5,
+            tool_call("t1", "Read", json!({"file_path": "a.txt"}), "hello.", false),
+        ));
+        assert_eq!(
+            lines(&view),
+            [
+                "user: what is in the file?",
+                "tool: Read a.txt · 1 line",
+                "assistant: It says hello.",
+            ]
+        );
+        assert!(
+            matches!(&view.items()[1], Item::Tool(t) if t.result.is_some()),
+            "the result found its call"
+        );
+
+        // The transcript had the turn's start already: its copy gives way to the live one.
+        let mut view = ChatView::new("web", SESSION);
+        view.apply(&frame("j1", 1, user("u1", "count")));
+        view.apply(&frame("j1", 2, text("one ")));
+        view.hydrate(&transcript(
+            vec![
+                t_user("u0", "earlier"),
+                t_assistant("before"),
+                t_user("u1", "count"),
+            ],
+            true,
+        ));
+        view.apply(&frame("j1", 3, text("two")));
+        assert_eq!(
+            lines(&view),
+            [
+                "user: earlier",
+                "assistant: before",
+                "user: count",
+                "assistant: one two",
+            ]
+        );
+        assert_eq!(view.entry_item(0), Some(0));
+        assert_eq!(view.entry_item(2), None, "its copy is gone");
+
+        // A later hydration (a resync) starts over: the replay brings the turn back.
+        view.hydrate(&transcript(vec![t_user("u0", "earlier")], true));
+        assert_eq!(lines(&view), ["user: earlier"]);
+        assert!(view.apply(&frame("j1", 1, user("u1", "count"))));
     }
 
     /// A reconnect re-subscribes with lastSeq; a replay that overlaps what was applied (or a

@@ -113,9 +113,8 @@ impl Digest {
                     self.prompts += 1;
                     if self.first_prompt.is_none() {
                         // A preloaded chat's title is its request, not the project context.
-                        self.first_prompt = Some(
-                            crate::attachments::strip(crate::preload::strip(&text)).to_owned(),
-                        );
+                        self.first_prompt =
+                            Some(crate::attachments::request_text(&text).to_owned());
                     }
                 }
             }

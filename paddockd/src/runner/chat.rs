@@ -333,7 +333,7 @@ impl ChatTask {
             session_id: self.session_id.clone(),
             origin: req.origin,
             trigger: req.trigger.clone(),
-            prompt: Some(req.message.clone()),
+            prompt: Some(crate::attachments::request_text(&req.message).to_owned()),
             started_at: now.clone(),
             status: RunStatus::Running,
             finished_at: None,
@@ -416,8 +416,7 @@ impl ChatTask {
             req.reply_to.is_some() || (req.attribution.is_none() && req.origin == Origin::Human);
         let manage = crate::agent::grants_tools(&cfg, &project, depth, human);
         self.unattended = !human;
-        self.fallback_title = req
-            .message
+        self.fallback_title = crate::attachments::request_text(&req.message)
             .lines()
             .map(str::trim)
             .find(|l| !l.is_empty())

@@ -1707,6 +1707,14 @@ async fn attached_files_are_kept_listed_before_the_message_and_fetched_back() {
         assert!(tokio::time::Instant::now() < deadline, "{:#?}", chats.chats);
         tokio::time::sleep(std::time::Duration::from_millis(25)).await;
     }
+    // History shows the request too, not the block.
+    let runs = history(&mut c, HistoryList::default()).await;
+    let run = runs
+        .runs
+        .iter()
+        .find(|r| r.session_id == sent.session_id)
+        .expect("the run is in the history");
+    assert_eq!(run.prompt.as_deref(), Some("What is wrong here?"));
     // Over the limit: refused, naming the setting; nothing is sent.
     let err = c
         .request(Request::ChatSend(paddock_proto::ChatSend {
