@@ -10,6 +10,7 @@ mod git;
 mod harness;
 mod management;
 mod notifications;
+mod project_file;
 mod provenance;
 mod queue;
 mod real_cli;
