@@ -13,6 +13,7 @@
 //!    [`Routing`] payload and a monotonic `seq`) and control events ([`ControlMessage`]).
 
 mod codec;
+mod delta;
 mod messages;
 pub mod paths;
 

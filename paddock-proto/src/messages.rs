@@ -559,7 +559,7 @@ pub enum ChatScope {
     All,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ChatList {
     /// `None` lists every project's chats; `Some("")` only the root workspace's.
@@ -567,6 +567,11 @@ pub struct ChatList {
     pub project_slug: Option<String>,
     #[serde(default)]
     pub scope: ChatScope,
+    /// The `revision` of an earlier answer to this same listing (same project, scope and
+    /// user): the answer then holds only what changed since, when the daemon can still tell
+    /// ([`Chats::delta`]). `None`: the full list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<u64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -1272,9 +1277,27 @@ pub struct Subscribed {
     pub next_seq: u64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// The answer to `chat:list`: the full list, or (`delta`) what changed since the asked revision.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Chats {
+    /// The full list in tree order; in a delta, only the rows that changed (or appeared) since
+    /// `since`, in tree order.
     pub chats: Vec<ChatSummary>,
+    /// This listing's revision now: send it back as `since` for a delta. Revisions never repeat
+    /// across daemon runs. `None` from a daemon that does not keep them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revision: Option<u64>,
+    /// True: `chats` holds only the changed rows and `removed` the ids that left the listing;
+    /// false: `chats` is the whole list.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub delta: bool,
+    /// In a delta: the ids no longer in this listing (archived away, deleted, moved).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub removed: Vec<String>,
+    /// In a delta, one per row of `chats`: the session id of the row listed just before it in
+    /// the whole list (`None`: it is first). A row not in `chats` kept its predecessor.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub after: Vec<Option<String>>,
 }
 
 /// How a chat came to exist (its run provenance).

@@ -375,6 +375,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                 Request::ChatList(ChatList {
                     project_slug: Some(s(PROJECT)),
                     scope: ChatScope::Active,
+                    since: None,
                 }),
             ),
         ),
@@ -385,6 +386,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                 Request::ChatList(ChatList {
                     project_slug: Some(s(ROOT)),
                     scope: ChatScope::Archived,
+                    since: None,
                 }),
             ),
         ),
@@ -395,6 +397,18 @@ fn table() -> Vec<(&'static str, Golden)> {
                 Request::ChatList(ChatList {
                     project_slug: None,
                     scope: ChatScope::All,
+                    since: None,
+                }),
+            ),
+        ),
+        (
+            "request.chat_list.since",
+            request(
+                80,
+                Request::ChatList(ChatList {
+                    project_slug: Some(s(PROJECT)),
+                    scope: ChatScope::Active,
+                    since: Some(1_764_477_600_000_042),
                 }),
             ),
         ),
@@ -1237,6 +1251,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                             status: None,
                         },
                     ],
+                    ..Chats::default()
                 }),
             ),
         ),
@@ -1274,6 +1289,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                         )),
                         status: None,
                     }],
+                    ..Chats::default()
                 }),
             ),
         ),
@@ -1338,6 +1354,27 @@ fn table() -> Vec<(&'static str, Golden)> {
                             status: None,
                         },
                     ],
+                    ..Chats::default()
+                }),
+            ),
+        ),
+        (
+            "reply.chats.delta",
+            ok(
+                80,
+                Reply::Chats(Chats {
+                    chats: vec![ChatSummary {
+                        updated_at: Some(s("2026-11-03T09:16:21Z")),
+                        message_count: 8,
+                        running: false,
+                        unread: true,
+                        status: Some(s("The race is fixed; the suite passed 50 runs in a row.")),
+                        ..chat_summary()
+                    }],
+                    revision: Some(1_764_477_600_000_057),
+                    delta: true,
+                    removed: vec![s(HOOK_CHAT)],
+                    after: vec![None],
                 }),
             ),
         ),
@@ -3042,6 +3079,7 @@ fn the_root_workspace_slug_survives_as_an_empty_string() {
         request: Request::ChatList(ChatList {
             project_slug: Some(s(ROOT)),
             scope: ChatScope::Active,
+            since: None,
         }),
     };
     let line = encode(&list).unwrap();

@@ -65,12 +65,14 @@ async fn ls_json_is_the_array_of_chats_of_the_root_workspace() -> TestResult {
             Request::ChatList(ChatList {
                 project_slug: Some(String::new()),
                 scope: ChatScope::Active,
+                since: None,
             })
         );
         conn.reply(
             msg.id,
             Reply::Chats(Chats {
                 chats: chats.clone(),
+                ..Chats::default()
             }),
         )
         .await?;
@@ -260,6 +262,7 @@ fn list_everything() -> Request {
     Request::ChatList(ChatList {
         project_slug: None,
         scope: ChatScope::All,
+        since: None,
     })
 }
 
@@ -288,8 +291,14 @@ async fn archive_subtree_is_one_request_for_the_whole_family() -> TestResult {
         let mut conn = daemon.accept_hello().await?;
         let msg = conn.recv().await?;
         assert_eq!(msg.request, list_everything());
-        conn.reply(msg.id, Reply::Chats(Chats { chats: family() }))
-            .await?;
+        conn.reply(
+            msg.id,
+            Reply::Chats(Chats {
+                chats: family(),
+                ..Chats::default()
+            }),
+        )
+        .await?;
         let msg = conn.recv().await?;
         assert_eq!(
             msg.request,
@@ -352,8 +361,14 @@ async fn an_unknown_chat_in_a_subtree_changes_nothing() -> TestResult {
         let mut conn = daemon.accept_hello().await?;
         let msg = conn.recv().await?;
         assert_eq!(msg.request, list_everything());
-        conn.reply(msg.id, Reply::Chats(Chats { chats: family() }))
-            .await?;
+        conn.reply(
+            msg.id,
+            Reply::Chats(Chats {
+                chats: family(),
+                ..Chats::default()
+            }),
+        )
+        .await?;
         // Nothing more is asked: the connection just closes.
         assert!(conn.recv().await.is_err());
         TestResult::Ok(())
@@ -416,8 +431,14 @@ async fn delete_yes_subtree_deletes_the_family() -> TestResult {
         let mut conn = daemon.accept_hello().await?;
         let msg = conn.recv().await?;
         assert_eq!(msg.request, list_everything());
-        conn.reply(msg.id, Reply::Chats(Chats { chats: family() }))
-            .await?;
+        conn.reply(
+            msg.id,
+            Reply::Chats(Chats {
+                chats: family(),
+                ..Chats::default()
+            }),
+        )
+        .await?;
         let msg = conn.recv().await?;
         assert_eq!(
             msg.request,

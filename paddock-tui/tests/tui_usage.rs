@@ -289,6 +289,7 @@ fn the_scope_key_asks_for_that_scope() -> TestResult {
             ChatList {
                 project_slug: None,
                 scope: proto,
+                since: None,
             }
         );
     }

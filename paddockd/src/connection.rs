@@ -352,7 +352,15 @@ impl Connection {
             Request::ChatList(list) => {
                 crate::chats::list(&d, &self.user, list.project_slug.as_deref(), list.scope)
                     .await
-                    .map(|chats| Reply::Chats(paddock_proto::Chats { chats }))
+                    .map(|chats| {
+                        Reply::Chats(d.state.listings.answer(
+                            &self.user,
+                            list.project_slug.as_deref(),
+                            list.scope,
+                            list.since,
+                            chats,
+                        ))
+                    })
             }
             Request::ChatTranscript(s) => crate::chats::transcript(&d, &self.user, &s.session_id)
                 .await

@@ -20,6 +20,7 @@ pub mod history;
 pub mod hub;
 pub mod index;
 pub mod listener;
+pub mod listing;
 pub mod logging;
 pub mod management;
 pub mod mcp;

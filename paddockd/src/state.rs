@@ -30,6 +30,8 @@ pub struct ChatState {
     pub lifecycle: tokio::sync::broadcast::Sender<TurnEnded>,
     /// The file-provenance recorder: steps of every tool call, per chat.
     pub provenance: crate::provenance::Provenance,
+    /// Revisions of the chat listings asked for, for `chat:list`'s deltas.
+    pub listings: crate::listing::Listings,
 }
 
 /// A turn ended: what hooks react to.
@@ -68,6 +70,7 @@ impl ChatState {
                 crate::provenance::Limits::default(),
                 &cfg.claude_home,
             ),
+            listings: crate::listing::Listings::new(),
         })
     }
 

@@ -150,6 +150,7 @@ impl Conn {
         let id = self.send(Request::ChatList(ChatList {
             project_slug: Some(String::new()),
             scope: ChatScope::All,
+            since: None,
         }));
         match self.reply(id) {
             Ok(Reply::Chats(c)) => c.chats,

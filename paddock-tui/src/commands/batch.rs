@@ -85,6 +85,7 @@ async fn all_chats(client: &Client) -> anyhow::Result<Vec<ChatSummary>> {
     let request = Request::ChatList(ChatList {
         project_slug: None,
         scope: ChatScope::All,
+        since: None,
     });
     match client.request(request).await? {
         Reply::Chats(c) => Ok(c.chats),

@@ -19,6 +19,7 @@ pub async fn ls(ctx: &Context, args: LsArgs) -> anyhow::Result<()> {
     let request = Request::ChatList(ChatList {
         project_slug: Some(project.clone()),
         scope,
+        since: None,
     });
     match client.request(request).await? {
         Reply::Chats(c) if args.json => print_json(&c.chats),

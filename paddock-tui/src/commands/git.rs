@@ -123,6 +123,7 @@ pub(super) async fn chat_project(client: &Client, session: &str) -> anyhow::Resu
     let request = Request::ChatList(ChatList {
         project_slug: None,
         scope: ChatScope::All,
+        since: None,
     });
     let chats = match client.request(request).await? {
         Reply::Chats(c) => c.chats,

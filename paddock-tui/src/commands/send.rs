@@ -128,6 +128,7 @@ async fn project_of(client: &Client, session: &str) -> anyhow::Result<String> {
     let request = Request::ChatList(ChatList {
         project_slug: None,
         scope: ChatScope::All,
+        since: None,
     });
     match client.request(request).await? {
         Reply::Chats(c) => c

@@ -61,6 +61,7 @@ pub async fn run(ctx: &Context, args: StatusArgs) -> anyhow::Result<()> {
         .request(Request::ChatList(ChatList {
             project_slug: None,
             scope: ChatScope::Active,
+            since: None,
         }))
         .await?
     {

@@ -55,6 +55,7 @@ async fn chat_exists(client: &Client, session: &str) -> anyhow::Result<()> {
     let request = Request::ChatList(ChatList {
         project_slug: None,
         scope: ChatScope::All,
+        since: None,
     });
     match client.request(request).await? {
         Reply::Chats(c) if c.chats.iter().any(|chat| chat.session_id == session) => Ok(()),

@@ -26,6 +26,7 @@ pub async fn run(ctx: &Context, args: UsageArgs) -> anyhow::Result<()> {
             } else {
                 scope
             },
+            since: None,
         }))
         .await?
     {

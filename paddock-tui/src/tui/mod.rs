@@ -142,10 +142,12 @@ impl Fetch {
             Fetch::AllChats => Request::ChatList(ChatList {
                 project_slug: None,
                 scope: ChatScope::Active,
+                since: None,
             }),
             Fetch::Chats(slug) => Request::ChatList(ChatList {
                 project_slug: Some(slug.clone()),
                 scope: ChatScope::Active,
+                since: None,
             }),
             Fetch::Transcript(sid) => Request::ChatTranscript(SessionRef {
                 session_id: sid.clone(),

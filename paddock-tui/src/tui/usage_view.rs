@@ -85,6 +85,7 @@ pub fn list_request(scope: UsageScope) -> ChatList {
     ChatList {
         project_slug: None,
         scope: scope.to_proto(),
+        since: None,
     }
 }
 

@@ -87,6 +87,7 @@ async fn list(c: &mut RawClient) -> Vec<ChatSummary> {
         .request(Request::ChatList(ChatList {
             project_slug: Some(String::new()),
             scope: ChatScope::All,
+            since: None,
         }))
         .await
     {
@@ -574,6 +575,7 @@ async fn list_in(c: &mut RawClient, project: &str) -> Vec<ChatSummary> {
         .request(Request::ChatList(ChatList {
             project_slug: Some(project.into()),
             scope: ChatScope::All,
+            since: None,
         }))
         .await
     {

@@ -60,6 +60,7 @@ async fn list(c: &mut RawClient, project: &str, scope: ChatScope) -> Vec<ChatSum
         Request::ChatList(ChatList {
             project_slug: Some(project.into()),
             scope,
+            since: None,
         }),
     )
     .await
@@ -442,6 +443,7 @@ async fn a_new_chat_is_listed_with_its_derived_fields_and_renders() {
         Request::ChatList(ChatList {
             project_slug: None,
             scope: ChatScope::Active,
+            since: None,
         }),
     )
     .await
@@ -1691,6 +1693,7 @@ async fn attached_files_are_kept_listed_before_the_message_and_fetched_back() {
             .request(Request::ChatList(paddock_proto::ChatList {
                 project_slug: Some(String::new()),
                 scope: Default::default(),
+                since: None,
             }))
             .await
             .unwrap()

@@ -158,6 +158,7 @@ async fn a_streamed_turn_then_a_second_turn_in_the_same_chat() {
         .request(Request::ChatList(paddock_proto::ChatList {
             project_slug: Some(String::new()),
             scope: Default::default(),
+            since: None,
         }))
         .await
         .unwrap()

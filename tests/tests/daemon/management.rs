@@ -532,6 +532,7 @@ async fn management_create_chat_is_a_root_that_runs_and_takes_messages() {
         .request(Request::ChatList(paddock_proto::ChatList {
             project_slug: Some(String::new()),
             scope: Default::default(),
+            since: None,
         }))
         .await
         .unwrap()

@@ -142,6 +142,7 @@ async fn a_write_is_observed_and_current_then_stale_once_the_file_changes() {
         .request(Request::ChatList(paddock_proto::ChatList {
             project_slug: Some("web".into()),
             scope: Default::default(),
+            since: None,
         }))
         .await
         .unwrap()

@@ -10,6 +10,7 @@ async fn queued_of(c: &mut RawClient, session: &str) -> Option<String> {
         .request(Request::ChatList(ChatList {
             project_slug: Some(String::new()),
             scope: ChatScope::All,
+            since: None,
         }))
         .await
         .unwrap()
@@ -160,6 +161,7 @@ async fn a_chat_row_carries_a_one_line_status_refreshed_after_each_turn() {
                     .request(Request::ChatList(ChatList {
                         project_slug: Some(String::new()),
                         scope: ChatScope::All,
+                        since: None,
                     }))
                     .await
                     .unwrap()

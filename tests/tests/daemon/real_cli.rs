@@ -196,6 +196,7 @@ async fn real_cli_chats_are_indexed_and_rendered_from_its_transcript() {
                 .request(Request::ChatList(paddock_proto::ChatList {
                     project_slug: Some(String::new()),
                     scope: paddock_proto::ChatScope::All,
+                    since: None,
                 }))
                 .await
                 .unwrap()
@@ -337,6 +338,7 @@ async fn real_cli_spawns_a_child_through_mcp_and_the_report_back_streams_live() 
                 .request(Request::ChatList(paddock_proto::ChatList {
                     project_slug: Some(String::new()),
                     scope: paddock_proto::ChatScope::All,
+                    since: None,
                 }))
                 .await
                 .unwrap()
@@ -753,6 +755,7 @@ async fn real_cli_preloaded_context_reaches_the_model_and_the_title_is_the_reque
             .request(Request::ChatList(paddock_proto::ChatList {
                 project_slug: Some("web".into()),
                 scope: Default::default(),
+                since: None,
             }))
             .await
             .unwrap()

@@ -14,6 +14,7 @@ async fn row(c: &mut RawClient, session: &str) -> ChatSummary {
         .request(Request::ChatList(ChatList {
             project_slug: Some(String::new()),
             scope: ChatScope::All,
+            since: None,
         }))
         .await
         .unwrap()

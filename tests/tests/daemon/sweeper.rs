@@ -120,6 +120,7 @@ async fn chat_count(c: &mut RawClient, project: &str) -> usize {
         .request(Request::ChatList(ChatList {
             project_slug: Some(project.into()),
             scope: ChatScope::All,
+            since: None,
         }))
         .await
     {

@@ -98,6 +98,7 @@ async fn chats(c: &mut RawClient) -> Vec<ChatSummary> {
         .request(Request::ChatList(ChatList {
             project_slug: None,
             scope: ChatScope::All,
+            since: None,
         }))
         .await
     {

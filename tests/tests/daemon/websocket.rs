@@ -304,6 +304,7 @@ async fn websocket_token_auth_then_a_streamed_turn_and_close_at_shutdown() {
         .request(Request::ChatList(paddock_proto::ChatList {
             project_slug: Some(String::new()),
             scope: Default::default(),
+            since: None,
         }))
         .await
         .unwrap()
@@ -409,6 +410,7 @@ async fn websocket_trusted_header_names_the_user() {
             .request(Request::ChatList(paddock_proto::ChatList {
                 project_slug: Some(String::new()),
                 scope: Default::default(),
+                since: None,
             }))
             .await
             .unwrap()

@@ -1,0 +1,516 @@
+//! Revisions of chat listings, so `chat:list` can answer with what changed (`since`).
+//!
+//! A listing is what one `chat:list` shows: one user's view (read state is per user) of one
+//! project (or of all) in one scope. For each listing asked for, [`Listings`] keeps every row's
+//! fingerprint and the revision at which it last changed, and the ids that left the listing
+//! (tombstones). A listing's rows are always built in full (`chats::list`: the join over the
+//! index and the stores, then the tree layout); the fingerprints only decide which of them go
+//! on the wire. A fingerprint covers every field of the computed row (so a change of `level`,
+//! `children` or `treeParent` caused by another chat counts) and the id of the row listed just
+//! before it, so a row that moved is in the delta too, and a client can put every row back in
+//! its place (docs/PROTOCOL.md, `chats`).
+//!
+//! Revisions come from one counter per daemon that starts at the wall clock in microseconds,
+//! so a revision of an earlier run is never mistaken for one of this run; on top of that, a
+//! listing answers a `since` only if it issued that revision itself (another listing's or
+//! another run's revision gets the full list).
+
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::hash::{Hash, Hasher};
+use std::sync::{Mutex, PoisonError};
+
+use paddock_proto::{ChatScope, ChatSummary, ChatUsage, Chats};
+
+/// Listings kept. Overflow: the least recently asked listing is dropped; its next `since`
+/// gets the full list.
+const MAX_LISTINGS: usize = 32;
+/// Removed ids kept per listing. Overflow: the oldest tombstone is dropped and the listing
+/// stops answering a `since` older than it (the full list instead).
+const MAX_TOMBSTONES: usize = 4096;
+/// Revisions a listing remembers having issued. Overflow: the oldest is forgotten, and a
+/// `since` equal to it gets the full list.
+const MAX_ISSUED: usize = 256;
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct Key {
+    user: String,
+    project: Option<String>,
+    scope: u8,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Row {
+    fingerprint: u64,
+    /// The revision at which this row last changed (or entered the listing).
+    changed: u64,
+}
+
+#[derive(Debug)]
+struct Listing {
+    revision: u64,
+    rows: HashMap<String, Row>,
+    /// Ids that left the listing, with the revision they left at, oldest first.
+    tombstones: VecDeque<(u64, String)>,
+    /// The oldest `since` this listing can still answer with a delta.
+    floor: u64,
+    /// Revisions this listing answered with, oldest first.
+    issued: VecDeque<u64>,
+    /// When it was last asked for (a tick of [`Inner::tick`]), for the LRU.
+    used: u64,
+}
+
+#[derive(Debug)]
+struct Inner {
+    listings: HashMap<Key, Listing>,
+    /// The next revision to issue.
+    next: u64,
+    tick: u64,
+}
+
+/// The listings' revisions (see the module docs). One per daemon.
+#[derive(Debug)]
+pub struct Listings {
+    inner: Mutex<Inner>,
+}
+
+impl Default for Listings {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Listings {
+    pub fn new() -> Self {
+        let epoch = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX / 2));
+        Self::starting_at(epoch.max(1))
+    }
+
+    /// Revisions start at `first` (tests).
+    pub fn starting_at(first: u64) -> Self {
+        Self {
+            inner: Mutex::new(Inner {
+                listings: HashMap::new(),
+                next: first,
+                tick: 0,
+            }),
+        }
+    }
+
+    /// The answer to a `chat:list` whose full list (in tree order) is `rows`: records the
+    /// listing's new state, then answers with the full list, or with what changed since
+    /// `since` when this listing issued that revision and still knows what left it since.
+    pub fn answer(
+        &self,
+        user: &str,
+        project: Option<&str>,
+        scope: ChatScope,
+        since: Option<u64>,
+        rows: Vec<ChatSummary>,
+    ) -> Chats {
+        let key = Key {
+            user: user.to_owned(),
+            project: project.map(str::to_owned),
+            scope: match scope {
+                ChatScope::Active => 0,
+                ChatScope::Archived => 1,
+                ChatScope::All => 2,
+            },
+        };
+        // Hashed before the lock is taken: the costly part.
+        let prints: Vec<u64> = rows
+            .iter()
+            .enumerate()
+            .map(|(i, row)| {
+                let before = i
+                    .checked_sub(1)
+                    .and_then(|b| rows.get(b))
+                    .map(|r| r.session_id.as_str());
+                fingerprint(row, before)
+            })
+            .collect();
+        let mut guard = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        let Inner {
+            listings,
+            next,
+            tick,
+        } = &mut *guard;
+        *tick += 1;
+        if !listings.contains_key(&key) && listings.len() >= MAX_LISTINGS {
+            let oldest = listings
+                .iter()
+                .min_by_key(|(_, l)| l.used)
+                .map(|(k, _)| k.clone());
+            if let Some(oldest) = oldest {
+                listings.remove(&oldest);
+            }
+        }
+        let listing = listings.entry(key).or_insert_with(|| Listing {
+            revision: 0,
+            rows: HashMap::new(),
+            tombstones: VecDeque::new(),
+            floor: *next,
+            issued: VecDeque::new(),
+            used: 0,
+        });
+        listing.used = *tick;
+        if listing.update(&rows, &prints, *next) {
+            *next += 1;
+        }
+        match since {
+            Some(since) if listing.answers(since) => listing.delta(since, rows),
+            _ => full(rows, Some(listing.revision)),
+        }
+    }
+}
+
+impl Listing {
+    /// Records the listing's rows now; a change of anything takes the revision `candidate`.
+    /// True when it did.
+    fn update(&mut self, rows: &[ChatSummary], prints: &[u64], candidate: u64) -> bool {
+        let mut changed = false;
+        let mut present: HashSet<&str> = HashSet::with_capacity(rows.len());
+        for (row, &fingerprint) in rows.iter().zip(prints) {
+            present.insert(row.session_id.as_str());
+            match self.rows.get_mut(&row.session_id) {
+                Some(known) if known.fingerprint == fingerprint => {}
+                Some(known) => {
+                    *known = Row {
+                        fingerprint,
+                        changed: candidate,
+                    };
+                    changed = true;
+                }
+                None => {
+                    self.rows.insert(
+                        row.session_id.clone(),
+                        Row {
+                            fingerprint,
+                            changed: candidate,
+                        },
+                    );
+                    changed = true;
+                }
+            }
+        }
+        if self.rows.len() > present.len() {
+            let gone: Vec<String> = self
+                .rows
+                .keys()
+                .filter(|sid| !present.contains(sid.as_str()))
+                .cloned()
+                .collect();
+            for sid in gone {
+                self.rows.remove(&sid);
+                self.tombstones.push_back((candidate, sid));
+                changed = true;
+            }
+            while self.tombstones.len() > MAX_TOMBSTONES {
+                if let Some((at, _)) = self.tombstones.pop_front() {
+                    self.floor = self.floor.max(at);
+                }
+            }
+        }
+        if changed || self.issued.is_empty() {
+            self.revision = candidate;
+            self.issued.push_back(candidate);
+            while self.issued.len() > MAX_ISSUED {
+                self.issued.pop_front();
+            }
+            return true;
+        }
+        false
+    }
+
+    /// Whether a delta since `since` can be given.
+    fn answers(&self, since: u64) -> bool {
+        since >= self.floor && self.issued.contains(&since)
+    }
+
+    /// The rows changed after `since`, each with the id listed before it, and the ids that
+    /// left after `since`.
+    fn delta(&self, since: u64, rows: Vec<ChatSummary>) -> Chats {
+        let mut after = Vec::new();
+        let mut chats = Vec::new();
+        let mut before: Option<String> = None;
+        for row in rows {
+            let sid = row.session_id.clone();
+            if self.rows.get(&sid).is_none_or(|r| r.changed > since) {
+                after.push(before);
+                chats.push(row);
+            }
+            before = Some(sid);
+        }
+        let mut seen = HashSet::new();
+        let removed = self
+            .tombstones
+            .iter()
+            .rev()
+            .take_while(|(at, _)| *at > since)
+            .filter(|(_, sid)| !self.rows.contains_key(sid) && seen.insert(sid.as_str()))
+            .map(|(_, sid)| sid.clone())
+            .collect();
+        Chats {
+            chats,
+            revision: Some(self.revision),
+            delta: true,
+            removed,
+            after,
+        }
+    }
+}
+
+fn full(rows: Vec<ChatSummary>, revision: Option<u64>) -> Chats {
+    Chats {
+        chats: rows,
+        revision,
+        ..Chats::default()
+    }
+}
+
+/// A hash of every field of the row and of the id listed before it. The destructuring names
+/// every field, so a field added to the row must be added here (it does not compile
+/// otherwise).
+fn fingerprint(row: &ChatSummary, before: Option<&str>) -> u64 {
+    let ChatSummary {
+        session_id,
+        project_slug,
+        title,
+        origin,
+        depth,
+        parent_session_id,
+        parent_project,
+        created_at,
+        updated_at,
+        model,
+        message_count,
+        running,
+        unread,
+        archived,
+        starred,
+        detached,
+        trigger,
+        tree_parent,
+        level,
+        children,
+        usage,
+        queued,
+        interrupted,
+        parked,
+        status,
+    } = row;
+    let mut h = DefaultHasher::new();
+    before.hash(&mut h);
+    session_id.hash(&mut h);
+    project_slug.hash(&mut h);
+    title.hash(&mut h);
+    std::mem::discriminant(origin).hash(&mut h);
+    depth.hash(&mut h);
+    parent_session_id.hash(&mut h);
+    parent_project.hash(&mut h);
+    created_at.hash(&mut h);
+    updated_at.hash(&mut h);
+    model.hash(&mut h);
+    message_count.hash(&mut h);
+    (running, unread, archived, starred, detached, interrupted).hash(&mut h);
+    trigger.hash(&mut h);
+    tree_parent.hash(&mut h);
+    level.hash(&mut h);
+    children.hash(&mut h);
+    match usage {
+        None => 0u8.hash(&mut h),
+        Some(ChatUsage {
+            context_tokens,
+            context_limit,
+            input_tokens,
+            output_tokens,
+            cache_read_tokens,
+            cache_creation_tokens,
+            cost_usd,
+        }) => {
+            1u8.hash(&mut h);
+            (
+                context_tokens,
+                context_limit,
+                input_tokens,
+                output_tokens,
+                cache_read_tokens,
+                cache_creation_tokens,
+                cost_usd.to_bits(),
+            )
+                .hash(&mut h);
+        }
+    }
+    queued.hash(&mut h);
+    parked.hash(&mut h);
+    status.hash(&mut h);
+    h.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+
+    fn row(sid: &str, title: &str) -> ChatSummary {
+        ChatSummary {
+            session_id: sid.into(),
+            title: title.into(),
+            ..ChatSummary::default()
+        }
+    }
+
+    fn ask(l: &Listings, since: Option<u64>, rows: &[ChatSummary]) -> Chats {
+        l.answer("u", Some("p"), ChatScope::Active, since, rows.to_vec())
+    }
+
+    #[test]
+    fn an_unchanged_listing_keeps_its_revision_and_answers_an_empty_delta() {
+        let l = Listings::starting_at(100);
+        let rows = [row("a", "A"), row("b", "B")];
+        let first = ask(&l, None, &rows);
+        assert!(!first.delta);
+        assert_eq!(first.revision, Some(100));
+        let again = ask(&l, first.revision, &rows);
+        assert!(again.delta);
+        assert_eq!(again.revision, Some(100));
+        assert!(again.chats.is_empty() && again.removed.is_empty());
+    }
+
+    #[test]
+    fn a_delta_holds_the_changed_and_moved_rows_and_the_removed_ids() {
+        let l = Listings::starting_at(100);
+        let before = [row("a", "A"), row("b", "B"), row("c", "C"), row("d", "D")];
+        let r0 = ask(&l, None, &before).revision;
+        // c renamed and moved to the top; b removed.
+        let now = [row("c", "C2"), row("a", "A"), row("d", "D")];
+        let d = ask(&l, r0, &now);
+        assert!(d.delta);
+        assert_eq!(d.revision, Some(101));
+        let ids: Vec<&str> = d.chats.iter().map(|c| c.session_id.as_str()).collect();
+        assert_eq!(ids, ["c", "a", "d"]);
+        assert_eq!(d.after, [None, Some("c".into()), Some("a".into())]);
+        assert_eq!(d.removed, ["b"]);
+        assert_eq!(d.clone().apply_to(&before).unwrap(), now);
+    }
+
+    #[test]
+    fn an_unknown_or_foreign_since_gets_the_full_list() {
+        let l = Listings::starting_at(100);
+        let rows = [row("a", "A")];
+        let r = ask(&l, None, &rows).revision;
+        assert!(!ask(&l, Some(7), &rows).delta);
+        assert!(!ask(&l, r.map(|r| r + 1), &rows).delta);
+        // Another listing's revision.
+        let other = l.answer("u", Some("q"), ChatScope::Active, None, vec![row("x", "X")]);
+        assert_ne!(other.revision, r);
+        assert!(!ask(&l, other.revision, &rows).delta);
+        // Another user's view of the same project is another listing.
+        let theirs = l.answer("v", Some("p"), ChatScope::Active, r, rows.to_vec());
+        assert!(!theirs.delta);
+    }
+
+    #[test]
+    fn revisions_of_two_daemon_runs_do_not_meet() {
+        let a = Listings::new();
+        let rows = [row("a", "A")];
+        let r = ask(&a, None, &rows).revision;
+        let b = Listings::new();
+        let fresh = ask(&b, r, &rows);
+        assert!(!fresh.delta);
+        assert!(fresh.revision >= r, "{fresh:?} {r:?}");
+    }
+
+    #[test]
+    fn too_many_tombstones_make_old_revisions_unanswerable() {
+        let l = Listings::starting_at(1);
+        let many: Vec<ChatSummary> = (0..MAX_TOMBSTONES + 10)
+            .map(|i| row(&format!("c{i}"), "x"))
+            .collect();
+        let r0 = ask(&l, None, &many).revision;
+        let r1 = ask(&l, None, &many[..5]).revision;
+        let r2 = ask(&l, None, &many[..4]).revision;
+        assert!(!ask(&l, r0, &many[..4]).delta, "r0 lost its tombstones");
+        // r1's removals (after it: one) are all still kept.
+        let d = ask(&l, r1, &many[..4]);
+        assert!(d.delta);
+        assert_eq!(d.removed, ["c4"]);
+        assert!(ask(&l, r2, &many[..4]).delta);
+    }
+
+    #[test]
+    fn the_least_recently_asked_listing_is_dropped() {
+        let l = Listings::starting_at(1);
+        let rows = [row("a", "A")];
+        let first = l.answer("u", Some("p0"), ChatScope::Active, None, rows.to_vec());
+        for i in 1..=MAX_LISTINGS {
+            l.answer(
+                "u",
+                Some(&format!("p{i}")),
+                ChatScope::Active,
+                None,
+                rows.to_vec(),
+            );
+        }
+        let again = l.answer(
+            "u",
+            Some("p0"),
+            ChatScope::Active,
+            first.revision,
+            rows.to_vec(),
+        );
+        assert!(!again.delta);
+    }
+
+    #[test]
+    fn every_field_counts() {
+        let base = row("a", "A");
+        let f = |r: &ChatSummary| fingerprint(r, None);
+        let variants = [
+            ChatSummary {
+                level: 1,
+                ..base.clone()
+            },
+            ChatSummary {
+                children: vec!["b".into()],
+                ..base.clone()
+            },
+            ChatSummary {
+                tree_parent: Some("b".into()),
+                ..base.clone()
+            },
+            ChatSummary {
+                running: true,
+                ..base.clone()
+            },
+            ChatSummary {
+                unread: true,
+                ..base.clone()
+            },
+            ChatSummary {
+                status: Some("s".into()),
+                ..base.clone()
+            },
+            ChatSummary {
+                usage: Some(ChatUsage::default()),
+                ..base.clone()
+            },
+            ChatSummary {
+                usage: Some(ChatUsage {
+                    cost_usd: 0.5,
+                    ..ChatUsage::default()
+                }),
+                ..base.clone()
+            },
+        ];
+        let mut seen = HashSet::new();
+        seen.insert(f(&base));
+        for v in &variants {
+            assert!(seen.insert(f(v)), "{v:?}");
+        }
+        assert_ne!(fingerprint(&base, Some("x")), f(&base));
+    }
+}
