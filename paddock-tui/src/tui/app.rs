@@ -1628,6 +1628,21 @@ impl App {
         self.refresh_chat_usage();
     }
 
+    /// One project's `chat:list` answer, asked with `since` (see
+    /// [`TreeState::set_project_listing`]); false when it was a delta that did not fit.
+    pub fn set_project_listing(
+        &mut self,
+        slug: String,
+        answer: paddock_proto::Chats,
+        since: Option<u64>,
+    ) -> bool {
+        let taken = self.tree.set_project_listing(slug, answer, since);
+        if taken {
+            self.refresh_chat_usage();
+        }
+        taken
+    }
+
     /// The open chat's tokens, cost and context use, as the chat list has them now.
     fn refresh_chat_usage(&mut self) {
         let Some(sid) = self.chat.as_ref().map(|c| c.session_id().to_owned()) else {

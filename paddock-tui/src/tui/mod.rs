@@ -212,6 +212,8 @@ enum Msg {
     Fetched {
         generation: u64,
         fetch: Fetch,
+        /// The `since` a `chat:list` was asked with.
+        since: Option<u64>,
         result: Result<Reply, String>,
     },
     /// The answer to a command the user gave (send, archive, cancel...).
@@ -959,15 +961,22 @@ impl EventLoop {
         self.in_flight.insert(fetch.clone());
         let tx = self.msgs_tx.clone();
         let generation = self.generation;
+        // A project's list is asked for what changed since the revision held.
+        let since = match &fetch {
+            Fetch::Chats(slug) => self.app.tree.project_revision(slug),
+            _ => None,
+        };
+        let request = match fetch.request() {
+            Request::ChatList(list) => Request::ChatList(ChatList { since, ..list }),
+            other => other,
+        };
         tokio::spawn(async move {
-            let result = client
-                .request(fetch.request())
-                .await
-                .map_err(|e| e.to_string());
+            let result = client.request(request).await.map_err(|e| e.to_string());
             let _ = tx
                 .send(Msg::Fetched {
                     generation,
                     fetch,
+                    since,
                     result,
                 })
                 .await;
@@ -1033,9 +1042,38 @@ impl EventLoop {
                     self.retry_later();
                 }
             },
-            Msg::Fetched { fetch, result, .. } => {
+            Msg::Fetched {
+                fetch,
+                since,
+                result,
+                ..
+            } => {
                 self.in_flight.remove(&fetch);
-                if self.again.remove(&fetch) {
+                let again = self.again.remove(&fetch);
+                if let Fetch::Chats(slug) = fetch {
+                    // Asked again only once the answer is in: the next `since` is its revision.
+                    let refused = match result {
+                        Ok(Reply::Chats(c)) => {
+                            !self.app.set_project_listing(slug.clone(), c, since)
+                        }
+                        Ok(other) => {
+                            self.app.notice = Some(format!(
+                                "paddockd answered a list request with {}",
+                                crate::client::reply_kind(&other)
+                            ));
+                            false
+                        }
+                        Err(reason) => {
+                            self.app.notice = Some(format!("reload failed: {reason}"));
+                            false
+                        }
+                    };
+                    if again || refused {
+                        self.fetch(Fetch::Chats(slug));
+                    }
+                    return;
+                }
+                if again {
                     self.fetch(fetch.clone());
                 }
                 if matches!(fetch, Fetch::GitStatus { .. } | Fetch::GitDiff { .. }) {
@@ -1088,9 +1126,6 @@ impl EventLoop {
                 match (fetch, result) {
                     (Fetch::Projects, Ok(Reply::Projects(p))) => self.app.set_projects(p.projects),
                     (Fetch::AllChats, Ok(Reply::Chats(c))) => self.app.set_all_chats(c.chats),
-                    (Fetch::Chats(slug), Ok(Reply::Chats(c))) => {
-                        self.app.set_project_chats(slug, c.chats);
-                    }
                     (Fetch::Transcript(sid), Ok(Reply::Transcript(t))) => self.hydrate(&sid, &t),
                     (Fetch::History, Ok(Reply::History(h))) => self.app.history.set(h),
                     (Fetch::Approvals, Ok(Reply::Approvals(a))) => {

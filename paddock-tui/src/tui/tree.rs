@@ -31,6 +31,14 @@
 //!   several new chats in a row keep the daemon's order among themselves;
 //! - a chat that left the list is forgotten, and is new again if it comes back.
 //!
+//! A project's list is kept current by deltas: [`TreeState::set_project_listing`] applies a
+//! `chat:list` answer asked with `since` (the revision of the list it holds,
+//! [`TreeState::project_revision`]) to the daemon's order it holds, then merges the result as
+//! above, exactly as a full list would be. A delta that does not fit (the list changed under
+//! it, or it does not make one chain) is refused, and the caller asks for the full list. A full
+//! list of every project ([`TreeState::set_all_chats`], at connect) is another listing: it
+//! forgets the projects' revisions, so each project's next list is a full one.
+//!
 //! [`TreeState::reorder`] adopts the daemon's order at once (the `g` key does, before going to
 //! the top); [`TreeState::reorder_on_next_load`] makes the next full load adopt it (a refresh).
 //!
@@ -65,7 +73,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use paddock_proto::{Active, ChatSummary, Origin, ProjectInfo};
+use paddock_proto::{Active, ChatSummary, Chats as Listing, Origin, ProjectInfo};
 
 use crate::format::tree_depths;
 
@@ -428,6 +436,9 @@ pub struct TreeState {
     pending_folds: HashSet<String>,
     /// Where the cursor goes once that row is listed (the client state's open chat).
     pending_select: Option<RowId>,
+    /// The revision of each project's list as held here (its `chat:list` listing), when the
+    /// daemon gave one: the `since` of the next request.
+    revisions: HashMap<String, u64>,
 }
 
 impl TreeState {
@@ -453,6 +464,9 @@ impl TreeState {
                 .push(chat);
         }
         let adopt = std::mem::take(&mut self.reorder_next);
+        // Another listing than the projects' own: their revisions no longer describe the
+        // lists held here.
+        self.revisions.clear();
         self.change(|s| {
             let old = std::mem::take(&mut s.chats);
             s.chats = grouped
@@ -466,8 +480,51 @@ impl TreeState {
         });
     }
 
-    /// Replaces one project's chats (in the daemon's tree order).
+    /// The revision of a project's list as held here: the `since` to ask with.
+    pub fn project_revision(&self, slug: &str) -> Option<u64> {
+        self.revisions.get(slug).copied()
+    }
+
+    /// Takes one project's `chat:list` answer, asked with `since`: a full list replaces the
+    /// project's chats; a delta is applied to them when they are the list at `since`. False
+    /// when the delta did not fit: nothing changed, the project's revision is forgotten, and
+    /// the caller asks for the full list.
+    pub fn set_project_listing(
+        &mut self,
+        slug: String,
+        answer: Listing,
+        since: Option<u64>,
+    ) -> bool {
+        let revision = answer.revision;
+        let chats = if answer.delta {
+            let held = self.revisions.get(&slug).copied();
+            let applied = match (since, held) {
+                (Some(since), Some(held)) if since == held => {
+                    answer.apply_to(self.project_chats(&slug))
+                }
+                _ => None,
+            };
+            match applied {
+                Some(chats) => chats,
+                None => {
+                    self.revisions.remove(&slug);
+                    return false;
+                }
+            }
+        } else {
+            answer.chats
+        };
+        self.set_project_chats(slug.clone(), chats);
+        if let Some(revision) = revision {
+            self.revisions.insert(slug, revision);
+        }
+        true
+    }
+
+    /// Replaces one project's chats (in the daemon's tree order). The project's revision is
+    /// forgotten (see [`TreeState::set_project_listing`]).
     pub fn set_project_chats(&mut self, slug: String, chats: Vec<ChatSummary>) {
+        self.revisions.remove(&slug);
         self.change(|s| {
             let built = Chats::build(chats, s.chats.get(&slug));
             s.chats.insert(slug, built);
@@ -1713,5 +1770,190 @@ mod tests {
         assert!(s.select(&id("x")));
         assert_eq!(s.cursor_project().as_deref(), Some(""));
         assert_eq!(s.cursor_chat().map(|c| c.session_id.as_str()), Some("x"));
+    }
+
+    // ----- deltas -----------------------------------------------------------------------
+
+    /// The root workspace's daemon list: a → (a1 → a11, a2), b.
+    fn root_list() -> Vec<ChatSummary> {
+        vec![
+            chat("", "a", Origin::Human),
+            under(chat("", "a1", Origin::Spawned), "a", 1),
+            under(chat("", "a11", Origin::Spawned), "a1", 2),
+            under(chat("", "a2", Origin::Spawned), "a", 1),
+            chat("", "b", Origin::Scheduled),
+        ]
+    }
+
+    fn full(chats: Vec<ChatSummary>, revision: u64) -> Listing {
+        Listing {
+            chats,
+            revision: Some(revision),
+            ..Listing::default()
+        }
+    }
+
+    fn delta(rows: Vec<(ChatSummary, Option<&str>)>, removed: &[&str], revision: u64) -> Listing {
+        let (chats, after) = rows
+            .into_iter()
+            .map(|(c, a)| (c, a.map(str::to_owned)))
+            .unzip();
+        Listing {
+            chats,
+            revision: Some(revision),
+            delta: true,
+            removed: removed.iter().map(|r| (*r).to_owned()).collect(),
+            after,
+        }
+    }
+
+    /// The state with the root workspace's list taken from a full answer at revision 10.
+    fn listed() -> TreeState {
+        let mut s = state();
+        assert_eq!(
+            s.project_revision(""),
+            None,
+            "the full list of all is another listing"
+        );
+        assert!(s.set_project_listing(String::new(), full(root_list(), 10), None));
+        assert_eq!(s.project_revision(""), Some(10));
+        s
+    }
+
+    fn daemon_order(s: &TreeState) -> Vec<&str> {
+        s.project_chats("")
+            .iter()
+            .map(|c| c.session_id.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn a_delta_updates_the_rows_and_keeps_the_order_on_screen() {
+        let mut s = listed();
+        let before = names(&s);
+        // b got a new message: the daemon lists it first now, a after it.
+        let mut b = chat("", "b", Origin::Scheduled);
+        b.title = "B, renamed".into();
+        let d = delta(
+            vec![(b, None), (chat("", "a", Origin::Human), Some("b"))],
+            &[],
+            11,
+        );
+        assert!(s.set_project_listing(String::new(), d, Some(10)));
+        assert_eq!(s.project_revision(""), Some(11));
+        assert_eq!(daemon_order(&s), ["b", "a", "a1", "a11", "a2"]);
+        assert_eq!(names(&s), before, "rows do not jump while you read");
+        assert_eq!(
+            s.chat("", "b").map(|c| c.title.as_str()),
+            Some("B, renamed")
+        );
+        // `g` adopts the daemon's order, as after a full list.
+        s.reorder();
+        assert_eq!(
+            names(&s),
+            [
+                "[]",
+                "b",
+                "a",
+                "  a1",
+                "    a11",
+                "  a2",
+                "[web]",
+                "w",
+                "[empty]",
+                "(empty empty)"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_delta_brings_new_chats_and_drops_removed_ones() {
+        let mut s = listed();
+        // a2 archived away (b now follows a11); a new chat n at the top.
+        let d = delta(
+            vec![
+                (chat("", "n", Origin::Human), None),
+                (chat("", "a", Origin::Human), Some("n")),
+                (chat("", "b", Origin::Scheduled), Some("a11")),
+            ],
+            &["a2"],
+            12,
+        );
+        assert!(s.set_project_listing(String::new(), d, Some(10)));
+        assert_eq!(daemon_order(&s), ["n", "a", "a1", "a11", "b"]);
+        assert_eq!(
+            names(&s),
+            [
+                "[]",
+                "n",
+                "a",
+                "  a1",
+                "    a11",
+                "b",
+                "[web]",
+                "w",
+                "[empty]",
+                "(empty empty)"
+            ]
+        );
+        // a1's new children come in a later delta too.
+        let d = delta(
+            vec![
+                (
+                    under(chat("", "a12", Origin::Spawned), "a1", 2),
+                    Some("a11"),
+                ),
+                (chat("", "b", Origin::Scheduled), Some("a12")),
+            ],
+            &[],
+            13,
+        );
+        assert!(s.set_project_listing(String::new(), d, Some(12)));
+        assert_eq!(daemon_order(&s), ["n", "a", "a1", "a11", "a12", "b"]);
+        assert!(names(&s).contains(&"    a12".to_owned()));
+    }
+
+    #[test]
+    fn a_delta_that_does_not_fit_is_refused_and_the_next_list_is_full() {
+        let mut s = listed();
+        let before = names(&s);
+        // Asked since a revision that is not the one held.
+        let d = delta(vec![(chat("", "n", Origin::Human), None)], &[], 12);
+        assert!(!s.set_project_listing(String::new(), d.clone(), Some(9)));
+        assert_eq!(s.project_revision(""), None);
+        assert_eq!(names(&s), before);
+        // Nothing held to apply it to.
+        assert!(!s.set_project_listing(String::new(), d, Some(10)));
+        // A delta that does not chain: a11 is removed, and a2, listed after it, is not in
+        // the delta: nothing says where it goes.
+        let mut s = listed();
+        let broken = delta(vec![], &["a11"], 11);
+        assert!(!s.set_project_listing(String::new(), broken, Some(10)));
+        assert_eq!(s.project_revision(""), None);
+        assert_eq!(daemon_order(&s), ["a", "a1", "a11", "a2", "b"]);
+        // The full list after it is taken.
+        assert!(s.set_project_listing(String::new(), full(root_list(), 14), None));
+        assert_eq!(s.project_revision(""), Some(14));
+    }
+
+    #[test]
+    fn a_list_of_every_project_forgets_the_revisions() {
+        let mut s = listed();
+        s.set_all_chats(root_list());
+        assert_eq!(s.project_revision(""), None);
+        let mut s = listed();
+        s.set_project_chats(String::new(), root_list());
+        assert_eq!(s.project_revision(""), None);
+    }
+
+    #[test]
+    fn a_full_answer_without_a_revision_leaves_none() {
+        let mut s = listed();
+        let old_daemon = Listing {
+            chats: root_list(),
+            ..Listing::default()
+        };
+        assert!(s.set_project_listing(String::new(), old_daemon, Some(10)));
+        assert_eq!(s.project_revision(""), None);
     }
 }
