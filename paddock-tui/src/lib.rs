@@ -7,5 +7,6 @@ pub mod cli;
 pub mod client;
 pub mod commands;
 pub mod format;
+pub mod message;
 pub mod notify;
 pub mod tui;

@@ -183,6 +183,21 @@ fn chips_in_the_chat_80x24() -> TestResult {
     Ok(())
 }
 
+/// A preloaded first message: one dim line for the project's context, then its files.
+#[test]
+fn a_preloaded_message_shows_its_request_a_context_line_and_its_files_80x24() -> TestResult {
+    let mut view = ChatView::new("webapp", SESSION);
+    let mut t = transcript();
+    if let Some(TranscriptEntry::User { text, .. }) = t.entries.first_mut() {
+        *text = format!(
+            "<project-context>\n# Overview\nA shop front.\n\n## 2026-11-28\n- the cart\n</project-context>\n\nMy request:\n{text}"
+        );
+    }
+    view.hydrate(&t);
+    insta::assert_snapshot!(draw(&mut view, &Theme::default(), 80, 24, None)?);
+    Ok(())
+}
+
 #[test]
 fn chips_in_the_chat_40x24() -> TestResult {
     let mut view = chat_view();

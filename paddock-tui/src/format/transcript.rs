@@ -47,7 +47,18 @@ pub fn transcript(t: &Transcript) -> String {
                     let _ = writeln!(out, "{}", attribution_line(attribution));
                 }
                 let _ = writeln!(out, "▌user");
-                push_body(&mut out, text);
+                let (context, _) = crate::message::split_context(text);
+                push_body(&mut out, crate::message::request(text));
+                if let Some(context) = context {
+                    let _ = writeln!(out, "  {}", crate::message::context_note(context));
+                }
+                for file in crate::attachments::parse_block(text) {
+                    let _ = writeln!(
+                        out,
+                        "  attached {} ({}): paddock attachment {}",
+                        file.filename, file.kind, file.id
+                    );
+                }
             }
             TranscriptEntry::Assistant { text, model, .. } => {
                 match model {
@@ -217,6 +228,37 @@ thanks
 
 ── API error 529: Overloaded ──
 "
+        );
+    }
+
+    #[test]
+    fn a_preloaded_message_with_files_shows_its_request_and_names_the_files() {
+        let text = "<project-context>\n# Overview\nA web app.\n</project-context>\n\nMy request:\n\
+                    <paddock-attachments>\nThe user attached these files.\n\
+                    a1b2c3d4-0000-4000-8000-000000000000.png\timage\tshot.png\t/d/a.png\n\
+                    </paddock-attachments>\n\nWhy is the hero cut off?";
+        let t = Transcript {
+            chat: paddock_proto::ChatSummary {
+                session_id: "s-1".into(),
+                project_slug: "web".into(),
+                title: "Why is the hero cut off?".into(),
+                ..paddock_proto::ChatSummary::default()
+            },
+            entries: vec![TranscriptEntry::User {
+                uuid: None,
+                timestamp: None,
+                text: text.into(),
+                attribution: None,
+            }],
+        };
+        let shown = transcript(&t);
+        assert!(
+            shown.ends_with(
+                "▌user\nWhy is the hero cut off?\n  project context preloaded (2 lines)\n  \
+                 attached shot.png (image): paddock attachment \
+                 a1b2c3d4-0000-4000-8000-000000000000.png\n"
+            ),
+            "{shown}"
         );
     }
 }

@@ -91,10 +91,15 @@ impl Item {
 }
 
 impl UserItem {
-    /// What the person wrote: the text without the attachments block in front of it (the
-    /// whole text stays in [`UserItem::text`]).
+    /// What the person wrote: the text without the preloaded context and the attachments
+    /// block in front of it (the whole text stays in [`UserItem::text`]).
     pub fn request(&self) -> &str {
-        attachments::strip_block(&self.text)
+        crate::message::request(&self.text)
+    }
+
+    /// The project context preloaded in front of the message, if any.
+    pub fn context(&self) -> Option<&str> {
+        crate::message::split_context(&self.text).0
     }
 }
 

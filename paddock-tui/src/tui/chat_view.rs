@@ -576,6 +576,16 @@ fn user_lines(user: &UserItem, theme: &Theme, width: usize, out: &mut Vec<Line<'
     } else {
         push_wrapped(out, text, width, &first, &Span::raw("  "), style);
     }
+    if let Some(context) = user.context() {
+        push_wrapped(
+            out,
+            &crate::message::context_note(context),
+            width,
+            &Span::raw("  "),
+            &Span::raw("  "),
+            theme.style(Role::Dim),
+        );
+    }
     chip_lines(
         &crate::attachments::parse_block(&user.text),
         theme,

@@ -1,0 +1,83 @@
+//! What paddockd puts in front of a person's message before `claude` sees it, read back for
+//! display. A preloaded chat's first message starts with the project's context,
+//!
+//! ```text
+//! <project-context>
+//! …OVERVIEW.md, the end of CHANGELOG.md…
+//! </project-context>
+//!
+//! My request:
+//! …
+//! ```
+//!
+//! and a message with files carries the `<paddock-attachments>` block ([`crate::attachments`])
+//! in front of the request. The transcript keeps the whole text; the TUI and `paddock show`
+//! show the request, one line saying the context was preloaded, and the files as chips.
+
+use crate::attachments;
+
+/// Where the context block starts, as the daemon writes it.
+pub const CONTEXT_OPEN: &str = "<project-context>";
+/// Between the context block and the request.
+pub const REQUEST_MARKER: &str = "</project-context>\n\nMy request:\n";
+
+/// The preloaded context of a message (`None` when it has none) and the rest of it.
+pub fn split_context(text: &str) -> (Option<&str>, &str) {
+    if !text.starts_with(CONTEXT_OPEN) {
+        return (None, text);
+    }
+    match text.find(REQUEST_MARKER) {
+        Some(i) => (
+            Some(text[CONTEXT_OPEN.len()..i].trim_matches('\n')),
+            &text[i + REQUEST_MARKER.len()..],
+        ),
+        None => (None, text),
+    }
+}
+
+/// What the person typed: the message without the context and the attachments block.
+pub fn request(text: &str) -> &str {
+    attachments::strip_block(split_context(text).1)
+}
+
+/// The line that stands for a preloaded context: how much of it there was.
+pub fn context_note(context: &str) -> String {
+    match context.lines().count() {
+        1 => "project context preloaded (1 line)".to_owned(),
+        n => format!("project context preloaded ({n} lines)"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_context_and_the_files_give_way_to_the_request() {
+        let plain = "just this";
+        assert_eq!(split_context(plain), (None, plain));
+        assert_eq!(request(plain), plain);
+
+        let files = "<paddock-attachments>\nThe user attached these files.\n\
+                     a1b2c3d4-0000-4000-8000-000000000000.txt\ttext\tnotes.txt\t/d/a.txt\n\
+                     </paddock-attachments>\n\nwhat is in it?";
+        let wrapped = format!(
+            "<project-context>\n# Overview\nIt is a web app.\n\n## 2026-11-29\n- fixed it\n{REQUEST_MARKER}{files}"
+        );
+        let (context, rest) = split_context(&wrapped);
+        assert_eq!(
+            context,
+            Some("# Overview\nIt is a web app.\n\n## 2026-11-29\n- fixed it")
+        );
+        assert_eq!(rest, files);
+        assert_eq!(request(&wrapped), "what is in it?");
+        assert_eq!(attachments::parse_block(&wrapped).len(), 1);
+        assert_eq!(
+            context_note(context.unwrap_or_default()),
+            "project context preloaded (5 lines)"
+        );
+        // A message that only looks like one is left alone.
+        let odd = "<project-context> but no end";
+        assert_eq!(split_context(odd), (None, odd));
+    }
+}
