@@ -184,6 +184,52 @@ fn plain_send_prints_the_reply_text_and_continues_a_chat() {
     assert!(String::from_utf8_lossy(&missing.stderr).contains("paddock project add nope"));
 }
 
+/// The eight characters the TUI and `paddock ls` show are enough to name a chat, in any
+/// project (a prefix two chats share is refused: see `commands::ids`' unit tests).
+#[test]
+fn a_short_session_id_names_its_chat_anywhere() {
+    let env = Env::new();
+    env.run(&["project", "add", "demo"]);
+    let mut sessions = Vec::new();
+    for i in 0..3 {
+        let out = env
+            .paddock()
+            .args(["send", "-p", "demo", &format!("chat {i}")])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        let session = err
+            .lines()
+            .find_map(|l| l.strip_prefix("session: "))
+            .expect("session id on stderr")
+            .trim()
+            .to_owned();
+        sessions.push(session);
+    }
+    let first = &sessions[0];
+    let (shown, _) = env.run(&["show", &first[..8]]);
+    assert!(shown.contains(first.as_str()), "{shown}");
+    assert!(shown.contains("echo: chat 0"), "{shown}");
+    let (out, _) = env.run(&["send", "-c", &first[..8], "again"]);
+    assert_eq!(out.trim(), "echo: again");
+    env.run(&["star", &first[..6]]);
+    let (listed, _) = env.run(&["ls", "-p", "demo", "--json"]);
+    let rows: serde_json::Value = serde_json::from_str(&listed).unwrap();
+    let starred = rows
+        .as_array()
+        .or_else(|| rows["chats"].as_array())
+        .unwrap()
+        .iter()
+        .find(|r| r["sessionId"] == first.as_str())
+        .map(|r| r["starred"] == true);
+    assert_eq!(starred, Some(true), "{listed}");
+    // An id no chat has: the daemon's own error.
+    let out = env.paddock().args(["show", "ffffffff"]).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no chat ffffffff"));
+}
+
 #[test]
 fn sigterm_during_a_turn_stops_the_daemon_and_leaves_no_process() {
     let env = Env::new();

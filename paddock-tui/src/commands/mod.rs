@@ -8,6 +8,7 @@ mod doctor;
 mod follow;
 mod git;
 mod history;
+mod ids;
 mod import;
 mod notify;
 mod output;
@@ -111,8 +112,9 @@ impl Context {
 }
 
 /// Runs the parsed command line; `None` is the TUI.
-pub async fn run(cli: Cli) -> anyhow::Result<()> {
+pub async fn run(mut cli: Cli) -> anyhow::Result<()> {
     let ctx = Context::from_cli(&cli)?;
+    ids::resolve(&ctx, &mut cli.command).await?;
     match cli.command {
         None => crate::tui::run(ctx).await,
         Some(Cmd::Daemon { action }) => daemon::run(&ctx, action).await,
