@@ -129,6 +129,20 @@ pub enum Request {
     ProjectList,
     #[serde(rename = "project:create")]
     ProjectCreate(ProjectCreate),
+    /// Change a project's settings (description, status, model, drive mode, depth gate...).
+    #[serde(rename = "project:update")]
+    ProjectUpdate(ProjectUpdate),
+    /// Unregister a project; its files are moved aside or deleted only when asked. Refused
+    /// while its turns run unless `force`.
+    #[serde(rename = "project:delete")]
+    ProjectDelete(ProjectDelete),
+    /// Make a notebook project (its files in the data directory) repo-backed: clone a
+    /// repository into it and run its agents in the checkout.
+    #[serde(rename = "project:promote")]
+    ProjectPromote(ProjectPromote),
+    /// A project's curated files (OVERVIEW.md, CHANGELOG.md) and its chat counts.
+    #[serde(rename = "project:overview")]
+    ProjectOverviewRequest(ProjectRef),
     #[serde(rename = "daemon:status")]
     DaemonStatus,
     /// Shut the daemon down cleanly (running turns are interrupted).
@@ -153,6 +167,10 @@ impl Request {
             Request::ChatTranscript(_) => "chat:transcript",
             Request::ProjectList => "project:list",
             Request::ProjectCreate(_) => "project:create",
+            Request::ProjectUpdate(_) => "project:update",
+            Request::ProjectDelete(_) => "project:delete",
+            Request::ProjectPromote(_) => "project:promote",
+            Request::ProjectOverviewRequest(_) => "project:overview",
             Request::DaemonStatus => "daemon:status",
             Request::DaemonShutdown => "daemon:shutdown",
             Request::ChatUpdate(_) => "chat:update",
@@ -574,13 +592,196 @@ pub struct ChatList {
     pub since: Option<u64>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ProjectCreate {
     pub slug: String,
-    /// Where the project's agents run. `None`: a new folder in the data directory.
+    /// Where the project's agents run. `None`: a new folder in the data directory (with
+    /// `repo`: the checkout inside it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
+    /// A git URL (`https://`, `ssh://`, `git://`, `file://`, `git@host:owner/repo`) or an
+    /// absolute path of a repository to clone: the project is then repo-backed, its agents
+    /// running in the clone (in `path`, which must not exist or be empty, else in a folder
+    /// named after the repository inside the project's data folder). A failed clone leaves
+    /// nothing behind.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repo: Option<String>,
+    /// A display name (the slug when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// One line saying what the project is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+    /// The area (group) the project is filed under.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub area: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<ProjectStatus>,
+}
+
+/// A project's lifecycle status, as the reference's `project.yaml` spells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProjectStatus {
+    Idea,
+    Active,
+    Paused,
+    Blocked,
+    Done,
+    Abandoned,
+}
+
+impl ProjectStatus {
+    pub const ALL: [ProjectStatus; 6] = [
+        ProjectStatus::Idea,
+        ProjectStatus::Active,
+        ProjectStatus::Paused,
+        ProjectStatus::Blocked,
+        ProjectStatus::Done,
+        ProjectStatus::Abandoned,
+    ];
+
+    /// The wire (and `project.toml`) spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProjectStatus::Idea => "idea",
+            ProjectStatus::Active => "active",
+            ProjectStatus::Paused => "paused",
+            ProjectStatus::Blocked => "blocked",
+            ProjectStatus::Done => "done",
+            ProjectStatus::Abandoned => "abandoned",
+        }
+    }
+}
+
+impl std::str::FromStr for ProjectStatus {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        ProjectStatus::ALL
+            .into_iter()
+            .find(|st| st.as_str() == s)
+            .ok_or_else(|| {
+                let all: Vec<&str> = ProjectStatus::ALL.iter().map(|s| s.as_str()).collect();
+                format!("unknown status {s:?}; one of {}", all.join(", "))
+            })
+    }
+}
+
+/// How a project's chats run `claude`: one process kept per chat, or one per turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProjectDriveMode {
+    Session,
+    Batch,
+}
+
+/// A present field that may be `null`: absent leaves the setting as it is (`None`), `null`
+/// clears it back to its default (`Some(None)`), a value sets it.
+fn set_or_clear<'de, D, T>(d: D) -> Result<Option<Option<T>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(d).map(Some)
+}
+
+/// `project:update`: each field absent is left as it is, `null` clears the setting (the
+/// instance's default applies again), a value sets it. Written into `project.toml` as an
+/// edit: comments, order and other keys stay as they were.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectUpdate {
+    pub slug: String,
+    #[serde(
+        default,
+        deserialize_with = "set_or_clear",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub name: Option<Option<String>>,
+    #[serde(
+        default,
+        deserialize_with = "set_or_clear",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub summary: Option<Option<String>>,
+    #[serde(
+        default,
+        deserialize_with = "set_or_clear",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub area: Option<Option<String>>,
+    #[serde(
+        default,
+        deserialize_with = "set_or_clear",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub status: Option<Option<ProjectStatus>>,
+    /// The model for chats that do not choose one.
+    #[serde(
+        default,
+        deserialize_with = "set_or_clear",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub model: Option<Option<String>>,
+    #[serde(
+        default,
+        deserialize_with = "set_or_clear",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub drive_mode: Option<Option<ProjectDriveMode>>,
+    /// The depth gate for the project's chats, 0-8.
+    #[serde(
+        default,
+        deserialize_with = "set_or_clear",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub max_spawn_depth: Option<Option<u32>>,
+}
+
+/// What `project:delete` does with the project's folder in the data directory (its
+/// `project.toml`, OVERVIEW.md, CHANGELOG.md, `.chats` and, for a notebook project, its
+/// files). A directory of the user's own (`path`) is never moved or deleted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProjectFiles {
+    /// Moved aside to `<data>/trash/<slug>-<time>/`, whole: restorable by moving it back.
+    Trash,
+    /// Deleted.
+    Delete,
+}
+
+/// `project:delete`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectDelete {
+    pub slug: String,
+    /// Interrupt the project's running turns (and wait for them to end) instead of refusing.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub force: bool,
+    /// Absent: a project whose agents run in a directory of the user's own is unregistered
+    /// (its data folder moved to the trash); one whose files live in the data directory is
+    /// refused, naming the two choices.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub files: Option<ProjectFiles>,
+}
+
+/// `project:promote`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectPromote {
+    /// The notebook project (not the root workspace, not one with a directory of its own).
+    pub slug: String,
+    /// The repository to clone (as for `project:create`).
+    pub repo: String,
+}
+
+/// One project, by slug (`""`: the root workspace).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectRef {
+    pub slug: String,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1051,6 +1252,10 @@ pub enum Reply {
     Transcript(Box<Transcript>),
     Projects(Projects),
     Project(ProjectInfo),
+    /// `project:delete`: what was done.
+    ProjectDeleted(ProjectDeleted),
+    /// `project:overview`.
+    ProjectOverview(Box<ProjectOverview>),
     Status(DaemonStatus),
     /// `chat:update` / `chat:delete`: how many chats changed.
     Updated(Updated),
@@ -1453,7 +1658,7 @@ pub struct Projects {
     pub projects: Vec<ProjectInfo>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ProjectInfo {
     /// `""` is the root workspace.
@@ -1462,7 +1667,81 @@ pub struct ProjectInfo {
     pub path: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<String>,
+    /// The settings `project:update` changes, when set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub area: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<ProjectStatus>,
+    /// The repository a repo-backed project was cloned from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repo: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drive_mode: Option<ProjectDriveMode>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_spawn_depth: Option<u32>,
 }
+
+/// What `project:delete` did.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectDeleted {
+    pub slug: String,
+    /// The directory its agents ran in, and whether it is still there (a directory of the
+    /// user's own always is).
+    pub path: String,
+    pub path_kept: bool,
+    /// Where its data folder went: the trash folder, or absent when it was deleted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moved_to: Option<String>,
+    /// Its chats (their transcripts went with the data folder; in `host` mode they stay in
+    /// `~/.claude`).
+    pub chats: u32,
+    /// Its triggers, which no longer fire.
+    pub triggers: u32,
+    /// Running turns interrupted (with `force`).
+    pub cancelled_turns: u32,
+    /// What was done, one sentence each, for a person.
+    pub done: Vec<String>,
+}
+
+/// `project:overview`: the project, its curated files and its chat counts.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectOverview {
+    pub project: ProjectInfo,
+    /// OVERVIEW.md; absent before the first sweep wrote it. Cut at [`OVERVIEW_MAX_BYTES`]
+    /// (at a line's end, `overviewTruncated`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overview: Option<String>,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub overview_truncated: bool,
+    /// CHANGELOG.md (newest entries first); absent before the first sweep wrote it. Over
+    /// [`CHANGELOG_MAX_BYTES`], the newest whole entries that fit are kept
+    /// (`changelogTruncated`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changelog: Option<String>,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub changelog_truncated: bool,
+    /// The project's chats that are not archived, those running a turn now, and those
+    /// unread by this user.
+    pub chats: u32,
+    pub running: u32,
+    pub unread: u32,
+    /// When the sweeper last curated the files (RFC 3339).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub swept_at: Option<String>,
+}
+
+/// The most of OVERVIEW.md `project:overview` carries.
+pub const OVERVIEW_MAX_BYTES: usize = 64 * 1024;
+/// The most of CHANGELOG.md `project:overview` carries.
+pub const CHANGELOG_MAX_BYTES: usize = 32 * 1024;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -429,7 +429,65 @@ fn table() -> Vec<(&'static str, Golden)> {
                 Request::ProjectCreate(ProjectCreate {
                     slug: s(PROJECT),
                     path: Some(s("/home/ana/src/webapp")),
+                    ..Default::default()
                 }),
+            ),
+        ),
+        (
+            "request.project_create.repo",
+            request(
+                90,
+                Request::ProjectCreate(ProjectCreate {
+                    slug: s(PROJECT),
+                    path: None,
+                    repo: Some(s("https://github.com/ana/webapp.git")),
+                    name: Some(s("Web App")),
+                    summary: Some(s("The customer-facing web app")),
+                    area: Some(s("Work")),
+                    status: Some(ProjectStatus::Active),
+                }),
+            ),
+        ),
+        (
+            "request.project_update",
+            request(
+                91,
+                Request::ProjectUpdate(ProjectUpdate {
+                    slug: s(PROJECT),
+                    summary: Some(Some(s("The customer-facing web app, now on Next 15"))),
+                    status: Some(Some(ProjectStatus::Paused)),
+                    drive_mode: Some(Some(ProjectDriveMode::Batch)),
+                    max_spawn_depth: Some(None),
+                    ..Default::default()
+                }),
+            ),
+        ),
+        (
+            "request.project_delete",
+            request(
+                92,
+                Request::ProjectDelete(ProjectDelete {
+                    slug: s("scratch"),
+                    force: true,
+                    files: Some(ProjectFiles::Trash),
+                }),
+            ),
+        ),
+        (
+            "request.project_promote",
+            request(
+                93,
+                Request::ProjectPromote(ProjectPromote {
+                    slug: s("notes"),
+                    repo: s("git@github.com:ana/notes.git"),
+                }),
+            ),
+        ),
+        (
+            "request.project_overview",
+            request(
+                94,
+                Request::ProjectOverviewRequest(ProjectRef { slug: s(PROJECT) }),
             ),
         ),
         (
@@ -1507,11 +1565,13 @@ fn table() -> Vec<(&'static str, Golden)> {
                             slug: s(ROOT),
                             path: s("/home/ana/.local/share/paddock/projects/_root"),
                             created_at: None,
+                            ..Default::default()
                         },
                         ProjectInfo {
                             slug: s(PROJECT),
                             path: s("/home/ana/src/webapp"),
                             created_at: Some(s("2026-10-30T11:05:00Z")),
+                            ..Default::default()
                         },
                     ],
                 }),
@@ -1525,7 +1585,76 @@ fn table() -> Vec<(&'static str, Golden)> {
                     slug: s(PROJECT),
                     path: s("/home/ana/src/webapp"),
                     created_at: Some(s("2026-11-03T09:30:12Z")),
+                    ..Default::default()
                 }),
+            ),
+        ),
+        (
+            "reply.project.repo",
+            ok(
+                90,
+                Reply::Project(ProjectInfo {
+                    slug: s(PROJECT),
+                    path: s("/home/ana/.local/share/paddock/projects/webapp/webapp"),
+                    created_at: Some(s("2026-11-03T09:30:12Z")),
+                    name: Some(s("Web App")),
+                    summary: Some(s("The customer-facing web app")),
+                    area: Some(s("Work")),
+                    status: Some(ProjectStatus::Active),
+                    repo: Some(s("https://github.com/ana/webapp.git")),
+                    model: None,
+                    drive_mode: None,
+                    max_spawn_depth: None,
+                }),
+            ),
+        ),
+        (
+            "reply.project_deleted",
+            ok(
+                92,
+                Reply::ProjectDeleted(ProjectDeleted {
+                    slug: s("scratch"),
+                    path: s("/home/ana/.local/share/paddock/projects/scratch"),
+                    path_kept: false,
+                    moved_to: Some(s(
+                        "/home/ana/.local/share/paddock/trash/scratch-20261103T093500Z",
+                    )),
+                    chats: 4,
+                    triggers: 1,
+                    cancelled_turns: 1,
+                    done: vec![
+                        s("Interrupted 1 running turn."),
+                        s("Moved /home/ana/.local/share/paddock/projects/scratch (its files, 4 chats, OVERVIEW.md and project.toml with 1 trigger) to /home/ana/.local/share/paddock/trash/scratch-20261103T093500Z; move it back to restore the project."),
+                    ],
+                }),
+            ),
+        ),
+        (
+            "reply.project_overview",
+            ok(
+                94,
+                Reply::ProjectOverview(Box::new(ProjectOverview {
+                    project: ProjectInfo {
+                        slug: s(PROJECT),
+                        path: s("/home/ana/src/webapp"),
+                        created_at: Some(s("2026-10-30T11:05:00Z")),
+                        summary: Some(s("The customer-facing web app")),
+                        status: Some(ProjectStatus::Active),
+                        ..Default::default()
+                    },
+                    overview: Some(s(
+                        "# Web App\n\nNext.js front end for the customer portal. Login uses a refresh cookie (`src/auth/cookie.ts`).\n",
+                    )),
+                    overview_truncated: false,
+                    changelog: Some(s(
+                        "## 2026-11-03\n\n- Fixed the flaky login test: the refresh now allows for clock skew.\n",
+                    )),
+                    changelog_truncated: false,
+                    chats: 12,
+                    running: 1,
+                    unread: 2,
+                    swept_at: Some(s("2026-11-03T09:20:41Z")),
+                })),
             ),
         ),
         (
@@ -2350,6 +2479,10 @@ covers!(request_row, REQUEST_ROWS, Request {
     Request::ChatTranscript(_) => "request.chat_transcript",
     Request::ProjectList => "request.project_list",
     Request::ProjectCreate(_) => "request.project_create",
+    Request::ProjectUpdate(_) => "request.project_update",
+    Request::ProjectDelete(_) => "request.project_delete",
+    Request::ProjectPromote(_) => "request.project_promote",
+    Request::ProjectOverviewRequest(_) => "request.project_overview",
     Request::DaemonStatus => "request.daemon_status",
     Request::DaemonShutdown => "request.daemon_shutdown",
     Request::ChatUpdate(_) => "request.chat_update",
@@ -2487,6 +2620,8 @@ covers!(reply_row, REPLY_ROWS, Reply {
     Reply::Transcript(_) => "reply.transcript",
     Reply::Projects(_) => "reply.projects",
     Reply::Project(_) => "reply.project",
+    Reply::ProjectDeleted(_) => "reply.project_deleted",
+    Reply::ProjectOverview(_) => "reply.project_overview",
     Reply::Status(_) => "reply.status",
     Reply::Updated(_) => "reply.updated",
     Reply::Forked(_) => "reply.forked",
@@ -3121,6 +3256,7 @@ fn the_root_workspace_slug_survives_as_an_empty_string() {
                 slug: s(ROOT),
                 path: s("/home/ana/.local/share/paddock/projects/_root"),
                 created_at: None,
+                ..Default::default()
             })),
         })),
     ] {

@@ -52,6 +52,7 @@ async fn hello_then_a_request_and_its_response() -> TestResult {
             slug: String::new(),
             path: "/data/root".into(),
             created_at: None,
+            ..Default::default()
         }],
     };
     let expected = projects.clone();

@@ -20,6 +20,7 @@ fn project(slug: &str, path: &str) -> ProjectInfo {
         slug: slug.into(),
         path: path.into(),
         created_at: None,
+        ..Default::default()
     }
 }
 

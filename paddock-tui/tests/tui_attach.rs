@@ -342,6 +342,7 @@ fn connected(theme: Theme) -> App {
         slug: "webapp".into(),
         path: "/home/ana/src/webapp".into(),
         created_at: None,
+        ..Default::default()
     }]);
     app.set_all_chats(vec![
         summary(false),

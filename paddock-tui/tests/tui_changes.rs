@@ -34,6 +34,7 @@ fn app(theme: Theme) -> App {
         slug: "webapp".into(),
         path: "/home/me/src/webapp".into(),
         created_at: None,
+        ..Default::default()
     }]);
     let mut race = ChatSummary {
         session_id: RACE.into(),

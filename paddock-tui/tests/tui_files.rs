@@ -50,6 +50,7 @@ fn app(theme: Theme) -> App {
         slug: "webapp".into(),
         path: "/home/me/src/webapp".into(),
         created_at: None,
+        ..Default::default()
     }]);
     app.set_all_chats(vec![
         chat(RACE, "Investigate cookie refresh race"),

@@ -458,6 +458,13 @@ impl Connection {
                 }
                 created.map(|p| Reply::Project(p.info()))
             }
+            Request::ProjectUpdate(_)
+            | Request::ProjectDelete(_)
+            | Request::ProjectPromote(_)
+            | Request::ProjectOverviewRequest(_) => Err(ErrorBody::new(
+                ErrorCode::Internal,
+                "this request is not implemented yet in this paddockd",
+            )),
             Request::DaemonStatus => Ok(Reply::Status(d.status().await)),
             Request::DaemonShutdown => {
                 tracing::info!(client = self.id, user = %self.user, "shutdown requested");

@@ -125,6 +125,7 @@ impl Project {
             slug: self.slug.clone(),
             path: self.agent_dir.to_string_lossy().into_owned(),
             created_at: self.file.created_at.clone(),
+            ..Default::default()
         }
     }
 

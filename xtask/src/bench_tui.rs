@@ -130,6 +130,7 @@ fn corpus() -> (Vec<ProjectInfo>, Vec<ChatSummary>) {
             },
             path: format!("/home/bench/src/project-{p}"),
             created_at: None,
+            ..Default::default()
         })
         .collect();
     let mut chats = Vec::with_capacity(CHATS);

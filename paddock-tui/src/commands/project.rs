@@ -18,7 +18,11 @@ pub async fn run(ctx: &Context, action: ProjectCmd) -> anyhow::Result<()> {
         ProjectCmd::Add { slug, .. } => {
             let path = path.map(|p| p.to_string_lossy().into_owned());
             match client
-                .request(Request::ProjectCreate(ProjectCreate { slug, path }))
+                .request(Request::ProjectCreate(ProjectCreate {
+                    slug,
+                    path,
+                    ..Default::default()
+                }))
                 .await?
             {
                 Reply::Project(project) => print(&format!(

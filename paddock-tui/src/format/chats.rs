@@ -320,11 +320,13 @@ pub(crate) mod tests {
                 slug: String::new(),
                 path: "/data/root".into(),
                 created_at: None,
+                ..Default::default()
             },
             ProjectInfo {
                 slug: "web".into(),
                 path: "/src/web".into(),
                 created_at: None,
+                ..Default::default()
             },
         ]);
         assert_eq!(

@@ -1327,6 +1327,7 @@ mod tests {
             slug: slug.into(),
             path: format!("/src/{slug}"),
             created_at: None,
+            ..Default::default()
         }
     }
 

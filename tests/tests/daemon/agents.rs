@@ -276,6 +276,7 @@ async fn a_project_setting_wins_over_the_instance_depth() {
     c.request(Request::ProjectCreate(paddock_proto::ProjectCreate {
         slug: "tight".into(),
         path: None,
+        ..Default::default()
     }))
     .await
     .unwrap();
@@ -516,6 +517,7 @@ async fn a_child_created_with_preloaded_context_starts_from_the_projects_overvie
     c.request(Request::ProjectCreate(paddock_proto::ProjectCreate {
         slug: "web".into(),
         path: None,
+        ..Default::default()
     }))
     .await
     .unwrap();

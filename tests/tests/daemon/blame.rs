@@ -16,6 +16,7 @@ async fn create_project(c: &mut RawClient, slug: &str, path: &Path) {
     c.request(Request::ProjectCreate(ProjectCreate {
         slug: slug.into(),
         path: Some(path.to_string_lossy().into_owned()),
+        ..Default::default()
     }))
     .await
     .expect("project created");

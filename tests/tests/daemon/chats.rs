@@ -44,6 +44,7 @@ async fn create_project(c: &mut RawClient, slug: &str, path: Option<&Path>) -> P
         Request::ProjectCreate(ProjectCreate {
             slug: slug.into(),
             path: path.map(|p| p.to_string_lossy().into_owned()),
+            ..Default::default()
         }),
     )
     .await

@@ -39,6 +39,7 @@ async fn a_batch_project_runs_one_process_per_turn_and_resumes_by_id() {
     c.request(Request::ProjectCreate(ProjectCreate {
         slug: "nightly".into(),
         path: None,
+        ..Default::default()
     }))
     .await
     .unwrap();

@@ -44,6 +44,7 @@ async fn create_project(c: &mut RawClient, slug: &str, path: &Path) {
     c.request(Request::ProjectCreate(ProjectCreate {
         slug: slug.into(),
         path: Some(path.to_string_lossy().into_owned()),
+        ..Default::default()
     }))
     .await
     .expect("project created");
@@ -390,6 +391,7 @@ async fn the_sweepers_files_are_committed_when_the_data_root_is_a_repository() {
     c.request(Request::ProjectCreate(ProjectCreate {
         slug: "demo".into(),
         path: None,
+        ..Default::default()
     }))
     .await
     .unwrap();
@@ -434,6 +436,7 @@ async fn a_projects_chats_are_committed_after_its_turns_when_the_data_root_is_a_
     c.request(Request::ProjectCreate(ProjectCreate {
         slug: "demo".into(),
         path: None,
+        ..Default::default()
     }))
     .await
     .unwrap();

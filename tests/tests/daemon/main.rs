@@ -99,6 +99,7 @@ async fn projects_create_and_list_with_the_root_workspace() {
         .request(Request::ProjectCreate(paddock_proto::ProjectCreate {
             slug: "demo".into(),
             path: Some(ext.to_string_lossy().into_owned()),
+            ..Default::default()
         }))
         .await
         .unwrap();
@@ -111,6 +112,7 @@ async fn projects_create_and_list_with_the_root_workspace() {
         .request(Request::ProjectCreate(paddock_proto::ProjectCreate {
             slug: "demo".into(),
             path: None,
+            ..Default::default()
         }))
         .await
         .unwrap_err();

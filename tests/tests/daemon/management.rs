@@ -590,6 +590,7 @@ async fn management_create_chat_preloads_the_project_context_when_asked() {
         .request(Request::ProjectCreate(paddock_proto::ProjectCreate {
             slug: "web".into(),
             path: None,
+            ..Default::default()
         }))
         .await
         .unwrap()

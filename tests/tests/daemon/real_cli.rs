@@ -713,6 +713,7 @@ async fn real_cli_preloaded_context_reaches_the_model_and_the_title_is_the_reque
     c.request(Request::ProjectCreate(paddock_proto::ProjectCreate {
         slug: "web".into(),
         path: None,
+        ..Default::default()
     }))
     .await
     .unwrap();

@@ -30,6 +30,7 @@ async fn create_project(c: &mut RawClient, slug: &str) -> ProjectInfo {
         Request::ProjectCreate(ProjectCreate {
             slug: slug.into(),
             path: None,
+            ..Default::default()
         }),
     )
     .await

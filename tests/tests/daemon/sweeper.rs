@@ -51,6 +51,7 @@ async fn create_project(c: &mut RawClient, slug: &str, path: Option<&Path>) {
     c.request(Request::ProjectCreate(paddock_proto::ProjectCreate {
         slug: slug.into(),
         path: path.map(|p| p.to_string_lossy().into_owned()),
+        ..Default::default()
     }))
     .await
     .unwrap();

@@ -726,6 +726,7 @@ async fn file_changed_fires_once_for_a_burst_of_matching_changes() {
     c.request(Request::ProjectCreate(paddock_proto::ProjectCreate {
         slug: "web".into(),
         path: Some(checkout.to_string_lossy().into_owned()),
+        ..Default::default()
     }))
     .await
     .unwrap();
@@ -856,6 +857,7 @@ async fn a_hand_broken_project_file_shows_problems_instead_of_failing() {
     c.request(Request::ProjectCreate(paddock_proto::ProjectCreate {
         slug: "broken".into(),
         path: None,
+        ..Default::default()
     }))
     .await
     .unwrap();
@@ -948,6 +950,7 @@ async fn the_trigger_tools_act_on_the_calling_chats_project() {
     c.request(Request::ProjectCreate(paddock_proto::ProjectCreate {
         slug: "web".into(),
         path: None,
+        ..Default::default()
     }))
     .await
     .unwrap();
