@@ -8,6 +8,7 @@ mod chats;
 mod drive;
 mod git;
 mod harness;
+mod list_delta;
 mod management;
 mod notifications;
 mod project_file;
