@@ -3,6 +3,8 @@
 //! client is watching the chat (`hub.rs`). Clients turn them into desktop notifications.
 //!
 //! - An unattended run (scheduled, hook, spawned) that finished: `finished`.
+//! - A turn claude ran by itself after a person's background task finished: `finished`
+//!   (sent by the runner, [`background_finished`]).
 //! - Any run that failed: `failed` (a person's own run too: they may have detached).
 //! - A tool call waiting for approval: `approval` (sent by the runner when it asks, see
 //!   [`approval`]).
@@ -97,6 +99,28 @@ fn of_turn(ev: &TurnEnded, title: String, at: String) -> Option<Attention> {
         body: format!("{} {what}", run_label(ev)),
         at,
     })
+}
+
+/// The attention for a turn claude ran by itself after a person's background task finished
+/// (sent by the runner: the turn ended, nobody watched it start).
+pub fn background_finished(
+    project_slug: &str,
+    session_id: &str,
+    job_id: &str,
+    origin: Origin,
+    title: String,
+) -> Attention {
+    Attention {
+        id: format!("run:{job_id}"),
+        kind: AttentionKind::Finished,
+        project_slug: project_slug.to_owned(),
+        session_id: session_id.to_owned(),
+        job_id: Some(job_id.to_owned()),
+        origin,
+        title,
+        body: "Background task finished".to_owned(),
+        at: now(),
+    }
 }
 
 /// The attention for a tool call that waits for approval.

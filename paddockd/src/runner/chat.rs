@@ -15,6 +15,7 @@ use serde_json::{Value, json};
 use tokio::sync::{OwnedSemaphorePermit, mpsc, oneshot};
 use tokio::time::Instant;
 
+use super::background::{self, Background};
 use super::process::{ClaudeProcess, Output, SessionStart, SpawnSpec, describe_exit};
 use super::translate::Translator;
 use super::{Cmd, Ctx, TurnRequest, permissions};
@@ -28,6 +29,9 @@ pub struct TurnJob {
     pub req: TurnRequest,
     pub new_chat: bool,
     pub reply: oneshot::Sender<Result<String, ErrorBody>>,
+    /// A turn the CLI started by itself (a background task's notification): its first stdout
+    /// line. No message is sent; the turn is read from this line to its `result`.
+    pub unprompted: Option<Value>,
 }
 
 pub enum ChatCmd {
@@ -47,6 +51,8 @@ struct Live {
     model: Option<String>,
     /// Whether this process was given the self-management tools (the depth gate).
     manage: bool,
+    /// Its background tasks, which keep it alive after the turn (`background.rs`).
+    background: Background,
 }
 
 pub struct ChatTask {
@@ -72,8 +78,22 @@ pub struct ChatTask {
     fallback_title: String,
     /// Continues autodrive made in a row (reset by a turn that completes).
     autodrives: u32,
-    /// The last turn ran in batch mode: stop the process once the queue is empty.
+    /// The last turn ran in batch mode: stop the process once the queue is empty (and its
+    /// background tasks are done).
     batch: bool,
+    /// What the last turn ran for: the project, origin and trigger an unprompted turn of the
+    /// same process is recorded under.
+    last: Option<LastTurn>,
+    /// What the coordinator was last told: the live process is idle (reapable).
+    told_idle: bool,
+}
+
+/// What an unprompted turn inherits from the turn before it.
+#[derive(Clone)]
+struct LastTurn {
+    project: crate::projects::Project,
+    origin: Origin,
+    trigger: Option<String>,
 }
 
 /// Machine turns a busy chat holds; one more is refused as busy.
@@ -94,6 +114,7 @@ fn hold_or_refuse(
         req,
         new_chat,
         reply,
+        unprompted,
     } = job;
     let _ = reply.send(Ok(session_id.to_owned()));
     let (reply, _) = oneshot::channel();
@@ -101,6 +122,7 @@ fn hold_or_refuse(
         req,
         new_chat,
         reply,
+        unprompted,
     });
 }
 
@@ -182,35 +204,53 @@ impl ChatTask {
             interrupts: 0,
             pending: std::collections::VecDeque::new(),
             batch: false,
+            last: None,
+            told_idle: false,
         }
     }
 
     pub async fn run(mut self) {
         loop {
             let idle_timeout = self.ctx.cfg.idle_timeout;
+            let now = Instant::now();
+            // Background tasks keep the process: no batch stop, no idle reaping, no reaping
+            // for the pool while they run or the turn reporting one is still owed (bounded:
+            // `background::MAX_WAIT`, `background::NOTIFY_GRACE`).
+            let hold = self.hold_until(now);
+            // Batch: the process lives for the turn (and the turns its background tasks
+            // owe) only; the next one resumes the session by id in a new process.
+            if self.batch && self.live.is_some() && hold.is_none() {
+                self.stop_process("batch mode: one claude per turn").await;
+            }
+            self.sync_idle().await;
+            let idle_at = hold.map_or(now + idle_timeout, |h| h.max(now + idle_timeout));
             tokio::select! {
                 () = self.ctx.shutdown.cancelled() => break,
                 cmd = self.rx.recv() => match cmd {
                     None => break,
                     Some(ChatCmd::Turn(job)) => {
                         self.turn(*job).await;
-                        while let Some(next) = self.pending.pop_front() {
-                            self.turn(next).await;
-                        }
-                        // Batch: the process lives for the turn only; the next one resumes
-                        // the session by id in a new process.
-                        if self.batch {
-                            self.stop_process("batch mode: one claude per turn").await;
-                        }
+                        self.drain_pending().await;
                     }
                     Some(ChatCmd::Cancel { reply, .. }) => {
                         let _ = reply.send(false);
                     }
-                    Some(ChatCmd::Reap) => self.stop_process("the pool needed its slot").await,
+                    Some(ChatCmd::Reap) => {
+                        // The coordinator no longer counts this process as idle.
+                        self.told_idle = false;
+                        if self.hold_until(Instant::now()).is_none() {
+                            self.stop_process("the pool needed its slot").await;
+                        } else {
+                            tracing::debug!(session = %self.session_id, "not reaped: background tasks run");
+                        }
+                    }
                 },
-                () = tokio::time::sleep(idle_timeout), if self.live.is_some() => {
-                    self.stop_process("idle timeout").await;
+                () = tokio::time::sleep_until(idle_at), if self.live.is_some() => {
+                    if self.hold_until(Instant::now()).is_none() {
+                        self.stop_process("idle timeout").await;
+                    }
                 }
+                () = sleep_until_opt(hold.filter(|_| self.batch)) => {}
                 out = next_output(&mut self.live) => self.idle_output(out).await,
             }
         }
@@ -219,11 +259,56 @@ impl ChatTask {
         }
     }
 
-    /// Output while no turn runs (a background task's notification): logged; a dead or
-    /// babbling process is let go.
+    /// Runs the turns held while one ran, in order.
+    async fn drain_pending(&mut self) {
+        while let Some(next) = self.pending.pop_front() {
+            self.turn(next).await;
+        }
+    }
+
+    /// Until when the live process's background work keeps it (see `background.rs`).
+    fn hold_until(&self, now: Instant) -> Option<Instant> {
+        self.live
+            .as_ref()
+            .and_then(|l| l.background.hold_until(now))
+    }
+
+    /// Tells the coordinator whether this chat's process is idle (reapable for the pool).
+    async fn set_idle(&mut self, idle: bool) {
+        self.told_idle = idle;
+        self.ctx
+            .tell(Cmd::Idle {
+                session_id: self.session_id.clone(),
+                idle,
+            })
+            .await;
+    }
+
+    /// Between turns: a live process is idle unless its background work holds it.
+    async fn sync_idle(&mut self) {
+        let idle = self.live.is_some() && self.hold_until(Instant::now()).is_none();
+        if idle != self.told_idle {
+            self.set_idle(idle).await;
+        }
+    }
+
+    /// Output while no turn runs: background task bookkeeping, a subagent's lines, or the
+    /// start of a turn the CLI runs by itself (a background task finished), which becomes an
+    /// unprompted turn; a dead or babbling process is let go.
     async fn idle_output(&mut self, out: Output) {
         match out {
             Output::Json(v) => {
+                if let Some(live) = self.live.as_mut() {
+                    live.background.track(&v);
+                }
+                if background::starts_turn(&v)
+                    && !self.ctx.shutdown.is_cancelled()
+                    && let Some(last) = self.last.clone()
+                {
+                    self.unprompted(last, v).await;
+                    self.drain_pending().await;
+                    return;
+                }
                 let kind = v
                     .get("type")
                     .and_then(Value::as_str)
@@ -239,15 +324,45 @@ impl ChatTask {
         }
     }
 
+    /// A turn the CLI started by itself: it runs as a daemon-started turn (a job id, a run,
+    /// `chat:active`, frames to every subscriber, `chat:complete`), recorded under the origin
+    /// and trigger of the turn before it: the work it reports was started by that turn.
+    async fn unprompted(&mut self, last: LastTurn, first: Value) {
+        let label = self
+            .live
+            .as_ref()
+            .map(|l| l.background.label())
+            .unwrap_or_default();
+        tracing::info!(session = %self.session_id, "claude started a turn by itself: {label}");
+        let (reply, _) = oneshot::channel();
+        let job = TurnJob {
+            req: TurnRequest {
+                project: last.project,
+                session_id: Some(self.session_id.clone()),
+                message: label,
+                model: None,
+                attribution: None,
+                origin: last.origin,
+                provenance: None,
+                trigger: last.trigger,
+                reply_to: None,
+            },
+            new_chat: false,
+            reply,
+            unprompted: Some(first),
+        };
+        self.turn(job).await;
+    }
+
     async fn stop_process(&mut self, why: &str) {
         if let Some(live) = self.live.take() {
-            tracing::info!(session = %self.session_id, "stopping claude: {why}");
-            self.ctx
-                .tell(Cmd::Idle {
-                    session_id: self.session_id.clone(),
-                    idle: false,
-                })
-                .await;
+            let running = live.background.running();
+            if running > 0 {
+                tracing::warn!(session = %self.session_id, running, "stopping claude with background tasks still running: {why}");
+            } else {
+                tracing::info!(session = %self.session_id, "stopping claude: {why}");
+            }
+            self.set_idle(false).await;
             live.proc.stop(Duration::from_secs(2)).await;
         }
     }
@@ -257,7 +372,16 @@ impl ChatTask {
             req,
             new_chat,
             reply,
+            unprompted,
         } = job;
+        let is_unprompted = unprompted.is_some();
+        if !is_unprompted {
+            self.last = Some(LastTurn {
+                project: req.project.clone(),
+                origin: req.origin,
+                trigger: req.trigger.clone(),
+            });
+        }
         self.batch = drive_mode(&self.ctx.cfg, &req.project, req.trigger.as_deref())
             == crate::config::DriveMode::Batch;
         let hub = self.ctx.hub.clone();
@@ -374,12 +498,25 @@ impl ChatTask {
             let sid = sid.clone();
             async move { hub.emit(&sid, event).await }
         };
-        emit(ChatEvent::User(UserTurn {
-            message_id: Some(message_id.clone()),
-            text: req.message.clone(),
-            attribution: req.attribution.clone(),
-        }))
-        .await;
+        if is_unprompted {
+            // No user message: say why the chat runs, in its stream.
+            let message = self
+                .live
+                .as_ref()
+                .map_or_else(String::new, |l| l.background.notice());
+            emit(ChatEvent::Notice(Notice {
+                kind: NoticeKind::Info,
+                message,
+            }))
+            .await;
+        } else {
+            emit(ChatEvent::User(UserTurn {
+                message_id: Some(message_id.clone()),
+                text: req.message.clone(),
+                attribution: req.attribution.clone(),
+            }))
+            .await;
+        }
 
         // An adopted chat is a link to the user's own transcript: continue it in a private
         // copy, so claude's appends never alter their terminal history.
@@ -412,18 +549,22 @@ impl ChatTask {
             .get(&self.session_id)
             .map_or(0, |p| p.depth);
         // A person's turn: typed, queued, or a continue they asked for (a client waits on it).
-        let human =
-            req.reply_to.is_some() || (req.attribution.is_none() && req.origin == Origin::Human);
+        // An unprompted turn has no person behind it, whoever started the work it reports.
+        let human = !is_unprompted
+            && (req.reply_to.is_some()
+                || (req.attribution.is_none() && req.origin == Origin::Human));
         let manage = crate::agent::grants_tools(&cfg, &project, depth, human);
         self.unattended = !human;
-        self.fallback_title = crate::attachments::request_text(&req.message)
-            .lines()
-            .map(str::trim)
-            .find(|l| !l.is_empty())
-            .unwrap_or_default()
-            .chars()
-            .take(80)
-            .collect();
+        if !is_unprompted {
+            self.fallback_title = crate::attachments::request_text(&req.message)
+                .lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty())
+                .unwrap_or_default()
+                .chars()
+                .take(80)
+                .collect();
+        }
         // A trigger's own approval_timeout_secs wins over the instance's (0: wait).
         let trigger_wait = req
             .trigger
@@ -436,17 +577,30 @@ impl ChatTask {
             None => cfg.approval_timeout,
         }
         .filter(|_| self.unattended);
-        let end = match self
-            .drive(
-                &project,
-                &job_id,
-                &message_id,
-                &req.message,
-                model,
-                Launch { on_disk, manage },
-            )
-            .await
-        {
+        let driven = match unprompted {
+            // The process runs the turn already: read it from its first line.
+            Some(first) => {
+                let mark = self.live.as_ref().and_then(|l| l.background.turn_started());
+                self.set_idle(false).await;
+                let driven = self.read_turn(&project, &job_id, Some(first)).await;
+                if let Some(live) = self.live.as_mut() {
+                    live.background.turn_ended(mark);
+                }
+                driven
+            }
+            None => {
+                self.drive(
+                    &project,
+                    &job_id,
+                    &message_id,
+                    &req.message,
+                    model,
+                    Launch { on_disk, manage },
+                )
+                .await
+            }
+        };
+        let end = match driven {
             Ok(end) => end,
             Err(events) => {
                 let mut end = TurnEnd::failed();
@@ -577,6 +731,27 @@ impl ChatTask {
             trigger: req.trigger.clone(),
             parent,
         });
+        // A person's background task reporting back: they may be away (an unattended
+        // origin's end is announced by the attention follower already; a failure too).
+        if is_unprompted
+            && end.status == RunStatus::Completed
+            && matches!(req.origin, Origin::Human | Origin::Adopted)
+        {
+            let title = state
+                .index
+                .get(&self.session_id)
+                .map(|c| c.title)
+                .filter(|t| !t.trim().is_empty())
+                .unwrap_or_else(|| self.fallback_title.clone());
+            hub.attention(crate::attention::background_finished(
+                &slug,
+                &self.session_id,
+                &job_id,
+                req.origin,
+                title,
+            ))
+            .await;
+        }
         if let Err(e) = state.runs.finished(&job_id, end.status, end.cost_usd).await {
             tracing::warn!(session = %self.session_id, "could not record the run's end in the history: {e}");
         }
@@ -606,16 +781,10 @@ impl ChatTask {
                 },
                 new_chat: false,
                 reply,
+                unprompted: None,
             });
         }
-        if self.live.is_some() {
-            self.ctx
-                .tell(Cmd::Idle {
-                    session_id: self.session_id.clone(),
-                    idle: true,
-                })
-                .await;
-        }
+        self.sync_idle().await;
     }
 
     /// Runs one turn to its end. `Err` carries the closing frames of a turn that failed
@@ -684,14 +853,10 @@ impl ChatTask {
                 translator: Translator::new(),
                 model: model.clone(),
                 manage,
+                background: Background::default(),
             });
         } else {
-            self.ctx
-                .tell(Cmd::Idle {
-                    session_id: self.session_id.clone(),
-                    idle: false,
-                })
-                .await;
+            self.set_idle(false).await;
         }
         let Some(live) = self.live.as_mut() else {
             return Err(failure(NoticeKind::Crashed, "no claude process".into()));
@@ -716,7 +881,7 @@ impl ChatTask {
         if let Err(e) = live.proc.send(&msg).await {
             return Err(self.lost_process(e.to_string()).await);
         }
-        self.read_turn(project, job_id).await
+        self.read_turn(project, job_id, None).await
     }
 
     /// Waits for a pool permit, handling cancel and shutdown meanwhile.
@@ -763,10 +928,12 @@ impl ChatTask {
 
     /// Reads the process's output until the turn's `result`, answering permission requests
     /// and handling cancel, hangs after an interrupt, crashes, garbage and shutdown.
+    /// `first`: a line read already (an unprompted turn's), handled before the process's.
     async fn read_turn(
         &mut self,
         project: &crate::projects::Project,
         job_id: &str,
+        mut first: Option<Value>,
     ) -> Result<TurnEnd, Vec<ChatEvent>> {
         let cfg = self.ctx.cfg.clone();
         let hub = self.ctx.hub.clone();
@@ -800,9 +967,10 @@ impl ChatTask {
                 return Err(failure(NoticeKind::Crashed, "no claude process".into()));
             };
             tokio::select! {
-                out = live.proc.next() => match out {
+                out = next_line(&mut first, &mut live.proc) => match out {
                     Output::Json(v) => {
                         last_output = Instant::now();
+                        live.background.track(&v);
                         if v.get("type").and_then(Value::as_str) == Some("control_request") {
                             match permission_request(&v, &allowed, Some(&attachments_dir)) {
                                 Some(Permission::Answer(answer)) => {
@@ -891,7 +1059,7 @@ impl ChatTask {
                         if let Some(live) = live {
                             live.proc.kill().await;
                         }
-                        self.ctx.tell(Cmd::Idle { session_id: self.session_id.clone(), idle: false }).await;
+                        self.set_idle(false).await;
                         let mut shown = line;
                         shown.truncate(200);
                         return Err(failure(NoticeKind::Crashed, format!(
@@ -953,7 +1121,7 @@ impl ChatTask {
                     if let Some(live) = self.live.take() {
                         live.proc.kill().await;
                     }
-                    self.ctx.tell(Cmd::Idle { session_id: self.session_id.clone(), idle: false }).await;
+                    self.set_idle(false).await;
                     return Err(vec![
                         ChatEvent::Notice(Notice {
                             kind: NoticeKind::Interrupted,
@@ -975,7 +1143,7 @@ impl ChatTask {
                     if let Some(live) = self.live.take() {
                         live.proc.kill().await;
                     }
-                    self.ctx.tell(Cmd::Idle { session_id: self.session_id.clone(), idle: false }).await;
+                    self.set_idle(false).await;
                     let mut events = vec![ChatEvent::Notice(Notice {
                         kind: NoticeKind::Interrupted,
                         message: format!("claude {why}, so it was stopped; the chat can be resumed"),
@@ -1000,12 +1168,7 @@ impl ChatTask {
         let Some(live) = self.live.take() else {
             return failure(NoticeKind::Crashed, context);
         };
-        self.ctx
-            .tell(Cmd::Idle {
-                session_id: self.session_id.clone(),
-                idle: false,
-            })
-            .await;
+        self.set_idle(false).await;
         let (status, stderr) = live.proc.stop(Duration::from_secs(2)).await;
         failure(
             NoticeKind::Crashed,
@@ -1114,6 +1277,14 @@ fn permission_request(
             tool: tool.to_owned(),
             input,
         })
+    }
+}
+
+/// `first` if a line was read already, else the process's next.
+async fn next_line(first: &mut Option<Value>, proc: &mut ClaudeProcess) -> Output {
+    match first.take() {
+        Some(v) => Output::Json(v),
+        None => proc.next().await,
     }
 }
 

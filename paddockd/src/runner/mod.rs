@@ -6,6 +6,7 @@
 //! by reaping the least recently used idle process. Idle processes are also reaped after
 //! `idle_timeout`; the next turn of that chat resumes it with `--resume`.
 
+mod background;
 mod chat;
 pub mod permissions;
 pub mod process;
@@ -272,6 +273,7 @@ impl Coordinator {
             new_chat: req.session_id.is_none(),
             req,
             reply,
+            unprompted: None,
         }));
         if let Err(mpsc::error::SendError(chat::ChatCmd::Turn(job))) = handle.tx.send(job).await {
             let _ = job.reply.send(Err(shutting_down()));

@@ -160,6 +160,12 @@ pub(crate) struct Session {
     pub children: Vec<std::process::Child>,
     /// Queued prompts, for `queued_turn_count`.
     pub queue_len: usize,
+    /// Running background tasks (`background` steps), as `background_tasks_changed` lists them.
+    pub background: Vec<Value>,
+    /// Background tasks whose notification turn has not run yet: the process waits for them.
+    pub background_owed: usize,
+    /// Where a finished background task's notification goes: it runs as a turn of its own.
+    pub background_tx: mpsc::UnboundedSender<Value>,
 }
 
 fn usage_error(message: &str) -> i32 {
@@ -233,6 +239,7 @@ async fn run(argv: Vec<String>) -> i32 {
     }
 
     let transcript = Transcript::new(path, &session_id, &cwd, !opts.no_session_persistence);
+    let (background_tx, mut background_rx) = mpsc::unbounded_channel::<Value>();
     let mut session = Session {
         opts,
         session_id,
@@ -244,6 +251,9 @@ async fn run(argv: Vec<String>) -> i32 {
         last_is_error: None,
         children: Vec::new(),
         queue_len: 0,
+        background: Vec::new(),
+        background_owed: 0,
+        background_tx,
     };
 
     spawn_signal_handlers(&shared);
@@ -270,7 +280,24 @@ async fn run(argv: Vec<String>) -> i32 {
         drop(tx);
     }
 
-    while let Some(message) = rx.recv().await {
+    // Prompts, and the notifications of finished background tasks: each runs as a turn. Like
+    // the real CLI, the process does not end while a background task's turn is owed.
+    let mut stdin_open = true;
+    loop {
+        if !stdin_open && session.background_owed == 0 {
+            break;
+        }
+        let message = tokio::select! {
+            Some(done) = background_rx.recv() => done,
+            m = rx.recv(), if stdin_open => match m {
+                Some(m) => m,
+                None => {
+                    stdin_open = false;
+                    continue;
+                }
+            },
+            else => break,
+        };
         session.queue_len = rx.len();
         let (itx, irx) = watch::channel(false);
         *lock(&shared.current) = Some(itx);

@@ -8,6 +8,7 @@
 //! | `{"text":"…","chunks":N,"delay_ms":D}` | a streamed text block (N deltas, D ms before each) |
 //! | `{"thinking":"…","chunks":N,"delay_ms":D}` | a streamed thinking block with a signature |
 //! | `{"tool":"Bash","input":{…},"output":"…","is_error":false,"ask":false,"delay_ms":D,"hang":false,"tool_use_result":…}` | a `tool_use` block ending the API message, then the `user` tool_result line. `ask` first sends `can_use_tool` and waits for the host (skipped when `--allowedTools` names the tool or a matching `prefix*`; without `--permission-prompt-tool stdio` the tool is refused with `system/permission_denied`); `delay_ms`/`hang` make the tool run for a while / until interrupted; `"run":"CMD"` then runs `sh -c CMD` in the working directory for real (and waits for it) before the result, so the tool's effect is on disk (e.g. a `Write` whose file appears); `"id":"toolu_…"` sets the `tool_use` id |
+//! | `{"background":"DESCRIPTION","prompt":"…","delay_ms":D,"reply":"…","reply_delay_ms":R,"id":"toolu_…"}` | an `Agent` call with `run_in_background: true`, as the real CLI prints it (docs/claude-cli.md §12): the `tool_use` block ending the API message, `system/background_tasks_changed`, `system/task_started {is_backgrounded: true}`, and at once the async `tool_result` (`tool_use_result.isAsync`); the turn goes on to its `result`. D ms later (the subagent "runs") the process prints, with no new user message, `task_updated`, `task_notification`, `background_tasks_changed` (the tasks left), then ONE MORE TURN: `system/init`, the streamed `reply` (default `background done: DESCRIPTION`; R ms before each of its 3 chunks, interruptible) and a second `result`. The process does not exit (`-p`, or stdin closed) before such a turn has run |
 //! | `{"retry":529}` | a `system/api_retry` line |
 //! | `{"api_error":529,"message":"…"}` | synthetic API-error assistant line; the turn ends (`is_error:true`, `terminal_reason:"api_error"`) |
 //! | `{"sleep_ms":N}` | wait (interruptible) |
@@ -39,6 +40,7 @@ pub enum Step {
         delay_ms: u64,
     },
     Tool(ToolStep),
+    Background(BackgroundStep),
     Retry {
         status: u16,
     },
@@ -80,6 +82,21 @@ pub struct ToolStep {
     pub tool_use_result: Option<Value>,
     /// A shell command run for real before the result (the tool's effect on disk).
     pub run: Option<String>,
+    /// The `tool_use` id (default: a new `toolu_fake_…`).
+    pub id: Option<String>,
+}
+
+/// A scripted background Agent call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BackgroundStep {
+    pub description: String,
+    pub prompt: String,
+    /// How long the subagent "runs" before its notification.
+    pub delay_ms: u64,
+    /// The text of the turn that reports it.
+    pub reply: String,
+    /// Pause before each chunk of the reply.
+    pub reply_delay_ms: u64,
     /// The `tool_use` id (default: a new `toolu_fake_…`).
     pub id: Option<String>,
 }
@@ -162,6 +179,16 @@ fn parse_step(step: &Value) -> Result<Step, String> {
             id: str_of("id"),
         }));
     }
+    if let Some(description) = str_of("background") {
+        return Ok(Step::Background(BackgroundStep {
+            prompt: str_of("prompt").unwrap_or_else(|| format!("subagent task: {description}")),
+            reply: str_of("reply").unwrap_or_else(|| format!("background done: {description}")),
+            reply_delay_ms: u64_of("reply_delay_ms").unwrap_or(0),
+            delay_ms,
+            id: str_of("id"),
+            description,
+        }));
+    }
     if obj.contains_key("retry") {
         return Ok(Step::Retry {
             status: status_of("retry")?,
@@ -220,10 +247,22 @@ mod tests {
             r#"fake:[{"text":"a","chunks":5,"delay_ms":7},{"thinking":"t"},
                {"tool":"Bash","input":{"command":"ls"},"output":"x","ask":true},
                {"retry":529},{"api_error":500,"message":"boom"},{"sleep_ms":3},{"hang":true},
-               {"crash":3},{"garbage":"g"},{"child":"sleep 1"},{"stderr":"e"}]"#,
+               {"crash":3},{"garbage":"g"},{"child":"sleep 1"},{"stderr":"e"},
+               {"background":"scan","delay_ms":5}]"#,
         )
         .unwrap_or_default();
-        assert_eq!(steps.len(), 11);
+        assert_eq!(steps.len(), 12);
+        assert_eq!(
+            steps[11],
+            Step::Background(BackgroundStep {
+                description: "scan".into(),
+                prompt: "subagent task: scan".into(),
+                delay_ms: 5,
+                reply: "background done: scan".into(),
+                reply_delay_ms: 0,
+                id: None,
+            })
+        );
         assert_eq!(
             steps[0],
             Step::Text {

@@ -3,6 +3,7 @@
 
 mod agents;
 mod approvals;
+mod background;
 mod blame;
 mod chats;
 mod drive;

@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use tokio::sync::watch;
 
+mod background;
 mod finish;
 mod tool;
 
@@ -57,7 +58,11 @@ pub(crate) async fn run_turn(
         prompt_tokens: 0,
         command_uuid: None,
     };
-    turn.play(message).await;
+    if message["type"] == background::DONE {
+        turn.background_done(message).await;
+    } else {
+        turn.play(message).await;
+    }
 }
 
 /// How a turn ended early.
@@ -214,6 +219,11 @@ impl Turn<'_> {
                 return;
             }
         };
+        self.run_steps(steps, &text).await;
+    }
+
+    /// Plays the steps to the turn's `result`. `text`: the prompt, for `last-prompt`.
+    async fn run_steps(&mut self, steps: Vec<Step>, text: &str) {
         let mut flow = Ok(());
         for step in steps {
             flow = self.step(step).await;
@@ -226,7 +236,7 @@ impl Turn<'_> {
                 if self.msg.is_some() {
                     self.close_message("end_turn");
                 }
-                self.write_last_prompt(&text);
+                self.write_last_prompt(text);
                 self.finish_result(ResultKind::Success);
             }
             Err(End::Interrupted) => {
@@ -237,13 +247,13 @@ impl Turn<'_> {
                     self.abort_stream();
                     self.finish_result(ResultKind::Aborted { tools: false });
                 }
-                self.write_last_prompt(&text);
+                self.write_last_prompt(text);
             }
             Err(End::ApiError {
                 status,
                 text: error_text,
             }) => {
-                self.write_last_prompt(&text);
+                self.write_last_prompt(text);
                 self.finish_result(ResultKind::ApiError {
                     status,
                     text: error_text,
@@ -454,6 +464,10 @@ impl Turn<'_> {
                 delay_ms,
             } => self.thinking_block(&thinking, chunks, delay_ms).await,
             Step::Tool(tool) => self.tool(tool).await,
+            Step::Background(bg) => {
+                self.background(bg);
+                Ok(())
+            }
             Step::Retry { status } => {
                 self.retry(status);
                 Ok(())

@@ -180,7 +180,7 @@ impl Turn<'_> {
         }
     }
 
-    fn tool_result(&mut self, r: ToolResult<'_>) {
+    pub(super) fn tool_result(&mut self, r: ToolResult<'_>) {
         let uuid = new_uuid();
         let content = json!([{"tool_use_id": r.tool_use_id, "type": "tool_result", "content": r.content,
                      "is_error": r.is_error}]);
@@ -245,13 +245,13 @@ enum Permission {
     StreamClosed,
 }
 
-struct ToolResult<'a> {
-    tool_use_id: &'a str,
-    assistant_uuid: &'a str,
-    content: Value,
-    is_error: bool,
-    tool_use_result: Value,
-    meta: Value,
+pub(super) struct ToolResult<'a> {
+    pub tool_use_id: &'a str,
+    pub assistant_uuid: &'a str,
+    pub content: Value,
+    pub is_error: bool,
+    pub tool_use_result: Value,
+    pub meta: Value,
 }
 
 /// The tool_result `content` and `tool_use_result` of a scripted tool, shaped like the real

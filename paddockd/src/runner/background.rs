@@ -1,0 +1,278 @@
+//! Background work of a live `claude`: Agent calls with `run_in_background`, and the turn the
+//! CLI runs by itself when one finishes (docs/claude-cli.md §12).
+//!
+//! The CLI reports its background tasks on stdout, in or between turns:
+//! `system/background_tasks_changed {tasks: [...]}` (the whole list), `system/task_started
+//! {is_backgrounded: true}`, then `task_updated` / `task_notification` when one ends. After a
+//! background task's notification the CLI runs ONE MORE TURN on its own (no user message): a
+//! `system/init`, the reply, a second `result`. [`Background`] keeps that bookkeeping so the
+//! chat task can keep the process alive (no idle reaping, no batch stop) while tasks run or a
+//! notification's turn is still owed, and [`starts_turn`] says which idle line opens such an
+//! unprompted turn.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::time::Instant;
+
+/// How long running background tasks keep an otherwise idle process alive (no idle timeout, no
+/// batch stop, no reaping for the pool), counted from when the first of them started. A task
+/// still running after this is given up: the process is treated as idle again.
+pub const MAX_WAIT: Duration = Duration::from_secs(60 * 60);
+
+/// How long a finished task's notification keeps the process alive waiting for the CLI to run
+/// (and end) the turn that reports it; the CLI starts that turn at once, so this only bounds a
+/// CLI that never does.
+pub const NOTIFY_GRACE: Duration = Duration::from_secs(60);
+
+/// Task ids remembered as background ones (a process rarely starts more; the oldest go first).
+const KNOWN_MAX: usize = 256;
+
+/// The background tasks of one process.
+#[derive(Debug, Default)]
+pub struct Background {
+    /// Running background tasks, by id, with their description.
+    running: BTreeMap<String, String>,
+    /// Ids ever reported as background tasks, so a late `task_notification` (after the list
+    /// emptied) is still recognised. Bounded by [`KNOWN_MAX`].
+    known: BTreeSet<String>,
+    /// When the oldest running task was first seen.
+    busy_since: Option<Instant>,
+    /// When the last task's notification arrived whose turn has not ended yet.
+    owed_since: Option<Instant>,
+    /// The description of the task that finished last.
+    finished: Option<String>,
+}
+
+impl Background {
+    /// Takes what a stdout line says about background tasks.
+    pub fn track(&mut self, v: &Value) {
+        if v.get("type").and_then(Value::as_str) != Some("system") {
+            return;
+        }
+        let now = Instant::now();
+        match v.get("subtype").and_then(Value::as_str) {
+            Some("background_tasks_changed") => {
+                let Some(tasks) = v.get("tasks").and_then(Value::as_array) else {
+                    return;
+                };
+                let mut running = BTreeMap::new();
+                for t in tasks {
+                    if let Some(id) = str_of(t, "task_id") {
+                        let description = str_of(t, "description").unwrap_or_default();
+                        running.insert(id.to_owned(), description.to_owned());
+                        self.remember(id);
+                    }
+                }
+                self.running = running;
+            }
+            Some("task_started")
+                if v.get("is_backgrounded").and_then(Value::as_bool) == Some(true) =>
+            {
+                if let Some(id) = str_of(v, "task_id") {
+                    let description = str_of(v, "description").unwrap_or_default();
+                    self.running.insert(id.to_owned(), description.to_owned());
+                    self.remember(id);
+                }
+            }
+            Some("task_notification") => {
+                let Some(id) = str_of(v, "task_id") else {
+                    return;
+                };
+                if !self.known.contains(id) {
+                    // A foreground subagent's: its result is part of the running turn.
+                    return;
+                }
+                let description = self.running.remove(id);
+                self.finished = description
+                    .filter(|d| !d.is_empty())
+                    .or_else(|| str_of(v, "summary").map(str::to_owned))
+                    .or_else(|| self.finished.take());
+                self.owed_since = Some(now);
+            }
+            _ => return,
+        }
+        if self.running.is_empty() {
+            self.busy_since = None;
+        } else if self.busy_since.is_none() {
+            self.busy_since = Some(now);
+        }
+    }
+
+    fn remember(&mut self, id: &str) {
+        if self.known.len() >= KNOWN_MAX
+            && let Some(oldest) = self.known.iter().next().cloned()
+        {
+            self.known.remove(&oldest);
+        }
+        self.known.insert(id.to_owned());
+    }
+
+    /// Until when the process must be kept alive for its background work; `None` when nothing
+    /// holds it (no task runs, no notification's turn is owed, or the bounds ran out).
+    pub fn hold_until(&self, now: Instant) -> Option<Instant> {
+        let busy = self.busy_since.map(|t| t + MAX_WAIT);
+        let owed = self.owed_since.map(|t| t + NOTIFY_GRACE);
+        busy.into_iter().chain(owed).filter(|t| *t > now).max()
+    }
+
+    /// Whether a task is still running (for the log).
+    pub fn running(&self) -> usize {
+        self.running.len()
+    }
+
+    /// The mark of an unprompted turn's start: what it owes (see [`Background::turn_ended`]).
+    pub fn turn_started(&self) -> Option<Instant> {
+        self.owed_since
+    }
+
+    /// An unprompted turn ended: the notification it reported is paid, unless another one
+    /// arrived after the turn began (that one gets a turn of its own).
+    pub fn turn_ended(&mut self, owed_at_start: Option<Instant>) {
+        if self.owed_since == owed_at_start {
+            self.owed_since = None;
+        }
+    }
+
+    /// What an unprompted turn's stream says before its reply.
+    pub fn notice(&self) -> String {
+        match &self.finished {
+            Some(d) => {
+                let d: String = d.chars().take(120).collect();
+                format!("a background task finished ({d}); claude continues on its own")
+            }
+            None => "claude continues on its own".to_owned(),
+        }
+    }
+
+    /// What to call an unprompted turn in the history.
+    pub fn label(&self) -> String {
+        match &self.finished {
+            Some(d) => {
+                let d: String = d.chars().take(120).collect();
+                format!("(background task finished: {d})")
+            }
+            None => "(claude continued on its own)".to_owned(),
+        }
+    }
+}
+
+fn str_of<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
+    v.get(key).and_then(Value::as_str)
+}
+
+/// Whether a line that arrives while no turn runs opens a turn the CLI started by itself (a
+/// background task's notification, a scheduled wake-up): the lines of a turn, from the main
+/// conversation. Task bookkeeping, control responses, title changes and a subagent's traffic
+/// (`parent_tool_use_id` set) do not.
+pub fn starts_turn(v: &Value) -> bool {
+    if v.get("parent_tool_use_id").is_some_and(|p| !p.is_null()) {
+        return false;
+    }
+    match v.get("type").and_then(Value::as_str) {
+        Some("assistant" | "stream_event" | "result") => true,
+        // A replayed message of ours or a tool result belongs to a turn; a user line on its own
+        // while idle is the CLI's own turn too.
+        Some("user") => true,
+        Some("system") => matches!(
+            v.get("subtype").and_then(Value::as_str),
+            Some("init" | "status" | "api_retry")
+        ),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use serde_json::json;
+
+    /// The background lines of the real CLI's capture (l_subagent_bg), in order.
+    fn capture() -> Vec<Value> {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/fixtures/claude-cli-2.1.332/stdout/l_subagent_bg.jsonl"
+        );
+        let text = std::fs::read_to_string(path).unwrap();
+        text.lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect()
+    }
+
+    #[test]
+    fn the_capture_holds_until_the_notification_turn_ends() {
+        let lines = capture();
+        let mut bg = Background::default();
+        let mut results = 0;
+        let mut mark = None;
+        for v in &lines {
+            bg.track(v);
+            if v["type"] == "system" && v["subtype"] == "task_started" {
+                assert!(bg.hold_until(Instant::now()).is_some(), "a task runs");
+                assert_eq!(bg.running(), 1);
+            }
+            if v["type"] == "system" && v["subtype"] == "init" && results == 1 {
+                mark = bg.turn_started();
+            }
+            if v["type"] == "result" {
+                results += 1;
+                if results == 1 {
+                    // The task finished during the first turn: its notification turn is owed.
+                    assert!(bg.hold_until(Instant::now()).is_some());
+                } else {
+                    bg.turn_ended(mark);
+                }
+            }
+        }
+        assert_eq!(results, 2);
+        assert_eq!(bg.running(), 0);
+        assert!(bg.hold_until(Instant::now()).is_none());
+        assert_eq!(bg.label(), "(background task finished: Echo task bg)");
+    }
+
+    #[test]
+    fn a_foreground_notification_owes_nothing() {
+        let mut bg = Background::default();
+        bg.track(
+            &json!({"type":"system","subtype":"task_started","task_id":"a",
+            "is_backgrounded":false}),
+        );
+        bg.track(&json!({"type":"system","subtype":"task_notification","task_id":"a"}));
+        assert!(bg.hold_until(Instant::now()).is_none());
+    }
+
+    #[test]
+    fn a_notification_during_the_turn_is_owed_again() {
+        let mut bg = Background::default();
+        bg.track(
+            &json!({"type":"system","subtype":"background_tasks_changed",
+            "tasks":[{"task_id":"a","description":"A"},{"task_id":"b","description":"B"}]}),
+        );
+        bg.track(&json!({"type":"system","subtype":"task_notification","task_id":"a"}));
+        let mark = bg.turn_started();
+        bg.track(&json!({"type":"system","subtype":"task_notification","task_id":"b"}));
+        bg.turn_ended(mark);
+        assert!(bg.hold_until(Instant::now()).is_some(), "b's turn is owed");
+        let mark = bg.turn_started();
+        bg.turn_ended(mark);
+        assert!(bg.hold_until(Instant::now()).is_none());
+    }
+
+    #[test]
+    fn which_idle_lines_open_a_turn() {
+        assert!(starts_turn(&json!({"type":"system","subtype":"init"})));
+        assert!(starts_turn(
+            &json!({"type":"assistant","parent_tool_use_id":null})
+        ));
+        assert!(!starts_turn(
+            &json!({"type":"assistant","parent_tool_use_id":"toolu_1"})
+        ));
+        assert!(!starts_turn(
+            &json!({"type":"system","subtype":"task_notification"})
+        ));
+        assert!(!starts_turn(&json!({"type":"control_response"})));
+        assert!(!starts_turn(&json!({"type":"command_lifecycle"})));
+    }
+}
