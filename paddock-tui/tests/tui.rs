@@ -682,3 +682,340 @@ fn a_chat_status_shows_dim_after_its_title_when_there_is_room() -> TestResult {
     assert!(!narrow.contains("Moved the hero"), "{narrow}");
     Ok(())
 }
+
+// ----- archived chats, fork, delete ---------------------------------------------------------
+
+/// The root workspace's archived chats as the daemon lists them: the starred one first, then a
+/// parent with its archived child.
+fn archived_rows() -> Vec<ChatSummary> {
+    let mut pinned = chat("", "s-old-pinned", "Release checklist", Origin::Human);
+    pinned.starred = true;
+    let mut parent = chat("", "s-old-parent", "Migrate the CI runners", Origin::Human);
+    parent.children = vec!["s-old-child".into()];
+    let kid = child(
+        chat(
+            "",
+            "s-old-child",
+            "Benchmark the new runners",
+            Origin::Spawned,
+        ),
+        "s-old-parent",
+        1,
+    );
+    [pinned, parent, kid]
+        .into_iter()
+        .map(|mut c| {
+            c.archived = true;
+            c
+        })
+        .collect()
+}
+
+fn archive_of(slug: &str) -> RowId {
+    RowId::Archived(slug.into())
+}
+
+/// The cursor on the root workspace's "Archived" group, never opened: no count.
+fn archive_folded() -> Result<App, Box<dyn std::error::Error>> {
+    let mut app = canned();
+    if !app.tree.select(&archive_of("")) {
+        return Err("no Archived group".into());
+    }
+    Ok(app)
+}
+
+/// The root workspace's "Archived" group opened with `l` and read; the cursor on the archived
+/// child chat.
+fn archive_open(theme: Theme) -> Result<App, Box<dyn std::error::Error>> {
+    let mut app = canned_with(theme);
+    if !app.tree.select(&archive_of("")) {
+        return Err("no Archived group".into());
+    }
+    assert_eq!(
+        app.on_key(key(KeyCode::Char('l'))),
+        Some(Action::LoadArchived(vec![String::new()]))
+    );
+    app.set_archived_chats(String::new(), Ok(archived_rows()));
+    if !app.tree.select(&chat_id("", "s-old-child")) {
+        return Err("s-old-child is not on screen".into());
+    }
+    Ok(app)
+}
+
+#[test]
+fn archived_folded_80x24() -> TestResult {
+    let mut app = archive_folded()?;
+    insta::assert_snapshot!(screen(&mut app, 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn archived_folded_40x24() -> TestResult {
+    let mut app = archive_folded()?;
+    insta::assert_snapshot!(screen(&mut app, 40, 24)?);
+    Ok(())
+}
+
+#[test]
+fn archived_open_80x24() -> TestResult {
+    let mut app = archive_open(Theme::default())?;
+    insta::assert_snapshot!(screen(&mut app, 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn archived_open_40x24() -> TestResult {
+    let mut app = archive_open(Theme::default())?;
+    insta::assert_snapshot!(screen(&mut app, 40, 24)?);
+    Ok(())
+}
+
+#[test]
+fn archived_open_plain_80x24() -> TestResult {
+    let mut app = archive_open(Theme::plain())?;
+    insta::assert_snapshot!(screen(&mut app, 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn archived_open_plain_40x24() -> TestResult {
+    let mut app = archive_open(Theme::plain())?;
+    insta::assert_snapshot!(screen(&mut app, 40, 24)?);
+    Ok(())
+}
+
+#[test]
+fn the_archived_group_opens_reads_and_unarchives() -> TestResult {
+    let mut app = archive_folded()?;
+    // Enter on the group opens it too, and asks for its chats; it says so until they come.
+    assert_eq!(
+        app.on_key(key(KeyCode::Enter)),
+        Some(Action::LoadArchived(vec![String::new()]))
+    );
+    let text = format!("{:?}", screen(&mut app, 80, 24)?);
+    assert!(text.contains("Archived  loading…"), "{text}");
+    app.set_archived_chats(String::new(), Ok(archived_rows()));
+    // A on the archived child unarchives it; S A its parent's whole subtree.
+    assert!(app.tree.select(&chat_id("", "s-old-child")));
+    assert_eq!(
+        app.on_key(key(KeyCode::Char('A'))),
+        Some(Action::Update {
+            action: paddock_proto::ChatAction::Unarchive,
+            session_ids: vec!["s-old-child".into()],
+        })
+    );
+    assert!(app.tree.select(&chat_id("", "s-old-parent")));
+    press(&mut app, "S");
+    assert_eq!(
+        app.on_key(key(KeyCode::Char('A'))),
+        Some(Action::Update {
+            action: paddock_proto::ChatAction::Unarchive,
+            session_ids: vec!["s-old-parent".into(), "s-old-child".into()],
+        })
+    );
+    // A selection across both lists: the active chats first.
+    press(&mut app, " ");
+    assert!(app.tree.select(&chat_id("web", "s-landing")));
+    press(&mut app, " ");
+    assert_eq!(
+        app.on_key(key(KeyCode::Char('A'))),
+        Some(Action::Update {
+            action: paddock_proto::ChatAction::Unarchive,
+            session_ids: vec!["s-old-parent".into(), "s-landing".into()],
+        })
+    );
+    app.on_key(key(KeyCode::Esc));
+    // Unarchived, the chat moves to the active list and the cursor goes with it.
+    assert!(app.tree.select(&chat_id("", "s-old-pinned")));
+    let mut active = app.tree.project_chats("").to_vec();
+    let mut back = archived_rows().remove(0);
+    back.archived = false;
+    active.insert(0, back);
+    app.set_project_chats(String::new(), active);
+    assert_eq!(cursor_session(&app).as_deref(), Some("s-old-pinned"));
+    assert!(app.tree.cursor_row().is_some_and(|r| !r.archived));
+    let text = format!("{:?}", screen(&mut app, 80, 24)?);
+    assert!(text.contains("Archived (2)"), "{text}");
+    // h folds the archived parent, again goes up to the group, again folds the group (its
+    // count stays); l opens it and reads it again.
+    assert!(app.tree.select(&chat_id("", "s-old-parent")));
+    press(&mut app, "h");
+    assert!(app.tree.is_folded(&chat_id("", "s-old-parent")));
+    press(&mut app, "h");
+    assert_eq!(app.tree.cursor_id(), Some(&archive_of("")));
+    assert_eq!(press_one(&mut app, 'h'), None);
+    assert!(app.tree.is_folded(&archive_of("")));
+    let text = format!("{:?}", screen(&mut app, 80, 24)?);
+    assert!(text.contains("▸ Archived (2)"), "{text}");
+    assert_eq!(
+        press_one(&mut app, 'l'),
+        Some(Action::LoadArchived(vec![String::new()]))
+    );
+    // A failed read is said.
+    app.set_archived_chats(String::new(), Err("paddockd is busy".into()));
+    assert_eq!(
+        app.notice.as_deref(),
+        Some("cannot list the archived chats: paddockd is busy")
+    );
+    Ok(())
+}
+
+fn press_one(app: &mut App, c: char) -> Option<Action> {
+    app.on_key(key(KeyCode::Char(c)))
+}
+
+#[test]
+fn f_forks_and_the_cursor_goes_to_the_fork_once_listed() -> TestResult {
+    let mut app = canned();
+    on_logs(&mut app)?;
+    assert_eq!(
+        press_one(&mut app, 'f'),
+        Some(Action::Fork {
+            session_id: "s-logs".into()
+        })
+    );
+    assert_eq!(
+        app.notice.as_deref(),
+        Some("forking “Investigate CI logs”…")
+    );
+    app.forked(String::new(), "s-fork".into());
+    assert_eq!(
+        cursor_session(&app).as_deref(),
+        Some("s-logs"),
+        "not listed yet"
+    );
+    // Listed: nested under its source (after its older child), and the cursor is on it.
+    let mut root = app.tree.project_chats("").to_vec();
+    let at = root
+        .iter()
+        .position(|c| c.session_id == "s-bisect")
+        .ok_or("no s-bisect")?;
+    let fork = child(
+        chat("", "s-fork", "Investigate CI logs", Origin::Human),
+        "s-logs",
+        2,
+    );
+    root.insert(at + 1, fork);
+    app.set_project_chats(String::new(), root);
+    assert_eq!(cursor_session(&app).as_deref(), Some("s-fork"));
+    assert_eq!(app.tree.cursor_row().map(|r| r.level), Some(2));
+    // Not on a chat: nothing to fork.
+    app.tree.to_top();
+    assert_eq!(press_one(&mut app, 'f'), None);
+    Ok(())
+}
+
+#[test]
+fn x_asks_first_and_only_y_deletes() -> TestResult {
+    let mut app = canned();
+    on_logs(&mut app)?;
+    assert_eq!(press_one(&mut app, 'X'), None);
+    assert_eq!(
+        app.confirm.as_ref().map(|c| c.question.as_str()),
+        Some("delete “Investigate CI logs”")
+    );
+    // Anything but y refuses, and is not taken as the key it is (q does not quit).
+    for refusal in [
+        key(KeyCode::Char('n')),
+        key(KeyCode::Esc),
+        key(KeyCode::Enter),
+        key(KeyCode::Char('Y')),
+        KeyEvent::new(KeyCode::Char('y'), KeyModifiers::CONTROL),
+        key(KeyCode::Char('q')),
+    ] {
+        if app.confirm.is_none() {
+            press(&mut app, "X");
+        }
+        assert!(app.confirm.is_some());
+        assert_eq!(app.on_key(refusal), None, "{refusal:?}");
+        assert!(app.confirm.is_none());
+        assert_eq!(
+            app.notice.as_deref(),
+            Some("nothing deleted (only y deletes)")
+        );
+    }
+    assert_eq!(cursor_session(&app).as_deref(), Some("s-logs"));
+    // S X: the subtree, with how many run.
+    assert!(app.tree.select(&chat_id("", "s-manager")));
+    press(&mut app, "SX");
+    assert_eq!(
+        app.confirm.as_ref().map(|c| c.question.as_str()),
+        Some(
+            "delete 4 chats (2 running): “Fix the flaky build”, “Investigate CI logs”, “Bisect the failing comm…”, +1 more"
+        )
+    );
+    assert_eq!(
+        press_one(&mut app, 'y'),
+        Some(Action::Delete {
+            session_ids: vec![
+                "s-manager".into(),
+                "s-logs".into(),
+                "s-bisect".into(),
+                "s-tests".into()
+            ]
+        })
+    );
+    assert_eq!(app.notice.as_deref(), Some("deleting 4 chats…"));
+    app.deleted(4);
+    assert_eq!(app.notice.as_deref(), Some("deleted 4 chats"));
+    // The selection: two chats.
+    press(&mut app, " j ");
+    assert_eq!(press_one(&mut app, 'X'), None);
+    assert_eq!(
+        app.confirm.as_ref().map(|c| c.question.as_str()),
+        Some("delete 2 chats (1 running): “Fix the flaky build”, “Investigate CI logs”")
+    );
+    app.on_key(key(KeyCode::Esc));
+    assert!(app.confirm.is_none());
+    assert_eq!(app.tree.marked_count(), 2, "a refusal keeps the selection");
+    // The open chat deleted: the chat pane closes.
+    let mut app = with_open_chat()?;
+    app.on_key(key(KeyCode::Tab));
+    press(&mut app, "X");
+    assert!(press_one(&mut app, 'y').is_some());
+    app.deleted(1);
+    assert!(app.chat.is_none());
+    // Not on a chat: nothing is asked.
+    app.tree.to_top();
+    assert_eq!(press_one(&mut app, 'X'), None);
+    assert!(app.confirm.is_none());
+    Ok(())
+}
+
+/// `S X` on the manager: the question on the status line.
+fn confirming(theme: Theme) -> Result<App, Box<dyn std::error::Error>> {
+    let mut app = canned_with(theme);
+    if !app.tree.select(&chat_id("", "s-manager")) {
+        return Err("no s-manager".into());
+    }
+    press(&mut app, "SX");
+    Ok(app)
+}
+
+#[test]
+fn confirm_delete_80x24() -> TestResult {
+    let mut app = confirming(Theme::default())?;
+    insta::assert_snapshot!(screen(&mut app, 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn confirm_delete_40x24() -> TestResult {
+    let mut app = confirming(Theme::default())?;
+    insta::assert_snapshot!(screen(&mut app, 40, 24)?);
+    Ok(())
+}
+
+#[test]
+fn confirm_delete_plain_80x24() -> TestResult {
+    let mut app = confirming(Theme::plain())?;
+    insta::assert_snapshot!(screen(&mut app, 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn confirm_delete_plain_40x24() -> TestResult {
+    let mut app = confirming(Theme::plain())?;
+    insta::assert_snapshot!(screen(&mut app, 40, 24)?);
+    Ok(())
+}

@@ -143,11 +143,34 @@ pub enum Action {
     LoadUsage(UsageScope),
     /// Read a kept attachment for the viewer (`attachment:get`).
     LoadAttachment(String),
+    /// Read these projects' archived chats (their "Archived" group opened).
+    LoadArchived(Vec<String>),
+    /// Copy a chat into a new one, nested under it (`chat:fork`).
+    Fork {
+        session_id: String,
+    },
+    /// Delete these chats (`chat:delete`); only ever after a [`Confirm`] answered `y`.
+    Delete {
+        session_ids: Vec<String>,
+    },
     /// Write an attachment's bytes to a new file (the viewer's save).
     SaveAttachment {
         path: PathBuf,
         bytes: Arc<[u8]>,
     },
+}
+
+/// A question on the status line that only `y` answers yes: any other key is a no, and
+/// nothing is done.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Confirm {
+    /// What is asked, naming what would be done (the status line adds `? y/N`).
+    pub question: String,
+    /// Said on `y`, while the daemon does it.
+    doing: String,
+    /// Said on any other key.
+    refused: String,
+    action: Action,
 }
 
 /// A message handed to the loop to send, kept until the daemon answers.
@@ -213,6 +236,10 @@ pub struct App {
     sending: Vec<Sending>,
     /// What the TUI remembers between runs (the event loop writes it when it changes).
     pub prefs: Prefs,
+    /// A question waiting for `y` (delete chats), on the status line.
+    pub confirm: Option<Confirm>,
+    /// The chats a confirmed delete asked for, until the daemon answers.
+    deleting: Vec<String>,
 }
 
 /// From this width on, the tree and the chat show side by side.
@@ -260,6 +287,8 @@ impl App {
             parked_attachments: HashMap::new(),
             sending: Vec::new(),
             prefs: Prefs::default(),
+            confirm: None,
+            deleting: Vec::new(),
         }
     }
 
@@ -272,6 +301,7 @@ impl App {
         self.tree.set_flat(target.flat);
         self.tree
             .restore_folds(target.folded_projects, target.folded_chats);
+        self.tree.restore_open_archives(target.open_archives);
         self.load_composer();
         if let Some(LastView {
             pane,
@@ -297,6 +327,7 @@ impl App {
         self.sync_composer_prefs();
         let (projects, chats) = self.tree.folds();
         self.prefs.set_folds(projects, chats);
+        self.prefs.set_open_archives(self.tree.open_archives());
         self.prefs.set_flat(self.tree.flat());
         let view = LastView {
             pane: if self.focus == Focus::Tree || self.chat.is_none() {
@@ -529,7 +560,11 @@ impl App {
 
     /// Handles a key press; the loop carries out the returned action.
     pub fn on_key(&mut self, key: KeyEvent) -> Option<Action> {
-        let action = self.key(key);
+        let action = self.key(key).or_else(|| {
+            // An "Archived" group opened: its chats are read.
+            let asked = self.tree.take_archive_requests();
+            (!asked.is_empty()).then_some(Action::LoadArchived(asked))
+        });
         self.sync_prefs();
         action
     }
@@ -537,6 +572,9 @@ impl App {
     fn key(&mut self, key: KeyEvent) -> Option<Action> {
         if key.kind == KeyEventKind::Release {
             return None;
+        }
+        if let Some(confirm) = self.confirm.take() {
+            return self.answer(confirm, key);
         }
         if self.filter_input.is_some() {
             return self.on_filter_key(key);
@@ -1333,6 +1371,11 @@ impl App {
             }
             Command::NewChat => return self.new_chat(),
             Command::Files => return self.open_files(),
+            Command::Fork => return self.fork(),
+            Command::Delete => {
+                self.ask_delete(subtree);
+                return None;
+            }
             Command::Continue => {
                 let chat = tree.cursor_chat()?;
                 if !chat.interrupted {
@@ -1359,12 +1402,16 @@ impl App {
     }
 
     fn find_chat(&self, sid: &str) -> Option<&ChatSummary> {
-        self.tree.projects().iter().find_map(|p| {
-            self.tree
-                .project_chats(&p.slug)
-                .iter()
-                .find(|c| c.session_id == sid)
-        })
+        self.tree
+            .projects()
+            .iter()
+            .find_map(|p| {
+                self.tree
+                    .project_chats(&p.slug)
+                    .iter()
+                    .find(|c| c.session_id == sid)
+            })
+            .or_else(|| self.tree.find(sid))
     }
 
     fn update(&mut self, action: ChatAction, subtree: bool) -> Option<Action> {
@@ -1377,6 +1424,113 @@ impl App {
             action,
             session_ids,
         })
+    }
+
+    /// `f`: forks the cursor's chat; the fork is selected once it is listed (under it).
+    fn fork(&mut self) -> Option<Action> {
+        let Some(chat) = self.tree.cursor_chat() else {
+            self.notice = Some("put the cursor on the chat to fork".into());
+            return None;
+        };
+        let session_id = chat.session_id.clone();
+        self.notice = Some(format!("forking {}…", self.quoted(&chat.title.clone(), 40)));
+        Some(Action::Fork { session_id })
+    }
+
+    /// The daemon forked a chat: the cursor goes to the fork when it is listed.
+    pub fn forked(&mut self, project_slug: String, session_id: String) {
+        self.tree.select_when_listed(RowId::Chat {
+            project: project_slug,
+            session_id,
+        });
+        self.notice = Some("forked: the copy is nested under its source".into());
+    }
+
+    /// `X`: asks whether to delete the targets (the marked chats, else the cursor's; with
+    /// `subtree`, with everything under them), naming them and how many run.
+    fn ask_delete(&mut self, subtree: bool) {
+        let session_ids = self.targets(subtree);
+        if session_ids.is_empty() {
+            self.notice = Some("put the cursor on a chat (or mark some with space)".into());
+            return;
+        }
+        let chats: Vec<(String, bool)> = session_ids
+            .iter()
+            .map(|sid| {
+                self.find_chat(sid)
+                    .map_or((sid.clone(), false), |c| (c.title.clone(), c.running))
+            })
+            .collect();
+        let running = chats.iter().filter(|(_, r)| *r).count();
+        let (question, what) = if let [(title, running)] = chats.as_slice() {
+            let running = if *running { " (running)" } else { "" };
+            (
+                format!("delete {}{running}", self.quoted(title, 50)),
+                "1 chat".to_owned(),
+            )
+        } else {
+            let n = chats.len();
+            let running = match running {
+                0 => String::new(),
+                r => format!(" ({r} running)"),
+            };
+            let mut names: Vec<String> = chats
+                .iter()
+                .take(3)
+                .map(|(title, _)| self.quoted(title, 24))
+                .collect();
+            if n > 3 {
+                names.push(format!("+{} more", n - 3));
+            }
+            (
+                format!("delete {n} chats{running}: {}", names.join(", ")),
+                format!("{n} chats"),
+            )
+        };
+        self.confirm = Some(Confirm {
+            question,
+            doing: format!("deleting {what}…"),
+            refused: "nothing deleted (only y deletes)".into(),
+            action: Action::Delete { session_ids },
+        });
+    }
+
+    /// A key while a question waits: `y` does it, anything else does nothing.
+    fn answer(&mut self, confirm: Confirm, key: KeyEvent) -> Option<Action> {
+        if !keys::Key::char('y').matches(&key) {
+            self.notice = Some(confirm.refused);
+            return None;
+        }
+        if let Action::Delete { session_ids } = &confirm.action {
+            self.deleting.clone_from(session_ids);
+        }
+        self.notice = Some(confirm.doing);
+        Some(confirm.action)
+    }
+
+    /// The daemon deleted chats: said, and the chat pane closed if it showed one of them.
+    pub fn deleted(&mut self, changed: u32) {
+        let deleting = std::mem::take(&mut self.deleting);
+        self.notice = Some(match changed {
+            1 => "deleted 1 chat".to_owned(),
+            n => format!("deleted {n} chats"),
+        });
+        if self
+            .chat
+            .as_ref()
+            .is_some_and(|c| deleting.iter().any(|sid| sid == c.session_id()))
+        {
+            self.chat = None;
+            self.focus = Focus::Tree;
+        }
+    }
+
+    /// A chat's title in quotes, cut to `max` columns.
+    fn quoted(&self, title: &str, max: usize) -> String {
+        let title = crate::format::clean_title(title);
+        let title = super::tree_view::truncate(&title, max, &self.theme);
+        let (open, close) = (self.theme.glyph("“", "\""), self.theme.glyph("”", "\""));
+        format!("{open}{title}{close}")
     }
 
     /// A new chat in the cursor row's project: the composer, aimed at it.
@@ -1641,6 +1795,14 @@ impl App {
             self.refresh_chat_usage();
         }
         taken
+    }
+
+    /// A project's archived chats (its "Archived" group), or why they could not be listed.
+    pub fn set_archived_chats(&mut self, slug: String, answer: Result<Vec<ChatSummary>, String>) {
+        if let Err(reason) = &answer {
+            self.notice = Some(format!("cannot list the archived chats: {reason}"));
+        }
+        self.tree.set_archived_chats(slug, answer);
     }
 
     /// The open chat's tokens, cost and context use, as the chat list has them now.

@@ -10,7 +10,8 @@
 //! **Subtrees.** `S` is a prefix in the tree: it makes the next action apply to the cursor
 //! row's whole subtree (the chat and every chat nested under it) instead of the row or the
 //! selection. `S x` stops every running turn in the subtree, `S a` archives it, `S s` stars it,
-//! and so on for the commands whose [`Command::takes_subtree`] is true. Any other key after `S`
+//! `S X` deletes it (after a y), and so on for the commands whose [`Command::takes_subtree`]
+//! is true. Any other key after `S`
 //! drops the prefix (and does what it normally does). The dispatcher keeps the pending prefix;
 //! this table only says that `S` is [`Command::Subtree`].
 //!
@@ -242,11 +243,15 @@ pub enum Command {
     FlatList,
     /// Colours, or plain (ASCII, no colour); remembered.
     Theme,
+    /// Tree: fork the chat under the cursor (a copy, nested under it).
+    Fork,
+    /// Tree: delete the chat, the selection or (after `S`) the subtree, once confirmed.
+    Delete,
 }
 
 impl Command {
     /// Every command (each has at least one binding; a unit test checks it).
-    pub const ALL: [Command; 68] = [
+    pub const ALL: [Command; 70] = [
         Command::Quit,
         Command::Help,
         Command::SwitchPane,
@@ -315,6 +320,8 @@ impl Command {
         Command::Save,
         Command::FlatList,
         Command::Theme,
+        Command::Fork,
+        Command::Delete,
     ];
 
     /// Whether the `S` prefix can widen this command to the cursor row's subtree.
@@ -329,6 +336,7 @@ impl Command {
                 | Command::Detach
                 | Command::Stop
                 | Command::Mark
+                | Command::Delete
         )
     }
 }
@@ -536,7 +544,7 @@ static BINDINGS: &[Binding] = &[
     b(X::Tree, &[Key::char('u')], "u", C::Unread, "mark unread"),
     b(X::Tree, &[Key::char('r')], "r", C::Read, "mark read"),
     b(X::Tree, &[Key::char('d')], "d", C::Detach, "detach from its parent"),
-    b(X::Tree, &[Key::char('S')], "S", C::Subtree, "then x/a/A/s/u/r/d/space: the whole subtree"),
+    b(X::Tree, &[Key::char('S')], "S", C::Subtree, "then x/a/A/s/u/r/d/X/space: the whole subtree"),
     b(X::Tree, &[Key::char('U')], "U", C::UnattendedOnly, "only chats that ran without you"),
     b(X::Tree, &[Key::char('R')], "R", C::Reorder, "reorder as paddockd sorts"),
     b(X::Tree, &[Key::char('t')], "t", C::FlatList, "flat list by last activity, or nested"),
@@ -544,6 +552,8 @@ static BINDINGS: &[Binding] = &[
     b(X::Tree, &[Key::char('C')], "C", C::Continue, "continue a chat that was cut short (!)"),
     b(X::Tree, &[Key::char('N')], "N", C::NewChat, "new chat in the project"),
     b(X::Tree, &[Key::char('F')], "F", C::Files, "Files: what the chat read and wrote, per turn"),
+    b(X::Tree, &[Key::char('f')], "f", C::Fork, "fork: a copy of the chat, nested under it"),
+    b(X::Tree, &[Key::char('X')], "X", C::Delete, "delete (row or selection), after a y"),
     // The chat pane.
     b(X::Chat, &[Key::char('j'), DOWN], "j/↓", C::Down, "next item"),
     b(X::Chat, &[Key::char('k'), UP], "k/↑", C::Up, "previous item"),
@@ -772,7 +782,7 @@ mod tests {
                 "{c:?} has no binding"
             );
         }
-        assert_eq!(Command::ALL.len(), Command::Theme as usize + 1);
+        assert_eq!(Command::ALL.len(), Command::Delete as usize + 1);
     }
 
     #[test]

@@ -97,6 +97,8 @@ enum Fetch {
     Projects,
     AllChats,
     Chats(String),
+    /// A project's archived chats (its "Archived" group in the tree): a plain full list.
+    Archived(String),
     /// The open chat's transcript.
     Transcript(String),
     History,
@@ -147,6 +149,11 @@ impl Fetch {
             Fetch::Chats(slug) => Request::ChatList(ChatList {
                 project_slug: Some(slug.clone()),
                 scope: ChatScope::Active,
+                since: None,
+            }),
+            Fetch::Archived(slug) => Request::ChatList(ChatList {
+                project_slug: Some(slug.clone()),
+                scope: ChatScope::Archived,
                 since: None,
             }),
             Fetch::Transcript(sid) => Request::ChatTranscript(SessionRef {
@@ -435,6 +442,11 @@ impl EventLoop {
                             }
                             self.perform(action);
                         }
+                        // A group opened by a key that also asked for something else.
+                        let asked = self.app.tree.take_archive_requests();
+                        if !asked.is_empty() {
+                            self.perform(Action::LoadArchived(asked));
+                        }
                         self.prefs_changed();
                         dirty = true;
                     }
@@ -509,6 +521,7 @@ impl EventLoop {
                 if self.client.is_some() {
                     self.fetch(Fetch::Projects);
                     self.fetch(Fetch::AllChats);
+                    self.refresh_archives();
                     self.reopen_chat();
                 } else {
                     self.connect();
@@ -548,6 +561,22 @@ impl EventLoop {
             }
             Action::Send { .. } => self.send(action),
             Action::LoadAttachment(id) => self.fetch(Fetch::Attachment(id)),
+            Action::LoadArchived(slugs) => {
+                for slug in slugs {
+                    self.fetch(Fetch::Archived(slug));
+                }
+            }
+            Action::Fork { session_id } => self.command(
+                "fork",
+                Request::ChatFork(paddock_proto::ChatFork {
+                    session_id,
+                    name: None,
+                }),
+            ),
+            Action::Delete { session_ids } => self.command(
+                "delete",
+                Request::ChatDelete(paddock_proto::SessionIds { session_ids }),
+            ),
             Action::SaveAttachment { path, bytes } => {
                 let tx = self.msgs_tx.clone();
                 tokio::task::spawn_blocking(move || {
@@ -670,6 +699,15 @@ impl EventLoop {
                 })
                 .await;
         });
+    }
+
+    /// Reads the archived chats the tree follows again (open groups, and those with a count).
+    fn refresh_archives(&mut self) {
+        // Whatever was asked before is asked now.
+        self.app.tree.take_archive_requests();
+        for slug in self.app.tree.followed_archives() {
+            self.fetch(Fetch::Archived(slug));
+        }
     }
 
     /// After a reconnect: the viewer's file may have been lost with the connection.
@@ -1023,6 +1061,7 @@ impl EventLoop {
                     self.command("ask for notifications", Request::NotificationsSubscribe);
                     self.fetch(Fetch::Projects);
                     self.fetch(Fetch::AllChats);
+                    self.refresh_archives();
                     self.resume_chat(same_daemon);
                     if self.app.history.is_open() {
                         self.fetch(Fetch::History);
@@ -1075,6 +1114,18 @@ impl EventLoop {
                 }
                 if again {
                     self.fetch(fetch.clone());
+                }
+                if let Fetch::Archived(slug) = fetch {
+                    let result = match result {
+                        Ok(Reply::Chats(c)) => Ok(c.chats),
+                        Ok(other) => Err(format!(
+                            "paddockd answered with {}",
+                            crate::client::reply_kind(&other)
+                        )),
+                        Err(reason) => Err(reason),
+                    };
+                    self.app.set_archived_chats(slug, result);
+                    return;
                 }
                 if matches!(fetch, Fetch::GitStatus { .. } | Fetch::GitDiff { .. }) {
                     self.on_changes_fetched(fetch, result);
@@ -1201,6 +1252,9 @@ impl EventLoop {
                 {
                     self.refresh_changes();
                 }
+                if self.app.tree.follows_archive(&changed.project_slug) {
+                    self.fetch(Fetch::Archived(changed.project_slug.clone()));
+                }
                 self.fetch(Fetch::Chats(changed.project_slug));
                 self.refresh_usage();
                 false
@@ -1225,6 +1279,7 @@ impl EventLoop {
             Some(Event::Lagged { .. }) => {
                 self.fetch(Fetch::Projects);
                 self.fetch(Fetch::AllChats);
+                self.refresh_archives();
                 false
             }
             Some(Event::DaemonError(body)) => {
@@ -1341,6 +1396,8 @@ impl EventLoop {
                     self.app.focus = app::Focus::Chat;
                 }
             }
+            Ok(Reply::Forked(f)) => self.app.forked(f.project_slug, f.session_id),
+            Ok(Reply::Updated(u)) if what == "delete" => self.app.deleted(u.changed),
             Ok(Reply::Updated(u)) if what == "update" => {
                 self.app.notice = Some(match u.changed {
                     0 => "nothing changed".to_owned(),

@@ -8,7 +8,8 @@
 //!
 //! - per chat, the composer's draft and the model chosen with Ctrl-O (a new chat's under
 //!   `new:SLUG`), each stamped with when it last changed;
-//! - the folded projects and chats (by session id);
+//! - the folded projects and chats (by session id), and the projects whose "Archived" group
+//!   is open;
 //! - nested or flat chat list;
 //! - the last view: the pane that had the keyboard and the open chat;
 //!
@@ -71,6 +72,9 @@ pub struct TargetPrefs {
     pub folded_projects: Vec<String>,
     /// Session ids.
     pub folded_chats: Vec<String>,
+    /// Projects whose "Archived" group is open.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub open_archives: Vec<String>,
     /// The chat list flat (by last activity), not nested.
     pub flat: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -253,6 +257,16 @@ impl Prefs {
         if self.target.folded_projects != projects || self.target.folded_chats != chats {
             self.target.folded_projects = projects;
             self.target.folded_chats = chats;
+            self.bump();
+        }
+    }
+
+    /// The projects whose "Archived" group is open, as the tree has them now.
+    pub fn set_open_archives(&mut self, mut slugs: Vec<String>) {
+        slugs.sort_unstable();
+        slugs.truncate(MAX_FOLDED);
+        if self.target.open_archives != slugs {
+            self.target.open_archives = slugs;
             self.bump();
         }
     }

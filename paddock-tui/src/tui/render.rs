@@ -306,6 +306,19 @@ fn render_status(app: &App, frame: &mut Frame<'_>, area: Rect) {
         frame.render_widget(line, area);
         return;
     }
+    if let Some(confirm) = &app.confirm {
+        // The question, cut so that its answer always shows.
+        let tail = "? y/N";
+        let room = usize::from(area.width).saturating_sub(tail.width() + 1);
+        let question = tree_view::truncate(&confirm.question, room, theme);
+        let style = theme.style(Role::Warning).add_modifier(Modifier::BOLD);
+        let line = Line::from(vec![
+            Span::styled(format!(" {question}"), style),
+            Span::styled(tail, style),
+        ]);
+        frame.render_widget(line, area);
+        return;
+    }
     if app.attachment.is_none()
         && app.context() == Context::PathPrompt
         && let Some(prompt) = &app.attach_prompt

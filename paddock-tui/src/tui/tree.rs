@@ -64,6 +64,18 @@
 //! order is kept while you read as in the tree (a chat's new activity does not move it until
 //! `g` or a refresh), and the nesting is still there for subtree actions.
 //!
+//! # Archived chats
+//!
+//! The chat lists above are the active ones (`chat:list` scope `active`). Each project ends with
+//! a collapsed "Archived" group row; opening it asks for the project's archived chats (scope
+//! `archived`, a plain full list: [`TreeState::take_archive_requests`] says which projects to
+//! fetch, [`TreeState::set_archived_chats`] takes the answer), shown under the group nested as
+//! the daemon orders them (starred first), with the same stable order, folds, marks, ranges,
+//! filters and flat list as the active chats. The count comes with the list: a group never
+//! opened shows none. A chat in both lists for a moment (unarchived, the archived list not read
+//! again yet) shows once, among the active ones; the cursor follows a chat from one list to the
+//! other by identity.
+//!
 //! # Remembered state
 //!
 //! Folds come back from the client state before the chats they name are listed:
@@ -87,13 +99,15 @@ pub enum RowId {
     },
     /// The "no chats" row of a project.
     Empty(String),
+    /// The "Archived" group row at the end of a project's chats.
+    Archived(String),
 }
 
 impl RowId {
     /// The project the row belongs to.
     pub fn project(&self) -> &str {
         match self {
-            RowId::Project(slug) | RowId::Empty(slug) => slug,
+            RowId::Project(slug) | RowId::Empty(slug) | RowId::Archived(slug) => slug,
             RowId::Chat { project, .. } => project,
         }
     }
@@ -110,6 +124,14 @@ pub enum RowKind<'a> {
     /// A project with no chats says so, so it does not look like a loading glitch.
     Empty {
         slug: &'a str,
+    },
+    /// A project's archived chats, folded behind one row: how many (once listed), whether the
+    /// list is being read, why it could not be.
+    Archived {
+        slug: &'a str,
+        count: Option<usize>,
+        loading: bool,
+        error: Option<&'a str>,
     },
 }
 
@@ -135,6 +157,8 @@ pub struct TreeRow<'a> {
     pub hidden_unread: bool,
     /// Whether a chat the fold hides is running.
     pub hidden_running: bool,
+    /// A chat shown inside its project's "Archived" group (its level counts the group).
+    pub archived: bool,
 }
 
 impl<'a> TreeRow<'a> {
@@ -149,6 +173,7 @@ impl<'a> TreeRow<'a> {
             hidden: 0,
             hidden_unread: false,
             hidden_running: false,
+            archived: false,
         }
     }
 
@@ -160,6 +185,7 @@ impl<'a> TreeRow<'a> {
                 session_id: chat.session_id.clone(),
             },
             RowKind::Empty { slug } => RowId::Empty(slug.to_owned()),
+            RowKind::Archived { slug, .. } => RowId::Archived(slug.to_owned()),
         }
     }
 
@@ -174,7 +200,8 @@ impl<'a> TreeRow<'a> {
                     session_id,
                 },
             ) => project == p && chat.session_id == *session_id,
-            (RowKind::Empty { slug }, RowId::Empty(s)) => slug == s,
+            (RowKind::Empty { slug }, RowId::Empty(s))
+            | (RowKind::Archived { slug, .. }, RowId::Archived(s)) => slug == s,
             _ => false,
         }
     }
@@ -192,7 +219,7 @@ impl<'a> TreeRow<'a> {
         match self.kind {
             RowKind::Project(p) => &p.slug,
             RowKind::Chat { project, .. } => project,
-            RowKind::Empty { slug } => slug,
+            RowKind::Empty { slug } | RowKind::Archived { slug, .. } => slug,
         }
     }
 }
@@ -439,6 +466,14 @@ pub struct TreeState {
     /// The revision of each project's list as held here (its `chat:list` listing), when the
     /// daemon gave one: the `since` of the next request.
     revisions: HashMap<String, u64>,
+    /// Each project's archived chats, once listed (see the module docs).
+    archived: HashMap<String, Chats>,
+    /// Projects whose "Archived" group is open.
+    archive_open: HashSet<String>,
+    /// Why a project's archived chats could not be listed (until they are).
+    archive_errors: HashMap<String, String>,
+    /// Projects whose archived chats are to be fetched (a group opened).
+    archive_requests: Vec<String>,
 }
 
 impl TreeState {
@@ -562,8 +597,107 @@ impl TreeState {
         self.chats.get(slug).map_or(&[][..], |c| c.list.as_slice())
     }
 
+    /// A listed chat: an active one, else an archived one (when that list is read).
     pub fn chat(&self, project: &str, session_id: &str) -> Option<&ChatSummary> {
-        self.chats.get(project)?.get(session_id)
+        self.locate(project, session_id)
+            .map(|(chats, i, _)| &chats.list[i])
+    }
+
+    /// Where a chat is listed: its list, its index there, whether that is the archived list.
+    /// A chat in both lists is the active one.
+    fn locate(&self, project: &str, session_id: &str) -> Option<(&Chats, usize, bool)> {
+        if let Some(chats) = self.chats.get(project)
+            && let Some(&i) = chats.by_id.get(session_id)
+        {
+            return Some((chats, i, false));
+        }
+        let chats = self.archived.get(project)?;
+        chats.by_id.get(session_id).map(|&i| (chats, i, true))
+    }
+
+    /// A chat of any project, by session id: active, else archived.
+    pub fn find(&self, session_id: &str) -> Option<&ChatSummary> {
+        self.chats
+            .values()
+            .chain(self.archived.values())
+            .find_map(|c| c.get(session_id))
+    }
+
+    // ----- archived chats -----------------------------------------------------------------
+
+    /// Takes a project's `chat:list` answer for scope `archived` (or why it failed). A failure
+    /// keeps the list held, if any.
+    pub fn set_archived_chats(&mut self, slug: String, answer: Result<Vec<ChatSummary>, String>) {
+        match answer {
+            Ok(list) => {
+                self.archive_errors.remove(&slug);
+                let adopt = self.reorder_next;
+                self.change(|s| {
+                    let previous = if adopt { None } else { s.archived.get(&slug) };
+                    let built = Chats::build(list, previous);
+                    s.archived.insert(slug, built);
+                });
+            }
+            Err(reason) => {
+                self.archive_errors.insert(slug, reason);
+            }
+        }
+    }
+
+    /// Opens a project's "Archived" group and asks for its chats.
+    pub fn open_archive(&mut self, slug: &str) {
+        self.archive_open.insert(slug.to_owned());
+        if !self.archive_requests.iter().any(|s| s == slug) {
+            self.archive_requests.push(slug.to_owned());
+        }
+        self.fix_cursor();
+    }
+
+    /// Folds a project's "Archived" group (its list is kept, and its count shown).
+    pub fn close_archive(&mut self, slug: &str) {
+        self.archive_open.remove(slug);
+        self.fix_cursor();
+    }
+
+    pub fn archive_is_open(&self, slug: &str) -> bool {
+        self.archive_open.contains(slug)
+    }
+
+    /// The projects whose archived chats were asked for since the last call (a group opened).
+    pub fn take_archive_requests(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.archive_requests)
+    }
+
+    /// Whether a project's archived chats are followed: its group is open, or was read (the
+    /// count shown): read again on `chats:changed`, a reconnect, a refresh.
+    pub fn follows_archive(&self, slug: &str) -> bool {
+        self.archive_open.contains(slug) || self.archived.contains_key(slug)
+    }
+
+    /// Every project whose archived chats are followed (see [`TreeState::follows_archive`]).
+    pub fn followed_archives(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .archive_open
+            .iter()
+            .chain(self.archived.keys())
+            .cloned()
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The projects whose "Archived" group is open, for the client state.
+    pub fn open_archives(&self) -> Vec<String> {
+        let mut out: Vec<String> = self.archive_open.iter().cloned().collect();
+        out.sort_unstable();
+        out
+    }
+
+    /// Opens the groups the client state remembers open (the loop reads them once connected,
+    /// see [`TreeState::followed_archives`]).
+    pub fn restore_open_archives(&mut self, slugs: Vec<String>) {
+        self.change(|s| s.archive_open.extend(slugs));
     }
 
     /// Chats running now, in every project.
@@ -585,7 +719,7 @@ impl TreeState {
     /// Adopts the daemon's order for every project now (see the module docs).
     pub fn reorder(&mut self) {
         self.change(|s| {
-            for chats in s.chats.values_mut() {
+            for chats in s.chats.values_mut().chain(s.archived.values_mut()) {
                 *chats = Chats::build(std::mem::take(&mut chats.list), None);
             }
         });
@@ -603,7 +737,8 @@ impl TreeState {
         self.walk(true)
     }
 
-    /// The rows, with folds (`respect_folds`) or as if everything were unfolded.
+    /// The rows, with folds (`respect_folds`) or as if everything were unfolded. An
+    /// "Archived" group's chats show while it is open, whatever `respect_folds` says.
     fn walk(&self, respect_folds: bool) -> Vec<TreeRow<'_>> {
         let filter = self.filter_spec();
         let filtering = filter.active();
@@ -613,7 +748,16 @@ impl TreeState {
             let slug = project.slug.as_str();
             let chats = self.chats.get(slug);
             let vis = chats.and_then(|c| c.visibility(&filter));
-            if filtering && !vis.as_ref().is_some_and(|v| v.contains(&Vis::Match)) {
+            let archive_open = self.archive_open.contains(slug);
+            let archived = self.archived.get(slug).filter(|_| archive_open);
+            let archived_vis = archived.and_then(|c| c.visibility(&filter));
+            let archived_match = archived_vis
+                .as_ref()
+                .is_some_and(|v| v.contains(&Vis::Match));
+            if filtering
+                && !vis.as_ref().is_some_and(|v| v.contains(&Vis::Match))
+                && !archived_match
+            {
                 continue;
             }
             let mut head = TreeRow::new(RowKind::Project(project), 0);
@@ -628,48 +772,77 @@ impl TreeState {
                 continue;
             }
             rows.push(head);
-            let Some(chats) = chats.filter(|c| !c.list.is_empty()) else {
-                rows.push(TreeRow::new(RowKind::Empty { slug }, 1));
-                continue;
-            };
-            let marked_here = self.marks.get(slug);
-            if self.flat {
-                for &i in &chats.flat {
-                    let chat = &chats.list[i];
-                    if vis.as_ref().is_some_and(|v| v[i] != Vis::Match) {
-                        continue;
-                    }
-                    let mut row = TreeRow::new(
-                        RowKind::Chat {
-                            project: slug,
-                            chat,
-                        },
-                        0,
-                    );
-                    row.marked = marked_here.is_some_and(|m| m.contains(&chat.session_id));
-                    rows.push(row);
+            match chats.filter(|c| !c.list.is_empty()) {
+                Some(chats) => {
+                    self.push_chats(&mut rows, slug, chats, vis.as_deref(), 0, None, folds);
                 }
+                None if !filtering => rows.push(TreeRow::new(RowKind::Empty { slug }, 1)),
+                None => {}
+            }
+            // The "Archived" group: always there unfiltered; with a filter, only with a match.
+            if filtering && !archived_match {
                 continue;
             }
-            let folded_here = self.folded_chats.get(slug);
-            // While inside a folded chat's subtree: its level and its row.
-            let mut skipping: Option<(usize, usize)> = None;
-            for &i in &chats.order {
+            let held = self.archived.get(slug);
+            let active = chats.map(|c| &c.by_id);
+            // A chat in both lists (unarchived a moment ago) counts among the active ones.
+            let count = held.map(|c| {
+                c.list
+                    .iter()
+                    .filter(|chat| !active.is_some_and(|a| a.contains_key(&chat.session_id)))
+                    .count()
+            });
+            let error = self.archive_errors.get(slug).map(String::as_str);
+            let mut group = TreeRow::new(
+                RowKind::Archived {
+                    slug,
+                    count,
+                    loading: archive_open && held.is_none() && error.is_none(),
+                    error,
+                },
+                0,
+            );
+            group.has_children = true;
+            group.folded = !archive_open;
+            rows.push(group);
+            if let Some(list) = archived {
+                self.push_chats(
+                    &mut rows,
+                    slug,
+                    list,
+                    archived_vis.as_deref(),
+                    1,
+                    active,
+                    folds,
+                );
+            }
+        }
+        if respect_folds {
+            self.mark_open_range(&mut rows);
+        }
+        rows
+    }
+
+    /// One list's chats as rows, `base` levels in (1 in the "Archived" group, whose chats
+    /// `skip` names the active ones of); `vis` as the filter has it; folds when `folds`.
+    #[allow(clippy::too_many_arguments)]
+    fn push_chats<'a>(
+        &'a self,
+        rows: &mut Vec<TreeRow<'a>>,
+        slug: &'a str,
+        chats: &'a Chats,
+        vis: Option<&[Vis]>,
+        base: usize,
+        skip: Option<&HashMap<String, usize>>,
+        folds: bool,
+    ) {
+        let archived = skip.is_some();
+        let skipped = |chat: &ChatSummary| skip.is_some_and(|s| s.contains_key(&chat.session_id));
+        let marked_here = self.marks.get(slug);
+        if self.flat {
+            for &i in &chats.flat {
                 let chat = &chats.list[i];
-                let level = chats.level[i];
-                if let Some((fold_level, at)) = skipping {
-                    if level > fold_level {
-                        if let Some(row) = rows.get_mut(at) {
-                            row.hidden += 1;
-                            row.hidden_unread |= chat.unread;
-                            row.hidden_running |= chat.running;
-                        }
-                        continue;
-                    }
-                    skipping = None;
-                }
-                let shown = vis.as_ref().map_or(Vis::Match, |v| v[i]);
-                if shown == Vis::Hidden {
+                if vis.is_some_and(|v| v[i] != Vis::Match) || skipped(chat) {
                     continue;
                 }
                 let mut row = TreeRow::new(
@@ -677,28 +850,58 @@ impl TreeState {
                         project: slug,
                         chat,
                     },
-                    level,
+                    base,
                 );
-                row.has_children = match &vis {
-                    Some(v) => chats.children[i].iter().any(|&c| v[c] != Vis::Hidden),
-                    None => !chats.children[i].is_empty(),
-                };
-                row.context = shown == Vis::Context;
                 row.marked = marked_here.is_some_and(|m| m.contains(&chat.session_id));
-                if folds
-                    && row.has_children
-                    && folded_here.is_some_and(|f| f.contains(&chat.session_id))
-                {
-                    row.folded = true;
-                    skipping = Some((level, rows.len()));
-                }
+                row.archived = archived;
                 rows.push(row);
             }
+            return;
         }
-        if respect_folds {
-            self.mark_open_range(&mut rows);
+        let folded_here = self.folded_chats.get(slug);
+        // While inside a folded chat's subtree: its level and its row.
+        let mut skipping: Option<(usize, usize)> = None;
+        for &i in &chats.order {
+            let chat = &chats.list[i];
+            let level = chats.level[i] + base;
+            if let Some((fold_level, at)) = skipping {
+                if level > fold_level {
+                    if let Some(row) = rows.get_mut(at) {
+                        row.hidden += 1;
+                        row.hidden_unread |= chat.unread;
+                        row.hidden_running |= chat.running;
+                    }
+                    continue;
+                }
+                skipping = None;
+            }
+            let shown = vis.map_or(Vis::Match, |v| v[i]);
+            if shown == Vis::Hidden || skipped(chat) {
+                continue;
+            }
+            let mut row = TreeRow::new(
+                RowKind::Chat {
+                    project: slug,
+                    chat,
+                },
+                level,
+            );
+            row.has_children = match vis {
+                Some(v) => chats.children[i].iter().any(|&c| v[c] != Vis::Hidden),
+                None => !chats.children[i].is_empty(),
+            };
+            row.context = shown == Vis::Context;
+            row.marked = marked_here.is_some_and(|m| m.contains(&chat.session_id));
+            row.archived = archived;
+            if folds
+                && row.has_children
+                && folded_here.is_some_and(|f| f.contains(&chat.session_id))
+            {
+                row.folded = true;
+                skipping = Some((level, rows.len()));
+            }
+            rows.push(row);
         }
-        rows
     }
 
     /// Shows the rows of an open `v` range as marked.
@@ -812,7 +1015,7 @@ impl TreeState {
         if self.pending_folds.is_empty() {
             return;
         }
-        for (slug, chats) in &self.chats {
+        for (slug, chats) in self.chats.iter().chain(&self.archived) {
             for chat in &chats.list {
                 if self.pending_folds.remove(&chat.session_id) {
                     self.folded_chats
@@ -834,9 +1037,12 @@ impl TreeState {
     }
 
     fn prune(&mut self) {
-        let chats = &self.chats;
-        let exists =
-            |project: &str, id: &str| chats.get(project).is_some_and(|c| c.by_id.contains_key(id));
+        let (chats, archived) = (&self.chats, &self.archived);
+        let exists = |project: &str, id: &str| {
+            [chats, archived]
+                .iter()
+                .any(|lists| lists.get(project).is_some_and(|c| c.by_id.contains_key(id)))
+        };
         for (project, set) in self.marks.iter_mut().chain(self.folded_chats.iter_mut()) {
             set.retain(|id| exists(project, id));
         }
@@ -883,8 +1089,8 @@ impl TreeState {
         else {
             return None;
         };
-        let chats = self.chats.get(project)?;
-        let mut up = chats.parent[*chats.by_id.get(session_id)?];
+        let (chats, i, archived) = self.locate(project, session_id)?;
+        let mut up = chats.parent[i];
         while let Some(a) = up {
             let ancestor = &chats.list[a];
             let found = rows.iter().position(|r| {
@@ -896,8 +1102,14 @@ impl TreeState {
             }
             up = chats.parent[a];
         }
-        rows.iter()
-            .position(|r| matches!(r.kind, RowKind::Project(p) if p.slug == *project))
+        let group = RowId::Archived(project.clone());
+        archived
+            .then(|| rows.iter().position(|r| r.is(&group)))
+            .flatten()
+            .or_else(|| {
+                rows.iter()
+                    .position(|r| matches!(r.kind, RowKind::Project(p) if p.slug == *project))
+            })
     }
 
     // ----- remembered state -------------------------------------------------------------
@@ -958,17 +1170,19 @@ impl TreeState {
                 project,
                 session_id,
             } => {
-                let has_children = self.chats.get(project).is_some_and(|c| {
-                    c.by_id
-                        .get(session_id)
-                        .is_some_and(|&i| !c.children[i].is_empty())
-                });
+                let has_children = self
+                    .locate(project, session_id)
+                    .is_some_and(|(c, i, _)| !c.children[i].is_empty());
                 if has_children {
                     self.folded_chats
                         .entry(project.clone())
                         .or_default()
                         .insert(session_id.clone());
                 }
+            }
+            RowId::Archived(slug) => {
+                let slug = slug.clone();
+                self.close_archive(&slug);
             }
             RowId::Empty(_) => return,
         }
@@ -988,6 +1202,10 @@ impl TreeState {
                     set.remove(session_id);
                 }
             }
+            RowId::Archived(slug) => {
+                let slug = slug.clone();
+                self.open_archive(&slug);
+            }
             RowId::Empty(_) => return,
         }
         self.fix_cursor();
@@ -1003,6 +1221,7 @@ impl TreeState {
                 .folded_chats
                 .get(project)
                 .is_some_and(|s| s.contains(session_id)),
+            RowId::Archived(slug) => !self.archive_open.contains(slug),
             RowId::Empty(_) => false,
         }
     }
@@ -1037,18 +1256,25 @@ impl TreeState {
         }
         let parent = match row.kind {
             RowKind::Project(_) => return,
-            RowKind::Empty { slug } => RowId::Project(slug.to_owned()),
+            RowKind::Empty { slug } | RowKind::Archived { slug, .. } => {
+                RowId::Project(slug.to_owned())
+            }
             RowKind::Chat { project, chat } => self
-                .chats
-                .get(project)
-                .and_then(|c| {
-                    let p = c.parent[*c.by_id.get(&chat.session_id)?]?;
+                .locate(project, &chat.session_id)
+                .and_then(|(c, i, _)| {
+                    let p = c.parent[i]?;
                     Some(RowId::Chat {
                         project: project.to_owned(),
                         session_id: c.list[p].session_id.clone(),
                     })
                 })
-                .unwrap_or_else(|| RowId::Project(project.to_owned())),
+                .unwrap_or_else(|| {
+                    if row.archived {
+                        RowId::Archived(project.to_owned())
+                    } else {
+                        RowId::Project(project.to_owned())
+                    }
+                }),
         };
         self.select(&parent);
     }
@@ -1188,23 +1414,33 @@ impl TreeState {
         others.sort_unstable();
         projects.extend(others);
         for slug in projects {
-            let (Some(set), Some(chats)) = (chosen.get(slug), self.chats.get(slug)) else {
+            let Some(set) = chosen.get(slug) else {
                 continue;
             };
-            // Within a chosen chat's subtree: its level.
-            let mut inside: Option<usize> = None;
-            for &i in &chats.order {
-                let level = chats.level[i];
-                let chat = &chats.list[i];
-                if inside.is_some_and(|l| level > l) {
-                    out.push((slug.to_owned(), chat.session_id.clone()));
+            let active = self.chats.get(slug);
+            // The active chats, then the archived ones (those not active too).
+            for (chats, archived) in [(active, false), (self.archived.get(slug), true)] {
+                let Some(chats) = chats else {
                     continue;
-                }
-                inside = None;
-                if set.contains(chat.session_id.as_str()) {
-                    out.push((slug.to_owned(), chat.session_id.clone()));
-                    if subtree {
-                        inside = Some(level);
+                };
+                // Within a chosen chat's subtree: its level.
+                let mut inside: Option<usize> = None;
+                for &i in &chats.order {
+                    let level = chats.level[i];
+                    let chat = &chats.list[i];
+                    if archived && active.is_some_and(|a| a.by_id.contains_key(&chat.session_id)) {
+                        continue;
+                    }
+                    if inside.is_some_and(|l| level > l) {
+                        out.push((slug.to_owned(), chat.session_id.clone()));
+                        continue;
+                    }
+                    inside = None;
+                    if set.contains(chat.session_id.as_str()) {
+                        out.push((slug.to_owned(), chat.session_id.clone()));
+                        if subtree {
+                            inside = Some(level);
+                        }
                     }
                 }
             }
@@ -1256,7 +1492,7 @@ impl TreeState {
             let n = rows.len();
             (1..=n)
                 .map(|step| &rows[(start + step) % n])
-                .find(|r| !r.context && r.chat().is_some_and(|c| c.unread))
+                .find(|r| !r.context && !r.archived && r.chat().is_some_and(|c| c.unread))
                 .map(TreeRow::id)
         };
         match target {
@@ -1275,18 +1511,22 @@ impl TreeState {
             return;
         };
         self.folded_projects.remove(project);
-        let (Some(chats), Some(folded)) =
-            (self.chats.get(project), self.folded_chats.get_mut(project))
-        else {
+        let Some((chats, i, archived)) = self.locate(project, session_id) else {
             return;
         };
-        let Some(&i) = chats.by_id.get(session_id) else {
-            return;
-        };
+        let mut ancestors = Vec::new();
         let mut up = chats.parent[i];
         while let Some(a) = up {
-            folded.remove(&chats.list[a].session_id);
+            ancestors.push(chats.list[a].session_id.clone());
             up = chats.parent[a];
+        }
+        if archived {
+            self.archive_open.insert(project.clone());
+        }
+        if let Some(folded) = self.folded_chats.get_mut(project) {
+            for a in &ancestors {
+                folded.remove(a);
+            }
         }
     }
 
@@ -1372,6 +1612,10 @@ mod tests {
                     format!("{}{}", "  ".repeat(r.level), chat.session_id)
                 }
                 RowKind::Empty { slug } => format!("({slug} empty)"),
+                RowKind::Archived { slug, count, .. } => match count {
+                    Some(n) => format!("<{slug} archived {n}>"),
+                    None => format!("<{slug} archived>"),
+                },
             })
             .collect()
     }
@@ -1388,6 +1632,7 @@ mod tests {
             Some(RowId::Chat { session_id, .. }) => session_id.clone(),
             Some(RowId::Project(slug)) => format!("[{slug}]"),
             Some(RowId::Empty(slug)) => format!("({slug} empty)"),
+            Some(RowId::Archived(slug)) => format!("<{slug} archived>"),
             None => "none".into(),
         }
     }
@@ -1404,10 +1649,13 @@ mod tests {
                 "    a11",
                 "  a2",
                 "b",
+                "< archived>",
                 "[web]",
                 "w",
+                "<web archived>",
                 "[empty]",
-                "(empty empty)"
+                "(empty empty)",
+                "<empty archived>"
             ]
         );
         let rows = s.rows();
@@ -1426,7 +1674,7 @@ mod tests {
         assert_eq!(rows[2].hidden, 1);
         drop(rows);
         s.unfold(&id("a1"));
-        assert_eq!(names(&s).len(), 10);
+        assert_eq!(names(&s).len(), 13);
 
         // h on a leaf moves to its parent; on an open parent folds it; again moves up.
         assert!(s.select(&id("a11")));
@@ -1493,7 +1741,7 @@ mod tests {
         // The last row goes away: the cursor stays on the last row.
         s.to_bottom();
         s.set_projects(vec![project(""), project("web")]);
-        assert_eq!(cursor_on(&s), "w");
+        assert_eq!(cursor_on(&s), "<web archived>");
     }
 
     #[test]
@@ -1559,9 +1807,19 @@ mod tests {
         ];
         s.set_project_chats(String::new(), list);
         assert_eq!(
-            names(&s)[..10],
+            names(&s)[..11],
             [
-                "[]", "n1", "a", "  a1", "    a11", "  n2", "  a2", "n3", "b", "[web]"
+                "[]",
+                "n1",
+                "a",
+                "  a1",
+                "    a11",
+                "  n2",
+                "  a2",
+                "n3",
+                "b",
+                "< archived>",
+                "[web]"
             ]
         );
         // A new first child goes to the top of its parent's children.
@@ -1622,7 +1880,7 @@ mod tests {
         // A range across a project header skips it.
         s.clear_marks();
         s.toggle_range();
-        s.move_by(2); // b → [web] → w
+        s.move_by(3); // b → the archived group → [web] → w
         s.toggle_range();
         assert_eq!(
             s.targets(false),
@@ -1677,7 +1935,7 @@ mod tests {
         assert!(s.rows().is_empty());
         assert_eq!(s.cursor_id(), None);
         s.set_filter(None);
-        assert_eq!(names(&s).len(), 7, "a is still folded");
+        assert_eq!(names(&s).len(), 10, "a is still folded");
     }
 
     #[test]
@@ -1697,7 +1955,7 @@ mod tests {
         assert!(s.rows()[1].context, "the human parent is context");
         assert!(!is_unattended(Origin::Adopted));
         s.set_unattended_only(false);
-        assert_eq!(names(&s).len(), 6);
+        assert_eq!(names(&s).len(), 7);
     }
 
     #[test]
@@ -1733,11 +1991,11 @@ mod tests {
         s.move_by(3);
         assert_eq!(cursor_on(&s), "a11");
         s.to_bottom();
-        assert_eq!(cursor_on(&s), "(empty empty)");
+        assert_eq!(cursor_on(&s), "<empty archived>");
         assert_eq!(s.cursor_project().as_deref(), Some("empty"));
         assert!(s.cursor_chat().is_none());
         s.move_by(5);
-        assert_eq!(s.cursor_index(), 9, "stops at the bottom");
+        assert_eq!(s.cursor_index(), 12, "stops at the bottom");
 
         let active = |session: &str, running| Active {
             project_slug: String::new(),
@@ -1751,10 +2009,10 @@ mod tests {
         assert!(s.knows_project(""));
 
         s.scroll_into_view(4);
-        assert_eq!(s.offset(), 6);
+        assert_eq!(s.offset(), 9);
         s.move_by(-2);
         s.scroll_into_view(4);
-        assert_eq!(s.offset(), 6, "no scrolling while the cursor is visible");
+        assert_eq!(s.offset(), 9, "no scrolling while the cursor is visible");
         s.to_top();
         s.scroll_into_view(4);
         assert_eq!(s.offset(), 0);
@@ -1765,12 +2023,169 @@ mod tests {
     fn the_root_workspace_slug_is_a_real_key() {
         let mut s = TreeState::new();
         s.set_projects(vec![project("")]);
-        assert_eq!(names(&s), ["[]", "( empty)"]);
+        assert_eq!(names(&s), ["[]", "( empty)", "< archived>"]);
         s.set_project_chats(String::new(), vec![chat("", "x", Origin::Human)]);
-        assert_eq!(names(&s), ["[]", "x"]);
+        assert_eq!(names(&s), ["[]", "x", "< archived>"]);
         assert!(s.select(&id("x")));
         assert_eq!(s.cursor_project().as_deref(), Some(""));
         assert_eq!(s.cursor_chat().map(|c| c.session_id.as_str()), Some("x"));
+    }
+
+    // ----- archived chats ---------------------------------------------------------------
+
+    /// The root workspace's archived chats as the daemon lists them: y (starred), x → x1.
+    fn archived_list() -> Vec<ChatSummary> {
+        let mut y = chat("", "y", Origin::Human);
+        y.starred = true;
+        let list = vec![
+            y,
+            chat("", "x", Origin::Human),
+            under(chat("", "x1", Origin::Spawned), "x", 1),
+        ];
+        list.into_iter()
+            .map(|mut c| {
+                c.archived = true;
+                c
+            })
+            .collect()
+    }
+
+    fn group(slug: &str) -> RowId {
+        RowId::Archived(slug.into())
+    }
+
+    #[test]
+    fn the_archived_group_is_read_when_opened_and_nests_its_chats() {
+        let mut s = state();
+        assert!(s.select(&group("")));
+        assert!(s.is_folded(&group("")));
+        assert!(s.take_archive_requests().is_empty());
+        assert!(!s.follows_archive(""));
+        // l opens it: its chats are asked for, once, and it says so until they come.
+        s.unfold_or_child();
+        assert_eq!(s.take_archive_requests(), [""]);
+        assert!(s.take_archive_requests().is_empty(), "asked once");
+        assert!(matches!(
+            s.rows()[6].kind,
+            RowKind::Archived {
+                loading: true,
+                count: None,
+                ..
+            }
+        ));
+        s.set_archived_chats(String::new(), Ok(archived_list()));
+        assert_eq!(
+            names(&s)[5..11],
+            ["b", "< archived 3>", "  y", "  x", "    x1", "[web]"]
+        );
+        let rows = s.rows();
+        assert!(rows[7].archived && rows[8].has_children && !rows[5].archived);
+        drop(rows);
+        assert!(s.follows_archive(""));
+        assert_eq!(s.open_archives(), [""]);
+        assert_eq!(s.followed_archives(), [""]);
+        // h on a root archived chat goes to the group; h there folds it, its count kept.
+        assert!(s.select(&id("y")));
+        s.fold_or_parent();
+        assert_eq!(cursor_on(&s), "< archived>");
+        s.fold_or_parent();
+        assert_eq!(names(&s)[5..8], ["b", "< archived 3>", "[web]"]);
+        assert!(s.follows_archive(""), "a count shown is kept current");
+        assert!(s.open_archives().is_empty());
+        assert!(s.take_archive_requests().is_empty(), "folding asks nothing");
+        // Going to an archived chat opens its group.
+        assert!(s.select(&id("x1")));
+        assert_eq!(cursor_on(&s), "x1");
+        assert_eq!(s.chat("", "x1").map(|c| c.archived), Some(true));
+        // Marks, ranges and subtrees reach archived chats, after the active ones.
+        s.toggle_mark();
+        assert!(s.select(&id("b")));
+        s.toggle_mark();
+        assert_eq!(
+            s.targets(false),
+            [
+                (String::new(), "b".to_owned()),
+                (String::new(), "x1".to_owned())
+            ]
+        );
+        s.clear_marks();
+        assert!(s.select(&id("x")));
+        assert_eq!(
+            s.targets(true),
+            [
+                (String::new(), "x".to_owned()),
+                (String::new(), "x1".to_owned())
+            ]
+        );
+        // x unarchived: listed active before the archived list is read again, it shows once,
+        // among the active chats, and the cursor goes with it.
+        let mut list = s.project_chats("").to_vec();
+        list.push(chat("", "x", Origin::Human));
+        s.set_project_chats(String::new(), list);
+        assert_eq!(cursor_on(&s), "x");
+        assert!(s.cursor_row().is_some_and(|r| !r.archived));
+        let shown = names(&s);
+        assert_eq!(
+            shown.iter().filter(|n| n.trim() == "x").count(),
+            1,
+            "{shown:?}"
+        );
+        assert!(shown.contains(&"< archived 2>".to_owned()), "{shown:?}");
+        // A failed read is said on the group; the list held stays.
+        s.set_archived_chats(String::new(), Err("the daemon is busy".into()));
+        assert!(s.rows().iter().any(|r| matches!(
+            r.kind,
+            RowKind::Archived {
+                error: Some("the daemon is busy"),
+                count: Some(2),
+                ..
+            }
+        )));
+    }
+
+    #[test]
+    fn filters_and_the_flat_list_reach_into_an_open_archived_group() {
+        let mut s = state();
+        s.open_archive("");
+        s.set_archived_chats(String::new(), Ok(archived_list()));
+        // A match in the archive only: the project shows, with the group and the match's
+        // ancestor as context; groups with no match are left out.
+        s.set_filter(Some("title x1".into()));
+        assert_eq!(names(&s), ["[]", "< archived 3>", "  x", "    x1"]);
+        // A closed group is not searched.
+        s.close_archive("");
+        assert!(s.rows().is_empty());
+        s.set_filter(None);
+        s.open_archive("");
+        s.set_flat(true);
+        assert_eq!(
+            names(&s)[..10],
+            [
+                "[]",
+                "a",
+                "a1",
+                "a11",
+                "a2",
+                "b",
+                "< archived 3>",
+                "  y",
+                "  x",
+                "  x1"
+            ]
+        );
+        // Remembered open: the group is read again once connected.
+        let mut s = state();
+        s.restore_open_archives(vec!["web".into()]);
+        assert!(s.archive_is_open("web"));
+        assert_eq!(s.followed_archives(), ["web"]);
+        assert!(s.rows().iter().any(|r| matches!(
+            r.kind,
+            RowKind::Archived {
+                slug: "web",
+                loading: true,
+                ..
+            }
+        )));
     }
 
     // ----- deltas -----------------------------------------------------------------------
@@ -1859,10 +2274,13 @@ mod tests {
                 "  a1",
                 "    a11",
                 "  a2",
+                "< archived>",
                 "[web]",
                 "w",
+                "<web archived>",
                 "[empty]",
-                "(empty empty)"
+                "(empty empty)",
+                "<empty archived>"
             ]
         );
     }
@@ -1891,10 +2309,13 @@ mod tests {
                 "  a1",
                 "    a11",
                 "b",
+                "< archived>",
                 "[web]",
                 "w",
+                "<web archived>",
                 "[empty]",
-                "(empty empty)"
+                "(empty empty)",
+                "<empty archived>"
             ]
         );
         // a1's new children come in a later delta too.

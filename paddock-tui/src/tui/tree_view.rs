@@ -122,6 +122,12 @@ impl Look<'_> {
                 "      no chats",
                 t.style(Role::Dim).add_modifier(Modifier::ITALIC),
             )),
+            RowKind::Archived {
+                count,
+                loading,
+                error,
+                ..
+            } => self.archived_group(row, count, loading, error, used, &mut spans),
         }
         let line = Line::from(spans);
         if is_cursor && focused {
@@ -158,6 +164,40 @@ impl Look<'_> {
                 format!("  {}", truncate(path, room, t)),
                 t.style(Role::Dim),
             ));
+        }
+    }
+
+    /// The "Archived" group row: `▸ Archived (3)`, the count once the list was read; open,
+    /// `loading…` until it is, or why it could not be read.
+    fn archived_group(
+        &self,
+        row: &TreeRow<'_>,
+        count: Option<usize>,
+        loading: bool,
+        error: Option<&str>,
+        used: usize,
+        spans: &mut Vec<Span<'static>>,
+    ) {
+        let t = self.theme;
+        let mut head = format!("  {} Archived", t.fold(row.folded));
+        if let Some(n) = count {
+            head.push_str(&format!(" ({n})"));
+        }
+        let head = truncate(&head, self.width.saturating_sub(used), t);
+        let room = self.width.saturating_sub(used + head.width());
+        spans.push(Span::styled(head, t.style(Role::Dim)));
+        let note = if let Some(reason) = error {
+            Some((format!("  cannot list them: {reason}"), Role::Error))
+        } else if loading {
+            Some((
+                format!("  {}", t.glyph("loading…", "loading...")),
+                Role::Dim,
+            ))
+        } else {
+            None
+        };
+        if let Some((note, role)) = note.filter(|_| room > 2) {
+            spans.push(Span::styled(truncate(&note, room, t), t.style(role)));
         }
     }
 
@@ -199,7 +239,9 @@ impl Look<'_> {
             .starred
             .then(|| Span::styled(format!(" {}", t.star()), t.style(Role::Star)));
         // Right-aligned: the badge, the usage cell, a column of margin.
-        let badge = t.badge(chat.origin, chat.depth, row.level > 0, self.narrow);
+        // Nested under another chat (in the "Archived" group, one level is the group's).
+        let nested = row.level > usize::from(row.archived);
+        let badge = t.badge(chat.origin, chat.depth, nested, self.narrow);
         let usage = self.usage_column.then(|| usage_cell(chat, t));
         let mut right: Vec<Span<'static>> = Vec::new();
         if let Some(badge) = badge {
