@@ -36,6 +36,7 @@ use super::provenance_view::{ProvenanceOutcome, ProvenanceView};
 use super::search_view::{Asked, SearchOutcome, SearchView};
 use super::theme::{Theme, ThemeChoice};
 use super::tree::{RowId, TreeState};
+use super::triggers_view::{Act, TriggerId, TriggersOutcome, TriggersView};
 use super::usage_view::{UsageOutcome, UsageScope, UsageView};
 
 /// Whether the daemon can be talked to.
@@ -141,6 +142,12 @@ pub enum Action {
     Search(Asked),
     /// Read the chat list of this scope for the Usage view.
     LoadUsage(UsageScope),
+    /// Read the triggers of this project (`None`: every project's) for the Triggers view.
+    LoadTriggers(Option<String>),
+    /// Read a trigger's recent runs (History of its project).
+    LoadTriggerRuns(TriggerId),
+    /// Fire or remove a trigger (confirmed in the Triggers view).
+    Trigger(Act, TriggerId),
     /// Read a kept attachment for the viewer (`attachment:get`).
     LoadAttachment(String),
     /// Read these projects' archived chats (their "Archived" group opened).
@@ -226,6 +233,8 @@ pub struct App {
     pub search_closed: Option<SearchView>,
     /// The Usage view, when open.
     pub usage: Option<UsageView>,
+    /// The Triggers view, when open.
+    pub triggers: Option<TriggersView>,
     /// The attachment viewer, over everything but the inbox, the search and the help.
     pub attachment: Option<AttachmentView>,
     /// The composer's path prompt (Ctrl-T), while a file to attach is being picked.
@@ -282,6 +291,7 @@ impl App {
             search: None,
             search_closed: None,
             usage: None,
+            triggers: None,
             attachment: None,
             attach_prompt: None,
             parked_attachments: HashMap::new(),
@@ -499,6 +509,8 @@ impl App {
             Context::Blame
         } else if self.usage.is_some() {
             Context::Usage
+        } else if self.triggers.is_some() {
+            Context::Triggers
         } else if let Some(changes) = &self.changes {
             if changes.provenance.is_some() {
                 Context::Provenance
@@ -592,6 +604,11 @@ impl App {
         if context == Context::Changes && self.changes.as_ref().is_some_and(|c| c.committing()) {
             return self.on_commit_key(key);
         }
+        if context == Context::Triggers && self.triggers.as_ref().is_some_and(|t| t.confirming()) {
+            let yes = keys::command_for(context, &key) == Some(Command::Allow);
+            let outcome = self.triggers.as_mut()?.on_confirm(yes);
+            return self.on_triggers_outcome(outcome, Command::Allow);
+        }
         let command = keys::command_for(context, &key)?;
         match context {
             Context::Help => {
@@ -606,6 +623,7 @@ impl App {
             Context::Blame => self.on_blame(command),
             Context::Search => self.on_search(command),
             Context::Usage => self.on_usage(command),
+            Context::Triggers => self.on_triggers(command),
             Context::Attachment => self.on_attachment(command),
             Context::Chat => self.on_chat(command),
             _ => self.on_tree(command),
@@ -1031,6 +1049,7 @@ impl App {
         self.close_search();
         self.blame = None;
         self.usage = None;
+        self.triggers = None;
         self.files = None;
         self.changes = None;
         let seen = self.history.close();
@@ -1097,6 +1116,7 @@ impl App {
         };
         self.blame = None;
         self.usage = None;
+        self.triggers = None;
         self.files = None;
         self.changes = None;
         self.tree.select(&super::tree::RowId::Chat {
@@ -1135,6 +1155,7 @@ impl App {
         title: &str,
     ) -> Option<Action> {
         self.usage = None;
+        self.triggers = None;
         self.blame = None;
         self.files = None;
         self.changes = None;
@@ -1154,6 +1175,52 @@ impl App {
             return open.or(Some(Action::HistorySeen));
         }
         open
+    }
+
+    fn on_triggers(&mut self, command: Command) -> Option<Action> {
+        let page = self.page;
+        let outcome = self.triggers.as_mut()?.on_command(command, page);
+        self.on_triggers_outcome(outcome, command)
+    }
+
+    fn on_triggers_outcome(
+        &mut self,
+        outcome: TriggersOutcome,
+        command: Command,
+    ) -> Option<Action> {
+        match outcome {
+            TriggersOutcome::Handled => None,
+            TriggersOutcome::Load(project) => Some(Action::LoadTriggers(project)),
+            TriggersOutcome::LoadRuns(id) => Some(Action::LoadTriggerRuns(id)),
+            TriggersOutcome::Fire(id) => Some(Action::Trigger(Act::Fire, id)),
+            TriggersOutcome::Remove(id) => Some(Action::Trigger(Act::Remove, id)),
+            TriggersOutcome::Open {
+                project_slug,
+                session_id,
+                title,
+            } => self.open_from_usage(project_slug, session_id, &title),
+            TriggersOutcome::Closed => {
+                self.triggers = None;
+                None
+            }
+            TriggersOutcome::Ignored => self.overlay_global(command),
+        }
+    }
+
+    /// `Z`: the Triggers view of the open chat's project (when the chat pane has the keyboard)
+    /// or the tree cursor's; every project's when there is none.
+    fn open_triggers(&mut self) -> Option<Action> {
+        if self.triggers.take().is_some() {
+            return None;
+        }
+        let project = match self.chat.as_ref().filter(|_| self.focus != Focus::Tree) {
+            Some(chat) => Some(chat.project_slug().to_owned()),
+            None => self.tree.cursor_project(),
+        };
+        let view = TriggersView::new(project);
+        let asked = view.asked();
+        self.triggers = Some(view);
+        Some(Action::LoadTriggers(asked))
     }
 
     /// The daemon's chat list for the Usage view; dropped when it reads another list now.
@@ -1218,6 +1285,7 @@ impl App {
     fn global(&mut self, command: Command) -> Option<Action> {
         match command {
             Command::Search => self.open_search(),
+            Command::Triggers => self.open_triggers(),
             Command::Usage => {
                 if self.usage.take().is_some() {
                     return None;

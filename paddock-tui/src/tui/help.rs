@@ -278,6 +278,7 @@ mod tests {
                 Context::SearchQuery,
                 Context::Search,
                 Context::Usage,
+                Context::Triggers,
                 Context::PathPrompt,
                 Context::Attachment,
                 Context::Help

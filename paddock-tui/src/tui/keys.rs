@@ -51,6 +51,8 @@ pub enum Context {
     Search,
     /// The Usage view: tokens, cost and context use per project and chat.
     Usage,
+    /// The Triggers view: a project's schedules and hooks.
+    Triggers,
     /// A path being typed (a file to attach, where to save one): a text field.
     PathPrompt,
     /// The attachment viewer: a file attached to a message, or a `send_file` snapshot.
@@ -61,7 +63,7 @@ pub enum Context {
 
 impl Context {
     /// Every context, in the order the help overlay lists them after the current one.
-    pub const ALL: [Context; 16] = [
+    pub const ALL: [Context; 17] = [
         Context::Global,
         Context::Tree,
         Context::Chat,
@@ -75,6 +77,7 @@ impl Context {
         Context::SearchQuery,
         Context::Search,
         Context::Usage,
+        Context::Triggers,
         Context::PathPrompt,
         Context::Attachment,
         Context::Help,
@@ -96,6 +99,7 @@ impl Context {
             Context::SearchQuery => "Search: the query",
             Context::Search => "Search: the results",
             Context::Usage => "Usage",
+            Context::Triggers => "Triggers",
             Context::PathPrompt => "A path (attach a file, save one)",
             Context::Attachment => "Attachment",
             Context::Help => "Help",
@@ -223,6 +227,12 @@ pub enum Command {
     ToggleArchived,
     /// Open (or close) the Usage view: tokens, cost and context use.
     Usage,
+    /// Open (or close) the Triggers view: the project's schedules and hooks.
+    Triggers,
+    /// Triggers: fire the cursor's trigger now (asks first).
+    FireTrigger,
+    /// Triggers: remove the cursor's trigger from its project (asks first).
+    RemoveTrigger,
     /// Composer: attach a file (asks for its path).
     Attach,
     /// Composer: drop the last file attached.
@@ -251,7 +261,7 @@ pub enum Command {
 
 impl Command {
     /// Every command (each has at least one binding; a unit test checks it).
-    pub const ALL: [Command; 70] = [
+    pub const ALL: [Command; 73] = [
         Command::Quit,
         Command::Help,
         Command::SwitchPane,
@@ -310,6 +320,9 @@ impl Command {
         Command::EditQuery,
         Command::ToggleArchived,
         Command::Usage,
+        Command::Triggers,
+        Command::FireTrigger,
+        Command::RemoveTrigger,
         Command::Attach,
         Command::DropAttachment,
         Command::Preload,
@@ -519,6 +532,7 @@ static BINDINGS: &[Binding] = &[
     b(X::Global, &[Key::char('D')], "D", C::Changes, "Changes: the files the chat changed, diffs, commit"),
     b(X::Global, &[Key::ctrl('f')], "Ctrl-F", C::Search, "Search every chat: titles, messages, tool calls"),
     b(X::Global, &[Key::char('$')], "$", C::Usage, "Usage: tokens, cost, context per chat and project"),
+    b(X::Global, &[Key::char('Z')], "Z", C::Triggers, "Triggers: the project's schedules and hooks"),
     b(X::Global, &[Key::char('T')], "T", C::Theme, "theme: colours, or plain (ASCII, no colour)"),
     b(X::Global, &[Key::ctrl('l')], "Ctrl-L", C::Refresh, "reload from paddockd"),
     b(X::Global, &[Key::char('q'), Key::ctrl('c')], "q/Ctrl-C", C::Quit, "quit"),
@@ -669,6 +683,20 @@ static BINDINGS: &[Binding] = &[
     b(X::Usage, &[Key::char('s')], "s", C::Subtree, "the subtree of the chat under the cursor, or everything"),
     b(X::Usage, &[Key::char('r')], "r", C::Refresh, "read the chat list again"),
     b(X::Usage, &[ESC, Key::char('$')], "Esc/$", C::Back, "close Usage"),
+    // The Triggers view.
+    b(X::Triggers, &[Key::char('j'), DOWN], "j/↓", C::Down, "next trigger (or run)"),
+    b(X::Triggers, &[Key::char('k'), UP], "k/↑", C::Up, "previous trigger (or run)"),
+    b(X::Triggers, &[Key::char('g'), HOME], "g/Home", C::Top, "first"),
+    b(X::Triggers, &[Key::char('G'), END], "G/End", C::Bottom, "last"),
+    b(X::Triggers, &[Key::ctrl('u'), PGUP], "Ctrl-U/PgUp", C::PageUp, "page up"),
+    b(X::Triggers, &[Key::ctrl('d'), PGDN], "Ctrl-D/PgDn", C::PageDown, "page down"),
+    b(X::Triggers, &[ENTER], "Enter", C::Open, "the chat a resume trigger owns, else its recent runs (a run: its chat)"),
+    b(X::Triggers, &[Key::char('f')], "f", C::FireTrigger, "fire it now (asks first)"),
+    b(X::Triggers, &[Key::char('d')], "d", C::RemoveTrigger, "remove it from project.toml (asks first)"),
+    b(X::Triggers, &[Key::char('y')], "y", C::Allow, "yes, when asked to fire or remove (any other key: no)"),
+    b(X::Triggers, &[Key::char('a')], "a", C::CycleScope, "scope: this project or every project"),
+    b(X::Triggers, &[Key::char('r')], "r", C::Refresh, "read the triggers (or runs) again"),
+    b(X::Triggers, &[ESC, Key::char('Z')], "Esc/Z", C::Back, "back from the runs; close Triggers"),
     // A path being typed (the usual editing keys edit it).
     b(X::PathPrompt, &[Key::plain(K::Tab), Key::plain(K::BackTab)], "Tab/Shift-Tab", C::Complete, "complete (again: list the matches, then the next / previous)"),
     b(X::PathPrompt, &[ENTER], "Enter", C::TakePath, "attach the file, or save to the path"),
@@ -823,6 +851,7 @@ mod tests {
                 "Inbox I Back",
                 "Changes D Back",
                 "Usage $ Back",
+                "Triggers Z Back",
                 "PathPrompt Tab Complete",
                 "PathPrompt Shift-Tab Complete",
                 "Help q Back",

@@ -31,6 +31,7 @@ pub mod search_view;
 pub mod theme;
 pub mod tree;
 pub mod tree_view;
+pub mod triggers_view;
 pub mod usage_view;
 
 use std::collections::HashSet;
@@ -133,6 +134,10 @@ enum Fetch {
     Search(search_view::Asked),
     /// The Usage view's chat list.
     Usage(usage_view::UsageScope),
+    /// The Triggers view's list: a project's, or every project's.
+    Triggers(Option<String>),
+    /// A trigger's recent runs, for the Triggers view.
+    TriggerRuns(triggers_view::TriggerId),
     /// A kept attachment, for the viewer.
     Attachment(String),
 }
@@ -198,6 +203,10 @@ impl Fetch {
             }
             Fetch::Search(asked) => Request::Search(asked.request()),
             Fetch::Usage(scope) => Request::ChatList(usage_view::list_request(*scope)),
+            Fetch::Triggers(project_slug) => Request::TriggerList(paddock_proto::TriggerList {
+                project_slug: project_slug.clone(),
+            }),
+            Fetch::TriggerRuns(id) => Request::HistoryList(triggers_view::runs_request(id)),
             Fetch::Attachment(id) => Request::AttachmentGet(paddock_proto::AttachmentRef {
                 attachment_id: id.clone(),
             }),
@@ -639,6 +648,11 @@ impl EventLoop {
             }
             Action::Search(asked) => self.fetch(Fetch::Search(asked)),
             Action::LoadUsage(scope) => self.fetch(Fetch::Usage(scope)),
+            Action::LoadTriggers(project) => self.fetch(Fetch::Triggers(project)),
+            Action::LoadTriggerRuns(id) => self.fetch(Fetch::TriggerRuns(id)),
+            Action::Trigger(act, id) => {
+                self.command(act.what(), triggers_view::act_request(act, id))
+            }
             Action::Commit {
                 project_slug,
                 scope,
@@ -762,6 +776,19 @@ impl EventLoop {
                 path: blame.path().to_owned(),
             };
             self.fetch(fetch);
+        }
+    }
+
+    /// Reads the Triggers view's list (and the runs it shows) again: a reconnect, news about
+    /// chats (a fire starts or continues one), an act answered.
+    fn refresh_triggers(&mut self) {
+        let Some(view) = &self.app.triggers else {
+            return;
+        };
+        let (asked, runs) = (view.asked(), view.runs_of().cloned());
+        self.fetch(Fetch::Triggers(asked));
+        if let Some(id) = runs {
+            self.fetch(Fetch::TriggerRuns(id));
         }
     }
 
@@ -1071,6 +1098,7 @@ impl EventLoop {
                     self.refresh_blame();
                     self.refresh_search();
                     self.refresh_usage();
+                    self.refresh_triggers();
                     self.refresh_attachment();
                     if let Some(notice) = self.startup_notice.take() {
                         self.app.notice = Some(notice);
@@ -1148,6 +1176,14 @@ impl EventLoop {
                         Err(reason) => Err(reason),
                     };
                     self.app.usage_answered(*scope, result);
+                    return;
+                }
+                if let Fetch::Triggers(asked) = &fetch {
+                    triggers_view::list_answered(&mut self.app, asked.as_deref(), result);
+                    return;
+                }
+                if let Fetch::TriggerRuns(id) = &fetch {
+                    triggers_view::runs_answered(&mut self.app, id, result);
                     return;
                 }
                 if let Fetch::Attachment(id) = &fetch {
@@ -1257,6 +1293,7 @@ impl EventLoop {
                 }
                 self.fetch(Fetch::Chats(changed.project_slug));
                 self.refresh_usage();
+                self.refresh_triggers();
                 false
             }
             Some(Event::Active(active)) => {
@@ -1273,6 +1310,8 @@ impl EventLoop {
                 if !known {
                     self.fetch(Fetch::Chats(active.project_slug));
                 }
+                // A trigger's run started or ended: its last fire and status moved.
+                self.refresh_triggers();
                 known || open
             }
             // Events were lost: what is on screen may be stale.
@@ -1377,6 +1416,11 @@ impl EventLoop {
     }
 
     fn on_done(&mut self, what: &'static str, result: Result<Reply, String>) {
+        if let Some(act) = triggers_view::Act::from_what(what) {
+            triggers_view::act_answered(&mut self.app, act, result);
+            self.refresh_triggers();
+            return;
+        }
         match result {
             Err(reason) => self.app.notice = Some(format!("{what} failed: {reason}")),
             Ok(Reply::Sent(sent)) => {

@@ -14,7 +14,7 @@ use super::keys::Context;
 use super::theme::{Role, Theme};
 use super::{
     attachment_view, blame_view, chat_view, files_view, help, history, search_view, tree_view,
-    usage_view,
+    triggers_view, usage_view,
 };
 
 /// The screen's three bands: header, chat list, status line.
@@ -77,6 +77,11 @@ pub fn render(app: &mut App, frame: &mut Frame<'_>) {
         _ if app.usage.is_some() => {
             if let Some(usage) = app.usage.as_mut() {
                 usage_view::render_usage(usage, &theme, frame, body);
+            }
+        }
+        _ if app.triggers.is_some() => {
+            if let Some(view) = app.triggers.as_mut() {
+                triggers_view::render_triggers(view, &theme, frame, body);
             }
         }
         _ if app.changes.is_some() => {
@@ -143,6 +148,9 @@ fn app_context_under_help(app: &App) -> super::keys::Context {
     }
     if app.usage.is_some() {
         return Context::Usage;
+    }
+    if app.triggers.is_some() {
+        return Context::Triggers;
     }
     if let Some(changes) = &app.changes {
         return if changes.provenance.is_some() {
@@ -390,6 +398,10 @@ fn render_status(app: &App, frame: &mut Frame<'_>, area: Rect) {
                 ("esc", "close"),
                 ("?", "keys"),
             ],
+        ),
+        (None, _) if app.triggers.is_some() => hints(
+            &[],
+            &app.triggers.as_ref().map(|t| t.hints()).unwrap_or_default(),
         ),
         (None, _) if app.changes.as_ref().is_some_and(|c| c.committing()) => {
             hints(&[], &[("enter", "commit"), ("esc", "cancel")])

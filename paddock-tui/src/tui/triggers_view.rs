@@ -1,0 +1,1206 @@
+//! The Triggers view (`Z`): the schedules and hooks of the open project (or, with `a`, of
+//! every project), from `trigger:list` — each with what fires it (a cron and its zone, an
+//! interval, a hook event), the next fire, the last fire and how its run went, the session
+//! mode, and for a trigger that cannot run, why.
+//!
+//! `f` fires the cursor's trigger now and `d` removes it, each after a question naming the
+//! trigger and its project (`y` says yes, any other key no); what came of it is said at the
+//! bottom of the view (the chat it started, the reason it was skipped, the daemon's refusal).
+//! Enter opens the chat a `resume` trigger owns; for any other trigger it lists the trigger's
+//! recent runs (from `history:list`), where Enter opens a run's chat and Esc goes back. `r`
+//! reads again; the loop also reads again when chats change or start and stop running (a fire
+//! makes both happen), since there is no event for the triggers themselves. Adding a trigger is
+//! the command line's: the view's last line gives the syntax.
+//!
+//! An answer to a list the view no longer shows (another scope, another trigger's runs) is
+//! dropped; a failed one is shown in the view.
+
+use chrono::{DateTime, FixedOffset, Local};
+use paddock_proto::{Fired, Reply, RunStatus, RunSummary, SessionPolicy, TriggerInfo, TriggerKind};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use unicode_width::UnicodeWidthStr;
+
+use super::app::App;
+use super::files_view::scroll_to;
+use super::keys::{Command, Context, label_for};
+use super::provenance_view::{fit, wrap_lines};
+use super::theme::{Role, Theme};
+use crate::format::{
+    clean_title, next_fire, one_line, project_label, run_duration, short_time, status_name,
+    trigger_when,
+};
+
+/// The `what` of the loop's command that fires a trigger; its answer comes back with it.
+pub const FIRE: &str = "fire the trigger";
+/// The `what` of the loop's command that removes a trigger.
+pub const REMOVE: &str = "remove the trigger";
+
+/// How many runs `history:list` is asked for (its maximum); the trigger's are picked here.
+pub const RUNS_LIMIT: u32 = 500;
+
+/// The most lines the view's last part (a question, what an action came to, the `add` syntax)
+/// takes.
+const FOOTER_MAX: usize = 3;
+
+/// A trigger: its project and its name (unique in the project).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct TriggerId {
+    pub project_slug: String,
+    pub name: String,
+}
+
+impl TriggerId {
+    fn of(t: &TriggerInfo) -> Self {
+        Self {
+            project_slug: t.project_slug.clone(),
+            name: t.name.clone(),
+        }
+    }
+
+    fn is(&self, t: &TriggerInfo) -> bool {
+        self.project_slug == t.project_slug && self.name == t.name
+    }
+}
+
+/// The request for a trigger's runs: the unattended runs of its project, which the view filters
+/// by the trigger's name.
+pub fn runs_request(id: &TriggerId) -> paddock_proto::HistoryList {
+    paddock_proto::HistoryList {
+        project_slug: Some(id.project_slug.clone()),
+        unattended: true,
+        limit: Some(RUNS_LIMIT),
+    }
+}
+
+/// The request an act sends.
+pub fn act_request(act: Act, id: TriggerId) -> paddock_proto::Request {
+    match act {
+        Act::Fire => paddock_proto::Request::TriggerFire(paddock_proto::TriggerFire {
+            project_slug: id.project_slug,
+            name: id.name,
+            message: None,
+        }),
+        Act::Remove => paddock_proto::Request::TriggerRemove(paddock_proto::TriggerRef {
+            project_slug: id.project_slug,
+            name: id.name,
+        }),
+    }
+}
+
+/// `paddockd answered with KIND`, for a reply of the wrong kind.
+fn unexpected(reply: &Reply) -> String {
+    format!(
+        "paddockd answered with {}",
+        crate::client::reply_kind(reply)
+    )
+}
+
+/// The loop's answer to `trigger:list` for `asked`: to the view when open (and still showing
+/// that scope).
+pub fn list_answered(app: &mut App, asked: Option<&str>, result: Result<Reply, String>) {
+    let Some(view) = app.triggers.as_mut() else {
+        return;
+    };
+    let result = match result {
+        Ok(Reply::Triggers(t)) => Ok(t.triggers),
+        Ok(other) => Err(unexpected(&other)),
+        Err(reason) => Err(reason),
+    };
+    view.answer(asked, result);
+}
+
+/// The loop's answer to a trigger's `history:list`: to the view when it shows that trigger's
+/// runs.
+pub fn runs_answered(app: &mut App, id: &TriggerId, result: Result<Reply, String>) {
+    let Some(view) = app.triggers.as_mut() else {
+        return;
+    };
+    let result = match result {
+        Ok(Reply::History(h)) => Ok(h.runs),
+        Ok(other) => Err(unexpected(&other)),
+        Err(reason) => Err(reason),
+    };
+    view.runs_answered(id, result);
+}
+
+/// The answer to a fire or a remove: said in the view when it asked for it, else on the status
+/// line.
+pub fn act_answered(app: &mut App, act: Act, result: Result<Reply, String>) {
+    if let Some(view) = app.triggers.as_mut()
+        && view.act_answered(act, result.clone())
+    {
+        return;
+    }
+    app.notice = Some(match result {
+        Ok(Reply::Fired(Fired {
+            skipped: Some(reason),
+            ..
+        })) => format!("the trigger was not fired: {reason}"),
+        Ok(Reply::Fired(_)) => "the trigger fired".to_owned(),
+        Ok(Reply::Ack) => "the trigger was removed".to_owned(),
+        Ok(other) => format!("{}: {}", act.what(), unexpected(&other)),
+        Err(reason) => format!("{} failed: {reason}", act.what()),
+    });
+}
+
+/// What `f` and `d` do, once confirmed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Act {
+    Fire,
+    Remove,
+}
+
+impl Act {
+    fn verb(self) -> &'static str {
+        match self {
+            Act::Fire => "fire",
+            Act::Remove => "remove",
+        }
+    }
+
+    /// The loop's `what` for this act.
+    pub fn what(self) -> &'static str {
+        match self {
+            Act::Fire => FIRE,
+            Act::Remove => REMOVE,
+        }
+    }
+
+    /// The act a loop command's `what` names.
+    pub fn from_what(what: &str) -> Option<Self> {
+        match what {
+            FIRE => Some(Act::Fire),
+            REMOVE => Some(Act::Remove),
+            _ => None,
+        }
+    }
+}
+
+/// What a command did to the view, for the dispatcher.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TriggersOutcome {
+    /// Nothing to do outside the view; redraw.
+    Handled,
+    /// Read the triggers of this project (`None`: every project's).
+    Load(Option<String>),
+    /// Read a trigger's recent runs.
+    LoadRuns(TriggerId),
+    /// Fire this trigger now (confirmed).
+    Fire(TriggerId),
+    /// Remove this trigger (confirmed).
+    Remove(TriggerId),
+    /// Open this chat.
+    Open {
+        project_slug: String,
+        session_id: String,
+        title: String,
+    },
+    /// The view closed.
+    Closed,
+    /// Not a Triggers command: let the global keys have it.
+    Ignored,
+}
+
+/// A question waiting for `y`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Confirm {
+    act: Act,
+    trigger: TriggerId,
+}
+
+/// The last thing an action came to, shown at the bottom of the view.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Said {
+    text: String,
+    role: Role,
+}
+
+/// A trigger's recent runs, over the list.
+#[derive(Debug, Clone)]
+struct Runs {
+    trigger: TriggerId,
+    runs: Option<Vec<RunSummary>>,
+    error: Option<String>,
+    cursor: usize,
+    top: usize,
+}
+
+/// The Triggers view's state while it is open.
+#[derive(Debug, Clone)]
+pub struct TriggersView {
+    /// The project it opened on; `None`: none was at hand, so every project's.
+    project: Option<String>,
+    /// Every project's triggers, not only `project`'s.
+    every: bool,
+    triggers: Option<Vec<TriggerInfo>>,
+    error: Option<String>,
+    /// An answer is awaited (and nothing is shown yet).
+    loading: bool,
+    cursor: usize,
+    top: usize,
+    confirm: Option<Confirm>,
+    /// Acts sent, until their answers come.
+    pending: Vec<(Act, TriggerId)>,
+    said: Option<Said>,
+    runs: Option<Runs>,
+    /// The time to show times against; `None`: the local clock. Tests pin it.
+    clock: Option<DateTime<FixedOffset>>,
+}
+
+impl TriggersView {
+    /// The triggers of `project` (every project's when `None`), waiting for their list
+    /// ([`TriggersView::asked`]).
+    pub fn new(project: Option<String>) -> Self {
+        Self {
+            every: project.is_none(),
+            project,
+            triggers: None,
+            error: None,
+            loading: true,
+            cursor: 0,
+            top: 0,
+            confirm: None,
+            pending: Vec::new(),
+            said: None,
+            runs: None,
+            clock: None,
+        }
+    }
+
+    /// The project whose triggers the list holds; `None`: every project's.
+    pub fn asked(&self) -> Option<String> {
+        if self.every {
+            None
+        } else {
+            self.project.clone()
+        }
+    }
+
+    /// The trigger whose runs are shown, if any.
+    pub fn runs_of(&self) -> Option<&TriggerId> {
+        self.runs.as_ref().map(|r| &r.trigger)
+    }
+
+    /// Times are shown against this clock (its zone and its day); `None`, the local one.
+    pub fn set_clock(&mut self, now: Option<DateTime<FixedOffset>>) {
+        self.clock = now;
+    }
+
+    fn now(&self) -> DateTime<FixedOffset> {
+        self.clock.unwrap_or_else(|| Local::now().fixed_offset())
+    }
+
+    pub fn triggers(&self) -> Option<&[TriggerInfo]> {
+        self.triggers.as_deref()
+    }
+
+    pub fn error(&self) -> Option<&str> {
+        self.error.as_deref()
+    }
+
+    /// What the last action came to, as shown.
+    pub fn said(&self) -> Option<&str> {
+        self.said.as_ref().map(|s| s.text.as_str())
+    }
+
+    /// The question waiting for `y`, as shown.
+    pub fn question(&self) -> Option<String> {
+        self.confirm.as_ref().map(question)
+    }
+
+    /// Whether a question waits for `y` (every other key says no).
+    pub fn confirming(&self) -> bool {
+        self.confirm.is_some()
+    }
+
+    /// The trigger under the cursor.
+    pub fn cursor_trigger(&self) -> Option<&TriggerInfo> {
+        self.triggers.as_ref()?.get(self.cursor)
+    }
+
+    /// The daemon's triggers for `asked`; dropped (false) when the view shows another scope now.
+    pub fn answer(
+        &mut self,
+        asked: Option<&str>,
+        result: Result<Vec<TriggerInfo>, String>,
+    ) -> bool {
+        if asked != self.asked().as_deref() {
+            return false;
+        }
+        self.loading = false;
+        match result {
+            Ok(triggers) => {
+                let at = self.cursor_trigger().map(TriggerId::of);
+                let found = at.and_then(|id| triggers.iter().position(|t| id.is(t)));
+                self.cursor = found
+                    .unwrap_or(self.cursor)
+                    .min(triggers.len().saturating_sub(1));
+                self.triggers = Some(triggers);
+                self.error = None;
+            }
+            Err(reason) => {
+                self.triggers = None;
+                self.error = Some(reason);
+                self.cursor = 0;
+                self.top = 0;
+            }
+        }
+        true
+    }
+
+    /// The unattended runs of a trigger's project; dropped (false) unless the view shows that
+    /// trigger's runs. Only the trigger's own runs are kept, newest first as they came.
+    pub fn runs_answered(
+        &mut self,
+        id: &TriggerId,
+        result: Result<Vec<RunSummary>, String>,
+    ) -> bool {
+        let Some(panel) = self.runs.as_mut().filter(|r| &r.trigger == id) else {
+            return false;
+        };
+        match result {
+            Ok(runs) => {
+                let mine: Vec<RunSummary> = runs
+                    .into_iter()
+                    .filter(|r| {
+                        r.project_slug == id.project_slug
+                            && r.trigger.as_deref() == Some(id.name.as_str())
+                    })
+                    .collect();
+                panel.cursor = panel.cursor.min(mine.len().saturating_sub(1));
+                panel.runs = Some(mine);
+                panel.error = None;
+            }
+            Err(reason) => {
+                panel.runs = None;
+                panel.error = Some(reason);
+            }
+        }
+        true
+    }
+
+    /// The answer to an act the view asked for (`act` from the loop's `what`): what it came
+    /// to is said at the bottom of the view. Whether the list should be read again.
+    pub fn act_answered(&mut self, act: Act, result: Result<Reply, String>) -> bool {
+        let Some(at) = self.pending.iter().position(|(a, _)| *a == act) else {
+            return false;
+        };
+        let (_, id) = self.pending.remove(at);
+        self.said = Some(act_said(act, &id, result));
+        true
+    }
+
+    fn len(&self) -> usize {
+        self.triggers.as_ref().map_or(0, Vec::len)
+    }
+
+    fn move_by(&mut self, delta: isize) {
+        if let Some(runs) = self.runs.as_mut() {
+            let last = runs.runs.as_ref().map_or(0, |r| r.len().saturating_sub(1));
+            runs.cursor = runs.cursor.saturating_add_signed(delta).min(last);
+            return;
+        }
+        let last = self.len().saturating_sub(1);
+        self.cursor = self.cursor.saturating_add_signed(delta).min(last);
+    }
+
+    /// A key while a question waits: `yes` (the key table's [`Command::Allow`], `y`) does it,
+    /// anything else drops it.
+    pub fn on_confirm(&mut self, yes: bool) -> TriggersOutcome {
+        let Some(confirm) = self.confirm.take() else {
+            return TriggersOutcome::Handled;
+        };
+        if !yes {
+            self.said = Some(Said {
+                text: format!(
+                    "{} was not {}.",
+                    confirm.trigger.name,
+                    match confirm.act {
+                        Act::Fire => "fired",
+                        Act::Remove => "removed",
+                    }
+                ),
+                role: Role::Dim,
+            });
+            return TriggersOutcome::Handled;
+        }
+        let id = confirm.trigger;
+        let ellipsis = "…";
+        self.said = Some(Said {
+            text: match confirm.act {
+                Act::Fire => format!("firing {}{ellipsis}", id.name),
+                Act::Remove => format!("removing {}{ellipsis}", id.name),
+            },
+            role: Role::Dim,
+        });
+        self.pending.push((confirm.act, id.clone()));
+        match confirm.act {
+            Act::Fire => TriggersOutcome::Fire(id),
+            Act::Remove => TriggersOutcome::Remove(id),
+        }
+    }
+
+    /// A command while the view has the keyboard; `page` is how many rows a page moves.
+    pub fn on_command(&mut self, command: Command, page: usize) -> TriggersOutcome {
+        if self.confirm.is_some() {
+            return self.on_confirm(command == Command::Allow);
+        }
+        let page = isize::try_from(page.max(1)).unwrap_or(isize::MAX);
+        match command {
+            Command::Down => self.move_by(1),
+            Command::Up => self.move_by(-1),
+            Command::PageDown => self.move_by(page),
+            Command::PageUp => self.move_by(-page),
+            Command::Top => self.move_by(isize::MIN),
+            Command::Bottom => self.move_by(isize::MAX),
+            Command::Open => return self.open(),
+            Command::FireTrigger | Command::RemoveTrigger if self.runs.is_none() => {
+                let Some(trigger) = self.cursor_trigger().map(TriggerId::of) else {
+                    return TriggersOutcome::Handled;
+                };
+                let act = if command == Command::FireTrigger {
+                    Act::Fire
+                } else {
+                    Act::Remove
+                };
+                self.confirm = Some(Confirm { act, trigger });
+            }
+            Command::CycleScope if self.runs.is_none() => {
+                if self.project.is_none() {
+                    self.said = Some(Said {
+                        text: "No project is open: these are every project's triggers.".into(),
+                        role: Role::Dim,
+                    });
+                    return TriggersOutcome::Handled;
+                }
+                self.every = !self.every;
+                self.triggers = None;
+                self.error = None;
+                self.loading = true;
+                self.cursor = 0;
+                self.top = 0;
+                return TriggersOutcome::Load(self.asked());
+            }
+            Command::Refresh => {
+                if let Some(runs) = self.runs.as_mut() {
+                    runs.error = None;
+                    return TriggersOutcome::LoadRuns(runs.trigger.clone());
+                }
+                self.error = None;
+                self.loading = self.triggers.is_none();
+                return TriggersOutcome::Load(self.asked());
+            }
+            Command::Back | Command::Triggers => {
+                if self.runs.take().is_some() {
+                    return TriggersOutcome::Handled;
+                }
+                return TriggersOutcome::Closed;
+            }
+            _ => return TriggersOutcome::Ignored,
+        }
+        TriggersOutcome::Handled
+    }
+
+    /// Enter: a run's chat; the chat a `resume` trigger owns; else the trigger's runs.
+    fn open(&mut self) -> TriggersOutcome {
+        if let Some(runs) = &self.runs {
+            let Some(run) = runs.runs.as_ref().and_then(|r| r.get(runs.cursor)) else {
+                return TriggersOutcome::Handled;
+            };
+            return TriggersOutcome::Open {
+                project_slug: run.project_slug.clone(),
+                session_id: run.session_id.clone(),
+                title: run.title.clone(),
+            };
+        }
+        let Some(t) = self.cursor_trigger() else {
+            return TriggersOutcome::Handled;
+        };
+        if let (SessionPolicy::Resume, Some(session_id)) = (t.spec.session, &t.session_id) {
+            return TriggersOutcome::Open {
+                project_slug: t.project_slug.clone(),
+                session_id: session_id.clone(),
+                title: String::new(),
+            };
+        }
+        let id = TriggerId::of(t);
+        self.runs = Some(Runs {
+            trigger: id.clone(),
+            runs: None,
+            error: None,
+            cursor: 0,
+            top: 0,
+        });
+        TriggersOutcome::LoadRuns(id)
+    }
+
+    /// The status line's key hints for what the view shows now.
+    pub fn hints(&self) -> Vec<(&'static str, &'static str)> {
+        if self.confirm.is_some() {
+            return vec![("y", "yes"), ("any other key", "no")];
+        }
+        if self.runs.is_some() {
+            return vec![
+                ("j/k", "runs"),
+                ("enter", "open"),
+                ("r", "reload"),
+                ("esc", "back"),
+                ("?", "keys"),
+            ];
+        }
+        vec![
+            ("j/k", "triggers"),
+            ("enter", "chat/runs"),
+            ("f", "fire"),
+            ("d", "remove"),
+            ("a", "scope"),
+            ("esc", "close"),
+        ]
+    }
+}
+
+/// The question `f` or `d` asks.
+fn question(confirm: &Confirm) -> String {
+    let id = &confirm.trigger;
+    let project = project_label(&id.project_slug);
+    match confirm.act {
+        Act::Fire => format!("Fire {} in {project} now? y fires it.", id.name),
+        Act::Remove => format!(
+            "Remove {} from {project}'s project.toml? y removes it.",
+            id.name
+        ),
+    }
+}
+
+/// What an act came to, in a sentence.
+fn act_said(act: Act, id: &TriggerId, result: Result<Reply, String>) -> Said {
+    let name = &id.name;
+    let failed = |reason: String| Said {
+        text: format!("Could not {} {name}: {reason}", act.verb()),
+        role: Role::Error,
+    };
+    match (act, result) {
+        (_, Err(reason)) => failed(reason),
+        (
+            Act::Fire,
+            Ok(Reply::Fired(Fired {
+                skipped: Some(reason),
+                ..
+            })),
+        ) => Said {
+            text: format!("{name} was not fired: {reason}"),
+            role: Role::Warning,
+        },
+        (
+            Act::Fire,
+            Ok(Reply::Fired(Fired {
+                session_id: Some(session_id),
+                ..
+            })),
+        ) => Said {
+            text: format!(
+                "Fired {name}: it runs in chat {}.",
+                session_id.chars().take(8).collect::<String>()
+            ),
+            role: Role::Success,
+        },
+        (Act::Fire, Ok(Reply::Fired(_))) => {
+            failed("paddockd answered with neither a chat nor a reason for skipping".to_owned())
+        }
+        (Act::Remove, Ok(Reply::Ack)) => Said {
+            text: format!("Removed {name} from {}.", project_label(&id.project_slug)),
+            role: Role::Success,
+        },
+        (_, Ok(other)) => failed(unexpected(&other)),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Drawing
+// ---------------------------------------------------------------------------------------------
+
+/// Draws the view into `area`: its title, the triggers (or a trigger's runs, or what it waits
+/// for), and at the bottom the question, what the last action came to, or how to add one.
+/// Moves the view's first line so the cursor's trigger shows.
+pub fn render_triggers(view: &mut TriggersView, theme: &Theme, frame: &mut Frame<'_>, area: Rect) {
+    if area.height == 0 || area.width == 0 {
+        return;
+    }
+    let width = usize::from(area.width);
+    render_title(view, theme, frame, Rect { height: 1, ..area });
+    let footer = footer_lines(view, theme, width);
+    let footer_height = u16::try_from(footer.len())
+        .unwrap_or(0)
+        .min(area.height.saturating_sub(2));
+    let body = Rect {
+        y: area.y + 1,
+        height: area.height.saturating_sub(1 + footer_height),
+        ..area
+    };
+    if footer_height > 0 {
+        let at = Rect {
+            y: area.y + area.height - footer_height,
+            height: footer_height,
+            ..area
+        };
+        let skip = footer.len().saturating_sub(usize::from(footer_height));
+        let shown: Vec<Line<'static>> = footer.into_iter().skip(skip).collect();
+        frame.render_widget(Paragraph::new(shown), at);
+    }
+    if body.height == 0 {
+        return;
+    }
+    let now = view.now();
+    let height = usize::from(body.height);
+    let (lines, cursor) = match &view.runs {
+        Some(runs) => run_lines(runs, theme, width, &now),
+        None => body_lines(view, theme, width, &now),
+    };
+    let top = match &view.runs {
+        Some(runs) => runs.top,
+        None => view.top,
+    };
+    let top = scroll_to(top, cursor, lines.len(), height);
+    match view.runs.as_mut() {
+        Some(runs) => runs.top = top,
+        None => view.top = top,
+    }
+    let shown: Vec<Line<'static>> = lines.into_iter().skip(top).take(height).collect();
+    frame.render_widget(Paragraph::new(shown), body);
+}
+
+/// ` Triggers · webapp` (or every project, or the trigger whose runs show), and the scope key
+/// at the right.
+fn render_title(view: &TriggersView, theme: &Theme, frame: &mut Frame<'_>, area: Rect) {
+    let width = usize::from(area.width);
+    let dot = theme.glyph("·", "-");
+    let what = match (&view.runs, view.asked()) {
+        (Some(runs), _) => format!(
+            " {} {} {dot} recent runs",
+            theme.glyph("›", ">"),
+            runs.trigger.name
+        ),
+        (None, Some(slug)) => format!(" {dot} {}", project_label(&slug)),
+        (None, None) => format!(" {dot} every project"),
+    };
+    let right = match (&view.runs, &view.project) {
+        (None, Some(project)) => {
+            let key = label_for(Context::Triggers, Command::CycleScope).unwrap_or("a");
+            let other = if view.every {
+                format!(" {} only ", project_label(project))
+            } else {
+                " every project ".to_owned()
+            };
+            Some(Line::from(vec![
+                Span::styled(key.to_owned(), Style::new().add_modifier(Modifier::BOLD)),
+                Span::styled(other, theme.style(Role::Dim)),
+            ]))
+        }
+        _ => None,
+    };
+    let head = Span::styled(" Triggers", theme.style(Role::Accent));
+    let right_width = right.as_ref().map_or(0, Line::width);
+    let room = width.saturating_sub(head.width() + right_width + 1);
+    let show_right = right.is_some() && room >= 12;
+    let room = if show_right {
+        room
+    } else {
+        width.saturating_sub(head.width())
+    };
+    let left = Line::from(vec![
+        head,
+        Span::styled(fit(&what, room, theme), theme.style(Role::Normal)),
+    ]);
+    if let Some(right) = right.filter(|_| show_right) {
+        frame.render_widget(right.right_aligned(), area);
+    }
+    frame.render_widget(left, area);
+}
+
+/// The last lines: the question waiting for `y`, else what the last action came to, else how
+/// to add a trigger (wrapped, at most [`FOOTER_MAX`]).
+fn footer_lines(view: &TriggersView, theme: &Theme, width: usize) -> Vec<Line<'static>> {
+    let line = if let Some(confirm) = &view.confirm {
+        Line::styled(
+            format!(" {}", question(confirm)),
+            theme.style(Role::Warning).add_modifier(Modifier::BOLD),
+        )
+    } else if let Some(said) = &view.said {
+        Line::styled(format!(" {}", said.text), theme.style(said.role))
+    } else if view.runs.is_some() {
+        return Vec::new();
+    } else {
+        let project = match view.asked().or_else(|| view.project.clone()) {
+            Some(slug) if !slug.is_empty() => format!(" -p {slug}"),
+            _ => String::new(),
+        };
+        Line::styled(
+            format!(
+                " Add one: paddock trigger add NAME{project} --cron '0 2 * * *' | --every 15m | \
+                 --on EVENT --prompt TEXT"
+            ),
+            theme.style(Role::Dim),
+        )
+    };
+    let mut lines = wrap_lines(vec![line], width);
+    lines.truncate(FOOTER_MAX);
+    lines
+}
+
+/// The icon of a schedule or a hook, in its colour.
+fn kind_icon(kind: TriggerKind, theme: &Theme) -> Span<'static> {
+    match kind {
+        TriggerKind::Schedule => Span::styled(theme.glyph("⏰", "@"), theme.style(Role::Scheduled)),
+        TriggerKind::Hook => Span::styled(theme.glyph("⚡", "!"), theme.style(Role::Hook)),
+    }
+}
+
+/// The session mode in words: `new chat per fire`, `resumes chat c71d4e2a` (the chat it owns).
+fn session_words(t: &TriggerInfo) -> String {
+    match (t.spec.session, &t.session_id) {
+        (SessionPolicy::New, _) => "new chat per fire".to_owned(),
+        (SessionPolicy::Resume, Some(id)) => {
+            format!("resumes chat {}", id.chars().take(8).collect::<String>())
+        }
+        (SessionPolicy::Resume, None) => "resumes one chat".to_owned(),
+    }
+}
+
+/// A run status in its colour.
+fn status_role(status: RunStatus) -> Role {
+    match status {
+        RunStatus::Running => Role::Running,
+        RunStatus::Completed => Role::Success,
+        RunStatus::Failed => Role::Error,
+        RunStatus::Cancelled | RunStatus::Interrupted | RunStatus::Skipped => Role::Warning,
+    }
+}
+
+/// The lines under the title, and the range of lines of the cursor's trigger.
+fn body_lines(
+    view: &TriggersView,
+    theme: &Theme,
+    width: usize,
+    now: &DateTime<FixedOffset>,
+) -> (Vec<Line<'static>>, Option<(usize, usize)>) {
+    let dim = theme.style(Role::Dim);
+    let ellipsis = theme.glyph("…", "...");
+    if let Some(reason) = &view.error {
+        let key = label_for(Context::Triggers, Command::Refresh).unwrap_or("r");
+        let lines = vec![
+            Line::styled(
+                format!(" The triggers could not be read: {reason}"),
+                theme.style(Role::Error),
+            ),
+            Line::default(),
+            Line::styled(format!(" {key} tries again."), dim),
+        ];
+        return (wrap_lines(lines, width), None);
+    }
+    let Some(triggers) = &view.triggers else {
+        return (
+            vec![Line::styled(
+                format!(" Reading the triggers{ellipsis}"),
+                dim,
+            )],
+            None,
+        );
+    };
+    if triggers.is_empty() {
+        let mut lines = vec![Line::styled(
+            match view.asked() {
+                Some(slug) => format!(" No triggers in {}.", project_label(&slug)),
+                None => " No triggers in any project.".to_owned(),
+            },
+            theme.style(Role::Normal),
+        )];
+        if view.asked().is_some() {
+            let key = label_for(Context::Triggers, Command::CycleScope).unwrap_or("a");
+            lines.push(Line::styled(format!(" {key} shows every project's."), dim));
+        }
+        return (wrap_lines(lines, width), None);
+    }
+    let dot = format!(" {} ", theme.glyph("·", "-"));
+    let cursor_mark = theme.glyph("›", ">");
+    let mut lines = Vec::new();
+    let mut cursor = None;
+    for (i, t) in triggers.iter().enumerate() {
+        let start = lines.len();
+        let at_cursor = i == view.cursor;
+        let mut head = vec![
+            Span::raw(if at_cursor { cursor_mark } else { " " }),
+            kind_icon(t.spec.kind, theme),
+            Span::raw(" "),
+            Span::styled(t.name.clone(), Style::new().add_modifier(Modifier::BOLD)),
+        ];
+        if view.every {
+            head.push(Span::styled(
+                format!("{dot}{}", project_label(&t.project_slug)),
+                dim,
+            ));
+        }
+        head.push(Span::styled(format!("{dot}{}", session_words(t)), dim));
+        if !t.spec.enabled {
+            head.push(Span::styled(
+                format!("{dot}disabled"),
+                theme.style(Role::Warning),
+            ));
+        }
+        let head = Line::from(head);
+        lines.extend(wrap_lines(
+            vec![if at_cursor {
+                head.style(theme.style(Role::Selected))
+            } else {
+                head
+            }],
+            width,
+        ));
+        let mut when = vec![Span::raw(format!("   {}", trigger_when(&t.spec)))];
+        let next = next_fire(t, now);
+        if t.spec.kind == TriggerKind::Schedule && next != "-" {
+            when.push(Span::styled(format!("{dot}next {next}"), dim));
+        }
+        let mut last = vec![Span::raw("   ")];
+        match (&t.last_fire, t.last_status) {
+            (None, None) => last.push(Span::styled("never fired", dim)),
+            (at, status) => {
+                last.push(Span::styled(
+                    match at {
+                        Some(at) => format!("last {} ", short_time(at, now)),
+                        None => "last ".to_owned(),
+                    },
+                    dim,
+                ));
+                if let Some(status) = status {
+                    last.push(Span::styled(
+                        status_name(status),
+                        theme.style(status_role(status)),
+                    ));
+                }
+            }
+        }
+        let mut more = vec![Line::from(when), Line::from(last)];
+        if let Some(problem) = &t.problem {
+            more.push(Line::styled(
+                format!("   ! cannot run: {}", one_line(problem, 200)),
+                theme.style(Role::Error),
+            ));
+        }
+        if at_cursor {
+            more.push(Line::styled(
+                format!("   prompt: {}", one_line(&t.spec.prompt, 200)),
+                dim,
+            ));
+        }
+        lines.extend(wrap_lines(more, width));
+        if at_cursor {
+            cursor = Some((start, lines.len()));
+        }
+    }
+    (lines, cursor)
+}
+
+/// A trigger's runs, newest first, and the cursor's line.
+fn run_lines(
+    runs: &Runs,
+    theme: &Theme,
+    width: usize,
+    now: &DateTime<FixedOffset>,
+) -> (Vec<Line<'static>>, Option<(usize, usize)>) {
+    let dim = theme.style(Role::Dim);
+    if let Some(reason) = &runs.error {
+        let lines = vec![
+            Line::styled(
+                format!(" The runs could not be read: {reason}"),
+                theme.style(Role::Error),
+            ),
+            Line::default(),
+            Line::styled(" r tries again; Esc goes back to the triggers.", dim),
+        ];
+        return (wrap_lines(lines, width), None);
+    }
+    let Some(list) = &runs.runs else {
+        let ellipsis = theme.glyph("…", "...");
+        return (
+            vec![Line::styled(format!(" Reading History{ellipsis}"), dim)],
+            None,
+        );
+    };
+    if list.is_empty() {
+        let lines = vec![
+            Line::styled(
+                format!(" History has no runs of {} yet.", runs.trigger.name),
+                theme.style(Role::Normal),
+            ),
+            Line::styled(" Esc goes back to the triggers.", dim),
+        ];
+        return (wrap_lines(lines, width), None);
+    }
+    let cursor_mark = theme.glyph("›", ">");
+    // The time, the status, the duration (from 60 columns), then the title in what is left.
+    let time_cols = list
+        .iter()
+        .map(|r| short_time(&r.started_at, now).width())
+        .max()
+        .unwrap_or(5);
+    let status_cols = list
+        .iter()
+        .map(|r| status_name(r.status).len())
+        .max()
+        .unwrap_or(7);
+    let took_cols = if width >= 60 { 8 } else { 0 };
+    let used = 1 + time_cols + 1 + status_cols + 1 + if took_cols > 0 { took_cols + 1 } else { 0 };
+    let mut lines = Vec::new();
+    for (i, run) in list.iter().enumerate() {
+        let at_cursor = i == runs.cursor;
+        let time = short_time(&run.started_at, now);
+        let status = status_name(run.status);
+        let title = fit(&clean_title(&run.title), width.saturating_sub(used), theme);
+        let mut spans = vec![
+            Span::raw(if at_cursor { cursor_mark } else { " " }),
+            Span::raw(format!("{time:time_cols$} ")),
+            Span::styled(
+                format!("{status:status_cols$} "),
+                theme.style(status_role(run.status)),
+            ),
+        ];
+        if took_cols > 0 {
+            spans.push(Span::styled(
+                format!("{:>took_cols$} ", run_duration(run, now)),
+                dim,
+            ));
+        }
+        spans.push(Span::raw(title));
+        let line = Line::from(spans);
+        lines.push(if at_cursor {
+            line.style(theme.style(Role::Selected))
+        } else {
+            line
+        });
+    }
+    let at = runs.cursor.min(lines.len().saturating_sub(1));
+    (lines, Some((at, at + 1)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use paddock_proto::{HookEvent, MissedPolicy, Origin, TriggerSpec};
+
+    fn trigger(
+        project: &str,
+        name: &str,
+        session: SessionPolicy,
+        sid: Option<&str>,
+    ) -> TriggerInfo {
+        TriggerInfo {
+            project_slug: project.into(),
+            name: name.into(),
+            spec: TriggerSpec {
+                kind: TriggerKind::Hook,
+                prompt: "Look.".into(),
+                cron: None,
+                every: None,
+                timezone: None,
+                missed: MissedPolicy::Skip,
+                on: Some(HookEvent::Manual),
+                paths: Vec::new(),
+                debounce_secs: None,
+                session,
+                model: None,
+                enabled: true,
+                approval_timeout_secs: None,
+            },
+            next_fire: None,
+            last_fire: None,
+            last_status: None,
+            session_id: sid.map(str::to_owned),
+            problem: None,
+        }
+    }
+
+    fn run(project: &str, trigger: Option<&str>, sid: &str) -> RunSummary {
+        RunSummary {
+            job_id: format!("j-{sid}"),
+            project_slug: project.into(),
+            session_id: sid.into(),
+            title: format!("chat {sid}"),
+            origin: Origin::Hook,
+            depth: 0,
+            trigger: trigger.map(str::to_owned),
+            status: RunStatus::Completed,
+            started_at: "2026-11-03T07:41:09Z".into(),
+            finished_at: None,
+            cost_usd: None,
+            prompt: None,
+            is_new: false,
+        }
+    }
+
+    fn loaded() -> TriggersView {
+        let mut v = TriggersView::new(Some("web".into()));
+        assert!(v.answer(
+            Some("web"),
+            Ok(vec![
+                trigger("web", "owned", SessionPolicy::Resume, Some("s-owned")),
+                trigger("web", "fresh", SessionPolicy::New, None),
+            ])
+        ));
+        v
+    }
+
+    #[test]
+    fn the_scope_moves_and_stale_lists_are_dropped() {
+        let mut v = loaded();
+        assert_eq!(v.asked().as_deref(), Some("web"));
+        assert_eq!(
+            v.on_command(Command::CycleScope, 5),
+            TriggersOutcome::Load(None)
+        );
+        assert!(
+            !v.answer(Some("web"), Ok(Vec::new())),
+            "web's list is stale"
+        );
+        assert!(v.triggers().is_none());
+        assert!(v.answer(None, Err("gone".into())));
+        assert_eq!(v.error(), Some("gone"));
+        assert_eq!(
+            v.on_command(Command::CycleScope, 5),
+            TriggersOutcome::Load(Some("web".into()))
+        );
+        // With no project at hand, every project's, and `a` says so.
+        let mut every = TriggersView::new(None);
+        assert_eq!(every.asked(), None);
+        assert_eq!(
+            every.on_command(Command::CycleScope, 5),
+            TriggersOutcome::Handled
+        );
+    }
+
+    #[test]
+    fn fire_and_remove_ask_first() {
+        let mut v = loaded();
+        assert_eq!(
+            v.on_command(Command::FireTrigger, 5),
+            TriggersOutcome::Handled
+        );
+        assert!(v.confirming());
+        assert_eq!(
+            v.question().as_deref(),
+            Some("Fire owned in web now? y fires it.")
+        );
+        // Any other key says no.
+        assert_eq!(v.on_command(Command::Down, 5), TriggersOutcome::Handled);
+        assert!(!v.confirming());
+        assert_eq!(v.said(), Some("owned was not fired."));
+        v.on_command(Command::Down, 5);
+        v.on_command(Command::RemoveTrigger, 5);
+        assert_eq!(
+            v.question().as_deref(),
+            Some("Remove fresh from web's project.toml? y removes it.")
+        );
+        let id = TriggerId {
+            project_slug: "web".into(),
+            name: "fresh".into(),
+        };
+        assert_eq!(
+            v.on_command(Command::Allow, 5),
+            TriggersOutcome::Remove(id.clone())
+        );
+        assert!(
+            !v.act_answered(Act::Fire, Ok(Reply::Ack)),
+            "no fire was asked"
+        );
+        assert!(v.act_answered(Act::Remove, Err("not_found: no such trigger".into())));
+        assert_eq!(
+            v.said(),
+            Some("Could not remove fresh: not_found: no such trigger")
+        );
+    }
+
+    #[test]
+    fn what_a_fire_came_to() {
+        let id = TriggerId {
+            project_slug: "".into(),
+            name: "nightly".into(),
+        };
+        let said = |r| act_said(Act::Fire, &id, r).text;
+        assert_eq!(
+            said(Ok(Reply::Fired(Fired {
+                session_id: Some("c71d4e2a-9f08".into()),
+                skipped: None
+            }))),
+            "Fired nightly: it runs in chat c71d4e2a."
+        );
+        assert_eq!(
+            said(Ok(Reply::Fired(Fired {
+                session_id: None,
+                skipped: Some("the previous run is still going".into())
+            }))),
+            "nightly was not fired: the previous run is still going"
+        );
+        assert!(said(Ok(Reply::Ack)).starts_with("Could not fire nightly: paddockd answered"));
+        assert_eq!(
+            act_said(Act::Remove, &id, Ok(Reply::Ack)).text,
+            "Removed nightly from (root)."
+        );
+    }
+
+    #[test]
+    fn enter_opens_the_owned_chat_or_lists_the_runs() {
+        let mut v = loaded();
+        assert_eq!(
+            v.on_command(Command::Open, 5),
+            TriggersOutcome::Open {
+                project_slug: "web".into(),
+                session_id: "s-owned".into(),
+                title: String::new(),
+            }
+        );
+        v.on_command(Command::Down, 5);
+        let id = TriggerId {
+            project_slug: "web".into(),
+            name: "fresh".into(),
+        };
+        assert_eq!(
+            v.on_command(Command::Open, 5),
+            TriggersOutcome::LoadRuns(id.clone())
+        );
+        assert_eq!(runs_request(&id).project_slug.as_deref(), Some("web"));
+        let other = TriggerId {
+            project_slug: "web".into(),
+            name: "owned".into(),
+        };
+        assert!(
+            !v.runs_answered(&other, Ok(Vec::new())),
+            "another trigger's runs"
+        );
+        assert!(v.runs_answered(
+            &id,
+            Ok(vec![
+                run("web", Some("owned"), "a"),
+                run("web", Some("fresh"), "b"),
+                run("web", None, "c"),
+            ])
+        ));
+        assert_eq!(
+            v.on_command(Command::Open, 5),
+            TriggersOutcome::Open {
+                project_slug: "web".into(),
+                session_id: "b".into(),
+                title: "chat b".into(),
+            }
+        );
+        assert_eq!(
+            v.on_command(Command::FireTrigger, 5),
+            TriggersOutcome::Ignored
+        );
+        assert_eq!(v.on_command(Command::Back, 5), TriggersOutcome::Handled);
+        assert!(v.runs_of().is_none());
+        assert_eq!(v.on_command(Command::Back, 5), TriggersOutcome::Closed);
+    }
+}

@@ -1,0 +1,634 @@
+//! The Triggers view (`Z`) as `insta` snapshots on ratatui's `TestBackend` at 80x24 and 40x24
+//! (colours, and the plain ASCII, no-colour theme), built from constructed `trigger:list` and
+//! `history:list` answers (no daemon), and its key flows: `Z` reading the project's triggers,
+//! `a` every project's, `f` and `d` asking first (naming the trigger) and sending only after
+//! `y`, Enter opening the chat a resume trigger owns or listing a trigger's runs, answers to a
+//! list no longer shown dropped, failures shown in the view.
+//!
+//! Times are shown against a pinned clock in UTC+01:00, so the screens do not depend on the
+//! machine's zone or the day the tests run.
+
+use chrono::DateTime;
+use paddock_proto::{
+    ChatSummary, Fired, HelloReply, History, HookEvent, MissedPolicy, Origin, ProjectInfo, Reply,
+    RunStatus, RunSummary, SessionPolicy, TriggerInfo, TriggerKind, TriggerSpec, Triggers,
+};
+use paddock_tui::tui::app::{Action, App, Focus};
+use paddock_tui::tui::keys::Context;
+use paddock_tui::tui::render;
+use paddock_tui::tui::theme::Theme;
+use paddock_tui::tui::tree::RowId;
+use paddock_tui::tui::triggers_view::{
+    self, Act, TriggerId, TriggersView, act_request, runs_request,
+};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::style::Color;
+
+type TestResult = Result<(), Box<dyn std::error::Error>>;
+
+fn project(slug: &str, path: &str) -> ProjectInfo {
+    ProjectInfo {
+        slug: slug.into(),
+        path: path.into(),
+        created_at: None,
+        ..Default::default()
+    }
+}
+
+fn chat(project: &str, id: &str, title: &str, origin: Origin) -> ChatSummary {
+    ChatSummary {
+        session_id: id.into(),
+        project_slug: project.into(),
+        title: title.into(),
+        origin,
+        message_count: 4,
+        ..ChatSummary::default()
+    }
+}
+
+fn chats() -> Vec<ChatSummary> {
+    vec![
+        chat(
+            "webapp",
+            "s-login",
+            "Fix the flaky login test",
+            Origin::Human,
+        ),
+        chat(
+            "webapp",
+            "c71d4e2a-9f08-4b36-8e1c-5a2f7d9b3e04",
+            "Inbox sweep",
+            Origin::Scheduled,
+        ),
+        chat("", "s-notes", "Write release notes", Origin::Human),
+    ]
+}
+
+fn spec(kind: TriggerKind, prompt: &str) -> TriggerSpec {
+    TriggerSpec {
+        kind,
+        prompt: prompt.into(),
+        cron: None,
+        every: None,
+        timezone: None,
+        missed: MissedPolicy::Skip,
+        on: None,
+        paths: Vec::new(),
+        debounce_secs: None,
+        session: SessionPolicy::New,
+        model: None,
+        enabled: true,
+        approval_timeout_secs: None,
+    }
+}
+
+fn info(project: &str, name: &str, spec: TriggerSpec) -> TriggerInfo {
+    TriggerInfo {
+        project_slug: project.into(),
+        name: name.into(),
+        spec,
+        next_fire: None,
+        last_fire: None,
+        last_status: None,
+        session_id: None,
+        problem: None,
+    }
+}
+
+fn hook(name: &str, on: HookEvent, prompt: &str) -> TriggerInfo {
+    let mut hook = info("webapp", name, spec(TriggerKind::Hook, prompt));
+    hook.spec.on = Some(on);
+    hook
+}
+
+/// webapp's triggers: an interval that resumes its chat, a paused cron, a manual hook that
+/// failed last, a file hook, and one with an unknown time zone.
+fn webapp() -> Vec<TriggerInfo> {
+    let mut inbox = info(
+        "webapp",
+        "inbox",
+        spec(
+            TriggerKind::Schedule,
+            "Sweep the inbox and file what matters.",
+        ),
+    );
+    inbox.spec.every = Some("15m".into());
+    inbox.spec.session = SessionPolicy::Resume;
+    inbox.next_fire = Some("2026-11-03T09:51:30Z".into());
+    inbox.last_fire = Some("2026-11-03T09:36:30Z".into());
+    inbox.last_status = Some(RunStatus::Completed);
+    inbox.session_id = Some("c71d4e2a-9f08-4b36-8e1c-5a2f7d9b3e04".into());
+
+    let mut weekly = info(
+        "webapp",
+        "weekly",
+        spec(TriggerKind::Schedule, "Sum up the week."),
+    );
+    weekly.spec.cron = Some("0 9 * * 1".into());
+    weekly.spec.enabled = false;
+    weekly.next_fire = Some("2026-11-09T09:00:00Z".into());
+
+    let mut ci = hook("ci-failed", HookEvent::Manual, "Triage the failing CI run.");
+    ci.last_fire = Some("2026-11-03T07:41:09Z".into());
+    ci.last_status = Some(RunStatus::Failed);
+
+    let mut docs = hook(
+        "docs",
+        HookEvent::FileChanged,
+        "The docs changed: check links.",
+    );
+    docs.spec.paths = vec!["docs/**/*.md".into()];
+
+    let mut broken = info(
+        "webapp",
+        "docs-check",
+        spec(TriggerKind::Schedule, "Check the docs."),
+    );
+    broken.spec.cron = Some("*/5 * * * *".into());
+    broken.spec.timezone = Some("Mars/Olympus".into());
+    broken.problem = Some("unknown time zone \"Mars/Olympus\"".into());
+
+    vec![inbox, weekly, ci, docs, broken]
+}
+
+/// Every project's: the root workspace's nightly backup, then webapp's.
+fn every() -> Vec<TriggerInfo> {
+    let mut nightly = info(
+        "",
+        "nightly-backup",
+        spec(
+            TriggerKind::Schedule,
+            "Check last night's backup and report anything odd.",
+        ),
+    );
+    nightly.spec.cron = Some("0 2 * * *".into());
+    nightly.spec.timezone = Some("Europe/Berlin".into());
+    nightly.next_fire = Some("2026-11-04T01:00:00Z".into());
+    nightly.last_fire = Some("2026-11-03T01:00:00Z".into());
+    nightly.last_status = Some(RunStatus::Skipped);
+    let mut all = vec![nightly];
+    all.extend(webapp());
+    all
+}
+
+fn run(sid: &str, trigger: Option<&str>, status: RunStatus, started: &str) -> RunSummary {
+    RunSummary {
+        job_id: format!("j-{sid}-{started}"),
+        project_slug: "webapp".into(),
+        session_id: sid.into(),
+        title: "Triage CI failure on main".into(),
+        origin: Origin::Hook,
+        depth: 0,
+        trigger: trigger.map(str::to_owned),
+        status,
+        started_at: started.into(),
+        finished_at: None,
+        cost_usd: None,
+        prompt: None,
+        is_new: false,
+    }
+}
+
+fn ci_runs() -> Vec<RunSummary> {
+    let mut failed = run(
+        "s-ci-2",
+        Some("ci-failed"),
+        RunStatus::Failed,
+        "2026-11-03T07:41:09Z",
+    );
+    failed.finished_at = Some("2026-11-03T07:44:30Z".into());
+    let mut done = run(
+        "s-ci-1",
+        Some("ci-failed"),
+        RunStatus::Completed,
+        "2026-11-02T16:02:00Z",
+    );
+    done.finished_at = Some("2026-11-02T16:03:12Z".into());
+    done.title = "Fix the lint step".into();
+    vec![
+        failed,
+        run(
+            "s-other",
+            Some("docs"),
+            RunStatus::Completed,
+            "2026-11-03T06:00:00Z",
+        ),
+        done,
+    ]
+}
+
+fn app(theme: Theme) -> App {
+    let mut app = App::with_theme(theme);
+    app.set_connected(HelloReply {
+        protocol_version: 1,
+        daemon_version: "0.1.0".into(),
+        pid: 4242,
+        user: "me".into(),
+    });
+    app.set_projects(vec![
+        project("", "/home/me/.local/share/paddock/root"),
+        project("webapp", "/home/me/src/webapp"),
+    ]);
+    app.set_all_chats(chats());
+    app.tree.select(&RowId::Chat {
+        project: "webapp".into(),
+        session_id: "s-login".into(),
+    });
+    app
+}
+
+fn key(code: KeyCode) -> KeyEvent {
+    KeyEvent::new(code, KeyModifiers::NONE)
+}
+
+fn ch(c: char) -> KeyEvent {
+    key(KeyCode::Char(c))
+}
+
+fn view(app: &mut App) -> Result<&mut TriggersView, Box<dyn std::error::Error>> {
+    Ok(app.triggers.as_mut().ok_or("the Triggers view is closed")?)
+}
+
+fn list(triggers: Vec<TriggerInfo>) -> Result<Reply, String> {
+    Ok(Reply::Triggers(Triggers { triggers }))
+}
+
+fn id(project: &str, name: &str) -> TriggerId {
+    TriggerId {
+        project_slug: project.into(),
+        name: name.into(),
+    }
+}
+
+/// `Z` pressed on a webapp chat and webapp's triggers answered, the clock pinned.
+fn triggers_app(theme: Theme) -> Result<App, Box<dyn std::error::Error>> {
+    let mut app = app(theme);
+    let action = app.on_key(ch('Z'));
+    if action != Some(Action::LoadTriggers(Some("webapp".into()))) {
+        return Err(format!("Z asked {action:?}").into());
+    }
+    view(&mut app)?.set_clock(DateTime::parse_from_rfc3339("2026-11-03T10:48:00+01:00").ok());
+    triggers_view::list_answered(&mut app, Some("webapp"), list(webapp()));
+    Ok(app)
+}
+
+fn screen(
+    app: &mut App,
+    width: u16,
+    height: u16,
+) -> Result<TestBackend, Box<dyn std::error::Error>> {
+    let mut terminal = Terminal::new(TestBackend::new(width, height))?;
+    terminal.draw(|frame| {
+        app.scroll_into_view(render::list_height(frame.area()));
+        render::render(app, frame);
+    })?;
+    Ok(terminal.backend().clone())
+}
+
+fn text(app: &mut App, width: u16, height: u16) -> Result<String, Box<dyn std::error::Error>> {
+    Ok(format!("{}", screen(app, width, height)?))
+}
+
+#[test]
+fn triggers_80x24() -> TestResult {
+    let mut app = triggers_app(Theme::default())?;
+    app.on_key(ch('j'));
+    app.on_key(ch('j'));
+    insta::assert_snapshot!(screen(&mut app, 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn triggers_40x24() -> TestResult {
+    let mut app = triggers_app(Theme::default())?;
+    insta::assert_snapshot!(screen(&mut app, 40, 24)?);
+    Ok(())
+}
+
+#[test]
+fn triggers_plain_80x24() -> TestResult {
+    let mut app = triggers_app(Theme::plain())?;
+    app.on_key(ch('j'));
+    app.on_key(ch('j'));
+    insta::assert_snapshot!(screen(&mut app, 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn triggers_plain_40x24() -> TestResult {
+    let mut app = triggers_app(Theme::plain())?;
+    insta::assert_snapshot!(screen(&mut app, 40, 24)?);
+    Ok(())
+}
+
+#[test]
+fn triggers_every_project_80x24() -> TestResult {
+    let mut app = triggers_app(Theme::default())?;
+    assert_eq!(app.on_key(ch('a')), Some(Action::LoadTriggers(None)));
+    triggers_view::list_answered(&mut app, None, list(every()));
+    insta::assert_snapshot!(screen(&mut app, 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn triggers_confirm_fire_80x24() -> TestResult {
+    let mut app = triggers_app(Theme::default())?;
+    app.on_key(ch('j'));
+    app.on_key(ch('j'));
+    assert_eq!(app.on_key(ch('f')), None, "f only asks");
+    insta::assert_snapshot!(screen(&mut app, 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn triggers_confirm_remove_40x24() -> TestResult {
+    let mut app = triggers_app(Theme::default())?;
+    app.on_key(ch('G'));
+    assert_eq!(app.on_key(ch('d')), None, "d only asks");
+    insta::assert_snapshot!(screen(&mut app, 40, 24)?);
+    Ok(())
+}
+
+#[test]
+fn triggers_runs_80x24() -> TestResult {
+    let mut app = triggers_app(Theme::default())?;
+    app.on_key(ch('j'));
+    app.on_key(ch('j'));
+    let asked = app.on_key(key(KeyCode::Enter));
+    assert_eq!(
+        asked,
+        Some(Action::LoadTriggerRuns(id("webapp", "ci-failed")))
+    );
+    let reading = text(&mut app, 80, 24)?;
+    assert!(reading.contains("Reading History…"), "{reading}");
+    triggers_view::runs_answered(
+        &mut app,
+        &id("webapp", "ci-failed"),
+        Ok(Reply::History(History {
+            runs: ci_runs(),
+            last_seen: None,
+            new_unattended: 0,
+        })),
+    );
+    insta::assert_snapshot!(screen(&mut app, 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn triggers_runs_plain_40x24() -> TestResult {
+    let mut app = triggers_app(Theme::plain())?;
+    app.on_key(ch('j'));
+    app.on_key(ch('j'));
+    app.on_key(key(KeyCode::Enter));
+    triggers_view::runs_answered(
+        &mut app,
+        &id("webapp", "ci-failed"),
+        Ok(Reply::History(History {
+            runs: ci_runs(),
+            last_seen: None,
+            new_unattended: 0,
+        })),
+    );
+    insta::assert_snapshot!(screen(&mut app, 40, 24)?);
+    Ok(())
+}
+
+#[test]
+fn triggers_failed_40x24() -> TestResult {
+    let mut app = app(Theme::default());
+    app.on_key(ch('Z'));
+    let reading = text(&mut app, 40, 24)?;
+    assert!(reading.contains("Reading the triggers…"), "{reading}");
+    triggers_view::list_answered(
+        &mut app,
+        Some("webapp"),
+        Err("project.toml line 12: expected `=`; fix it by hand".into()),
+    );
+    insta::assert_snapshot!(screen(&mut app, 40, 24)?);
+    Ok(())
+}
+
+#[test]
+fn fire_asks_first_and_any_other_key_says_no() -> TestResult {
+    let mut app = triggers_app(Theme::default())?;
+    assert_eq!(app.context(), Context::Triggers);
+    app.on_key(ch('j'));
+    app.on_key(ch('j'));
+    assert_eq!(app.on_key(ch('f')), None);
+    let asking = text(&mut app, 80, 24)?;
+    assert!(
+        asking.contains("Fire ci-failed in webapp now? y fires it."),
+        "{asking}"
+    );
+    // n (or any key but y) says no, and moves nothing.
+    assert_eq!(app.on_key(ch('n')), None);
+    assert_eq!(view(&mut app)?.said(), Some("ci-failed was not fired."));
+    assert_eq!(
+        view(&mut app)?.cursor_trigger().map(|t| t.name.as_str()),
+        Some("ci-failed")
+    );
+    app.on_key(ch('f'));
+    assert_eq!(app.on_key(ch('j')), None, "j answers the question");
+    assert!(!view(&mut app)?.confirming());
+    // y fires.
+    app.on_key(ch('f'));
+    assert_eq!(
+        app.on_key(ch('y')),
+        Some(Action::Trigger(Act::Fire, id("webapp", "ci-failed")))
+    );
+    assert_eq!(view(&mut app)?.said(), Some("firing ci-failed…"));
+    assert_eq!(
+        serde_json::to_value(act_request(Act::Fire, id("webapp", "ci-failed")))?,
+        serde_json::json!({"type": "trigger:fire", "projectSlug": "webapp", "name": "ci-failed"})
+    );
+    triggers_view::act_answered(
+        &mut app,
+        Act::Fire,
+        Ok(Reply::Fired(Fired {
+            session_id: Some("4b8e2f1a-7c3d-4e9b-a6f0-8d2c1e5b9a73".into()),
+            skipped: None,
+        })),
+    );
+    let fired = text(&mut app, 80, 24)?;
+    assert!(
+        fired.contains("Fired ci-failed: it runs in chat 4b8e2f1a."),
+        "{fired}"
+    );
+    // A skip is said as such.
+    app.on_key(ch('f'));
+    app.on_key(ch('y'));
+    triggers_view::act_answered(
+        &mut app,
+        Act::Fire,
+        Ok(Reply::Fired(Fired {
+            session_id: None,
+            skipped: Some("its previous run is still going".into()),
+        })),
+    );
+    assert_eq!(
+        view(&mut app)?.said(),
+        Some("ci-failed was not fired: its previous run is still going")
+    );
+    Ok(())
+}
+
+#[test]
+fn remove_names_the_trigger_and_a_refusal_is_shown() -> TestResult {
+    let mut app = triggers_app(Theme::default())?;
+    app.on_key(ch('G'));
+    assert_eq!(app.on_key(ch('d')), None);
+    assert_eq!(
+        view(&mut app)?.question().as_deref(),
+        Some("Remove docs-check from webapp's project.toml? y removes it.")
+    );
+    assert_eq!(
+        app.on_key(ch('y')),
+        Some(Action::Trigger(Act::Remove, id("webapp", "docs-check")))
+    );
+    assert_eq!(
+        serde_json::to_value(act_request(Act::Remove, id("webapp", "docs-check")))?,
+        serde_json::json!({"type": "trigger:remove", "projectSlug": "webapp", "name": "docs-check"})
+    );
+    triggers_view::act_answered(
+        &mut app,
+        Act::Remove,
+        Err("project.toml does not load (line 3): fix it by hand".into()),
+    );
+    let refused = text(&mut app, 80, 24)?;
+    assert!(
+        refused.contains("Could not remove docs-check: project.toml does not load (line 3)"),
+        "{refused}"
+    );
+    app.on_key(ch('d'));
+    app.on_key(ch('y'));
+    triggers_view::act_answered(&mut app, Act::Remove, Ok(Reply::Ack));
+    assert_eq!(
+        view(&mut app)?.said(),
+        Some("Removed docs-check from webapp.")
+    );
+    // The view closed meanwhile: the answer goes to the status line.
+    app.on_key(ch('d'));
+    app.on_key(ch('y'));
+    app.on_key(key(KeyCode::Esc));
+    assert!(app.triggers.is_none());
+    triggers_view::act_answered(&mut app, Act::Remove, Err("not_found".into()));
+    assert_eq!(
+        app.notice.as_deref(),
+        Some("remove the trigger failed: not_found")
+    );
+    Ok(())
+}
+
+#[test]
+fn a_stale_answer_is_dropped() -> TestResult {
+    let mut app = triggers_app(Theme::default())?;
+    assert_eq!(app.on_key(ch('a')), Some(Action::LoadTriggers(None)));
+    // webapp's list, asked before `a`, comes late: dropped.
+    triggers_view::list_answered(&mut app, Some("webapp"), list(webapp()));
+    assert!(view(&mut app)?.triggers().is_none());
+    let reading = text(&mut app, 80, 24)?;
+    assert!(reading.contains("Reading the triggers…"), "{reading}");
+    triggers_view::list_answered(&mut app, None, list(every()));
+    assert_eq!(view(&mut app)?.triggers().map(<[_]>::len), Some(6));
+    // The runs of a trigger the view no longer shows are dropped too.
+    app.on_key(key(KeyCode::Enter));
+    assert_eq!(view(&mut app)?.runs_of(), Some(&id("", "nightly-backup")));
+    triggers_view::runs_answered(
+        &mut app,
+        &id("webapp", "ci-failed"),
+        Ok(Reply::History(History {
+            runs: ci_runs(),
+            last_seen: None,
+            new_unattended: 0,
+        })),
+    );
+    let still = text(&mut app, 80, 24)?;
+    assert!(still.contains("Reading History…"), "{still}");
+    assert_eq!(
+        runs_request(&id("", "nightly-backup"))
+            .project_slug
+            .as_deref(),
+        Some("")
+    );
+    // An answer of the wrong kind is an error in the view.
+    app.on_key(key(KeyCode::Esc));
+    triggers_view::list_answered(&mut app, None, Ok(Reply::Ack));
+    assert_eq!(view(&mut app)?.error(), Some("paddockd answered with ack"));
+    Ok(())
+}
+
+#[test]
+fn enter_opens_the_chat_a_resume_trigger_owns() -> TestResult {
+    let mut app = triggers_app(Theme::default())?;
+    let action = app.on_key(key(KeyCode::Enter));
+    assert_eq!(
+        action,
+        Some(Action::Open {
+            project_slug: "webapp".into(),
+            session_id: "c71d4e2a-9f08-4b36-8e1c-5a2f7d9b3e04".into(),
+        })
+    );
+    assert!(app.triggers.is_none());
+    assert_eq!(app.focus, Focus::Chat);
+    // Z from the chat pane: the open chat's project.
+    assert_eq!(
+        app.on_key(ch('Z')),
+        Some(Action::LoadTriggers(Some("webapp".into())))
+    );
+    // r reads again, Z closes.
+    assert_eq!(
+        app.on_key(ch('r')),
+        Some(Action::LoadTriggers(Some("webapp".into())))
+    );
+    assert_eq!(app.on_key(ch('Z')), None);
+    assert!(app.triggers.is_none());
+    Ok(())
+}
+
+#[test]
+fn a_run_opens_its_chat() -> TestResult {
+    let mut app = triggers_app(Theme::default())?;
+    app.on_key(ch('j'));
+    app.on_key(ch('j'));
+    app.on_key(key(KeyCode::Enter));
+    triggers_view::runs_answered(
+        &mut app,
+        &id("webapp", "ci-failed"),
+        Ok(Reply::History(History {
+            runs: ci_runs(),
+            last_seen: None,
+            new_unattended: 0,
+        })),
+    );
+    // Only ci-failed's runs: the docs run is not listed.
+    let runs = text(&mut app, 80, 24)?;
+    assert!(!runs.contains("06:00"), "{runs}");
+    app.on_key(ch('j'));
+    assert_eq!(
+        app.on_key(key(KeyCode::Enter)),
+        Some(Action::Open {
+            project_slug: "webapp".into(),
+            session_id: "s-ci-1".into(),
+        })
+    );
+    assert!(app.triggers.is_none());
+    Ok(())
+}
+
+#[test]
+fn plain_triggers_have_no_colour_and_only_ascii() -> TestResult {
+    for (width, height) in [(80, 24), (40, 24)] {
+        let mut app = triggers_app(Theme::plain())?;
+        let plain = screen(&mut app, width, height)?;
+        assert!(
+            plain
+                .buffer()
+                .content()
+                .iter()
+                .all(|c| c.fg == Color::Reset && c.bg == Color::Reset && c.symbol().is_ascii())
+        );
+    }
+    Ok(())
+}
