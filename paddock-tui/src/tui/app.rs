@@ -30,6 +30,7 @@ use super::chat::ChatView;
 use super::composer::{Composer, ComposerOutcome, Target};
 use super::files_view::{FilesOutcome, FilesView};
 use super::history::{HistoryOutcome, HistoryView};
+use super::home_view::{HomeOutcome, HomeView};
 use super::keys::{self, Command, Context};
 use super::prefs::{self, LastView, OpenChat, Pane, Prefs};
 use super::provenance_view::{ProvenanceOutcome, ProvenanceView};
@@ -148,6 +149,8 @@ pub enum Action {
     LoadTriggerRuns(TriggerId),
     /// Fire or remove a trigger (confirmed in the Triggers view).
     Trigger(Act, TriggerId),
+    /// Read a project's overview for the Home view.
+    LoadOverview(String),
     /// Read a kept attachment for the viewer (`attachment:get`).
     LoadAttachment(String),
     /// Read these projects' archived chats (their "Archived" group opened).
@@ -235,6 +238,8 @@ pub struct App {
     pub usage: Option<UsageView>,
     /// The Triggers view, when open.
     pub triggers: Option<TriggersView>,
+    /// The Home view of a project, when open.
+    pub home: Option<HomeView>,
     /// The attachment viewer, over everything but the inbox, the search and the help.
     pub attachment: Option<AttachmentView>,
     /// The composer's path prompt (Ctrl-T), while a file to attach is being picked.
@@ -292,6 +297,7 @@ impl App {
             search_closed: None,
             usage: None,
             triggers: None,
+            home: None,
             attachment: None,
             attach_prompt: None,
             parked_attachments: HashMap::new(),
@@ -511,6 +517,8 @@ impl App {
             Context::Usage
         } else if self.triggers.is_some() {
             Context::Triggers
+        } else if self.home.is_some() {
+            Context::Home
         } else if let Some(changes) = &self.changes {
             if changes.provenance.is_some() {
                 Context::Provenance
@@ -624,6 +632,7 @@ impl App {
             Context::Search => self.on_search(command),
             Context::Usage => self.on_usage(command),
             Context::Triggers => self.on_triggers(command),
+            Context::Home => self.on_home(command),
             Context::Attachment => self.on_attachment(command),
             Context::Chat => self.on_chat(command),
             _ => self.on_tree(command),
@@ -1050,6 +1059,7 @@ impl App {
         self.blame = None;
         self.usage = None;
         self.triggers = None;
+        self.home = None;
         self.files = None;
         self.changes = None;
         let seen = self.history.close();
@@ -1117,6 +1127,7 @@ impl App {
         self.blame = None;
         self.usage = None;
         self.triggers = None;
+        self.home = None;
         self.files = None;
         self.changes = None;
         self.tree.select(&super::tree::RowId::Chat {
@@ -1156,6 +1167,7 @@ impl App {
     ) -> Option<Action> {
         self.usage = None;
         self.triggers = None;
+        self.home = None;
         self.blame = None;
         self.files = None;
         self.changes = None;
@@ -1205,6 +1217,44 @@ impl App {
             }
             TriggersOutcome::Ignored => self.overlay_global(command),
         }
+    }
+
+    fn on_home(&mut self, command: Command) -> Option<Action> {
+        let page = self.page;
+        let view = self.home.as_mut()?;
+        let chats = self.tree.project_chats(view.slug());
+        match view.on_command(command, page, chats) {
+            HomeOutcome::Handled => None,
+            HomeOutcome::Load(slug) => Some(Action::LoadOverview(slug)),
+            HomeOutcome::Open {
+                project_slug,
+                session_id,
+                title,
+            } => self.open_from_usage(project_slug, session_id, &title),
+            HomeOutcome::Closed => {
+                self.home = None;
+                None
+            }
+            HomeOutcome::Ignored => self.overlay_global(command),
+        }
+    }
+
+    /// `O`: the Home of the open chat's project (when the chat pane has the keyboard) or the
+    /// tree cursor's.
+    fn open_home(&mut self) -> Option<Action> {
+        if self.home.take().is_some() {
+            return None;
+        }
+        let project = match self.chat.as_ref().filter(|_| self.focus != Focus::Tree) {
+            Some(chat) => Some(chat.project_slug().to_owned()),
+            None => self.tree.cursor_project(),
+        };
+        let Some(slug) = project else {
+            self.notice = Some("put the cursor on a project or a chat".into());
+            return None;
+        };
+        self.home = Some(HomeView::new(slug.clone()));
+        Some(Action::LoadOverview(slug))
     }
 
     /// `Z`: the Triggers view of the open chat's project (when the chat pane has the keyboard)
@@ -1286,6 +1336,7 @@ impl App {
         match command {
             Command::Search => self.open_search(),
             Command::Triggers => self.open_triggers(),
+            Command::Home => self.open_home(),
             Command::Usage => {
                 if self.usage.take().is_some() {
                     return None;

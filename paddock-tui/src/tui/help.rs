@@ -279,6 +279,7 @@ mod tests {
                 Context::Search,
                 Context::Usage,
                 Context::Triggers,
+                Context::Home,
                 Context::PathPrompt,
                 Context::Attachment,
                 Context::Help

@@ -53,6 +53,8 @@ pub enum Context {
     Usage,
     /// The Triggers view: a project's schedules and hooks.
     Triggers,
+    /// The Home view: a project's overview, changelog, running and unread chats.
+    Home,
     /// A path being typed (a file to attach, where to save one): a text field.
     PathPrompt,
     /// The attachment viewer: a file attached to a message, or a `send_file` snapshot.
@@ -63,7 +65,7 @@ pub enum Context {
 
 impl Context {
     /// Every context, in the order the help overlay lists them after the current one.
-    pub const ALL: [Context; 17] = [
+    pub const ALL: [Context; 18] = [
         Context::Global,
         Context::Tree,
         Context::Chat,
@@ -78,6 +80,7 @@ impl Context {
         Context::Search,
         Context::Usage,
         Context::Triggers,
+        Context::Home,
         Context::PathPrompt,
         Context::Attachment,
         Context::Help,
@@ -100,6 +103,7 @@ impl Context {
             Context::Search => "Search: the results",
             Context::Usage => "Usage",
             Context::Triggers => "Triggers",
+            Context::Home => "Home",
             Context::PathPrompt => "A path (attach a file, save one)",
             Context::Attachment => "Attachment",
             Context::Help => "Help",
@@ -233,6 +237,9 @@ pub enum Command {
     FireTrigger,
     /// Triggers: remove the cursor's trigger from its project (asks first).
     RemoveTrigger,
+    /// Open (or close) the Home view: the project's overview and changelog, running and unread
+    /// chats.
+    Home,
     /// Composer: attach a file (asks for its path).
     Attach,
     /// Composer: drop the last file attached.
@@ -261,7 +268,7 @@ pub enum Command {
 
 impl Command {
     /// Every command (each has at least one binding; a unit test checks it).
-    pub const ALL: [Command; 73] = [
+    pub const ALL: [Command; 74] = [
         Command::Quit,
         Command::Help,
         Command::SwitchPane,
@@ -323,6 +330,7 @@ impl Command {
         Command::Triggers,
         Command::FireTrigger,
         Command::RemoveTrigger,
+        Command::Home,
         Command::Attach,
         Command::DropAttachment,
         Command::Preload,
@@ -533,6 +541,7 @@ static BINDINGS: &[Binding] = &[
     b(X::Global, &[Key::ctrl('f')], "Ctrl-F", C::Search, "Search every chat: titles, messages, tool calls"),
     b(X::Global, &[Key::char('$')], "$", C::Usage, "Usage: tokens, cost, context per chat and project"),
     b(X::Global, &[Key::char('Z')], "Z", C::Triggers, "Triggers: the project's schedules and hooks"),
+    b(X::Global, &[Key::char('O')], "O", C::Home, "Home: the project's overview, changes, running and unread chats"),
     b(X::Global, &[Key::char('T')], "T", C::Theme, "theme: colours, or plain (ASCII, no colour)"),
     b(X::Global, &[Key::ctrl('l')], "Ctrl-L", C::Refresh, "reload from paddockd"),
     b(X::Global, &[Key::char('q'), Key::ctrl('c')], "q/Ctrl-C", C::Quit, "quit"),
@@ -697,6 +706,16 @@ static BINDINGS: &[Binding] = &[
     b(X::Triggers, &[Key::char('a')], "a", C::CycleScope, "scope: this project or every project"),
     b(X::Triggers, &[Key::char('r')], "r", C::Refresh, "read the triggers (or runs) again"),
     b(X::Triggers, &[ESC, Key::char('Z')], "Esc/Z", C::Back, "back from the runs; close Triggers"),
+    // The Home view.
+    b(X::Home, &[Key::char('j'), DOWN], "j/↓", C::Down, "next running or unread chat (none listed: scroll)"),
+    b(X::Home, &[Key::char('k'), UP], "k/↑", C::Up, "previous running or unread chat"),
+    b(X::Home, &[Key::char('g'), HOME], "g/Home", C::Top, "top"),
+    b(X::Home, &[Key::char('G'), END], "G/End", C::Bottom, "bottom"),
+    b(X::Home, &[Key::ctrl('u'), PGUP], "Ctrl-U/PgUp", C::PageUp, "scroll up"),
+    b(X::Home, &[Key::ctrl('d'), PGDN], "Ctrl-D/PgDn", C::PageDown, "scroll down"),
+    b(X::Home, &[ENTER], "Enter", C::Open, "open the chat"),
+    b(X::Home, &[Key::char('r')], "r", C::Refresh, "read the overview again"),
+    b(X::Home, &[ESC, Key::char('O')], "Esc/O", C::Back, "close Home"),
     // A path being typed (the usual editing keys edit it).
     b(X::PathPrompt, &[Key::plain(K::Tab), Key::plain(K::BackTab)], "Tab/Shift-Tab", C::Complete, "complete (again: list the matches, then the next / previous)"),
     b(X::PathPrompt, &[ENTER], "Enter", C::TakePath, "attach the file, or save to the path"),
@@ -852,6 +871,7 @@ mod tests {
                 "Changes D Back",
                 "Usage $ Back",
                 "Triggers Z Back",
+                "Home O Back",
                 "PathPrompt Tab Complete",
                 "PathPrompt Shift-Tab Complete",
                 "Help q Back",

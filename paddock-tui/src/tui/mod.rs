@@ -22,6 +22,7 @@ pub mod composer;
 pub mod files_view;
 pub mod help;
 pub mod history;
+pub mod home_view;
 pub mod inbox;
 pub mod keys;
 pub mod prefs;
@@ -138,6 +139,8 @@ enum Fetch {
     Triggers(Option<String>),
     /// A trigger's recent runs, for the Triggers view.
     TriggerRuns(triggers_view::TriggerId),
+    /// A project's overview, for the Home view.
+    Overview(String),
     /// A kept attachment, for the viewer.
     Attachment(String),
 }
@@ -207,6 +210,9 @@ impl Fetch {
                 project_slug: project_slug.clone(),
             }),
             Fetch::TriggerRuns(id) => Request::HistoryList(triggers_view::runs_request(id)),
+            Fetch::Overview(slug) => {
+                Request::ProjectOverviewRequest(paddock_proto::ProjectRef { slug: slug.clone() })
+            }
             Fetch::Attachment(id) => Request::AttachmentGet(paddock_proto::AttachmentRef {
                 attachment_id: id.clone(),
             }),
@@ -650,6 +656,7 @@ impl EventLoop {
             Action::LoadUsage(scope) => self.fetch(Fetch::Usage(scope)),
             Action::LoadTriggers(project) => self.fetch(Fetch::Triggers(project)),
             Action::LoadTriggerRuns(id) => self.fetch(Fetch::TriggerRuns(id)),
+            Action::LoadOverview(slug) => self.fetch(Fetch::Overview(slug)),
             Action::Trigger(act, id) => {
                 self.command(act.what(), triggers_view::act_request(act, id))
             }
@@ -789,6 +796,19 @@ impl EventLoop {
         self.fetch(Fetch::Triggers(asked));
         if let Some(id) = runs {
             self.fetch(Fetch::TriggerRuns(id));
+        }
+    }
+
+    /// Reads the Home view's overview again (a reconnect, news about its project's chats).
+    fn refresh_home(&mut self, project_slug: Option<&str>) {
+        if let Some(slug) = self
+            .app
+            .home
+            .as_ref()
+            .map(|h| h.slug().to_owned())
+            .filter(|slug| project_slug.is_none_or(|p| p == slug))
+        {
+            self.fetch(Fetch::Overview(slug));
         }
     }
 
@@ -1099,6 +1119,7 @@ impl EventLoop {
                     self.refresh_search();
                     self.refresh_usage();
                     self.refresh_triggers();
+                    self.refresh_home(None);
                     self.refresh_attachment();
                     if let Some(notice) = self.startup_notice.take() {
                         self.app.notice = Some(notice);
@@ -1184,6 +1205,20 @@ impl EventLoop {
                 }
                 if let Fetch::TriggerRuns(id) = &fetch {
                     triggers_view::runs_answered(&mut self.app, id, result);
+                    return;
+                }
+                if let Fetch::Overview(slug) = &fetch {
+                    let result = match result {
+                        Ok(Reply::ProjectOverview(o)) => Ok(o),
+                        Ok(other) => Err(format!(
+                            "paddockd answered with {}",
+                            crate::client::reply_kind(&other)
+                        )),
+                        Err(reason) => Err(reason),
+                    };
+                    if let Some(home) = self.app.home.as_mut() {
+                        home.answer(slug, result);
+                    }
                     return;
                 }
                 if let Fetch::Attachment(id) = &fetch {
@@ -1291,6 +1326,7 @@ impl EventLoop {
                 if self.app.tree.follows_archive(&changed.project_slug) {
                     self.fetch(Fetch::Archived(changed.project_slug.clone()));
                 }
+                self.refresh_home(Some(&changed.project_slug));
                 self.fetch(Fetch::Chats(changed.project_slug));
                 self.refresh_usage();
                 self.refresh_triggers();
@@ -1303,6 +1339,7 @@ impl EventLoop {
                     .as_ref()
                     .is_some_and(|c| c.session_id() == active.session_id);
                 let known = self.app.apply_active(&active);
+                self.refresh_home(Some(&active.project_slug));
                 // A turn of the Files view's chat ended: it may have touched more files.
                 if !active.running && self.files_follow(&active.session_id) {
                     self.refresh_files();

@@ -13,8 +13,8 @@ use super::app::{App, Connection, Focus};
 use super::keys::Context;
 use super::theme::{Role, Theme};
 use super::{
-    attachment_view, blame_view, chat_view, files_view, help, history, search_view, tree_view,
-    triggers_view, usage_view,
+    attachment_view, blame_view, chat_view, files_view, help, history, home_view, search_view,
+    tree_view, triggers_view, usage_view,
 };
 
 /// The screen's three bands: header, chat list, status line.
@@ -84,6 +84,12 @@ pub fn render(app: &mut App, frame: &mut Frame<'_>) {
                 triggers_view::render_triggers(view, &theme, frame, body);
             }
         }
+        _ if app.home.is_some() => {
+            if let Some(view) = app.home.as_mut() {
+                let chats = app.tree.project_chats(view.slug());
+                home_view::render_home(view, chats, &theme, app.tick, frame, body);
+            }
+        }
         _ if app.changes.is_some() => {
             if let Some(changes) = &app.changes {
                 super::changes::render_changes(changes, &theme, frame, body);
@@ -151,6 +157,9 @@ fn app_context_under_help(app: &App) -> super::keys::Context {
     }
     if app.triggers.is_some() {
         return Context::Triggers;
+    }
+    if app.home.is_some() {
+        return Context::Home;
     }
     if let Some(changes) = &app.changes {
         return if changes.provenance.is_some() {
@@ -395,6 +404,17 @@ fn render_status(app: &App, frame: &mut Frame<'_>, area: Rect) {
                 ("enter", "open"),
                 ("a", "scope"),
                 ("s", "subtree"),
+                ("esc", "close"),
+                ("?", "keys"),
+            ],
+        ),
+        (None, _) if app.home.is_some() => hints(
+            &[],
+            &[
+                ("j/k", "chats"),
+                ("enter", "open"),
+                ("ctrl-d/u", "scroll"),
+                ("r", "reload"),
                 ("esc", "close"),
                 ("?", "keys"),
             ],

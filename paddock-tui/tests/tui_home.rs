@@ -1,0 +1,277 @@
+//! The Home view (`O`) as `insta` snapshots on ratatui's `TestBackend` at 80x24 and 40x24
+//! (colours, and the plain ASCII, no-colour theme), built from a constructed
+//! `project:overview` answer and the tree's chats (no daemon), and its key flows: `O` reading
+//! the cursor's project, the running and unread chats on top (Enter opens one), scrolling,
+//! an answer for another project dropped, a failure shown in the view.
+
+use chrono::DateTime;
+use paddock_proto::{ChatSummary, HelloReply, Origin, ProjectInfo, ProjectOverview};
+use paddock_tui::tui::app::{Action, App, Focus};
+use paddock_tui::tui::keys::Context;
+use paddock_tui::tui::render;
+use paddock_tui::tui::theme::Theme;
+use paddock_tui::tui::tree::RowId;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::style::Color;
+
+type TestResult = Result<(), Box<dyn std::error::Error>>;
+
+fn project(slug: &str, path: &str) -> ProjectInfo {
+    ProjectInfo {
+        slug: slug.into(),
+        path: path.into(),
+        created_at: None,
+        ..Default::default()
+    }
+}
+
+fn chat(project: &str, id: &str, title: &str, running: bool, unread: bool) -> ChatSummary {
+    ChatSummary {
+        session_id: id.into(),
+        project_slug: project.into(),
+        title: title.into(),
+        origin: Origin::Human,
+        message_count: 4,
+        running,
+        unread,
+        ..ChatSummary::default()
+    }
+}
+
+fn chats() -> Vec<ChatSummary> {
+    vec![
+        chat("webapp", "s-login", "Fix the flaky login test", false, true),
+        chat(
+            "webapp",
+            "s-rate",
+            "Add rate limiting to the API",
+            true,
+            false,
+        ),
+        chat("webapp", "s-old", "Cookie experiment", false, false),
+        chat("webapp", "s-ci", "Triage CI failure on main", false, true),
+        chat("", "s-notes", "Write release notes", true, false),
+    ]
+}
+
+const OVERVIEW: &str = "# webapp\n\nThe customer web app: a Rust API (axum) and a TypeScript front end.\n\n## Now\n- Login is flaky in CI; a fix is being tested.\n- Rate limiting on the public API is in progress.\n\n## Where things are\n- api/: the server\n- web/: the front end\n";
+
+const CHANGELOG: &str = "## 2026-11-03\n- Rate limiting started: a token bucket per API key.\n- The login test's race found: the session cookie is refreshed twice.\n\n## 2026-11-02\n- CI: the lint step fixed.\n- Terraform plan for staging reviewed.\n";
+
+fn overview() -> Box<ProjectOverview> {
+    let mut info = project("webapp", "/home/me/src/webapp");
+    info.name = Some("Web app".into());
+    Box::new(ProjectOverview {
+        project: info,
+        overview: Some(OVERVIEW.into()),
+        overview_truncated: false,
+        changelog: Some(CHANGELOG.into()),
+        changelog_truncated: true,
+        chats: 4,
+        running: 1,
+        unread: 2,
+        swept_at: Some("2026-11-03T08:12:00Z".into()),
+    })
+}
+
+fn app(theme: Theme) -> App {
+    let mut app = App::with_theme(theme);
+    app.set_connected(HelloReply {
+        protocol_version: 1,
+        daemon_version: "0.1.0".into(),
+        pid: 4242,
+        user: "me".into(),
+    });
+    app.set_projects(vec![
+        project("", "/home/me/.local/share/paddock/root"),
+        project("webapp", "/home/me/src/webapp"),
+    ]);
+    app.set_all_chats(chats());
+    app.tree.select(&RowId::Project("webapp".into()));
+    app
+}
+
+fn key(code: KeyCode) -> KeyEvent {
+    KeyEvent::new(code, KeyModifiers::NONE)
+}
+
+fn ch(c: char) -> KeyEvent {
+    key(KeyCode::Char(c))
+}
+
+/// `O` pressed on webapp and its overview answered, the clock pinned.
+fn home_app(theme: Theme) -> Result<App, Box<dyn std::error::Error>> {
+    let mut app = app(theme);
+    let action = app.on_key(ch('O'));
+    if action != Some(Action::LoadOverview("webapp".into())) {
+        return Err(format!("O asked {action:?}").into());
+    }
+    let home = app.home.as_mut().ok_or("Home closed")?;
+    home.set_clock(DateTime::parse_from_rfc3339("2026-11-03T10:48:00+01:00").ok());
+    home.answer("webapp", Ok(overview()));
+    Ok(app)
+}
+
+fn screen(
+    app: &mut App,
+    width: u16,
+    height: u16,
+) -> Result<TestBackend, Box<dyn std::error::Error>> {
+    let mut terminal = Terminal::new(TestBackend::new(width, height))?;
+    terminal.draw(|frame| {
+        app.scroll_into_view(render::list_height(frame.area()));
+        render::render(app, frame);
+    })?;
+    Ok(terminal.backend().clone())
+}
+
+fn text(app: &mut App, width: u16, height: u16) -> Result<String, Box<dyn std::error::Error>> {
+    Ok(format!("{}", screen(app, width, height)?))
+}
+
+#[test]
+fn home_80x24() -> TestResult {
+    let mut app = home_app(Theme::default())?;
+    app.on_key(ch('j'));
+    insta::assert_snapshot!(screen(&mut app, 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn home_40x24() -> TestResult {
+    let mut app = home_app(Theme::default())?;
+    insta::assert_snapshot!(screen(&mut app, 40, 24)?);
+    Ok(())
+}
+
+#[test]
+fn home_plain_80x24() -> TestResult {
+    let mut app = home_app(Theme::plain())?;
+    app.on_key(ch('j'));
+    insta::assert_snapshot!(screen(&mut app, 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn home_plain_40x24() -> TestResult {
+    let mut app = home_app(Theme::plain())?;
+    insta::assert_snapshot!(screen(&mut app, 40, 24)?);
+    Ok(())
+}
+
+#[test]
+fn home_scrolled_80x24() -> TestResult {
+    let mut app = home_app(Theme::default())?;
+    app.on_key(KeyEvent::new(KeyCode::Char('d'), KeyModifiers::CONTROL));
+    insta::assert_snapshot!(screen(&mut app, 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn home_failed_40x24() -> TestResult {
+    let mut app = app(Theme::default());
+    app.on_key(ch('O'));
+    let reading = text(&mut app, 40, 24)?;
+    assert!(
+        reading.contains("Reading the project's overview…"),
+        "{reading}"
+    );
+    let home = app.home.as_mut().ok_or("Home closed")?;
+    home.answer(
+        "webapp",
+        Err("project:overview is not implemented yet".into()),
+    );
+    insta::assert_snapshot!(screen(&mut app, 40, 24)?);
+    Ok(())
+}
+
+#[test]
+fn no_curated_files_yet() -> TestResult {
+    let mut app = app(Theme::default());
+    app.on_key(ch('O'));
+    let home = app.home.as_mut().ok_or("Home closed")?;
+    home.answer(
+        "webapp",
+        Ok(Box::new(ProjectOverview {
+            project: project("webapp", "/home/me/src/webapp"),
+            chats: 4,
+            running: 1,
+            unread: 2,
+            ..ProjectOverview::default()
+        })),
+    );
+    let page = text(&mut app, 80, 40)?;
+    assert!(page.contains("Home · webapp"), "{page}");
+    assert!(page.contains("No OVERVIEW.md yet"), "{page}");
+    assert!(page.contains("No CHANGELOG.md yet."), "{page}");
+    assert!(!page.contains("swept"), "{page}");
+    Ok(())
+}
+
+#[test]
+fn running_and_unread_chats_come_first_and_open() -> TestResult {
+    let mut app = home_app(Theme::default())?;
+    assert_eq!(app.context(), Context::Home);
+    let page = text(&mut app, 80, 24)?;
+    let rate = page.find("Add rate limiting").ok_or("no running chat")?;
+    let login = page.find("Fix the flaky login").ok_or("no unread chat")?;
+    assert!(rate < login, "running before unread:\n{page}");
+    assert!(
+        !page.contains("Cookie experiment"),
+        "read and idle: not listed"
+    );
+    assert!(!page.contains("Write release notes"), "another project's");
+    app.on_key(ch('j'));
+    app.on_key(ch('j'));
+    assert_eq!(
+        app.on_key(key(KeyCode::Enter)),
+        Some(Action::Open {
+            project_slug: "webapp".into(),
+            session_id: "s-ci".into(),
+        })
+    );
+    assert!(app.home.is_none());
+    assert_eq!(app.focus, Focus::Chat);
+    // From the chat pane, O is the open chat's project; r reads again; O closes.
+    assert_eq!(
+        app.on_key(ch('O')),
+        Some(Action::LoadOverview("webapp".into()))
+    );
+    assert_eq!(
+        app.on_key(ch('r')),
+        Some(Action::LoadOverview("webapp".into()))
+    );
+    assert_eq!(app.on_key(ch('O')), None);
+    assert!(app.home.is_none());
+    Ok(())
+}
+
+#[test]
+fn another_projects_answer_is_dropped() -> TestResult {
+    let mut app = app(Theme::default());
+    app.on_key(ch('O'));
+    let home = app.home.as_mut().ok_or("Home closed")?;
+    assert!(!home.answer("", Ok(overview())));
+    assert!(home.overview().is_none());
+    let page = text(&mut app, 80, 24)?;
+    assert!(page.contains("Reading the project's overview…"), "{page}");
+    Ok(())
+}
+
+#[test]
+fn plain_home_has_no_colour_and_only_ascii() -> TestResult {
+    for (width, height) in [(80, 24), (40, 24)] {
+        let mut app = home_app(Theme::plain())?;
+        let plain = screen(&mut app, width, height)?;
+        assert!(
+            plain
+                .buffer()
+                .content()
+                .iter()
+                .all(|c| c.fg == Color::Reset && c.bg == Color::Reset && c.symbol().is_ascii())
+        );
+    }
+    Ok(())
+}
