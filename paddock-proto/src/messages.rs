@@ -125,6 +125,10 @@ pub enum Request {
     /// Commit exactly a scope's changed files (other changes stay as they are).
     #[serde(rename = "git:commit")]
     GitCommit(GitCommitRequest),
+    /// Push the current branch of a project (or of the data directory's repository) to its
+    /// upstream; never forced.
+    #[serde(rename = "git:push")]
+    GitPush(GitPushRequest),
     #[serde(rename = "project:list")]
     ProjectList,
     #[serde(rename = "project:create")]
@@ -196,6 +200,7 @@ impl Request {
             Request::GitStatus(_) => "git:status",
             Request::GitDiff(_) => "git:diff",
             Request::GitCommit(_) => "git:commit",
+            Request::GitPush(_) => "git:push",
         }
     }
 }
@@ -1288,6 +1293,8 @@ pub enum Reply {
     GitDiff(GitDiff),
     /// `git:commit`: the new commit.
     GitCommitted(GitCommitted),
+    /// `git:push`: what was pushed, or that the remote was up to date.
+    GitPushed(GitPushed),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -1784,6 +1791,9 @@ pub struct ErrorBody {
     /// Set with `protocol_mismatch`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mismatch: Option<ProtocolMismatch>,
+    /// Set with `git_failed`: why, and what git said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub git: Option<GitFailure>,
 }
 
 impl ErrorBody {
@@ -1792,6 +1802,7 @@ impl ErrorBody {
             code,
             message: message.into(),
             mismatch: None,
+            git: None,
         }
     }
 }
@@ -1822,7 +1833,32 @@ pub enum ErrorCode {
     ShuttingDown,
     /// The peer is another user: the daemon serves only its own user.
     PermissionDenied,
+    /// git ran and failed (a push the remote rejected, credentials it could not get, a remote
+    /// it could not reach); the body's `git` says why and carries git's own words.
+    GitFailed,
     Internal,
+}
+
+/// Why git failed, with what it said (`error.git`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GitFailure {
+    pub reason: GitFailureReason,
+    /// git's stderr, trimmed (empty when it said nothing).
+    pub stderr: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GitFailureReason {
+    /// The remote has commits the branch lacks (not a fast-forward): pull or rebase first.
+    Rejected,
+    /// No credentials, or they were refused (git was not allowed to prompt for them).
+    Auth,
+    /// git did not finish within its time limit and was stopped.
+    Timeout,
+    /// Anything else: git's stderr says what.
+    Other,
 }
 
 /// What a client needs to act on a version mismatch (restart an idle daemon, or say what to do).
@@ -2267,4 +2303,42 @@ pub struct GitCommitted {
     pub branch: String,
     /// The files it committed, relative to the project's directory.
     pub files: Vec<String>,
+}
+
+/// `git:push`: the current branch to its upstream, or, without one, to `origin` (which then
+/// becomes its upstream).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GitPushRequest {
+    /// The project whose directory's repository to push; `""` with `dataRoot`.
+    pub project_slug: String,
+    /// Push the data directory's own repository (where the sweeper commits) instead.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub data_root: bool,
+}
+
+/// What `git:push` did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GitPushed {
+    pub project_slug: String,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub data_root: bool,
+    /// The local branch pushed.
+    pub branch: String,
+    /// The remote's name, e.g. `origin`.
+    pub remote: String,
+    /// The branch on the remote, e.g. `main`.
+    pub remote_branch: String,
+    /// The remote branch's commit before the push (full id); absent when the push created it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// The commit the remote branch is at now (full id).
+    pub to: String,
+    /// Nothing to push: the remote branch was already at `to`.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub up_to_date: bool,
+    /// The branch had no upstream; this push made the remote branch its upstream.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub set_upstream: bool,
 }

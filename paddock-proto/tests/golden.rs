@@ -784,6 +784,26 @@ fn table() -> Vec<(&'static str, Golden)> {
             ),
         ),
         (
+            "request.git_push",
+            request(
+                74,
+                Request::GitPush(GitPushRequest {
+                    project_slug: s(PROJECT),
+                    data_root: false,
+                }),
+            ),
+        ),
+        (
+            "request.git_push.data_root",
+            request(
+                75,
+                Request::GitPush(GitPushRequest {
+                    project_slug: s(ROOT),
+                    data_root: true,
+                }),
+            ),
+        ),
+        (
             "request.approval_answer",
             request(
                 51,
@@ -2149,6 +2169,57 @@ fn table() -> Vec<(&'static str, Golden)> {
             ),
         ),
         (
+            "reply.git_pushed",
+            ok(
+                74,
+                Reply::GitPushed(GitPushed {
+                    project_slug: s(PROJECT),
+                    data_root: false,
+                    branch: s("main"),
+                    remote: s("origin"),
+                    remote_branch: s("main"),
+                    from: Some(s("3f9a2c1d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39")),
+                    to: s("8d1e4b7a0c9f2e3d5b6a7c8e9f0a1b2c3d4e5f60"),
+                    up_to_date: false,
+                    set_upstream: false,
+                }),
+            ),
+        ),
+        (
+            "reply.git_pushed.first",
+            ok(
+                75,
+                Reply::GitPushed(GitPushed {
+                    project_slug: s(ROOT),
+                    data_root: true,
+                    branch: s("main"),
+                    remote: s("origin"),
+                    remote_branch: s("main"),
+                    from: None,
+                    to: s("8d1e4b7a0c9f2e3d5b6a7c8e9f0a1b2c3d4e5f60"),
+                    up_to_date: false,
+                    set_upstream: true,
+                }),
+            ),
+        ),
+        (
+            "reply.git_pushed.up_to_date",
+            ok(
+                74,
+                Reply::GitPushed(GitPushed {
+                    project_slug: s(PROJECT),
+                    data_root: false,
+                    branch: s("main"),
+                    remote: s("origin"),
+                    remote_branch: s("main"),
+                    from: Some(s("8d1e4b7a0c9f2e3d5b6a7c8e9f0a1b2c3d4e5f60")),
+                    to: s("8d1e4b7a0c9f2e3d5b6a7c8e9f0a1b2c3d4e5f60"),
+                    up_to_date: true,
+                    set_upstream: false,
+                }),
+            ),
+        ),
+        (
             "reply.provenance.stale",
             ok(
                 61,
@@ -2378,6 +2449,26 @@ fn table() -> Vec<(&'static str, Golden)> {
                         pid: 48213,
                         running_turns: 0,
                     }),
+                    git: None,
+                }),
+            })),
+        ),
+        (
+            "error.git_failed",
+            control(ControlMessage::Response(Response {
+                id: 74,
+                outcome: Outcome::Err(ErrorBody {
+                    code: ErrorCode::GitFailed,
+                    message: s(
+                        "origin has commits that main does not (fetch first): pull (or rebase) first, then push again; nothing was pushed",
+                    ),
+                    mismatch: None,
+                    git: Some(GitFailure {
+                        reason: GitFailureReason::Rejected,
+                        stderr: s(
+                            "error: failed to push some refs to 'git@github.com:ana/webapp.git'\nhint: Updates were rejected because the remote contains work that you do not\nhint: have locally. This is usually caused by another repository pushing to\nhint: the same ref. If you want to integrate the remote changes, use\nhint: 'git pull' before pushing again.",
+                        ),
+                    }),
                 }),
             })),
         ),
@@ -2508,6 +2599,7 @@ covers!(request_row, REQUEST_ROWS, Request {
     Request::GitStatus(_) => "request.git_status",
     Request::GitDiff(_) => "request.git_diff",
     Request::GitCommit(_) => "request.git_commit",
+    Request::GitPush(_) => "request.git_push",
 });
 
 covers!(action_row, ACTION_ROWS, ChatAction {
@@ -2641,6 +2733,7 @@ covers!(reply_row, REPLY_ROWS, Reply {
     Reply::GitStatus(_) => "reply.git_status",
     Reply::GitDiff(_) => "reply.git_diff",
     Reply::GitCommitted(_) => "reply.git_committed",
+    Reply::GitPushed(_) => "reply.git_pushed",
 });
 
 covers!(transcript_row, TRANSCRIPT_ROWS, TranscriptEntry {
@@ -2665,6 +2758,7 @@ covers!(error_row, ERROR_ROWS, ErrorCode {
     ErrorCode::Busy => "error.busy",
     ErrorCode::ShuttingDown => "error.shutting_down",
     ErrorCode::PermissionDenied => "error.permission_denied",
+    ErrorCode::GitFailed => "error.git_failed",
     ErrorCode::Internal => "error.internal",
 });
 

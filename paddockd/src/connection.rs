@@ -430,6 +430,7 @@ impl Connection {
             Request::GitCommit(r) => crate::git::commit(&d, &self.user, r)
                 .await
                 .map(Reply::GitCommitted),
+            Request::GitPush(r) => crate::git::push(&d, r).await.map(Reply::GitPushed),
             Request::HistorySeen => crate::history::seen(&d, &self.user)
                 .await
                 .map(|()| Reply::Ack),

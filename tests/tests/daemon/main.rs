@@ -8,6 +8,7 @@ mod blame;
 mod chats;
 mod drive;
 mod git;
+mod git_push;
 mod harness;
 mod list_delta;
 mod management;
