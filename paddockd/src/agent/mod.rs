@@ -32,9 +32,15 @@ pub const MANAGE_SERVER: &str = "paddock_manage";
 /// The server of `send_file` (`mcp__paddock__send_file`).
 pub const FILE_SERVER: &str = "paddock";
 
+/// Whether the self-management server's read tier is on: `self_mcp`, or `self_mcp_write`,
+/// which implies it.
+pub fn read_tier_on(cfg: &crate::Config) -> bool {
+    cfg.self_mcp || cfg.self_mcp_write
+}
+
 /// Whether a turn in a chat at `depth` gets the self-management tools.
 pub fn grants_tools(cfg: &crate::Config, project: &Project, depth: u32, human: bool) -> bool {
-    if !cfg.self_mcp || cfg.mcp_bin.is_none() {
+    if !read_tier_on(cfg) || cfg.mcp_bin.is_none() {
         return false;
     }
     human || depth <= project.file.max_spawn_depth.unwrap_or(cfg.max_spawn_depth)

@@ -195,22 +195,30 @@ const SPECS: &[Spec] = &[
         server: FILE_SERVER,
         name: "send_file",
         tier: None,
-        description: "Show a file to the user inline in this chat.",
+        description: "Show a file to the user in this chat; what is shown is kept as an immutable snapshot. Two ways: pass `content` with a `filename` for an inline file that need not exist on disk (a snippet, a Markdown or Mermaid block; the name can be illustrative, e.g. example.tsx), or pass `file_path` for a real file (relative to your working directory, or absolute). `kind` picks how it is rendered (inferred from the filename when omitted), `language` is a hint for code, `message` a short note shown with the file. Prefer this to pasting long content into your reply.",
         schema: || {
             json!({"type": "object", "properties": {
-                "path": {"type": "string"},
-                "name": {"type": "string"}
-            }, "required": ["path"]})
+                "content": {"type": "string", "description": "the text of an inline file; give this or file_path"},
+                "file_path": {"type": "string", "description": "a real file, relative to your working directory or absolute; give this or content"},
+                "filename": {"type": "string", "description": "the name shown (default: file_path's, or snippet.txt for content)"},
+                "kind": {"type": "string", "enum": SEND_FILE_KINDS, "description": "the renderer; inferred from the filename when omitted"},
+                "language": {"type": "string", "description": "a language hint for the code kind, e.g. python"},
+                "message": {"type": "string", "description": "a short note shown with the file"},
+                "path": {"type": "string", "description": "the same as file_path"},
+                "name": {"type": "string", "description": "the same as filename"}
+            }})
         },
     },
 ];
 
+/// Whether a tier is on. Each tier rides on the one below it, and turning a tier on implies
+/// the ones below (reference §8: `self_mcp_write` "implies read").
 fn tier_on(cfg: &crate::Config, tier: Tier) -> bool {
     match tier {
-        Tier::Read => cfg.self_mcp,
-        Tier::Write => cfg.self_mcp && cfg.self_mcp_write,
-        Tier::Projects => cfg.self_mcp && cfg.self_mcp_write && cfg.self_mcp_projects,
-        Tier::Triggers => cfg.self_mcp && cfg.self_mcp_write && cfg.hooks_mcp,
+        Tier::Read => super::read_tier_on(cfg),
+        Tier::Write => cfg.self_mcp_write,
+        Tier::Projects => cfg.self_mcp_write && cfg.self_mcp_projects,
+        Tier::Triggers => cfg.self_mcp_write && cfg.hooks_mcp,
     }
 }
 
@@ -546,11 +554,199 @@ fn to_text<T: serde::Serialize>(v: &T) -> String {
 /// How many lines of a text file `send_file` shows inline.
 const SEND_FILE_LINES: usize = 60;
 
-/// The largest file `send_file` shows.
+/// The largest file (or inline content) `send_file` shows.
 const SEND_FILE_MAX: u64 = 1024 * 1024;
 
+/// The renderers a sent file may ask for (the reference's `kind`).
+const SEND_FILE_KINDS: [&str; 8] = [
+    "markdown", "mermaid", "code", "text", "html", "image", "video", "pdf",
+];
+
+/// The file's extension, lower-cased, without the dot.
+fn extension_of(name: &str) -> String {
+    std::path::Path::new(name)
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .unwrap_or_default()
+}
+
+/// The renderer a file's name suggests.
+fn infer_kind(name: &str) -> &'static str {
+    match extension_of(name).as_str() {
+        "mmd" | "mermaid" => "mermaid",
+        "mp4" | "webm" | "mov" | "m4v" => "video",
+        "svg" | "avif" => "image",
+        _ => match crate::attachments::kind_of(name) {
+            "image" => "image",
+            "pdf" => "pdf",
+            "markdown" => "markdown",
+            "html" => "html",
+            "code" => "code",
+            _ => "text",
+        },
+    }
+}
+
+/// The language a code file's name suggests.
+fn infer_language(name: &str) -> Option<&'static str> {
+    Some(match extension_of(name).as_str() {
+        "rs" => "rust",
+        "ts" => "typescript",
+        "tsx" => "tsx",
+        "js" | "mjs" | "cjs" => "javascript",
+        "jsx" => "jsx",
+        "py" => "python",
+        "go" => "go",
+        "rb" => "ruby",
+        "java" => "java",
+        "c" | "h" => "c",
+        "cpp" | "cc" | "hpp" => "cpp",
+        "sh" | "bash" | "zsh" => "bash",
+        "json" => "json",
+        "yaml" | "yml" => "yaml",
+        "toml" => "toml",
+        "sql" => "sql",
+        "css" => "css",
+        _ => return None,
+    })
+}
+
+/// An argument that is a non-blank string, under its name or its alias.
+fn arg_or<'a>(args: &'a Value, key: &str, alias: &str) -> Option<&'a str> {
+    [key, alias]
+        .into_iter()
+        .filter_map(|k| arg(args, k))
+        .find(|v| !v.trim().is_empty())
+}
+
+/// `send_file`: an inline file (`content`) or a real one (`file_path`, alias `path`), kept as
+/// a snapshot in the attachment store and shown in the chat as a notice.
 async fn send_file(d: &Daemon, who: &Identity, args: &Value) -> Result<String, String> {
-    let raw = need(args, "path")?;
+    let content = arg(args, "content");
+    let file_path = arg_or(args, "file_path", "path");
+    let filename = arg_or(args, "filename", "name");
+    let message = arg(args, "message")
+        .map(str::trim)
+        .filter(|m| !m.is_empty());
+    let kind_arg = match arg(args, "kind").map(str::trim).filter(|k| !k.is_empty()) {
+        None => None,
+        Some(k) => Some(
+            SEND_FILE_KINDS
+                .into_iter()
+                .find(|known| *known == k)
+                .ok_or_else(|| {
+                    format!("kind {k:?} is not one of {}", SEND_FILE_KINDS.join(", "))
+                })?,
+        ),
+    };
+    let (shown, bytes, source) = match (content, file_path) {
+        (Some(content), _) => {
+            let shown = filename.unwrap_or("snippet.txt").to_owned();
+            if content.len() as u64 > SEND_FILE_MAX {
+                return Err(format!(
+                    "the content is {} bytes; send_file shows files up to {SEND_FILE_MAX} bytes",
+                    content.len()
+                ));
+            }
+            let kind = kind_arg.unwrap_or_else(|| infer_kind(&shown));
+            if matches!(kind, "image" | "video" | "pdf") {
+                return Err(format!(
+                    "inline content cannot be a {kind}; save it to a file and pass file_path"
+                ));
+            }
+            (shown, content.as_bytes().to_vec(), "inline")
+        }
+        (None, Some(raw)) => {
+            let bytes = read_real_file(d, who, raw)?;
+            (filename.unwrap_or(raw).to_owned(), bytes, "file")
+        }
+        (None, None) => {
+            return Err(
+                "send_file needs either content (an inline file, with a filename) or file_path (a real file)"
+                    .into(),
+            );
+        }
+    };
+    let kind = kind_arg.unwrap_or_else(|| infer_kind(&shown));
+    let language = (kind == "code")
+        .then(|| {
+            arg(args, "language")
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(str::to_owned)
+                .or_else(|| infer_language(&shown).map(str::to_owned))
+        })
+        .flatten();
+    let size = bytes.len();
+    // An immutable snapshot of what was shown, for `paddock attachment` and the TUI.
+    let folder = crate::attachments::dir(&d.cfg.data_dir);
+    let snapshot = crate::fsutil::create_private_dir(&folder)
+        .map_err(|e| format!("cannot keep a snapshot of {shown}: {e}"))
+        .and_then(|()| {
+            let base = std::path::Path::new(&shown)
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or(&shown);
+            crate::attachments::keep(&folder, base, &bytes).map_err(|e| e.message)
+        })?;
+    // The first line names the file and its snapshot (clients read it); then the note, then
+    // a text file's first lines, or nothing for anything else.
+    let note: String = message
+        .map(|m| m.lines().map(|l| format!("> {l}\n")).collect())
+        .unwrap_or_default();
+    let media = matches!(kind, "image" | "video" | "pdf");
+    let notice = match String::from_utf8(bytes) {
+        Ok(text) if !media => {
+            let total = text.lines().count();
+            let mut head: Vec<&str> = text.lines().take(SEND_FILE_LINES).collect();
+            let more = total.saturating_sub(head.len());
+            let tail = format!("… {more} more lines");
+            if more > 0 {
+                head.push(&tail);
+            }
+            format!(
+                "file {shown} ({size} bytes, snapshot {}):\n{note}{}",
+                snapshot.id,
+                head.join("\n")
+            )
+        }
+        text => format!(
+            "file {shown} ({size} bytes, {}, snapshot {})\n{note}",
+            if text.is_ok() { kind } else { "binary" },
+            snapshot.id
+        )
+        .trim_end()
+        .to_owned(),
+    };
+    d.hub
+        .emit(
+            &who.session_id,
+            paddock_proto::ChatEvent::Notice(paddock_proto::Notice {
+                kind: paddock_proto::NoticeKind::Info,
+                message: notice,
+            }),
+        )
+        .await;
+    let mut result = json!({
+        "shown": shown,
+        "filename": shown,
+        "bytes": size,
+        "snapshot": snapshot.id,
+        "kind": kind,
+        "source": source,
+    });
+    if let Some(language) = language {
+        result["language"] = json!(language);
+    }
+    if let Some(message) = message {
+        result["message"] = json!(message);
+    }
+    Ok(result.to_string())
+}
+
+/// The bytes of a real file `send_file` was given: relative paths are the project's.
+fn read_real_file(d: &Daemon, who: &Identity, raw: &str) -> Result<Vec<u8>, String> {
     let project = d.project(&who.project_slug).map_err(|e| e.message)?;
     let path = {
         let p = std::path::Path::new(raw);
@@ -560,7 +756,13 @@ async fn send_file(d: &Daemon, who: &Identity, args: &Value) -> Result<String, S
             project.agent_dir.join(p)
         }
     };
-    let meta = std::fs::metadata(&path).map_err(|e| format!("cannot read {raw}: {e}"))?;
+    let meta = std::fs::metadata(&path).map_err(|e| {
+        format!(
+            "cannot read {raw} ({}): {e}; a relative path is from {}",
+            path.display(),
+            project.agent_dir.display()
+        )
+    })?;
     if !meta.is_file() {
         return Err(format!("{raw} is not a file"));
     }
@@ -570,52 +772,7 @@ async fn send_file(d: &Daemon, who: &Identity, args: &Value) -> Result<String, S
             meta.len()
         ));
     }
-    let name = arg(args, "name").unwrap_or(raw);
-    let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {raw}: {e}"))?;
-    // An immutable snapshot of what was shown, for `paddock attachment` and the TUI.
-    let folder = crate::attachments::dir(&d.cfg.data_dir);
-    let snapshot = crate::fsutil::create_private_dir(&folder)
-        .map_err(|e| format!("cannot keep a snapshot of {raw}: {e}"))
-        .and_then(|()| {
-            let base = std::path::Path::new(name)
-                .file_name()
-                .and_then(|n| n.to_str())
-                .unwrap_or(name);
-            crate::attachments::keep(&folder, base, &bytes).map_err(|e| e.message)
-        })?;
-    // A text file is shown inline (its first lines); anything else by name and size.
-    let shown = match String::from_utf8(bytes) {
-        Ok(text) => {
-            let total = text.lines().count();
-            let mut head: Vec<&str> = text.lines().take(SEND_FILE_LINES).collect();
-            let more = total.saturating_sub(head.len());
-            let tail = format!("… {more} more lines");
-            if more > 0 {
-                head.push(&tail);
-            }
-            format!(
-                "file {name} ({} bytes, snapshot {}):\n{}",
-                meta.len(),
-                snapshot.id,
-                head.join("\n")
-            )
-        }
-        Err(_) => format!(
-            "file {name} ({} bytes, binary, snapshot {})",
-            meta.len(),
-            snapshot.id
-        ),
-    };
-    d.hub
-        .emit(
-            &who.session_id,
-            paddock_proto::ChatEvent::Notice(paddock_proto::Notice {
-                kind: paddock_proto::NoticeKind::Info,
-                message: shown,
-            }),
-        )
-        .await;
-    Ok(json!({"shown": name, "bytes": meta.len(), "snapshot": snapshot.id}).to_string())
+    std::fs::read(&path).map_err(|e| format!("cannot read {raw}: {e}"))
 }
 
 /// The largest char boundary of `s` at or below `max` (`String::truncate` panics elsewhere).
@@ -689,6 +846,32 @@ mod tests {
     }
 
     #[test]
+    fn send_file_infers_the_kind_and_language_from_the_name() {
+        for (name, kind) in [
+            ("flow.mmd", "mermaid"),
+            ("README.md", "markdown"),
+            ("main.rs", "code"),
+            ("page.html", "html"),
+            ("shot.PNG", "image"),
+            ("demo.webm", "video"),
+            ("spec.pdf", "pdf"),
+            ("notes.txt", "text"),
+            ("Makefile", "text"),
+        ] {
+            assert_eq!(infer_kind(name), kind, "{name}");
+        }
+        assert_eq!(infer_language("example.tsx"), Some("tsx"));
+        assert_eq!(infer_language("notes.txt"), None);
+        let args = json!({"path": "a.md", "file_path": "  ", "name": "shown.md"});
+        assert_eq!(
+            arg_or(&args, "file_path", "path"),
+            Some("a.md"),
+            "a blank key falls back"
+        );
+        assert_eq!(arg_or(&args, "filename", "name"), Some("shown.md"));
+    }
+
+    #[test]
     fn tiers_gate_the_catalogue() {
         let mut cfg =
             crate::Config::for_data_dir(std::path::Path::new("/d"), std::path::Path::new("/s"));
@@ -724,6 +907,12 @@ mod tests {
         );
         cfg.self_mcp = false;
         assert!(names(&cfg, true).is_empty());
+        // The write tier implies the read tier.
+        cfg.self_mcp_write = true;
+        let with_write = names(&cfg, true);
+        for t in ["list_projects", "list_chats", "read_chat", "create_chat"] {
+            assert!(with_write.contains(&t.to_owned()), "{t}: {with_write:?}");
+        }
         // send_file is always there.
         assert_eq!(catalogue(&cfg, FILE_SERVER, false).len(), 1);
     }

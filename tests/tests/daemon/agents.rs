@@ -182,6 +182,40 @@ async fn a_human_chat_gets_the_tools_and_a_bad_token_is_refused() {
 }
 
 #[tokio::test]
+async fn the_write_tier_implies_the_read_tier() {
+    // self_mcp off, self_mcp_write on: the chat still gets paddock_manage, with both tiers.
+    let d = daemon(|c| {
+        c.self_mcp = false;
+        c.self_mcp_write = true;
+    })
+    .await;
+    let mut c = d.client().await;
+    let sent = c.send_turn("", None, "hello").await;
+    c.frames_until_complete(&sent.session_id).await;
+    settled(&mut c, &sent.session_id, 2).await;
+    let config = mcp_config_of(&d, &sent.session_id).expect("--mcp-config");
+    assert!(has_manage(&config), "{config}");
+    let token = token_of(&config);
+    let Reply::AgentTools(tools) = c
+        .request(Request::AgentTools(AgentAuth {
+            token: token.clone(),
+            server: "paddock_manage".into(),
+        }))
+        .await
+        .unwrap()
+    else {
+        panic!("not tools")
+    };
+    let names: Vec<&str> = tools.tools.iter().map(|t| t.name.as_str()).collect();
+    for want in ["list_projects", "list_chats", "read_chat", "create_chat"] {
+        assert!(names.contains(&want), "{want}: {names:?}");
+    }
+    let (text, is_error) = call(&mut c, &token, "list_chats", json!({})).await;
+    assert!(!is_error && text.contains(&sent.session_id), "{text}");
+    d.stop().await.unwrap();
+}
+
+#[tokio::test]
 async fn spawned_chats_nest_and_the_depth_gate_stops_recursion() {
     let d = daemon(|_| {}).await;
     let mut c = d.client().await;
@@ -507,6 +541,141 @@ async fn send_file_shows_a_text_file_inline_in_the_chat() {
         a.data, "IyBGaW5kaW5ncwp0aGUgY2FjaGUgaXMgY29sZAo=",
         "the snapshot keeps what was shown"
     );
+    d.stop().await.unwrap();
+}
+
+/// Calls `send_file` (server `paddock`) as the chat `token` names.
+async fn send_file(c: &mut RawClient, token: &str, arguments: Value) -> (String, bool) {
+    match c
+        .request(Request::AgentCall(AgentCall {
+            token: token.into(),
+            server: "paddock".into(),
+            tool: "send_file".into(),
+            arguments,
+            tool_use_id: None,
+        }))
+        .await
+    {
+        Ok(Reply::AgentResult(r)) => (r.text, r.is_error),
+        other => panic!("agent:call send_file: {other:?}"),
+    }
+}
+
+/// The next notice on the connection (subscribed to the chat).
+async fn next_notice(c: &mut RawClient) -> String {
+    tokio::time::timeout(DEADLINE, async {
+        loop {
+            if let paddock_proto::ServerMessage::Frame(f) = c.next().await
+                && let ChatEvent::Notice(n) = f.event
+            {
+                return n.message;
+            }
+        }
+    })
+    .await
+    .expect("a notice in the chat")
+}
+
+async fn attachment(c: &mut RawClient, id: &str) -> paddock_proto::Attachment {
+    match c
+        .request(Request::AttachmentGet(paddock_proto::AttachmentRef {
+            attachment_id: id.into(),
+        }))
+        .await
+    {
+        Ok(Reply::Attachment(a)) => a,
+        other => panic!("attachment:get: {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn send_file_shows_inline_content_with_its_message_as_a_snapshot() {
+    let d = daemon(|_| {}).await;
+    let mut c = d.client().await;
+    let sent = c.send_turn("", None, "hello").await;
+    c.frames_until_complete(&sent.session_id).await;
+    settled(&mut c, &sent.session_id, 2).await;
+    let token = token_of(&mcp_config_of(&d, &sent.session_id).unwrap());
+    c.request(Request::ChatSubscribe(paddock_proto::ChatSubscribe {
+        session_id: sent.session_id.clone(),
+        want_replay: false,
+        last_seq: None,
+    }))
+    .await
+    .unwrap();
+
+    // An inline (virtual) file: nothing on disk, the content is the snapshot.
+    let diagram = "graph TD\n  A[request] --> B[cache]\n";
+    let (text, is_error) = send_file(
+        &mut c,
+        &token,
+        json!({"content": diagram, "filename": "flow.mmd", "message": "How a request flows."}),
+    )
+    .await;
+    assert!(!is_error, "{text}");
+    let result: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(result["source"], "inline");
+    assert_eq!(result["kind"], "mermaid");
+    assert_eq!(result["filename"], "flow.mmd");
+    assert_eq!(result["message"], "How a request flows.");
+    let snapshot = result["snapshot"]
+        .as_str()
+        .expect("a snapshot id")
+        .to_owned();
+    assert!(snapshot.ends_with(".mmd"), "{snapshot}");
+    assert!(!d.cfg.data_dir.join("workspace/flow.mmd").exists());
+    let notice = next_notice(&mut c).await;
+    let first = notice.lines().next().unwrap_or_default();
+    assert_eq!(
+        first,
+        format!(
+            "file flow.mmd ({} bytes, snapshot {snapshot}):",
+            diagram.len()
+        )
+    );
+    assert!(notice.contains("> How a request flows."), "{notice}");
+    assert!(notice.contains("A[request] --> B[cache]"), "{notice}");
+    let kept = attachment(&mut c, &snapshot).await;
+    assert_eq!(kept.size, diagram.len() as u64);
+    use base64::Engine as _;
+    assert_eq!(
+        base64::engine::general_purpose::STANDARD
+            .decode(&kept.data)
+            .unwrap(),
+        diagram.as_bytes()
+    );
+
+    // A real file by the reference's names (file_path, filename, kind, language).
+    std::fs::write(d.cfg.data_dir.join("workspace/calc.txt"), "fn add() {}\n").unwrap();
+    let (text, is_error) = send_file(
+        &mut c,
+        &token,
+        json!({"file_path": "calc.txt", "filename": "calc.rs", "kind": "code", "language": "rust"}),
+    )
+    .await;
+    assert!(!is_error, "{text}");
+    let result: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        (&result["source"], &result["kind"], &result["language"]),
+        (&json!("file"), &json!("code"), &json!("rust"))
+    );
+    assert_eq!(result["shown"], "calc.rs");
+    let notice = next_notice(&mut c).await;
+    assert!(
+        notice.starts_with("file calc.rs (12 bytes, snapshot "),
+        "{notice}"
+    );
+
+    // Refusals the model can correct.
+    for (args, says) in [
+        (json!({"filename": "x.md"}), "content"),
+        (json!({"content": "xx", "filename": "x.png"}), "file_path"),
+        (json!({"content": "xx", "kind": "slides"}), "not one of"),
+        (json!({"file_path": "missing.txt"}), "missing.txt"),
+    ] {
+        let (text, is_error) = send_file(&mut c, &token, args.clone()).await;
+        assert!(is_error && text.contains(says), "{args}: {text}");
+    }
     d.stop().await.unwrap();
 }
 
