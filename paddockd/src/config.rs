@@ -71,6 +71,9 @@ struct FileConfig {
     sweeper_min_interval_secs: Option<u64>,
     sweeper_sessions: Option<usize>,
     sweeper_budget_bytes: Option<usize>,
+    curation_overview_max_tokens: Option<usize>,
+    curation_changelog_max_tokens: Option<usize>,
+    curation_claudemd_max_tokens: Option<usize>,
     mcp_bin: Option<PathBuf>,
     user_mcp_config: Option<PathBuf>,
     attachments_max_file_mb: Option<u64>,
@@ -203,7 +206,7 @@ pub const KEYS: &[KeyDoc] = &[
     KeyDoc {
         key: "self_mcp_write",
         default: "true",
-        about: "also the write tier (create_chat, fork_chat, send_message, archive_chat, unarchive_chat); needs self_mcp",
+        about: "also the write tier (create_chat, fork_chat, send_message, archive_chat, unarchive_chat); implies self_mcp",
     },
     KeyDoc {
         key: "self_mcp_projects",
@@ -279,6 +282,21 @@ pub const KEYS: &[KeyDoc] = &[
         key: "sweeper_budget_bytes",
         default: "24000",
         about: "the most transcript text the sweeper's digest holds",
+    },
+    KeyDoc {
+        key: "curation_overview_max_tokens",
+        default: "2000",
+        about: "the sweeper's budget for OVERVIEW.md, in tokens (4 bytes each; over it, the head is kept); a project's project.toml may set its own",
+    },
+    KeyDoc {
+        key: "curation_changelog_max_tokens",
+        default: "8000",
+        about: "the sweeper's budget for CHANGELOG.md, in tokens (4 bytes each; over it, the oldest entries go); a project's project.toml may set its own",
+    },
+    KeyDoc {
+        key: "curation_claudemd_max_tokens",
+        default: "6000",
+        about: "the sweeper's budget for the curated section of CLAUDE.md, in tokens (4 bytes each; over it, the head is kept); a project's project.toml may set its own",
     },
     KeyDoc {
         key: "mcp_bin",
@@ -413,6 +431,8 @@ pub struct Config {
     pub sweeper_min_interval: Duration,
     pub sweeper_sessions: usize,
     pub sweeper_budget_bytes: usize,
+    /// The curation budgets (`curation_*_max_tokens`); a project's `project.toml` may override.
+    pub curation: crate::sweeper::files::Budgets,
     /// The WebSocket listener (`websocket.rs`): the `ws_*` keys.
     pub ws: crate::websocket::WsConfig,
     /// The management endpoint (`management/`): `mcp_listen` and `[mcp_clients.NAME]`.
@@ -472,6 +492,7 @@ impl Config {
             sweeper_min_interval: Duration::from_secs(300),
             sweeper_sessions: 5,
             sweeper_budget_bytes: 24_000,
+            curation: crate::sweeper::files::Budgets::default(),
             mcp_bin: None,
             user_mcp: crate::user_mcp::UserMcp::default(),
             browser_mcp: false,
@@ -633,6 +654,27 @@ impl Config {
         if let Some(n) = pick(&env, "sweeper_budget_bytes", file.sweeper_budget_bytes)? {
             cfg.sweeper_budget_bytes = n;
         }
+        if let Some(n) = pick(
+            &env,
+            "curation_overview_max_tokens",
+            file.curation_overview_max_tokens,
+        )? {
+            cfg.curation.overview_tokens = n;
+        }
+        if let Some(n) = pick(
+            &env,
+            "curation_changelog_max_tokens",
+            file.curation_changelog_max_tokens,
+        )? {
+            cfg.curation.changelog_tokens = n;
+        }
+        if let Some(n) = pick(
+            &env,
+            "curation_claudemd_max_tokens",
+            file.curation_claudemd_max_tokens,
+        )? {
+            cfg.curation.claudemd_tokens = n;
+        }
         cfg.mcp_bin = pick_path(&env, "mcp_bin", file.mcp_bin)?.or_else(|| {
             // The running binary, when it is paddockd (not an embedding test binary).
             std::env::current_exe()
@@ -720,6 +762,22 @@ impl Config {
                 "max_spawn_depth is {}; it must be between 0 and 8",
                 self.max_spawn_depth
             )));
+        }
+        for (key, tokens) in [
+            (
+                "curation_overview_max_tokens",
+                self.curation.overview_tokens,
+            ),
+            (
+                "curation_changelog_max_tokens",
+                self.curation.changelog_tokens,
+            ),
+            (
+                "curation_claudemd_max_tokens",
+                self.curation.claudemd_tokens,
+            ),
+        ] {
+            crate::sweeper::files::check(key, tokens).map_err(ConfigError::Invalid)?;
         }
         if self.max_processes == 0 {
             return Err(ConfigError::Invalid(

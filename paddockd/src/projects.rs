@@ -85,6 +85,14 @@ pub struct ProjectFile {
     /// How this project's chats run `claude` (`session` or `batch`); wins over the instance's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub drive_mode: Option<crate::config::DriveMode>,
+    /// The sweeper's budgets for this project, in tokens; each wins over the instance's
+    /// `curation_*_max_tokens`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub curation_overview_max_tokens: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub curation_changelog_max_tokens: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub curation_claudemd_max_tokens: Option<usize>,
     /// Schedules and hooks, `[triggers.NAME]`. Entries that do not parse are left out here
     /// (the project still loads); `trigger:list` reports them with the reason.
     #[serde(

@@ -1,4 +1,4 @@
-//! The files a sweep curates, their budgets, and the managed section of CLAUDE.md.
+//! The files a sweep curates, their budgets ([`Budgets`]), and the managed section of CLAUDE.md.
 //!
 //! OVERVIEW.md and CHANGELOG.md live in the project's metadata folder and are replaced whole;
 //! CLAUDE.md lives in the agent directory and only the part between [`BEGIN`] and [`END`] is
@@ -14,12 +14,94 @@ pub const OVERVIEW_FILE: &str = "OVERVIEW.md";
 pub const CHANGELOG_FILE: &str = "CHANGELOG.md";
 pub const CLAUDE_FILE: &str = "CLAUDE.md";
 
-/// The most OVERVIEW.md may hold; over it, the head is kept.
-pub const OVERVIEW_MAX_BYTES: usize = 8 * 1024;
-/// The most CHANGELOG.md may hold; over it, the newest (top) entries are kept.
-pub const CHANGELOG_MAX_BYTES: usize = 32 * 1024;
-/// The most the managed section of CLAUDE.md may hold; over it, the head is kept.
-pub const CLAUDE_SECTION_MAX_BYTES: usize = 4 * 1024;
+/// How a token budget becomes a byte limit: prose and code average about four bytes a token,
+/// so `N` tokens are `4 × N` bytes (no tokenizer runs here; the limit is a backstop).
+pub const BYTES_PER_TOKEN: usize = 4;
+
+/// The curation budgets, in tokens (reference: `PADDOCK_CURATION_*_MAX_TOKENS`): the config's
+/// `curation_*_max_tokens`, which a project's `project.toml` may override key by key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budgets {
+    /// OVERVIEW.md; over it, the head is kept.
+    pub overview_tokens: usize,
+    /// CHANGELOG.md; over it, the newest (top) entries are kept.
+    pub changelog_tokens: usize,
+    /// The managed section of CLAUDE.md; over it, the head is kept.
+    pub claudemd_tokens: usize,
+}
+
+impl Default for Budgets {
+    fn default() -> Self {
+        Self {
+            overview_tokens: 2000,
+            changelog_tokens: 8000,
+            claudemd_tokens: 6000,
+        }
+    }
+}
+
+/// The smallest and largest budget a key may set, in tokens.
+pub const MIN_BUDGET_TOKENS: usize = 100;
+pub const MAX_BUDGET_TOKENS: usize = 1_000_000;
+
+impl Budgets {
+    pub fn overview_bytes(&self) -> usize {
+        self.overview_tokens.saturating_mul(BYTES_PER_TOKEN)
+    }
+
+    pub fn changelog_bytes(&self) -> usize {
+        self.changelog_tokens.saturating_mul(BYTES_PER_TOKEN)
+    }
+
+    pub fn claudemd_bytes(&self) -> usize {
+        self.claudemd_tokens.saturating_mul(BYTES_PER_TOKEN)
+    }
+
+    /// The instance's budgets with a project's overrides, each checked: one out of range is
+    /// logged and the instance's value used.
+    pub fn for_project(
+        instance: Budgets,
+        slug: &str,
+        file: &crate::projects::ProjectFile,
+    ) -> Budgets {
+        let pick = |key: &str, over: Option<usize>, base: usize| match over {
+            Some(n) if check(key, n).is_ok() => n,
+            Some(n) => {
+                tracing::warn!(project = %slug, "project.toml: {key} = {n} is out of range ({MIN_BUDGET_TOKENS}-{MAX_BUDGET_TOKENS}); using {base}");
+                base
+            }
+            None => base,
+        };
+        Budgets {
+            overview_tokens: pick(
+                "curation_overview_max_tokens",
+                file.curation_overview_max_tokens,
+                instance.overview_tokens,
+            ),
+            changelog_tokens: pick(
+                "curation_changelog_max_tokens",
+                file.curation_changelog_max_tokens,
+                instance.changelog_tokens,
+            ),
+            claudemd_tokens: pick(
+                "curation_claudemd_max_tokens",
+                file.curation_claudemd_max_tokens,
+                instance.claudemd_tokens,
+            ),
+        }
+    }
+}
+
+/// Whether `tokens` is a budget `key` may have.
+pub fn check(key: &str, tokens: usize) -> Result<(), String> {
+    if (MIN_BUDGET_TOKENS..=MAX_BUDGET_TOKENS).contains(&tokens) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{key} is {tokens}; it must be between {MIN_BUDGET_TOKENS} and {MAX_BUDGET_TOKENS} tokens"
+        ))
+    }
+}
 
 /// The line that opens the managed section of CLAUDE.md.
 pub const BEGIN: &str = "<!-- paddock:curated:begin (kept by paddock's sweeper: what is between these markers is rewritten) -->";

@@ -387,6 +387,7 @@ pub async fn sweep(ctx: &Ctx, slug: &str, sessions: &[String]) -> Outcome {
             String::new()
         }
     };
+    let budgets = files::Budgets::for_project(ctx.cfg.curation, slug, &project.file);
     let today = chrono::Local::now().format("%Y-%m-%d").to_string();
     let text = prompt::build(&prompt::PromptInput {
         slug,
@@ -394,10 +395,11 @@ pub async fn sweep(ctx: &Ctx, slug: &str, sessions: &[String]) -> Outcome {
         today: &today,
         digest: &inputs.digest.text,
         overview: &inputs.overview,
-        changelog: files::cut_changelog(&inputs.changelog, files::CHANGELOG_MAX_BYTES)
+        changelog: files::cut_changelog(&inputs.changelog, budgets.changelog_bytes())
             .0
             .as_str(),
         claude_section: &claude_section,
+        budgets,
     });
 
     let cwd = ctx.cfg.data_dir.join("tmp").join("sweeper");
@@ -430,7 +432,7 @@ pub async fn sweep(ctx: &Ctx, slug: &str, sessions: &[String]) -> Outcome {
     let written = {
         let project = project.clone();
         let slug = slug.to_owned();
-        blocking(move || write_files(&slug, &project, repo, &parsed)).await
+        blocking(move || write_files(&slug, &project, repo, budgets, &parsed)).await
     };
     let (wrote, unchanged) = match written {
         Ok(Ok(w)) => w,
@@ -481,6 +483,7 @@ fn write_files(
     slug: &str,
     project: &Project,
     repo_backed: bool,
+    budgets: files::Budgets,
     reply: &prompt::Reply,
 ) -> Result<(Vec<&'static str>, Vec<&'static str>), SweepError> {
     let mut wrote = Vec::new();
@@ -490,9 +493,9 @@ fn write_files(
     };
     match &reply.overview {
         Some(text) => {
-            let (text, cut) = files::cut_head(text, files::OVERVIEW_MAX_BYTES);
+            let (text, cut) = files::cut_head(text, budgets.overview_bytes());
             if cut {
-                tracing::info!(project = %slug, max_bytes = files::OVERVIEW_MAX_BYTES, "the sweeper's OVERVIEW.md was over budget; its head was kept");
+                tracing::info!(project = %slug, max_bytes = budgets.overview_bytes(), "the sweeper's OVERVIEW.md was over budget; its head was kept");
             }
             write(project.meta_dir.join(files::OVERVIEW_FILE), &text)?;
             wrote.push(files::OVERVIEW_FILE);
@@ -501,9 +504,9 @@ fn write_files(
     }
     match &reply.changelog {
         Some(text) => {
-            let (text, cut) = files::cut_changelog(text, files::CHANGELOG_MAX_BYTES);
+            let (text, cut) = files::cut_changelog(text, budgets.changelog_bytes());
             if cut {
-                tracing::info!(project = %slug, max_bytes = files::CHANGELOG_MAX_BYTES, "the sweeper's CHANGELOG.md was over budget; its oldest entries were dropped");
+                tracing::info!(project = %slug, max_bytes = budgets.changelog_bytes(), "the sweeper's CHANGELOG.md was over budget; its oldest entries were dropped");
             }
             write(project.meta_dir.join(files::CHANGELOG_FILE), &text)?;
             wrote.push(files::CHANGELOG_FILE);
@@ -516,9 +519,9 @@ fn write_files(
             unchanged.push(files::CLAUDE_FILE);
         }
         Some(body) => {
-            let (body, cut) = files::cut_head(body, files::CLAUDE_SECTION_MAX_BYTES);
+            let (body, cut) = files::cut_head(body, budgets.claudemd_bytes());
             if cut {
-                tracing::info!(project = %slug, max_bytes = files::CLAUDE_SECTION_MAX_BYTES, "the sweeper's CLAUDE.md section was over budget; its head was kept");
+                tracing::info!(project = %slug, max_bytes = budgets.claudemd_bytes(), "the sweeper's CLAUDE.md section was over budget; its head was kept");
             }
             let path = project.agent_dir.join(files::CLAUDE_FILE);
             // Read again: a person may have edited it while claude was thinking.

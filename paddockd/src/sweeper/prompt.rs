@@ -8,7 +8,7 @@
 //! prompt's instructions (whose template holds the markers too) is no answer. A reply that
 //! breaks any of this is refused as a whole, so nothing of it is written.
 
-use super::files::{CHANGELOG_MAX_BYTES, CLAUDE_SECTION_MAX_BYTES, OVERVIEW_MAX_BYTES};
+use super::files::{BYTES_PER_TOKEN, Budgets};
 
 pub const OVERVIEW: &str = "<<<OVERVIEW>>>";
 pub const CHANGELOG: &str = "<<<CHANGELOG>>>";
@@ -33,6 +33,8 @@ pub struct PromptInput<'a> {
     pub changelog: &'a str,
     /// The body of CLAUDE.md's managed section.
     pub claude_section: &'a str,
+    /// The budgets this sweep enforces (what is over them is cut when written).
+    pub budgets: Budgets,
 }
 
 /// The curation prompt, given to `claude -p` on stdin.
@@ -50,9 +52,13 @@ pub fn build(input: &PromptInput<'_>) -> String {
         }
     };
     let today = input.today;
-    let overview_kb = OVERVIEW_MAX_BYTES / 1024;
-    let changelog_kb = CHANGELOG_MAX_BYTES / 1024;
-    let claude_kb = CLAUDE_SECTION_MAX_BYTES / 1024;
+    let b = input.budgets;
+    let budget = |tokens: usize, bytes: usize| {
+        format!("{tokens} tokens (about {} KB)", bytes.div_ceil(1024))
+    };
+    let overview_budget = budget(b.overview_tokens, b.overview_bytes());
+    let changelog_budget = budget(b.changelog_tokens, b.changelog_bytes());
+    let claude_budget = budget(b.claudemd_tokens, b.claudemd_bytes());
     let claude_task = if input.repo_backed {
         format!(
             "This project's CLAUDE.md belongs to its own repository and is not yours to change: \
@@ -64,7 +70,7 @@ pub fn build(input: &PromptInput<'_>) -> String {
              marker comments; start it with the heading `## Curated notes`). Only durable facts \
              about what the project is and how work on it is done: key decisions, conventions, \
              constraints. No current state, tasks or history (those belong to OVERVIEW and \
-             CHANGELOG). Fold duplicates into one, drop what is stale, stay under {claude_kb} KB. \
+             CHANGELOG). Fold duplicates into one, drop what is stale, stay under {claude_budget}. \
              If nothing durable changed, write exactly {NOCHANGE}."
         )
     };
@@ -74,7 +80,11 @@ pub fn build(input: &PromptInput<'_>) -> String {
              reads them, so they must be accurate, compact and current. You are shown each file \
              as it is now. For each one you return either its complete new text, which replaces \
              the file, or the single word {NOCHANGE}. Never return a fragment meant to be \
-             appended: whatever you return is the whole file."
+             appended: whatever you return is the whole file.\n\
+             \n\
+             Budgets (a token counts as {BYTES_PER_TOKEN} bytes; a file over its budget is cut when \
+             written, so stay under it): OVERVIEW.md {overview_budget}; CHANGELOG.md \
+             {changelog_budget}; the curated section of CLAUDE.md {claude_budget}."
         ),
         format!(
             "=== RECENT CHAT ACTIVITY (newest chat first) ===\n{}",
@@ -105,13 +115,13 @@ pub fn build(input: &PromptInput<'_>) -> String {
              {OVERVIEW}\n\
              The complete new OVERVIEW.md: a concise snapshot of the project as it is now, for \
              an assistant starting a new chat: what the project is, key facts and decisions, \
-             open questions, next steps. Not a history of the chats. Stay under {overview_kb} KB. \
+             open questions, next steps. Not a history of the chats. Stay under {overview_budget}. \
              {NOCHANGE} only if the current one is accurate and complete.\n\
              {CHANGELOG}\n\
              The complete new CHANGELOG.md, newest first. If the activity holds a genuinely new, \
              user-visible change, add one bullet under a `## {today}` heading at the top (reuse \
              that heading if it is already there). Keep the existing entries as they are, \
-             merging near-duplicates; drop the oldest entries to stay under {changelog_kb} KB. \
+             merging near-duplicates; drop the oldest entries to stay under {changelog_budget}. \
              If the activity is already recorded or changed nothing notable, write {NOCHANGE}.\n\
              {CLAUDE}\n\
              {claude_task}\n\
@@ -233,6 +243,7 @@ mod tests {
                 overview: "",
                 changelog: "",
                 claude_section: "",
+                budgets: Budgets::default(),
             })
         );
         assert_eq!(parse(&echo), Err(ParseError::Echo));
@@ -251,6 +262,11 @@ mod tests {
             overview: "# Old overview",
             changelog: "## 2026-01-01\n- started",
             claude_section: "## Curated notes\n- uses Rust",
+            budgets: Budgets {
+                overview_tokens: 1500,
+                changelog_tokens: 8000,
+                claudemd_tokens: 6000,
+            },
         };
         let p = build(&input);
         for want in [
@@ -266,6 +282,11 @@ mod tests {
             "- started",
             "- uses Rust",
             "project \"demo\"",
+            // The budgets it enforces, in tokens and bytes.
+            "OVERVIEW.md 1500 tokens (about 6 KB)",
+            "CHANGELOG.md 8000 tokens (about 32 KB)",
+            "CLAUDE.md 6000 tokens (about 24 KB)",
+            "Stay under 1500 tokens",
         ] {
             assert!(p.contains(want), "{want} missing from the prompt");
         }

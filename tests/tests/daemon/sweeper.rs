@@ -231,6 +231,67 @@ async fn a_persons_turn_curates_the_three_files_and_keeps_the_rest_of_claude_md(
 }
 
 #[tokio::test]
+async fn the_curation_budgets_come_from_the_config_and_the_project_and_are_enforced() {
+    // The instance: overview 300 tokens, changelog 400; the project: overview 150 tokens
+    // (600 bytes at 4 bytes a token) and the CLAUDE.md section 100 (400 bytes).
+    let d = daemon(Duration::from_secs(300), |c| {
+        c.curation.overview_tokens = 300;
+        c.curation.changelog_tokens = 400;
+    })
+    .await;
+    let overview: String = (0..100)
+        .map(|i| format!("- overview fact {i:03}\n"))
+        .collect();
+    let section: String = (0..100)
+        .map(|i| format!("- durable note {i:03}\n"))
+        .collect();
+    answer(
+        &d,
+        &reply(
+            &format!("# Demo\n{overview}"),
+            "# Changelog\n\n## 2026-02-03\n- One entry.",
+            &format!("## Curated notes\n{section}"),
+        ),
+    );
+    let mut c = d.client().await;
+    create_project(&mut c, "demo", None).await;
+    let meta = meta_dir(&d, "demo");
+    let toml_path = meta.join("project.toml");
+    let mut toml = read(&toml_path).unwrap_or_default();
+    toml.push_str("curation_overview_max_tokens = 150\ncuration_claudemd_max_tokens = 100\n");
+    std::fs::write(&toml_path, toml).unwrap();
+
+    turn(&mut c, "demo", "Record the facts.").await;
+    wait_state(&d, "demo", "the sweep to succeed", |s| s.0 > 0).await;
+    let written = read(&meta.join("OVERVIEW.md")).unwrap();
+    assert!(
+        written.len() <= 600 && written.starts_with("# Demo\n- overview fact 000\n"),
+        "the project's overview budget is enforced ({} bytes): {written}",
+        written.len()
+    );
+    assert!(!written.contains("fact 099"), "{written}");
+    let claude = read(&meta.join("CLAUDE.md")).unwrap();
+    let body = claude
+        .split_once("-->\n")
+        .and_then(|(_, rest)| rest.split_once("<!-- paddock:curated:end"))
+        .map(|(body, _)| body)
+        .unwrap_or_else(|| panic!("no managed section: {claude}"));
+    assert!(body.len() <= 400, "{} bytes: {body}", body.len());
+    assert!(body.contains("- durable note 000"), "{body}");
+    // The prompt states the budgets it enforces: the project's, else the instance's.
+    let prompt = prompt_of(&d, &sweeps(&d)[0]);
+    for want in [
+        "OVERVIEW.md 150 tokens",
+        "CHANGELOG.md 400 tokens",
+        "CLAUDE.md 100 tokens",
+        "a token counts as 4 bytes",
+    ] {
+        assert!(prompt.contains(want), "{want} missing: {prompt}");
+    }
+    d.stop().await.unwrap();
+}
+
+#[tokio::test]
 async fn nochange_leaves_its_file_alone() {
     let d = daemon(Duration::from_secs(300), |_| {}).await;
     answer(&d, &reply("# New overview", "NOCHANGE", "NOCHANGE"));
