@@ -806,7 +806,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__doctor)
-            opts="-h -V --socket --remote --remote-paddock --help --version"
+            opts="-h -V --json --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2304,7 +2304,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__tail)
-            opts="-h -V --json --no-wait --socket --remote --remote-paddock --help --version"
+            opts="-h -V --json --wait --no-wait --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -164,7 +164,8 @@ complete -c paddock -n "__fish_paddock_using_subcommand tail" -l socket -d 'The 
 complete -c paddock -n "__fish_paddock_using_subcommand tail" -l remote -d 'Reach the paddockd on HOST through ssh (`ssh HOST paddock proxy`) instead of this machine\'s; HOST is anything ssh takes: `devbox`, `me@devbox.example.com`' -r
 complete -c paddock -n "__fish_paddock_using_subcommand tail" -l remote-paddock -d 'With --remote: the paddock program on HOST; `~/` is HOST\'s home [default: paddock]' -r -F
 complete -c paddock -n "__fish_paddock_using_subcommand tail" -l json -d 'Print every frame as one JSON line'
-complete -c paddock -n "__fish_paddock_using_subcommand tail" -l no-wait -d 'When nothing is running, return at once instead of waiting for the next turn'
+complete -c paddock -n "__fish_paddock_using_subcommand tail" -l wait -d 'When nothing is running or replayable, wait for the chat\'s next turn and follow it (by default tail says so and exits)'
+complete -c paddock -n "__fish_paddock_using_subcommand tail" -l no-wait -d 'The default (return at once when nothing is running); kept so older scripts still work'
 complete -c paddock -n "__fish_paddock_using_subcommand tail" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c paddock -n "__fish_paddock_using_subcommand tail" -s V -l version -d 'Print version'
 complete -c paddock -n "__fish_paddock_using_subcommand cancel" -l socket -d 'The daemon\'s socket [env: PADDOCK_SOCKET] [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]; with --remote, the socket on HOST [default: HOST\'s]' -r -F
@@ -181,6 +182,7 @@ complete -c paddock -n "__fish_paddock_using_subcommand show" -s V -l version -d
 complete -c paddock -n "__fish_paddock_using_subcommand doctor" -l socket -d 'The daemon\'s socket [env: PADDOCK_SOCKET] [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]; with --remote, the socket on HOST [default: HOST\'s]' -r -F
 complete -c paddock -n "__fish_paddock_using_subcommand doctor" -l remote -d 'Reach the paddockd on HOST through ssh (`ssh HOST paddock proxy`) instead of this machine\'s; HOST is anything ssh takes: `devbox`, `me@devbox.example.com`' -r
 complete -c paddock -n "__fish_paddock_using_subcommand doctor" -l remote-paddock -d 'With --remote: the paddock program on HOST; `~/` is HOST\'s home [default: paddock]' -r -F
+complete -c paddock -n "__fish_paddock_using_subcommand doctor" -l json -d 'Print the checks as one JSON object (see the description for its shape)'
 complete -c paddock -n "__fish_paddock_using_subcommand doctor" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c paddock -n "__fish_paddock_using_subcommand doctor" -s V -l version -d 'Print version'
 complete -c paddock -n "__fish_paddock_using_subcommand status" -l socket -d 'The daemon\'s socket [env: PADDOCK_SOCKET] [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]; with --remote, the socket on HOST [default: HOST\'s]' -r -F

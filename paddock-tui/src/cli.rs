@@ -179,14 +179,16 @@ Examples:
     #[command(
         long_about = "\
 Attach to a chat: replay the running turn from its start, then print live frames until the \
-turn ends. A turn that ended less than a minute ago is still replayed. When nothing is running, \
-wait for the chat's next turn (unless --no-wait).
+turn ends. A turn that ended less than a minute ago (the daemon's hub_linger_secs) is still \
+replayed, to its end. When nothing is running and nothing is replayable, say so in one line on \
+stderr and exit 0; with --wait, wait for the chat's next turn instead and follow it.
 
 Output is as for `paddock send`, with the user's message (and who injected it) shown too. \
-Exits non-zero when the turn fails.",
+Exits non-zero when the turn fails, or when there is no such chat.",
         after_help = "\
 Examples:
   paddock tail 0198c3e1-...
+  paddock tail --wait 0198c3e1-...      # the next turn, if none is running
   paddock tail --json 0198c3e1-... | jq -c 'select(.type == \"chat:tool_call\")'"
     )]
     Tail(TailArgs),
@@ -231,12 +233,19 @@ Check what paddock needs, without changing anything (it does not start the daemo
 binary and its version, a login or API key for the agents, a writable data folder, whether \
 paddockd runs, and the optional git and tmux. Each problem comes with how to fix it. Exits 1 \
 when something required is missing. With --remote HOST the checks run on HOST (`ssh HOST paddock \
-doctor`), where the daemon and the agents are.",
+doctor`), where the daemon and the agents are.
+
+With --json, stdout is one JSON object (the exit status is the same): {\"ok\": BOOL, \"checks\": \
+[{\"name\": STRING, \"ok\": BOOL, \"required\": BOOL, \"detail\": STRING, \"fix\": STRING or \
+null}]}. `ok` is false when a required check failed; the checks are named daemon, claude, \
+login, data, git and tmux (data is absent when no data folder can be found); `fix` is null for \
+a passing check. Fields may be added, never renamed or removed.",
         after_help = "\
-Example:
-  paddock doctor"
+Examples:
+  paddock doctor
+  paddock doctor --json | jq -r '.checks[] | select(.ok | not) | .fix'"
     )]
-    Doctor,
+    Doctor(DoctorArgs),
 
     /// One line for a status bar: running turns, tool calls waiting for you, unread chats
     #[command(
@@ -783,14 +792,25 @@ pub struct SendArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct DoctorArgs {
+    /// Print the checks as one JSON object (see the description for its shape)
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
 pub struct TailArgs {
     /// The chat's session id
     pub session: String,
     /// Print every frame as one JSON line
     #[arg(long)]
     pub json: bool,
-    /// When nothing is running, return at once instead of waiting for the next turn
-    #[arg(long)]
+    /// When nothing is running or replayable, wait for the chat's next turn and follow it
+    /// (by default tail says so and exits)
+    #[arg(long, overrides_with = "no_wait")]
+    pub wait: bool,
+    /// The default (return at once when nothing is running); kept so older scripts still work
+    #[arg(long, hide = true, overrides_with = "wait")]
     pub no_wait: bool,
 }
 
@@ -1149,7 +1169,7 @@ normal outcome (scripts can tell by the empty output, or by `skipped` in --json)
 Examples:
   paddock trigger fire nightly
   paddock trigger fire ci-failed -p web --message \"CI failed on main: $RUN_URL\"
-  id=$(paddock trigger fire ci-failed -p web) && [ -n \"$id\" ] && paddock tail \"$id\"
+  id=$(paddock trigger fire ci-failed -p web) && [ -n \"$id\" ] && paddock tail --wait \"$id\"
   curl -s \"$RUN_URL/log\" | paddock trigger fire ci-failed -p web -"
     )]
     Fire(TriggerFireArgs),
@@ -1525,7 +1545,20 @@ mod tests {
             panic!("not tail: {:?}", cli.command);
         };
         assert_eq!(args.session, "s1");
-        assert!(args.json && args.no_wait);
+        assert!(
+            args.json && !args.wait,
+            "--no-wait is the default, still accepted"
+        );
+        let cli = parse(&["tail", "s1", "--wait"])?;
+        assert!(matches!(
+            cli.command,
+            Some(Cmd::Tail(TailArgs { wait: true, .. }))
+        ));
+        let cli = parse(&["tail", "s1", "--wait", "--no-wait"])?;
+        assert!(
+            matches!(cli.command, Some(Cmd::Tail(TailArgs { wait: false, .. }))),
+            "the last one wins"
+        );
         let cli = parse(&["show", "s2", "--json"])?;
         assert!(matches!(
             cli.command,

@@ -10,8 +10,8 @@ use paddock_proto::{
     Chats, Complete, ErrorBody, ErrorCode, Fired, Forked, History, HistoryList, HookEvent,
     HubFrame, ImportSkip, Imported, MessageBoundary, MissedPolicy, Notice, NoticeKind, Origin,
     Reply, Request, Routing, RunStatus, RunSummary, Sent, SessionIds, SessionPolicy, SessionRef,
-    TextDelta, ToolCall, ToolStart, Transcript, TriggerFire, TriggerInfo, TriggerKind, TriggerList,
-    TriggerRef, TriggerSpec, Triggers, Updated, UserTurn,
+    Subscribed, TextDelta, ToolCall, ToolStart, Transcript, TriggerFire, TriggerInfo, TriggerKind,
+    TriggerList, TriggerRef, TriggerSpec, Triggers, Updated, UserTurn,
 };
 use support::{DEADLINE, FakeDaemon, TestResult};
 
@@ -193,6 +193,149 @@ async fn send_streams_the_reply_and_fails_with_the_turn() -> TestResult {
     Ok(())
 }
 
+/// A finished turn's frames for `paddock tail`: the user's message, a reply, its end.
+fn finished_turn(session: &str, job: &str, first_seq: u64, reply: &str) -> Vec<HubFrame> {
+    let events = [
+        ChatEvent::User(UserTurn {
+            message_id: None,
+            text: "go".into(),
+            attribution: None,
+        }),
+        ChatEvent::Response(TextDelta { text: reply.into() }),
+        ChatEvent::Complete(Complete {
+            success: true,
+            error: None,
+            model: None,
+            usage: None,
+            cost_usd: None,
+            duration_ms: None,
+            terminal_reason: None,
+        }),
+    ];
+    (first_seq..)
+        .zip(events)
+        .map(|(seq, event)| HubFrame {
+            routing: Routing {
+                project_slug: String::new(),
+                session_id: session.into(),
+                job_id: job.into(),
+                seq,
+            },
+            event,
+        })
+        .collect()
+}
+
+/// Answers `tail`'s chat:subscribe: nothing running, `replayed` frames of replay to follow.
+async fn answer_subscribe(conn: &mut support::FakeConn, replayed: u64) -> TestResult {
+    let msg = conn.recv().await?;
+    let Request::ChatSubscribe(sub) = &msg.request else {
+        return Err(format!("expected chat:subscribe, got {msg:?}").into());
+    };
+    assert!(sub.want_replay);
+    conn.reply(
+        msg.id,
+        Reply::Subscribed(Subscribed {
+            session_id: sub.session_id.clone(),
+            running: false,
+            job_id: None,
+            replayed,
+            next_seq: replayed + 1,
+        }),
+    )
+    .await
+}
+
+/// Answers `tail`'s chat:list with `session`, idle.
+async fn answer_idle_listing(conn: &mut support::FakeConn, session: &str) -> TestResult {
+    let msg = conn.recv().await?;
+    if !matches!(msg.request, Request::ChatList(_)) {
+        return Err(format!("expected chat:list, got {msg:?}").into());
+    }
+    let mut idle = summary(session, "Idle");
+    idle.running = false;
+    conn.reply(
+        msg.id,
+        Reply::Chats(Chats {
+            chats: vec![idle],
+            ..Chats::default()
+        }),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn tail_of_an_idle_chat_says_so_and_succeeds() -> TestResult {
+    // The default, and --no-wait (kept for older scripts), are the same.
+    for args in [&["tail", "s-1"][..], &["tail", "--no-wait", "s-1"][..]] {
+        let daemon = FakeDaemon::bind()?;
+        let fake = async {
+            let mut conn = daemon.accept_hello().await?;
+            answer_subscribe(&mut conn, 0).await?;
+            answer_idle_listing(&mut conn, "s-1").await?;
+            TestResult::Ok(conn)
+        };
+        let (out, fake) = tokio::join!(paddock(&daemon, args), fake);
+        let _conn = fake?;
+        let out = out?;
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert_eq!(text(&out.stdout), "");
+        let stderr = text(&out.stderr);
+        assert!(stderr.starts_with("nothing is running in s-1"), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    }
+    Ok(())
+}
+
+#[tokio::test]
+async fn tail_replays_a_turn_that_just_ended_to_its_end() -> TestResult {
+    let daemon = FakeDaemon::bind()?;
+    let fake = async {
+        let mut conn = daemon.accept_hello().await?;
+        answer_subscribe(&mut conn, 3).await?;
+        for f in finished_turn("s-1", "j-1", 1, "all done") {
+            conn.push_frame(f).await?;
+        }
+        TestResult::Ok(conn)
+    };
+    let (out, fake) = tokio::join!(paddock(&daemon, &["tail", "s-1"]), fake);
+    let _conn = fake?;
+    let out = out?;
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "> go\n\nall done\n");
+    Ok(())
+}
+
+#[tokio::test]
+async fn tail_wait_follows_the_next_turn() -> TestResult {
+    let daemon = FakeDaemon::bind()?;
+    let fake = async {
+        let mut conn = daemon.accept_hello().await?;
+        answer_subscribe(&mut conn, 0).await?;
+        answer_idle_listing(&mut conn, "s-1").await?;
+        for f in finished_turn("s-1", "j-2", 1, "next turn") {
+            conn.push_frame(f).await?;
+        }
+        TestResult::Ok(conn)
+    };
+    let (out, fake) = tokio::join!(paddock(&daemon, &["tail", "--wait", "s-1"]), fake);
+    let _conn = fake?;
+    let out = out?;
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "> go\n\nnext turn\n");
+    assert!(
+        text(&out.stderr).starts_with("waiting for the next turn of s-1"),
+        "{}",
+        text(&out.stderr)
+    );
+    Ok(())
+}
+
 #[tokio::test]
 async fn a_refused_request_is_one_line_on_stderr_and_a_failure() -> TestResult {
     let daemon = FakeDaemon::bind()?;
@@ -239,6 +382,49 @@ async fn status_of_no_daemon_fails_without_starting_one() -> TestResult {
         "{stderr}"
     );
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    Ok(())
+}
+
+#[tokio::test]
+async fn doctor_json_is_one_object_and_fails_like_the_report() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_paddock"))
+        .args(["doctor", "--json"])
+        .env("PADDOCK_SOCKET", dir.path().join("none.sock"))
+        .env("PADDOCK_DATA_DIR", dir.path().join("data"))
+        .env("PADDOCK_CLAUDE_BIN", dir.path().join("no-such-claude"))
+        .env("PADDOCK_DAEMON_BIN", "/nonexistent/paddockd")
+        .output();
+    let out = tokio::time::timeout(DEADLINE, out).await??;
+    // claude is required and missing: exit 1, as without --json.
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout)?;
+    assert_eq!(report["ok"], serde_json::json!(false), "{report}");
+    let checks = report["checks"].as_array().cloned().unwrap_or_default();
+    let names: Vec<&str> = checks.iter().filter_map(|c| c["name"].as_str()).collect();
+    assert_eq!(names, ["daemon", "claude", "login", "data", "git", "tmux"]);
+    for c in &checks {
+        assert!(c["ok"].is_boolean() && c["required"].is_boolean(), "{c}");
+        assert!(c["detail"].is_string(), "{c}");
+        assert!(c["fix"].is_string() || c["fix"].is_null(), "{c}");
+    }
+    let claude = &checks[1];
+    assert_eq!(claude["ok"], serde_json::json!(false));
+    assert!(
+        claude["fix"]
+            .as_str()
+            .is_some_and(|f| f.contains("PADDOCK_CLAUDE_BIN"))
+    );
+    let daemon = &checks[0];
+    assert_eq!(
+        (daemon["ok"].as_bool(), daemon["required"].as_bool()),
+        (Some(false), Some(false)),
+        "no daemon is not fatal: {daemon}"
+    );
+    assert!(
+        !dir.path().join("none.sock").exists(),
+        "nothing was started"
+    );
     Ok(())
 }
 

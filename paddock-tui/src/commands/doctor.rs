@@ -5,9 +5,11 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use paddock_proto::{Reply, Request};
+use serde_json::{Value, json};
 
 use super::Context;
-use super::output::print;
+use super::output::{Failure, print, print_json};
+use crate::cli::DoctorArgs;
 use crate::client::Client;
 
 /// One finding: whether it is fine, what was seen, and what to do when it is not.
@@ -39,6 +41,29 @@ pub fn report(checks: &[Check], unicode: bool) -> String {
         }
     }
     out
+}
+
+/// The report as `--json` prints it: `{"ok", "checks": [{"name", "ok", "required", "detail",
+/// "fix"}]}` (`fix` null for a passing check). A stable shape: fields are only ever added.
+pub fn report_json(checks: &[Check]) -> Value {
+    let rows: Vec<Value> = checks
+        .iter()
+        .map(|c| {
+            json!({
+                "name": c.name,
+                "ok": c.ok,
+                "required": c.required,
+                "detail": c.detail,
+                "fix": c.fix.as_deref().filter(|_| !c.ok),
+            })
+        })
+        .collect();
+    json!({"ok": !failed(checks), "checks": rows})
+}
+
+/// Whether a required check failed.
+fn failed(checks: &[Check]) -> bool {
+    checks.iter().any(|c| c.required && !c.ok)
 }
 
 /// Finds `name` on PATH.
@@ -133,10 +158,15 @@ fn login_check(data_dir: Option<&Path>) -> Check {
     }
 }
 
-pub async fn run(ctx: &Context) -> anyhow::Result<()> {
+pub async fn run(ctx: &Context, args: DoctorArgs) -> anyhow::Result<()> {
     // What matters is the daemon's machine: under --remote, ask the paddock there.
     if let Some(remote) = &ctx.remote {
-        return super::on_far_side(remote, &["doctor"]).await;
+        let words: &[&str] = if args.json {
+            &["doctor", "--json"]
+        } else {
+            &["doctor"]
+        };
+        return super::on_far_side(remote, words).await;
     }
     let mut checks = Vec::new();
     // The daemon: reachable? It knows its data directory.
@@ -217,9 +247,16 @@ pub async fn run(ctx: &Context) -> anyhow::Result<()> {
             fix: Some(format!("install {tool} for {why}")),
         });
     }
+    if args.json {
+        print_json(&report_json(&checks))?;
+        if failed(&checks) {
+            return Err(Failure::new(1, "something paddock needs is missing").into());
+        }
+        return Ok(());
+    }
     let unicode = crate::tui::theme::Theme::detect().unicode;
     print(&report(&checks, unicode))?;
-    if checks.iter().any(|c| c.required && !c.ok) {
+    if failed(&checks) {
         anyhow::bail!("something paddock needs is missing (see above)");
     }
     Ok(())
@@ -256,5 +293,36 @@ mod tests {
         );
         assert!(text.contains("ok daemon"), "{text}");
         assert!(!text.contains("never shown"), "{text}");
+    }
+
+    #[test]
+    fn the_json_report_has_a_stable_shape() {
+        let checks = vec![
+            claude_check(None, None),
+            Check {
+                name: "git",
+                ok: true,
+                required: false,
+                detail: "/usr/bin/git".into(),
+                fix: Some("never shown".into()),
+            },
+        ];
+        let v = report_json(&checks);
+        assert_eq!(v["ok"], json!(false), "claude is required: {v}");
+        assert_eq!(v["checks"][0]["name"], "claude");
+        assert_eq!(v["checks"][0]["ok"], json!(false));
+        assert_eq!(v["checks"][0]["required"], json!(true));
+        assert!(
+            v["checks"][0]["fix"]
+                .as_str()
+                .is_some_and(|f| f.contains("npm install")),
+            "{v}"
+        );
+        assert_eq!(
+            v["checks"][1],
+            json!({"name": "git", "ok": true, "required": false, "detail": "/usr/bin/git", "fix": null})
+        );
+        let fine = report_json(&checks[1..]);
+        assert_eq!(fine["ok"], json!(true));
     }
 }

@@ -128,7 +128,7 @@ pub async fn run(mut cli: Cli) -> anyhow::Result<()> {
         Some(Cmd::Notify(args)) => notify::run(&ctx, args).await,
         Some(Cmd::Usage(args)) => usage::run(&ctx, args).await,
         Some(Cmd::Attachment(args)) => send::attachment(&ctx, args).await,
-        Some(Cmd::Doctor) => doctor::run(&ctx).await,
+        Some(Cmd::Doctor(args)) => doctor::run(&ctx, args).await,
         Some(Cmd::Archive(args)) => batch::update(&ctx, ChatAction::Archive, args).await,
         Some(Cmd::Unarchive(args)) => batch::update(&ctx, ChatAction::Unarchive, args).await,
         Some(Cmd::Star(args)) => batch::update(&ctx, ChatAction::Star, args).await,

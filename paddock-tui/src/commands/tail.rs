@@ -1,4 +1,5 @@
-//! `paddock tail`: attach to a chat and print its turn to the end.
+//! `paddock tail`: attach to a chat and print its running (or just-ended) turn to the end; with
+//! nothing to show, say so and exit (`--wait`: wait for the next turn).
 
 use anyhow::anyhow;
 use paddock_proto::{ChatEvent, ChatList, ChatScope, Reply, Request};
@@ -22,9 +23,14 @@ pub async fn run(ctx: &Context, args: TailArgs) -> anyhow::Result<()> {
     let job = subscribed.job_id.filter(|_| subscribed.running);
     if !subscribed.running && subscribed.replayed == 0 {
         // Subscribing does not say whether the chat exists; waiting on a typo would be forever.
-        chat_exists(&client, &args.session).await?;
-        if args.no_wait {
-            eprint(&format!("nothing is running in {}\n", args.session));
+        // The listing is a second opinion: a turn it says is running (starting, or queued
+        // behind the pool) is on its way, so it is followed rather than reported missing.
+        let listed_running = chat_running(&client, &args.session).await?;
+        if !args.wait && !listed_running {
+            eprint(&format!(
+                "nothing is running in {}, and no turn ended recently (--wait waits for the next one)\n",
+                args.session
+            ));
             return Ok(());
         }
         eprint(&format!(
@@ -51,17 +57,20 @@ pub async fn run(ctx: &Context, args: TailArgs) -> anyhow::Result<()> {
     }
 }
 
-async fn chat_exists(client: &Client, session: &str) -> anyhow::Result<()> {
+/// Whether the listing says `session` runs; an error when there is no such chat.
+async fn chat_running(client: &Client, session: &str) -> anyhow::Result<bool> {
     let request = Request::ChatList(ChatList {
         project_slug: None,
         scope: ChatScope::All,
         since: None,
     });
     match client.request(request).await? {
-        Reply::Chats(c) if c.chats.iter().any(|chat| chat.session_id == session) => Ok(()),
-        Reply::Chats(_) => Err(anyhow!(
-            "no chat {session}; `paddock ls -p SLUG --all` lists a project's chats"
-        )),
+        Reply::Chats(c) => match c.chats.iter().find(|chat| chat.session_id == session) {
+            Some(chat) => Ok(chat.running),
+            None => Err(anyhow!(
+                "no chat {session}; `paddock ls -p SLUG --all` lists a project's chats"
+            )),
+        },
         other => Err(unexpected("chat:list", &other)),
     }
 }
