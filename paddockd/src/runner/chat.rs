@@ -292,6 +292,55 @@ impl ChatTask {
         }
     }
 
+    /// The tool rules this chat's process is answered by: the instance's and the project's
+    /// allowed tools, the agent tools it was given, the user's MCP servers and the browser.
+    fn allowed_tools(&self, project: &crate::projects::Project) -> Vec<String> {
+        let cfg = &self.ctx.cfg;
+        let manage = self.live.as_ref().is_some_and(|l| l.manage);
+        cfg.allowed_tools
+            .iter()
+            .chain(project.file.allowed_tools.iter())
+            .cloned()
+            .chain(crate::agent::allowed_patterns(manage))
+            // The user's servers and the browser: their tools are allowed, not silently denied.
+            .chain(
+                crate::user_mcp::extra_servers(&cfg.user_mcp, cfg.browser_mcp, &project.agent_dir)
+                    .1,
+            )
+            .collect()
+    }
+
+    /// A permission request while no turn runs (a background subagent's tool call): an allowed
+    /// tool is allowed; any other is denied at once, since the approvals inbox asks for a
+    /// running turn and the subagent would otherwise wait until its process is stopped.
+    async fn idle_permission(&mut self, v: &Value) {
+        let Some(project) = self.last.as_ref().map(|l| l.project.clone()) else {
+            return;
+        };
+        let allowed = self.allowed_tools(&project);
+        let attachments_dir = crate::attachments::dir(&self.ctx.cfg.data_dir);
+        let answer = match permission_request(v, &allowed, Some(&attachments_dir)) {
+            Some(Permission::Answer(answer)) => answer,
+            Some(Permission::Ask {
+                request_id,
+                tool,
+                input,
+            }) => {
+                tracing::warn!(session = %self.session_id, tool, "denied a background task's tool call: no turn runs to ask in");
+                let message = format!(
+                    "{tool} needs approval, and paddockd asks only while a turn runs; a background task may use only the allowed tools (allowed_tools in the config or project.toml)"
+                );
+                permissions::answer(&request_id, &input, Some(&message))
+            }
+            None => return,
+        };
+        if let Some(live) = self.live.as_mut()
+            && let Err(e) = live.proc.send(&answer).await
+        {
+            tracing::warn!(session = %self.session_id, "cannot answer a permission request: {e}");
+        }
+    }
+
     /// Output while no turn runs: background task bookkeeping, a subagent's lines, or the
     /// start of a turn the CLI runs by itself (a background task finished), which becomes an
     /// unprompted turn; a dead or babbling process is let go.
@@ -300,6 +349,10 @@ impl ChatTask {
             Output::Json(v) => {
                 if let Some(live) = self.live.as_mut() {
                     live.background.track(&v);
+                }
+                if v.get("type").and_then(Value::as_str) == Some("control_request") {
+                    self.idle_permission(&v).await;
+                    return;
                 }
                 if background::starts_turn(&v)
                     && !self.ctx.shutdown.is_cancelled()
@@ -937,20 +990,8 @@ impl ChatTask {
     ) -> Result<TurnEnd, Vec<ChatEvent>> {
         let cfg = self.ctx.cfg.clone();
         let hub = self.ctx.hub.clone();
-        let manage = self.live.as_ref().is_some_and(|l| l.manage);
         let attachments_dir = crate::attachments::dir(&cfg.data_dir);
-        let allowed: Vec<String> = cfg
-            .allowed_tools
-            .iter()
-            .chain(project.file.allowed_tools.iter())
-            .cloned()
-            .chain(crate::agent::allowed_patterns(manage))
-            // The user's servers and the browser: their tools are allowed, not silently denied.
-            .chain(
-                crate::user_mcp::extra_servers(&cfg.user_mcp, cfg.browser_mcp, &project.agent_dir)
-                    .1,
-            )
-            .collect();
+        let allowed = self.allowed_tools(project);
         let mut deadline: Option<(Instant, &'static str)> = None;
         let mut shutting_down = false;
         let mut cancelled = false;

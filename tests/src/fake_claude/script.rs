@@ -8,7 +8,7 @@
 //! | `{"text":"…","chunks":N,"delay_ms":D}` | a streamed text block (N deltas, D ms before each) |
 //! | `{"thinking":"…","chunks":N,"delay_ms":D}` | a streamed thinking block with a signature |
 //! | `{"tool":"Bash","input":{…},"output":"…","is_error":false,"ask":false,"delay_ms":D,"hang":false,"tool_use_result":…}` | a `tool_use` block ending the API message, then the `user` tool_result line. `ask` first sends `can_use_tool` and waits for the host (skipped when `--allowedTools` names the tool or a matching `prefix*`; without `--permission-prompt-tool stdio` the tool is refused with `system/permission_denied`); `delay_ms`/`hang` make the tool run for a while / until interrupted; `"run":"CMD"` then runs `sh -c CMD` in the working directory for real (and waits for it) before the result, so the tool's effect is on disk (e.g. a `Write` whose file appears); `"id":"toolu_…"` sets the `tool_use` id |
-//! | `{"background":"DESCRIPTION","prompt":"…","delay_ms":D,"reply":"…","reply_delay_ms":R,"id":"toolu_…"}` | an `Agent` call with `run_in_background: true`, as the real CLI prints it (docs/claude-cli.md §12): the `tool_use` block ending the API message, `system/background_tasks_changed`, `system/task_started {is_backgrounded: true}`, and at once the async `tool_result` (`tool_use_result.isAsync`); the turn goes on to its `result`. D ms later (the subagent "runs") the process prints, with no new user message, `task_updated`, `task_notification`, `background_tasks_changed` (the tasks left), then ONE MORE TURN: `system/init`, the streamed `reply` (default `background done: DESCRIPTION`; R ms before each of its 3 chunks, interruptible) and a second `result`. The process does not exit (`-p`, or stdin closed) before such a turn has run |
+//! | `{"background":"DESCRIPTION","prompt":"…","delay_ms":D,"reply":"…","reply_delay_ms":R,"id":"toolu_…"}` | an `Agent` call with `run_in_background: true`, as the real CLI prints it (docs/claude-cli.md §12): the `tool_use` block ending the API message, `system/background_tasks_changed`, `system/task_started {is_backgrounded: true}`, and at once the async `tool_result` (`tool_use_result.isAsync`); the turn goes on to its `result`. D ms later (the subagent "runs") the process prints, with no new user message, `task_updated`, `task_notification`, `background_tasks_changed` (the tasks left), then ONE MORE TURN: `system/init`, the streamed `reply` (default `background done: DESCRIPTION`; R ms before each of its 3 chunks, interruptible) and a second `result`. The process does not exit (`-p`, or stdin closed) before such a turn has run. `"ask":"TOOL"`: when the task finishes, before its lines, the subagent asks `can_use_tool` for TOOL (no turn runs then) and waits for the host; the reply then ends with ` [TOOL: allow]` or ` [TOOL: deny]` |
 //! | `{"retry":529}` | a `system/api_retry` line |
 //! | `{"api_error":529,"message":"…"}` | synthetic API-error assistant line; the turn ends (`is_error:true`, `terminal_reason:"api_error"`) |
 //! | `{"sleep_ms":N}` | wait (interruptible) |
@@ -99,6 +99,8 @@ pub struct BackgroundStep {
     pub reply_delay_ms: u64,
     /// The `tool_use` id (default: a new `toolu_fake_…`).
     pub id: Option<String>,
+    /// A tool the subagent asks permission for when it finishes.
+    pub ask: Option<String>,
 }
 
 /// The steps for a user message text.
@@ -186,6 +188,7 @@ fn parse_step(step: &Value) -> Result<Step, String> {
             reply_delay_ms: u64_of("reply_delay_ms").unwrap_or(0),
             delay_ms,
             id: str_of("id"),
+            ask: str_of("ask"),
             description,
         }));
     }
@@ -261,6 +264,7 @@ mod tests {
                 reply: "background done: scan".into(),
                 reply_delay_ms: 0,
                 id: None,
+                ask: None,
             })
         );
         assert_eq!(

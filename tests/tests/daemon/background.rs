@@ -400,3 +400,29 @@ async fn real_cli_background_agent_reports_back_in_a_turn_of_its_own() {
     }
     d.stop().await.unwrap();
 }
+
+/// A background subagent asking for a tool while no turn runs is answered at once: an allowed
+/// tool is allowed, any other denied (there is no turn to ask a person in), never left waiting.
+#[tokio::test]
+async fn a_background_subagents_permission_request_between_turns_is_answered() {
+    let d = TestDaemon::start_with(|cfg| cfg.allowed_tools = vec!["Read".into()]).await;
+    let mut c = d.client().await;
+    let script = |tool: &str| {
+        format!(
+            "fake:{}",
+            serde_json::json!([{"background": "look", "delay_ms": 200, "ask": tool},
+                               {"text": "started"}])
+        )
+    };
+    let first = c.send_turn("", None, &script("Read")).await;
+    let sid = first.session_id.clone();
+    c.frames_until_complete(&sid).await;
+    let own = c.frames_until_complete(&sid).await;
+    assert_eq!(text_of(&own), "background done: look [Read: allow]");
+
+    let again = c.send_turn("", Some(&sid), &script("Bash")).await;
+    c.frames_until_complete(&again.session_id).await;
+    let own = c.frames_until_complete(&sid).await;
+    assert_eq!(text_of(&own), "background done: look [Bash: deny]");
+    d.stop().await.unwrap();
+}

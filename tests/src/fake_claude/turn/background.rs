@@ -75,7 +75,7 @@ impl Turn<'_> {
 
         let done = json!({"type": DONE, "task_id": task_id, "run_id": run_id,
             "tool_use_id": tool_use_id, "description": bg.description, "reply": bg.reply,
-            "reply_delay_ms": bg.reply_delay_ms, "output_file": output_file});
+            "reply_delay_ms": bg.reply_delay_ms, "output_file": output_file, "ask": bg.ask});
         self.session.background_owed += 1;
         let tx = self.session.background_tx.clone();
         let delay = Duration::from_millis(bg.delay_ms);
@@ -90,7 +90,11 @@ impl Turn<'_> {
         self.session.background_owed = self.session.background_owed.saturating_sub(1);
         let task_id = done["task_id"].as_str().unwrap_or_default().to_owned();
         let description = done["description"].as_str().unwrap_or_default().to_owned();
-        let reply = done["reply"].as_str().unwrap_or_default().to_owned();
+        let mut reply = done["reply"].as_str().unwrap_or_default().to_owned();
+        if let Some(tool) = done["ask"].as_str() {
+            let verdict = self.subagent_asks(tool, &task_id).await;
+            reply = format!("{reply} [{tool}: {verdict}]");
+        }
         let end_time = chrono::Utc::now().timestamp_millis();
         emit(
             &json!({"type": "system", "subtype": "task_updated", "task_id": task_id,
@@ -150,6 +154,28 @@ impl Turn<'_> {
             delay_ms: done["reply_delay_ms"].as_u64().unwrap_or(0),
         }];
         self.run_steps(steps, &notification).await;
+    }
+
+    /// The subagent's `can_use_tool` for `tool`, while no turn runs; the host's behaviour.
+    async fn subagent_asks(&self, tool: &str, task_id: &str) -> String {
+        let request_id = new_uuid();
+        let Some(answer) = self.shared.wait_permission(&request_id) else {
+            return "stream closed".to_owned();
+        };
+        emit(
+            &json!({"type": "control_request", "request_id": request_id, "request": {
+            "subtype": "can_use_tool", "tool_name": tool, "display_name": tool, "input": {},
+            "description": format!("Use {tool}"), "tool_use_id": format!("toolu_sub_{}", short_id()),
+            "agent_id": task_id}}),
+        );
+        match answer.await {
+            Ok(response) if response["subtype"] == "error" => "error".to_owned(),
+            Ok(response) => response["response"]["behavior"]
+                .as_str()
+                .unwrap_or("?")
+                .to_owned(),
+            Err(_) => "stream closed".to_owned(),
+        }
     }
 
     /// `system/background_tasks_changed` with the tasks still running.
