@@ -443,29 +443,21 @@ impl Connection {
                     })
                 })
                 .map_err(crate::daemon::project_error),
-            Request::ProjectCreate(p) => {
-                let created = d
-                    .projects
-                    .create(&p.slug, p.path.as_deref().map(std::path::Path::new))
-                    .map_err(crate::daemon::project_error);
-                if let Ok(project) = &created {
-                    d.state.attach_project(&d.cfg, project).await;
-                    d.hub
-                        .broadcast(ControlMessage::ChatsChanged(paddock_proto::ChatsChanged {
-                            project_slug: project.slug.clone(),
-                            session_id: None,
-                        }))
-                        .await;
-                }
-                created.map(|p| Reply::Project(p.info()))
-            }
-            Request::ProjectUpdate(_)
-            | Request::ProjectDelete(_)
-            | Request::ProjectPromote(_)
-            | Request::ProjectOverviewRequest(_) => Err(ErrorBody::new(
-                ErrorCode::Internal,
-                "this request is not implemented yet in this paddockd",
-            )),
+            Request::ProjectCreate(p) => crate::projects::ops::create(&d, p)
+                .await
+                .map(Reply::Project),
+            Request::ProjectUpdate(u) => crate::projects::ops::update(&d, u)
+                .await
+                .map(Reply::Project),
+            Request::ProjectDelete(r) => crate::projects::ops::delete(&d, r)
+                .await
+                .map(Reply::ProjectDeleted),
+            Request::ProjectPromote(r) => crate::projects::ops::promote(&d, r)
+                .await
+                .map(Reply::Project),
+            Request::ProjectOverviewRequest(r) => crate::projects::ops::overview(&d, &self.user, r)
+                .await
+                .map(|o| Reply::ProjectOverview(Box::new(o))),
             Request::DaemonStatus => Ok(Reply::Status(d.status().await)),
             Request::DaemonShutdown => {
                 tracing::info!(client = self.id, user = %self.user, "shutdown requested");

@@ -73,7 +73,9 @@ impl Daemon {
 
 pub fn project_error(e: ProjectError) -> ErrorBody {
     let code = match &e {
-        ProjectError::InvalidSlug(_) => ErrorCode::InvalidArgument,
+        ProjectError::InvalidSlug(_) | ProjectError::Invalid(_) | ProjectError::Clone(_) => {
+            ErrorCode::InvalidArgument
+        }
         ProjectError::Exists(_) => ErrorCode::AlreadyExists,
         ProjectError::NotFound(_) => ErrorCode::NotFound,
         ProjectError::Io { .. } | ProjectError::Corrupt { .. } | ProjectError::Refused { .. } => {

@@ -14,10 +14,12 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use paddock_proto::{ProjectInfo, TriggerSpec};
+use paddock_proto::{ProjectInfo, ProjectStatus, TriggerSpec};
 use serde::{Deserialize, Deserializer, Serialize};
 
 pub mod edit;
+pub mod ops;
+pub mod repo;
 
 /// The file of a project's settings, in its metadata folder.
 pub const PROJECT_FILE: &str = "project.toml";
@@ -48,6 +50,12 @@ pub enum ProjectError {
         "not changing {path}: the change would make it unusable ({message}); nothing was written"
     )]
     Refused { path: PathBuf, message: String },
+    /// A request that cannot be carried out as asked; the message says why and what to do.
+    #[error("{0}")]
+    Invalid(String),
+    /// Cloning the repository failed; nothing was left behind.
+    #[error("{0}")]
+    Clone(String),
 }
 
 /// A parse error of `text` with where it is: `line 3, column 7: ...`.
@@ -73,6 +81,21 @@ pub struct ProjectFile {
     pub path: Option<PathBuf>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<String>,
+    /// A display name (the slug when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// One line saying what the project is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+    /// The area (group) the project is filed under.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub area: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<ProjectStatus>,
+    /// The repository a repo-backed project was cloned from. Without `path`, its agents run
+    /// in the checkout `<meta>/<repo::checkout_name(repo)>`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repo: Option<String>,
     /// Tools the agents may use without asking, on top of the instance's `allowed_tools`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub allowed_tools: Vec<String>,
@@ -129,12 +152,29 @@ pub struct Project {
 
 impl Project {
     pub fn info(&self) -> ProjectInfo {
+        let f = &self.file;
         ProjectInfo {
             slug: self.slug.clone(),
             path: self.agent_dir.to_string_lossy().into_owned(),
-            created_at: self.file.created_at.clone(),
-            ..Default::default()
+            created_at: f.created_at.clone(),
+            name: f.name.clone(),
+            summary: f.summary.clone(),
+            area: f.area.clone(),
+            status: f.status,
+            repo: f.repo.clone(),
+            model: f.model.clone(),
+            drive_mode: f.drive_mode.map(|m| match m {
+                crate::config::DriveMode::Session => paddock_proto::ProjectDriveMode::Session,
+                crate::config::DriveMode::Batch => paddock_proto::ProjectDriveMode::Batch,
+            }),
+            max_spawn_depth: f.max_spawn_depth,
         }
+    }
+
+    /// Whether its agents run in a directory of the user's own (`path`), not in its data
+    /// folder (a notebook) or a checkout inside it (repo-backed).
+    pub fn has_own_dir(&self) -> bool {
+        self.file.path.is_some()
     }
 
     pub fn is_root(&self) -> bool {
@@ -282,7 +322,11 @@ impl Projects {
                 });
             }
         };
-        let agent_dir = file.path.clone().unwrap_or_else(|| meta_dir.clone());
+        let agent_dir = match (&file.path, &file.repo) {
+            (Some(path), _) => path.clone(),
+            (None, Some(repo)) => meta_dir.join(repo::checkout_name(repo)),
+            (None, None) => meta_dir.clone(),
+        };
         // The CLI keys transcripts by the physical path, so resolve symlinks once here.
         let agent_dir = std::fs::canonicalize(&agent_dir).unwrap_or(agent_dir);
         Ok(Project {
@@ -321,13 +365,55 @@ impl Projects {
     /// Creates a project. `path`: where its agents run (created if missing); default: its
     /// metadata folder.
     pub fn create(&self, slug: &str, path: Option<&Path>) -> Result<Project, ProjectError> {
+        self.create_with(
+            slug,
+            &NewProject {
+                path: path.map(Path::to_path_buf),
+                ..NewProject::default()
+            },
+        )
+    }
+
+    /// Creates a project: claims `<data>/projects/SLUG` (atomically), clones `new.repo` when
+    /// there is one (blocking: run it off the async threads), then writes `project.toml`.
+    /// Whatever fails, what this call made is removed again; a directory that was there before
+    /// (an empty `path` to clone into) is left, emptied of what the clone wrote.
+    pub fn create_with(&self, slug: &str, new: &NewProject) -> Result<Project, ProjectError> {
         if !valid_slug(slug) {
             return Err(ProjectError::InvalidSlug(slug.to_owned()));
         }
+        let repo_url = match &new.repo {
+            Some(r) => Some(repo::check_url(r)?),
+            None => None,
+        };
+        let text =
+            |s: &Option<String>, what: &str, max: usize| -> Result<Option<String>, ProjectError> {
+                match s.as_deref().map(str::trim) {
+                    None | Some("") => Ok(None),
+                    Some(v) => check_text(v, what, max).map(|()| Some(v.to_owned())),
+                }
+            };
+        let name = text(&new.name, "name", NAME_MAX)?;
+        let summary = text(&new.summary, "summary", SUMMARY_MAX)?;
+        let area = text(&new.area, "area", NAME_MAX)?;
         let io = |path: &Path| {
             let path = path.to_path_buf();
             move |source| ProjectError::Io { path, source }
         };
+        // Where a path of the user's own would be: absolute, checked before anything is made.
+        let own_dir = match &new.path {
+            Some(p) if p.is_absolute() => Some(p.clone()),
+            Some(p) => Some(std::env::current_dir().map_err(io(p))?.join(p)),
+            None => None,
+        };
+        if let (Some(dir), Some(_)) = (&own_dir, &repo_url)
+            && !repo::is_missing_or_empty(dir)
+        {
+            return Err(ProjectError::Invalid(format!(
+                "{} is not empty; a repository is cloned only into a new or empty directory",
+                dir.display()
+            )));
+        }
         std::fs::create_dir_all(self.projects_dir()).map_err(io(&self.projects_dir()))?;
         let meta_dir = self.meta_dir(slug);
         // create_dir (not _all) is the atomic claim on the slug.
@@ -338,33 +424,262 @@ impl Projects {
             }
             Err(e) => return Err(io(&meta_dir)(e)),
         }
+        let undo = |clone_into: Option<(&Path, bool)>| {
+            if let Some((dir, existed)) = clone_into {
+                repo::undo_clone(dir, existed);
+            }
+            let _ = std::fs::remove_dir_all(&meta_dir);
+        };
         let mut file = ProjectFile {
             created_at: Some(chrono::Utc::now().to_rfc3339()),
+            name,
+            summary,
+            area,
+            status: new.status,
+            repo: repo_url.clone(),
             ..ProjectFile::default()
         };
-        if let Some(p) = path {
-            let abs = if p.is_absolute() {
-                p.to_path_buf()
-            } else {
-                std::env::current_dir().map_err(io(p))?.join(p)
+        let mut cloned: Option<(PathBuf, bool)> = None;
+        if let Some(url) = &repo_url {
+            let (dest, existed) = match &own_dir {
+                Some(dir) => (dir.clone(), dir.exists()),
+                None => (meta_dir.join(repo::checkout_name(url)), false),
             };
-            if let Err(e) = std::fs::create_dir_all(&abs) {
-                let _ = std::fs::remove_dir(&meta_dir);
-                return Err(io(&abs)(e));
+            if let Err(e) = repo::clone(url, &dest, new.clone_limit.unwrap_or(repo::CLONE_LIMIT)) {
+                undo(Some((&dest, existed)));
+                return Err(e);
             }
-            file.path = Some(std::fs::canonicalize(&abs).map_err(io(&abs))?);
+            cloned = Some((dest, existed));
+        } else if let Some(dir) = &own_dir
+            && let Err(e) = std::fs::create_dir_all(dir)
+        {
+            undo(None);
+            return Err(io(dir)(e));
         }
-        let text = toml::to_string(&file).map_err(|e| ProjectError::Corrupt {
-            path: meta_dir.join("project.toml"),
-            message: e.to_string(),
-        })?;
-        let file_path = meta_dir.join("project.toml");
-        if let Err(e) = crate::fsutil::write_atomic(&file_path, text.as_bytes()) {
-            let _ = std::fs::remove_dir_all(&meta_dir);
-            return Err(io(&file_path)(e));
+        let undo_all = || undo(cloned.as_ref().map(|(d, e)| (d.as_path(), *e)));
+        if let Some(dir) = &own_dir {
+            match std::fs::canonicalize(dir) {
+                Ok(dir) => file.path = Some(dir),
+                Err(e) => {
+                    undo_all();
+                    return Err(io(dir)(e));
+                }
+            }
+        }
+        let file_path = meta_dir.join(PROJECT_FILE);
+        let written = toml::to_string(&file)
+            .map_err(|e| ProjectError::Corrupt {
+                path: file_path.clone(),
+                message: e.to_string(),
+            })
+            .and_then(|text| {
+                crate::fsutil::write_atomic(&file_path, text.as_bytes()).map_err(io(&file_path))
+            });
+        if let Err(e) = written {
+            undo_all();
+            return Err(e);
         }
         self.get(slug)
     }
+
+    /// Changes a project's settings (`project:update`) as an edit of its `project.toml`.
+    pub fn update(&self, u: &paddock_proto::ProjectUpdate) -> Result<Project, ProjectError> {
+        use toml_edit::value;
+        let text = |v: &Option<Option<String>>,
+                    what: &str,
+                    max: usize|
+         -> Result<Option<Option<String>>, ProjectError> {
+            match v {
+                None => Ok(None),
+                Some(None) => Ok(Some(None)),
+                Some(Some(s)) if s.trim().is_empty() => Ok(Some(None)),
+                Some(Some(s)) => {
+                    check_text(s.trim(), what, max).map(|()| Some(Some(s.trim().to_owned())))
+                }
+            }
+        };
+        let name = text(&u.name, "name", NAME_MAX)?;
+        let summary = text(&u.summary, "summary", SUMMARY_MAX)?;
+        let area = text(&u.area, "area", NAME_MAX)?;
+        let model = text(&u.model, "model", NAME_MAX)?;
+        if let Some(Some(m)) = &model
+            && m.chars().any(char::is_whitespace)
+        {
+            return Err(ProjectError::Invalid(format!("{m:?} is not a model name")));
+        }
+        if let Some(Some(depth)) = u.max_spawn_depth
+            && depth > 8
+        {
+            return Err(ProjectError::Invalid(format!(
+                "maxSpawnDepth {depth} is out of range: 0 to 8"
+            )));
+        }
+        self.edit_file(&u.slug, |doc| {
+            edit::set_key(doc, "name", name.map(|v| v.map(value)));
+            edit::set_key(doc, "summary", summary.map(|v| v.map(value)));
+            edit::set_key(doc, "area", area.map(|v| v.map(value)));
+            edit::set_key(
+                doc,
+                "status",
+                u.status.map(|v| v.map(|s| value(s.as_str()))),
+            );
+            edit::set_key(doc, "model", model.map(|v| v.map(value)));
+            edit::set_key(
+                doc,
+                "drive_mode",
+                u.drive_mode.map(|v| {
+                    v.map(|m| {
+                        value(match m {
+                            paddock_proto::ProjectDriveMode::Session => "session",
+                            paddock_proto::ProjectDriveMode::Batch => "batch",
+                        })
+                    })
+                }),
+            );
+            edit::set_key(
+                doc,
+                "max_spawn_depth",
+                u.max_spawn_depth.map(|v| v.map(|n| value(i64::from(n)))),
+            );
+        })?;
+        self.get(&u.slug)
+    }
+
+    /// Makes a notebook project repo-backed (`project:promote`): clones `url` into
+    /// `<meta>/<checkout name>` first (a failure removes just that), then records `repo` in
+    /// `project.toml` (a failure removes the clone again). Blocking: run it off the async
+    /// threads. The notebook's CLAUDE.md, which claude would read from the checkout (its
+    /// parent folder), is renamed `CLAUDE.notebook.md`.
+    pub fn promote(
+        &self,
+        slug: &str,
+        url: &str,
+        limit: std::time::Duration,
+    ) -> Result<Project, ProjectError> {
+        if slug.is_empty() {
+            return Err(ProjectError::Invalid(
+                "the root workspace cannot be repo-backed; create a project with the repository instead (`paddock project add SLUG --repo URL`)".into(),
+            ));
+        }
+        let project = self.get(slug)?;
+        if let Some(path) = &project.file.path {
+            return Err(ProjectError::Invalid(format!(
+                "project {slug:?} runs in a directory of your own ({}); only a notebook project (its files in paddock's data) can be promoted",
+                path.display()
+            )));
+        }
+        if let Some(repo) = &project.file.repo {
+            return Err(ProjectError::Invalid(format!(
+                "project {slug:?} is repo-backed already ({repo})"
+            )));
+        }
+        let url = repo::check_url(url)?;
+        let name = repo::checkout_name(&url);
+        let dest = project.meta_dir.join(&name);
+        if dest.exists() || dest.is_symlink() {
+            return Err(ProjectError::Invalid(format!(
+                "{} exists already in project {slug:?}; move it away first (paddock never clones over files)",
+                dest.display()
+            )));
+        }
+        repo::clone(&url, &dest, limit).inspect_err(|_| repo::undo_clone(&dest, false))?;
+        if let Err(e) = self.edit_file(slug, |doc| {
+            edit::set_key(doc, "repo", Some(Some(toml_edit::value(url.as_str()))));
+        }) {
+            repo::undo_clone(&dest, false);
+            return Err(e);
+        }
+        let claude = project.meta_dir.join("CLAUDE.md");
+        if claude.is_file() {
+            let aside = project.meta_dir.join("CLAUDE.notebook.md");
+            if aside.exists() {
+                tracing::warn!(project = %slug, "the notebook's CLAUDE.md stays: CLAUDE.notebook.md exists already");
+            } else if let Err(e) = std::fs::rename(&claude, &aside) {
+                tracing::warn!(project = %slug, "cannot move the notebook's CLAUDE.md aside: {e}");
+            }
+        }
+        self.get(slug)
+    }
+
+    /// The trash folder (`<data>/trash`), where deleted projects' data folders are moved.
+    pub fn trash_dir(&self) -> PathBuf {
+        self.data_dir.join("trash")
+    }
+
+    /// Moves a project's data folder to the trash (`<data>/trash/SLUG-<UTC time>`), or deletes
+    /// it. Symlinks inside (a `host`-mode `.chats`) are removed, never followed. Blocking.
+    pub fn remove_folder(
+        &self,
+        project: &Project,
+        files: paddock_proto::ProjectFiles,
+    ) -> Result<Option<PathBuf>, ProjectError> {
+        if project.is_root() {
+            return Err(ProjectError::Invalid(
+                "the root workspace cannot be deleted".into(),
+            ));
+        }
+        let meta = &project.meta_dir;
+        let io = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| ProjectError::Io { path, source }
+        };
+        match files {
+            paddock_proto::ProjectFiles::Trash => {
+                let trash = self.trash_dir();
+                crate::fsutil::create_private_dir(&trash).map_err(io(&trash))?;
+                let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%SZ");
+                let mut dest = trash.join(format!("{}-{stamp}", project.slug));
+                let mut n = 1;
+                while dest.exists() {
+                    n += 1;
+                    dest = trash.join(format!("{}-{stamp}-{n}", project.slug));
+                }
+                std::fs::rename(meta, &dest).map_err(io(meta))?;
+                Ok(Some(dest))
+            }
+            paddock_proto::ProjectFiles::Delete => {
+                std::fs::remove_dir_all(meta).map_err(io(meta))?;
+                Ok(None)
+            }
+        }
+    }
+}
+
+/// The most characters a name, area or model may have.
+const NAME_MAX: usize = 200;
+/// The most characters a summary may have.
+const SUMMARY_MAX: usize = 2000;
+
+fn check_text(v: &str, what: &str, max: usize) -> Result<(), ProjectError> {
+    if v.chars().count() > max {
+        return Err(ProjectError::Invalid(format!(
+            "the {what} is longer than {max} characters"
+        )));
+    }
+    let multiline = what == "summary";
+    if v.chars()
+        .any(|c| c.is_control() && !(multiline && (c == '\n' || c == '\t')))
+    {
+        return Err(ProjectError::Invalid(format!(
+            "the {what} holds control characters"
+        )));
+    }
+    Ok(())
+}
+
+/// What a new project is made with (`project:create`).
+#[derive(Debug, Clone, Default)]
+pub struct NewProject {
+    /// Where its agents run; default: its data folder (or a checkout inside it).
+    pub path: Option<PathBuf>,
+    /// A repository to clone.
+    pub repo: Option<String>,
+    pub name: Option<String>,
+    pub summary: Option<String>,
+    pub area: Option<String>,
+    pub status: Option<ProjectStatus>,
+    /// How long the clone may take ([`repo::CLONE_LIMIT`] when absent).
+    pub clone_limit: Option<std::time::Duration>,
 }
 
 #[cfg(test)]

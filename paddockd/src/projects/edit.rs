@@ -89,6 +89,33 @@ pub fn remove_trigger(doc: &mut DocumentMut, name: &str) -> bool {
     removed.is_some()
 }
 
+/// Sets (`Some(Some(item))`), removes (`Some(None)`) or leaves (`None`) a top-level key. A
+/// value replaced keeps its comments and place; a new key goes after the other top-level keys.
+pub fn set_key(doc: &mut DocumentMut, key: &str, change: Option<Option<Item>>) {
+    let Some(change) = change else {
+        return;
+    };
+    let root = doc.as_table_mut();
+    let Some(new) = change else {
+        root.remove(key);
+        return;
+    };
+    if let Some(old) = root.get_mut(key).and_then(Item::as_value_mut)
+        && let Item::Value(mut v) = new.clone()
+    {
+        *v.decor_mut() = old.decor().clone();
+        *old = v;
+        return;
+    }
+    let first_key = root
+        .iter()
+        .all(|(k, v)| k == key || v.is_table() || v.is_array_of_tables());
+    root.insert(key, new);
+    if first_key {
+        hoist_header_comment(doc);
+    }
+}
+
 /// Adds `tool` to `allowed_tools` (creating the list); whether it was not there yet. A value
 /// that is not a list is left alone (the file would not have loaded).
 pub fn allow_tool(doc: &mut DocumentMut, tool: &str) -> bool {

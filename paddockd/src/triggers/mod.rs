@@ -238,8 +238,9 @@ pub async fn list(d: &Daemon, r: TriggerList) -> Result<TriggersReply, ErrorBody
     Ok(TriggersReply { triggers })
 }
 
-/// Brings the armed schedules up to date and wakes the tasks.
-fn rearm_now(d: &Daemon) {
+/// Brings the armed schedules up to date and wakes the tasks (after triggers or projects
+/// changed).
+pub(crate) fn rearm_now(d: &Daemon) {
     schedule::sync(d, &d.triggers, &load_all(d), chrono::Utc::now());
     d.triggers.rearm();
 }

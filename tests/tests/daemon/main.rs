@@ -14,6 +14,7 @@ mod list_delta;
 mod management;
 mod notifications;
 mod project_file;
+mod projects;
 mod provenance;
 mod queue;
 mod real_cli;

@@ -1,0 +1,388 @@
+//! The project requests that need the running daemon (`project:create`, `project:update`,
+//! `project:delete`, `project:promote`, `project:overview`): the filesystem work of
+//! [`super::Projects`] off the async threads, then what the daemon keeps about a project
+//! brought in line: its `.chats` link and its index watch, its triggers, the clients' lists.
+//!
+//! Creating, promoting and deleting take one lock ([`LIFECYCLE`]), so two of them never work on
+//! the same folders at once (two promotes cloning into one checkout, a delete under a clone).
+
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use paddock_proto::{
+    ChatScope, ControlMessage, ErrorBody, ErrorCode, ProjectCreate, ProjectDelete, ProjectDeleted,
+    ProjectFiles, ProjectInfo, ProjectOverview, ProjectPromote, ProjectRef, ProjectUpdate,
+};
+
+use super::{NewProject, Project};
+use crate::daemon::{Daemon, project_error};
+
+/// One project lifecycle change (create, promote, delete) at a time.
+static LIFECYCLE: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// How long a forced delete waits for the project's interrupted turns to end.
+const CANCEL_WAIT: Duration = Duration::from_secs(30);
+
+/// The most of a curated file read before it is cut (they are written within budgets far
+/// below this; a hand-edited one may not be).
+const READ_MAX: u64 = 1024 * 1024;
+
+fn internal(what: &str, e: impl std::fmt::Display) -> ErrorBody {
+    ErrorBody::new(ErrorCode::Internal, format!("{what}: {e}"))
+}
+
+/// Runs blocking project work off the async threads.
+async fn blocking<T: Send + 'static>(
+    job: impl FnOnce() -> Result<T, super::ProjectError> + Send + 'static,
+) -> Result<T, ErrorBody> {
+    tokio::task::spawn_blocking(job)
+        .await
+        .map_err(|e| internal("the project task failed", e))?
+        .map_err(project_error)
+}
+
+/// Tells every client a project's chat list changed (it appeared, went, or moved).
+async fn announce(d: &Daemon, slug: &str) {
+    d.hub
+        .broadcast(ControlMessage::ChatsChanged(paddock_proto::ChatsChanged {
+            project_slug: slug.to_owned(),
+            session_id: None,
+        }))
+        .await;
+}
+
+/// `project:create` (and the agents' `create_project`).
+pub async fn create(d: &Daemon, p: ProjectCreate) -> Result<ProjectInfo, ErrorBody> {
+    let _one = LIFECYCLE.lock().await;
+    let new = NewProject {
+        path: p.path.map(PathBuf::from),
+        repo: p.repo,
+        name: p.name,
+        summary: p.summary,
+        area: p.area,
+        status: p.status,
+        clone_limit: None,
+    };
+    let projects = d.projects.clone();
+    let slug = p.slug;
+    let project = blocking(move || projects.create_with(&slug, &new)).await?;
+    d.state.attach_project(&d.cfg, &project).await;
+    crate::triggers::rearm_now(d);
+    announce(d, &project.slug).await;
+    Ok(project.info())
+}
+
+/// `project:update`.
+pub async fn update(d: &Daemon, u: ProjectUpdate) -> Result<ProjectInfo, ErrorBody> {
+    let projects = d.projects.clone();
+    let project = blocking(move || projects.update(&u)).await?;
+    announce(d, &project.slug).await;
+    Ok(project.info())
+}
+
+/// The project's turns running now.
+async fn running_in(d: &Daemon, slug: &str) -> Vec<String> {
+    crate::chats::running_sessions(d)
+        .await
+        .into_iter()
+        .filter(|(_, s)| s == slug)
+        .map(|(sid, _)| sid)
+        .collect()
+}
+
+/// Removes the link in the daemon's Claude home at `link` when it is one (never a folder, and
+/// never what it points to). Whether one was removed.
+fn remove_link(link: &Path) -> bool {
+    if !link.is_symlink() {
+        return false;
+    }
+    match std::fs::remove_file(link) {
+        Ok(()) => true,
+        Err(e) => {
+            tracing::warn!(link = %link.display(), "cannot remove a transcripts link: {e}");
+            false
+        }
+    }
+}
+
+/// `project:delete`.
+pub async fn delete(d: &Daemon, r: ProjectDelete) -> Result<ProjectDeleted, ErrorBody> {
+    if r.slug.is_empty() {
+        return Err(ErrorBody::new(
+            ErrorCode::InvalidArgument,
+            "the root workspace cannot be deleted",
+        ));
+    }
+    let _one = LIFECYCLE.lock().await;
+    let project = d.project(&r.slug)?;
+    let own_dir = project.has_own_dir();
+    let files = match (r.files, own_dir) {
+        (Some(f), _) => f,
+        (None, true) => ProjectFiles::Trash,
+        (None, false) => {
+            return Err(ErrorBody::new(
+                ErrorCode::InvalidArgument,
+                format!(
+                    "project {:?} keeps its files in {}; say what to do with them: `--trash` moves the folder to {} (restorable), `--delete-files` deletes it",
+                    r.slug,
+                    project.meta_dir.display(),
+                    d.projects.trash_dir().display()
+                ),
+            ));
+        }
+    };
+    if own_dir && files == ProjectFiles::Delete && project.agent_dir.starts_with(&project.meta_dir)
+    {
+        return Err(ErrorBody::new(
+            ErrorCode::InvalidArgument,
+            format!(
+                "{} (the project's own directory) is inside its data folder; use `--trash` so it is not deleted",
+                project.agent_dir.display()
+            ),
+        ));
+    }
+    let mut done = Vec::new();
+    // Running turns: refused, or interrupted and waited for.
+    let running = running_in(d, &r.slug).await;
+    let mut cancelled = 0u32;
+    if !running.is_empty() {
+        if !r.force {
+            return Err(ErrorBody::new(
+                ErrorCode::Busy,
+                format!(
+                    "project {:?} has {} running turn(s); wait for them, or force the delete (`--force`) to interrupt them; nothing was changed",
+                    r.slug,
+                    running.len()
+                ),
+            ));
+        }
+        for sid in &running {
+            if d.runner.cancel(sid.clone(), None).await {
+                cancelled += 1;
+            }
+        }
+        let deadline = tokio::time::Instant::now() + CANCEL_WAIT;
+        while !running_in(d, &r.slug).await.is_empty() {
+            if tokio::time::Instant::now() >= deadline {
+                return Err(ErrorBody::new(
+                    ErrorCode::Busy,
+                    format!(
+                        "project {:?}'s interrupted turns did not end within {} s; nothing was deleted, try again",
+                        r.slug,
+                        CANCEL_WAIT.as_secs()
+                    ),
+                ));
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        done.push(format!(
+            "Interrupted {cancelled} running turn{}.",
+            if cancelled == 1 { "" } else { "s" }
+        ));
+    }
+    let folder = d.state.folder_of(&project);
+    let chats = u32::try_from(d.state.index.chats_in(&folder).len()).unwrap_or(u32::MAX);
+    let triggers = u32::try_from(project.file.triggers.len()).unwrap_or(u32::MAX);
+    // The index forgets the chats, and the links to them go (a host-mode link's folder, the
+    // user's own history, stays).
+    d.state.index.unwatch_folder(&folder);
+    let meta_link = crate::chat_links::link_path(&d.cfg.claude_home, &project.meta_dir);
+    let mut links = 0;
+    for link in [folder.clone(), meta_link] {
+        if remove_link(&link) {
+            links += 1;
+        }
+    }
+    // The folder itself.
+    let projects = d.projects.clone();
+    let moved = {
+        let project = project.clone();
+        blocking(move || projects.remove_folder(&project, files)).await
+    };
+    let moved_to = match moved {
+        Ok(m) => m,
+        Err(e) => {
+            // Nothing was moved: the project stays as it was.
+            d.state.attach_project(&d.cfg, &project).await;
+            return Err(e);
+        }
+    };
+    let what = format!(
+        "{}{} chat{}, OVERVIEW.md, CHANGELOG.md and project.toml with {} trigger{}",
+        if own_dir { "" } else { "its files, " },
+        chats,
+        if chats == 1 { "" } else { "s" },
+        triggers,
+        if triggers == 1 { "" } else { "s" }
+    );
+    done.push(match &moved_to {
+        Some(to) => format!(
+            "Moved {} ({what}) to {}; move it back to restore the project.",
+            project.meta_dir.display(),
+            to.display()
+        ),
+        None => format!("Deleted {} ({what}).", project.meta_dir.display()),
+    });
+    if own_dir {
+        done.push(format!(
+            "Left {} as it is: it is your own directory.",
+            project.agent_dir.display()
+        ));
+    }
+    if d.cfg.transcripts == crate::chat_links::TranscriptMode::Host {
+        done.push(
+            "The transcripts stay in your own ~/.claude (host mode); only paddock's links to them were removed.".to_owned(),
+        );
+    }
+    if links > 0 {
+        tracing::info!(project = %r.slug, links, "removed the project's transcripts links");
+    }
+    if let Err(e) = d.state.stores.sweep.remove(&r.slug).await {
+        tracing::warn!(project = %r.slug, "cannot forget the project's sweep watermark: {e}");
+    }
+    crate::triggers::rearm_now(d);
+    announce(d, &r.slug).await;
+    tracing::info!(project = %r.slug, chats, triggers, cancelled, moved_to = ?moved_to, "project deleted");
+    Ok(ProjectDeleted {
+        slug: r.slug,
+        path: project.agent_dir.to_string_lossy().into_owned(),
+        path_kept: project.agent_dir.exists(),
+        moved_to: moved_to.map(|p| p.to_string_lossy().into_owned()),
+        chats,
+        triggers,
+        cancelled_turns: cancelled,
+        done,
+    })
+}
+
+/// `project:promote` (and the agents' `promote_project`).
+pub async fn promote(d: &Daemon, r: ProjectPromote) -> Result<ProjectInfo, ErrorBody> {
+    promote_within(d, r, super::repo::CLONE_LIMIT).await
+}
+
+async fn promote_within(
+    d: &Daemon,
+    r: ProjectPromote,
+    limit: Duration,
+) -> Result<ProjectInfo, ErrorBody> {
+    if d.cfg.transcripts == crate::chat_links::TranscriptMode::Host {
+        return Err(ErrorBody::new(
+            ErrorCode::InvalidArgument,
+            "in host mode a project's chats are your terminal history for its directory, which a promotion would leave behind; create a new project with the repository instead (`paddock project add SLUG --repo URL`)",
+        ));
+    }
+    let _one = LIFECYCLE.lock().await;
+    let before = d.project(&r.slug)?;
+    let running = running_in(d, &r.slug).await;
+    if !running.is_empty() {
+        return Err(ErrorBody::new(
+            ErrorCode::Busy,
+            format!(
+                "project {:?} has {} running turn(s); promote it once they end",
+                r.slug,
+                running.len()
+            ),
+        ));
+    }
+    let old_folder = d.state.folder_of(&before);
+    let projects = d.projects.clone();
+    let (slug, repo) = (r.slug.clone(), r.repo);
+    let project: Project = blocking(move || projects.promote(&slug, &repo, limit)).await?;
+    // The chats stay in `.chats`; the link for the new directory leads there too. The old link
+    // stays: a `claude` still alive idle in the old directory writes through it (the next
+    // turn of its chat), into the same `.chats`. Only the new folder is indexed.
+    d.state.index.unwatch_folder(&old_folder);
+    d.state.attach_project(&d.cfg, &project).await;
+    crate::triggers::rearm_now(d);
+    announce(d, &project.slug).await;
+    Ok(project.info())
+}
+
+/// Reads at most [`READ_MAX`] bytes of a file; `None` when it does not exist.
+fn read_capped(path: &Path) -> std::io::Result<Option<String>> {
+    let file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let mut bytes = Vec::new();
+    file.take(READ_MAX).read_to_end(&mut bytes)?;
+    Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
+}
+
+/// The start of `text` within `max` bytes, cut at a line's end; whether it was cut.
+fn head_lines(text: String, max: usize) -> (String, bool) {
+    if text.len() <= max {
+        return (text, false);
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let cut = text[..end].rfind('\n').map_or(end, |at| at + 1);
+    (text[..cut].to_owned(), true)
+}
+
+/// `project:overview`.
+pub async fn overview(d: &Daemon, user: &str, r: ProjectRef) -> Result<ProjectOverview, ErrorBody> {
+    let project = d.project(&r.slug)?;
+    let meta = project.meta_dir.clone();
+    let (overview, changelog) = tokio::task::spawn_blocking(move || {
+        let read = |name: &str| read_capped(&meta.join(name));
+        Ok::<_, std::io::Error>((
+            read(crate::sweeper::files::OVERVIEW_FILE)?,
+            read(crate::sweeper::files::CHANGELOG_FILE)?,
+        ))
+    })
+    .await
+    .map_err(|e| internal("the project task failed", e))?
+    .map_err(|e| internal("cannot read the project's curated files", e))?;
+    let (overview, overview_truncated) = match overview {
+        Some(text) => {
+            let (text, cut) = head_lines(text, paddock_proto::OVERVIEW_MAX_BYTES);
+            (Some(text), cut)
+        }
+        None => (None, false),
+    };
+    let (changelog, changelog_truncated) = match changelog {
+        Some(text) => {
+            let (text, cut) =
+                crate::sweeper::files::cut_changelog(&text, paddock_proto::CHANGELOG_MAX_BYTES);
+            (Some(text), cut)
+        }
+        None => (None, false),
+    };
+    d.state.wait_ready().await;
+    let chats = crate::chats::list(d, user, Some(&r.slug), ChatScope::Active).await?;
+    let count = |f: fn(&paddock_proto::ChatSummary) -> bool| {
+        u32::try_from(chats.iter().filter(|c| f(c)).count()).unwrap_or(u32::MAX)
+    };
+    Ok(ProjectOverview {
+        project: project.info(),
+        overview,
+        overview_truncated,
+        changelog,
+        changelog_truncated,
+        chats: count(|_| true),
+        running: count(|c| c.running),
+        unread: count(|c| c.unread),
+        swept_at: d.state.stores.sweep.get(&r.slug).map(|s| s.last_swept_at),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_overview_is_cut_at_a_line_end() {
+        let text = "line one\nline two\nline three\n".to_owned();
+        assert_eq!(head_lines(text.clone(), 100), (text.clone(), false));
+        assert_eq!(
+            head_lines(text.clone(), 12),
+            ("line one\n".to_owned(), true)
+        );
+        assert_eq!(head_lines("ééé".to_owned(), 3), ("é".to_owned(), true));
+    }
+}
