@@ -163,22 +163,18 @@ fn str_of<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
 }
 
 /// Whether a line that arrives while no turn runs opens a turn the CLI started by itself (a
-/// background task's notification, a scheduled wake-up): the lines of a turn, from the main
-/// conversation. Task bookkeeping, control responses, title changes and a subagent's traffic
-/// (`parent_tool_use_id` set) do not.
+/// background task's notification, a scheduled wake-up): `system/init`, which begins every turn
+/// of a stream-json process, or a turn's own lines should that be missed (`assistant`,
+/// `stream_event`, `result`) from the main conversation. Task bookkeeping, control responses,
+/// `system/status`, title changes, a local command's `user` echo (`set_model` prints one) and a
+/// subagent's traffic (`parent_tool_use_id` set) do not: none of them is followed by a `result`.
 pub fn starts_turn(v: &Value) -> bool {
     if v.get("parent_tool_use_id").is_some_and(|p| !p.is_null()) {
         return false;
     }
     match v.get("type").and_then(Value::as_str) {
         Some("assistant" | "stream_event" | "result") => true,
-        // A replayed message of ours or a tool result belongs to a turn; a user line on its own
-        // while idle is the CLI's own turn too.
-        Some("user") => true,
-        Some("system") => matches!(
-            v.get("subtype").and_then(Value::as_str),
-            Some("init" | "status" | "api_retry")
-        ),
+        Some("system") => v.get("subtype").and_then(Value::as_str) == Some("init"),
         _ => false,
     }
 }
@@ -274,5 +270,12 @@ mod tests {
         ));
         assert!(!starts_turn(&json!({"type":"control_response"})));
         assert!(!starts_turn(&json!({"type":"command_lifecycle"})));
+        assert!(!starts_turn(
+            &json!({"type":"system","subtype":"status","status":null})
+        ));
+        assert!(!starts_turn(
+            &json!({"type":"user","message":{"role":"user",
+            "content":"<local-command-stdout>Set model</local-command-stdout>"}})
+        ));
     }
 }
