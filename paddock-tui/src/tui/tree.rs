@@ -483,8 +483,19 @@ impl TreeState {
 
     // ----- data -------------------------------------------------------------------------
 
+    /// The projects; the archived chats of a project no longer listed are forgotten (and its
+    /// group no longer read).
     pub fn set_projects(&mut self, projects: Vec<ProjectInfo>) {
-        self.change(|s| s.projects = projects);
+        self.change(|s| {
+            let known: HashSet<&str> = projects.iter().map(|p| p.slug.as_str()).collect();
+            s.archive_open.retain(|slug| known.contains(slug.as_str()));
+            s.archived.retain(|slug, _| known.contains(slug.as_str()));
+            s.archive_errors
+                .retain(|slug, _| known.contains(slug.as_str()));
+            s.archive_requests
+                .retain(|slug| known.contains(slug.as_str()));
+            s.projects = projects;
+        });
     }
 
     /// Replaces every project's chats with a list of all chats (grouped by project here, each
@@ -569,19 +580,20 @@ impl TreeState {
     /// Marks a chat running or idle (its place does not change). False when the chat is not
     /// listed: the caller reloads its project.
     pub fn apply_active(&mut self, active: &Active) -> bool {
-        let Some(chats) = self.chats.get_mut(&active.project_slug) else {
-            return false;
-        };
-        let Some(&i) = chats.by_id.get(&active.session_id) else {
-            return false;
-        };
-        match chats.list.get_mut(i) {
-            Some(chat) => {
+        // Active chats first: a chat in both lists (just unarchived) is the active one.
+        for lists in [&mut self.chats, &mut self.archived] {
+            let Some(chats) = lists.get_mut(&active.project_slug) else {
+                continue;
+            };
+            let Some(&i) = chats.by_id.get(&active.session_id) else {
+                continue;
+            };
+            if let Some(chat) = chats.list.get_mut(i) {
                 chat.running = active.running;
-                true
+                return true;
             }
-            None => false,
         }
+        false
     }
 
     pub fn projects(&self) -> &[ProjectInfo] {
@@ -2131,6 +2143,14 @@ mod tests {
             "{shown:?}"
         );
         assert!(shown.contains(&"< archived 2>".to_owned()), "{shown:?}");
+        // A running archived chat is marked in place (no reload asked).
+        assert!(s.apply_active(&Active {
+            project_slug: String::new(),
+            session_id: "x1".into(),
+            job_id: "j".into(),
+            running: true,
+        }));
+        assert_eq!(s.chat("", "x1").map(|c| c.running), Some(true));
         // A failed read is said on the group; the list held stays.
         s.set_archived_chats(String::new(), Err("the daemon is busy".into()));
         assert!(s.rows().iter().any(|r| matches!(
@@ -2173,9 +2193,11 @@ mod tests {
                 "  x1"
             ]
         );
-        // Remembered open: the group is read again once connected.
+        // Remembered open: the group is read again once connected; a project gone is
+        // forgotten.
         let mut s = state();
-        s.restore_open_archives(vec!["web".into()]);
+        s.restore_open_archives(vec!["web".into(), "gone".into()]);
+        s.set_projects(vec![project(""), project("web"), project("empty")]);
         assert!(s.archive_is_open("web"));
         assert_eq!(s.followed_archives(), ["web"]);
         assert!(s.rows().iter().any(|r| matches!(
