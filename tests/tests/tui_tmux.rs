@@ -112,7 +112,7 @@ impl Drop for Tmux {
 }
 
 #[test]
-fn the_tui_lists_chats_sends_streams_archives_shows_help_and_quits() {
+fn the_tui_lists_chats_sends_streams_archives_unarchives_shows_help_and_quits() {
     let dir = tempfile::tempdir().unwrap();
     let env: Vec<(&str, PathBuf)> = vec![
         ("PADDOCK_SOCKET", dir.path().join("run/paddockd.sock")),
@@ -224,9 +224,29 @@ fn the_tui_lists_chats_sends_streams_archives_shows_help_and_quits() {
         line.contains('└') || line.contains("`-"),
         "the child is drawn nested under its parent:\n{screen}"
     );
-    // Archive it from the keyboard: it is the last row.
-    keys(&["G", "a"]);
+    // Archive it from the keyboard: it is the last chat, above its project's "Archived" group.
+    keys(&["G", "k", "a"]);
     tmux.wait_for("1 chat changed");
+    // Open that group (the last row): the project's archived chats are read and shown under
+    // it; A on the child unarchives it, and it leaves the group again.
+    keys(&["G", "l"]);
+    let screen = tmux.wait_for("Archived (1)");
+    let rows: Vec<&str> = screen.lines().collect();
+    let group = rows
+        .iter()
+        .position(|l| l.contains("Archived (1)"))
+        .unwrap_or_default();
+    assert!(
+        rows.get(group + 1)
+            .is_some_and(|l| l.contains("child from tmux")),
+        "the archived child is listed under the group:\n{screen}"
+    );
+    keys(&["j", "A"]);
+    let screen = tmux.wait_for("Archived (0)");
+    assert!(
+        screen.contains("child from tmux"),
+        "unarchived, the child is listed again:\n{screen}"
+    );
 
     // The help overlay lists every key.
     keys(&["?"]);
