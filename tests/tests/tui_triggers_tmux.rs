@@ -1,0 +1,208 @@
+//! The Triggers and Home views in a real terminal against a real paddockd (and the fake
+//! claude): tmux runs `paddock`, capture-pane reads the screen. A manual hook added with
+//! `paddock trigger add` is listed by `Z`, fired after `y` (its run completes and the list shows
+//! it), its runs listed and its chat opened, then removed after `y`; `O` shows the project's
+//! Home.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+fn bin(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let path = exe.parent().and_then(Path::parent).unwrap().join(name);
+    assert!(path.exists(), "{} is not built", path.display());
+    path
+}
+
+struct Tmux {
+    server: String,
+}
+
+impl Tmux {
+    fn cmd(&self) -> Command {
+        let mut c = Command::new("tmux");
+        c.args(["-L", &self.server, "-f", "/dev/null"]);
+        c
+    }
+
+    fn capture(&self) -> String {
+        let out = self
+            .cmd()
+            .args(["capture-pane", "-p", "-t", "tui"])
+            .output()
+            .expect("tmux is installed (.ci/run installs it)");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn wait_for(&self, what: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let screen = self.capture();
+            if screen.contains(what) {
+                return screen;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "screen never showed {what:?}:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let mut c = self.cmd();
+        c.args(["send-keys", "-t", "tui"]).args(keys);
+        assert!(c.status().unwrap().success());
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.cmd().arg("kill-server").output();
+    }
+}
+
+#[test]
+fn triggers_are_listed_fired_and_removed_and_home_shows_the_project() {
+    let dir = tempfile::tempdir().unwrap();
+    let env: Vec<(&str, PathBuf)> = vec![
+        ("PADDOCK_SOCKET", dir.path().join("run/paddockd.sock")),
+        ("PADDOCK_DATA_DIR", dir.path().join("data")),
+        ("PADDOCK_LOG", dir.path().join("paddockd.log")),
+        (
+            "PADDOCK_CLAUDE_BIN",
+            PathBuf::from(env!("CARGO_BIN_EXE_fake-claude")),
+        ),
+        ("PADDOCK_DAEMON_BIN", bin("paddockd")),
+        ("XDG_CONFIG_HOME", dir.path().join("config")),
+        ("XDG_STATE_HOME", dir.path().join("state")),
+    ];
+    let paddock = |args: &[&str]| {
+        let out = Command::new(bin("paddock"))
+            .envs(env.iter().map(|(k, v)| (k, v)))
+            .env_remove("PADDOCK_CONFIG")
+            .env_remove("PADDOCK_REMOTE")
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    paddock(&["project", "add", "demo"]);
+    paddock(&[
+        "trigger",
+        "add",
+        "ping",
+        "-p",
+        "demo",
+        "--on",
+        "manual",
+        "--prompt",
+        "ping from a trigger",
+    ]);
+
+    let tmux = Tmux {
+        server: format!("paddock-triggers-{}", std::process::id()),
+    };
+    let mut shell = String::from("env -u PADDOCK_CONFIG -u PADDOCK_REMOTE");
+    for (k, v) in &env {
+        shell.push_str(&format!(" {k}='{}'", v.display()));
+    }
+    shell.push_str(&format!(" '{}'", bin("paddock").display()));
+    let started = tmux
+        .cmd()
+        .args([
+            "new-session",
+            "-d",
+            "-s",
+            "tui",
+            "-x",
+            "100",
+            "-y",
+            "30",
+            &shell,
+        ])
+        .status()
+        .expect("tmux is installed (.ci/run installs it)");
+    assert!(started.success());
+    tmux.wait_for("demo");
+
+    // Z on the first row (the root workspace): none there; a shows every project's.
+    tmux.keys(&["g", "Z"]);
+    tmux.wait_for("No triggers in (root).");
+    tmux.keys(&["a"]);
+    let screen = tmux.wait_for("ping");
+    assert!(screen.contains("Triggers · every project"), "{screen}");
+    assert!(screen.contains("manual"), "{screen}");
+    assert!(screen.contains("never fired"), "{screen}");
+
+    // f asks; any other key says no; f then y fires, and the run's end shows in the list.
+    tmux.keys(&["f"]);
+    tmux.wait_for("Fire ping in demo now? y fires it.");
+    tmux.keys(&["n"]);
+    tmux.wait_for("ping was not fired.");
+    tmux.keys(&["f"]);
+    tmux.wait_for("Fire ping in demo now?");
+    tmux.keys(&["y"]);
+    tmux.wait_for("Fired ping: it runs in chat");
+    tmux.wait_for("completed");
+
+    // Enter: a new-chat trigger's runs; Enter on the run opens its chat.
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("ping · recent runs");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("echo: ping from a trigger");
+
+    // O from the chat: the project's Home.
+    tmux.keys(&["O"]);
+    tmux.wait_for("Home · demo");
+    tmux.keys(&["Escape"]);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while tmux.capture().contains("Home · demo") {
+        assert!(Instant::now() < deadline, "Esc did not close Home");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+
+    // Z from the chat is its project's; d asks, naming it, and y removes it.
+    tmux.keys(&["Z"]);
+    tmux.wait_for("Triggers · demo");
+    tmux.keys(&["d"]);
+    tmux.wait_for("Remove ping from demo's project.toml? y removes it.");
+    tmux.keys(&["y"]);
+    tmux.wait_for("Removed ping from demo.");
+    tmux.wait_for("No triggers in demo.");
+    assert!(
+        !paddock(&["trigger", "ls", "-p", "demo"]).contains("ping"),
+        "the trigger is gone from the daemon too"
+    );
+
+    // Esc and q apart: sent together, a terminal reads them as Alt-q.
+    tmux.keys(&["Escape"]);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while tmux.capture().contains("Triggers ·") {
+        assert!(Instant::now() < deadline, "Esc did not close the view");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    tmux.keys(&["q"]);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while tmux
+        .cmd()
+        .args(["has-session", "-t", "tui"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        assert!(
+            Instant::now() < deadline,
+            "q did not quit:\n{}",
+            tmux.capture()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    paddock(&["daemon", "stop"]);
+}
