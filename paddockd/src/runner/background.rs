@@ -26,6 +26,11 @@ pub const MAX_WAIT: Duration = Duration::from_secs(60 * 60);
 /// CLI that never does.
 pub const NOTIFY_GRACE: Duration = Duration::from_secs(60);
 
+/// How long after a finished task's notification a new message waits before it is written: the
+/// CLI starts the turn reporting the task right away, and a message written just before that
+/// would be answered after it (its output then read as the reply to the message).
+pub const DEFER_MESSAGES: Duration = Duration::from_secs(5);
+
 /// Task ids remembered as background ones (a process rarely starts more; the oldest go first).
 const KNOWN_MAX: usize = 256;
 
@@ -115,6 +120,14 @@ impl Background {
         let busy = self.busy_since.map(|t| t + MAX_WAIT);
         let owed = self.owed_since.map(|t| t + NOTIFY_GRACE);
         busy.into_iter().chain(owed).filter(|t| *t > now).max()
+    }
+
+    /// Until when a new message should wait for the turn the CLI owes for a task that just
+    /// finished to start ([`DEFER_MESSAGES`]); `None`: write it now.
+    pub fn defer_until(&self, now: Instant) -> Option<Instant> {
+        self.owed_since
+            .map(|t| t + DEFER_MESSAGES)
+            .filter(|t| *t > now)
     }
 
     /// Whether a task is still running (for the log).
@@ -226,6 +239,27 @@ mod tests {
         assert_eq!(bg.running(), 0);
         assert!(bg.hold_until(Instant::now()).is_none());
         assert_eq!(bg.label(), "(background task finished: Echo task bg)");
+    }
+
+    #[test]
+    fn a_message_waits_briefly_for_the_turn_a_notification_owes() {
+        let mut bg = Background::default();
+        let now = Instant::now();
+        assert!(bg.defer_until(now).is_none());
+        bg.track(
+            &json!({"type":"system","subtype":"task_started","task_id":"a",
+            "is_backgrounded":true,"description":"A"}),
+        );
+        assert!(
+            bg.defer_until(now).is_none(),
+            "a running task defers nothing"
+        );
+        bg.track(&json!({"type":"system","subtype":"task_notification","task_id":"a"}));
+        let until = bg.defer_until(Instant::now()).unwrap();
+        assert!(bg.defer_until(until).is_none(), "bounded");
+        let mark = bg.turn_started();
+        bg.turn_ended(mark);
+        assert!(bg.defer_until(Instant::now()).is_none());
     }
 
     #[test]

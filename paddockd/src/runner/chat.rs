@@ -213,6 +213,14 @@ impl ChatTask {
         loop {
             let idle_timeout = self.ctx.cfg.idle_timeout;
             let now = Instant::now();
+            // A background task just finished: the CLI is about to run the turn reporting
+            // it. Messages (commands, held turns) wait for it to start, briefly, so one is
+            // not answered after that turn (`background::DEFER_MESSAGES`).
+            let defer = self.defer_until(now);
+            if defer.is_none() && !self.pending.is_empty() {
+                self.drain_pending().await;
+                continue;
+            }
             // Background tasks keep the process: no batch stop, no idle reaping, no reaping
             // for the pool while they run or the turn reporting one is still owed (bounded:
             // `background::MAX_WAIT`, `background::NOTIFY_GRACE`).
@@ -226,7 +234,8 @@ impl ChatTask {
             let idle_at = hold.map_or(now + idle_timeout, |h| h.max(now + idle_timeout));
             tokio::select! {
                 () = self.ctx.shutdown.cancelled() => break,
-                cmd = self.rx.recv() => match cmd {
+                () = sleep_until_opt(defer) => {}
+                cmd = self.rx.recv(), if defer.is_none() => match cmd {
                     None => break,
                     Some(ChatCmd::Turn(job)) => {
                         self.turn(*job).await;
@@ -259,11 +268,25 @@ impl ChatTask {
         }
     }
 
-    /// Runs the turns held while one ran, in order.
+    /// Runs the turns held while one ran, in order; stops while a message should wait for
+    /// the turn a finished background task owes (the loop runs the rest after it).
     async fn drain_pending(&mut self) {
-        while let Some(next) = self.pending.pop_front() {
+        loop {
+            if self.defer_until(Instant::now()).is_some() {
+                return;
+            }
+            let Some(next) = self.pending.pop_front() else {
+                return;
+            };
             self.turn(next).await;
         }
+    }
+
+    /// Until when a new message waits (see `background::DEFER_MESSAGES`).
+    fn defer_until(&self, now: Instant) -> Option<Instant> {
+        self.live
+            .as_ref()
+            .and_then(|l| l.background.defer_until(now))
     }
 
     /// Until when the live process's background work keeps it (see `background.rs`).
