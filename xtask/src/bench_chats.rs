@@ -12,7 +12,10 @@
 //! 4. the search index, built in the background after that start: its build time and size
 //!    (from the daemon's log), then `paddock search --json` for words, prefixes and phrases,
 //!    rare and in every chat;
-//! 5. the daemon's resident memory with the 10,000 chats indexed (both indexes).
+//! 5. `chat:list` over one connection, as the TUI asks it: the full list against a delta
+//!    (`since`) after one chat changed (starred or unstarred), each decoded as the client does
+//!    and the delta applied to the 10,000 rows held;
+//! 6. the daemon's resident memory with the 10,000 chats indexed (both indexes).
 //!
 //! The corpus is kept in `target/bench-chats/` and reused while its parameters match.
 
@@ -125,6 +128,8 @@ pub fn run(root: &Path) -> Result<()> {
     );
     // 4. Search.
     search_figures(&env, started, &log, log_from)?;
+    // 5. Deltas.
+    delta_figures(&env)?;
     let rss = rss_kib(&daemon);
     println!(
         "  daemon RSS with {CHATS} chats indexed          {:>9.1} MB  (after the rebuild: {:.1} MB)",
@@ -132,6 +137,179 @@ pub fn run(root: &Path) -> Result<()> {
         rss_cold.unwrap_or(0) as f64 / 1024.0
     );
     env.stop_daemon(&mut daemon)?;
+    Ok(())
+}
+
+/// One connection to the daemon, speaking the protocol as the client library does (each
+/// answer decoded as a [`paddock_proto::ServerMessage`]).
+struct Raw {
+    reader: std::io::BufReader<std::os::unix::net::UnixStream>,
+    writer: std::os::unix::net::UnixStream,
+    next: u64,
+}
+
+impl Raw {
+    fn connect(socket: &Path) -> Result<Self> {
+        let writer = std::os::unix::net::UnixStream::connect(socket)
+            .with_context(|| format!("connecting to {}", socket.display()))?;
+        let reader = std::io::BufReader::new(writer.try_clone()?);
+        let mut raw = Self {
+            reader,
+            writer,
+            next: 1,
+        };
+        raw.request(paddock_proto::Request::Hello(paddock_proto::Hello {
+            protocol_version: paddock_proto::PROTOCOL_VERSION,
+            client: "xtask bench".into(),
+        }))?;
+        Ok(raw)
+    }
+
+    /// Sends a request; its reply, the bytes of the answer's line, and the times from the
+    /// request's write to the answer's line read (the daemon's work and the transfer), and to
+    /// the answer decoded.
+    fn request(
+        &mut self,
+        request: paddock_proto::Request,
+    ) -> Result<(paddock_proto::Reply, usize, Timing)> {
+        use paddock_proto::{ControlMessage, Outcome, ServerMessage};
+        use std::io::{BufRead, Write};
+        let id = self.next;
+        self.next += 1;
+        let line = paddock_proto::encode(&paddock_proto::ClientMessage { id, request })?;
+        let t = Instant::now();
+        self.writer.write_all(line.as_bytes())?;
+        let mut buf = String::new();
+        loop {
+            buf.clear();
+            if self.reader.read_line(&mut buf)? == 0 {
+                bail!("paddockd closed the connection");
+            }
+            let read = t.elapsed();
+            let msg: ServerMessage = paddock_proto::decode(buf.trim_end().as_bytes())?;
+            if let ServerMessage::Control(ControlMessage::Response(r)) = msg
+                && r.id == id
+            {
+                let took = Timing {
+                    read: ms(read),
+                    decoded: ms(t.elapsed()),
+                };
+                return match r.outcome {
+                    Outcome::Ok(reply) => Ok((reply, buf.len(), took)),
+                    Outcome::Err(e) => bail!("paddockd: {}", e.message),
+                };
+            }
+        }
+    }
+
+    fn list(&mut self, since: Option<u64>) -> Result<(paddock_proto::Chats, usize, Timing)> {
+        let (reply, bytes, took) =
+            self.request(paddock_proto::Request::ChatList(paddock_proto::ChatList {
+                project_slug: Some(String::new()),
+                scope: paddock_proto::ChatScope::Active,
+                since,
+            }))?;
+        match reply {
+            paddock_proto::Reply::Chats(c) => Ok((c, bytes, took)),
+            other => bail!("chat:list answered with {other:?}"),
+        }
+    }
+}
+
+/// Milliseconds from a request's write to its answer's line read, and to it decoded.
+#[derive(Debug, Clone, Copy)]
+struct Timing {
+    read: f64,
+    decoded: f64,
+}
+
+/// The medians of a figure's runs: read, decoded.
+fn medians(runs: &[Timing]) -> (f64, f64) {
+    (
+        median(runs.iter().map(|t| t.read).collect()),
+        median(runs.iter().map(|t| t.decoded).collect()),
+    )
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+/// The full `chat:list` against a delta after one chat changed, on one connection (median
+/// of 5 each).
+fn delta_figures(env: &BenchEnv) -> Result<()> {
+    let mut raw = Raw::connect(&env.socket())?;
+    let (mut held, _, _) = raw.list(None)?;
+    let mut full = Vec::new();
+    let mut full_bytes = 0;
+    for _ in 0..5 {
+        let (answer, bytes, took) = raw.list(None)?;
+        full.push(took);
+        full_bytes = bytes;
+        held = answer;
+    }
+    let rows = held.chats.len();
+    let (read, decoded) = medians(&full);
+    println!(
+        "  chat:list, full                              {read:>9.1} ms  (decoded {decoded:.1} ms; {rows} rows, {:.1} MB; one connection, median of 5)",
+        full_bytes as f64 / 1e6
+    );
+    let mut revision = held.revision;
+    let mut list = held.chats;
+    let Some(target) = list.get(rows / 2).map(|c| c.session_id.clone()) else {
+        bail!("no chat to change");
+    };
+    let (mut same, mut delta, mut apply_ms) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut delta_bytes, mut delta_rows) = (0, 0);
+    for round in 0..5 {
+        let (answer, _, took) = raw.list(revision)?;
+        if !answer.delta {
+            bail!("a delta was expected: the revision is this listing's");
+        }
+        same.push(took);
+        revision = answer.revision;
+        // One chat changes: starred (it moves to the top), then unstarred.
+        let action = if round % 2 == 0 {
+            paddock_proto::ChatAction::Star
+        } else {
+            paddock_proto::ChatAction::Unstar
+        };
+        raw.request(paddock_proto::Request::ChatUpdate(
+            paddock_proto::ChatUpdate {
+                session_ids: vec![target.clone()],
+                action,
+            },
+        ))?;
+        let (answer, bytes, took) = raw.list(revision)?;
+        if !answer.delta {
+            bail!("a delta was expected after one change");
+        }
+        delta.push(took);
+        delta_bytes = bytes;
+        delta_rows = answer.chats.len() + answer.removed.len();
+        revision = answer.revision;
+        let t = Instant::now();
+        list = answer
+            .apply_to(&list)
+            .context("the delta does not fit the list held")?;
+        apply_ms.push(ms(t.elapsed()));
+    }
+    if list.len() != rows {
+        bail!(
+            "the list kept by deltas has {} rows, not {rows}",
+            list.len()
+        );
+    }
+    let (read, decoded) = medians(&same);
+    println!(
+        "  chat:list since, nothing changed             {read:>9.1} ms  (decoded {decoded:.1} ms; median of 5)"
+    );
+    let (read, decoded) = medians(&delta);
+    println!(
+        "  chat:list since, one chat changed            {read:>9.1} ms  (decoded {decoded:.1} ms; {delta_rows} rows, {delta_bytes} bytes; applied to {rows} rows in {:.1} ms; median of 5)",
+        median(apply_ms)
+    );
     Ok(())
 }
 
