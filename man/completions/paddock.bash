@@ -292,6 +292,18 @@ _paddock() {
             paddock__subcmd__help__subcmd__project,ls)
                 cmd="paddock__subcmd__help__subcmd__project__subcmd__ls"
                 ;;
+            paddock__subcmd__help__subcmd__project,promote)
+                cmd="paddock__subcmd__help__subcmd__project__subcmd__promote"
+                ;;
+            paddock__subcmd__help__subcmd__project,rm)
+                cmd="paddock__subcmd__help__subcmd__project__subcmd__rm"
+                ;;
+            paddock__subcmd__help__subcmd__project,set)
+                cmd="paddock__subcmd__help__subcmd__project__subcmd__set"
+                ;;
+            paddock__subcmd__help__subcmd__project,show)
+                cmd="paddock__subcmd__help__subcmd__project__subcmd__show"
+                ;;
             paddock__subcmd__help__subcmd__trigger,add)
                 cmd="paddock__subcmd__help__subcmd__trigger__subcmd__add"
                 ;;
@@ -307,6 +319,9 @@ _paddock() {
             paddock__subcmd__project,add)
                 cmd="paddock__subcmd__project__subcmd__add"
                 ;;
+            paddock__subcmd__project,delete)
+                cmd="paddock__subcmd__project__subcmd__rm"
+                ;;
             paddock__subcmd__project,help)
                 cmd="paddock__subcmd__project__subcmd__help"
                 ;;
@@ -316,6 +331,18 @@ _paddock() {
             paddock__subcmd__project,ls)
                 cmd="paddock__subcmd__project__subcmd__ls"
                 ;;
+            paddock__subcmd__project,promote)
+                cmd="paddock__subcmd__project__subcmd__promote"
+                ;;
+            paddock__subcmd__project,rm)
+                cmd="paddock__subcmd__project__subcmd__rm"
+                ;;
+            paddock__subcmd__project,set)
+                cmd="paddock__subcmd__project__subcmd__set"
+                ;;
+            paddock__subcmd__project,show)
+                cmd="paddock__subcmd__project__subcmd__show"
+                ;;
             paddock__subcmd__project__subcmd__help,add)
                 cmd="paddock__subcmd__project__subcmd__help__subcmd__add"
                 ;;
@@ -324,6 +351,18 @@ _paddock() {
                 ;;
             paddock__subcmd__project__subcmd__help,ls)
                 cmd="paddock__subcmd__project__subcmd__help__subcmd__ls"
+                ;;
+            paddock__subcmd__project__subcmd__help,promote)
+                cmd="paddock__subcmd__project__subcmd__help__subcmd__promote"
+                ;;
+            paddock__subcmd__project__subcmd__help,rm)
+                cmd="paddock__subcmd__project__subcmd__help__subcmd__rm"
+                ;;
+            paddock__subcmd__project__subcmd__help,set)
+                cmd="paddock__subcmd__project__subcmd__help__subcmd__set"
+                ;;
+            paddock__subcmd__project__subcmd__help,show)
+                cmd="paddock__subcmd__project__subcmd__help__subcmd__show"
                 ;;
             paddock__subcmd__trigger,add)
                 cmd="paddock__subcmd__trigger__subcmd__add"
@@ -1480,7 +1519,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__help__subcmd__project)
-            opts="add ls"
+            opts="add ls show set rm promote"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1508,6 +1547,62 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__help__subcmd__project__subcmd__ls)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__help__subcmd__project__subcmd__promote)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__help__subcmd__project__subcmd__rm)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__help__subcmd__project__subcmd__set)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__help__subcmd__project__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1910,7 +2005,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__project)
-            opts="-h -V --socket --remote --remote-paddock --help --version add ls list help"
+            opts="-h -V --socket --remote --remote-paddock --help --version add ls list show set rm delete promote help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1936,7 +2031,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__project__subcmd__add)
-            opts="-h -V --path --socket --remote --remote-paddock --help --version"
+            opts="-h -V --path --repo --name --summary --area --status --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1944,6 +2039,26 @@ _paddock() {
             case "${prev}" in
                 --path)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --summary)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --area)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --status)
+                    COMPREPLY=($(compgen -W "idea active paused blocked done abandoned" -- "${cur}"))
                     return 0
                     ;;
                 --socket)
@@ -1966,7 +2081,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__project__subcmd__help)
-            opts="add ls help"
+            opts="add ls show set rm promote help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2021,7 +2136,203 @@ _paddock() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        paddock__subcmd__project__subcmd__help__subcmd__promote)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__project__subcmd__help__subcmd__rm)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__project__subcmd__help__subcmd__set)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__project__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         paddock__subcmd__project__subcmd__ls)
+            opts="-h -V --json --socket --remote --remote-paddock --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__project__subcmd__promote)
+            opts="-h -V --repo --socket --remote --remote-paddock --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__project__subcmd__rm)
+            opts="-h -V --force --delete-files --trash --json --socket --remote --remote-paddock --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__project__subcmd__set)
+            opts="-h -V --name --summary --area --status --model --drive-mode --max-spawn-depth --unset --socket --remote --remote-paddock --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --summary)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --area)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --status)
+                    COMPREPLY=($(compgen -W "idea active paused blocked done abandoned" -- "${cur}"))
+                    return 0
+                    ;;
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --drive-mode)
+                    COMPREPLY=($(compgen -W "session batch" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-spawn-depth)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --unset)
+                    COMPREPLY=($(compgen -W "name summary area status model drive-mode max-spawn-depth" -- "${cur}"))
+                    return 0
+                    ;;
+                --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__project__subcmd__show)
             opts="-h -V --json --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -30,7 +30,7 @@ complete -c paddock -n "__fish_paddock_needs_command" -l remote-paddock -d 'With
 complete -c paddock -n "__fish_paddock_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c paddock -n "__fish_paddock_needs_command" -s V -l version -d 'Print version'
 complete -c paddock -n "__fish_paddock_needs_command" -f -a "daemon" -d 'Start, stop, restart or inspect paddockd'
-complete -c paddock -n "__fish_paddock_needs_command" -f -a "project" -d 'Add or list projects (a project is a directory its agents run in)'
+complete -c paddock -n "__fish_paddock_needs_command" -f -a "project" -d 'Add, list, show, change, remove or promote projects (a project is a directory its agents run in)'
 complete -c paddock -n "__fish_paddock_needs_command" -f -a "ls" -d 'List chats in tree order, children under the chat that started them'
 complete -c paddock -n "__fish_paddock_needs_command" -f -a "list" -d 'List chats in tree order, children under the chat that started them'
 complete -c paddock -n "__fish_paddock_needs_command" -f -a "send" -d 'Send a message: start a new chat, or a turn in an existing one, and stream the reply'
@@ -100,35 +100,109 @@ complete -c paddock -n "__fish_paddock_using_subcommand daemon; and __fish_seen_
 complete -c paddock -n "__fish_paddock_using_subcommand daemon; and __fish_seen_subcommand_from help" -f -a "status" -d 'Show whether paddockd runs, its version, and what it is doing; exits 1 if it is not running'
 complete -c paddock -n "__fish_paddock_using_subcommand daemon; and __fish_seen_subcommand_from help" -f -a "restart" -d 'Stop paddockd and start it again (also one that speaks another protocol version)'
 complete -c paddock -n "__fish_paddock_using_subcommand daemon; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c paddock -n "__fish_paddock_using_subcommand project; and not __fish_seen_subcommand_from add ls list help" -l socket -d 'The daemon\'s socket [env: PADDOCK_SOCKET] [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]; with --remote, the socket on HOST [default: HOST\'s]' -r -F
-complete -c paddock -n "__fish_paddock_using_subcommand project; and not __fish_seen_subcommand_from add ls list help" -l remote -d 'Reach the paddockd on HOST through ssh (`ssh HOST paddock proxy`) instead of this machine\'s; HOST is anything ssh takes: `devbox`, `me@devbox.example.com`' -r
-complete -c paddock -n "__fish_paddock_using_subcommand project; and not __fish_seen_subcommand_from add ls list help" -l remote-paddock -d 'With --remote: the paddock program on HOST; `~/` is HOST\'s home [default: paddock]' -r -F
-complete -c paddock -n "__fish_paddock_using_subcommand project; and not __fish_seen_subcommand_from add ls list help" -s h -l help -d 'Print help'
-complete -c paddock -n "__fish_paddock_using_subcommand project; and not __fish_seen_subcommand_from add ls list help" -s V -l version -d 'Print version'
-complete -c paddock -n "__fish_paddock_using_subcommand project; and not __fish_seen_subcommand_from add ls list help" -f -a "add" -d 'Add a project'
-complete -c paddock -n "__fish_paddock_using_subcommand project; and not __fish_seen_subcommand_from add ls list help" -f -a "ls" -d 'List projects: slug and directory; the root workspace shows as `(root)`'
-complete -c paddock -n "__fish_paddock_using_subcommand project; and not __fish_seen_subcommand_from add ls list help" -f -a "list" -d 'List projects: slug and directory; the root workspace shows as `(root)`'
-complete -c paddock -n "__fish_paddock_using_subcommand project; and not __fish_seen_subcommand_from add ls list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and not __fish_seen_subcommand_from add ls list show set rm delete promote help" -l socket -d 'The daemon\'s socket [env: PADDOCK_SOCKET] [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]; with --remote, the socket on HOST [default: HOST\'s]' -r -F
+complete -c paddock -n "__fish_paddock_using_subcommand project; and not __fish_seen_subcommand_from add ls list show set rm delete promote help" -l remote -d 'Reach the paddockd on HOST through ssh (`ssh HOST paddock proxy`) instead of this machine\'s; HOST is anything ssh takes: `devbox`, `me@devbox.example.com`' -r
+complete -c paddock -n "__fish_paddock_using_subcommand project; and not __fish_seen_subcommand_from add ls list show set rm delete promote help" -l remote-paddock -d 'With --remote: the paddock program on HOST; `~/` is HOST\'s home [default: paddock]' -r -F
+complete -c paddock -n "__fish_paddock_using_subcommand project; and not __fish_seen_subcommand_from add ls list show set rm delete promote help" -s h -l help -d 'Print help'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and not __fish_seen_subcommand_from add ls list show set rm delete promote help" -s V -l version -d 'Print version'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and not __fish_seen_subcommand_from add ls list show set rm delete promote help" -f -a "add" -d 'Add a project: a folder in the data directory, a directory of yours (--path), or a clone of a repository (--repo)'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and not __fish_seen_subcommand_from add ls list show set rm delete promote help" -f -a "ls" -d 'List projects: slug and directory; the root workspace shows as `(root)`'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and not __fish_seen_subcommand_from add ls list show set rm delete promote help" -f -a "list" -d 'List projects: slug and directory; the root workspace shows as `(root)`'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and not __fish_seen_subcommand_from add ls list show set rm delete promote help" -f -a "show" -d 'Show a project: its settings, chat counts, and the OVERVIEW.md and CHANGELOG.md the sweeper keeps'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and not __fish_seen_subcommand_from add ls list show set rm delete promote help" -f -a "set" -d 'Change a project\'s settings (kept in its project.toml, comments and all)'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and not __fish_seen_subcommand_from add ls list show set rm delete promote help" -f -a "rm" -d 'Remove a project; refused while its turns run unless --force'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and not __fish_seen_subcommand_from add ls list show set rm delete promote help" -f -a "delete" -d 'Remove a project; refused while its turns run unless --force'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and not __fish_seen_subcommand_from add ls list show set rm delete promote help" -f -a "promote" -d 'Make a notebook project repo-backed: clone a repository into it and work there'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and not __fish_seen_subcommand_from add ls list show set rm delete promote help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from add" -l path -d 'The directory its agents run in [default: a new folder in the data directory]' -r -F
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from add" -l repo -d 'A repository to clone; the project\'s agents then run in the clone' -r
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from add" -l name -d 'A display name' -r
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from add" -l summary -d 'One line saying what the project is' -r
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from add" -l area -d 'The area (group) the project is filed under' -r
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from add" -l status -d 'Its status' -r -f -a "idea\t''
+active\t''
+paused\t''
+blocked\t''
+done\t''
+abandoned\t''"
 complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from add" -l socket -d 'The daemon\'s socket [env: PADDOCK_SOCKET] [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]; with --remote, the socket on HOST [default: HOST\'s]' -r -F
 complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from add" -l remote -d 'Reach the paddockd on HOST through ssh (`ssh HOST paddock proxy`) instead of this machine\'s; HOST is anything ssh takes: `devbox`, `me@devbox.example.com`' -r
 complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from add" -l remote-paddock -d 'With --remote: the paddock program on HOST; `~/` is HOST\'s home [default: paddock]' -r -F
-complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
 complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from ls" -l socket -d 'The daemon\'s socket [env: PADDOCK_SOCKET] [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]; with --remote, the socket on HOST [default: HOST\'s]' -r -F
 complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from ls" -l remote -d 'Reach the paddockd on HOST through ssh (`ssh HOST paddock proxy`) instead of this machine\'s; HOST is anything ssh takes: `devbox`, `me@devbox.example.com`' -r
 complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from ls" -l remote-paddock -d 'With --remote: the paddock program on HOST; `~/` is HOST\'s home [default: paddock]' -r -F
-complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from ls" -l json -d 'Print one JSON array of {slug, path, createdAt} (the root workspace\'s slug is "")'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from ls" -l json -d 'Print one JSON array of {slug, path, createdAt, and the settings that are set: name, summary, area, status, repo, model, driveMode, maxSpawnDepth} (the root workspace\'s slug is "")'
 complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from ls" -s h -l help -d 'Print help'
 complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from ls" -s V -l version -d 'Print version'
 complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from list" -l socket -d 'The daemon\'s socket [env: PADDOCK_SOCKET] [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]; with --remote, the socket on HOST [default: HOST\'s]' -r -F
 complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from list" -l remote -d 'Reach the paddockd on HOST through ssh (`ssh HOST paddock proxy`) instead of this machine\'s; HOST is anything ssh takes: `devbox`, `me@devbox.example.com`' -r
 complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from list" -l remote-paddock -d 'With --remote: the paddock program on HOST; `~/` is HOST\'s home [default: paddock]' -r -F
-complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from list" -l json -d 'Print one JSON array of {slug, path, createdAt} (the root workspace\'s slug is "")'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from list" -l json -d 'Print one JSON array of {slug, path, createdAt, and the settings that are set: name, summary, area, status, repo, model, driveMode, maxSpawnDepth} (the root workspace\'s slug is "")'
 complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from help" -f -a "add" -d 'Add a project'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from show" -l socket -d 'The daemon\'s socket [env: PADDOCK_SOCKET] [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]; with --remote, the socket on HOST [default: HOST\'s]' -r -F
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from show" -l remote -d 'Reach the paddockd on HOST through ssh (`ssh HOST paddock proxy`) instead of this machine\'s; HOST is anything ssh takes: `devbox`, `me@devbox.example.com`' -r
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from show" -l remote-paddock -d 'With --remote: the paddock program on HOST; `~/` is HOST\'s home [default: paddock]' -r -F
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from show" -l json -d 'Print one JSON object (see above)'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from set" -l name -r
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from set" -l summary -r
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from set" -l area -r
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from set" -l status -r -f -a "idea\t''
+active\t''
+paused\t''
+blocked\t''
+done\t''
+abandoned\t''"
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from set" -l model -d 'The model for chats that do not choose one' -r
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from set" -l drive-mode -d 'session: one `claude` kept per chat between turns; batch: one per turn' -r -f -a "session\t''
+batch\t''"
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from set" -l max-spawn-depth -d 'How deep chats may spawn chats that get the agent tools (0-8)' -r
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from set" -l unset -d 'Clear a setting (repeatable)' -r -f -a "name\t''
+summary\t''
+area\t''
+status\t''
+model\t''
+drive-mode\t''
+max-spawn-depth\t''"
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from set" -l socket -d 'The daemon\'s socket [env: PADDOCK_SOCKET] [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]; with --remote, the socket on HOST [default: HOST\'s]' -r -F
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from set" -l remote -d 'Reach the paddockd on HOST through ssh (`ssh HOST paddock proxy`) instead of this machine\'s; HOST is anything ssh takes: `devbox`, `me@devbox.example.com`' -r
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from set" -l remote-paddock -d 'With --remote: the paddock program on HOST; `~/` is HOST\'s home [default: paddock]' -r -F
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from set" -s V -l version -d 'Print version'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from rm" -l socket -d 'The daemon\'s socket [env: PADDOCK_SOCKET] [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]; with --remote, the socket on HOST [default: HOST\'s]' -r -F
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from rm" -l remote -d 'Reach the paddockd on HOST through ssh (`ssh HOST paddock proxy`) instead of this machine\'s; HOST is anything ssh takes: `devbox`, `me@devbox.example.com`' -r
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from rm" -l remote-paddock -d 'With --remote: the paddock program on HOST; `~/` is HOST\'s home [default: paddock]' -r -F
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from rm" -l force -d 'Interrupt the project\'s running turns instead of refusing'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from rm" -l delete-files -d 'Delete the project\'s data folder instead of moving it to the trash'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from rm" -l trash -d 'Move the project\'s data folder to the trash (the default for a directory of yours)'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from rm" -l json -d 'Print one JSON object (see above)'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from rm" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from rm" -s V -l version -d 'Print version'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from delete" -l socket -d 'The daemon\'s socket [env: PADDOCK_SOCKET] [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]; with --remote, the socket on HOST [default: HOST\'s]' -r -F
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from delete" -l remote -d 'Reach the paddockd on HOST through ssh (`ssh HOST paddock proxy`) instead of this machine\'s; HOST is anything ssh takes: `devbox`, `me@devbox.example.com`' -r
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from delete" -l remote-paddock -d 'With --remote: the paddock program on HOST; `~/` is HOST\'s home [default: paddock]' -r -F
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from delete" -l force -d 'Interrupt the project\'s running turns instead of refusing'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from delete" -l delete-files -d 'Delete the project\'s data folder instead of moving it to the trash'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from delete" -l trash -d 'Move the project\'s data folder to the trash (the default for a directory of yours)'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from delete" -l json -d 'Print one JSON object (see above)'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from delete" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from delete" -s V -l version -d 'Print version'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from promote" -l repo -d 'The repository to clone (as for `project add --repo`)' -r
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from promote" -l socket -d 'The daemon\'s socket [env: PADDOCK_SOCKET] [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]; with --remote, the socket on HOST [default: HOST\'s]' -r -F
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from promote" -l remote -d 'Reach the paddockd on HOST through ssh (`ssh HOST paddock proxy`) instead of this machine\'s; HOST is anything ssh takes: `devbox`, `me@devbox.example.com`' -r
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from promote" -l remote-paddock -d 'With --remote: the paddock program on HOST; `~/` is HOST\'s home [default: paddock]' -r -F
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from promote" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from promote" -s V -l version -d 'Print version'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from help" -f -a "add" -d 'Add a project: a folder in the data directory, a directory of yours (--path), or a clone of a repository (--repo)'
 complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from help" -f -a "ls" -d 'List projects: slug and directory; the root workspace shows as `(root)`'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show a project: its settings, chat counts, and the OVERVIEW.md and CHANGELOG.md the sweeper keeps'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from help" -f -a "set" -d 'Change a project\'s settings (kept in its project.toml, comments and all)'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from help" -f -a "rm" -d 'Remove a project; refused while its turns run unless --force'
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from help" -f -a "promote" -d 'Make a notebook project repo-backed: clone a repository into it and work there'
 complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c paddock -n "__fish_paddock_using_subcommand ls" -s p -l project -d 'The project [default: the root workspace]' -r
 complete -c paddock -n "__fish_paddock_using_subcommand ls" -l socket -d 'The daemon\'s socket [env: PADDOCK_SOCKET] [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]; with --remote, the socket on HOST [default: HOST\'s]' -r -F
@@ -453,7 +527,7 @@ complete -c paddock -n "__fish_paddock_using_subcommand proxy" -l remote-paddock
 complete -c paddock -n "__fish_paddock_using_subcommand proxy" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c paddock -n "__fish_paddock_using_subcommand proxy" -s V -l version -d 'Print version'
 complete -c paddock -n "__fish_paddock_using_subcommand help; and not __fish_seen_subcommand_from daemon project ls send tail cancel show doctor status notify usage attachment archive unarchive star unstar read unread detach attach delete fork history search trigger import provenance blame files git proxy help" -f -a "daemon" -d 'Start, stop, restart or inspect paddockd'
-complete -c paddock -n "__fish_paddock_using_subcommand help; and not __fish_seen_subcommand_from daemon project ls send tail cancel show doctor status notify usage attachment archive unarchive star unstar read unread detach attach delete fork history search trigger import provenance blame files git proxy help" -f -a "project" -d 'Add or list projects (a project is a directory its agents run in)'
+complete -c paddock -n "__fish_paddock_using_subcommand help; and not __fish_seen_subcommand_from daemon project ls send tail cancel show doctor status notify usage attachment archive unarchive star unstar read unread detach attach delete fork history search trigger import provenance blame files git proxy help" -f -a "project" -d 'Add, list, show, change, remove or promote projects (a project is a directory its agents run in)'
 complete -c paddock -n "__fish_paddock_using_subcommand help; and not __fish_seen_subcommand_from daemon project ls send tail cancel show doctor status notify usage attachment archive unarchive star unstar read unread detach attach delete fork history search trigger import provenance blame files git proxy help" -f -a "ls" -d 'List chats in tree order, children under the chat that started them'
 complete -c paddock -n "__fish_paddock_using_subcommand help; and not __fish_seen_subcommand_from daemon project ls send tail cancel show doctor status notify usage attachment archive unarchive star unstar read unread detach attach delete fork history search trigger import provenance blame files git proxy help" -f -a "send" -d 'Send a message: start a new chat, or a turn in an existing one, and stream the reply'
 complete -c paddock -n "__fish_paddock_using_subcommand help; and not __fish_seen_subcommand_from daemon project ls send tail cancel show doctor status notify usage attachment archive unarchive star unstar read unread detach attach delete fork history search trigger import provenance blame files git proxy help" -f -a "tail" -d 'Attach to a chat: replay its running turn, then print live frames until it ends'
@@ -488,8 +562,12 @@ complete -c paddock -n "__fish_paddock_using_subcommand help; and __fish_seen_su
 complete -c paddock -n "__fish_paddock_using_subcommand help; and __fish_seen_subcommand_from daemon" -f -a "stop" -d 'Stop paddockd (running turns are interrupted; their chats stay resumable)'
 complete -c paddock -n "__fish_paddock_using_subcommand help; and __fish_seen_subcommand_from daemon" -f -a "status" -d 'Show whether paddockd runs, its version, and what it is doing; exits 1 if it is not running'
 complete -c paddock -n "__fish_paddock_using_subcommand help; and __fish_seen_subcommand_from daemon" -f -a "restart" -d 'Stop paddockd and start it again (also one that speaks another protocol version)'
-complete -c paddock -n "__fish_paddock_using_subcommand help; and __fish_seen_subcommand_from project" -f -a "add" -d 'Add a project'
+complete -c paddock -n "__fish_paddock_using_subcommand help; and __fish_seen_subcommand_from project" -f -a "add" -d 'Add a project: a folder in the data directory, a directory of yours (--path), or a clone of a repository (--repo)'
 complete -c paddock -n "__fish_paddock_using_subcommand help; and __fish_seen_subcommand_from project" -f -a "ls" -d 'List projects: slug and directory; the root workspace shows as `(root)`'
+complete -c paddock -n "__fish_paddock_using_subcommand help; and __fish_seen_subcommand_from project" -f -a "show" -d 'Show a project: its settings, chat counts, and the OVERVIEW.md and CHANGELOG.md the sweeper keeps'
+complete -c paddock -n "__fish_paddock_using_subcommand help; and __fish_seen_subcommand_from project" -f -a "set" -d 'Change a project\'s settings (kept in its project.toml, comments and all)'
+complete -c paddock -n "__fish_paddock_using_subcommand help; and __fish_seen_subcommand_from project" -f -a "rm" -d 'Remove a project; refused while its turns run unless --force'
+complete -c paddock -n "__fish_paddock_using_subcommand help; and __fish_seen_subcommand_from project" -f -a "promote" -d 'Make a notebook project repo-backed: clone a repository into it and work there'
 complete -c paddock -n "__fish_paddock_using_subcommand help; and __fish_seen_subcommand_from trigger" -f -a "ls" -d 'List schedules and hooks with their next and last fire'
 complete -c paddock -n "__fish_paddock_using_subcommand help; and __fish_seen_subcommand_from trigger" -f -a "add" -d 'Add a schedule or a hook, or replace the one of that name'
 complete -c paddock -n "__fish_paddock_using_subcommand help; and __fish_seen_subcommand_from trigger" -f -a "rm" -d 'Remove a trigger (the chats it started stay)'

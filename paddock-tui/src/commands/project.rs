@@ -1,10 +1,16 @@
-//! `paddock project add|ls`.
+//! `paddock project add|ls|show|set|rm|promote`.
 
-use paddock_proto::{ProjectCreate, Reply, Request};
+use std::fmt::Write as _;
+use std::path::Path;
+
+use paddock_proto::{
+    ProjectCreate, ProjectDelete, ProjectDriveMode, ProjectFiles, ProjectInfo, ProjectOverview,
+    ProjectPromote, ProjectRef, ProjectUpdate, Reply, Request,
+};
 
 use super::output::{print, print_json};
 use super::{Context, unexpected};
-use crate::cli::ProjectCmd;
+use crate::cli::{DriveModeArg, ProjectCmd, ProjectKey};
 use crate::format::{self, project_label};
 
 pub async fn run(ctx: &Context, action: ProjectCmd) -> anyhow::Result<()> {
@@ -13,22 +19,44 @@ pub async fn run(ctx: &Context, action: ProjectCmd) -> anyhow::Result<()> {
         ProjectCmd::Add { path: Some(p), .. } => Some(ctx.daemon_path(p, "--path", "")?),
         _ => None,
     };
+    let repo = match &action {
+        ProjectCmd::Add { repo: Some(r), .. } | ProjectCmd::Promote { repo: r, .. } => {
+            Some(repo_arg(ctx, r)?)
+        }
+        _ => None,
+    };
     let client = ctx.connect().await?;
     match action {
-        ProjectCmd::Add { slug, .. } => {
-            let path = path.map(|p| p.to_string_lossy().into_owned());
-            match client
-                .request(Request::ProjectCreate(ProjectCreate {
-                    slug,
-                    path,
-                    ..Default::default()
-                }))
-                .await?
-            {
+        ProjectCmd::Add {
+            slug,
+            name,
+            summary,
+            area,
+            status,
+            ..
+        } => {
+            if let Some(repo) = &repo {
+                eprintln!("cloning {repo} ...");
+            }
+            let request = Request::ProjectCreate(ProjectCreate {
+                slug,
+                path: path.map(|p| p.to_string_lossy().into_owned()),
+                repo,
+                name,
+                summary,
+                area,
+                status: status.map(Into::into),
+            });
+            match client.request(request).await? {
                 Reply::Project(project) => print(&format!(
-                    "project {} at {}\n",
+                    "project {} at {}{}\n",
                     project_label(&project.slug),
-                    project.path
+                    project.path,
+                    project
+                        .repo
+                        .as_deref()
+                        .map(|r| format!(" (cloned from {r})"))
+                        .unwrap_or_default()
                 )),
                 other => Err(unexpected("project:create", &other)),
             }
@@ -38,5 +66,217 @@ pub async fn run(ctx: &Context, action: ProjectCmd) -> anyhow::Result<()> {
             Reply::Projects(p) => print(&format::project_table(&p.projects)),
             other => Err(unexpected("project:list", &other)),
         },
+        ProjectCmd::Show { slug, json } => {
+            match client
+                .request(Request::ProjectOverviewRequest(ProjectRef { slug }))
+                .await?
+            {
+                Reply::ProjectOverview(o) if json => print_json(&o),
+                Reply::ProjectOverview(o) => print(&show(&o)),
+                other => Err(unexpected("project:overview", &other)),
+            }
+        }
+        ProjectCmd::Set {
+            slug,
+            name,
+            summary,
+            area,
+            status,
+            model,
+            drive_mode,
+            max_spawn_depth,
+            unset,
+        } => {
+            let cleared = |key: ProjectKey| unset.contains(&key);
+            let field = |value: Option<String>, key: ProjectKey| match value {
+                Some(v) => Some(Some(v)),
+                None if cleared(key) => Some(None),
+                None => None,
+            };
+            let update = ProjectUpdate {
+                slug,
+                name: field(name, ProjectKey::Name),
+                summary: field(summary, ProjectKey::Summary),
+                area: field(area, ProjectKey::Area),
+                status: match status {
+                    Some(s) => Some(Some(s.into())),
+                    None if cleared(ProjectKey::Status) => Some(None),
+                    None => None,
+                },
+                model: field(model, ProjectKey::Model),
+                drive_mode: match drive_mode {
+                    Some(DriveModeArg::Session) => Some(Some(ProjectDriveMode::Session)),
+                    Some(DriveModeArg::Batch) => Some(Some(ProjectDriveMode::Batch)),
+                    None if cleared(ProjectKey::DriveMode) => Some(None),
+                    None => None,
+                },
+                max_spawn_depth: match max_spawn_depth {
+                    Some(n) => Some(Some(n)),
+                    None if cleared(ProjectKey::MaxSpawnDepth) => Some(None),
+                    None => None,
+                },
+            };
+            let nothing = ProjectUpdate {
+                slug: update.slug.clone(),
+                ..Default::default()
+            };
+            if update == nothing {
+                return Err(super::Failure::new(
+                    2,
+                    "nothing to change: give a setting (e.g. --summary TEXT) or --unset KEY; `paddock project set --help` lists them",
+                )
+                .into());
+            }
+            match client.request(Request::ProjectUpdate(update)).await? {
+                Reply::Project(p) => print(&settings(&p)),
+                other => Err(unexpected("project:update", &other)),
+            }
+        }
+        ProjectCmd::Rm {
+            slug,
+            force,
+            delete_files,
+            trash,
+            json,
+        } => {
+            let files = if delete_files {
+                Some(ProjectFiles::Delete)
+            } else if trash {
+                Some(ProjectFiles::Trash)
+            } else {
+                None
+            };
+            match client
+                .request(Request::ProjectDelete(ProjectDelete { slug, force, files }))
+                .await?
+            {
+                Reply::ProjectDeleted(d) if json => print_json(&d),
+                Reply::ProjectDeleted(d) => {
+                    let mut out = format!("project {} removed\n", d.slug);
+                    for line in &d.done {
+                        let _ = writeln!(out, "  {line}");
+                    }
+                    print(&out)
+                }
+                other => Err(unexpected("project:delete", &other)),
+            }
+        }
+        ProjectCmd::Promote { slug, .. } => {
+            let repo = repo.unwrap_or_default();
+            eprintln!("cloning {repo} ...");
+            match client
+                .request(Request::ProjectPromote(ProjectPromote { slug, repo }))
+                .await?
+            {
+                Reply::Project(p) => print(&format!(
+                    "project {} is repo-backed: its agents work in {}{}\n",
+                    project_label(&p.slug),
+                    p.path,
+                    p.repo
+                        .as_deref()
+                        .map(|r| format!(" (cloned from {r})"))
+                        .unwrap_or_default()
+                )),
+                other => Err(unexpected("project:promote", &other)),
+            }
+        }
     }
+}
+
+/// `--repo` as the daemon should get it: a URL as it is; a path on this machine made absolute
+/// (a relative one is this shell's), as for `--path`.
+fn repo_arg(ctx: &Context, repo: &str) -> anyhow::Result<String> {
+    let url_like = repo.contains("://") || (repo.starts_with("git@") && repo.contains(':'));
+    if url_like || repo.starts_with('/') {
+        return Ok(repo.to_owned());
+    }
+    Ok(ctx
+        .daemon_path(Path::new(repo), "--repo", "")?
+        .to_string_lossy()
+        .into_owned())
+}
+
+/// A project's settings, one per line (those set).
+fn settings(p: &ProjectInfo) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{}{}",
+        project_label(&p.slug),
+        p.name
+            .as_deref()
+            .map(|n| format!(" — {n}"))
+            .unwrap_or_default()
+    );
+    let mut line = |key: &str, value: Option<String>| {
+        if let Some(v) = value {
+            let _ = writeln!(out, "  {key:<16}{v}");
+        }
+    };
+    line("path", Some(p.path.clone()));
+    line("repo", p.repo.clone());
+    line("summary", p.summary.clone());
+    line("area", p.area.clone());
+    line("status", p.status.map(|s| s.as_str().to_owned()));
+    line("model", p.model.clone());
+    line(
+        "drive mode",
+        p.drive_mode.map(|m| {
+            match m {
+                ProjectDriveMode::Session => "session",
+                ProjectDriveMode::Batch => "batch",
+            }
+            .to_owned()
+        }),
+    );
+    line("max spawn depth", p.max_spawn_depth.map(|n| n.to_string()));
+    out
+}
+
+/// `paddock project show`.
+fn show(o: &ProjectOverview) -> String {
+    let mut out = settings(&o.project);
+    let _ = writeln!(
+        out,
+        "  {:<16}{} ({} running, {} unread)",
+        "chats", o.chats, o.running, o.unread
+    );
+    if let Some(at) = &o.swept_at {
+        let _ = writeln!(out, "  {:<16}{at}", "curated");
+    }
+    let mut file = |name: &str, text: &Option<String>, cut: bool, cut_note: &str| {
+        let _ = writeln!(
+            out,
+            "\n── {name} {}",
+            "─".repeat(60usize.saturating_sub(name.len()))
+        );
+        match text {
+            Some(t) => {
+                out.push_str(t.trim_end());
+                out.push('\n');
+                if cut {
+                    let _ = writeln!(out, "({cut_note})");
+                }
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "(none yet: the sweeper writes it after your turns in this project)"
+                );
+            }
+        }
+    };
+    file(
+        "OVERVIEW.md",
+        &o.overview,
+        o.overview_truncated,
+        "cut at 64 KiB; the whole file is in the project's data folder",
+    );
+    file(
+        "CHANGELOG.md",
+        &o.changelog,
+        o.changelog_truncated,
+        "older entries left out; the whole file is in the project's data folder",
+    );
+    out
 }

@@ -123,12 +123,29 @@ const SPECS: &[Spec] = &[
         server: MANAGE_SERVER,
         name: "create_project",
         tier: Some(Tier::Projects),
-        description: "Create a project (a directory agents run in).",
+        description: "Create a project: a notebook (a new folder in paddock's data), a folder of your own (`path`), or a repo-backed project (`repo`: the repository is cloned and the project's agents work in the clone). Returns the new project's slug and directory.",
         schema: || {
             json!({"type": "object", "properties": {
-                "slug": {"type": "string"},
-                "path": {"type": "string", "description": "an existing directory (default: a new folder in paddock's data)"}
-            }, "required": ["slug"]})
+                "name": {"type": "string", "description": "Display name for the new project (required, unless `slug` is given)."},
+                "slug": {"type": "string", "description": "Optional slug: lower-case letters, digits, '-', '_' or '.'. Omit to derive it from `name`."},
+                "repo": {"type": "string", "description": "Optional git URL (https://, ssh://, git://, file://, git@host:owner/repo) or absolute path of a repository to clone; the project is then repo-backed. Omit for a notebook project."},
+                "summary": {"type": "string", "description": "Optional one-line description of the project."},
+                "area": {"type": "string", "description": "Optional area (group) the project is filed under."},
+                "status": {"type": "string", "enum": ["idea", "active", "paused", "blocked", "done", "abandoned"], "description": "Optional initial status."},
+                "path": {"type": "string", "description": "Optional directory the project's agents run in (created if missing; with `repo`, it must be new or empty). Default: a new folder in paddock's data."}
+            }})
+        },
+    },
+    Spec {
+        server: MANAGE_SERVER,
+        name: "promote_project",
+        tier: Some(Tier::Projects),
+        description: "Turn a notebook project (its files in paddock's data) into a repo-backed one in place: the repository is cloned into the project's folder and its agents work in the clone from their next start. Its chats, OVERVIEW.md and CHANGELOG.md stay. A failed clone leaves the project as it was.",
+        schema: || {
+            json!({"type": "object", "properties": {
+                "project": {"type": "string", "description": "Slug of the notebook project to promote. Omit to promote this chat's project."},
+                "repo": {"type": "string", "description": "Git URL (https://, ssh://, git://, file://, git@host:owner/repo) or absolute path of the repository to clone. Required."}
+            }, "required": ["repo"]})
         },
     },
     Spec {
@@ -249,6 +266,80 @@ fn need<'a>(args: &'a Value, key: &str) -> Result<&'a str, String> {
         .ok_or_else(|| format!("missing argument {key:?}"))
 }
 
+/// `create_project`: the reference's arguments (`name` required, `slug` derived from it when
+/// absent, `repo`, `summary`, `area`, `status`), plus `path`.
+async fn create_project(d: &Daemon, args: &Value) -> Result<String, String> {
+    let text = |key: &str| {
+        arg(args, key)
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+            .map(str::to_owned)
+    };
+    let name = text("name");
+    let slug = match (text("slug"), &name) {
+        (Some(slug), _) => slug,
+        (None, Some(name)) => {
+            let slug = slugify(name);
+            if slug.is_empty() {
+                return Err(format!(
+                    "Error: cannot make a slug of {name:?}; give `slug` (lower-case letters, digits and '-')"
+                ));
+            }
+            slug
+        }
+        (None, None) => {
+            return Err("Error: `name` is required (the project's display name).".into());
+        }
+    };
+    let status = match text("status") {
+        Some(s) => Some(
+            s.to_ascii_lowercase()
+                .parse::<paddock_proto::ProjectStatus>()
+                .map_err(|e| format!("Error: {e}"))?,
+        ),
+        None => None,
+    };
+    let p = crate::projects::ops::create(
+        d,
+        paddock_proto::ProjectCreate {
+            slug,
+            path: text("path"),
+            repo: text("repo"),
+            name,
+            summary: text("summary"),
+            area: text("area"),
+            status,
+        },
+    )
+    .await
+    .map_err(|e| format!("Error creating project: {}", e.message))?;
+    Ok(json!({
+        "created": true,
+        "slug": p.slug,
+        "path": p.path,
+        "name": p.name,
+        "repo": p.repo,
+        "summary": p.summary,
+        "area": p.area,
+        "status": p.status,
+    })
+    .to_string())
+}
+
+/// A slug from a display name: lower-case letters and digits, other runs as one '-'.
+fn slugify(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let out: String = out.trim_end_matches('-').chars().take(64).collect();
+    out.trim_end_matches('-').to_owned()
+}
+
 /// Runs a tool the caller may use. `Err` is a message for the model.
 pub async fn run(d: &Daemon, who: &Identity, call: &AgentCall) -> Result<String, String> {
     let args = &call.arguments;
@@ -341,21 +432,21 @@ pub async fn run(d: &Daemon, who: &Identity, call: &AgentCall) -> Result<String,
                 .await;
             Ok(json!({"sessionId": sid, "archived": on}).to_string())
         }
-        "create_project" => {
-            let slug = need(args, "slug")?;
-            let path = arg(args, "path").map(std::path::Path::new);
-            let project = d.projects.create(slug, path).map_err(|e| e.to_string())?;
-            d.state.attach_project(&d.cfg, &project).await;
-            d.triggers.rearm();
-            d.hub
-                .broadcast(paddock_proto::ControlMessage::ChatsChanged(
-                    paddock_proto::ChatsChanged {
-                        project_slug: project.slug.clone(),
-                        session_id: None,
-                    },
-                ))
-                .await;
-            Ok(json!({"slug": project.slug, "path": project.agent_dir}).to_string())
+        "create_project" => create_project(d, args).await,
+        "promote_project" => {
+            let slug = arg(args, "project")
+                .map(str::trim)
+                .filter(|p| !p.is_empty())
+                .unwrap_or(&who.project_slug)
+                .to_owned();
+            let repo = need(args, "repo")?.trim().to_owned();
+            let p = crate::projects::ops::promote(d, paddock_proto::ProjectPromote { slug, repo })
+                .await
+                .map_err(|e| format!("Error promoting project: {}", e.message))?;
+            Ok(
+                json!({"promoted": true, "slug": p.slug, "path": p.path, "repo": p.repo})
+                    .to_string(),
+            )
         }
         "list_triggers" | "set_trigger" | "remove_trigger" | "run_trigger" => {
             trigger_tool(d, who, &call.tool, args).await

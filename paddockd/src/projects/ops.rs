@@ -273,18 +273,9 @@ async fn promote_within(
         ));
     }
     let _one = LIFECYCLE.lock().await;
+    // Turns running now (the asking agent's own, say) go on in the old directory, and so does
+    // a `claude` kept alive idle; each writes through the old link into the same `.chats`.
     let before = d.project(&r.slug)?;
-    let running = running_in(d, &r.slug).await;
-    if !running.is_empty() {
-        return Err(ErrorBody::new(
-            ErrorCode::Busy,
-            format!(
-                "project {:?} has {} running turn(s); promote it once they end",
-                r.slug,
-                running.len()
-            ),
-        ));
-    }
     let old_folder = d.state.folder_of(&before);
     let projects = d.projects.clone();
     let (slug, repo) = (r.slug.clone(), r.repo);

@@ -713,3 +713,128 @@ async fn promote_clones_into_a_notebook_and_keeps_its_chats() {
     assert_eq!(err.code, ErrorCode::NotFound);
     d.stop().await.unwrap();
 }
+
+/// Plays the MCP bridge: calls a `paddock_manage` tool with the chat's token.
+async fn call_tool(
+    c: &mut RawClient,
+    token: &str,
+    tool: &str,
+    arguments: serde_json::Value,
+) -> (String, bool) {
+    match req(
+        c,
+        Request::AgentCall(paddock_proto::AgentCall {
+            token: token.into(),
+            server: "paddock_manage".into(),
+            tool: tool.into(),
+            arguments,
+            tool_use_id: None,
+        }),
+    )
+    .await
+    {
+        Ok(Reply::AgentResult(r)) => (r.text, r.is_error),
+        other => panic!("agent:call {tool}: {other:?}"),
+    }
+}
+
+/// The agent token the daemon gave `session`'s `claude` (in its `--mcp-config` file).
+fn token_for(d: &TestDaemon, session: &str) -> String {
+    let config = d
+        .fake_argvs()
+        .into_iter()
+        .rev()
+        .find_map(|argv| {
+            if !argv.iter().any(|a| a == session) {
+                return None;
+            }
+            let at = argv.iter().position(|a| a == "--mcp-config")?;
+            let text = std::fs::read_to_string(argv.get(at + 1)?).ok()?;
+            serde_json::from_str::<serde_json::Value>(&text).ok()
+        })
+        .expect("an --mcp-config");
+    config["mcpServers"]["paddock"]["env"]["PADDOCK_AGENT_TOKEN"]
+        .as_str()
+        .expect("a token")
+        .to_owned()
+}
+
+#[tokio::test]
+async fn the_agents_create_project_and_promote_project_tools() {
+    let d = TestDaemon::start_with(|c| {
+        c.mcp_bin = Some("/opt/paddock/bin/paddockd".into());
+        c.self_mcp_projects = true;
+    })
+    .await;
+    let mut c = d.client().await;
+    let bare = bare_repo(d.dir.path());
+    let repo = bare.to_string_lossy().into_owned();
+    let sid = turn(&mut c, "", None, "hello").await;
+    let token = token_for(&d, &sid);
+
+    // The reference's arguments: name (the slug derived from it), repo, summary, area, status.
+    let (text, is_error) = call_tool(
+        &mut c,
+        &token,
+        "create_project",
+        serde_json::json!({"name": "Web App", "repo": repo, "summary": "The web app", "area": "Work", "status": "active"}),
+    )
+    .await;
+    assert!(!is_error, "{text}");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["created"], true);
+    assert_eq!(v["slug"], "web-app");
+    assert_eq!(v["status"], "active");
+    let listed = projects(&mut c).await;
+    let p = listed.iter().find(|p| p.slug == "web-app").expect("listed");
+    assert_eq!(p.name.as_deref(), Some("Web App"));
+    assert_eq!(p.area.as_deref(), Some("Work"));
+    assert!(PathBuf::from(&p.path).join("README.md").is_file(), "cloned");
+    // `slug` (and `path`) keep working without a name.
+    let (text, is_error) = call_tool(
+        &mut c,
+        &token,
+        "create_project",
+        serde_json::json!({"slug": "by-slug"}),
+    )
+    .await;
+    assert!(!is_error, "{text}");
+    for (args, says) in [
+        (serde_json::json!({}), "`name` is required"),
+        (
+            serde_json::json!({"name": "x", "status": "someday"}),
+            "unknown status",
+        ),
+        (
+            serde_json::json!({"name": "Broken", "repo": d.dir.path().join("nope.git")}),
+            "git clone",
+        ),
+    ] {
+        let (text, is_error) = call_tool(&mut c, &token, "create_project", args).await;
+        assert!(is_error && text.contains(says), "{text}");
+    }
+    assert!(!meta_dir(&d, "broken").exists());
+
+    create(&mut c, named("notes")).await.unwrap();
+    let (text, is_error) = call_tool(
+        &mut c,
+        &token,
+        "promote_project",
+        serde_json::json!({"project": "notes", "repo": repo}),
+    )
+    .await;
+    assert!(!is_error, "{text}");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["promoted"], true);
+    assert!(meta_dir(&d, "notes").join("web/README.md").is_file());
+    // Without `project`, the chat's own: here the root workspace, which is refused.
+    let (text, is_error) = call_tool(
+        &mut c,
+        &token,
+        "promote_project",
+        serde_json::json!({"repo": repo}),
+    )
+    .await;
+    assert!(is_error && text.contains("root workspace"), "{text}");
+    d.stop().await.unwrap();
+}

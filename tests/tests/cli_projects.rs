@@ -1,0 +1,218 @@
+//! `paddock project add --repo|show|set|rm|promote` end to end: the real binaries, a daemon
+//! the client starts itself, the fake `claude`, local bare repositories (no network).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// `target/<profile>/NAME`, next to this test's own executable (`target/<profile>/deps/`).
+fn bin(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let dir = exe.parent().and_then(Path::parent).unwrap();
+    let path = dir.join(name);
+    assert!(
+        path.exists(),
+        "{} is not built; run the tests with `cargo xtask test` (or `cargo build --workspace` first)",
+        path.display()
+    );
+    path
+}
+
+struct Env {
+    dir: tempfile::TempDir,
+}
+
+impl Env {
+    fn new() -> Self {
+        Self {
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn data(&self) -> PathBuf {
+        self.dir.path().join("data")
+    }
+
+    fn paddock(&self) -> Command {
+        let mut c = Command::new(bin("paddock"));
+        c.env(
+            "PADDOCK_SOCKET",
+            self.dir.path().join("run").join("paddockd.sock"),
+        )
+        .env("PADDOCK_DATA_DIR", self.data())
+        .env("PADDOCK_LOG", self.dir.path().join("paddockd.log"))
+        .env("PADDOCK_CLAUDE_BIN", env!("CARGO_BIN_EXE_fake-claude"))
+        .env("PADDOCK_DAEMON_BIN", bin("paddockd"))
+        .env_remove("PADDOCK_CONFIG")
+        .env_remove("PADDOCK_REMOTE")
+        .env("XDG_CONFIG_HOME", self.dir.path().join("config"))
+        .current_dir(self.dir.path())
+        .stdin(Stdio::null());
+        c
+    }
+
+    fn output(&self, args: &[&str]) -> Output {
+        self.paddock().args(args).output().unwrap()
+    }
+
+    fn run(&self, args: &[&str]) -> String {
+        let out = self.output(args);
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            out.status.success(),
+            "paddock {args:?} failed: {}\n{stdout}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        stdout
+    }
+
+    /// Runs a command that must fail; its stderr.
+    fn fail(&self, args: &[&str]) -> String {
+        let out = self.output(args);
+        assert!(!out.status.success(), "paddock {args:?} succeeded");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    }
+}
+
+impl Drop for Env {
+    fn drop(&mut self) {
+        let _ = self.paddock().args(["daemon", "stop"]).output();
+    }
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .current_dir(dir)
+        .args(["-c", "user.name=Test", "-c", "user.email=test@example.com"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}");
+}
+
+/// `<dir>/api.git`, a bare repository with one commit holding README.md.
+fn bare_repo(dir: &Path) -> PathBuf {
+    let work = dir.join("api-src");
+    std::fs::create_dir_all(&work).unwrap();
+    git(&work, &["init", "-q", "-b", "main"]);
+    std::fs::write(work.join("README.md"), "# api\n").unwrap();
+    git(&work, &["add", "README.md"]);
+    git(&work, &["commit", "-q", "-m", "first"]);
+    git(dir, &["clone", "-q", "--bare", "api-src", "api.git"]);
+    dir.join("api.git")
+}
+
+#[test]
+fn project_add_with_a_repo_then_show_set_promote_and_rm() {
+    let env = Env::new();
+    let bare = bare_repo(env.dir.path());
+
+    // A relative repository path is this shell's; the clone is the project's directory.
+    let out = env.run(&[
+        "project",
+        "add",
+        "api",
+        "--repo",
+        "api.git",
+        "--summary",
+        "The public API",
+        "--status",
+        "active",
+    ]);
+    let checkout = env.data().join("projects/api/api");
+    assert!(out.contains("cloned from"), "{out}");
+    assert!(checkout.join("README.md").is_file());
+    let ls: serde_json::Value =
+        serde_json::from_str(&env.run(&["project", "ls", "--json"])).unwrap();
+    let api = ls
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["slug"] == "api")
+        .unwrap();
+    assert_eq!(api["repo"], bare.to_string_lossy().as_ref());
+    assert_eq!(api["status"], "active");
+
+    // A clone that fails: a one-line reason, nothing left.
+    let err = env.fail(&["project", "add", "broken", "--repo", "/nowhere/x.git"]);
+    assert!(err.contains("git clone"), "{err}");
+    assert!(!env.data().join("projects/broken").exists());
+
+    // show: the settings, the counts, the curated files.
+    std::fs::write(
+        env.data().join("projects/api/OVERVIEW.md"),
+        "# API\n\nServes the app.\n",
+    )
+    .unwrap();
+    let out = env.run(&["project", "show", "api"]);
+    assert!(out.contains("The public API"), "{out}");
+    assert!(out.contains("0 (0 running, 0 unread)"), "{out}");
+    assert!(out.contains("Serves the app."), "{out}");
+    assert!(out.contains("(none yet"), "no CHANGELOG.md yet: {out}");
+    let shown: serde_json::Value =
+        serde_json::from_str(&env.run(&["project", "show", "api", "--json"])).unwrap();
+    assert_eq!(shown["overview"], "# API\n\nServes the app.\n");
+    assert_eq!(shown["project"]["slug"], "api");
+    assert!(shown.get("changelog").is_none());
+
+    // set, and --unset.
+    let out = env.run(&[
+        "project",
+        "set",
+        "api",
+        "--drive-mode",
+        "batch",
+        "--max-spawn-depth",
+        "2",
+        "--unset",
+        "status",
+    ]);
+    assert!(
+        out.contains("batch") && out.contains("max spawn depth"),
+        "{out}"
+    );
+    assert!(!out.contains("status"), "{out}");
+    let toml = std::fs::read_to_string(env.data().join("projects/api/project.toml")).unwrap();
+    assert!(toml.contains("drive_mode = \"batch\""), "{toml}");
+    let err = env.fail(&["project", "set", "api"]);
+    assert!(err.contains("nothing to change"), "{err}");
+    let err = env.fail(&["project", "set", "api", "--max-spawn-depth", "9"]);
+    assert!(!err.is_empty());
+
+    // promote a notebook.
+    env.run(&["project", "add", "notes"]);
+    let url = format!("file://{}", bare.display());
+    let out = env.run(&["project", "promote", "notes", "--repo", &url]);
+    assert!(out.contains("repo-backed"), "{out}");
+    assert!(env.data().join("projects/notes/api/README.md").is_file());
+    let err = env.fail(&["project", "promote", "notes", "--repo", &url]);
+    assert!(err.contains("already"), "{err}");
+
+    // rm: a data-folder project needs the choice; --trash keeps it restorable.
+    let err = env.fail(&["project", "rm", "notes"]);
+    assert!(err.contains("--delete-files"), "{err}");
+    let out = env.run(&["project", "rm", "notes", "--trash"]);
+    assert!(out.contains("trash"), "{out}");
+    assert!(!env.data().join("projects/notes").exists());
+    let trashed: Vec<_> = std::fs::read_dir(env.data().join("trash"))
+        .unwrap()
+        .flatten()
+        .collect();
+    assert_eq!(trashed.len(), 1);
+    // A directory of your own stays.
+    let mine = env.dir.path().join("mine");
+    std::fs::create_dir_all(&mine).unwrap();
+    std::fs::write(mine.join("keep.txt"), "keep").unwrap();
+    env.run(&["project", "add", "mine", "--path", "mine"]);
+    let deleted: serde_json::Value =
+        serde_json::from_str(&env.run(&["project", "rm", "mine", "--delete-files", "--json"]))
+            .unwrap();
+    assert_eq!(deleted["pathKept"], true);
+    assert!(deleted.get("movedTo").is_none());
+    assert_eq!(
+        std::fs::read_to_string(mine.join("keep.txt")).unwrap(),
+        "keep"
+    );
+    let out = env.run(&["project", "ls"]);
+    assert!(!out.contains("mine") && !out.contains("notes"), "{out}");
+}
