@@ -632,3 +632,107 @@ fn plain_triggers_have_no_colour_and_only_ascii() -> TestResult {
     }
     Ok(())
 }
+
+/// `n`, then the fields typed: a name, when, a prompt, and resume toggled.
+fn form_app(theme: Theme) -> Result<App, Box<dyn std::error::Error>> {
+    let mut app = triggers_app(theme)?;
+    assert_eq!(app.on_key(ch('n')), None, "n opens the form");
+    for c in "nightly-backup".chars() {
+        app.on_key(ch(c));
+    }
+    app.on_key(key(KeyCode::Tab));
+    for c in "0 2 * * * Europe/Berlin".chars() {
+        app.on_key(ch(c));
+    }
+    app.on_key(key(KeyCode::Tab));
+    for c in "Check last night's backup.".chars() {
+        app.on_key(ch(c));
+    }
+    app.on_key(key(KeyCode::Tab));
+    app.on_key(ch(' '));
+    Ok(app)
+}
+
+#[test]
+fn triggers_form_80x24() -> TestResult {
+    let mut app = form_app(Theme::default())?;
+    insta::assert_snapshot!(screen(&mut app, 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn triggers_form_plain_40x24() -> TestResult {
+    let mut app = triggers_app(Theme::plain())?;
+    app.on_key(ch('n'));
+    for c in "inbox".chars() {
+        app.on_key(ch(c));
+    }
+    app.on_key(key(KeyCode::Tab));
+    for c in "every".chars() {
+        app.on_key(ch(c));
+    }
+    app.on_key(key(KeyCode::Enter));
+    insta::assert_snapshot!(screen(&mut app, 40, 24)?);
+    Ok(())
+}
+
+#[test]
+fn the_form_saves_a_trigger_and_says_so() -> TestResult {
+    let mut app = form_app(Theme::default())?;
+    // Keys type into the form: q, ?, f are text there.
+    let action = app.on_key(key(KeyCode::Enter));
+    let Some(Action::SaveTrigger(set)) = action else {
+        return Err(format!("Enter asked {action:?}").into());
+    };
+    assert_eq!(
+        serde_json::to_value(triggers_view::save_request(*set))?,
+        serde_json::json!({
+            "type": "trigger:set",
+            "projectSlug": "webapp",
+            "name": "nightly-backup",
+            "spec": {
+                "kind": "schedule",
+                "prompt": "Check last night's backup.",
+                "cron": "0 2 * * *",
+                "timezone": "Europe/Berlin",
+                "session": "resume"
+            }
+        })
+    );
+    // The daemon refuses: the form stays, with its words.
+    triggers_view::act_answered(
+        &mut app,
+        Act::Save,
+        Err("invalid_argument: unknown time zone \"Europe/Berlin\"".into()),
+    );
+    assert!(view(&mut app)?.editing());
+    let refused = text(&mut app, 80, 24)?;
+    assert!(
+        refused.contains("! invalid_argument: unknown time zone"),
+        "{refused}"
+    );
+    // Saved: the form closes and says what was saved.
+    app.on_key(key(KeyCode::Enter));
+    let mut saved = webapp().remove(0);
+    saved.name = "nightly-backup".into();
+    saved.spec.every = None;
+    saved.spec.cron = Some("0 2 * * *".into());
+    saved.spec.timezone = Some("Europe/Berlin".into());
+    triggers_view::act_answered(&mut app, Act::Save, Ok(Reply::Trigger(Box::new(saved))));
+    assert!(!view(&mut app)?.editing());
+    assert_eq!(
+        view(&mut app)?.said(),
+        Some("Saved nightly-backup in webapp: 0 2 * * * Europe/Berlin.")
+    );
+    // Esc cancels a form, and q typed in it is text, not quit.
+    app.on_key(ch('n'));
+    assert_eq!(app.on_key(ch('q')), None);
+    assert_eq!(
+        view(&mut app)?.form_fields().map(|(t, _)| t[0].clone()),
+        Some("q".to_owned())
+    );
+    app.on_key(key(KeyCode::Esc));
+    assert!(!view(&mut app)?.editing());
+    assert!(app.triggers.is_some(), "Esc left the form, not the view");
+    Ok(())
+}

@@ -149,6 +149,8 @@ pub enum Action {
     LoadTriggerRuns(TriggerId),
     /// Fire or remove a trigger (confirmed in the Triggers view).
     Trigger(Act, TriggerId),
+    /// Add or replace a trigger (the Triggers view's form).
+    SaveTrigger(Box<paddock_proto::TriggerSet>),
     /// Read a project's overview for the Home view.
     LoadOverview(String),
     /// Read a kept attachment for the viewer (`attachment:get`).
@@ -611,6 +613,10 @@ impl App {
         }
         if context == Context::Changes && self.changes.as_ref().is_some_and(|c| c.committing()) {
             return self.on_commit_key(key);
+        }
+        if context == Context::Triggers && self.triggers.as_ref().is_some_and(|t| t.editing()) {
+            let outcome = self.triggers.as_mut()?.on_form_key(key);
+            return self.on_triggers_outcome(outcome, Command::Allow);
         }
         if context == Context::Triggers && self.triggers.as_ref().is_some_and(|t| t.confirming()) {
             let yes = keys::command_for(context, &key) == Some(Command::Allow);
@@ -1206,6 +1212,7 @@ impl App {
             TriggersOutcome::LoadRuns(id) => Some(Action::LoadTriggerRuns(id)),
             TriggersOutcome::Fire(id) => Some(Action::Trigger(Act::Fire, id)),
             TriggersOutcome::Remove(id) => Some(Action::Trigger(Act::Remove, id)),
+            TriggersOutcome::Save(set) => Some(Action::SaveTrigger(set)),
             TriggersOutcome::Open {
                 project_slug,
                 session_id,

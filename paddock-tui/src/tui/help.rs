@@ -321,7 +321,7 @@ mod tests {
             help_height(&t, Context::Tree, small)
         );
         assert_eq!(
-            help_max_scroll(&t, Context::Tree, Rect::new(0, 0, 80, 240)),
+            help_max_scroll(&t, Context::Tree, Rect::new(0, 0, 80, 480)),
             0
         );
     }

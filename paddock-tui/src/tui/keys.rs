@@ -702,6 +702,7 @@ static BINDINGS: &[Binding] = &[
     b(X::Triggers, &[ENTER], "Enter", C::Open, "the chat a resume trigger owns, else its recent runs (a run: its chat)"),
     b(X::Triggers, &[Key::char('f')], "f", C::FireTrigger, "fire it now (asks first)"),
     b(X::Triggers, &[Key::char('d')], "d", C::RemoveTrigger, "remove it from project.toml (asks first)"),
+    b(X::Triggers, &[Key::char('n')], "n", C::NewChat, "add a trigger: a small form (Tab: next field, Enter saves, Esc cancels)"),
     b(X::Triggers, &[Key::char('y')], "y", C::Allow, "yes, when asked to fire or remove (any other key: no)"),
     b(X::Triggers, &[Key::char('a')], "a", C::CycleScope, "scope: this project or every project"),
     b(X::Triggers, &[Key::char('r')], "r", C::Refresh, "read the triggers (or runs) again"),

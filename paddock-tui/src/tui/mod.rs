@@ -658,7 +658,12 @@ impl EventLoop {
             Action::LoadTriggerRuns(id) => self.fetch(Fetch::TriggerRuns(id)),
             Action::LoadOverview(slug) => self.fetch(Fetch::Overview(slug)),
             Action::Trigger(act, id) => {
-                self.command(act.what(), triggers_view::act_request(act, id))
+                if let Some(request) = triggers_view::act_request(act, id) {
+                    self.command(act.what(), request);
+                }
+            }
+            Action::SaveTrigger(set) => {
+                self.command(triggers_view::SAVE, triggers_view::save_request(*set));
             }
             Action::Commit {
                 project_slug,

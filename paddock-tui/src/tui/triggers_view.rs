@@ -16,8 +16,12 @@
 //! dropped; a failed one is shown in the view.
 
 use chrono::{DateTime, FixedOffset, Local};
-use paddock_proto::{Fired, Reply, RunStatus, RunSummary, SessionPolicy, TriggerInfo, TriggerKind};
+use paddock_proto::{
+    Fired, HookEvent, MissedPolicy, Reply, RunStatus, RunSummary, SessionPolicy, TriggerInfo,
+    TriggerKind, TriggerSet, TriggerSpec,
+};
 use ratatui::Frame;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
@@ -38,6 +42,8 @@ use crate::format::{
 pub const FIRE: &str = "fire the trigger";
 /// The `what` of the loop's command that removes a trigger.
 pub const REMOVE: &str = "remove the trigger";
+/// The `what` of the loop's command that saves a trigger from the form.
+pub const SAVE: &str = "save the trigger";
 
 /// How many runs `history:list` is asked for (its maximum); the trigger's are picked here.
 pub const RUNS_LIMIT: u32 = 500;
@@ -45,6 +51,8 @@ pub const RUNS_LIMIT: u32 = 500;
 /// The most lines the view's last part (a question, what an action came to, the `add` syntax)
 /// takes.
 const FOOTER_MAX: usize = 3;
+/// The most lines the add form takes.
+const FORM_MAX: usize = 8;
 
 /// A trigger: its project and its name (unique in the project).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -76,19 +84,29 @@ pub fn runs_request(id: &TriggerId) -> paddock_proto::HistoryList {
     }
 }
 
-/// The request an act sends.
-pub fn act_request(act: Act, id: TriggerId) -> paddock_proto::Request {
+/// The request a fire or a remove sends (`None` for a save: its request is [`save_request`]).
+pub fn act_request(act: Act, id: TriggerId) -> Option<paddock_proto::Request> {
     match act {
-        Act::Fire => paddock_proto::Request::TriggerFire(paddock_proto::TriggerFire {
-            project_slug: id.project_slug,
-            name: id.name,
-            message: None,
-        }),
-        Act::Remove => paddock_proto::Request::TriggerRemove(paddock_proto::TriggerRef {
-            project_slug: id.project_slug,
-            name: id.name,
-        }),
+        Act::Save => None,
+        Act::Fire => Some(paddock_proto::Request::TriggerFire(
+            paddock_proto::TriggerFire {
+                project_slug: id.project_slug,
+                name: id.name,
+                message: None,
+            },
+        )),
+        Act::Remove => Some(paddock_proto::Request::TriggerRemove(
+            paddock_proto::TriggerRef {
+                project_slug: id.project_slug,
+                name: id.name,
+            },
+        )),
     }
+}
+
+/// The request the form's save sends.
+pub fn save_request(set: TriggerSet) -> paddock_proto::Request {
+    paddock_proto::Request::TriggerSet(Box::new(set))
 }
 
 /// `paddockd answered with KIND`, for a reply of the wrong kind.
@@ -152,6 +170,8 @@ pub fn act_answered(app: &mut App, act: Act, result: Result<Reply, String>) {
 pub enum Act {
     Fire,
     Remove,
+    /// The form's `trigger:set`.
+    Save,
 }
 
 impl Act {
@@ -159,6 +179,7 @@ impl Act {
         match self {
             Act::Fire => "fire",
             Act::Remove => "remove",
+            Act::Save => "save",
         }
     }
 
@@ -167,6 +188,7 @@ impl Act {
         match self {
             Act::Fire => FIRE,
             Act::Remove => REMOVE,
+            Act::Save => SAVE,
         }
     }
 
@@ -175,6 +197,7 @@ impl Act {
         match what {
             FIRE => Some(Act::Fire),
             REMOVE => Some(Act::Remove),
+            SAVE => Some(Act::Save),
             _ => None,
         }
     }
@@ -193,6 +216,8 @@ pub enum TriggersOutcome {
     Fire(TriggerId),
     /// Remove this trigger (confirmed).
     Remove(TriggerId),
+    /// Add (or replace) a trigger: the form's.
+    Save(Box<TriggerSet>),
     /// Open this chat.
     Open {
         project_slug: String,
@@ -208,7 +233,8 @@ pub enum TriggersOutcome {
 /// A question waiting for `y`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Confirm {
-    act: Act,
+    /// Fire it (`f`), else remove it (`d`).
+    fire: bool,
     trigger: TriggerId,
 }
 
@@ -217,6 +243,113 @@ struct Confirm {
 struct Said {
     text: String,
     role: Role,
+}
+
+/// The form's fields, in Tab order.
+const NAME: usize = 0;
+const WHEN: usize = 1;
+const PROMPT: usize = 2;
+const SESSION: usize = 3;
+const FIELDS: usize = 4;
+
+/// The small form `n` opens: a name, when it fires, the prompt, and whether it resumes one chat.
+#[derive(Debug, Clone, Default)]
+struct Form {
+    project: String,
+    text: [String; 3],
+    resume: bool,
+    focus: usize,
+    error: Option<String>,
+    /// Saved, waiting for the daemon.
+    sending: bool,
+}
+
+/// What the form's "when" says: `0 2 * * *` (a cron, then a zone if wanted), `every 15m`,
+/// `on EVENT` (`on file_changed` then globs), or `manual`.
+pub fn parse_when(when: &str) -> Result<TriggerSpec, String> {
+    let words: Vec<&str> = when.split_whitespace().collect();
+    let mut spec = TriggerSpec {
+        kind: TriggerKind::Schedule,
+        prompt: String::new(),
+        cron: None,
+        every: None,
+        timezone: None,
+        missed: MissedPolicy::Skip,
+        on: None,
+        paths: Vec::new(),
+        debounce_secs: None,
+        session: SessionPolicy::New,
+        model: None,
+        enabled: true,
+        approval_timeout_secs: None,
+    };
+    match words.as_slice() {
+        ["every", every] => spec.every = Some((*every).to_owned()),
+        ["manual"] => {
+            spec.kind = TriggerKind::Hook;
+            spec.on = Some(HookEvent::Manual);
+        }
+        ["on", event, paths @ ..] => {
+            let on: HookEvent = serde_json::from_value(serde_json::Value::String(
+                (*event).to_owned(),
+            ))
+            .map_err(|_| {
+                format!(
+                    "no event {event}: on turn_completed, turn_failed, child_finished, \
+                             file_changed [GLOB...] or manual"
+                )
+            })?;
+            if !paths.is_empty() && on != HookEvent::FileChanged {
+                return Err("globs are for on file_changed only".to_owned());
+            }
+            spec.kind = TriggerKind::Hook;
+            spec.on = Some(on);
+            spec.paths = paths.iter().map(|p| (*p).to_owned()).collect();
+        }
+        fields if fields.len() == 5 || fields.len() == 6 => {
+            spec.cron = Some(fields[..5].join(" "));
+            spec.timezone = fields.get(5).map(|z| (*z).to_owned());
+        }
+        _ => {
+            return Err(
+                "when: a cron (five fields, then a zone if you like), every 15m, on EVENT, or \
+                 manual"
+                    .to_owned(),
+            );
+        }
+    }
+    Ok(spec)
+}
+
+impl Form {
+    fn new(project: String) -> Self {
+        Self {
+            project,
+            ..Self::default()
+        }
+    }
+
+    /// The trigger the form describes, or what is missing.
+    fn trigger(&self) -> Result<TriggerSet, String> {
+        let name = self.text[NAME].trim();
+        if name.is_empty() {
+            return Err("the trigger needs a name".to_owned());
+        }
+        let mut spec = parse_when(&self.text[WHEN])?;
+        let prompt = self.text[PROMPT].trim();
+        if prompt.is_empty() {
+            return Err("the trigger needs a prompt".to_owned());
+        }
+        prompt.clone_into(&mut spec.prompt);
+        if self.resume {
+            spec.session = SessionPolicy::Resume;
+        }
+        Ok(TriggerSet {
+            project_slug: self.project.clone(),
+            name: name.to_owned(),
+            spec,
+        })
+    }
 }
 
 /// A trigger's recent runs, over the list.
@@ -243,6 +376,7 @@ pub struct TriggersView {
     cursor: usize,
     top: usize,
     confirm: Option<Confirm>,
+    form: Option<Form>,
     /// Acts sent, until their answers come.
     pending: Vec<(Act, TriggerId)>,
     said: Option<Said>,
@@ -264,6 +398,7 @@ impl TriggersView {
             cursor: 0,
             top: 0,
             confirm: None,
+            form: None,
             pending: Vec::new(),
             said: None,
             runs: None,
@@ -315,6 +450,65 @@ impl TriggersView {
     /// Whether a question waits for `y` (every other key says no).
     pub fn confirming(&self) -> bool {
         self.confirm.is_some()
+    }
+
+    /// Whether the add form has the keyboard.
+    pub fn editing(&self) -> bool {
+        self.form.is_some()
+    }
+
+    /// What the form's fields hold (name, when, prompt), and whether it resumes one chat.
+    pub fn form_fields(&self) -> Option<(&[String; 3], bool)> {
+        self.form.as_ref().map(|f| (&f.text, f.resume))
+    }
+
+    /// A key while the form is open: typing edits the field (`space` toggles the session
+    /// field), Tab and ↓ go to the next field, Shift-Tab and ↑ to the previous, Enter saves,
+    /// Esc cancels, Ctrl-U clears the field.
+    pub fn on_form_key(&mut self, key: KeyEvent) -> TriggersOutcome {
+        let Some(form) = self.form.as_mut() else {
+            return TriggersOutcome::Handled;
+        };
+        let plain = !key
+            .modifiers
+            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+        match key.code {
+            KeyCode::Esc => self.form = None,
+            _ if form.sending => {}
+            KeyCode::Tab | KeyCode::Down => form.focus = (form.focus + 1) % FIELDS,
+            KeyCode::BackTab | KeyCode::Up => form.focus = (form.focus + FIELDS - 1) % FIELDS,
+            KeyCode::Enter => match form.trigger() {
+                Ok(set) => {
+                    form.error = None;
+                    form.sending = true;
+                    let id = TriggerId {
+                        project_slug: set.project_slug.clone(),
+                        name: set.name.clone(),
+                    };
+                    self.pending.push((Act::Save, id));
+                    return TriggersOutcome::Save(Box::new(set));
+                }
+                Err(reason) => form.error = Some(reason),
+            },
+            KeyCode::Char(' ') if form.focus == SESSION => form.resume = !form.resume,
+            KeyCode::Char('u') if key.modifiers.contains(KeyModifiers::CONTROL) => {
+                if let Some(text) = form.text.get_mut(form.focus) {
+                    text.clear();
+                }
+            }
+            KeyCode::Backspace => {
+                if let Some(text) = form.text.get_mut(form.focus) {
+                    text.pop();
+                }
+            }
+            KeyCode::Char(c) if plain => {
+                if let Some(text) = form.text.get_mut(form.focus) {
+                    text.push(c);
+                }
+            }
+            _ => {}
+        }
+        TriggersOutcome::Handled
     }
 
     /// The trigger under the cursor.
@@ -390,6 +584,16 @@ impl TriggersView {
             return false;
         };
         let (_, id) = self.pending.remove(at);
+        if act == Act::Save
+            && let Some(form) = self.form.as_mut()
+        {
+            form.sending = false;
+            if let Err(reason) = &result {
+                form.error = Some(reason.clone());
+                return true;
+            }
+            self.form = None;
+        }
         self.said = Some(act_said(act, &id, result));
         true
     }
@@ -419,10 +623,7 @@ impl TriggersView {
                 text: format!(
                     "{} was not {}.",
                     confirm.trigger.name,
-                    match confirm.act {
-                        Act::Fire => "fired",
-                        Act::Remove => "removed",
-                    }
+                    if confirm.fire { "fired" } else { "removed" }
                 ),
                 role: Role::Dim,
             });
@@ -431,16 +632,19 @@ impl TriggersView {
         let id = confirm.trigger;
         let ellipsis = "…";
         self.said = Some(Said {
-            text: match confirm.act {
-                Act::Fire => format!("firing {}{ellipsis}", id.name),
-                Act::Remove => format!("removing {}{ellipsis}", id.name),
+            text: if confirm.fire {
+                format!("firing {}{ellipsis}", id.name)
+            } else {
+                format!("removing {}{ellipsis}", id.name)
             },
             role: Role::Dim,
         });
-        self.pending.push((confirm.act, id.clone()));
-        match confirm.act {
-            Act::Fire => TriggersOutcome::Fire(id),
-            Act::Remove => TriggersOutcome::Remove(id),
+        if confirm.fire {
+            self.pending.push((Act::Fire, id.clone()));
+            TriggersOutcome::Fire(id)
+        } else {
+            self.pending.push((Act::Remove, id.clone()));
+            TriggersOutcome::Remove(id)
         }
     }
 
@@ -462,12 +666,15 @@ impl TriggersView {
                 let Some(trigger) = self.cursor_trigger().map(TriggerId::of) else {
                     return TriggersOutcome::Handled;
                 };
-                let act = if command == Command::FireTrigger {
-                    Act::Fire
-                } else {
-                    Act::Remove
-                };
-                self.confirm = Some(Confirm { act, trigger });
+                self.confirm = Some(Confirm {
+                    fire: command == Command::FireTrigger,
+                    trigger,
+                });
+            }
+            Command::NewChat if self.runs.is_none() => {
+                let project = self.project.clone().unwrap_or_default();
+                self.said = None;
+                self.form = Some(Form::new(project));
             }
             Command::CycleScope if self.runs.is_none() => {
                 if self.project.is_none() {
@@ -540,6 +747,14 @@ impl TriggersView {
 
     /// The status line's key hints for what the view shows now.
     pub fn hints(&self) -> Vec<(&'static str, &'static str)> {
+        if self.form.is_some() {
+            return vec![
+                ("tab", "next field"),
+                ("space", "resume (session)"),
+                ("enter", "save"),
+                ("esc", "cancel"),
+            ];
+        }
         if self.confirm.is_some() {
             return vec![("y", "yes"), ("any other key", "no")];
         }
@@ -557,6 +772,7 @@ impl TriggersView {
             ("enter", "chat/runs"),
             ("f", "fire"),
             ("d", "remove"),
+            ("n", "new"),
             ("a", "scope"),
             ("esc", "close"),
         ]
@@ -567,12 +783,13 @@ impl TriggersView {
 fn question(confirm: &Confirm) -> String {
     let id = &confirm.trigger;
     let project = project_label(&id.project_slug);
-    match confirm.act {
-        Act::Fire => format!("Fire {} in {project} now? y fires it.", id.name),
-        Act::Remove => format!(
+    if confirm.fire {
+        format!("Fire {} in {project} now? y fires it.", id.name)
+    } else {
+        format!(
             "Remove {} from {project}'s project.toml? y removes it.",
             id.name
-        ),
+        )
     }
 }
 
@@ -611,6 +828,15 @@ fn act_said(act: Act, id: &TriggerId, result: Result<Reply, String>) -> Said {
         (Act::Fire, Ok(Reply::Fired(_))) => {
             failed("paddockd answered with neither a chat nor a reason for skipping".to_owned())
         }
+        (Act::Save, Ok(Reply::Trigger(t))) => Said {
+            text: format!(
+                "Saved {} in {}: {}.",
+                t.name,
+                project_label(&t.project_slug),
+                trigger_when(&t.spec)
+            ),
+            role: Role::Success,
+        },
         (Act::Remove, Ok(Reply::Ack)) => Said {
             text: format!("Removed {name} from {}.", project_label(&id.project_slug)),
             role: Role::Success,
@@ -724,6 +950,9 @@ fn render_title(view: &TriggersView, theme: &Theme, frame: &mut Frame<'_>, area:
 /// The last lines: the question waiting for `y`, else what the last action came to, else how
 /// to add a trigger (wrapped, at most [`FOOTER_MAX`]).
 fn footer_lines(view: &TriggersView, theme: &Theme, width: usize) -> Vec<Line<'static>> {
+    if let Some(form) = &view.form {
+        return form_lines(form, theme, width);
+    }
     let line = if let Some(confirm) = &view.confirm {
         Line::styled(
             format!(" {}", question(confirm)),
@@ -748,6 +977,88 @@ fn footer_lines(view: &TriggersView, theme: &Theme, width: usize) -> Vec<Line<'s
     };
     let mut lines = wrap_lines(vec![line], width);
     lines.truncate(FOOTER_MAX);
+    lines
+}
+
+/// The add form: a heading, a line per field (the focused one's label bold, with a cursor), and
+/// what is wrong when saving failed.
+fn form_lines(form: &Form, theme: &Theme, width: usize) -> Vec<Line<'static>> {
+    let dim = theme.style(Role::Dim);
+    let bold = Style::new().add_modifier(Modifier::BOLD);
+    let mut lines = vec![Line::styled(
+        format!(
+            " New trigger in {}{}",
+            project_label(&form.project),
+            if form.sending { " (saving)" } else { "" }
+        ),
+        theme.style(Role::Accent),
+    )];
+    const LABELS: [&str; FIELDS] = ["name", "when", "prompt", "session"];
+    const HINTS: [&str; 3] = [
+        "lower-case letters, digits, - and _",
+        "0 2 * * * [ZONE] | every 15m | on EVENT | manual",
+        "what each fire tells the chat",
+    ];
+    let room = width.saturating_sub(1 + 8 + 1);
+    for (i, label) in LABELS.iter().enumerate() {
+        let focused = i == form.focus;
+        let mut spans = vec![Span::styled(
+            format!(" {label:<7} "),
+            if focused { bold } else { dim },
+        )];
+        match form.text.get(i) {
+            Some(text) if text.is_empty() && !focused => {
+                spans.push(Span::styled(fit(HINTS[i], room, theme), dim));
+            }
+            Some(text) => {
+                let cursor = if focused { theme.glyph("▏", "_") } else { "" };
+                let shown: String = {
+                    let chars: Vec<char> = text.chars().collect();
+                    let keep = room.saturating_sub(2);
+                    if chars.len() > keep {
+                        let tail: String = chars[chars.len() - keep..].iter().collect();
+                        format!("{}{tail}", theme.glyph("…", "<"))
+                    } else {
+                        text.clone()
+                    }
+                };
+                spans.push(Span::raw(shown));
+                spans.push(Span::styled(cursor, dim));
+                if text.is_empty() && focused {
+                    spans.push(Span::styled(
+                        format!(" {}", fit(HINTS[i], room.saturating_sub(2), theme)),
+                        dim,
+                    ));
+                }
+            }
+            None => {
+                let mark = match (form.resume, theme.glyph("x", "x")) {
+                    (true, x) => format!("[{x}]"),
+                    (false, _) => "[ ]".to_owned(),
+                };
+                spans.push(Span::raw(mark));
+                spans.push(Span::styled(
+                    " resume one chat across fires (space)",
+                    if focused {
+                        theme.style(Role::Normal)
+                    } else {
+                        dim
+                    },
+                ));
+            }
+        }
+        lines.push(Line::from(spans));
+    }
+    if let Some(error) = &form.error {
+        lines.extend(wrap_lines(
+            vec![Line::styled(
+                format!(" ! {}", one_line(error, 300)),
+                theme.style(Role::Error),
+            )],
+            width,
+        ));
+    }
+    lines.truncate(FORM_MAX);
     lines
 }
 
@@ -1148,6 +1459,65 @@ mod tests {
             act_said(Act::Remove, &id, Ok(Reply::Ack)).text,
             "Removed nightly from (root)."
         );
+    }
+
+    #[test]
+    fn when_reads_a_cron_an_interval_or_an_event() {
+        let spec = parse_when("0 2 * * * Europe/Berlin").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(spec.cron.as_deref(), Some("0 2 * * *"));
+        assert_eq!(spec.timezone.as_deref(), Some("Europe/Berlin"));
+        assert_eq!(spec.kind, TriggerKind::Schedule);
+        let spec = parse_when(" every  15m ").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(spec.every.as_deref(), Some("15m"));
+        let spec =
+            parse_when("on file_changed docs/** README.md").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(spec.kind, TriggerKind::Hook);
+        assert_eq!(spec.on, Some(HookEvent::FileChanged));
+        assert_eq!(spec.paths, ["docs/**", "README.md"]);
+        assert_eq!(
+            parse_when("manual").map(|s| s.on),
+            Ok(Some(HookEvent::Manual))
+        );
+        assert!(parse_when("on lunch").is_err_and(|e| e.starts_with("no event lunch")));
+        assert!(parse_when("on turn_failed x").is_err());
+        assert!(parse_when("0 2 *").is_err_and(|e| e.contains("five fields")));
+        assert!(parse_when("").is_err());
+    }
+
+    #[test]
+    fn the_form_saves_what_it_holds() {
+        let key = |c| KeyEvent::new(c, KeyModifiers::NONE);
+        let mut v = loaded();
+        v.on_command(Command::NewChat, 5);
+        assert!(v.editing());
+        for c in "nightly".chars() {
+            v.on_form_key(key(KeyCode::Char(c)));
+        }
+        // Enter with no "when" says what is missing.
+        assert_eq!(v.on_form_key(key(KeyCode::Enter)), TriggersOutcome::Handled);
+        v.on_form_key(key(KeyCode::Tab));
+        for c in "every 1h".chars() {
+            v.on_form_key(key(KeyCode::Char(c)));
+        }
+        v.on_form_key(key(KeyCode::Tab));
+        for c in "Sum up.".chars() {
+            v.on_form_key(key(KeyCode::Char(c)));
+        }
+        v.on_form_key(key(KeyCode::Tab));
+        v.on_form_key(key(KeyCode::Char(' ')));
+        let TriggersOutcome::Save(set) = v.on_form_key(key(KeyCode::Enter)) else {
+            panic!("Enter did not save");
+        };
+        assert_eq!(set.project_slug, "web");
+        assert_eq!(set.name, "nightly");
+        assert_eq!(set.spec.every.as_deref(), Some("1h"));
+        assert_eq!(set.spec.prompt, "Sum up.");
+        assert_eq!(set.spec.session, SessionPolicy::Resume);
+        // A refusal keeps the form, with the daemon's words.
+        assert!(v.act_answered(Act::Save, Err("invalid_argument: bad interval".into())));
+        assert!(v.editing());
+        assert_eq!(v.on_form_key(key(KeyCode::Esc)), TriggersOutcome::Handled);
+        assert!(!v.editing());
     }
 
     #[test]
