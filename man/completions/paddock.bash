@@ -154,6 +154,9 @@ _paddock() {
             paddock__subcmd__git,help)
                 cmd="paddock__subcmd__git__subcmd__help"
                 ;;
+            paddock__subcmd__git,push)
+                cmd="paddock__subcmd__git__subcmd__push"
+                ;;
             paddock__subcmd__git,status)
                 cmd="paddock__subcmd__git__subcmd__status"
                 ;;
@@ -165,6 +168,9 @@ _paddock() {
                 ;;
             paddock__subcmd__git__subcmd__help,help)
                 cmd="paddock__subcmd__git__subcmd__help__subcmd__help"
+                ;;
+            paddock__subcmd__git__subcmd__help,push)
+                cmd="paddock__subcmd__git__subcmd__help__subcmd__push"
                 ;;
             paddock__subcmd__git__subcmd__help,status)
                 cmd="paddock__subcmd__git__subcmd__help__subcmd__status"
@@ -282,6 +288,9 @@ _paddock() {
                 ;;
             paddock__subcmd__help__subcmd__git,diff)
                 cmd="paddock__subcmd__help__subcmd__git__subcmd__diff"
+                ;;
+            paddock__subcmd__help__subcmd__git,push)
+                cmd="paddock__subcmd__help__subcmd__git__subcmd__push"
                 ;;
             paddock__subcmd__help__subcmd__git,status)
                 cmd="paddock__subcmd__help__subcmd__git__subcmd__status"
@@ -939,7 +948,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__git)
-            opts="-h -V --socket --remote --remote-paddock --help --version status diff commit help"
+            opts="-h -V --socket --remote --remote-paddock --help --version status diff commit push help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -965,7 +974,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__git__subcmd__commit)
-            opts="-p -m -h -V --project --chat --subtree --turn --message --json --socket --remote --remote-paddock --help --version"
+            opts="-p -m -h -V --project --chat --subtree --turn --message --push --json --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1057,7 +1066,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__git__subcmd__help)
-            opts="status diff commit help"
+            opts="status diff commit push help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1112,6 +1121,20 @@ _paddock() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        paddock__subcmd__git__subcmd__help__subcmd__push)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         paddock__subcmd__git__subcmd__help__subcmd__status)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -1119,6 +1142,40 @@ _paddock() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__git__subcmd__push)
+            opts="-p -h -V --project --data-root --json --socket --remote --remote-paddock --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -p)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1393,7 +1450,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__help__subcmd__git)
-            opts="status diff commit"
+            opts="status diff commit push"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1421,6 +1478,20 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__help__subcmd__git__subcmd__diff)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__help__subcmd__git__subcmd__push)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

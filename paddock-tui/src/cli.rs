@@ -622,11 +622,11 @@ Examples:
     )]
     Files(FilesArgs),
 
-    /// Git status, diff and commit of a project, or of the files a chat or a turn wrote
+    /// Git status, diff, commit and push of a project, or of the files a chat or a turn wrote
     #[command(
         long_about = "\
-Git status, diff and commit of a project's directory. paddockd runs git there, showing only the \
-changes inside that directory.
+Git status, diff, commit and push of a project's directory. paddockd runs git there, showing \
+only the changes inside that directory.
 
 Each takes a scope: without one, every change of the project; with --chat SESSION, only the \
 files that chat's tool calls wrote (as recorded by file provenance: `paddock provenance`); with \
@@ -634,14 +634,16 @@ files that chat's tool calls wrote (as recorded by file provenance: `paddock pro
 those of one turn. A file changed by hand is in the project's changes but in no chat's. A \
 scoped status says how many other changed files it left out.
 
-With --chat or --turn and no -p, the project is the chat's own.",
+With --chat or --turn and no -p, the project is the chat's own. `paddock git push` pushes the \
+project's branch to its upstream (--data-root: the data directory's own repository).",
         after_help = "\
 Examples:
   paddock git status -p web
   paddock git status --chat SESSION --subtree     what a chat and its children changed
   paddock git diff --chat SESSION | less -R
   paddock git diff --turn SESSION:JOB src/auth/cookie.ts
-  paddock git commit --chat SESSION -m 'Fix the cookie refresh race'"
+  paddock git commit --chat SESSION -m 'Fix the cookie refresh race' --push
+  paddock git push -p web"
     )]
     Git {
         #[command(subcommand)]
@@ -1225,14 +1227,44 @@ git configuration (user.name and user.email); without one the error says how to 
 Refused with a reason: an empty message, nothing to commit, a detached HEAD, or a merge or \
 rebase in progress. Prints the new commit's short id, its branch and the files.
 
---json prints {projectSlug, commit, branch, files}.",
+With --push, the branch is then pushed as `paddock git push` does; a push that fails leaves the \
+commit made (exit status 1).
+
+--json prints {projectSlug, commit, branch, files}; with --push, {committed: that, pushed: \
+what `paddock git push --json` prints}.",
         after_help = "\
 Examples:
   paddock git commit --chat SESSION -m 'Fix the cookie refresh race'
   paddock git commit --chat SESSION --subtree -m 'Nightly clean-up'
-  paddock git commit -p web -m 'Docs' docs/API.md"
+  paddock git commit -p web -m 'Docs' docs/API.md --push"
     )]
     Commit(GitCommitArgs),
+    /// Push the branch to its upstream (the first time, to origin, which becomes the upstream)
+    #[command(
+        long_about = "\
+Push the project's checked-out branch to its upstream. A branch with no upstream goes to the \
+branch of the same name on `origin`, which becomes its upstream; with no `origin` either, the \
+error says how to add one. Never forced. With --data-root, the data directory's own repository \
+(where paddockd commits the curated files and the chats) is pushed instead.
+
+git runs without prompts (no terminal, no askpass program, ssh in batch mode), so missing \
+credentials fail at once with git's message: set up a credential helper or an ssh agent. It is \
+stopped after 120 s.
+
+Prints the branch, the remote branch and the commits it moved between, or that it was up to \
+date. Refused with a reason: a detached HEAD, a branch with no commits, no remote. When git \
+fails (the remote has commits the branch lacks: pull or rebase first; credentials; an \
+unreachable remote) the error says why and quotes git (exit status 1).
+
+--json prints {projectSlug, dataRoot, branch, remote, remoteBranch, from, to, upToDate, \
+setUpstream}.",
+        after_help = "\
+Examples:
+  paddock git push -p web
+  paddock git push --data-root
+  paddock git push -p web --json | jq -r .to"
+    )]
+    Push(GitPushArgs),
 }
 
 #[derive(Debug, Args)]
@@ -1265,7 +1297,28 @@ pub struct GitCommitArgs {
     /// Only these of the scope's changed files, relative to the project's directory
     #[arg(value_name = "PATH")]
     pub paths: Vec<String>,
+    /// Then push the branch to its upstream, as `paddock git push` does
+    #[arg(long)]
+    pub push: bool,
     /// Print the new commit as one JSON object
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct GitPushArgs {
+    /// The project [default: the root workspace]
+    #[arg(
+        short = 'p',
+        long = "project",
+        value_name = "SLUG",
+        conflicts_with = "data_root"
+    )]
+    pub project: Option<String>,
+    /// Push the data directory's own repository (where paddockd commits its files) instead
+    #[arg(long)]
+    pub data_root: bool,
+    /// Print what was pushed as one JSON object
     #[arg(long)]
     pub json: bool,
 }
@@ -2216,6 +2269,24 @@ mod tests {
         );
         assert!(parse(&["git", "status", "--subtree"]).is_err());
         assert!(parse(&["git", "status", "--chat", "a", "--turn", "a:b"]).is_err());
+        let cli = parse(&["git", "commit", "-m", "msg", "--push"])?;
+        assert!(matches!(
+            cli.command,
+            Some(Cmd::Git {
+                action: GitCmd::Commit(GitCommitArgs { push: true, .. })
+            })
+        ));
+        let cli = parse(&["git", "push", "-p", "web", "--json"])?;
+        let Some(Cmd::Git {
+            action: GitCmd::Push(args),
+        }) = cli.command
+        else {
+            panic!("not git push: {:?}", cli.command);
+        };
+        assert_eq!(args.project.as_deref(), Some("web"));
+        assert!(args.json && !args.data_root);
+        assert!(parse(&["git", "push", "--data-root"]).is_ok());
+        assert!(parse(&["git", "push", "-p", "web", "--data-root"]).is_err());
         Ok(())
     }
 }

@@ -1,11 +1,11 @@
 //! The Changes view (`D`) and the provenance panel as `insta` snapshots on ratatui's
 //! `TestBackend` at 80x24 and 40x24 (Unicode and the plain ASCII, no-color theme), and how
 //! their keys turn into requests: the scope cycling, the diff of the cursor's file, the
-//! provenance of a file, and a commit with the message typed on the bottom line.
+//! provenance of a file, a commit with the message typed on the bottom line, and a push (`P`).
 
 use paddock_proto::{
-    ChatSummary, FileEdge, FileStatus, FileStep, GitDiff, GitFile, GitStatus, HelloReply, Lineage,
-    LineageNode, Origin, ProjectInfo, Provenance,
+    ChatSummary, FileEdge, FileStatus, FileStep, GitDiff, GitFile, GitPushed, GitStatus,
+    HelloReply, Lineage, LineageNode, Origin, ProjectInfo, Provenance,
 };
 use paddock_tui::tui::app::{Action, App};
 use paddock_tui::tui::changes::{ChangesView, Scope};
@@ -307,6 +307,81 @@ fn changes_commit_message_80x24() -> TestResult {
         app.on_key(ch(c));
     }
     insta::assert_snapshot!(screen(&mut app, 80, 24)?);
+    Ok(())
+}
+
+/// `P` pushes the project: `pushing…` on the status line, then what the push did.
+#[test]
+fn changes_pushed_80x24() -> TestResult {
+    let mut app = changes_app(Theme::default());
+    if let Some(view) = app.changes.as_mut() {
+        view.set_status(status());
+    }
+    assert_eq!(
+        app.on_key(ch('P')),
+        Some(Action::Push {
+            project_slug: "webapp".into(),
+        })
+    );
+    insta::assert_snapshot!("changes_pushing_80x24", screen(&mut app, 80, 24)?);
+    app.push_answered(Ok(&pushed()));
+    insta::assert_snapshot!(screen(&mut app, 80, 24)?);
+    Ok(())
+}
+
+fn pushed() -> GitPushed {
+    GitPushed {
+        project_slug: "webapp".into(),
+        data_root: false,
+        branch: "main".into(),
+        remote: "origin".into(),
+        remote_branch: "main".into(),
+        from: Some("3f9a2c1d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39".into()),
+        to: "8d1e4b7a0c9f2e3d5b6a7c8e9f0a1b2c3d4e5f60".into(),
+        up_to_date: false,
+        set_upstream: false,
+    }
+}
+
+#[test]
+fn p_pushes_once_at_a_time_and_says_what_came_of_it() -> TestResult {
+    let mut app = changes_app(Theme::default());
+    assert_eq!(
+        app.on_key(ch('P')),
+        Some(Action::Push {
+            project_slug: "webapp".into(),
+        })
+    );
+    assert_eq!(app.notice.as_deref(), Some("pushing webapp…"));
+    // A second P while the first is under way does nothing.
+    assert_eq!(app.on_key(ch('P')), None);
+    app.push_answered(Err(
+        "origin has commits that main does not (fetch first): pull (or rebase) first, then push again; nothing was pushed",
+    ));
+    let notice = app.notice.clone().unwrap_or_default();
+    assert!(
+        notice.starts_with("push failed: origin has commits") && notice.contains("pull"),
+        "{notice}"
+    );
+    // Answered: P pushes again.
+    assert!(app.on_key(ch('P')).is_some());
+    let mut first = pushed();
+    first.from = None;
+    first.set_upstream = true;
+    app.push_answered(Ok(&first));
+    assert_eq!(
+        app.notice.as_deref(),
+        Some("Pushed main to origin/main (new branch at 8d1e4b7); main now tracks origin/main")
+    );
+    app.on_key(ch('P'));
+    let mut same = pushed();
+    same.up_to_date = true;
+    app.push_answered(Ok(&same));
+    assert_eq!(
+        app.notice.as_deref(),
+        Some("origin/main is up to date with main (8d1e4b7); nothing to push")
+    );
+    assert_eq!(app.context(), Context::Changes);
     Ok(())
 }
 

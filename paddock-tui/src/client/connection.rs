@@ -283,6 +283,19 @@ impl Client {
 
     /// Sends a request and waits for its one response.
     pub async fn request(&self, request: Request) -> Result<Reply, ClientError> {
+        self.request_within(request, self.request_timeout).await
+    }
+
+    /// How long to wait for a `git:push`: the daemon stops git after 120 s, and answers then.
+    pub const PUSH_TIMEOUT: Duration = Duration::from_secs(150);
+
+    /// [`Client::request`] with its own time limit, for a request known to take long (a
+    /// `git:push` may run up to the daemon's 120 s git limit).
+    pub async fn request_within(
+        &self,
+        request: Request,
+        limit: Duration,
+    ) -> Result<Reply, ClientError> {
         let name = request.name();
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let line = encode(&ClientMessage { id, request }).map_err(ClientError::Encode)?;
@@ -303,12 +316,13 @@ impl Client {
                 Err(_) => Err(self.shared.lost()),
             }
         };
-        let outcome = tokio::time::timeout(self.request_timeout, exchange)
-            .await
-            .map_err(|_| ClientError::Timeout {
-                request: name,
-                after: self.request_timeout,
-            })??;
+        let outcome =
+            tokio::time::timeout(limit, exchange)
+                .await
+                .map_err(|_| ClientError::Timeout {
+                    request: name,
+                    after: limit,
+                })??;
         match outcome {
             Outcome::Ok(reply) => Ok(reply),
             Outcome::Err(body) => Err(ClientError::from_body(body)),

@@ -1,16 +1,16 @@
-//! `paddock git status|diff|commit`: a project's changes, whole or those of a chat, a subtree
-//! of chats or a turn.
+//! `paddock git status|diff|commit|push`: a project's changes, whole or those of a chat, a
+//! subtree of chats or a turn; and pushing its branch.
 
 use anyhow::anyhow;
 use paddock_proto::{
-    ChatList, ChatScope, GitCommitRequest, GitDiffRequest, GitScope, GitStatusRequest, Reply,
-    Request,
+    ChatList, ChatScope, GitCommitRequest, GitDiffRequest, GitPushRequest, GitPushed, GitScope,
+    GitStatusRequest, Reply, Request,
 };
 
 use super::output::{eprint, print, print_json};
 use super::{Context, Failure, unexpected};
 use crate::cli::{GitCmd, GitScopeArgs};
-use crate::client::Client;
+use crate::client::{Client, ClientError};
 use crate::format;
 
 pub async fn run(ctx: &Context, cmd: GitCmd) -> anyhow::Result<()> {
@@ -67,7 +67,7 @@ pub async fn run(ctx: &Context, cmd: GitCmd) -> anyhow::Result<()> {
         GitCmd::Commit(args) => {
             let (project_slug, scope) = scope_of(&client, &args.scope).await?;
             let request = Request::GitCommit(GitCommitRequest {
-                project_slug,
+                project_slug: project_slug.clone(),
                 scope,
                 message: args.message,
                 paths: args.paths,
@@ -76,11 +76,61 @@ pub async fn run(ctx: &Context, cmd: GitCmd) -> anyhow::Result<()> {
                 Reply::GitCommitted(c) => c,
                 other => return Err(unexpected("git:commit", &other)),
             };
-            if args.json {
-                return print_json(&committed);
+            if !args.push {
+                if args.json {
+                    return print_json(&committed);
+                }
+                return print(&format::git_committed(&committed));
             }
-            print(&format::git_committed(&committed))
+            if !args.json {
+                print(&format::git_committed(&committed))?;
+            }
+            let pushed = push(&client, project_slug, false).await;
+            if args.json {
+                // The commit is made whatever the push did: say so before any push error.
+                let pushed = pushed.as_ref().ok();
+                print_json(&serde_json::json!({ "committed": committed, "pushed": pushed }))?;
+            }
+            let pushed = pushed?;
+            if args.json {
+                return Ok(());
+            }
+            print(&format::git_pushed(&pushed))
         }
+        GitCmd::Push(args) => {
+            let project_slug = args.project.unwrap_or_else(|| format::ROOT_SLUG.to_owned());
+            let pushed = push(&client, project_slug, args.data_root).await?;
+            if args.json {
+                return print_json(&pushed);
+            }
+            print(&format::git_pushed(&pushed))
+        }
+    }
+}
+
+/// `git:push`, waiting as long as the daemon lets git run. When git fails, its own words go to
+/// stderr before the daemon's sentence (the error).
+async fn push(client: &Client, project_slug: String, data_root: bool) -> anyhow::Result<GitPushed> {
+    let request = Request::GitPush(GitPushRequest {
+        project_slug,
+        data_root,
+    });
+    match client.request_within(request, Client::PUSH_TIMEOUT).await {
+        Ok(Reply::GitPushed(p)) => Ok(p),
+        Ok(other) => Err(unexpected("git:push", &other)),
+        Err(ClientError::Daemon(body)) => {
+            if let Some(failure) = body.git.as_ref().filter(|g| !g.stderr.is_empty()) {
+                let mut said = String::from("git said:\n");
+                for line in failure.stderr.lines() {
+                    said.push_str("  ");
+                    said.push_str(line);
+                    said.push('\n');
+                }
+                eprint(&said);
+            }
+            Err(ClientError::Daemon(body).into())
+        }
+        Err(e) => Err(e.into()),
     }
 }
 

@@ -1,8 +1,8 @@
-//! `paddock git status` and `paddock git commit` as text.
+//! `paddock git status`, `paddock git commit` and `paddock git push` as text.
 
 use std::fmt::Write as _;
 
-use paddock_proto::{GitCommitted, GitStatus};
+use paddock_proto::{GitCommitted, GitPushed, GitStatus};
 
 use super::project_label;
 
@@ -97,6 +97,33 @@ pub fn git_committed(c: &GitCommitted) -> String {
     out
 }
 
+/// What `paddock git push` did.
+pub fn git_pushed(p: &GitPushed) -> String {
+    let short = |id: &str| id.get(..7).unwrap_or(id).to_owned();
+    let target = format!("{}/{}", p.remote, p.remote_branch);
+    let whose = if p.data_root {
+        "the data directory's "
+    } else {
+        ""
+    };
+    if p.up_to_date {
+        return format!(
+            "{target} is up to date with {whose}{} ({}); nothing to push\n",
+            p.branch,
+            short(&p.to)
+        );
+    }
+    let moved = match &p.from {
+        Some(from) => format!("{}..{}", short(from), short(&p.to)),
+        None => format!("new branch at {}", short(&p.to)),
+    };
+    let mut out = format!("Pushed {whose}{} to {target} ({moved})\n", p.branch);
+    if p.set_upstream {
+        let _ = writeln!(out, "{} now tracks {target}", p.branch);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -165,6 +192,38 @@ mod tests {
         assert_eq!(
             git_committed(&c),
             "Committed 8d1e4b7 on main (1 file):\n  a.txt\n"
+        );
+    }
+
+    #[test]
+    fn a_push_says_what_moved() {
+        let mut p = GitPushed {
+            project_slug: "web".into(),
+            data_root: false,
+            branch: "main".into(),
+            remote: "origin".into(),
+            remote_branch: "main".into(),
+            from: Some("3f9a2c1d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39".into()),
+            to: "8d1e4b7a0c9f2e3d5b6a7c8e9f0a1b2c3d4e5f60".into(),
+            up_to_date: false,
+            set_upstream: false,
+        };
+        assert_eq!(
+            git_pushed(&p),
+            "Pushed main to origin/main (3f9a2c1..8d1e4b7)\n"
+        );
+        p.from = None;
+        p.set_upstream = true;
+        p.data_root = true;
+        assert_eq!(
+            git_pushed(&p),
+            "Pushed the data directory's main to origin/main (new branch at 8d1e4b7)\nmain now tracks origin/main\n"
+        );
+        p.up_to_date = true;
+        p.data_root = false;
+        assert_eq!(
+            git_pushed(&p),
+            "origin/main is up to date with main (8d1e4b7); nothing to push\n"
         );
     }
 }

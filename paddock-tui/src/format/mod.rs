@@ -19,7 +19,7 @@ pub use blame::blame;
 pub use chats::{
     chat_flags, chat_table, context_percent, daemon_status, project_table, tree_depths,
 };
-pub use git::{git_committed, git_status};
+pub use git::{git_committed, git_pushed, git_status};
 pub use history::{
     history_banner, history_table, run_duration, run_origin, short_time, status_name,
 };

@@ -124,6 +124,10 @@ pub enum Action {
         scope: Scope,
         message: String,
     },
+    /// Push the project's branch to its upstream (`git:push`).
+    Push {
+        project_slug: String,
+    },
     /// Read a file's provenance (the panel opened).
     LoadProvenance {
         project_slug: String,
@@ -875,12 +879,32 @@ impl App {
             ChangesOutcome::LoadProvenance(path) => {
                 Some(Action::LoadProvenance { project_slug, path })
             }
+            ChangesOutcome::Push => {
+                self.notice = Some(format!(
+                    "pushing {}…",
+                    crate::format::project_label(&project_slug)
+                ));
+                Some(Action::Push { project_slug })
+            }
             ChangesOutcome::Closed => {
                 self.changes = None;
                 None
             }
             ChangesOutcome::Ignored => self.global(command),
         }
+    }
+
+    /// A push was answered: what it did, or why not, on the status line.
+    pub fn push_answered(&mut self, result: Result<&paddock_proto::GitPushed, &str>) {
+        if let Some(changes) = self.changes.as_mut() {
+            changes.push_done();
+        }
+        self.notice = Some(match result {
+            Ok(pushed) => crate::format::git_pushed(pushed)
+                .trim_end()
+                .replace('\n', "; "),
+            Err(reason) => format!("push failed: {reason}"),
+        });
     }
 
     /// Where the open provenance panel lives: over Changes, else over Files (as

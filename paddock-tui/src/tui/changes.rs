@@ -1,7 +1,8 @@
 //! The Changes view (`D`): a project's git status scoped to a chat, the chat and every chat
 //! under it (its subtree), or the whole project, with the diff of the file under the cursor
 //! below. `s` cycles the scope, `p` (or Enter) opens the file's provenance panel, `c` commits
-//! the scope's files after asking for a message on a line at the bottom.
+//! the scope's files after asking for a message on a line at the bottom, `P` pushes the
+//! project's branch to its upstream (the status line says `pushing…`, then what it did).
 //!
 //! The scope's files are those the chats' steps wrote (file provenance); `git:status` counts
 //! the other changed files of the project as `hidden`, and the view says so.
@@ -52,6 +53,8 @@ pub enum ChangesOutcome {
     LoadDiff(String),
     /// The provenance panel opened for this file: read it.
     LoadProvenance(String),
+    /// `P`: push the project's branch (none is under way).
+    Push,
     /// The view closed.
     Closed,
     /// Not a Changes command: let the global keys have it.
@@ -86,6 +89,8 @@ pub struct ChangesView {
     diff_scroll: u16,
     /// The commit message being typed, when asked for.
     commit_input: Option<String>,
+    /// A push asked for and not answered yet (a second `P` waits for it).
+    pushing: bool,
     /// The provenance panel, over the view, when open.
     pub provenance: Option<ProvenanceView>,
 }
@@ -105,6 +110,7 @@ impl ChangesView {
             diff: None,
             diff_scroll: 0,
             commit_input: None,
+            pushing: false,
             provenance: None,
         }
     }
@@ -208,6 +214,15 @@ impl ChangesView {
         self.diff = Some((path, diff));
     }
 
+    pub fn pushing(&self) -> bool {
+        self.pushing
+    }
+
+    /// The push was answered (pushed, or refused).
+    pub fn push_done(&mut self) {
+        self.pushing = false;
+    }
+
     pub fn committing(&self) -> bool {
         self.commit_input.is_some()
     }
@@ -291,6 +306,11 @@ impl ChangesView {
                     self.commit_input = Some(String::new());
                 }
             }
+            Command::Push if !self.pushing => {
+                self.pushing = true;
+                return ChangesOutcome::Push;
+            }
+            Command::Push => {}
             Command::Back | Command::Changes => return ChangesOutcome::Closed,
             _ => return ChangesOutcome::Ignored,
         }

@@ -213,6 +213,8 @@ pub enum Command {
     Provenance,
     /// Changes: commit the scope's files (asks for a message).
     Commit,
+    /// Changes: push the project's branch to its upstream.
+    Push,
     /// Changes: the next scope (chat, subtree, project).
     CycleScope,
     /// Open (or close) the Files view: what the chat read and wrote, turn by turn.
@@ -268,7 +270,7 @@ pub enum Command {
 
 impl Command {
     /// Every command (each has at least one binding; a unit test checks it).
-    pub const ALL: [Command; 74] = [
+    pub const ALL: [Command; 75] = [
         Command::Quit,
         Command::Help,
         Command::SwitchPane,
@@ -318,6 +320,7 @@ impl Command {
         Command::Changes,
         Command::Provenance,
         Command::Commit,
+        Command::Push,
         Command::CycleScope,
         Command::Files,
         Command::Blame,
@@ -633,6 +636,7 @@ static BINDINGS: &[Binding] = &[
     b(X::Changes, &[ENTER, Key::char('p')], "Enter/p", C::Provenance, "the file's provenance: who wrote it, from what"),
     b(X::Changes, &[Key::char('s')], "s", C::CycleScope, "scope: the chat, its subtree, the project"),
     b(X::Changes, &[Key::char('c')], "c", C::Commit, "commit the scope's files (Enter commits, Esc cancels)"),
+    b(X::Changes, &[Key::char('P')], "P", C::Push, "push the branch to its upstream (never forced)"),
     b(X::Changes, &[ESC, Key::char('D')], "Esc/D", C::Back, "close Changes"),
     // The provenance panel.
     b(X::Provenance, &[Key::char('j'), DOWN], "j/↓", C::Down, "scroll down"),
@@ -950,6 +954,7 @@ mod tests {
         assert_eq!(command_for(Context::Changes, &ch('p')), Some(C::Provenance));
         assert_eq!(command_for(Context::Changes, &ch('s')), Some(C::CycleScope));
         assert_eq!(command_for(Context::Changes, &ch('c')), Some(C::Commit));
+        assert_eq!(command_for(Context::Changes, &ch('P')), Some(C::Push));
         assert_eq!(command_for(Context::Provenance, &ch('j')), Some(C::Down));
         assert_eq!(command_for(Context::Provenance, &ch('b')), Some(C::Blame));
         assert_eq!(command_for(Context::Tree, &ch('F')), Some(C::Files));

@@ -678,6 +678,7 @@ impl EventLoop {
                     paths: Vec::new(),
                 }),
             ),
+            Action::Push { project_slug } => self.push(project_slug),
         }
     }
 
@@ -1014,6 +1015,33 @@ impl EventLoop {
                 .send(Msg::Done {
                     generation,
                     what,
+                    result,
+                })
+                .await;
+        });
+    }
+
+    /// `git:push`, given as long as the daemon lets git run; answered as a `push` [`Msg::Done`].
+    fn push(&mut self, project_slug: String) {
+        let Some(client) = self.client.clone() else {
+            self.app.push_answered(Err("not connected to paddockd"));
+            return;
+        };
+        let tx = self.msgs_tx.clone();
+        let generation = self.generation;
+        tokio::spawn(async move {
+            let request = Request::GitPush(paddock_proto::GitPushRequest {
+                project_slug,
+                data_root: false,
+            });
+            let result = client
+                .request_within(request, crate::client::Client::PUSH_TIMEOUT)
+                .await
+                .map_err(|e| e.to_string());
+            let _ = tx
+                .send(Msg::Done {
+                    generation,
+                    what: "push",
                     result,
                 })
                 .await;
@@ -1464,7 +1492,12 @@ impl EventLoop {
             return;
         }
         match result {
+            Err(reason) if what == "push" => self.app.push_answered(Err(&reason)),
             Err(reason) => self.app.notice = Some(format!("{what} failed: {reason}")),
+            Ok(Reply::GitPushed(p)) => {
+                self.app.push_answered(Ok(&p));
+                self.refresh_changes();
+            }
             Ok(Reply::Sent(sent)) => {
                 let open = self
                     .app
