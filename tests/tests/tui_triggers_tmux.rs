@@ -1,8 +1,8 @@
 //! The Triggers and Home views in a real terminal against a real paddockd (and the fake
 //! claude): tmux runs `paddock`, capture-pane reads the screen. A manual hook added with
 //! `paddock trigger add` is listed by `Z`, fired after `y` (its run completes and the list shows
-//! it), its runs listed and its chat opened, then removed after `y`; `O` shows the project's
-//! Home.
+//! it), its runs listed and its chat opened, then removed after `y`; the form (`n`) adds one;
+//! `O` shows the project's Home.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::{Path, PathBuf};
@@ -180,6 +180,22 @@ fn triggers_are_listed_fired_and_removed_and_home_shows_the_project() {
     assert!(
         !paddock(&["trigger", "ls", "-p", "demo"]).contains("ping"),
         "the trigger is gone from the daemon too"
+    );
+
+    // n: the form adds one (trigger:set); it is listed, and the daemon has it.
+    tmux.keys(&["n"]);
+    tmux.wait_for("New trigger in demo");
+    tmux.keys(&["-l", "pong"]);
+    tmux.keys(&["Tab"]);
+    tmux.keys(&["-l", "every 1h"]);
+    tmux.keys(&["Tab"]);
+    tmux.keys(&["-l", "pong from the form"]);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("Saved pong in demo: every 1h.");
+    tmux.wait_for("next ");
+    assert!(
+        paddock(&["trigger", "ls", "-p", "demo"]).contains("every 1h"),
+        "the daemon has the trigger the form saved"
     );
 
     // Esc and q apart: sent together, a terminal reads them as Alt-q.
