@@ -162,6 +162,9 @@ fn triggers_are_listed_fired_and_removed_and_home_shows_the_project() {
     // O from the chat: the project's Home.
     tmux.keys(&["O"]);
     tmux.wait_for("Home · demo");
+    // project:overview: the counts, and no curated files before a sweep.
+    let home = tmux.wait_for("1 chat · ");
+    assert!(home.contains("No OVERVIEW.md yet"), "{home}");
     tmux.keys(&["Escape"]);
     let deadline = Instant::now() + Duration::from_secs(20);
     while tmux.capture().contains("Home · demo") {
