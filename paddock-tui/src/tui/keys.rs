@@ -565,7 +565,7 @@ static BINDINGS: &[Binding] = &[
     b(X::Tree, &[ESC], "Esc", C::ClearMarks, "clear the selection and the filter"),
     b(X::Tree, &[Key::char('x')], "x", C::Stop, "stop the running turn (row or selection)"),
     b(X::Tree, &[Key::char('a')], "a", C::Archive, "archive"),
-    b(X::Tree, &[Key::char('A')], "A", C::Unarchive, "unarchive"),
+    b(X::Tree, &[Key::char('A')], "A", C::Unarchive, "unarchive (in a project's Archived group)"),
     b(X::Tree, &[Key::char('s')], "s", C::Star, "star or unstar"),
     b(X::Tree, &[Key::char('u')], "u", C::Unread, "mark unread"),
     b(X::Tree, &[Key::char('r')], "r", C::Read, "mark read"),

@@ -520,11 +520,28 @@ fn render_status(app: &App, frame: &mut Frame<'_>, area: Rect) {
                 if tree.flat() {
                     state.push("flat".to_owned());
                 }
+                let row = tree.cursor_row();
+                let on_group =
+                    row.is_some_and(|r| matches!(r.kind, super::tree::RowKind::Archived { .. }));
                 let keys: &[(&str, &str)] = if marked > 0 || tree.range_open() {
                     &[
                         ("a", "archive"),
                         ("s", "star"),
                         ("esc", "clear"),
+                        ("?", "keys"),
+                    ]
+                } else if on_group {
+                    &[
+                        ("j/k", "move"),
+                        ("h/l", "hide/show archived"),
+                        ("?", "keys"),
+                    ]
+                } else if row.is_some_and(|r| r.archived) {
+                    &[
+                        ("j/k", "move"),
+                        ("enter", "open"),
+                        ("A", "unarchive"),
+                        ("X", "delete"),
                         ("?", "keys"),
                     ]
                 } else {
