@@ -489,3 +489,42 @@ fn t_then_shift_t_switch_the_theme_and_remember_it() {
     assert!(app.theme.color);
     assert_eq!(app.prefs.theme(), Some(ThemeChoice::Colour));
 }
+
+#[test]
+fn an_open_archived_group_is_remembered_and_read_again_after_a_restart() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let path = dir.path().join("paddock/tui.json");
+    let target = "local:/run/user/1000/paddock/paddockd.sock";
+
+    let mut before = canned(Theme::default());
+    assert!(before.tree.select(&RowId::Archived("infra".into())));
+    assert_eq!(
+        before.on_key(key_char('l')),
+        Some(Action::LoadArchived(vec!["infra".into()]))
+    );
+    assert_eq!(before.prefs.target().open_archives, ["infra"]);
+    prefs::save(
+        &path,
+        target,
+        &before.prefs.to_write(prefs::unix_now()),
+        before.prefs.chosen_theme(),
+    )?;
+
+    // A new TUI: the group is open before anything is listed; the loop reads it once
+    // connected (the groups the tree follows).
+    let loaded = prefs::load(&path);
+    let mut after = connected(Theme::default());
+    after.restore(Prefs::new(
+        prefs::target_of(&loaded.file, target),
+        loaded.file.theme,
+    ));
+    assert!(after.tree.archive_is_open("infra"));
+    assert_eq!(after.tree.followed_archives(), ["infra"]);
+    listed(&mut after);
+    assert!(!after.tree.is_folded(&RowId::Archived("infra".into())));
+    // Folded again, it is forgotten.
+    assert!(after.tree.select(&RowId::Archived("infra".into())));
+    assert_eq!(after.on_key(key_char('h')), None);
+    assert!(after.prefs.target().open_archives.is_empty());
+    Ok(())
+}
