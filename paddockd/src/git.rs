@@ -1221,6 +1221,56 @@ mod tests {
         );
     }
 
+    #[test]
+    fn push_porcelain_lines_parse() {
+        let out = "To ../remote.git\n \trefs/heads/main:refs/heads/main\te02b76d..5782b7d\nDone\n";
+        assert_eq!(
+            parse_push(out),
+            Some(PushLine {
+                flag: ' ',
+                summary: "e02b76d..5782b7d".into(),
+            })
+        );
+        let out = "To ../remote.git\n!\trefs/heads/main:refs/heads/main\t[rejected] (non-fast-forward)\nDone\n";
+        let line = parse_push(out).unwrap();
+        assert_eq!(line.flag, '!');
+        assert_eq!(line.summary, "[rejected] (non-fast-forward)");
+        let out = "*\trefs/heads/main:refs/heads/main\t[new branch]\n";
+        assert_eq!(parse_push(out).unwrap().flag, '*');
+        assert_eq!(parse_push("Done\n"), None);
+    }
+
+    #[test]
+    fn credential_failures_are_recognised() {
+        assert!(is_auth_error(
+            "fatal: could not read Username for 'https://github.com': terminal prompts disabled"
+        ));
+        assert!(is_auth_error(
+            "git@github.com: Permission denied (publickey).\nfatal: Could not read from remote repository."
+        ));
+        assert!(is_auth_error("Host key verification failed."));
+        assert!(!is_auth_error(
+            "fatal: '../nowhere' does not appear to be a git repository"
+        ));
+    }
+
+    #[test]
+    fn ssh_runs_in_batch_mode() {
+        let dir = repo();
+        let git = Git { dir: dir.path() };
+        if std::env::var_os("GIT_SSH_COMMAND").is_none() && std::env::var_os("GIT_SSH").is_none() {
+            assert_eq!(
+                batch_ssh_command(&git).as_deref(),
+                Some("ssh -o BatchMode=yes")
+            );
+            git_in(dir.path(), &["config", "core.sshCommand", "ssh -i /k"]);
+            assert_eq!(
+                batch_ssh_command(&git).as_deref(),
+                Some("ssh -i /k -o BatchMode=yes")
+            );
+        }
+    }
+
     fn git_in(dir: &Path, args: &[&str]) {
         let out = Git { dir }.run(args);
         assert!(out.is_ok(), "git {args:?}: {out:?}");
