@@ -38,7 +38,7 @@ const SPECS: &[Spec] = &[
         server: MANAGE_SERVER,
         name: "list_projects",
         tier: Some(Tier::Read),
-        description: "List the projects (slug and directory). The root workspace's slug is \"\".",
+        description: "List the projects: slug, directory, and the settings that are set (name, summary, area, status, repo for a repo-backed project, model, driveMode, maxSpawnDepth). The root workspace's slug is \"\".",
         schema: || json!({"type": "object", "properties": {}}),
     },
     Spec {
@@ -348,7 +348,12 @@ pub async fn run(d: &Daemon, who: &Identity, call: &AgentCall) -> Result<String,
             let projects = d.projects.list().map_err(|e| e.to_string())?;
             let rows: Vec<Value> = projects
                 .iter()
-                .map(|p| json!({"slug": p.slug, "path": p.agent_dir}))
+                .map(|p| {
+                    // The slug and directory, then the settings that are set (name, summary,
+                    // area, status, repo, ...), as `project:list` carries them.
+                    serde_json::to_value(p.info())
+                        .unwrap_or_else(|_| json!({"slug": p.slug, "path": p.agent_dir}))
+                })
                 .collect();
             Ok(Value::Array(rows).to_string())
         }

@@ -790,6 +790,15 @@ async fn the_agents_create_project_and_promote_project_tools() {
     assert_eq!(p.name.as_deref(), Some("Web App"));
     assert_eq!(p.area.as_deref(), Some("Work"));
     assert!(PathBuf::from(&p.path).join("README.md").is_file(), "cloned");
+    let (text, is_error) = call_tool(&mut c, &token, "list_projects", serde_json::json!({})).await;
+    assert!(!is_error, "{text}");
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
+    let row = rows
+        .iter()
+        .find(|r| r["slug"] == "web-app")
+        .expect("listed");
+    assert_eq!(row["summary"], "The web app");
+    assert_eq!(row["repo"], repo.as_str());
     // `slug` (and `path`) keep working without a name.
     let (text, is_error) = call_tool(
         &mut c,
