@@ -40,6 +40,44 @@ pub fn request(text: &str) -> &str {
     attachments::strip_block(split_context(text).1)
 }
 
+/// What `claude` writes as a user row when a background task it started finishes (it then
+/// runs a turn by itself): `<task-notification>` with the task's summary, status and result.
+/// Nobody typed it, so it is shown as a notice, not as the person's message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TaskNotification {
+    /// "Agent \"Echo task\" finished".
+    pub summary: String,
+    /// `completed`, `failed`, ...
+    pub status: String,
+    /// The task's result (may be long).
+    pub result: String,
+}
+
+/// The background task a user row reports, if it is a `<task-notification>`.
+pub fn task_notification(text: &str) -> Option<TaskNotification> {
+    let body = text.trim_start().strip_prefix("<task-notification>")?;
+    let field = |name: &str| -> String {
+        let open = format!("<{name}>");
+        let close = format!("</{name}>");
+        body.find(&open)
+            .and_then(|at| {
+                let rest = &body[at + open.len()..];
+                rest.find(&close).map(|end| rest[..end].trim().to_owned())
+            })
+            .unwrap_or_default()
+    };
+    let summary = field("summary");
+    Some(TaskNotification {
+        summary: if summary.is_empty() {
+            "a background task finished".to_owned()
+        } else {
+            summary
+        },
+        status: field("status"),
+        result: field("result"),
+    })
+}
+
 /// The line that stands for a preloaded context: how much of it there was.
 pub fn context_note(context: &str) -> String {
     match context.lines().count() {
@@ -76,6 +114,21 @@ mod tests {
             context_note(context.unwrap_or_default()),
             "project context preloaded (5 lines)"
         );
+        // A background task's report.
+        let note = task_notification(
+            "<task-notification>\n<task-id>a3f7</task-id>\n<status>completed</status>\n\
+             <summary>Agent \"Echo task bg\" finished</summary>\n<result>hi from background</result>\n\
+             </task-notification>",
+        );
+        assert_eq!(
+            note,
+            Some(TaskNotification {
+                summary: "Agent \"Echo task bg\" finished".into(),
+                status: "completed".into(),
+                result: "hi from background".into(),
+            })
+        );
+        assert_eq!(task_notification(plain), None);
         // A message that only looks like one is left alone.
         let odd = "<project-context> but no end";
         assert_eq!(split_context(odd), (None, odd));

@@ -198,6 +198,29 @@ fn a_preloaded_message_shows_its_request_a_context_line_and_its_files_80x24() ->
     Ok(())
 }
 
+/// A background task's report (claude writes it as a user row) is a notice, not a message.
+#[test]
+fn a_background_tasks_report_shows_as_a_notice() -> TestResult {
+    let mut view = ChatView::new("webapp", SESSION);
+    let mut t = transcript();
+    t.entries.truncate(2);
+    t.entries.push(TranscriptEntry::User {
+        uuid: None,
+        timestamp: None,
+        text: "<task-notification>\n<task-id>a3f7</task-id>\n<status>completed</status>\n<summary>Agent \"Check the logs\" finished</summary>\n<result>The log is clean.</result>\n</task-notification>".into(),
+        attribution: None,
+    });
+    view.hydrate(&t);
+    let screen = format!("{:?}", draw(&mut view, &Theme::default(), 80, 24, None)?);
+    assert!(
+        screen.contains("⚙ background task: Agent \"Check the logs\" finished"),
+        "{screen}"
+    );
+    assert!(screen.contains("The log is clean."), "{screen}");
+    assert!(!screen.contains("task-notification"), "{screen}");
+    Ok(())
+}
+
 #[test]
 fn chips_in_the_chat_40x24() -> TestResult {
     let mut view = chat_view();

@@ -46,6 +46,17 @@ pub fn transcript(t: &Transcript) -> String {
                 if let Some(attribution) = attribution {
                     let _ = writeln!(out, "{}", attribution_line(attribution));
                 }
+                if let Some(note) = crate::message::task_notification(text) {
+                    let status = match note.status.as_str() {
+                        "" | "completed" => String::new(),
+                        other => format!(" ({other})"),
+                    };
+                    let _ = writeln!(out, "── background task: {}{status} ──", note.summary);
+                    if !note.result.is_empty() {
+                        let _ = writeln!(out, "  {}", one_line(&note.result, PREVIEW));
+                    }
+                    continue;
+                }
                 let _ = writeln!(out, "▌user");
                 let (context, _) = crate::message::split_context(text);
                 push_body(&mut out, crate::message::request(text));
@@ -260,5 +271,33 @@ thanks
             ),
             "{shown}"
         );
+    }
+
+    #[test]
+    fn a_background_tasks_report_is_a_notice_not_the_users_message() {
+        let t = Transcript {
+            chat: paddock_proto::ChatSummary {
+                session_id: "s-1".into(),
+                title: "Run it in the background".into(),
+                ..paddock_proto::ChatSummary::default()
+            },
+            entries: vec![TranscriptEntry::User {
+                uuid: None,
+                timestamp: None,
+                text: "<task-notification>\n<task-id>a3f7</task-id>\n<status>failed</status>\n\
+                       <summary>Agent \"Bisect\" finished</summary>\n<result>no bad commit\nfound</result>\n\
+                       </task-notification>"
+                    .into(),
+                attribution: None,
+            }],
+        };
+        let shown = transcript(&t);
+        assert!(
+            shown.ends_with(
+                "── background task: Agent \"Bisect\" finished (failed) ──\n  no bad commit…\n"
+            ),
+            "{shown}"
+        );
+        assert!(!shown.contains("▌user"), "{shown}");
     }
 }

@@ -537,6 +537,36 @@ fn item_lines(item: &Item, theme: &Theme, width: usize, out: &mut Vec<Line<'stat
 }
 
 fn user_lines(user: &UserItem, theme: &Theme, width: usize, out: &mut Vec<Line<'static>>) {
+    // A background task's report, written by claude as a user row: a notice, not a message.
+    if let Some(note) = crate::message::task_notification(&user.text) {
+        let status = match note.status.as_str() {
+            "" | "completed" => String::new(),
+            other => format!(" ({other})"),
+        };
+        push_wrapped(
+            out,
+            &clean(&format!(
+                "{} background task: {}{status}",
+                theme.glyph("⚙", "*"),
+                note.summary
+            )),
+            width,
+            &Span::raw(""),
+            &Span::raw("  "),
+            theme.style(Role::Dim),
+        );
+        if let Some(first) = note.result.lines().find(|l| !l.trim().is_empty()) {
+            push_wrapped(
+                out,
+                &clean(first),
+                width,
+                &Span::raw("  "),
+                &Span::raw("  "),
+                theme.style(Role::Dim),
+            );
+        }
+        return;
+    }
     if let Some(attribution) = &user.attribution {
         // The sender's title fit for one line; a blank one gives way to its session id.
         let attribution = match attribution {
