@@ -847,3 +847,59 @@ async fn the_agents_create_project_and_promote_project_tools() {
     assert!(is_error && text.contains("root workspace"), "{text}");
     d.stop().await.unwrap();
 }
+
+#[tokio::test]
+async fn in_host_mode_deleting_a_project_leaves_your_terminal_history() {
+    let d = TestDaemon::start_with(|c| {
+        c.transcripts = paddockd::chat_links::TranscriptMode::Host;
+    })
+    .await;
+    let mut c = d.client().await;
+    let own = d.dir.path().join("host-code");
+    std::fs::create_dir_all(&own).unwrap();
+    let p = create(
+        &mut c,
+        ProjectCreate {
+            path: Some(own.to_string_lossy().into_owned()),
+            ..named("code")
+        },
+    )
+    .await
+    .unwrap();
+    let sid = turn(&mut c, "code", None, "hello").await;
+    // The transcript is in the user's own history folder, reached through the links.
+    let history = d
+        .cfg
+        .host_claude_home
+        .join("projects")
+        .join(paddock_tests::cwd_encoding::encode_cwd(&p.path));
+    let transcript = history.join(format!("{sid}.jsonl"));
+    assert!(transcript.is_file(), "{}", transcript.display());
+    // Promoting would leave that history behind: refused.
+    let err = promote(&mut c, "code", "/srv/git/x.git").await.unwrap_err();
+    assert!(err.message.contains("host mode"), "{}", err.message);
+
+    let gone = delete(
+        &mut c,
+        ProjectDelete {
+            slug: "code".into(),
+            force: false,
+            files: Some(ProjectFiles::Delete),
+        },
+    )
+    .await
+    .unwrap();
+    assert!(
+        gone.done.iter().any(|l| l.contains("host mode")),
+        "{:?}",
+        gone.done
+    );
+    assert!(!meta_dir(&d, "code").exists());
+    assert!(
+        !transcripts_link(&d, &p.path).is_symlink(),
+        "paddock's link went"
+    );
+    assert!(transcript.is_file(), "the user's own history is left alone");
+    assert!(own.is_dir());
+    d.stop().await.unwrap();
+}
