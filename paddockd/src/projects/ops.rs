@@ -210,7 +210,11 @@ pub async fn delete(d: &Daemon, r: ProjectDelete) -> Result<ProjectDeleted, Erro
     };
     let what = format!(
         "{}{} chat{}, OVERVIEW.md, CHANGELOG.md and project.toml with {} trigger{}",
-        if own_dir { "" } else { "its files, " },
+        match (&project.file.repo, own_dir) {
+            (_, true) => String::new(),
+            (Some(repo), false) => format!("its clone of {repo} with whatever was not pushed, "),
+            (None, false) => "its files, ".to_owned(),
+        },
         chats,
         if chats == 1 { "" } else { "s" },
         triggers,
