@@ -751,7 +751,8 @@ pub struct ProjectUpdate {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ProjectFiles {
-    /// Moved aside to `<data>/trash/<slug>-<time>/`, whole: restorable by moving it back.
+    /// Moved aside to `<data>/trash/<slug>-<time>/`, whole: restorable by moving it back
+    /// (and restarting paddockd).
     Trash,
     /// Deleted.
     Delete,

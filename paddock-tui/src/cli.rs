@@ -825,7 +825,8 @@ interrupts those turns first.
 A directory of yours (given with `project add --path`) is never moved or deleted: the project is \
 unregistered, and its data folder (project.toml with its triggers, OVERVIEW.md, CHANGELOG.md, \
 and .chats with the chats' transcripts) is moved to the trash, `<data>/trash/SLUG-<time>/` \
-(restorable by moving it back to `<data>/projects/SLUG`), or deleted with --delete-files.
+(restorable: move it back to `<data>/projects/SLUG` and restart paddockd), or deleted with \
+--delete-files.
 
 A project whose files live in the data folder (a notebook, or a clone made by --repo) needs the \
 choice said: --trash moves its folder to the trash, --delete-files deletes it.

@@ -24,6 +24,9 @@ static LIFECYCLE: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 /// How long a forced delete waits for the project's interrupted turns to end.
 const CANCEL_WAIT: Duration = Duration::from_secs(30);
 
+/// How long a delete waits for the provenance recorder to write what it was handed.
+const SETTLE_WAIT: Duration = Duration::from_secs(10);
+
 /// The most of a curated file read before it is cut (they are written within budgets far
 /// below this; a hand-edited one may not be).
 const READ_MAX: u64 = 1024 * 1024;
@@ -181,6 +184,8 @@ pub async fn delete(d: &Daemon, r: ProjectDelete) -> Result<ProjectDeleted, Erro
             if cancelled == 1 { "" } else { "s" }
         ));
     }
+    // The recorder's writes for those turns (steps, environments) land before the folder goes.
+    d.state.provenance.settle(SETTLE_WAIT).await;
     let folder = d.state.folder_of(&project);
     let chats = u32::try_from(d.state.index.chats_in(&folder).len()).unwrap_or(u32::MAX);
     let triggers = u32::try_from(project.file.triggers.len()).unwrap_or(u32::MAX);
@@ -208,6 +213,15 @@ pub async fn delete(d: &Daemon, r: ProjectDelete) -> Result<ProjectDeleted, Erro
             return Err(e);
         }
     };
+    // A late provenance write (a background subagent harvested after the settle) may have made
+    // the folder again: it holds no project.toml then, only those records, which go too.
+    d.state.provenance.settle(SETTLE_WAIT).await;
+    if project.meta_dir.is_dir() && !project.meta_dir.join(super::PROJECT_FILE).exists() {
+        tracing::warn!(project = %r.slug, "removing provenance records written after the delete");
+        if let Err(e) = std::fs::remove_dir_all(&project.meta_dir) {
+            tracing::warn!(project = %r.slug, "cannot remove {}: {e}", project.meta_dir.display());
+        }
+    }
     let what = format!(
         "{}{} chat{}, OVERVIEW.md, CHANGELOG.md and project.toml with {} trigger{}",
         match (&project.file.repo, own_dir) {
@@ -222,7 +236,7 @@ pub async fn delete(d: &Daemon, r: ProjectDelete) -> Result<ProjectDeleted, Erro
     );
     done.push(match &moved_to {
         Some(to) => format!(
-            "Moved {} ({what}) to {}; move it back to restore the project.",
+            "Moved {} ({what}) to {}; to restore the project, move it back and restart paddockd.",
             project.meta_dir.display(),
             to.display()
         ),

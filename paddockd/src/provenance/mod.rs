@@ -121,6 +121,8 @@ enum Msg {
     Event(Box<Observed>),
     /// Time to look for background subagents that have finished (`harvest.rs`).
     Tick,
+    /// Answered once every message sent before it has been handled ([`Provenance::settle`]).
+    Barrier(tokio::sync::oneshot::Sender<()>),
 }
 
 /// How often the recorder looks for finished background subagents (only while some are
@@ -212,6 +214,20 @@ impl Provenance {
             incomplete,
             limits,
             claude_home: claude_home.to_path_buf(),
+        }
+    }
+
+    /// Waits (up to `within`) until the recorder has handled every event handed to it so far:
+    /// its writes under the projects' folders are done (a project being deleted).
+    pub async fn settle(&self, within: std::time::Duration) {
+        let (done, handled) = tokio::sync::oneshot::channel();
+        let settled = async {
+            if self.tx.send(Msg::Barrier(done)).await.is_ok() {
+                let _ = handled.await;
+            }
+        };
+        if tokio::time::timeout(within, settled).await.is_err() {
+            tracing::warn!("the provenance recorder did not catch up in time");
         }
     }
 
@@ -322,6 +338,10 @@ impl Recorder {
                             tracing::debug!(steps = n, "harvested background subagent steps");
                         }
                     }
+                    continue;
+                }
+                Msg::Barrier(done) => {
+                    let _ = done.send(());
                     continue;
                 }
             };
