@@ -102,8 +102,25 @@ pub fn is_missing_or_empty(dir: &Path) -> bool {
     }
 }
 
+/// `url` with any password in it (`https://user:secret@host/...`) masked, for logs and
+/// messages.
+pub fn shown(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_owned();
+    };
+    let host_end = rest.find('/').unwrap_or(rest.len());
+    match rest[..host_end].rfind('@') {
+        Some(at) if rest[..at].contains(':') => {
+            let user = rest[..at].split(':').next().unwrap_or("");
+            format!("{scheme}://{user}:***@{}", &rest[at + 1..])
+        }
+        _ => url.to_owned(),
+    }
+}
+
 /// Clones `url` into `dest` (which must not exist, or be empty). Blocking.
 pub fn clone(url: &str, dest: &Path, limit: Duration) -> Result<(), ProjectError> {
+    let shown_url = shown(url);
     let mut cmd = Command::new("git");
     cmd.args(["clone", "--quiet", "--", url])
         .arg(dest)
@@ -116,13 +133,13 @@ pub fn clone(url: &str, dest: &Path, limit: Duration) -> Result<(), ProjectError
     if std::env::var_os("GIT_SSH_COMMAND").is_none() && std::env::var_os("GIT_SSH").is_none() {
         cmd.env("GIT_SSH_COMMAND", "ssh -o BatchMode=yes");
     }
-    tracing::info!(repo = %url, into = %dest.display(), "cloning");
+    tracing::info!(repo = %shown_url, into = %dest.display(), "cloning");
     let started = std::time::Instant::now();
     let out = crate::child::output_within(&mut cmd, None, limit).map_err(|e| match e {
         crate::child::RunError::Spawn(e) if e.kind() == std::io::ErrorKind::NotFound => {
             ProjectError::Clone("cannot clone: git is not installed (or not on PATH)".into())
         }
-        other => ProjectError::Clone(format!("git clone of {url} failed: {other}")),
+        other => ProjectError::Clone(format!("git clone of {shown_url} failed: {other}")),
     })?;
     if !out.status.success() {
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -131,9 +148,9 @@ pub fn clone(url: &str, dest: &Path, limit: Duration) -> Result<(), ProjectError
             Some((at, _)) => &stderr[at..],
             None => stderr,
         };
-        tracing::warn!(repo = %url, "clone failed: {tail}");
+        tracing::warn!(repo = %shown_url, "clone failed: {tail}");
         return Err(ProjectError::Clone(format!(
-            "git clone of {url} failed: {}",
+            "git clone of {shown_url} failed: {}",
             if tail.is_empty() {
                 "git said nothing"
             } else {
@@ -141,7 +158,7 @@ pub fn clone(url: &str, dest: &Path, limit: Duration) -> Result<(), ProjectError
             }
         )));
     }
-    tracing::info!(repo = %url, elapsed_ms = started.elapsed().as_millis(), "cloned");
+    tracing::info!(repo = %shown_url, elapsed_ms = started.elapsed().as_millis(), "cloned");
     Ok(())
 }
 
@@ -205,5 +222,17 @@ mod tests {
         assert_eq!(checkout_name("https://x/"), "x");
         assert_eq!(checkout_name("/srv/project.toml"), "project.toml-repo");
         assert_eq!(checkout_name("/"), "repo");
+        assert_eq!(
+            shown("https://ana:s3cret@github.com/ana/x.git"),
+            "https://ana:***@github.com/ana/x.git"
+        );
+        assert_eq!(
+            shown("https://ana@github.com/ana/x.git"),
+            "https://ana@github.com/ana/x.git"
+        );
+        assert_eq!(
+            shown("git@github.com:ana/x.git"),
+            "git@github.com:ana/x.git"
+        );
     }
 }
