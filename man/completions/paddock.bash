@@ -2765,7 +2765,7 @@ _paddock() {
                     return 0
                     ;;
                 --on)
-                    COMPREPLY=($(compgen -W "turn_completed turn_failed child_finished file_changed manual" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "turn_completed turn_failed child_finished file_changed manual archived" -- "${cur}"))
                     return 0
                     ;;
                 --path)

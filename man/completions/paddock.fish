@@ -404,7 +404,8 @@ complete -c paddock -n "__fish_paddock_using_subcommand trigger; and __fish_seen
 turn_failed\t'A turn in one of the project\'s chats failed'
 child_finished\t'A chat spawned by another chat finished a turn'
 file_changed\t'A file under the project\'s directory changed (see --path, --debounce)'
-manual\t'Only `paddock trigger fire` fires it (a webhook for scripts)'"
+manual\t'Only `paddock trigger fire` fires it (a webhook for scripts)'
+archived\t'One of the project\'s chats was archived (by you or by an agent)'"
 complete -c paddock -n "__fish_paddock_using_subcommand trigger; and __fish_seen_subcommand_from add" -l path -d 'With `--on file_changed`: only changes matching this glob, relative to the project\'s directory (repeatable) [default: any file]' -r
 complete -c paddock -n "__fish_paddock_using_subcommand trigger; and __fish_seen_subcommand_from add" -l debounce -d 'With `--on file_changed`: seconds without changes before it fires, at most a day [default: 5]' -r
 complete -c paddock -n "__fish_paddock_using_subcommand trigger; and __fish_seen_subcommand_from add" -l prompt -d 'What each fire tells the chat (`-` reads it from stdin)' -r

@@ -506,6 +506,9 @@ pub enum HookEvent {
     FileChanged,
     /// Only `paddock trigger fire` (the scriptable webhook).
     Manual,
+    /// One of the project's chats was archived, by a person or an agent (the reference's
+    /// `onArchive`).
+    Archived,
 }
 
 /// A trigger and what the daemon knows of it.

@@ -1742,6 +1742,13 @@ fn table() -> Vec<(&'static str, Golden)> {
                                 "A sub-task finished: integrate it.",
                             ),
                         ),
+                        trigger_info(
+                            "on-archive",
+                            hook_spec(
+                                HookEvent::Archived,
+                                "Note in CHANGELOG.md what the archived chat concluded.",
+                            ),
+                        ),
                         TriggerInfo {
                             problem: Some(s("unknown time zone \"Mars/Olympus\"")),
                             ..trigger_info(
@@ -2633,6 +2640,7 @@ covers!(hook_row, HOOK_ROWS, HookEvent {
     HookEvent::ChildFinished => "hook.child_finished",
     HookEvent::FileChanged => "hook.file_changed",
     HookEvent::Manual => "hook.manual",
+    HookEvent::Archived => "hook.archived",
 });
 
 covers!(missed_row, MISSED_ROWS, MissedPolicy {

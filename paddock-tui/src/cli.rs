@@ -1551,6 +1551,9 @@ pub enum HookEventArg {
     /// Only `paddock trigger fire` fires it (a webhook for scripts)
     #[value(name = "manual")]
     Manual,
+    /// One of the project's chats was archived (by you or by an agent)
+    #[value(name = "archived")]
+    Archived,
 }
 
 impl From<HookEventArg> for HookEvent {
@@ -1561,6 +1564,7 @@ impl From<HookEventArg> for HookEvent {
             HookEventArg::ChildFinished => Self::ChildFinished,
             HookEventArg::FileChanged => Self::FileChanged,
             HookEventArg::Manual => Self::Manual,
+            HookEventArg::Archived => Self::Archived,
         }
     }
 }

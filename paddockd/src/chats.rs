@@ -432,6 +432,15 @@ pub async fn update(d: &Daemon, user: &str, u: ChatUpdate) -> Result<Updated, Er
     let chats = validate_batch(d, &u.session_ids, &running_sessions(d).await)?;
     let ids: Vec<String> = chats.iter().map(|(s, _)| s.clone()).collect();
     let s = &d.state.stores;
+    // The chats this archives (not those archived already): the `archived` hooks' events.
+    let newly_archived: Vec<(String, String)> = match u.action {
+        ChatAction::Archive => chats
+            .iter()
+            .filter(|(sid, _)| !s.archive.contains(sid))
+            .map(|(sid, p)| (sid.clone(), p.slug.clone()))
+            .collect(),
+        _ => Vec::new(),
+    };
     let changed = match u.action {
         ChatAction::Archive => s.archive.set(&ids, true).await,
         ChatAction::Unarchive => s.archive.set(&ids, false).await,
@@ -444,6 +453,7 @@ pub async fn update(d: &Daemon, user: &str, u: ChatUpdate) -> Result<Updated, Er
     }
     .map_err(store_error)?;
     announce(d, &chats).await;
+    crate::triggers::on_archived(d, &newly_archived, None).await;
     Ok(Updated {
         changed: u32::try_from(changed).unwrap_or(u32::MAX),
     })

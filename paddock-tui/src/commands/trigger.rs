@@ -378,6 +378,7 @@ mod tests {
             ("child_finished", HookEvent::ChildFinished),
             ("file_changed", HookEvent::FileChanged),
             ("manual", HookEvent::Manual),
+            ("archived", HookEvent::Archived),
         ] {
             let spec = spec(&["h", "--on", word, "--prompt", "p"])?;
             assert_eq!(spec.kind, TriggerKind::Hook);

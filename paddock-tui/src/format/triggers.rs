@@ -37,6 +37,7 @@ pub fn hook_event_name(event: HookEvent) -> &'static str {
         HookEvent::ChildFinished => "child_finished",
         HookEvent::FileChanged => "file_changed",
         HookEvent::Manual => "manual",
+        HookEvent::Archived => "archived",
     }
 }
 
@@ -507,6 +508,7 @@ mod tests {
             (HookEvent::ChildFinished, "child_finished"),
             (HookEvent::FileChanged, "file_changed"),
             (HookEvent::Manual, "manual"),
+            (HookEvent::Archived, "archived"),
         ] {
             assert_eq!(hook_event_name(event), name);
             // The same word the wire uses.

@@ -163,7 +163,7 @@ const SPECS: &[Spec] = &[
         server: MANAGE_SERVER,
         name: "set_trigger",
         tier: Some(Tier::Triggers),
-        description: "Add or replace a trigger of a project (default: this chat's project). A schedule (kind \"schedule\") fires on a five-field cron (with an optional IANA timezone) or every interval (e.g. \"15m\"); a hook (kind \"hook\") fires on turn_completed, turn_failed, child_finished, file_changed (with paths globs and debounce_secs) or manual (run_trigger only). Each fire starts a chat with the prompt, or with session \"resume\" continues the one chat the trigger owns.",
+        description: "Add or replace a trigger of a project (default: this chat's project). A schedule (kind \"schedule\") fires on a five-field cron (with an optional IANA timezone) or every interval (e.g. \"15m\"); a hook (kind \"hook\") fires on turn_completed, turn_failed, child_finished, file_changed (with paths globs and debounce_secs), archived (a chat of the project was archived) or manual (run_trigger only). Each fire starts a chat with the prompt, or with session \"resume\" continues the one chat the trigger owns.",
         schema: || {
             json!({"type": "object", "properties": {
                 "name": {"type": "string", "description": "lower-case letters, digits, '-' and '_'"},
@@ -174,7 +174,7 @@ const SPECS: &[Spec] = &[
                 "every": {"type": "string", "description": "schedule: an interval such as 30m, 2h, 1d"},
                 "timezone": {"type": "string", "description": "schedule with cron: IANA name, default UTC"},
                 "missed": {"type": "string", "enum": ["skip", "run_once"]},
-                "on": {"type": "string", "enum": ["turn_completed", "turn_failed", "child_finished", "file_changed", "manual"]},
+                "on": {"type": "string", "enum": ["turn_completed", "turn_failed", "child_finished", "file_changed", "archived", "manual"]},
                 "paths": {"type": "array", "items": {"type": "string"}},
                 "debounce_secs": {"type": "integer"},
                 "session": {"type": "string", "enum": ["new", "resume"]},
@@ -421,12 +421,14 @@ pub async fn run(d: &Daemon, who: &Identity, call: &AgentCall) -> Result<String,
             let on = call.tool == "archive_chat";
             let running = crate::chats::running_sessions(d).await;
             let (project, _) = crate::chats::locate(d, sid, &running).map_err(|e| e.message)?;
+            let newly = on && !d.state.stores.archive.contains(sid);
             d.state
                 .stores
                 .archive
                 .set(&[sid.to_owned()], on)
                 .await
                 .map_err(|e| e.to_string())?;
+            let slug = project.slug.clone();
             d.hub
                 .broadcast(paddock_proto::ControlMessage::ChatsChanged(
                     paddock_proto::ChatsChanged {
@@ -435,6 +437,10 @@ pub async fn run(d: &Daemon, who: &Identity, call: &AgentCall) -> Result<String,
                     },
                 ))
                 .await;
+            if newly {
+                crate::triggers::on_archived(d, &[(sid.to_owned(), slug)], Some(&who.session_id))
+                    .await;
+            }
             Ok(json!({"sessionId": sid, "archived": on}).to_string())
         }
         "create_project" => create_project(d, args).await,

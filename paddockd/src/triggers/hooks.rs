@@ -6,6 +6,11 @@
 //! cannot loop: a turn a trigger started never fires a hook, nor does any turn of a chat
 //! the same hook started (or of one of that chat's descendants).
 //!
+//! `archived` fires when a person (`chat:update`) or an agent (`archive_chat`) archives a chat
+//! of the hook's project, with the chat as context ([`on_archived`]). The same guard holds: an
+//! archive by a trigger's chat (or a chat it spawned) fires nothing, and a hook never fires for
+//! a chat it started (or one descending from it).
+//!
 //! The file watcher keeps one recursive `notify` watch per project directory that has an
 //! enabled `file_changed` hook. Changes under `.chats` and `.git` (and the project's own
 //! `project.toml`) are ignored, the rest filtered by the hook's `paths` globs and collected
@@ -87,6 +92,65 @@ fn started_by(d: &Daemon, sid: &str, project: &str, hook_project: &str, name: &s
         }
     }
     false
+}
+
+/// Whether chat `sid` is a trigger's chat or descends from one.
+fn from_trigger(d: &Daemon, sid: &str) -> bool {
+    let mut sid = sid.to_owned();
+    for _ in 0..ANCESTRY {
+        let Some(p) = d.state.stores.run_provenance.get(&sid) else {
+            return false;
+        };
+        if p.trigger.is_some() {
+            return true;
+        }
+        match p.parent_session_id {
+            Some(parent) => sid = parent,
+            None => return false,
+        }
+    }
+    false
+}
+
+/// Fires the `archived` hooks for chats just archived: `chats` are (session, project slug)
+/// pairs that were not archived before; `by` is the chat whose agent archived them
+/// (`archive_chat`), `None` for a person.
+pub async fn on_archived(d: &Daemon, chats: &[(String, String)], by: Option<&str>) {
+    // An archive a trigger's own run made never fires a hook: no hook can set off another.
+    if by.is_some_and(|by| from_trigger(d, by)) {
+        return;
+    }
+    let who = match by {
+        Some(by) => format!("by the agent of chat {by} \"{}\"", title_of(d, by)),
+        None => "by a person".to_owned(),
+    };
+    for (sid, slug) in chats {
+        let Ok(project) = d.projects.get(slug) else {
+            continue;
+        };
+        let hooks: Vec<Loaded> = super::load_project(d, &project)
+            .into_iter()
+            .filter(|h| {
+                h.spec.kind == TriggerKind::Hook
+                    && h.spec.enabled
+                    && h.spec.on == Some(HookEvent::Archived)
+            })
+            .collect();
+        if hooks.is_empty() {
+            continue;
+        }
+        let title = title_of(d, sid);
+        for hook in hooks {
+            if started_by(d, sid, slug, slug, &hook.name) {
+                continue;
+            }
+            let message = format!(
+                "{}\n\nEvent: chat {sid} \"{title}\" was archived ({who}).",
+                hook.spec.prompt
+            );
+            super::fire::fire_logged(d, &hook.project, &hook.name, &hook.spec, Some(message)).await;
+        }
+    }
 }
 
 async fn on_turn_end(d: &Daemon, ev: &TurnEnded) {

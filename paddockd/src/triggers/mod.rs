@@ -21,6 +21,8 @@ mod hooks;
 pub mod schedule;
 pub mod spec;
 
+pub use hooks::on_archived;
+
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 

@@ -150,7 +150,7 @@ pub fn validate(spec: &TriggerSpec, min_every: Duration) -> Result<Option<When>,
                 return Err("missed is for schedules, not hooks".into());
             }
             let Some(on) = spec.on else {
-                return Err("a hook needs on: turn_completed, turn_failed, child_finished, file_changed or manual".into());
+                return Err("a hook needs on: turn_completed, turn_failed, child_finished, file_changed, archived or manual".into());
             };
             if on != HookEvent::FileChanged
                 && (!spec.paths.is_empty() || spec.debounce_secs.is_some())

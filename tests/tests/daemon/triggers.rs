@@ -6,9 +6,10 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use paddock_proto::{
-    AgentCall, Attribution, ChatList, ChatScope, ChatSummary, ErrorBody, ErrorCode, Fired,
-    HistoryList, Origin, Reply, Request, RunStatus, RunSummary, SessionIds, SessionRef,
-    TranscriptEntry, TriggerFire, TriggerInfo, TriggerList, TriggerRef, TriggerSet, TriggerSpec,
+    AgentCall, Attribution, ChatAction, ChatList, ChatScope, ChatSummary, ChatUpdate, ErrorBody,
+    ErrorCode, Fired, HistoryList, Origin, Reply, Request, RunStatus, RunSummary, SessionIds,
+    SessionRef, TranscriptEntry, TriggerFire, TriggerInfo, TriggerList, TriggerRef, TriggerSet,
+    TriggerSpec,
 };
 use serde_json::{Value, json};
 
@@ -710,6 +711,97 @@ async fn child_finished_fires_when_a_spawned_child_ends_a_turn() {
     assert!(turns[0].0.contains(&parent.session_id), "{}", turns[0].0);
     wait_settled(&mut c).await;
     assert_eq!(runs_of(&runs(&mut c).await, "children").len(), 1);
+    d.stop().await.unwrap();
+}
+
+async fn archive(c: &mut RawClient, sid: &str) {
+    c.request(Request::ChatUpdate(ChatUpdate {
+        session_ids: vec![sid.to_owned()],
+        action: ChatAction::Archive,
+    }))
+    .await
+    .unwrap();
+}
+
+#[tokio::test]
+async fn archived_fires_for_a_chat_archived_by_a_person_or_an_agent_never_for_its_own() {
+    let d = daemon(|c| c.mcp_bin = Some("/opt/paddock/bin/paddockd".into())).await;
+    let mut c = d.client().await;
+    set(
+        &mut c,
+        "",
+        "on-archive",
+        json!({"kind": "hook", "prompt": "Record what the chat concluded.", "on": "archived"}),
+    )
+    .await
+    .unwrap();
+    let done = c.send_turn("", None, "a finished task").await;
+    wait_settled(&mut c).await;
+    assert!(
+        runs_of(&runs(&mut c).await, "on-archive").is_empty(),
+        "a turn is not an archive"
+    );
+
+    // A person archives it: the hook fires with the chat as context.
+    archive(&mut c, &done.session_id).await;
+    let all = wait_chats(&mut c, "the archived hook chat", |all| {
+        all.iter()
+            .any(|x| x.trigger.as_deref() == Some("on-archive") && x.message_count >= 2)
+    })
+    .await;
+    let hook = by_trigger(&all, "on-archive")[0].clone();
+    assert_eq!(hook.origin, Origin::Hook);
+    let turns = user_turns(&transcript(&mut c, &hook.session_id).await);
+    assert!(turns[0].0.starts_with("Record what the chat concluded."));
+    assert!(
+        turns[0].0.contains(&done.session_id) && turns[0].0.contains("by a person"),
+        "{}",
+        turns[0].0
+    );
+    wait_settled(&mut c).await;
+
+    // Archiving it again changes nothing, and the hook's own chat never fires it.
+    archive(&mut c, &done.session_id).await;
+    archive(&mut c, &hook.session_id).await;
+
+    // An agent archives a chat: the hook fires, naming the chat that did.
+    let other = c.send_turn("", None, "another task").await;
+    let manager = c.send_turn("", None, "manager").await;
+    wait_settled(&mut c).await;
+    let token = token_of(&d, &manager.session_id);
+    let (text, is_error) = call(
+        &mut c,
+        &token,
+        "archive_chat",
+        json!({"sessionId": other.session_id}),
+    )
+    .await;
+    assert!(!is_error, "{text}");
+    let all = wait_chats(&mut c, "the second archived hook chat", |all| {
+        by_trigger(all, "on-archive")
+            .iter()
+            .filter(|x| x.message_count >= 2)
+            .count()
+            >= 2
+    })
+    .await;
+    let second = by_trigger(&all, "on-archive")
+        .into_iter()
+        .find(|x| x.session_id != hook.session_id)
+        .expect("a second hook chat")
+        .clone();
+    let turns = user_turns(&transcript(&mut c, &second.session_id).await);
+    assert!(
+        turns[0].0.contains(&other.session_id) && turns[0].0.contains(&manager.session_id),
+        "{}",
+        turns[0].0
+    );
+    wait_settled(&mut c).await;
+    assert_eq!(
+        runs_of(&runs(&mut c).await, "on-archive").len(),
+        2,
+        "one fire per archive, none for the hook's own chat"
+    );
     d.stop().await.unwrap();
 }
 
