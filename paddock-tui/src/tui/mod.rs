@@ -1185,7 +1185,13 @@ impl EventLoop {
                             false
                         }
                         Err(reason) => {
-                            self.app.notice = Some(format!("reload failed: {reason}"));
+                            // A project deleted meanwhile: the project list drops it.
+                            self.app.notice = Some(if reason.contains("no project") {
+                                format!("project {} is gone", crate::format::project_label(&slug))
+                            } else {
+                                format!("reload failed: {reason}")
+                            });
+                            self.fetch(Fetch::Projects);
                             false
                         }
                     };
