@@ -734,6 +734,29 @@ fn table() -> Vec<(&'static str, Golden)> {
             ),
         ),
         (
+            "request.files_list",
+            request(
+                64,
+                Request::FilesList(FilesList {
+                    project_slug: s(PROJECT),
+                    path: s("src/auth"),
+                    hidden: false,
+                    limit: Some(200),
+                }),
+            ),
+        ),
+        (
+            "request.files_read",
+            request(
+                65,
+                Request::FilesRead(FilesRead {
+                    project_slug: s(PROJECT),
+                    path: s("src/auth/cookie.ts"),
+                    max_bytes: None,
+                }),
+            ),
+        ),
+        (
             "request.git_status",
             request(
                 70,
@@ -2099,6 +2122,58 @@ fn table() -> Vec<(&'static str, Golden)> {
             ),
         ),
         (
+            "reply.file_listing",
+            ok(
+                64,
+                Reply::FileListing(FileListing {
+                    project_slug: s(PROJECT),
+                    path: s("src/auth"),
+                    entries: vec![
+                        FileEntry {
+                            name: s("providers"),
+                            dir: true,
+                            symlink: false,
+                            outside: false,
+                            size: 0,
+                            mtime: Some(s("2026-11-03T09:12:40Z")),
+                        },
+                        FileEntry {
+                            name: s("cookie.ts"),
+                            dir: false,
+                            symlink: false,
+                            outside: false,
+                            size: 2_417,
+                            mtime: Some(s("2026-11-03T09:14:31Z")),
+                        },
+                        FileEntry {
+                            name: s("secrets.env"),
+                            dir: false,
+                            symlink: true,
+                            outside: true,
+                            size: 0,
+                            mtime: None,
+                        },
+                    ],
+                    truncated: false,
+                }),
+            ),
+        ),
+        (
+            "reply.file_text",
+            ok(
+                65,
+                Reply::FileText(FileText {
+                    project_slug: s(PROJECT),
+                    path: s("src/auth/cookie.ts"),
+                    size: 2_417,
+                    mtime: Some(s("2026-11-03T09:14:31Z")),
+                    text: s("export const COOKIE_NAME = \"session\";\n"),
+                    binary: false,
+                    truncated: true,
+                }),
+            ),
+        ),
+        (
             "reply.git_status",
             ok(
                 70,
@@ -2603,6 +2678,8 @@ covers!(request_row, REQUEST_ROWS, Request {
     Request::ProvenanceFile(_) => "request.provenance_file",
     Request::ProvenanceTouched(_) => "request.provenance_touched",
     Request::ProvenanceBlame(_) => "request.provenance_blame",
+    Request::FilesList(_) => "request.files_list",
+    Request::FilesRead(_) => "request.files_read",
     Request::GitStatus(_) => "request.git_status",
     Request::GitDiff(_) => "request.git_diff",
     Request::GitCommit(_) => "request.git_commit",
@@ -2738,6 +2815,8 @@ covers!(reply_row, REPLY_ROWS, Reply {
     Reply::SearchResults(_) => "reply.search_results",
     Reply::Attachment(_) => "reply.attachment",
     Reply::Blame(_) => "reply.blame",
+    Reply::FileListing(_) => "reply.file_listing",
+    Reply::FileText(_) => "reply.file_text",
     Reply::GitStatus(_) => "reply.git_status",
     Reply::GitDiff(_) => "reply.git_diff",
     Reply::GitCommitted(_) => "reply.git_committed",

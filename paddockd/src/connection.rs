@@ -431,6 +431,8 @@ impl Connection {
                 .await
                 .map(Reply::GitCommitted),
             Request::GitPush(r) => crate::git::push(&d, r).await.map(Reply::GitPushed),
+            Request::FilesList(r) => crate::files::list(&d, r).await.map(Reply::FileListing),
+            Request::FilesRead(r) => crate::files::read(&d, r).await.map(Reply::FileText),
             Request::HistorySeen => crate::history::seen(&d, &self.user)
                 .await
                 .map(|()| Reply::Ack),

@@ -14,6 +14,7 @@ pub mod cli;
 pub mod config;
 pub mod connection;
 pub mod daemon;
+pub mod files;
 pub mod fsutil;
 pub mod git;
 pub mod history;

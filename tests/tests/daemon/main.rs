@@ -7,6 +7,7 @@ mod background;
 mod blame;
 mod chats;
 mod drive;
+mod files;
 mod git;
 mod git_push;
 mod harness;
