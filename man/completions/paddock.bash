@@ -67,6 +67,9 @@ _paddock() {
             paddock,ls)
                 cmd="paddock__subcmd__ls"
                 ;;
+            paddock,ls-files)
+                cmd="paddock__subcmd__ls__subcmd__files"
+                ;;
             paddock,notify)
                 cmd="paddock__subcmd__notify"
                 ;;
@@ -222,6 +225,9 @@ _paddock() {
                 ;;
             paddock__subcmd__help,ls)
                 cmd="paddock__subcmd__help__subcmd__ls"
+                ;;
+            paddock__subcmd__help,ls-files)
+                cmd="paddock__subcmd__help__subcmd__ls__subcmd__files"
                 ;;
             paddock__subcmd__help,notify)
                 cmd="paddock__subcmd__help__subcmd__notify"
@@ -416,7 +422,7 @@ _paddock() {
 
     case "${cmd}" in
         paddock)
-            opts="-h -V --socket --remote --remote-paddock --help --version daemon project ls list send tail cancel show doctor status notify usage attachment archive unarchive star unstar read unread detach attach delete fork history search trigger import provenance blame files git proxy help"
+            opts="-h -V --socket --remote --remote-paddock --help --version daemon project ls list send tail cancel show doctor status notify usage attachment archive unarchive star unstar read unread detach attach delete fork history search trigger import provenance blame files ls-files git proxy help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1226,7 +1232,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__help)
-            opts="daemon project ls send tail cancel show doctor status notify usage attachment archive unarchive star unstar read unread detach attach delete fork history search trigger import provenance blame files git proxy help"
+            opts="daemon project ls send tail cancel show doctor status notify usage attachment archive unarchive star unstar read unread detach attach delete fork history search trigger import provenance blame files ls-files git proxy help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1562,6 +1568,20 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__help__subcmd__ls)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__help__subcmd__ls__subcmd__files)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2027,6 +2047,44 @@ _paddock() {
                     return 0
                     ;;
                 -p)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__ls__subcmd__files)
+            opts="-p -a -h -V --project --all --limit --json --socket --remote --remote-paddock --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -p)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -622,6 +622,30 @@ Examples:
     )]
     Files(FilesArgs),
 
+    /// A project's files, one directory at a time (any file, touched by a chat or not)
+    #[command(
+        name = "ls-files",
+        long_about = "\
+List one directory of a project's directory, as paddockd sees it: directories first, then files, \
+each with its size and when it was last modified. Names starting with a dot (.git among them) \
+are left out unless --all. PATH is relative to the project's directory (default: its top); \
+`..`, absolute paths and symlinks leading out of the project are refused, and a symlink that \
+leads out is listed as such but never followed. At most --limit entries (default and cap 2000); \
+a line at the end says when more were left out.
+
+Pair it with `paddock provenance -p SLUG FILE` and `paddock blame -p SLUG FILE` to see who wrote \
+a file, or browse the same listing in the TUI (B).
+
+--json prints the daemon's reply as one object: {projectSlug, path, entries: [{name, dir, \
+symlink, outside, size, mtime}], truncated}.",
+        after_help = "\
+Examples:
+  paddock ls-files -p web                the top of project web
+  paddock ls-files -p web src/auth --all
+  paddock ls-files -p web --json | jq -r '.entries[] | select(.dir | not) | .name'"
+    )]
+    LsFiles(LsFilesArgs),
+
     /// Git status, diff, commit and push of a project, or of the files a chat or a turn wrote
     #[command(
         long_about = "\
@@ -1149,6 +1173,24 @@ pub struct FilesArgs {
     #[arg(short = 'p', long = "project", value_name = "SLUG")]
     pub project: Option<String>,
     /// Print the files as one JSON object
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct LsFilesArgs {
+    /// The directory, relative to the project's directory [default: its top]
+    pub path: Option<String>,
+    /// The project [default: the root workspace]
+    #[arg(short = 'p', long = "project", value_name = "SLUG")]
+    pub project: Option<String>,
+    /// Also list names starting with a dot (.git among them)
+    #[arg(short = 'a', long)]
+    pub all: bool,
+    /// At most this many entries (default and cap 2000)
+    #[arg(long, value_name = "N")]
+    pub limit: Option<u32>,
+    /// Print the listing as one JSON object
     #[arg(long)]
     pub json: bool,
 }
@@ -2113,6 +2155,18 @@ mod tests {
             cli.command,
             Some(Cmd::Archive(UpdateArgs { subtree: false, .. }))
         ));
+        Ok(())
+    }
+
+    #[test]
+    fn ls_files_takes_a_path_project_and_flags() -> Result<(), clap::Error> {
+        let cli = parse(&["ls-files", "-p", "web", "src", "-a", "--json"])?;
+        let Some(Cmd::LsFiles(args)) = cli.command else {
+            panic!("not ls-files: {:?}", cli.command);
+        };
+        assert_eq!(args.path.as_deref(), Some("src"));
+        assert_eq!(args.project.as_deref(), Some("web"));
+        assert!(args.all && args.json && args.limit.is_none());
         Ok(())
     }
 

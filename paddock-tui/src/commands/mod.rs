@@ -10,6 +10,7 @@ mod git;
 mod history;
 mod ids;
 mod import;
+mod ls_files;
 mod notify;
 mod output;
 mod project;
@@ -146,6 +147,7 @@ pub async fn run(mut cli: Cli) -> anyhow::Result<()> {
         Some(Cmd::Provenance(args)) => provenance::run(&ctx, args).await,
         Some(Cmd::Blame(args)) => provenance::blame(&ctx, args).await,
         Some(Cmd::Files(args)) => provenance::files(&ctx, args).await,
+        Some(Cmd::LsFiles(args)) => ls_files::run(&ctx, args).await,
         Some(Cmd::Git { action }) => git::run(&ctx, action).await,
         Some(Cmd::Proxy) => proxy::run(&ctx).await,
     }

@@ -25,6 +25,7 @@ use super::attachment_view::{AttachmentOutcome, AttachmentView};
 use crate::attachments::Picked;
 
 use super::blame_view::{BlameOutcome, BlameView};
+use super::browser_view::{BrowserOutcome, BrowserView};
 use super::changes::{ChangesOutcome, ChangesView, CommitOutcome, Scope};
 use super::chat::ChatView;
 use super::composer::{Composer, ComposerOutcome, Target};
@@ -143,6 +144,17 @@ pub enum Action {
         project_slug: String,
         path: String,
     },
+    /// List a directory of a project for the file browser (`files:list`).
+    LoadListing {
+        project_slug: String,
+        path: String,
+        hidden: bool,
+    },
+    /// Read a file of a project for the browser's preview (`files:read`).
+    LoadFileText {
+        project_slug: String,
+        path: String,
+    },
     /// Search every chat (the search view's query ran).
     Search(Asked),
     /// Read the chat list of this scope for the Usage view.
@@ -246,6 +258,8 @@ pub struct App {
     pub triggers: Option<TriggersView>,
     /// The Home view of a project, when open.
     pub home: Option<HomeView>,
+    /// The file browser of a project (and its provenance panel), when open.
+    pub browser: Option<BrowserView>,
     /// The attachment viewer, over everything but the inbox, the search and the help.
     pub attachment: Option<AttachmentView>,
     /// The composer's path prompt (Ctrl-T), while a file to attach is being picked.
@@ -304,6 +318,7 @@ impl App {
             usage: None,
             triggers: None,
             home: None,
+            browser: None,
             attachment: None,
             attach_prompt: None,
             parked_attachments: HashMap::new(),
@@ -525,6 +540,12 @@ impl App {
             Context::Triggers
         } else if self.home.is_some() {
             Context::Home
+        } else if let Some(browser) = &self.browser {
+            if browser.provenance.is_some() {
+                Context::Provenance
+            } else {
+                Context::Browser
+            }
         } else if let Some(changes) = &self.changes {
             if changes.provenance.is_some() {
                 Context::Provenance
@@ -639,6 +660,7 @@ impl App {
             Context::Provenance => self.on_provenance(command),
             Context::Files => self.on_files(command),
             Context::Blame => self.on_blame(command),
+            Context::Browser => self.on_browser(command),
             Context::Search => self.on_search(command),
             Context::Usage => self.on_usage(command),
             Context::Triggers => self.on_triggers(command),
@@ -910,6 +932,9 @@ impl App {
     /// Where the open provenance panel lives: over Changes, else over Files (as
     /// [`App::context`] decides).
     fn provenance_slot(&mut self) -> Option<&mut Option<ProvenanceView>> {
+        if let Some(browser) = self.browser.as_mut() {
+            return Some(&mut browser.provenance);
+        }
         if let Some(changes) = self.changes.as_mut() {
             return Some(&mut changes.provenance);
         }
@@ -1004,6 +1029,52 @@ impl App {
         }
     }
 
+    /// `B`: the file browser of the open chat's project (when the chat pane has the keyboard)
+    /// or the tree cursor's.
+    fn open_browser(&mut self) -> Option<Action> {
+        if self.browser.take().is_some() {
+            return None;
+        }
+        let project = match self.chat.as_ref().filter(|_| self.focus != Focus::Tree) {
+            Some(chat) => Some(chat.project_slug().to_owned()),
+            None => self.tree.cursor_project(),
+        };
+        let Some(project_slug) = project else {
+            self.notice = Some("put the cursor on a project or a chat".into());
+            return None;
+        };
+        self.browser = Some(BrowserView::new(project_slug.clone()));
+        Some(Action::LoadListing {
+            project_slug,
+            path: String::new(),
+            hidden: false,
+        })
+    }
+
+    fn on_browser(&mut self, command: Command) -> Option<Action> {
+        let page = self.page;
+        let view = self.browser.as_mut()?;
+        let project_slug = view.project_slug().to_owned();
+        match view.on_command(command, page) {
+            BrowserOutcome::Handled => None,
+            BrowserOutcome::List(path) => Some(Action::LoadListing {
+                project_slug,
+                path,
+                hidden: view.hidden(),
+            }),
+            BrowserOutcome::Read(path) => Some(Action::LoadFileText { project_slug, path }),
+            BrowserOutcome::LoadProvenance(path) => {
+                Some(Action::LoadProvenance { project_slug, path })
+            }
+            BrowserOutcome::Blame(path) => self.open_blame(project_slug, path),
+            BrowserOutcome::Closed => {
+                self.browser = None;
+                None
+            }
+            BrowserOutcome::Ignored => self.overlay_global(command),
+        }
+    }
+
     fn on_blame(&mut self, command: Command) -> Option<Action> {
         let page = self.page;
         let blame = self.blame.as_mut()?;
@@ -1090,6 +1161,7 @@ impl App {
         self.usage = None;
         self.triggers = None;
         self.home = None;
+        self.browser = None;
         self.files = None;
         self.changes = None;
         let seen = self.history.close();
@@ -1158,6 +1230,7 @@ impl App {
         self.usage = None;
         self.triggers = None;
         self.home = None;
+        self.browser = None;
         self.files = None;
         self.changes = None;
         self.tree.select(&super::tree::RowId::Chat {
@@ -1198,6 +1271,7 @@ impl App {
         self.usage = None;
         self.triggers = None;
         self.home = None;
+        self.browser = None;
         self.blame = None;
         self.files = None;
         self.changes = None;
@@ -1368,6 +1442,7 @@ impl App {
             Command::Search => self.open_search(),
             Command::Triggers => self.open_triggers(),
             Command::Home => self.open_home(),
+            Command::Browse => self.open_browser(),
             Command::Usage => {
                 if self.usage.take().is_some() {
                     return None;

@@ -275,6 +275,7 @@ mod tests {
                 Context::Provenance,
                 Context::Files,
                 Context::Blame,
+                Context::Browser,
                 Context::SearchQuery,
                 Context::Search,
                 Context::Usage,

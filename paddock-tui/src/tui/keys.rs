@@ -45,6 +45,8 @@ pub enum Context {
     Files,
     /// The blame of a file: which chat (or commit) last wrote each line.
     Blame,
+    /// The file browser: a project's directory, with a preview of the cursor's file.
+    Browser,
     /// The search view's query (a text field).
     SearchQuery,
     /// The search view's results: chats and where they matched.
@@ -65,7 +67,7 @@ pub enum Context {
 
 impl Context {
     /// Every context, in the order the help overlay lists them after the current one.
-    pub const ALL: [Context; 18] = [
+    pub const ALL: [Context; 19] = [
         Context::Global,
         Context::Tree,
         Context::Chat,
@@ -76,6 +78,7 @@ impl Context {
         Context::Provenance,
         Context::Files,
         Context::Blame,
+        Context::Browser,
         Context::SearchQuery,
         Context::Search,
         Context::Usage,
@@ -99,6 +102,7 @@ impl Context {
             Context::Provenance => "Provenance",
             Context::Files => "Files",
             Context::Blame => "Blame",
+            Context::Browser => "Browse files",
             Context::SearchQuery => "Search: the query",
             Context::Search => "Search: the results",
             Context::Usage => "Usage",
@@ -223,6 +227,10 @@ pub enum Command {
     Blame,
     /// Files: only the cursor's turn, or every turn.
     ToggleTurn,
+    /// Open (or close) the file browser: the project's directory, any file in it.
+    Browse,
+    /// Browser: names starting with a dot too, or not.
+    ToggleHidden,
     /// Open the search view: words in every chat's title, messages and tool calls.
     Search,
     /// Search: run the query (again: refresh the results).
@@ -270,7 +278,7 @@ pub enum Command {
 
 impl Command {
     /// Every command (each has at least one binding; a unit test checks it).
-    pub const ALL: [Command; 75] = [
+    pub const ALL: [Command; 77] = [
         Command::Quit,
         Command::Help,
         Command::SwitchPane,
@@ -325,6 +333,8 @@ impl Command {
         Command::Files,
         Command::Blame,
         Command::ToggleTurn,
+        Command::Browse,
+        Command::ToggleHidden,
         Command::Search,
         Command::RunSearch,
         Command::EditQuery,
@@ -545,6 +555,7 @@ static BINDINGS: &[Binding] = &[
     b(X::Global, &[Key::char('$')], "$", C::Usage, "Usage: tokens, cost, context per chat and project"),
     b(X::Global, &[Key::char('Z')], "Z", C::Triggers, "Triggers: the project's schedules and hooks"),
     b(X::Global, &[Key::char('O')], "O", C::Home, "Home: the project's overview, changes, running and unread chats"),
+    b(X::Global, &[Key::char('B')], "B", C::Browse, "Browse the project's files: any file's preview, provenance, blame"),
     b(X::Global, &[Key::char('T')], "T", C::Theme, "theme: colours, or plain (ASCII, no colour)"),
     b(X::Global, &[Key::ctrl('l')], "Ctrl-L", C::Refresh, "reload from paddockd"),
     b(X::Global, &[Key::char('q'), Key::ctrl('c')], "q/Ctrl-C", C::Quit, "quit"),
@@ -645,7 +656,7 @@ static BINDINGS: &[Binding] = &[
     b(X::Provenance, &[Key::ctrl('u'), PGUP], "Ctrl-U/PgUp", C::PageUp, "page up"),
     b(X::Provenance, &[Key::ctrl('d'), PGDN], "Ctrl-D/PgDn", C::PageDown, "page down"),
     b(X::Provenance, &[Key::char('b')], "b", C::Blame, "blame: which chat wrote each line"),
-    b(X::Provenance, &[ESC], "Esc", C::Back, "back to Changes or Files"),
+    b(X::Provenance, &[ESC], "Esc", C::Back, "back to Changes, Files or the browser"),
     // The Files view (newest turn first).
     b(X::Files, &[Key::char('j'), DOWN], "j/↓", C::Down, "next file"),
     b(X::Files, &[Key::char('k'), UP], "k/↑", C::Up, "previous file"),
@@ -667,6 +678,20 @@ static BINDINGS: &[Binding] = &[
     b(X::Blame, &[Key::ctrl('d'), PGDN], "Ctrl-D/PgDn", C::PageDown, "page down"),
     b(X::Blame, &[ENTER], "Enter", C::Open, "open the chat that wrote the line"),
     b(X::Blame, &[ESC], "Esc", C::Back, "back"),
+    // The file browser.
+    b(X::Browser, &[Key::char('j'), DOWN], "j/↓", C::Down, "next entry"),
+    b(X::Browser, &[Key::char('k'), UP], "k/↑", C::Up, "previous entry"),
+    b(X::Browser, &[Key::char('g'), HOME], "g/Home", C::Top, "first entry"),
+    b(X::Browser, &[Key::char('G'), END], "G/End", C::Bottom, "last entry"),
+    b(X::Browser, &[Key::ctrl('u'), PGUP], "Ctrl-U/PgUp", C::PageUp, "page up"),
+    b(X::Browser, &[Key::ctrl('d'), PGDN], "Ctrl-D/PgDn", C::PageDown, "page down"),
+    b(X::Browser, &[ENTER, Key::char('l'), Key::plain(K::Right)], "Enter/l/→", C::Open, "open the directory (a file: its provenance)"),
+    b(X::Browser, &[Key::char('h'), Key::plain(K::Backspace), Key::plain(K::Left)], "h/Backspace/←", C::Fold, "up to the parent directory"),
+    b(X::Browser, &[Key::char('p')], "p", C::Provenance, "the file's provenance: who wrote it, from what"),
+    b(X::Browser, &[Key::char('b')], "b", C::Blame, "blame: which chat wrote each line"),
+    b(X::Browser, &[Key::char('.')], ".", C::ToggleHidden, "names starting with a dot too, or not"),
+    b(X::Browser, &[Key::char('r')], "r", C::Refresh, "list the directory again"),
+    b(X::Browser, &[ESC, Key::char('B')], "Esc/B", C::Back, "close the browser"),
     // The search view's query (the usual editing keys edit it).
     b(X::SearchQuery, &[ENTER], "Enter", C::RunSearch, "search (the same query again: refresh)"),
     b(X::SearchQuery, &[Key::plain(K::Tab), DOWN], "Tab/↓", C::SwitchPane, "to the results, as they are"),
@@ -874,6 +899,7 @@ mod tests {
                 "History H Back",
                 "Inbox I Back",
                 "Changes D Back",
+                "Browser B Back",
                 "Usage $ Back",
                 "Triggers Z Back",
                 "Home O Back",

@@ -15,6 +15,7 @@ pub mod app;
 pub mod attach;
 pub mod attachment_view;
 pub mod blame_view;
+pub mod browser_view;
 pub mod changes;
 pub mod chat;
 pub mod chat_view;
@@ -131,6 +132,17 @@ enum Fetch {
         project_slug: String,
         path: String,
     },
+    /// The file browser's directory.
+    Listing {
+        project_slug: String,
+        path: String,
+        hidden: bool,
+    },
+    /// The file browser's preview of the cursor's file.
+    FileText {
+        project_slug: String,
+        path: String,
+    },
     /// The search view's query.
     Search(search_view::Asked),
     /// The Usage view's chat list.
@@ -202,6 +214,23 @@ impl Fetch {
                 Request::ProvenanceBlame(paddock_proto::ProvenanceFile {
                     project_slug: Some(project_slug.clone()),
                     path: path.clone(),
+                })
+            }
+            Fetch::Listing {
+                project_slug,
+                path,
+                hidden,
+            } => Request::FilesList(paddock_proto::FilesList {
+                project_slug: project_slug.clone(),
+                path: path.clone(),
+                hidden: *hidden,
+                limit: None,
+            }),
+            Fetch::FileText { project_slug, path } => {
+                Request::FilesRead(paddock_proto::FilesRead {
+                    project_slug: project_slug.clone(),
+                    path: path.clone(),
+                    max_bytes: Some(browser_view::PREVIEW_BYTES),
                 })
             }
             Fetch::Search(asked) => Request::Search(asked.request()),
@@ -652,6 +681,18 @@ impl EventLoop {
             Action::LoadBlame { project_slug, path } => {
                 self.fetch(Fetch::Blame { project_slug, path });
             }
+            Action::LoadListing {
+                project_slug,
+                path,
+                hidden,
+            } => self.fetch(Fetch::Listing {
+                project_slug,
+                path,
+                hidden,
+            }),
+            Action::LoadFileText { project_slug, path } => {
+                self.fetch(Fetch::FileText { project_slug, path });
+            }
             Action::Search(asked) => self.fetch(Fetch::Search(asked)),
             Action::LoadUsage(scope) => self.fetch(Fetch::Usage(scope)),
             Action::LoadTriggers(project) => self.fetch(Fetch::Triggers(project)),
@@ -849,6 +890,10 @@ impl EventLoop {
                         .as_mut()
                         .and_then(|c| c.provenance.as_mut()),
                     self.app.files.as_mut().and_then(|f| f.provenance.as_mut()),
+                    self.app
+                        .browser
+                        .as_mut()
+                        .and_then(|b| b.provenance.as_mut()),
                 ];
                 for panel in panels
                     .into_iter()
@@ -897,6 +942,56 @@ impl EventLoop {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// An answer for the file browser; dropped when the view moved on.
+    fn on_browser_fetched(&mut self, fetch: Fetch, result: Result<Reply, String>) {
+        let Some(view) = self.app.browser.as_mut() else {
+            return;
+        };
+        let unexpected = |other: &Reply| {
+            format!(
+                "paddockd answered with {}",
+                crate::client::reply_kind(other)
+            )
+        };
+        match fetch {
+            Fetch::Listing {
+                project_slug,
+                path,
+                hidden,
+            } if view.is_for(&project_slug, &path, hidden) => {
+                match result {
+                    Ok(Reply::FileListing(l)) => view.set(l),
+                    Ok(other) => view.set_error(unexpected(&other)),
+                    Err(reason) => view.set_error(reason),
+                }
+                if let Some(path) = view.want_preview() {
+                    self.fetch(Fetch::FileText { project_slug, path });
+                }
+            }
+            Fetch::FileText { project_slug, path } => {
+                let answer = match result {
+                    Ok(Reply::FileText(t)) => Ok(t),
+                    Ok(other) => Err(unexpected(&other)),
+                    Err(reason) => Err(reason),
+                };
+                view.set_preview(&project_slug, &path, answer);
+            }
+            _ => {}
+        }
+    }
+
+    /// After a reconnect: the browser's listing may have been lost with the connection.
+    fn refresh_browser(&mut self) {
+        if let Some(view) = self.app.browser.as_ref().filter(|b| b.listing().is_none()) {
+            let fetch = Fetch::Listing {
+                project_slug: view.project_slug().to_owned(),
+                path: view.dir().to_owned(),
+                hidden: view.hidden(),
+            };
+            self.fetch(fetch);
         }
     }
 
@@ -1149,6 +1244,7 @@ impl EventLoop {
                     self.refresh_changes();
                     self.refresh_files();
                     self.refresh_blame();
+                    self.refresh_browser();
                     self.refresh_search();
                     self.refresh_usage();
                     self.refresh_triggers();
@@ -1217,6 +1313,10 @@ impl EventLoop {
                 }
                 if matches!(fetch, Fetch::GitStatus { .. } | Fetch::GitDiff { .. }) {
                     self.on_changes_fetched(fetch, result);
+                    return;
+                }
+                if matches!(fetch, Fetch::Listing { .. } | Fetch::FileText { .. }) {
+                    self.on_browser_fetched(fetch, result);
                     return;
                 }
                 if matches!(

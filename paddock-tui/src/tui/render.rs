@@ -90,6 +90,11 @@ pub fn render(app: &mut App, frame: &mut Frame<'_>) {
                 home_view::render_home(view, chats, &theme, app.tick, frame, body);
             }
         }
+        _ if app.browser.is_some() => {
+            if let Some(view) = app.browser.as_mut() {
+                super::browser_view::render_browser(view, &theme, frame, body);
+            }
+        }
         _ if app.changes.is_some() => {
             if let Some(changes) = &app.changes {
                 super::changes::render_changes(changes, &theme, frame, body);
@@ -160,6 +165,13 @@ fn app_context_under_help(app: &App) -> super::keys::Context {
     }
     if app.home.is_some() {
         return Context::Home;
+    }
+    if let Some(browser) = &app.browser {
+        return if browser.provenance.is_some() {
+            Context::Provenance
+        } else {
+            Context::Browser
+        };
     }
     if let Some(changes) = &app.changes {
         return if changes.provenance.is_some() {
@@ -432,6 +444,17 @@ fn render_status(app: &App, frame: &mut Frame<'_>, area: Rect) {
                 ("j/k", "scroll"),
                 ("b", "blame"),
                 ("esc", "back"),
+                ("?", "keys"),
+            ],
+        ),
+        (None, _) if app.browser.is_some() => hints(
+            &[],
+            &[
+                ("enter/h", "in/out"),
+                ("p", "provenance"),
+                ("b", "blame"),
+                (".", "dotfiles"),
+                ("esc", "close"),
                 ("?", "keys"),
             ],
         ),

@@ -1,0 +1,584 @@
+//! The file browser (`B`): a project's directory, one directory at a time, with a preview of the
+//! file under the cursor — any file of the project, touched by a chat or not. Enter (or `l`)
+//! opens a directory, `h` / Backspace goes up; `p` (Enter on a file) opens the file's
+//! provenance panel over the view, `b` its blame. `.` shows names starting with a dot too.
+//!
+//! `files:list` answers the listing and `files:read` the preview (its first
+//! [`PREVIEW_BYTES`]); an answer for a directory or file the view has moved away from is
+//! dropped. From 60 columns the list and the preview sit side by side, below that one above the
+//! other.
+
+use paddock_proto::{FileEntry, FileListing, FileText};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use unicode_width::UnicodeWidthStr;
+
+use super::chat_view::clean;
+use super::files_view::scroll_to;
+use super::keys::Command;
+use super::provenance_view::{ProvenanceView, fit, render_provenance, wrap_lines};
+use super::theme::{Role, Theme};
+
+/// Bytes of a file the preview asks for.
+pub const PREVIEW_BYTES: u64 = 64 * 1024;
+
+/// From this width the list and the preview sit side by side.
+const SIDE_BY_SIDE: u16 = 60;
+
+/// What a command did to the view, for the dispatcher.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BrowserOutcome {
+    Handled,
+    /// List this directory (the view moved there, or reloads).
+    List(String),
+    /// Read this file for the preview.
+    Read(String),
+    /// The provenance panel opened for this file: read it.
+    LoadProvenance(String),
+    /// Open the blame of this file.
+    Blame(String),
+    /// Back to what was under the view.
+    Closed,
+    /// Not a browser command: let the global keys have it.
+    Ignored,
+}
+
+/// The preview of one file: asked, then answered.
+#[derive(Debug, Clone)]
+struct Preview {
+    path: String,
+    answer: Option<Result<FileText, String>>,
+}
+
+/// The file browser's state while it is open.
+#[derive(Debug, Clone)]
+pub struct BrowserView {
+    project_slug: String,
+    /// The directory shown (or asked for), relative to the project's directory.
+    dir: String,
+    /// Names starting with a dot are listed too.
+    hidden: bool,
+    listing: Option<FileListing>,
+    error: Option<String>,
+    cursor: usize,
+    top: usize,
+    /// The entry to put the cursor on when the listing comes (the directory just left).
+    select: Option<String>,
+    preview: Option<Preview>,
+    /// The provenance panel of a file, over the view, when open.
+    pub provenance: Option<ProvenanceView>,
+}
+
+impl BrowserView {
+    pub fn new(project_slug: String) -> Self {
+        Self {
+            project_slug,
+            dir: String::new(),
+            hidden: false,
+            listing: None,
+            error: None,
+            cursor: 0,
+            top: 0,
+            select: None,
+            preview: None,
+            provenance: None,
+        }
+    }
+
+    pub fn project_slug(&self) -> &str {
+        &self.project_slug
+    }
+
+    /// The directory shown, relative to the project's directory (`""`: its top).
+    pub fn dir(&self) -> &str {
+        &self.dir
+    }
+
+    pub fn hidden(&self) -> bool {
+        self.hidden
+    }
+
+    pub fn listing(&self) -> Option<&FileListing> {
+        self.listing.as_ref()
+    }
+
+    /// Whether a listing answer for (`project_slug`, `dir`, `hidden`) belongs here.
+    pub fn is_for(&self, project_slug: &str, dir: &str, hidden: bool) -> bool {
+        self.project_slug == project_slug && self.dir == dir && self.hidden == hidden
+    }
+
+    /// The listing came: the cursor goes to the directory just left, else stays in range.
+    pub fn set(&mut self, listing: FileListing) {
+        if let Some(name) = self.select.take()
+            && let Some(i) = listing.entries.iter().position(|e| e.name == name)
+        {
+            self.cursor = i;
+        }
+        self.cursor = self.cursor.min(listing.entries.len().saturating_sub(1));
+        self.listing = Some(listing);
+        self.error = None;
+    }
+
+    pub fn set_error(&mut self, reason: String) {
+        self.error = Some(reason);
+    }
+
+    /// The preview's answer came; dropped when the cursor moved on.
+    pub fn set_preview(
+        &mut self,
+        project_slug: &str,
+        path: &str,
+        answer: Result<FileText, String>,
+    ) {
+        if project_slug != self.project_slug {
+            return;
+        }
+        if let Some(p) = self.preview.as_mut().filter(|p| p.path == path) {
+            p.answer = Some(answer);
+        }
+    }
+
+    /// The file under the cursor when its preview is not asked for yet (then it is).
+    pub fn want_preview(&mut self) -> Option<String> {
+        let path = self.cursor_file()?;
+        if self.preview.as_ref().is_some_and(|p| p.path == path) {
+            return None;
+        }
+        self.preview = Some(Preview {
+            path: path.clone(),
+            answer: None,
+        });
+        Some(path)
+    }
+
+    pub fn cursor_entry(&self) -> Option<&FileEntry> {
+        self.listing.as_ref()?.entries.get(self.cursor)
+    }
+
+    /// The path of the entry under the cursor, relative to the project's directory.
+    fn cursor_path(&self) -> Option<String> {
+        self.cursor_entry().map(|e| join(&self.dir, &e.name))
+    }
+
+    /// The cursor's file (not a directory, nor a symlink leading out of the project).
+    fn cursor_file(&self) -> Option<String> {
+        self.cursor_entry()
+            .filter(|e| !e.dir && !e.outside)
+            .and_then(|_| self.cursor_path())
+    }
+
+    fn move_by(&mut self, delta: isize) -> BrowserOutcome {
+        let last = self
+            .listing
+            .as_ref()
+            .map_or(0, |l| l.entries.len().saturating_sub(1));
+        self.cursor = self.cursor.saturating_add_signed(delta).min(last);
+        match self.want_preview() {
+            Some(path) => BrowserOutcome::Read(path),
+            None => BrowserOutcome::Handled,
+        }
+    }
+
+    /// Moves to another directory: nothing shown until its listing comes.
+    fn go(&mut self, dir: String, select: Option<String>) -> BrowserOutcome {
+        self.dir = dir.clone();
+        self.listing = None;
+        self.error = None;
+        self.cursor = 0;
+        self.top = 0;
+        self.select = select;
+        self.preview = None;
+        BrowserOutcome::List(dir)
+    }
+
+    /// Applies a Browser-context command; `page` is how many rows a page moves.
+    pub fn on_command(&mut self, command: Command, page: usize) -> BrowserOutcome {
+        let page = isize::try_from(page.max(1)).unwrap_or(isize::MAX);
+        match command {
+            Command::Down => self.move_by(1),
+            Command::Up => self.move_by(-1),
+            Command::PageDown => self.move_by(page),
+            Command::PageUp => self.move_by(-page),
+            Command::Top => self.move_by(isize::MIN),
+            Command::Bottom => self.move_by(isize::MAX),
+            Command::Open => match self.cursor_entry() {
+                Some(e) if e.dir => {
+                    let dir = join(&self.dir, &e.name);
+                    self.go(dir, None)
+                }
+                Some(_) => self.on_command(Command::Provenance, 1),
+                None => BrowserOutcome::Handled,
+            },
+            Command::Fold => {
+                if self.dir.is_empty() {
+                    return BrowserOutcome::Handled;
+                }
+                let (parent, name) = match self.dir.rsplit_once('/') {
+                    Some((parent, name)) => (parent.to_owned(), name.to_owned()),
+                    None => (String::new(), self.dir.clone()),
+                };
+                self.go(parent, Some(name))
+            }
+            Command::ToggleHidden => {
+                self.hidden = !self.hidden;
+                let keep = self.cursor_entry().map(|e| e.name.clone());
+                self.go(self.dir.clone(), keep)
+            }
+            Command::Refresh => {
+                let keep = self.cursor_entry().map(|e| e.name.clone());
+                self.go(self.dir.clone(), keep)
+            }
+            Command::Provenance => match self.cursor_file() {
+                Some(path) => {
+                    self.provenance =
+                        Some(ProvenanceView::new(self.project_slug.clone(), path.clone()));
+                    BrowserOutcome::LoadProvenance(path)
+                }
+                None => BrowserOutcome::Handled,
+            },
+            Command::Blame => match self.cursor_file() {
+                Some(path) => BrowserOutcome::Blame(path),
+                None => BrowserOutcome::Handled,
+            },
+            Command::Back | Command::Browse => BrowserOutcome::Closed,
+            _ => BrowserOutcome::Ignored,
+        }
+    }
+}
+
+/// `dir/name`, or `name` at the top.
+fn join(dir: &str, name: &str) -> String {
+    if dir.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{dir}/{name}")
+    }
+}
+
+/// Draws the view into `area` (the provenance panel instead, when it is open). Moves the list's
+/// first row so the cursor shows.
+pub fn render_browser(view: &mut BrowserView, theme: &Theme, frame: &mut Frame<'_>, area: Rect) {
+    if let Some(panel) = &view.provenance {
+        render_provenance(panel, theme, frame, area);
+        return;
+    }
+    if area.height == 0 {
+        return;
+    }
+    let width = usize::from(area.width);
+    let place = format!(
+        "{}:/{}",
+        crate::format::project_label(&view.project_slug),
+        view.dir
+    );
+    let mut title = vec![
+        Span::styled(" Browse ", theme.style(Role::Accent)),
+        Span::raw(fit(&place, width.saturating_sub(9), theme)),
+    ];
+    if view.hidden {
+        let more = format!(" {} dotfiles shown", theme.glyph("·", "-"));
+        let used: usize = title.iter().map(Span::width).sum();
+        if used + more.width() <= width {
+            title.push(Span::styled(more, theme.style(Role::Dim)));
+        }
+    }
+    frame.render_widget(Line::from(title), Rect { height: 1, ..area });
+    let body = Rect {
+        y: area.y + 1,
+        height: area.height - 1,
+        ..area
+    };
+    let (list_area, preview_area) = if area.width >= SIDE_BY_SIDE {
+        let [l, p] =
+            Layout::horizontal([Constraint::Percentage(40), Constraint::Min(0)]).areas(body);
+        (l, p)
+    } else {
+        let [l, p] = Layout::vertical([Constraint::Percentage(50), Constraint::Min(0)]).areas(body);
+        (l, p)
+    };
+    render_list(view, theme, frame, list_area);
+    render_preview(view, theme, frame, preview_area);
+}
+
+fn render_list(view: &mut BrowserView, theme: &Theme, frame: &mut Frame<'_>, area: Rect) {
+    let width = usize::from(area.width);
+    let Some(listing) = view.listing.as_ref() else {
+        let line = match &view.error {
+            Some(reason) => Line::styled(
+                format!(" Cannot list it: {reason}"),
+                theme.style(Role::Error),
+            ),
+            None => Line::styled(
+                format!(" Loading{}", theme.glyph("…", "...")),
+                theme.style(Role::Dim),
+            ),
+        };
+        frame.render_widget(Paragraph::new(wrap_lines(vec![line], width)), area);
+        return;
+    };
+    let mut foot = Vec::new();
+    if listing.truncated {
+        foot.push(Line::styled(
+            format!(
+                " {} only the first {} entries",
+                theme.glyph("⚠", "!"),
+                listing.entries.len()
+            ),
+            theme.style(Role::Warning),
+        ));
+    }
+    if let Some(reason) = &view.error {
+        foot.push(Line::styled(
+            format!(" Cannot list it again: {reason}"),
+            theme.style(Role::Error),
+        ));
+    }
+    let foot = wrap_lines(foot, width);
+    let foot_height = u16::try_from(foot.len())
+        .unwrap_or(u16::MAX)
+        .min(area.height / 2);
+    let [rows, bottom] =
+        Layout::vertical([Constraint::Min(0), Constraint::Length(foot_height)]).areas(area);
+    frame.render_widget(Paragraph::new(foot), bottom);
+    if listing.entries.is_empty() {
+        frame.render_widget(Line::styled(" (empty)", theme.style(Role::Dim)), rows);
+        return;
+    }
+    let height = usize::from(rows.height);
+    let total = listing.entries.len();
+    view.top = scroll_to(
+        view.top,
+        Some((view.cursor, view.cursor + 1)),
+        total,
+        height,
+    );
+    let mut lines = Vec::new();
+    for (i, e) in listing
+        .entries
+        .iter()
+        .enumerate()
+        .skip(view.top)
+        .take(height)
+    {
+        let size = if e.dir || e.outside {
+            String::new()
+        } else {
+            crate::format::file_size(e.size)
+        };
+        let name_room = width.saturating_sub(size.width() + 3);
+        let name = fit(&clean(&crate::format::entry_name(e)), name_room, theme);
+        let gap = width.saturating_sub(name.width() + size.width() + 2);
+        let text = format!(" {name}{}{size} ", " ".repeat(gap));
+        let style = if i == view.cursor {
+            theme.style(Role::Selected)
+        } else if e.dir {
+            theme.style(Role::Accent)
+        } else if e.outside {
+            theme.style(Role::Dim)
+        } else {
+            theme.style(Role::Normal)
+        };
+        lines.push(Line::styled(text, style));
+    }
+    frame.render_widget(Paragraph::new(lines), rows);
+}
+
+fn render_preview(view: &BrowserView, theme: &Theme, frame: &mut Frame<'_>, area: Rect) {
+    if area.height == 0 || area.width < 4 {
+        return;
+    }
+    let bar = theme.glyph("│", "|");
+    // A left (or top) rule sets the preview apart from the list.
+    let (rule, inner) = if area.width >= 20 && area.height > area.width / 4 {
+        (
+            true,
+            Rect {
+                x: area.x + 1,
+                width: area.width - 1,
+                ..area
+            },
+        )
+    } else {
+        (false, area)
+    };
+    if rule {
+        let lines: Vec<Line<'static>> = (0..area.height)
+            .map(|_| Line::styled(bar.to_owned(), theme.style(Role::Dim)))
+            .collect();
+        frame.render_widget(Paragraph::new(lines), Rect { width: 1, ..area });
+    }
+    let width = usize::from(inner.width);
+    let entry = view.cursor_entry();
+    let mut lines: Vec<Line<'static>> = Vec::new();
+    match (entry, view.preview.as_ref()) {
+        (None, _) => {}
+        (Some(e), _) if e.dir => {
+            lines.push(Line::styled(
+                fit(&format!(" {}/: Enter opens it", e.name), width, theme),
+                theme.style(Role::Dim),
+            ));
+        }
+        (Some(e), _) if e.outside => {
+            lines.push(Line::styled(
+                fit(
+                    &format!(" {} leads out of the project: not shown", e.name),
+                    width,
+                    theme,
+                ),
+                theme.style(Role::Dim),
+            ));
+        }
+        (
+            Some(_),
+            Some(Preview {
+                answer: Some(Ok(text)),
+                ..
+            }),
+        ) => {
+            let mut head = crate::format::file_size(text.size);
+            if text.truncated {
+                head.push_str(&format!(
+                    ", the first {} shown",
+                    crate::format::file_size(text.text.len() as u64)
+                ));
+            }
+            let dot = theme.glyph("·", "-");
+            lines.push(Line::styled(
+                fit(
+                    &format!(" {head} {dot} p provenance {dot} b blame"),
+                    width,
+                    theme,
+                ),
+                theme.style(Role::Dim),
+            ));
+            if text.binary {
+                lines.push(Line::styled(
+                    " Not text (binary): no preview.",
+                    theme.style(Role::Dim),
+                ));
+            } else {
+                let room = usize::from(inner.height).saturating_sub(1);
+                for l in text.text.lines().take(room) {
+                    let shown = clean(&l.replace('\t', "    "));
+                    lines.push(Line::raw(fit(&format!(" {shown}"), width, theme)));
+                }
+            }
+        }
+        (
+            Some(_),
+            Some(Preview {
+                answer: Some(Err(reason)),
+                ..
+            }),
+        ) => {
+            lines.push(Line::styled(
+                format!(" Cannot read it: {reason}"),
+                theme.style(Role::Error),
+            ));
+            lines = wrap_lines(lines, width);
+        }
+        (Some(_), _) => {
+            lines.push(Line::styled(
+                format!(" Reading{}", theme.glyph("…", "...")),
+                theme.style(Role::Dim),
+            ));
+        }
+    }
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(name: &str, dir: bool) -> FileEntry {
+        FileEntry {
+            name: name.into(),
+            dir,
+            symlink: false,
+            outside: false,
+            size: 3,
+            mtime: None,
+        }
+    }
+
+    fn listing(dir: &str, entries: Vec<FileEntry>) -> FileListing {
+        FileListing {
+            project_slug: "web".into(),
+            path: dir.into(),
+            entries,
+            truncated: false,
+        }
+    }
+
+    #[test]
+    fn descend_up_and_the_cursor_comes_back() {
+        let mut v = BrowserView::new("web".into());
+        v.set(listing("", vec![entry("src", true), entry("a.ts", false)]));
+        assert_eq!(
+            v.on_command(Command::Down, 10),
+            BrowserOutcome::Read("a.ts".into())
+        );
+        // Moving back and forth asks again only for a file not asked yet.
+        assert_eq!(v.on_command(Command::Up, 10), BrowserOutcome::Handled);
+        assert_eq!(v.on_command(Command::Down, 10), BrowserOutcome::Handled);
+        v.on_command(Command::Up, 10);
+        assert_eq!(
+            v.on_command(Command::Open, 10),
+            BrowserOutcome::List("src".into())
+        );
+        assert!(v.is_for("web", "src", false) && !v.is_for("web", "", false));
+        v.set(listing("src", vec![entry("lib", true)]));
+        assert_eq!(
+            v.on_command(Command::Open, 10),
+            BrowserOutcome::List("src/lib".into())
+        );
+        v.set(listing("src/lib", vec![entry("x.rs", false)]));
+        assert_eq!(v.want_preview().as_deref(), Some("src/lib/x.rs"));
+        assert_eq!(
+            v.on_command(Command::Provenance, 10),
+            BrowserOutcome::LoadProvenance("src/lib/x.rs".into())
+        );
+        v.provenance = None;
+        assert_eq!(
+            v.on_command(Command::Blame, 10),
+            BrowserOutcome::Blame("src/lib/x.rs".into())
+        );
+        assert_eq!(
+            v.on_command(Command::Fold, 10),
+            BrowserOutcome::List("src".into())
+        );
+        v.set(listing("src", vec![entry("a", true), entry("lib", true)]));
+        assert_eq!(v.cursor_entry().map(|e| e.name.as_str()), Some("lib"));
+        assert_eq!(
+            v.on_command(Command::Fold, 10),
+            BrowserOutcome::List(String::new())
+        );
+        assert_eq!(v.on_command(Command::Fold, 10), BrowserOutcome::Handled);
+        assert_eq!(v.on_command(Command::Back, 10), BrowserOutcome::Closed);
+    }
+
+    #[test]
+    fn a_stale_preview_is_dropped() {
+        let mut v = BrowserView::new("web".into());
+        v.set(listing(
+            "",
+            vec![entry("a.ts", false), entry("b.ts", false)],
+        ));
+        assert_eq!(v.want_preview().as_deref(), Some("a.ts"));
+        v.on_command(Command::Down, 10);
+        let text = FileText {
+            project_slug: "web".into(),
+            path: "a.ts".into(),
+            size: 3,
+            mtime: None,
+            text: "old".into(),
+            binary: false,
+            truncated: false,
+        };
+        v.set_preview("web", "a.ts", Ok(text));
+        assert!(v.preview.as_ref().is_some_and(|p| p.answer.is_none()));
+    }
+}
