@@ -21,7 +21,9 @@
 //!
 //! Limits (config): `attachments_max_file_mb` per file, `attachments_max_files` per message,
 //! `attachments_types` (`*`, or kinds and extensions: `image, pdf, .csv`) — hygiene, not a
-//! security boundary.
+//! security boundary. `attachments_enabled = false` refuses every upload; it does not touch
+//! `send_file`, which is the agent showing a file, not a person attaching one (as the
+//! reference gates only its upload endpoint).
 
 use std::path::{Path, PathBuf};
 
@@ -41,6 +43,9 @@ pub fn dir(data_dir: &Path) -> PathBuf {
 /// The limits on what may be attached.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
+    /// `attachments_enabled`: off, a message may attach nothing (an agent's `send_file`
+    /// still works: it is not an upload).
+    pub enabled: bool,
     pub max_file_bytes: u64,
     pub max_files: usize,
     /// `None`: any type; else kinds (`image`, `pdf`, `text`...) and extensions (`.csv`).
@@ -50,6 +55,7 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Self {
+            enabled: true,
             max_file_bytes: 25 * 1024 * 1024,
             max_files: 10,
             types: None,
@@ -151,6 +157,11 @@ pub fn store(
     limits: &Limits,
     uploads: &[AttachmentUpload],
 ) -> Result<Vec<Stored>, ErrorBody> {
+    if !limits.enabled && !uploads.is_empty() {
+        return Err(invalid(
+            "attachments are turned off on this daemon (attachments_enabled = false, PADDOCK_ATTACHMENTS_ENABLED); send the message without them".into(),
+        ));
+    }
     if uploads.len() > limits.max_files {
         return Err(invalid(format!(
             "{} files attached; a message takes at most {} (attachments_max_files)",
@@ -470,6 +481,7 @@ mod tests {
     fn limits_refuse_with_the_setting_to_change() {
         let dir = tempfile::tempdir().unwrap();
         let small = Limits {
+            enabled: true,
             max_file_bytes: 4,
             max_files: 1,
             types: Limits::parse_types("image, .csv"),

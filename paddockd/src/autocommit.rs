@@ -62,7 +62,9 @@ async fn follow(d: Arc<Daemon>, mut rx: broadcast::Receiver<TurnEnded>) {
         // Committed even when the daemon is stopping: the transcripts are complete by now.
         for slug in pending {
             match d.project(&slug) {
-                Ok(project) => crate::git::commit_chats(&d.cfg.data_dir, &project).await,
+                Ok(project) => {
+                    crate::git::commit_chats(&d.cfg.data_dir, &d.cfg.git_identity, &project).await
+                }
                 Err(e) => tracing::debug!(project = %slug, "no chats to commit: {}", e.message),
             }
         }

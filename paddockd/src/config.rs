@@ -58,6 +58,7 @@ struct FileConfig {
     self_mcp_write: Option<bool>,
     self_mcp_projects: Option<bool>,
     hooks_mcp: Option<bool>,
+    recovery_surface: Option<bool>,
     recovery_autodrive: Option<bool>,
     recovery_debounce_ms: Option<u64>,
     recovery_max_retries: Option<u32>,
@@ -67,6 +68,8 @@ struct FileConfig {
     sweeper: Option<bool>,
     drive_mode: Option<DriveMode>,
     commit_chats: Option<bool>,
+    git_author_name: Option<String>,
+    git_author_email: Option<String>,
     sweeper_model: Option<String>,
     sweeper_min_interval_secs: Option<u64>,
     sweeper_sessions: Option<usize>,
@@ -76,6 +79,7 @@ struct FileConfig {
     curation_claudemd_max_tokens: Option<usize>,
     mcp_bin: Option<PathBuf>,
     user_mcp_config: Option<PathBuf>,
+    attachments_enabled: Option<bool>,
     attachments_max_file_mb: Option<u64>,
     attachments_max_files: Option<usize>,
     attachments_types: Option<String>,
@@ -219,6 +223,11 @@ pub const KEYS: &[KeyDoc] = &[
         about: "also the trigger tools (list_triggers, set_trigger, remove_trigger, run_trigger): agents can schedule and hook chats; needs self_mcp_write",
     },
     KeyDoc {
+        key: "recovery_surface",
+        default: "true",
+        about: "tell clients when a chat's claude died mid-turn (chat:killed_task) and take chat:continue to pick it up; off: neither (autodrive still continues by itself when on)",
+    },
+    KeyDoc {
         key: "recovery_autodrive",
         default: "false",
         about: "continue a chat by itself when its claude died mid-turn (after recovery_debounce_ms, at most recovery_max_retries times in a row)",
@@ -264,6 +273,16 @@ pub const KEYS: &[KeyDoc] = &[
         about: "when the data directory is a git repository of its own, commit each project's .chats (its transcripts) a moment after its turns end",
     },
     KeyDoc {
+        key: "git_author_name",
+        default: "git's own user.name",
+        about: "the name the daemon's commits (git:commit, the curated files, the chats) are authored and committed by (GIT_AUTHOR_NAME and GIT_COMMITTER_NAME)",
+    },
+    KeyDoc {
+        key: "git_author_email",
+        default: "git's own user.email",
+        about: "the email the daemon's commits are authored and committed by (GIT_AUTHOR_EMAIL and GIT_COMMITTER_EMAIL)",
+    },
+    KeyDoc {
         key: "sweeper_model",
         default: "claude-haiku-4-5",
         about: "the model the sweeper runs",
@@ -275,13 +294,13 @@ pub const KEYS: &[KeyDoc] = &[
     },
     KeyDoc {
         key: "sweeper_sessions",
-        default: "5",
-        about: "how many of the newest chats the sweeper's digest covers",
+        default: "6",
+        about: "how many of the newest chats the sweeper's digest covers (the latest 40 messages of each)",
     },
     KeyDoc {
         key: "sweeper_budget_bytes",
-        default: "24000",
-        about: "the most transcript text the sweeper's digest holds",
+        default: "48000",
+        about: "the most transcript text the sweeper's digest holds, a hard bound (over it, older chats and earlier messages go first)",
     },
     KeyDoc {
         key: "curation_overview_max_tokens",
@@ -302,6 +321,11 @@ pub const KEYS: &[KeyDoc] = &[
         key: "mcp_bin",
         default: "this paddockd",
         about: "the paddockd binary agents run as their MCP bridge (`paddockd mcp`)",
+    },
+    KeyDoc {
+        key: "attachments_enabled",
+        default: "true",
+        about: "whether a message may attach files at all (off: chat:send with attachments is refused; an agent's send_file still works)",
     },
     KeyDoc {
         key: "attachments_max_file_mb",
@@ -411,6 +435,9 @@ pub struct Config {
     pub browser_mcp: bool,
     /// What a message may attach (`attachments.rs`).
     pub attachments: crate::attachments::Limits,
+    /// Recovery: say when a chat's claude died mid-turn (`chat:killed_task`) and take
+    /// `chat:continue`.
+    pub recovery_surface: bool,
     /// Recovery: continue a chat whose claude died, by itself.
     pub recovery_autodrive: bool,
     pub recovery_debounce: Duration,
@@ -423,6 +450,8 @@ pub struct Config {
     pub usage_limit_resume: bool,
     /// Commit projects' `.chats` in the data directory's repository (`autocommit.rs`).
     pub commit_chats: bool,
+    /// Who the daemon's own commits are by (`git_author_*`); unset: git's configuration.
+    pub git_identity: crate::git::Identity,
     /// How a chat's `claude` lives (a project's `drive_mode` wins).
     pub drive_mode: DriveMode,
     /// The sweeper (`sweeper/`).
@@ -478,6 +507,7 @@ impl Config {
             self_mcp_projects: false,
             hooks_mcp: false,
             min_trigger_interval: Duration::from_secs(10),
+            recovery_surface: true,
             recovery_autodrive: false,
             recovery_debounce: Duration::from_millis(5000),
             recovery_max_retries: 1,
@@ -486,12 +516,13 @@ impl Config {
             usage_limit_resume: false,
             // Off for embedding (tests); `Config::load` turns it on unless configured off.
             commit_chats: false,
+            git_identity: crate::git::Identity::default(),
             drive_mode: DriveMode::Session,
             sweeper: false,
             sweeper_model: "claude-haiku-4-5".into(),
             sweeper_min_interval: Duration::from_secs(300),
-            sweeper_sessions: 5,
-            sweeper_budget_bytes: 24_000,
+            sweeper_sessions: 6,
+            sweeper_budget_bytes: 48_000,
             curation: crate::sweeper::files::Budgets::default(),
             mcp_bin: None,
             user_mcp: crate::user_mcp::UserMcp::default(),
@@ -618,6 +649,9 @@ impl Config {
         if let Some(b) = pick(&env, "recovery_autodrive", file.recovery_autodrive)? {
             cfg.recovery_autodrive = b;
         }
+        if let Some(b) = pick(&env, "recovery_surface", file.recovery_surface)? {
+            cfg.recovery_surface = b;
+        }
         if let Some(ms) = pick(&env, "recovery_debounce_ms", file.recovery_debounce_ms)? {
             cfg.recovery_debounce = Duration::from_millis(ms);
         }
@@ -632,6 +666,14 @@ impl Config {
         }
         cfg.sweeper = pick(&env, "sweeper", file.sweeper)?.unwrap_or(true);
         cfg.commit_chats = pick(&env, "commit_chats", file.commit_chats)?.unwrap_or(true);
+        let identity_part = |key: &str, file: Option<String>| {
+            pick::<String>(&env, key, file)
+                .map(|v| v.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()))
+        };
+        cfg.git_identity = crate::git::Identity {
+            name: identity_part("git_author_name", file.git_author_name)?,
+            email: identity_part("git_author_email", file.git_author_email)?,
+        };
         if let Some(mode) = pick(&env, "drive_mode", file.drive_mode)? {
             cfg.drive_mode = mode;
         }
@@ -682,6 +724,9 @@ impl Config {
                 .filter(|p| p.file_name().is_some_and(|n| n == "paddockd"))
         });
         cfg.browser_mcp = pick(&env, "browser_mcp", file.browser_mcp)?.unwrap_or(false);
+        if let Some(b) = pick(&env, "attachments_enabled", file.attachments_enabled)? {
+            cfg.attachments.enabled = b;
+        }
         if let Some(mb) = pick(
             &env,
             "attachments_max_file_mb",
@@ -1124,6 +1169,44 @@ mod tests {
                 .map(KeyDoc::env_name)
                 .as_deref(),
             Some("(config file only)")
+        );
+    }
+
+    #[test]
+    fn the_parity_keys_default_and_take_values() {
+        let cfg = load(None, &[]).unwrap();
+        assert!(cfg.attachments.enabled);
+        assert!(cfg.recovery_surface);
+        assert_eq!(cfg.git_identity, crate::git::Identity::default());
+        assert_eq!(
+            (cfg.sweeper_sessions, cfg.sweeper_budget_bytes),
+            (6, 48_000)
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("config.toml");
+        std::fs::write(
+            &file,
+            "attachments_enabled = false\nrecovery_surface = false\ngit_author_name = \"Paddock Bot\"\n",
+        )
+        .unwrap();
+        let cfg = load(
+            Some(&file),
+            &[("PADDOCK_GIT_AUTHOR_EMAIL", " bot@example.com ")],
+        )
+        .unwrap();
+        assert!(!cfg.attachments.enabled);
+        assert!(!cfg.recovery_surface);
+        assert_eq!(cfg.git_identity.name.as_deref(), Some("Paddock Bot"));
+        assert_eq!(cfg.git_identity.email.as_deref(), Some("bot@example.com"));
+        // The environment wins, and a blank value is unset.
+        let cfg = load(Some(&file), &[("PADDOCK_GIT_AUTHOR_NAME", "  ")]).unwrap();
+        assert_eq!(cfg.git_identity.name, None);
+        let cfg = load(Some(&file), &[("PADDOCK_ATTACHMENTS_ENABLED", "true")]).unwrap();
+        assert!(cfg.attachments.enabled);
+        let err = load(None, &[("PADDOCK_RECOVERY_SURFACE", "maybe")]).unwrap_err();
+        assert!(
+            err.to_string().contains("PADDOCK_RECOVERY_SURFACE"),
+            "{err}"
         );
     }
 

@@ -327,6 +327,12 @@ impl Connection {
             Request::ChatSetQueue(q) => crate::chats::set_queue(&d, q).await.map(|()| Reply::Ack),
             Request::ChatContinue(c) => {
                 let turn = async {
+                    if !d.cfg.recovery_surface {
+                        return Err(ErrorBody::new(
+                            ErrorCode::InvalidArgument,
+                            "chat:continue is turned off on this daemon (recovery_surface = false, PADDOCK_RECOVERY_SURFACE); send the chat a message instead",
+                        ));
+                    }
                     d.state.wait_ready().await;
                     let running = crate::chats::running_sessions(&d).await;
                     let (project, _) = crate::chats::locate(&d, &c.session_id, &running)?;

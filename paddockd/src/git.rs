@@ -47,6 +47,28 @@ fn label(slug: &str) -> &str {
 /// How long one git command may run.
 pub const GIT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
 
+/// Who the daemon's own commits are by (`git_author_name` / `git_author_email`): set on the
+/// child as `GIT_AUTHOR_*` and `GIT_COMMITTER_*`. What is unset comes from git's own
+/// configuration as before; the daemon never invents an identity.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Identity {
+    pub name: Option<String>,
+    pub email: Option<String>,
+}
+
+impl Identity {
+    fn apply(&self, cmd: &mut Command) {
+        if let Some(name) = &self.name {
+            cmd.env("GIT_AUTHOR_NAME", name)
+                .env("GIT_COMMITTER_NAME", name);
+        }
+        if let Some(email) = &self.email {
+            cmd.env("GIT_AUTHOR_EMAIL", email)
+                .env("GIT_COMMITTER_EMAIL", email);
+        }
+    }
+}
+
 /// `git` in one directory.
 struct Git<'a> {
     dir: &'a Path,
@@ -90,7 +112,23 @@ impl Git<'_> {
         I: IntoIterator<Item = S>,
         S: AsRef<OsStr>,
     {
+        self.output_as(args, input, &Identity::default())
+    }
+
+    /// As [`Git::output_with`], with `identity` (when it says anything) as the author and
+    /// committer of what the command commits.
+    fn output_as<I, S>(
+        &self,
+        args: I,
+        input: Option<&[u8]>,
+        identity: &Identity,
+    ) -> Result<Output, ErrorBody>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
         let mut cmd = self.command(args);
+        identity.apply(&mut cmd);
         crate::child::output_within(&mut cmd, input, GIT_TIMEOUT).map_err(|e| match e {
             crate::child::RunError::Spawn(e) => self.spawn_error(&e),
             other => internal(format!("git in {}: {other}", self.dir.display())),
@@ -529,7 +567,12 @@ fn committable_branch(git: &Git<'_>) -> Result<String, ErrorBody> {
 }
 
 /// Stages `paths` (relative to the git directory) and commits exactly them.
-fn commit_paths(git: &Git<'_>, message: &str, paths: &[String]) -> Result<String, ErrorBody> {
+fn commit_paths(
+    git: &Git<'_>,
+    message: &str,
+    paths: &[String],
+    identity: &Identity,
+) -> Result<String, ErrorBody> {
     let mut list = Vec::new();
     for p in paths {
         list.extend_from_slice(p.as_bytes());
@@ -551,7 +594,7 @@ fn commit_paths(git: &Git<'_>, message: &str, paths: &[String]) -> Result<String
         "--pathspec-from-file=-",
         "--pathspec-file-nul",
     ];
-    let out = git.output_with(commit, Some(&list))?;
+    let out = git.output_as(commit, Some(&list), identity)?;
     if !out.status.success() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         if is_identity_error(&stderr) {
@@ -569,6 +612,7 @@ fn commit_blocking(
     scope: Option<&ScopeFiles>,
     message: &str,
     wanted: &[String],
+    identity: &Identity,
 ) -> Result<GitCommitted, ErrorBody> {
     let git = Git { dir };
     let Some(prefix) = git.prefix()? else {
@@ -616,7 +660,7 @@ fn commit_blocking(
             format!("nothing to commit in project {}", label(slug))
         }));
     }
-    let commit = commit_paths(&git, message, &paths)?;
+    let commit = commit_paths(&git, message, &paths, identity)?;
     Ok(GitCommitted {
         project_slug: slug.to_owned(),
         commit,
@@ -1037,6 +1081,7 @@ pub async fn commit(
         return Err(invalid("a commit needs a message"));
     }
     let (project, scope) = resolve(d, user, &r.project_slug, &r.scope).await?;
+    let identity = d.cfg.git_identity.clone();
     blocking(move || {
         commit_blocking(
             &project.slug,
@@ -1044,6 +1089,7 @@ pub async fn commit(
             scope.as_ref(),
             &r.message,
             &r.paths,
+            &identity,
         )
     })
     .await
@@ -1071,7 +1117,12 @@ pub async fn push(d: &Daemon, r: GitPushRequest) -> Result<GitPushed, ErrorBody>
 /// After a sweep wrote `wrote` (file names in the project's metadata folder): when the data
 /// directory is the top of a git repository, commits OVERVIEW.md and CHANGELOG.md there, those
 /// paths only. Never fails the sweep: problems are logged.
-pub async fn commit_generated(data_dir: &Path, project: &Project, wrote: &[&str]) {
+pub async fn commit_generated(
+    data_dir: &Path,
+    identity: &Identity,
+    project: &Project,
+    wrote: &[&str],
+) {
     let files: Vec<PathBuf> = wrote
         .iter()
         .filter(|f| {
@@ -1084,29 +1135,44 @@ pub async fn commit_generated(data_dir: &Path, project: &Project, wrote: &[&str]
         .map(|f| project.meta_dir.join(f))
         .collect();
     let message = format!("paddock: curate {}", label(&project.slug));
-    commit_meta_files(data_dir, &project.slug, files, message, "the curated files").await;
+    let files = MetaFiles {
+        files,
+        message,
+        what: "the curated files",
+    };
+    commit_meta_files(data_dir, identity, &project.slug, files).await;
 }
 
 /// Commits a project's `.chats` (its transcripts: the folder in own mode, the link in host
 /// mode) in the data directory's repository, if it is one of its own and they changed.
-pub async fn commit_chats(data_dir: &Path, project: &Project) {
-    let files = vec![project.meta_dir.join(".chats")];
-    let message = format!("paddock: save the chats of {}", label(&project.slug));
-    commit_meta_files(data_dir, &project.slug, files, message, "the chats").await;
+pub async fn commit_chats(data_dir: &Path, identity: &Identity, project: &Project) {
+    let files = MetaFiles {
+        files: vec![project.meta_dir.join(".chats")],
+        message: format!("paddock: save the chats of {}", label(&project.slug)),
+        what: "the chats",
+    };
+    commit_meta_files(data_dir, identity, &project.slug, files).await;
 }
 
-/// Commits generated files of a project in the data directory's repository; failures are
-/// logged (`what` names the files for the log), never returned.
-async fn commit_meta_files(
-    data_dir: &Path,
-    slug: &str,
+/// Generated files of a project to commit, with the commit's message; `what` names them for
+/// the log.
+struct MetaFiles {
     files: Vec<PathBuf>,
     message: String,
     what: &'static str,
-) {
-    let (data_dir, slug) = (data_dir.to_path_buf(), slug.to_owned());
+}
+
+/// Commits generated files of a project in the data directory's repository; failures are
+/// logged, never returned.
+async fn commit_meta_files(data_dir: &Path, identity: &Identity, slug: &str, job: MetaFiles) {
+    let (data_dir, slug, identity) = (data_dir.to_path_buf(), slug.to_owned(), identity.clone());
+    let MetaFiles {
+        files,
+        message,
+        what,
+    } = job;
     let done = tokio::task::spawn_blocking(move || {
-        let result = commit_generated_blocking(&data_dir, &files, &message);
+        let result = commit_generated_blocking(&data_dir, &files, &message, &identity);
         (slug, result)
     })
     .await;
@@ -1126,6 +1192,7 @@ fn commit_generated_blocking(
     data_dir: &Path,
     files: &[PathBuf],
     message: &str,
+    identity: &Identity,
 ) -> Result<Option<String>, ErrorBody> {
     let git = Git { dir: data_dir };
     // Only a repository of its own: not one the data directory happens to sit in.
@@ -1158,7 +1225,7 @@ fn commit_generated_blocking(
     if git.run(&args)?.is_empty() {
         return Ok(None);
     }
-    commit_paths(&git, message, &paths).map(Some)
+    commit_paths(&git, message, &paths, identity).map(Some)
 }
 
 #[cfg(test)]
@@ -1316,12 +1383,14 @@ mod tests {
         assert!(!d.diff.contains("by hand"));
         let err = diff_blocking("p", root, Some(&scope), Some("other.txt")).unwrap_err();
         assert_eq!(err.code, ErrorCode::InvalidArgument);
-        let c = commit_blocking("p", root, Some(&scope), "scoped", &[]).unwrap();
+        let c =
+            commit_blocking("p", root, Some(&scope), "scoped", &[], &Identity::default()).unwrap();
         assert_eq!(c.files, ["base.txt", "new.txt"]);
         let after = status_blocking("p", root, None).unwrap();
         let left: Vec<&str> = after.files.iter().map(|f| f.path.as_str()).collect();
         assert_eq!(left, ["other.txt"]);
-        let err = commit_blocking("p", root, Some(&scope), "again", &[]).unwrap_err();
+        let err = commit_blocking("p", root, Some(&scope), "again", &[], &Identity::default())
+            .unwrap_err();
         assert!(err.message.contains("nothing to commit"), "{}", err.message);
     }
 
@@ -1352,10 +1421,14 @@ mod tests {
         std::fs::write(root.join("staged.txt"), "staged\n").unwrap();
         git_in(root, &["add", "staged.txt"]);
         std::fs::write(meta.join("OVERVIEW.md"), "# Web\n").unwrap();
-        let id =
-            commit_generated_blocking(root, &[meta.join("OVERVIEW.md")], "paddock: curate web")
-                .unwrap()
-                .unwrap();
+        let id = commit_generated_blocking(
+            root,
+            &[meta.join("OVERVIEW.md")],
+            "paddock: curate web",
+            &Identity::default(),
+        )
+        .unwrap()
+        .unwrap();
         assert_eq!(id.len(), 40);
         let shown = Git { dir: root }
             .run(["show", "--name-only", "--format=%s", "HEAD"])
@@ -1369,9 +1442,14 @@ mod tests {
         assert_eq!(s.files[0].path, "staged.txt");
         assert_eq!(s.files[0].index, "A");
         assert!(
-            commit_generated_blocking(root, &[meta.join("OVERVIEW.md")], "paddock: curate web")
-                .unwrap()
-                .is_none()
+            commit_generated_blocking(
+                root,
+                &[meta.join("OVERVIEW.md")],
+                "paddock: curate web",
+                &Identity::default(),
+            )
+            .unwrap()
+            .is_none()
         );
     }
 }

@@ -710,14 +710,17 @@ impl ChatTask {
             None
         };
         // claude died mid-turn (or hung and was killed): say so, so a client can offer to
-        // continue (`chat:continue`).
+        // continue (`chat:continue`), unless `recovery_surface` is off.
         if end.status == RunStatus::Interrupted && !self.ctx.shutdown.is_cancelled() {
-            emit(ChatEvent::KilledTask(paddock_proto::KilledTask {
-                task_id: None,
-                message: "claude stopped before the turn finished; continue the chat to pick it up"
-                    .into(),
-            }))
-            .await;
+            if cfg.recovery_surface {
+                emit(ChatEvent::KilledTask(paddock_proto::KilledTask {
+                    task_id: None,
+                    message:
+                        "claude stopped before the turn finished; continue the chat to pick it up"
+                            .into(),
+                }))
+                .await;
+            }
             // Autodrive: continue it by ourselves, after a pause, a bounded number of times.
             if cfg.recovery_autodrive && self.autodrives < cfg.recovery_max_retries {
                 self.autodrives += 1;

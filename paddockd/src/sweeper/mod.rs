@@ -438,7 +438,7 @@ pub async fn sweep(ctx: &Ctx, slug: &str, sessions: &[String]) -> Outcome {
         Ok(Ok(w)) => w,
         Ok(Err(e)) | Err(e) => return fail(ctx, slug, e).await,
     };
-    crate::git::commit_generated(&ctx.cfg.data_dir, &project, &wrote).await;
+    crate::git::commit_generated(&ctx.cfg.data_dir, &ctx.cfg.git_identity, &project, &wrote).await;
     let state = SweepState {
         last_swept_mtime_ms: newest_ms,
         last_swept_at: now_rfc3339(),

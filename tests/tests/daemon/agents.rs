@@ -772,3 +772,25 @@ async fn settled_in(c: &mut RawClient, project: &str, session: &str) -> ChatSumm
     .await
     .unwrap_or_else(|_| panic!("chat {session} never settled"))
 }
+
+#[tokio::test]
+async fn send_file_still_works_with_attachments_turned_off() {
+    // attachments_enabled gates what a person uploads, not what an agent shows.
+    let d = daemon(|c| c.attachments.enabled = false).await;
+    let mut c = d.client().await;
+    let sent = c.send_turn("", None, "hello").await;
+    c.frames_until_complete(&sent.session_id).await;
+    settled(&mut c, &sent.session_id, 2).await;
+    let token = token_of(&mcp_config_of(&d, &sent.session_id).unwrap());
+    let (text, is_error) = send_file(
+        &mut c,
+        &token,
+        json!({"content": "# Notes\n", "filename": "notes.md"}),
+    )
+    .await;
+    assert!(!is_error, "{text}");
+    let result: Value = serde_json::from_str(&text).unwrap();
+    let snapshot = result["snapshot"].as_str().expect("a snapshot id");
+    assert_eq!(attachment(&mut c, snapshot).await.size, 8);
+    d.stop().await.unwrap();
+}

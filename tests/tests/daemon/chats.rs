@@ -1745,3 +1745,49 @@ async fn attached_files_are_kept_listed_before_the_message_and_fetched_back() {
     );
     d.stop().await.unwrap();
 }
+
+#[tokio::test]
+async fn attachments_turned_off_refuse_a_message_with_files_naming_the_key() {
+    let d = TestDaemon::start_with(|c| c.attachments.enabled = false).await;
+    let mut c = d.client().await;
+    let err = c
+        .request(Request::ChatSend(paddock_proto::ChatSend {
+            project_slug: String::new(),
+            session_id: None,
+            message: "Look at this".into(),
+            model: None,
+            preload_context: false,
+            attachments: vec![paddock_proto::AttachmentUpload {
+                name: "a.txt".into(),
+                path: None,
+                data: Some("eA==".into()),
+            }],
+        }))
+        .await
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::InvalidArgument);
+    for want in ["attachments_enabled", "PADDOCK_ATTACHMENTS_ENABLED"] {
+        assert!(err.message.contains(want), "{want}: {}", err.message);
+    }
+    // Nothing was kept, and no chat started.
+    let kept = std::fs::read_dir(d.cfg.data_dir.join("attachments"))
+        .map(|r| r.count())
+        .unwrap_or(0);
+    assert_eq!(kept, 0);
+    let Reply::Chats(list) = c
+        .request(Request::ChatList(ChatList {
+            project_slug: Some(String::new()),
+            scope: ChatScope::All,
+            since: None,
+        }))
+        .await
+        .unwrap()
+    else {
+        panic!("not chats")
+    };
+    assert!(list.chats.is_empty(), "{:?}", list.chats);
+    // A message without files still goes.
+    let sent = c.send_turn("", None, "plain").await;
+    assert!(complete_of(&c.frames_until_complete(&sent.session_id).await).success);
+    d.stop().await.unwrap();
+}

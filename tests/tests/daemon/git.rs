@@ -474,3 +474,98 @@ async fn a_projects_chats_are_committed_after_its_turns_when_the_data_root_is_a_
     );
     d.stop().await.unwrap();
 }
+
+#[tokio::test]
+async fn the_daemons_commits_carry_the_configured_identity() {
+    let d = TestDaemon::start_with(|c| {
+        c.commit_chats = true;
+        c.sweeper = true;
+        c.sweeper_min_interval = Duration::from_secs(300);
+        c.git_identity = paddockd::git::Identity {
+            name: Some("Paddock Bot".into()),
+            email: Some("bot@example.com".into()),
+        };
+        let reply = c.data_dir.parent().unwrap().join("sweep-reply.txt");
+        c.claude_env.push((
+            "FAKE_CLAUDE_SWEEP_REPLY".into(),
+            reply.to_string_lossy().into_owned(),
+        ));
+    })
+    .await;
+    std::fs::write(
+        d.dir.path().join("sweep-reply.txt"),
+        "<<<OVERVIEW>>>\n# Demo\n<<<CHANGELOG>>>\n# Changelog\n- Chose Postgres.\n<<<CLAUDE>>>\nNOCHANGE\n<<<END>>>\n",
+    )
+    .unwrap();
+    // The data root is a repository with no identity of its own configured.
+    let data = d.cfg.data_dir.clone();
+    git(&data, &["init", "-q", "-b", "main"]);
+    // A project repository: its first commit by someone else.
+    let dir = d.dir.path().join("web");
+    std::fs::create_dir_all(&dir).unwrap();
+    git(&dir, &["init", "-q", "-b", "main"]);
+    std::fs::write(dir.join("base.txt"), "base\n").unwrap();
+    git(&dir, &["add", "base.txt"]);
+    git(
+        &dir,
+        &[
+            "-c",
+            "user.name=Ana Test",
+            "-c",
+            "user.email=ana@example.com",
+            "commit",
+            "-q",
+            "-m",
+            "base",
+        ],
+    );
+
+    let mut c = d.client().await;
+    c.request(Request::ProjectCreate(ProjectCreate {
+        slug: "demo".into(),
+        path: None,
+        ..Default::default()
+    }))
+    .await
+    .unwrap();
+    create_project(&mut c, "web", &dir).await;
+
+    // git:commit in the project's repository.
+    std::fs::write(dir.join("notes.txt"), "by hand\n").unwrap();
+    commit(&mut c, "web", GitScope::Project, "Add notes", &[])
+        .await
+        .unwrap();
+    let who = |repo: &Path, rev: &str| git(repo, &["log", "-1", "--format=%an%ae|%cn%ce", rev]);
+    assert_eq!(
+        who(&dir, "HEAD").trim(),
+        "Paddock Botbot@example.com|Paddock Botbot@example.com"
+    );
+    assert_eq!(
+        who(&dir, "HEAD~1").trim(),
+        "Ana Testana@example.com|Ana Testana@example.com",
+        "the rest is left alone"
+    );
+
+    // The sweeper's curated files and the chats, in the data root's repository.
+    let sent = c.send_turn("demo", None, "We chose Postgres.").await;
+    assert!(complete_of(&c.frames_until_complete(&sent.session_id).await).success);
+    let log = paddock_tests::wait::wait_until("both commits", DEADLINE, || {
+        let out = std::process::Command::new("git")
+            .current_dir(&data)
+            .args(["log", "--format=%s|%an%ae|%cn%ce"])
+            .output()
+            .ok()?;
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        (text.contains("paddock: curate demo") && text.contains("paddock: save the chats of demo"))
+            .then_some(text)
+    })
+    .await
+    .unwrap();
+    for line in log.lines() {
+        assert!(
+            line.ends_with("|Paddock Botbot@example.com|Paddock Botbot@example.com"),
+            "{log}"
+        );
+    }
+    d.stop().await.unwrap();
+}

@@ -292,3 +292,42 @@ async fn a_usage_limit_parks_the_chat_until_a_turn_completes() {
     .expect("unparked");
     d.stop().await.unwrap();
 }
+
+#[tokio::test]
+async fn recovery_surface_off_says_nothing_and_refuses_continue_naming_the_key() {
+    let d = TestDaemon::start_with(|c| c.recovery_surface = false).await;
+    let mut c = d.client().await;
+    let sent = c
+        .send_turn(
+            "",
+            None,
+            r#"fake:[{"text":"partial","chunks":1},{"crash":3}]"#,
+        )
+        .await;
+    let sid = sent.session_id.clone();
+    c.frames_until_complete(&sid).await;
+    // Still marked interrupted: only the notice and the affordance are off.
+    interrupted_soon(&mut c, &sid).await;
+    let mut seen = Vec::new();
+    while let Some(m) = c.try_next(std::time::Duration::from_millis(300)).await {
+        seen.push(m);
+    }
+    assert!(
+        !seen.iter().any(|m| matches!(
+            m,
+            ServerMessage::Frame(f) if matches!(f.event, ChatEvent::KilledTask(_))
+        )),
+        "no chat:killed_task: {seen:?}"
+    );
+    let err = c
+        .request(Request::ChatContinue(SessionRef {
+            session_id: sid.clone(),
+        }))
+        .await
+        .unwrap_err();
+    for want in ["recovery_surface", "PADDOCK_RECOVERY_SURFACE"] {
+        assert!(err.message.contains(want), "{want}: {}", err.message);
+    }
+    assert!(row(&mut c, &sid).await.interrupted, "not picked up");
+    d.stop().await.unwrap();
+}

@@ -569,3 +569,43 @@ async fn shutdown_kills_a_running_sweep_and_records_nothing() {
     let recorded = read(&state_file).unwrap_or_default();
     assert!(!recorded.contains("\"demo\""), "{recorded}");
 }
+
+#[tokio::test]
+async fn the_digest_covers_the_six_newest_chats() {
+    // The reference's shape: its 6 newest sessions, within a byte budget.
+    let defaults = paddockd::Config::for_data_dir(Path::new("/d"), Path::new("/s"));
+    assert_eq!(
+        (defaults.sweeper_sessions, defaults.sweeper_budget_bytes),
+        (6, 48_000)
+    );
+    let d = daemon(Duration::from_secs(2), |_| {}).await;
+    answer(&d, &reply("# Overview", "NOCHANGE", "NOCHANGE"));
+    let mut c = d.client().await;
+    create_project(&mut c, "demo", None).await;
+    for n in 1..=7 {
+        turn(&mut c, "demo", &format!("Topic number {n}.")).await;
+    }
+    // The sweep that saw the last chat covers the six newest and leaves the first out.
+    let prompt = paddock_tests::wait::wait_until("a sweep of the seventh chat", DEADLINE, || {
+        sweeps(&d)
+            .iter()
+            .filter_map(|s| {
+                let path = paddock_tests::fake_claude::batch::prompt_path(&d.state_dir, s.pid);
+                read(&path)
+            })
+            .find(|p| p.contains("user: Topic number 7."))
+    })
+    .await
+    .unwrap();
+    for n in 2..=7 {
+        assert!(
+            prompt.contains(&format!("user: Topic number {n}.")),
+            "chat {n}: {prompt}"
+        );
+    }
+    assert!(
+        !prompt.contains("user: Topic number 1."),
+        "the seventh-newest chat is left out: {prompt}"
+    );
+    d.stop().await.unwrap();
+}
