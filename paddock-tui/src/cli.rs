@@ -1036,7 +1036,7 @@ pub struct DoctorArgs {
 
 #[derive(Debug, Args)]
 pub struct TailArgs {
-    /// The chat's session id
+    /// The chat's session id, or a unique prefix of it (the 8 characters `paddock ls` shows)
     pub session: String,
     /// Print every frame as one JSON line
     #[arg(long)]
@@ -1052,7 +1052,7 @@ pub struct TailArgs {
 
 #[derive(Debug, Args)]
 pub struct SessionArg {
-    /// The chat's session id
+    /// The chat's session id, or a unique prefix of it (the 8 characters `paddock ls` shows)
     pub session: String,
 }
 
@@ -1068,7 +1068,7 @@ pub struct StatusArgs {
 
 #[derive(Debug, Args)]
 pub struct ShowArgs {
-    /// The chat's session id
+    /// The chat's session id, or a unique prefix of it (the 8 characters `paddock ls` shows)
     pub session: String,
     /// Print the transcript as one JSON object
     #[arg(long)]
@@ -1078,7 +1078,7 @@ pub struct ShowArgs {
 /// The chats of `archive`, `star`, `read`, `detach` and the like.
 #[derive(Debug, Args)]
 pub struct UpdateArgs {
-    /// The chats' session ids (at most 500 in all)
+    /// The chats' session ids or unique prefixes of them (at most 500 in all)
     #[arg(value_name = "SESSION", required = true)]
     pub sessions: Vec<String>,
     /// Also every chat below each named one (its children, their children...), in any project
@@ -1088,7 +1088,7 @@ pub struct UpdateArgs {
 
 #[derive(Debug, Args)]
 pub struct DeleteArgs {
-    /// The chats' session ids (at most 500 in all)
+    /// The chats' session ids or unique prefixes of them (at most 500 in all)
     #[arg(value_name = "SESSION", required = true)]
     pub sessions: Vec<String>,
     /// Also every chat below each named one (its children, their children...), in any project
@@ -1164,7 +1164,7 @@ pub struct ProvenanceArgs {
 
 #[derive(Debug, Args)]
 pub struct FilesArgs {
-    /// The chat's session id
+    /// The chat's session id, or a unique prefix of it (the 8 characters `paddock ls` shows)
     pub session: String,
     /// Only this turn (its job id, as `paddock history --json` or `paddock files --json` give it)
     #[arg(long, value_name = "JOB")]
