@@ -89,6 +89,8 @@ struct FileConfig {
     ws_token_file: Option<PathBuf>,
     ws_trusted_header: Option<String>,
     mcp_listen: Option<String>,
+    mcp_instance_id: Option<String>,
+    mcp_trusted_proxies: Option<crate::management::Listed>,
     mcp_clients: Option<std::collections::BTreeMap<String, crate::management::ClientFile>>,
 }
 
@@ -386,6 +388,21 @@ pub const KEYS: &[KeyDoc] = &[
         key: "mcp_clients.NAME.token",
         default: "none",
         about: "instead of token_file, NAME's token in the config file itself (at least 16 characters)",
+    },
+    KeyDoc {
+        key: "mcp_clients.NAME.allow",
+        default: "[\"list_*\", \"read_chat\"]",
+        about: "the management tools NAME may call: tool names, \"*\" for all, or a prefix ending in * (the default is the read-only ones); tools/list shows NAME only these",
+    },
+    KeyDoc {
+        key: "mcp_trusted_proxies",
+        default: "127.0.0.1/8, ::1",
+        about: "the addresses (or CIDR blocks; a TOML list or comma-separated) of TLS-terminating proxies in front of the management endpoint: their X-Forwarded-Proto: https lets a request from another machine in (plaintext from another machine is refused), and their X-Forwarded-For names the client in the log",
+    },
+    KeyDoc {
+        key: "mcp_instance_id",
+        default: "generated",
+        about: "this daemon's id for management clients (in initialize's serverInfo; a token pdk_ID_SECRET works only at instance ID); default: a random one made at the first start and kept in <data>/instance-id",
     },
 ];
 
@@ -788,7 +805,18 @@ impl Config {
             }
             None => {}
         }
+        if let Some(id) = pick::<String>(&env, "mcp_instance_id", file.mcp_instance_id)? {
+            cfg.management.instance_id = Some(id.trim().to_owned()).filter(|i| !i.is_empty());
+        }
+        if let Some(listed) = pick(&env, "mcp_trusted_proxies", file.mcp_trusted_proxies)? {
+            cfg.management.trusted_proxies = Some(
+                crate::management::trusted_from(&listed)
+                    .map_err(|e| ConfigError::Invalid(e.to_string()))?,
+            );
+        }
         if let Some(tables) = file.mcp_clients {
+            cfg.management.allow = crate::management::allow_from_file(&tables)
+                .map_err(|e| ConfigError::Invalid(e.to_string()))?;
             cfg.management.clients = crate::management::clients_from_file(
                 tables,
                 file_path.as_deref().and_then(Path::parent),
@@ -1150,6 +1178,33 @@ mod tests {
         );
         let cfg = load(Some(&file), &[("PADDOCK_MCP_LISTEN", "off")]).unwrap();
         assert_eq!(cfg.management.listen, None);
+        assert!(cfg.management.allow.is_empty() && cfg.management.trusted_proxies.is_none());
+        std::fs::write(
+            &file,
+            "mcp_instance_id = \"shop\"\nmcp_trusted_proxies = [\"10.0.0.0/8\"]\n\
+             [mcp_clients.ci]\ntoken = \"0123456789abcdef\"\nallow = [\"list_*\", \"create_chat\"]\n",
+        )
+        .unwrap();
+        let cfg = load(
+            Some(&file),
+            &[("PADDOCK_MCP_TRUSTED_PROXIES", "::1, 10.0.0.1")],
+        )
+        .unwrap();
+        assert_eq!(cfg.management.instance_id.as_deref(), Some("shop"));
+        assert_eq!(cfg.management.allow["ci"], ["list_*", "create_chat"]);
+        assert_eq!(cfg.management.trusted_proxies.map(|t| t.len()), Some(2));
+        std::fs::write(
+            &file,
+            "[mcp_clients.ci]\ntoken = \"0123456789abcdef\"\nallow = [\"rm_rf\"]\n",
+        )
+        .unwrap();
+        let err = load(Some(&file), &[]).unwrap_err().to_string();
+        assert!(
+            err.contains("mcp_clients.ci.allow") && err.contains("rm_rf"),
+            "{err}"
+        );
+        let err = load(None, &[("PADDOCK_MCP_TRUSTED_PROXIES", "proxy.lan")]).unwrap_err();
+        assert!(err.to_string().contains("proxy.lan"), "{err}");
         let err = load(None, &[("PADDOCK_MCP_LISTEN", "localhost")]).unwrap_err();
         assert!(err.to_string().contains("127.0.0.1:7778"), "{err}");
         // A listener without clients, a short token, an unknown key: refused, named.

@@ -25,7 +25,7 @@ use crate::stores::RunProvenance;
 
 pub use tokens::{AgentTokens, Identity};
 /// A transcript's last entries as text (`read_chat`, here and on the management endpoint).
-pub(crate) use tools::render_text;
+pub(crate) use tools::{create_project, render_text};
 
 /// The self-management server's key (`mcp__paddock_manage__create_chat`...).
 pub const MANAGE_SERVER: &str = "paddock_manage";

@@ -268,7 +268,7 @@ fn need<'a>(args: &'a Value, key: &str) -> Result<&'a str, String> {
 
 /// `create_project`: the reference's arguments (`name` required, `slug` derived from it when
 /// absent, `repo`, `summary`, `area`, `status`), plus `path`.
-async fn create_project(d: &Daemon, args: &Value) -> Result<String, String> {
+pub(crate) async fn create_project(d: &Daemon, args: &Value) -> Result<String, String> {
     let text = |key: &str| {
         arg(args, key)
             .map(str::trim)

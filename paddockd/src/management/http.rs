@@ -264,7 +264,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Conn<S> {
 }
 
 /// Parses a head from the front of `buf`: `None` while incomplete.
-fn parse_head(buf: &[u8]) -> Result<Option<(Head, usize)>, ReadError> {
+pub(super) fn parse_head(buf: &[u8]) -> Result<Option<(Head, usize)>, ReadError> {
     let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
     let mut req = httparse::Request::new(&mut headers);
     let used = match req.parse(buf) {

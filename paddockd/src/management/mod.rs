@@ -1,5 +1,6 @@
 //! The management endpoint: an MCP server over HTTP for external clients (another Claude Code,
-//! a script) to list projects and chats, create chats and send messages. Off unless
+//! a script) to list projects and chats, create chats and send messages, and more, each client
+//! only the tools its `allow` list grants (read-only by default). Off unless
 //! `mcp_listen` is set. Reference §7, exemption 3: it has its own per-client tokens,
 //! independent of the WebSocket's auth (`ws_auth` and its token play no part here).
 //!
@@ -29,7 +30,7 @@ pub mod rpc;
 mod tools;
 
 use std::collections::BTreeMap;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
@@ -88,6 +89,7 @@ impl std::fmt::Debug for ClientToken {
 pub struct ClientFile {
     token: Option<String>,
     token_file: Option<PathBuf>,
+    allow: Option<Vec<String>>,
 }
 
 impl std::fmt::Debug for ClientFile {
@@ -95,6 +97,7 @@ impl std::fmt::Debug for ClientFile {
         f.debug_struct("ClientFile")
             .field("token", &self.token.as_ref().map(|_| "<redacted>"))
             .field("token_file", &self.token_file)
+            .field("allow", &self.allow)
             .finish()
     }
 }
@@ -106,6 +109,15 @@ pub struct ManagementConfig {
     pub listen: Option<SocketAddr>,
     /// The clients by name.
     pub clients: BTreeMap<String, ClientToken>,
+    /// `mcp_clients.NAME.allow`: the tools a client may call (names, `*`, or a prefix ending in
+    /// `*`). A client not here gets [`DEFAULT_ALLOW`], the read-only tools.
+    pub allow: BTreeMap<String, Vec<String>>,
+    /// `mcp_trusted_proxies`: the peers whose `X-Forwarded-Proto` and `X-Forwarded-For` are
+    /// believed; `None` (the default) is loopback only.
+    pub trusted_proxies: Option<Vec<Cidr>>,
+    /// `mcp_instance_id`: this daemon's id; `None` (the default) is the one generated and kept
+    /// in `<data>/instance-id` at the first start.
+    pub instance_id: Option<String>,
     /// Not a key: where the listener bound, once it has (tests listen on port 0).
     pub bound: Arc<OnceLock<SocketAddr>>,
 }
@@ -148,6 +160,32 @@ pub enum ManagementError {
         // Not `source`: the message says it already, and a chain would say it twice.
         error: std::io::Error,
     },
+    #[error(
+        "mcp_clients.{client}.allow: {entry:?} names no management tool; write tool names ({}), `*` for all, or a prefix ending in `*` such as \"list_*\"",
+        tools::NAMES.join(", ")
+    )]
+    UnknownTool { client: String, entry: String },
+    #[error(
+        "mcp_instance_id {0:?}: an instance id holds only letters, digits, '-' and '_' (1 to 64)"
+    )]
+    BadInstanceId(String),
+    #[error(
+        "mcp_clients.{client}: the token is bound to instance {bound:?} (it starts with pdk_{bound}_) but this daemon is instance {ours:?}; use a token minted for this instance, or set mcp_instance_id"
+    )]
+    OtherInstance {
+        client: String,
+        bound: String,
+        ours: String,
+    },
+    #[error(
+        "mcp_trusted_proxies: {0:?} is not an IP address or a CIDR block (such as 10.0.0.5, 10.0.0.0/8 or fd00::/8)"
+    )]
+    BadProxy(String),
+    #[error("cannot read or write the instance id file {path}: {error}")]
+    InstanceIdIo {
+        path: PathBuf,
+        error: std::io::Error,
+    },
     #[error("cannot listen for management clients on {addr}: {error}; {hint}")]
     Bind {
         addr: SocketAddr,
@@ -175,6 +213,237 @@ fn resolve_path(p: &Path, config_dir: Option<&Path>, home: Option<&Path>) -> Pat
         Some(dir) if p.is_relative() => dir.join(p),
         _ => p.to_path_buf(),
     }
+}
+
+/// An address list as written: a TOML array, or one string of comma-separated entries (also
+/// the environment variable's form).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum Listed {
+    List(Vec<String>),
+    One(String),
+}
+
+impl std::str::FromStr for Listed {
+    type Err = std::convert::Infallible;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(Self::One(s.to_owned()))
+    }
+}
+
+impl Listed {
+    fn entries(&self) -> Vec<String> {
+        let raw: Vec<&str> = match self {
+            Self::List(l) => l.iter().map(String::as_str).collect(),
+            Self::One(s) => s.split(',').collect(),
+        };
+        raw.into_iter()
+            .map(str::trim)
+            .filter(|e| !e.is_empty())
+            .map(str::to_owned)
+            .collect()
+    }
+}
+
+/// An address, or a block of them (`10.0.0.0/8`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cidr {
+    net: IpAddr,
+    bits: u8,
+}
+
+impl std::str::FromStr for Cidr {
+    type Err = ManagementError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || ManagementError::BadProxy(s.to_owned());
+        let (addr, bits) = match s.trim().split_once('/') {
+            Some((a, b)) => (a, Some(b)),
+            None => (s.trim(), None),
+        };
+        let net: IpAddr = addr.parse().map_err(|_| bad())?;
+        let net = canonical(net);
+        let max = if net.is_ipv4() { 32 } else { 128 };
+        let bits = match bits {
+            Some(b) => b.parse::<u8>().ok().filter(|b| *b <= max).ok_or_else(bad)?,
+            None => max,
+        };
+        Ok(Self { net, bits })
+    }
+}
+
+impl Cidr {
+    pub fn contains(&self, ip: IpAddr) -> bool {
+        fn prefix_eq(a: &[u8], b: &[u8], bits: u8) -> bool {
+            let (whole, rest) = (usize::from(bits / 8), bits % 8);
+            if a.get(..whole) != b.get(..whole) {
+                return false;
+            }
+            if rest == 0 {
+                return true;
+            }
+            let mask = 0xffu8 << (8 - rest);
+            match (a.get(whole), b.get(whole)) {
+                (Some(x), Some(y)) => x & mask == y & mask,
+                _ => false,
+            }
+        }
+        match (self.net, canonical(ip)) {
+            (IpAddr::V4(n), IpAddr::V4(i)) => prefix_eq(&n.octets(), &i.octets(), self.bits),
+            (IpAddr::V6(n), IpAddr::V6(i)) => prefix_eq(&n.octets(), &i.octets(), self.bits),
+            _ => false,
+        }
+    }
+}
+
+/// An IPv4 address written as IPv6 (`::ffff:10.0.0.1`) as the IPv4 one.
+fn canonical(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
+        v4 => v4,
+    }
+}
+
+/// `mcp_trusted_proxies` as written: each entry an address or a CIDR block.
+pub fn trusted_from(listed: &Listed) -> Result<Vec<Cidr>, ManagementError> {
+    listed.entries().iter().map(|e| e.parse()).collect()
+}
+
+/// How a request reached the endpoint: from where, and whether its token crossed a network in
+/// the clear.
+#[derive(Debug, PartialEq, Eq)]
+enum Transport {
+    /// Safe: over loopback, or through a trusted proxy that says it took HTTPS. `client` is the
+    /// address the log names (the forwarded one, from a trusted proxy).
+    Secure { client: IpAddr },
+    /// Plaintext from another machine (or a forwarded scheme from a peer not trusted).
+    Plaintext { spoofed: bool },
+}
+
+/// The reference's plaintext guard: a request from another machine must come through a
+/// trusted proxy that terminated TLS (`X-Forwarded-Proto: https`); a loopback peer never left
+/// this machine. `X-Forwarded-For` is believed only from a trusted proxy: its rightmost entry
+/// that is not itself a trusted proxy is the client.
+fn transport(peer: IpAddr, head: &Head, trusted: &[Cidr]) -> Transport {
+    let peer = canonical(peer);
+    let is_trusted = |ip: IpAddr| trusted.iter().any(|c| c.contains(ip));
+    let https = head
+        .header("x-forwarded-proto")
+        .and_then(|v| v.split(',').next())
+        .is_some_and(|p| p.trim().eq_ignore_ascii_case("https"));
+    if is_trusted(peer) {
+        let forwarded = head.header("x-forwarded-for").and_then(|v| {
+            v.split(',')
+                .rev()
+                .filter_map(|e| e.trim().parse::<IpAddr>().ok().map(canonical))
+                .find(|ip| !is_trusted(*ip))
+        });
+        if https || peer.is_loopback() {
+            return Transport::Secure {
+                client: forwarded.unwrap_or(peer),
+            };
+        }
+        return Transport::Plaintext { spoofed: false };
+    }
+    if peer.is_loopback() {
+        return Transport::Secure { client: peer };
+    }
+    Transport::Plaintext { spoofed: https }
+}
+
+/// The default `mcp_trusted_proxies`: a proxy on this machine.
+fn default_trusted() -> Vec<Cidr> {
+    vec![
+        Cidr {
+            net: IpAddr::V4(std::net::Ipv4Addr::new(127, 0, 0, 0)),
+            bits: 8,
+        },
+        Cidr {
+            net: IpAddr::V6(std::net::Ipv6Addr::LOCALHOST),
+            bits: 128,
+        },
+    ]
+}
+
+/// What a client may call when its table has no `allow`: the read-only tools, as the
+/// reference's default scope (`list_*` and `read_chat`).
+pub const DEFAULT_ALLOW: &[&str] = &["list_*", "read_chat"];
+
+/// Whether an `allow` entry matches a tool: the name, `*`, or a prefix ending in `*`.
+fn allows(entry: &str, tool: &str) -> bool {
+    match entry.strip_suffix('*') {
+        Some(prefix) => !prefix.contains('*') && tool.starts_with(prefix),
+        None => entry == tool,
+    }
+}
+
+/// Whether a client with these `allow` entries may call `tool`.
+pub fn allowed(allow: &[String], tool: &str) -> bool {
+    allow.iter().any(|e| allows(e, tool))
+}
+
+/// The `allow` lists of the config file's `[mcp_clients.NAME]` tables that have one; an entry
+/// that matches no tool is an error (a typo would otherwise grant nothing, silently).
+pub fn allow_from_file(
+    tables: &BTreeMap<String, ClientFile>,
+) -> Result<BTreeMap<String, Vec<String>>, ManagementError> {
+    let mut out = BTreeMap::new();
+    for (name, t) in tables {
+        let Some(list) = &t.allow else { continue };
+        let list: Vec<String> = list.iter().map(|e| e.trim().to_owned()).collect();
+        for entry in &list {
+            if !tools::NAMES.iter().any(|tool| allows(entry, tool)) {
+                return Err(ManagementError::UnknownTool {
+                    client: name.clone(),
+                    entry: entry.clone(),
+                });
+            }
+        }
+        out.insert(name.clone(), list);
+    }
+    Ok(out)
+}
+
+/// Whether `id` may be an instance id.
+fn valid_instance_id(id: &str) -> bool {
+    valid_name(id)
+}
+
+/// The instance id a `pdk_<instance>_<secret>` token is bound to, if it has that shape.
+fn bound_instance(token: &str) -> Option<&str> {
+    let rest = token.strip_prefix("pdk_")?;
+    let (id, secret) = rest.split_once('_')?;
+    (!id.is_empty() && !secret.is_empty()).then_some(id)
+}
+
+/// This daemon's instance id: `mcp_instance_id`, else the one in `<data>/instance-id`, made
+/// (a random UUID) and written there the first time.
+pub fn instance_id(cfg: &crate::Config) -> Result<String, ManagementError> {
+    if let Some(id) = &cfg.management.instance_id {
+        return Ok(id.clone());
+    }
+    let path = cfg.data_dir.join("instance-id");
+    let io = |error| ManagementError::InstanceIdIo {
+        path: path.clone(),
+        error,
+    };
+    match std::fs::read_to_string(&path) {
+        Ok(text) if valid_instance_id(text.trim()) => return Ok(text.trim().to_owned()),
+        Ok(_) => {
+            return Err(io(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                "it does not hold an instance id (letters, digits, '-' and '_'); delete it to make a new one, or set mcp_instance_id",
+            )));
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(io(e)),
+    }
+    let id = uuid::Uuid::new_v4().to_string();
+    std::fs::create_dir_all(&cfg.data_dir).map_err(io)?;
+    let tmp = cfg.data_dir.join("instance-id.tmp");
+    std::fs::write(&tmp, format!("{id}\n")).map_err(io)?;
+    std::fs::rename(&tmp, &path).map_err(io)?;
+    tracing::info!(instance = %id, "made this daemon's instance id in {}", path.display());
+    Ok(id)
 }
 
 /// The clients of the config file's `[mcp_clients.NAME]` tables.
@@ -215,6 +484,11 @@ impl ManagementConfig {
     /// What can be checked without reading token files: a listener needs a client, names
     /// are valid, and inline tokens long enough.
     pub fn check(&self) -> Result<(), ManagementError> {
+        if let Some(id) = &self.instance_id
+            && !valid_instance_id(id)
+        {
+            return Err(ManagementError::BadInstanceId(id.clone()));
+        }
         for (name, token) in &self.clients {
             if !valid_name(name) {
                 return Err(ManagementError::BadName(name.clone()));
@@ -230,7 +504,7 @@ impl ManagementConfig {
     }
 
     /// Every client's name and token digest (token files read now).
-    fn digests(&self) -> Result<Vec<(String, [u8; 32])>, ManagementError> {
+    fn digests(&self, instance: &str) -> Result<Vec<(String, [u8; 32])>, ManagementError> {
         let mut out: Vec<(String, [u8; 32])> = Vec::new();
         for (name, token) in &self.clients {
             let text = match token {
@@ -253,6 +527,15 @@ impl ManagementConfig {
             };
             let token = text.trim();
             check_strength(name, token, from)?;
+            if let Some(bound) = bound_instance(token)
+                && bound != instance
+            {
+                return Err(ManagementError::OtherInstance {
+                    client: name.clone(),
+                    bound: bound.to_owned(),
+                    ours: instance.to_owned(),
+                });
+            }
             let digest: [u8; 32] = Sha256::digest(token.as_bytes()).into();
             if let Some((other, _)) = out.iter().find(|(_, d)| digest_eq(d, &digest)) {
                 return Err(ManagementError::SharedToken(other.clone(), name.clone()));
@@ -284,12 +567,20 @@ fn digest_eq(a: &[u8; 32], b: &[u8; 32]) -> bool {
 /// Who may call, by token digest.
 struct Gate {
     clients: Vec<(String, [u8; 32])>,
+    /// Each client's `allow` entries (the default's for a client without).
+    allow: BTreeMap<String, Vec<String>>,
+    instance_id: String,
+    trusted: Vec<Cidr>,
 }
 
 impl Gate {
     /// The client whose token `presented` is. Every client's digest is compared, in constant
-    /// time, whatever matches.
+    /// time, whatever matches. A token bound to another instance (`pdk_OTHER_...`) is no
+    /// client's, whatever its secret.
     fn client(&self, presented: &str) -> Option<&str> {
+        if bound_instance(presented).is_some_and(|b| b != self.instance_id) {
+            return None;
+        }
         let digest: [u8; 32] = Sha256::digest(presented.as_bytes()).into();
         let mut found = None;
         for (name, want) in &self.clients {
@@ -314,7 +605,33 @@ pub async fn bind(cfg: &crate::Config) -> Result<Option<ManagementListener>, Man
     let Some(addr) = m.listen else {
         return Ok(None);
     };
-    let clients = m.digests()?;
+    let instance_id = instance_id(cfg)?;
+    let clients = m.digests(&instance_id)?;
+    let allow: BTreeMap<String, Vec<String>> = clients
+        .iter()
+        .map(|(name, _)| {
+            let list = m
+                .allow
+                .get(name)
+                .cloned()
+                .unwrap_or_else(|| DEFAULT_ALLOW.iter().map(|e| (*e).to_owned()).collect());
+            (name.clone(), list)
+        })
+        .collect();
+    for (name, list) in &allow {
+        let risky: Vec<&str> = tools::RISKY
+            .iter()
+            .copied()
+            .filter(|t| allowed(list, t))
+            .collect();
+        if !risky.is_empty() {
+            tracing::warn!(
+                client = %name,
+                "management client {name} may call {}: it can start agents that run tools (code) on this machine, or clone repositories; keep its token secret",
+                risky.join(", ")
+            );
+        }
+    }
     let listener = TcpListener::bind(addr)
         .await
         .map_err(|error| ManagementError::Bind {
@@ -336,10 +653,15 @@ pub async fn bind(cfg: &crate::Config) -> Result<Option<ManagementListener>, Man
     let local = listener.local_addr().unwrap_or(addr);
     let _ = m.bound.set(local);
     let names: Vec<&str> = clients.iter().map(|(n, _)| n.as_str()).collect();
-    tracing::info!(addr = %local, clients = ?names, "paddockd listening for management clients on http://{local}{PATH}");
+    tracing::info!(addr = %local, clients = ?names, instance = %instance_id, "paddockd listening for management clients on http://{local}{PATH}");
     Ok(Some(ManagementListener {
         listener,
-        gate: Arc::new(Gate { clients }),
+        gate: Arc::new(Gate {
+            clients,
+            allow,
+            instance_id,
+            trusted: m.trusted_proxies.clone().unwrap_or_else(default_trusted),
+        }),
     }))
 }
 
@@ -470,8 +792,23 @@ where
             true,
         );
     }
+    let from = match transport(peer.ip(), head, &gate.trusted) {
+        Transport::Secure { client } => client,
+        Transport::Plaintext { spoofed } => {
+            tracing::warn!(%peer, "management request refused: plaintext from another machine (a token would cross the network in the clear)");
+            let why = if spoofed {
+                format!(
+                    "HTTPS required: X-Forwarded-Proto was ignored because {} is not a trusted proxy; if it is your TLS-terminating proxy, add it to mcp_trusted_proxies in paddockd's config file\n",
+                    peer.ip()
+                )
+            } else {
+                "HTTPS required: from another machine, reach this endpoint through a TLS-terminating proxy listed in mcp_trusted_proxies (which sends X-Forwarded-Proto: https), or over loopback (an ssh tunnel)\n".to_owned()
+            };
+            return (Response::text(Status::FORBIDDEN, why), true);
+        }
+    };
     if !same_origin(head) {
-        tracing::warn!(%peer, "management request refused: a browser page from another origin");
+        tracing::warn!(%from, "management request refused: a browser page from another origin");
         return (
             Response::text(
                 Status::FORBIDDEN,
@@ -482,7 +819,7 @@ where
     }
     let Some(client) = bearer(head).and_then(|t| gate.client(t)) else {
         let why = if bearer(head).is_some() {
-            tracing::warn!(%peer, "management request refused: a token no client has");
+            tracing::warn!(%from, "management request refused: a token no client has");
             "wrong token: use the token of one of the [mcp_clients.NAME] in paddockd's config file\n"
         } else {
             "a token is needed: send `Authorization: Bearer TOKEN` with a token of one of the [mcp_clients.NAME] in paddockd's config file\n"
@@ -544,7 +881,13 @@ where
             true,
         );
     }
-    let host = tools::Host { d, client };
+    let host = tools::Host {
+        d,
+        client,
+        allow: gate.allow.get(client).map_or(&[][..], Vec::as_slice),
+        instance_id: &gate.instance_id,
+        from,
+    };
     match rpc::answer(&body, &host).await {
         rpc::Answer::Accepted => (Response::empty(Status::ACCEPTED), true),
         rpc::Answer::Json { bad_request, body } => {
@@ -599,7 +942,113 @@ mod tests {
         ClientFile {
             token: token.map(str::to_owned),
             token_file: token_file.map(PathBuf::from),
+            allow: None,
         }
+    }
+
+    fn head_with(headers: &[(&str, &str)]) -> Head {
+        let mut raw = String::from("POST /mcp HTTP/1.1\r\nHost: a\r\n");
+        for (n, v) in headers {
+            raw.push_str(&format!("{n}: {v}\r\n"));
+        }
+        raw.push_str("\r\n");
+        http::parse_head(raw.as_bytes()).unwrap().unwrap().0
+    }
+
+    #[test]
+    fn management_transport_believes_only_trusted_proxies() {
+        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
+        let proxies: Vec<Cidr> = trusted_from(&Listed::One("10.0.0.0/8, fd00::1".into())).unwrap();
+        let fwd = head_with(&[
+            ("X-Forwarded-Proto", "https"),
+            ("X-Forwarded-For", "203.0.113.9, 10.1.1.1"),
+        ]);
+        let plain = head_with(&[]);
+        // A trusted proxy that took HTTPS: the client is the rightmost untrusted entry.
+        assert_eq!(
+            transport(ip("10.2.3.4"), &fwd, &proxies),
+            Transport::Secure {
+                client: ip("203.0.113.9")
+            }
+        );
+        assert_eq!(
+            transport(ip("::ffff:10.2.3.4"), &fwd, &proxies),
+            Transport::Secure {
+                client: ip("203.0.113.9")
+            }
+        );
+        // Plaintext through a trusted proxy, or from anyone else: refused.
+        assert_eq!(
+            transport(ip("10.2.3.4"), &plain, &proxies),
+            Transport::Plaintext { spoofed: false }
+        );
+        assert_eq!(
+            transport(ip("192.168.1.5"), &fwd, &proxies),
+            Transport::Plaintext { spoofed: true }
+        );
+        assert_eq!(
+            transport(ip("192.168.1.5"), &plain, &proxies),
+            Transport::Plaintext { spoofed: false }
+        );
+        // Loopback never left the machine; its X-Forwarded-For is believed only when trusted.
+        assert_eq!(
+            transport(ip("127.0.0.1"), &fwd, &proxies),
+            Transport::Secure {
+                client: ip("127.0.0.1")
+            }
+        );
+        assert_eq!(
+            transport(ip("127.0.0.1"), &fwd, &default_trusted()),
+            Transport::Secure {
+                client: ip("10.1.1.1")
+            }
+        );
+        assert!(trusted_from(&Listed::One("10.0.0.0/33".into())).is_err());
+        assert!(trusted_from(&Listed::List(vec!["proxy.local".into()])).is_err());
+        let c: Cidr = "192.168.0.0/23".parse().unwrap();
+        assert!(c.contains(ip("192.168.1.200")) && !c.contains(ip("192.168.2.1")));
+    }
+
+    #[test]
+    fn management_allow_lists_match_names_stars_and_prefixes() {
+        let list = |l: &[&str]| l.iter().map(|e| (*e).to_owned()).collect::<Vec<String>>();
+        let default = list(DEFAULT_ALLOW);
+        let granted: Vec<&str> = tools::NAMES
+            .iter()
+            .copied()
+            .filter(|t| allowed(&default, t))
+            .collect();
+        assert_eq!(
+            granted,
+            ["list_projects", "list_chats", "read_chat", "list_triggers"]
+        );
+        assert!(tools::NAMES.iter().all(|t| allowed(&list(&["*"]), t)));
+        assert!(!allowed(&list(&["create_*x"]), "create_chat"));
+        assert!(!allowed(&[], "list_chats"));
+
+        let mut tables: BTreeMap<String, ClientFile> = BTreeMap::new();
+        let mut t = file(Some("0123456789abcdef"), None);
+        t.allow = Some(list(&["create_chat", " read_* "]));
+        tables.insert("a".into(), t);
+        tables.insert("b".into(), file(Some("0123456789abcdeX"), None));
+        let allow = allow_from_file(&tables).unwrap();
+        assert_eq!(allow.get("a"), Some(&list(&["create_chat", "read_*"])));
+        assert_eq!(
+            allow.get("b"),
+            None,
+            "no allow: the default, decided at bind"
+        );
+        let mut bad = file(Some("0123456789abcdef"), None);
+        bad.allow = Some(list(&["delete_everything"]));
+        tables.insert("c".into(), bad);
+        let err = allow_from_file(&tables).unwrap_err().to_string();
+        assert!(
+            err.contains("mcp_clients.c.allow") && err.contains("delete_everything"),
+            "{err}"
+        );
+        assert_eq!(bound_instance("pdk_shop_secret"), Some("shop"));
+        assert_eq!(bound_instance("pdk__secret"), None);
+        assert_eq!(bound_instance("plain-token-0123456789"), None);
     }
 
     #[test]
@@ -683,15 +1132,20 @@ mod tests {
         let mut m = ManagementConfig::default();
         m.clients
             .insert("laptop".into(), ClientToken::File(good.clone()));
-        let digests = m.digests().unwrap();
-        let gate = Gate { clients: digests };
+        let digests = m.digests("i").unwrap();
+        let gate = Gate {
+            clients: digests,
+            allow: BTreeMap::new(),
+            instance_id: "i".into(),
+            trusted: default_trusted(),
+        };
         assert_eq!(gate.client("a-long-enough-secret"), Some("laptop"));
         assert_eq!(gate.client("a-long-enough-secreT"), None);
         assert_eq!(gate.client(""), None);
 
         m.clients
             .insert("weak".into(), ClientToken::File(weak.clone()));
-        let err = m.digests().unwrap_err().to_string();
+        let err = m.digests("i").unwrap_err().to_string();
         assert!(
             err.contains("weak.token") && err.contains("5 characters"),
             "{err}"
@@ -701,12 +1155,12 @@ mod tests {
             "twin".into(),
             ClientToken::Inline("a-long-enough-secret".into()),
         );
-        let err = m.digests().unwrap_err().to_string();
+        let err = m.digests("i").unwrap_err().to_string();
         assert!(err.contains("same token"), "{err}");
         m.clients.remove("twin");
         m.clients
             .insert("gone".into(), ClientToken::File(dir.path().join("none")));
-        let err = m.digests().unwrap_err().to_string();
+        let err = m.digests("i").unwrap_err().to_string();
         assert!(err.contains("cannot read the token file"), "{err}");
     }
 

@@ -42,6 +42,10 @@ impl ToolOutput {
 /// The tools behind the endpoint.
 pub trait Tools {
     fn list(&self) -> Vec<AgentTool>;
+    /// This daemon's instance id, reported in `initialize`'s `serverInfo`.
+    fn instance_id(&self) -> Option<&str> {
+        None
+    }
     /// Runs `name`; `None` when there is no such tool.
     fn call(
         &self,
@@ -143,7 +147,7 @@ async fn one(message: Value, tools: &impl Tools) -> Option<(String, bool)> {
 
 async fn request(id: &Id, method: &str, params: &Value, tools: &impl Tools) -> String {
     match method {
-        "initialize" => jsonrpc::result_line(id, &initialize(params)),
+        "initialize" => jsonrpc::result_line(id, &initialize(params, tools.instance_id())),
         "ping" => jsonrpc::result_line(id, &Map::new()),
         "tools/list" => jsonrpc::result_line(id, &json!({ "tools": tools.list() })),
         "tools/call" => {
@@ -195,19 +199,24 @@ async fn request(id: &Id, method: &str, params: &Value, tools: &impl Tools) -> S
 /// What the model is told about the server at `initialize`.
 const INSTRUCTIONS: &str = "Paddock's management endpoint: list the projects and their chats, \
 start a chat in a project (a root chat, run by the daemon's own Claude Code), send a message into \
-a chat (queued if it is busy) and read a chat's latest messages. Chats run on their own; read_chat \
-shows how far one got.";
+a chat (queued if it is busy), read a chat's latest messages, and, where this client is allowed, \
+fork and archive chats, create projects and manage their triggers (tools/list shows what this \
+client may call). Chats run on their own; read_chat shows how far one got.";
 
-fn initialize(params: &Value) -> Value {
+fn initialize(params: &Value, instance_id: Option<&str>) -> Value {
     let asked = params.get("protocolVersion").and_then(Value::as_str);
     let version = asked
         .and_then(|v| SUPPORTED_PROTOCOL_VERSIONS.iter().find(|s| **s == v))
         .copied()
         .unwrap_or(SUPPORTED_PROTOCOL_VERSIONS[0]);
+    let mut server = json!({"name": "paddockd", "version": env!("CARGO_PKG_VERSION")});
+    if let Some(id) = instance_id {
+        server["instanceId"] = json!(id);
+    }
     json!({
         "protocolVersion": version,
         "capabilities": {"tools": {"listChanged": false}},
-        "serverInfo": {"name": "paddockd", "version": env!("CARGO_PKG_VERSION")},
+        "serverInfo": server,
         "instructions": INSTRUCTIONS,
     })
 }

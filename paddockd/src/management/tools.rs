@@ -5,9 +5,17 @@
 //! the prompt as given. Turns go through [`crate::agent::start_turn`], the path every turn not
 //! typed into a connection takes, so a busy chat queues a message (32 at most, then the call
 //! fails with a busy error the model reads). Which client created a chat is in the daemon's log;
-//! neither run provenance nor message attribution has a field for it yet.
+//! neither run provenance nor message attribution has a field for it yet. A fork is drawn under
+//! its source (`chat:fork`'s provenance), as a fork made in the TUI is.
+//!
+//! Each client may call only the tools its `allow` list names (`mcp_clients.NAME.allow`;
+//! default [`super::DEFAULT_ALLOW`], the read-only ones): `tools/list` shows it only those, and
+//! a call to another is answered with an error naming the tool and the key.
 
-use paddock_proto::{AgentTool, ChatScope, Origin};
+use paddock_proto::{
+    AgentTool, ChatFork, ChatScope, Origin, TriggerFire, TriggerList, TriggerRef, TriggerSet,
+    TriggerSpec,
+};
 use serde_json::{Value, json};
 
 use super::rpc::{ToolOutput, Tools};
@@ -79,6 +87,113 @@ const SPECS: &[Spec] = &[
             }, "required": ["sessionId"]})
         },
     },
+    Spec {
+        name: "fork_chat",
+        description: "Copy a chat into a new chat that continues from its history (drawn under its source in the tree), optionally with a first prompt that starts a turn. Returns its sessionId.",
+        schema: || {
+            json!({"type": "object", "properties": {
+                "sessionId": {"type": "string", "description": "the chat to fork"},
+                "name": {"type": "string", "description": "the fork's title"},
+                "prompt": {"type": "string", "description": "a first message for the fork"}
+            }, "required": ["sessionId"]})
+        },
+    },
+    Spec {
+        name: "archive_chat",
+        description: "Archive a chat (it leaves the active list; nothing is deleted).",
+        schema: || json!({"type": "object", "properties": {"sessionId": {"type": "string"}}, "required": ["sessionId"]}),
+    },
+    Spec {
+        name: "unarchive_chat",
+        description: "Bring an archived chat back to the active list.",
+        schema: || json!({"type": "object", "properties": {"sessionId": {"type": "string"}}, "required": ["sessionId"]}),
+    },
+    Spec {
+        name: "create_project",
+        description: "Create a project: a notebook (a new folder in Paddock's data), a folder of your own (`path`), or a repo-backed project (`repo`, cloned). Returns its slug and directory.",
+        schema: || {
+            json!({"type": "object", "properties": {
+                "name": {"type": "string", "description": "display name (required unless `slug` is given)"},
+                "slug": {"type": "string", "description": "lower-case letters, digits, '-', '_' or '.'; default: derived from name"},
+                "repo": {"type": "string", "description": "a git URL or absolute path of a repository to clone"},
+                "summary": {"type": "string"},
+                "area": {"type": "string"},
+                "status": {"type": "string", "enum": ["idea", "active", "paused", "blocked", "done", "abandoned"]},
+                "path": {"type": "string", "description": "the directory the project's agents run in"}
+            }})
+        },
+    },
+    Spec {
+        name: "list_triggers",
+        description: "List a project's schedules and hooks: settings, next and last fire, the chat a resuming trigger owns, any problem.",
+        schema: || json!({"type": "object", "properties": {"project": {"type": "string", "description": "project slug (\"\" is the root workspace)"}}, "required": ["project"]}),
+    },
+    Spec {
+        name: "set_trigger",
+        description: "Add or replace a trigger of a project: a schedule (kind \"schedule\", cron or every) or a hook (kind \"hook\", on an event). Each fire starts a chat with the prompt, or with session \"resume\" continues the chat the trigger owns.",
+        schema: || {
+            json!({"type": "object", "properties": {
+                "project": {"type": "string"},
+                "name": {"type": "string", "description": "lower-case letters, digits, '-' and '_'"},
+                "kind": {"type": "string", "enum": ["schedule", "hook"]},
+                "prompt": {"type": "string"},
+                "cron": {"type": "string"},
+                "every": {"type": "string"},
+                "timezone": {"type": "string"},
+                "missed": {"type": "string", "enum": ["skip", "run_once"]},
+                "on": {"type": "string", "enum": ["turn_completed", "turn_failed", "child_finished", "file_changed", "archived", "manual"]},
+                "paths": {"type": "array", "items": {"type": "string"}},
+                "debounce_secs": {"type": "integer"},
+                "session": {"type": "string", "enum": ["new", "resume"]},
+                "model": {"type": "string"},
+                "enabled": {"type": "boolean"}
+            }, "required": ["project", "name", "kind", "prompt"]})
+        },
+    },
+    Spec {
+        name: "remove_trigger",
+        description: "Remove a trigger of a project.",
+        schema: || json!({"type": "object", "properties": {"project": {"type": "string"}, "name": {"type": "string"}}, "required": ["project", "name"]}),
+    },
+    Spec {
+        name: "run_trigger",
+        description: "Fire a trigger now (even a disabled one), optionally with a message instead of its prompt. Returns the chat it started or resumed, or why it was skipped.",
+        schema: || {
+            json!({"type": "object", "properties": {
+                "project": {"type": "string"},
+                "name": {"type": "string"},
+                "message": {"type": "string"}
+            }, "required": ["project", "name"]})
+        },
+    },
+];
+
+/// Every tool's name, in catalogue order (what `allow` entries are checked against).
+pub const NAMES: &[&str] = &[
+    "list_projects",
+    "list_chats",
+    "create_chat",
+    "send_message",
+    "read_chat",
+    "fork_chat",
+    "archive_chat",
+    "unarchive_chat",
+    "create_project",
+    "list_triggers",
+    "set_trigger",
+    "remove_trigger",
+    "run_trigger",
+];
+
+/// The tools that start agents (which run tools on this machine) or clone repositories: the
+/// log warns at start about a client allowed any of them.
+pub const RISKY: &[&str] = &[
+    "create_chat",
+    "send_message",
+    "fork_chat",
+    "create_project",
+    "set_trigger",
+    "run_trigger",
 ];
 
 /// The tool catalogue.
@@ -98,6 +213,12 @@ pub struct Host<'a> {
     pub d: &'a Daemon,
     /// The client's name from `[mcp_clients.NAME]`.
     pub client: &'a str,
+    /// Its `allow` entries.
+    pub allow: &'a [String],
+    /// This daemon's instance id.
+    pub instance_id: &'a str,
+    /// The client's address (the forwarded one, through a trusted proxy), for the log.
+    pub from: std::net::IpAddr,
 }
 
 impl Host<'_> {
@@ -110,19 +231,41 @@ impl Host<'_> {
 impl Tools for Host<'_> {
     fn list(&self) -> Vec<AgentTool> {
         catalogue()
+            .into_iter()
+            .filter(|t| super::allowed(self.allow, &t.name))
+            .collect()
+    }
+
+    fn instance_id(&self) -> Option<&str> {
+        Some(self.instance_id)
     }
 
     async fn call(&self, name: &str, arguments: &Value) -> Option<ToolOutput> {
         if !SPECS.iter().any(|s| s.name == name) {
             return None;
         }
-        tracing::info!(client = %self.client, tool = %name, "management tool call");
+        if !super::allowed(self.allow, name) {
+            tracing::warn!(client = %self.client, tool = %name, "management tool call refused: not in the client's allow list");
+            return Some(ToolOutput::error(format!(
+                "not allowed: client {client:?} may not call {name}; add \"{name}\" to mcp_clients.{client}.allow in paddockd's config file (now {list:?}) and restart paddockd",
+                client = self.client,
+                list = self.allow,
+            )));
+        }
+        tracing::info!(client = %self.client, from = %self.from, tool = %name, "management tool call");
         let out = match name {
             "list_projects" => list_projects(self),
             "list_chats" => list_chats(self, arguments).await,
             "create_chat" => create_chat(self, arguments).await,
             "send_message" => send_message(self, arguments).await,
             "read_chat" => read_chat(self, arguments).await,
+            "fork_chat" => fork_chat(self, arguments).await,
+            "archive_chat" => archive(self, arguments, true).await,
+            "unarchive_chat" => archive(self, arguments, false).await,
+            "create_project" => crate::agent::create_project(self.d, arguments).await,
+            "list_triggers" | "set_trigger" | "remove_trigger" | "run_trigger" => {
+                trigger_tool(self, name, arguments).await
+            }
             _ => return None,
         };
         Some(match out {
@@ -283,24 +426,156 @@ async fn read_chat(h: &Host<'_>, args: &Value) -> Result<String, String> {
     Ok(crate::agent::render_text(&t.chat.title, &t.entries, last))
 }
 
+async fn fork_chat(h: &Host<'_>, args: &Value) -> Result<String, String> {
+    let source = need(args, "sessionId")?;
+    // A person's fork: drawn under its source, one level deeper (chat:fork's provenance).
+    let forked = crate::chats::fork_as(
+        h.d,
+        ChatFork {
+            session_id: source.to_owned(),
+            name: arg(args, "name").map(str::to_owned),
+        },
+        Origin::Human,
+    )
+    .await
+    .map_err(|e| e.message)?;
+    tracing::info!(client = %h.client, session = %forked.session_id, source = %source, "management client forked a chat");
+    if let Some(prompt) = arg(args, "prompt").filter(|p| !p.trim().is_empty()) {
+        let project = h.d.project(&forked.project_slug).map_err(|e| e.message)?;
+        start_turn(
+            h.d,
+            MachineTurn {
+                project,
+                session_id: Some(forked.session_id.clone()),
+                message: prompt.to_owned(),
+                model: None,
+                origin: Origin::Human,
+                provenance: None,
+                attribution: None,
+                trigger: None,
+            },
+        )
+        .await
+        .map_err(|e| e.message)?;
+    }
+    Ok(
+        json!({"sessionId": forked.session_id, "project": forked.project_slug, "parent": source})
+            .to_string(),
+    )
+}
+
+async fn archive(h: &Host<'_>, args: &Value, on: bool) -> Result<String, String> {
+    let sid = need(args, "sessionId")?;
+    let running = crate::chats::running_sessions(h.d).await;
+    let (project, _) = crate::chats::locate(h.d, sid, &running).map_err(|e| e.message)?;
+    let newly = on && !h.d.state.stores.archive.contains(sid);
+    h.d.state
+        .stores
+        .archive
+        .set(&[sid.to_owned()], on)
+        .await
+        .map_err(|e| e.to_string())?;
+    let slug = project.slug.clone();
+    h.d.hub
+        .broadcast(paddock_proto::ControlMessage::ChatsChanged(
+            paddock_proto::ChatsChanged {
+                project_slug: project.slug,
+                session_id: Some(sid.to_owned()),
+            },
+        ))
+        .await;
+    if newly {
+        // Archived by a person (the client acts for one), as chat:update's archive is.
+        crate::triggers::on_archived(h.d, &[(sid.to_owned(), slug)], None).await;
+    }
+    Ok(json!({"sessionId": sid, "archived": on}).to_string())
+}
+
+async fn trigger_tool(h: &Host<'_>, tool: &str, args: &Value) -> Result<String, String> {
+    let project = arg(args, "project")
+        .ok_or_else(|| {
+            "missing argument \"project\": a project slug (\"\" is the root workspace)".to_owned()
+        })?
+        .to_owned();
+    let text = |v: Value| v.to_string();
+    match tool {
+        "list_triggers" => {
+            let list = crate::triggers::list(
+                h.d,
+                TriggerList {
+                    project_slug: Some(project),
+                },
+            )
+            .await
+            .map_err(|e| e.message)?;
+            serde_json::to_value(&list.triggers)
+                .map(text)
+                .map_err(|e| e.to_string())
+        }
+        "set_trigger" => {
+            let name = need(args, "name")?.to_owned();
+            let mut fields = args.as_object().cloned().unwrap_or_default();
+            fields.remove("name");
+            fields.remove("project");
+            let spec: TriggerSpec = serde_json::from_value(Value::Object(fields))
+                .map_err(|e| format!("not a trigger: {e}"))?;
+            let info = crate::triggers::set(
+                h.d,
+                TriggerSet {
+                    project_slug: project,
+                    name,
+                    spec,
+                },
+            )
+            .await
+            .map_err(|e| e.message)?;
+            serde_json::to_value(&info)
+                .map(text)
+                .map_err(|e| e.to_string())
+        }
+        "remove_trigger" => {
+            let name = need(args, "name")?.to_owned();
+            crate::triggers::remove(
+                h.d,
+                TriggerRef {
+                    project_slug: project,
+                    name: name.clone(),
+                },
+            )
+            .await
+            .map_err(|e| e.message)?;
+            Ok(json!({"removed": name}).to_string())
+        }
+        _ => {
+            let name = need(args, "name")?.to_owned();
+            let fired = crate::triggers::fire(
+                h.d,
+                TriggerFire {
+                    project_slug: project,
+                    name,
+                    message: arg(args, "message").map(str::to_owned),
+                },
+            )
+            .await
+            .map_err(|e| e.message)?;
+            tracing::info!(client = %h.client, "management client fired a trigger");
+            serde_json::to_value(&fired)
+                .map(text)
+                .map_err(|e| e.to_string())
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
 
     #[test]
-    fn management_tools_are_five_with_object_schemas() {
+    fn management_tools_have_object_schemas_and_names_list_them() {
         let names: Vec<String> = catalogue().into_iter().map(|t| t.name).collect();
-        assert_eq!(
-            names,
-            [
-                "list_projects",
-                "list_chats",
-                "create_chat",
-                "send_message",
-                "read_chat"
-            ]
-        );
+        assert_eq!(names, NAMES);
+        assert!(RISKY.iter().all(|r| NAMES.contains(r)));
         for t in catalogue() {
             assert_eq!(t.input_schema["type"], "object", "{}", t.name);
         }

@@ -17,11 +17,13 @@ use crate::harness::*;
 const TOKEN: &str = "laptop-token-0123456789";
 const OTHER_TOKEN: &str = "script-token-0123456789";
 
+/// The laptop may call every tool; the script has no `allow`, so only the read-only ones.
 fn with_clients(c: &mut paddockd::Config, listen: SocketAddr) {
     c.management.listen = Some(listen);
     c.management
         .clients
         .insert("laptop".into(), ClientToken::Inline(TOKEN.into()));
+    c.management.allow.insert("laptop".into(), vec!["*".into()]);
     c.management
         .clients
         .insert("script".into(), ClientToken::Inline(OTHER_TOKEN.into()));
@@ -392,6 +394,13 @@ async fn management_initialize_and_tools_list() {
     assert_eq!(v["result"]["protocolVersion"], "2025-06-18");
     assert!(v["result"]["capabilities"]["tools"].is_object(), "{v}");
     assert_eq!(v["result"]["serverInfo"]["name"], "paddockd");
+    let instance = v["result"]["serverInfo"]["instanceId"].as_str().unwrap();
+    let stored = std::fs::read_to_string(d.cfg.data_dir.join("instance-id")).unwrap();
+    assert_eq!(
+        instance,
+        stored.trim(),
+        "the generated id, kept in the data dir"
+    );
     assert_eq!(init.header("Mcp-Session-Id"), None, "stateless: no session");
 
     let initialized = post(
@@ -420,7 +429,15 @@ async fn management_initialize_and_tools_list() {
             "list_chats",
             "create_chat",
             "send_message",
-            "read_chat"
+            "read_chat",
+            "fork_chat",
+            "archive_chat",
+            "unarchive_chat",
+            "create_project",
+            "list_triggers",
+            "set_trigger",
+            "remove_trigger",
+            "run_trigger",
         ]
     );
     let create = tools.iter().find(|t| t["name"] == "create_chat").unwrap();
@@ -736,4 +753,247 @@ async fn real_cli_lists_chats_through_the_management_endpoint() {
     );
     assert!(text_of(&frames).contains("tool said:"), "{frames:#?}");
     d.stop().await.unwrap();
+}
+
+/// tools/list as `token`: the names.
+async fn tool_names(addr: SocketAddr, token: &str) -> Vec<String> {
+    let list = post(
+        addr,
+        token,
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+    )
+    .await;
+    assert_eq!(list.status, 200, "{list:?}");
+    list.json()["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn management_allow_lists_filter_tools_and_refuse_the_rest() {
+    let d = TestDaemon::start_with(|c| {
+        with_clients(c, "127.0.0.1:0".parse().unwrap());
+        c.management.clients.insert(
+            "narrow".into(),
+            ClientToken::Inline("narrow-token-0123456789".into()),
+        );
+        c.management
+            .allow
+            .insert("narrow".into(), vec!["create_chat".into(), "read_*".into()]);
+    })
+    .await;
+    let addr = addr(&d).await;
+    // No allow: the reference's default, the read-only tools.
+    assert_eq!(
+        tool_names(addr, OTHER_TOKEN).await,
+        ["list_projects", "list_chats", "read_chat", "list_triggers"]
+    );
+    assert_eq!(
+        tool_names(addr, "narrow-token-0123456789").await,
+        ["create_chat", "read_chat"]
+    );
+    assert_eq!(tool_names(addr, TOKEN).await.len(), 13);
+
+    // A call outside the list is refused, naming the tool and the key; nothing is created.
+    let refused = post(
+        addr,
+        OTHER_TOKEN,
+        &json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+            "params": {"name": "create_chat", "arguments": {"project": "", "prompt": "hi"}}}),
+    )
+    .await;
+    assert_eq!(refused.status, 200, "{refused:?}");
+    let v = refused.json();
+    assert_eq!(v["result"]["isError"], true, "{v}");
+    let text = v["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("create_chat"), "{text}");
+    assert!(text.contains("mcp_clients.script.allow"), "{text}");
+    let list = call_json(addr, "list_chats", json!({"scope": "all"})).await;
+    assert_eq!(list["total"], 0, "{list}");
+    // What is allowed works.
+    let ok = post(
+        addr,
+        OTHER_TOKEN,
+        &json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "list_projects"}}),
+    )
+    .await;
+    assert_eq!(ok.json()["result"]["isError"], false, "{ok:?}");
+    d.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn management_fork_archive_projects_and_triggers() {
+    let d = mgmt_daemon().await;
+    let addr = addr(&d).await;
+    let created = call_json(
+        addr,
+        "create_chat",
+        json!({"project": "", "prompt": "first"}),
+    )
+    .await;
+    let source = created["sessionId"].as_str().unwrap().to_owned();
+    let (daemon, session) = (&d, source.as_str());
+    poll("the first reply", || async move {
+        let t = transcript(&mut daemon.client().await, session).await;
+        (!users_and_replies(&t).1.is_empty() && !t.chat.running).then_some(())
+    })
+    .await;
+
+    // A fork is drawn under its source, and its prompt starts a turn.
+    let forked = call_json(
+        addr,
+        "fork_chat",
+        json!({"sessionId": source, "name": "the fork", "prompt": "go on"}),
+    )
+    .await;
+    let fork = forked["sessionId"].as_str().unwrap().to_owned();
+    assert_ne!(fork, source);
+    assert_eq!(forked["parent"], source.as_str());
+    let fork_ref = fork.as_str();
+    let row = poll("the fork's reply", || async move {
+        let list = call_json(addr, "list_chats", json!({"project": ""})).await;
+        let row = list["chats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["sessionId"] == fork_ref)
+            .cloned()?;
+        let t = transcript(&mut daemon.client().await, fork_ref).await;
+        users_and_replies(&t)
+            .1
+            .iter()
+            .any(|r| r == "echo: go on")
+            .then_some(row)
+    })
+    .await;
+    assert_eq!(row["parent"], source.as_str(), "{row}");
+    assert_eq!(row["depth"], 1, "{row}");
+    let (text, is_error) = call(addr, "fork_chat", json!({})).await;
+    assert!(is_error && text.contains("sessionId"), "{text}");
+
+    // Archive and unarchive.
+    let archived = call_json(addr, "archive_chat", json!({"sessionId": fork})).await;
+    assert_eq!(archived, json!({"sessionId": fork, "archived": true}));
+    let list = call_json(addr, "list_chats", json!({"scope": "archived"})).await;
+    assert_eq!(list["chats"][0]["sessionId"], fork.as_str(), "{list}");
+    let back = call_json(addr, "unarchive_chat", json!({"sessionId": fork})).await;
+    assert_eq!(back["archived"], false);
+    let list = call_json(addr, "list_chats", json!({"scope": "archived"})).await;
+    assert_eq!(list["total"], 0, "{list}");
+    let (text, is_error) = call(addr, "archive_chat", json!({"sessionId": "nope"})).await;
+    assert!(is_error, "{text}");
+
+    // A project, and a trigger in it: set, list, fire, remove.
+    let project = call_json(addr, "create_project", json!({"name": "Web"})).await;
+    assert_eq!(project["slug"], "web", "{project}");
+    let projects = call_json(addr, "list_projects", json!({})).await;
+    assert!(
+        projects
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["slug"] == "web"),
+        "{projects}"
+    );
+    let set = call_json(
+        addr,
+        "set_trigger",
+        json!({"project": "web", "name": "poke", "kind": "hook", "on": "manual", "prompt": "poked"}),
+    )
+    .await;
+    assert_eq!(set["name"], "poke", "{set}");
+    let triggers = call_json(addr, "list_triggers", json!({"project": "web"})).await;
+    assert_eq!(triggers[0]["name"], "poke", "{triggers}");
+    let fired = call_json(
+        addr,
+        "run_trigger",
+        json!({"project": "web", "name": "poke"}),
+    )
+    .await;
+    let started = fired["sessionId"].as_str().unwrap().to_owned();
+    let started_ref = started.as_str();
+    poll("the trigger's chat", || async move {
+        let t = transcript(&mut daemon.client().await, started_ref).await;
+        // The trigger's own chat: its prompt is labelled with the hook.
+        t.entries
+            .iter()
+            .any(|e| matches!(e, TranscriptEntry::User { text, .. } if text == "poked"))
+            .then_some(())
+    })
+    .await;
+    let removed = call_json(
+        addr,
+        "remove_trigger",
+        json!({"project": "web", "name": "poke"}),
+    )
+    .await;
+    assert_eq!(removed, json!({"removed": "poke"}));
+    let triggers = call_json(addr, "list_triggers", json!({"project": "web"})).await;
+    assert_eq!(triggers, json!([]));
+    let (text, is_error) = call(addr, "list_triggers", json!({})).await;
+    assert!(is_error && text.contains("project"), "{text}");
+    d.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn management_instance_id_is_stable_across_restarts_and_binds_tokens() {
+    let data = tempfile::tempdir().unwrap();
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {}});
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        let d = TestDaemon::start_with(|c| {
+            on_data_dir(data.path())(c);
+            with_clients(c, "127.0.0.1:0".parse().unwrap());
+        })
+        .await;
+        let a = post(addr(&d).await, TOKEN, &init).await;
+        let id = a.json()["result"]["serverInfo"]["instanceId"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert!(!id.is_empty());
+        ids.push(id);
+        d.stop().await.unwrap();
+    }
+    assert_eq!(ids[0], ids[1], "the same id after a restart");
+
+    // Configured: that id; a token bound to it works, one bound to another instance is
+    // refused at start.
+    let bound = "pdk_shop_0123456789abcdef";
+    let d = TestDaemon::start_with(|c| {
+        on_data_dir(data.path())(c);
+        with_clients(c, "127.0.0.1:0".parse().unwrap());
+        c.management.instance_id = Some("shop".into());
+        c.management
+            .clients
+            .insert("bound".into(), ClientToken::Inline(bound.into()));
+    })
+    .await;
+    let addr_now = addr(&d).await;
+    let a = post(addr_now, bound, &init).await;
+    assert_eq!(a.status, 200, "{a:?}");
+    assert_eq!(a.json()["result"]["serverInfo"]["instanceId"], "shop");
+    let other = post(addr_now, "pdk_elsewhere_0123456789abcdef", &init).await;
+    assert_eq!(other.status, 401);
+    d.stop().await.unwrap();
+
+    let mut cfg = paddockd::Config::for_data_dir(&data.path().join("x"), &data.path().join("s"));
+    cfg.management.listen = Some("127.0.0.1:0".parse().unwrap());
+    cfg.management.instance_id = Some("shop".into());
+    cfg.management.clients.insert(
+        "stale".into(),
+        ClientToken::Inline("pdk_old_0123456789abcdef".into()),
+    );
+    let err = paddockd::management::bind(&cfg)
+        .await
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        err.contains("mcp_clients.stale") && err.contains("\"old\""),
+        "{err}"
+    );
 }
