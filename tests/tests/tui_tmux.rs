@@ -248,6 +248,27 @@ fn the_tui_lists_chats_sends_streams_archives_unarchives_shows_help_and_quits() 
         "unarchived, the child is listed again:\n{screen}"
     );
 
+    // A project added and removed from another terminal comes and goes in the tree.
+    paddock(&["project", "add", "scratchpad"]);
+    tmux.wait_for("scratchpad");
+    paddock(&["project", "rm", "scratchpad", "--delete-files"]);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let screen = tmux.capture();
+        let rows = screen
+            .lines()
+            .filter(|l| l.contains("scratchpad") && l.contains("data/projects"))
+            .count();
+        if rows == 0 {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the removed project stays in the tree:\n{screen}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+
     // The help overlay lists every key.
     keys(&["?"]);
     tmux.wait_for("Tree (here)");

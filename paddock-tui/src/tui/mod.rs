@@ -1451,7 +1451,9 @@ impl EventLoop {
                 true
             }
             Some(Event::ChatsChanged(changed)) => {
-                if !self.app.knows_project(&changed.project_slug) {
+                // A new project, or (no chat named: paddockd announces project changes so) a
+                // project renamed, promoted or deleted: the project list is small, read it again.
+                if !self.app.knows_project(&changed.project_slug) || changed.session_id.is_none() {
                     self.fetch(Fetch::Projects);
                 }
                 if self
