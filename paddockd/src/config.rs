@@ -395,6 +395,21 @@ pub const KEYS: &[KeyDoc] = &[
         about: "the management tools NAME may call: tool names, \"*\" for all, or a prefix ending in * (the default is the read-only ones); tools/list shows NAME only these",
     },
     KeyDoc {
+        key: "mcp_clients.NAME.deny",
+        default: "[]",
+        about: "management tools NAME may not call whatever allow says (names, \"*\", or a prefix ending in *); tools/list leaves them out",
+    },
+    KeyDoc {
+        key: "mcp_clients.NAME.projects",
+        default: "[\"*\"]",
+        about: "the project slugs NAME may reach (\"\" is the root workspace, \"*\" every project, [] none): list_projects and list_chats show only these, and a tool naming another project or its chat is refused",
+    },
+    KeyDoc {
+        key: "mcp_clients.NAME.deny_projects",
+        default: "[]",
+        about: "project slugs NAME may not reach, whatever projects says",
+    },
+    KeyDoc {
         key: "mcp_trusted_proxies",
         default: "127.0.0.1/8, ::1",
         about: "the addresses (or CIDR blocks; a TOML list or comma-separated) of TLS-terminating proxies in front of the management endpoint: their X-Forwarded-Proto: https lets a request from another machine in (plaintext from another machine is refused), and their X-Forwarded-For names the client in the log",
@@ -817,6 +832,8 @@ impl Config {
         if let Some(tables) = file.mcp_clients {
             cfg.management.allow = crate::management::allow_from_file(&tables)
                 .map_err(|e| ConfigError::Invalid(e.to_string()))?;
+            cfg.management.scopes = crate::management::scopes_from_file(&tables)
+                .map_err(|e| ConfigError::Invalid(e.to_string()))?;
             cfg.management.clients = crate::management::clients_from_file(
                 tables,
                 file_path.as_deref().and_then(Path::parent),
@@ -1192,6 +1209,7 @@ mod tests {
         .unwrap();
         assert_eq!(cfg.management.instance_id.as_deref(), Some("shop"));
         assert_eq!(cfg.management.allow["ci"], ["list_*", "create_chat"]);
+        assert!(cfg.management.scopes["ci"].reaches("web"));
         assert_eq!(cfg.management.trusted_proxies.map(|t| t.len()), Some(2));
         std::fs::write(
             &file,

@@ -90,6 +90,9 @@ pub struct ClientFile {
     token: Option<String>,
     token_file: Option<PathBuf>,
     allow: Option<Vec<String>>,
+    projects: Option<Vec<String>>,
+    deny_projects: Option<Vec<String>>,
+    deny: Option<Vec<String>>,
 }
 
 impl std::fmt::Debug for ClientFile {
@@ -98,6 +101,9 @@ impl std::fmt::Debug for ClientFile {
             .field("token", &self.token.as_ref().map(|_| "<redacted>"))
             .field("token_file", &self.token_file)
             .field("allow", &self.allow)
+            .field("projects", &self.projects)
+            .field("deny_projects", &self.deny_projects)
+            .field("deny", &self.deny)
             .finish()
     }
 }
@@ -112,6 +118,10 @@ pub struct ManagementConfig {
     /// `mcp_clients.NAME.allow`: the tools a client may call (names, `*`, or a prefix ending in
     /// `*`). A client not here gets [`DEFAULT_ALLOW`], the read-only tools.
     pub allow: BTreeMap<String, Vec<String>>,
+    /// `mcp_clients.NAME.projects`, `.deny_projects` and `.deny`: the projects a client may
+    /// reach and the tools refused it whatever `allow` says. A client not here reaches every
+    /// project and has no `deny`.
+    pub scopes: BTreeMap<String, Scope>,
     /// `mcp_trusted_proxies`: the peers whose `X-Forwarded-Proto` and `X-Forwarded-For` are
     /// believed; `None` (the default) is loopback only.
     pub trusted_proxies: Option<Vec<Cidr>>,
@@ -161,10 +171,14 @@ pub enum ManagementError {
         error: std::io::Error,
     },
     #[error(
-        "mcp_clients.{client}.allow: {entry:?} names no management tool; write tool names ({}), `*` for all, or a prefix ending in `*` such as \"list_*\"",
+        "mcp_clients.{client}.{key}: {entry:?} names no management tool; write tool names ({}), `*` for all, or a prefix ending in `*` such as \"list_*\"",
         tools::NAMES.join(", ")
     )]
-    UnknownTool { client: String, entry: String },
+    UnknownTool {
+        client: String,
+        key: &'static str,
+        entry: String,
+    },
     #[error(
         "mcp_instance_id {0:?}: an instance id holds only letters, digits, '-' and '_' (1 to 64)"
     )]
@@ -394,11 +408,101 @@ pub fn allow_from_file(
             if !tools::NAMES.iter().any(|tool| allows(entry, tool)) {
                 return Err(ManagementError::UnknownTool {
                     client: name.clone(),
+                    key: "allow",
                     entry: entry.clone(),
                 });
             }
         }
         out.insert(name.clone(), list);
+    }
+    Ok(out)
+}
+
+/// What a client may reach beyond its `allow` list: `mcp_clients.NAME.projects`,
+/// `.deny_projects` and `.deny`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Scope {
+    /// The project slugs the client may reach; `None` (no `projects`, or one holding `*`) is
+    /// every project. `""` is the root workspace, a slug like any other.
+    pub projects: Option<Vec<String>>,
+    /// Slugs refused whatever `projects` says (`*`: every one).
+    pub deny_projects: Vec<String>,
+    /// Tools refused whatever `allow` says (names, `*`, or prefixes ending in `*`).
+    pub deny: Vec<String>,
+}
+
+impl Scope {
+    /// Whether the client may call `tool`, given its `allow` entries: allowed and not denied.
+    pub fn may_call(&self, allow: &[String], tool: &str) -> bool {
+        allowed(allow, tool) && !allowed(&self.deny, tool)
+    }
+
+    /// Whether the client may reach the project `slug`.
+    pub fn reaches(&self, slug: &str) -> bool {
+        let listed = |list: &[String]| list.iter().any(|e| e == "*" || e == slug);
+        !listed(&self.deny_projects) && self.projects.as_deref().is_none_or(listed)
+    }
+
+    /// Whether the client is confined to some projects (a `projects` or `deny_projects`).
+    pub fn confined(&self) -> bool {
+        self.projects.is_some() || !self.deny_projects.is_empty()
+    }
+
+    /// Why `client` may not reach `slug` (`None`: it may), naming the key to change.
+    pub fn refusal(&self, client: &str, slug: &str) -> Option<String> {
+        if self.reaches(slug) {
+            return None;
+        }
+        Some(
+            if self.deny_projects.iter().any(|e| e == "*" || e == slug) {
+                format!(
+                    "not allowed: client {client:?} may not reach project {slug:?}: mcp_clients.{client}.deny_projects lists it ({:?}); remove it there in paddockd's config file and restart paddockd",
+                    self.deny_projects
+                )
+            } else {
+                format!(
+                    "not allowed: client {client:?} may not reach project {slug:?}; add \"{slug}\" to mcp_clients.{client}.projects in paddockd's config file (now {:?}) and restart paddockd",
+                    self.projects.as_deref().unwrap_or_default()
+                )
+            },
+        )
+    }
+}
+
+/// The `projects`, `deny_projects` and `deny` of the config file's `[mcp_clients.NAME]`
+/// tables; a `deny` entry that matches no tool is an error, as in `allow`. Slugs are not
+/// checked here: a project may be created later (the log names unknown ones at start).
+pub fn scopes_from_file(
+    tables: &BTreeMap<String, ClientFile>,
+) -> Result<BTreeMap<String, Scope>, ManagementError> {
+    let trimmed = |list: &Option<Vec<String>>| -> Vec<String> {
+        list.iter().flatten().map(|e| e.trim().to_owned()).collect()
+    };
+    let mut out = BTreeMap::new();
+    for (name, t) in tables {
+        let deny = trimmed(&t.deny);
+        for entry in &deny {
+            if !tools::NAMES.iter().any(|tool| allows(entry, tool)) {
+                return Err(ManagementError::UnknownTool {
+                    client: name.clone(),
+                    key: "deny",
+                    entry: entry.clone(),
+                });
+            }
+        }
+        let projects = t
+            .projects
+            .as_ref()
+            .map(|_| trimmed(&t.projects))
+            .filter(|list| !list.iter().any(|e| e == "*"));
+        out.insert(
+            name.clone(),
+            Scope {
+                projects,
+                deny_projects: trimmed(&t.deny_projects),
+                deny,
+            },
+        );
     }
     Ok(out)
 }
@@ -564,11 +668,20 @@ fn digest_eq(a: &[u8; 32], b: &[u8; 32]) -> bool {
     a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
+/// The scope of a client the gate has none for (it has one for each).
+static NO_SCOPE: Scope = Scope {
+    projects: Some(Vec::new()),
+    deny_projects: Vec::new(),
+    deny: Vec::new(),
+};
+
 /// Who may call, by token digest.
 struct Gate {
     clients: Vec<(String, [u8; 32])>,
     /// Each client's `allow` entries (the default's for a client without).
     allow: BTreeMap<String, Vec<String>>,
+    /// Each client's projects and `deny` (every project, nothing denied, for a client without).
+    scopes: BTreeMap<String, Scope>,
     instance_id: String,
     trusted: Vec<Cidr>,
 }
@@ -618,11 +731,21 @@ pub async fn bind(cfg: &crate::Config) -> Result<Option<ManagementListener>, Man
             (name.clone(), list)
         })
         .collect();
+    let scopes: BTreeMap<String, Scope> = clients
+        .iter()
+        .map(|(name, _)| {
+            (
+                name.clone(),
+                m.scopes.get(name).cloned().unwrap_or_default(),
+            )
+        })
+        .collect();
     for (name, list) in &allow {
+        let scope = scopes.get(name).cloned().unwrap_or_default();
         let risky: Vec<&str> = tools::RISKY
             .iter()
             .copied()
-            .filter(|t| allowed(list, t))
+            .filter(|t| scope.may_call(list, t))
             .collect();
         if !risky.is_empty() {
             tracing::warn!(
@@ -659,6 +782,7 @@ pub async fn bind(cfg: &crate::Config) -> Result<Option<ManagementListener>, Man
         gate: Arc::new(Gate {
             clients,
             allow,
+            scopes,
             instance_id,
             trusted: m.trusted_proxies.clone().unwrap_or_else(default_trusted),
         }),
@@ -668,6 +792,7 @@ pub async fn bind(cfg: &crate::Config) -> Result<Option<ManagementListener>, Man
 /// Accepts management clients until the daemon shuts down; each connection is a task in
 /// `connections`.
 pub async fn serve(m: ManagementListener, d: Arc<Daemon>, connections: TaskTracker) {
+    warn_unknown_projects(&m.gate, &d);
     let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     loop {
         let permit = tokio::select! {
@@ -885,6 +1010,7 @@ where
         d,
         client,
         allow: gate.allow.get(client).map_or(&[][..], Vec::as_slice),
+        scope: gate.scopes.get(client).unwrap_or(&NO_SCOPE),
         instance_id: &gate.instance_id,
         from,
     };
@@ -897,6 +1023,27 @@ where
                 Status::OK
             };
             (Response::json(status, body), true)
+        }
+    }
+}
+
+/// Logs the slugs in a client's `projects` or `deny_projects` that name no project (yet): not
+/// an error, since a project may be created later, but likely a typo.
+fn warn_unknown_projects(gate: &Gate, d: &Daemon) {
+    let Ok(projects) = d.projects.list() else {
+        return;
+    };
+    for (name, scope) in &gate.scopes {
+        let unknown: Vec<&str> = scope
+            .projects
+            .iter()
+            .flatten()
+            .chain(&scope.deny_projects)
+            .map(String::as_str)
+            .filter(|s| *s != "*" && !projects.iter().any(|p| p.slug == *s))
+            .collect();
+        if !unknown.is_empty() {
+            tracing::warn!(client = %name, "mcp_clients.{name}: no project has the slug {unknown:?} (yet); the client reaches it once one does");
         }
     }
 }
@@ -943,7 +1090,63 @@ mod tests {
             token: token.map(str::to_owned),
             token_file: token_file.map(PathBuf::from),
             allow: None,
+            ..ClientFile::default()
         }
+    }
+
+    #[test]
+    fn management_scopes_confine_projects_and_deny_tools() {
+        let list = |l: &[&str]| l.iter().map(|e| (*e).to_owned()).collect::<Vec<_>>();
+        let mut t = file(Some("0123456789abcdef"), None);
+        t.projects = Some(list(&["web", " "]));
+        t.deny = Some(list(&["create_*", "archive_chat"]));
+        let mut open = file(Some("0123456789abcdef"), None);
+        open.projects = Some(list(&["*"]));
+        open.deny_projects = Some(list(&[""]));
+        let mut none = file(Some("0123456789abcdef"), None);
+        none.projects = Some(Vec::new());
+        let tables = BTreeMap::from([
+            ("a".to_owned(), t),
+            ("b".to_owned(), open),
+            ("c".to_owned(), none),
+            ("d".to_owned(), file(None, Some("x"))),
+        ]);
+        let scopes = scopes_from_file(&tables).unwrap();
+        let a = &scopes["a"];
+        assert!(
+            a.reaches("web") && a.reaches(""),
+            "a blank entry is the root workspace"
+        );
+        assert!(!a.reaches("api"));
+        let why = a.refusal("a", "api").unwrap();
+        assert!(
+            why.contains("mcp_clients.a.projects") && why.contains("\"api\""),
+            "{why}"
+        );
+        assert!(a.may_call(&list(&["*"]), "list_chats"));
+        assert!(
+            !a.may_call(&list(&["*"]), "create_chat"),
+            "deny wins over allow"
+        );
+        assert!(!a.may_call(&list(&["*"]), "archive_chat"));
+        let b = &scopes["b"];
+        assert!(b.reaches("api") && !b.reaches(""));
+        assert!(
+            b.refusal("b", "")
+                .unwrap()
+                .contains("mcp_clients.b.deny_projects")
+        );
+        assert!(!scopes["c"].reaches("web"), "an empty list reaches nothing");
+        assert!(scopes["d"].reaches("web") && !scopes["d"].confined());
+        let mut bad = file(Some("0123456789abcdef"), None);
+        bad.deny = Some(list(&["drop_tables"]));
+        let err = scopes_from_file(&BTreeMap::from([("e".to_owned(), bad)]))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("mcp_clients.e.deny") && err.contains("drop_tables"),
+            "{err}"
+        );
     }
 
     fn head_with(headers: &[(&str, &str)]) -> Head {
@@ -1136,6 +1339,7 @@ mod tests {
         let gate = Gate {
             clients: digests,
             allow: BTreeMap::new(),
+            scopes: BTreeMap::new(),
             instance_id: "i".into(),
             trusted: default_trusted(),
         };

@@ -215,6 +215,8 @@ pub struct Host<'a> {
     pub client: &'a str,
     /// Its `allow` entries.
     pub allow: &'a [String],
+    /// Its projects and `deny` entries.
+    pub scope: &'a super::Scope,
     /// This daemon's instance id.
     pub instance_id: &'a str,
     /// The client's address (the forwarded one, through a trusted proxy), for the log.
@@ -226,13 +228,32 @@ impl Host<'_> {
     fn user(&self) -> String {
         format!("mcp:{}", self.client)
     }
+
+    /// An error naming the key to change when this client may not reach project `slug`.
+    fn reach(&self, slug: &str) -> Result<(), String> {
+        match self.scope.refusal(self.client, slug) {
+            None => Ok(()),
+            Some(why) => {
+                tracing::warn!(client = %self.client, project = %slug, "management tool call refused: project outside the client's scope");
+                Err(why)
+            }
+        }
+    }
+
+    /// The project of chat `sid`, when this client may reach it.
+    async fn chat_project(&self, sid: &str) -> Result<crate::projects::Project, String> {
+        let running = crate::chats::running_sessions(self.d).await;
+        let (project, _) = crate::chats::locate(self.d, sid, &running).map_err(|e| e.message)?;
+        self.reach(&project.slug)?;
+        Ok(project)
+    }
 }
 
 impl Tools for Host<'_> {
     fn list(&self) -> Vec<AgentTool> {
         catalogue()
             .into_iter()
-            .filter(|t| super::allowed(self.allow, &t.name))
+            .filter(|t| self.scope.may_call(self.allow, &t.name))
             .collect()
     }
 
@@ -252,6 +273,14 @@ impl Tools for Host<'_> {
                 list = self.allow,
             )));
         }
+        if !self.scope.may_call(self.allow, name) {
+            tracing::warn!(client = %self.client, tool = %name, "management tool call refused: in the client's deny list");
+            return Some(ToolOutput::error(format!(
+                "not allowed: client {client:?} may not call {name}: mcp_clients.{client}.deny refuses it (now {list:?}), whatever allow says; remove the entry there in paddockd's config file and restart paddockd",
+                client = self.client,
+                list = self.scope.deny,
+            )));
+        }
         tracing::info!(client = %self.client, from = %self.from, tool = %name, "management tool call");
         let out = match name {
             "list_projects" => list_projects(self),
@@ -262,7 +291,7 @@ impl Tools for Host<'_> {
             "fork_chat" => fork_chat(self, arguments).await,
             "archive_chat" => archive(self, arguments, true).await,
             "unarchive_chat" => archive(self, arguments, false).await,
-            "create_project" => crate::agent::create_project(self.d, arguments).await,
+            "create_project" => create_project(self, arguments).await,
             "list_triggers" | "set_trigger" | "remove_trigger" | "run_trigger" => {
                 trigger_tool(self, name, arguments).await
             }
@@ -301,6 +330,7 @@ fn list_projects(h: &Host<'_>) -> Result<String, String> {
     let projects = h.d.projects.list().map_err(|e| e.to_string())?;
     let rows: Vec<Value> = projects
         .iter()
+        .filter(|p| h.scope.reaches(&p.slug))
         .map(|p| json!({"slug": p.slug, "path": p.agent_dir}))
         .collect();
     Ok(Value::Array(rows).to_string())
@@ -318,9 +348,13 @@ async fn list_chats(h: &Host<'_>, args: &Value) -> Result<String, String> {
         }
     };
     let limit = count(args, "limit", LIST_DEFAULT, LIST_MAX)?;
-    let chats = crate::chats::list(h.d, &h.user(), arg(args, "project"), scope)
+    if let Some(slug) = arg(args, "project") {
+        h.reach(slug)?;
+    }
+    let mut chats = crate::chats::list(h.d, &h.user(), arg(args, "project"), scope)
         .await
         .map_err(|e| e.message)?;
+    chats.retain(|c| h.scope.reaches(&c.project_slug));
     let total = chats.len();
     let rows: Vec<Value> = chats
         .iter()
@@ -347,6 +381,7 @@ async fn create_chat(h: &Host<'_>, args: &Value) -> Result<String, String> {
     let slug = arg(args, "project").ok_or_else(|| {
         "missing argument \"project\": a project slug (\"\" is the root workspace; list_projects lists them)".to_owned()
     })?;
+    h.reach(slug)?;
     let project = h.d.project(slug).map_err(|e| e.message)?;
     let preload = match args.get("preloadContext") {
         None | Some(Value::Null) => false,
@@ -396,7 +431,7 @@ async fn send_message(h: &Host<'_>, args: &Value) -> Result<String, String> {
     let target = need(args, "sessionId")?;
     let message = need(args, "message")?;
     let running = crate::chats::running_sessions(h.d).await;
-    let (project, _) = crate::chats::locate(h.d, target, &running).map_err(|e| e.message)?;
+    let project = h.chat_project(target).await?;
     let sid = start_turn(
         h.d,
         MachineTurn {
@@ -420,6 +455,7 @@ async fn send_message(h: &Host<'_>, args: &Value) -> Result<String, String> {
 async fn read_chat(h: &Host<'_>, args: &Value) -> Result<String, String> {
     let sid = need(args, "sessionId")?;
     let last = count(args, "last", READ_DEFAULT, READ_MAX)?;
+    h.chat_project(sid).await?;
     let t = crate::chats::transcript(h.d, &h.user(), sid)
         .await
         .map_err(|e| e.message)?;
@@ -428,6 +464,7 @@ async fn read_chat(h: &Host<'_>, args: &Value) -> Result<String, String> {
 
 async fn fork_chat(h: &Host<'_>, args: &Value) -> Result<String, String> {
     let source = need(args, "sessionId")?;
+    h.chat_project(source).await?;
     // A person's fork: drawn under its source, one level deeper (chat:fork's provenance).
     let forked = crate::chats::fork_as(
         h.d,
@@ -466,8 +503,7 @@ async fn fork_chat(h: &Host<'_>, args: &Value) -> Result<String, String> {
 
 async fn archive(h: &Host<'_>, args: &Value, on: bool) -> Result<String, String> {
     let sid = need(args, "sessionId")?;
-    let running = crate::chats::running_sessions(h.d).await;
-    let (project, _) = crate::chats::locate(h.d, sid, &running).map_err(|e| e.message)?;
+    let project = h.chat_project(sid).await?;
     let newly = on && !h.d.state.stores.archive.contains(sid);
     h.d.state
         .stores
@@ -491,12 +527,28 @@ async fn archive(h: &Host<'_>, args: &Value, on: bool) -> Result<String, String>
     Ok(json!({"sessionId": sid, "archived": on}).to_string())
 }
 
+/// `create_project`, for a client confined to some projects only with a `slug` it may reach
+/// (a slug derived from the name could be any).
+async fn create_project(h: &Host<'_>, args: &Value) -> Result<String, String> {
+    if h.scope.confined() {
+        let slug = arg(args, "slug").map(str::trim).ok_or_else(|| {
+            format!(
+                "client {:?} is confined to some projects (mcp_clients.{}.projects / deny_projects): give create_project a `slug` it may reach",
+                h.client, h.client
+            )
+        })?;
+        h.reach(slug)?;
+    }
+    crate::agent::create_project(h.d, args).await
+}
+
 async fn trigger_tool(h: &Host<'_>, tool: &str, args: &Value) -> Result<String, String> {
     let project = arg(args, "project")
         .ok_or_else(|| {
             "missing argument \"project\": a project slug (\"\" is the root workspace)".to_owned()
         })?
         .to_owned();
+    h.reach(&project)?;
     let text = |v: Value| v.to_string();
     match tool {
         "list_triggers" => {

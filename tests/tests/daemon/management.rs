@@ -166,9 +166,14 @@ async fn post(addr: SocketAddr, token: &str, body: &Value) -> Answer {
 
 /// Calls a tool as the laptop; the result's text and whether it is an error.
 async fn call(addr: SocketAddr, tool: &str, arguments: Value) -> (String, bool) {
+    call_as(addr, TOKEN, tool, arguments).await
+}
+
+/// Calls a tool as the client of `token`; the result's text and whether it is an error.
+async fn call_as(addr: SocketAddr, token: &str, tool: &str, arguments: Value) -> (String, bool) {
     let a = post(
         addr,
-        TOKEN,
+        token,
         &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
             "params": {"name": tool, "arguments": arguments}}),
     )
@@ -996,4 +1001,136 @@ async fn management_instance_id_is_stable_across_restarts_and_binds_tokens() {
         err.contains("mcp_clients.stale") && err.contains("\"old\""),
         "{err}"
     );
+}
+
+#[tokio::test]
+async fn management_project_scopes_filter_and_refuse_and_deny_removes_tools() {
+    const SCOPED: &str = "scoped-token-0123456789";
+    const ROOTED: &str = "rooted-token-0123456789";
+    let d = TestDaemon::start_with(|c| {
+        with_clients(c, "127.0.0.1:0".parse().unwrap());
+        c.management
+            .clients
+            .insert("scoped".into(), ClientToken::Inline(SCOPED.into()));
+        c.management.allow.insert("scoped".into(), vec!["*".into()]);
+        c.management.scopes.insert(
+            "scoped".into(),
+            paddockd::management::Scope {
+                projects: Some(vec!["web".into(), "not-yet".into()]),
+                deny_projects: Vec::new(),
+                deny: vec!["archive_*".into()],
+            },
+        );
+        c.management
+            .clients
+            .insert("rooted".into(), ClientToken::Inline(ROOTED.into()));
+        c.management.scopes.insert(
+            "rooted".into(),
+            paddockd::management::Scope {
+                projects: Some(vec!["".into(), "web".into()]),
+                deny_projects: vec!["web".into()],
+                deny: Vec::new(),
+            },
+        );
+    })
+    .await;
+    let addr = addr(&d).await;
+    // deny wins over allow = ["*"], and takes the tools out of tools/list.
+    let names = tool_names(addr, SCOPED).await;
+    // (A prefix is a prefix: `archive_*` is not `unarchive_chat`.)
+    assert_eq!(names.len(), 12, "{names:?}");
+    assert!(names.iter().any(|n| n == "unarchive_chat"), "{names:?}");
+    assert!(
+        !names.iter().any(|n| n.starts_with("archive_")),
+        "{names:?}"
+    );
+
+    // The laptop (every project) makes a project and a chat in it and one at the root.
+    let project = call_json(addr, "create_project", json!({"name": "Web"})).await;
+    assert_eq!(project["slug"], "web", "{project}");
+    let root = call_json(
+        addr,
+        "create_chat",
+        json!({"project": "", "prompt": "root"}),
+    )
+    .await;
+    let root = root["sessionId"].as_str().unwrap().to_owned();
+    let web = call_json(
+        addr,
+        "create_chat",
+        json!({"project": "web", "prompt": "web"}),
+    )
+    .await;
+    let web = web["sessionId"].as_str().unwrap().to_owned();
+    poll("both chats listed", || async move {
+        let list = call_json(addr, "list_chats", json!({"scope": "all"})).await;
+        (list["total"] == 2).then_some(())
+    })
+    .await;
+
+    // Enumerating filters.
+    let json_as = |token: &'static str, tool: &'static str, args: Value| async move {
+        let (text, is_error) = call_as(addr, token, tool, args).await;
+        assert!(!is_error, "{tool}: {text}");
+        serde_json::from_str::<Value>(&text).unwrap()
+    };
+    let slugs = |v: Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["slug"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(
+        slugs(json_as(SCOPED, "list_projects", json!({})).await),
+        ["web"]
+    );
+    // "" is the root workspace, a slug like any other; deny_projects beats projects.
+    assert_eq!(
+        slugs(json_as(ROOTED, "list_projects", json!({})).await),
+        [""]
+    );
+    let list = json_as(SCOPED, "list_chats", json!({"scope": "all"})).await;
+    assert_eq!(list["total"], 1, "{list}");
+    assert_eq!(list["chats"][0]["sessionId"], web.as_str(), "{list}");
+    let list = json_as(ROOTED, "list_chats", json!({})).await;
+    assert_eq!(list["total"], 1, "{list}");
+    assert_eq!(list["chats"][0]["sessionId"], root.as_str(), "{list}");
+
+    // Addressing refuses, naming the client and the key.
+    for (tool, args) in [
+        ("read_chat", json!({"sessionId": root})),
+        ("send_message", json!({"sessionId": root, "message": "hi"})),
+        ("fork_chat", json!({"sessionId": root})),
+        ("create_chat", json!({"project": "", "prompt": "hi"})),
+        ("list_chats", json!({"project": ""})),
+        ("list_triggers", json!({"project": ""})),
+        ("create_project", json!({"name": "Api"})),
+    ] {
+        let (text, is_error) = call_as(addr, SCOPED, tool, args).await;
+        assert!(is_error, "{tool}: {text}");
+        assert!(
+            text.contains("\"scoped\"") && text.contains("mcp_clients.scoped.projects"),
+            "{tool}: {text}"
+        );
+    }
+    let (text, is_error) = call_as(addr, ROOTED, "read_chat", json!({"sessionId": web})).await;
+    assert!(
+        is_error && text.contains("mcp_clients.rooted.deny_projects"),
+        "{text}"
+    );
+    let (text, is_error) = call_as(addr, SCOPED, "archive_chat", json!({"sessionId": web})).await;
+    assert!(
+        is_error && text.contains("mcp_clients.scoped.deny"),
+        "{text}"
+    );
+    // Its own project's chat it may read.
+    let (text, is_error) = call_as(addr, SCOPED, "read_chat", json!({"sessionId": web})).await;
+    assert!(!is_error, "{text}");
+    let list = call_json(addr, "list_chats", json!({"scope": "all"})).await;
+    assert_eq!(
+        list["total"], 2,
+        "nothing was created by a refused call: {list}"
+    );
+    d.stop().await.unwrap();
 }
