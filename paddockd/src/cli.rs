@@ -53,6 +53,13 @@ the command line). It exits 0 at the end of stdin or on SIGINT/SIGTERM, and 2 wh
 the socket is missing."
     )]
     Mcp(McpArgs),
+    /// Measures the search index with a realistic vocabulary; for `cargo xtask bench`.
+    #[command(name = "bench-search", hide = true)]
+    BenchSearch {
+        /// How many generated chats to index
+        #[arg(long, default_value_t = 10_000)]
+        chats: u32,
+    },
 }
 
 /// `paddockd mcp`'s arguments. The token comes only from `PADDOCK_AGENT_TOKEN`.

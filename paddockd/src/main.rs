@@ -5,8 +5,15 @@ use paddockd::config::{Config, Sources};
 
 fn main() -> std::process::ExitCode {
     let args = Args::parse();
-    if let Some(Command::Mcp(mcp)) = &args.command {
-        return paddockd::mcp::main(mcp);
+    match &args.command {
+        Some(Command::Mcp(mcp)) => return paddockd::mcp::main(mcp),
+        Some(Command::BenchSearch { chats }) => {
+            for line in paddockd::search::large_vocabulary(*chats) {
+                println!("{line}");
+            }
+            return std::process::ExitCode::SUCCESS;
+        }
+        None => {}
     }
     match real_main(args) {
         Ok(()) => std::process::ExitCode::SUCCESS,

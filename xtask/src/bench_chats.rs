@@ -128,6 +128,7 @@ pub fn run(root: &Path) -> Result<()> {
     );
     // 4. Search.
     search_figures(&env, started, &log, log_from)?;
+    vocabulary_figures(&env)?;
     // 5. Deltas.
     delta_figures(&env)?;
     let rss = rss_kib(&daemon);
@@ -324,6 +325,27 @@ const QUERIES: &[(&str, &str)] = &[
     ("\"module layout\"", "a phrase in every chat"),
     ("\"layout module\"", "a phrase in none, its words in all"),
 ];
+
+/// The search index with a realistic vocabulary (the corpus's is a 20-word lorem), measured
+/// in-process by the release `paddockd bench-search`.
+fn vocabulary_figures(env: &BenchEnv) -> Result<()> {
+    let out = Command::new(env.release.join("paddockd"))
+        .args(["bench-search", "--chats", &CHATS.to_string()])
+        .stdin(Stdio::null())
+        .output()
+        .context("paddockd bench-search")?;
+    if !out.status.success() {
+        bail!(
+            "paddockd bench-search failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+    }
+    println!("  search index, a 300,000-word vocabulary (in-process):");
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        println!("    {line}");
+    }
+    Ok(())
+}
 
 /// Waits for the daemon's "search index built" line (logged after `from`), prints the build
 /// figures, then times each of [`QUERIES`] (median of 5).

@@ -12,12 +12,14 @@
 //! - [`query`], [`verify`], [`snippet`]: a query's terms → candidate chats from the postings
 //!   (an AND of each word's prefix range and each phrase's tokens) → ranked (title matches,
 //!   then recent activity) → their transcripts read, best first, to find the matches.
+//! - [`measure`]: the index with a realistic vocabulary, for `cargo xtask bench`.
 //!
 //! The index is in memory only: it is rebuilt at every start (see ARCHITECTURE.md for the
 //! time and the memory at 10,000 chats), and searches answer meanwhile with what is indexed
 //! so far and the build's progress.
 
 mod index;
+mod measure;
 mod query;
 mod reader;
 mod snippet;
@@ -34,6 +36,7 @@ use std::time::Instant;
 use paddock_proto::{ErrorBody, ErrorCode, SearchProgress, SearchRequest, SearchResults};
 use tokio_util::sync::{CancellationToken, DropGuard};
 
+pub use measure::large_vocabulary;
 pub use query::Query;
 
 use crate::daemon::{Daemon, project_error};
