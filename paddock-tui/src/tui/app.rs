@@ -1029,20 +1029,31 @@ impl App {
         }
     }
 
+    /// The project a project-wide view opens on: the open chat's when the chat pane has the
+    /// keyboard, else the tree cursor's.
+    fn focused_project(&self) -> Option<String> {
+        match self.chat.as_ref().filter(|_| self.focus != Focus::Tree) {
+            Some(chat) => Some(chat.project_slug().to_owned()),
+            None => self.tree.cursor_project(),
+        }
+    }
+
+    /// [`App::focused_project`], or a notice saying where to put the cursor.
+    fn project_in_view(&mut self) -> Option<String> {
+        let project = self.focused_project();
+        if project.is_none() {
+            self.notice = Some("put the cursor on a project or a chat".into());
+        }
+        project
+    }
+
     /// `B`: the file browser of the open chat's project (when the chat pane has the keyboard)
     /// or the tree cursor's.
     fn open_browser(&mut self) -> Option<Action> {
         if self.browser.take().is_some() {
             return None;
         }
-        let project = match self.chat.as_ref().filter(|_| self.focus != Focus::Tree) {
-            Some(chat) => Some(chat.project_slug().to_owned()),
-            None => self.tree.cursor_project(),
-        };
-        let Some(project_slug) = project else {
-            self.notice = Some("put the cursor on a project or a chat".into());
-            return None;
-        };
+        let project_slug = self.project_in_view()?;
         self.browser = Some(BrowserView::new(project_slug.clone()));
         Some(Action::LoadListing {
             project_slug,
@@ -1350,14 +1361,7 @@ impl App {
         if self.home.take().is_some() {
             return None;
         }
-        let project = match self.chat.as_ref().filter(|_| self.focus != Focus::Tree) {
-            Some(chat) => Some(chat.project_slug().to_owned()),
-            None => self.tree.cursor_project(),
-        };
-        let Some(slug) = project else {
-            self.notice = Some("put the cursor on a project or a chat".into());
-            return None;
-        };
+        let slug = self.project_in_view()?;
         self.home = Some(HomeView::new(slug.clone()));
         Some(Action::LoadOverview(slug))
     }
@@ -1368,11 +1372,7 @@ impl App {
         if self.triggers.take().is_some() {
             return None;
         }
-        let project = match self.chat.as_ref().filter(|_| self.focus != Focus::Tree) {
-            Some(chat) => Some(chat.project_slug().to_owned()),
-            None => self.tree.cursor_project(),
-        };
-        let view = TriggersView::new(project);
+        let view = TriggersView::new(self.focused_project());
         let asked = view.asked();
         self.triggers = Some(view);
         Some(Action::LoadTriggers(asked))
