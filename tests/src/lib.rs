@@ -2,12 +2,15 @@
 //! * [`fake_claude`]: a fast, scripted stand-in for the Claude Code CLI (the `fake-claude` bin);
 //! * [`mock_api`]: a stand-in for the Anthropic Messages API that the *real* CLI talks to;
 //! * [`real_claude`], [`process`], [`wait`]: spawning and driving either CLI with deadlines;
-//! * [`cwd_encoding`]: how the CLI names per-project transcript folders.
+//! * [`cwd_encoding`]: how the CLI names per-project transcript folders;
+//! * [`bins`], [`tmux`]: the built binaries and a private tmux server, for end-to-end tests.
 
+pub mod bins;
 pub mod cwd_encoding;
 pub mod fake_claude;
 pub mod mock_api;
 pub mod process;
 pub mod real_claude;
 pub mod text;
+pub mod tmux;
 pub mod wait;

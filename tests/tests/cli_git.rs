@@ -2,21 +2,9 @@
 //! client starts itself, a local bare repository as the remote (no network).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::{Path, PathBuf};
+use paddock_tests::bins::bin;
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
-
-/// `target/<profile>/NAME`, next to this test's own executable (`target/<profile>/deps/`).
-fn bin(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().and_then(Path::parent).unwrap();
-    let path = dir.join(name);
-    assert!(
-        path.exists(),
-        "{} is not built; run the tests with `cargo xtask test` (or `cargo build --workspace` first)",
-        path.display()
-    );
-    path
-}
 
 struct Env {
     dir: tempfile::TempDir,

@@ -9,6 +9,7 @@
 //! never acknowledged may hold either value.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use paddock_tests::bins::bin;
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::net::UnixStream;
@@ -25,19 +26,6 @@ use paddock_tests::wait::wait_until_blocking;
 const CHATS: usize = 12;
 const ROUNDS: usize = 12;
 const BURST: usize = 120;
-
-/// `target/<profile>/NAME`, next to this test's own executable (`target/<profile>/deps/`).
-fn bin(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().and_then(Path::parent).unwrap();
-    let path = dir.join(name);
-    assert!(
-        path.exists(),
-        "{} is not built; run the tests with `cargo xtask test` (or `cargo build --workspace` first)",
-        path.display()
-    );
-    path
-}
 
 /// A tiny deterministic generator (xorshift), so a failure can be replayed from its seed.
 struct Rng(u64);

@@ -4,9 +4,10 @@
 //! remote command line and its quoting are what a real ssh would send. No sshd is needed.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use paddock_tests::bins::bin;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -14,19 +15,6 @@ use std::time::{Duration, Instant};
 use paddock_proto::{
     ChatEvent, ClientMessage, ControlMessage, Hello, Outcome, Reply, Request, ServerMessage,
 };
-
-/// `target/<profile>/NAME`, next to this test's own executable (`target/<profile>/deps/`).
-fn bin(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().and_then(Path::parent).unwrap();
-    let path = dir.join(name);
-    assert!(
-        path.exists(),
-        "{} is not built; run the tests with `cargo xtask test` (or `cargo build --workspace` first)",
-        path.display()
-    );
-    path
-}
 
 /// A stand-in for ssh. ssh joins the remote command's words with spaces and hands the line to
 /// the far side's shell; so does this, after logging its arguments one per line.

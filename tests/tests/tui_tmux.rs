@@ -1,16 +1,11 @@
 //! The TUI in a real terminal: tmux runs `paddock`, capture-pane reads the screen.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use paddock_tests::bins::bin;
+use paddock_tests::tmux::Tmux;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
-
-fn bin(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let path = exe.parent().and_then(Path::parent).unwrap().join(name);
-    assert!(path.exists(), "{} is not built", path.display());
-    path
-}
 
 /// Calls an agent tool over the daemon's socket, as the `paddockd mcp` bridge would.
 fn agent_call(socket: &Path, token: &str, tool: &str, arguments: serde_json::Value) -> String {
@@ -50,64 +45,6 @@ fn agent_call(socket: &Path, token: &str, tool: &str, arguments: serde_json::Val
                 other => panic!("agent:call answered {other:?}"),
             };
         }
-    }
-}
-
-struct Tmux {
-    server: String,
-}
-
-impl Tmux {
-    fn cmd(&self) -> Command {
-        let mut c = Command::new("tmux");
-        c.args(["-L", &self.server, "-f", "/dev/null"]);
-        c
-    }
-
-    fn capture(&self) -> String {
-        let out = self
-            .cmd()
-            .args(["capture-pane", "-p", "-t", "tui"])
-            .output()
-            .expect("tmux is installed (.ci/run installs it)");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    /// Waits until the screen holds `what` and nothing is loading any more.
-    fn wait_loaded(&self, what: &str) -> String {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            let screen = self.capture();
-            if screen.contains(what) && !screen.contains("Loading") {
-                return screen;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "screen never showed {what:?} loaded:\n{screen}"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    fn wait_for(&self, what: &str) -> String {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            let screen = self.capture();
-            if screen.contains(what) {
-                return screen;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "screen never showed {what:?}:\n{screen}"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = self.cmd().arg("kill-server").output();
     }
 }
 

@@ -5,64 +5,11 @@
 //! `O` shows the project's Home.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::{Path, PathBuf};
+use paddock_tests::bins::bin;
+use paddock_tests::tmux::Tmux;
+use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
-
-fn bin(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let path = exe.parent().and_then(Path::parent).unwrap().join(name);
-    assert!(path.exists(), "{} is not built", path.display());
-    path
-}
-
-struct Tmux {
-    server: String,
-}
-
-impl Tmux {
-    fn cmd(&self) -> Command {
-        let mut c = Command::new("tmux");
-        c.args(["-L", &self.server, "-f", "/dev/null"]);
-        c
-    }
-
-    fn capture(&self) -> String {
-        let out = self
-            .cmd()
-            .args(["capture-pane", "-p", "-t", "tui"])
-            .output()
-            .expect("tmux is installed (.ci/run installs it)");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    fn wait_for(&self, what: &str) -> String {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            let screen = self.capture();
-            if screen.contains(what) {
-                return screen;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "screen never showed {what:?}:\n{screen}"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    fn keys(&self, keys: &[&str]) {
-        let mut c = self.cmd();
-        c.args(["send-keys", "-t", "tui"]).args(keys);
-        assert!(c.status().unwrap().success());
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = self.cmd().arg("kill-server").output();
-    }
-}
 
 #[test]
 fn triggers_are_listed_fired_and_removed_and_home_shows_the_project() {

@@ -1,0 +1,78 @@
+//! A private tmux server for the TUI's end-to-end tests: one window named `tui`, read with
+//! `capture-pane` and driven with `send-keys`; the server is killed when the value drops.
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// How long a screen may take to show what a test waits for.
+const DEADLINE: Duration = Duration::from_secs(30);
+/// How often the screen is read again.
+const POLL: Duration = Duration::from_millis(50);
+
+pub struct Tmux {
+    /// The `-L` socket name: one server per test.
+    pub server: String,
+}
+
+#[allow(clippy::expect_used, clippy::panic)]
+impl Tmux {
+    pub fn cmd(&self) -> Command {
+        let mut c = Command::new("tmux");
+        c.args(["-L", &self.server, "-f", "/dev/null"]);
+        c
+    }
+
+    /// The `tui` window's screen as text.
+    pub fn capture(&self) -> String {
+        let out = self
+            .cmd()
+            .args(["capture-pane", "-p", "-t", "tui"])
+            .output()
+            .expect("tmux is installed (.ci/run installs it)");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Waits until the screen holds `what`; the screen then.
+    pub fn wait_for(&self, what: &str) -> String {
+        self.wait_until(what, |screen| screen.contains(what))
+    }
+
+    /// Waits until the screen holds `what` and nothing is loading any more.
+    pub fn wait_loaded(&self, what: &str) -> String {
+        self.wait_until(what, |screen| {
+            screen.contains(what) && !screen.contains("Loading")
+        })
+    }
+
+    fn wait_until(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + DEADLINE;
+        loop {
+            let screen = self.capture();
+            if done(&screen) {
+                return screen;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "screen never showed {what:?}:\n{screen}"
+            );
+            std::thread::sleep(POLL);
+        }
+    }
+
+    /// Sends keys to the `tui` window (tmux key names: `Enter`, `Escape`, `C-t`...).
+    pub fn keys(&self, keys: &[&str]) {
+        let status = self
+            .cmd()
+            .args(["send-keys", "-t", "tui"])
+            .args(keys)
+            .status()
+            .expect("tmux send-keys runs");
+        assert!(status.success(), "tmux send-keys {keys:?} failed");
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.cmd().arg("kill-server").output();
+    }
+}
