@@ -5,6 +5,8 @@
 //! chat pane; the viewer (`a`): text shown, binary saved. Screens as `insta` snapshots at
 //! 80x24 and 40x24, and plain.
 
+mod chat_screen;
+use chat_screen::draw;
 use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
@@ -17,7 +19,6 @@ use paddock_tui::tui::app::{Action, App, Focus};
 use paddock_tui::tui::attach::PathPrompt;
 use paddock_tui::tui::attachment_view;
 use paddock_tui::tui::chat::ChatView;
-use paddock_tui::tui::chat_view::render_chat;
 use paddock_tui::tui::composer::{Composer, Target};
 use paddock_tui::tui::theme::Theme;
 use paddock_tui::tui::tree::RowId;
@@ -25,7 +26,6 @@ use paddock_tui::tui::{chat_send, render};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ratatui::layout::Rect;
 use serde_json::json;
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
@@ -118,37 +118,6 @@ fn chat_view() -> ChatView {
     ));
     view.set_running(false);
     view
-}
-
-fn draw(
-    view: &mut ChatView,
-    theme: &Theme,
-    width: u16,
-    height: u16,
-    composer: Option<&mut Composer>,
-) -> Result<TestBackend, Box<dyn std::error::Error>> {
-    let mut terminal = Terminal::new(TestBackend::new(width, height))?;
-    terminal.draw(|frame| {
-        let area = frame.area();
-        match composer {
-            Some(composer) => {
-                let h = composer.height(area.width).min(area.height);
-                let chat = Rect {
-                    height: area.height - h,
-                    ..area
-                };
-                let below = Rect {
-                    y: area.y + area.height - h,
-                    height: h,
-                    ..area
-                };
-                render_chat(view, theme, 0, frame, chat, false);
-                composer.render(theme, frame, below, true);
-            }
-            None => render_chat(view, theme, 0, frame, area, true),
-        }
-    })?;
-    Ok(terminal.backend().clone())
 }
 
 fn picked(name: &str, size: u64) -> Picked {

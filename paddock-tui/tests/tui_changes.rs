@@ -257,11 +257,9 @@ fn changes_plain_40x24() -> TestResult {
     Ok(())
 }
 
-#[test]
-fn changes_not_a_repo_80x24() -> TestResult {
-    let mut app = app(Theme::default());
-    let mut view = ChangesView::new("webapp".into(), Some(RACE.into()), "Investigate".into());
-    view.set_status(GitStatus {
+/// The status of a project directory that is not a git repository.
+fn not_a_repo() -> GitStatus {
+    GitStatus {
         project_slug: "webapp".into(),
         is_repo: false,
         branch: None,
@@ -272,7 +270,14 @@ fn changes_not_a_repo_80x24() -> TestResult {
         files: Vec::new(),
         hidden: 0,
         notes: Vec::new(),
-    });
+    }
+}
+
+#[test]
+fn changes_not_a_repo_80x24() -> TestResult {
+    let mut app = app(Theme::default());
+    let mut view = ChangesView::new("webapp".into(), Some(RACE.into()), "Investigate".into());
+    view.set_status(not_a_repo());
     app.changes = Some(view);
     insta::assert_snapshot!(screen(&mut app, 80, 24)?);
     Ok(())
@@ -282,18 +287,7 @@ fn changes_not_a_repo_80x24() -> TestResult {
 fn changes_not_a_repo_plain_40x24() -> TestResult {
     let mut app = app(Theme::plain());
     let mut view = ChangesView::new("webapp".into(), None, String::new());
-    view.set_status(GitStatus {
-        project_slug: "webapp".into(),
-        is_repo: false,
-        branch: None,
-        head: None,
-        upstream: None,
-        ahead: None,
-        behind: None,
-        files: Vec::new(),
-        hidden: 0,
-        notes: Vec::new(),
-    });
+    view.set_status(not_a_repo());
     app.changes = Some(view);
     insta::assert_snapshot!(screen(&mut app, 40, 24)?);
     Ok(())

@@ -1,6 +1,8 @@
 //! The chat pane and the composer as `insta` snapshots on ratatui's `TestBackend`, at 80x24 and
 //! at 40 columns, and how the pane scrolls and follows a stream.
 
+mod chat_screen;
+use chat_screen::draw;
 use paddock_proto::{
     Attribution, ChatError, ChatEvent, ChatSummary, Complete, HubFrame, KilledTask,
     MessageBoundary, Notice, NoticeKind, QueuedFlushed, Routing, TextDelta, ToolCall, ToolStart,
@@ -12,7 +14,6 @@ use paddock_tui::tui::composer::{Composer, Target};
 use paddock_tui::tui::theme::Theme;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use ratatui::layout::Rect;
 use serde_json::{Value, json};
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
@@ -316,37 +317,6 @@ fn tool_index(view: &ChatView, name: &str) -> Option<usize> {
     view.items()
         .iter()
         .position(|i| matches!(i, Item::Tool(t) if t.name == name))
-}
-
-fn draw(
-    view: &mut ChatView,
-    theme: &Theme,
-    width: u16,
-    height: u16,
-    composer: Option<&mut Composer>,
-) -> Result<TestBackend, Box<dyn std::error::Error>> {
-    let mut terminal = Terminal::new(TestBackend::new(width, height))?;
-    terminal.draw(|frame| {
-        let area = frame.area();
-        match composer {
-            Some(composer) => {
-                let h = composer.height(area.width).min(area.height);
-                let chat = Rect {
-                    height: area.height - h,
-                    ..area
-                };
-                let below = Rect {
-                    y: area.y + area.height - h,
-                    height: h,
-                    ..area
-                };
-                render_chat(view, theme, 0, frame, chat, false);
-                composer.render(theme, frame, below, true);
-            }
-            None => render_chat(view, theme, 3, frame, area, true),
-        }
-    })?;
-    Ok(terminal.backend().clone())
 }
 
 /// The transcript from its start, the failing test run expanded under the cursor.
