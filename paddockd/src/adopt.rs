@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::SystemTime;
 
-use serde_json::Value;
+use crate::claude_format::transcript::{Record, RecordKind};
 
 /// A terminal session that can be adopted.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -196,43 +196,31 @@ impl Scan {
             if !wanted {
                 continue;
             }
-            let Ok(rec) = serde_json::from_slice::<Value>(&line) else {
+            let Some(rec) = Record::parse(&line) else {
                 continue;
             };
             if scan.cwd.is_none() {
-                scan.cwd = rec.get("cwd").and_then(Value::as_str).map(str::to_owned);
+                scan.cwd.clone_from(&rec.cwd);
             }
-            if !seen_sidechain_flag && let Some(s) = rec.get("isSidechain").and_then(Value::as_bool)
-            {
+            if !seen_sidechain_flag && let Some(s) = rec.sidechain {
                 seen_sidechain_flag = true;
                 scan.sidechain = s;
             }
-            match rec.get("type").and_then(Value::as_str) {
-                Some("user") => scan.user(&rec),
-                Some("assistant") => {
-                    let model = rec.pointer("/message/model").and_then(Value::as_str);
-                    if model.is_some_and(|m| !m.starts_with('<')) {
-                        scan.answered = true;
-                    }
-                }
-                Some("custom-title") => {
-                    scan.custom_title = rec
-                        .get("customTitle")
-                        .and_then(Value::as_str)
-                        .filter(|t| !t.trim().is_empty())
-                        .map(str::to_owned);
+            match &rec.kind {
+                RecordKind::User { .. } => scan.user(&rec),
+                RecordKind::Assistant { .. } => scan.answered |= rec.is_model_reply(),
+                RecordKind::CustomTitle(title) => {
+                    scan.custom_title = Some(title.clone()).filter(|t| !t.trim().is_empty());
                 }
                 _ => {}
             }
         }
     }
 
-    fn user(&mut self, rec: &Value) {
-        let flag = |k: &str| rec.get(k).and_then(Value::as_bool) == Some(true);
-        if flag("isMeta") || flag("isCompactSummary") {
+    fn user(&mut self, rec: &Record) {
+        let Some(text) = rec.typed_text().filter(|t| !t.trim().is_empty()) else {
             return;
-        }
-        let Some(text) = prompt_text(rec) else { return };
+        };
         if text.starts_with("[Request interrupted") {
             return;
         }
@@ -249,21 +237,6 @@ impl Scan {
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     haystack.windows(needle.len()).any(|w| w == needle)
-}
-
-/// A user record's text: a string, or its text blocks (tool results have none).
-fn prompt_text(rec: &Value) -> Option<String> {
-    let text = match rec.pointer("/message/content")? {
-        Value::String(s) => s.clone(),
-        Value::Array(blocks) => blocks
-            .iter()
-            .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
-            .filter_map(|b| b.get("text").and_then(Value::as_str))
-            .collect::<Vec<_>>()
-            .join("\n"),
-        _ => return None,
-    };
-    (!text.trim().is_empty()).then_some(text)
 }
 
 /// A slash command as the CLI records it (the `<command-name>` envelope, its local output),
@@ -445,7 +418,7 @@ fn ends_with_newline(path: &Path) -> io::Result<bool> {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
     use std::time::Duration;
 
     const A: &str = "7cf0e5a6-9487-4988-a4f9-3aa7cfc41539";

@@ -10,6 +10,7 @@ pub mod autocommit;
 pub mod chat_links;
 pub mod chats;
 pub mod child;
+pub mod claude_format;
 pub mod cli;
 pub mod config;
 pub mod connection;

@@ -8,7 +8,9 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
 use paddock_proto::TranscriptEntry;
-use serde_json::Value;
+
+use crate::claude_format::content::Block;
+use crate::claude_format::transcript::{Record, RecordKind, is_interrupt_marker};
 
 /// The CLI's folder name for a working directory: every UTF-16 code unit outside
 /// `[A-Za-z0-9]` becomes `-`; past 200 characters, the first 200 plus `-` and the base-36
@@ -83,139 +85,82 @@ pub fn render(path: &Path) -> std::io::Result<Vec<TranscriptEntry>> {
 /// [`render`] does, so the search index, which reads lines as they are appended, counts
 /// entries as `chat:transcript` does. Returns the title of a `custom-title` record.
 pub fn render_line(line: &[u8], out: &mut Vec<TranscriptEntry>) -> Option<String> {
-    let rec = serde_json::from_slice::<Value>(line).ok()?;
+    let rec = Record::parse(line)?;
     render_record(&rec, out);
-    match rec.get("type").and_then(Value::as_str) {
-        Some("custom-title") => str_field(&rec, "customTitle"),
+    match rec.kind {
+        RecordKind::CustomTitle(title) => Some(title),
         _ => None,
     }
 }
 
-fn render_record(rec: &Value, out: &mut Vec<TranscriptEntry>) {
-    let uuid = str_field(rec, "uuid");
-    let timestamp = str_field(rec, "timestamp");
-    match rec.get("type").and_then(Value::as_str) {
-        Some("user") => {
-            if rec.get("isMeta").and_then(Value::as_bool) == Some(true) {
-                return;
-            }
-            let content = rec.pointer("/message/content");
-            if let Some(blocks) = content.and_then(Value::as_array) {
-                for b in blocks {
-                    if b.get("type").and_then(Value::as_str) == Some("tool_result") {
-                        out.push(TranscriptEntry::ToolResult {
-                            tool_use_id: str_field(b, "tool_use_id").unwrap_or_default(),
-                            output: content_text(b.get("content")),
-                            is_error: b.get("is_error").and_then(Value::as_bool) == Some(true),
-                        });
-                    }
+fn render_record(rec: &Record, out: &mut Vec<TranscriptEntry>) {
+    match &rec.kind {
+        RecordKind::User { is_meta: true, .. } => {}
+        RecordKind::User {
+            message,
+            is_compact_summary,
+            ..
+        } => {
+            for b in message.content.blocks() {
+                if let Block::ToolResult {
+                    tool_use_id,
+                    output,
+                    is_error,
+                } = b
+                {
+                    out.push(TranscriptEntry::ToolResult {
+                        tool_use_id,
+                        output,
+                        is_error,
+                    });
                 }
             }
-            if let Some(text) = user_text(rec) {
-                if text.starts_with("[Request interrupted by user") {
+            if let Some(text) = message.content.text() {
+                if is_interrupt_marker(&text) {
                     out.push(TranscriptEntry::Interrupted { text });
-                } else if rec.get("isCompactSummary").and_then(Value::as_bool) != Some(true) {
+                } else if !is_compact_summary {
                     out.push(TranscriptEntry::User {
-                        uuid,
-                        timestamp,
+                        uuid: rec.uuid.clone(),
+                        timestamp: rec.timestamp.clone(),
                         text,
                         attribution: None,
                     });
                 }
             }
         }
-        Some("assistant") => {
-            let model = rec
-                .pointer("/message/model")
-                .and_then(Value::as_str)
-                .map(str::to_owned);
-            let is_api_error = rec.get("isApiErrorMessage").and_then(Value::as_bool) == Some(true);
-            let blocks = rec
-                .pointer("/message/content")
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default();
-            for b in blocks {
-                match b.get("type").and_then(Value::as_str) {
-                    Some("text") => {
-                        let text = str_field(&b, "text").unwrap_or_default();
-                        if is_api_error {
-                            out.push(TranscriptEntry::ApiError {
-                                status: rec
-                                    .get("apiErrorStatus")
-                                    .and_then(Value::as_u64)
-                                    .and_then(|s| u16::try_from(s).ok()),
-                                text,
-                            });
-                        } else {
-                            out.push(TranscriptEntry::Assistant {
-                                uuid: uuid.clone(),
-                                timestamp: timestamp.clone(),
-                                text,
-                                model: model.clone(),
-                            });
-                        }
-                    }
-                    Some("thinking") => out.push(TranscriptEntry::Thinking {
-                        text: str_field(&b, "thinking").unwrap_or_default(),
-                    }),
-                    Some("tool_use") => out.push(TranscriptEntry::ToolUse {
-                        tool_use_id: str_field(&b, "id").unwrap_or_default(),
-                        name: str_field(&b, "name").unwrap_or_default(),
-                        input: b.get("input").cloned().unwrap_or(Value::Null),
+        RecordKind::Assistant { message, api_error } => {
+            for b in message.content.blocks() {
+                match b {
+                    Block::Text(text) => match api_error {
+                        Some(status) => out.push(TranscriptEntry::ApiError {
+                            status: *status,
+                            text,
+                        }),
+                        None => out.push(TranscriptEntry::Assistant {
+                            uuid: rec.uuid.clone(),
+                            timestamp: rec.timestamp.clone(),
+                            text,
+                            model: message.model.clone(),
+                        }),
+                    },
+                    Block::Thinking(text) => out.push(TranscriptEntry::Thinking { text }),
+                    Block::ToolUse { id, name, input } => out.push(TranscriptEntry::ToolUse {
+                        tool_use_id: id,
+                        name,
+                        input,
                     }),
                     _ => {}
                 }
             }
         }
-        Some("system")
-            if rec.get("subtype").and_then(Value::as_str) == Some("compact_boundary") =>
-        {
-            let meta = rec.get("compactMetadata");
-            out.push(TranscriptEntry::Compaction {
-                pre_tokens: meta
-                    .and_then(|m| m.get("preTokens"))
-                    .and_then(Value::as_u64),
-                post_tokens: meta
-                    .and_then(|m| m.get("postTokens"))
-                    .and_then(Value::as_u64),
-            });
-        }
+        RecordKind::CompactBoundary {
+            pre_tokens,
+            post_tokens,
+        } => out.push(TranscriptEntry::Compaction {
+            pre_tokens: *pre_tokens,
+            post_tokens: *post_tokens,
+        }),
         _ => {}
-    }
-}
-
-fn str_field(v: &Value, key: &str) -> Option<String> {
-    v.get(key).and_then(Value::as_str).map(str::to_owned)
-}
-
-/// The text of a user record, if it has any (tool results have none).
-fn user_text(rec: &Value) -> Option<String> {
-    match rec.pointer("/message/content")? {
-        Value::String(s) => Some(s.clone()),
-        Value::Array(blocks) => {
-            let texts: Vec<&str> = blocks
-                .iter()
-                .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
-                .filter_map(|b| b.get("text").and_then(Value::as_str))
-                .collect();
-            (!texts.is_empty()).then(|| texts.join("\n"))
-        }
-        _ => None,
-    }
-}
-
-/// A tool result's content as text: a string, or the text of its blocks.
-pub fn content_text(content: Option<&Value>) -> String {
-    match content {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(blocks)) => blocks
-            .iter()
-            .filter_map(|b| b.get("text").and_then(Value::as_str))
-            .collect::<Vec<_>>()
-            .join("\n"),
-        Some(other) if !other.is_null() => other.to_string(),
-        _ => String::new(),
     }
 }
 
@@ -251,8 +196,8 @@ mod tests {
             let text = std::fs::read_to_string(&file).unwrap();
             let cwd = text
                 .lines()
-                .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-                .find_map(|r| str_field(&r, "cwd"))
+                .filter_map(|l| Record::parse(l.as_bytes()))
+                .find_map(|r| r.cwd)
                 .unwrap();
             assert_eq!(encode_cwd(&cwd), name, "cwd {cwd}");
             checked += 1;

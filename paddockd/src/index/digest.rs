@@ -13,10 +13,10 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::fmt;
 
-use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Serialize};
+
+use crate::claude_format::transcript::{Head, HeadMessage, HeadUsage, is_envelope};
 
 use super::pricing::{Tokens, estimate_usd};
 
@@ -98,7 +98,7 @@ impl Digest {
         if line.iter().all(u8::is_ascii_whitespace) {
             return;
         }
-        let Ok(rec) = serde_json::from_slice::<Record<'_>>(line) else {
+        let Some(rec) = Head::parse(line) else {
             return;
         };
         if self.created_at.is_none()
@@ -145,7 +145,7 @@ impl Digest {
         }
     }
 
-    fn assistant(&mut self, message: Message<'_>, requested_model: Option<&str>) {
+    fn assistant(&mut self, message: HeadMessage<'_>, requested_model: Option<&str>) {
         let Some(model) = message.model.filter(|m| !m.starts_with('<')) else {
             // `<synthetic>`: an API error the CLI wrote as a message. Not a message of the model.
             return;
@@ -176,7 +176,7 @@ impl Digest {
             self.last_model = Some(model.to_string());
         }
         let tokens = match (message.usage, &self.current) {
-            (Some(usage), _) => usage.tokens(),
+            (Some(usage), _) => tokens(usage),
             // A record without usage keeps what its message's earlier records said.
             (None, Some(current)) if same_message => current.tokens,
             (None, _) => Tokens::default(),
@@ -238,19 +238,11 @@ impl Digest {
     }
 }
 
-/// The text of a user record that is a prompt: not meta, not a compaction summary, with text
-/// (tool results alone are not prompts), not an interruption marker, and not the envelope the
-/// CLI writes around a slash command and its local output (`<command-name>/compact…`,
-/// `<local-command-stdout>…`).
-fn prompt_text(rec: &Record<'_>) -> Option<String> {
-    if rec.is_meta == Some(true) || rec.is_compact_summary == Some(true) {
-        return None;
-    }
-    let text = rec.message.as_ref()?.content.as_ref()?.0.clone()?;
-    let envelope = ["[Request interrupted", "<command-", "<local-command-"]
-        .iter()
-        .any(|p| text.trim_start().starts_with(p));
-    (!text.trim().is_empty() && !envelope).then_some(text)
+/// The text of a user record that is a prompt: typed (see [`Head::typed_text`]), not empty,
+/// not the CLI's own envelope or interruption marker.
+fn prompt_text(rec: &Head<'_>) -> Option<String> {
+    let text = rec.typed_text()?;
+    (!text.trim().is_empty() && !is_envelope(&text)).then_some(text)
 }
 
 /// How long a chat's one-line status may be.
@@ -267,124 +259,12 @@ fn one_line(text: &str, max: usize) -> String {
     }
 }
 
-/// The fields of a record the digest reads; everything else is skipped unparsed.
-#[derive(Deserialize)]
-struct Record<'a> {
-    #[serde(rename = "type", borrow, default)]
-    kind: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    timestamp: Option<Cow<'a, str>>,
-    #[serde(rename = "isMeta", default)]
-    is_meta: Option<bool>,
-    #[serde(rename = "isCompactSummary", default)]
-    is_compact_summary: Option<bool>,
-    #[serde(rename = "customTitle", borrow, default)]
-    custom_title: Option<Cow<'a, str>>,
-    #[serde(rename = "requestedModel", borrow, default)]
-    requested_model: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    message: Option<Message<'a>>,
-}
-
-#[derive(Deserialize)]
-struct Message<'a> {
-    #[serde(borrow, default)]
-    id: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    model: Option<Cow<'a, str>>,
-    #[serde(default)]
-    content: Option<ContentText>,
-    #[serde(default)]
-    usage: Option<Usage>,
-}
-
-#[derive(Deserialize, Clone, Copy)]
-struct Usage {
-    #[serde(default)]
-    input_tokens: Option<u64>,
-    #[serde(default)]
-    output_tokens: Option<u64>,
-    #[serde(default)]
-    cache_read_input_tokens: Option<u64>,
-    #[serde(default)]
-    cache_creation_input_tokens: Option<u64>,
-}
-
-impl Usage {
-    fn tokens(self) -> Tokens {
-        Tokens {
-            input: self.input_tokens.unwrap_or(0),
-            output: self.output_tokens.unwrap_or(0),
-            cache_read: self.cache_read_input_tokens.unwrap_or(0),
-            cache_creation: self.cache_creation_input_tokens.unwrap_or(0),
-        }
-    }
-}
-
-/// The text of a message's content: the string, or its `text` blocks joined by newlines.
-/// Other blocks (tool results, images, tool input) are skipped without being built.
-struct ContentText(Option<String>);
-
-#[derive(Deserialize)]
-struct Block<'a> {
-    #[serde(rename = "type", borrow, default)]
-    kind: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    text: Option<Cow<'a, str>>,
-}
-
-impl<'de> Deserialize<'de> for ContentText {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = ContentText;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("message content")
-            }
-            fn visit_str<E>(self, s: &str) -> Result<ContentText, E> {
-                Ok(ContentText(Some(s.to_owned())))
-            }
-            fn visit_string<E>(self, s: String) -> Result<ContentText, E> {
-                Ok(ContentText(Some(s)))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<ContentText, A::Error> {
-                let mut text: Option<String> = None;
-                while let Some(block) = seq.next_element::<Block<'de>>()? {
-                    if block.kind.as_deref() != Some("text") {
-                        continue;
-                    }
-                    let Some(t) = block.text else { continue };
-                    match &mut text {
-                        Some(acc) => {
-                            acc.push('\n');
-                            acc.push_str(&t);
-                        }
-                        None => text = Some(t.into_owned()),
-                    }
-                }
-                Ok(ContentText(text))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ContentText, A::Error> {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(ContentText(None))
-            }
-            fn visit_unit<E>(self) -> Result<ContentText, E> {
-                Ok(ContentText(None))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<ContentText, E> {
-                Ok(ContentText(None))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<ContentText, E> {
-                Ok(ContentText(None))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<ContentText, E> {
-                Ok(ContentText(None))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<ContentText, E> {
-                Ok(ContentText(None))
-            }
-        }
-        d.deserialize_any(V)
+fn tokens(usage: HeadUsage) -> Tokens {
+    Tokens {
+        input: usage.input_tokens.unwrap_or(0),
+        output: usage.output_tokens.unwrap_or(0),
+        cache_read: usage.cache_read_input_tokens.unwrap_or(0),
+        cache_creation: usage.cache_creation_input_tokens.unwrap_or(0),
     }
 }
 

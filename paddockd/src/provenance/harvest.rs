@@ -24,6 +24,9 @@ use std::time::{Duration, Instant};
 use paddock_proto::{FileEdge, Specialist};
 use serde_json::Value;
 
+use crate::claude_format::content::Block;
+use crate::claude_format::transcript::{Record, SubagentMeta};
+
 use super::identity::Hashed;
 use super::steps::{self, FileRecord, Line, Role, StepRecord};
 use super::{Kind, Limits, abs_path, kind_of, named_paths, preview, rel_path};
@@ -113,25 +116,25 @@ impl Harvester {
         let folder = place.transcripts.join(session).join("subagents");
         let mut recorded = 0;
         for (agent_id, meta_path) in finished_agents(&folder, done) {
-            let meta = read_meta(&meta_path);
+            let meta = SubagentMeta::read(&meta_path);
             // The turn of the call that started it; a subagent of a call not seen (one before
             // a restart, or one still to come) waits. Without a call id: the current turn.
-            let turn = match str_field(&meta, "toolUseId") {
-                Some(call) => match pending.remove(&call) {
+            let turn = match &meta.tool_use_id {
+                Some(call) => match pending.remove(call) {
                     Some((turn, _)) => turn,
                     None => continue,
                 },
                 None => place.clone(),
             };
             done.insert(agent_id.clone());
-            if meta.get("spawnDepth").and_then(Value::as_u64).unwrap_or(1) > 1 {
+            if meta.spawn_depth > 1 {
                 continue;
             }
             let specialist = Specialist {
                 agent_id: agent_id.clone(),
-                name: str_field(&meta, "agentType").unwrap_or_else(|| "subagent".into()),
-                description: str_field(&meta, "description"),
-                model: str_field(&meta, "model"),
+                name: meta.agent_type.unwrap_or_else(|| "subagent".into()),
+                description: meta.description,
+                model: meta.model,
             };
             let transcript = folder.join(format!("agent-{agent_id}.jsonl"));
             let calls = match read_calls(&transcript) {
@@ -179,30 +182,11 @@ fn finished_agents(folder: &Path, done: &HashSet<String>) -> Vec<(String, PathBu
             let id = name.strip_prefix("agent-")?.strip_suffix(".meta.json")?;
             (!done.contains(id)).then(|| (id.to_owned(), e.path()))
         })
-        .filter(|(_, meta)| {
-            read_meta(meta)
-                .get("finished")
-                .and_then(Value::as_bool)
-                .unwrap_or(false)
-        })
+        .filter(|(_, meta)| SubagentMeta::read(meta).finished)
         .collect();
     found.sort();
     found.truncate(MAX_AGENTS);
     found
-}
-
-fn read_meta(path: &Path) -> Value {
-    std::fs::read(path)
-        .ok()
-        .and_then(|b| serde_json::from_slice(&b).ok())
-        .unwrap_or(Value::Null)
-}
-
-fn str_field(v: &Value, key: &str) -> Option<String> {
-    v.get(key)
-        .and_then(Value::as_str)
-        .filter(|s| !s.is_empty())
-        .map(str::to_owned)
 }
 
 /// One tool call of a subagent, from its transcript.
@@ -226,57 +210,37 @@ fn read_calls(path: &Path) -> std::io::Result<Vec<Call>> {
     let mut by_id: HashMap<String, usize> = HashMap::new();
     for line in reader.lines() {
         let Ok(line) = line else { break };
-        let Ok(record) = serde_json::from_str::<Value>(&line) else {
+        let Some(record) = Record::parse(line.as_bytes()) else {
             continue;
         };
-        let at = record
-            .get("timestamp")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned();
-        let Some(blocks) = record
-            .get("message")
-            .and_then(|m| m.get("content"))
-            .and_then(Value::as_array)
-        else {
-            continue;
-        };
-        for block in blocks {
-            match block.get("type").and_then(Value::as_str) {
-                Some("tool_use") => {
-                    let (Some(id), Some(name)) = (
-                        block.get("id").and_then(Value::as_str),
-                        block.get("name").and_then(Value::as_str),
-                    ) else {
-                        continue;
-                    };
-                    if by_id.contains_key(id) {
+        let at = record.timestamp.clone().unwrap_or_default();
+        for block in record.blocks() {
+            match block {
+                Block::ToolUse { id, name, input } => {
+                    if id.is_empty() || name.is_empty() || by_id.contains_key(&id) {
                         continue;
                     }
-                    by_id.insert(id.to_owned(), calls.len());
+                    by_id.insert(id.clone(), calls.len());
                     calls.push(Call {
-                        tool_use_id: id.to_owned(),
-                        tool: name.to_owned(),
-                        input: block.get("input").cloned().unwrap_or(Value::Null),
+                        tool_use_id: id,
+                        tool: name,
+                        input,
                         started_at: at.clone(),
                         ended_at: None,
                         is_error: false,
                     });
                 }
-                Some("tool_result") => {
-                    let Some(&i) = block
-                        .get("tool_use_id")
-                        .and_then(Value::as_str)
-                        .and_then(|id| by_id.get(id))
-                    else {
+                Block::ToolResult {
+                    tool_use_id,
+                    is_error,
+                    ..
+                } => {
+                    let Some(&i) = by_id.get(&tool_use_id) else {
                         continue;
                     };
                     if let Some(call) = calls.get_mut(i) {
                         call.ended_at = Some(at.clone());
-                        call.is_error = block
-                            .get("is_error")
-                            .and_then(Value::as_bool)
-                            .unwrap_or(false);
+                        call.is_error = is_error;
                     }
                 }
                 _ => {}

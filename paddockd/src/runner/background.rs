@@ -13,8 +13,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
-use serde_json::Value;
 use tokio::time::Instant;
+
+use crate::claude_format::stdout::{Kind, Line, System};
 
 /// How long running background tasks keep an otherwise idle process alive (no idle timeout, no
 /// batch stop, no reaping for the pool), counted from when the first of them started. A task
@@ -52,37 +53,35 @@ pub struct Background {
 
 impl Background {
     /// Takes what a stdout line says about background tasks.
-    pub fn track(&mut self, v: &Value) {
-        if v.get("type").and_then(Value::as_str) != Some("system") {
+    pub fn track(&mut self, line: &Line) {
+        let Kind::System(system) = &line.kind else {
             return;
-        }
+        };
         let now = Instant::now();
-        match v.get("subtype").and_then(Value::as_str) {
-            Some("background_tasks_changed") => {
-                let Some(tasks) = v.get("tasks").and_then(Value::as_array) else {
-                    return;
-                };
+        match system {
+            System::BackgroundTasksChanged { tasks } => {
                 let mut running = BTreeMap::new();
                 for t in tasks {
-                    if let Some(id) = str_of(t, "task_id") {
-                        let description = str_of(t, "description").unwrap_or_default();
-                        running.insert(id.to_owned(), description.to_owned());
+                    if let Some(id) = &t.id {
+                        let description = t.description.clone().unwrap_or_default();
+                        running.insert(id.clone(), description);
                         self.remember(id);
                     }
                 }
                 self.running = running;
             }
-            Some("task_started")
-                if v.get("is_backgrounded").and_then(Value::as_bool) == Some(true) =>
-            {
-                if let Some(id) = str_of(v, "task_id") {
-                    let description = str_of(v, "description").unwrap_or_default();
-                    self.running.insert(id.to_owned(), description.to_owned());
+            System::TaskStarted {
+                task,
+                is_backgrounded: true,
+            } => {
+                if let Some(id) = &task.id {
+                    let description = task.description.clone().unwrap_or_default();
+                    self.running.insert(id.clone(), description);
                     self.remember(id);
                 }
             }
-            Some("task_notification") => {
-                let Some(id) = str_of(v, "task_id") else {
+            System::TaskNotification { task_id, summary } => {
+                let Some(id) = task_id else {
                     return;
                 };
                 if !self.known.contains(id) {
@@ -92,7 +91,7 @@ impl Background {
                 let description = self.running.remove(id);
                 self.finished = description
                     .filter(|d| !d.is_empty())
-                    .or_else(|| str_of(v, "summary").map(str::to_owned))
+                    .or_else(|| summary.clone())
                     .or_else(|| self.finished.take());
                 self.owed_since = Some(now);
             }
@@ -171,23 +170,19 @@ impl Background {
     }
 }
 
-fn str_of<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
-    v.get(key).and_then(Value::as_str)
-}
-
 /// Whether a line that arrives while no turn runs opens a turn the CLI started by itself (a
 /// background task's notification, a scheduled wake-up): `system/init`, which begins every turn
 /// of a stream-json process, or a turn's own lines should that be missed (`assistant`,
 /// `stream_event`, `result`) from the main conversation. Task bookkeeping, control responses,
 /// `system/status`, title changes, a local command's `user` echo (`set_model` prints one) and a
 /// subagent's traffic (`parent_tool_use_id` set) do not: none of them is followed by a `result`.
-pub fn starts_turn(v: &Value) -> bool {
-    if v.get("parent_tool_use_id").is_some_and(|p| !p.is_null()) {
+pub fn starts_turn(line: &Line) -> bool {
+    if line.subagent {
         return false;
     }
-    match v.get("type").and_then(Value::as_str) {
-        Some("assistant" | "stream_event" | "result") => true,
-        Some("system") => v.get("subtype").and_then(Value::as_str) == Some("init"),
+    match &line.kind {
+        Kind::Assistant(_) | Kind::StreamEvent(_) | Kind::Result(_) => true,
+        Kind::System(System::Init { .. }) => true,
         _ => false,
     }
 }
@@ -198,8 +193,12 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn l(v: serde_json::Value) -> Line {
+        Line::decode(&v)
+    }
+
     /// The background lines of the real CLI's capture (l_subagent_bg), in order.
-    fn capture() -> Vec<Value> {
+    fn capture() -> Vec<serde_json::Value> {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/../tests/fixtures/claude-cli-2.1.332/stdout/l_subagent_bg.jsonl"
@@ -217,7 +216,7 @@ mod tests {
         let mut results = 0;
         let mut mark = None;
         for v in &lines {
-            bg.track(v);
+            bg.track(&Line::decode(v));
             if v["type"] == "system" && v["subtype"] == "task_started" {
                 assert!(bg.hold_until(Instant::now()).is_some(), "a task runs");
                 assert_eq!(bg.running(), 1);
@@ -246,15 +245,17 @@ mod tests {
         let mut bg = Background::default();
         let now = Instant::now();
         assert!(bg.defer_until(now).is_none());
-        bg.track(
-            &json!({"type":"system","subtype":"task_started","task_id":"a",
+        bg.track(&l(
+            json!({"type":"system","subtype":"task_started","task_id":"a",
             "is_backgrounded":true,"description":"A"}),
-        );
+        ));
         assert!(
             bg.defer_until(now).is_none(),
             "a running task defers nothing"
         );
-        bg.track(&json!({"type":"system","subtype":"task_notification","task_id":"a"}));
+        bg.track(&l(
+            json!({"type":"system","subtype":"task_notification","task_id":"a"}),
+        ));
         let until = bg.defer_until(Instant::now()).unwrap();
         assert!(bg.defer_until(until).is_none(), "bounded");
         let mark = bg.turn_started();
@@ -265,24 +266,30 @@ mod tests {
     #[test]
     fn a_foreground_notification_owes_nothing() {
         let mut bg = Background::default();
-        bg.track(
-            &json!({"type":"system","subtype":"task_started","task_id":"a",
+        bg.track(&l(
+            json!({"type":"system","subtype":"task_started","task_id":"a",
             "is_backgrounded":false}),
-        );
-        bg.track(&json!({"type":"system","subtype":"task_notification","task_id":"a"}));
+        ));
+        bg.track(&l(
+            json!({"type":"system","subtype":"task_notification","task_id":"a"}),
+        ));
         assert!(bg.hold_until(Instant::now()).is_none());
     }
 
     #[test]
     fn a_notification_during_the_turn_is_owed_again() {
         let mut bg = Background::default();
-        bg.track(
-            &json!({"type":"system","subtype":"background_tasks_changed",
+        bg.track(&l(
+            json!({"type":"system","subtype":"background_tasks_changed",
             "tasks":[{"task_id":"a","description":"A"},{"task_id":"b","description":"B"}]}),
-        );
-        bg.track(&json!({"type":"system","subtype":"task_notification","task_id":"a"}));
+        ));
+        bg.track(&l(
+            json!({"type":"system","subtype":"task_notification","task_id":"a"}),
+        ));
         let mark = bg.turn_started();
-        bg.track(&json!({"type":"system","subtype":"task_notification","task_id":"b"}));
+        bg.track(&l(
+            json!({"type":"system","subtype":"task_notification","task_id":"b"}),
+        ));
         bg.turn_ended(mark);
         assert!(bg.hold_until(Instant::now()).is_some(), "b's turn is owed");
         let mark = bg.turn_started();
@@ -292,24 +299,24 @@ mod tests {
 
     #[test]
     fn which_idle_lines_open_a_turn() {
-        assert!(starts_turn(&json!({"type":"system","subtype":"init"})));
-        assert!(starts_turn(
-            &json!({"type":"assistant","parent_tool_use_id":null})
-        ));
-        assert!(!starts_turn(
-            &json!({"type":"assistant","parent_tool_use_id":"toolu_1"})
-        ));
-        assert!(!starts_turn(
-            &json!({"type":"system","subtype":"task_notification"})
-        ));
-        assert!(!starts_turn(&json!({"type":"control_response"})));
-        assert!(!starts_turn(&json!({"type":"command_lifecycle"})));
-        assert!(!starts_turn(
-            &json!({"type":"system","subtype":"status","status":null})
-        ));
-        assert!(!starts_turn(
-            &json!({"type":"user","message":{"role":"user",
+        assert!(starts_turn(&l(json!({"type":"system","subtype":"init"}))));
+        assert!(starts_turn(&l(
+            json!({"type":"assistant","parent_tool_use_id":null})
+        )));
+        assert!(!starts_turn(&l(
+            json!({"type":"assistant","parent_tool_use_id":"toolu_1"})
+        )));
+        assert!(!starts_turn(&l(
+            json!({"type":"system","subtype":"task_notification"})
+        )));
+        assert!(!starts_turn(&l(json!({"type":"control_response"}))));
+        assert!(!starts_turn(&l(json!({"type":"command_lifecycle"}))));
+        assert!(!starts_turn(&l(
+            json!({"type":"system","subtype":"status","status":null})
+        )));
+        assert!(!starts_turn(&l(
+            json!({"type":"user","message":{"role":"user",
             "content":"<local-command-stdout>Set model</local-command-stdout>"}})
-        ));
+        )));
     }
 }

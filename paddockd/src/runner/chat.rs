@@ -19,6 +19,7 @@ use super::background::{self, Background};
 use super::process::{ClaudeProcess, Output, SessionStart, SpawnSpec, describe_exit};
 use super::translate::Translator;
 use super::{Cmd, Ctx, TurnRequest, permissions};
+use crate::claude_format::stdout::{Control, ControlRequest, Kind, Line};
 use crate::run_log::RunRecord;
 use crate::stores::{Injection, RunProvenance};
 
@@ -31,7 +32,7 @@ pub struct TurnJob {
     pub reply: oneshot::Sender<Result<String, ErrorBody>>,
     /// A turn the CLI started by itself (a background task's notification): its first stdout
     /// line. No message is sent; the turn is read from this line to its `result`.
-    pub unprompted: Option<Value>,
+    pub unprompted: Option<Line>,
 }
 
 pub enum ChatCmd {
@@ -336,7 +337,7 @@ impl ChatTask {
     /// A permission request while no turn runs (a background subagent's tool call): an allowed
     /// tool is allowed; any other is denied at once, since the approvals inbox asks for a
     /// running turn and the subagent would otherwise wait until its process is stopped.
-    async fn idle_permission(&mut self, v: &Value) {
+    async fn idle_permission(&mut self, v: &ControlRequest) {
         let Some(project) = self.last.as_ref().map(|l| l.project.clone()) else {
             return;
         };
@@ -369,12 +370,12 @@ impl ChatTask {
     /// unprompted turn; a dead or babbling process is let go.
     async fn idle_output(&mut self, out: Output) {
         match out {
-            Output::Json(v) => {
+            Output::Line(v) => {
                 if let Some(live) = self.live.as_mut() {
                     live.background.track(&v);
                 }
-                if v.get("type").and_then(Value::as_str) == Some("control_request") {
-                    self.idle_permission(&v).await;
+                if let Kind::ControlRequest(request) = &v.kind {
+                    self.idle_permission(request).await;
                     return;
                 }
                 if background::starts_turn(&v)
@@ -385,11 +386,7 @@ impl ChatTask {
                     self.drain_pending().await;
                     return;
                 }
-                let kind = v
-                    .get("type")
-                    .and_then(Value::as_str)
-                    .unwrap_or("?")
-                    .to_owned();
+                let kind = v.type_name();
                 tracing::debug!(session = %self.session_id, kind, "output while idle");
             }
             Output::Garbage(line) => {
@@ -403,7 +400,7 @@ impl ChatTask {
     /// A turn the CLI started by itself: it runs as a daemon-started turn (a job id, a run,
     /// `chat:active`, frames to every subscriber, `chat:complete`), recorded under the origin
     /// and trigger of the turn before it: the work it reports was started by that turn.
-    async fn unprompted(&mut self, last: LastTurn, first: Value) {
+    async fn unprompted(&mut self, last: LastTurn, first: Line) {
         let label = self
             .live
             .as_ref()
@@ -1012,7 +1009,7 @@ impl ChatTask {
         &mut self,
         project: &crate::projects::Project,
         job_id: &str,
-        mut first: Option<Value>,
+        mut first: Option<Line>,
     ) -> Result<TurnEnd, Vec<ChatEvent>> {
         let cfg = self.ctx.cfg.clone();
         let hub = self.ctx.hub.clone();
@@ -1035,11 +1032,11 @@ impl ChatTask {
             };
             tokio::select! {
                 out = next_line(&mut first, &mut live.proc) => match out {
-                    Output::Json(v) => {
+                    Output::Line(v) => {
                         last_output = Instant::now();
                         live.background.track(&v);
-                        if v.get("type").and_then(Value::as_str) == Some("control_request") {
-                            match permission_request(&v, &allowed, Some(&attachments_dir)) {
+                        if let Kind::ControlRequest(request) = &v.kind {
+                            match permission_request(request, &allowed, Some(&attachments_dir)) {
                                 Some(Permission::Answer(answer)) => {
                                     if let Err(e) = live.proc.send(&answer).await {
                                         return Err(self.lost_process(e.to_string()).await);
@@ -1311,46 +1308,39 @@ enum Permission {
 /// `None` for a request with no id (nothing to answer).
 /// `attachments`: the attachments folder, whose files are read without asking.
 fn permission_request(
-    v: &Value,
+    req: &ControlRequest,
     allowed: &[String],
     attachments: Option<&std::path::Path>,
 ) -> Option<Permission> {
-    let request_id = v.get("request_id").and_then(Value::as_str)?;
-    let request = v.get("request")?;
-    if request.get("subtype").and_then(Value::as_str) != Some("can_use_tool") {
+    let request_id = req.request_id.as_deref()?;
+    let (tool, input) = match &req.request {
+        Control::CanUseTool { tool_name, input } => (tool_name.as_str(), input),
         // Nothing else is expected from the CLI; say so rather than leave it waiting.
-        let subtype = request
-            .get("subtype")
-            .and_then(Value::as_str)
-            .unwrap_or("?");
-        return Some(Permission::Answer(json!({"type": "control_response",
-            "response": {"subtype": "error", "request_id": request_id,
-                "error": format!("paddockd does not handle {subtype}")}})));
-    }
-    let tool = request
-        .get("tool_name")
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    let input = request.get("input").cloned().unwrap_or(Value::Null);
+        Control::Other(subtype) => {
+            return Some(Permission::Answer(json!({"type": "control_response",
+                "response": {"subtype": "error", "request_id": request_id,
+                    "error": format!("paddockd does not handle {subtype}")}})));
+        }
+    };
     if permissions::allowed(tool, allowed)
-        || attachments.is_some_and(|dir| crate::attachments::reads_an_attachment(tool, &input, dir))
+        || attachments.is_some_and(|dir| crate::attachments::reads_an_attachment(tool, input, dir))
     {
         Some(Permission::Answer(permissions::answer(
-            request_id, &input, None,
+            request_id, input, None,
         )))
     } else {
         Some(Permission::Ask {
             request_id: request_id.to_owned(),
             tool: tool.to_owned(),
-            input,
+            input: input.clone(),
         })
     }
 }
 
 /// `first` if a line was read already, else the process's next.
-async fn next_line(first: &mut Option<Value>, proc: &mut ClaudeProcess) -> Output {
+async fn next_line(first: &mut Option<Line>, proc: &mut ClaudeProcess) -> Output {
     match first.take() {
-        Some(v) => Output::Json(v),
+        Some(v) => Output::Line(v),
         None => proc.next().await,
     }
 }

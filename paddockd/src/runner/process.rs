@@ -17,6 +17,8 @@ use tokio::process::{Child, ChildStdin, ChildStdout};
 use tokio::sync::OwnedSemaphorePermit;
 use tokio::task::JoinHandle;
 
+use crate::claude_format::stdout::Line;
+
 /// The longest stdout line accepted from the CLI (tool results can be large).
 const MAX_STDOUT_LINE: usize = 64 * 1024 * 1024;
 /// Lines of stderr kept to explain a crash.
@@ -63,7 +65,8 @@ pub enum ProcessError {
 /// What came out of stdout.
 #[derive(Debug)]
 pub enum Output {
-    Json(Value),
+    /// A JSON object, decoded.
+    Line(Line),
     /// A line that is not JSON: the process is not speaking the protocol.
     Garbage(String),
     /// stdout closed: the process is exiting.
@@ -181,7 +184,7 @@ impl ClaudeProcess {
                         continue;
                     }
                     return match serde_json::from_slice::<Value>(&line) {
-                        Ok(v) if v.is_object() => Output::Json(v),
+                        Ok(v) if v.is_object() => Output::Line(Line::decode(&v)),
                         _ => Output::Garbage(String::from_utf8_lossy(&line).into_owned()),
                     };
                 }

@@ -1,4 +1,5 @@
-//! Translates the CLI's stream-json stdout (docs/claude-cli.md §3) into chat frames.
+//! Translates the CLI's stream-json stdout (docs/claude-cli.md §3), decoded by
+//! [`claude_format::stdout`](crate::claude_format::stdout), into chat frames.
 //!
 //! Text arrives as `stream_event` deltas; the complete `assistant` line that follows each
 //! block is used only for what the deltas did not carry (tool inputs, synthetic API error
@@ -10,6 +11,12 @@ use paddock_proto::{
     ChatEvent, Complete, MessageBoundary, Notice, NoticeKind, TextDelta, ToolCall, ToolStart, Usage,
 };
 use serde_json::Value;
+
+use crate::claude_format::content::{Block, Content};
+use crate::claude_format::stdout::{
+    Assistant, Event, Kind, Line, StreamEvent, System, TurnResult, User,
+};
+use crate::claude_format::transcript::is_interrupt_marker;
 
 /// Longest tool output forwarded in a frame; the transcript keeps the whole of it.
 const MAX_TOOL_OUTPUT: usize = 64 * 1024;
@@ -32,6 +39,9 @@ pub struct Translator {
     tools: HashMap<String, (String, Value)>,
     /// API message ids that streamed text or thinking deltas.
     streamed: HashSet<String>,
+    /// The id of the message being streamed, from its `message_start`: 2.1.197 names it
+    /// nowhere else in the stream.
+    streaming: Option<String>,
     /// The process's cumulative cost at the end of the previous turn.
     cost_so_far: f64,
     /// The context window of the model, from `modelUsage`.
@@ -47,57 +57,55 @@ impl Translator {
         self.model.as_deref()
     }
 
-    /// Translates one parsed line.
-    pub fn line(&mut self, v: &Value) -> Translated {
+    /// Translates one decoded line.
+    pub fn line(&mut self, line: &Line) -> Translated {
         let mut out = Translated::default();
         // Subagent traffic (parent_tool_use_id set) belongs to the Agent tool call, not the chat.
-        if v.get("parent_tool_use_id").is_some_and(|p| !p.is_null()) {
+        if line.subagent {
             return out;
         }
-        match v.get("type").and_then(Value::as_str) {
-            Some("system") => self.system(v, &mut out),
-            Some("stream_event") => self.stream_event(v, &mut out),
-            Some("assistant") => self.assistant(v, &mut out),
-            Some("user") => self.user(v, &mut out),
-            Some("result") => self.result(v, &mut out),
+        match &line.kind {
+            Kind::System(s) => self.system(s, &mut out),
+            Kind::StreamEvent(e) => self.stream_event(e, &mut out),
+            Kind::Assistant(a) => self.assistant(a, &mut out),
+            Kind::User(u) => self.user(u, &mut out),
+            Kind::Result(r) => self.result(r, &mut out),
             _ => {}
         }
         out
     }
 
-    fn system(&mut self, v: &Value, out: &mut Translated) {
-        match v.get("subtype").and_then(Value::as_str) {
-            Some("init") => {
-                if let Some(m) = v.get("model").and_then(Value::as_str) {
-                    self.model = Some(m.to_owned());
+    fn system(&mut self, s: &System, out: &mut Translated) {
+        match s {
+            System::Init { model } => {
+                if let Some(m) = model {
+                    self.model = Some(m.clone());
                 }
             }
-            Some("api_retry") => {
-                let attempt = v.get("attempt").and_then(Value::as_u64).unwrap_or(0);
-                let max = v.get("max_retries").and_then(Value::as_u64).unwrap_or(0);
-                let delay = v.get("retry_delay_ms").and_then(Value::as_u64).unwrap_or(0);
-                let status = v
-                    .get("error_status")
-                    .and_then(Value::as_u64)
-                    .map_or_else(|| "connection".to_owned(), |s| s.to_string());
-                let what = v.get("error").and_then(Value::as_str).unwrap_or("error");
+            System::ApiRetry {
+                attempt,
+                max_retries,
+                retry_delay_ms,
+                error_status,
+                error,
+            } => {
+                let status =
+                    error_status.map_or_else(|| "connection".to_owned(), |s| s.to_string());
+                let what = error.as_deref().unwrap_or("error");
                 out.events.push(notice(
                     NoticeKind::Retrying,
                     format!(
-                        "API {status} ({what}); retry {attempt} of {max} in {:.1} s",
-                        delay as f64 / 1000.0
+                        "API {status} ({what}); retry {attempt} of {max_retries} in {:.1} s",
+                        *retry_delay_ms as f64 / 1000.0
                     ),
                 ));
             }
-            Some("permission_denied") => {
-                let msg = v
-                    .get("message")
-                    .and_then(Value::as_str)
-                    .unwrap_or("a tool call was denied");
+            System::PermissionDenied { message } => {
+                let msg = message.as_deref().unwrap_or("a tool call was denied");
                 out.events
                     .push(notice(NoticeKind::PermissionDenied, msg.to_owned()));
             }
-            Some("compact_boundary") => {
+            System::CompactBoundary => {
                 out.events
                     .push(notice(NoticeKind::Info, "context compacted".to_owned()));
             }
@@ -105,40 +113,30 @@ impl Translator {
         }
     }
 
-    fn stream_event(&mut self, v: &Value, out: &mut Translated) {
-        let Some(ev) = v.get("event") else { return };
-        let msg_id = v
-            .get("api_message_id")
-            .and_then(Value::as_str)
-            .map(str::to_owned);
-        match ev.get("type").and_then(Value::as_str) {
-            Some("content_block_delta") => {
-                let delta = ev.get("delta");
-                let text = |k| {
-                    delta
-                        .and_then(|d| d.get(k))
-                        .and_then(Value::as_str)
-                        .map(str::to_owned)
-                };
-                match delta.and_then(|d| d.get("type")).and_then(Value::as_str) {
-                    Some("text_delta") => {
-                        if let Some(t) = text("text") {
-                            self.mark_streamed(msg_id);
-                            out.events.push(ChatEvent::Response(TextDelta { text: t }));
-                        }
-                    }
-                    Some("thinking_delta") => {
-                        if let Some(t) = text("thinking") {
-                            self.mark_streamed(msg_id);
-                            out.events.push(ChatEvent::Thinking(TextDelta { text: t }));
-                        }
-                    }
-                    _ => {}
-                }
+    fn stream_event(&mut self, e: &StreamEvent, out: &mut Translated) {
+        if let Event::MessageStart { message_id } = &e.event {
+            self.streaming = message_id.clone().or_else(|| e.message_id.clone());
+            return;
+        }
+        // The line's own id where the release writes one, else the one its message started with.
+        let msg_id = e.message_id.clone().or_else(|| self.streaming.clone());
+        match &e.event {
+            Event::TextDelta(t) => {
+                self.mark_streamed(msg_id);
+                out.events
+                    .push(ChatEvent::Response(TextDelta { text: t.clone() }));
             }
-            Some("message_stop") => out.events.push(ChatEvent::MessageBoundary(MessageBoundary {
-                message_id: msg_id,
-            })),
+            Event::ThinkingDelta(t) => {
+                self.mark_streamed(msg_id);
+                out.events
+                    .push(ChatEvent::Thinking(TextDelta { text: t.clone() }));
+            }
+            Event::MessageStop => {
+                self.streaming = None;
+                out.events.push(ChatEvent::MessageBoundary(MessageBoundary {
+                    message_id: msg_id,
+                }));
+            }
             _ => {}
         }
     }
@@ -149,25 +147,15 @@ impl Translator {
         }
     }
 
-    fn assistant(&mut self, v: &Value, out: &mut Translated) {
-        let msg = v.get("message");
-        let msg_id = msg
-            .and_then(|m| m.get("id"))
-            .and_then(Value::as_str)
-            .unwrap_or("");
-        let streamed = self.streamed.contains(msg_id);
-        let is_api_error = v.get("is_api_error_message").and_then(Value::as_bool) == Some(true);
-        let blocks = msg
-            .and_then(|m| m.get("content"))
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
-        for b in blocks {
-            match b.get("type").and_then(Value::as_str) {
-                Some("tool_use") => {
-                    let id = str_of(&b, "id");
-                    let name = str_of(&b, "name");
-                    let input = b.get("input").cloned().unwrap_or(Value::Null);
+    fn assistant(&mut self, a: &Assistant, out: &mut Translated) {
+        let streamed = a
+            .message
+            .id
+            .as_ref()
+            .is_some_and(|id| self.streamed.contains(id));
+        for b in a.message.content.blocks() {
+            match b {
+                Block::ToolUse { id, name, input } => {
                     self.tools.insert(id.clone(), (name.clone(), input.clone()));
                     out.events.push(ChatEvent::ToolStart(ToolStart {
                         tool_use_id: id,
@@ -175,8 +163,7 @@ impl Translator {
                         input,
                     }));
                 }
-                Some("text") if is_api_error => {
-                    let text = str_of(&b, "text");
+                Block::Text(text) if a.is_api_error => {
                     let kind = if is_usage_limit(&text) {
                         NoticeKind::UsageLimit
                     } else {
@@ -184,125 +171,99 @@ impl Translator {
                     };
                     out.events.push(notice(kind, text));
                 }
-                Some("text") if !streamed => {
-                    out.events.push(ChatEvent::Response(TextDelta {
-                        text: str_of(&b, "text"),
-                    }));
+                Block::Text(text) if !streamed => {
+                    out.events.push(ChatEvent::Response(TextDelta { text }));
                 }
                 _ => {}
             }
         }
     }
 
-    fn user(&mut self, v: &Value, out: &mut Translated) {
+    fn user(&mut self, u: &User, out: &mut Translated) {
         // Our own prompt echoed back (`--replay-user-messages`): the daemon already sent
         // `chat:user` when it wrote the message.
-        if v.get("isReplay").and_then(Value::as_bool) == Some(true) {
+        if u.is_replay {
             return;
         }
-        let content = v.pointer("/message/content");
-        match content {
-            Some(Value::Array(blocks)) => {
+        match &u.message.content {
+            Content::Blocks(blocks) => {
                 for b in blocks {
-                    match b.get("type").and_then(Value::as_str) {
-                        Some("tool_result") => {
-                            let id = str_of(b, "tool_use_id");
-                            let (name, input) = self.tools.remove(&id).unwrap_or_default();
-                            let mut output = crate::transcripts::content_text(b.get("content"));
+                    match b {
+                        Block::ToolResult {
+                            tool_use_id,
+                            output,
+                            is_error,
+                        } => {
+                            let (name, input) = self.tools.remove(tool_use_id).unwrap_or_default();
+                            let mut output = output.clone();
                             truncate(&mut output, MAX_TOOL_OUTPUT);
                             out.events.push(ChatEvent::ToolCall(ToolCall {
-                                tool_use_id: id,
+                                tool_use_id: tool_use_id.clone(),
                                 name,
                                 input,
                                 output,
-                                is_error: b.get("is_error").and_then(Value::as_bool) == Some(true),
-                                detail: v.get("tool_use_result").filter(|d| small(d)).cloned(),
+                                is_error: *is_error,
+                                detail: u.tool_use_result.as_ref().filter(|d| small(d)).cloned(),
                             }));
                         }
-                        Some("text") => interrupt_marker(str_of(b, "text"), out),
+                        Block::Text(t) => interrupt_marker(t, out),
                         _ => {}
                     }
                 }
             }
-            Some(Value::String(s)) => interrupt_marker(s.clone(), out),
-            _ => {}
+            Content::Text(s) => interrupt_marker(s, out),
+            Content::None => {}
         }
     }
 
-    fn result(&mut self, v: &Value, out: &mut Translated) {
-        let is_error = v.get("is_error").and_then(Value::as_bool).unwrap_or(true);
-        let total = v.get("total_cost_usd").and_then(Value::as_f64);
-        let cost = total.map(|t| (t - self.cost_so_far).max(0.0));
-        if let Some(t) = total {
+    fn result(&mut self, r: &TurnResult, out: &mut Translated) {
+        let cost = r.total_cost_usd.map(|t| (t - self.cost_so_far).max(0.0));
+        if let Some(t) = r.total_cost_usd {
             self.cost_so_far = t;
         }
-        if let Some(mu) = v.get("modelUsage").and_then(Value::as_object) {
-            self.context_window = mu
-                .values()
-                .find_map(|m| m.get("contextWindow").and_then(Value::as_u64))
-                .or(self.context_window);
-        }
-        let usage = v.get("usage").map(|u| {
-            let n = |k| u.get(k).and_then(Value::as_u64).unwrap_or(0);
-            Usage {
-                input_tokens: n("input_tokens"),
-                output_tokens: n("output_tokens"),
-                cache_creation_input_tokens: n("cache_creation_input_tokens"),
-                cache_read_input_tokens: n("cache_read_input_tokens"),
-                context_tokens: None,
-                context_window: self.context_window,
-            }
+        self.context_window = r.context_window.or(self.context_window);
+        let usage = r.usage.map(|u| Usage {
+            input_tokens: u.input_tokens,
+            output_tokens: u.output_tokens,
+            cache_creation_input_tokens: u.cache_creation_input_tokens,
+            cache_read_input_tokens: u.cache_read_input_tokens,
+            context_tokens: None,
+            context_window: self.context_window,
         });
-        let terminal_reason = v
-            .get("terminal_reason")
-            .and_then(Value::as_str)
-            .map(str::to_owned);
-        let error = is_error.then(|| {
-            let errors: Vec<&str> = v
-                .get("errors")
-                .and_then(Value::as_array)
-                .map(|a| a.iter().filter_map(Value::as_str).collect())
-                .unwrap_or_default();
-            match v.get("result").and_then(Value::as_str) {
-                Some(r) if !r.is_empty() => r.to_owned(),
-                _ if !errors.is_empty() => errors.join("; "),
-                _ => match terminal_reason.as_deref() {
-                    Some(r) if r.starts_with("aborted") => "interrupted".to_owned(),
-                    Some(r) => r.replace('_', " "),
-                    None => "the turn failed".to_owned(),
-                },
-            }
+        let error = r.is_error.then(|| match r.result.as_deref() {
+            Some(res) if !res.is_empty() => res.to_owned(),
+            _ if !r.errors.is_empty() => r.errors.join("; "),
+            _ => match r.terminal_reason.as_deref() {
+                Some(t) if t.starts_with("aborted") => "interrupted".to_owned(),
+                Some(t) => t.replace('_', " "),
+                None => "the turn failed".to_owned(),
+            },
         });
         out.events.push(ChatEvent::Complete(Complete {
-            success: !is_error,
+            success: !r.is_error,
             error,
             model: self.model.clone(),
             usage,
             cost_usd: cost,
-            duration_ms: v.get("duration_ms").and_then(Value::as_u64),
-            terminal_reason,
+            duration_ms: r.duration_ms,
+            terminal_reason: r.terminal_reason.clone(),
         }));
         out.turn_over = true;
-        out.failed = is_error;
+        out.failed = r.is_error;
         self.streamed.clear();
+        self.streaming = None;
     }
 }
 
-fn interrupt_marker(text: String, out: &mut Translated) {
-    if text.starts_with("[Request interrupted by user") {
-        out.events.push(notice(NoticeKind::Interrupted, text));
+fn interrupt_marker(text: &str, out: &mut Translated) {
+    if is_interrupt_marker(text) {
+        out.events
+            .push(notice(NoticeKind::Interrupted, text.to_owned()));
     }
 }
 
 fn notice(kind: NoticeKind, message: String) -> ChatEvent {
     ChatEvent::Notice(Notice { kind, message })
-}
-
-fn str_of(v: &Value, key: &str) -> String {
-    v.get(key)
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_owned()
 }
 
 fn small(v: &Value) -> bool {
@@ -335,9 +296,16 @@ mod tests {
     use super::*;
     use std::path::Path;
 
+    /// The supported releases whose captures the tests read.
+    const RELEASES: [&str; 2] = ["2.1.197", "2.1.332"];
+
     fn fixture(name: &str) -> Vec<Value> {
+        fixture_of("2.1.332", name)
+    }
+
+    fn fixture_of(release: &str, name: &str) -> Vec<Value> {
         let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../tests/fixtures/claude-cli-2.1.332/stdout")
+            .join(format!("../tests/fixtures/claude-cli-{release}/stdout"))
             .join(format!("{name}.jsonl"));
         let text = std::fs::read_to_string(&p).expect("tests/fixtures holds the CLI captures");
         text.lines()
@@ -346,10 +314,14 @@ mod tests {
     }
 
     fn run(name: &str) -> Vec<ChatEvent> {
+        translate(&fixture(name))
+    }
+
+    fn translate(lines: &[Value]) -> Vec<ChatEvent> {
         let mut t = Translator::new();
-        fixture(name)
+        lines
             .iter()
-            .flat_map(|l| t.line(l).events)
+            .flat_map(|l| t.line(&Line::decode(l)).events)
             .collect()
     }
 
@@ -363,21 +335,30 @@ mod tests {
             .collect()
     }
 
+    /// With every release: 2.1.197 names the streamed message only in `message_start`.
     #[test]
     fn streamed_text_is_not_doubled() {
-        let ev = run("b_partial");
-        let complete = ev
-            .iter()
-            .filter(|e| matches!(e, ChatEvent::Complete(_)))
-            .count();
-        assert_eq!(complete, 1);
-        let text = text_of(&ev);
-        assert!(!text.is_empty());
-        let line = fixture("b_partial")
-            .into_iter()
-            .find(|l| l["type"] == "result")
-            .unwrap();
-        assert_eq!(text, line["result"].as_str().unwrap());
+        for release in RELEASES {
+            let lines = fixture_of(release, "b_partial");
+            let ev = translate(&lines);
+            let complete = ev
+                .iter()
+                .filter(|e| matches!(e, ChatEvent::Complete(_)))
+                .count();
+            assert_eq!(complete, 1, "{release}");
+            let text = text_of(&ev);
+            assert!(!text.is_empty(), "{release}");
+            let line = lines.into_iter().find(|l| l["type"] == "result").unwrap();
+            assert_eq!(text, line["result"].as_str().unwrap(), "{release}");
+            let boundary = ev.iter().find_map(|e| match e {
+                ChatEvent::MessageBoundary(b) => Some(b.message_id.clone()),
+                _ => None,
+            });
+            assert!(
+                boundary.flatten().is_some_and(|id| id.starts_with("msg_")),
+                "{release}: the boundary names the message"
+            );
+        }
     }
 
     #[test]
@@ -452,8 +433,8 @@ mod tests {
     fn cost_is_per_turn_not_cumulative() {
         let mut t = Translator::new();
         let r = |total: f64| serde_json::json!({"type":"result","is_error":false,"total_cost_usd":total});
-        let c1 = t.line(&r(0.5)).events;
-        let c2 = t.line(&r(0.75)).events;
+        let c1 = t.line(&Line::decode(&r(0.5))).events;
+        let c2 = t.line(&Line::decode(&r(0.75))).events;
         let cost = |ev: &[ChatEvent]| match ev.last() {
             Some(ChatEvent::Complete(c)) => c.cost_usd.unwrap(),
             _ => panic!("no complete"),

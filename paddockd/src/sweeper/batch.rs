@@ -20,6 +20,8 @@ use serde_json::Value;
 use tokio::io::{AsyncBufReadExt as _, AsyncReadExt as _, AsyncWriteExt as _, BufReader};
 use tokio_util::sync::CancellationToken;
 
+use crate::claude_format::stdout::{Kind, Line, TurnResult};
+
 /// The most stdout kept (the reply is a few KB; anything past this is not a sweep reply).
 const MAX_STDOUT: u64 = 8 * 1024 * 1024;
 /// Lines of stderr kept to explain a failure.
@@ -169,9 +171,7 @@ fn outcome(
     stderr: &[String],
 ) -> Result<String, BatchError> {
     let result = result_line(stdout);
-    if let Some(r) = &result
-        && r.get("is_error").and_then(Value::as_bool) == Some(true)
-    {
+    if let Some(r) = result.as_ref().filter(|r| r.is_error) {
         return Err(BatchError::Reported(error_text(r)));
     }
     if !status.is_some_and(|s| s.success()) {
@@ -179,41 +179,38 @@ fn outcome(
             status, stderr,
         )));
     }
-    result
-        .and_then(|r| r.get("result").and_then(Value::as_str).map(str::to_owned))
-        .ok_or(BatchError::NoResult)
+    result.and_then(|r| r.result).ok_or(BatchError::NoResult)
 }
 
-/// The `result` object on stdout: with `--output-format json` the whole output (an array of
+/// The `result` on stdout: with `--output-format json` the whole output (an array of
 /// messages when `--verbose` is on); a CLI that streams lines prints it last.
-fn result_line(stdout: &str) -> Option<Value> {
-    let is_result = |v: &Value| v.get("type").and_then(Value::as_str) == Some("result");
+fn result_line(stdout: &str) -> Option<TurnResult> {
+    let result = |v: &Value| match Line::decode(v).kind {
+        Kind::Result(r) => Some(r),
+        _ => None,
+    };
     match serde_json::from_str::<Value>(stdout.trim()) {
-        Ok(v) if is_result(&v) => return Some(v),
-        Ok(Value::Array(items)) => return items.into_iter().rev().find(is_result),
+        Ok(Value::Array(items)) => return items.iter().rev().find_map(result),
+        Ok(v) if v.is_object() => {
+            if let Some(r) = result(&v) {
+                return Some(r);
+            }
+        }
         _ => {}
     }
     stdout.lines().rev().find_map(|line| {
         let v: Value = serde_json::from_str(line.trim()).ok()?;
-        is_result(&v).then_some(v)
+        result(&v)
     })
 }
 
-fn error_text(result: &Value) -> String {
-    if let Some(text) = result.get("result").and_then(Value::as_str)
+fn error_text(result: &TurnResult) -> String {
+    if let Some(text) = result.result.as_deref()
         && !text.trim().is_empty()
     {
         return text.trim().to_owned();
     }
-    result
-        .get("errors")
-        .and_then(Value::as_array)
-        .map(|errs| {
-            errs.iter()
-                .filter_map(Value::as_str)
-                .collect::<Vec<_>>()
-                .join("; ")
-        })
+    Some(result.errors.join("; "))
         .filter(|s| !s.is_empty())
         .unwrap_or_else(|| "no details".to_owned())
 }
