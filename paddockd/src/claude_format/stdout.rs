@@ -40,10 +40,20 @@ impl Line {
         let kind = match str_of(v, "type") {
             Some("system") => Kind::System(System::decode(v)),
             Some("stream_event") => Kind::StreamEvent(StreamEvent::decode(v)),
-            Some("assistant") => Kind::Assistant(Assistant {
-                message: Message::decode(v.get("message")),
-                is_api_error: flag(v, "is_api_error_message") || flag(v, "isApiErrorMessage"),
-            }),
+            Some("assistant") => {
+                let message = Message::decode(v.get("message"));
+                // 2.1.332 flags it; 2.1.197 only names the error (`"error": "server_error"`)
+                // on a message of the `<synthetic>` model.
+                let synthetic = message.model.as_deref().is_some_and(|m| m.starts_with('<'));
+                let is_api_error = flag(v, "is_api_error_message")
+                    || flag(v, "isApiErrorMessage")
+                    || (synthetic && str_of(v, "error").is_some());
+                Kind::Assistant(Assistant {
+                    message,
+                    is_api_error,
+                    uuid: string_of(v, "uuid"),
+                })
+            }
             Some("user") => Kind::User(User {
                 message: Message::decode(v.get("message")),
                 is_replay: flag(v, "isReplay"),
@@ -219,6 +229,9 @@ pub struct Assistant {
     pub message: Message,
     /// A synthetic message holding an API error (`<synthetic>` model).
     pub is_api_error: bool,
+    /// The uuid of the transcript record the CLI writes for this line (the same in every
+    /// supported release).
+    pub uuid: Option<String>,
 }
 
 /// A `user` line: tool results, an interrupt marker, or the echo of a message written to stdin.
@@ -372,6 +385,20 @@ mod tests {
                 message_id: Some("msg_2".into())
             }
         );
+    }
+
+    #[test]
+    fn an_api_error_message_of_either_release_is_one() {
+        let new = json!({"type":"assistant","is_api_error_message":true,"error":"server_error",
+            "message":{"model":"<synthetic>","content":[{"type":"text","text":"API Error: 500"}]}});
+        let old = json!({"type":"assistant","error":"server_error","uuid":"u",
+            "message":{"model":"<synthetic>","content":[{"type":"text","text":"API Error: 500"}]}});
+        let reply = json!({"type":"assistant","message":{"model":"claude-x","content":[]}});
+        let is_error =
+            |v: &Value| matches!(Line::decode(v).kind, Kind::Assistant(a) if a.is_api_error);
+        assert!(is_error(&new));
+        assert!(is_error(&old));
+        assert!(!is_error(&reply));
     }
 
     #[test]

@@ -17,6 +17,7 @@ use tokio::time::Instant;
 
 use super::background::{self, Background};
 use super::process::{ClaudeProcess, Output, SessionStart, SpawnSpec, describe_exit};
+use super::settle;
 use super::translate::Translator;
 use super::{Cmd, Ctx, TurnRequest, permissions};
 use crate::claude_format::stdout::{Control, ControlRequest, Kind, Line};
@@ -1022,6 +1023,14 @@ impl ChatTask {
         // Limbo: a turn with no output this long (while not waiting for a person) is hung.
         let mut waiting_approvals = 0u32;
         let mut last_output = Instant::now();
+        // Where the turn's records start, and the last reply record it will have (settle.rs).
+        let transcript = self
+            .ctx
+            .state
+            .folder_of(project)
+            .join(format!("{}.jsonl", self.session_id));
+        let transcript_from = settle::offset(&transcript).await;
+        let mut last_reply: Option<String> = None;
         loop {
             let limbo_at = cfg
                 .recovery_limbo
@@ -1103,7 +1112,23 @@ impl ChatTask {
                             }
                             continue;
                         }
+                        if let Kind::Assistant(a) = &v.kind
+                            && !v.subagent
+                            && a.uuid.is_some()
+                        {
+                            last_reply.clone_from(&a.uuid);
+                        }
                         let t = live.translator.line(&v);
+                        if t.turn_over {
+                            // Clients are told the turn ended once its transcript has it, and
+                            // the chat list with it.
+                            if let Some(uuid) = &last_reply
+                                && !settle::until_written(&transcript, transcript_from, uuid, settle::BOUND).await
+                            {
+                                tracing::warn!(session = %self.session_id, "the transcript did not get the turn's last reply within {:?}", settle::BOUND);
+                            }
+                            self.ctx.state.index.refresh(&transcript).await;
+                        }
                         for e in t.events {
                             end.observe(&e);
                             self.ctx.state.provenance.observe(project, &self.session_id, job_id, &e);

@@ -10,6 +10,7 @@ mod background;
 mod chat;
 pub mod permissions;
 pub mod process;
+mod settle;
 pub mod translate;
 
 use std::collections::HashMap;

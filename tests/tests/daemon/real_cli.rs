@@ -190,31 +190,25 @@ async fn real_cli_chats_are_indexed_and_rendered_from_its_transcript() {
         })
         .expect("chat:user carries the message id");
 
-    let chat = tokio::time::timeout(DEADLINE, async {
-        loop {
-            let Reply::Chats(list) = c
-                .request(Request::ChatList(paddock_proto::ChatList {
-                    project_slug: Some(String::new()),
-                    scope: paddock_proto::ChatScope::All,
-                    since: None,
-                }))
-                .await
-                .unwrap()
-            else {
-                panic!("not chats")
-            };
-            if let Some(chat) = list
-                .chats
-                .into_iter()
-                .find(|x| x.session_id == sent.session_id && x.message_count >= 2)
-            {
-                return chat;
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    })
-    .await
-    .expect("the chat is listed from its transcript");
+    // Read your writes: once `chat:complete` has been delivered, the list has the whole turn
+    // (no waiting for the watcher; 2.1.197 writes the transcript only after its `result`).
+    let Reply::Chats(list) = c
+        .request(Request::ChatList(paddock_proto::ChatList {
+            project_slug: Some(String::new()),
+            scope: paddock_proto::ChatScope::All,
+            since: None,
+        }))
+        .await
+        .unwrap()
+    else {
+        panic!("not chats")
+    };
+    let chat = list
+        .chats
+        .into_iter()
+        .find(|x| x.session_id == sent.session_id)
+        .expect("the chat is listed as soon as its turn completed");
+    assert!(chat.message_count >= 2, "the whole turn is indexed: {chat:?}");
     assert_eq!(chat.title, prompt, "the untruncated first prompt");
     assert_eq!(chat.origin, paddock_proto::Origin::Human);
     assert!(chat.model.as_deref().is_some_and(|m| !m.is_empty()));

@@ -1,0 +1,108 @@
+//! A turn ends for clients only once its transcript holds it.
+//!
+//! The CLI writes a turn's records to its transcript on its own schedule: 2.1.332 has the reply's
+//! `assistant` record on disk when it prints `result`; 2.1.197 writes the whole turn only after
+//! printing `result`, about 100 ms later (docs/claude-cli.md §15). A `chat:complete` sent at
+//! `result` would let a client that asks at once (`paddock send … && paddock show …`, a re-list
+//! on `chat:active`) read a transcript without the turn, and a new chat would be missing from
+//! the list. So the runner notes the uuid of the turn's last `assistant` line (the transcript
+//! record carries the same uuid in every supported release) and, at `result`, waits for that
+//! uuid to appear in the bytes appended since the turn began, within [`BOUND`].
+
+use std::io::SeekFrom;
+use std::path::Path;
+use std::time::Duration;
+
+use tokio::io::{AsyncReadExt, AsyncSeekExt};
+use tokio::time::Instant;
+
+/// The longest a turn's end waits for its transcript. A CLI that never writes the record (a
+/// session without persistence) costs a turn this much once.
+pub const BOUND: Duration = Duration::from_secs(3);
+
+/// How often the file is looked at while waiting.
+const POLL: Duration = Duration::from_millis(10);
+
+/// The size of `path` now (0 when it does not exist yet): where a turn's records will start.
+pub async fn offset(path: &Path) -> u64 {
+    tokio::fs::metadata(path).await.map_or(0, |m| m.len())
+}
+
+/// Waits until `uuid` appears in `path` past `from`, at most `bound`. Whether it did.
+pub async fn until_written(path: &Path, from: u64, uuid: &str, bound: Duration) -> bool {
+    let deadline = Instant::now() + bound;
+    let needle = uuid.as_bytes();
+    let mut at = from;
+    let mut carry: Vec<u8> = Vec::new();
+    loop {
+        if let Ok(found) = scan(path, &mut at, &mut carry, needle).await
+            && found
+        {
+            return true;
+        }
+        if Instant::now() >= deadline {
+            return false;
+        }
+        tokio::time::sleep(POLL).await;
+    }
+}
+
+/// Reads what was appended past `at`, looking for `needle` (also across the previous read's
+/// end, kept in `carry`).
+async fn scan(
+    path: &Path,
+    at: &mut u64,
+    carry: &mut Vec<u8>,
+    needle: &[u8],
+) -> std::io::Result<bool> {
+    let mut file = tokio::fs::File::open(path).await?;
+    let len = file.metadata().await?.len();
+    if len < *at {
+        // Replaced or truncated: read it again from the start.
+        *at = 0;
+        carry.clear();
+    }
+    if len == *at {
+        return Ok(false);
+    }
+    file.seek(SeekFrom::Start(*at)).await?;
+    let mut buf = std::mem::take(carry);
+    let before = buf.len();
+    (&mut file).take(len - *at).read_to_end(&mut buf).await?;
+    *at += (buf.len() - before) as u64;
+    let found = buf.windows(needle.len()).any(|w| w == needle);
+    let keep = needle.len().saturating_sub(1).min(buf.len());
+    *carry = buf.split_off(buf.len() - keep);
+    Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use std::io::Write;
+
+    #[tokio::test]
+    async fn finds_a_record_written_after_the_wait_began_and_gives_up_at_the_bound() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        std::fs::write(&path, b"{\"uuid\":\"old\"}\n").unwrap();
+        let from = offset(&path).await;
+        let p = path.clone();
+        let writer = tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            let mut f = std::fs::OpenOptions::new().append(true).open(&p).unwrap();
+            // In two writes, the uuid split between them.
+            f.write_all(b"{\"type\":\"assistant\",\"uuid\":\"abc-")
+                .unwrap();
+            f.flush().unwrap();
+            tokio::time::sleep(Duration::from_millis(30)).await;
+            f.write_all(b"def\"}\n").unwrap();
+        });
+        assert!(until_written(&path, from, "abc-def", Duration::from_secs(5)).await);
+        writer.await.unwrap();
+        // Only bytes past `from` count.
+        assert!(!until_written(&path, from, "old", Duration::from_millis(30)).await);
+        assert!(!until_written(&dir.path().join("none"), 0, "x", Duration::from_millis(30)).await);
+    }
+}
