@@ -140,8 +140,11 @@ pub struct SubagentMeta {
     pub spawn_depth: u64,
     pub agent_type: Option<String>,
     pub description: Option<String>,
+    /// The model; 2.1.197 does not name it here (its transcript's replies do).
     pub model: Option<String>,
-    pub finished: bool,
+    /// `finished`; `None` where the release does not write it (2.1.197): then a subagent has
+    /// finished when its transcript ends with a reply that calls no tool.
+    pub finished: Option<bool>,
 }
 
 impl SubagentMeta {
@@ -158,7 +161,7 @@ impl SubagentMeta {
             agent_type: text("agentType"),
             description: text("description"),
             model: text("model"),
-            finished: flag(&v, "finished"),
+            finished: v.get("finished").and_then(Value::as_bool),
         }
     }
 }

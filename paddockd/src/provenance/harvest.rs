@@ -25,7 +25,7 @@ use paddock_proto::{FileEdge, Specialist};
 use serde_json::Value;
 
 use crate::claude_format::content::Block;
-use crate::claude_format::transcript::{Record, SubagentMeta};
+use crate::claude_format::transcript::{Record, RecordKind, SubagentMeta};
 
 use super::identity::Hashed;
 use super::steps::{self, FileRecord, Line, Role, StepRecord};
@@ -130,21 +130,21 @@ impl Harvester {
             if meta.spawn_depth > 1 {
                 continue;
             }
-            let specialist = Specialist {
-                agent_id: agent_id.clone(),
-                name: meta.agent_type.unwrap_or_else(|| "subagent".into()),
-                description: meta.description,
-                model: meta.model,
-            };
             let transcript = folder.join(format!("agent-{agent_id}.jsonl"));
-            let calls = match read_calls(&transcript) {
-                Ok(calls) => calls,
+            let sub = match read_subagent(&transcript) {
+                Ok(sub) => sub,
                 Err(e) => {
                     tracing::warn!(session = %session, agent = %agent_id, "cannot harvest a subagent's transcript: {e}");
                     continue;
                 }
             };
-            for (n, call) in calls.into_iter().enumerate() {
+            let specialist = Specialist {
+                agent_id: agent_id.clone(),
+                name: meta.agent_type.unwrap_or_else(|| "subagent".into()),
+                description: meta.description,
+                model: meta.model.or(sub.model),
+            };
+            for (n, call) in sub.calls.into_iter().enumerate() {
                 let record = step(&turn, &specialist, n + 1, call, limits);
                 if let Err(e) = steps::append(&steps_file, &Line::Step(Box::new(record))) {
                     tracing::warn!(session = %session, "cannot record a subagent's step: {e}");
@@ -182,7 +182,11 @@ fn finished_agents(folder: &Path, done: &HashSet<String>) -> Vec<(String, PathBu
             let id = name.strip_prefix("agent-")?.strip_suffix(".meta.json")?;
             (!done.contains(id)).then(|| (id.to_owned(), e.path()))
         })
-        .filter(|(_, meta)| SubagentMeta::read(meta).finished)
+        .filter(|(id, meta)| {
+            SubagentMeta::read(meta).finished.unwrap_or_else(|| {
+                read_subagent(&folder.join(format!("agent-{id}.jsonl"))).is_ok_and(|s| s.ended)
+            })
+        })
         .collect();
     found.sort();
     found.truncate(MAX_AGENTS);
@@ -201,20 +205,43 @@ struct Call {
     is_error: bool,
 }
 
-/// The tool calls of a subagent's transcript, in order. Lines that do not parse (a torn last
-/// line, a record type this daemon does not know) are skipped.
-fn read_calls(path: &Path) -> std::io::Result<Vec<Call>> {
+/// What a subagent's transcript says.
+struct Subagent {
+    /// Its tool calls, in order.
+    calls: Vec<Call>,
+    /// The model of its first reply.
+    model: Option<String>,
+    /// Its last message is a reply that calls no tool: it has finished.
+    ended: bool,
+}
+
+/// Reads a subagent's transcript. Lines that do not parse (a torn last line, a record type this
+/// daemon does not know) are skipped.
+fn read_subagent(path: &Path) -> std::io::Result<Subagent> {
     let file = std::fs::File::open(path)?;
     let reader = std::io::BufReader::new(file.take(MAX_TRANSCRIPT_BYTES));
     let mut calls: Vec<Call> = Vec::new();
     let mut by_id: HashMap<String, usize> = HashMap::new();
+    let mut model = None;
+    let mut ended = false;
     for line in reader.lines() {
         let Ok(line) = line else { break };
         let Some(record) = Record::parse(line.as_bytes()) else {
             continue;
         };
         let at = record.timestamp.clone().unwrap_or_default();
-        for block in record.blocks() {
+        let blocks = record.blocks();
+        match &record.kind {
+            RecordKind::Assistant { message, .. } if record.is_model_reply() => {
+                if model.is_none() {
+                    model.clone_from(&message.model);
+                }
+                ended = !blocks.iter().any(|b| matches!(b, Block::ToolUse { .. }));
+            }
+            RecordKind::User { .. } => ended = false,
+            _ => {}
+        }
+        for block in blocks {
             match block {
                 Block::ToolUse { id, name, input } => {
                     if id.is_empty() || name.is_empty() || by_id.contains_key(&id) {
@@ -247,7 +274,11 @@ fn read_calls(path: &Path) -> std::io::Result<Vec<Call>> {
             }
         }
     }
-    Ok(calls)
+    Ok(Subagent {
+        calls,
+        model,
+        ended,
+    })
 }
 
 /// The step of one subagent call: its named files, hashed now (at harvest).

@@ -208,7 +208,10 @@ async fn real_cli_chats_are_indexed_and_rendered_from_its_transcript() {
         .into_iter()
         .find(|x| x.session_id == sent.session_id)
         .expect("the chat is listed as soon as its turn completed");
-    assert!(chat.message_count >= 2, "the whole turn is indexed: {chat:?}");
+    assert!(
+        chat.message_count >= 2,
+        "the whole turn is indexed: {chat:?}"
+    );
     assert_eq!(chat.title, prompt, "the untruncated first prompt");
     assert_eq!(chat.origin, paddock_proto::Origin::Human);
     assert!(chat.model.as_deref().is_some_and(|m| !m.is_empty()));
