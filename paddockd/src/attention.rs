@@ -9,41 +9,40 @@
 //! - A tool call waiting for approval: `approval` (sent by the runner when it asks, see
 //!   [`approval`]).
 //!
-//! Cancelled, interrupted and skipped runs need nobody. **Overflow policy**: the lifecycle
-//! broadcast is bounded; a lagging follower loses those turn ends' notifications (logged).
+//! Cancelled, interrupted and skipped runs need nobody. Turn ends come from the journal
+//! (`turn_ends.rs`): every one, in order; its overflow policy is the journal's.
 
 use std::sync::Arc;
 
 use paddock_proto::{Attention, AttentionKind, Origin, RunStatus};
-use tokio::sync::broadcast;
 use tokio_util::task::TaskTracker;
 
 use crate::daemon::Daemon;
 use crate::state::TurnEnded;
+use crate::turn_ends::{Follower, Next};
 
 /// Starts the follower on `tracker`; it stops with the daemon.
 pub fn spawn(d: &Arc<Daemon>, tracker: &TaskTracker) {
     // Subscribed here, before any turn can run, so no turn's end is missed.
-    let rx = d.state.lifecycle.subscribe();
+    let rx = d.state.turn_ends.follow();
     tracker.spawn(follow(d.clone(), rx));
 }
 
-async fn follow(d: Arc<Daemon>, mut rx: broadcast::Receiver<TurnEnded>) {
+async fn follow(d: Arc<Daemon>, mut ends: Follower) {
     loop {
-        let ev = tokio::select! {
+        let next = tokio::select! {
             () = d.shutdown.cancelled() => return,
-            ev = rx.recv() => ev,
+            next = ends.next() => next,
         };
-        let ev = match ev {
-            Ok(ev) => ev,
-            Err(broadcast::error::RecvError::Lagged(missed)) => {
-                tracing::warn!(
+        let ev = match next {
+            Next::Ended(ev) => ev,
+            Next::Missed(missed) => {
+                tracing::error!(
                     missed,
-                    "{missed} turn ends were not checked for notifications"
+                    "{missed} turn ends were dropped unchecked for notifications"
                 );
                 continue;
             }
-            Err(broadcast::error::RecvError::Closed) => return,
         };
         let title = title_of(&d, &ev.session_id);
         if let Some(attention) = of_turn(&ev, title, now()) {

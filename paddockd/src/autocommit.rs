@@ -6,18 +6,16 @@
 //!
 //! Turn ends are coalesced: the first one starts a [`DEBOUNCE`] window, and every project that
 //! ended a turn in it is committed once when it closes, so a burst of turns makes one commit per
-//! project. **Overflow policy**: the lifecycle broadcast is bounded; when this task lags it
-//! only loses wake-ups, which the next turn end makes up for (git decides what changed).
+//! project. Turn ends come from the journal (`turn_ends.rs`): every one, in order.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::broadcast;
 use tokio_util::task::TaskTracker;
 
 use crate::daemon::Daemon;
-use crate::state::TurnEnded;
+use crate::turn_ends::{Follower, Next};
 
 /// How long after a turn's end its project's chats are committed.
 pub const DEBOUNCE: Duration = Duration::from_secs(2);
@@ -28,22 +26,22 @@ pub fn spawn(d: &Arc<Daemon>, tracker: &TaskTracker) {
         return;
     }
     // Subscribed here, before any turn can run, so no turn's end is missed.
-    let rx = d.state.lifecycle.subscribe();
+    let rx = d.state.turn_ends.follow();
     tracker.spawn(follow(d.clone(), rx));
 }
 
-async fn follow(d: Arc<Daemon>, mut rx: broadcast::Receiver<TurnEnded>) {
+async fn follow(d: Arc<Daemon>, mut ends: Follower) {
     loop {
         let mut pending = BTreeSet::new();
         tokio::select! {
             () = d.shutdown.cancelled() => return,
-            ev = rx.recv() => match ev {
-                Ok(ev) => { pending.insert(ev.project_slug); }
-                Err(broadcast::error::RecvError::Lagged(missed)) => {
-                    tracing::debug!(missed, "the chats committer fell behind the turn ends");
+            next = ends.next() => match next {
+                Next::Ended(ev) => { pending.insert(ev.project_slug); }
+                Next::Missed(missed) => {
+                    // Only a wake-up: git decides what changed.
+                    tracing::error!(missed, "the chats committer was stuck; {missed} turn ends were dropped");
                     continue;
                 }
-                Err(broadcast::error::RecvError::Closed) => return,
             },
         }
         let window = tokio::time::sleep(DEBOUNCE);
@@ -52,10 +50,9 @@ async fn follow(d: Arc<Daemon>, mut rx: broadcast::Receiver<TurnEnded>) {
             tokio::select! {
                 () = d.shutdown.cancelled() => break,
                 () = &mut window => break,
-                ev = rx.recv() => match ev {
-                    Ok(ev) => { pending.insert(ev.project_slug); }
-                    Err(broadcast::error::RecvError::Lagged(_)) => {}
-                    Err(broadcast::error::RecvError::Closed) => break,
+                next = ends.next() => match next {
+                    Next::Ended(ev) => { pending.insert(ev.project_slug); }
+                    Next::Missed(_) => {}
                 },
             }
         }

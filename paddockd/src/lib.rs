@@ -39,6 +39,7 @@ pub mod sweeper;
 pub mod transcripts;
 pub mod tree;
 pub mod triggers;
+pub mod turn_ends;
 pub mod user_mcp;
 pub mod users;
 pub mod websocket;

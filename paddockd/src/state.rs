@@ -25,9 +25,9 @@ pub struct ChatState {
     claude_home: PathBuf,
     /// True once every project present at start has been indexed.
     ready: tokio::sync::watch::Sender<bool>,
-    /// Every turn's end, for hooks (bounded broadcast: a lagging receiver misses events and
-    /// is told how many).
-    pub lifecycle: tokio::sync::broadcast::Sender<TurnEnded>,
+    /// Every turn's end, for hooks, attention, the sweeper and the chats committer: each
+    /// follows it from its own cursor and gets every one, in order (`turn_ends.rs`).
+    pub turn_ends: crate::turn_ends::TurnEnds,
     /// The file-provenance recorder: steps of every tool call, per chat.
     pub provenance: crate::provenance::Provenance,
     /// Revisions of the chat listings asked for, for `chat:list`'s deltas.
@@ -49,9 +49,6 @@ pub struct TurnEnded {
     pub parent: Option<(String, String)>,
 }
 
-/// Turn-end events a slow hook dispatcher may fall behind by before it misses some.
-pub const LIFECYCLE_QUEUE: usize = 256;
-
 impl ChatState {
     pub fn open(cfg: &Config) -> Result<Self, StoreError> {
         let dir = cfg.data_dir.join("state");
@@ -65,7 +62,7 @@ impl ChatState {
             runs: RunLog::open(dir.join("runs.jsonl")),
             claude_home: cfg.claude_home.clone(),
             ready: tokio::sync::watch::Sender::new(false),
-            lifecycle: tokio::sync::broadcast::Sender::new(LIFECYCLE_QUEUE),
+            turn_ends: crate::turn_ends::TurnEnds::default(),
             provenance: crate::provenance::Provenance::start(
                 crate::provenance::Limits::default(),
                 &cfg.claude_home,

@@ -32,7 +32,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use paddock_proto::{Origin, RunStatus};
-use tokio::sync::{Notify, Semaphore, broadcast};
+use tokio::sync::{Notify, Semaphore};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
@@ -41,6 +41,7 @@ use crate::daemon::Daemon;
 use crate::projects::{Project, Projects};
 use crate::state::{ChatState, TurnEnded};
 use crate::stores::SweepState;
+use crate::turn_ends::{Follower, Next};
 
 use self::batch::{BatchError, BatchSpec};
 use self::gate::Gate;
@@ -90,7 +91,7 @@ pub fn spawn(d: &Arc<Daemon>, tracker: &TaskTracker) {
         return;
     }
     // Subscribed here, before any turn can run, so no turn's end is missed.
-    let rx = d.state.lifecycle.subscribe();
+    let rx = d.state.turn_ends.follow();
     let ctx = Ctx::new(
         d.cfg.clone(),
         d.state.clone(),
@@ -109,25 +110,24 @@ struct Pending {
 }
 
 /// Follows turn ends and hands sweep requests to each project's worker.
-async fn follow(ctx: Ctx, mut rx: broadcast::Receiver<TurnEnded>, tracker: TaskTracker) {
+async fn follow(ctx: Ctx, mut ends: Follower, tracker: TaskTracker) {
     // Owned by this task alone: project slug → its worker's pending requests.
     let mut workers: HashMap<String, Arc<Pending>> = HashMap::new();
     loop {
-        let ev = tokio::select! {
+        let next = tokio::select! {
             () = ctx.shutdown.cancelled() => return,
-            ev = rx.recv() => ev,
+            next = ends.next() => next,
         };
-        let ev = match ev {
-            Ok(ev) => ev,
-            Err(broadcast::error::RecvError::Lagged(missed)) => {
+        let ev = match next {
+            Next::Ended(ev) => ev,
+            Next::Missed(missed) => {
                 // Only requests are lost, and the next turn of each project asks again.
-                tracing::warn!(
+                tracing::error!(
                     missed,
-                    "the sweeper fell behind the turn ends; {missed} turn ends asked for no sweep"
+                    "the sweeper was stuck so long that {missed} turn ends were dropped"
                 );
                 continue;
             }
-            Err(broadcast::error::RecvError::Closed) => return,
         };
         if !wants_sweep(&ev) {
             continue;

@@ -1,6 +1,6 @@
 //! Hooks: the lifecycle dispatcher and the file watcher.
 //!
-//! The dispatcher follows `state.lifecycle` (every turn's end). `turn_completed` and
+//! The dispatcher follows `state.turn_ends` (every turn's end, each one, in order). `turn_completed` and
 //! `turn_failed` fire for turns of chats in the hook's project; `child_finished` for a
 //! turn (completed or failed) of a chat whose recorded parent is in the project. Hooks
 //! cannot loop: a turn a trigger started never fires a hook, nor does any turn of a chat
@@ -27,12 +27,13 @@ use std::time::Duration;
 use notify::event::{AccessKind, AccessMode, MetadataKind, ModifyKind};
 use notify::{EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 use paddock_proto::{HookEvent, RunStatus, TriggerKind};
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use super::Loaded;
 use crate::daemon::Daemon;
 use crate::state::TurnEnded;
+use crate::turn_ends::{Follower, Next};
 
 /// Changed paths a `file_changed` message names before "and N more".
 const LIST_PATHS: usize = 10;
@@ -44,21 +45,20 @@ const ANCESTRY: usize = 16;
 const NEW_DIR_ENTRIES: usize = 1000;
 
 /// The lifecycle dispatcher: fires hooks on turn ends until shutdown.
-pub async fn lifecycle(d: Arc<Daemon>, mut rx: broadcast::Receiver<TurnEnded>) {
+pub async fn lifecycle(d: Arc<Daemon>, mut ends: Follower) {
     loop {
-        let ev = tokio::select! {
+        let next = tokio::select! {
             () = d.shutdown.cancelled() => return,
-            ev = rx.recv() => ev,
+            next = ends.next() => next,
         };
-        match ev {
-            Ok(ev) => on_turn_end(&d, &ev).await,
-            Err(broadcast::error::RecvError::Lagged(missed)) => {
-                tracing::warn!(
+        match next {
+            Next::Ended(ev) => on_turn_end(&d, &ev).await,
+            Next::Missed(missed) => {
+                tracing::error!(
                     missed,
-                    "hooks fell behind the turn ends; {missed} turn ends fired no hooks"
+                    "hooks were stuck so long that {missed} turn ends were dropped unfired"
                 );
             }
-            Err(broadcast::error::RecvError::Closed) => return,
         }
     }
 }

@@ -144,7 +144,7 @@ fn load_all(d: &Daemon) -> Vec<Loaded> {
 /// stop when the daemon shuts down.
 pub fn spawn(d: &Arc<Daemon>, tracker: &TaskTracker) {
     // Subscribed here, before any turn can run, so no turn's end is missed.
-    let lifecycle = d.state.lifecycle.subscribe();
+    let lifecycle = d.state.turn_ends.follow();
     tracker.spawn(schedule::run(d.clone()));
     tracker.spawn(hooks::lifecycle(d.clone(), lifecycle));
     tracker.spawn(hooks::files(d.clone()));

@@ -1095,3 +1095,115 @@ async fn the_trigger_tools_act_on_the_calling_chats_project() {
     assert!(is_error && text.contains("not available"), "{text}");
     d.stop().await.unwrap();
 }
+
+/// Hooks never miss a turn: 500 chats wait on an approval each, one answer lets them all end
+/// at once, and the `turn_completed` hook is dispatched for every one of the 500 turn ends —
+/// a fire runs (and keeps running) or finds the previous one going and is recorded as skipped,
+/// each naming the chat whose turn ended. With a
+/// bounded broadcast (256) behind the hooks, the burst lost the turn ends the dispatcher had
+/// not read in time.
+#[tokio::test]
+async fn a_burst_of_500_turn_ends_dispatches_the_hook_500_times() {
+    const N: usize = 500;
+    let d = daemon(|c| c.max_processes = N as u32 + 8).await;
+    let mut c = d.client().await;
+    let ask = r#"fake:[{"tool":"Bash","input":{"command":"true"},"output":"ok","ask":true},{"text":"done"}]"#;
+    let mut sessions = Vec::with_capacity(N);
+    for _ in 0..N {
+        sessions.push(c.send_turn("", None, ask).await.session_id);
+    }
+    let ids = tokio::time::timeout(Duration::from_secs(120), async {
+        loop {
+            let Reply::Approvals(a) = c.request(Request::ApprovalList).await.unwrap() else {
+                panic!("not approvals")
+            };
+            if a.approvals.len() == N {
+                return a.approvals.into_iter().map(|x| x.id).collect::<Vec<_>>();
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await
+    .expect("every chat waits on its approval");
+    // The hook is set only now, so it fires for the burst alone.
+    set(
+        &mut c,
+        "",
+        "seen",
+        json!({"kind": "hook", "prompt": r#"fake:[{"hang":true}]"#, "on": "turn_completed"}),
+    )
+    .await
+    .unwrap();
+    c.request(Request::ApprovalAnswer(paddock_proto::ApprovalAnswer {
+        ids,
+        decision: paddock_proto::ApprovalDecision::Allow,
+        message: None,
+    }))
+    .await
+    .unwrap();
+    let hook_runs = |all: &[RunSummary]| {
+        all.iter()
+            .filter(|r| r.trigger.as_deref() == Some("seen"))
+            .count()
+    };
+    let seen = tokio::time::timeout(Duration::from_secs(120), async {
+        loop {
+            let Reply::History(h) = c
+                .request(Request::HistoryList(HistoryList {
+                    project_slug: None,
+                    unattended: true,
+                    limit: Some(500),
+                }))
+                .await
+                .unwrap()
+            else {
+                panic!("not history")
+            };
+            if hook_runs(&h.runs) >= N {
+                return h.runs;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    })
+    .await;
+    let runs = match seen {
+        Ok(runs) => runs,
+        Err(_) => {
+            let Reply::History(h) = c
+                .request(Request::HistoryList(HistoryList {
+                    project_slug: None,
+                    unattended: true,
+                    limit: Some(500),
+                }))
+                .await
+                .unwrap()
+            else {
+                panic!("not history")
+            };
+            panic!(
+                "the hook was dispatched {} times for {N} turn ends",
+                hook_runs(&h.runs)
+            );
+        }
+    };
+    let seen: Vec<&RunSummary> = runs
+        .iter()
+        .filter(|r| r.trigger.as_deref() == Some("seen"))
+        .collect();
+    assert_eq!(seen.len(), N);
+    // Each fire names the chat whose turn ended: every one of the 500, once.
+    let mut named: Vec<&str> = seen
+        .iter()
+        .filter_map(|r| {
+            let p = r.prompt.as_deref()?;
+            sessions
+                .iter()
+                .find(|s| p.contains(s.as_str()))
+                .map(String::as_str)
+        })
+        .collect();
+    named.sort_unstable();
+    named.dedup();
+    assert_eq!(named.len(), N, "every turn end fired the hook once");
+    d.stop().await.unwrap();
+}
