@@ -1,12 +1,48 @@
-//! A minimal MCP server over stdio for tests: the user's own server in the conformance tests.
-//! It answers `initialize`, `tools/list` (one tool, `ping`) and `tools/call` (`pong: <text>`),
-//! and nothing else; it ends at EOF.
+//! A minimal MCP server over stdio for tests: the user's own server in the conformance tests,
+//! and the echo server of the capture recorder. The logic (tools `ping`, `echo`, `add`, `slow`)
+//! is in `paddock_tests::mcp_echo`; it ends at EOF.
+//!
+//! With `FAKE_MCP_LOG=<file>`, every line in and out is appended to that file as
+//! `{"dir":"start"|"in"|"out"|"eof","t":<unix seconds>,"pid":…,"msg":…}`.
+//! `FAKE_MCP_NAME` sets the `serverInfo.name` (default `fake-mcp`).
 
 use std::io::{BufRead, Write};
 
+use paddock_tests::mcp_echo;
 use serde_json::{Value, json};
 
+struct Log(Option<std::fs::File>);
+
+impl Log {
+    fn open() -> Self {
+        let file = std::env::var_os("FAKE_MCP_LOG").and_then(|path| {
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .ok()
+        });
+        Self(file)
+    }
+
+    fn write(&mut self, dir: &str, msg: &Value) {
+        if let Some(file) = &mut self.0 {
+            let t = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs_f64())
+                .unwrap_or_default();
+            let line = json!({"dir": dir, "t": t, "pid": std::process::id(), "msg": msg});
+            // A log that cannot be written is not worth failing the server for.
+            let _ = writeln!(file, "{line}");
+        }
+    }
+}
+
 fn main() {
+    let name = std::env::var("FAKE_MCP_NAME").unwrap_or_else(|_| "fake-mcp".to_owned());
+    let mut log = Log::open();
+    let argv: Vec<String> = std::env::args().collect();
+    log.write("start", &json!({"argv": argv}));
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
     for line in stdin.lock().lines() {
@@ -14,37 +50,20 @@ fn main() {
         let Ok(msg) = serde_json::from_str::<Value>(&line) else {
             continue;
         };
-        // Notifications (no id) need no answer.
-        let Some(id) = msg.get("id").cloned() else {
+        log.write("in", &msg);
+        let Some(reply) = mcp_echo::handle(&msg, &name) else {
             continue;
         };
-        let result = match msg.get("method").and_then(Value::as_str) {
-            Some("initialize") => json!({
-                "protocolVersion": msg["params"]["protocolVersion"].as_str().unwrap_or("2025-06-18"),
-                "capabilities": {"tools": {}},
-                "serverInfo": {"name": "fake-mcp", "version": "0.1.0"},
-            }),
-            Some("tools/list") => json!({"tools": [{
-                "name": "ping",
-                "description": "Answers pong, with the text it was given.",
-                "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}},
-            }]}),
-            Some("tools/call") => {
-                let text = msg["params"]["arguments"]["text"].as_str().unwrap_or("");
-                json!({"content": [{"type": "text", "text": format!("pong: {text}")}]})
-            }
-            _ => {
-                let reply = json!({"jsonrpc": "2.0", "id": id,
-                    "error": {"code": -32601, "message": "method not found"}});
-                if writeln!(out, "{reply}").and_then(|()| out.flush()).is_err() {
-                    break;
-                }
-                continue;
-            }
-        };
-        let reply = json!({"jsonrpc": "2.0", "id": id, "result": result});
-        if writeln!(out, "{reply}").and_then(|()| out.flush()).is_err() {
+        if !reply.delay.is_zero() {
+            std::thread::sleep(reply.delay);
+        }
+        log.write("out", &reply.message);
+        if writeln!(out, "{}", reply.message)
+            .and_then(|()| out.flush())
+            .is_err()
+        {
             break;
         }
     }
+    log.write("eof", &Value::Null);
 }
