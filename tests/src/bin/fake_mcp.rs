@@ -7,6 +7,7 @@
 //! `FAKE_MCP_NAME` sets the `serverInfo.name` (default `fake-mcp`).
 
 use std::io::{BufRead, Write};
+use std::sync::{Arc, Mutex};
 
 use paddock_tests::mcp_echo;
 use serde_json::{Value, json};
@@ -40,30 +41,46 @@ impl Log {
 
 fn main() {
     let name = std::env::var("FAKE_MCP_NAME").unwrap_or_else(|_| "fake-mcp".to_owned());
-    let mut log = Log::open();
+    let log = Arc::new(Mutex::new(Log::open()));
     let argv: Vec<String> = std::env::args().collect();
-    log.write("start", &json!({"argv": argv}));
+    lock(&log).write("start", &json!({"argv": argv}));
+    let out = Arc::new(Mutex::new(std::io::stdout()));
     let stdin = std::io::stdin();
-    let mut out = std::io::stdout().lock();
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
         let Ok(msg) = serde_json::from_str::<Value>(&line) else {
             continue;
         };
-        log.write("in", &msg);
+        lock(&log).write("in", &msg);
         let Some(reply) = mcp_echo::handle(&msg, &name) else {
             continue;
         };
-        if !reply.delay.is_zero() {
-            std::thread::sleep(reply.delay);
-        }
-        log.write("out", &reply.message);
-        if writeln!(out, "{}", reply.message)
-            .and_then(|()| out.flush())
-            .is_err()
-        {
-            break;
+        if reply.delay.is_zero() {
+            if !send(&out, &log, &reply.message) {
+                break;
+            }
+        } else {
+            // A slow call answers later, so the lines sent meanwhile (a cancellation) are
+            // read and logged as they come.
+            let (out, log) = (Arc::clone(&out), Arc::clone(&log));
+            std::thread::spawn(move || {
+                std::thread::sleep(reply.delay);
+                send(&out, &log, &reply.message);
+            });
         }
     }
-    log.write("eof", &Value::Null);
+    lock(&log).write("eof", &Value::Null);
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Writes one reply line; `false` once stdout is gone.
+fn send(out: &Mutex<std::io::Stdout>, log: &Mutex<Log>, message: &Value) -> bool {
+    lock(log).write("out", message);
+    let mut out = lock(out);
+    writeln!(out, "{message}")
+        .and_then(|()| out.flush())
+        .is_ok()
 }

@@ -63,10 +63,10 @@ async fn main() -> anyhow::Result<()> {
         .arg("--version")
         .output()
         .with_context(|| format!("running {} --version", claude.display()))?;
+    let version = String::from_utf8_lossy(&version.stdout).trim().to_owned();
     eprintln!(
-        "record-cli: recording {} ({}) into {}",
+        "record-cli: recording {} ({version}) into {}",
         claude.display(),
-        String::from_utf8_lossy(&version.stdout).trim(),
         out.display()
     );
     record(&Options {
@@ -74,6 +74,7 @@ async fn main() -> anyhow::Result<()> {
         fake_mcp,
         out,
         only,
+        version,
     })
     .await
 }

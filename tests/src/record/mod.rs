@@ -46,7 +46,17 @@ pub struct Options {
     pub out: PathBuf,
     /// Only scenarios whose name starts with one of these (all when empty).
     pub only: Vec<String>,
+    /// What `claude --version` printed, for the folder's README.
+    pub version: String,
 }
+
+/// The scenarios of the first (2.1.332) captures that the recorder leaves out, and why.
+pub const SKIPPED: &[(&str, &str)] = &[(
+    "m_net_enabled",
+    "runs without CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC and the other \"disable\" variables, \
+     so the CLI tries to reach api.anthropic.com and other hosts; offline that only shows failed \
+     lookups, and online it would not be a capture of the stand-in alone",
+)];
 
 /// The private folder tree a recording runs in; removed on drop.
 struct Lab {
@@ -297,7 +307,39 @@ pub async fn record(options: &Options) -> anyhow::Result<()> {
         summary::render_transcripts(&mut text, &projects).context("summarising the transcripts")?;
     }
     write(&out.join("SUMMARY.txt"), &text)?;
+    write(&out.join("README.md"), &readme(options))?;
     Ok(())
+}
+
+fn readme(options: &Options) -> String {
+    let mut text = format!(
+        "# Captures of Claude Code {}\n\n\
+         Recorded by `record-cli` (tests/src/record/) against the Messages API stand-in of\n\
+         tests/src/mock_api/ and the `fake-mcp` server; docs/claude-cli.md §14 explains the\n\
+         scenarios and §15 the differences between releases. To record again:\n\n\
+         ```\ncargo build -p paddock-tests --bins\n\
+         target/debug/record-cli --claude <path to claude> --out <new folder>\n```\n\n\
+         Paths under the recorder's private folder appear as `/home/dev/lab/...`, the MCP server\n\
+         as `/home/dev/tools/fake-mcp`, every stand-in port as 41159.\n",
+        options
+            .version
+            .split_whitespace()
+            .next()
+            .unwrap_or("(unknown version)")
+    );
+    if options.only.is_empty() {
+        text.push_str("\nNot recorded:\n\n");
+        for (name, why) in SKIPPED {
+            let _ = writeln!(text, "- `{name}`: {why}.");
+        }
+    } else {
+        let _ = writeln!(
+            text,
+            "\nOnly the scenarios starting with {} were recorded.",
+            options.only.join(", ")
+        );
+    }
+    text
 }
 
 /// What one scenario produced (before scrubbing).

@@ -9,6 +9,8 @@ use crate::process::user_message;
 pub const PRESET_ID: &str = "11111111-2222-4333-8444-555555555555";
 /// The id `d_fork_preset` gives its fork.
 pub const FORK_PRESET_ID: &str = "22222222-3333-4444-8555-666666666666";
+/// The preset id of `c_headless`.
+pub const HEADLESS_ID: &str = "33333333-4444-4555-8666-777777777777";
 /// An id no session has.
 pub const MISSING_ID: &str = "99999999-2222-4333-8444-555555555555";
 
@@ -267,9 +269,27 @@ pub fn all(agent_tool: &str) -> Vec<Scenario> {
                 Step::CloseStdin,
             ],
         ),
+        // 2.1.197 refuses to compact one exchange ("Not enough messages to compact.").
+        sj_in(
+            "c_compact_long",
+            &["--replay-user-messages"],
+            vec![
+                user("first message"),
+                results(1),
+                user("second message"),
+                results(2),
+                user("third message"),
+                results(3),
+                user("/compact"),
+                results(4),
+                user("after compact"),
+                results(5),
+                Step::CloseStdin,
+            ],
+        ),
         sj_in(
             "c_controls",
-            &["--replay-user-messages"],
+            &[],
             vec![
                 user("hello"),
                 results(1),
@@ -301,6 +321,26 @@ pub fn all(agent_tool: &str) -> Vec<Scenario> {
             ],
         )
         .mcp(Mcp::Stdio),
+        // Exactly the flags paddockd runs the CLI with (docs/claude-cli.md §13.1).
+        sj_in(
+            "c_headless",
+            &[
+                "--include-partial-messages",
+                "--replay-user-messages",
+                "--permission-prompt-tool",
+                "stdio",
+                "--session-id",
+                HEADLESS_ID,
+            ],
+            vec![
+                Step::Send(user_message(
+                    "mock:slow 5",
+                    Some("0e9f8c1a-7b6d-4e5f-8a9b-0c1d2e3f4a5b"),
+                )),
+                results(1),
+                Step::CloseStdin,
+            ],
+        ),
         sj_in(
             "c_initialize",
             &[],
@@ -628,19 +668,22 @@ pub fn all(agent_tool: &str) -> Vec<Scenario> {
         &["--forward-subagent-text"],
         &agent("subagent task: say hi", "Echo task", false),
     ));
+    // The background subagent streams for 2 s, so the main turn ends first.
     list.push(sj(
         "l_subagent_bg",
         &["--forward-subagent-text"],
-        &agent(
-            "subagent task: say hi from background",
-            "Echo task bg",
-            true,
-        ),
+        &agent("mock:slow 10", "Echo task bg", true),
     ));
     list.push(sj(
         "l_subagent_plain",
         &[],
         &agent("subagent task: say hi", "Echo task", false),
+    ));
+    // Without --forward-subagent-text, which releases before 2.1.332 do not know.
+    list.push(sj(
+        "l_subagent_bg_plain",
+        &[],
+        &agent("mock:slow 10", "Echo task bg", true),
     ));
     // m: the offline environment (m_net_enabled needs the network; see the fixture README).
     list.push(sj("m_net_disabled", &[], "hello"));
