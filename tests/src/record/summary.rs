@@ -229,6 +229,7 @@ pub fn render_transcripts(out: &mut String, projects: &Path) -> std::io::Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     #[test]
     fn summarises_like_the_first_captures() {
@@ -248,5 +249,37 @@ mod tests {
         );
         assert_eq!(stdout_line("echo: hello text\n"), "TEXT:echo: hello text");
         assert_eq!(stdout_line(""), "");
+    }
+
+    /// Every committed capture folder's SUMMARY.txt says what its stdout files hold, in this
+    /// module's notation (the first set's summary was written by other tooling).
+    #[test]
+    fn the_committed_summaries_match_their_stdout_files() {
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+        for release in ["claude-cli-2.1.332", "claude-cli-2.1.197"] {
+            let dir = fixtures.join(release);
+            let summary = std::fs::read_to_string(dir.join("SUMMARY.txt")).unwrap_or_default();
+            let mut checked = 0;
+            let mut lines = summary.lines();
+            while let Some(line) = lines.next() {
+                let Some(head) = line.strip_prefix("## ") else {
+                    continue;
+                };
+                let (name, exit) = head.split_once("  exit=").unwrap_or((head, ""));
+                let expected = lines
+                    .next()
+                    .and_then(|l| l.strip_prefix("  stdout:"))
+                    .map(str::trim)
+                    .unwrap_or("?");
+                let stdout = std::fs::read_to_string(dir.join(format!("stdout/{name}.jsonl")))
+                    .unwrap_or_default();
+                let rc = std::fs::read_to_string(dir.join(format!("stdout/{name}.rc")))
+                    .unwrap_or_default();
+                assert_eq!(stdout_line(&stdout), expected, "{release} {name}");
+                assert_eq!(rc.trim(), exit, "{release} {name}");
+                checked += 1;
+            }
+            assert!(checked >= 60, "{release}: only {checked} scenarios");
+        }
     }
 }
