@@ -1,29 +1,41 @@
 #!/usr/bin/env bash
-# Installs the Claude Code CLI that the conformance tests drive, pinned to the version
-# docs/claude-cli.md was written against, into ${PADDOCK_TOOLS_DIR:-$HOME/.cache/paddock-tools}.
+# Installs a Claude Code CLI release that the conformance tests drive:
+#   bash .ci/install-claude.sh [VERSION]
+# VERSION defaults to 2.1.332, the release docs/claude-cli.md was written against; the other
+# supported release is 2.1.197 (what npm picks on Node 18/20). Each version goes into its own
+# folder, ${PADDOCK_TOOLS_DIR:-$HOME/.cache/paddock-tools}/claude-VERSION. An older copy of
+# the default version directly in the tools folder (where this script used to put it) is used
+# as it is.
 #
-# Idempotent: when the installed binary already reports the pinned version, nothing is
-# downloaded. Progress goes to stderr; the last line on stdout is the path of a working
-# `claude` binary (for PADDOCK_TEST_CLAUDE_BIN).
+# Idempotent: when the installed binary already reports the version, nothing is downloaded.
+# Progress goes to stderr; the last line on stdout is the path of a working `claude` binary
+# (for PADDOCK_TEST_CLAUDE_BIN).
 set -euo pipefail
 
-VERSION="2.1.332"
+[[ $# -le 1 ]] || { printf 'usage: %s [VERSION]\n' "$0" >&2; exit 2; }
+
+DEFAULT_VERSION="2.1.332"
+VERSION="${1:-$DEFAULT_VERSION}"
 PACKAGE="@anthropic-ai/claude-code"
-DIR="${PADDOCK_TOOLS_DIR:-$HOME/.cache/paddock-tools}"
+TOOLS_DIR="${PADDOCK_TOOLS_DIR:-$HOME/.cache/paddock-tools}"
+DIR="$TOOLS_DIR/claude-$VERSION"
 
 say() { printf 'install-claude: %s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }
 
-# Prints the first candidate binary that runs and reports $VERSION.
+[[ "$VERSION" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || die "VERSION must look like 2.1.332, not '$VERSION'"
+
+# Prints the first candidate binary under $1 that runs and reports $VERSION.
 #
 # `node_modules/.bin/claude` is the package's own entry point; its postinstall step replaces it
 # with the native binary. npm may skip install scripts (an `ignore-scripts` policy), and then
 # the native binary is still there in the platform package, so that is the fallback.
 working_binary() {
-  local candidates=("$DIR/node_modules/.bin/claude")
+  local dir="$1"
+  local candidates=("$dir/node_modules/.bin/claude")
   local platform
   for platform in "$(platform_package)" linux-x64 linux-x64-musl linux-arm64 linux-arm64-musl; do
-    candidates+=("$DIR/node_modules/@anthropic-ai/claude-code-$platform/claude")
+    candidates+=("$dir/node_modules/@anthropic-ai/claude-code-$platform/claude")
   done
   local bin out
   for bin in "${candidates[@]}"; do
@@ -57,8 +69,14 @@ platform_package() {
   printf '%s-%s%s\n' "$os" "$arch" "$libc"
 }
 
-if bin="$(working_binary)"; then
+if bin="$(working_binary "$DIR")"; then
   say "$PACKAGE@$VERSION is already installed in $DIR"
+  printf '%s\n' "$bin"
+  exit 0
+fi
+if [[ "$VERSION" == "$DEFAULT_VERSION" ]] && [[ -e "$TOOLS_DIR/node_modules" ]] \
+  && bin="$(working_binary "$TOOLS_DIR")"; then
+  say "$PACKAGE@$VERSION is already installed in $TOOLS_DIR (the folder older versions of this script used)"
   printf '%s\n' "$bin"
   exit 0
 fi
@@ -66,9 +84,12 @@ fi
 command -v npm >/dev/null || die "npm is not installed; install Node.js (with npm) first"
 mkdir -p "$DIR"
 say "installing $PACKAGE@$VERSION into $DIR"
-npm install --no-audit --no-fund --save-exact --prefix "$DIR" "$PACKAGE@$VERSION" >&2 \
+# Releases from 2.1.198 on declare `node >= 22`; their native binary runs on older Node too,
+# so the engines check must not stop the install (npm only warns unless engine-strict is set).
+npm install --no-audit --no-fund --save-exact --engine-strict=false --prefix "$DIR" \
+  "$PACKAGE@$VERSION" >&2 \
   || die "npm install of $PACKAGE@$VERSION into $DIR failed (see above)"
 
-bin="$(working_binary)" \
+bin="$(working_binary "$DIR")" \
   || die "$PACKAGE@$VERSION was installed into $DIR, but no claude binary in it reports version $VERSION"
 printf '%s\n' "$bin"

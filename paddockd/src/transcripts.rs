@@ -169,9 +169,19 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
 
-    fn fixtures() -> PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../tests/fixtures/claude-cli-2.1.332/transcripts")
+    /// The transcript folders of every supported release's captures.
+    fn fixture_dirs() -> Vec<PathBuf> {
+        let mut dirs = Vec::new();
+        for release in ["claude-cli-2.1.332", "claude-cli-2.1.197"] {
+            let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../tests/fixtures")
+                .join(release)
+                .join("transcripts");
+            let entries = std::fs::read_dir(root).expect("tests/fixtures holds the CLI captures");
+            dirs.extend(entries.flatten().map(|e| e.path()));
+        }
+        dirs.sort();
+        dirs
     }
 
     #[test]
@@ -181,11 +191,10 @@ mod tests {
             "-home-dev-lab-work-dir-1-x"
         );
         // Every fixture folder must be the encoding of the cwd its records carry.
-        let dirs = std::fs::read_dir(fixtures()).expect("tests/fixtures holds the CLI captures");
         let mut checked = 0;
-        for dir in dirs.flatten() {
-            let name = dir.file_name().to_string_lossy().into_owned();
-            let Some(file) = std::fs::read_dir(dir.path())
+        for dir in fixture_dirs() {
+            let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+            let Some(file) = std::fs::read_dir(&dir)
                 .unwrap()
                 .flatten()
                 .map(|e| e.path())
@@ -202,15 +211,14 @@ mod tests {
             assert_eq!(encode_cwd(&cwd), name, "cwd {cwd}");
             checked += 1;
         }
-        assert!(checked >= 4, "only {checked} fixture folders checked");
+        assert!(checked >= 8, "only {checked} fixture folders checked");
     }
 
     #[test]
     fn renders_fixture_transcripts_without_failing() {
-        let dirs = std::fs::read_dir(fixtures()).expect("tests/fixtures holds the CLI captures");
         let mut kinds = std::collections::BTreeSet::new();
-        for dir in dirs.flatten() {
-            for f in std::fs::read_dir(dir.path()).unwrap().flatten() {
+        for dir in fixture_dirs() {
+            for f in std::fs::read_dir(&dir).unwrap().flatten() {
                 if f.path().extension().is_some_and(|e| e == "jsonl") {
                     for e in render(&f.path()).unwrap() {
                         let v = serde_json::to_value(&e).unwrap();

@@ -103,11 +103,16 @@ mod tests {
     /// the `cwd` values recorded inside it.
     #[test]
     fn matches_the_fixture_folders() {
-        let root =
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/claude-cli-2.1.332/transcripts");
-        let dirs = std::fs::read_dir(&root).expect("tests/fixtures holds the CLI captures");
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+        let dirs = ["claude-cli-2.1.332", "claude-cli-2.1.197"]
+            .iter()
+            .flat_map(|release| {
+                std::fs::read_dir(fixtures.join(release).join("transcripts"))
+                    .expect("tests/fixtures holds the CLI captures")
+                    .flatten()
+            });
         let mut checked = 0;
-        for dir in dirs.flatten() {
+        for dir in dirs {
             let name = dir.file_name().to_string_lossy().into_owned();
             let mut cwds = std::collections::BTreeSet::new();
             for file in std::fs::read_dir(dir.path()).unwrap().flatten() {
@@ -133,6 +138,6 @@ mod tests {
             );
             checked += 1;
         }
-        assert!(checked >= 4, "only {checked} fixture folders checked");
+        assert!(checked >= 8, "only {checked} fixture folders checked");
     }
 }

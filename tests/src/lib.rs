@@ -3,14 +3,18 @@
 //! * [`mock_api`]: a stand-in for the Anthropic Messages API that the *real* CLI talks to;
 //! * [`real_claude`], [`process`], [`wait`]: spawning and driving either CLI with deadlines;
 //! * [`cwd_encoding`]: how the CLI names per-project transcript folders;
+//! * [`record`]: the capture recorder behind the `record-cli` bin (`tests/fixtures/claude-cli-*`);
+//! * [`mcp_echo`]: the test MCP server's logic (`fake-mcp`, and `POST /mcp` of the stand-in);
 //! * [`bins`], [`tmux`]: the built binaries and a private tmux server, for end-to-end tests.
 
 pub mod bins;
 pub mod cwd_encoding;
 pub mod fake_claude;
+pub mod mcp_echo;
 pub mod mock_api;
 pub mod process;
 pub mod real_claude;
+pub mod record;
 pub mod text;
 pub mod tmux;
 pub mod wait;

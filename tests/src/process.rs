@@ -52,6 +52,11 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
 
     /// The next line, `Ok(None)` at end of stream, or an error once `timeout` has passed.
     pub async fn next_line(&mut self, timeout: Duration) -> anyhow::Result<Option<Line>> {
+        Ok(self.next_text(timeout).await?.map(|text| parse_line(&text)))
+    }
+
+    /// Like [`LineReader::next_line`], but the line's text as it came (without the newline).
+    pub async fn next_text(&mut self, timeout: Duration) -> anyhow::Result<Option<String>> {
         if self.eof {
             return Ok(None);
         }
@@ -70,11 +75,15 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
         }
         let bytes = std::mem::take(&mut self.partial);
         let text = String::from_utf8_lossy(&bytes);
-        let text = text.trim_end_matches(['\n', '\r']);
-        Ok(Some(match serde_json::from_str::<Value>(text) {
-            Ok(v) => Line::Json(v),
-            Err(_) => Line::Raw(text.to_owned()),
-        }))
+        Ok(Some(text.trim_end_matches(['\n', '\r']).to_owned()))
+    }
+}
+
+/// A line parsed as JSON, else kept raw.
+fn parse_line(text: &str) -> Line {
+    match serde_json::from_str::<Value>(text) {
+        Ok(v) => Line::Json(v),
+        Err(_) => Line::Raw(text.to_owned()),
     }
 }
 
@@ -279,6 +288,19 @@ impl CliProcess {
             self.seen.push(l.clone());
         }
         Ok(line)
+    }
+
+    /// The next stdout line with its text as the CLI wrote it (key order kept), `None` at EOF.
+    pub async fn next_line_text(
+        &mut self,
+        timeout: Duration,
+    ) -> anyhow::Result<Option<(String, Line)>> {
+        let Some(text) = self.stdout.next_text(timeout).await? else {
+            return Ok(None);
+        };
+        let line = parse_line(&text);
+        self.seen.push(line.clone());
+        Ok(Some((text, line)))
     }
 
     /// Reads lines until one is JSON and satisfies `pred`; fails at EOF or after `timeout`,

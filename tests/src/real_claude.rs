@@ -14,12 +14,45 @@ pub const CLAUDE_BIN_ENV: &str = "PADDOCK_TEST_CLAUDE_BIN";
 
 /// What to tell a developer when no CLI is installed.
 pub const INSTALL_HINT: &str = "the real Claude Code CLI was not found: run `bash .ci/install-claude.sh` \
-     (installs it under $HOME/.cache/paddock-tools), or set PADDOCK_TEST_CLAUDE_BIN to a `claude` binary";
+     (installs it under $HOME/.cache/paddock-tools/claude-2.1.332), or set PADDOCK_TEST_CLAUDE_BIN to a `claude` binary";
 
-/// Finds the CLI: `$PADDOCK_TEST_CLAUDE_BIN`, else `node_modules/.bin/claude` under
-/// `$PADDOCK_TOOLS_DIR` or `$HOME/.cache/paddock-tools` (where `.ci/install-claude.sh` puts it),
-/// else `claude` on `PATH`. The error carries [`INSTALL_HINT`].
+/// The release `.ci/install-claude.sh` installs by default.
+pub const DEFAULT_CLAUDE_VERSION: &str = "2.1.332";
+
+/// Finds the CLI: `$PADDOCK_TEST_CLAUDE_BIN`, else `claude-2.1.332/node_modules/.bin/claude`
+/// (or the older `node_modules/.bin/claude`) under `$PADDOCK_TOOLS_DIR` or
+/// `$HOME/.cache/paddock-tools` (where `.ci/install-claude.sh` puts it), else `claude` on
+/// `PATH`. The error carries [`INSTALL_HINT`].
+///
+/// The first call prints the binary and its `--version` on stderr, so a failing test's output
+/// says which release it ran against.
 pub fn find_claude_bin() -> anyhow::Result<PathBuf> {
+    let path = locate_claude_bin()?;
+    static ANNOUNCED: std::sync::Once = std::sync::Once::new();
+    ANNOUNCED.call_once(|| {
+        eprintln!(
+            "real claude: {} (version {})",
+            path.display(),
+            claude_version(&path)
+        );
+    });
+    Ok(path)
+}
+
+/// What `<bin> --version` prints (trimmed), or why it printed nothing.
+pub fn claude_version(bin: &Path) -> String {
+    match std::process::Command::new(bin)
+        .arg("--version")
+        .stdin(std::process::Stdio::null())
+        .output()
+    {
+        Ok(out) if out.status.success() => String::from_utf8_lossy(&out.stdout).trim().to_owned(),
+        Ok(out) => format!("unknown: `--version` exited with {}", out.status),
+        Err(err) => format!("unknown: `--version` did not run: {err}"),
+    }
+}
+
+fn locate_claude_bin() -> anyhow::Result<PathBuf> {
     if let Some(path) = std::env::var_os(CLAUDE_BIN_ENV).filter(|p| !p.is_empty()) {
         let path = PathBuf::from(path);
         anyhow::ensure!(
@@ -36,9 +69,15 @@ pub fn find_claude_bin() -> anyhow::Result<PathBuf> {
         std::env::var_os("HOME").map(|home| Path::new(&home).join(".cache/paddock-tools")),
     ];
     for dir in tools_dirs.into_iter().flatten() {
-        let path = dir.join("node_modules/.bin/claude");
-        if is_executable(&path) {
-            return Ok(path);
+        for path in [
+            dir.join(format!(
+                "claude-{DEFAULT_CLAUDE_VERSION}/node_modules/.bin/claude"
+            )),
+            dir.join("node_modules/.bin/claude"),
+        ] {
+            if is_executable(&path) {
+                return Ok(path);
+            }
         }
     }
     if let Some(paths) = std::env::var_os("PATH") {

@@ -42,12 +42,25 @@ fn cargo_in(root: &Path, args: &[&str]) -> Command {
     cmd
 }
 
-/// Installs the pinned Claude Code CLI (`.ci/install-claude.sh`, quick when it is already
+/// The Claude Code release the whole suite runs against (`.ci/install-claude.sh`'s default).
+pub const MAIN_CLAUDE_VERSION: &str = "2.1.332";
+
+/// The older supported release (what npm installs on Node 18/20): the tests that drive the
+/// real CLI run a second time against it.
+pub const OLDER_CLAUDE_VERSION: &str = "2.1.197";
+
+/// The nextest filter of the tests that drive the real CLI: the conformance tests and the
+/// daemon tests named `real_cli…` (tests/tests/daemon/real_cli.rs and provenance.rs).
+pub const REAL_CLI_FILTER: &str =
+    "package(paddock-tests) & (binary(cli_conformance) | (binary(daemon) & test(real_cli)))";
+
+/// Installs a Claude Code release (`.ci/install-claude.sh VERSION`, quick when it is already
 /// there) and returns the path of its binary: the script's last line on stdout.
-pub fn install_claude(root: &Path) -> Result<PathBuf> {
+pub fn install_claude(root: &Path, version: &str) -> Result<PathBuf> {
     let script = root.join(".ci").join("install-claude.sh");
     let mut cmd = Command::new("bash");
     cmd.arg(&script)
+        .arg(version)
         .current_dir(root)
         .stdin(Stdio::null())
         .stderr(Stdio::inherit());
@@ -76,11 +89,13 @@ pub fn install_claude(root: &Path) -> Result<PathBuf> {
     Ok(bin)
 }
 
-/// `cargo xtask test`: every test in the workspace, the conformance tests against the real
-/// Claude Code CLI included. Both test runs happen even if the first fails, so one run shows
-/// every failure.
+/// `cargo xtask test`: every test in the workspace against Claude Code
+/// [`MAIN_CLAUDE_VERSION`], then the tests that drive the real CLI ([`REAL_CLI_FILTER`])
+/// again against [`OLDER_CLAUDE_VERSION`]. Every run happens even if an earlier one fails, so
+/// one run shows every failure; the error names the release of each failed run.
 pub fn test(root: &Path) -> Result<()> {
-    let claude = install_claude(root)?;
+    let claude = install_claude(root, MAIN_CLAUDE_VERSION)?;
+    let older = install_claude(root, OLDER_CLAUDE_VERSION)?;
     eprintln!("xtask: {CLAUDE_BIN_ENV}={}", claude.display());
 
     let mut failed = Vec::new();
@@ -90,13 +105,32 @@ pub fn test(root: &Path) -> Result<()> {
     let mut nextest = cargo_in(root, &["nextest", "run", "--workspace", "--no-fail-fast"]);
     nextest.env(CLAUDE_BIN_ENV, &claude);
     if let Err(e) = run(nextest) {
-        failed.push(e);
+        failed.push(e.context(format!("with Claude Code {MAIN_CLAUDE_VERSION}")));
+    }
+    eprintln!(
+        "xtask: the real-CLI tests again with Claude Code {OLDER_CLAUDE_VERSION}: {CLAUDE_BIN_ENV}={}",
+        older.display()
+    );
+    let mut older_run = cargo_in(
+        root,
+        &[
+            "nextest",
+            "run",
+            "--workspace",
+            "--no-fail-fast",
+            "-E",
+            REAL_CLI_FILTER,
+        ],
+    );
+    older_run.env(CLAUDE_BIN_ENV, &older);
+    if let Err(e) = run(older_run) {
+        failed.push(e.context(format!("with Claude Code {OLDER_CLAUDE_VERSION}")));
     }
     // nextest does not run doctests.
     let mut doc = cargo_in(root, &["test", "--doc", "--workspace"]);
     doc.env(CLAUDE_BIN_ENV, &claude);
     if let Err(e) = run(doc) {
-        failed.push(e);
+        failed.push(e.context("doctests"));
     }
     match failed.len() {
         0 => Ok(()),

@@ -274,17 +274,22 @@ pub(crate) mod tests {
     use super::*;
     use std::path::{Path, PathBuf};
 
+    /// The transcripts of every supported release's captures (tests/fixtures/claude-cli-*).
     pub(crate) fn fixture_files() -> Vec<PathBuf> {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../tests/fixtures/claude-cli-2.1.332/transcripts");
         let mut files = Vec::new();
-        for dir in std::fs::read_dir(root)
-            .expect("fixture transcripts")
-            .flatten()
-        {
-            for f in std::fs::read_dir(dir.path()).unwrap().flatten() {
-                if f.path().extension().is_some_and(|e| e == "jsonl") {
-                    files.push(f.path());
+        for release in ["claude-cli-2.1.332", "claude-cli-2.1.197"] {
+            let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../tests/fixtures")
+                .join(release)
+                .join("transcripts");
+            for dir in std::fs::read_dir(root)
+                .expect("fixture transcripts")
+                .flatten()
+            {
+                for f in std::fs::read_dir(dir.path()).unwrap().flatten() {
+                    if f.path().extension().is_some_and(|e| e == "jsonl") {
+                        files.push(f.path());
+                    }
                 }
             }
         }

@@ -288,10 +288,15 @@ mod tests {
     fn entry_indexes_match_the_rendering() {
         // Every entry that has text gives exactly one, in rendering order.
         let dir = tempfile::tempdir().unwrap();
-        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../tests/fixtures/claude-cli-2.1.332/transcripts");
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures");
+        let releases = ["claude-cli-2.1.332", "claude-cli-2.1.197"];
+        let dirs = releases.iter().flat_map(|release| {
+            std::fs::read_dir(fixtures.join(release).join("transcripts"))
+                .unwrap()
+                .flatten()
+        });
         let mut checked = 0;
-        for d in std::fs::read_dir(fixtures).unwrap().flatten() {
+        for d in dirs {
             for f in std::fs::read_dir(d.path()).unwrap().flatten() {
                 if f.path().extension().is_none_or(|e| e != "jsonl") {
                     continue;
@@ -321,6 +326,6 @@ mod tests {
                 checked += 1;
             }
         }
-        assert!(checked >= 4);
+        assert!(checked >= 8);
     }
 }

@@ -145,10 +145,12 @@ pub(super) async fn read_body<R: AsyncRead + Unpin>(
 fn reason(status: u16) -> &'static str {
     match status {
         200 => "OK",
+        202 => "Accepted",
         400 => "Bad Request",
         401 => "Unauthorized",
         403 => "Forbidden",
         404 => "Not Found",
+        405 => "Method Not Allowed",
         413 => "Payload Too Large",
         429 => "Too Many Requests",
         500 => "Internal Server Error",
@@ -165,9 +167,28 @@ pub(super) async fn write_json<W: AsyncWrite + Unpin>(
     body: &Value,
     head_only: bool,
 ) -> io::Result<()> {
-    let body = body.to_string();
+    write_json_with(wr, status, body, head_only, &[]).await
+}
+
+/// [`write_json`] with extra headers; a `Null` body is sent as an empty body.
+pub(super) async fn write_json_with<W: AsyncWrite + Unpin>(
+    wr: &mut W,
+    status: u16,
+    body: &Value,
+    head_only: bool,
+    extra_headers: &[(&str, String)],
+) -> io::Result<()> {
+    let body = if body.is_null() {
+        String::new()
+    } else {
+        body.to_string()
+    };
+    let extra: String = extra_headers
+        .iter()
+        .map(|(name, value)| format!("{name}: {value}\r\n"))
+        .collect();
     let mut out = format!(
-        "HTTP/1.1 {status} {}\r\ncontent-type: application/json\r\nrequest-id: req_mock_{}\r\ncontent-length: {}\r\nconnection: keep-alive\r\n\r\n",
+        "HTTP/1.1 {status} {}\r\ncontent-type: application/json\r\nrequest-id: req_mock_{}\r\n{extra}content-length: {}\r\nconnection: keep-alive\r\n\r\n",
         reason(status),
         short_id(),
         body.len()
@@ -190,6 +211,17 @@ pub(super) async fn write_sse<W: AsyncWrite + Unpin>(
     wr: &mut W,
     frames: Vec<Frame>,
 ) -> io::Result<()> {
+    write_sse_frames(wr, frames).await?;
+    wr.write_all(b"0\r\n\r\n").await?;
+    wr.flush().await
+}
+
+/// The head and the frames of an SSE reply, without the end of the chunked body: a caller
+/// that stops here and drops the connection cuts the stream mid-way.
+pub(super) async fn write_sse_frames<W: AsyncWrite + Unpin>(
+    wr: &mut W,
+    frames: Vec<Frame>,
+) -> io::Result<()> {
     let head = format!(
         "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\nrequest-id: req_mock_{}\r\ntransfer-encoding: chunked\r\nconnection: keep-alive\r\n\r\n",
         short_id()
@@ -205,6 +237,5 @@ pub(super) async fn write_sse<W: AsyncWrite + Unpin>(
         wr.write_all(chunk.as_bytes()).await?;
         wr.flush().await?;
     }
-    wr.write_all(b"0\r\n\r\n").await?;
-    wr.flush().await
+    Ok(())
 }

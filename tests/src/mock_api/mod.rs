@@ -6,8 +6,16 @@
 //! * `mock:tool NAME JSON` → a `tool_use` block (streamed as `input_json_delta`), stop `tool_use`;
 //! * `mock:slow N` → N text deltas 200 ms apart;
 //! * `mock:error STATUS` → that HTTP status with an Anthropic-style JSON error, every time;
+//! * `mock:fail STATUS N [TEXT]` → that status for the first N attempts of this message (429 with
+//!   `retry-after: 1`), then TEXT (default `ok after failures`);
+//! * `mock:broken` → the first attempt's stream is cut after one delta, a retry gets the text;
+//! * `mock:hang N` → waits N seconds before answering;
+//! * `mock:text-tool NAME JSON` → a text block `Running it.`, then the tool call;
 //! * `mock:thinking` → a thinking block, then text;
 //! * anything else → `echo: <text>` in 3 deltas.
+//!
+//! A request whose `x-api-key` is [`INVALID_API_KEY`] always gets a 401. `POST /mcp` is an MCP
+//! server over streamable HTTP (plain JSON replies) with the tools of [`crate::mcp_echo`].
 //!
 //! The server runs on its own thread with its own runtime, so a test may block its own
 //! runtime (or not have one) without stalling the stand-in.
@@ -15,6 +23,7 @@
 mod http;
 mod reply;
 
+use std::collections::HashMap;
 use std::io::{self, Write as _};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -25,8 +34,11 @@ use tokio::io::{AsyncWrite, AsyncWriteExt as _, BufReader};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::oneshot;
 
-use self::http::{read_body, read_head, write_json, write_sse};
-use self::reply::{Reply, choose_reply, error_type, estimate_tokens};
+use self::http::{read_body, read_head, write_json, write_json_with, write_sse, write_sse_frames};
+use self::reply::{Reply, attempt_key, choose_reply, error_type, estimate_tokens};
+
+/// The API key the stand-in rejects with 401 (the CLI's "bad key" case).
+pub const INVALID_API_KEY: &str = "invalid-key";
 
 /// One request the stand-in received.
 #[derive(Debug, Clone)]
@@ -102,6 +114,7 @@ impl MockApi {
         let log = Log {
             requests: Arc::clone(&requests),
             path: log_path.map(Arc::new),
+            attempts: Arc::default(),
         };
         let thread = std::thread::Builder::new()
             .name("mock-anthropic".into())
@@ -198,6 +211,19 @@ impl Drop for MockApi {
 struct Log {
     requests: Arc<Mutex<Vec<RecordedRequest>>>,
     path: Option<Arc<PathBuf>>,
+    /// How often each [`attempt_key`] was asked for so far.
+    attempts: Arc<Mutex<HashMap<String, u32>>>,
+}
+
+impl Log {
+    /// Counts one attempt of `key`; returns how many came before it.
+    fn attempt(&self, key: String) -> u32 {
+        let mut attempts = self.attempts.lock().unwrap_or_else(|e| e.into_inner());
+        let count = attempts.entry(key).or_insert(0);
+        let before = *count;
+        *count += 1;
+        before
+    }
 }
 
 impl Log {
@@ -267,31 +293,84 @@ async fn serve_connection(stream: TcpStream, log: Log) -> io::Result<()> {
         let close = head
             .header("connection")
             .is_some_and(|v| v.eq_ignore_ascii_case("close"));
-        respond(&mut wr, &request).await?;
+        if !respond(&mut wr, &request, &log).await? {
+            // The reply cut its stream short: drop the connection.
+            return Ok(());
+        }
         if close {
             return Ok(());
         }
     }
 }
 
-async fn respond<W: AsyncWrite + Unpin>(wr: &mut W, req: &RecordedRequest) -> io::Result<()> {
+/// Answers one request; `false` when the connection must be dropped afterwards.
+async fn respond<W: AsyncWrite + Unpin>(
+    wr: &mut W,
+    req: &RecordedRequest,
+    log: &Log,
+) -> io::Result<bool> {
     match (req.method.as_str(), req.route()) {
-        ("POST", "/v1/messages") => match choose_reply(&req.body) {
-            Reply::Error(status) => {
-                let body = json!({"type": "error", "error": {"type": error_type(status), "message": format!("mock {status}")}});
-                write_json(wr, status, &body, false).await
-            }
-            Reply::Stream(frames) => write_sse(wr, frames).await,
-        },
+        ("POST", "/v1/messages") => {
+            let reply = if req.header("x-api-key") == Some(INVALID_API_KEY) {
+                Reply::Error {
+                    status: 401,
+                    retry_after: None,
+                }
+            } else {
+                let attempt = log.attempt(attempt_key(&req.body));
+                choose_reply(&req.body, attempt)
+            };
+            send_reply(wr, reply).await
+        }
         ("POST", "/v1/messages/count_tokens") => {
             let body = json!({"input_tokens": estimate_tokens(&req.body)});
-            write_json(wr, 200, &body, false).await
+            write_json(wr, 200, &body, false).await.map(|()| true)
         }
-        ("HEAD", _) => write_json(wr, 200, &json!({}), true).await,
-        ("GET", _) => write_json(wr, 200, &json!({}), false).await,
+        ("POST", "/mcp") => match crate::mcp_echo::handle(&req.body, "mcp-echo") {
+            Some(reply) => {
+                let session = [("mcp-session-id", "mock-mcp-session".to_owned())];
+                write_json_with(wr, 200, &reply.message, false, &session)
+                    .await
+                    .map(|()| true)
+            }
+            None => write_json(wr, 202, &Value::Null, false)
+                .await
+                .map(|()| true),
+        },
+        ("GET", "/mcp") => write_json(wr, 405, &Value::Null, false)
+            .await
+            .map(|()| true),
+        ("HEAD", _) => write_json(wr, 200, &json!({}), true).await.map(|()| true),
+        ("GET", _) => write_json(wr, 200, &json!({}), false).await.map(|()| true),
         (_, route) => {
             let body = json!({"type": "error", "error": {"type": "not_found_error", "message": format!("mock: no route {} {route}", req.method)}});
-            write_json(wr, 404, &body, false).await
+            write_json(wr, 404, &body, false).await.map(|()| true)
         }
+    }
+}
+
+async fn send_reply<W: AsyncWrite + Unpin>(wr: &mut W, reply: Reply) -> io::Result<bool> {
+    let mut reply = reply;
+    while let Reply::Delayed(delay, inner) = reply {
+        tokio::time::sleep(delay).await;
+        reply = *inner;
+    }
+    match reply {
+        Reply::Error {
+            status,
+            retry_after,
+        } => {
+            let body = json!({"type": "error", "error": {"type": error_type(status), "message": format!("mock {status}")}});
+            let headers: Vec<(&str, String)> = retry_after
+                .map(|s| ("retry-after", s.to_string()))
+                .into_iter()
+                .collect();
+            write_json_with(wr, status, &body, false, &headers)
+                .await
+                .map(|()| true)
+        }
+        Reply::Stream(frames) => write_sse(wr, frames).await.map(|()| true),
+        Reply::Broken(frames) => write_sse_frames(wr, frames).await.map(|()| false),
+        Reply::Delayed(..) => Ok(true),
     }
 }

@@ -27,7 +27,15 @@ pub(super) fn error_type(status: u16) -> &'static str {
 
 pub(super) enum Reply {
     Stream(Vec<Frame>),
-    Error(u16),
+    /// An HTTP error with an Anthropic-style body; `retry_after` adds that header (seconds).
+    Error {
+        status: u16,
+        retry_after: Option<u32>,
+    },
+    /// Waits, then sends the inner reply (`mock:hang`).
+    Delayed(Duration, Box<Reply>),
+    /// Sends these frames, then drops the connection without ending the stream (`mock:broken`).
+    Broken(Vec<Frame>),
 }
 
 /// A rough token count: a quarter of the body's JSON length.
@@ -40,9 +48,27 @@ pub(super) fn estimate_tokens(body: &Value) -> u64 {
 enum Directive {
     Echo(String),
     ToolSaid(String),
-    Tool { name: String, input: Value },
+    Tool {
+        name: String,
+        input: Value,
+    },
     Slow(u32),
     Error(u16),
+    /// Fails the first `times` attempts of this message with `status`, then echoes.
+    Fail {
+        status: u16,
+        times: u32,
+        text: String,
+    },
+    /// Cuts the first attempt's stream after one delta, then echoes.
+    Broken,
+    /// Waits this many seconds before answering.
+    Hang(u64),
+    /// A text block `Running it.`, then a tool call.
+    TextTool {
+        name: String,
+        input: Value,
+    },
     Thinking,
 }
 
@@ -106,7 +132,7 @@ fn parse_directive(text: &str) -> Directive {
         .split_once(char::is_whitespace)
         .map_or((rest, ""), |(c, a)| (c, a.trim()));
     match cmd {
-        "tool" => {
+        "tool" | "text-tool" => {
             let (name, input) = args
                 .split_once(char::is_whitespace)
                 .map_or((args, ""), |(n, i)| (n, i.trim()));
@@ -116,7 +142,11 @@ fn parse_directive(text: &str) -> Directive {
                 serde_json::from_str::<Value>(input)
             };
             match input {
-                Ok(input) if !name.is_empty() => Directive::Tool {
+                Ok(input) if !name.is_empty() && cmd == "tool" => Directive::Tool {
+                    name: name.to_owned(),
+                    input,
+                },
+                Ok(input) if !name.is_empty() => Directive::TextTool {
                     name: name.to_owned(),
                     input,
                 },
@@ -125,20 +155,95 @@ fn parse_directive(text: &str) -> Directive {
         }
         "slow" => Directive::Slow(args.parse().unwrap_or(10)),
         "error" => Directive::Error(args.parse().unwrap_or(500)),
+        "fail" => {
+            let mut words = args.split_whitespace();
+            let status = words.next().and_then(|w| w.parse().ok()).unwrap_or(529);
+            let times = words.next().and_then(|w| w.parse().ok()).unwrap_or(1);
+            let text = words.collect::<Vec<_>>().join(" ");
+            Directive::Fail {
+                status,
+                times,
+                text,
+            }
+        }
+        "broken" => Directive::Broken,
+        "hang" => Directive::Hang(args.parse().unwrap_or(30)),
         "thinking" => Directive::Thinking,
         _ => Directive::Echo(text.to_owned()),
     }
 }
 
-/// Builds the SSE frames (or error) for a request body.
-pub(super) fn choose_reply(body: &Value) -> Reply {
+/// What identifies repeated attempts of one request (`mock:fail`, `mock:broken`): the last
+/// user message, which a retry sends unchanged.
+pub(super) fn attempt_key(body: &Value) -> String {
+    body["messages"]
+        .as_array()
+        .and_then(|msgs| msgs.iter().rev().find(|m| m["role"] == "user"))
+        .map(|m| m["content"].to_string())
+        .unwrap_or_default()
+}
+
+/// Builds the SSE frames (or error) for a request body; `attempt` counts earlier requests
+/// with the same [`attempt_key`] (0 for the first).
+pub(super) fn choose_reply(body: &Value, attempt: u32) -> Reply {
     let model = body["model"]
         .as_str()
         .unwrap_or("claude-opus-5-5")
         .to_owned();
     let mut msg = SseMessage::new(&model, estimate_tokens(body));
     match directive_for(body) {
-        Directive::Error(status) => return Reply::Error(status),
+        Directive::Error(status) => {
+            return Reply::Error {
+                status,
+                retry_after: None,
+            };
+        }
+        Directive::Fail {
+            status,
+            times,
+            text,
+        } => {
+            if attempt < times {
+                return Reply::Error {
+                    status,
+                    retry_after: (status == 429).then_some(1),
+                };
+            }
+            let text = if text.is_empty() {
+                "ok after failures".to_owned()
+            } else {
+                text
+            };
+            msg.text(&text, 3, Duration::ZERO);
+        }
+        Directive::Broken => {
+            let text = "answer after a broken stream";
+            if attempt == 0 {
+                let mut frames = msg.frames;
+                frames.push(frame(
+                    "content_block_start",
+                    json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+                ));
+                frames.push(frame(
+                    "content_block_delta",
+                    json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "answer a"}}),
+                ));
+                return Reply::Broken(frames);
+            }
+            msg.text(text, 4, Duration::ZERO);
+        }
+        Directive::Hang(secs) => {
+            msg.text(&format!("echo: waited {secs}s"), 3, Duration::ZERO);
+            return Reply::Delayed(
+                Duration::from_secs(secs),
+                Box::new(Reply::Stream(msg.finish("end_turn"))),
+            );
+        }
+        Directive::TextTool { name, input } => {
+            msg.text("Running it.", 1, Duration::ZERO);
+            msg.tool_use(&name, &input);
+            return Reply::Stream(msg.finish("tool_use"));
+        }
         Directive::Echo(text) => msg.text(&format!("echo: {text}"), 3, Duration::ZERO),
         Directive::ToolSaid(text) => msg.text(&format!("tool said: {text}"), 3, Duration::ZERO),
         Directive::Slow(n) => {
@@ -315,6 +420,23 @@ mod tests {
         assert_eq!(parse_directive("  mock:slow 7 \n"), Directive::Slow(7));
         assert_eq!(parse_directive("mock: error 529"), Directive::Error(529));
         assert_eq!(parse_directive("mock:thinking"), Directive::Thinking);
+        assert_eq!(parse_directive("mock:hang 5"), Directive::Hang(5));
+        assert_eq!(parse_directive("mock:broken"), Directive::Broken);
+        assert_eq!(
+            parse_directive("mock:fail 429 1 ok after 429"),
+            Directive::Fail {
+                status: 429,
+                times: 1,
+                text: "ok after 429".into()
+            }
+        );
+        assert_eq!(
+            parse_directive("mock:text-tool Bash {}"),
+            Directive::TextTool {
+                name: "Bash".into(),
+                input: json!({})
+            }
+        );
         assert_eq!(
             parse_directive("mock:tool Bash {\"command\": \"echo all-good\"}"),
             Directive::Tool {
