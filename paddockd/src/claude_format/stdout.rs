@@ -54,12 +54,22 @@ impl Line {
                     uuid: string_of(v, "uuid"),
                 })
             }
-            Some("user") => Kind::User(User {
-                message: Message::decode(v.get("message")),
-                is_replay: flag(v, "isReplay"),
-                uuid: string_of(v, "uuid"),
-                tool_use_result: v.get("tool_use_result").cloned(),
-            }),
+            Some("user") => {
+                let result = v.get("tool_use_result");
+                let launched = result.filter(|r| flag(r, "isAsync")).and_then(|r| {
+                    Some(Task {
+                        id: Some(string_of(r, "agentId")?),
+                        description: string_of(r, "description"),
+                    })
+                });
+                Kind::User(User {
+                    message: Message::decode(v.get("message")),
+                    is_replay: flag(v, "isReplay"),
+                    uuid: string_of(v, "uuid"),
+                    tool_use_result: result.cloned(),
+                    launched,
+                })
+            }
             Some("result") => Kind::Result(TurnResult::decode(v)),
             Some("control_request") => Kind::ControlRequest(ControlRequest::decode(v)),
             Some("control_response") => Kind::ControlResponse,
@@ -243,6 +253,10 @@ pub struct User {
     pub uuid: Option<String>,
     /// The tool's structured result (`tool_use_result`), passed on as is.
     pub tool_use_result: Option<Value>,
+    /// The background task an Agent call launched (`tool_use_result.isAsync`, its
+    /// `agentId`): the one sign of a background task in every release, since 2.1.197 marks
+    /// no `task_started` as backgrounded and prints no `background_tasks_changed`.
+    pub launched: Option<Task>,
 }
 
 /// The `result` line that ends every turn.

@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::claude_format::stdout::{Kind, Line, System};
+use crate::claude_format::stdout::{Kind, Line, System, User};
 
 /// How long running background tasks keep an otherwise idle process alive (no idle timeout, no
 /// batch stop, no reaping for the pool), counted from when the first of them started. A task
@@ -54,10 +54,25 @@ pub struct Background {
 impl Background {
     /// Takes what a stdout line says about background tasks.
     pub fn track(&mut self, line: &Line) {
-        let Kind::System(system) = &line.kind else {
-            return;
-        };
         let now = Instant::now();
+        let system = match &line.kind {
+            Kind::System(system) => system,
+            Kind::User(User {
+                launched: Some(task),
+                ..
+            }) if !line.subagent => {
+                if let Some(id) = &task.id
+                    && !self.known.contains(id)
+                {
+                    let description = task.description.clone().unwrap_or_default();
+                    self.running.insert(id.clone(), description);
+                    self.remember(id);
+                    self.busy_since.get_or_insert(now);
+                }
+                return;
+            }
+            _ => return,
+        };
         match system {
             System::BackgroundTasksChanged { tasks } => {
                 let mut running = BTreeMap::new();
@@ -197,11 +212,13 @@ mod tests {
         Line::decode(&v)
     }
 
-    /// The background lines of the real CLI's capture (l_subagent_bg), in order.
-    fn capture() -> Vec<serde_json::Value> {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../tests/fixtures/claude-cli-2.1.332/stdout/l_subagent_bg.jsonl"
+    /// The lines of a real CLI's capture of a background Agent call, in order: 2.1.332's
+    /// `l_subagent_bg`, and 2.1.197's `l_subagent_bg_plain` (it has no
+    /// `--forward-subagent-text`, so no `l_subagent_bg` of its own).
+    fn capture(release: &str, name: &str) -> Vec<serde_json::Value> {
+        let path = format!(
+            "{}/../tests/fixtures/claude-cli-{release}/stdout/{name}.jsonl",
+            env!("CARGO_MANIFEST_DIR")
         );
         let text = std::fs::read_to_string(path).unwrap();
         text.lines()
@@ -211,33 +228,57 @@ mod tests {
 
     #[test]
     fn the_capture_holds_until_the_notification_turn_ends() {
-        let lines = capture();
-        let mut bg = Background::default();
-        let mut results = 0;
-        let mut mark = None;
-        for v in &lines {
-            bg.track(&Line::decode(v));
-            if v["type"] == "system" && v["subtype"] == "task_started" {
-                assert!(bg.hold_until(Instant::now()).is_some(), "a task runs");
-                assert_eq!(bg.running(), 1);
-            }
-            if v["type"] == "system" && v["subtype"] == "init" && results == 1 {
-                mark = bg.turn_started();
-            }
-            if v["type"] == "result" {
-                results += 1;
-                if results == 1 {
-                    // The task finished during the first turn: its notification turn is owed.
-                    assert!(bg.hold_until(Instant::now()).is_some());
-                } else {
-                    bg.turn_ended(mark);
+        for (release, name) in [
+            ("2.1.332", "l_subagent_bg"),
+            ("2.1.197", "l_subagent_bg_plain"),
+        ] {
+            let lines = capture(release, name);
+            let mut bg = Background::default();
+            let mut results = 0;
+            let mut mark = None;
+            let mut launched = false;
+            let mut notified = false;
+            for v in &lines {
+                bg.track(&Line::decode(v));
+                if v["type"] == "user" && v["tool_use_result"]["isAsync"] == true {
+                    launched = true;
+                    assert!(
+                        bg.hold_until(Instant::now()).is_some(),
+                        "{release}: a task runs"
+                    );
+                    assert_eq!(bg.running(), 1, "{release}");
+                }
+                if v["type"] == "system" && v["subtype"] == "task_notification" {
+                    notified = true;
+                }
+                // The turn reporting the task starts with the first init after its
+                // notification (2.1.197 prints the first turn's result only after it).
+                if v["type"] == "system" && v["subtype"] == "init" && notified && mark.is_none() {
+                    mark = bg.turn_started();
+                }
+                if v["type"] == "result" {
+                    results += 1;
+                    if results == 1 {
+                        // The task finished during the first turn: its notification turn is owed.
+                        assert!(bg.hold_until(Instant::now()).is_some(), "{release}");
+                    } else {
+                        bg.turn_ended(mark);
+                    }
                 }
             }
+            assert!(
+                launched,
+                "{release}: the capture launches a background task"
+            );
+            assert_eq!(results, 2, "{release}");
+            assert_eq!(bg.running(), 0, "{release}");
+            assert!(bg.hold_until(Instant::now()).is_none(), "{release}");
+            assert_eq!(
+                bg.label(),
+                "(background task finished: Echo task bg)",
+                "{release}"
+            );
         }
-        assert_eq!(results, 2);
-        assert_eq!(bg.running(), 0);
-        assert!(bg.hold_until(Instant::now()).is_none());
-        assert_eq!(bg.label(), "(background task finished: Echo task bg)");
     }
 
     #[test]

@@ -363,19 +363,27 @@ mod tests {
 
     #[test]
     fn tool_call_is_start_then_result() {
-        let ev = run("b_partial_tool");
-        let names: Vec<&str> = ev.iter().map(ChatEvent::name).collect();
-        let start = names.iter().position(|n| *n == "chat:tool_start").unwrap();
-        let call = names.iter().position(|n| *n == "chat:tool_call").unwrap();
-        assert!(start < call);
-        let ChatEvent::ToolCall(c) = &ev[call] else {
-            unreachable!()
-        };
-        assert_eq!(c.name, "Bash");
-        assert_eq!(c.output, "all-good");
-        assert!(!c.is_error);
-        assert_eq!(text_of(&ev), "Bash said: all-good");
-        assert!(matches!(ev.last(), Some(ChatEvent::Complete(c)) if c.success));
+        for release in RELEASES {
+            let lines = fixture_of(release, "b_partial_tool");
+            let ev = translate(&lines);
+            let names: Vec<&str> = ev.iter().map(ChatEvent::name).collect();
+            let start = names.iter().position(|n| *n == "chat:tool_start").unwrap();
+            let call = names.iter().position(|n| *n == "chat:tool_call").unwrap();
+            assert!(start < call, "{release}");
+            let ChatEvent::ToolCall(c) = &ev[call] else {
+                unreachable!()
+            };
+            assert_eq!(c.name, "Bash", "{release}");
+            assert_eq!(c.output, "all-good", "{release}");
+            assert!(!c.is_error, "{release}");
+            let result = lines.iter().find(|l| l["type"] == "result").unwrap();
+            assert_eq!(
+                text_of(&ev),
+                result["result"].as_str().unwrap(),
+                "{release}: once"
+            );
+            assert!(matches!(ev.last(), Some(ChatEvent::Complete(c)) if c.success));
+        }
     }
 
     #[test]
@@ -395,15 +403,21 @@ mod tests {
 
     #[test]
     fn api_error_is_a_notice_and_a_failed_complete() {
+        for release in RELEASES {
+            api_errors_of(release);
+        }
+    }
+
+    fn api_errors_of(release: &str) {
         let mut any = false;
         let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../tests/fixtures/claude-cli-2.1.332/stdout");
+            .join(format!("../tests/fixtures/claude-cli-{release}/stdout"));
         for e in std::fs::read_dir(&dir).unwrap().flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
             if !name.starts_with("i_") || !name.ends_with(".jsonl") {
                 continue;
             }
-            let lines = fixture(name.trim_end_matches(".jsonl"));
+            let lines = fixture_of(release, name.trim_end_matches(".jsonl"));
             // Only the stream-json captures (`--output-format json` prints the result alone).
             if lines.first().is_none_or(|l| l["type"] != "system") {
                 continue;
@@ -414,19 +428,19 @@ mod tests {
             if result["is_error"] != true {
                 continue;
             }
-            let ev = run(name.trim_end_matches(".jsonl"));
+            let ev = translate(&lines);
             assert!(
                 ev.iter()
                     .any(|e| matches!(e, ChatEvent::Notice(n) if n.kind == NoticeKind::ApiError)),
-                "{name}: no api error notice"
+                "{release} {name}: no api error notice"
             );
             assert!(
                 matches!(ev.last(), Some(ChatEvent::Complete(c)) if !c.success && c.error.is_some()),
-                "{name}"
+                "{release} {name}"
             );
             any = true;
         }
-        assert!(any, "no failing API error fixture found");
+        assert!(any, "{release}: no failing API error fixture found");
     }
 
     #[test]
