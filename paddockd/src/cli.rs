@@ -53,6 +53,19 @@ the command line). It exits 0 at the end of stdin or on SIGINT/SIGTERM, and 2 wh
 the socket is missing."
     )]
     Mcp(McpArgs),
+    /// What a daemon started now would see; for `paddock doctor` when none is running.
+    #[command(
+        hide = true,
+        long_about = "What a daemon started now would see, for `paddock doctor` when none is running: \
+the configuration is loaded as a start would load it (a value it would refuse is the error, on \
+stderr, exit 1), then the claude binary is resolved and asked its version, and the result is \
+printed as one line of JSON (the `daemon:info` reply's object, without a pid)."
+    )]
+    Info {
+        /// The socket a daemon would listen on [env: PADDOCK_SOCKET]
+        #[arg(long, value_name = "PATH")]
+        socket: Option<PathBuf>,
+    },
     /// Measures the search index with a realistic vocabulary; for `cargo xtask bench`.
     #[command(name = "bench-search", hide = true)]
     BenchSearch {
