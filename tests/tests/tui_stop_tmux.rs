@@ -11,7 +11,8 @@ use paddock_tests::bins::bin;
 use paddock_tests::tmux::Tmux;
 
 struct Env {
-    dir: tempfile::TempDir,
+    /// Everything the test's daemons and TUI write; removed at the end.
+    _dir: tempfile::TempDir,
     vars: Vec<(&'static str, PathBuf)>,
 }
 
@@ -30,7 +31,7 @@ impl Env {
             ("XDG_CONFIG_HOME", dir.path().join("config")),
             ("XDG_STATE_HOME", dir.path().join("state")),
         ];
-        Self { dir, vars }
+        Self { _dir: dir, vars }
     }
 
     fn socket(&self) -> &Path {

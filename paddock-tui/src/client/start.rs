@@ -104,7 +104,20 @@ pub struct Started {
 /// logs to its file, and writes to stderr only when it cannot start).
 #[derive(Clone, Default)]
 struct StderrTail {
-    inner: std::sync::Arc<(std::sync::Mutex<(Vec<u8>, bool)>, std::sync::Condvar)>,
+    shared: std::sync::Arc<TailShared>,
+}
+
+#[derive(Default)]
+struct TailShared {
+    tail: std::sync::Mutex<Tail>,
+    /// Notified when the pipe closes.
+    closed: std::sync::Condvar,
+}
+
+#[derive(Default)]
+struct Tail {
+    bytes: Vec<u8>,
+    closed: bool,
 }
 
 impl StderrTail {
@@ -119,34 +132,34 @@ impl StderrTail {
                     Ok(0) | Err(_) => break,
                     Ok(n) => n,
                 };
-                let mut state = writer.lock();
-                state.0.extend_from_slice(&buf[..n]);
-                let over = state.0.len().saturating_sub(STDERR_TAIL);
-                state.0.drain(..over);
+                let mut tail = writer.lock();
+                tail.bytes.extend_from_slice(&buf[..n]);
+                let over = tail.bytes.len().saturating_sub(STDERR_TAIL);
+                tail.bytes.drain(..over);
             }
-            writer.lock().1 = true;
-            writer.inner.1.notify_all();
+            writer.lock().closed = true;
+            writer.shared.closed.notify_all();
         });
         tail
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, (Vec<u8>, bool)> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Tail> {
         // Bytes and a flag: nothing a panic could leave half-done.
-        self.inner
-            .0
+        self.shared
+            .tail
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// What was written, once the pipe closed (or after `wait`, whatever came by then).
     fn text(&self, wait: Duration) -> String {
-        let state = self.lock();
-        let (state, _) = self
-            .inner
-            .1
-            .wait_timeout_while(state, wait, |(_, closed)| !*closed)
+        let tail = self.lock();
+        let (tail, _) = self
+            .shared
+            .closed
+            .wait_timeout_while(tail, wait, |t| !t.closed)
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        String::from_utf8_lossy(&state.0).into_owned()
+        String::from_utf8_lossy(&tail.bytes).into_owned()
     }
 }
 
