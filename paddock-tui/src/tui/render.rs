@@ -42,6 +42,7 @@ pub fn render(app: &mut App, frame: &mut Frame<'_>) {
         Connection::Unreachable(reason) => {
             let reason = reason.clone();
             render_unreachable(
+                " paddockd cannot be reached ",
                 &reason,
                 "Press r to try again, q to quit.",
                 &theme,
@@ -52,8 +53,9 @@ pub fn render(app: &mut App, frame: &mut Frame<'_>) {
         Connection::Stopped(message) => {
             let message = message.clone();
             render_unreachable(
+                " paddockd stopped ",
                 &message,
-                "Press R to start it again, q to quit.",
+                "Press R to start it, q to quit.",
                 &theme,
                 frame,
                 body,
@@ -653,6 +655,7 @@ pub(crate) fn border_set(theme: &Theme) -> border::Set<'static> {
 }
 
 fn render_unreachable(
+    title: &str,
     reason: &str,
     what_now: &str,
     theme: &Theme,
@@ -667,7 +670,7 @@ fn render_unreachable(
     ];
     // Borders and a column of padding on each side.
     let inner_width = usize::from(width.saturating_sub(4).max(1));
-    let lines = wrapped_height(reason, inner_width) + 2;
+    let lines = wrapped_height(reason, inner_width) + 1 + wrapped_height(what_now, inner_width);
     let height = u16::try_from(lines + 2)
         .unwrap_or(u16::MAX)
         .min(area.height);
@@ -693,7 +696,7 @@ fn render_unreachable(
         .border_style(theme.style(Role::Error))
         .padding(Padding::horizontal(1))
         .title(Span::styled(
-            " paddockd cannot be reached ",
+            title,
             Style::new().add_modifier(Modifier::BOLD),
         ));
     frame.render_widget(paragraph.block(block), boxed);
