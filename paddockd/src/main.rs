@@ -29,6 +29,16 @@ fn main() -> std::process::ExitCode {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
             let reason = format!("{e:#}");
+            // Lost the race to another daemon starting at the same moment: not a failure.
+            if e.chain().any(|c| {
+                matches!(
+                    c.downcast_ref::<paddockd::listener::ListenError>(),
+                    Some(paddockd::listener::ListenError::AlreadyRunning(_))
+                )
+            }) {
+                let _ = writeln!(std::io::stderr(), "paddockd: {reason}");
+                return std::process::ExitCode::from(paddock_proto::EXIT_ALREADY_RUNNING);
+            }
             // The terminal that started it (a client reads this from the pipe it gave us)...
             let _ = writeln!(std::io::stderr(), "paddockd: {reason}");
             // ...and the log, even when the configuration that names the log was refused.

@@ -13,8 +13,8 @@ use tokio::time::Instant;
 use super::connection::{Client, ConnectOptions};
 use super::error::ClientError;
 
-/// After the started daemon has exited, how long another daemon (one that won the lock race)
-/// still gets to answer before we report the exit.
+/// After the started daemon has exited because another holds the lock (it won the race), how
+/// long that other daemon still gets to answer before we report the exit.
 const EXIT_GRACE: Duration = Duration::from_secs(2);
 const FIRST_BACKOFF: Duration = Duration::from_millis(20);
 const MAX_BACKOFF: Duration = Duration::from_millis(500);
@@ -219,7 +219,11 @@ async fn wait_for_daemon(opts: &StartOptions, started: Started) -> Result<Client
         {
             exited = Some((status, now));
         }
-        let gave_up_on_exit = exited.is_some_and(|(_, at)| now >= at + EXIT_GRACE);
+        // A daemon that lost the lock race leaves the other to answer; any other exit is final.
+        let gave_up_on_exit = exited.is_some_and(|(status, at)| {
+            status.code() != Some(i32::from(paddock_proto::EXIT_ALREADY_RUNNING))
+                || now >= at + EXIT_GRACE
+        });
         if now >= deadline || gave_up_on_exit {
             if exited.is_none() {
                 reap_in_background(child);
