@@ -963,9 +963,12 @@ fn read_file(path: &Path, explicit: Option<&'static str>) -> Result<FileConfig, 
     };
     toml::from_str(&text).map_err(|e| ConfigError::Parse {
         path: path.to_path_buf(),
-        message: match values::locate(&text, e.span()) {
-            Some(at) => format!("{at}: {}", e.message()),
-            None => e.message().to_owned(),
+        message: {
+            let said = values::plain_numbers(e.message());
+            match values::locate(&text, e.span()) {
+                Some(at) => format!("{at}: {said}"),
+                None => said,
+            }
         },
     })
 }
@@ -1147,7 +1150,7 @@ mod tests {
         let file = dir.path().join("config.toml");
         std::fs::write(&file, "# limits\nmax_processes = \"many\"\n").unwrap();
         let err = load(Some(&file), &[]).unwrap_err().to_string();
-        for want in ["line 2", "max_processes", "many"] {
+        for want in ["line 2", "max_processes", "many", "whole number"] {
             assert!(err.contains(want), "{want} missing from: {err}");
         }
     }

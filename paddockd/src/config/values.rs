@@ -92,6 +92,15 @@ pub fn explain<T>(key: &str, parser_said: &str) -> String {
     }
 }
 
+/// The TOML parser's words with its Rust type names in plain words (`expected u64`).
+pub fn plain_numbers(message: &str) -> String {
+    ["u8", "u16", "u32", "u64", "usize"]
+        .iter()
+        .fold(message.to_owned(), |m, ty| {
+            m.replace(&format!("expected {ty}"), "expected a whole number")
+        })
+}
+
 /// Where in the file a TOML error is, as `line N (the line)`, so the message names the key
 /// and the value even when the parser's own words name neither.
 pub fn locate(text: &str, span: Option<std::ops::Range<usize>>) -> Option<String> {
