@@ -697,7 +697,12 @@ Examples:
   ssh devbox paddock proxy < /dev/null     check that --remote devbox will work: prints nothing, exits 0
   paddock --remote devbox ls               what runs it for you"
     )]
-    Proxy,
+    Proxy {
+        /// Bridge only to a daemon that runs already; never start one (what a TUI whose
+        /// daemon was stopped on purpose uses to look for a new one)
+        #[arg(long, hide = true)]
+        no_start: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -1713,7 +1718,10 @@ mod tests {
         assert!(matches!(cli.command, Some(Cmd::Ls(_))));
         let cli = parse(&["--remote", "devbox"])?;
         assert!(cli.command.is_none(), "the TUI, through ssh");
-        assert!(matches!(parse(&["proxy"])?.command, Some(Cmd::Proxy)));
+        assert!(matches!(
+            parse(&["proxy"])?.command,
+            Some(Cmd::Proxy { no_start: false })
+        ));
         assert!(parse(&["proxy", "extra"]).is_err());
         Ok(())
     }

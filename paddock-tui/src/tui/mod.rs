@@ -1173,22 +1173,16 @@ impl EventLoop {
     }
 
     /// While the daemon is stopped on purpose: looks for one started by someone else (`paddock
-    /// daemon start`, the second half of a restart) without ever starting one. Under
-    /// `--remote` it does not look: `paddock proxy` on the far side would start one.
+    /// daemon start`, the second half of a restart) without ever starting one (under
+    /// `--remote`, through `paddock proxy --no-start`).
     fn watch(&mut self) {
         self.retry = None;
-        if self.ctx.remote.is_some() {
-            return;
-        }
         self.generation += 1;
-        let socket = self.ctx.socket.clone();
-        let opts = self.ctx.start.connect.clone();
+        let ctx = self.ctx.clone();
         let tx = self.msgs_tx.clone();
         let generation = self.generation;
         tokio::spawn(async move {
-            let result = Client::connect_with(&socket, opts)
-                .await
-                .map_err(|e| e.to_string());
+            let result = ctx.open_existing().await.map_err(|e| e.to_string());
             let _ = tx.send(Msg::Connected { generation, result }).await;
         });
     }
