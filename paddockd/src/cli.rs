@@ -89,7 +89,9 @@ pub struct McpArgs {
 fn after_help() -> String {
     let mut s = String::from(
         "Configuration: a TOML file ($XDG_CONFIG_HOME/paddock/config.toml unless --config or PADDOCK_CONFIG \
-names one), every key also settable in the environment; the environment wins per key.\n\nKeys:\n",
+names one), every key also settable in the environment; the environment wins per key. Yes/no keys take \
+1 or 0, true or false, yes or no, on or off, in any case, in both. A value paddockd refuses is named, \
+with the variable or the file's line, in the terminal of the command that started it and in its log.\n\nKeys:\n",
     );
     for k in crate::config::KEYS {
         s.push_str(&format!(
