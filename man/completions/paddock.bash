@@ -2522,7 +2522,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__proxy)
-            opts="-h -V --socket --remote --remote-paddock --help --version"
+            opts="-h -V --no-start --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -19,6 +19,9 @@ _paddockd() {
             paddockd,bench-search)
                 cmd="paddockd__subcmd__bench__subcmd__search"
                 ;;
+            paddockd,info)
+                cmd="paddockd__subcmd__info"
+                ;;
             paddockd,mcp)
                 cmd="paddockd__subcmd__mcp"
                 ;;
@@ -29,7 +32,7 @@ _paddockd() {
 
     case "${cmd}" in
         paddockd)
-            opts="-h -V --socket --config --foreground --log-stderr --check-config --help --version mcp bench-search"
+            opts="-h -V --socket --config --foreground --log-stderr --check-config --help --version mcp info bench-search"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -58,6 +61,24 @@ _paddockd() {
             fi
             case "${prev}" in
                 --chats)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddockd__subcmd__info)
+            opts="-h --socket --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --socket)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -22,3 +22,8 @@ pub use messages::*;
 
 /// The protocol version. Bump it on any change that an older peer would misread.
 pub const PROTOCOL_VERSION: u32 = 2;
+
+/// The exit status of a `paddockd` that did not start because another daemon holds its socket's
+/// lock (two clients started one at once): the client that started it waits for the other to
+/// answer instead of reporting a failure. Any other failure exits 1.
+pub const EXIT_ALREADY_RUNNING: u8 = 3;

@@ -158,6 +158,10 @@ pub enum Request {
     /// Shut the daemon down cleanly (running turns are interrupted).
     #[serde(rename = "daemon:shutdown")]
     DaemonShutdown,
+    /// The world the daemon's agents run in: the `claude` it starts and its version, the
+    /// credentials in its environment (names only), its folders. For `paddock doctor`.
+    #[serde(rename = "daemon:info")]
+    DaemonInfo,
 }
 
 impl Request {
@@ -183,6 +187,7 @@ impl Request {
             Request::ProjectOverviewRequest(_) => "project:overview",
             Request::DaemonStatus => "daemon:status",
             Request::DaemonShutdown => "daemon:shutdown",
+            Request::DaemonInfo => "daemon:info",
             Request::ChatUpdate(_) => "chat:update",
             Request::ChatDelete(_) => "chat:delete",
             Request::ChatFork(_) => "chat:fork",
@@ -1065,6 +1070,30 @@ pub enum ControlMessage {
     /// (`notifications:subscribe`), and not at all while some client is subscribed to the chat.
     #[serde(rename = "attention")]
     Attention(Attention),
+    /// The daemon is shutting down on purpose (`daemon:shutdown`, or SIGTERM/SIGINT), sent to
+    /// every client before it interrupts turns and closes connections. A client that got it
+    /// does not start a new daemon by itself; a connection lost without it was a crash.
+    #[serde(rename = "daemon:stopping")]
+    Stopping(Stopping),
+}
+
+/// `daemon:stopping`: why the daemon is going away.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Stopping {
+    pub reason: StopReason,
+    /// One sentence for a person, e.g. `paddockd was stopped (paddock daemon stop)`.
+    pub message: String,
+}
+
+/// What stopped the daemon.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    /// A client asked (`daemon:shutdown`: `paddock daemon stop` or `restart`).
+    Requested,
+    /// A signal (SIGTERM, SIGINT): systemd, `kill`, Ctrl-C in its terminal.
+    Signal,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -1274,6 +1303,8 @@ pub enum Reply {
     /// `project:overview`.
     ProjectOverview(Box<ProjectOverview>),
     Status(DaemonStatus),
+    /// `daemon:info`.
+    Info(Box<DaemonInfo>),
     /// `chat:update` / `chat:delete`: how many chats changed.
     Updated(Updated),
     /// `chat:fork`: the new chat.
@@ -1782,6 +1813,51 @@ pub struct DaemonStatus {
     /// Turns waiting for a free process slot.
     pub queued_turns: u32,
     pub clients: u32,
+}
+
+/// `daemon:info`: what the daemon's agents run with. `paddockd info` prints the same (one
+/// line of JSON, no `pid`) for a daemon that is not running, as it would start now.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DaemonInfo {
+    pub daemon_version: String,
+    /// The running daemon's; absent from `paddockd info`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pid: Option<u32>,
+    pub socket: String,
+    pub data_dir: String,
+    pub log: String,
+    /// `CLAUDE_CONFIG_DIR` of the agents.
+    pub claude_home: String,
+    pub claude: ClaudeInfo,
+    /// The credential variables set in the daemon's environment (`ANTHROPIC_API_KEY`,
+    /// `ANTHROPIC_AUTH_TOKEN`, `CLAUDE_CODE_OAUTH_TOKEN`, ...): names only, never values.
+    pub credentials: Vec<String>,
+    /// The login file in `claudeHome` (from `claude /login`), when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub login: Option<String>,
+}
+
+/// The `claude` the daemon starts, as the daemon resolves it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClaudeInfo {
+    /// As configured: `claude_bin` / `PADDOCK_CLAUDE_BIN`, else `claude`.
+    pub configured: String,
+    /// The file that runs (a bare name looked up on the daemon's `PATH`); absent when none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// What `claude --version` said, e.g. `2.1.332`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// Why there is no version: not found, did not run, did not answer in time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// The oldest version this daemon supports.
+    pub min_version: String,
+    /// Whether `version` is at least `minVersion`; absent without a version.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub supported: Option<bool>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -887,6 +887,7 @@ fn table() -> Vec<(&'static str, Golden)> {
             "request.daemon_shutdown",
             request(20, Request::DaemonShutdown),
         ),
+        ("request.daemon_info", request(22, Request::DaemonInfo)),
         // --- hub frames ------------------------------------------------------------------
         (
             "event.chat_user",
@@ -1218,6 +1219,20 @@ fn table() -> Vec<(&'static str, Golden)> {
             control(ControlMessage::ChatsChanged(ChatsChanged {
                 project_slug: s(PROJECT),
                 session_id: Some(s(CHILD)),
+            })),
+        ),
+        (
+            "control.daemon_stopping",
+            control(ControlMessage::Stopping(Stopping {
+                reason: StopReason::Requested,
+                message: s("paddockd was stopped (paddock daemon stop)"),
+            })),
+        ),
+        (
+            "control.daemon_stopping.signal",
+            control(ControlMessage::Stopping(Stopping {
+                reason: StopReason::Signal,
+                message: s("paddockd was stopped by a signal (SIGTERM)"),
             })),
         ),
         (
@@ -1722,6 +1737,54 @@ fn table() -> Vec<(&'static str, Golden)> {
                     queued_turns: 0,
                     clients: 2,
                 }),
+            ),
+        ),
+        (
+            "reply.info",
+            ok(
+                22,
+                Reply::Info(Box::new(DaemonInfo {
+                    daemon_version: s("0.1.0"),
+                    pid: Some(48213),
+                    socket: s("/run/user/1000/paddock/paddockd.sock"),
+                    data_dir: s("/home/ana/.local/share/paddock"),
+                    log: s("/home/ana/.local/state/paddock/paddockd.log"),
+                    claude_home: s("/home/ana/.local/share/paddock/claude-home"),
+                    claude: ClaudeInfo {
+                        configured: s("claude"),
+                        path: Some(s("/home/ana/.npm-global/bin/claude")),
+                        version: Some(s("2.1.332")),
+                        error: None,
+                        min_version: s("2.1.197"),
+                        supported: Some(true),
+                    },
+                    credentials: vec![s("ANTHROPIC_API_KEY")],
+                    login: None,
+                })),
+            ),
+        ),
+        (
+            "reply.info.no_claude",
+            ok(
+                22,
+                Reply::Info(Box::new(DaemonInfo {
+                    daemon_version: s("0.1.0"),
+                    pid: Some(48213),
+                    socket: s("/run/user/1000/paddock/paddockd.sock"),
+                    data_dir: s("/home/ana/.local/share/paddock"),
+                    log: s("/home/ana/.local/state/paddock/paddockd.log"),
+                    claude_home: s("/home/ana/.local/share/paddock/claude-home"),
+                    claude: ClaudeInfo {
+                        configured: s("/nonexistent/claude"),
+                        path: None,
+                        version: None,
+                        error: Some(s("/nonexistent/claude does not exist")),
+                        min_version: s("2.1.197"),
+                        supported: None,
+                    },
+                    credentials: vec![],
+                    login: Some(s("/home/ana/.local/share/paddock/claude-home/.credentials.json")),
+                })),
             ),
         ),
         (
@@ -2658,6 +2721,7 @@ covers!(request_row, REQUEST_ROWS, Request {
     Request::ProjectOverviewRequest(_) => "request.project_overview",
     Request::DaemonStatus => "request.daemon_status",
     Request::DaemonShutdown => "request.daemon_shutdown",
+    Request::DaemonInfo => "request.daemon_info",
     Request::ChatUpdate(_) => "request.chat_update",
     Request::ChatDelete(_) => "request.chat_delete",
     Request::ChatFork(_) => "request.chat_fork",
@@ -2772,6 +2836,7 @@ covers!(control_row, CONTROL_ROWS, ControlMessage {
     ControlMessage::ChatsChanged(_) => "control.chats_changed",
     ControlMessage::ApprovalsChanged(_) => "control.approvals_changed",
     ControlMessage::Attention(_) => "control.attention",
+    ControlMessage::Stopping(_) => "control.daemon_stopping",
 });
 
 covers!(decision_row, DECISION_ROWS, ApprovalDecision {
@@ -2784,6 +2849,11 @@ covers!(resync_row, RESYNC_ROWS, ResyncReason {
     ResyncReason::AgedOut => "resync.aged_out",
     ResyncReason::SlowClient => "resync.slow_client",
     ResyncReason::UnknownSeq => "resync.unknown_seq",
+});
+
+covers!(stop_row, STOP_ROWS, StopReason {
+    StopReason::Requested => "control.daemon_stopping",
+    StopReason::Signal => "control.daemon_stopping.signal",
 });
 
 covers!(reply_row, REPLY_ROWS, Reply {
@@ -2800,6 +2870,7 @@ covers!(reply_row, REPLY_ROWS, Reply {
     Reply::ProjectDeleted(_) => "reply.project_deleted",
     Reply::ProjectOverview(_) => "reply.project_overview",
     Reply::Status(_) => "reply.status",
+    Reply::Info(_) => "reply.info",
     Reply::Updated(_) => "reply.updated",
     Reply::Forked(_) => "reply.forked",
     Reply::History(_) => "reply.history",
@@ -2946,6 +3017,9 @@ fn covered(golden: &Golden) -> BTreeSet<&'static str> {
                 }
                 ControlMessage::Resync(r) => {
                     out.insert(resync_row(&r.reason));
+                }
+                ControlMessage::Stopping(stopping) => {
+                    out.insert(stop_row(&stopping.reason));
                 }
                 ControlMessage::Active(_)
                 | ControlMessage::ChatsChanged(_)
@@ -3100,6 +3174,7 @@ fn every_variant_has_a_golden() {
         ATTRIBUTION_ROWS,
         CONTROL_ROWS,
         RESYNC_ROWS,
+        STOP_ROWS,
         REPLY_ROWS,
         TRANSCRIPT_ROWS,
         ERROR_ROWS,

@@ -234,17 +234,23 @@ Examples:
     /// What is missing to run chats (claude, login, data folder, daemon), and how to fix it
     #[command(
         long_about = "\
-Check what paddock needs, without changing anything (it does not start the daemon): the claude \
-binary and its version, a login or API key for the agents, a writable data folder, whether \
-paddockd runs, and the optional git and tmux. Each problem comes with how to fix it. Exits 1 \
-when something required is missing. With --remote HOST the checks run on HOST (`ssh HOST paddock \
-doctor`), where the daemon and the agents are.
+Check what paddock needs as the daemon sees it, without changing anything (it does not start \
+the daemon): the claude binary the running paddockd starts (its claude_bin / PADDOCK_CLAUDE_BIN, \
+else claude on the daemon's PATH), its version and whether it is supported, a login or API key \
+in the daemon's environment (names only, never values), a writable data folder, the socket and \
+the log, and the optional git and tmux. When no paddockd runs, it says so and reports what a \
+daemon started now would see (this shell's environment and configuration, a value the daemon \
+would refuse included). Each problem comes with how to fix it. Exits 1 when something required \
+is missing. With --remote HOST the checks run on HOST (`ssh HOST paddock doctor`), where the \
+daemon and the agents are.
 
 With --json, stdout is one JSON object (the exit status is the same): {\"ok\": BOOL, \"checks\": \
 [{\"name\": STRING, \"ok\": BOOL, \"required\": BOOL, \"detail\": STRING, \"fix\": STRING or \
-null}]}. `ok` is false when a required check failed; the checks are named daemon, claude, \
-login, data, git and tmux (data is absent when no data folder can be found); `fix` is null for \
-a passing check. Fields may be added, never renamed or removed.",
+null}], \"info\": OBJECT or null}. `ok` is false when a required check failed; the checks are \
+named daemon, claude, supported, login, data, socket, log, git and tmux (config or paddockd \
+instead of claude to log when no daemon runs and none could start); `fix` is null for a \
+passing check; `info` is the daemon's own report (docs/PROTOCOL.md, daemon:info). Fields may \
+be added, never renamed or removed.",
         after_help = "\
 Examples:
   paddock doctor
@@ -691,7 +697,12 @@ Examples:
   ssh devbox paddock proxy < /dev/null     check that --remote devbox will work: prints nothing, exits 0
   paddock --remote devbox ls               what runs it for you"
     )]
-    Proxy,
+    Proxy {
+        /// Bridge only to a daemon that runs already; never start one (what a TUI whose
+        /// daemon was stopped on purpose uses to look for a new one)
+        #[arg(long, hide = true)]
+        no_start: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -1707,7 +1718,10 @@ mod tests {
         assert!(matches!(cli.command, Some(Cmd::Ls(_))));
         let cli = parse(&["--remote", "devbox"])?;
         assert!(cli.command.is_none(), "the TUI, through ssh");
-        assert!(matches!(parse(&["proxy"])?.command, Some(Cmd::Proxy)));
+        assert!(matches!(
+            parse(&["proxy"])?.command,
+            Some(Cmd::Proxy { no_start: false })
+        ));
         assert!(parse(&["proxy", "extra"]).is_err());
         Ok(())
     }

@@ -388,21 +388,51 @@ async fn status_of_no_daemon_fails_without_starting_one() -> TestResult {
 #[tokio::test]
 async fn doctor_json_is_one_object_and_fails_like_the_report() -> TestResult {
     let dir = tempfile::tempdir()?;
-    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_paddock"))
-        .args(["doctor", "--json"])
-        .env("PADDOCK_SOCKET", dir.path().join("none.sock"))
-        .env("PADDOCK_DATA_DIR", dir.path().join("data"))
-        .env("PADDOCK_CLAUDE_BIN", dir.path().join("no-such-claude"))
-        .env("PADDOCK_DAEMON_BIN", "/nonexistent/paddockd")
-        .output();
-    let out = tokio::time::timeout(DEADLINE, out).await??;
+    // With no daemon running, doctor asks `paddockd info` what one would see: here a stand-in
+    // reporting a claude that is not there.
+    let data = dir.path().join("data");
+    let info = serde_json::json!({
+        "daemonVersion": "0.1.0", "socket": dir.path().join("none.sock"), "dataDir": data,
+        "log": dir.path().join("paddockd.log"), "claudeHome": data.join("claude-home"),
+        "claude": {"configured": "/x/no-such-claude", "error": "/x/no-such-claude does not exist",
+                   "minVersion": "2.1.197"},
+        "credentials": []
+    });
+    let paddockd = dir.path().join("paddockd");
+    std::fs::write(&paddockd, format!("#!/bin/sh\necho '{info}'\n"))?;
+    std::fs::set_permissions(
+        &paddockd,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )?;
+    let doctor = |daemon_bin: &std::path::Path| {
+        tokio::process::Command::new(env!("CARGO_BIN_EXE_paddock"))
+            .args(["doctor", "--json"])
+            .env("PADDOCK_SOCKET", dir.path().join("none.sock"))
+            .env("PADDOCK_DAEMON_BIN", daemon_bin)
+            .output()
+    };
+    let out = tokio::time::timeout(DEADLINE, doctor(&paddockd)).await??;
     // claude is required and missing: exit 1, as without --json.
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout)?;
     assert_eq!(report["ok"], serde_json::json!(false), "{report}");
+    assert_eq!(report["info"]["claude"]["configured"], "/x/no-such-claude");
     let checks = report["checks"].as_array().cloned().unwrap_or_default();
     let names: Vec<&str> = checks.iter().filter_map(|c| c["name"].as_str()).collect();
-    assert_eq!(names, ["daemon", "claude", "login", "data", "git", "tmux"]);
+    assert_eq!(
+        names,
+        [
+            "daemon",
+            "claude",
+            "supported",
+            "login",
+            "data",
+            "socket",
+            "log",
+            "git",
+            "tmux"
+        ]
+    );
     for c in &checks {
         assert!(c["ok"].is_boolean() && c["required"].is_boolean(), "{c}");
         assert!(c["detail"].is_string(), "{c}");
@@ -424,6 +454,23 @@ async fn doctor_json_is_one_object_and_fails_like_the_report() -> TestResult {
     assert!(
         !dir.path().join("none.sock").exists(),
         "nothing was started"
+    );
+    // No paddockd to ask: that is what is missing.
+    let out = tokio::time::timeout(
+        DEADLINE,
+        doctor(std::path::Path::new("/nonexistent/paddockd")),
+    )
+    .await??;
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout)?;
+    let checks = report["checks"].as_array().cloned().unwrap_or_default();
+    let names: Vec<&str> = checks.iter().filter_map(|c| c["name"].as_str()).collect();
+    assert_eq!(names, ["daemon", "paddockd", "git", "tmux"], "{report}");
+    assert!(
+        checks[1]["fix"]
+            .as_str()
+            .is_some_and(|f| f.contains("PADDOCK_DAEMON_BIN")),
+        "{report}"
     );
     Ok(())
 }

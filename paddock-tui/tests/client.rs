@@ -287,7 +287,7 @@ async fn a_daemon_that_cannot_be_run_says_how_to_fix_it() -> TestResult {
 }
 
 #[tokio::test]
-async fn a_daemon_that_exits_at_startup_points_at_its_log() -> TestResult {
+async fn a_daemon_that_exits_at_startup_without_a_word_says_how_to_see_why() -> TestResult {
     let dir = tempfile::tempdir()?;
     let mut opts = StartOptions::new(dir.path().join("paddockd.sock"));
     opts.daemon_bin = failing_daemon();
@@ -298,8 +298,34 @@ async fn a_daemon_that_exits_at_startup_points_at_its_log() -> TestResult {
         .ok_or("connected to nothing")?;
     let text = err.to_string();
     assert!(text.contains("exited at startup"), "{text}");
-    assert!(text.contains("paddockd.log"), "{text}");
     assert!(text.contains("paddock daemon start --foreground"), "{text}");
+    // A log that does not exist is not pointed at (it would explain nothing).
+    assert!(!text.contains("paddockd.log"), "{text}");
+    // One that does is.
+    std::fs::write(dir.path().join("paddockd.log"), "")?;
+    let err = tokio::time::timeout(DEADLINE, connect_or_start(&opts))
+        .await?
+        .err()
+        .ok_or("connected to nothing")?;
+    assert!(err.to_string().contains("paddockd.log"), "{err}");
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_daemon_that_cannot_start_is_reported_in_its_own_words() -> TestResult {
+    let dir = tempfile::tempdir()?;
+    let mut opts = StartOptions::new(dir.path().join("paddockd.sock"));
+    // The daemon is run as `BIN --socket PATH`: `sh` takes `--socket` for an option it does not
+    // know, says so on stderr and exits, a stand-in for paddockd refusing its configuration.
+    opts.daemon_bin = "sh".into();
+    let err = tokio::time::timeout(DEADLINE, connect_or_start(&opts))
+        .await?
+        .err()
+        .ok_or("connected to nothing")?;
+    let text = err.to_string();
+    assert!(text.starts_with("paddockd did not start: "), "{text}");
+    assert!(!text.contains("without saying why"), "{text}");
+    assert_eq!(text.lines().count(), 1, "{text}");
     Ok(())
 }
 

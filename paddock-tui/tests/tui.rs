@@ -376,6 +376,27 @@ fn unreachable_plain_40x24() -> TestResult {
 }
 
 #[test]
+fn stopped_on_purpose_80x24() -> TestResult {
+    let mut app = App::with_theme(Theme::default());
+    app.set_stopped("paddockd was stopped (paddock daemon stop)".into());
+    insta::assert_snapshot!(screen(&mut app, 80, 24)?);
+    // R (and r) ask for a daemon again; so does Ctrl-L.
+    assert_eq!(
+        app.on_key(KeyEvent::new(KeyCode::Char('R'), KeyModifiers::SHIFT)),
+        Some(Action::Refresh)
+    );
+    Ok(())
+}
+
+#[test]
+fn stopped_on_purpose_40x24() -> TestResult {
+    let mut app = App::with_theme(Theme::default());
+    app.set_stopped("paddockd was stopped (paddock daemon stop)".into());
+    insta::assert_snapshot!(screen(&mut app, 40, 24)?);
+    Ok(())
+}
+
+#[test]
 fn connecting_80x24() -> TestResult {
     let mut app = App::with_theme(Theme::default());
     insta::assert_snapshot!(screen(&mut app, 80, 24)?);

@@ -53,6 +53,19 @@ the command line). It exits 0 at the end of stdin or on SIGINT/SIGTERM, and 2 wh
 the socket is missing."
     )]
     Mcp(McpArgs),
+    /// What a daemon started now would see; for `paddock doctor` when none is running.
+    #[command(
+        hide = true,
+        long_about = "What a daemon started now would see, for `paddock doctor` when none is running: \
+the configuration is loaded as a start would load it (a value it would refuse is the error, on \
+stderr, exit 1), then the claude binary is resolved and asked its version, and the result is \
+printed as one line of JSON (the `daemon:info` reply's object, without a pid)."
+    )]
+    Info {
+        /// The socket a daemon would listen on [env: PADDOCK_SOCKET]
+        #[arg(long, value_name = "PATH")]
+        socket: Option<PathBuf>,
+    },
     /// Measures the search index with a realistic vocabulary; for `cargo xtask bench`.
     #[command(name = "bench-search", hide = true)]
     BenchSearch {
@@ -76,7 +89,9 @@ pub struct McpArgs {
 fn after_help() -> String {
     let mut s = String::from(
         "Configuration: a TOML file ($XDG_CONFIG_HOME/paddock/config.toml unless --config or PADDOCK_CONFIG \
-names one), every key also settable in the environment; the environment wins per key.\n\nKeys:\n",
+names one), every key also settable in the environment; the environment wins per key. Yes/no keys take \
+1 or 0, true or false, yes or no, on or off, in any case, in both. A value paddockd refuses is named, \
+with the variable or the file's line, in the terminal of the command that started it and in its log.\n\nKeys:\n",
     );
     for k in crate::config::KEYS {
         s.push_str(&format!(

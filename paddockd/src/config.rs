@@ -11,6 +11,9 @@ use serde::Deserialize;
 
 use crate::chat_links::TranscriptMode;
 
+mod values;
+pub use values::{FLAG_WORDS, Flag, parse_flag};
+
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     #[error("config file {path} does not exist (named by {by}); create it or stop naming it")]
@@ -54,20 +57,20 @@ struct FileConfig {
     hub_linger_secs: Option<u64>,
     client_queue: Option<usize>,
     max_spawn_depth: Option<u32>,
-    self_mcp: Option<bool>,
-    self_mcp_write: Option<bool>,
-    self_mcp_projects: Option<bool>,
-    hooks_mcp: Option<bool>,
-    recovery_surface: Option<bool>,
-    recovery_autodrive: Option<bool>,
+    self_mcp: Option<Flag>,
+    self_mcp_write: Option<Flag>,
+    self_mcp_projects: Option<Flag>,
+    hooks_mcp: Option<Flag>,
+    recovery_surface: Option<Flag>,
+    recovery_autodrive: Option<Flag>,
     recovery_debounce_ms: Option<u64>,
     recovery_max_retries: Option<u32>,
     recovery_limbo_ms: Option<u64>,
     approval_timeout_secs: Option<u64>,
-    usage_limit_resume: Option<bool>,
-    sweeper: Option<bool>,
+    usage_limit_resume: Option<Flag>,
+    sweeper: Option<Flag>,
     drive_mode: Option<DriveMode>,
-    commit_chats: Option<bool>,
+    commit_chats: Option<Flag>,
     git_author_name: Option<String>,
     git_author_email: Option<String>,
     sweeper_model: Option<String>,
@@ -79,11 +82,11 @@ struct FileConfig {
     curation_claudemd_max_tokens: Option<usize>,
     mcp_bin: Option<PathBuf>,
     user_mcp_config: Option<PathBuf>,
-    attachments_enabled: Option<bool>,
+    attachments_enabled: Option<Flag>,
     attachments_max_file_mb: Option<u64>,
     attachments_max_files: Option<usize>,
     attachments_types: Option<String>,
-    browser_mcp: Option<bool>,
+    browser_mcp: Option<Flag>,
     ws_listen: Option<String>,
     ws_auth: Option<crate::websocket::WsAuth>,
     ws_token_file: Option<PathBuf>,
@@ -666,22 +669,22 @@ impl Config {
         if let Some(n) = pick(&env, "max_spawn_depth", file.max_spawn_depth)? {
             cfg.max_spawn_depth = n;
         }
-        if let Some(b) = pick(&env, "self_mcp", file.self_mcp)? {
+        if let Some(b) = pick_flag(&env, "self_mcp", file.self_mcp)? {
             cfg.self_mcp = b;
         }
-        if let Some(b) = pick(&env, "self_mcp_write", file.self_mcp_write)? {
+        if let Some(b) = pick_flag(&env, "self_mcp_write", file.self_mcp_write)? {
             cfg.self_mcp_write = b;
         }
-        if let Some(b) = pick(&env, "self_mcp_projects", file.self_mcp_projects)? {
+        if let Some(b) = pick_flag(&env, "self_mcp_projects", file.self_mcp_projects)? {
             cfg.self_mcp_projects = b;
         }
-        if let Some(b) = pick(&env, "hooks_mcp", file.hooks_mcp)? {
+        if let Some(b) = pick_flag(&env, "hooks_mcp", file.hooks_mcp)? {
             cfg.hooks_mcp = b;
         }
-        if let Some(b) = pick(&env, "recovery_autodrive", file.recovery_autodrive)? {
+        if let Some(b) = pick_flag(&env, "recovery_autodrive", file.recovery_autodrive)? {
             cfg.recovery_autodrive = b;
         }
-        if let Some(b) = pick(&env, "recovery_surface", file.recovery_surface)? {
+        if let Some(b) = pick_flag(&env, "recovery_surface", file.recovery_surface)? {
             cfg.recovery_surface = b;
         }
         if let Some(ms) = pick(&env, "recovery_debounce_ms", file.recovery_debounce_ms)? {
@@ -696,8 +699,8 @@ impl Config {
         if let Some(s) = pick(&env, "approval_timeout_secs", file.approval_timeout_secs)? {
             cfg.approval_timeout = (s > 0).then(|| Duration::from_secs(s));
         }
-        cfg.sweeper = pick(&env, "sweeper", file.sweeper)?.unwrap_or(true);
-        cfg.commit_chats = pick(&env, "commit_chats", file.commit_chats)?.unwrap_or(true);
+        cfg.sweeper = pick_flag(&env, "sweeper", file.sweeper)?.unwrap_or(true);
+        cfg.commit_chats = pick_flag(&env, "commit_chats", file.commit_chats)?.unwrap_or(true);
         let identity_part = |key: &str, file: Option<String>| {
             pick::<String>(&env, key, file)
                 .map(|v| v.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()))
@@ -709,7 +712,7 @@ impl Config {
         if let Some(mode) = pick(&env, "drive_mode", file.drive_mode)? {
             cfg.drive_mode = mode;
         }
-        if let Some(b) = pick(&env, "usage_limit_resume", file.usage_limit_resume)? {
+        if let Some(b) = pick_flag(&env, "usage_limit_resume", file.usage_limit_resume)? {
             cfg.usage_limit_resume = b;
         }
         if let Some(m) = pick(&env, "sweeper_model", file.sweeper_model)? {
@@ -755,8 +758,8 @@ impl Config {
                 .ok()
                 .filter(|p| p.file_name().is_some_and(|n| n == "paddockd"))
         });
-        cfg.browser_mcp = pick(&env, "browser_mcp", file.browser_mcp)?.unwrap_or(false);
-        if let Some(b) = pick(&env, "attachments_enabled", file.attachments_enabled)? {
+        cfg.browser_mcp = pick_flag(&env, "browser_mcp", file.browser_mcp)?.unwrap_or(false);
+        if let Some(b) = pick_flag(&env, "attachments_enabled", file.attachments_enabled)? {
             cfg.attachments.enabled = b;
         }
         if let Some(mb) = pick(
@@ -797,14 +800,13 @@ impl Config {
             cfg.ws.trusted_header = h;
         }
         if let Some(v) = env(crate::websocket::ALLOW_OPEN_ENV) {
-            cfg.ws.dangerously_allow_open = match v.trim().to_ascii_lowercase().as_str() {
-                "1" | "true" | "yes" => true,
-                "0" | "false" | "no" => false,
-                _ => {
+            cfg.ws.dangerously_allow_open = match parse_flag(&v) {
+                Some(b) => b,
+                None => {
                     return Err(ConfigError::Env {
                         var: crate::websocket::ALLOW_OPEN_ENV.into(),
                         value: v,
-                        message: "expected 1 or 0".into(),
+                        message: format!("expected {FLAG_WORDS}"),
                     });
                 }
             };
@@ -843,6 +845,41 @@ impl Config {
         }
         cfg.validate()?;
         Ok(cfg)
+    }
+
+    /// Where the log goes, as far as it can be told when the configuration itself is refused:
+    /// `PADDOCK_LOG`, the file's `log` if the file can be read at all, else the default. For
+    /// writing down why the daemon did not start.
+    pub fn log_path_hint(sources: &Sources) -> PathBuf {
+        let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
+        if let Some(log) = env("PADDOCK_LOG") {
+            return PathBuf::from(log);
+        }
+        let dirs = directories::BaseDirs::new();
+        let file = sources
+            .config_file
+            .clone()
+            .or_else(|| env("PADDOCK_CONFIG").map(PathBuf::from))
+            .or_else(|| {
+                dirs.as_ref()
+                    .map(|d| d.config_dir().join("paddock").join("config.toml"))
+            });
+        let from_file = file
+            .and_then(|f| std::fs::read_to_string(f).ok())
+            .and_then(|text| text.parse::<toml::Table>().ok())
+            .and_then(|t| t.get("log")?.as_str().map(PathBuf::from));
+        if let Some(log) = from_file {
+            return log;
+        }
+        dirs.as_ref()
+            .and_then(|d| d.state_dir())
+            .map(|s| s.join("paddock").join("paddockd.log"))
+            .unwrap_or_else(|| {
+                env("PADDOCK_DATA_DIR")
+                    .map(PathBuf::from)
+                    .unwrap_or_else(|| PathBuf::from("/tmp/paddock-data"))
+                    .join("paddockd.log")
+            })
     }
 
     /// Checks the values that would make the daemon misbehave rather than fail.
@@ -926,7 +963,13 @@ fn read_file(path: &Path, explicit: Option<&'static str>) -> Result<FileConfig, 
     };
     toml::from_str(&text).map_err(|e| ConfigError::Parse {
         path: path.to_path_buf(),
-        message: e.message().to_owned(),
+        message: {
+            let said = values::plain_numbers(e.message());
+            match values::locate(&text, e.span()) {
+                Some(at) => format!("{at}: {said}"),
+                None => said,
+            }
+        },
     })
 }
 
@@ -974,11 +1017,21 @@ where
             .map(Some)
             .map_err(|e: T::Err| ConfigError::Env {
                 var,
+                message: values::explain::<T>(key, &e.to_string()),
                 value,
-                message: e.to_string(),
             }),
         None => Ok(file),
     }
+}
+
+/// [`pick`] for a yes/no key: every boolean reads the same words ([`Flag`]), in the
+/// environment and the file alike.
+fn pick_flag(
+    env: &dyn Fn(&str) -> Option<String>,
+    key: &str,
+    file: Option<Flag>,
+) -> Result<Option<bool>, ConfigError> {
+    Ok(pick::<Flag>(env, key, file)?.map(|Flag(b)| b))
 }
 
 fn pick_path(
@@ -1044,6 +1097,62 @@ mod tests {
     fn bad_env_value_names_the_variable() {
         let err = load(None, &[("PADDOCK_MAX_PROCESSES", "many")]).unwrap_err();
         assert!(err.to_string().contains("PADDOCK_MAX_PROCESSES"), "{err}");
+    }
+
+    #[test]
+    fn booleans_read_the_same_words_in_the_environment_and_the_file() {
+        // The words people write: 1/0, yes/no, on/off, in any case (issue 14).
+        for (word, want) in [("1", true), ("0", false), ("Yes", true), ("OFF", false)] {
+            let cfg = load(
+                None,
+                &[("PADDOCK_SELF_MCP", word), ("PADDOCK_SWEEPER", word)],
+            )
+            .unwrap();
+            assert_eq!((cfg.self_mcp, cfg.sweeper), (want, want), "{word}");
+        }
+        let cfg = load(None, &[("PADDOCK_DANGEROUSLY_ALLOW_OPEN", "on")]).unwrap();
+        assert!(cfg.ws.dangerously_allow_open);
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("config.toml");
+        std::fs::write(
+            &file,
+            "self_mcp = \"no\"\nsweeper = 0\nbrowser_mcp = \"On\"\ncommit_chats = false\n",
+        )
+        .unwrap();
+        let cfg = load(Some(&file), &[]).unwrap();
+        assert!(!cfg.self_mcp && !cfg.sweeper && cfg.browser_mcp && !cfg.commit_chats);
+        let err = load(None, &[("PADDOCK_SELF_MCP", "maybe")])
+            .unwrap_err()
+            .to_string();
+        for want in ["PADDOCK_SELF_MCP", "maybe", "yes or no"] {
+            assert!(err.contains(want), "{want} missing from: {err}");
+        }
+        std::fs::write(&file, "hooks_mcp = \"maybe\"\n").unwrap();
+        let err = load(Some(&file), &[]).unwrap_err().to_string();
+        for want in ["hooks_mcp", "maybe", "yes or no"] {
+            assert!(err.contains(want), "{want} missing from: {err}");
+        }
+    }
+
+    #[test]
+    fn a_bad_number_names_the_key_the_value_and_the_unit() {
+        let err = load(None, &[("PADDOCK_IDLE_TIMEOUT_SECS", "10m")])
+            .unwrap_err()
+            .to_string();
+        for want in [
+            "PADDOCK_IDLE_TIMEOUT_SECS",
+            "10m",
+            "whole number of seconds",
+        ] {
+            assert!(err.contains(want), "{want} missing from: {err}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("config.toml");
+        std::fs::write(&file, "# limits\nmax_processes = \"many\"\n").unwrap();
+        let err = load(Some(&file), &[]).unwrap_err().to_string();
+        for want in ["line 2", "max_processes", "many", "whole number"] {
+            assert!(err.contains(want), "{want} missing from: {err}");
+        }
     }
 
     #[test]

@@ -467,6 +467,9 @@ impl Connection {
                 .await
                 .map(|o| Reply::ProjectOverview(Box::new(o))),
             Request::DaemonStatus => Ok(Reply::Status(d.status().await)),
+            Request::DaemonInfo => Ok(Reply::Info(Box::new(
+                crate::info::gather(&d.cfg, Some(std::process::id())).await,
+            ))),
             Request::DaemonShutdown => {
                 tracing::info!(client = self.id, user = %self.user, "shutdown requested");
                 d.shutdown.cancel();

@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use interprocess::local_socket::traits::tokio::Listener as _;
-use paddock_proto::{DaemonStatus, ErrorBody, ErrorCode, PROTOCOL_VERSION};
+use paddock_proto::{
+    ControlMessage, DaemonStatus, ErrorBody, ErrorCode, PROTOCOL_VERSION, StopReason, Stopping,
+};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
@@ -174,6 +176,18 @@ async fn announce_index_changes(
     }
 }
 
+/// What clients are told when the daemon stops on purpose.
+fn stopping(why: StopReason) -> Stopping {
+    let message = match why {
+        StopReason::Requested => "paddockd was stopped (paddock daemon stop)",
+        StopReason::Signal => "paddockd was stopped by a signal (SIGTERM or SIGINT)",
+    };
+    Stopping {
+        reason: why,
+        message: message.to_owned(),
+    }
+}
+
 /// Runs the daemon until `shutdown` resolves or a client asks it to stop.
 pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Result<()> {
     cfg.validate()?;
@@ -255,10 +269,10 @@ pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Res
         ));
     }
     tokio::pin!(shutdown);
-    loop {
+    let why = loop {
         tokio::select! {
-            () = &mut shutdown => break,
-            () = token.cancelled() => break,
+            () = &mut shutdown => break StopReason::Signal,
+            () = token.cancelled() => break StopReason::Requested,
             conn = bound.listener.accept() => match conn {
                 Ok(stream) => {
                     connections.spawn(crate::connection::serve(stream, daemon.clone()));
@@ -270,8 +284,13 @@ pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Res
                 }
             },
         }
-    }
+    };
 
+    // Tell everyone first: a client told the stop was on purpose does not start a new daemon.
+    daemon
+        .hub
+        .broadcast(ControlMessage::Stopping(stopping(why)))
+        .await;
     tracing::info!("shutting down: interrupting running turns");
     token.cancel();
     chat_tasks.close();

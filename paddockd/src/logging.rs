@@ -32,3 +32,25 @@ pub fn init(log: &Path, to_stderr: bool) -> anyhow::Result<()> {
         .init();
     Ok(())
 }
+
+/// Appends why the daemon did not start to its log, in the log's own line format, whether or
+/// not logging was set up (the configuration that names the log may be what was refused).
+/// Best effort: a log that cannot be written leaves the message on stderr alone.
+pub fn record_failure(log: &Path, reason: &str) {
+    if let Some(dir) = log.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let Ok(mut file) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .mode(0o600)
+        .open(log)
+    else {
+        return;
+    };
+    let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true);
+    let _ = std::io::Write::write_all(
+        &mut file,
+        format!("{now} ERROR paddockd: could not start: {reason}\n").as_bytes(),
+    );
+}

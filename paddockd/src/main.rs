@@ -1,3 +1,5 @@
+use std::io::Write as _;
+
 use anyhow::Context;
 use clap::Parser;
 use paddockd::cli::{Args, Command};
@@ -13,22 +15,50 @@ fn main() -> std::process::ExitCode {
             }
             return std::process::ExitCode::SUCCESS;
         }
+        Some(Command::Info { socket }) => {
+            return paddockd::info::main(&Sources {
+                config_file: args.config.clone(),
+                socket: socket.clone(),
+            });
+        }
         None => {}
     }
+    let (check_only, log_stderr) = (args.check_config, args.log_stderr);
+    let sources = sources(&args);
     match real_main(args) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("paddockd: {e:#}");
+            let reason = format!("{e:#}");
+            // Lost the race to another daemon starting at the same moment: not a failure.
+            if e.chain().any(|c| {
+                matches!(
+                    c.downcast_ref::<paddockd::listener::ListenError>(),
+                    Some(paddockd::listener::ListenError::AlreadyRunning(_))
+                )
+            }) {
+                let _ = writeln!(std::io::stderr(), "paddockd: {reason}");
+                return std::process::ExitCode::from(paddock_proto::EXIT_ALREADY_RUNNING);
+            }
+            // The terminal that started it (a client reads this from the pipe it gave us)...
+            let _ = writeln!(std::io::stderr(), "paddockd: {reason}");
+            // ...and the log, even when the configuration that names the log was refused.
+            if !check_only && !log_stderr {
+                paddockd::logging::record_failure(&Config::log_path_hint(&sources), &reason);
+            }
             std::process::ExitCode::FAILURE
         }
     }
 }
 
-fn real_main(args: Args) -> anyhow::Result<()> {
-    let cfg = Config::load(&Sources {
+fn sources(args: &Args) -> Sources {
+    Sources {
         config_file: args.config.clone(),
         socket: args.socket.clone(),
-    })?;
+    }
+}
+
+fn real_main(args: Args) -> anyhow::Result<()> {
+    let cfg = Config::load(&sources(&args))?;
     if args.check_config {
         println!("{cfg:#?}");
         return Ok(());

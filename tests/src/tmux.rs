@@ -44,6 +44,13 @@ impl Tmux {
         })
     }
 
+    /// Waits until the screen no longer holds `what`; the screen then.
+    pub fn wait_until_gone(&self, what: &str) -> String {
+        self.wait_until(&format!("{what} to go away"), |screen| {
+            !screen.contains(what)
+        })
+    }
+
     fn wait_until(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
         let deadline = Instant::now() + DEADLINE;
         loop {

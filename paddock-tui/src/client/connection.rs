@@ -60,6 +60,8 @@ struct State {
     pending: HashMap<RequestId, oneshot::Sender<Answer>>,
     /// Why the connection ended, once it has: later requests fail at once with it.
     closed: Option<String>,
+    /// The daemon said it is stopping on purpose (`daemon:stopping`): why the close will be.
+    stopping: Option<String>,
 }
 
 impl Shared {
@@ -90,11 +92,16 @@ impl Shared {
         self.lock().pending.remove(&id);
     }
 
-    /// Ends the connection: every waiting request fails with `reason` (dropping their senders).
+    fn stopping(&self, message: String) {
+        self.lock().stopping = Some(message);
+    }
+
+    /// Ends the connection: every waiting request fails with `reason` (dropping their senders),
+    /// or with the daemon's own word when it said it was stopping.
     fn close(&self, reason: String) {
         let mut state = self.lock();
         if state.closed.is_none() {
-            state.closed = Some(reason);
+            state.closed = Some(state.stopping.clone().unwrap_or(reason));
         }
         state.pending.clear();
     }
@@ -389,6 +396,11 @@ fn dispatch(line: &[u8], shared: &Shared, sink: &EventSink) {
             ControlMessage::ChatsChanged(changed) => sink.push(Event::ChatsChanged(changed)),
             ControlMessage::ApprovalsChanged(a) => sink.push(Event::ApprovalsChanged(a)),
             ControlMessage::Attention(a) => sink.push(Event::Attention(a)),
+            ControlMessage::Stopping(stopping) => {
+                // The close that follows is this, not a crash: say so to waiting requests.
+                shared.stopping(stopping.message.clone());
+                sink.push(Event::Stopping(stopping));
+            }
         },
         Err(e) => {
             // A response we cannot decode must still end its request, or it would wait for

@@ -33,6 +33,8 @@ pub enum Event {
     ApprovalsChanged(paddock_proto::ApprovalsChanged),
     /// A chat needs the user (only after `notifications:subscribe`).
     Attention(paddock_proto::Attention),
+    /// The daemon is shutting down on purpose; the connection ends next.
+    Stopping(paddock_proto::Stopping),
     /// The daemon could not read one of this client's lines.
     DaemonError(ErrorBody),
     /// A line from the daemon that this client could not decode (a newer daemon's event).

@@ -30,6 +30,8 @@ pub struct Follow<'a> {
     /// The last seq delivered: frames at or below it are repeats from a re-subscription.
     last_seq: Option<u64>,
     resyncs_in_a_row: u32,
+    /// What the daemon said when it announced it was stopping (`daemon:stopping`).
+    stopping: Option<String>,
 }
 
 impl<'a> Follow<'a> {
@@ -42,6 +44,7 @@ impl<'a> Follow<'a> {
             session_id,
             last_seq: None,
             resyncs_in_a_row: 0,
+            stopping: None,
         }
     }
 
@@ -95,6 +98,7 @@ impl<'a> Follow<'a> {
                         "skipped a message from paddockd that this paddock cannot read: {what}"
                     )));
                 }
+                Event::Stopping(stopping) => self.stopping = Some(stopping.message),
                 Event::Frame(_)
                 | Event::Resync(_)
                 | Event::Active(_)
@@ -107,7 +111,10 @@ impl<'a> Follow<'a> {
 
     fn client_lost(&self) -> ClientError {
         ClientError::ConnectionLost {
-            reason: "paddockd closed the connection".to_owned(),
+            reason: self
+                .stopping
+                .clone()
+                .unwrap_or_else(|| "paddockd closed the connection".to_owned()),
         }
     }
 

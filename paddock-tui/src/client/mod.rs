@@ -18,7 +18,7 @@ pub use connection::{Client, ConnectOptions, Reader, Writer, reply_kind};
 pub use error::ClientError;
 pub use events::{EVENT_QUEUE_CAPACITY, Event, Events};
 pub use follow::{Follow, Followed};
-pub use remote::{RemoteOptions, connect_remote, run_remote, sh_quote};
+pub use remote::{RemoteOptions, connect_remote, connect_remote_existing, run_remote, sh_quote};
 pub use start::{
     StartOptions, connect_or_start, daemon_binary, daemon_log_path, socket_answers, start_daemon,
     stop_daemon, wait_until_stopped,

@@ -198,8 +198,17 @@ impl StderrTail {
 
 /// Connects through `ssh HOST paddock proxy` and says hello over the child's stdio.
 pub async fn connect_remote(opts: &RemoteOptions) -> Result<Client, ClientError> {
+    connect_through(opts, &[OsStr::new("proxy")]).await
+}
+
+/// [`connect_remote`] to a daemon that runs already on HOST (`paddock proxy --no-start`).
+pub async fn connect_remote_existing(opts: &RemoteOptions) -> Result<Client, ClientError> {
+    connect_through(opts, &[OsStr::new("proxy"), OsStr::new("--no-start")]).await
+}
+
+async fn connect_through(opts: &RemoteOptions, words: &[&OsStr]) -> Result<Client, ClientError> {
     let mut child = opts
-        .command(&[OsStr::new("proxy")])
+        .command(words)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

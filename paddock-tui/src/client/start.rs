@@ -13,8 +13,8 @@ use tokio::time::Instant;
 use super::connection::{Client, ConnectOptions};
 use super::error::ClientError;
 
-/// After the started daemon has exited, how long another daemon (one that won the lock race)
-/// still gets to answer before we report the exit.
+/// After the started daemon has exited because another holds the lock (it won the race), how
+/// long that other daemon still gets to answer before we report the exit.
 const EXIT_GRACE: Duration = Duration::from_secs(2);
 const FIRST_BACKOFF: Duration = Duration::from_millis(20);
 const MAX_BACKOFF: Duration = Duration::from_millis(500);
@@ -71,32 +71,109 @@ pub fn daemon_log_path() -> Option<PathBuf> {
 
 /// Connects to the daemon, starting it when nothing answers, and replacing an idle daemon that
 /// speaks another protocol version (a busy one is left alone: see [`ClientError::RestartNeeded`]).
+/// This is the one place a client starts the daemon; a daemon that does not come up is
+/// reported with what it said on its way down.
 pub async fn connect_or_start(opts: &StartOptions) -> Result<Client, ClientError> {
     match Client::connect_with(&opts.socket, opts.connect.clone()).await {
         Err(ClientError::NotRunning { .. }) => {
-            let child = start_daemon(opts)?;
-            wait_for_daemon(opts, child).await
+            let started = start_daemon(opts)?;
+            wait_for_daemon(opts, started).await
         }
         Err(ClientError::ProtocolMismatch(details)) if details.running_turns == 0 => {
             stop_daemon(opts, details.pid).await?;
-            let child = start_daemon(opts)?;
-            wait_for_daemon(opts, child).await
+            let started = start_daemon(opts)?;
+            wait_for_daemon(opts, started).await
         }
         Err(ClientError::ProtocolMismatch(details)) => Err(ClientError::RestartNeeded(details)),
         other => other,
     }
 }
 
+/// The most of a starting daemon's stderr kept to explain its failure.
+const STDERR_TAIL: usize = 8 * 1024;
+
+/// A daemon this client started, with what it writes to stderr while it starts.
+pub struct Started {
+    child: Child,
+    stderr: StderrTail,
+}
+
+/// The end of a child's stderr, read by a thread into a bounded buffer until the pipe closes.
+/// The thread drains the pipe for as long as the daemon keeps it open, so the daemon never
+/// blocks on a full pipe; when this client exits, the daemon's writes fail quietly (paddockd
+/// logs to its file, and writes to stderr only when it cannot start).
+#[derive(Clone, Default)]
+struct StderrTail {
+    shared: std::sync::Arc<TailShared>,
+}
+
+#[derive(Default)]
+struct TailShared {
+    tail: std::sync::Mutex<Tail>,
+    /// Notified when the pipe closes.
+    closed: std::sync::Condvar,
+}
+
+#[derive(Default)]
+struct Tail {
+    bytes: Vec<u8>,
+    closed: bool,
+}
+
+impl StderrTail {
+    fn follow(pipe: impl std::io::Read + Send + 'static) -> Self {
+        let tail = StderrTail::default();
+        let writer = tail.clone();
+        std::thread::spawn(move || {
+            let mut pipe = pipe;
+            let mut buf = [0u8; 4096];
+            loop {
+                let n = match std::io::Read::read(&mut pipe, &mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => n,
+                };
+                let mut tail = writer.lock();
+                tail.bytes.extend_from_slice(&buf[..n]);
+                let over = tail.bytes.len().saturating_sub(STDERR_TAIL);
+                tail.bytes.drain(..over);
+            }
+            writer.lock().closed = true;
+            writer.shared.closed.notify_all();
+        });
+        tail
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Tail> {
+        // Bytes and a flag: nothing a panic could leave half-done.
+        self.shared
+            .tail
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// What was written, once the pipe closed (or after `wait`, whatever came by then).
+    fn text(&self, wait: Duration) -> String {
+        let tail = self.lock();
+        let (tail, _) = self
+            .shared
+            .closed
+            .wait_timeout_while(tail, wait, |t| !t.closed)
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        String::from_utf8_lossy(&tail.bytes).into_owned()
+    }
+}
+
 /// Spawns the daemon detached from this terminal: its own process group (so Ctrl-C here does
-/// not reach it), no stdio (it logs to its file).
-pub fn start_daemon(opts: &StartOptions) -> Result<Child, ClientError> {
+/// not reach it), no stdin or stdout (it logs to its file), and stderr to a pipe this client
+/// reads, so a daemon that cannot start says why here.
+pub fn start_daemon(opts: &StartOptions) -> Result<Started, ClientError> {
     use std::os::unix::process::CommandExt;
-    Command::new(&opts.daemon_bin)
+    let mut child = Command::new(&opts.daemon_bin)
         .arg("--socket")
         .arg(&opts.socket)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .process_group(0)
         .spawn()
         .map_err(|e| {
@@ -104,11 +181,17 @@ pub fn start_daemon(opts: &StartOptions) -> Result<Child, ClientError> {
                 "could not run {}: {e}; set PADDOCK_DAEMON_BIN to the paddockd binary or put paddockd on PATH",
                 opts.daemon_bin.display()
             ))
-        })
+        })?;
+    let stderr = match child.stderr.take() {
+        Some(pipe) => StderrTail::follow(pipe),
+        None => StderrTail::default(),
+    };
+    Ok(Started { child, stderr })
 }
 
 /// Polls the socket until the daemon we started answers, backing off, within the deadline.
-async fn wait_for_daemon(opts: &StartOptions, mut child: Child) -> Result<Client, ClientError> {
+async fn wait_for_daemon(opts: &StartOptions, started: Started) -> Result<Client, ClientError> {
+    let Started { mut child, stderr } = started;
     let deadline = Instant::now() + opts.start_timeout;
     let mut backoff = FIRST_BACKOFF;
     let mut exited: Option<(ExitStatus, Instant)> = None;
@@ -136,14 +219,24 @@ async fn wait_for_daemon(opts: &StartOptions, mut child: Child) -> Result<Client
         {
             exited = Some((status, now));
         }
-        let gave_up_on_exit = exited.is_some_and(|(_, at)| now >= at + EXIT_GRACE);
+        // A daemon that lost the lock race leaves the other to answer; any other exit is final.
+        let gave_up_on_exit = exited.is_some_and(|(status, at)| {
+            status.code() != Some(i32::from(paddock_proto::EXIT_ALREADY_RUNNING))
+                || now >= at + EXIT_GRACE
+        });
         if now >= deadline || gave_up_on_exit {
             if exited.is_none() {
                 reap_in_background(child);
             }
+            let said = match exited {
+                // It has exited: its stderr closes with it (bar a child of its own holding it).
+                Some(_) => stderr.text(Duration::from_millis(500)),
+                None => stderr.text(Duration::ZERO),
+            };
             return Err(ClientError::Lifecycle(start_failure(
                 opts,
                 exited.map(|(status, _)| status),
+                &said,
             )));
         }
         tokio::time::sleep(backoff.min(deadline - now)).await;
@@ -151,24 +244,33 @@ async fn wait_for_daemon(opts: &StartOptions, mut child: Child) -> Result<Client
     }
 }
 
-fn start_failure(opts: &StartOptions, exit: Option<ExitStatus>) -> String {
-    let what = match exit {
-        Some(status) => format!("paddockd exited at startup ({status})"),
-        None => format!(
-            "paddockd did not answer on {} within {}s",
-            opts.socket.display(),
-            opts.start_timeout.as_secs()
+fn start_failure(opts: &StartOptions, exit: Option<ExitStatus>, stderr: &str) -> String {
+    // paddockd's own words: "paddockd: <reason>" on its last line.
+    let reason = stderr
+        .lines()
+        .map(str::trim)
+        .rfind(|l| !l.is_empty())
+        .map(|l| l.strip_prefix("paddockd: ").unwrap_or(l).to_owned());
+    let log = opts
+        .log_path
+        .as_ref()
+        .filter(|log| log.is_file())
+        .map(|log| format!("; its log is {}", log.display()))
+        .unwrap_or_default();
+    match (exit, reason) {
+        (Some(_), Some(reason)) => format!("paddockd did not start: {reason}{log}"),
+        (Some(status), None) => format!(
+            "paddockd exited at startup ({status}) without saying why{log}; run `paddock daemon start --foreground` (or `{} --socket {}`) to see it in this terminal",
+            opts.daemon_bin.display(),
+            opts.socket.display()
         ),
-    };
-    let log = match &opts.log_path {
-        Some(log) => format!("its log is {}", log.display()),
-        None => "its log is paddockd.log in $XDG_STATE_HOME/paddock".to_owned(),
-    };
-    format!(
-        "{what}; {log}; run `paddock daemon start --foreground` (or `{} --socket {}`) to see the error in this terminal",
-        opts.daemon_bin.display(),
-        opts.socket.display()
-    )
+        (None, said) => format!(
+            "paddockd did not answer on {} within {}s{}{log}; run `paddock daemon start --foreground` to see what it does",
+            opts.socket.display(),
+            opts.start_timeout.as_secs(),
+            said.map(|s| format!(" (it said: {s})")).unwrap_or_default()
+        ),
+    }
 }
 
 /// Waits for a started daemon in a thread, so it does not linger as a zombie of a long-lived

@@ -1,16 +1,18 @@
-//! `paddock doctor`: what is missing to run chats, and how to fix it. It diagnoses without
-//! changing anything: it does not start the daemon.
+//! `paddock doctor`: what is missing to run chats, and how to fix it, as the daemon sees it:
+//! the running daemon's `daemon:info` (its claude, its credentials, its folders), or, when none
+//! runs, what a daemon started now would see (`paddockd info`, which loads the configuration
+//! as a start would). It diagnoses without changing anything: it does not start the daemon.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use paddock_proto::{Reply, Request};
+use paddock_proto::{DaemonInfo, Reply, Request};
 use serde_json::{Value, json};
 
 use super::Context;
 use super::output::{Failure, print, print_json};
 use crate::cli::DoctorArgs;
-use crate::client::Client;
+use crate::client::{Client, ClientError};
 
 /// One finding: whether it is fine, what was seen, and what to do when it is not.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -74,74 +76,92 @@ fn on_path(name: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// Runs `bin --version` with a deadline; its first line.
-async fn version_of(bin: &Path) -> Result<String, String> {
-    let run = tokio::process::Command::new(bin)
-        .arg("--version")
-        .stdin(std::process::Stdio::null())
-        .kill_on_drop(true)
-        .output();
-    match tokio::time::timeout(Duration::from_secs(15), run).await {
-        Err(_) => Err("did not answer --version within 15 s".into()),
-        Ok(Err(e)) => Err(e.to_string()),
-        Ok(Ok(out)) if out.status.success() => Ok(String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .next()
-            .unwrap_or_default()
-            .trim()
-            .to_owned()),
-        Ok(Ok(out)) => Err(format!("exited with {}", out.status)),
-    }
-}
+/// How to get a supported Claude Code.
+const INSTALL: &str = "npm install -g @anthropic-ai/claude-code";
 
-fn claude_check(found: Option<PathBuf>, version: Option<Result<String, String>>) -> Check {
-    let fix = Some(
-        "install Claude Code (npm install -g @anthropic-ai/claude-code) or set claude_bin / PADDOCK_CLAUDE_BIN"
-            .to_owned(),
-    );
-    match (found, version) {
-        (Some(bin), Some(Ok(v))) => Check {
+/// The claude binary the daemon starts, as it resolved it.
+fn claude_check(info: &DaemonInfo, running: bool) -> Check {
+    let c = &info.claude;
+    let then = restart_hint(running);
+    let fix = Some(format!(
+        "install Claude Code ({INSTALL}) or set claude_bin / PADDOCK_CLAUDE_BIN for paddockd{then}"
+    ));
+    match (&c.path, &c.version, &c.error) {
+        (Some(path), Some(version), _) => Check {
             name: "claude",
             ok: true,
             required: true,
-            detail: format!("{} ({v})", bin.display()),
+            detail: format!("{path} ({version})"),
             fix,
         },
-        (Some(bin), Some(Err(e))) => Check {
+        (_, _, error) => Check {
             name: "claude",
             ok: false,
             required: true,
-            detail: format!("{} does not run: {e}", bin.display()),
-            fix,
-        },
-        _ => Check {
-            name: "claude",
-            ok: false,
-            required: true,
-            detail: "no claude binary (PADDOCK_CLAUDE_BIN unset, none on PATH)".into(),
+            detail: error
+                .clone()
+                .unwrap_or_else(|| format!("{} does not run", c.configured)),
             fix,
         },
     }
 }
 
-fn login_check(data_dir: Option<&Path>) -> Check {
-    let env_key = [
-        "ANTHROPIC_API_KEY",
-        "ANTHROPIC_AUTH_TOKEN",
-        "CLAUDE_CODE_OAUTH_TOKEN",
-    ]
-    .into_iter()
-    .find(|k| std::env::var_os(k).is_some_and(|v| !v.is_empty()));
-    let credentials = data_dir
-        .map(|d| d.join("claude-home").join(".credentials.json"))
-        .filter(|p| p.is_file());
-    let (ok, detail) = match (env_key, &credentials) {
-        (Some(k), _) => (true, format!("{k} is set (the agents get it)")),
-        (None, Some(p)) => (true, format!("logged in ({})", p.display())),
+/// Whether that claude's version is one the daemon drives.
+fn supported_check(info: &DaemonInfo, running: bool) -> Check {
+    let c = &info.claude;
+    let range = format!("{} up to the latest", c.min_version);
+    let (ok, required, detail) = match (&c.version, c.supported) {
+        (Some(v), Some(true)) => (true, true, format!("claude {v} (supported: {range})")),
+        (Some(v), _) => (
+            false,
+            true,
+            format!(
+                "claude {v} is older than {} (supported: {range})",
+                c.min_version
+            ),
+        ),
+        (None, _) => (
+            false,
+            false,
+            format!("no claude version to check (supported: {range})"),
+        ),
+    };
+    Check {
+        name: "supported",
+        ok,
+        required,
+        detail,
+        fix: Some(format!("upgrade: {INSTALL}{}", restart_hint(running))),
+    }
+}
+
+/// Credentials in the daemon's environment (names only), or a login in its Claude home.
+fn login_check(info: &DaemonInfo, running: bool) -> Check {
+    let whose = if running {
+        "paddockd's environment"
+    } else {
+        "the environment a daemon started now gets (this shell's)"
+    };
+    let (ok, detail) = match (info.credentials.first(), &info.login) {
+        (Some(_), _) => (
+            true,
+            format!(
+                "{} set in {whose} (the agents get it)",
+                info.credentials.join(", ")
+            ),
+        ),
+        (None, Some(login)) => (true, format!("logged in ({login})")),
         (None, None) => (
             false,
-            "no API key in the environment and no login in paddockd's Claude home".to_owned(),
+            format!(
+                "no ANTHROPIC_API_KEY (or other credential) in {whose} and no login in its Claude home"
+            ),
         ),
+    };
+    let export = if running {
+        "export ANTHROPIC_API_KEY in a shell and run `paddock daemon restart` from it"
+    } else {
+        "export ANTHROPIC_API_KEY before any paddock command starts the daemon"
     };
     Check {
         name: "login",
@@ -149,12 +169,144 @@ fn login_check(data_dir: Option<&Path>) -> Check {
         required: true,
         detail,
         fix: Some(format!(
-            "export ANTHROPIC_API_KEY before starting paddockd, or log in once: CLAUDE_CONFIG_DIR={} claude /login",
-            data_dir.map_or_else(
-                || "<data>/claude-home".to_owned(),
-                |d| d.join("claude-home").display().to_string()
-            )
+            "{export}, or log in once: CLAUDE_CONFIG_DIR={} claude /login",
+            info.claude_home
         )),
+    }
+}
+
+/// `; then paddock daemon restart` when a running daemon has to pick up the change.
+fn restart_hint(running: bool) -> &'static str {
+    if running {
+        "; then `paddock daemon restart`"
+    } else {
+        ""
+    }
+}
+
+/// What `paddockd info` says a daemon started now would see, or why it would not start.
+async fn offline_info(ctx: &Context) -> Result<DaemonInfo, Check> {
+    let bin = &ctx.start.daemon_bin;
+    let run = tokio::process::Command::new(bin)
+        .arg("info")
+        .arg("--socket")
+        .arg(&ctx.socket)
+        .stdin(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .output();
+    let out = match tokio::time::timeout(Duration::from_secs(30), run).await {
+        Ok(Ok(out)) => out,
+        Ok(Err(e)) => {
+            return Err(Check {
+                name: "paddockd",
+                ok: false,
+                required: true,
+                detail: format!("cannot run {}: {e}", bin.display()),
+                fix: Some(
+                    "set PADDOCK_DAEMON_BIN to the paddockd binary or put paddockd on PATH".into(),
+                ),
+            });
+        }
+        Err(_) => {
+            return Err(Check {
+                name: "paddockd",
+                ok: false,
+                required: true,
+                detail: format!("`{} info` did not answer within 30 s", bin.display()),
+                fix: None,
+            });
+        }
+    };
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let said = stderr
+        .lines()
+        .map(str::trim)
+        .rfind(|l| !l.is_empty())
+        .map(|l| l.strip_prefix("paddockd: ").unwrap_or(l).to_owned());
+    if !out.status.success() {
+        return Err(Check {
+            name: "config",
+            ok: false,
+            required: true,
+            detail: said.unwrap_or_else(|| format!("`{} info` failed ({})", bin.display(), out.status)),
+            fix: Some("fix that value (in the environment or the config file); `paddockd --help` lists every key".into()),
+        });
+    }
+    serde_json::from_slice(&out.stdout).map_err(|e| Check {
+        name: "paddockd",
+        ok: false,
+        required: true,
+        detail: format!(
+            "`{} info` printed something this paddock cannot read ({e}); are both from the same build?",
+            bin.display()
+        ),
+        fix: None,
+    })
+}
+
+/// The daemon's world: the running one's (`daemon:info`), else what one started now would see.
+async fn daemon_info(ctx: &Context, checks: &mut Vec<Check>) -> Option<(DaemonInfo, bool)> {
+    let not_running = |why: String| {
+        Check {
+        name: "daemon",
+        ok: false,
+        required: false,
+        detail: why,
+        fix: Some(
+            "fine: any paddock command starts it (doctor does not; it looks without changing anything)".into(),
+        ),
+    }
+    };
+    match Client::connect(&ctx.socket).await {
+        Ok(client) => match client.request(Request::DaemonInfo).await {
+            Ok(Reply::Info(info)) => {
+                checks.push(Check {
+                    name: "daemon",
+                    ok: true,
+                    required: false,
+                    detail: format!(
+                        "paddockd {} (pid {}) on {}",
+                        info.daemon_version,
+                        info.pid.unwrap_or(client.daemon().pid),
+                        info.socket
+                    ),
+                    fix: None,
+                });
+                return Some((*info, true));
+            }
+            answer => {
+                let what = match answer {
+                    Ok(other) => crate::client::reply_kind(&other),
+                    Err(e) => e.to_string(),
+                };
+                checks.push(Check {
+                    name: "daemon",
+                    ok: false,
+                    required: false,
+                    detail: format!(
+                        "paddockd {} (pid {}) cannot say what its agents run with ({what}); below is what a daemon started now would see",
+                        client.daemon().daemon_version,
+                        client.daemon().pid
+                    ),
+                    fix: Some("`paddock daemon restart` runs this paddock's paddockd".into()),
+                });
+            }
+        },
+        Err(ClientError::NotRunning { .. }) => checks.push(not_running(format!(
+            "not running on {}; below is what a daemon started now would see",
+            ctx.socket.display()
+        ))),
+        Err(e) => checks.push(not_running(format!(
+            "does not answer on {} ({e}); below is what a daemon started now would see",
+            ctx.socket.display()
+        ))),
+    }
+    match offline_info(ctx).await {
+        Ok(info) => Some((info, false)),
+        Err(check) => {
+            checks.push(check);
+            None
+        }
     }
 }
 
@@ -169,57 +321,13 @@ pub async fn run(ctx: &Context, args: DoctorArgs) -> anyhow::Result<()> {
         return super::on_far_side(remote, words).await;
     }
     let mut checks = Vec::new();
-    // The daemon: reachable? It knows its data directory.
-    let mut data_dir: Option<PathBuf> = None;
-    match Client::connect(&ctx.socket).await {
-        Ok(client) => match client.request(Request::DaemonStatus).await {
-            Ok(Reply::Status(s)) => {
-                data_dir = Some(PathBuf::from(&s.data_dir));
-                checks.push(Check {
-                    name: "daemon",
-                    ok: true,
-                    required: false,
-                    detail: format!(
-                        "paddockd {} (pid {}) on {}",
-                        s.daemon_version, s.pid, s.socket
-                    ),
-                    fix: None,
-                });
-            }
-            other => checks.push(Check {
-                name: "daemon",
-                ok: false,
-                required: false,
-                detail: format!("answers, but not as expected: {other:?}"),
-                fix: Some("paddock daemon restart".into()),
-            }),
-        },
-        Err(e) => checks.push(Check {
-            name: "daemon",
-            ok: false,
-            required: false,
-            detail: format!("not running on {} ({e})", ctx.socket.display()),
-            fix: Some(
-                "fine: any paddock command starts it; `paddock daemon start --foreground` shows why it would not".into(),
-            ),
-        }),
-    }
-    let data_dir = data_dir.or_else(|| {
-        std::env::var_os("PADDOCK_DATA_DIR")
-            .map(PathBuf::from)
-            .or_else(|| directories::BaseDirs::new().map(|d| d.data_dir().join("paddock")))
-    });
-    let claude = std::env::var_os("PADDOCK_CLAUDE_BIN")
-        .map(PathBuf::from)
-        .or_else(|| on_path("claude"));
-    let version = match &claude {
-        Some(bin) => Some(version_of(bin).await),
-        None => None,
-    };
-    checks.push(claude_check(claude, version));
-    checks.push(login_check(data_dir.as_deref()));
-    if let Some(dir) = &data_dir {
-        let writable = std::fs::create_dir_all(dir).is_ok() && tempfile_in(dir).is_ok();
+    let info = daemon_info(ctx, &mut checks).await;
+    if let Some((info, running)) = &info {
+        checks.push(claude_check(info, *running));
+        checks.push(supported_check(info, *running));
+        checks.push(login_check(info, *running));
+        let dir = PathBuf::from(&info.data_dir);
+        let writable = std::fs::create_dir_all(&dir).is_ok() && tempfile_in(&dir).is_ok();
         checks.push(Check {
             name: "data",
             ok: writable,
@@ -232,6 +340,25 @@ pub async fn run(ctx: &Context, args: DoctorArgs) -> anyhow::Result<()> {
             fix: Some(
                 "set PADDOCK_DATA_DIR to a folder you can write, or fix its permissions".into(),
             ),
+        });
+        checks.push(Check {
+            name: "socket",
+            ok: true,
+            required: false,
+            detail: info.socket.clone(),
+            fix: None,
+        });
+        let log_exists = Path::new(&info.log).is_file();
+        checks.push(Check {
+            name: "log",
+            ok: true,
+            required: false,
+            detail: if log_exists {
+                info.log.clone()
+            } else {
+                format!("{} (not written yet)", info.log)
+            },
+            fix: None,
         });
     }
     for (tool, why) in [("git", "the git view"), ("tmux", "the tmux status segment")] {
@@ -248,7 +375,12 @@ pub async fn run(ctx: &Context, args: DoctorArgs) -> anyhow::Result<()> {
         });
     }
     if args.json {
-        print_json(&report_json(&checks))?;
+        let mut report = report_json(&checks);
+        report["info"] = info
+            .as_ref()
+            .and_then(|(i, _)| serde_json::to_value(i).ok())
+            .unwrap_or(Value::Null);
+        print_json(&report)?;
         if failed(&checks) {
             return Err(Failure::new(1, "something paddock needs is missing").into());
         }
@@ -272,11 +404,72 @@ fn tempfile_in(dir: &Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use paddock_proto::ClaudeInfo;
+
+    fn info(claude: ClaudeInfo) -> DaemonInfo {
+        DaemonInfo {
+            daemon_version: "0.1.0".into(),
+            pid: Some(7),
+            socket: "/run/paddockd.sock".into(),
+            data_dir: "/d".into(),
+            log: "/l/paddockd.log".into(),
+            claude_home: "/d/claude-home".into(),
+            claude,
+            credentials: vec![],
+            login: None,
+        }
+    }
+
+    fn no_claude() -> DaemonInfo {
+        info(ClaudeInfo {
+            configured: "/nonexistent/claude".into(),
+            path: None,
+            version: None,
+            error: Some("/nonexistent/claude does not exist".into()),
+            min_version: "2.1.197".into(),
+            supported: None,
+        })
+    }
+
+    fn claude_at(version: &str, supported: bool) -> DaemonInfo {
+        info(ClaudeInfo {
+            configured: "claude".into(),
+            path: Some("/usr/bin/claude".into()),
+            version: Some(version.into()),
+            error: None,
+            min_version: "2.1.197".into(),
+            supported: Some(supported),
+        })
+    }
+
+    #[test]
+    fn claude_version_and_login_are_the_daemons() {
+        let missing = no_claude();
+        let c = claude_check(&missing, true);
+        assert!(!c.ok && c.detail.contains("/nonexistent/claude"), "{c:?}");
+        assert!(
+            c.fix
+                .as_deref()
+                .is_some_and(|f| f.contains("paddock daemon restart"))
+        );
+        let s = supported_check(&missing, true);
+        assert!(!s.ok && !s.required, "{s:?}");
+        let old = claude_at("2.0.5", false);
+        let s = supported_check(&old, false);
+        assert!(!s.ok && s.required && s.detail.contains("2.1.197"), "{s:?}");
+        assert!(s.fix.as_deref().is_some_and(|f| f.contains(INSTALL)));
+        assert!(supported_check(&claude_at("2.1.332", true), true).ok);
+        let mut with_key = claude_at("2.1.332", true);
+        assert!(!login_check(&with_key, true).ok);
+        with_key.credentials = vec!["ANTHROPIC_API_KEY".into()];
+        let l = login_check(&with_key, true);
+        assert!(l.ok && l.detail.contains("ANTHROPIC_API_KEY"), "{l:?}");
+    }
 
     #[test]
     fn the_report_says_what_is_wrong_and_how_to_fix_it() {
         let checks = vec![
-            claude_check(None, None),
+            claude_check(&no_claude(), true),
             Check {
                 name: "daemon",
                 ok: true,
@@ -298,7 +491,7 @@ mod tests {
     #[test]
     fn the_json_report_has_a_stable_shape() {
         let checks = vec![
-            claude_check(None, None),
+            claude_check(&no_claude(), true),
             Check {
                 name: "git",
                 ok: true,

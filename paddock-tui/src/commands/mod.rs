@@ -31,6 +31,7 @@ use paddock_proto::{ChatAction, ChatUpdate, Reply, Request};
 use crate::cli::{Cli, Cmd};
 use crate::client::{
     Client, ClientError, RemoteOptions, StartOptions, connect_or_start, connect_remote,
+    connect_remote_existing,
 };
 
 pub use output::Failure;
@@ -77,6 +78,15 @@ impl Context {
         match &self.remote {
             Some(remote) => connect_remote(remote).await,
             None => connect_or_start(&self.start).await,
+        }
+    }
+
+    /// A connection to a daemon that runs already, never starting one: locally the socket, under
+    /// `--remote` `paddock proxy --no-start` on HOST.
+    pub async fn open_existing(&self) -> Result<Client, ClientError> {
+        match &self.remote {
+            Some(remote) => connect_remote_existing(remote).await,
+            None => Client::connect_with(&self.socket, self.start.connect.clone()).await,
         }
     }
 
@@ -149,7 +159,7 @@ pub async fn run(mut cli: Cli) -> anyhow::Result<()> {
         Some(Cmd::Files(args)) => provenance::files(&ctx, args).await,
         Some(Cmd::LsFiles(args)) => ls_files::run(&ctx, args).await,
         Some(Cmd::Git { action }) => git::run(&ctx, action).await,
-        Some(Cmd::Proxy) => proxy::run(&ctx).await,
+        Some(Cmd::Proxy { no_start }) => proxy::run(&ctx, no_start).await,
     }
 }
 

@@ -16,7 +16,7 @@ use anyhow::{Context as _, anyhow};
 use tokio::sync::mpsc;
 
 use super::{Context, Failure};
-use crate::client::connect_or_start;
+use crate::client::{Client, connect_or_start};
 
 /// Each copy's buffer.
 const CHUNK: usize = 64 * 1024;
@@ -36,7 +36,7 @@ enum End {
     DaemonWriteFailed(std::io::Error),
 }
 
-pub async fn run(ctx: &Context) -> anyhow::Result<()> {
+pub async fn run(ctx: &Context, no_start: bool) -> anyhow::Result<()> {
     if let Some(remote) = &ctx.remote {
         return Err(Failure::new(
             2,
@@ -49,7 +49,12 @@ pub async fn run(ctx: &Context) -> anyhow::Result<()> {
     }
     // Reach the daemon as every command does (starting it, or replacing an idle one of another
     // protocol), then bridge a fresh connection: the client on the other end says its own hello.
-    let probe = connect_or_start(&ctx.start).await?;
+    // With --no-start, only a daemon that runs already (a TUI looking for one after a stop).
+    let probe = if no_start {
+        Client::connect_with(&ctx.socket, ctx.start.connect.clone()).await?
+    } else {
+        connect_or_start(&ctx.start).await?
+    };
     drop(probe);
     let socket = UnixStream::connect(&ctx.socket)
         .with_context(|| format!("cannot connect to paddockd on {}", ctx.socket.display()))?;

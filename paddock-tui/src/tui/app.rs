@@ -47,6 +47,8 @@ pub enum Connection {
     Connecting,
     Connected(HelloReply),
     Unreachable(String),
+    /// The daemon was stopped on purpose (it said so): it is not started again until asked.
+    Stopped(String),
 }
 
 /// Which pane has the keyboard.
@@ -619,6 +621,16 @@ impl App {
     fn key(&mut self, key: KeyEvent) -> Option<Action> {
         if key.kind == KeyEventKind::Release {
             return None;
+        }
+        // Without a daemon the screen offers r / R (start it, or try again) whatever pane had
+        // the keyboard: nothing else on it can be used then.
+        if matches!(
+            self.connection,
+            Connection::Stopped(_) | Connection::Unreachable(_)
+        ) && key.modifiers.difference(KeyModifiers::SHIFT).is_empty()
+            && matches!(key.code, KeyCode::Char('r' | 'R'))
+        {
+            return Some(Action::Refresh);
         }
         if let Some(confirm) = self.confirm.take() {
             return self.answer(confirm, key);
@@ -1983,6 +1995,10 @@ impl App {
 
     pub fn set_unreachable(&mut self, reason: String) {
         self.connection = Connection::Unreachable(reason);
+    }
+
+    pub fn set_stopped(&mut self, message: String) {
+        self.connection = Connection::Stopped(message);
     }
 
     pub fn set_projects(&mut self, projects: Vec<ProjectInfo>) {

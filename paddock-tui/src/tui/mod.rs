@@ -354,6 +354,9 @@ struct EventLoop {
     /// Said once the daemon answers (connecting clears the status line): a state file that
     /// could not be read.
     startup_notice: Option<String>,
+    /// The daemon said it is stopping on purpose (`daemon:stopping`): when its connection
+    /// ends, the TUI does not start another one by itself.
+    stopping: Option<String>,
 }
 
 impl EventLoop {
@@ -385,6 +388,7 @@ impl EventLoop {
             prefs_failed: false,
             prefs_written: Arc::new(Mutex::new(0)),
             startup_notice: None,
+            stopping: None,
         }
     }
 
@@ -521,7 +525,11 @@ impl EventLoop {
                 }
                 () = sleep_until_opt(self.retry) => {
                     self.retry = None;
-                    self.connect();
+                    if matches!(self.app.connection, app::Connection::Stopped(_)) {
+                        self.watch();
+                    } else {
+                        self.connect();
+                    }
                     dirty = true;
                 }
                 () = tokio::time::sleep_until(draw_at), if dirty => {
@@ -1146,6 +1154,7 @@ impl EventLoop {
     /// Connects (starting the daemon if needed) in the background; the screen stays live.
     fn connect(&mut self) {
         self.retry = None;
+        self.stopping = None;
         self.generation += 1;
         self.client = None;
         self.events = None;
@@ -1159,6 +1168,21 @@ impl EventLoop {
         let generation = self.generation;
         tokio::spawn(async move {
             let result = ctx.open().await.map_err(|e| e.to_string());
+            let _ = tx.send(Msg::Connected { generation, result }).await;
+        });
+    }
+
+    /// While the daemon is stopped on purpose: looks for one started by someone else (`paddock
+    /// daemon start`, the second half of a restart) without ever starting one (under
+    /// `--remote`, through `paddock proxy --no-start`).
+    fn watch(&mut self) {
+        self.retry = None;
+        self.generation += 1;
+        let ctx = self.ctx.clone();
+        let tx = self.msgs_tx.clone();
+        let generation = self.generation;
+        tokio::spawn(async move {
+            let result = ctx.open_existing().await.map_err(|e| e.to_string());
             let _ = tx.send(Msg::Connected { generation, result }).await;
         });
     }
@@ -1253,6 +1277,10 @@ impl EventLoop {
                     if let Some(notice) = self.startup_notice.take() {
                         self.app.notice = Some(notice);
                     }
+                }
+                // Stopped on purpose: nobody started one yet; keep looking, quietly.
+                Err(_) if matches!(self.app.connection, app::Connection::Stopped(_)) => {
+                    self.retry_later();
                 }
                 Err(reason) => {
                     self.app.set_unreachable(reason);
@@ -1443,12 +1471,24 @@ impl EventLoop {
                 self.client = None;
                 self.events = None;
                 self.generation += 1;
-                self.app.set_unreachable(
-                    "Lost the connection to paddockd (it stopped or restarted); reconnecting."
-                        .to_owned(),
-                );
+                match self.stopping.take() {
+                    // Stopped on purpose: starting another would undo `paddock daemon stop`
+                    // (and lose the environment the next `daemon start` brings).
+                    Some(message) => {
+                        self.app.set_stopped(message);
+                        self.backoff = RETRY_FIRST;
+                    }
+                    None => self.app.set_unreachable(
+                        "Lost the connection to paddockd (it stopped or restarted); reconnecting."
+                            .to_owned(),
+                    ),
+                }
                 self.retry_later();
                 true
+            }
+            Some(Event::Stopping(stopping)) => {
+                self.stopping = Some(stopping.message);
+                false
             }
             Some(Event::ChatsChanged(changed)) => {
                 // A new project, or (no chat named: paddockd announces project changes so) a

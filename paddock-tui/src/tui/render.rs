@@ -41,7 +41,25 @@ pub fn render(app: &mut App, frame: &mut Frame<'_>) {
     match &app.connection {
         Connection::Unreachable(reason) => {
             let reason = reason.clone();
-            render_unreachable(&reason, &theme, frame, body);
+            render_unreachable(
+                " paddockd cannot be reached ",
+                &reason,
+                "Press r to try again, q to quit.",
+                &theme,
+                frame,
+                body,
+            );
+        }
+        Connection::Stopped(message) => {
+            let message = message.clone();
+            render_unreachable(
+                " paddockd stopped ",
+                &message,
+                "Press R to start it, q to quit.",
+                &theme,
+                frame,
+                body,
+            );
         }
         Connection::Connecting if !app.loaded => {
             render_message(
@@ -311,6 +329,10 @@ fn render_header(app: &App, frame: &mut Frame<'_>, area: Rect) {
             "not connected ",
             theme.style(Role::Error).add_modifier(Modifier::BOLD),
         ),
+        Connection::Stopped(_) => Span::styled(
+            "paddockd stopped ",
+            theme.style(Role::Warning).add_modifier(Modifier::BOLD),
+        ),
     };
     frame.render_widget(Block::new().style(bar), area);
     frame.render_widget(
@@ -358,6 +380,7 @@ fn render_status(app: &App, frame: &mut Frame<'_>, area: Rect) {
     let line = match (&app.notice, &app.connection) {
         (Some(notice), _) => Line::styled(format!(" {notice}"), theme.style(Role::Warning)),
         (None, Connection::Unreachable(_)) => hints(&[], &[("ctrl-l", "retry now"), ("q", "quit")]),
+        (None, Connection::Stopped(_)) => hints(&[], &[("R", "start paddockd"), ("q", "quit")]),
         (None, Connection::Connecting) => hints(&[], &[("q", "quit")]),
         (None, _) if app.help.is_some() => hints(&[], &[("j/k", "scroll"), ("esc", "close")]),
         (None, _) if app.approvals.is_some() => hints(
@@ -631,16 +654,23 @@ pub(crate) fn border_set(theme: &Theme) -> border::Set<'static> {
     }
 }
 
-fn render_unreachable(reason: &str, theme: &Theme, frame: &mut Frame<'_>, area: Rect) {
+fn render_unreachable(
+    title: &str,
+    reason: &str,
+    what_now: &str,
+    theme: &Theme,
+    frame: &mut Frame<'_>,
+    area: Rect,
+) {
     let width = area.width.saturating_sub(4).min(72);
     let text = vec![
         Line::from(reason.to_owned()),
         Line::default(),
-        Line::styled("Press r to try again, q to quit.", theme.style(Role::Dim)),
+        Line::styled(what_now.to_owned(), theme.style(Role::Dim)),
     ];
     // Borders and a column of padding on each side.
     let inner_width = usize::from(width.saturating_sub(4).max(1));
-    let lines = wrapped_height(reason, inner_width) + 2;
+    let lines = wrapped_height(reason, inner_width) + 1 + wrapped_height(what_now, inner_width);
     let height = u16::try_from(lines + 2)
         .unwrap_or(u16::MAX)
         .min(area.height);
@@ -666,7 +696,7 @@ fn render_unreachable(reason: &str, theme: &Theme, frame: &mut Frame<'_>, area: 
         .border_style(theme.style(Role::Error))
         .padding(Padding::horizontal(1))
         .title(Span::styled(
-            " paddockd cannot be reached ",
+            title,
             Style::new().add_modifier(Modifier::BOLD),
         ));
     frame.render_widget(paragraph.block(block), boxed);

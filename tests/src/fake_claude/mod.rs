@@ -174,6 +174,11 @@ fn usage_error(message: &str) -> i32 {
 }
 
 async fn run(argv: Vec<String>) -> i32 {
+    // As the real CLI prints it (`paddock doctor` asks the daemon's claude for it).
+    if argv.iter().any(|a| a == "--version" || a == "-v") {
+        println!("{VERSION} (Claude Code)");
+        return 0;
+    }
     let opts = Options::parse(argv);
     let cwd = std::env::current_dir()
         .map(|p| p.to_string_lossy().into_owned())

@@ -11,6 +11,7 @@ mod files;
 mod git;
 mod git_push;
 mod harness;
+mod lifecycle;
 mod list_delta;
 mod management;
 mod notifications;
