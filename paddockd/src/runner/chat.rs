@@ -342,7 +342,12 @@ impl ChatTask {
         };
         let allowed = self.allowed_tools(&project);
         let attachments_dir = crate::attachments::dir(&self.ctx.cfg.data_dir);
-        let answer = match permission_request(v, &allowed, Some(&attachments_dir)) {
+        let answer = match permission_request(
+            v,
+            &allowed,
+            &project.agent_dir,
+            Some(&attachments_dir),
+        ) {
             Some(Permission::Answer(answer)) => answer,
             Some(Permission::Ask {
                 request_id,
@@ -1039,7 +1044,7 @@ impl ChatTask {
                         last_output = Instant::now();
                         live.background.track(&v);
                         if v.get("type").and_then(Value::as_str) == Some("control_request") {
-                            match permission_request(&v, &allowed, Some(&attachments_dir)) {
+                            match permission_request(&v, &allowed, &project.agent_dir, Some(&attachments_dir)) {
                                 Some(Permission::Answer(answer)) => {
                                     if let Err(e) = live.proc.send(&answer).await {
                                         return Err(self.lost_process(e.to_string()).await);
@@ -1063,6 +1068,7 @@ impl ChatTask {
                                         origin: prov.as_ref().map_or(Origin::Human, |p| p.origin),
                                         depth: prov.as_ref().map_or(0, |p| p.depth),
                                         preview: crate::approvals::preview(&tool, &input),
+                                        always_rule: permissions::always_rule(&tool, &input, &project.agent_dir),
                                         tool: tool.clone(),
                                         input,
                                         asked_at: chrono::Utc::now().to_rfc3339(),
@@ -1313,6 +1319,7 @@ enum Permission {
 fn permission_request(
     v: &Value,
     allowed: &[String],
+    project_dir: &std::path::Path,
     attachments: Option<&std::path::Path>,
 ) -> Option<Permission> {
     let request_id = v.get("request_id").and_then(Value::as_str)?;
@@ -1332,7 +1339,7 @@ fn permission_request(
         .and_then(Value::as_str)
         .unwrap_or("");
     let input = request.get("input").cloned().unwrap_or(Value::Null);
-    if permissions::allowed(tool, allowed)
+    if permissions::allowed(tool, &input, allowed, project_dir)
         || attachments.is_some_and(|dir| crate::attachments::reads_an_attachment(tool, &input, dir))
     {
         Some(Permission::Answer(permissions::answer(
