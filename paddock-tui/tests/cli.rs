@@ -283,7 +283,10 @@ async fn answer_idle_listing(conn: &mut support::FakeConn, session: &str) -> Tes
 #[tokio::test]
 async fn tail_of_an_idle_chat_says_so_and_succeeds() -> TestResult {
     // The default, and --no-wait (kept for older scripts), are the same.
-    for args in [&["tail", "sess-1"][..], &["tail", "--no-wait", "sess-1"][..]] {
+    for args in [
+        &["tail", "sess-1"][..],
+        &["tail", "--no-wait", "sess-1"][..],
+    ] {
         let daemon = FakeDaemon::bind()?;
         let fake = async {
             answer_lookup(&daemon, vec![summary("sess-1", "")]).await?;
@@ -303,7 +306,10 @@ async fn tail_of_an_idle_chat_says_so_and_succeeds() -> TestResult {
         );
         assert_eq!(text(&out.stdout), "");
         let stderr = text(&out.stderr);
-        assert!(stderr.starts_with("nothing is running in sess-1"), "{stderr}");
+        assert!(
+            stderr.starts_with("nothing is running in sess-1"),
+            "{stderr}"
+        );
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
     }
     Ok(())
@@ -510,7 +516,12 @@ async fn archive_subtree_is_one_request_for_the_whole_family() -> TestResult {
         assert_eq!(
             msg.request,
             Request::ChatUpdate(ChatUpdate {
-                session_ids: vec!["sess-m".into(), "sess-c1".into(), "sess-g".into(), "sess-c2".into()],
+                session_ids: vec![
+                    "sess-m".into(),
+                    "sess-c1".into(),
+                    "sess-g".into(),
+                    "sess-c2".into()
+                ],
                 action: ChatAction::Archive,
             })
         );
@@ -551,7 +562,10 @@ async fn star_without_subtree_sends_the_ids_as_given_and_says_when_nothing_chang
             .await?;
         TestResult::Ok(())
     };
-    let (out, fake) = tokio::join!(paddock(&daemon, &["star", "sess-1", "sess-2", "sess-1"]), fake);
+    let (out, fake) = tokio::join!(
+        paddock(&daemon, &["star", "sess-1", "sess-2", "sess-1"]),
+        fake
+    );
     fake?;
     let out = out?;
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -673,7 +687,10 @@ async fn fork_prints_the_new_session_id() -> TestResult {
         .await?;
         TestResult::Ok(())
     };
-    let (out, fake) = tokio::join!(paddock(&daemon, &["fork", "sess-1", "--name", "Try B"]), fake);
+    let (out, fake) = tokio::join!(
+        paddock(&daemon, &["fork", "sess-1", "--name", "Try B"]),
+        fake
+    );
     fake?;
     let out = out?;
     assert!(out.status.success(), "{}", text(&out.stderr));

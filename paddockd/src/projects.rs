@@ -70,7 +70,10 @@ fn valid_rule(rule: &str) -> bool {
         }
         None => rule.strip_suffix('*').unwrap_or(rule),
     };
-    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c))
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c))
 }
 
 /// A parse error of `text` with where it is: `line 3, column 7: ...`.
@@ -535,7 +538,11 @@ impl Projects {
                 "{rule:?} is not a tool rule: give a tool name (Read), a prefix (mcp__github__*) or a scoped rule (Bash(mkdir:*), Edit(src/**))"
             )));
         }
-        if let Some(rule) = u.disallow.iter().find(|r| !self.get(&u.slug).is_ok_and(|p| p.file.allowed_tools.contains(r))) {
+        if let Some(rule) = u.disallow.iter().find(|r| {
+            !self
+                .get(&u.slug)
+                .is_ok_and(|p| p.file.allowed_tools.contains(r))
+        }) {
             return Err(ProjectError::Invalid(format!(
                 "project {} has no rule {rule:?}; `paddock project show {}` lists its rules (one given in the config file's allowed_tools is removed there); nothing was changed",
                 if u.slug.is_empty() { "(root)" } else { &u.slug },

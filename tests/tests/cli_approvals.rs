@@ -100,14 +100,20 @@ impl Drop for Env {
 
 /// A send's end: its stdout, after it exited successfully.
 fn finished(mut send: Child) -> String {
-    let status = wait_until_blocking("paddock send to end", DEADLINE, || {
-        send.try_wait().unwrap()
-    })
-    .unwrap();
+    let status =
+        wait_until_blocking("paddock send to end", DEADLINE, || send.try_wait().unwrap()).unwrap();
     let mut out = String::new();
-    send.stdout.take().unwrap().read_to_string(&mut out).unwrap();
+    send.stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
     let mut err = String::new();
-    send.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    send.stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
     assert!(status.success(), "send failed: {err}\n{out}");
     out
 }
@@ -210,7 +216,11 @@ fn always_on_a_mkdir_call_adds_a_command_prefix_rule_that_the_daemon_matches() {
         "{json:#}"
     );
     env.run(&["project", "set", "demo", "--disallow", "Bash(mkdir:*)"]);
-    assert!(!env.project_toml().contains("mkdir"), "{}", env.project_toml());
+    assert!(
+        !env.project_toml().contains("mkdir"),
+        "{}",
+        env.project_toml()
+    );
     let shown = env.run(&["project", "show", "demo"]);
     assert!(!shown.contains("Bash(mkdir:*)"), "{shown}");
     let out = env.output(&["project", "set", "demo", "--disallow", "Bash(mkdir:*)"]);

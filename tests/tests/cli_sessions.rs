@@ -173,7 +173,11 @@ fn every_session_command_resolves_an_id_the_same_way() {
             let args: Vec<&str> = args.iter().map(String::as_str).collect();
             let out = env.output(&args);
             let err = String::from_utf8_lossy(&out.stderr).into_owned();
-            assert_eq!(out.status.code(), Some(1), "{case}: paddock {args:?}: {err}");
+            assert_eq!(
+                out.status.code(),
+                Some(1),
+                "{case}: paddock {args:?}: {err}"
+            );
             assert!(err.contains(says), "{case}: paddock {args:?}: {err}");
             assert!(
                 err.contains("paddock ls -A"),

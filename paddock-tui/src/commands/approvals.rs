@@ -74,7 +74,10 @@ fn answer_line(a: &Approval, decision: ApprovalDecision) -> String {
 
 /// The pending approval `id` names: the whole id, or a unique prefix of it (`apr_` optional).
 fn pick<'a>(id: &str, approvals: &'a [Approval]) -> anyhow::Result<&'a Approval> {
-    let wanted = id.strip_prefix(ID_PREFIX).unwrap_or(id).to_ascii_lowercase();
+    let wanted = id
+        .strip_prefix(ID_PREFIX)
+        .unwrap_or(id)
+        .to_ascii_lowercase();
     if wanted.chars().count() < MIN_PREFIX {
         return Err(Failure::new(
             1,
@@ -100,9 +103,7 @@ fn pick<'a>(id: &str, approvals: &'a [Approval]) -> anyhow::Result<&'a Approval>
         [one] => Ok(one),
         [] => Err(Failure::new(
             1,
-            format!(
-                "no pending approval {id} (answered already, or its turn ended); {LIST_HINT}"
-            ),
+            format!("no pending approval {id} (answered already, or its turn ended); {LIST_HINT}"),
         )
         .into()),
         many => {
@@ -136,13 +137,18 @@ fn table(approvals: &[Approval], now: chrono::DateTime<chrono::Utc>) -> String {
             let id = a.id.strip_prefix(ID_PREFIX).unwrap_or(&a.id);
             let age = chrono::DateTime::parse_from_rfc3339(&a.asked_at)
                 .ok()
-                .and_then(|t| u64::try_from((now - t.with_timezone(&chrono::Utc)).num_seconds()).ok())
+                .and_then(|t| {
+                    u64::try_from((now - t.with_timezone(&chrono::Utc)).num_seconds()).ok()
+                })
                 .map_or_else(|| "?".to_owned(), format::duration);
             let preview = a
                 .preview
                 .as_deref()
                 .and_then(|p| p.lines().next())
-                .map_or_else(|| format::one_line(&a.input.to_string(), 60), |p| format::one_line(p, 60));
+                .map_or_else(
+                    || format::one_line(&a.input.to_string(), 60),
+                    |p| format::one_line(p, 60),
+                );
             [
                 id.chars().take(SHOWN_ID).collect(),
                 project_label(&a.project_slug).to_owned(),
@@ -188,6 +194,7 @@ fn table(approvals: &[Approval], now: chrono::DateTime<chrono::Utc>) -> String {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
     use paddock_proto::Origin;
 
@@ -225,7 +232,11 @@ mod tests {
     #[test]
     fn ids_are_unique_prefixes_with_or_without_apr() {
         let list = [approval("apr_3f9c1a", "a"), approval("apr_3f9d00", "b")];
-        let id = |arg: &str| pick(arg, &list).map(|a| a.id.clone()).map_err(|e| e.to_string());
+        let id = |arg: &str| {
+            pick(arg, &list)
+                .map(|a| a.id.clone())
+                .map_err(|e| e.to_string())
+        };
         assert_eq!(id("3f9c").as_deref(), Ok("apr_3f9c1a"));
         assert_eq!(id("apr_3f9d").as_deref(), Ok("apr_3f9d00"));
         assert_eq!(id("apr_3f9c1a").as_deref(), Ok("apr_3f9c1a"));

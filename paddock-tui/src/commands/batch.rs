@@ -135,10 +135,7 @@ fn unique(ids: &[String]) -> Vec<String> {
 fn no_chat(id: &str) -> anyhow::Error {
     anyhow!(Failure::new(
         1,
-        format!(
-            "no chat {id} in any project; {}",
-            super::ids::EVERY_CHAT
-        )
+        format!("no chat {id} in any project; {}", super::ids::EVERY_CHAT)
     ))
 }
 

@@ -236,7 +236,10 @@ fn settings(p: &ProjectInfo) -> String {
     line("max spawn depth", p.max_spawn_depth.map(|n| n.to_string()));
     // The project's tool rules, one a line, as `--disallow` takes them.
     for (i, rule) in p.allowed_tools.iter().enumerate() {
-        line(if i == 0 { "allowed tools" } else { "" }, Some(rule.clone()));
+        line(
+            if i == 0 { "allowed tools" } else { "" },
+            Some(rule.clone()),
+        );
     }
     out
 }

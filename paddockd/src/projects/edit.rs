@@ -522,9 +522,18 @@ retries = 3   # not known here
     fn a_rule_is_removed_and_the_rest_stay_as_written() {
         let mut d = doc("allowed_tools = [\"Read\", \"Bash(mkdir:*)\"]  # mine\nmodel = \"x\"\n");
         assert!(disallow_tool(&mut d, "Bash(mkdir:*)"));
-        assert_eq!(d.to_string(), "allowed_tools = [\"Read\"]  # mine\nmodel = \"x\"\n");
-        assert!(!disallow_tool(&mut d, "Bash(mkdir:*)"), "not there any more");
-        assert!(!disallow_tool(&mut doc("model = \"x\"\n"), "Read"), "no list");
+        assert_eq!(
+            d.to_string(),
+            "allowed_tools = [\"Read\"]  # mine\nmodel = \"x\"\n"
+        );
+        assert!(
+            !disallow_tool(&mut d, "Bash(mkdir:*)"),
+            "not there any more"
+        );
+        assert!(
+            !disallow_tool(&mut doc("model = \"x\"\n"), "Read"),
+            "no list"
+        );
     }
 
     #[test]

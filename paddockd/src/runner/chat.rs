@@ -1083,6 +1083,7 @@ impl ChatTask {
                                     waiting_approvals += 1;
                                     // Nobody may be watching an unattended run: deny after the
                                     // configured wait (none: it waits for a person).
+                                    let short_id: String = approval_id.trim_start_matches("apr_").chars().take(8).collect();
                                     if let Some(wait) = self.approval_wait {
                                         let (approvals, hub) = (state.approvals.clone(), hub.clone());
                                         tokio::spawn(async move {
@@ -1101,7 +1102,7 @@ impl ChatTask {
                                     }
                                     hub.emit(&self.session_id, ChatEvent::Notice(Notice {
                                         kind: NoticeKind::Info,
-                                        message: format!("{tool} is waiting for your approval (the inbox: `paddock approvals`, or I in the TUI)"),
+                                        message: format!("{tool} is waiting for your approval: `paddock approvals allow {short_id}` (or deny, always; `paddock approvals` lists them), or I in the TUI"),
                                     })).await;
                                     hub.broadcast(ControlMessage::ApprovalsChanged(
                                         paddock_proto::ApprovalsChanged { pending },

@@ -14,8 +14,10 @@
 //! - `Edit(PATTERN)`, `Write(...)`, `MultiEdit(...)`, `NotebookEdit(...)`, `Read(...)`,
 //!   `Glob(...)`, `Grep(...)`: a call whose file (or, for Glob and Grep, the directory searched;
 //!   the project's directory when none is given) matches the glob PATTERN. A PATTERN starting
-//!   with `/` is absolute; any other is relative to the project's directory. `**` matches any
-//!   number of path segments (none too), `*` any characters within one, `?` one character:
+//!   with `/` is absolute; any other is relative to the project's directory (and matches no
+//!   path outside it). `**` matches any number of path segments (none too), `*` any characters
+//!   within one, `?` one character; a pattern naming a directory covers what is below it, and
+//!   one without `/` a file name at any depth (the hooks' globs, `triggers::glob`):
 //!   `Edit(src/**)` allows editing anything under `<project>/src`, `Write(/tmp/out/**)` anything
 //!   under `/tmp/out`. Paths are compared after `.` and `..` are resolved (lexically);
 //! - `WebFetch(domain:HOST)`: a fetch of a URL on HOST.
@@ -34,8 +36,28 @@ use serde_json::{Value, json};
 /// Commands whose second word says what they do: "always" on `git commit` allows
 /// `git commit:*`, not every git command.
 pub const TWO_WORD: &[&str] = &[
-    "git", "npm", "pnpm", "yarn", "bun", "npx", "cargo", "go", "docker", "kubectl", "gh", "make",
-    "pip", "pip3", "uv", "poetry", "systemctl", "brew", "apt", "apt-get", "dotnet", "mvn",
+    "git",
+    "npm",
+    "pnpm",
+    "yarn",
+    "bun",
+    "npx",
+    "cargo",
+    "go",
+    "docker",
+    "kubectl",
+    "gh",
+    "make",
+    "pip",
+    "pip3",
+    "uv",
+    "poetry",
+    "systemctl",
+    "brew",
+    "apt",
+    "apt-get",
+    "dotnet",
+    "mvn",
     "gradle",
 ];
 
@@ -86,8 +108,33 @@ pub fn matches(rule: &str, tool: &str, input: &Value, project_dir: &Path) -> boo
     let Some(path) = call_path(tool, input, project_dir) else {
         return false;
     };
-    let pattern = normalize(&project_dir.join(scope));
-    glob_matches(&pattern, &path)
+    path_matches(scope, &path, project_dir)
+}
+
+/// Whether `path` (absolute, normalized) matches a rule's PATTERN: an absolute one against the
+/// whole path, a relative one against the path inside the project's directory (a path outside
+/// it matches none). The glob is the hooks' (`triggers::glob`, gitignore-like: `**` any number
+/// of segments, `*` and `?` within one, a pattern naming a directory covers what is below it).
+fn path_matches(pattern: &str, path: &Path, project_dir: &Path) -> bool {
+    let pattern = pattern.trim();
+    if pattern.is_empty() {
+        return false;
+    }
+    let (pattern, rel) = if pattern.starts_with('/') {
+        (pattern.to_owned(), path.to_path_buf())
+    } else {
+        let Ok(rel) = path.strip_prefix(normalize(project_dir)) else {
+            return false;
+        };
+        (pattern.to_owned(), rel.to_path_buf())
+    };
+    let rel = rel.to_string_lossy();
+    let rel = rel.trim_start_matches('/');
+    if rel.is_empty() {
+        // The project's directory itself (a search of all of it), or `/`.
+        return pattern.trim_start_matches('/') == "**";
+    }
+    crate::triggers::glob::matches(&pattern, rel)
 }
 
 /// `Tool(scope)` split in two; `None` for a bare rule.
@@ -134,9 +181,12 @@ pub fn command_matches(scope: &str, command: &str) -> bool {
 /// redirection or substitution: such a command matches no prefix rule.
 fn compound(command: &str) -> bool {
     command.contains("$(")
-        || command
-            .chars()
-            .any(|c| matches!(c, ';' | '&' | '|' | '\n' | '\r' | '>' | '<' | '`' | '(' | ')'))
+        || command.chars().any(|c| {
+            matches!(
+                c,
+                ';' | '&' | '|' | '\n' | '\r' | '>' | '<' | '`' | '(' | ')'
+            )
+        })
 }
 
 /// `path` with `.` and `..` resolved, lexically.
@@ -152,48 +202,6 @@ fn normalize(path: &Path) -> PathBuf {
         }
     }
     out
-}
-
-/// Whether `path` matches the glob `pattern` (both absolute and normalized): `**` any number
-/// of segments, `*` and `?` within one.
-fn glob_matches(pattern: &Path, path: &Path) -> bool {
-    let pat: Vec<String> = pattern
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect();
-    let segs: Vec<String> = path
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect();
-    segments_match(&pat, &segs)
-}
-
-fn segments_match(pat: &[String], segs: &[String]) -> bool {
-    match pat.split_first() {
-        None => segs.is_empty(),
-        Some((first, rest)) if first == "**" => {
-            (0..=segs.len()).any(|skip| segments_match(rest, &segs[skip..]))
-        }
-        Some((first, rest)) => match segs.split_first() {
-            Some((seg, more)) => segment_matches(first, seg) && segments_match(rest, more),
-            None => false,
-        },
-    }
-}
-
-/// One path segment against one pattern segment (`*`, `?`, literal characters).
-fn segment_matches(pat: &str, seg: &str) -> bool {
-    let p: Vec<char> = pat.chars().collect();
-    let s: Vec<char> = seg.chars().collect();
-    fn go(p: &[char], s: &[char]) -> bool {
-        match p.split_first() {
-            None => s.is_empty(),
-            Some(('*', rest)) => (0..=s.len()).any(|skip| go(rest, &s[skip..])),
-            Some(('?', rest)) => !s.is_empty() && go(rest, &s[1..]),
-            Some((c, rest)) => s.first() == Some(c) && go(rest, &s[1..]),
-        }
-    }
-    go(&p, &s)
 }
 
 /// The host of an `http(s)` URL, without user info or port.
@@ -274,6 +282,7 @@ pub fn answer(request_id: &str, input: &Value, deny: Option<&str>) -> Value {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
 
     const DIR: &str = "/home/ana/web";
@@ -305,7 +314,10 @@ mod tests {
         assert!(ok(rule, "Bash", bash("mkdir")));
         assert!(ok(rule, "Bash", bash("  mkdir   a b")));
         assert!(!ok(rule, "Bash", bash("rm -rf x")));
-        assert!(!ok(rule, "Bash", bash("mkdirx y")), "a word, not a string prefix");
+        assert!(
+            !ok(rule, "Bash", bash("mkdirx y")),
+            "a word, not a string prefix"
+        );
         for chained in [
             "mkdir x && rm -rf y",
             "mkdir x; rm -rf y",
@@ -329,17 +341,27 @@ mod tests {
         // Exact.
         assert!(ok("Bash(npm test)", "Bash", bash("npm  test")));
         assert!(!ok("Bash(npm test)", "Bash", bash("npm test -- --watch")));
-        assert!(!ok("Bash(:*)", "Bash", bash("ls")), "an empty prefix allows nothing");
+        assert!(
+            !ok("Bash(:*)", "Bash", bash("ls")),
+            "an empty prefix allows nothing"
+        );
     }
 
     #[test]
     fn a_path_rule_allows_files_under_its_directory() {
         let file = |p: &str| json!({ "file_path": p });
         assert!(ok("Edit(src/**)", "Edit", file("/home/ana/web/src/a.rs")));
-        assert!(ok("Edit(src/**)", "Edit", file("src/deep/er/a.rs")), "relative to the project");
+        assert!(
+            ok("Edit(src/**)", "Edit", file("src/deep/er/a.rs")),
+            "relative to the project"
+        );
         assert!(!ok("Edit(src/**)", "Edit", file("/home/ana/web/docs/a.md")));
         assert!(
-            !ok("Edit(src/**)", "Edit", file("/home/ana/web/src/../../.bashrc")),
+            !ok(
+                "Edit(src/**)",
+                "Edit",
+                file("/home/ana/web/src/../../.bashrc")
+            ),
             "dot-dots resolved"
         );
         assert!(!ok("Edit(src/**)", "Write", file("/home/ana/web/src/a.rs")));
@@ -348,6 +370,14 @@ mod tests {
         assert!(ok("Edit(src/*.rs)", "Edit", file("src/a.rs")));
         assert!(!ok("Edit(src/*.rs)", "Edit", file("src/sub/a.rs")));
         assert!(ok("Edit(**)", "Edit", file("/home/ana/web/README.md")));
+        assert!(
+            ok("Edit(*.md)", "Edit", file("docs/deep/a.md")),
+            "a name at any depth"
+        );
+        assert!(
+            !ok("Edit(*.md)", "Edit", file("/elsewhere/a.md")),
+            "but in the project"
+        );
         assert!(!ok("Edit(**)", "Edit", file("/home/ana/other/README.md")));
         assert!(!ok("Edit(src/**)", "Edit", json!({})), "no file");
         assert!(ok(
@@ -357,7 +387,11 @@ mod tests {
         ));
         // Searches: the directory searched, the project's when none is given.
         assert!(ok("Grep(**)", "Grep", json!({"pattern": "x"})));
-        assert!(ok("Grep(src/**)", "Grep", json!({"pattern": "x", "path": "src"})));
+        assert!(ok(
+            "Grep(src/**)",
+            "Grep",
+            json!({"pattern": "x", "path": "src"})
+        ));
         assert!(!ok("Grep(src/**)", "Grep", json!({"pattern": "x"})));
     }
 
@@ -368,7 +402,11 @@ mod tests {
         assert!(ok(rule, "WebFetch", url("https://docs.rs/serde")));
         assert!(ok(rule, "WebFetch", url("https://u:p@DOCS.rs:443/x?y")));
         assert!(!ok(rule, "WebFetch", url("https://docs.rs.evil.com/")));
-        assert!(!ok("WebFetch(docs.rs)", "WebFetch", url("https://docs.rs/")));
+        assert!(!ok(
+            "WebFetch(docs.rs)",
+            "WebFetch",
+            url("https://docs.rs/")
+        ));
     }
 
     #[test]
@@ -427,7 +465,7 @@ mod tests {
             ("Grep", json!({"pattern": "x"})),
         ] {
             let r = always_rule(tool, &input, dir).unwrap();
-            assert!(allowed(tool, &input, &[r.clone()], dir), "{r}");
+            assert!(allowed(tool, &input, std::slice::from_ref(&r), dir), "{r}");
         }
     }
 }
