@@ -538,15 +538,15 @@ impl Projects {
                 "{rule:?} is not a tool rule: give a tool name (Read), a prefix (mcp__github__*) or a scoped rule (Bash(mkdir:*), Edit(src/**))"
             )));
         }
-        if let Some(rule) = u.disallow.iter().find(|r| {
-            !self
-                .get(&u.slug)
-                .is_ok_and(|p| p.file.allowed_tools.contains(r))
-        }) {
+        let rules = self.get(&u.slug)?.file.allowed_tools;
+        if let Some(rule) = u.disallow.iter().find(|r| !rules.contains(r)) {
+            let (name, show) = if u.slug.is_empty() {
+                ("(root)".to_owned(), "paddock project show".to_owned())
+            } else {
+                (u.slug.clone(), format!("paddock project show {}", u.slug))
+            };
             return Err(ProjectError::Invalid(format!(
-                "project {} has no rule {rule:?}; `paddock project show {}` lists its rules (one given in the config file's allowed_tools is removed there); nothing was changed",
-                if u.slug.is_empty() { "(root)" } else { &u.slug },
-                u.slug
+                "project {name} has no rule {rule:?}; `{show}` lists its rules (one from the config file's allowed_tools is removed there); nothing was changed"
             )));
         }
         self.edit_file(&u.slug, |doc| {

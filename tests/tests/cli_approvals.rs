@@ -228,6 +228,13 @@ fn always_on_a_mkdir_call_adds_a_command_prefix_rule_that_the_daemon_matches() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("Bash(mkdir:*)"), "{err}");
 
+    // --allow adds one by hand; a rule that does not read as one is refused.
+    env.run(&["project", "set", "demo", "--allow", "Bash(npm test:*)"]);
+    assert!(env.project_toml().contains("\"Bash(npm test:*)\""));
+    let out = env.output(&["project", "set", "demo", "--allow", "Bash(npm"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not a tool rule"));
+
     // Without the rule, mkdir asks again.
     let send = env.send(&script("mkdir again"));
     let list = env.wait_pending(1);
