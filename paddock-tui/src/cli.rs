@@ -2438,4 +2438,61 @@ mod tests {
         assert!(parse(&["git", "push", "-p", "web", "--data-root"]).is_err());
         Ok(())
     }
+
+    #[test]
+    fn approvals_list_and_answer_and_ls_every_project() -> Result<(), clap::Error> {
+        let cli = parse(&["approvals", "--json"])?;
+        let Some(Cmd::Approvals(args)) = cli.command else {
+            panic!("not approvals: {:?}", cli.command);
+        };
+        assert!(args.json && args.action.is_none());
+        let cli = parse(&["approvals", "deny", "3f9c", "81ab", "--message", "no"])?;
+        let Some(Cmd::Approvals(ApprovalsArgs {
+            action: Some(ApprovalsCmd::Deny { ids, message }),
+            ..
+        })) = cli.command
+        else {
+            panic!("not approvals deny: {:?}", cli.command);
+        };
+        assert_eq!(
+            (ids.ids, message.as_deref()),
+            (vec!["3f9c".into(), "81ab".into()], Some("no"))
+        );
+        assert!(
+            parse(&["approvals", "always"]).is_err(),
+            "an id is required"
+        );
+        assert!(parse(&["approvals", "allow", "--message", "x", "3f9c"]).is_err());
+        let cli = parse(&["ls", "-A", "--archived"])?;
+        let Some(Cmd::Ls(args)) = cli.command else {
+            panic!("not ls: {:?}", cli.command);
+        };
+        assert!(args.all_projects && args.archived);
+        assert!(
+            parse(&["ls", "-A", "-p", "web"]).is_err(),
+            "one project or all"
+        );
+        let cli = parse(&[
+            "project",
+            "set",
+            "web",
+            "--disallow",
+            "Bash(mkdir:*)",
+            "--allow",
+            "Read",
+        ])?;
+        let Some(Cmd::Project {
+            action: ProjectCmd::Set {
+                allow, disallow, ..
+            },
+        }) = cli.command
+        else {
+            panic!("not project set: {:?}", cli.command);
+        };
+        assert_eq!(
+            (allow, disallow),
+            (vec!["Read".to_owned()], vec!["Bash(mkdir:*)".to_owned()])
+        );
+        Ok(())
+    }
 }

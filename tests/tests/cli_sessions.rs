@@ -151,6 +151,16 @@ fn every_session_command_resolves_an_id_the_same_way() {
     for id in [&real, &root, &TWIN_A.to_owned()] {
         assert!(all.contains(id), "{id} not in ls -A: {all:?}");
     }
+    let text = env.run(&["ls", "-A"]);
+    let (root_at, demo_at) = (text.find("(root)\n"), text.find("demo\n"));
+    assert!(
+        root_at.is_some() && root_at < demo_at,
+        "each project under its name: {text}"
+    );
+    assert!(
+        text.contains(&real[..8]) && text.contains(&root[..8]),
+        "{text}"
+    );
 
     // An id no chat has a prefix of.
     let unknown = ["ffff0000", "eeee0000", "dddd0000"]
