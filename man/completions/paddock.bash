@@ -16,6 +16,9 @@ _paddock() {
             ",$1")
                 cmd="paddock"
                 ;;
+            paddock,approvals)
+                cmd="paddock__subcmd__approvals"
+                ;;
             paddock,archive)
                 cmd="paddock__subcmd__archive"
                 ;;
@@ -118,6 +121,30 @@ _paddock() {
             paddock,usage)
                 cmd="paddock__subcmd__usage"
                 ;;
+            paddock__subcmd__approvals,allow)
+                cmd="paddock__subcmd__approvals__subcmd__allow"
+                ;;
+            paddock__subcmd__approvals,always)
+                cmd="paddock__subcmd__approvals__subcmd__always"
+                ;;
+            paddock__subcmd__approvals,deny)
+                cmd="paddock__subcmd__approvals__subcmd__deny"
+                ;;
+            paddock__subcmd__approvals,help)
+                cmd="paddock__subcmd__approvals__subcmd__help"
+                ;;
+            paddock__subcmd__approvals__subcmd__help,allow)
+                cmd="paddock__subcmd__approvals__subcmd__help__subcmd__allow"
+                ;;
+            paddock__subcmd__approvals__subcmd__help,always)
+                cmd="paddock__subcmd__approvals__subcmd__help__subcmd__always"
+                ;;
+            paddock__subcmd__approvals__subcmd__help,deny)
+                cmd="paddock__subcmd__approvals__subcmd__help__subcmd__deny"
+                ;;
+            paddock__subcmd__approvals__subcmd__help,help)
+                cmd="paddock__subcmd__approvals__subcmd__help__subcmd__help"
+                ;;
             paddock__subcmd__daemon,help)
                 cmd="paddock__subcmd__daemon__subcmd__help"
                 ;;
@@ -177,6 +204,9 @@ _paddock() {
                 ;;
             paddock__subcmd__git__subcmd__help,status)
                 cmd="paddock__subcmd__git__subcmd__help__subcmd__status"
+                ;;
+            paddock__subcmd__help,approvals)
+                cmd="paddock__subcmd__help__subcmd__approvals"
                 ;;
             paddock__subcmd__help,archive)
                 cmd="paddock__subcmd__help__subcmd__archive"
@@ -276,6 +306,15 @@ _paddock() {
                 ;;
             paddock__subcmd__help,usage)
                 cmd="paddock__subcmd__help__subcmd__usage"
+                ;;
+            paddock__subcmd__help__subcmd__approvals,allow)
+                cmd="paddock__subcmd__help__subcmd__approvals__subcmd__allow"
+                ;;
+            paddock__subcmd__help__subcmd__approvals,always)
+                cmd="paddock__subcmd__help__subcmd__approvals__subcmd__always"
+                ;;
+            paddock__subcmd__help__subcmd__approvals,deny)
+                cmd="paddock__subcmd__help__subcmd__approvals__subcmd__deny"
                 ;;
             paddock__subcmd__help__subcmd__daemon,restart)
                 cmd="paddock__subcmd__help__subcmd__daemon__subcmd__restart"
@@ -422,7 +461,7 @@ _paddock() {
 
     case "${cmd}" in
         paddock)
-            opts="-h -V --socket --remote --remote-paddock --help --version daemon project ls list send tail cancel show doctor status notify usage attachment archive unarchive star unstar read unread detach attach delete fork history search trigger import provenance blame files ls-files git proxy help"
+            opts="-h -V --socket --remote --remote-paddock --help --version daemon project ls list send tail cancel show doctor status approvals notify usage attachment archive unarchive star unstar read unread detach attach delete fork history search trigger import provenance blame files ls-files git proxy help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -440,6 +479,184 @@ _paddock() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__approvals)
+            opts="-h -V --json --socket --remote --remote-paddock --help --version allow deny always help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__approvals__subcmd__allow)
+            opts="-h -V --socket --remote --remote-paddock --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__approvals__subcmd__always)
+            opts="-h -V --socket --remote --remote-paddock --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__approvals__subcmd__deny)
+            opts="-h -V --message --socket --remote --remote-paddock --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --message)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__approvals__subcmd__help)
+            opts="allow deny always help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__approvals__subcmd__help__subcmd__allow)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__approvals__subcmd__help__subcmd__always)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__approvals__subcmd__help__subcmd__deny)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__approvals__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 *)
                     COMPREPLY=()
                     ;;
@@ -1232,8 +1449,64 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__help)
-            opts="daemon project ls send tail cancel show doctor status notify usage attachment archive unarchive star unstar read unread detach attach delete fork history search trigger import provenance blame files ls-files git proxy help"
+            opts="daemon project ls send tail cancel show doctor status approvals notify usage attachment archive unarchive star unstar read unread detach attach delete fork history search trigger import provenance blame files ls-files git proxy help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__help__subcmd__approvals)
+            opts="allow deny always"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__help__subcmd__approvals__subcmd__allow)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__help__subcmd__approvals__subcmd__always)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__help__subcmd__approvals__subcmd__deny)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -2036,7 +2309,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__ls)
-            opts="-p -h -V --project --archived --all --json --socket --remote --remote-paddock --help --version"
+            opts="-p -A -h -V --project --archived --all --all-projects --json --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2404,7 +2677,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__project__subcmd__set)
-            opts="-h -V --name --summary --area --status --model --drive-mode --max-spawn-depth --unset --socket --remote --remote-paddock --help --version"
+            opts="-h -V --name --summary --area --status --model --drive-mode --max-spawn-depth --unset --allow --disallow --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2440,6 +2713,14 @@ _paddock() {
                     ;;
                 --unset)
                     COMPREPLY=($(compgen -W "name summary area status model drive-mode max-spawn-depth" -- "${cur}"))
+                    return 0
+                    ;;
+                --allow)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --disallow)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --socket)

@@ -562,7 +562,8 @@ pub struct ApprovalAnswer {
 pub enum ApprovalDecision {
     Allow,
     Deny,
-    /// Allow, and add the tool to the project's allowed tools so it is not asked again.
+    /// Allow, and add the approval's `alwaysRule` to the project's allowed tools, so a call
+    /// it covers is not asked again.
     Always,
 }
 
@@ -759,6 +760,13 @@ pub struct ProjectUpdate {
         skip_serializing_if = "Option::is_none"
     )]
     pub max_spawn_depth: Option<Option<u32>>,
+    /// Rules to add to the project's `allowedTools` (a rule already there is kept once).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allow: Vec<String>,
+    /// Rules to remove from the project's `allowedTools`, exactly as listed; one that is not
+    /// there fails the update (nothing is changed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub disallow: Vec<String>,
 }
 
 /// What `project:delete` does with the project's folder in the data directory (its
@@ -1369,6 +1377,11 @@ pub struct Approval {
     pub preview: Option<String>,
     /// RFC 3339.
     pub asked_at: String,
+    /// The rule an `always` answer adds to the project's `allowedTools`, scoped to this kind
+    /// of call (`Bash(mkdir:*)`, `Edit(src/**)`, a bare tool name for a tool without an input
+    /// to scope); absent when none can be scoped, and `always` then allows this call only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub always_rule: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -1739,6 +1752,10 @@ pub struct ProjectInfo {
     pub drive_mode: Option<ProjectDriveMode>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_spawn_depth: Option<u32>,
+    /// The project's own tool rules (`allowed_tools` in its `project.toml`), on top of the
+    /// instance's: calls they match run without asking.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allowed_tools: Vec<String>,
 }
 
 /// What `project:delete` did.

@@ -463,6 +463,18 @@ fn table() -> Vec<(&'static str, Golden)> {
             ),
         ),
         (
+            "request.project_update.rules",
+            request(
+                96,
+                Request::ProjectUpdate(ProjectUpdate {
+                    slug: s(PROJECT),
+                    allow: vec![s("Bash(npm test:*)")],
+                    disallow: vec![s("Bash(mkdir:*)")],
+                    ..Default::default()
+                }),
+            ),
+        ),
+        (
             "request.project_delete",
             request(
                 92,
@@ -1663,6 +1675,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                     model: None,
                     drive_mode: None,
                     max_spawn_depth: None,
+                    allowed_tools: vec![s("Read"), s("Bash(npm test:*)"), s("Edit(src/**)")],
                 }),
             ),
         ),
@@ -1901,6 +1914,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                             input: json!({"command": "npm test -- auth", "description": "Run the auth tests"}),
                             preview: Some(s("$ npm test -- auth")),
                             asked_at: s("2026-11-03T09:14:02Z"),
+                            always_rule: Some(s("Bash(npm test:*)")),
                         },
                         Approval {
                             id: s("apr_02"),
@@ -1914,6 +1928,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                             input: json!({"file_path": "/srv/backup/check.sh", "old_string": "retries=1", "new_string": "retries=3"}),
                             preview: Some(s("/srv/backup/check.sh\n- retries=1\n+ retries=3")),
                             asked_at: s("2026-11-02T02:00:41Z"),
+                            always_rule: Some(s("Edit(/srv/backup/**)")),
                         },
                     ],
                 }),

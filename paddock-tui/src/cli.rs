@@ -19,6 +19,10 @@ With no command, paddock opens the TUI: projects and their chats in tree order, 
 
 Where a project is not given (-p), the root workspace is meant.
 
+A SESSION argument is a session id or a unique prefix of one, at least 4 characters, in any \
+project (`paddock ls -A` lists every project's chats). Every command resolves it the same way; \
+one that is too short, names several chats or names none fails with exit status 1.
+
 With --remote HOST (or PADDOCK_REMOTE), paddock runs here and reaches the paddockd on HOST \
 through ssh: it runs `ssh -T -o BatchMode=yes HOST paddock proxy` and speaks to the daemon over \
 ssh's stdin and stdout. No port is opened; ssh's own keys and config decide who may connect. \
@@ -130,7 +134,9 @@ Examples:
         visible_alias = "list",
         long_about = "\
 List the chats of one project in tree order: each chat is followed by the chats it spawned, \
-indented by depth.
+indented by depth. With -A (--all-projects), every project's, each under its name (with --json, \
+one array; projectSlug says whose). --archived and --all choose archived or all chats, in \
+either case.
 
 Columns: the session id; the origin (human, scheduled, spawned, hook, adopted; a spawned chat \
 more than one hop from its root shows the hops, e.g. `spawned·2`); four flags; CTX, how full the \
@@ -152,6 +158,7 @@ or not set.",
 Examples:
   paddock ls                              the root workspace's active chats
   paddock ls -p web --all
+  paddock ls -A                           every project's chats: where a SESSION prefix is found
   paddock ls --json | jq -r '.[] | select(.running) | .sessionId'"
     )]
     Ls(LsArgs),
@@ -275,6 +282,44 @@ Examples:
   paddock status --json | jq '.approvals[].tool'"
     )]
     Status(StatusArgs),
+
+    /// List the tool calls waiting for a person in every project, or answer them
+    #[command(
+        long_about = "\
+List the tool calls waiting for a person, in every project: a call no rule of allowed_tools \
+allows waits here (and its turn with it, `paddock send` too) until it is answered. Columns: \
+ID (a unique prefix is enough, at least 4 characters; `apr_` may be left out), the project, \
+the chat (its short session id and title), the tool, a one-line preview of the call, the \
+chat's origin and how long it has waited.
+
+allow runs the call once, deny refuses it (--message tells the agent why), always runs it and \
+adds a rule to the project's allowed_tools, scoped like Claude Code's own permission rules, \
+and says which before it is written (`always: adds Bash(mkdir:*) to project demo`):
+
+  Bash(CMD:*)      a command starting with CMD's words: the first word, or the first two when \
+the first is one whose second word says what it does (git, npm, pnpm, yarn, bun, npx, cargo, go, \
+docker, kubectl, gh, make, pip, uv, ...: `Bash(git commit:*)`). Never all of Bash. A command \
+chaining others (`;`, `&&`, `|`, `$(...)`, a redirection...) matches no Bash rule and is asked.
+  Edit(DIR/**)     Edit, Write, MultiEdit, NotebookEdit, Read: the file's directory and \
+everything below it, relative to the project's directory (`Edit(src/**)`; `Edit(**)` for a file \
+at its top), or absolute outside it (`Write(/tmp/out/**)`). Glob and Grep: the directory searched.
+  WebFetch(domain:HOST)   fetches from HOST.
+  TOOL             any other tool (an MCP tool...), which has no input to scope.
+
+`paddock project show` lists a project's rules; `paddock project set SLUG --disallow RULE` \
+removes one.
+
+--json prints one array of approvals: {id, projectSlug, sessionId, jobId, title, origin, depth, \
+tool, input, preview, askedAt, alwaysRule}. Answering prints one line per approval.",
+        after_help = "\
+Examples:
+  paddock approvals
+  paddock approvals allow 3f9c                  a unique prefix of the id
+  paddock approvals deny 3f9c --message 'use the staging database'
+  paddock approvals always 3f9c 81ab            several at once
+  paddock approvals --json | jq -r '.[] | select(.tool == \"Bash\") | .id' | xargs paddock approvals deny"
+    )]
+    Approvals(ApprovalsArgs),
 
     /// Tell this terminal when a chat needs you: desktop notifications and the bell
     #[command(
@@ -818,12 +863,14 @@ Change a project's settings. They are written into its project.toml as edits: yo
 order and other keys stay. --model, --drive-mode and --max-spawn-depth win over the daemon's \
 own settings for this project's chats from their next turn. --unset KEY clears a setting (the \
 daemon's default applies again); KEY is one of name, summary, area, status, model, drive-mode, \
-max-spawn-depth. Prints the project as it is now.",
+max-spawn-depth. --allow RULE and --disallow RULE add and remove the project's tool rules \
+(allowed_tools; see `paddock approvals --help` for their syntax). Prints the project as it is now.",
         after_help = "\
 Examples:
   paddock project set web --summary 'The customer-facing web app' --status active
   paddock project set web --drive-mode batch --max-spawn-depth 2
   paddock project set web --unset model
+  paddock project set web --disallow 'Bash(mkdir:*)'      a rule an \"always\" added
   paddock project set '' --summary 'Everything else'     the root workspace"
     )]
     Set {
@@ -849,6 +896,13 @@ Examples:
         /// Clear a setting (repeatable)
         #[arg(long, value_enum, value_name = "KEY")]
         unset: Vec<ProjectKey>,
+        /// Add a tool rule to allowed_tools: `Read`, `Bash(npm test:*)`, `Edit(src/**)`
+        /// (repeatable; the syntax is in `paddock approvals --help`)
+        #[arg(long, value_name = "RULE")]
+        allow: Vec<String>,
+        /// Remove a tool rule from allowed_tools, as `project show` lists it (repeatable)
+        #[arg(long, value_name = "RULE")]
+        disallow: Vec<String>,
     },
     /// Remove a project; refused while its turns run unless --force
     #[command(
@@ -963,6 +1017,39 @@ pub struct AttachmentArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct ApprovalsArgs {
+    #[command(subcommand)]
+    pub action: Option<ApprovalsCmd>,
+    /// Print one JSON array of the pending approvals
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ApprovalsCmd {
+    /// Run the calls once
+    Allow(ApprovalIds),
+    /// Refuse the calls; the agent is told (with --message, why)
+    Deny {
+        #[command(flatten)]
+        ids: ApprovalIds,
+        /// What the agent is told
+        #[arg(long, value_name = "TEXT")]
+        message: Option<String>,
+    },
+    /// Run the calls, and add the rule each one shows to its project's allowed tools
+    Always(ApprovalIds),
+}
+
+#[derive(Debug, Args)]
+pub struct ApprovalIds {
+    /// Approval ids, or unique prefixes of them (`paddock approvals` lists them)
+    #[arg(value_name = "ID", required = true)]
+    pub ids: Vec<String>,
+}
+
+#[derive(Debug, Args)]
 pub struct NotifyArgs {
     /// Exit after the first announcement (for scripts: wait until something needs you)
     #[arg(long)]
@@ -1002,6 +1089,9 @@ pub struct LsArgs {
     /// List active and archived chats
     #[arg(long)]
     pub all: bool,
+    /// Every project's chats, project by project (the root workspace first)
+    #[arg(short = 'A', long, conflicts_with = "project")]
+    pub all_projects: bool,
     /// Print one JSON array of chat objects
     #[arg(long)]
     pub json: bool,
@@ -2360,6 +2450,63 @@ mod tests {
         assert!(args.json && !args.data_root);
         assert!(parse(&["git", "push", "--data-root"]).is_ok());
         assert!(parse(&["git", "push", "-p", "web", "--data-root"]).is_err());
+        Ok(())
+    }
+
+    #[test]
+    fn approvals_list_and_answer_and_ls_every_project() -> Result<(), clap::Error> {
+        let cli = parse(&["approvals", "--json"])?;
+        let Some(Cmd::Approvals(args)) = cli.command else {
+            panic!("not approvals: {:?}", cli.command);
+        };
+        assert!(args.json && args.action.is_none());
+        let cli = parse(&["approvals", "deny", "3f9c", "81ab", "--message", "no"])?;
+        let Some(Cmd::Approvals(ApprovalsArgs {
+            action: Some(ApprovalsCmd::Deny { ids, message }),
+            ..
+        })) = cli.command
+        else {
+            panic!("not approvals deny: {:?}", cli.command);
+        };
+        assert_eq!(
+            (ids.ids, message.as_deref()),
+            (vec!["3f9c".into(), "81ab".into()], Some("no"))
+        );
+        assert!(
+            parse(&["approvals", "always"]).is_err(),
+            "an id is required"
+        );
+        assert!(parse(&["approvals", "allow", "--message", "x", "3f9c"]).is_err());
+        let cli = parse(&["ls", "-A", "--archived"])?;
+        let Some(Cmd::Ls(args)) = cli.command else {
+            panic!("not ls: {:?}", cli.command);
+        };
+        assert!(args.all_projects && args.archived);
+        assert!(
+            parse(&["ls", "-A", "-p", "web"]).is_err(),
+            "one project or all"
+        );
+        let cli = parse(&[
+            "project",
+            "set",
+            "web",
+            "--disallow",
+            "Bash(mkdir:*)",
+            "--allow",
+            "Read",
+        ])?;
+        let Some(Cmd::Project {
+            action: ProjectCmd::Set {
+                allow, disallow, ..
+            },
+        }) = cli.command
+        else {
+            panic!("not project set: {:?}", cli.command);
+        };
+        assert_eq!(
+            (allow, disallow),
+            (vec!["Read".to_owned()], vec!["Bash(mkdir:*)".to_owned()])
+        );
         Ok(())
     }
 }

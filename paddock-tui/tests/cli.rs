@@ -246,6 +246,22 @@ async fn answer_subscribe(conn: &mut support::FakeConn, replayed: u64) -> TestRe
     .await
 }
 
+/// Answers the session-id look-up every command taking a SESSION makes first (one chat:list
+/// of every project, on a connection of its own) with `chats`.
+async fn answer_lookup(daemon: &FakeDaemon, chats: Vec<ChatSummary>) -> TestResult {
+    let mut conn = daemon.accept_hello().await?;
+    let msg = conn.recv().await?;
+    assert_eq!(msg.request, list_everything());
+    conn.reply(
+        msg.id,
+        Reply::Chats(Chats {
+            chats,
+            ..Chats::default()
+        }),
+    )
+    .await
+}
+
 /// Answers `tail`'s chat:list with `session`, idle.
 async fn answer_idle_listing(conn: &mut support::FakeConn, session: &str) -> TestResult {
     let msg = conn.recv().await?;
@@ -267,12 +283,16 @@ async fn answer_idle_listing(conn: &mut support::FakeConn, session: &str) -> Tes
 #[tokio::test]
 async fn tail_of_an_idle_chat_says_so_and_succeeds() -> TestResult {
     // The default, and --no-wait (kept for older scripts), are the same.
-    for args in [&["tail", "s-1"][..], &["tail", "--no-wait", "s-1"][..]] {
+    for args in [
+        &["tail", "sess-1"][..],
+        &["tail", "--no-wait", "sess-1"][..],
+    ] {
         let daemon = FakeDaemon::bind()?;
         let fake = async {
+            answer_lookup(&daemon, vec![summary("sess-1", "")]).await?;
             let mut conn = daemon.accept_hello().await?;
             answer_subscribe(&mut conn, 0).await?;
-            answer_idle_listing(&mut conn, "s-1").await?;
+            answer_idle_listing(&mut conn, "sess-1").await?;
             TestResult::Ok(conn)
         };
         let (out, fake) = tokio::join!(paddock(&daemon, args), fake);
@@ -286,7 +306,10 @@ async fn tail_of_an_idle_chat_says_so_and_succeeds() -> TestResult {
         );
         assert_eq!(text(&out.stdout), "");
         let stderr = text(&out.stderr);
-        assert!(stderr.starts_with("nothing is running in s-1"), "{stderr}");
+        assert!(
+            stderr.starts_with("nothing is running in sess-1"),
+            "{stderr}"
+        );
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
     }
     Ok(())
@@ -296,14 +319,15 @@ async fn tail_of_an_idle_chat_says_so_and_succeeds() -> TestResult {
 async fn tail_replays_a_turn_that_just_ended_to_its_end() -> TestResult {
     let daemon = FakeDaemon::bind()?;
     let fake = async {
+        answer_lookup(&daemon, vec![summary("sess-1", "")]).await?;
         let mut conn = daemon.accept_hello().await?;
         answer_subscribe(&mut conn, 3).await?;
-        for f in finished_turn("s-1", "j-1", 1, "all done") {
+        for f in finished_turn("sess-1", "j-1", 1, "all done") {
             conn.push_frame(f).await?;
         }
         TestResult::Ok(conn)
     };
-    let (out, fake) = tokio::join!(paddock(&daemon, &["tail", "s-1"]), fake);
+    let (out, fake) = tokio::join!(paddock(&daemon, &["tail", "sess-1"]), fake);
     let _conn = fake?;
     let out = out?;
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
@@ -315,21 +339,22 @@ async fn tail_replays_a_turn_that_just_ended_to_its_end() -> TestResult {
 async fn tail_wait_follows_the_next_turn() -> TestResult {
     let daemon = FakeDaemon::bind()?;
     let fake = async {
+        answer_lookup(&daemon, vec![summary("sess-1", "")]).await?;
         let mut conn = daemon.accept_hello().await?;
         answer_subscribe(&mut conn, 0).await?;
-        answer_idle_listing(&mut conn, "s-1").await?;
-        for f in finished_turn("s-1", "j-2", 1, "next turn") {
+        answer_idle_listing(&mut conn, "sess-1").await?;
+        for f in finished_turn("sess-1", "j-2", 1, "next turn") {
             conn.push_frame(f).await?;
         }
         TestResult::Ok(conn)
     };
-    let (out, fake) = tokio::join!(paddock(&daemon, &["tail", "--wait", "s-1"]), fake);
+    let (out, fake) = tokio::join!(paddock(&daemon, &["tail", "--wait", "sess-1"]), fake);
     let _conn = fake?;
     let out = out?;
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), "> go\n\nnext turn\n");
     assert!(
-        text(&out.stderr).starts_with("waiting for the next turn of s-1"),
+        text(&out.stderr).starts_with("waiting for the next turn of sess-1"),
         "{}",
         text(&out.stderr)
     );
@@ -340,25 +365,26 @@ async fn tail_wait_follows_the_next_turn() -> TestResult {
 async fn a_refused_request_is_one_line_on_stderr_and_a_failure() -> TestResult {
     let daemon = FakeDaemon::bind()?;
     let fake = async {
+        answer_lookup(&daemon, vec![summary("sess-9", "")]).await?;
         let mut conn = daemon.accept_hello().await?;
         let msg = conn.recv().await?;
         assert_eq!(
             msg.request,
             Request::ChatTranscript(SessionRef {
-                session_id: "s-9".into()
+                session_id: "sess-9".into()
             })
         );
         conn.refuse(
             msg.id,
-            ErrorBody::new(ErrorCode::NotFound, "There is no chat s-9."),
+            ErrorBody::new(ErrorCode::NotFound, "There is no chat sess-9."),
         )
         .await?;
         TestResult::Ok(())
     };
-    let (out, fake) = tokio::join!(paddock(&daemon, &["show", "s-9"]), fake);
+    let (out, fake) = tokio::join!(paddock(&daemon, &["show", "sess-9"]), fake);
     fake?;
     let out = out?;
-    assert_eq!(text(&out.stderr), "paddock: There is no chat s-9.\n");
+    assert_eq!(text(&out.stderr), "paddock: There is no chat sess-9.\n");
     assert!(out.stdout.is_empty());
     assert_eq!(out.status.code(), Some(1));
     Ok(())
@@ -501,26 +527,27 @@ fn list_everything() -> Request {
 
 /// m ─ c1 ─ g, m ─ c2 (c2 in another project); o alone.
 fn family() -> Vec<ChatSummary> {
-    let mut m = summary("s-m", "Manager");
-    m.children = vec!["s-c1".into(), "s-c2".into()];
-    let mut c1 = summary("s-c1", "Child one");
-    c1.tree_parent = Some("s-m".into());
+    let mut m = summary("sess-m", "Manager");
+    m.children = vec!["sess-c1".into(), "sess-c2".into()];
+    let mut c1 = summary("sess-c1", "Child one");
+    c1.tree_parent = Some("sess-m".into());
     c1.level = 1;
-    c1.children = vec!["s-g".into()];
-    let mut g = summary("s-g", "Grandchild");
-    g.tree_parent = Some("s-c1".into());
+    c1.children = vec!["sess-g".into()];
+    let mut g = summary("sess-g", "Grandchild");
+    g.tree_parent = Some("sess-c1".into());
     g.level = 2;
-    let mut c2 = summary("s-c2", "Child two");
+    let mut c2 = summary("sess-c2", "Child two");
     c2.project_slug = "web".into();
-    c2.tree_parent = Some("s-m".into());
+    c2.tree_parent = Some("sess-m".into());
     c2.level = 1;
-    vec![m, c1, g, c2, summary("s-o", "Other")]
+    vec![m, c1, g, c2, summary("sess-o", "Other")]
 }
 
 #[tokio::test]
 async fn archive_subtree_is_one_request_for_the_whole_family() -> TestResult {
     let daemon = FakeDaemon::bind()?;
     let fake = async {
+        answer_lookup(&daemon, family()).await?;
         let mut conn = daemon.accept_hello().await?;
         let msg = conn.recv().await?;
         assert_eq!(msg.request, list_everything());
@@ -536,7 +563,12 @@ async fn archive_subtree_is_one_request_for_the_whole_family() -> TestResult {
         assert_eq!(
             msg.request,
             Request::ChatUpdate(ChatUpdate {
-                session_ids: vec!["s-m".into(), "s-c1".into(), "s-g".into(), "s-c2".into()],
+                session_ids: vec![
+                    "sess-m".into(),
+                    "sess-c1".into(),
+                    "sess-g".into(),
+                    "sess-c2".into()
+                ],
                 action: ChatAction::Archive,
             })
         );
@@ -546,7 +578,7 @@ async fn archive_subtree_is_one_request_for_the_whole_family() -> TestResult {
         TestResult::Ok(())
     };
     let (out, fake) = tokio::join!(
-        paddock(&daemon, &["archive", "--subtree", "s-m", "s-g"]),
+        paddock(&daemon, &["archive", "--subtree", "sess-m", "sess-g"]),
         fake
     );
     fake?;
@@ -563,12 +595,13 @@ async fn archive_subtree_is_one_request_for_the_whole_family() -> TestResult {
 async fn star_without_subtree_sends_the_ids_as_given_and_says_when_nothing_changed() -> TestResult {
     let daemon = FakeDaemon::bind()?;
     let fake = async {
+        answer_lookup(&daemon, vec![summary("sess-1", ""), summary("sess-2", "")]).await?;
         let mut conn = daemon.accept_hello().await?;
         let msg = conn.recv().await?;
         assert_eq!(
             msg.request,
             Request::ChatUpdate(ChatUpdate {
-                session_ids: vec!["s-1".into(), "s-2".into()],
+                session_ids: vec!["sess-1".into(), "sess-2".into()],
                 action: ChatAction::Star,
             })
         );
@@ -576,7 +609,10 @@ async fn star_without_subtree_sends_the_ids_as_given_and_says_when_nothing_chang
             .await?;
         TestResult::Ok(())
     };
-    let (out, fake) = tokio::join!(paddock(&daemon, &["star", "s-1", "s-2", "s-1"]), fake);
+    let (out, fake) = tokio::join!(
+        paddock(&daemon, &["star", "sess-1", "sess-2", "sess-1"]),
+        fake
+    );
     fake?;
     let out = out?;
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -590,24 +626,10 @@ async fn star_without_subtree_sends_the_ids_as_given_and_says_when_nothing_chang
 #[tokio::test]
 async fn an_unknown_chat_in_a_subtree_changes_nothing() -> TestResult {
     let daemon = FakeDaemon::bind()?;
-    let fake = async {
-        let mut conn = daemon.accept_hello().await?;
-        let msg = conn.recv().await?;
-        assert_eq!(msg.request, list_everything());
-        conn.reply(
-            msg.id,
-            Reply::Chats(Chats {
-                chats: family(),
-                ..Chats::default()
-            }),
-        )
-        .await?;
-        // Nothing more is asked: the connection just closes.
-        assert!(conn.recv().await.is_err());
-        TestResult::Ok(())
-    };
+    // The look-up finds no sess-typo: nothing more is asked, nothing is changed.
+    let fake = answer_lookup(&daemon, family());
     let (out, fake) = tokio::join!(
-        paddock(&daemon, &["detach", "--subtree", "s-m", "s-typo"]),
+        paddock(&daemon, &["detach", "--subtree", "sess-m", "sess-typo"]),
         fake
     );
     fake?;
@@ -615,26 +637,19 @@ async fn an_unknown_chat_in_a_subtree_changes_nothing() -> TestResult {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stderr),
-        "paddock: no chat s-typo; `paddock ls -p SLUG --all` lists a project's chats\n"
+        "paddock: no chat sess-typo in any project; `paddock ls -A` lists every project's chats\n"
     );
     Ok(())
 }
 
 #[tokio::test]
 async fn too_many_chats_are_refused_before_asking_the_daemon() -> TestResult {
+    // Refused before connecting (before the ids are looked up): nothing accepts on this socket.
     let daemon = FakeDaemon::bind()?;
-    let ids: Vec<String> = (0..501).map(|i| format!("s-{i}")).collect();
+    let ids: Vec<String> = (0..501).map(|i| format!("sess-{i}")).collect();
     let mut args = vec!["unarchive"];
     args.extend(ids.iter().map(String::as_str));
-    let fake = async {
-        let conn = daemon.accept_hello().await;
-        let mut conn = conn?;
-        assert!(conn.recv().await.is_err());
-        TestResult::Ok(())
-    };
-    let (out, fake) = tokio::join!(paddock(&daemon, &args), fake);
-    fake?;
-    let out = out?;
+    let out = paddock(&daemon, &args).await?;
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stderr),
@@ -647,7 +662,7 @@ async fn too_many_chats_are_refused_before_asking_the_daemon() -> TestResult {
 async fn delete_from_a_script_needs_yes() -> TestResult {
     // Refused before connecting: nothing listens on this socket, and nothing is started.
     let daemon = FakeDaemon::bind()?;
-    let out = paddock(&daemon, &["delete", "s-1"]).await?;
+    let out = paddock(&daemon, &["delete", "sess-1"]).await?;
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stderr),
@@ -661,6 +676,7 @@ async fn delete_from_a_script_needs_yes() -> TestResult {
 async fn delete_yes_subtree_deletes_the_family() -> TestResult {
     let daemon = FakeDaemon::bind()?;
     let fake = async {
+        answer_lookup(&daemon, family()).await?;
         let mut conn = daemon.accept_hello().await?;
         let msg = conn.recv().await?;
         assert_eq!(msg.request, list_everything());
@@ -676,7 +692,7 @@ async fn delete_yes_subtree_deletes_the_family() -> TestResult {
         assert_eq!(
             msg.request,
             Request::ChatDelete(SessionIds {
-                session_ids: vec!["s-c1".into(), "s-g".into()],
+                session_ids: vec!["sess-c1".into(), "sess-g".into()],
             })
         );
         conn.reply(msg.id, Reply::Updated(Updated { changed: 2 }))
@@ -684,7 +700,7 @@ async fn delete_yes_subtree_deletes_the_family() -> TestResult {
         TestResult::Ok(())
     };
     let (out, fake) = tokio::join!(
-        paddock(&daemon, &["delete", "--yes", "--subtree", "s-c1"]),
+        paddock(&daemon, &["delete", "--yes", "--subtree", "sess-c1"]),
         fake
     );
     fake?;
@@ -698,12 +714,13 @@ async fn delete_yes_subtree_deletes_the_family() -> TestResult {
 async fn fork_prints_the_new_session_id() -> TestResult {
     let daemon = FakeDaemon::bind()?;
     let fake = async {
+        answer_lookup(&daemon, vec![summary("sess-1", "")]).await?;
         let mut conn = daemon.accept_hello().await?;
         let msg = conn.recv().await?;
         assert_eq!(
             msg.request,
             Request::ChatFork(ChatFork {
-                session_id: "s-1".into(),
+                session_id: "sess-1".into(),
                 name: Some("Try B".into()),
             })
         );
@@ -717,7 +734,10 @@ async fn fork_prints_the_new_session_id() -> TestResult {
         .await?;
         TestResult::Ok(())
     };
-    let (out, fake) = tokio::join!(paddock(&daemon, &["fork", "s-1", "--name", "Try B"]), fake);
+    let (out, fake) = tokio::join!(
+        paddock(&daemon, &["fork", "sess-1", "--name", "Try B"]),
+        fake
+    );
     fake?;
     let out = out?;
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -729,12 +749,13 @@ async fn fork_prints_the_new_session_id() -> TestResult {
 async fn show_marks_the_chat_read_after_printing_it() -> TestResult {
     let daemon = FakeDaemon::bind()?;
     let fake = async {
+        answer_lookup(&daemon, vec![summary("sess-1", "")]).await?;
         let mut conn = daemon.accept_hello().await?;
         let msg = conn.recv().await?;
         conn.reply(
             msg.id,
             Reply::Transcript(Box::new(Transcript {
-                chat: summary("s-1", "First"),
+                chat: summary("sess-1", "First"),
                 entries: Vec::new(),
             })),
         )
@@ -743,7 +764,7 @@ async fn show_marks_the_chat_read_after_printing_it() -> TestResult {
         assert_eq!(
             msg.request,
             Request::ChatUpdate(ChatUpdate {
-                session_ids: vec!["s-1".into()],
+                session_ids: vec!["sess-1".into()],
                 action: ChatAction::Read,
             })
         );
@@ -755,7 +776,7 @@ async fn show_marks_the_chat_read_after_printing_it() -> TestResult {
         .await?;
         TestResult::Ok(())
     };
-    let (out, fake) = tokio::join!(paddock(&daemon, &["show", "s-1"]), fake);
+    let (out, fake) = tokio::join!(paddock(&daemon, &["show", "sess-1"]), fake);
     fake?;
     let out = out?;
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -769,7 +790,7 @@ fn history_reply(new_unattended: u32) -> History {
         runs: vec![RunSummary {
             job_id: "j-1".into(),
             project_slug: String::new(),
-            session_id: "s-1".into(),
+            session_id: "sess-1".into(),
             title: "Nightly backup check".into(),
             origin: Origin::Scheduled,
             depth: 0,

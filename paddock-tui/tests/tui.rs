@@ -1040,3 +1040,41 @@ fn confirm_delete_plain_40x24() -> TestResult {
     insta::assert_snapshot!(screen(&mut app, 40, 24)?);
     Ok(())
 }
+
+#[test]
+fn always_in_the_inbox_says_the_rule_it_adds() -> TestResult {
+    let mut app = canned();
+    assert!(matches!(
+        app.on_key(key(KeyCode::Char('I'))),
+        Some(Action::LoadApprovals)
+    ));
+    let approval = paddock_proto::Approval {
+        id: "apr_3f9c1a2b".into(),
+        project_slug: "webapp".into(),
+        session_id: "s-logs".into(),
+        job_id: "j".into(),
+        title: "Investigate CI logs".into(),
+        origin: Origin::Human,
+        depth: 0,
+        tool: "Bash".into(),
+        input: serde_json::json!({"command": "mkdir -p tmp"}),
+        preview: Some("$ mkdir -p tmp".into()),
+        asked_at: "2026-11-03T09:14:02Z".into(),
+        always_rule: Some("Bash(mkdir:*)".into()),
+    };
+    app.set_approvals(vec![approval]);
+    let action = app.on_key(key(KeyCode::Char('a')));
+    assert!(
+        matches!(
+            &action,
+            Some(Action::Answer { ids, decision: paddock_proto::ApprovalDecision::Always })
+                if ids == &["apr_3f9c1a2b".to_owned()]
+        ),
+        "{action:?}"
+    );
+    assert_eq!(
+        app.notice.as_deref(),
+        Some("always adds Bash(mkdir:*) to project webapp")
+    );
+    Ok(())
+}

@@ -361,3 +361,65 @@ fn help_changes_80x24() -> TestResult {
     insta::assert_snapshot!(help_screen(Theme::default(), Context::Changes, 80, 24, 0)?);
     Ok(())
 }
+
+/// Two calls waiting: the cursor's in full, with the rule its "always" would add.
+fn inbox() -> paddock_tui::tui::inbox::InboxView {
+    let call = |id: &str, tool: &str, input: serde_json::Value, preview: &str, rule: &str| {
+        paddock_proto::Approval {
+            id: id.into(),
+            project_slug: "webapp".into(),
+            session_id: "a3e9b1c4-6d2f-4f8a-b7c5-1e0d9f3a2b68".into(),
+            job_id: "j".into(),
+            title: "Investigate cookie refresh race".into(),
+            origin: Origin::Spawned,
+            depth: 1,
+            tool: tool.into(),
+            input,
+            preview: Some(preview.into()),
+            asked_at: "2026-11-03T09:14:02Z".into(),
+            always_rule: Some(rule.into()),
+        }
+    };
+    let mut v = paddock_tui::tui::inbox::InboxView::default();
+    v.set(vec![
+        call(
+            "apr_3f9c1a2b",
+            "Bash",
+            serde_json::json!({"command": "mkdir -p tmp/cache"}),
+            "$ mkdir -p tmp/cache",
+            "Bash(mkdir:*)",
+        ),
+        call(
+            "apr_81ab0c3d",
+            "Edit",
+            serde_json::json!({"file_path": "/home/ana/src/webapp/src/auth.ts"}),
+            "/home/ana/src/webapp/src/auth.ts\n- retries = 1\n+ retries = 3",
+            "Edit(src/**)",
+        ),
+    ]);
+    v
+}
+
+fn inbox_screen(
+    theme: Theme,
+    width: u16,
+    height: u16,
+) -> Result<TestBackend, Box<dyn std::error::Error>> {
+    let v = inbox();
+    let mut terminal = Terminal::new(TestBackend::new(width, height))?;
+    terminal
+        .draw(|frame| paddock_tui::tui::inbox::render_inbox(&v, &theme, frame, frame.area()))?;
+    Ok(terminal.backend().clone())
+}
+
+#[test]
+fn inbox_shows_the_rule_always_adds_80x24() -> TestResult {
+    insta::assert_snapshot!(inbox_screen(Theme::default(), 80, 24)?);
+    Ok(())
+}
+
+#[test]
+fn inbox_shows_the_rule_always_adds_plain_40x24() -> TestResult {
+    insta::assert_snapshot!(inbox_screen(Theme::plain(), 40, 24)?);
+    Ok(())
+}

@@ -30,6 +30,8 @@ pub struct Answer {
 }
 
 struct Waiting {
+    /// The order it was asked in.
+    seq: u64,
     approval: Approval,
     request_id: String,
     chat: mpsc::Sender<Answer>,
@@ -38,8 +40,10 @@ struct Waiting {
 /// The pending approvals; cheap to clone.
 #[derive(Clone, Default)]
 pub struct Approvals {
-    /// By id; ids sort by the time they were asked.
+    /// By id.
     pending: Arc<Mutex<BTreeMap<String, Waiting>>>,
+    /// The next `Waiting::seq`.
+    next: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl std::fmt::Debug for Approvals {
@@ -53,17 +57,20 @@ impl Approvals {
         self.pending.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// A new id, sorting after every earlier one.
+    /// A new id: random, so that its first few characters already name it (a person types a
+    /// prefix, as of a session id: `paddock approvals allow 3f9c`).
     pub fn new_id() -> String {
-        format!("apr_{}", uuid::Uuid::now_v7().simple())
+        format!("apr_{}", uuid::Uuid::new_v4().simple())
     }
 
     /// Files a request; its answer will go to `chat`. Returns how many are pending.
     pub fn ask(&self, approval: Approval, request_id: String, chat: mpsc::Sender<Answer>) -> u32 {
+        let seq = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let mut pending = self.lock();
         pending.insert(
             approval.id.clone(),
             Waiting {
+                seq,
                 approval,
                 request_id,
                 chat,
@@ -74,7 +81,10 @@ impl Approvals {
 
     /// Every pending approval, oldest first.
     pub fn list(&self) -> Vec<Approval> {
-        self.lock().values().map(|w| w.approval.clone()).collect()
+        let pending = self.lock();
+        let mut waiting: Vec<&Waiting> = pending.values().collect();
+        waiting.sort_by_key(|w| w.seq);
+        waiting.into_iter().map(|w| w.approval.clone()).collect()
     }
 
     pub fn count(&self) -> u32 {
@@ -127,7 +137,8 @@ impl Approvals {
 }
 
 /// `approval:answer`: validates all ids first (1 to 500, all pending), then answers them; an
-/// `always` also adds each tool to its project's `allowed_tools`. Every client hears of it.
+/// `always` also adds each approval's `always_rule` (scoped to the call: `Bash(mkdir:*)`, never
+/// the whole of Bash) to its project's `allowed_tools`. Every client hears of it.
 pub async fn answer_request(
     d: &crate::daemon::Daemon,
     a: paddock_proto::ApprovalAnswer,
@@ -155,12 +166,15 @@ pub async fn answer_request(
     let done = approvals.answer(&a.ids, a.decision, a.message.as_deref());
     if a.decision == ApprovalDecision::Always {
         for approval in &done {
-            let tool = approval.tool.clone();
+            let Some(rule) = approval.always_rule.clone() else {
+                tracing::info!(project = %approval.project_slug, tool = %approval.tool, "always: no rule can be scoped to this call; it was allowed once");
+                continue;
+            };
             let added = d.projects.edit_file(&approval.project_slug, |file| {
-                crate::projects::edit::allow_tool(file, &tool)
+                crate::projects::edit::allow_tool(file, &rule)
             });
             if let Err(e) = added {
-                tracing::warn!(project = %approval.project_slug, tool = %approval.tool, "cannot add the rule: {e}");
+                tracing::warn!(project = %approval.project_slug, %rule, "cannot add the rule: {e}");
             }
         }
     }
@@ -234,6 +248,7 @@ mod tests {
             input: json!({"command": "ls"}),
             preview: None,
             asked_at: "2026-01-01T00:00:00Z".into(),
+            always_rule: Some("Bash(ls:*)".into()),
         }
     }
 
@@ -256,6 +271,11 @@ mod tests {
             ("r2", ApprovalDecision::Deny, Some("no"))
         );
         assert_eq!(a.count(), 1);
+        let (tx, _rx) = mpsc::channel(ANSWER_QUEUE);
+        a.ask(approval("apr_0", "j2"), "r0".into(), tx);
+        let order: Vec<String> = a.list().into_iter().map(|x| x.id).collect();
+        assert_eq!(order, ["apr_1", "apr_0"], "oldest first, whatever the ids");
+        assert!(a.drop_job("j2"));
         assert!(a.drop_job("j1"));
         assert_eq!(a.count(), 0);
         assert!(!a.drop_job("j1"));
@@ -274,9 +294,10 @@ mod tests {
         .unwrap();
         assert_eq!(edit, "/x.rs\n- a\n- b\n+ c");
         assert_eq!(preview("mcp__x__y", &json!({})), None);
-        assert!(
-            Approvals::new_id() < Approvals::new_id(),
-            "ids sort by time"
+        assert_ne!(
+            Approvals::new_id().get(..8),
+            Approvals::new_id().get(..8),
+            "ids differ in their first characters"
         );
     }
 }

@@ -58,6 +58,24 @@ pub enum ProjectError {
     Clone(String),
 }
 
+/// Whether `rule` reads as a tool rule: a name, a `prefix*`, or `Tool(scope)`.
+fn valid_rule(rule: &str) -> bool {
+    let rule = rule.trim();
+    let name = match rule.split_once('(') {
+        Some((name, scope)) => {
+            if !scope.ends_with(')') || scope.len() < 2 {
+                return false;
+            }
+            name
+        }
+        None => rule.strip_suffix('*').unwrap_or(rule),
+    };
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c))
+}
+
 /// A parse error of `text` with where it is: `line 3, column 7: ...`.
 fn parse_problem(text: &str, e: &toml::de::Error) -> String {
     let message = e.message().trim();
@@ -168,6 +186,7 @@ impl Project {
                 crate::config::DriveMode::Batch => paddock_proto::ProjectDriveMode::Batch,
             }),
             max_spawn_depth: f.max_spawn_depth,
+            allowed_tools: f.allowed_tools.clone(),
         }
     }
 
@@ -514,7 +533,29 @@ impl Projects {
                 "maxSpawnDepth {depth} is out of range: 0 to 8"
             )));
         }
+        if let Some(rule) = u.allow.iter().find(|r| !valid_rule(r)) {
+            return Err(ProjectError::Invalid(format!(
+                "{rule:?} is not a tool rule: give a tool name (Read), a prefix (mcp__github__*) or a scoped rule (Bash(mkdir:*), Edit(src/**))"
+            )));
+        }
+        let rules = self.get(&u.slug)?.file.allowed_tools;
+        if let Some(rule) = u.disallow.iter().find(|r| !rules.contains(r)) {
+            let (name, show) = if u.slug.is_empty() {
+                ("(root)".to_owned(), "paddock project show".to_owned())
+            } else {
+                (u.slug.clone(), format!("paddock project show {}", u.slug))
+            };
+            return Err(ProjectError::Invalid(format!(
+                "project {name} has no rule {rule:?}; `{show}` lists its rules (one from the config file's allowed_tools is removed there); nothing was changed"
+            )));
+        }
         self.edit_file(&u.slug, |doc| {
+            for rule in &u.allow {
+                edit::allow_tool(doc, rule.trim());
+            }
+            for rule in &u.disallow {
+                edit::disallow_tool(doc, rule);
+            }
             edit::set_key(doc, "name", name.map(|v| v.map(value)));
             edit::set_key(doc, "summary", summary.map(|v| v.map(value)));
             edit::set_key(doc, "area", area.map(|v| v.map(value)));

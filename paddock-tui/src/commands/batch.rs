@@ -39,16 +39,45 @@ pub async fn update(ctx: &Context, action: ChatAction, args: UpdateArgs) -> anyh
     }
 }
 
-pub async fn delete(ctx: &Context, args: DeleteArgs) -> anyhow::Result<()> {
-    // Refuse before anything else (even starting the daemon): a script cannot answer.
-    let ask = !args.yes;
-    if ask && !std::io::stdin().is_terminal() {
+/// What is refused before anything else, even looking the session ids up or starting the
+/// daemon: a delete a script cannot confirm, and more chats than one request may change.
+pub fn precheck(command: Option<&crate::cli::Cmd>) -> anyhow::Result<()> {
+    use crate::cli::Cmd;
+    match command {
+        Some(Cmd::Delete(args)) => {
+            unconfirmable(args)?;
+            check_cap(unique(&args.sessions).len(), args.subtree)
+        }
+        Some(
+            Cmd::Archive(args)
+            | Cmd::Unarchive(args)
+            | Cmd::Star(args)
+            | Cmd::Unstar(args)
+            | Cmd::Read(args)
+            | Cmd::Unread(args)
+            | Cmd::Detach(args)
+            | Cmd::Attach(args),
+        ) => check_cap(unique(&args.sessions).len(), args.subtree),
+        _ => Ok(()),
+    }
+}
+
+/// A delete without --yes when stdin is not a terminal: a script cannot answer.
+fn unconfirmable(args: &DeleteArgs) -> anyhow::Result<()> {
+    if !args.yes && !std::io::stdin().is_terminal() {
         return Err(Failure::new(
             1,
             "not deleting without confirmation: stdin is not a terminal; add --yes to delete anyway",
         )
         .into());
     }
+    Ok(())
+}
+
+pub async fn delete(ctx: &Context, args: DeleteArgs) -> anyhow::Result<()> {
+    // Refuse before anything else (even starting the daemon): a script cannot answer.
+    unconfirmable(&args)?;
+    let ask = !args.yes;
     let client = ctx.connect().await?;
     let chats = if args.subtree || ask {
         all_chats(&client).await?
@@ -102,8 +131,12 @@ fn unique(ids: &[String]) -> Vec<String> {
         .collect()
 }
 
+/// The resolver's words (`ids.rs`), for a chat gone between the look-up and the listing.
 fn no_chat(id: &str) -> anyhow::Error {
-    anyhow!("no chat {id}; `paddock ls -p SLUG --all` lists a project's chats")
+    anyhow!(Failure::new(
+        1,
+        format!("no chat {id} in any project; {}", super::ids::EVERY_CHAT)
+    ))
 }
 
 /// Each named chat followed by every chat drawn below it (depth first), each once. A chat's
@@ -245,7 +278,7 @@ mod tests {
             .map(|e| e.to_string());
         assert_eq!(
             err.as_deref(),
-            Some("no chat nope; `paddock ls -p SLUG --all` lists a project's chats")
+            Some("no chat nope in any project; `paddock ls -A` lists every project's chats")
         );
     }
 

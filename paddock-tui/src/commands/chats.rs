@@ -13,9 +13,12 @@ pub async fn ls(ctx: &Context, args: LsArgs) -> anyhow::Result<()> {
         (false, true) => ChatScope::All,
         (false, false) => ChatScope::Active,
     };
+    let client = ctx.connect().await?;
+    if args.all_projects {
+        return ls_every_project(&client, scope, args.json).await;
+    }
     // No -p means the root workspace (DESIGN §6), not every project.
     let project = args.project.unwrap_or_else(|| ROOT_SLUG.to_owned());
-    let client = ctx.connect().await?;
     let request = Request::ChatList(ChatList {
         project_slug: Some(project.clone()),
         scope,
@@ -30,6 +33,49 @@ pub async fn ls(ctx: &Context, args: LsArgs) -> anyhow::Result<()> {
         Reply::Chats(c) => print(&format::chat_table(&c.chats)),
         other => Err(unexpected("chat:list", &other)),
     }
+}
+
+/// `paddock ls -A`: every project's chats, each project's under its name (the root workspace
+/// first, then by slug), in the daemon's tree order within it.
+async fn ls_every_project(
+    client: &crate::client::Client,
+    scope: ChatScope,
+    json: bool,
+) -> anyhow::Result<()> {
+    let request = Request::ChatList(ChatList {
+        project_slug: None,
+        scope,
+        since: None,
+    });
+    let chats = match client.request(request).await? {
+        Reply::Chats(c) => c.chats,
+        other => return Err(unexpected("chat:list", &other)),
+    };
+    let mut by_project: std::collections::BTreeMap<String, Vec<paddock_proto::ChatSummary>> =
+        std::collections::BTreeMap::new();
+    for chat in chats {
+        by_project
+            .entry(chat.project_slug.clone())
+            .or_default()
+            .push(chat);
+    }
+    if json {
+        let all: Vec<_> = by_project.into_values().flatten().collect();
+        return print_json(&all);
+    }
+    if by_project.is_empty() {
+        eprint("no chats in any project\n");
+        return Ok(());
+    }
+    let mut out = String::new();
+    for (i, (slug, chats)) in by_project.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&format!("{}\n", project_label(slug)));
+        out.push_str(&format::chat_table(chats));
+    }
+    print(&out)
 }
 
 pub async fn show(ctx: &Context, args: ShowArgs) -> anyhow::Result<()> {

@@ -1,10 +1,10 @@
-//! Short session ids on the command line. The TUI, `paddock ls` and `paddock search` show a
-//! chat's id by its first eight characters, so every command that takes a SESSION also takes a
-//! unique prefix of one (at least [`MIN_PREFIX`] characters): before the command runs, each such
-//! argument that is not a whole id is looked up in one `chat:list` of every project (archived
-//! chats too) and replaced by the id it names. A prefix that names several chats is refused
-//! with the candidates; one that names none is passed on as it is, so the daemon's own "no chat"
-//! error (or a chat that is starting and not listed yet) still applies.
+//! SESSION arguments: one rule for every command that takes a chat. The TUI, `paddock ls` and
+//! `paddock search` show a chat's id by its first eight characters, so a SESSION is a session
+//! id or a unique prefix of one (at least [`MIN_PREFIX`] characters, git's rule), looked up in
+//! one `chat:list` of every project, archived chats too, before the command runs. Each such
+//! argument is replaced by the whole id it names; one that is too short, names several chats
+//! or names none fails the command with exit status 1 and the same message whatever the
+//! command, ending with where to find every chat ([`EVERY_CHAT`]).
 
 use anyhow::anyhow;
 use paddock_proto::{ChatList, ChatScope, ChatSummary, Reply, Request};
@@ -12,17 +12,23 @@ use paddock_proto::{ChatList, ChatScope, ChatSummary, Reply, Request};
 use super::{Context, Failure, unexpected};
 use crate::cli::{Cmd, GitCmd};
 
-/// The shortest prefix looked up (shorter ones go to the daemon as they are).
+/// The shortest prefix that names a chat.
 pub const MIN_PREFIX: usize = 4;
 /// How many candidates an ambiguous prefix lists.
 const SHOWN: usize = 5;
+/// The hint every failure to find a chat ends with.
+pub const EVERY_CHAT: &str = "`paddock ls -A` lists every project's chats";
 
-/// Replaces the short session ids in `command` with whole ones (one `chat:list` when any
-/// argument needs it, none otherwise).
+/// Replaces the session arguments of `command` with the whole ids they name (one `chat:list`
+/// of every project when the command takes any).
 pub async fn resolve(ctx: &Context, command: &mut Option<Cmd>) -> anyhow::Result<()> {
     let mut args = session_args(command);
-    if !args.iter().any(|a| needs_lookup(a)) {
+    if args.is_empty() {
         return Ok(());
+    }
+    // Said before any connection: a short one is wrong whatever the daemon holds.
+    for arg in &args {
+        too_short(session_part(arg).0)?;
     }
     let client = ctx.connect().await?;
     let reply = client
@@ -36,54 +42,70 @@ pub async fn resolve(ctx: &Context, command: &mut Option<Cmd>) -> anyhow::Result
         return Err(unexpected("chat:list", &reply));
     };
     for arg in args.iter_mut() {
-        if needs_lookup(arg) {
-            **arg = expand(arg, &list.chats)?;
-        }
+        **arg = expand(arg, &list.chats)?;
     }
     Ok(())
 }
 
-/// Whether `arg` (a session id, or `SESSION:JOB` for a turn) could be a prefix to look up.
-fn needs_lookup(arg: &str) -> bool {
-    let session = arg.split(':').next().unwrap_or(arg);
-    session.len() >= MIN_PREFIX
-        && !is_whole_id(session)
-        && session.chars().all(|c| c.is_ascii_hexdigit() || c == '-')
+/// `arg`'s session id part, and the `:JOB` of a turn (`SESSION:JOB`) after it.
+fn session_part(arg: &str) -> (&str, &str) {
+    match arg.find(':') {
+        Some(at) => (&arg[..at], &arg[at..]),
+        None => (arg, ""),
+    }
 }
 
-/// A whole session id: a UUID's 36 characters.
-fn is_whole_id(s: &str) -> bool {
-    s.len() == 36 && s.chars().filter(|c| *c == '-').count() == 4
+fn failure(message: String) -> anyhow::Error {
+    anyhow!(Failure::new(1, message))
 }
 
-/// The whole id `arg`'s session part is a prefix of (the `:JOB` of a turn kept).
+fn too_short(session: &str) -> anyhow::Result<()> {
+    if session.chars().count() >= MIN_PREFIX {
+        return Ok(());
+    }
+    Err(failure(format!(
+        "{session:?} is too short for a session id: give at least {MIN_PREFIX} characters of it; {EVERY_CHAT}"
+    )))
+}
+
+/// The whole id `arg`'s session part names (the `:JOB` of a turn kept).
 fn expand(arg: &str, chats: &[ChatSummary]) -> anyhow::Result<String> {
-    let (session, rest) = match arg.split_once(':') {
-        Some((session, job)) => (session, format!(":{job}")),
-        None => (arg, String::new()),
-    };
+    let (session, rest) = session_part(arg);
+    too_short(session)?;
     let wanted = session.to_ascii_lowercase();
     let mut found: Vec<&ChatSummary> = chats
         .iter()
         .filter(|c| c.session_id.to_ascii_lowercase().starts_with(&wanted))
         .collect();
+    found.sort_by(|a, b| a.session_id.cmp(&b.session_id));
     found.dedup_by(|a, b| a.session_id == b.session_id);
+    // A whole id names its chat even when another's starts with it.
+    if let Some(exact) = found
+        .iter()
+        .find(|c| c.session_id.eq_ignore_ascii_case(session))
+    {
+        return Ok(format!("{}{rest}", exact.session_id));
+    }
     match found.as_slice() {
-        [] => Ok(arg.to_owned()),
+        [] => Err(failure(format!(
+            "no chat {session} in any project; {EVERY_CHAT}"
+        ))),
         [one] => Ok(format!("{}{rest}", one.session_id)),
         many => {
             let mut message = format!("{session} names {} chats; give more of the id:", many.len());
             for chat in many.iter().take(SHOWN) {
                 message.push_str(&format!(
-                    "\n  {}  {}",
+                    "\n  {} ({}) {}",
                     chat.session_id,
+                    crate::format::project_label(&chat.project_slug),
                     crate::format::one_line(&chat.title, 60)
                 ));
             }
             if many.len() > SHOWN {
                 message.push_str(&format!("\n  … and {} more", many.len() - SHOWN));
             }
-            Err(anyhow!(Failure::new(2, message)))
+            message.push_str(&format!(";\n{EVERY_CHAT}"));
+            Err(failure(message))
         }
     }
 }
@@ -141,35 +163,42 @@ mod tests {
     const C: &str = "0aa5917f-6022-4703-8645-147e9d75eb9b";
 
     #[test]
-    fn a_unique_prefix_becomes_its_id_and_an_ambiguous_one_lists_the_candidates() {
+    fn a_unique_prefix_becomes_its_id_and_anything_else_fails_the_same_way() {
         let chats = [
             chat(A, "fix the build"),
             chat(B, "bisect"),
             chat(C, "hello"),
         ];
-        assert_eq!(expand("0aa5917f", &chats).ok().as_deref(), Some(C));
-        assert_eq!(expand("0AA5", &chats).ok().as_deref(), Some(C));
-        assert_eq!(expand("55116c", &chats).ok().as_deref(), Some(A));
+        let ok = |arg: &str| expand(arg, &chats).ok();
+        let err = |arg: &str| {
+            let e = expand(arg, &chats).err().unwrap_or_else(|| anyhow!("none"));
+            let code = e.downcast_ref::<Failure>().map(|f| f.code);
+            (code, e.to_string())
+        };
+        assert_eq!(ok("0aa5917f").as_deref(), Some(C));
+        assert_eq!(ok("0AA5").as_deref(), Some(C));
+        assert_eq!(ok("55116c").as_deref(), Some(A));
+        assert_eq!(ok(A).as_deref(), Some(A), "a whole id");
         // A turn keeps its job.
-        assert_eq!(
-            expand("0aa5917f:job-1", &chats).ok(),
-            Some(format!("{C}:job-1"))
-        );
-        // No chat: passed on for the daemon to say so.
-        assert_eq!(expand("deadbeef", &chats).ok().as_deref(), Some("deadbeef"));
-        let err = expand("5511", &chats).err().map(|e| e.to_string());
-        let err = err.unwrap_or_default();
-        assert!(err.contains("names 2 chats"), "{err}");
-        assert!(err.contains(A) && err.contains("bisect"), "{err}");
-    }
+        assert_eq!(ok("0aa5917f:job-1"), Some(format!("{C}:job-1")));
 
-    #[test]
-    fn only_short_hex_ids_are_looked_up() {
-        assert!(needs_lookup("55116c23"));
-        assert!(needs_lookup("55116c23:job"));
-        assert!(!needs_lookup(A), "a whole id");
-        assert!(!needs_lookup("551"), "too short");
-        assert!(!needs_lookup("not-an-id"), "not hex");
-        assert!(!needs_lookup("s-manager"));
+        let (code, e) = err("5511");
+        assert_eq!(code, Some(1));
+        assert!(e.contains("names 2 chats"), "{e}");
+        assert!(e.contains(A) && e.contains("bisect"), "{e}");
+        assert!(e.ends_with(EVERY_CHAT), "{e}");
+
+        let (code, e) = err("deadbeef");
+        assert_eq!(code, Some(1));
+        assert_eq!(e, format!("no chat deadbeef in any project; {EVERY_CHAT}"));
+        let (_, e) = err("not-an-id");
+        assert!(e.starts_with("no chat not-an-id in any project"), "{e}");
+
+        let (code, e) = err("0aa");
+        assert_eq!(code, Some(1));
+        assert!(e.contains("too short"), "{e}");
+        assert!(e.ends_with(EVERY_CHAT), "{e}");
+        let (_, turn) = err("0aa:job");
+        assert_eq!(turn, e, "a turn's session part, the same message");
     }
 }

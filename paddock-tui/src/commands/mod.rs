@@ -1,6 +1,7 @@
 //! One module per group of `paddock` subcommands; each turns parsed arguments into requests
 //! and prints the answers with [`crate::format`].
 
+mod approvals;
 mod batch;
 mod chats;
 mod daemon;
@@ -125,6 +126,7 @@ impl Context {
 /// Runs the parsed command line; `None` is the TUI.
 pub async fn run(mut cli: Cli) -> anyhow::Result<()> {
     let ctx = Context::from_cli(&cli)?;
+    batch::precheck(cli.command.as_ref())?;
     ids::resolve(&ctx, &mut cli.command).await?;
     match cli.command {
         None => crate::tui::run(ctx).await,
@@ -136,6 +138,7 @@ pub async fn run(mut cli: Cli) -> anyhow::Result<()> {
         Some(Cmd::Cancel(args)) => chats::cancel(&ctx, args).await,
         Some(Cmd::Show(args)) => chats::show(&ctx, args).await,
         Some(Cmd::Status(args)) => status::run(&ctx, args).await,
+        Some(Cmd::Approvals(args)) => approvals::run(&ctx, args).await,
         Some(Cmd::Notify(args)) => notify::run(&ctx, args).await,
         Some(Cmd::Usage(args)) => usage::run(&ctx, args).await,
         Some(Cmd::Attachment(args)) => send::attachment(&ctx, args).await,

@@ -86,6 +86,8 @@ pub async fn run(ctx: &Context, action: ProjectCmd) -> anyhow::Result<()> {
             drive_mode,
             max_spawn_depth,
             unset,
+            allow,
+            disallow,
         } => {
             let cleared = |key: ProjectKey| unset.contains(&key);
             let field = |value: Option<String>, key: ProjectKey| match value {
@@ -115,6 +117,8 @@ pub async fn run(ctx: &Context, action: ProjectCmd) -> anyhow::Result<()> {
                     None if cleared(ProjectKey::MaxSpawnDepth) => Some(None),
                     None => None,
                 },
+                allow,
+                disallow,
             };
             let nothing = ProjectUpdate {
                 slug: update.slug.clone(),
@@ -123,7 +127,7 @@ pub async fn run(ctx: &Context, action: ProjectCmd) -> anyhow::Result<()> {
             if update == nothing {
                 return Err(super::Failure::new(
                     2,
-                    "nothing to change: give a setting (e.g. --summary TEXT) or --unset KEY; `paddock project set --help` lists them",
+                    "nothing to change: give a setting (e.g. --summary TEXT), --unset KEY or --disallow RULE; `paddock project set --help` lists them",
                 )
                 .into());
             }
@@ -230,6 +234,13 @@ fn settings(p: &ProjectInfo) -> String {
         }),
     );
     line("max spawn depth", p.max_spawn_depth.map(|n| n.to_string()));
+    // The project's tool rules, one a line, as `--disallow` takes them.
+    for (i, rule) in p.allowed_tools.iter().enumerate() {
+        line(
+            if i == 0 { "allowed tools" } else { "" },
+            Some(rule.clone()),
+        );
+    }
     out
 }
 

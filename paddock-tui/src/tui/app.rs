@@ -889,6 +889,18 @@ impl App {
         };
         let ids = inbox.targets();
         inbox.clear_marks();
+        if decision == paddock_proto::ApprovalDecision::Always {
+            // The rules, said on the status line as they are written.
+            let notes: Vec<String> = inbox
+                .approvals
+                .iter()
+                .filter(|a| ids.contains(&a.id))
+                .map(super::inbox::always_note)
+                .collect();
+            if !notes.is_empty() {
+                self.notice = Some(notes.join("; "));
+            }
+        }
         (!ids.is_empty()).then_some(Action::Answer { ids, decision })
     }
 

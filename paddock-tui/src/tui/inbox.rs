@@ -140,7 +140,24 @@ pub fn render_inbox(view: &InboxView, theme: &Theme, frame: &mut Frame<'_>, area
             };
             Line::styled(format!(" {l}"), theme.style(role))
         }));
+        // What `a` would write, before it is written.
+        text.push(Line::styled(
+            format!(" a: {}", always_note(a)),
+            theme.style(Role::Dim),
+        ));
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: false }), detail);
+    }
+}
+
+/// What "always" does for this call: the rule it adds to which project, or that it can only
+/// allow the call once.
+pub fn always_note(a: &Approval) -> String {
+    match &a.always_rule {
+        Some(rule) => format!(
+            "always adds {rule} to project {}",
+            crate::format::project_label(&a.project_slug)
+        ),
+        None => "always: no rule can be scoped to this call; allows it once".to_owned(),
     }
 }
 
@@ -215,6 +232,7 @@ mod tests {
             input: serde_json::json!({"command": "rm -rf /tmp/x"}),
             preview: Some("$ rm -rf /tmp/x".into()),
             asked_at: "2026-01-01T00:00:00Z".into(),
+            always_rule: Some("Bash(rm:*)".into()),
         }
     }
 
@@ -247,6 +265,10 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("@"), "the scheduled badge, in ASCII: {text}");
+        assert!(
+            text.contains("a: always adds Bash(rm:*) to project (root)"),
+            "the rule, before it is written: {text}"
+        );
         Ok(())
     }
 }

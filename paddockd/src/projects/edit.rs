@@ -158,6 +158,21 @@ pub fn allow_tool(doc: &mut DocumentMut, tool: &str) -> bool {
     true
 }
 
+/// Removes `rule` from `allowed_tools` (exactly as written); whether it was there. The list
+/// stays, empty, when it was the last rule (the file keeps its place for the next one).
+pub fn disallow_tool(doc: &mut DocumentMut, rule: &str) -> bool {
+    let Some(list) = doc
+        .as_table_mut()
+        .get_mut("allowed_tools")
+        .and_then(Item::as_array_mut)
+    else {
+        return false;
+    };
+    let before = list.len();
+    list.retain(|v| v.as_str() != Some(rule));
+    list.len() != before
+}
+
 /// The spec as a table, its keys in the order `TriggerSpec` declares them.
 fn spec_table(spec: &TriggerSpec) -> Result<Table, EditError> {
     let text = toml::to_string(spec).map_err(|e| EditError::Serialize(e.to_string()))?;
@@ -501,6 +516,24 @@ retries = 3   # not known here
         assert!(remove_trigger(&mut d, "a"));
         assert!(remove_trigger(&mut d, "b"));
         assert_eq!(d.to_string(), "");
+    }
+
+    #[test]
+    fn a_rule_is_removed_and_the_rest_stay_as_written() {
+        let mut d = doc("allowed_tools = [\"Read\", \"Bash(mkdir:*)\"]  # mine\nmodel = \"x\"\n");
+        assert!(disallow_tool(&mut d, "Bash(mkdir:*)"));
+        assert_eq!(
+            d.to_string(),
+            "allowed_tools = [\"Read\"]  # mine\nmodel = \"x\"\n"
+        );
+        assert!(
+            !disallow_tool(&mut d, "Bash(mkdir:*)"),
+            "not there any more"
+        );
+        assert!(
+            !disallow_tool(&mut doc("model = \"x\"\n"), "Read"),
+            "no list"
+        );
     }
 
     #[test]

@@ -344,7 +344,12 @@ impl ChatTask {
         };
         let allowed = self.allowed_tools(&project);
         let attachments_dir = crate::attachments::dir(&self.ctx.cfg.data_dir);
-        let answer = match permission_request(v, &allowed, Some(&attachments_dir)) {
+        let answer = match permission_request(
+            v,
+            &allowed,
+            &project.agent_dir,
+            Some(&attachments_dir),
+        ) {
             Some(Permission::Answer(answer)) => answer,
             Some(Permission::Ask {
                 request_id,
@@ -1045,7 +1050,7 @@ impl ChatTask {
                         last_output = Instant::now();
                         live.background.track(&v);
                         if let Kind::ControlRequest(request) = &v.kind {
-                            match permission_request(request, &allowed, Some(&attachments_dir)) {
+                            match permission_request(request, &allowed, &project.agent_dir, Some(&attachments_dir)) {
                                 Some(Permission::Answer(answer)) => {
                                     if let Err(e) = live.proc.send(&answer).await {
                                         return Err(self.lost_process(e.to_string()).await);
@@ -1069,6 +1074,7 @@ impl ChatTask {
                                         origin: prov.as_ref().map_or(Origin::Human, |p| p.origin),
                                         depth: prov.as_ref().map_or(0, |p| p.depth),
                                         preview: crate::approvals::preview(&tool, &input),
+                                        always_rule: permissions::always_rule(&tool, &input, &project.agent_dir),
                                         tool: tool.clone(),
                                         input,
                                         asked_at: chrono::Utc::now().to_rfc3339(),
@@ -1083,6 +1089,7 @@ impl ChatTask {
                                     waiting_approvals += 1;
                                     // Nobody may be watching an unattended run: deny after the
                                     // configured wait (none: it waits for a person).
+                                    let short_id: String = approval_id.trim_start_matches("apr_").chars().take(8).collect();
                                     if let Some(wait) = self.approval_wait {
                                         let (approvals, hub) = (state.approvals.clone(), hub.clone());
                                         tokio::spawn(async move {
@@ -1101,7 +1108,7 @@ impl ChatTask {
                                     }
                                     hub.emit(&self.session_id, ChatEvent::Notice(Notice {
                                         kind: NoticeKind::Info,
-                                        message: format!("{tool} is waiting for your approval (the inbox: `paddock approvals`, or I in the TUI)"),
+                                        message: format!("{tool} is waiting for your approval: `paddock approvals allow {short_id}` (or deny, always; `paddock approvals` lists them), or I in the TUI"),
                                     })).await;
                                     hub.broadcast(ControlMessage::ApprovalsChanged(
                                         paddock_proto::ApprovalsChanged { pending },
@@ -1335,6 +1342,7 @@ enum Permission {
 fn permission_request(
     req: &ControlRequest,
     allowed: &[String],
+    project_dir: &std::path::Path,
     attachments: Option<&std::path::Path>,
 ) -> Option<Permission> {
     let request_id = req.request_id.as_deref()?;
@@ -1347,7 +1355,7 @@ fn permission_request(
                     "error": format!("paddockd does not handle {subtype}")}})));
         }
     };
-    if permissions::allowed(tool, allowed)
+    if permissions::allowed(tool, input, allowed, project_dir)
         || attachments.is_some_and(|dir| crate::attachments::reads_an_attachment(tool, input, dir))
     {
         Some(Permission::Answer(permissions::answer(

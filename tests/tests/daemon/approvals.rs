@@ -108,7 +108,11 @@ async fn always_adds_a_rule_so_the_next_call_is_not_asked() {
     answer(&mut c, vec![list[0].id.clone()], ApprovalDecision::Always).await;
     c.frames_until_complete(&sent.session_id).await;
     let toml = std::fs::read_to_string(d.cfg.data_dir.join("workspace/project.toml")).unwrap();
-    assert!(toml.contains("Bash"), "{toml}");
+    assert!(
+        toml.contains(&format!("{:?}", list[0].always_rule.clone().unwrap())),
+        "{toml}"
+    );
+    assert!(!toml.contains("\"Bash\""), "never the whole tool: {toml}");
     // The next Bash call in a new chat runs without asking.
     let again = c.send_turn("", None, BASH).await;
     let frames = c.frames_until_complete(&again.session_id).await;

@@ -204,7 +204,7 @@ async fn an_always_rule_joins_the_hand_written_list() {
         read(&d),
         HAND.replace(
             "allowed_tools = [\"Read\"]",
-            "allowed_tools = [\"Read\", \"Bash\"]"
+            "allowed_tools = [\"Read\", \"Bash(make deploy:*)\"]"
         )
     );
     // The rule holds: the next call is not asked.
