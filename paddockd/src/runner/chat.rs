@@ -900,6 +900,14 @@ impl ChatTask {
                 .state
                 .agents
                 .issue(&self.session_id, &project.slug, manage);
+            if let Err(refusal) = self
+                .ctx
+                .releases
+                .check(&cfg.claude_bin, &cfg.claude_env)
+                .await
+            {
+                return Err(failure(NoticeKind::Info, refusal));
+            }
             let permit = self.acquire_slot(job_id).await?;
             let spec = SpawnSpec {
                 claude_bin: cfg.claude_bin.clone(),

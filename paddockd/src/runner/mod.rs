@@ -10,6 +10,7 @@ mod background;
 mod chat;
 pub mod permissions;
 pub mod process;
+mod release;
 mod settle;
 pub mod translate;
 
@@ -59,6 +60,8 @@ pub struct RunnerStatus {
 /// Shared, read-only context of every chat task.
 struct Ctx {
     cfg: Arc<Config>,
+    /// The releases of the claude binaries started so far (`release.rs`).
+    releases: Arc<release::Releases>,
     hub: Hub,
     state: Arc<ChatState>,
     pool: Arc<Semaphore>,
@@ -114,6 +117,7 @@ impl Runner {
         let max = usize::try_from(cfg.max_processes).unwrap_or(1);
         let ctx = Arc::new(Ctx {
             cfg,
+            releases: Arc::new(release::Releases::default()),
             hub,
             state,
             pool: Arc::new(Semaphore::new(max)),

@@ -21,6 +21,7 @@ mod provenance;
 mod queue;
 mod real_cli;
 mod recovery;
+mod releases;
 mod search;
 mod sweeper;
 mod triggers;
