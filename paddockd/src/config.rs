@@ -450,6 +450,10 @@ pub struct Config {
     /// Extra environment for every claude process. Not a file key: for embedding the
     /// daemon (tests point the fake CLI at a state folder with it).
     pub claude_env: Vec<(String, String)>,
+    /// Once listening, point stderr at the log: the pipe of the client that started the
+    /// daemon (which reads the reason of a failed start from it) closes, and a later panic
+    /// lands in the log. Not a file key: the binary sets it; an embedding keeps its stderr.
+    pub stderr_to_log: bool,
     /// The depth gate: a machine-started turn gets the self-management tools when its chat's
     /// depth is at most this (a project's own setting wins).
     pub max_spawn_depth: u32,
@@ -536,6 +540,7 @@ impl Config {
             hub_linger: Duration::from_secs(60),
             client_queue: 8192,
             claude_env: Vec::new(),
+            stderr_to_log: false,
             max_spawn_depth: 1,
             self_mcp: true,
             self_mcp_write: true,

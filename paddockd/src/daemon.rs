@@ -251,6 +251,9 @@ pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Res
     // Turn ends that need the user, as `attention` events for the clients that asked.
     crate::attention::spawn(&daemon, &background);
     tracing::info!(socket = %bound.path.display(), pid = std::process::id(), "paddockd listening");
+    if cfg.stderr_to_log {
+        crate::logging::stderr_to(&cfg.log);
+    }
 
     let connections = TaskTracker::new();
     if let Some(ws) = ws {

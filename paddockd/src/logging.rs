@@ -33,6 +33,22 @@ pub fn init(log: &Path, to_stderr: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Points this process's stderr at the log file (appending), once start-up is over: what the
+/// starting client reads from it ends there, and a panic's message is kept in the log. A log
+/// that cannot be opened leaves stderr as it is.
+pub fn stderr_to(log: &Path) {
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .mode(0o600)
+        .open(log);
+    match file.map(|f| rustix::stdio::dup2_stderr(&f)) {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => tracing::warn!("could not point stderr at the log: {e}"),
+        Err(e) => tracing::warn!("could not open the log for stderr: {e}"),
+    }
+}
+
 /// Appends why the daemon did not start to its log, in the log's own line format, whether or
 /// not logging was set up (the configuration that names the log may be what was refused).
 /// Best effort: a log that cannot be written leaves the message on stderr alone.

@@ -58,7 +58,8 @@ fn sources(args: &Args) -> Sources {
 }
 
 fn real_main(args: Args) -> anyhow::Result<()> {
-    let cfg = Config::load(&sources(&args))?;
+    let mut cfg = Config::load(&sources(&args))?;
+    cfg.stderr_to_log = !args.log_stderr;
     if args.check_config {
         println!("{cfg:#?}");
         return Ok(());

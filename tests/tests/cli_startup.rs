@@ -76,6 +76,13 @@ fn a_boolean_written_as_1_starts_the_daemon() {
         out.status.success(),
         "paddock ls failed: {stderr}\n{stdout}"
     );
+    // Once it listens, the daemon's stderr is its log, not the pipe of the command that
+    // started it (which read its start-up reason from there, and is gone now).
+    let (_, status, _) = env.output(env.paddock().args(["daemon", "status", "--json"]));
+    let status: serde_json::Value = serde_json::from_str(&status).unwrap();
+    let pid = status["pid"].as_u64().unwrap();
+    let fd2 = std::fs::read_link(format!("/proc/{pid}/fd/2")).unwrap();
+    assert_eq!(fd2, env.log(), "the daemon's stderr");
 }
 
 #[test]

@@ -98,10 +98,9 @@ pub struct Started {
     stderr: StderrTail,
 }
 
-/// The end of a child's stderr, read by a thread into a bounded buffer until the pipe closes.
-/// The thread drains the pipe for as long as the daemon keeps it open, so the daemon never
-/// blocks on a full pipe; when this client exits, the daemon's writes fail quietly (paddockd
-/// logs to its file, and writes to stderr only when it cannot start).
+/// The end of a child's stderr, read by a thread into a bounded buffer until the pipe closes:
+/// paddockd points its stderr at its log once it listens, so the pipe lives only as long as
+/// the start-up (and the thread drains it meanwhile, so the daemon never blocks on it).
 #[derive(Clone, Default)]
 struct StderrTail {
     shared: std::sync::Arc<TailShared>,
