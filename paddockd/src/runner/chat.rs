@@ -900,6 +900,8 @@ impl ChatTask {
                 .state
                 .agents
                 .issue(&self.session_id, &project.slug, manage);
+            let permit = self.acquire_slot(job_id).await?;
+            // Checked holding the slot, so the pool's order is that of the turns.
             if let Err(refusal) = self
                 .ctx
                 .releases
@@ -908,7 +910,6 @@ impl ChatTask {
             {
                 return Err(failure(NoticeKind::Info, refusal));
             }
-            let permit = self.acquire_slot(job_id).await?;
             let spec = SpawnSpec {
                 claude_bin: cfg.claude_bin.clone(),
                 cwd: project.agent_dir.clone(),
