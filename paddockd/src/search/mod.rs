@@ -57,7 +57,17 @@ pub struct SearchIndex {
     shared: Arc<Shared>,
     stop: CancellationToken,
     _guard: Arc<DropGuard>,
+    /// Searches that want every transcript touched so far read first ([`SearchIndex::settle`]);
+    /// bounded at [`SETTLE_QUEUE`]: when full, a search does not wait (those queued already
+    /// wait for the same reading).
+    settle: tokio::sync::mpsc::Sender<tokio::sync::oneshot::Sender<()>>,
+    settle_rx: Arc<std::sync::Mutex<Option<updater::SettleRx>>>,
 }
+
+/// Searches waiting for the updater at once (see [`SearchIndex::settle`]).
+const SETTLE_QUEUE: usize = 64;
+/// The longest a search waits for the updater to read what was touched before it.
+const SETTLE_BOUND: std::time::Duration = std::time::Duration::from_secs(2);
 
 pub(crate) struct Shared {
     table: RwLock<Table>,
@@ -139,7 +149,10 @@ impl SearchIndex {
     /// An empty index; [`SearchIndex::start`] builds it and keeps it current.
     pub fn new() -> Self {
         let stop = CancellationToken::new();
+        let (settle, settle_rx) = tokio::sync::mpsc::channel(SETTLE_QUEUE);
         SearchIndex {
+            settle,
+            settle_rx: Arc::new(std::sync::Mutex::new(Some(settle_rx))),
             shared: Arc::new(Shared {
                 table: RwLock::new(Table::default()),
                 started: AtomicBool::new(false),
@@ -162,12 +175,32 @@ impl SearchIndex {
         }
         // Subscribed before listing, so nothing written in between is missed.
         let touched = index.subscribe_touched();
+        let settle = self
+            .settle_rx
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
         tokio::spawn(updater::run(
             self.shared.clone(),
             index.clone(),
             touched,
+            settle,
             self.stop.clone(),
         ));
+    }
+
+    /// Waits (at most [`SETTLE_BOUND`]) until the updater has read every transcript the live
+    /// index touched before now: a search after a turn's `chat:complete` finds its text. Does
+    /// not wait while the index is being built (a search then covers what is indexed).
+    pub async fn settle(&self) {
+        if !self.is_built() {
+            return;
+        }
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        if self.settle.try_send(tx).is_err() {
+            return;
+        }
+        let _ = tokio::time::timeout(SETTLE_BOUND, rx).await;
     }
 
     /// Whether the build has finished.
@@ -277,6 +310,8 @@ pub async fn search(d: &Daemon, r: SearchRequest) -> Result<SearchResults, Error
     if r.query.trim().is_empty() {
         return Err(invalid("the query is empty: give words to search for"));
     }
+    // Read your writes: what the index has touched so far is searchable first.
+    d.state.search.settle().await;
     let query = Query::parse(&r.query);
     if query.terms.is_empty() {
         return Err(invalid(format!(

@@ -6,7 +6,10 @@
 //! task lags behind it, it checks every chat instead (a stat each, and the appended lines of
 //! those that grew). Touched chats are gathered for [`COALESCE`] and each is read once. The
 //! build's reader threads hand their batches over a bounded channel ([`BUILD_QUEUE`] per
-//! thread): they wait while the merging falls behind.
+//! thread): they wait while the merging falls behind. A search that wants what was touched
+//! before it (`SearchIndex::settle`) ends the gathering at once and is answered once that is
+//! read, the touched events already queued included (a bounded queue of waiters: when full, a
+//! search does not wait).
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -14,7 +17,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use tokio::sync::broadcast::{self, error::RecvError};
+use tokio::sync::broadcast::{
+    self,
+    error::{RecvError, TryRecvError},
+};
+use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 use tracing::{debug, info, warn};
 
@@ -35,12 +42,19 @@ const BUILD_QUEUE: usize = 2;
 const BATCH_PAIRS: usize = 200_000;
 const BATCH_CHATS: usize = 64;
 
+/// Searches waiting for what was touched before they asked to be read (`SearchIndex::settle`).
+pub(super) type SettleRx = mpsc::Receiver<oneshot::Sender<()>>;
+
 pub(super) async fn run(
     shared: Arc<Shared>,
     index: ChatIndex,
     mut touched: broadcast::Receiver<Touched>,
+    settle: Option<SettleRx>,
     stop: CancellationToken,
 ) {
+    let Some(mut settle) = settle else {
+        return;
+    };
     let chats = all_chats(&index);
     let total = chats.len();
     shared
@@ -88,22 +102,52 @@ pub(super) async fn run(
             }
             Err(RecvError::Closed) => false,
         };
+        let mut waiters = Vec::new();
         let first = tokio::select! {
             () = stop.cancelled() => return,
-            ev = touched.recv() => ev,
-            _ = sweep.tick() => Err(RecvError::Lagged(0)),
-        };
-        if !take(first) {
-            return;
-        }
-        let window = tokio::time::sleep(COALESCE);
-        tokio::pin!(window);
-        loop {
-            tokio::select! {
-                () = stop.cancelled() => return,
-                () = &mut window => break,
-                ev = touched.recv() => if !take(ev) { break },
+            ev = touched.recv() => Some(ev),
+            _ = sweep.tick() => Some(Err(RecvError::Lagged(0))),
+            Some(w) = settle.recv() => {
+                waiters.push(w);
+                None
             }
+        };
+        if let Some(first) = first {
+            if !take(first) {
+                return;
+            }
+            let window = tokio::time::sleep(COALESCE);
+            tokio::pin!(window);
+            loop {
+                tokio::select! {
+                    () = stop.cancelled() => return,
+                    () = &mut window => break,
+                    ev = touched.recv() => if !take(ev) { break },
+                    // A search waits: read now rather than at the window's end.
+                    Some(w) = settle.recv() => {
+                        waiters.push(w);
+                        break;
+                    }
+                }
+            }
+        }
+        // What is queued already was touched before the waiters asked: it goes in too.
+        loop {
+            match touched.try_recv() {
+                Ok(t) => {
+                    take(Ok(t));
+                }
+                Err(TryRecvError::Lagged(n)) => {
+                    take(Err(RecvError::Lagged(n)));
+                }
+                Err(TryRecvError::Empty | TryRecvError::Closed) => break,
+            }
+        }
+        if pending.is_empty() && !everything {
+            for w in waiters {
+                let _ = w.send(());
+            }
+            continue;
         }
         let work: Vec<(PathBuf, String)> = if everything {
             let live = all_chats(&index);
@@ -119,6 +163,9 @@ pub(super) async fn run(
         let s = shared.clone();
         if let Err(e) = tokio::task::spawn_blocking(move || follow(&s, work)).await {
             warn!(error = %e, "search index: an update failed");
+        }
+        for w in waiters {
+            let _ = w.send(());
         }
     }
 }

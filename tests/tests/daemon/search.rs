@@ -423,14 +423,18 @@ async fn search_finds_chats_by_words_prefixes_and_phrases_with_their_entries() {
 async fn a_new_turn_becomes_searchable() {
     let d = TestDaemon::start().await;
     let mut c = client(&d).await;
+    // Once the (empty) index is built, every search reads its writes: a turn is searchable as
+    // soon as its `chat:complete` was delivered, no retrying.
+    search_until(&mut c, ask("walrus"), "the index built", |r| {
+        r.indexing.is_none()
+    })
+    .await;
     let sent = Box::pin(c.send_turn("", None, "first about walruses")).await;
     let frames = Box::pin(c.frames_until_complete(&sent.session_id)).await;
     assert!(complete_of(&frames).success);
     let sid = sent.session_id;
-    let r = search_until(&mut c, ask("walrus"), "the first turn", |r| {
-        r.hits.len() == 1
-    })
-    .await;
+    let r = search(&mut c, ask("walrus")).await.unwrap();
+    assert_eq!(r.hits.len(), 1, "the first turn, at once: {r:#?}");
     let h = hit(&r, &sid);
     // Title (the first prompt), the prompt, and the fake's echo.
     let fields: Vec<SearchField> = h.matches.iter().map(|m| m.field).collect();
@@ -451,11 +455,12 @@ async fn a_new_turn_becomes_searchable() {
             .is_empty()
     );
 
-    // The chat's next turn: searchable about as soon as claude wrote it.
+    // The chat's next turn: searchable once its chat:complete was delivered.
     let sent = Box::pin(c.send_turn("", Some(&sid), "now about narwhals")).await;
     let frames = Box::pin(c.frames_until_complete(&sent.session_id)).await;
     assert!(complete_of(&frames).success);
-    let r = search_until(&mut c, ask("narwh"), "the new turn", |r| r.hits.len() == 1).await;
+    let r = search(&mut c, ask("narwh")).await.unwrap();
+    assert_eq!(r.hits.len(), 1, "the new turn, at once: {r:#?}");
     let h = hit(&r, &sid);
     let entries: Vec<u32> = h.matches.iter().filter_map(|m| m.entry).collect();
     let t = transcript(&mut c, &sid).await;
