@@ -8,6 +8,7 @@
 //! * [`bins`], [`tmux`]: the built binaries and a private tmux server, for end-to-end tests.
 
 pub mod bins;
+pub mod cli_env;
 pub mod cwd_encoding;
 pub mod fake_claude;
 pub mod mcp_echo;

@@ -3,62 +3,27 @@
 //! another `paddock` process answers it.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use paddock_tests::bins::bin;
+use paddock_tests::cli_env::CliEnv;
 use paddock_tests::wait::wait_until_blocking;
 use std::io::Read;
-use std::path::PathBuf;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Stdio};
 use std::time::Duration;
 
 const DEADLINE: Duration = Duration::from_secs(30);
 
-struct Env {
-    dir: tempfile::TempDir,
+/// The test's world (`paddock_tests::cli_env`), with this file's helpers.
+struct Env(CliEnv);
+
+impl std::ops::Deref for Env {
+    type Target = CliEnv;
+    fn deref(&self) -> &CliEnv {
+        &self.0
+    }
 }
 
 impl Env {
     fn new() -> Self {
-        Self {
-            dir: tempfile::tempdir().unwrap(),
-        }
-    }
-
-    fn data(&self) -> PathBuf {
-        self.dir.path().join("data")
-    }
-
-    fn paddock(&self) -> Command {
-        let mut c = Command::new(bin("paddock"));
-        c.env(
-            "PADDOCK_SOCKET",
-            self.dir.path().join("run").join("paddockd.sock"),
-        )
-        .env("PADDOCK_DATA_DIR", self.data())
-        .env("PADDOCK_LOG", self.dir.path().join("paddockd.log"))
-        .env("PADDOCK_CLAUDE_BIN", env!("CARGO_BIN_EXE_fake-claude"))
-        .env("PADDOCK_DAEMON_BIN", bin("paddockd"))
-        .env_remove("PADDOCK_CONFIG")
-        .env_remove("PADDOCK_REMOTE")
-        .env_remove("PADDOCK_ALLOWED_TOOLS")
-        .env("XDG_CONFIG_HOME", self.dir.path().join("config"))
-        .current_dir(self.dir.path())
-        .stdin(Stdio::null());
-        c
-    }
-
-    fn output(&self, args: &[&str]) -> Output {
-        self.paddock().args(args).output().unwrap()
-    }
-
-    fn run(&self, args: &[&str]) -> String {
-        let out = self.output(args);
-        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-        assert!(
-            out.status.success(),
-            "paddock {args:?} failed: {}\n{stdout}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        stdout
+        Self(CliEnv::new())
     }
 
     /// `paddock send -p demo SCRIPT` in the background.
@@ -89,12 +54,6 @@ impl Env {
 
     fn project_toml(&self) -> String {
         std::fs::read_to_string(self.data().join("projects/demo/project.toml")).unwrap()
-    }
-}
-
-impl Drop for Env {
-    fn drop(&mut self) {
-        let _ = self.paddock().args(["daemon", "stop"]).output();
     }
 }
 

@@ -4,48 +4,34 @@
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
-use paddock_tests::bins::bin;
+use paddock_tests::cli_env::CliEnv;
 
-struct Env {
-    dir: tempfile::TempDir,
+/// The test's world (`paddock_tests::cli_env`), with this file's helpers.
+struct Env(CliEnv);
+
+impl std::ops::Deref for Env {
+    type Target = CliEnv;
+    fn deref(&self) -> &CliEnv {
+        &self.0
+    }
 }
 
 impl Env {
     fn new() -> Self {
-        Self {
-            dir: tempfile::tempdir().unwrap(),
-        }
+        Self(CliEnv::new())
     }
 
-    fn socket(&self) -> PathBuf {
-        self.dir.path().join("run").join("paddockd.sock")
-    }
-
-    fn log(&self) -> PathBuf {
-        self.dir.path().join("state").join("paddockd.log")
-    }
-
-    /// `paddock` with everything pointing into the test's folder; the daemon it starts gets
-    /// this environment.
+    /// The world's `paddock`, without credentials, with a plain screen in a UTF-8 locale.
     fn paddock(&self) -> Command {
-        let mut c = Command::new(bin("paddock"));
-        c.env("PADDOCK_SOCKET", self.socket())
-            .env("PADDOCK_DATA_DIR", self.dir.path().join("data"))
-            .env("PADDOCK_LOG", self.log())
-            .env("PADDOCK_CLAUDE_BIN", env!("CARGO_BIN_EXE_fake-claude"))
-            .env("PADDOCK_DAEMON_BIN", bin("paddockd"))
-            .env("XDG_CONFIG_HOME", self.dir.path().join("config"))
-            .env_remove("PADDOCK_CONFIG")
-            .env_remove("PADDOCK_REMOTE")
-            .env_remove("ANTHROPIC_API_KEY")
+        let mut c = self.0.paddock();
+        c.env_remove("ANTHROPIC_API_KEY")
             .env_remove("ANTHROPIC_AUTH_TOKEN")
             .env_remove("CLAUDE_CODE_OAUTH_TOKEN")
             .env("NO_COLOR", "1")
             .env("LC_ALL", "C.UTF-8")
-            .env_remove("PADDOCK_ASCII")
-            .stdin(Stdio::null());
+            .env_remove("PADDOCK_ASCII");
         c
     }
 
@@ -54,12 +40,6 @@ impl Env {
         let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
         let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
         (out, stdout, stderr)
-    }
-}
-
-impl Drop for Env {
-    fn drop(&mut self) {
-        let _ = self.paddock().args(["daemon", "stop"]).output();
     }
 }
 

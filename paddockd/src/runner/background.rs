@@ -195,11 +195,13 @@ pub fn starts_turn(line: &Line) -> bool {
     if line.subagent {
         return false;
     }
-    match &line.kind {
-        Kind::Assistant(_) | Kind::StreamEvent(_) | Kind::Result(_) => true,
-        Kind::System(System::Init { .. }) => true,
-        _ => false,
-    }
+    matches!(
+        &line.kind,
+        Kind::Assistant(_)
+            | Kind::StreamEvent(_)
+            | Kind::Result(_)
+            | Kind::System(System::Init { .. })
+    )
 }
 
 #[cfg(test)]

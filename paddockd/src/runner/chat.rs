@@ -388,7 +388,7 @@ impl ChatTask {
                     && !self.ctx.shutdown.is_cancelled()
                     && let Some(last) = self.last.clone()
                 {
-                    self.unprompted(last, v).await;
+                    self.unprompted(last, *v).await;
                     self.drain_pending().await;
                     return;
                 }
@@ -1382,7 +1382,7 @@ fn permission_request(
 /// `first` if a line was read already, else the process's next.
 async fn next_line(first: &mut Option<Line>, proc: &mut ClaudeProcess) -> Output {
     match first.take() {
-        Some(v) => Output::Line(v),
+        Some(v) => Output::Line(Box::new(v)),
         None => proc.next().await,
     }
 }

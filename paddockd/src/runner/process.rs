@@ -65,8 +65,8 @@ pub enum ProcessError {
 /// What came out of stdout.
 #[derive(Debug)]
 pub enum Output {
-    /// A JSON object, decoded.
-    Line(Line),
+    /// A JSON object, decoded (boxed: a line is far larger than the other variants).
+    Line(Box<Line>),
     /// A line that is not JSON: the process is not speaking the protocol.
     Garbage(String),
     /// stdout closed: the process is exiting.
@@ -184,7 +184,7 @@ impl ClaudeProcess {
                         continue;
                     }
                     return match serde_json::from_slice::<Value>(&line) {
-                        Ok(v) if v.is_object() => Output::Line(Line::decode(&v)),
+                        Ok(v) if v.is_object() => Output::Line(Box::new(Line::decode(&v))),
                         _ => Output::Garbage(String::from_utf8_lossy(&line).into_owned()),
                     };
                 }

@@ -77,11 +77,7 @@ impl Translator {
 
     fn system(&mut self, s: &System, out: &mut Translated) {
         match s {
-            System::Init { model } => {
-                if let Some(m) = model {
-                    self.model = Some(m.clone());
-                }
-            }
+            System::Init { model: Some(m) } => self.model = Some(m.clone()),
             System::ApiRetry {
                 attempt,
                 max_retries,
