@@ -162,6 +162,10 @@ pub enum Request {
     /// credentials in its environment (names only), its folders. For `paddock doctor`.
     #[serde(rename = "daemon:info")]
     DaemonInfo,
+    /// Which chats session-id prefixes name, in every project, archived chats included: the
+    /// command line's SESSION arguments, without listing every chat.
+    #[serde(rename = "chat:resolve")]
+    ChatResolve(ChatResolve),
 }
 
 impl Request {
@@ -188,6 +192,7 @@ impl Request {
             Request::DaemonStatus => "daemon:status",
             Request::DaemonShutdown => "daemon:shutdown",
             Request::DaemonInfo => "daemon:info",
+            Request::ChatResolve(_) => "chat:resolve",
             Request::ChatUpdate(_) => "chat:update",
             Request::ChatDelete(_) => "chat:delete",
             Request::ChatFork(_) => "chat:fork",
@@ -357,6 +362,39 @@ pub enum ChatAction {
 #[serde(rename_all = "camelCase")]
 pub struct SessionIds {
     pub session_ids: Vec<String>,
+}
+
+/// `chat:resolve`: 1 to 500 prefixes of session ids (compared without case).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatResolve {
+    pub prefixes: Vec<String>,
+}
+
+/// The chats each prefix of a `chat:resolve` names, in its order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Resolved {
+    pub prefixes: Vec<ResolvedPrefix>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResolvedPrefix {
+    pub prefix: String,
+    /// The chats whose ids start with it, by id; at most 6 (a whole id names one).
+    pub chats: Vec<ResolvedChat>,
+    /// How many more start with it.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub more: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResolvedChat {
+    pub session_id: String,
+    pub project_slug: String,
+    pub title: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -1313,6 +1351,8 @@ pub enum Reply {
     Status(DaemonStatus),
     /// `daemon:info`.
     Info(Box<DaemonInfo>),
+    /// `chat:resolve`.
+    Resolved(Resolved),
     /// `chat:update` / `chat:delete`: how many chats changed.
     Updated(Updated),
     /// `chat:fork`: the new chat.

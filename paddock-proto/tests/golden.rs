@@ -900,6 +900,15 @@ fn table() -> Vec<(&'static str, Golden)> {
             request(20, Request::DaemonShutdown),
         ),
         ("request.daemon_info", request(22, Request::DaemonInfo)),
+        (
+            "request.chat_resolve",
+            request(
+                23,
+                Request::ChatResolve(ChatResolve {
+                    prefixes: vec![s("5f0c2d8e"), s("a1b2")],
+                }),
+            ),
+        ),
         // --- hub frames ------------------------------------------------------------------
         (
             "event.chat_user",
@@ -1774,6 +1783,41 @@ fn table() -> Vec<(&'static str, Golden)> {
                     credentials: vec![s("ANTHROPIC_API_KEY")],
                     login: None,
                 })),
+            ),
+        ),
+        (
+            "reply.resolved",
+            ok(
+                23,
+                Reply::Resolved(Resolved {
+                    prefixes: vec![
+                        ResolvedPrefix {
+                            prefix: s("5f0c2d8e"),
+                            chats: vec![ResolvedChat {
+                                session_id: s("5f0c2d8e-3b7a-4c1e-9a6f-2d4b8e1c7a90"),
+                                project_slug: s("webapp"),
+                                title: s("Fix the login redirect"),
+                            }],
+                            more: 0,
+                        },
+                        ResolvedPrefix {
+                            prefix: s("a1b2"),
+                            chats: vec![
+                                ResolvedChat {
+                                    session_id: s("a1b2c3d4-0000-4000-8000-000000000001"),
+                                    project_slug: s(""),
+                                    title: s("Notes"),
+                                },
+                                ResolvedChat {
+                                    session_id: s("a1b2ffee-0000-4000-8000-000000000002"),
+                                    project_slug: s("webapp"),
+                                    title: s("Release checklist"),
+                                },
+                            ],
+                            more: 0,
+                        },
+                    ],
+                }),
             ),
         ),
         (
@@ -2737,6 +2781,7 @@ covers!(request_row, REQUEST_ROWS, Request {
     Request::DaemonStatus => "request.daemon_status",
     Request::DaemonShutdown => "request.daemon_shutdown",
     Request::DaemonInfo => "request.daemon_info",
+    Request::ChatResolve(_) => "request.chat_resolve",
     Request::ChatUpdate(_) => "request.chat_update",
     Request::ChatDelete(_) => "request.chat_delete",
     Request::ChatFork(_) => "request.chat_fork",
@@ -2886,6 +2931,7 @@ covers!(reply_row, REPLY_ROWS, Reply {
     Reply::ProjectOverview(_) => "reply.project_overview",
     Reply::Status(_) => "reply.status",
     Reply::Info(_) => "reply.info",
+    Reply::Resolved(_) => "reply.resolved",
     Reply::Updated(_) => "reply.updated",
     Reply::Forked(_) => "reply.forked",
     Reply::History(_) => "reply.history",

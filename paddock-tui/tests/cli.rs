@@ -246,18 +246,38 @@ async fn answer_subscribe(conn: &mut support::FakeConn, replayed: u64) -> TestRe
     .await
 }
 
-/// Answers the session-id look-up every command taking a SESSION makes first (one chat:list
-/// of every project, on a connection of its own) with `chats`.
+/// Answers the session-id look-up every command taking a SESSION makes first (one
+/// chat:resolve of its arguments, on a connection of its own) as a daemon holding `chats` would.
 async fn answer_lookup(daemon: &FakeDaemon, chats: Vec<ChatSummary>) -> TestResult {
     let mut conn = daemon.accept_hello().await?;
     let msg = conn.recv().await?;
-    assert_eq!(msg.request, list_everything());
+    let Request::ChatResolve(r) = &msg.request else {
+        return Err(format!("expected chat:resolve, got {msg:?}").into());
+    };
+    let prefixes = r
+        .prefixes
+        .iter()
+        .map(|p| paddock_proto::ResolvedPrefix {
+            prefix: p.clone(),
+            chats: chats
+                .iter()
+                .filter(|c| {
+                    c.session_id
+                        .to_ascii_lowercase()
+                        .starts_with(&p.to_ascii_lowercase())
+                })
+                .map(|c| paddock_proto::ResolvedChat {
+                    session_id: c.session_id.clone(),
+                    project_slug: c.project_slug.clone(),
+                    title: c.title.clone(),
+                })
+                .collect(),
+            more: 0,
+        })
+        .collect();
     conn.reply(
         msg.id,
-        Reply::Chats(Chats {
-            chats,
-            ..Chats::default()
-        }),
+        Reply::Resolved(paddock_proto::Resolved { prefixes }),
     )
     .await
 }

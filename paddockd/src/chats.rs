@@ -300,6 +300,75 @@ pub(crate) fn locate(
     Ok((project, None))
 }
 
+/// How many chats a `chat:resolve` prefix lists (a sixth says "more than five").
+const RESOLVE_SHOWN: usize = 6;
+
+/// `chat:resolve`: the chats each prefix names, from the index and the running chats (a new
+/// chat is found before its transcript exists). No transcript is read.
+pub async fn resolve(
+    d: &Daemon,
+    r: paddock_proto::ChatResolve,
+) -> Result<paddock_proto::Resolved, ErrorBody> {
+    use paddock_proto::{ResolvedChat, ResolvedPrefix};
+    if r.prefixes.is_empty() || r.prefixes.len() > 500 {
+        return Err(ErrorBody::new(
+            ErrorCode::InvalidArgument,
+            format!("give 1 to 500 prefixes, not {}", r.prefixes.len()),
+        ));
+    }
+    d.state.wait_ready().await;
+    let projects = d.projects.list().map_err(project_error)?;
+    let slug_of: HashMap<std::path::PathBuf, String> = projects
+        .iter()
+        .map(|p| (d.state.folder_of(p), p.slug.clone()))
+        .collect();
+    let running = running_sessions(d).await;
+    let prefixes = r
+        .prefixes
+        .into_iter()
+        .map(|prefix| {
+            let (indexed, total) = d.state.index.starting_with(&prefix, RESOLVE_SHOWN);
+            let mut chats: Vec<ResolvedChat> = indexed
+                .into_iter()
+                .filter_map(|c| {
+                    Some(ResolvedChat {
+                        project_slug: slug_of.get(&c.folder)?.clone(),
+                        title: c.title,
+                        session_id: c.session_id,
+                    })
+                })
+                .collect();
+            let mut more = total.saturating_sub(chats.len());
+            let wanted = prefix.to_ascii_lowercase();
+            for (sid, slug) in &running {
+                let named = sid.to_ascii_lowercase().starts_with(&wanted);
+                if !named
+                    || chats.iter().any(|c| &c.session_id == sid)
+                    || d.state.index.get(sid).is_some()
+                {
+                    continue;
+                }
+                if chats.len() < RESOLVE_SHOWN {
+                    chats.push(ResolvedChat {
+                        session_id: sid.clone(),
+                        project_slug: slug.clone(),
+                        title: String::new(),
+                    });
+                } else {
+                    more += 1;
+                }
+            }
+            chats.sort_by(|a, b| a.session_id.cmp(&b.session_id));
+            ResolvedPrefix {
+                prefix,
+                chats,
+                more: u32::try_from(more).unwrap_or(u32::MAX),
+            }
+        })
+        .collect();
+    Ok(paddock_proto::Resolved { prefixes })
+}
+
 /// The full rendering of one chat, with the attribution of machine-injected turns.
 pub async fn transcript(d: &Daemon, user: &str, sid: &str) -> Result<Transcript, ErrorBody> {
     d.state.wait_ready().await;

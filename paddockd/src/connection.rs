@@ -368,6 +368,7 @@ impl Connection {
                         ))
                     })
             }
+            Request::ChatResolve(r) => crate::chats::resolve(&d, r).await.map(Reply::Resolved),
             Request::ChatTranscript(s) => crate::chats::transcript(&d, &self.user, &s.session_id)
                 .await
                 .map(|t| Reply::Transcript(Box::new(t))),

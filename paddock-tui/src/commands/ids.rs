@@ -1,13 +1,14 @@
 //! SESSION arguments: one rule for every command that takes a chat. The TUI, `paddock ls` and
 //! `paddock search` show a chat's id by its first eight characters, so a SESSION is a session
-//! id or a unique prefix of one (at least [`MIN_PREFIX`] characters, git's rule), looked up in
-//! one `chat:list` of every project, archived chats too, before the command runs. Each such
+//! id or a unique prefix of one (at least [`MIN_PREFIX`] characters, git's rule), looked up with
+//! one `chat:resolve` (every project, archived chats too; the daemon answers from memory,
+//! however many chats there are) before the command runs. Each such
 //! argument is replaced by the whole id it names; one that is too short, names several chats
 //! or names none fails the command with exit status 1 and the same message whatever the
 //! command, ending with where to find every chat ([`EVERY_CHAT`]).
 
 use anyhow::anyhow;
-use paddock_proto::{ChatList, ChatScope, ChatSummary, Reply, Request};
+use paddock_proto::{ChatResolve, Reply, Request, ResolvedChat, ResolvedPrefix};
 
 use super::{Context, Failure, unexpected};
 use crate::cli::{Cmd, GitCmd};
@@ -19,8 +20,8 @@ const SHOWN: usize = 5;
 /// The hint every failure to find a chat ends with.
 pub const EVERY_CHAT: &str = "`paddock ls -A` lists every project's chats";
 
-/// Replaces the session arguments of `command` with the whole ids they name (one `chat:list`
-/// of every project when the command takes any).
+/// Replaces the session arguments of `command` with the whole ids they name (one
+/// `chat:resolve` when the command takes any).
 pub async fn resolve(ctx: &Context, command: &mut Option<Cmd>) -> anyhow::Result<()> {
     let mut args = session_args(command);
     if args.is_empty() {
@@ -31,18 +32,22 @@ pub async fn resolve(ctx: &Context, command: &mut Option<Cmd>) -> anyhow::Result
         too_short(session_part(arg).0)?;
     }
     let client = ctx.connect().await?;
+    let prefixes: Vec<String> = args.iter().map(|a| session_part(a).0.to_owned()).collect();
     let reply = client
-        .request(Request::ChatList(ChatList {
-            project_slug: None,
-            scope: ChatScope::All,
-            since: None,
-        }))
+        .request(Request::ChatResolve(ChatResolve { prefixes }))
         .await?;
-    let Reply::Chats(list) = reply else {
-        return Err(unexpected("chat:list", &reply));
+    let Reply::Resolved(resolved) = reply else {
+        return Err(unexpected("chat:resolve", &reply));
     };
-    for arg in args.iter_mut() {
-        **arg = expand(arg, &list.chats)?;
+    if resolved.prefixes.len() != args.len() {
+        return Err(anyhow!(
+            "paddockd resolved {} of {} session arguments",
+            resolved.prefixes.len(),
+            args.len()
+        ));
+    }
+    for (arg, found) in args.iter_mut().zip(&resolved.prefixes) {
+        **arg = expand(arg, found)?;
     }
     Ok(())
 }
@@ -68,17 +73,13 @@ fn too_short(session: &str) -> anyhow::Result<()> {
     )))
 }
 
-/// The whole id `arg`'s session part names (the `:JOB` of a turn kept).
-fn expand(arg: &str, chats: &[ChatSummary]) -> anyhow::Result<String> {
+/// The whole id `arg`'s session part names (the `:JOB` of a turn kept), by what the daemon
+/// found for it.
+fn expand(arg: &str, resolved: &ResolvedPrefix) -> anyhow::Result<String> {
     let (session, rest) = session_part(arg);
     too_short(session)?;
-    let wanted = session.to_ascii_lowercase();
-    let mut found: Vec<&ChatSummary> = chats
-        .iter()
-        .filter(|c| c.session_id.to_ascii_lowercase().starts_with(&wanted))
-        .collect();
-    found.sort_by(|a, b| a.session_id.cmp(&b.session_id));
-    found.dedup_by(|a, b| a.session_id == b.session_id);
+    let found: Vec<&ResolvedChat> = resolved.chats.iter().collect();
+    let total = found.len() + resolved.more as usize;
     // A whole id names its chat even when another's starts with it.
     if let Some(exact) = found
         .iter()
@@ -90,9 +91,9 @@ fn expand(arg: &str, chats: &[ChatSummary]) -> anyhow::Result<String> {
         [] => Err(failure(format!(
             "no chat {session} in any project; {EVERY_CHAT}"
         ))),
-        [one] => Ok(format!("{}{rest}", one.session_id)),
+        [one] if total == 1 => Ok(format!("{}{rest}", one.session_id)),
         many => {
-            let mut message = format!("{session} names {} chats; give more of the id:", many.len());
+            let mut message = format!("{session} names {total} chats; give more of the id:");
             for chat in many.iter().take(SHOWN) {
                 message.push_str(&format!(
                     "\n  {} ({}) {}",
@@ -101,8 +102,8 @@ fn expand(arg: &str, chats: &[ChatSummary]) -> anyhow::Result<String> {
                     crate::format::one_line(&chat.title, 60)
                 ));
             }
-            if many.len() > SHOWN {
-                message.push_str(&format!("\n  … and {} more", many.len() - SHOWN));
+            if total > SHOWN {
+                message.push_str(&format!("\n  … and {} more", total - SHOWN));
             }
             message.push_str(&format!(";\n{EVERY_CHAT}"));
             Err(failure(message))
@@ -150,11 +151,25 @@ fn session_args(command: &mut Option<Cmd>) -> Vec<&mut String> {
 mod tests {
     use super::*;
 
-    fn chat(id: &str, title: &str) -> ChatSummary {
-        ChatSummary {
+    fn chat(id: &str, title: &str) -> ResolvedChat {
+        ResolvedChat {
             session_id: id.into(),
+            project_slug: String::new(),
             title: title.into(),
-            ..ChatSummary::default()
+        }
+    }
+
+    /// What the daemon answers for `arg`'s session part, given these chats.
+    fn resolved(arg: &str, chats: &[ResolvedChat]) -> ResolvedPrefix {
+        let prefix = session_part(arg).0.to_ascii_lowercase();
+        ResolvedPrefix {
+            prefix: prefix.clone(),
+            chats: chats
+                .iter()
+                .filter(|c| c.session_id.to_ascii_lowercase().starts_with(&prefix))
+                .cloned()
+                .collect(),
+            more: 0,
         }
     }
 
@@ -169,9 +184,11 @@ mod tests {
             chat(B, "bisect"),
             chat(C, "hello"),
         ];
-        let ok = |arg: &str| expand(arg, &chats).ok();
+        let ok = |arg: &str| expand(arg, &resolved(arg, &chats)).ok();
         let err = |arg: &str| {
-            let e = expand(arg, &chats).err().unwrap_or_else(|| anyhow!("none"));
+            let e = expand(arg, &resolved(arg, &chats))
+                .err()
+                .unwrap_or_else(|| anyhow!("none"));
             let code = e.downcast_ref::<Failure>().map(|f| f.code);
             (code, e.to_string())
         };
@@ -200,5 +217,20 @@ mod tests {
         assert!(e.ends_with(EVERY_CHAT), "{e}");
         let (_, turn) = err("0aa:job");
         assert_eq!(turn, e, "a turn's session part, the same message");
+
+        // Past the six the daemon shows, the count is the daemon's.
+        let many = ResolvedPrefix {
+            prefix: "5511".into(),
+            chats: vec![chat(A, "fix the build")],
+            more: 9,
+        };
+        let e = expand("5511", &many)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(
+            e.contains("names 10 chats") && e.contains("… and 5 more"),
+            "{e}"
+        );
     }
 }

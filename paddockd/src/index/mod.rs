@@ -321,6 +321,31 @@ impl ChatIndex {
             .find_map(|(folder, chats)| chats.get(session_id).map(|e| view(folder, session_id, e)))
     }
 
+    /// The chats whose session ids start with `prefix` (without case), by id, at most `limit`,
+    /// and how many start with it in all. From memory: no IO.
+    pub fn starting_with(&self, prefix: &str, limit: usize) -> (Vec<IndexedChat>, usize) {
+        let prefix = prefix.to_ascii_lowercase();
+        let tables = self.inner.shared.read_tables();
+        let mut found: Vec<(&PathBuf, &String, &Entry)> = tables
+            .live
+            .iter()
+            .flat_map(|(folder, chats)| chats.iter().map(move |(sid, e)| (folder, sid, e)))
+            .filter(|(_, sid, _)| {
+                sid.get(..prefix.len())
+                    .is_some_and(|head| head.eq_ignore_ascii_case(&prefix))
+            })
+            .collect();
+        found.sort_by(|a, b| a.1.cmp(b.1));
+        found.dedup_by(|a, b| a.1 == b.1);
+        let total = found.len();
+        let chats = found
+            .into_iter()
+            .take(limit)
+            .map(|(folder, sid, e)| view(folder, sid, e))
+            .collect();
+        (chats, total)
+    }
+
     /// Chats by (watched folder, session id), each `None` when that folder does not have it.
     /// One lock for all of them; no IO.
     pub fn get_in(&self, wanted: &[(&Path, &str)]) -> Vec<Option<IndexedChat>> {
