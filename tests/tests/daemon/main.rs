@@ -14,6 +14,7 @@ mod harness;
 mod list_delta;
 mod management;
 mod notifications;
+mod older_release;
 mod project_file;
 mod projects;
 mod provenance;
