@@ -5,7 +5,8 @@
 //! Imitating 2.1.197 ([`Release::V2_1_197`]), a turn's records are held back and written only
 //! after its `result`: [`Transcript::end_turn`] hands them to a writer thread that writes them
 //! [`DEFERRED_WRITE`] later (and creates the file then). Dropping the transcript waits for
-//! what is still owed, so a process that ends normally leaves every record on disk.
+//! what is still owed, so a process that ends normally (stdin closed, `-p`, SIGINT) leaves
+//! every record on disk; one that exits at once (`end_session`, SIGTERM, a `crash` step) may not.
 
 use std::fs::File;
 use std::io::{BufRead as _, Write as _};
