@@ -52,6 +52,155 @@ pub fn claude_version(bin: &Path) -> String {
     }
 }
 
+/// A `major.minor.patch` version, as `claude --version` prints it (`2.1.197 (Claude Code)`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Version(pub u32, pub u32, pub u32);
+
+impl Version {
+    /// The first word of `text` as `major.minor.patch`.
+    pub fn parse(text: &str) -> Option<Self> {
+        let word = text.split_whitespace().next()?;
+        let mut parts = word.split('.').map(|p| p.parse::<u32>().ok());
+        let version = Self(parts.next()??, parts.next()??, parts.next()??);
+        parts.next().is_none().then_some(version)
+    }
+}
+
+impl std::fmt::Display for Version {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}.{}", self.0, self.1, self.2)
+    }
+}
+
+/// The older supported release (what `npm install` gives on Node < 22).
+pub const OLDER_CLAUDE_VERSION: Version = Version(2, 1, 197);
+
+/// The release of a CLI binary, and what it does where the supported releases differ
+/// (docs/claude-cli.md §15). Only the two recorded releases are known: a binary at or below
+/// 2.1.197 behaves like 2.1.197, one at or above 2.1.332 like 2.1.332; [`claude_release`]
+/// refuses anything in between, where nobody looked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Release {
+    pub version: Version,
+}
+
+impl Release {
+    /// Whether this release shows the shapes of 2.1.332 (rather than 2.1.197's).
+    fn newer(self) -> bool {
+        self.version > OLDER_CLAUDE_VERSION
+    }
+
+    /// The `FAKE_CLAUDE_RELEASE` value that makes `fake-claude` imitate this release.
+    pub fn fake_mode(self) -> &'static str {
+        if self.newer() { "2.1.332" } else { "2.1.197" }
+    }
+
+    /// §15 "stdout: line types and order", row `command_lifecycle` lines: a prompt sent with a
+    /// `uuid` gets `queued` and `started` before `system/init` and `completed` after `result`
+    /// (2.1.332); 2.1.197 prints none.
+    pub fn has_command_lifecycle(self) -> bool {
+        self.newer()
+    }
+
+    /// §15 "stdout: line types and order", row `user_message_uuid` / `user_message_uuids`:
+    /// present on that turn's `system/status` (and more) in 2.1.332, absent in 2.1.197.
+    pub fn has_user_message_uuids(self) -> bool {
+        self.newer()
+    }
+
+    /// §15 "stdout: line types and order", row the `user` echo of `--replay-user-messages`:
+    /// with partial messages 2.1.332 echoes the prompt before `message_start`; 2.1.197 after
+    /// the reply's deltas, just before the first `assistant` line.
+    pub fn echoes_prompt_before_message_start(self) -> bool {
+        self.newer()
+    }
+
+    /// §15 "stdout: line types and order", row `result` fields: `result_index` (and
+    /// `queued_turn_count`, …) only in 2.1.332.
+    pub fn has_result_index(self) -> bool {
+        self.newer()
+    }
+
+    /// §15 "stdout: line types and order", row `tool_result_meta` on `user` tool results:
+    /// only in 2.1.332.
+    pub fn has_tool_result_meta(self) -> bool {
+        self.newer()
+    }
+
+    /// §15 "Ids on stream_event lines", row `api_message_id` on every `stream_event`: only in
+    /// 2.1.332; 2.1.197 has the id only in `message_start`'s `event.message.id`.
+    pub fn has_api_message_id_on_stream_events(self) -> bool {
+        self.newer()
+    }
+
+    /// §15 "Interrupts", row `interrupt` while streaming: 2.1.332 prints the stream tail
+    /// (`content_block_stop`, `message_delta`, `message_stop` with `abandoned_blocks`) before
+    /// `result`; 2.1.197 goes from the interrupt marker directly to `result`.
+    pub fn has_stream_tail_after_interrupt(self) -> bool {
+        self.newer()
+    }
+
+    /// §15 "API errors and retries", row synthetic `assistant` line: 2.1.332 marks it with
+    /// `is_api_error_message: true` and `api_error_status`; 2.1.197 only with `error`.
+    pub fn marks_api_error_messages(self) -> bool {
+        self.newer()
+    }
+
+    /// §15 "API errors and retries", row `result.terminal_reason` of an API error:
+    /// `"api_error"` in 2.1.332, `"completed"` in 2.1.197.
+    pub fn api_error_terminal_reason(self) -> &'static str {
+        if self.newer() {
+            "api_error"
+        } else {
+            "completed"
+        }
+    }
+
+    /// §15 "Permission prompts", row where `can_use_tool` is printed (with partial messages):
+    /// 2.1.332 between the tool-use message's `message_delta` and `message_stop`; 2.1.197 right
+    /// after the `assistant(tool_use)` line, before its `content_block_stop`.
+    pub fn asks_before_content_block_stop(self) -> bool {
+        !self.newer()
+    }
+
+    /// §15 "Control requests and responses", row `interrupt`: 2.1.332 answers with
+    /// `"response":{"still_queued":[]}`, 2.1.197 without a `response` object.
+    pub fn interrupt_reply_has_response(self) -> bool {
+        self.newer()
+    }
+}
+
+impl std::fmt::Display for Release {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.version.fmt(f)
+    }
+}
+
+/// The release of `bin`, from `<bin> --version`. Fails when the output has no version or names
+/// a release between 2.1.197 and 2.1.332 (docs/claude-cli.md §15 covers only those two).
+pub fn claude_release(bin: &Path) -> anyhow::Result<Release> {
+    let printed = claude_version(bin);
+    let version = Version::parse(&printed).with_context(|| {
+        format!(
+            "`{} --version` printed no version: {printed}",
+            bin.display()
+        )
+    })?;
+    release_of(version)
+}
+
+/// [`Release`] for a parsed version (see [`claude_release`]).
+pub fn release_of(version: Version) -> anyhow::Result<Release> {
+    let newest_known =
+        Version::parse(DEFAULT_CLAUDE_VERSION).context("DEFAULT_CLAUDE_VERSION is a version")?;
+    anyhow::ensure!(
+        version <= OLDER_CLAUDE_VERSION || version >= newest_known,
+        "Claude Code {version} is neither 2.1.197 (or older) nor {newest_known} (or newer); \
+         docs/claude-cli.md §15 records only those two releases"
+    );
+    Ok(Release { version })
+}
+
 fn locate_claude_bin() -> anyhow::Result<PathBuf> {
     if let Some(path) = std::env::var_os(CLAUDE_BIN_ENV).filter(|p| !p.is_empty()) {
         let path = PathBuf::from(path);
@@ -248,4 +397,35 @@ pub fn headless_command(
         .args(headless_args(session))
         .args(extra_args.iter().copied())
         .envs(home.env(base_url, max_retries))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn versions_parse_from_what_claude_prints() {
+        assert_eq!(
+            Version::parse("2.1.197 (Claude Code)"),
+            Some(Version(2, 1, 197))
+        );
+        assert_eq!(Version::parse("2.1.332\n"), Some(Version(2, 1, 332)));
+        assert_eq!(Version::parse("unknown: `--version` exited with 1"), None);
+        assert_eq!(Version::parse("2.1"), None);
+        assert_eq!(Version::parse("2.1.3.4"), None);
+    }
+
+    #[test]
+    fn only_the_recorded_releases_are_known() {
+        let old = release_of(Version(2, 1, 197)).unwrap();
+        assert!(!old.has_command_lifecycle() && old.asks_before_content_block_stop());
+        assert_eq!(old.api_error_terminal_reason(), "completed");
+        assert_eq!(old.fake_mode(), "2.1.197");
+        let new = release_of(Version(2, 1, 332)).unwrap();
+        assert!(new.has_command_lifecycle() && new.has_stream_tail_after_interrupt());
+        assert_eq!(new.fake_mode(), "2.1.332");
+        assert!(release_of(Version(2, 1, 400)).unwrap().has_result_index());
+        assert!(release_of(Version(2, 1, 250)).is_err());
+    }
 }

@@ -5,6 +5,7 @@ use std::os::unix::fs::PermissionsExt as _;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use paddock_tests::fake_claude::release::RELEASE_ENV;
 use paddock_tests::fake_claude::state::{self, STATE_DIR_ENV};
 use paddock_tests::process::{CliCommand, CliProcess, Line, line_kind, user_message};
 use paddock_tests::real_claude::{ClaudeHome, SessionArg, headless_command};
@@ -1008,4 +1009,227 @@ async fn stdin_closing_during_a_permission_prompt_fails_the_tool_and_ends() {
     let result = p.wait_for_result(T).await.unwrap();
     assert_eq!(result["result"], "after");
     assert_eq!(p.wait_exit(T).await.unwrap().code(), Some(0));
+}
+
+// ---------------------------------------------------------------------------------------------
+// FAKE_CLAUDE_RELEASE=2.1.197: the differences of docs/claude-cli.md §15, as the real 2.1.197
+// prints them (tests/fixtures/claude-cli-2.1.197/ and cli_conformance).
+// ---------------------------------------------------------------------------------------------
+
+fn spawn_2_1_197(home: &ClaudeHome, session: &SessionArg, extra: &[&str]) -> CliProcess {
+    fake_cmd(home, session, extra)
+        .env(RELEASE_ENV, "2.1.197")
+        .spawn()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn as_2_1_197_a_turn_echoes_late_prints_no_lifecycle_and_writes_after_its_result() {
+    let home = ClaudeHome::new().unwrap();
+    let sid = new_id();
+    let mut p = spawn_2_1_197(&home, &SessionArg::New(sid.clone()), &[]);
+    let prompt_uuid = new_id();
+    let input = json!({"command": "sleep 100", "description": "Wait"});
+    let steps = json!([{"text": "first"}, {"tool": "Bash", "input": input, "hang": true}]);
+    p.send(&user_message(&script(steps), Some(&prompt_uuid)))
+        .await
+        .unwrap();
+    p.wait_for("the tool use", T, |v| line_kind(v) == "assistant(tool_use)")
+        .await
+        .unwrap();
+    let first_reply = [
+        "system/init",
+        "system/status",
+        "stream_event:message_start",
+        "stream_event:content_block_start:text",
+        "stream_event:content_block_delta:text_delta",
+        "stream_event:content_block_delta:text_delta",
+        "stream_event:content_block_delta:text_delta",
+        "user(string)[replay]",
+        "assistant(text)",
+        "stream_event:content_block_stop",
+        "stream_event:content_block_start:tool_use",
+        "stream_event:content_block_delta:input_json_delta",
+        "stream_event:content_block_delta:input_json_delta",
+        "stream_event:content_block_delta:input_json_delta",
+        "assistant(tool_use)",
+    ];
+    assert_eq!(kinds_since(&p, 0), first_reply, "{}", p.report());
+    let lines = p.seen_json();
+    assert_eq!(lines[0]["claude_code_version"], "2.1.197-fake");
+    assert!(lines[0].get("capabilities").is_none());
+    assert!(lines[1].get("user_message_uuids").is_none());
+    assert_eq!(lines[7]["uuid"], prompt_uuid.as_str());
+    let message_id = lines[2]["event"]["message"]["id"].as_str().unwrap();
+    assert!(
+        lines
+            .iter()
+            .filter(|l| l["type"] == "stream_event")
+            .all(|l| l.get("api_message_id").is_none())
+    );
+    assert!(lines[8].get("timestamp").is_none());
+    assert_eq!(lines[8]["message"]["id"], message_id);
+
+    // The tool hangs: the turn has no result yet, so nothing is on disk.
+    let path = home.transcript_path(&sid);
+    assert!(!path.exists(), "2.1.197 writes the turn after its result");
+    p.send_control("int-1", json!({"subtype": "interrupt"}))
+        .await
+        .unwrap();
+    let result = p.wait_for_result(T).await.unwrap();
+    let reply = p
+        .seen_json()
+        .into_iter()
+        .find(|l| l["type"] == "control_response")
+        .unwrap();
+    assert_eq!(reply["response"]["request_id"], "int-1");
+    assert!(reply["response"].get("response").is_none(), "{reply}");
+    assert_eq!(result["terminal_reason"], "aborted_tools");
+    assert!(result.get("result_index").is_none(), "{result}");
+    assert!(result.get("queued_turn_count").is_none(), "{result}");
+    let tool_result = p
+        .seen_json()
+        .into_iter()
+        .find(|l| line_kind(l) == "user(tool_result)")
+        .unwrap();
+    assert!(tool_result.get("tool_result_meta").is_none());
+    let records = wait_until("the first turn's records", T, || {
+        let records: Vec<Value> = std::fs::read_to_string(&path)
+            .ok()?
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        records
+            .iter()
+            .any(|r| r["type"] == "last-prompt")
+            .then_some(records)
+    })
+    .await
+    .unwrap();
+    assert!(records.iter().any(|r| r["uuid"] == prompt_uuid.as_str()));
+    assert!(records.iter().any(|r| r["uuid"] == lines[8]["uuid"]));
+    assert!(
+        records
+            .iter()
+            .all(|r| r.get("version").is_none() || r["version"] == "2.1.197-fake")
+    );
+    let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600);
+
+    // A plain turn: the order the real 2.1.197 prints, nothing after the result; stdin closed
+    // right after it, the process still writes the turn before it exits.
+    let mark = p.seen().len();
+    p.send(&user_message("hello", Some(&new_id())))
+        .await
+        .unwrap();
+    p.wait_for_result(T).await.unwrap();
+    p.close_stdin();
+    p.read_to_end(T).await.unwrap();
+    assert_eq!(
+        kinds_since(&p, mark),
+        [
+            "system/init",
+            "system/status",
+            "stream_event:message_start",
+            "stream_event:content_block_start:text",
+            "stream_event:content_block_delta:text_delta",
+            "stream_event:content_block_delta:text_delta",
+            "stream_event:content_block_delta:text_delta",
+            "user(string)[replay]",
+            "assistant(text)",
+            "stream_event:content_block_stop",
+            "stream_event:message_delta",
+            "stream_event:message_stop",
+            "result/success",
+        ],
+        "{}",
+        p.report()
+    );
+    assert_eq!(p.wait_exit(T).await.unwrap().code(), Some(0));
+    let records = read_jsonl(&path);
+    assert!(
+        records.iter().any(
+            |r| r["type"] == "assistant" && r["message"]["content"][0]["text"] == "echo: hello"
+        )
+    );
+}
+
+#[tokio::test]
+async fn as_2_1_197_an_interrupt_has_no_tail_and_an_api_error_no_marks() {
+    let home = ClaudeHome::new().unwrap();
+    let mut p = spawn_2_1_197(&home, &SessionArg::New(new_id()), &[]);
+    p.send_user(&script(
+        json!([{"text": "Once upon a time", "chunks": 20, "delay_ms": 400}]),
+    ))
+    .await
+    .unwrap();
+    p.wait_for("a first delta", T, |v| {
+        v["event"]["delta"]["type"] == "text_delta"
+    })
+    .await
+    .unwrap();
+    let mark = p.seen().len();
+    p.send_control("int-1", json!({"subtype": "interrupt"}))
+        .await
+        .unwrap();
+    let result = p.wait_for_result(T).await.unwrap();
+    let kinds: Vec<String> = kinds_since(&p, mark)
+        .into_iter()
+        .filter(|k| k != "stream_event:content_block_delta:text_delta")
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "control_response/success",
+            "user(string)[replay]",
+            "assistant(text)",
+            "user(text)",
+            "result/error_during_execution",
+        ]
+    );
+    assert_eq!(result["terminal_reason"], "aborted_streaming");
+
+    let mark = p.seen().len();
+    p.send_user(&script(json!([{"api_error": 500, "message": "mock 500"}])))
+        .await
+        .unwrap();
+    let result = p.wait_for_result(T).await.unwrap();
+    assert_eq!(
+        kinds_since(&p, mark),
+        [
+            "system/init",
+            "system/status",
+            "user(string)[replay]",
+            "assistant(text)",
+            "result/success",
+        ]
+    );
+    let synthetic = p
+        .seen_json()
+        .into_iter()
+        .rfind(|l| l["type"] == "assistant")
+        .unwrap();
+    assert_eq!(synthetic["message"]["model"], "<synthetic>");
+    assert_eq!(synthetic["error"], "server_error");
+    assert!(
+        synthetic.get("is_api_error_message").is_none(),
+        "{synthetic}"
+    );
+    assert!(synthetic.get("api_error_status").is_none(), "{synthetic}");
+    assert_eq!(result["is_error"], true);
+    assert_eq!(result["terminal_reason"], "completed");
+    assert_eq!(result["api_error_status"], 500);
+    p.close_stdin();
+    assert_eq!(p.wait_exit(T).await.unwrap().code(), Some(1));
+}
+
+#[tokio::test]
+async fn an_unknown_fake_release_is_refused() {
+    let home = ClaudeHome::new().unwrap();
+    let mut p = fake_cmd(&home, &SessionArg::New(new_id()), &[])
+        .env(RELEASE_ENV, "2.1.250")
+        .spawn()
+        .unwrap();
+    assert_eq!(p.wait_exit(T).await.unwrap().code(), Some(1));
+    assert!(p.stderr().contains("FAKE_CLAUDE_RELEASE"), "{}", p.stderr());
 }

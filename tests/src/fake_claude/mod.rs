@@ -8,10 +8,17 @@
 //! `interrupt` reply always comes first); user messages go through a queue to the runner, which
 //! plays one turn at a time and owns the session (transcript, counters). The running turn
 //! listens on a watch channel for interrupts.
+//!
+//! `FAKE_CLAUDE_RELEASE=2.1.197` makes it imitate Claude Code 2.1.197 instead of 2.1.332 (the
+//! default): the differences of docs/claude-cli.md §15 that the daemon can observe, listed on
+//! [`release::Release::V2_1_197`] (no `command_lifecycle` lines, the prompt echo after the
+//! reply's deltas, no `api_message_id` on stream events, the transcript written after
+//! `result`, …).
 
 pub mod args;
 pub mod batch;
 pub mod emit;
+pub mod release;
 pub mod script;
 pub mod state;
 pub mod transcript;
@@ -28,10 +35,11 @@ use tokio::sync::{mpsc, oneshot, watch};
 
 use self::args::{Options, is_canonical_uuid};
 use self::emit::{emit, emit_stderr, new_uuid};
+use self::release::Release;
 use self::state::{FakeState, STATE_DIR_ENV};
 use self::transcript::Transcript;
 
-/// `claude_code_version` the fake reports.
+/// `claude_code_version` the fake reports imitating 2.1.332 (see [`Release::version`]).
 pub const VERSION: &str = "2.1.332-fake";
 
 /// Model used without `--model`.
@@ -72,6 +80,8 @@ pub(crate) struct Shared {
     model: Mutex<String>,
     permission_mode: Mutex<String>,
     state: Mutex<Option<(PathBuf, FakeState)>>,
+    /// The release imitated (`FAKE_CLAUDE_RELEASE`).
+    pub(crate) release: Release,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -116,7 +126,11 @@ impl Shared {
 
     /// A `command_lifecycle` line: what the real CLI prints for prompts sent with a `uuid`
     /// (`queued` on receipt, `started`, then `completed` or `cancelled` after the result).
+    /// 2.1.197 prints none.
     pub(crate) fn lifecycle(&self, command_uuid: &str, state: &str) {
+        if self.release.is_2_1_197() {
+            return;
+        }
         emit(
             &json!({"type": "command_lifecycle", "command_uuid": command_uuid, "state": state,
             "uuid": new_uuid(), "session_id": *lock(&self.session_id)}),
@@ -180,6 +194,10 @@ async fn run(argv: Vec<String>) -> i32 {
         return 0;
     }
     let opts = Options::parse(argv);
+    let release = match Release::from_env() {
+        Ok(release) => release,
+        Err(err) => return usage_error(&err),
+    };
     let cwd = std::env::current_dir()
         .map(|p| p.to_string_lossy().into_owned())
         .unwrap_or_else(|_| "/".to_owned());
@@ -202,6 +220,7 @@ async fn run(argv: Vec<String>) -> i32 {
                 .unwrap_or_else(|| "default".to_owned()),
         ),
         state: Mutex::new(None),
+        release,
     });
 
     // The state file first, so even a failing start is recorded.
@@ -243,7 +262,13 @@ async fn run(argv: Vec<String>) -> i32 {
         }
     }
 
-    let transcript = Transcript::new(path, &session_id, &cwd, !opts.no_session_persistence);
+    let transcript = Transcript::new(
+        path,
+        &session_id,
+        &cwd,
+        !opts.no_session_persistence,
+        release,
+    );
     let (background_tx, mut background_rx) = mpsc::unbounded_channel::<Value>();
     let mut session = Session {
         opts,
@@ -463,12 +488,18 @@ fn handle_control(shared: &Shared, value: &Value) {
     let subtype = request["subtype"].as_str().unwrap_or_default();
     match subtype {
         "interrupt" => {
-            // The reply comes first; the turn then prints its abort sequence.
-            let still_queued: Vec<String> = lock(&shared.queued).iter().cloned().collect();
-            emit(&control_success(
-                request_id,
-                json!({"still_queued": still_queued}),
-            ));
+            // The reply comes first; the turn then prints its abort sequence. 2.1.197's reply
+            // has no `response` object.
+            if shared.release.is_2_1_197() {
+                emit(&json!({"type": "control_response", "response": {
+                    "subtype": "success", "request_id": request_id}}));
+            } else {
+                let still_queued: Vec<String> = lock(&shared.queued).iter().cloned().collect();
+                emit(&control_success(
+                    request_id,
+                    json!({"still_queued": still_queued}),
+                ));
+            }
             shared.interrupt_current();
         }
         "end_session" => {
@@ -483,7 +514,8 @@ fn handle_control(shared: &Shared, value: &Value) {
                     "commands": [], "agents": [], "output_style": "default",
                     "available_output_styles": ["default"], "models": [],
                     "account": {"apiKeySource": api_key_source()},
-                    "pid": std::process::id(), "claude_code_version": VERSION,
+                    "pid": std::process::id(),
+                    "claude_code_version": shared.release.version(),
                     "current_permission_mode": shared.permission_mode(),
                     "session_state": if busy { "running" } else { "idle" },
                     "capabilities": ["interrupt_receipt_v1"],
@@ -506,6 +538,9 @@ fn handle_control(shared: &Shared, value: &Value) {
         "mcp_status" => emit(&control_success(request_id, json!({"mcpServers": []}))),
         "rename_session" => {
             emit(&control_success(request_id, json!({})));
+            if shared.release.is_2_1_197() {
+                return;
+            }
             let title = request["title"].as_str().unwrap_or_default();
             emit(
                 &json!({"type": "system", "subtype": "session_title_changed", "title": title,

@@ -1,17 +1,28 @@
 //! The session transcript `$CLAUDE_CONFIG_DIR/projects/<encoded cwd>/<sessionId>.jsonl`, written
 //! the way Claude Code writes it (docs/claude-cli.md §6): created at the first turn, mode 0600,
 //! appended incrementally, `user`/`assistant`/`system` records chained by `parentUuid`.
+//!
+//! Imitating 2.1.197 ([`Release::V2_1_197`]), a turn's records are held back and written only
+//! after its `result`: [`Transcript::end_turn`] hands them to a writer thread that writes them
+//! [`DEFERRED_WRITE`] later (and creates the file then). Dropping the transcript waits for
+//! what is still owed, so a process that ends normally (stdin closed, `-p`, SIGINT) leaves
+//! every record on disk; one that exits at once (`end_session`, SIGTERM, a `crash` step) may not.
 
 use std::fs::File;
 use std::io::{BufRead as _, Write as _};
 use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::VERSION;
 use super::emit::now_timestamp;
+use super::release::Release;
 use crate::cwd_encoding::encode_cwd;
+
+/// How long after a turn's `result` 2.1.197 writes the turn's records (observed: 10-100 ms).
+pub const DEFERRED_WRITE: Duration = Duration::from_millis(100);
 
 /// Record types that take part in the `uuid`/`parentUuid` chain.
 const CHAIN_TYPES: &[&str] = &["user", "assistant", "attachment", "system"];
@@ -55,16 +66,96 @@ pub struct Transcript {
     last_uuid: Option<String>,
     /// When false (`--no-session-persistence`) nothing is written.
     enabled: bool,
+    /// `version` of every chained record.
+    version: &'static str,
+    /// 2.1.197's schedule: records wait here for the turn's end.
+    deferred: Option<Deferred>,
+}
+
+/// The records of the running turn, and the thread that writes ended turns.
+struct Deferred {
+    pending: Vec<String>,
+    tx: Option<mpsc::Sender<(Instant, Vec<String>)>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Deferred {
+    fn start(path: PathBuf) -> Self {
+        let (tx, rx) = mpsc::channel::<(Instant, Vec<String>)>();
+        let thread = std::thread::spawn(move || {
+            // Ends when the sender is dropped and every batch is written.
+            for (due, lines) in rx {
+                std::thread::sleep(due.saturating_duration_since(Instant::now()));
+                if let Err(err) = append_lines(&path, &lines) {
+                    eprintln!(
+                        "fake-claude: cannot write transcript {}: {err}",
+                        path.display()
+                    );
+                }
+            }
+        });
+        Self {
+            pending: Vec::new(),
+            tx: Some(tx),
+            thread: Some(thread),
+        }
+    }
+
+    fn end_turn(&mut self) {
+        if self.pending.is_empty() {
+            return;
+        }
+        let lines = std::mem::take(&mut self.pending);
+        if let Some(tx) = &self.tx {
+            let _ = tx.send((Instant::now() + DEFERRED_WRITE, lines));
+        }
+    }
+}
+
+impl Drop for Deferred {
+    fn drop(&mut self) {
+        self.end_turn();
+        drop(self.tx.take());
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// Appends `lines` to `path`, creating it (mode 0600) and its folder if needed.
+fn append_lines(path: &Path, lines: &[String]) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .mode(0o600)
+        .open(path)?;
+    let mut text = String::new();
+    for line in lines {
+        text.push_str(line);
+        text.push('\n');
+    }
+    file.write_all(text.as_bytes())
 }
 
 impl Transcript {
-    /// A transcript at `path` that will be created (or appended to) by the first write.
-    pub fn new(path: PathBuf, session_id: &str, cwd: &str, enabled: bool) -> Self {
+    /// A transcript at `path` that will be created (or appended to) by the first write, on the
+    /// schedule of `release`.
+    pub fn new(
+        path: PathBuf,
+        session_id: &str,
+        cwd: &str,
+        enabled: bool,
+        release: Release,
+    ) -> Self {
         let last_uuid = if enabled {
             last_chain_uuid(&path)
         } else {
             None
         };
+        let deferred = (enabled && release.is_2_1_197()).then(|| Deferred::start(path.clone()));
         Self {
             path,
             file: None,
@@ -72,6 +163,16 @@ impl Transcript {
             cwd: cwd.to_owned(),
             last_uuid,
             enabled,
+            version: release.version(),
+            deferred,
+        }
+    }
+
+    /// The running turn has printed its `result`: with 2.1.197's schedule its records go to
+    /// disk now, [`DEFERRED_WRITE`] later, on the writer thread. Otherwise they are there already.
+    pub fn end_turn(&mut self) {
+        if let Some(deferred) = self.deferred.as_mut() {
+            deferred.end_turn();
         }
     }
 
@@ -83,9 +184,10 @@ impl Transcript {
         self.last_uuid.as_deref()
     }
 
-    /// Opens (creating with mode 0600) the file. Called when the first turn starts.
+    /// Opens (creating with mode 0600) the file. Called when the first turn starts; with
+    /// 2.1.197's schedule the writer thread creates it instead, after the first `result`.
     pub fn open(&mut self) -> std::io::Result<()> {
-        if !self.enabled || self.file.is_some() {
+        if !self.enabled || self.file.is_some() || self.deferred.is_some() {
             return Ok(());
         }
         if let Some(dir) = self.path.parent() {
@@ -114,7 +216,7 @@ impl Transcript {
             "entrypoint": "sdk-cli",
             "cwd": self.cwd,
             "sessionId": self.session_id,
-            "version": VERSION,
+            "version": self.version,
         });
         if let (Some(rec), Some(extra)) = (record.as_object_mut(), fields.as_object_mut()) {
             rec.append(extra);
@@ -134,6 +236,10 @@ impl Transcript {
 
     fn write(&mut self, record: &Value) {
         if !self.enabled {
+            return;
+        }
+        if let Some(deferred) = self.deferred.as_mut() {
+            deferred.pending.push(record.to_string());
             return;
         }
         if self.file.is_none()

@@ -15,6 +15,7 @@ mod lifecycle;
 mod list_delta;
 mod management;
 mod notifications;
+mod older_release;
 mod project_file;
 mod projects;
 mod provenance;

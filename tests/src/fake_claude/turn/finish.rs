@@ -7,7 +7,7 @@ use crate::fake_claude::emit::{emit, new_uuid, now_timestamp};
 
 impl Turn<'_> {
     /// Interrupt while streaming or waiting for the API (doc §9): the partial assistant text,
-    /// the interrupt marker, the stream tail with `abandoned_blocks`.
+    /// the interrupt marker, the stream tail with `abandoned_blocks` (2.1.197: no tail).
     pub(super) fn abort_stream(&mut self) {
         let mut kept_partial = false;
         let partial_block = self
@@ -47,6 +47,9 @@ impl Turn<'_> {
             None => msg.next_index,
         };
         let id = msg.id.clone();
+        if self.old() {
+            return;
+        }
         self.msg = Some(msg);
         if let Some(b) = open {
             self.stream_event(json!({"type": "content_block_stop", "index": b.index}));
@@ -65,6 +68,7 @@ impl Turn<'_> {
     }
 
     pub(super) fn interrupt_marker(&mut self, text: &str) {
+        self.flush_replay();
         let uuid = new_uuid();
         let content = json!([{"type": "text", "text": text}]);
         emit(
@@ -81,6 +85,8 @@ impl Turn<'_> {
     }
 
     pub(super) fn finish_result(&mut self, kind: ResultKind) {
+        self.flush_replay();
+        let old = self.old();
         let session = &mut *self.session;
         session.turns += 1;
         let entry = session
@@ -143,7 +149,8 @@ impl Turn<'_> {
             }
             ResultKind::ApiError { status, text } => {
                 line["is_error"] = json!(true);
-                line["terminal_reason"] = json!("api_error");
+                // 2.1.197 says the turn completed.
+                line["terminal_reason"] = json!(if old { "completed" } else { "api_error" });
                 line["stop_reason"] = json!("stop_sequence");
                 line["api_error_status"] = json!(status);
                 line["result"] = json!(text);
@@ -159,6 +166,10 @@ impl Turn<'_> {
             }
         };
         line["is_error"] = json!(is_error);
+        if old && let Some(fields) = line.as_object_mut() {
+            fields.remove("result_index");
+            fields.remove("queued_turn_count");
+        }
         session.results += 1;
         session.last_is_error = Some(is_error);
         emit(&line);

@@ -1,6 +1,7 @@
 //! One turn of `fake-claude`: system/init, the replayed prompt, the scripted steps as API
 //! messages (stream events + one `assistant` line per block), tool results, and the `result`.
 
+use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -13,7 +14,7 @@ mod tool;
 use self::finish::ResultKind;
 use super::emit::{emit, emit_raw, emit_stderr, new_uuid, now_timestamp};
 use super::script::{Step, steps_for};
-use super::{Session, Shared, VERSION, api_key_source};
+use super::{Session, Shared, api_key_source};
 use crate::text::{short_id, split_chunks};
 
 /// Built-in tools listed in `system/init`.
@@ -57,12 +58,15 @@ pub(crate) async fn run_turn(
         prompt_id: new_uuid(),
         prompt_tokens: 0,
         command_uuid: None,
+        replay: Cell::new(None),
     };
     if message["type"] == background::DONE {
         turn.background_done(message).await;
     } else {
         turn.play(message).await;
     }
+    // The turn printed its `result`: 2.1.197 writes the turn's records now.
+    session.transcript.end_turn();
 }
 
 /// How a turn ended early.
@@ -127,6 +131,9 @@ struct Turn<'a> {
     prompt_tokens: u64,
     /// The prompt's `uuid` when the host gave one (enables `command_lifecycle` lines).
     command_uuid: Option<String>,
+    /// 2.1.197: the `--replay-user-messages` echo not printed yet. It goes out just before the
+    /// turn's first `assistant` or `user` line (or its `result`), after the reply's deltas.
+    replay: Cell<Option<Value>>,
 }
 
 impl Turn<'_> {
@@ -136,6 +143,18 @@ impl Turn<'_> {
 
     fn sid(&self) -> String {
         self.session.session_id.clone()
+    }
+
+    /// Whether the fake imitates 2.1.197 (`FAKE_CLAUDE_RELEASE`).
+    fn old(&self) -> bool {
+        self.shared.release.is_2_1_197()
+    }
+
+    /// Prints the held-back prompt echo (2.1.197), if any.
+    fn flush_replay(&self) {
+        if let Some(line) = self.replay.take() {
+            emit(&line);
+        }
     }
 
     fn interrupted(&self) -> bool {
@@ -197,11 +216,14 @@ impl Turn<'_> {
             self.status_sent = true;
         }
         if self.session.opts.replay_user_messages {
-            emit(
-                &json!({"type": "user", "message": {"role": "user", "content": content},
+            let line = json!({"type": "user", "message": {"role": "user", "content": content},
                 "session_id": self.sid(), "parent_tool_use_id": null, "uuid": uuid,
-                "timestamp": now_timestamp(), "isReplay": true}),
-            );
+                "timestamp": now_timestamp(), "isReplay": true});
+            if self.old() {
+                self.replay.set(Some(line));
+            } else {
+                emit(&line);
+            }
         }
         let permission_mode = self.shared.permission_mode();
         self.session.transcript.chained(
@@ -276,20 +298,25 @@ impl Turn<'_> {
                 tools.push(allowed.clone());
             }
         }
-        emit(&json!({
+        let mut line = json!({
             "type": "system", "subtype": "init", "cwd": self.session.cwd,
             "session_id": self.sid(), "tools": tools, "mcp_servers": [], "model": self.model,
             "permissionMode": self.shared.permission_mode(), "slash_commands": ["compact", "clear"],
-            "apiKeySource": api_key_source(), "claude_code_version": VERSION,
+            "apiKeySource": api_key_source(),
+            "claude_code_version": self.shared.release.version(),
             "output_style": "default", "agents": [], "skills": [], "plugins": [],
-            "capabilities": ["interrupt_receipt_v1"], "uuid": new_uuid(),
-        }));
+            "uuid": new_uuid(),
+        });
+        if !self.old() {
+            line["capabilities"] = json!(["interrupt_receipt_v1"]);
+        }
+        emit(&line);
     }
 
     fn emit_status(&self) {
         let mut line = json!({"type": "system", "subtype": "status", "status": "requesting",
                               "session_id": self.sid(), "uuid": new_uuid()});
-        if let Some(command) = &self.command_uuid {
+        if let Some(command) = self.command_uuid.as_ref().filter(|_| !self.old()) {
             line["user_message_uuids"] = json!([command]);
         }
         emit(&line);
@@ -303,10 +330,16 @@ impl Turn<'_> {
             return;
         };
         let mut line = json!({"type": "stream_event", "event": event, "session_id": self.sid(),
-            "parent_tool_use_id": null, "uuid": new_uuid(), "api_message_id": msg.id});
+            "parent_tool_use_id": null, "uuid": new_uuid()});
+        // 2.1.197: the message id only in `message_start`'s `event.message.id`.
+        if !self.old() {
+            line["api_message_id"] = json!(msg.id);
+        }
         if line["event"]["type"] == "message_start" {
             line["ttft_ms"] = json!(1);
-            line["thinking_display"] = json!("updates");
+            if !self.old() {
+                line["thinking_display"] = json!("updates");
+            }
         }
         emit(&line);
     }
@@ -375,8 +408,17 @@ impl Turn<'_> {
     /// The complete `assistant` line for the open block, then its `content_block_stop`
     /// (the real CLI's order).
     fn complete_block(&mut self, block_json: Value) -> String {
+        self.complete_block_with(block_json, None)
+    }
+
+    /// [`Turn::complete_block`], printing `between` after the `assistant` line and before
+    /// `content_block_stop`: where 2.1.197 puts a `can_use_tool` request.
+    fn complete_block_with(&mut self, block_json: Value, between: Option<&Value>) -> String {
         let uuid = new_uuid();
         self.emit_assistant(&block_json, &uuid);
+        if let Some(line) = between {
+            emit(line);
+        }
         let Some(msg) = self.msg.as_mut() else {
             return uuid;
         };
@@ -390,14 +432,17 @@ impl Turn<'_> {
         let Some(msg) = &self.msg else {
             return;
         };
-        emit(
-            &json!({"type": "assistant", "message": {"id": msg.id, "type": "message",
+        self.flush_replay();
+        let mut line = json!({"type": "assistant", "message": {"id": msg.id, "type": "message",
             "role": "assistant", "model": self.model, "content": [block_json],
             "stop_reason": null, "stop_sequence": null, "usage": self.start_usage(),
             "context_management": null},
             "parent_tool_use_id": null, "session_id": self.sid(), "uuid": uuid,
-            "timestamp": now_timestamp(), "request_id": msg.request_id}),
-        );
+            "request_id": msg.request_id});
+        if !self.old() {
+            line["timestamp"] = json!(now_timestamp());
+        }
+        emit(&line);
     }
 
     /// Ends the open message: `message_delta`, `message_stop`, and the transcript records of
@@ -577,12 +622,17 @@ impl Turn<'_> {
             "usage": {"input_tokens": 0, "output_tokens": 0, "cache_creation_input_tokens": 0,
                       "cache_read_input_tokens": 0},
             "content": [{"type": "text", "text": text}], "context_management": null});
-        emit(
-            &json!({"type": "assistant", "message": message_json, "parent_tool_use_id": null,
-            "session_id": self.sid(), "uuid": uuid, "timestamp": now_timestamp(),
-            "error": error_name(status), "is_api_error_message": true,
-            "api_error_status": status}),
-        );
+        self.flush_replay();
+        let mut line = json!({"type": "assistant", "message": message_json,
+            "parent_tool_use_id": null, "session_id": self.sid(), "uuid": uuid,
+            "error": error_name(status)});
+        // 2.1.197 marks the synthetic line only with `error`.
+        if !self.old() {
+            line["timestamp"] = json!(now_timestamp());
+            line["is_api_error_message"] = json!(true);
+            line["api_error_status"] = json!(status);
+        }
+        emit(&line);
         self.session.transcript.chained(
             "assistant",
             json!({"message": message_json, "isApiErrorMessage": true,

@@ -33,32 +33,43 @@ impl Turn<'_> {
                 "",
             );
         }
-        let assistant_uuid = self.complete_block(json!({"type": "tool_use", "id": tool_use_id,
-            "name": tool.name, "input": tool.input}));
-
-        self.tool_running = Some(tool_use_id.clone());
         // Like the real CLI: an allow-listed tool is never asked about, and without
         // `--permission-prompt-tool stdio` a tool that needs permission is refused.
         let ask = tool.ask && !self.tool_allowed(&tool.name);
         let prompt_tool = self.session.opts.permission_prompt_tool.as_deref() == Some("stdio");
         let mut waiter = None;
+        let mut request = None;
         if ask && prompt_tool {
             let request_id = new_uuid();
             waiter = self.shared.wait_permission(&request_id);
             if waiter.is_some() {
-                let request = permission_request(&tool, &tool_use_id, &request_id);
-                self.close_message_with("tool_use", Some(&request));
+                request = Some(permission_request(&tool, &tool_use_id, &request_id));
             }
         }
-        self.close_message("tool_use");
+        // The `can_use_tool` request: 2.1.197 prints it right after the `assistant` line,
+        // 2.1.332 between `message_delta` and `message_stop`.
+        let (after_assistant, before_stop) = if self.old() {
+            (request.as_ref(), None)
+        } else {
+            (None, request.as_ref())
+        };
+        let assistant_uuid = self.complete_block_with(
+            json!({"type": "tool_use", "id": tool_use_id, "name": tool.name, "input": tool.input}),
+            after_assistant,
+        );
+        self.tool_running = Some(tool_use_id.clone());
+        self.close_message_with("tool_use", before_stop);
         if ask && !prompt_tool {
             let message = format!(
                 "Claude requested permissions to use {}, but you haven't granted it yet.",
                 tool.name
             );
-            emit(&json!({"type": "system", "subtype": "permission_denied",
-                "tool_name": tool.name, "tool_use_id": tool_use_id, "message": message,
-                "uuid": new_uuid(), "session_id": self.sid()}));
+            // 2.1.197 prints no `permission_denied` line, only the error tool result.
+            if !self.old() {
+                emit(&json!({"type": "system", "subtype": "permission_denied",
+                    "tool_name": tool.name, "tool_use_id": tool_use_id, "message": message,
+                    "uuid": new_uuid(), "session_id": self.sid()}));
+            }
             self.denials.push(json!({"tool_name": tool.name,
                 "tool_use_id": tool_use_id, "tool_input": tool.input}));
             self.tool_result(ToolResult {
@@ -181,15 +192,18 @@ impl Turn<'_> {
     }
 
     pub(super) fn tool_result(&mut self, r: ToolResult<'_>) {
+        self.flush_replay();
         let uuid = new_uuid();
         let content = json!([{"tool_use_id": r.tool_use_id, "type": "tool_result", "content": r.content,
                      "is_error": r.is_error}]);
-        emit(
-            &json!({"type": "user", "message": {"role": "user", "content": content},
+        let mut line = json!({"type": "user", "message": {"role": "user", "content": content},
             "parent_tool_use_id": null, "session_id": self.sid(), "uuid": uuid,
-            "timestamp": now_timestamp(), "tool_use_result": r.tool_use_result,
-            "tool_result_meta": [r.meta]}),
-        );
+            "timestamp": now_timestamp(), "tool_use_result": r.tool_use_result});
+        // 2.1.197 has no `tool_result_meta`.
+        if !self.old() {
+            line["tool_result_meta"] = json!([r.meta]);
+        }
+        emit(&line);
         self.session.transcript.chained(
             "user",
             json!({"promptId": self.prompt_id, "message": {"role": "user", "content": content},
@@ -200,15 +214,18 @@ impl Turn<'_> {
 
     /// Interrupt while a tool runs (doc §9): an error tool result, then the tool-use marker.
     pub(super) fn abort_tool(&mut self, tool_use_id: &str) {
+        self.flush_replay();
         let uuid = new_uuid();
         let content = json!([{"type": "tool_result", "content": INTERRUPTED_TOOL_TEXT,
                               "is_error": true, "tool_use_id": tool_use_id}]);
-        emit(
-            &json!({"type": "user", "message": {"role": "user", "content": content},
+        let mut line = json!({"type": "user", "message": {"role": "user", "content": content},
             "parent_tool_use_id": null, "session_id": self.sid(), "uuid": uuid,
-            "timestamp": now_timestamp(), "tool_use_result": "User rejected tool use",
-            "tool_result_meta": [{"id": tool_use_id, "non_execution_kind": "user-rejected"}]}),
-        );
+            "timestamp": now_timestamp(), "tool_use_result": "User rejected tool use"});
+        if !self.old() {
+            line["tool_result_meta"] =
+                json!([{"id": tool_use_id, "non_execution_kind": "user-rejected"}]);
+        }
+        emit(&line);
         self.session.transcript.chained(
             "user",
             json!({"promptId": self.prompt_id, "message": {"role": "user", "content": content},
