@@ -550,7 +550,7 @@ impl ChatTask {
                     project_slug: slug.clone(),
                     session_id: self.session_id.clone(),
                     job_id: job_id.clone(),
-                    queued: self.live.is_none() && self.ctx.pool.available_permits() == 0,
+                    queued: self.live.is_none() && self.ctx.must_wait().await,
                 })),
             }));
             let preface = paddock_proto::encode(&sent).ok().map(Arc::from);
@@ -966,19 +966,21 @@ impl ChatTask {
         if let Ok(p) = self.ctx.pool.clone().try_acquire_owned() {
             return Ok(p);
         }
-        let max = self.ctx.cfg.max_processes;
-        self.ctx.hub
-            .emit(
-                &self.session_id,
-                ChatEvent::Notice(Notice {
-                    kind: NoticeKind::Info,
-                    message: format!(
-                        "waiting for a free claude process (all {max} are busy; max_processes sets the bound)"
-                    ),
-                }),
-            )
-            .await;
-        self.ctx.tell(Cmd::Waiting(true)).await;
+        // An idle process is reaped for this turn: it waits only for that one to stop.
+        if !self.ctx.ask(Cmd::Wait).await {
+            let max = self.ctx.cfg.max_processes;
+            self.ctx.hub
+                .emit(
+                    &self.session_id,
+                    ChatEvent::Notice(Notice {
+                        kind: NoticeKind::Info,
+                        message: format!(
+                            "waiting for a free claude process (all {max} are busy; max_processes sets the bound)"
+                        ),
+                    }),
+                )
+                .await;
+        }
         let pool = self.ctx.pool.clone();
         let acquire = pool.acquire_owned();
         tokio::pin!(acquire);
@@ -999,7 +1001,7 @@ impl ChatTask {
                 },
             }
         };
-        self.ctx.tell(Cmd::Waiting(false)).await;
+        self.ctx.tell(Cmd::Waited).await;
         result
     }
 
