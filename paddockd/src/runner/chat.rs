@@ -448,6 +448,7 @@ impl ChatTask {
             reply,
             unprompted,
         } = job;
+        let req = crate::chats::recovery_as_run(&self.ctx.state.runs, &self.session_id, req);
         let is_unprompted = unprompted.is_some();
         if !is_unprompted {
             self.last = Some(LastTurn {
