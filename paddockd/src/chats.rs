@@ -93,7 +93,7 @@ impl Joined {
         ChatSummary {
             session_id: c.session_id.clone(),
             project_slug: project_slug.to_owned(),
-            title: display_title(&c.title, sid),
+            title: display_title(chat_title(c, prov), sid),
             origin: prov.map_or(Origin::Human, |p| p.origin),
             depth: prov.map_or(0, |p| p.depth),
             parent_session_id: prov.and_then(|p| p.parent_session_id.clone()),
@@ -135,7 +135,12 @@ impl Joined {
         ChatSummary {
             session_id: sid.to_owned(),
             project_slug: project_slug.to_owned(),
-            title: display_title(prompt.as_deref().unwrap_or(""), sid),
+            title: display_title(
+                prov.and_then(|p| p.title.as_deref())
+                    .or(prompt.as_deref())
+                    .unwrap_or(""),
+                sid,
+            ),
             origin: prov.map_or(Origin::Human, |p| p.origin),
             depth: prov.map_or(0, |p| p.depth),
             parent_session_id: prov.and_then(|p| p.parent_session_id.clone()),
@@ -181,6 +186,15 @@ fn inferred_parent(injections: Option<&[Injection]>) -> Option<ChatRef> {
         }),
         _ => None,
     })
+}
+
+/// A chat's title as the index has it, with its creation name in between: the custom title,
+/// else the name it was created with (`create_chat`'s `name`), else the first prompt.
+pub(crate) fn chat_title<'a>(c: &'a IndexedChat, prov: Option<&'a RunProvenance>) -> &'a str {
+    c.custom_title
+        .as_deref()
+        .or(prov.and_then(|p| p.title.as_deref()))
+        .unwrap_or(&c.title)
 }
 
 /// A chat's title: its custom title or first prompt, on one line; its id when it has neither.
@@ -581,6 +595,7 @@ pub async fn fork_as(d: &Daemon, f: ChatFork, origin: Origin) -> Result<Forked, 
                 parent_project: Some(project.slug.clone()),
                 created_at: Some(chrono::Utc::now().to_rfc3339()),
                 trigger: None,
+                title: None,
             },
         )
         .await;
@@ -696,6 +711,7 @@ pub async fn import(d: &Daemon, user: &str, i: ChatImport) -> Result<Imported, E
                                 chrono::DateTime::<chrono::Utc>::from(a.mtime).to_rfc3339(),
                             ),
                             trigger: None,
+                            title: None,
                         },
                     ));
                     adopted.push(a.session_id.clone());

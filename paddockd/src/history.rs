@@ -37,10 +37,7 @@ pub async fn list(d: &Daemon, user: &str, req: HistoryList) -> Result<History, E
     let provenance = d.state.stores.run_provenance.all();
     let title_of = |sid: &str| {
         d.state
-            .index
-            .get(sid)
-            .map(|c| c.title)
-            .filter(|t| !t.trim().is_empty())
+            .title(sid)
             .unwrap_or_else(|| format!("Chat {}", sid.get(..8).unwrap_or(sid)))
     };
     let mut runs: Vec<RunSummary> = d

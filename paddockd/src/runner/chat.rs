@@ -496,6 +496,7 @@ impl ChatTask {
                 parent_project: None,
                 created_at: None,
                 trigger: None,
+                title: None,
             });
             let marker = RunProvenance {
                 created_at: marker.created_at.clone().or_else(|| Some(now.clone())),

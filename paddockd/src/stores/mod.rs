@@ -196,6 +196,7 @@ mod tests {
             parent_project: None,
             created_at: None,
             trigger: None,
+            title: None,
         };
         stores.run_provenance.stamp(sid, p).await.unwrap();
         let inj = Injection {

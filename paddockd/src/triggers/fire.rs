@@ -110,6 +110,7 @@ pub async fn fire(
             parent_project: None,
             created_at: None,
             trigger: Some(name.to_owned()),
+            title: None,
         }),
         session_id,
         message: message.clone(),

@@ -794,3 +794,41 @@ async fn send_file_still_works_with_attachments_turned_off() {
     assert_eq!(attachment(&mut c, snapshot).await.size, 8);
     d.stop().await.unwrap();
 }
+
+async fn history(c: &mut RawClient) -> paddock_proto::History {
+    match c
+        .request(Request::HistoryList(paddock_proto::HistoryList {
+            project_slug: None,
+            unattended: false,
+            limit: None,
+        }))
+        .await
+    {
+        Ok(Reply::History(h)) => h,
+        other => panic!("history:list: {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn create_chats_name_is_the_childs_title_in_the_list_and_history() {
+    let d = daemon(|_| {}).await;
+    let mut c = d.client().await;
+    let root = c.send_turn("", None, "manager").await;
+    c.frames_until_complete(&root.session_id).await;
+    let token = token_of(&mcp_config_of(&d, &root.session_id).unwrap());
+    let (text, is_error) = call(
+        &mut c,
+        &token,
+        "create_chat",
+        json!({"prompt": "look into the flaky login test", "name": "Login flake"}),
+    )
+    .await;
+    assert!(!is_error, "{text}");
+    let child = session_of(&text);
+    let row = settled(&mut c, &child, 2).await;
+    assert_eq!(row.title, "Login flake", "ls and the tree show the name");
+    let runs = history(&mut c).await.runs;
+    let run = runs.iter().find(|r| r.session_id == child).unwrap();
+    assert_eq!(run.title, "Login flake", "History shows the name");
+    d.stop().await.unwrap();
+}
