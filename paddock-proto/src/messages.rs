@@ -1429,6 +1429,11 @@ pub struct RunSummary {
     /// The prompt, cut to 200 characters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prompt: Option<String>,
+    /// Who injected the run's message, as the transcript labels it: another chat (`sent`,
+    /// with the sender's title then), a schedule, a hook, recovery. Absent for a person's
+    /// turn and for runs recorded before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attribution: Option<Attribution>,
     /// Unattended and finished since the user last looked.
     pub is_new: bool,
 }

@@ -451,9 +451,10 @@ is one mark for every project, so with -p, or when --limit leaves new runs out, 
 marked seen.
 
 --json prints one object: {\"runs\": [{jobId, projectSlug, sessionId, title, origin, depth, \
-trigger, status, startedAt, finishedAt, costUsd, prompt, isNew}], \"lastSeen\": TIME, \
-\"newUnattended\": N}, optional fields left out when unknown. --json never marks the runs \
-seen.",
+trigger, status, startedAt, finishedAt, costUsd, prompt, attribution, isNew}], \"lastSeen\": \
+TIME, \"newUnattended\": N}, optional fields left out when unknown. A run whose message another \
+chat sent is shown as \"sent by\" that chat (attribution {kind: \"sent\", fromSessionId, \
+fromTitle}). --json never marks the runs seen.",
         after_help = "\
 Examples:
   paddock history                           what ran, and what ran while you were away

@@ -55,6 +55,7 @@ pub async fn list(d: &Daemon, user: &str, req: HistoryList) -> Result<History, E
                 .map(|t| ms_of(Some(t)));
             RunSummary {
                 title: title_of(&r.session_id),
+                attribution: r.attribution,
                 // A skipped fire did nothing: it is listed, but it is not news.
                 is_new: is_unattended(r.origin)
                     && !matches!(r.status, RunStatus::Running | RunStatus::Skipped)
@@ -108,6 +109,7 @@ pub async fn list(d: &Daemon, user: &str, req: HistoryList) -> Result<History, E
             finished_at: chat.updated_at.clone(),
             cost_usd: Some(chat.usage.cost_usd).filter(|c| *c > 0.0),
             prompt: chat.first_prompt.as_deref().map(cut),
+            attribution: None,
             is_new: false,
         });
     }

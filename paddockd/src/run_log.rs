@@ -12,7 +12,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use paddock_proto::{Origin, RunStatus};
+use paddock_proto::{Attribution, Origin, RunStatus};
 use serde::{Deserialize, Serialize};
 
 /// Runs kept in memory and, after compaction, on disk.
@@ -38,6 +38,9 @@ pub struct RunRecord {
     pub finished_at: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost_usd: Option<f64>,
+    /// Who injected the run's message (another chat, a schedule, a hook, recovery).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attribution: Option<Attribution>,
 }
 
 /// A line of the log.
@@ -303,6 +306,7 @@ mod tests {
             status: RunStatus::Running,
             finished_at: None,
             cost_usd: None,
+            attribution: None,
         }
     }
 

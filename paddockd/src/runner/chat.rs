@@ -538,6 +538,7 @@ impl ChatTask {
             status: RunStatus::Running,
             finished_at: None,
             cost_usd: None,
+            attribution: req.attribution.clone(),
         };
         if let Err(e) = state.runs.started(run).await {
             tracing::warn!(session = %self.session_id, "could not record the run in the history: {e}");

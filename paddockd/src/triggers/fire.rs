@@ -90,6 +90,7 @@ pub async fn fire(
             status: RunStatus::Skipped,
             finished_at: None,
             cost_usd: None,
+            attribution: None,
         };
         if let Err(e) = d.state.runs.skipped(record).await {
             tracing::warn!(

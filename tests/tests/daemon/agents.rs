@@ -832,3 +832,48 @@ async fn create_chats_name_is_the_childs_title_in_the_list_and_history() {
     assert_eq!(run.title, "Login flake", "History shows the name");
     d.stop().await.unwrap();
 }
+
+#[tokio::test]
+async fn a_message_a_child_sends_its_parent_is_in_history_as_sent_by_the_child() {
+    let d = daemon(|_| {}).await;
+    let mut c = d.client().await;
+    let root = c.send_turn("", None, "manager").await;
+    c.frames_until_complete(&root.session_id).await;
+    let root_token = token_of(&mcp_config_of(&d, &root.session_id).unwrap());
+    let (text, _) = call(
+        &mut c,
+        &root_token,
+        "create_chat",
+        json!({"prompt": "child task"}),
+    )
+    .await;
+    let child = session_of(&text);
+    settled(&mut c, &child, 2).await;
+    let child_token = token_of(&mcp_config_of(&d, &child).unwrap());
+    let (text, is_error) = call(
+        &mut c,
+        &child_token,
+        "send_message",
+        json!({"sessionId": root.session_id, "message": "report: all done"}),
+    )
+    .await;
+    assert!(!is_error, "{text}");
+    settled(&mut c, &root.session_id, 4).await;
+    let runs = history(&mut c).await.runs;
+    let report = runs
+        .iter()
+        .find(|r| {
+            r.session_id == root.session_id && r.prompt.as_deref() == Some("report: all done")
+        })
+        .unwrap_or_else(|| panic!("the report's run: {runs:?}"));
+    // On the wire: who sent it, as the transcript's attribution says it.
+    let wire = serde_json::to_value(report).unwrap();
+    assert_eq!(wire["attribution"]["kind"], "sent", "{wire}");
+    assert_eq!(
+        wire["attribution"]["fromSessionId"],
+        child.as_str(),
+        "{wire}"
+    );
+    assert_eq!(wire["attribution"]["fromTitle"], "child task", "{wire}");
+    d.stop().await.unwrap();
+}
