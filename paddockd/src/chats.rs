@@ -39,12 +39,15 @@ struct Joined {
     parked: HashMap<String, crate::parking::Parked>,
     /// Running chats: session id → project slug.
     running: HashMap<String, String>,
+    /// Chats open in a client now (subscribed).
+    watched: HashSet<String>,
 }
 
 impl Joined {
     async fn snapshot(d: &Daemon, user: &str) -> Self {
         d.state.wait_ready().await;
         let s = &d.state.stores;
+        let hub = d.hub.snapshot().await;
         Self {
             user_seen: s.read_state.for_user(user),
             user_unread: s.unread.for_user(user),
@@ -56,7 +59,13 @@ impl Joined {
             queued: s.queued.clone(),
             interrupted: interrupted_chats(&d.state.runs),
             parked: d.state.parking.all(),
-            running: running_sessions(d).await,
+            running: hub
+                .turns
+                .into_iter()
+                .filter(|t| t.running)
+                .map(|t| (t.session_id, t.project_slug))
+                .collect(),
+            watched: hub.watched,
         }
     }
 
@@ -76,10 +85,18 @@ impl Joined {
         )
     }
 
+    /// The one rule for unread: flagged unread by the user, or active since they last saw it,
+    /// except while a turn streams into a client that has the chat open (subscribed): that is
+    /// being read as it arrives. (The turn's end is marked read by the client that shows it.)
+    fn is_unread(&self, sid: &str, last_activity_ms: i64) -> bool {
+        let seen = self.user_seen.get(sid).copied().unwrap_or(0);
+        let streaming_to_a_reader = self.running.contains_key(sid) && self.watched.contains(sid);
+        self.user_unread.contains(sid) || (last_activity_ms > seen && !streaming_to_a_reader)
+    }
+
     fn row(&self, project_slug: &str, c: &IndexedChat) -> ChatSummary {
         let sid = c.session_id.as_str();
         let prov = self.provenance.get(sid);
-        let seen = self.user_seen.get(sid).copied().unwrap_or(0);
         let usage =
             (c.usage.context_tokens > 0 || c.usage.output_tokens > 0).then_some(ChatUsage {
                 context_tokens: c.usage.context_tokens,
@@ -106,7 +123,7 @@ impl Joined {
             model: c.model.clone(),
             message_count: c.message_count,
             running: self.running.contains_key(sid),
-            unread: self.user_unread.contains(sid) || c.last_activity_ms > seen,
+            unread: self.is_unread(sid, c.last_activity_ms),
             archived: self.archived.contains(sid),
             starred: self.starred.contains(sid),
             detached: self.detached.contains(sid),

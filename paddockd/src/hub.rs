@@ -61,6 +61,8 @@ pub struct TurnInfo {
 pub struct HubSnapshot {
     pub turns: Vec<TurnInfo>,
     pub clients: u32,
+    /// Chats some client is subscribed to now: open in it, read as their turns stream.
+    pub watched: HashSet<String>,
 }
 
 enum Command {
@@ -377,9 +379,16 @@ impl HubTask {
                     .filter_map(|s| s.turn.as_ref())
                     .map(|t| t.info.clone())
                     .collect();
+                let watched = self
+                    .sessions
+                    .iter()
+                    .filter(|(_, s)| !s.subscribers.is_empty())
+                    .map(|(sid, _)| sid.clone())
+                    .collect();
                 let _ = reply.send(HubSnapshot {
                     turns,
                     clients: u32::try_from(self.clients.len()).unwrap_or(u32::MAX),
+                    watched,
                 });
             }
         }
