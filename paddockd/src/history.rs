@@ -56,8 +56,10 @@ pub async fn list(d: &Daemon, user: &str, req: HistoryList) -> Result<History, E
             RunSummary {
                 title: title_of(&r.session_id),
                 attribution: r.attribution,
-                // A skipped fire did nothing: it is listed, but it is not news.
+                // A skipped fire did nothing, and a run in a chat a client had open was
+                // seen: listed, but not news.
                 is_new: is_unattended(r.origin)
+                    && !r.watched
                     && !matches!(r.status, RunStatus::Running | RunStatus::Skipped)
                     && finished.is_some_and(|f| f > seen_ms),
                 job_id: r.job_id,

@@ -539,6 +539,7 @@ impl ChatTask {
             finished_at: None,
             cost_usd: None,
             attribution: req.attribution.clone(),
+            watched: false,
         };
         if let Err(e) = state.runs.started(run).await {
             tracing::warn!(session = %self.session_id, "could not record the run in the history: {e}");
@@ -832,7 +833,12 @@ impl ChatTask {
             ))
             .await;
         }
-        if let Err(e) = state.runs.finished(&job_id, end.status, end.cost_usd).await {
+        let watched = hub.watched(&self.session_id, &job_id).await;
+        if let Err(e) = state
+            .runs
+            .finished(&job_id, end.status, end.cost_usd, watched)
+            .await
+        {
             tracing::warn!(session = %self.session_id, "could not record the run's end in the history: {e}");
         }
         // The transcript has grown: index it now rather than wait for the watcher, and before

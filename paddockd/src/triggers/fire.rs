@@ -91,6 +91,7 @@ pub async fn fire(
             finished_at: None,
             cost_usd: None,
             attribution: None,
+            watched: false,
         };
         if let Err(e) = d.state.runs.skipped(record).await {
             tracing::warn!(
