@@ -1761,9 +1761,13 @@ pub struct ProjectOverview {
     pub chats: u32,
     pub running: u32,
     pub unread: u32,
-    /// When the sweeper last curated the files (RFC 3339).
+    /// When the sweeper last ran (RFC 3339); with `sweepError`, when it failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub swept_at: Option<String>,
+    /// Why the last sweep failed (the files are as an earlier sweep left them); absent when it
+    /// succeeded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sweep_error: Option<String>,
 }
 
 /// The most of OVERVIEW.md `project:overview` carries.

@@ -1697,6 +1697,27 @@ fn table() -> Vec<(&'static str, Golden)> {
                     running: 1,
                     unread: 2,
                     swept_at: Some(s("2026-11-03T09:20:41Z")),
+                    sweep_error: None,
+                })),
+            ),
+        ),
+        (
+            "reply.project_overview.sweep_failed",
+            ok(
+                95,
+                Reply::ProjectOverview(Box::new(ProjectOverview {
+                    project: ProjectInfo {
+                        slug: s(PROJECT),
+                        path: s("/home/ana/src/webapp"),
+                        created_at: Some(s("2026-10-30T11:05:00Z")),
+                        ..Default::default()
+                    },
+                    chats: 12,
+                    running: 0,
+                    unread: 1,
+                    swept_at: Some(s("2026-11-03T18:35:02Z")),
+                    sweep_error: Some(s("the reply was not used (nothing written): the marker <<<OVERVIEW>>> is missing")),
+                    ..Default::default()
                 })),
             ),
         ),

@@ -785,8 +785,9 @@ sweeper last wrote them (after your turns). OVERVIEW.md is cut at 64 KiB, CHANGE
 entries first) to its newest 32 KiB; a cut is said.
 
 --json prints one object: {project: <as in `paddock project ls --json`>, overview, \
-overviewTruncated, changelog, changelogTruncated, chats, running, unread, sweptAt}; overview \
-and changelog are left out before the sweeper wrote them.",
+overviewTruncated, changelog, changelogTruncated, chats, running, unread, sweptAt, sweepError}; \
+overview and changelog are left out before the sweeper wrote them; sweepError says why the last \
+sweep failed (then sweptAt is when it did, and the text says \"sweep failed\").",
         after_help = "\
 Examples:
   paddock project show web
