@@ -1513,6 +1513,11 @@ pub struct RunSummary {
     /// The prompt, cut to 200 characters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prompt: Option<String>,
+    /// Who injected the run's message, as the transcript labels it: another chat (`sent`,
+    /// with the sender's title then), a schedule, a hook, recovery. Absent for a person's
+    /// turn and for runs recorded before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attribution: Option<Attribution>,
     /// Unattended and finished since the user last looked.
     pub is_new: bool,
 }
@@ -1844,9 +1849,13 @@ pub struct ProjectOverview {
     pub chats: u32,
     pub running: u32,
     pub unread: u32,
-    /// When the sweeper last curated the files (RFC 3339).
+    /// When the sweeper last ran (RFC 3339); with `sweepError`, when it failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub swept_at: Option<String>,
+    /// Why the last sweep failed (the files are as an earlier sweep left them); absent when it
+    /// succeeded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sweep_error: Option<String>,
 }
 
 /// The most of OVERVIEW.md `project:overview` carries.

@@ -1734,6 +1734,27 @@ fn table() -> Vec<(&'static str, Golden)> {
                     running: 1,
                     unread: 2,
                     swept_at: Some(s("2026-11-03T09:20:41Z")),
+                    sweep_error: None,
+                })),
+            ),
+        ),
+        (
+            "reply.project_overview.sweep_failed",
+            ok(
+                95,
+                Reply::ProjectOverview(Box::new(ProjectOverview {
+                    project: ProjectInfo {
+                        slug: s(PROJECT),
+                        path: s("/home/ana/src/webapp"),
+                        created_at: Some(s("2026-10-30T11:05:00Z")),
+                        ..Default::default()
+                    },
+                    chats: 12,
+                    running: 0,
+                    unread: 1,
+                    swept_at: Some(s("2026-11-03T18:35:02Z")),
+                    sweep_error: Some(s("the reply was not used (nothing written): the marker <<<OVERVIEW>>> is missing")),
+                    ..Default::default()
                 })),
             ),
         ),
@@ -2541,6 +2562,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                             finished_at: Some(s("2026-11-02T02:01:37Z")),
                             cost_usd: Some(0.0412),
                             prompt: Some(s("Check last night's backup and report anything odd.")),
+                            attribution: None,
                             is_new: true,
                         },
                         RunSummary {
@@ -2556,10 +2578,41 @@ fn table() -> Vec<(&'static str, Golden)> {
                             finished_at: None,
                             cost_usd: None,
                             prompt: Some(s("Find where the session cookie is refreshed.")),
+                            attribution: None,
                             is_new: false,
                         },
                     ],
                     last_seen: Some(s("2026-11-01T18:30:00Z")),
+                    new_unattended: 1,
+                }),
+            ),
+        ),
+        (
+            "reply.history.sent",
+            ok(
+                26,
+                Reply::History(History {
+                    runs: vec![RunSummary {
+                        job_id: s("0193f4c4-2c3b-7e5f-9d40-7b0c1f2e3d89"),
+                        project_slug: s(PROJECT),
+                        session_id: s(SESSION),
+                        title: s("Fix the flaky login test"),
+                        origin: Origin::Spawned,
+                        depth: 0,
+                        trigger: None,
+                        status: RunStatus::Completed,
+                        started_at: s("2026-11-03T09:16:10Z"),
+                        finished_at: Some(s("2026-11-03T09:16:52Z")),
+                        cost_usd: Some(0.0123),
+                        prompt: Some(s("Report: the race is in refreshSession; fixed and tested.")),
+                        attribution: Some(Attribution::Sent {
+                            from_session_id: s(CHILD),
+                            from_project: s(PROJECT),
+                            from_title: Some(s("Investigate cookie refresh race")),
+                        }),
+                        is_new: true,
+                    }],
+                    last_seen: Some(s("2026-11-03T09:00:00Z")),
                     new_unattended: 1,
                 }),
             ),
@@ -2583,6 +2636,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                             finished_at: Some(s("2026-11-03T07:44:30Z")),
                             cost_usd: Some(0.0187),
                             prompt: None,
+                            attribution: None,
                             is_new: true,
                         },
                         RunSummary {
@@ -2598,6 +2652,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                             finished_at: Some(s("2026-11-03T09:13:02Z")),
                             cost_usd: None,
                             prompt: Some(s("The login test fails about one run in five.")),
+                            attribution: None,
                             is_new: false,
                         },
                         RunSummary {
@@ -2613,6 +2668,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                             finished_at: Some(s("2026-10-28T17:02:45Z")),
                             cost_usd: None,
                             prompt: None,
+                            attribution: None,
                             is_new: false,
                         },
                     ],

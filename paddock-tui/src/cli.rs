@@ -502,9 +502,10 @@ is one mark for every project, so with -p, or when --limit leaves new runs out, 
 marked seen.
 
 --json prints one object: {\"runs\": [{jobId, projectSlug, sessionId, title, origin, depth, \
-trigger, status, startedAt, finishedAt, costUsd, prompt, isNew}], \"lastSeen\": TIME, \
-\"newUnattended\": N}, optional fields left out when unknown. --json never marks the runs \
-seen.",
+trigger, status, startedAt, finishedAt, costUsd, prompt, attribution, isNew}], \"lastSeen\": \
+TIME, \"newUnattended\": N}, optional fields left out when unknown. A run whose message another \
+chat sent is shown as \"sent by\" that chat (attribution {kind: \"sent\", fromSessionId, \
+fromTitle}). --json never marks the runs seen.",
         after_help = "\
 Examples:
   paddock history                           what ran, and what ran while you were away
@@ -840,8 +841,9 @@ sweeper last wrote them (after your turns). OVERVIEW.md is cut at 64 KiB, CHANGE
 entries first) to its newest 32 KiB; a cut is said.
 
 --json prints one object: {project: <as in `paddock project ls --json`>, overview, \
-overviewTruncated, changelog, changelogTruncated, chats, running, unread, sweptAt}; overview \
-and changelog are left out before the sweeper wrote them.",
+overviewTruncated, changelog, changelogTruncated, chats, running, unread, sweptAt, sweepError}; \
+overview and changelog are left out before the sweeper wrote them; sweepError says why the last \
+sweep failed (then sweptAt is when it did, and the text says \"sweep failed\").",
         after_help = "\
 Examples:
   paddock project show web

@@ -820,6 +820,7 @@ fn history_reply(new_unattended: u32) -> History {
             finished_at: Some("2026-11-02T02:01:37Z".into()),
             cost_usd: Some(0.04),
             prompt: None,
+            attribution: None,
             is_new: new_unattended > 0,
         }],
         last_seen: Some("2026-11-01T18:30:00Z".into()),

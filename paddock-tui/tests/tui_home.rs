@@ -73,6 +73,7 @@ fn overview() -> Box<ProjectOverview> {
         running: 1,
         unread: 2,
         swept_at: Some("2026-11-03T08:12:00Z".into()),
+        sweep_error: None,
     })
 }
 
@@ -273,5 +274,27 @@ fn plain_home_has_no_colour_and_only_ascii() -> TestResult {
                 .all(|c| c.fg == Color::Reset && c.bg == Color::Reset && c.symbol().is_ascii())
         );
     }
+    Ok(())
+}
+
+#[test]
+fn a_failed_sweep_is_shown_as_failed_with_its_reason() -> TestResult {
+    let mut app = app(Theme::default());
+    app.on_key(ch('O'));
+    let home = app.home.as_mut().ok_or("Home closed")?;
+    home.set_clock(DateTime::parse_from_rfc3339("2026-11-03T19:00:00+01:00").ok());
+    let mut o = overview();
+    o.swept_at = Some("2026-11-03T17:35:00Z".into());
+    o.sweep_error = Some(
+        "the reply was not used (nothing written): the marker <<<OVERVIEW>>> is missing".into(),
+    );
+    home.answer("webapp", Ok(o));
+    let page = text(&mut app, 120, 40)?;
+    assert!(page.contains("sweep failed 18:35"), "{page}");
+    assert!(!page.contains("swept 18:35"), "{page}");
+    assert!(
+        page.contains("The last sweep failed: the reply was not used (nothing written): the marker <<<OVERVIEW>>> is missing"),
+        "{page}"
+    );
     Ok(())
 }

@@ -187,6 +187,7 @@ fn run(sid: &str, trigger: Option<&str>, status: RunStatus, started: &str) -> Ru
         finished_at: None,
         cost_usd: None,
         prompt: None,
+        attribution: None,
         is_new: false,
     }
 }

@@ -38,6 +38,7 @@ fn run(
         finished_at: finished.map(Into::into),
         cost_usd: None,
         prompt: None,
+        attribution: None,
         is_new: false,
     }
 }

@@ -58,10 +58,7 @@ fn now() -> String {
 /// The chat's title, or its short id.
 pub fn title_of(d: &Daemon, session_id: &str) -> String {
     d.state
-        .index
-        .get(session_id)
-        .map(|c| c.title)
-        .filter(|t| !t.trim().is_empty())
+        .title(session_id)
         .unwrap_or_else(|| format!("chat {}", session_id.get(..8).unwrap_or(session_id)))
 }
 

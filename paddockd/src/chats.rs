@@ -39,12 +39,15 @@ struct Joined {
     parked: HashMap<String, crate::parking::Parked>,
     /// Running chats: session id → project slug.
     running: HashMap<String, String>,
+    /// Chats open in a client now (subscribed).
+    watched: HashSet<String>,
 }
 
 impl Joined {
     async fn snapshot(d: &Daemon, user: &str) -> Self {
         d.state.wait_ready().await;
         let s = &d.state.stores;
+        let hub = d.hub.snapshot().await;
         Self {
             user_seen: s.read_state.for_user(user),
             user_unread: s.unread.for_user(user),
@@ -56,7 +59,13 @@ impl Joined {
             queued: s.queued.clone(),
             interrupted: interrupted_chats(&d.state.runs),
             parked: d.state.parking.all(),
-            running: running_sessions(d).await,
+            running: hub
+                .turns
+                .into_iter()
+                .filter(|t| t.running)
+                .map(|t| (t.session_id, t.project_slug))
+                .collect(),
+            watched: hub.watched,
         }
     }
 
@@ -76,10 +85,18 @@ impl Joined {
         )
     }
 
+    /// The one rule for unread: flagged unread by the user, or active since they last saw it,
+    /// except while a turn streams into a client that has the chat open (subscribed): that is
+    /// being read as it arrives. (The turn's end is marked read by the client that shows it.)
+    fn is_unread(&self, sid: &str, last_activity_ms: i64) -> bool {
+        let seen = self.user_seen.get(sid).copied().unwrap_or(0);
+        let streaming_to_a_reader = self.running.contains_key(sid) && self.watched.contains(sid);
+        self.user_unread.contains(sid) || (last_activity_ms > seen && !streaming_to_a_reader)
+    }
+
     fn row(&self, project_slug: &str, c: &IndexedChat) -> ChatSummary {
         let sid = c.session_id.as_str();
         let prov = self.provenance.get(sid);
-        let seen = self.user_seen.get(sid).copied().unwrap_or(0);
         let usage =
             (c.usage.context_tokens > 0 || c.usage.output_tokens > 0).then_some(ChatUsage {
                 context_tokens: c.usage.context_tokens,
@@ -93,7 +110,7 @@ impl Joined {
         ChatSummary {
             session_id: c.session_id.clone(),
             project_slug: project_slug.to_owned(),
-            title: display_title(&c.title, sid),
+            title: display_title(chat_title(c, prov), sid),
             origin: prov.map_or(Origin::Human, |p| p.origin),
             depth: prov.map_or(0, |p| p.depth),
             parent_session_id: prov.and_then(|p| p.parent_session_id.clone()),
@@ -106,7 +123,7 @@ impl Joined {
             model: c.model.clone(),
             message_count: c.message_count,
             running: self.running.contains_key(sid),
-            unread: self.user_unread.contains(sid) || c.last_activity_ms > seen,
+            unread: self.is_unread(sid, c.last_activity_ms),
             archived: self.archived.contains(sid),
             starred: self.starred.contains(sid),
             detached: self.detached.contains(sid),
@@ -135,7 +152,12 @@ impl Joined {
         ChatSummary {
             session_id: sid.to_owned(),
             project_slug: project_slug.to_owned(),
-            title: display_title(prompt.as_deref().unwrap_or(""), sid),
+            title: display_title(
+                prov.and_then(|p| p.title.as_deref())
+                    .or(prompt.as_deref())
+                    .unwrap_or(""),
+                sid,
+            ),
             origin: prov.map_or(Origin::Human, |p| p.origin),
             depth: prov.map_or(0, |p| p.depth),
             parent_session_id: prov.and_then(|p| p.parent_session_id.clone()),
@@ -181,6 +203,15 @@ fn inferred_parent(injections: Option<&[Injection]>) -> Option<ChatRef> {
         }),
         _ => None,
     })
+}
+
+/// A chat's title as the index has it, with its creation name in between: the custom title,
+/// else the name it was created with (`create_chat`'s `name`), else the first prompt.
+pub(crate) fn chat_title<'a>(c: &'a IndexedChat, prov: Option<&'a RunProvenance>) -> &'a str {
+    c.custom_title
+        .as_deref()
+        .or(prov.and_then(|p| p.title.as_deref()))
+        .unwrap_or(&c.title)
 }
 
 /// A chat's title: its custom title or first prompt, on one line; its id when it has neither.
@@ -650,6 +681,7 @@ pub async fn fork_as(d: &Daemon, f: ChatFork, origin: Origin) -> Result<Forked, 
                 parent_project: Some(project.slug.clone()),
                 created_at: Some(chrono::Utc::now().to_rfc3339()),
                 trigger: None,
+                title: None,
             },
         )
         .await;
@@ -765,6 +797,7 @@ pub async fn import(d: &Daemon, user: &str, i: ChatImport) -> Result<Imported, E
                                 chrono::DateTime::<chrono::Utc>::from(a.mtime).to_rfc3339(),
                             ),
                             trigger: None,
+                            title: None,
                         },
                     ));
                     adopted.push(a.session_id.clone());
@@ -853,6 +886,33 @@ pub async fn set_queue(d: &Daemon, q: paddock_proto::ChatSetQueue) -> Result<(),
 
 /// What a recovered chat is told: its last turn was cut short.
 pub const CONTINUE_PROMPT: &str = "Your previous turn was cut short before it finished (the process running it stopped). Continue from where you left off.";
+/// The message `chat:continue` sends after the person stopped the turn themselves.
+pub const CONTINUE_AFTER_CANCEL_PROMPT: &str =
+    "I stopped your previous turn before it finished. Continue from where you left off.";
+
+/// A recovery turn (`chat:continue`, autodrive, a usage-limit resume) as it runs: after claude
+/// died or the daemon stopped, the recovery prompt with its attribution (⚠ continued after a
+/// background task was terminated); after the person cancelled the last turn, nothing was
+/// killed, so it is their own turn, unlabelled, saying they stopped it. Decided by the chat's
+/// task when the turn starts, once the turn before it has ended and its run is recorded.
+pub(crate) fn recovery_as_run(
+    runs: &crate::run_log::RunLog,
+    session_id: &str,
+    mut req: crate::runner::TurnRequest,
+) -> crate::runner::TurnRequest {
+    if req.attribution != Some(Attribution::Recovery) {
+        return req;
+    }
+    let last = runs
+        .recent()
+        .into_iter()
+        .find(|r| r.session_id == session_id && r.status != paddock_proto::RunStatus::Skipped);
+    if last.is_some_and(|r| r.status == paddock_proto::RunStatus::Cancelled) {
+        req.attribution = None;
+        CONTINUE_AFTER_CANCEL_PROMPT.clone_into(&mut req.message);
+    }
+    req
+}
 
 #[cfg(test)]
 mod tests {

@@ -37,10 +37,7 @@ pub async fn list(d: &Daemon, user: &str, req: HistoryList) -> Result<History, E
     let provenance = d.state.stores.run_provenance.all();
     let title_of = |sid: &str| {
         d.state
-            .index
-            .get(sid)
-            .map(|c| c.title)
-            .filter(|t| !t.trim().is_empty())
+            .title(sid)
             .unwrap_or_else(|| format!("Chat {}", sid.get(..8).unwrap_or(sid)))
     };
     let mut runs: Vec<RunSummary> = d
@@ -58,8 +55,11 @@ pub async fn list(d: &Daemon, user: &str, req: HistoryList) -> Result<History, E
                 .map(|t| ms_of(Some(t)));
             RunSummary {
                 title: title_of(&r.session_id),
-                // A skipped fire did nothing: it is listed, but it is not news.
+                attribution: r.attribution,
+                // A skipped fire did nothing, and a run in a chat a client had open was
+                // seen: listed, but not news.
                 is_new: is_unattended(r.origin)
+                    && !r.watched
                     && !matches!(r.status, RunStatus::Running | RunStatus::Skipped)
                     && finished.is_some_and(|f| f > seen_ms),
                 job_id: r.job_id,
@@ -111,6 +111,7 @@ pub async fn list(d: &Daemon, user: &str, req: HistoryList) -> Result<History, E
             finished_at: chat.updated_at.clone(),
             cost_usd: Some(chat.usage.cost_usd).filter(|c| *c > 0.0),
             prompt: chat.first_prompt.as_deref().map(cut),
+            attribution: None,
             is_new: false,
         });
     }

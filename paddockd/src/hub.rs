@@ -61,6 +61,8 @@ pub struct TurnInfo {
 pub struct HubSnapshot {
     pub turns: Vec<TurnInfo>,
     pub clients: u32,
+    /// Chats some client is subscribed to now: open in it, read as their turns stream.
+    pub watched: HashSet<String>,
 }
 
 enum Command {
@@ -99,6 +101,12 @@ enum Command {
     Notify(ClientId),
     Attention(paddock_proto::Attention),
     Snapshot(oneshot::Sender<HubSnapshot>),
+    /// Whether some client was subscribed to the turn `job_id` at any time while it ran.
+    Watched {
+        session_id: String,
+        job_id: String,
+        reply: oneshot::Sender<bool>,
+    },
 }
 
 /// `attention` ids remembered, so each event is sent once; the oldest are forgotten first.
@@ -216,10 +224,25 @@ impl Hub {
         self.send(Command::Snapshot(tx)).await;
         rx.await.unwrap_or_default()
     }
+
+    /// Whether a client had the chat open (was subscribed) at any time while the turn
+    /// `job_id` ran: a run someone watched is not news in "while you were away".
+    pub async fn watched(&self, session_id: &str, job_id: &str) -> bool {
+        let (reply, rx) = oneshot::channel();
+        self.send(Command::Watched {
+            session_id: session_id.to_owned(),
+            job_id: job_id.to_owned(),
+            reply,
+        })
+        .await;
+        rx.await.unwrap_or(false)
+    }
 }
 
 struct Turn {
     info: TurnInfo,
+    /// Some client was subscribed while it ran.
+    watched: bool,
     /// `(seq, line)`, oldest first; at most `buffer_frames` long.
     frames: VecDeque<(u64, Line)>,
 }
@@ -334,6 +357,7 @@ impl HubTask {
                 let session = self.session(&session_id);
                 session.turn = Some(Turn {
                     info,
+                    watched: !session.subscribers.is_empty(),
                     frames: VecDeque::new(),
                 });
                 if let Some(line) = line {
@@ -377,10 +401,29 @@ impl HubTask {
                     .filter_map(|s| s.turn.as_ref())
                     .map(|t| t.info.clone())
                     .collect();
+                let watched = self
+                    .sessions
+                    .iter()
+                    .filter(|(_, s)| !s.subscribers.is_empty())
+                    .map(|(sid, _)| sid.clone())
+                    .collect();
                 let _ = reply.send(HubSnapshot {
                     turns,
                     clients: u32::try_from(self.clients.len()).unwrap_or(u32::MAX),
+                    watched,
                 });
+            }
+            Command::Watched {
+                session_id,
+                job_id,
+                reply,
+            } => {
+                let watched = self
+                    .sessions
+                    .get(&session_id)
+                    .and_then(|s| s.turn.as_ref())
+                    .is_some_and(|t| t.info.job_id == job_id && t.watched);
+                let _ = reply.send(watched);
             }
         }
     }
@@ -443,6 +486,9 @@ impl HubTask {
         }
         let session = self.session(&session_id);
         session.subscribers.insert(client);
+        if let Some(turn) = session.turn.as_mut().filter(|t| t.info.running) {
+            turn.watched = true;
+        }
         let next_seq = session.next_seq;
         let (running, job_id) = match &session.turn {
             Some(t) => (t.info.running, Some(t.info.job_id.clone())),

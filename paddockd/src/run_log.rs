@@ -12,7 +12,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use paddock_proto::{Origin, RunStatus};
+use paddock_proto::{Attribution, Origin, RunStatus};
 use serde::{Deserialize, Serialize};
 
 /// Runs kept in memory and, after compaction, on disk.
@@ -38,6 +38,16 @@ pub struct RunRecord {
     pub finished_at: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost_usd: Option<f64>,
+    /// Who injected the run's message (another chat, a schedule, a hook, recovery).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attribution: Option<Attribution>,
+    /// A client had the chat open while it ran: someone saw it, so it is not news.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub watched: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// A line of the log.
@@ -52,6 +62,8 @@ enum Line {
         finished_at: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         cost_usd: Option<f64>,
+        #[serde(default, skip_serializing_if = "is_false")]
+        watched: bool,
     },
 }
 
@@ -110,12 +122,13 @@ impl RunLog {
         .await
     }
 
-    /// Records that a turn ended.
+    /// Records that a turn ended; `watched`: a client had the chat open while it ran.
     pub async fn finished(
         &self,
         job_id: &str,
         status: RunStatus,
         cost_usd: Option<f64>,
+        watched: bool,
     ) -> Result<(), RunLogError> {
         let finished_at = chrono::Utc::now().to_rfc3339();
         let line = Line::End {
@@ -123,6 +136,7 @@ impl RunLog {
             status,
             finished_at: finished_at.clone(),
             cost_usd,
+            watched,
         };
         let job = job_id.to_owned();
         self.append(line, move |runs| {
@@ -130,6 +144,7 @@ impl RunLog {
                 r.status = status;
                 r.finished_at = Some(finished_at);
                 r.cost_usd = cost_usd;
+                r.watched = watched;
             }
         })
         .await
@@ -244,11 +259,13 @@ fn load(path: &Path, keep: usize) -> (VecDeque<RunRecord>, usize) {
                 status,
                 finished_at,
                 cost_usd,
+                watched,
             }) => {
                 if let Some(r) = by_job.get(&job_id).and_then(|&i| runs.get_mut(i)) {
                     r.status = status;
                     r.finished_at = Some(finished_at);
                     r.cost_usd = cost_usd;
+                    r.watched = watched;
                 }
             }
             Err(_) => bad += 1,
@@ -275,6 +292,7 @@ fn compact(path: &Path, state: &mut State) -> std::io::Result<()> {
             status: run.status,
             finished_at: at,
             cost_usd: run.cost_usd,
+            watched: run.watched,
         });
         for line in std::iter::once(Line::Start(run.clone())).chain(finished) {
             serde_json::to_writer(&mut bytes, &line).map_err(std::io::Error::other)?;
@@ -303,6 +321,8 @@ mod tests {
             status: RunStatus::Running,
             finished_at: None,
             cost_usd: None,
+            attribution: None,
+            watched: false,
         }
     }
 
@@ -313,7 +333,7 @@ mod tests {
         let log = RunLog::open(path.clone());
         log.started(run("a")).await.unwrap();
         log.started(run("b")).await.unwrap();
-        log.finished("a", RunStatus::Completed, Some(0.5))
+        log.finished("a", RunStatus::Completed, Some(0.5), true)
             .await
             .unwrap();
         let recent = log.recent();
@@ -339,6 +359,8 @@ mod tests {
         );
         assert_eq!(recent[1].status, RunStatus::Completed);
         assert_eq!(recent[1].cost_usd, Some(0.5));
+        assert!(recent[1].watched, "a watched run stays watched");
+        assert!(!recent[0].watched);
     }
 
     #[tokio::test]
@@ -383,7 +405,7 @@ mod tests {
             log.started(r).await.unwrap();
         }
         for i in 0..(KEEP + 10) {
-            log.finished(&i.to_string(), RunStatus::Completed, None)
+            log.finished(&i.to_string(), RunStatus::Completed, None, false)
                 .await
                 .unwrap();
         }

@@ -98,6 +98,15 @@ impl ChatState {
     }
 
     /// The folder a project's transcripts are read from (the link in the daemon's Claude home).
+    /// A chat's title: its custom title (`/rename`, a named fork), else the name it was
+    /// created with (`create_chat`'s `name`), else its first prompt; `None` when blank.
+    pub fn title(&self, session_id: &str) -> Option<String> {
+        let chat = self.index.get(session_id)?;
+        let prov = self.stores.run_provenance.get(session_id);
+        Some(crate::chats::chat_title(&chat, prov.as_ref()).to_owned())
+            .filter(|t| !t.trim().is_empty())
+    }
+
     pub fn folder_of(&self, project: &Project) -> PathBuf {
         crate::chat_links::link_path(&self.claude_home, &project.agent_dir)
     }

@@ -103,6 +103,7 @@ mod tests {
             finished_at: None,
             cost_usd: None,
             prompt: None,
+            attribution: None,
             is_new: true,
         };
         History {

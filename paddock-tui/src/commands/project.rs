@@ -252,8 +252,17 @@ fn show(o: &ProjectOverview) -> String {
         "  {:<16}{} ({} running, {} unread)",
         "chats", o.chats, o.running, o.unread
     );
-    if let Some(at) = &o.swept_at {
-        let _ = writeln!(out, "  {:<16}{at}", "curated");
+    match (&o.swept_at, &o.sweep_error) {
+        (Some(at), Some(why)) => {
+            let _ = writeln!(out, "  {:<16}failed {at}: {why}", "sweep");
+        }
+        (None, Some(why)) => {
+            let _ = writeln!(out, "  {:<16}failed: {why}", "sweep");
+        }
+        (Some(at), None) => {
+            let _ = writeln!(out, "  {:<16}{at}", "curated");
+        }
+        (None, None) => {}
     }
     let mut file = |name: &str, text: &Option<String>, cut: bool, cut_note: &str| {
         let _ = writeln!(
@@ -290,4 +299,27 @@ fn show(o: &ProjectOverview) -> String {
         "older entries left out; the whole file is in the project's data folder",
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn show_says_a_failed_sweep_failed_and_why() {
+        let mut o = ProjectOverview {
+            swept_at: Some("2026-11-03T18:35:00Z".into()),
+            ..ProjectOverview::default()
+        };
+        assert!(show(&o).contains("curated         2026-11-03T18:35:00Z"));
+        o.sweep_error = Some("the marker <<<OVERVIEW>>> is missing".into());
+        let text = show(&o);
+        assert!(
+            text.contains(
+                "sweep           failed 2026-11-03T18:35:00Z: the marker <<<OVERVIEW>>> is missing"
+            ),
+            "{text}"
+        );
+        assert!(!text.contains("curated"), "{text}");
+    }
 }

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use chrono::{DateTime, Datelike as _, TimeZone};
-use paddock_proto::{History, Origin, RunStatus, RunSummary};
+use paddock_proto::{Attribution, History, Origin, RunStatus, RunSummary};
 
 use super::{clean_title, count, duration, project_label};
 
@@ -19,6 +19,42 @@ pub fn run_origin(origin: Origin, depth: u32) -> String {
         Origin::Spawned => "spawned".to_owned(),
         Origin::Hook => "hook".to_owned(),
         Origin::Adopted => "imported".to_owned(),
+    }
+}
+
+/// Who caused a run, as History shows it: the chat that sent its message (`sent by TITLE`,
+/// the title cut to `width` characters), else [`run_origin`]. A report a child sends its parent
+/// is the child's doing, not a run of the parent's own origin and depth.
+pub fn run_source(run: &RunSummary, width: usize) -> String {
+    match &run.attribution {
+        Some(Attribution::Sent {
+            from_session_id,
+            from_title,
+            ..
+        }) => {
+            let who = from_title
+                .as_deref()
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+                .map_or_else(
+                    || {
+                        format!(
+                            "chat {}",
+                            from_session_id.get(..8).unwrap_or(from_session_id)
+                        )
+                    },
+                    clean_title,
+                );
+            let mut chars = who.chars();
+            let head: String = chars.by_ref().take(width).collect();
+            let who = if chars.next().is_some() {
+                format!("{head}…")
+            } else {
+                head
+            };
+            format!("sent by {who}")
+        }
+        _ => run_origin(run.origin, run.depth),
     }
 }
 
@@ -94,6 +130,9 @@ where
     })
 }
 
+/// How much of a sending chat's title the table's ORIGIN column shows.
+const SENDER_CHARS: usize = 24;
+
 /// The runs as a table, newest first as the daemon sent them; new ones marked `*`. The banner,
 /// when there is one, comes first.
 pub fn history_table<Tz: TimeZone>(history: &History, now: &DateTime<Tz>) -> String
@@ -106,7 +145,7 @@ where
         .map(|run| {
             [
                 short_time(&run.started_at, now),
-                run_origin(run.origin, run.depth),
+                run_source(run, SENDER_CHARS),
                 status_name(run.status).to_owned(),
                 run_duration(run, now),
                 project_label(&run.project_slug).to_owned(),
@@ -181,6 +220,7 @@ mod tests {
             finished_at: finished.map(Into::into),
             cost_usd: None,
             prompt: None,
+            attribution: None,
             is_new: false,
         }
     }
@@ -277,6 +317,38 @@ mod tests {
             history_banner(&history, &now()).as_deref(),
             Some("while you were away: 1 unattended run finished")
         );
+    }
+
+    #[test]
+    fn a_run_another_chat_sent_names_the_sender() {
+        let mut report = run(
+            "s-login",
+            "Fix the flaky login test",
+            Origin::Spawned,
+            RunStatus::Completed,
+            "2026-11-03T08:16:10Z",
+            Some("2026-11-03T08:16:52Z"),
+        );
+        report.attribution = Some(Attribution::Sent {
+            from_session_id: "a3e9b1c4-6d2f".into(),
+            from_project: "webapp".into(),
+            from_title: Some("Investigate cookie refresh race".into()),
+        });
+        assert_eq!(run_source(&report, 24), "sent by Investigate cookie refre…");
+        let history = History {
+            runs: vec![report.clone()],
+            last_seen: None,
+            new_unattended: 0,
+        };
+        let table = history_table(&history, &now());
+        assert!(table.contains("sent by Investigate"), "{table}");
+        assert!(!table.contains("spawned"), "{table}");
+        report.attribution = Some(Attribution::Sent {
+            from_session_id: "a3e9b1c4-6d2f".into(),
+            from_project: "webapp".into(),
+            from_title: None,
+        });
+        assert_eq!(run_source(&report, 24), "sent by chat a3e9b1c4");
     }
 
     #[test]

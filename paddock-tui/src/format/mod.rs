@@ -22,7 +22,7 @@ pub use chats::{
 };
 pub use git::{git_committed, git_pushed, git_status};
 pub use history::{
-    history_banner, history_table, run_duration, run_origin, short_time, status_name,
+    history_banner, history_table, run_duration, run_origin, run_source, short_time, status_name,
 };
 pub use listing::{entry_name, entry_time, file_listing, file_size};
 pub use provenance::provenance;

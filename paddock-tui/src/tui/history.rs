@@ -12,7 +12,7 @@
 //! [`HistoryView::close`] says whether to send `history:seen` (the user has seen the runs).
 
 use chrono::{DateTime, FixedOffset, Local, TimeZone};
-use paddock_proto::{History, HistoryList, Origin, RunStatus, RunSummary};
+use paddock_proto::{Attribution, History, HistoryList, Origin, RunStatus, RunSummary};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
@@ -24,7 +24,8 @@ use super::help::{truncate, wrap};
 use super::keys::{Command, Context, label_for};
 use super::theme::{Role, Theme};
 use crate::format::{
-    clean_title, history_banner, project_label, run_duration, run_origin, short_time, status_name,
+    clean_title, history_banner, project_label, run_duration, run_origin, run_source, short_time,
+    status_name,
 };
 
 /// How many runs the view asks for (the daemon's maximum): it filters them itself.
@@ -437,6 +438,14 @@ fn origin_role(origin: Origin) -> Role {
 /// The origin chip: `⏰ Scheduled`, `⑂ Spawned·2`, `You`; narrow, the icon alone (`⑂·2`).
 fn origin_chip(theme: &Theme, run: &RunSummary, narrow: bool) -> (String, Role) {
     let role = origin_role(run.origin);
+    // A message another chat sent: that chat caused the run (`↩ sent by TITLE`).
+    if matches!(run.attribution, Some(Attribution::Sent { .. })) {
+        let arrow = theme.glyph("↩", "<-");
+        if narrow {
+            return (arrow.to_owned(), Role::Spawned);
+        }
+        return (format!("{arrow} {}", run_source(run, 20)), Role::Spawned);
+    }
     if narrow {
         let icon = theme.badge(run.origin, run.depth, false, true);
         let text = icon.map_or_else(|| "you".to_owned(), |s| s.content.into_owned());
@@ -646,6 +655,7 @@ mod tests {
             finished_at: Some("2026-11-03T08:01:00Z".into()),
             cost_usd: None,
             prompt: None,
+            attribution: None,
             is_new,
         }
     }

@@ -219,19 +219,24 @@ fn render_title(view: &HomeView, theme: &Theme, frame: &mut Frame<'_>, area: Rec
     let width = usize::from(area.width);
     let dot = theme.glyph("·", "-");
     let head = Span::styled(" Home", theme.style(Role::Accent));
-    let right = view
-        .overview
-        .as_ref()
-        .and_then(|o| o.swept_at.as_deref())
-        .map(|at| {
-            let now = view
-                .clock
-                .unwrap_or_else(|| chrono::Local::now().fixed_offset());
+    let right = view.overview.as_ref().and_then(|o| {
+        let at = o.swept_at.as_deref()?;
+        let now = view
+            .clock
+            .unwrap_or_else(|| chrono::Local::now().fixed_offset());
+        // A failed sweep is not a curation: say so (the reason is in the body).
+        Some(if o.sweep_error.is_some() {
+            Line::styled(
+                format!("sweep failed {} ", short_time(at, &now)),
+                theme.style(Role::Error),
+            )
+        } else {
             Line::styled(
                 format!("swept {} ", short_time(at, &now)),
                 theme.style(Role::Dim),
             )
-        });
+        })
+    });
     let what = format!(" {dot} {}", project_title(view));
     let right_width = right.as_ref().map_or(0, Line::width);
     let room = width.saturating_sub(5 + right_width + 1);
@@ -325,6 +330,12 @@ fn page_lines(
                 ),
                 theme.style(Role::Normal),
             ));
+            if let Some(why) = &o.sweep_error {
+                lines.push(Line::styled(
+                    format!(" {} The last sweep failed: {why}", theme.glyph("⚠", "!")),
+                    theme.style(Role::Error),
+                ));
+            }
         }
         None if view.error.is_none() => lines.push(Line::styled(
             format!(" Reading the project's overview{ellipsis}"),

@@ -1348,6 +1348,7 @@ mod tests {
             finished_at: None,
             cost_usd: None,
             prompt: None,
+            attribution: None,
             is_new: false,
         }
     }

@@ -472,20 +472,14 @@ fn sent_by(d: &Daemon, who: &Identity) -> Attribution {
     Attribution::Sent {
         from_session_id: who.session_id.clone(),
         from_project: who.project_slug.clone(),
-        from_title: d
-            .state
-            .index
-            .get(&who.session_id)
-            .map(|c| c.title)
-            .filter(|t| !t.trim().is_empty())
-            .map(|t| {
-                t.lines()
-                    .next()
-                    .unwrap_or_default()
-                    .chars()
-                    .take(80)
-                    .collect()
-            }),
+        from_title: d.state.title(&who.session_id).map(|t| {
+            t.lines()
+                .next()
+                .unwrap_or_default()
+                .chars()
+                .take(80)
+                .collect()
+        }),
     }
 }
 
@@ -526,6 +520,9 @@ async fn create_chat(d: &Daemon, who: &Identity, args: &Value) -> Result<String,
                 parent_project: Some(who.project_slug.clone()),
                 created_at: None,
                 trigger: None,
+                title: arg(args, "name")
+                    .map(|n| n.trim().to_owned())
+                    .filter(|n| !n.is_empty()),
             }),
             attribution: Some(sent_by(d, who)),
             trigger: None,

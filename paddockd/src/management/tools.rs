@@ -416,6 +416,7 @@ async fn create_chat(h: &Host<'_>, args: &Value) -> Result<String, String> {
                 parent_project: None,
                 created_at: None,
                 trigger: None,
+                title: None,
             }),
             attribution: None,
             trigger: None,

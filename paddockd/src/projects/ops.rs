@@ -367,6 +367,7 @@ pub async fn overview(d: &Daemon, user: &str, r: ProjectRef) -> Result<ProjectOv
     let count = |f: fn(&paddock_proto::ChatSummary) -> bool| {
         u32::try_from(chats.iter().filter(|c| f(c)).count()).unwrap_or(u32::MAX)
     };
+    let sweep = d.state.stores.sweep.get(&r.slug);
     Ok(ProjectOverview {
         project: project.info(),
         overview,
@@ -376,7 +377,8 @@ pub async fn overview(d: &Daemon, user: &str, r: ProjectRef) -> Result<ProjectOv
         chats: count(|_| true),
         running: count(|c| c.running),
         unread: count(|c| c.unread),
-        swept_at: d.state.stores.sweep.get(&r.slug).map(|s| s.last_swept_at),
+        swept_at: sweep.as_ref().map(|s| s.last_swept_at.clone()),
+        sweep_error: sweep.and_then(|s| s.last_error),
     })
 }
 

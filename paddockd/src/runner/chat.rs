@@ -453,6 +453,7 @@ impl ChatTask {
             reply,
             unprompted,
         } = job;
+        let req = crate::chats::recovery_as_run(&self.ctx.state.runs, &self.session_id, req);
         let is_unprompted = unprompted.is_some();
         if !is_unprompted {
             self.last = Some(LastTurn {
@@ -500,6 +501,7 @@ impl ChatTask {
                 parent_project: None,
                 created_at: None,
                 trigger: None,
+                title: None,
             });
             let marker = RunProvenance {
                 created_at: marker.created_at.clone().or_else(|| Some(now.clone())),
@@ -541,6 +543,8 @@ impl ChatTask {
             status: RunStatus::Running,
             finished_at: None,
             cost_usd: None,
+            attribution: req.attribution.clone(),
+            watched: false,
         };
         if let Err(e) = state.runs.started(run).await {
             tracing::warn!(session = %self.session_id, "could not record the run in the history: {e}");
@@ -555,7 +559,7 @@ impl ChatTask {
                     project_slug: slug.clone(),
                     session_id: self.session_id.clone(),
                     job_id: job_id.clone(),
-                    queued: self.live.is_none() && self.ctx.pool.available_permits() == 0,
+                    queued: self.live.is_none() && self.ctx.must_wait().await,
                 })),
             }));
             let preface = paddock_proto::encode(&sent).ok().map(Arc::from);
@@ -834,7 +838,12 @@ impl ChatTask {
             ))
             .await;
         }
-        if let Err(e) = state.runs.finished(&job_id, end.status, end.cost_usd).await {
+        let watched = hub.watched(&self.session_id, &job_id).await;
+        if let Err(e) = state
+            .runs
+            .finished(&job_id, end.status, end.cost_usd, watched)
+            .await
+        {
             tracing::warn!(session = %self.session_id, "could not record the run's end in the history: {e}");
         }
         // The transcript has grown: index it now rather than wait for the watcher, and before
@@ -980,19 +989,21 @@ impl ChatTask {
         if let Ok(p) = self.ctx.pool.clone().try_acquire_owned() {
             return Ok(p);
         }
-        let max = self.ctx.cfg.max_processes;
-        self.ctx.hub
-            .emit(
-                &self.session_id,
-                ChatEvent::Notice(Notice {
-                    kind: NoticeKind::Info,
-                    message: format!(
-                        "waiting for a free claude process (all {max} are busy; max_processes sets the bound)"
-                    ),
-                }),
-            )
-            .await;
-        self.ctx.tell(Cmd::Waiting(true)).await;
+        // An idle process is reaped for this turn: it waits only for that one to stop.
+        if !self.ctx.ask(Cmd::Wait).await {
+            let max = self.ctx.cfg.max_processes;
+            self.ctx.hub
+                .emit(
+                    &self.session_id,
+                    ChatEvent::Notice(Notice {
+                        kind: NoticeKind::Info,
+                        message: format!(
+                            "waiting for a free claude process (all {max} are busy; max_processes sets the bound)"
+                        ),
+                    }),
+                )
+                .await;
+        }
         let pool = self.ctx.pool.clone();
         let acquire = pool.acquire_owned();
         tokio::pin!(acquire);
@@ -1013,7 +1024,7 @@ impl ChatTask {
                 },
             }
         };
-        self.ctx.tell(Cmd::Waiting(false)).await;
+        self.ctx.tell(Cmd::Waited).await;
         result
     }
 

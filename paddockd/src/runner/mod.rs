@@ -2,8 +2,8 @@
 //! that routes turns to them and keeps the pool bound.
 //!
 //! The pool is a semaphore of `max_processes` permits; a live process holds one. A turn that
-//! finds no free permit waits (fairly, first come first served) and the coordinator frees one
-//! by reaping the least recently used idle process. Idle processes are also reaped after
+//! finds no free permit has the coordinator reap the least recently used idle process for it;
+//! only when none is idle does it wait (fairly, first come first served) and say so. Idle processes are also reaped after
 //! `idle_timeout`; the next turn of that chat resumes it with `--resume`.
 
 mod background;
@@ -75,6 +75,19 @@ impl Ctx {
             let _ = tx.send(cmd).await;
         }
     }
+
+    /// Asks the coordinator a yes-or-no question (no answer: no).
+    async fn ask(&self, cmd: impl FnOnce(oneshot::Sender<bool>) -> Cmd) -> bool {
+        let (tx, rx) = oneshot::channel();
+        self.tell(cmd(tx)).await;
+        rx.await.unwrap_or(false)
+    }
+
+    /// Whether a turn that needs a process has to wait for one: no pool permit is free and
+    /// no idle process can be reaped for it.
+    async fn must_wait(&self) -> bool {
+        self.pool.available_permits() == 0 && !self.ask(Cmd::HasIdle).await
+    }
 }
 
 enum Cmd {
@@ -89,8 +102,13 @@ enum Cmd {
         session_id: String,
         idle: bool,
     },
-    /// A turn is waiting for a pool permit (`true`) or got one / gave up (`false`).
-    Waiting(bool),
+    /// A turn found no free pool permit: reap the least recently idle process for it, and
+    /// answer whether one was (then the turn only waits for it to stop, and says nothing).
+    Wait(oneshot::Sender<bool>),
+    /// A turn that sent `Wait` got its permit or gave up.
+    Waited,
+    /// Whether an idle process could be reaped now.
+    HasIdle(oneshot::Sender<bool>),
     Status(oneshot::Sender<RunnerStatus>),
 }
 
@@ -237,11 +255,14 @@ impl Coordinator {
                     self.idle.remove(&session_id);
                 }
             }
-            Cmd::Waiting(true) => {
+            Cmd::Wait(reaped) => {
                 self.waiting += 1;
-                self.reap_one().await;
+                let _ = reaped.send(self.reap_one().await);
             }
-            Cmd::Waiting(false) => self.waiting = self.waiting.saturating_sub(1),
+            Cmd::Waited => self.waiting = self.waiting.saturating_sub(1),
+            Cmd::HasIdle(reply) => {
+                let _ = reply.send(!self.idle.is_empty());
+            }
             Cmd::Status(reply) => {
                 let max = self.ctx.cfg.max_processes;
                 let free = u32::try_from(self.ctx.pool.available_permits()).unwrap_or(max);
@@ -285,19 +306,21 @@ impl Coordinator {
         }
     }
 
-    /// Frees a pool permit by stopping the least recently idle process.
-    async fn reap_one(&mut self) {
+    /// Frees a pool permit by stopping the least recently idle process; false when no
+    /// process is idle.
+    async fn reap_one(&mut self) -> bool {
         let Some(session_id) = self
             .idle
             .iter()
             .min_by_key(|(_, tick)| **tick)
             .map(|(s, _)| s.clone())
         else {
-            return;
+            return false;
         };
         self.idle.remove(&session_id);
-        if let Some(chat) = self.chats.get(&session_id) {
-            let _ = chat.tx.send(chat::ChatCmd::Reap).await;
+        match self.chats.get(&session_id) {
+            Some(chat) => chat.tx.send(chat::ChatCmd::Reap).await.is_ok(),
+            None => false,
         }
     }
 }

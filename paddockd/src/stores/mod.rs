@@ -196,6 +196,7 @@ mod tests {
             parent_project: None,
             created_at: None,
             trigger: None,
+            title: None,
         };
         stores.run_provenance.stamp(sid, p).await.unwrap();
         let inj = Injection {
@@ -212,6 +213,7 @@ mod tests {
         let watermark = SweepState {
             last_swept_mtime_ms: 1,
             last_swept_at: "2026-01-02T03:04:05Z".into(),
+            last_error: None,
         };
         stores.sweep.set("", watermark).await.unwrap();
     }

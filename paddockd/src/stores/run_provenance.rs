@@ -35,6 +35,10 @@ pub struct RunProvenance {
     /// The schedule or hook that fired it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trigger: Option<String>,
+    /// The title it was given when it was created (`create_chat`'s `name`). A custom title in
+    /// the transcript (`/rename`) wins over it; it wins over the first prompt.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
 }
 
 /// Session id → its creation marker.
@@ -123,6 +127,7 @@ mod tests {
             parent_project: Some(String::new()),
             created_at: Some("2026-01-02T03:04:05Z".to_owned()),
             trigger: None,
+            title: None,
         }
     }
 
@@ -134,6 +139,7 @@ mod tests {
             parent_project: None,
             created_at: None,
             trigger: None,
+            title: None,
         }
     }
 

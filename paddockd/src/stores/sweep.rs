@@ -20,8 +20,11 @@ use super::json_store::JsonStore;
 pub struct SweepState {
     /// The newest transcript mtime (epoch ms) covered by the last sweep.
     pub last_swept_mtime_ms: i64,
-    /// RFC 3339.
+    /// RFC 3339: when the last sweep ran, whether it succeeded or not.
     pub last_swept_at: String,
+    /// Why the last sweep failed; absent when it succeeded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_error: Option<String>,
 }
 
 /// Project slug → its sweep watermark.
@@ -77,6 +80,7 @@ mod tests {
         SweepState {
             last_swept_mtime_ms: ms,
             last_swept_at: "2026-01-02T03:04:05Z".to_owned(),
+            last_error: None,
         }
     }
 

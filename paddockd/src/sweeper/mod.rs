@@ -17,9 +17,10 @@
 //! A sweep: gate (skip when no transcript changed after the watermark), digest, one `claude -p`
 //! with no tools, parse the markers, write the files. Success moves the watermark to the
 //! newest transcript mtime seen and stamps `last_swept_at`; a failure (claude failed or timed
-//! out, the reply's markers are missing or broken, a write failed) stamps only `last_swept_at`,
-//! so the next turn retries the same activity. Failures are logged and never reach anything
-//! else. Shutdown kills a running sweep and records nothing for it.
+//! out, the reply's markers are missing or broken, a write failed) stamps `last_swept_at` and
+//! the reason (`last_error`, which `project:overview` reports as `sweepError` until a sweep
+//! succeeds), so the next turn retries the same activity. Failures are logged and reach no chat.
+//! Shutdown kills a running sweep and records nothing for it.
 
 pub mod batch;
 pub mod files;
@@ -442,6 +443,7 @@ pub async fn sweep(ctx: &Ctx, slug: &str, sessions: &[String]) -> Outcome {
     let state = SweepState {
         last_swept_mtime_ms: newest_ms,
         last_swept_at: now_rfc3339(),
+        last_error: None,
     };
     if let Err(e) = ctx.state.stores.sweep.set(slug, state).await {
         // The files are written; the next sweep redoes this one's activity.
@@ -458,7 +460,8 @@ fn now_rfc3339() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
-/// Records a failed sweep: `last_swept_at` moves (the interval restarts), the watermark stays.
+/// Records a failed sweep: `last_swept_at` moves (the interval restarts) and `last_error` says
+/// why (Home and `project show` report it), the watermark stays.
 async fn fail(ctx: &Ctx, slug: &str, e: SweepError) -> Outcome {
     let last_swept_mtime_ms = ctx
         .state
@@ -469,6 +472,7 @@ async fn fail(ctx: &Ctx, slug: &str, e: SweepError) -> Outcome {
     let state = SweepState {
         last_swept_mtime_ms,
         last_swept_at: now_rfc3339(),
+        last_error: Some(e.to_string()),
     };
     if let Err(store) = ctx.state.stores.sweep.set(slug, state).await {
         tracing::warn!(project = %slug, "cannot save the sweep time: {store}");

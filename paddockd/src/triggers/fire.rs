@@ -90,6 +90,8 @@ pub async fn fire(
             status: RunStatus::Skipped,
             finished_at: None,
             cost_usd: None,
+            attribution: None,
+            watched: false,
         };
         if let Err(e) = d.state.runs.skipped(record).await {
             tracing::warn!(
@@ -110,6 +112,7 @@ pub async fn fire(
             parent_project: None,
             created_at: None,
             trigger: Some(name.to_owned()),
+            title: None,
         }),
         session_id,
         message: message.clone(),

@@ -65,9 +65,7 @@ pub async fn lifecycle(d: Arc<Daemon>, mut ends: Follower) {
 
 fn title_of(d: &Daemon, sid: &str) -> String {
     d.state
-        .index
-        .get(sid)
-        .map(|c| c.title)
+        .title(sid)
         .and_then(|t| t.lines().next().map(|l| l.chars().take(80).collect()))
         .unwrap_or_default()
 }

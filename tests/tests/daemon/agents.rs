@@ -794,3 +794,138 @@ async fn send_file_still_works_with_attachments_turned_off() {
     assert_eq!(attachment(&mut c, snapshot).await.size, 8);
     d.stop().await.unwrap();
 }
+
+async fn history(c: &mut RawClient) -> paddock_proto::History {
+    match c
+        .request(Request::HistoryList(paddock_proto::HistoryList {
+            project_slug: None,
+            unattended: false,
+            limit: None,
+        }))
+        .await
+    {
+        Ok(Reply::History(h)) => h,
+        other => panic!("history:list: {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn create_chats_name_is_the_childs_title_in_the_list_and_history() {
+    let d = daemon(|_| {}).await;
+    let mut c = d.client().await;
+    let root = c.send_turn("", None, "manager").await;
+    c.frames_until_complete(&root.session_id).await;
+    let token = token_of(&mcp_config_of(&d, &root.session_id).unwrap());
+    let (text, is_error) = call(
+        &mut c,
+        &token,
+        "create_chat",
+        json!({"prompt": "look into the flaky login test", "name": "Login flake"}),
+    )
+    .await;
+    assert!(!is_error, "{text}");
+    let child = session_of(&text);
+    let row = settled(&mut c, &child, 2).await;
+    assert_eq!(row.title, "Login flake", "ls and the tree show the name");
+    let runs = history(&mut c).await.runs;
+    let run = runs.iter().find(|r| r.session_id == child).unwrap();
+    assert_eq!(run.title, "Login flake", "History shows the name");
+    d.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_message_a_child_sends_its_parent_is_in_history_as_sent_by_the_child() {
+    let d = daemon(|_| {}).await;
+    let mut c = d.client().await;
+    let root = c.send_turn("", None, "manager").await;
+    c.frames_until_complete(&root.session_id).await;
+    let root_token = token_of(&mcp_config_of(&d, &root.session_id).unwrap());
+    let (text, _) = call(
+        &mut c,
+        &root_token,
+        "create_chat",
+        json!({"prompt": "child task"}),
+    )
+    .await;
+    let child = session_of(&text);
+    settled(&mut c, &child, 2).await;
+    let child_token = token_of(&mcp_config_of(&d, &child).unwrap());
+    let (text, is_error) = call(
+        &mut c,
+        &child_token,
+        "send_message",
+        json!({"sessionId": root.session_id, "message": "report: all done"}),
+    )
+    .await;
+    assert!(!is_error, "{text}");
+    settled(&mut c, &root.session_id, 4).await;
+    let runs = history(&mut c).await.runs;
+    let report = runs
+        .iter()
+        .find(|r| {
+            r.session_id == root.session_id && r.prompt.as_deref() == Some("report: all done")
+        })
+        .unwrap_or_else(|| panic!("the report's run: {runs:?}"));
+    // On the wire: who sent it, as the transcript's attribution says it.
+    let wire = serde_json::to_value(report).unwrap();
+    assert_eq!(wire["attribution"]["kind"], "sent", "{wire}");
+    assert_eq!(
+        wire["attribution"]["fromSessionId"],
+        child.as_str(),
+        "{wire}"
+    );
+    assert_eq!(wire["attribution"]["fromTitle"], "child task", "{wire}");
+    d.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn while_you_were_away_leaves_out_runs_of_a_chat_open_in_a_client() {
+    let d = daemon(|_| {}).await;
+    let mut c = d.client().await;
+    let root = c.send_turn("", None, "manager").await;
+    c.frames_until_complete(&root.session_id).await;
+    let root_token = token_of(&mcp_config_of(&d, &root.session_id).unwrap());
+    // A second client has the manager open while its child reports back.
+    let mut watcher = d.client().await;
+    watcher
+        .request(Request::ChatSubscribe(paddock_proto::ChatSubscribe {
+            session_id: root.session_id.clone(),
+            want_replay: false,
+            last_seq: None,
+        }))
+        .await
+        .unwrap();
+    let (text, _) = call(
+        &mut c,
+        &root_token,
+        "create_chat",
+        json!({"prompt": "child task"}),
+    )
+    .await;
+    let child = session_of(&text);
+    settled(&mut c, &child, 2).await;
+    let child_token = token_of(&mcp_config_of(&d, &child).unwrap());
+    let (text, is_error) = call(
+        &mut c,
+        &child_token,
+        "send_message",
+        json!({"sessionId": root.session_id, "message": "report: all done"}),
+    )
+    .await;
+    assert!(!is_error, "{text}");
+    settled(&mut c, &root.session_id, 4).await;
+    let h = history(&mut c).await;
+    let report = h
+        .runs
+        .iter()
+        .find(|r| r.prompt.as_deref() == Some("report: all done"))
+        .unwrap();
+    assert!(
+        !report.is_new,
+        "it ran in a chat open in a client: {report:?}"
+    );
+    let kickoff = h.runs.iter().find(|r| r.session_id == child).unwrap();
+    assert!(kickoff.is_new, "nobody had the child open: {kickoff:?}");
+    assert_eq!(h.new_unattended, 1, "{h:#?}");
+    d.stop().await.unwrap();
+}

@@ -1791,3 +1791,29 @@ async fn attachments_turned_off_refuse_a_message_with_files_naming_the_key() {
     assert!(complete_of(&c.frames_until_complete(&sent.session_id).await).success);
     d.stop().await.unwrap();
 }
+
+#[tokio::test]
+async fn a_chat_open_in_a_client_stays_read_while_its_turn_streams() {
+    let d = TestDaemon::start().await;
+    let mut c = client(&d).await;
+    let (sid, _) = turn(&mut c, "", None, "first").await;
+    update(&mut c, &[&sid], ChatAction::Read).await.unwrap();
+    let before = row(&mut c, "", &sid).await;
+    assert!(!before.unread);
+    // The asker is subscribed to the chat: it is open there while the turn streams.
+    let script = r#"fake:[{"text":"working","chunks":1},{"hang":true}]"#;
+    Box::pin(c.send_turn("", Some(&sid), script)).await;
+    let mid = tokio::time::timeout(DEADLINE, async {
+        loop {
+            let r = row(&mut c, "", &sid).await;
+            if r.running && r.message_count > before.message_count {
+                return r;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+        }
+    })
+    .await
+    .expect("the new turn is indexed while it runs");
+    assert!(!mid.unread, "open in a client: read as it streams");
+    d.stop().await.unwrap();
+}

@@ -565,6 +565,39 @@ async fn the_pool_bound_queues_turns_and_reaps_idle_processes() {
 }
 
 #[tokio::test]
+async fn an_idle_process_is_reaped_for_a_turn_without_a_waiting_notice() {
+    let d = TestDaemon::start_with(|c| c.max_processes = 1).await;
+    let mut c = d.client().await;
+    let first = c.send_turn("", None, "first chat").await;
+    assert!(complete_of(&c.frames_until_complete(&first.session_id).await).success);
+    // The first chat's turn has ended (`chat:active` false): its process is idle.
+    loop {
+        if let ServerMessage::Control(paddock_proto::ControlMessage::Active(a)) = c.next().await
+            && a.session_id == first.session_id
+            && !a.running
+        {
+            break;
+        }
+    }
+    let first_pid = d.fake_pid_for(&first.session_id).unwrap();
+    // The only process is idle: the next chat's turn takes its slot, it does not wait.
+    let second = c.send_turn("", None, "second chat").await;
+    assert!(
+        !second.queued,
+        "an idle process can be reaped: nothing waits"
+    );
+    let f2 = c.frames_until_complete(&second.session_id).await;
+    assert_eq!(text_of(&f2), "echo: second chat");
+    let waits: Vec<_> = f2
+        .iter()
+        .filter(|f| matches!(&f.event, ChatEvent::Notice(n) if n.message.contains("waiting for a free claude process")))
+        .collect();
+    assert!(waits.is_empty(), "no turn waited: {waits:?}");
+    harness::wait_gone(first_pid).await;
+    d.stop().await.unwrap();
+}
+
+#[tokio::test]
 async fn shutdown_during_a_turn_ends_it_and_leaves_no_process() {
     let d = TestDaemon::start().await;
     let mut c = d.client().await;

@@ -115,6 +115,83 @@ async fn a_crashed_turn_is_interrupted_and_continue_picks_it_up() {
 }
 
 #[tokio::test]
+async fn continue_after_the_users_cancel_is_not_labelled_as_a_killed_task() {
+    let d = TestDaemon::start().await;
+    let mut c = d.client().await;
+    let sent = c
+        .send_turn(
+            "",
+            None,
+            r#"fake:[{"text":"working","chunks":1},{"hang":true}]"#,
+        )
+        .await;
+    let sid = sent.session_id.clone();
+    loop {
+        if let ServerMessage::Frame(f) = c.next().await
+            && matches!(f.event, ChatEvent::Response(_))
+        {
+            break;
+        }
+    }
+    c.request(Request::ChatCancel(paddock_proto::ChatCancel {
+        session_id: sid.clone(),
+        job_id: None,
+    }))
+    .await
+    .unwrap();
+    c.frames_until_complete(&sid).await;
+    // `C`: the person continues the turn they stopped. No task was killed.
+    let id = c
+        .send(Request::ChatContinue(SessionRef {
+            session_id: sid.clone(),
+        }))
+        .await;
+    match c.response(id).await {
+        Ok(Reply::Sent(s)) => assert_eq!(s.session_id, sid),
+        other => panic!("chat:continue: {other:?}"),
+    }
+    let frames = c.frames_until_complete(&sid).await;
+    let user = frames
+        .iter()
+        .find_map(|f| match &f.event {
+            ChatEvent::User(u) => Some(u.clone()),
+            _ => None,
+        })
+        .expect("the continue turn");
+    assert_ne!(
+        user.attribution,
+        Some(Attribution::Recovery),
+        "a cancel is not a terminated task"
+    );
+    assert!(
+        !user.text.contains("process running it stopped"),
+        "{}",
+        user.text
+    );
+    let Reply::Transcript(t) = c
+        .request(Request::ChatTranscript(SessionRef {
+            session_id: sid.clone(),
+        }))
+        .await
+        .unwrap()
+    else {
+        panic!("not a transcript")
+    };
+    assert!(
+        !t.entries.iter().any(|e| matches!(
+            e,
+            TranscriptEntry::User {
+                attribution: Some(Attribution::Recovery),
+                ..
+            }
+        )),
+        "{:?}",
+        t.entries
+    );
+    d.stop().await.unwrap();
+}
+
+#[tokio::test]
 async fn chats_running_when_the_daemon_stopped_show_as_interrupted_after_a_restart() {
     // The data folder outlives both daemons.
     let keep = tempfile::tempdir().unwrap();

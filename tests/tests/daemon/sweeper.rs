@@ -346,6 +346,44 @@ async fn a_reply_without_markers_writes_nothing_and_the_next_turn_retries() {
     d.stop().await.unwrap();
 }
 
+/// `project:overview` as it is on the wire.
+async fn overview_json(c: &mut RawClient, slug: &str) -> Value {
+    match c
+        .request(Request::ProjectOverviewRequest(paddock_proto::ProjectRef {
+            slug: slug.into(),
+        }))
+        .await
+    {
+        Ok(Reply::ProjectOverview(o)) => serde_json::to_value(&o).unwrap(),
+        other => panic!("project:overview: {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_failed_sweep_is_reported_as_failed_with_its_reason() {
+    let d = daemon(Duration::from_millis(300), |_| {}).await;
+    answer(&d, "I have updated OVERVIEW.md and CHANGELOG.md for you.");
+    let mut c = d.client().await;
+    create_project(&mut c, "demo", None).await;
+    turn(&mut c, "demo", "First turn.").await;
+    wait_state(&d, "demo", "the failed sweep's time", |_| true).await;
+    let o = overview_json(&mut c, "demo").await;
+    assert!(
+        o["sweepError"]
+            .as_str()
+            .is_some_and(|e| e.contains("<<<OVERVIEW>>>")),
+        "the failure and its reason: {o}"
+    );
+    // A sound sweep clears it.
+    answer(&d, &reply("# Fixed", "NOCHANGE", "NOCHANGE"));
+    turn(&mut c, "demo", "Second turn.").await;
+    wait_state(&d, "demo", "the retry to succeed", |s| s.0 > 0).await;
+    let o = overview_json(&mut c, "demo").await;
+    assert!(o.get("sweepError").is_none(), "{o}");
+    assert!(o["sweptAt"].is_string(), "{o}");
+    d.stop().await.unwrap();
+}
+
 #[tokio::test]
 async fn a_failing_claude_moves_only_the_sweep_time() {
     let d = daemon(Duration::from_millis(300), |_| {}).await;
