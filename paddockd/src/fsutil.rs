@@ -68,10 +68,85 @@ pub fn create_private_dir(dir: &Path) -> std::io::Result<()> {
     std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
 }
 
+/// How far back a torn last line is looked for before it is given up on (the whole tail is
+/// then kept and a new line started).
+const TORN_TAIL_MAX: u64 = 16 * 1024 * 1024;
+
+/// Appends `line` (which ends with `'\n'`) to a JSON-lines file and fsyncs it. A file a crash
+/// left with a torn last line (no `'\n'` at its end) has that line cut off first — else the
+/// record would be glued onto it and lost with it on the next read — and the loss is logged.
+/// The caller serializes writers of one file.
+pub fn append_line(path: &Path, line: &[u8]) -> std::io::Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .read(true)
+        .append(true)
+        .mode(PRIVATE_FILE_MODE)
+        .open(path)?;
+    let len = f.metadata()?.len();
+    if len > 0 {
+        let mut last = [0u8; 1];
+        f.seek(SeekFrom::Start(len - 1))?;
+        f.read_exact(&mut last)?;
+        if last[0] != b'\n' {
+            // Back to the end of the last whole line.
+            let start = len.saturating_sub(TORN_TAIL_MAX);
+            f.seek(SeekFrom::Start(start))?;
+            let mut tail = Vec::new();
+            f.read_to_end(&mut tail)?;
+            match tail.iter().rposition(|b| *b == b'\n') {
+                Some(nl) => {
+                    let keep = start + nl as u64 + 1;
+                    f.set_len(keep)?;
+                    tracing::warn!(
+                        file = %path.display(),
+                        bytes = len - keep,
+                        "cut off a torn last line (a write a crash interrupted) before appending"
+                    );
+                }
+                None if start == 0 => {
+                    f.set_len(0)?;
+                    tracing::warn!(file = %path.display(), bytes = len, "the file held only a torn line; it was cut off before appending");
+                }
+                None => {
+                    f.write_all(b"\n")?;
+                    tracing::warn!(file = %path.display(), "a torn last line too long to cut; a new line is started after it");
+                }
+            }
+        }
+    }
+    f.write_all(line)?;
+    f.sync_data()
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+
+    #[test]
+    fn an_append_cuts_a_torn_last_line_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.jsonl");
+        append_line(&path, b"{\"n\":1}\n").unwrap();
+        // A write a crash cut short.
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap()
+            .write_all(b"{\"n\":2,\"tor")
+            .unwrap();
+        append_line(&path, b"{\"n\":3}\n").unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "{\"n\":1}\n{\"n\":3}\n"
+        );
+        // Only a torn line: it goes.
+        std::fs::write(&path, b"{\"to").unwrap();
+        append_line(&path, b"{\"n\":4}\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{\"n\":4}\n");
+    }
 
     #[test]
     fn writes_a_private_file_and_leaves_no_temp_file() {

@@ -8,7 +8,7 @@
 //! is rewritten (atomically) with only those.
 
 use std::collections::{HashMap, VecDeque};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -202,12 +202,7 @@ impl RunLog {
             let mut state = this.lock();
             let mut bytes = serde_json::to_vec(&line).map_err(std::io::Error::other)?;
             bytes.push(b'\n');
-            let mut f = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&*path)?;
-            f.write_all(&bytes)?;
-            f.sync_data()?;
+            crate::fsutil::append_line(&path, &bytes)?;
             state.lines += 1;
             change(&mut state.runs);
             if state.lines > 2 * this.keep {
@@ -308,6 +303,7 @@ fn compact(path: &Path, state: &mut State) -> std::io::Result<()> {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
+    use std::io::Write as _;
 
     fn run(job: &str) -> RunRecord {
         RunRecord {
@@ -324,6 +320,33 @@ mod tests {
             attribution: None,
             watched: false,
         }
+    }
+
+    /// A crash mid-write leaves a torn last line; the next run's record must not be glued onto
+    /// it (and lost with it at the next load).
+    #[tokio::test]
+    async fn a_record_after_a_torn_tail_survives_a_restart() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("runs.jsonl");
+        let log = RunLog::open(path.clone());
+        log.started(run("a")).await.unwrap();
+        drop(log);
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
+        f.write_all(br#"{"kind":"start","run":{"jobId":"to"#)
+            .unwrap();
+        drop(f);
+        let log = RunLog::open(path.clone());
+        log.started(run("b")).await.unwrap();
+        drop(log);
+        let ids: Vec<String> = RunLog::open(path)
+            .recent()
+            .into_iter()
+            .map(|r| r.job_id)
+            .collect();
+        assert_eq!(ids, ["b", "a"]);
     }
 
     #[tokio::test]

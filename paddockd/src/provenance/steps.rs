@@ -4,7 +4,6 @@
 //! Each line is written whole and fsynced before the next; a torn last line (a crash mid-write)
 //! is skipped when reading, as is any other line that does not parse (with a warning).
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use paddock_proto::FileEdge;
@@ -107,19 +106,14 @@ pub struct FileRecord {
     pub unhashed: bool,
 }
 
-/// Appends one line and fsyncs it.
+/// Appends one line and fsyncs it (a torn last line a crash left is cut off first).
 pub fn append(path: &Path, line: &Line) -> std::io::Result<()> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
     }
     let mut bytes = serde_json::to_vec(line).map_err(std::io::Error::other)?;
     bytes.push(b'\n');
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)?;
-    file.write_all(&bytes)?;
-    file.sync_data()
+    crate::fsutil::append_line(path, &bytes)
 }
 
 /// Reads a steps file; a missing file is empty. Unparseable lines are skipped (a torn last
@@ -175,6 +169,7 @@ pub fn read_project(meta_dir: &Path) -> Vec<(String, Vec<Line>)> {
 pub(crate) mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
+    use std::io::Write as _;
 
     pub(crate) fn step(n: u32) -> StepRecord {
         StepRecord {
@@ -240,15 +235,12 @@ pub(crate) mod tests {
             .unwrap();
         drop(file);
         assert_eq!(read(&path).unwrap(), vec![Line::Step(Box::new(step(1)))]);
-        // A later complete line still reads after a garbage line in the middle.
-        std::fs::OpenOptions::new()
-            .append(true)
-            .open(&path)
-            .unwrap()
-            .write_all(b"\n")
-            .unwrap();
+        // The next append cuts the torn line off first, so its own record is not glued onto it.
         append(&path, &Line::Step(Box::new(step(3)))).unwrap();
-        assert_eq!(read(&path).unwrap().len(), 2);
+        assert_eq!(
+            read(&path).unwrap(),
+            vec![Line::Step(Box::new(step(1))), Line::Step(Box::new(step(3)))]
+        );
     }
 
     #[test]
