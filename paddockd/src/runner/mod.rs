@@ -142,6 +142,13 @@ impl Runner {
             coordinator: tx.downgrade(),
             shutdown,
         });
+        // The configured binary's release is asked now, so the first turn need not wait.
+        let warm = ctx.clone();
+        tracker.spawn(async move {
+            warm.releases
+                .warm(&warm.cfg.claude_bin, &warm.cfg.claude_env)
+                .await;
+        });
         let coordinator = Coordinator {
             ctx,
             chats: HashMap::new(),

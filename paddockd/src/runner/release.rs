@@ -1,18 +1,27 @@
 //! The claude binary's release, checked before it runs a turn: once per binary (its path,
 //! size and modification time, so an upgrade in place is checked again), with
-//! `claude --version`. A release older than [`MIN_CLAUDE_VERSION`] is refused with a notice
-//! that names the minimum and how to upgrade; a binary whose version cannot be read is let run
-//! (starting it says what is wrong, if anything is).
+//! `claude --version`, asked as the daemon starts so the first turn need not wait (a turn waits
+//! at most [`TURN_WAIT`] for a binary not seen before). A release older than
+//! [`MIN_CLAUDE_VERSION`] is refused with a notice that names the minimum and how to upgrade; a
+//! binary whose version cannot be read is let run (starting it says what is wrong, if anything
+//! is).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
+
+use tokio::sync::watch;
 
 use crate::claude_version::{self, MIN_CLAUDE_VERSION, PROBE_TIMEOUT, UPGRADE, Version};
 
 /// Binaries remembered; past this the memory starts afresh (a daemon sees one or two).
 const REMEMBERED: usize = 64;
+
+/// The longest a turn waits for a binary's first `--version`: a loaded machine can take many
+/// seconds to start a 400 MB binary. Past this the turn runs, and the answer, when it comes,
+/// counts for the next turns.
+pub const TURN_WAIT: Duration = Duration::from_secs(2);
 
 /// Which binary a check was for.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -22,52 +31,41 @@ struct Key {
     modified: Option<SystemTime>,
 }
 
+/// What is known of one binary: `None` until its probe has answered, then its version (or
+/// `None` inside when it could not be read).
+type Known = watch::Receiver<Option<Option<Version>>>;
+
 /// The releases of the binaries the runner has started, by binary.
 #[derive(Default)]
 pub struct Releases {
-    seen: Mutex<HashMap<Key, Option<Version>>>,
+    seen: Mutex<HashMap<Key, Known>>,
 }
 
 impl Releases {
+    /// Starts finding out `bin`'s release now (at the daemon's start), so the first turn need
+    /// not wait for it.
+    pub async fn warm(&self, bin: &Path, env: &[(String, String)]) {
+        let _ = self.known(bin, env).await;
+    }
+
     /// `Err` with the notice's text when `bin` (a path, or a name on the daemon's `PATH`) is a
-    /// release older than the supported minimum.
+    /// release older than the supported minimum. Waits at most [`TURN_WAIT`] for a binary not
+    /// seen before.
     pub async fn check(&self, bin: &Path, env: &[(String, String)]) -> Result<(), String> {
-        let path_var = std::env::var_os("PATH");
-        let Ok(path) = crate::info::resolve(bin, path_var.as_deref()) else {
+        let Some((path, mut known)) = self.known(bin, env).await else {
             // Not there: starting it fails with its own message.
             return Ok(());
         };
-        let key = match tokio::fs::metadata(&path).await {
-            Ok(m) => Key {
-                path: path.clone(),
-                len: m.len(),
-                modified: m.modified().ok(),
-            },
-            Err(_) => return Ok(()),
-        };
-        let known = self.lock().get(&key).copied();
-        let version = match known {
-            Some(v) => v,
-            None => {
-                let v = match claude_version::probe(&path, env, PROBE_TIMEOUT).await {
-                    Ok(v) => Some(v),
-                    Err(e) => {
-                        tracing::warn!(
-                            "cannot tell which Claude Code release {} is: {e}",
-                            path.display()
-                        );
-                        None
-                    }
-                };
-                if let Some(v) = v {
-                    tracing::info!("{} is Claude Code {v}", path.display());
-                }
-                let mut seen = self.lock();
-                if seen.len() >= REMEMBERED {
-                    seen.clear();
-                }
-                seen.insert(key, v);
-                v
+        let answer = tokio::time::timeout(TURN_WAIT, known.wait_for(Option::is_some)).await;
+        let version = match answer {
+            Ok(Ok(v)) => v.flatten(),
+            Ok(Err(_)) => None,
+            Err(_) => {
+                tracing::info!(
+                    "{} has not said its version within {TURN_WAIT:?}; the turn runs, the next ones are checked",
+                    path.display()
+                );
+                None
             }
         };
         match version {
@@ -76,10 +74,49 @@ impl Releases {
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Key, Option<Version>>> {
-        self.seen
+    /// The binary `bin` names and what is known of its release, asking it when it was not
+    /// seen before (in the background: the answer arrives on the receiver).
+    async fn known(&self, bin: &Path, env: &[(String, String)]) -> Option<(PathBuf, Known)> {
+        let path_var = std::env::var_os("PATH");
+        let path = crate::info::resolve(bin, path_var.as_deref()).ok()?;
+        let m = tokio::fs::metadata(&path).await.ok()?;
+        let key = Key {
+            path: path.clone(),
+            len: m.len(),
+            modified: m.modified().ok(),
+        };
+        let mut seen = self
+            .seen
             .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(known) = seen.get(&key) {
+            return Some((path, known.clone()));
+        }
+        if seen.len() >= REMEMBERED {
+            seen.clear();
+        }
+        let (tx, rx) = watch::channel(None);
+        seen.insert(key, rx.clone());
+        drop(seen);
+        let (probe_path, env) = (path.clone(), env.to_vec());
+        // Bounded by PROBE_TIMEOUT (the child is killed then), so it needs no shutdown signal.
+        tokio::spawn(async move {
+            let v = match claude_version::probe(&probe_path, &env, PROBE_TIMEOUT).await {
+                Ok(v) => {
+                    tracing::info!("{} is Claude Code {v}", probe_path.display());
+                    Some(v)
+                }
+                Err(e) => {
+                    tracing::warn!(
+                        "cannot tell which Claude Code release {} is: {e}",
+                        probe_path.display()
+                    );
+                    None
+                }
+            };
+            let _ = tx.send(Some(v));
+        });
+        Some((path, rx))
     }
 }
 
