@@ -782,7 +782,9 @@ pub enum ProjectCmd {
     #[command(
         long_about = "\
 Add a project. Without --path its files live in a new folder in paddock's data directory (a \
-notebook). --path DIR makes DIR (created if missing) the directory its agents run in.
+notebook). --path DIR makes DIR (created if missing; its parent must exist) the directory its \
+agents run in. A directory belongs to one project: a --path another project runs in is refused, \
+naming that project.
 
 --repo URL makes it repo-backed: the repository (an https://, ssh://, git:// or file:// URL, \
 git@host:owner/repo, or a path on the daemon's machine) is cloned, by the daemon, into --path \

@@ -433,6 +433,9 @@ impl Projects {
                 dir.display()
             )));
         }
+        if let Some(dir) = &own_dir {
+            self.check_own_dir(dir)?;
+        }
         std::fs::create_dir_all(self.projects_dir()).map_err(io(&self.projects_dir()))?;
         let meta_dir = self.meta_dir(slug);
         // create_dir (not _all) is the atomic claim on the slug.
@@ -499,6 +502,40 @@ impl Projects {
             return Err(e);
         }
         self.get(slug)
+    }
+
+    /// A directory of the user's own for a new project: its parent must exist, and no other
+    /// project may run in it (two projects on one directory share one transcript folder, so
+    /// deleting either would take the other's chats).
+    fn check_own_dir(&self, dir: &Path) -> Result<(), ProjectError> {
+        let resolved = match std::fs::canonicalize(dir) {
+            Ok(d) => d,
+            Err(_) => {
+                let parent = dir.parent().filter(|p| !p.as_os_str().is_empty());
+                match parent.map(std::fs::canonicalize) {
+                    Some(Ok(p)) => p.join(dir.file_name().unwrap_or_default()),
+                    _ => {
+                        return Err(ProjectError::Invalid(format!(
+                            "{} cannot be made: its parent folder does not exist; create it first or give another --path",
+                            dir.display()
+                        )));
+                    }
+                }
+            }
+        };
+        if let Some(other) = self.list()?.into_iter().find(|p| p.agent_dir == resolved) {
+            let name = if other.slug.is_empty() {
+                "the root workspace".to_owned()
+            } else {
+                format!("project {}", other.slug)
+            };
+            return Err(ProjectError::Invalid(format!(
+                "{} is already {name}'s directory, and a directory belongs to one project; use that project (`paddock send -p {}`), or give another --path",
+                resolved.display(),
+                other.slug
+            )));
+        }
+        Ok(())
     }
 
     /// Changes a project's settings (`project:update`) as an edit of its `project.toml`.

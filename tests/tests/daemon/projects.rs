@@ -539,7 +539,8 @@ async fn a_repo_backed_project_is_cloned_and_a_failed_clone_leaves_nothing() {
     assert!(transcripts_link(&d, &p.path).is_symlink());
     turn(&mut c, "web", None, "hello").await;
 
-    // Into a path of the user's own, which must be new or empty.
+    // Into a path of the user's own, which must be new or empty (in a folder that exists).
+    std::fs::create_dir_all(d.dir.path().join("checkouts")).unwrap();
     let into = d.dir.path().join("checkouts").join("web2");
     let p2 = create(
         &mut c,
@@ -901,5 +902,58 @@ async fn in_host_mode_deleting_a_project_leaves_your_terminal_history() {
     );
     assert!(transcript.is_file(), "the user's own history is left alone");
     assert!(own.is_dir());
+    d.stop().await.unwrap();
+}
+
+/// One project per directory: a second project on a directory another uses is refused, naming
+/// it (also when the path reaches it through a symlink), and nothing of the first project
+/// changes; a --path whose parent does not exist is an error.
+#[tokio::test]
+async fn a_directory_belongs_to_one_project() {
+    let d = TestDaemon::start().await;
+    let mut c = d.client().await;
+    let own = d.dir.path().join("src-web");
+    std::fs::create_dir_all(&own).unwrap();
+    let mut web = named("web");
+    web.path = Some(own.to_string_lossy().into_owned());
+    create(&mut c, web).await.unwrap();
+    let sid = turn(&mut c, "web", None, "hello web").await;
+
+    let link = d.dir.path().join("web-link");
+    std::os::unix::fs::symlink(&own, &link).unwrap();
+    for path in [own.clone(), link] {
+        let mut web2 = named("web2");
+        web2.path = Some(path.to_string_lossy().into_owned());
+        let e = create(&mut c, web2).await.unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidArgument, "{e:?}");
+        assert!(e.message.contains("project web"), "{}", e.message);
+    }
+    assert!(
+        projects(&mut c).await.iter().all(|p| p.slug != "web2"),
+        "nothing was made"
+    );
+    assert!(
+        chats(&mut c, "web")
+            .await
+            .iter()
+            .any(|x| x.session_id == sid),
+        "web keeps its chats"
+    );
+
+    let mut lost = named("lost");
+    lost.path = Some(
+        d.dir
+            .path()
+            .join("no/such/parent/x")
+            .to_string_lossy()
+            .into_owned(),
+    );
+    let e = create(&mut c, lost).await.unwrap_err();
+    assert!(
+        e.message.contains("parent folder does not exist"),
+        "{}",
+        e.message
+    );
+    assert!(!d.dir.path().join("no").exists(), "nothing was made for it");
     d.stop().await.unwrap();
 }
