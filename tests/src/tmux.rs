@@ -22,6 +22,26 @@ impl Tmux {
         c
     }
 
+    /// Starts the `tui` window, 100x30, running `shell`.
+    pub fn start(&self, shell: &str) {
+        let started = self
+            .cmd()
+            .args([
+                "new-session",
+                "-d",
+                "-s",
+                "tui",
+                "-x",
+                "100",
+                "-y",
+                "30",
+                shell,
+            ])
+            .status()
+            .expect("tmux is installed (.ci/run installs it)");
+        assert!(started.success(), "tmux new-session failed");
+    }
+
     /// The `tui` window's screen as text.
     pub fn capture(&self) -> String {
         let out = self

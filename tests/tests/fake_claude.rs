@@ -41,6 +41,31 @@ fn script(steps: Value) -> String {
 }
 
 /// The kinds of the JSON lines seen since index `from`.
+/// Plays `text` slowly, interrupts it after its first delta, and returns the result and the
+/// kinds of the lines after the interrupt (text deltas left out).
+async fn interrupt_mid_text(p: &mut CliProcess, text: &str) -> (Value, Vec<String>) {
+    p.send_user(&script(
+        json!([{"text": text, "chunks": 20, "delay_ms": 400}]),
+    ))
+    .await
+    .unwrap();
+    p.wait_for("a first delta", T, |v| {
+        v["event"]["delta"]["type"] == "text_delta"
+    })
+    .await
+    .unwrap();
+    let mark = p.seen().len();
+    p.send_control("int-1", json!({"subtype": "interrupt"}))
+        .await
+        .unwrap();
+    let result = p.wait_for_result(T).await.unwrap();
+    let kinds = kinds_since(p, mark)
+        .into_iter()
+        .filter(|k| k != "stream_event:content_block_delta:text_delta")
+        .collect();
+    (result, kinds)
+}
+
 fn kinds_since(p: &CliProcess, from: usize) -> Vec<String> {
     p.seen()[from..]
         .iter()
@@ -409,25 +434,7 @@ async fn interrupt_mid_stream_keeps_the_partial_text() {
     let sid = new_id();
     let mut p = spawn(&home, &SessionArg::New(sid.clone()), &[]);
     let text = "Once upon a time there was a test";
-    p.send_user(&script(
-        json!([{"text": text, "chunks": 20, "delay_ms": 400}]),
-    ))
-    .await
-    .unwrap();
-    p.wait_for("a first delta", T, |v| {
-        v["event"]["delta"]["type"] == "text_delta"
-    })
-    .await
-    .unwrap();
-    let mark = p.seen().len();
-    p.send_control("int-1", json!({"subtype": "interrupt"}))
-        .await
-        .unwrap();
-    let result = p.wait_for_result(T).await.unwrap();
-    let kinds: Vec<String> = kinds_since(&p, mark)
-        .into_iter()
-        .filter(|k| k != "stream_event:content_block_delta:text_delta")
-        .collect();
+    let (result, kinds) = interrupt_mid_text(&mut p, text).await;
     assert_eq!(
         kinds,
         [
@@ -1158,25 +1165,7 @@ async fn as_2_1_197_a_turn_echoes_late_prints_no_lifecycle_and_writes_after_its_
 async fn as_2_1_197_an_interrupt_has_no_tail_and_an_api_error_no_marks() {
     let home = ClaudeHome::new().unwrap();
     let mut p = spawn_2_1_197(&home, &SessionArg::New(new_id()), &[]);
-    p.send_user(&script(
-        json!([{"text": "Once upon a time", "chunks": 20, "delay_ms": 400}]),
-    ))
-    .await
-    .unwrap();
-    p.wait_for("a first delta", T, |v| {
-        v["event"]["delta"]["type"] == "text_delta"
-    })
-    .await
-    .unwrap();
-    let mark = p.seen().len();
-    p.send_control("int-1", json!({"subtype": "interrupt"}))
-        .await
-        .unwrap();
-    let result = p.wait_for_result(T).await.unwrap();
-    let kinds: Vec<String> = kinds_since(&p, mark)
-        .into_iter()
-        .filter(|k| k != "stream_event:content_block_delta:text_delta")
-        .collect();
+    let (result, kinds) = interrupt_mid_text(&mut p, "Once upon a time").await;
     assert_eq!(
         kinds,
         [

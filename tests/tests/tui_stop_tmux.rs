@@ -113,22 +113,7 @@ fn daemon_stop_stays_stopped_under_an_open_tui_and_a_crash_is_still_reconnected(
         shell.push_str(&format!(" {k}='{}'", v.display()));
     }
     shell.push_str(&format!(" '{}'", bin("paddock").display()));
-    let started = tmux
-        .cmd()
-        .args([
-            "new-session",
-            "-d",
-            "-s",
-            "tui",
-            "-x",
-            "100",
-            "-y",
-            "30",
-            &shell,
-        ])
-        .status()
-        .expect("tmux is installed (.ci/run installs it)");
-    assert!(started.success());
+    tmux.start(&shell);
     tmux.wait_loaded("a chat before the stop");
 
     // Stopped from another command: the TUI says so and does not start another daemon.

@@ -299,22 +299,7 @@ fn the_files_view_lists_what_a_chat_wrote_and_blame_names_the_chat() {
         shell.push_str(&format!(" {k}='{}'", v.display()));
     }
     shell.push_str(&format!(" '{}'", bin("paddock").display()));
-    let started = tmux
-        .cmd()
-        .args([
-            "new-session",
-            "-d",
-            "-s",
-            "tui",
-            "-x",
-            "100",
-            "-y",
-            "30",
-            &shell,
-        ])
-        .status()
-        .expect("tmux is installed (.ci/run installs it)");
-    assert!(started.success());
+    tmux.start(&shell);
     tmux.wait_for("fake:[");
     let keys = |keys: &[&str]| {
         let mut c = tmux.cmd();
@@ -394,22 +379,7 @@ fn a_failed_run_nobody_watches_rings_the_terminal_with_osc_9() {
         shell.push_str(&format!(" {k}='{}'", v.display()));
     }
     shell.push_str(&format!(" '{}'", bin("paddock").display()));
-    let started = tmux
-        .cmd()
-        .args([
-            "new-session",
-            "-d",
-            "-s",
-            "tui",
-            "-x",
-            "100",
-            "-y",
-            "30",
-            &shell,
-        ])
-        .status()
-        .expect("tmux is installed (.ci/run installs it)");
-    assert!(started.success());
+    tmux.start(&shell);
     // Everything the TUI writes, escape sequences included.
     let raw = dir.path().join("pane.raw");
     let piped = tmux

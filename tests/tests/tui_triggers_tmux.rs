@@ -62,22 +62,7 @@ fn triggers_are_listed_fired_and_removed_and_home_shows_the_project() {
         shell.push_str(&format!(" {k}='{}'", v.display()));
     }
     shell.push_str(&format!(" '{}'", bin("paddock").display()));
-    let started = tmux
-        .cmd()
-        .args([
-            "new-session",
-            "-d",
-            "-s",
-            "tui",
-            "-x",
-            "100",
-            "-y",
-            "30",
-            &shell,
-        ])
-        .status()
-        .expect("tmux is installed (.ci/run installs it)");
-    assert!(started.success());
+    tmux.start(&shell);
     tmux.wait_for("demo");
 
     // Z on the first row (the root workspace): none there; a shows every project's.

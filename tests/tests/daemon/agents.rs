@@ -833,6 +833,36 @@ async fn create_chats_name_is_the_childs_title_in_the_list_and_history() {
     d.stop().await.unwrap();
 }
 
+/// The chat `root` (with `root_token`) spawns "child task", which sends it "report: all done";
+/// returns once both have settled. The child's session id.
+async fn child_reports_back(
+    d: &TestDaemon,
+    c: &mut RawClient,
+    root_token: &str,
+    root: &str,
+) -> String {
+    let (text, _) = call(
+        c,
+        root_token,
+        "create_chat",
+        json!({"prompt": "child task"}),
+    )
+    .await;
+    let child = session_of(&text);
+    settled(c, &child, 2).await;
+    let child_token = token_of(&mcp_config_of(d, &child).unwrap());
+    let (text, is_error) = call(
+        c,
+        &child_token,
+        "send_message",
+        json!({"sessionId": root, "message": "report: all done"}),
+    )
+    .await;
+    assert!(!is_error, "{text}");
+    settled(c, root, 4).await;
+    child
+}
+
 #[tokio::test]
 async fn a_message_a_child_sends_its_parent_is_in_history_as_sent_by_the_child() {
     let d = daemon(|_| {}).await;
@@ -840,25 +870,7 @@ async fn a_message_a_child_sends_its_parent_is_in_history_as_sent_by_the_child()
     let root = c.send_turn("", None, "manager").await;
     c.frames_until_complete(&root.session_id).await;
     let root_token = token_of(&mcp_config_of(&d, &root.session_id).unwrap());
-    let (text, _) = call(
-        &mut c,
-        &root_token,
-        "create_chat",
-        json!({"prompt": "child task"}),
-    )
-    .await;
-    let child = session_of(&text);
-    settled(&mut c, &child, 2).await;
-    let child_token = token_of(&mcp_config_of(&d, &child).unwrap());
-    let (text, is_error) = call(
-        &mut c,
-        &child_token,
-        "send_message",
-        json!({"sessionId": root.session_id, "message": "report: all done"}),
-    )
-    .await;
-    assert!(!is_error, "{text}");
-    settled(&mut c, &root.session_id, 4).await;
+    let child = child_reports_back(&d, &mut c, &root_token, &root.session_id).await;
     let runs = history(&mut c).await.runs;
     let report = runs
         .iter()
@@ -895,25 +907,7 @@ async fn while_you_were_away_leaves_out_runs_of_a_chat_open_in_a_client() {
         }))
         .await
         .unwrap();
-    let (text, _) = call(
-        &mut c,
-        &root_token,
-        "create_chat",
-        json!({"prompt": "child task"}),
-    )
-    .await;
-    let child = session_of(&text);
-    settled(&mut c, &child, 2).await;
-    let child_token = token_of(&mcp_config_of(&d, &child).unwrap());
-    let (text, is_error) = call(
-        &mut c,
-        &child_token,
-        "send_message",
-        json!({"sessionId": root.session_id, "message": "report: all done"}),
-    )
-    .await;
-    assert!(!is_error, "{text}");
-    settled(&mut c, &root.session_id, 4).await;
+    let child = child_reports_back(&d, &mut c, &root_token, &root.session_id).await;
     let h = history(&mut c).await;
     let report = h
         .runs

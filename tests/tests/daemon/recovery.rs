@@ -42,6 +42,31 @@ async fn interrupted_soon(c: &mut RawClient, session: &str) -> ChatSummary {
     .unwrap_or_else(|_| panic!("{session} never showed as interrupted"))
 }
 
+/// `chat:continue` of `sid`, answered like `chat:send`: the turn's frames and its user turn.
+async fn continue_turn(
+    c: &mut RawClient,
+    sid: &str,
+) -> (Vec<paddock_proto::HubFrame>, paddock_proto::UserTurn) {
+    let id = c
+        .send(Request::ChatContinue(SessionRef {
+            session_id: sid.to_owned(),
+        }))
+        .await;
+    match c.response(id).await {
+        Ok(Reply::Sent(s)) => assert_eq!(s.session_id, sid),
+        other => panic!("chat:continue: {other:?}"),
+    }
+    let frames = c.frames_until_complete(sid).await;
+    let user = frames
+        .iter()
+        .find_map(|f| match &f.event {
+            ChatEvent::User(u) => Some(u.clone()),
+            _ => None,
+        })
+        .expect("the continue turn");
+    (frames, user)
+}
+
 #[tokio::test]
 async fn a_crashed_turn_is_interrupted_and_continue_picks_it_up() {
     let d = TestDaemon::start().await;
@@ -71,23 +96,7 @@ async fn a_crashed_turn_is_interrupted_and_continue_picks_it_up() {
     interrupted_soon(&mut c, &sid).await;
 
     // chat:continue: answered like chat:send, the turn carries the recovery attribution.
-    let id = c
-        .send(Request::ChatContinue(SessionRef {
-            session_id: sid.clone(),
-        }))
-        .await;
-    match c.response(id).await {
-        Ok(Reply::Sent(s)) => assert_eq!(s.session_id, sid),
-        other => panic!("chat:continue: {other:?}"),
-    }
-    let frames = c.frames_until_complete(&sid).await;
-    let user = frames
-        .iter()
-        .find_map(|f| match &f.event {
-            ChatEvent::User(u) => Some(u.clone()),
-            _ => None,
-        })
-        .expect("the continue turn");
+    let (frames, user) = continue_turn(&mut c, &sid).await;
     assert_eq!(user.attribution, Some(Attribution::Recovery));
     assert!(complete_of(&frames).success);
     assert!(!row(&mut c, &sid).await.interrupted, "picked up");
@@ -141,23 +150,7 @@ async fn continue_after_the_users_cancel_is_not_labelled_as_a_killed_task() {
     .unwrap();
     c.frames_until_complete(&sid).await;
     // `C`: the person continues the turn they stopped. No task was killed.
-    let id = c
-        .send(Request::ChatContinue(SessionRef {
-            session_id: sid.clone(),
-        }))
-        .await;
-    match c.response(id).await {
-        Ok(Reply::Sent(s)) => assert_eq!(s.session_id, sid),
-        other => panic!("chat:continue: {other:?}"),
-    }
-    let frames = c.frames_until_complete(&sid).await;
-    let user = frames
-        .iter()
-        .find_map(|f| match &f.event {
-            ChatEvent::User(u) => Some(u.clone()),
-            _ => None,
-        })
-        .expect("the continue turn");
+    let (_, user) = continue_turn(&mut c, &sid).await;
     assert_ne!(
         user.attribution,
         Some(Attribution::Recovery),
