@@ -202,6 +202,7 @@ pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Res
     projects
         .ensure_root()
         .context("cannot create the root workspace")?;
+    projects.remove_stale_temps();
 
     let cfg = Arc::new(cfg);
     let token = CancellationToken::new();

@@ -62,6 +62,53 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     result
 }
 
+/// Removes the temp files [`write_atomic`] left in `dir` for any of `names` when their
+/// writer is dead: a crash between create and rename leaves one, and it never holds anything
+/// acknowledged. A temp file of a live process (another daemon on a shared folder, or this
+/// one) stays. Returns how many were removed; failures are logged, never raised.
+pub fn remove_stale_temps(dir: &Path, names: &[&str]) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let file = file.to_string_lossy();
+        let Some(pid) = names
+            .iter()
+            .find_map(|name| file.strip_prefix(&temp_prefix(name)))
+            .and_then(temp_writer)
+        else {
+            continue;
+        };
+        if pid == std::process::id() || process_exists(pid) {
+            continue;
+        }
+        let path = entry.path();
+        match std::fs::remove_file(&path) {
+            Ok(()) => {
+                removed += 1;
+                tracing::info!(file = %path.display(), "removed a temp file a crashed write left");
+            }
+            Err(e) => {
+                tracing::warn!(file = %path.display(), "cannot remove a stale temp file: {e}")
+            }
+        }
+    }
+    removed
+}
+
+/// The writer's pid in a temp file's `PID-COUNTER` suffix.
+fn temp_writer(suffix: &str) -> Option<u32> {
+    let (pid, counter) = suffix.split_once('-')?;
+    counter.parse::<u64>().ok()?;
+    pid.parse().ok()
+}
+
+fn process_exists(pid: u32) -> bool {
+    Path::new("/proc").join(pid.to_string()).exists()
+}
+
 /// Creates `dir` (and parents) and restricts it to the owner (0700).
 pub fn create_private_dir(dir: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;

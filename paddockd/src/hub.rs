@@ -573,17 +573,26 @@ impl HubTask {
         let Some(sink) = self.clients.get(&client) else {
             return;
         };
-        let overflow = match sink.frames.try_send(line) {
+        use mpsc::error::TrySendError;
+        let refused = match sink.frames.try_send(line) {
             Ok(()) => return,
-            Err(mpsc::error::TrySendError::Full(line)) => sink.resync.try_send(line).is_err(),
-            Err(mpsc::error::TrySendError::Closed(_)) => true,
+            Err(TrySendError::Full(line)) => sink.resync.try_send(line).err(),
+            Err(e @ TrySendError::Closed(_)) => Some(e),
         };
-        if overflow {
-            tracing::warn!(
-                client,
-                "client cannot take control events; disconnecting it"
-            );
-            self.drop_client(client);
+        match refused {
+            None => {}
+            // The client went away; its connection task is ending already.
+            Some(TrySendError::Closed(_)) => {
+                tracing::debug!(client, "client closed; dropping it");
+                self.drop_client(client);
+            }
+            Some(TrySendError::Full(_)) => {
+                tracing::warn!(
+                    client,
+                    "client cannot take control events; disconnecting it"
+                );
+                self.drop_client(client);
+            }
         }
     }
 
@@ -596,9 +605,16 @@ impl HubTask {
         let Some(sink) = self.clients.get(&client) else {
             return;
         };
-        if sink.resync.try_send(line).is_err() {
-            tracing::warn!(client, "client's resync queue is full; disconnecting it");
-            self.drop_client(client);
+        match sink.resync.try_send(line) {
+            Ok(()) => {}
+            Err(mpsc::error::TrySendError::Closed(_)) => {
+                tracing::debug!(client, "client closed; dropping it");
+                self.drop_client(client);
+            }
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                tracing::warn!(client, "client's resync queue is full; disconnecting it");
+                self.drop_client(client);
+            }
         }
     }
 
@@ -730,6 +746,62 @@ mod tests {
         ChatEvent::Response(TextDelta {
             text: format!("t{n}"),
         })
+    }
+
+    /// What `f` logs at WARN or above, through a subscriber of its own.
+    fn warnings_of(f: impl FnOnce()) -> String {
+        #[derive(Clone, Default)]
+        struct Buf(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+        impl std::io::Write for Buf {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(b);
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let buf = Buf::default();
+        let writer = buf.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_max_level(tracing::Level::WARN)
+            .with_writer(move || writer.clone())
+            .finish();
+        tracing::subscriber::with_default(subscriber, f);
+        let bytes = buf.0.lock().unwrap().clone();
+        String::from_utf8(bytes).unwrap()
+    }
+
+    #[test]
+    fn a_client_that_closed_is_dropped_quietly_and_a_stuck_one_loudly() {
+        let line: Line = Arc::from("{}\n");
+        // Closed: the client went away; nothing to warn about.
+        let mut hub = HubTask::new(HubLimits {
+            buffer_frames: 4,
+            linger: Duration::from_secs(1),
+        });
+        let (gone, frx, rrx) = sink(1, 1);
+        drop((frx, rrx));
+        hub.clients.insert(1, gone);
+        let logged = warnings_of(|| hub.deliver_control(1, line.clone()));
+        assert!(!hub.clients.contains_key(&1));
+        assert_eq!(logged, "");
+        let (gone, frx, rrx) = sink(2, 1);
+        drop((frx, rrx));
+        hub.clients.insert(2, gone);
+        let logged = warnings_of(|| hub.send_resync(2, "s", ResyncReason::SlowClient));
+        assert!(!hub.clients.contains_key(&2));
+        assert_eq!(logged, "");
+        // Full on both lanes: hopelessly behind, which is worth a warning.
+        let (stuck, _frx, _rrx) = sink(3, 1);
+        for _ in 0..RESYNC_QUEUE {
+            stuck.resync.try_send(line.clone()).unwrap();
+        }
+        stuck.frames.try_send(line.clone()).unwrap();
+        hub.clients.insert(3, stuck);
+        let logged = warnings_of(|| hub.deliver_control(3, line.clone()));
+        assert!(!hub.clients.contains_key(&3));
+        assert!(logged.contains("cannot take control events"), "{logged}");
     }
 
     #[tokio::test(start_paused = true)]

@@ -233,6 +233,26 @@ impl Projects {
         self.meta_dir(slug).join(PROJECT_FILE)
     }
 
+    /// Removes the temp files a crashed write left beside the files paddockd writes in
+    /// projects: `project.toml`, the curated OVERVIEW.md and CHANGELOG.md in the metadata
+    /// folder, and CLAUDE.md in the agent directory (see [`crate::fsutil::remove_stale_temps`]).
+    pub fn remove_stale_temps(&self) {
+        use crate::sweeper::files::{CHANGELOG_FILE, CLAUDE_FILE, OVERVIEW_FILE};
+        let Ok(slugs) = self.slugs() else { return };
+        for slug in slugs {
+            let meta = self.meta_dir(&slug);
+            crate::fsutil::remove_stale_temps(
+                &meta,
+                &[PROJECT_FILE, OVERVIEW_FILE, CHANGELOG_FILE, CLAUDE_FILE],
+            );
+            if let Ok(project) = self.get(&slug) {
+                if project.agent_dir != meta {
+                    crate::fsutil::remove_stale_temps(&project.agent_dir, &[CLAUDE_FILE]);
+                }
+            }
+        }
+    }
+
     /// The slugs of every project folder, the root workspace (`""`) first, then sorted;
     /// unlike [`Projects::list`], also those whose `project.toml` does not parse.
     pub fn slugs(&self) -> Result<Vec<String>, ProjectError> {

@@ -957,3 +957,43 @@ async fn a_directory_belongs_to_one_project() {
     assert!(!d.dir.path().join("no").exists(), "nothing was made for it");
     d.stop().await.unwrap();
 }
+
+#[tokio::test]
+async fn temp_files_a_crash_left_in_a_project_folder_are_removed_at_start() {
+    let data = tempfile::tempdir().unwrap();
+    let d = TestDaemon::start_with(on_data_dir(data.path())).await;
+    let mut c = d.client().await;
+    create(&mut c, named("demo")).await.unwrap();
+    drop(c);
+    d.stop().await.unwrap();
+
+    // A writer that died (a child that has exited) and one still alive (init).
+    let mut dead = Command::new("true").spawn().unwrap();
+    let dead_pid = dead.id();
+    dead.wait().unwrap();
+    let folder = data.path().join("projects").join("demo");
+    let stale = [
+        folder.join(format!(".project.toml.tmp-{dead_pid}-0")),
+        folder.join(format!(".OVERVIEW.md.tmp-{dead_pid}-3")),
+    ];
+    let live = folder.join(".project.toml.tmp-1-0");
+    let users = folder.join(".notes.md.tmp-x");
+    for f in stale.iter().chain([&live, &users]) {
+        std::fs::write(f, "partial").unwrap();
+    }
+
+    let d = TestDaemon::start_with(on_data_dir(data.path())).await;
+    let mut c = d.client().await;
+    let _ = projects(&mut c).await;
+    paddock_tests::wait::wait_until("the stale temp files are removed", DEADLINE, || {
+        stale.iter().all(|f| !f.exists()).then_some(())
+    })
+    .await
+    .unwrap();
+    assert!(live.exists(), "a live writer's temp file stays");
+    assert!(
+        users.exists(),
+        "a file that is not a temp file of ours stays"
+    );
+    d.stop().await.unwrap();
+}
