@@ -245,10 +245,10 @@ impl Projects {
                 &meta,
                 &[PROJECT_FILE, OVERVIEW_FILE, CHANGELOG_FILE, CLAUDE_FILE],
             );
-            if let Ok(project) = self.get(&slug) {
-                if project.agent_dir != meta {
-                    crate::fsutil::remove_stale_temps(&project.agent_dir, &[CLAUDE_FILE]);
-                }
+            if let Ok(project) = self.get(&slug)
+                && project.agent_dir != meta
+            {
+                crate::fsutil::remove_stale_temps(&project.agent_dir, &[CLAUDE_FILE]);
             }
         }
     }
