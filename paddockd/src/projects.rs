@@ -166,6 +166,12 @@ pub struct Project {
     /// The physical directory the agents run in.
     pub agent_dir: PathBuf,
     pub file: ProjectFile,
+    /// Set when another project (named here; `""` the root workspace) owns the directory
+    /// this one runs in: two projects on one directory would share one transcript folder, so
+    /// the later one is kept apart — no chats, no turns, no links — until its `path` changes.
+    /// `project:create` refuses such a path; this covers projects made before it did, or a
+    /// `project.toml` edited by hand.
+    pub shadowed_by: Option<String>,
 }
 
 impl Project {
@@ -194,6 +200,24 @@ impl Project {
     /// folder (a notebook) or a checkout inside it (repo-backed).
     pub fn has_own_dir(&self) -> bool {
         self.file.path.is_some()
+    }
+
+    /// Why this project cannot run, when another one owns its directory.
+    pub fn shadow_problem(&self) -> Option<String> {
+        let owner = self.shadowed_by.as_ref()?;
+        let owner = if owner.is_empty() {
+            "the root workspace".to_owned()
+        } else {
+            format!("project {owner}")
+        };
+        Some(format!(
+            "project {} runs in {}, which is {owner}'s directory, and a directory belongs to one project; give {} another `path` in {} and restart paddockd, or remove it (`paddock project rm {}` leaves {owner}'s chats alone)",
+            self.slug,
+            self.agent_dir.display(),
+            self.slug,
+            self.meta_dir.join(PROJECT_FILE).display(),
+            self.slug,
+        ))
     }
 
     pub fn is_root(&self) -> bool {
@@ -340,6 +364,32 @@ impl Projects {
     }
 
     pub fn get(&self, slug: &str) -> Result<Project, ProjectError> {
+        let mut project = self.load(slug)?;
+        if project.has_own_dir() {
+            project.shadowed_by = self.owner_of(&project);
+        }
+        Ok(project)
+    }
+
+    /// The project that owns `project`'s directory when it is not `project` itself: the
+    /// root workspace, a notebook or a clone own theirs outright (it is inside their folder);
+    /// among projects on a directory of the user's own, the one created first (then by slug).
+    fn owner_of(&self, project: &Project) -> Option<String> {
+        let rank = |p: &Project| (p.has_own_dir(), p.file.created_at.clone(), p.slug.clone());
+        let mine = rank(project);
+        self.slugs()
+            .ok()?
+            .into_iter()
+            .filter(|s| *s != project.slug)
+            .filter_map(|s| self.load(&s).ok())
+            .filter(|other| other.agent_dir == project.agent_dir)
+            .filter(|other| rank(other) < mine)
+            .min_by_key(rank)
+            .map(|other| other.slug)
+    }
+
+    /// A project as its `project.toml` says, without asking who owns its directory.
+    fn load(&self, slug: &str) -> Result<Project, ProjectError> {
         if !slug.is_empty() && !valid_slug(slug) {
             return Err(ProjectError::InvalidSlug(slug.to_owned()));
         }
@@ -373,6 +423,7 @@ impl Projects {
             meta_dir,
             agent_dir,
             file,
+            shadowed_by: None,
         })
     }
 

@@ -107,14 +107,26 @@ impl ChatState {
             .filter(|t| !t.trim().is_empty())
     }
 
+    /// A project another one shadows ([`Project::shadowed_by`]) reads from the link of its
+    /// own data folder instead, which no other project uses: it never shows, moves or
+    /// unlinks the owner's chats.
     pub fn folder_of(&self, project: &Project) -> PathBuf {
-        crate::chat_links::link_path(&self.claude_home, &project.agent_dir)
+        let dir = match project.shadowed_by {
+            Some(_) => &project.meta_dir,
+            None => &project.agent_dir,
+        };
+        crate::chat_links::link_path(&self.claude_home, dir)
     }
 
     /// Makes sure a project's `.chats` link is in place and its transcripts are indexed and
     /// watched. Never fails: problems are logged, and the project still works (its chats just
     /// may not be listed until the link is repaired).
     pub async fn attach_project(&self, cfg: &Config, project: &Project) {
+        if let Some(problem) = project.shadow_problem() {
+            // Linking it would repoint the owner's transcript folder at this project's.
+            tracing::warn!(project = %project.slug, "{problem}");
+            return;
+        }
         let report = crate::chat_links::ensure_project_chats(
             &cfg.claude_home,
             &cfg.host_claude_home,

@@ -164,6 +164,10 @@ impl Runner {
     /// Starts a turn; returns the session id. The `Sent` reply reaches `reply_to` through the
     /// hub, ahead of the turn's frames.
     pub async fn send(&self, req: TurnRequest) -> Result<String, ErrorBody> {
+        // Its transcripts would land in the directory owner's folder.
+        if let Some(problem) = req.project.shadow_problem() {
+            return Err(ErrorBody::new(ErrorCode::InvalidArgument, problem));
+        }
         let (tx, rx) = oneshot::channel();
         if self.tx.send(Cmd::Send(Box::new(req), tx)).await.is_err() {
             return Err(shutting_down());

@@ -997,3 +997,84 @@ async fn temp_files_a_crash_left_in_a_project_folder_are_removed_at_start() {
     );
     d.stop().await.unwrap();
 }
+
+/// Two projects on one directory from before `project:create` refused it (or a
+/// project.toml edited by hand): the later one is kept apart, and removing it leaves the
+/// first one's chats where they are.
+#[tokio::test]
+async fn a_second_project_on_a_directory_never_takes_the_first_ones_chats() {
+    let data = tempfile::tempdir().unwrap();
+    let own = data.path().join("src-web");
+    std::fs::create_dir_all(&own).unwrap();
+    let d = TestDaemon::start_with(on_data_dir(data.path())).await;
+    let mut c = d.client().await;
+    let mut web = named("web");
+    web.path = Some(own.to_string_lossy().into_owned());
+    create(&mut c, web).await.unwrap();
+    let first = turn(&mut c, "web", None, "hello web").await;
+    drop(c);
+    d.stop().await.unwrap();
+
+    // web2, on the same directory, made later.
+    let web2 = data.path().join("projects").join("web2");
+    std::fs::create_dir_all(&web2).unwrap();
+    std::fs::write(
+        web2.join("project.toml"),
+        format!(
+            "path = {:?}\ncreated_at = \"2999-01-01T00:00:00+00:00\"\n",
+            own.to_string_lossy()
+        ),
+    )
+    .unwrap();
+
+    let d = TestDaemon::start_with(on_data_dir(data.path())).await;
+    let mut c = d.client().await;
+    let listed = |cs: Vec<ChatSummary>| cs.into_iter().map(|x| x.session_id).collect::<Vec<_>>();
+    assert_eq!(listed(chats(&mut c, "web").await), vec![first.clone()]);
+    assert!(
+        chats(&mut c, "web2").await.is_empty(),
+        "web2 shows none of web's chats"
+    );
+    let refused = c
+        .request(Request::ChatSend(paddock_proto::ChatSend {
+            project_slug: "web2".into(),
+            session_id: None,
+            message: "hello web2".into(),
+            model: None,
+            preload_context: false,
+            attachments: Vec::new(),
+        }))
+        .await
+        .unwrap_err();
+    assert!(
+        refused.message.contains("project web's directory"),
+        "{}",
+        refused.message
+    );
+
+    delete(
+        &mut c,
+        ProjectDelete {
+            slug: "web2".into(),
+            ..Default::default()
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!(listed(chats(&mut c, "web").await), vec![first.clone()]);
+    let second = turn(&mut c, "web", None, "hello again").await;
+    let mut now = listed(chats(&mut c, "web").await);
+    now.sort();
+    let mut want = vec![first.clone(), second.clone()];
+    want.sort();
+    assert_eq!(now, want, "web's new chats are listed at once");
+    drop(c);
+    d.stop().await.unwrap();
+
+    let d = TestDaemon::start_with(on_data_dir(data.path())).await;
+    let mut c = d.client().await;
+    let mut after = listed(chats(&mut c, "web").await);
+    after.sort();
+    assert_eq!(after, want, "and after a restart");
+    d.stop().await.unwrap();
+}
