@@ -745,6 +745,9 @@ fn copy_as_fork(
 pub async fn import(d: &Daemon, user: &str, i: ChatImport) -> Result<Imported, ErrorBody> {
     d.state.wait_ready().await;
     let project = d.project(&i.project_slug)?;
+    if let Some(problem) = project.shadow_problem() {
+        return Err(ErrorBody::new(ErrorCode::InvalidArgument, problem));
+    }
     let dir = match &i.path {
         Some(p) => PathBuf::from(p),
         None => project.agent_dir.clone(),
