@@ -1879,6 +1879,22 @@ pub struct DaemonStatus {
     /// Turns waiting for a free process slot.
     pub queued_turns: u32,
     pub clients: u32,
+    /// The daemon's folders whose disk has less free space than `disk_floor_mb`: a turn's
+    /// transcript may not be saved. Empty when there is room.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub low_disk: Vec<DiskSpace>,
+}
+
+/// Free space on the disk holding one of the daemon's folders.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DiskSpace {
+    /// The folder (the data folder, or the Claude home the transcripts are written in).
+    pub path: String,
+    /// Bytes an unprivileged writer may still use there.
+    pub free_bytes: u64,
+    /// The configured floor (`disk_floor_mb`), in bytes.
+    pub floor_bytes: u64,
 }
 
 /// `daemon:info`: what the daemon's agents run with. `paddockd info` prints the same (one
@@ -1902,6 +1918,9 @@ pub struct DaemonInfo {
     /// The login file in `claudeHome` (from `claude /login`), when there is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub login: Option<String>,
+    /// Free space where the data folder and the Claude home are (one entry per disk).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub disks: Vec<DiskSpace>,
 }
 
 /// The `claude` the daemon starts, as the daemon resolves it.

@@ -1078,3 +1078,30 @@ fn always_in_the_inbox_says_the_rule_it_adds() -> TestResult {
     );
     Ok(())
 }
+
+/// A disk below the daemon's floor leads the header: a reply streamed now may not be saved.
+#[test]
+fn the_header_says_the_disk_is_low_first() -> TestResult {
+    let mut app = canned();
+    app.pending_approvals = 1;
+    app.low_disk = vec![paddock_proto::DiskSpace {
+        path: "/home/me/.local/share/paddock".into(),
+        free_bytes: 3 << 20,
+        floor_bytes: 256 << 20,
+    }];
+    let backend = screen(&mut app, 80, 24)?;
+    let header: String = (0..80)
+        .map(|x| backend.buffer()[(x, 0)].symbol().to_owned())
+        .collect();
+    assert!(
+        header.contains("disk low: 3.0 MB free · 1 waiting (I)"),
+        "{header}"
+    );
+    // Narrow: the warning is what stays.
+    let backend = screen(&mut app, 40, 24)?;
+    let header: String = (0..40)
+        .map(|x| backend.buffer()[(x, 0)].symbol().to_owned())
+        .collect();
+    assert!(header.contains("disk low: 3.0 MB free"), "{header}");
+    Ok(())
+}

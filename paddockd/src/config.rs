@@ -56,6 +56,7 @@ struct FileConfig {
     hub_buffer_frames: Option<usize>,
     hub_linger_secs: Option<u64>,
     client_queue: Option<usize>,
+    disk_floor_mb: Option<u64>,
     max_spawn_depth: Option<u32>,
     self_mcp: Option<Flag>,
     self_mcp_write: Option<Flag>,
@@ -196,6 +197,11 @@ pub const KEYS: &[KeyDoc] = &[
         key: "hub_linger_secs",
         default: "60",
         about: "how long a finished turn's frames stay replayable",
+    },
+    KeyDoc {
+        key: "disk_floor_mb",
+        default: "256",
+        about: "free space (MB) below which the disk holding the data folder or the Claude home counts as low: `paddock status`, `paddock doctor` and the TUI header say so, and a turn whose transcript was not saved is reported",
     },
     KeyDoc {
         key: "client_queue",
@@ -447,6 +453,8 @@ pub struct Config {
     pub hub_buffer_frames: usize,
     pub hub_linger: Duration,
     pub client_queue: usize,
+    /// Free bytes below which a folder's disk counts as low ([`crate::disk`]).
+    pub disk_floor_bytes: u64,
     /// Extra environment for every claude process. Not a file key: for embedding the
     /// daemon (tests point the fake CLI at a state folder with it).
     pub claude_env: Vec<(String, String)>,
@@ -539,6 +547,7 @@ impl Config {
             hub_buffer_frames: 4000,
             hub_linger: Duration::from_secs(60),
             client_queue: 8192,
+            disk_floor_bytes: 256 * 1024 * 1024,
             claude_env: Vec::new(),
             stderr_to_log: false,
             max_spawn_depth: 1,
@@ -670,6 +679,9 @@ impl Config {
         }
         if let Some(n) = pick(&env, "client_queue", file.client_queue)? {
             cfg.client_queue = n;
+        }
+        if let Some(mb) = pick(&env, "disk_floor_mb", file.disk_floor_mb)? {
+            cfg.disk_floor_bytes = mb.saturating_mul(1024 * 1024);
         }
         if let Some(n) = pick(&env, "max_spawn_depth", file.max_spawn_depth)? {
             cfg.max_spawn_depth = n;

@@ -16,6 +16,7 @@ pub mod cli;
 pub mod config;
 pub mod connection;
 pub mod daemon;
+pub mod disk;
 pub mod files;
 pub mod fsutil;
 pub mod git;

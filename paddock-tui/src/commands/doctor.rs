@@ -136,6 +136,31 @@ fn supported_check(info: &DaemonInfo, running: bool) -> Check {
 }
 
 /// Credentials in the daemon's environment (names only), or a login in its Claude home.
+/// Free space where the daemon's data and transcripts go: below the floor, a turn's reply may
+/// be streamed but not saved.
+fn disk_check(disk: &paddock_proto::DiskSpace) -> Check {
+    let free = crate::attachments::human_size(disk.free_bytes);
+    let ok = disk.free_bytes >= disk.floor_bytes;
+    Check {
+        name: "disk",
+        ok,
+        required: true,
+        detail: if ok {
+            format!("{free} free for {}", disk.path)
+        } else {
+            format!(
+                "only {free} free for {} (below {}): replies may not be saved",
+                disk.path,
+                crate::attachments::human_size(disk.floor_bytes)
+            )
+        },
+        fix: Some(format!(
+            "free some space on that disk (`df -h {}`), or lower disk_floor_mb",
+            disk.path
+        )),
+    }
+}
+
 fn login_check(info: &DaemonInfo, running: bool) -> Check {
     let whose = if running {
         "paddockd's environment"
@@ -341,6 +366,9 @@ pub async fn run(ctx: &Context, args: DoctorArgs) -> anyhow::Result<()> {
                 "set PADDOCK_DATA_DIR to a folder you can write, or fix its permissions".into(),
             ),
         });
+        for disk in &info.disks {
+            checks.push(disk_check(disk));
+        }
         checks.push(Check {
             name: "socket",
             ok: true,
@@ -417,7 +445,26 @@ mod tests {
             claude,
             credentials: vec![],
             login: None,
+            disks: vec![],
         }
+    }
+
+    #[test]
+    fn a_disk_below_the_floor_fails_and_says_what_is_at_stake() {
+        let disk = |free_bytes| paddock_proto::DiskSpace {
+            path: "/d".into(),
+            free_bytes,
+            floor_bytes: 256 << 20,
+        };
+        let full = disk_check(&disk(0));
+        assert!(!full.ok && full.required);
+        assert_eq!(
+            full.detail,
+            "only 0 B free for /d (below 256 MB): replies may not be saved"
+        );
+        let fine = disk_check(&disk(40 << 30));
+        assert!(fine.ok);
+        assert_eq!(fine.detail, "40.0 GB free for /d");
     }
 
     fn no_claude() -> DaemonInfo {

@@ -1,6 +1,6 @@
 //! `paddock status`: one line for a status bar.
 
-use paddock_proto::{ChatList, ChatScope, Reply, Request};
+use paddock_proto::{ChatList, ChatScope, DiskSpace, Reply, Request};
 
 use super::output::{print, print_json};
 use super::{Context, unexpected};
@@ -27,6 +27,16 @@ pub fn line(c: Counts) -> String {
         parts.push(format!("{} unread", c.unread));
     }
     parts.join(" · ")
+}
+
+/// What the line says about disks below the floor: a reply written there may not be saved.
+pub fn disk_part(low: &[DiskSpace]) -> Option<String> {
+    let tightest = low.iter().min_by_key(|d| d.free_bytes)?;
+    Some(format!(
+        "disk low: {} free for {}",
+        crate::attachments::human_size(tightest.free_bytes),
+        tightest.path
+    ))
 }
 
 /// The line with tmux colour codes: waiting stands out, running is green.
@@ -79,12 +89,24 @@ pub async fn run(ctx: &Context, args: StatusArgs) -> anyhow::Result<()> {
             "waiting": counts.waiting,
             "unread": counts.unread,
             "approvals": approvals,
+            "lowDisk": status.low_disk,
         }));
     }
+    let disk = disk_part(&status.low_disk);
     let text = if args.tmux {
-        tmux_line(counts)
+        let counts = tmux_line(counts);
+        match disk {
+            Some(d) => format!("#[fg=white,bg=red] {d} #[default] {counts}")
+                .trim_end()
+                .to_owned(),
+            None => counts,
+        }
     } else {
-        line(counts)
+        [disk.unwrap_or_default(), line(counts)]
+            .into_iter()
+            .filter(|p| !p.is_empty())
+            .collect::<Vec<_>>()
+            .join(" · ")
     };
     print(&format!("{text}\n"))
 }
@@ -92,6 +114,20 @@ pub async fn run(ctx: &Context, args: StatusArgs) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_low_disk_names_the_tightest() {
+        let disk = |path: &str, free_bytes| DiskSpace {
+            path: path.into(),
+            free_bytes,
+            floor_bytes: 256 << 20,
+        };
+        assert_eq!(disk_part(&[]), None);
+        assert_eq!(
+            disk_part(&[disk("/data", 90 << 20), disk("/home/me/.claude", 3 << 20)]).as_deref(),
+            Some("disk low: 3.0 MB free for /home/me/.claude")
+        );
+    }
 
     #[test]
     fn the_line_says_only_what_is_going_on() {

@@ -175,6 +175,15 @@ pub fn daemon_status(status: &DaemonStatus) -> String {
             turn.started_at
         );
     }
+    for disk in &status.low_disk {
+        let _ = writeln!(
+            out,
+            "disk     only {} free for {} (below {}): replies may not be saved",
+            crate::attachments::human_size(disk.free_bytes),
+            disk.path,
+            crate::attachments::human_size(disk.floor_bytes)
+        );
+    }
     out
 }
 
@@ -354,6 +363,7 @@ pub(crate) mod tests {
             max_processes: 4,
             queued_turns: 0,
             clients: 2,
+            low_disk: vec![],
         };
         assert_eq!(
             daemon_status(&status),

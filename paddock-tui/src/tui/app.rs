@@ -242,6 +242,8 @@ pub struct App {
     pub page: usize,
     /// Tool calls waiting for a person (from `approvals:changed`).
     pub pending_approvals: u32,
+    /// The daemon's disks below its floor (`daemon:status`): replies may not be saved.
+    pub low_disk: Vec<paddock_proto::DiskSpace>,
     /// The approvals inbox, when open.
     pub approvals: Option<super::inbox::InboxView>,
     /// The Changes view (and its provenance panel), when open.
@@ -311,6 +313,7 @@ impl App {
             width: SPLIT_WIDTH,
             page: 10,
             pending_approvals: 0,
+            low_disk: Vec::new(),
             approvals: None,
             changes: None,
             files: None,

@@ -63,6 +63,8 @@ use app::{Action, App};
 const FRAME: Duration = Duration::from_millis(16);
 /// How often running spinners move.
 const SPINNER: Duration = Duration::from_millis(120);
+/// How often the header's low-disk warning is brought up to date.
+const DISK_POLL: Duration = Duration::from_secs(60);
 /// The first wait before reconnecting after the daemon went away; doubled per failure.
 const RETRY_FIRST: Duration = Duration::from_millis(250);
 /// The longest wait between two reconnection attempts.
@@ -106,6 +108,8 @@ enum Fetch {
     Transcript(String),
     History,
     Approvals,
+    /// The daemon's status, for the header's low-disk warning.
+    Status,
     /// The Changes view's git status.
     GitStatus {
         project_slug: String,
@@ -180,6 +184,7 @@ impl Fetch {
                 session_id: sid.clone(),
             }),
             Fetch::Approvals => Request::ApprovalList,
+            Fetch::Status => Request::DaemonStatus,
             Fetch::GitStatus {
                 project_slug,
                 scope,
@@ -474,6 +479,9 @@ impl EventLoop {
         let mut input = EventStream::new();
         let mut spinner = tokio::time::interval(SPINNER);
         spinner.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+        // Free space changes without any event: the header's disk warning is checked now and then.
+        let mut disk_poll = tokio::time::interval(DISK_POLL);
+        disk_poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
         self.connect();
         let mut dirty = true;
         let mut last_draw: Option<Instant> = None;
@@ -518,6 +526,9 @@ impl EventLoop {
                         let _ = std::io::Write::write_all(&mut out, &ring)
                             .and_then(|()| std::io::Write::flush(&mut out));
                     }
+                }
+                _ = disk_poll.tick(), if self.client.is_some() => {
+                    self.fetch(Fetch::Status);
                 }
                 _ = spinner.tick(), if self.animating() => {
                     self.app.tick = self.app.tick.wrapping_add(1);
@@ -1260,6 +1271,7 @@ impl EventLoop {
                     self.command("ask for notifications", Request::NotificationsSubscribe);
                     self.fetch(Fetch::Projects);
                     self.fetch(Fetch::AllChats);
+                    self.fetch(Fetch::Status);
                     self.refresh_archives();
                     self.resume_chat(same_daemon);
                     if self.app.history.is_open() {
@@ -1420,6 +1432,9 @@ impl EventLoop {
                     (Fetch::Approvals, Ok(Reply::Approvals(a))) => {
                         self.app.set_approvals(a.approvals);
                     }
+                    (Fetch::Status, Ok(Reply::Status(s))) => self.app.low_disk = s.low_disk,
+                    // The header keeps what it knew; nothing to bother the user with.
+                    (Fetch::Status, Err(_)) => {}
                     (Fetch::History, Err(reason)) => self.app.history.set_error(reason),
                     (Fetch::Transcript(_), Err(reason)) => {
                         self.app.notice = Some(format!("cannot read the chat: {reason}"));
@@ -1530,6 +1545,10 @@ impl EventLoop {
                 }
                 // A trigger's run started or ended: its last fire and status moved.
                 self.refresh_triggers();
+                // A turn's writes may have filled the disk (or freed it).
+                if !active.running {
+                    self.fetch(Fetch::Status);
+                }
                 known || open
             }
             // Events were lost: what is on screen may be stale.

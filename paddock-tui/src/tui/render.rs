@@ -306,6 +306,16 @@ fn render_header(app: &App, frame: &mut Frame<'_>, area: Rect) {
             if app.pending_approvals > 0 {
                 counts.insert(0, format!("{} waiting (I)", app.pending_approvals));
             }
+            // First: a reply streamed now may not be saved.
+            if let Some(disk) = app.low_disk.iter().min_by_key(|d| d.free_bytes) {
+                counts.insert(
+                    0,
+                    format!(
+                        "disk low: {} free",
+                        crate::attachments::human_size(disk.free_bytes)
+                    ),
+                );
+            }
             let version = format!("paddockd {}", daemon.daemon_version);
             let full = [version.clone()]
                 .into_iter()

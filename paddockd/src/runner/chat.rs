@@ -1145,7 +1145,7 @@ impl ChatTask {
                         {
                             last_reply.clone_from(&a.uuid);
                         }
-                        let t = live.translator.line(&v);
+                        let mut t = live.translator.line(&v);
                         if t.turn_over {
                             // Clients are told the turn ended once its transcript has it, and
                             // the chat list with it.
@@ -1153,6 +1153,7 @@ impl ChatTask {
                                 && !settle::until_written(&transcript, transcript_from, uuid, settle::BOUND).await
                             {
                                 tracing::warn!(session = %self.session_id, "the transcript did not get the turn's last reply within {:?}", settle::BOUND);
+                                settle::unsaved_on_low_disk(&transcript, cfg.disk_floor_bytes, &self.session_id, &mut t.events);
                             }
                             self.ctx.state.index.refresh(&transcript).await;
                         }

@@ -13,6 +13,7 @@ use std::io::SeekFrom;
 use std::path::Path;
 use std::time::Duration;
 
+use paddock_proto::{ChatEvent, Notice, NoticeKind};
 use tokio::io::{AsyncReadExt, AsyncSeekExt};
 use tokio::time::Instant;
 
@@ -74,6 +75,49 @@ async fn scan(
     let keep = needle.len().saturating_sub(1).min(buf.len());
     *carry = buf.split_off(buf.len() - keep);
     Ok(found)
+}
+
+/// When a turn's reply did not reach its transcript and the disk holding it is below the
+/// floor, the reply was most likely lost to a full disk (`claude` does not say so): the turn
+/// is ended as failed, with a notice ahead of its `chat:complete` saying what was not saved.
+pub fn unsaved_on_low_disk(
+    transcript: &Path,
+    floor_bytes: u64,
+    session_id: &str,
+    events: &mut Vec<ChatEvent>,
+) {
+    let folder = transcript.parent().unwrap_or(transcript);
+    let Some(disk) = crate::disk::space(folder, floor_bytes) else {
+        return;
+    };
+    if disk.free_bytes >= disk.floor_bytes {
+        return;
+    }
+    let message = format!(
+        "the disk holding {} is full ({} free, below the floor of {}): claude could not save this turn's reply, so it is shown here but is not in the chat's transcript and will be gone from `paddock show`; free some space (`df -h {}`), then ask again (`paddock continue -c {session_id}`)",
+        folder.display(),
+        crate::disk::human(disk.free_bytes),
+        crate::disk::human(disk.floor_bytes),
+        folder.display(),
+    );
+    tracing::error!(session = session_id, "{message}");
+    let at = events
+        .iter()
+        .position(|e| matches!(e, ChatEvent::Complete(_)))
+        .unwrap_or(events.len());
+    events.insert(
+        at,
+        ChatEvent::Notice(Notice {
+            kind: NoticeKind::Crashed,
+            message,
+        }),
+    );
+    for e in events.iter_mut() {
+        if let ChatEvent::Complete(c) = e {
+            c.success = false;
+            c.error = Some("the turn's reply was not saved: the disk is full".into());
+        }
+    }
 }
 
 #[cfg(test)]

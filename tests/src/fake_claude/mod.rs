@@ -13,7 +13,7 @@
 //! default): the differences of docs/claude-cli.md §15 that the daemon can observe, listed on
 //! [`release::Release::V2_1_197`] (no `command_lifecycle` lines, the prompt echo after the
 //! reply's deltas, no `api_message_id` on stream events, the transcript written after
-//! `result`, …).
+//! `result`, …). `FAKE_CLAUDE_DISK_FULL=1` makes every transcript write fail with ENOSPC.
 
 pub mod args;
 pub mod batch;

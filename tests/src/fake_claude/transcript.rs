@@ -122,8 +122,17 @@ impl Drop for Deferred {
     }
 }
 
+/// `FAKE_CLAUDE_DISK_FULL=1`: every transcript write fails as on a full disk (ENOSPC), as the
+/// real CLI's do there — it prints nothing about it on stdout and its turn still succeeds.
+fn disk_full() -> bool {
+    std::env::var_os("FAKE_CLAUDE_DISK_FULL").is_some_and(|v| v == "1")
+}
+
 /// Appends `lines` to `path`, creating it (mode 0600) and its folder if needed.
 fn append_lines(path: &Path, lines: &[String]) -> std::io::Result<()> {
+    if disk_full() {
+        return Err(std::io::Error::from_raw_os_error(28));
+    }
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
     }
@@ -236,6 +245,13 @@ impl Transcript {
 
     fn write(&mut self, record: &Value) {
         if !self.enabled {
+            return;
+        }
+        if disk_full() {
+            eprintln!(
+                "fake-claude: cannot write transcript {}: No space left on device (os error 28)",
+                self.path.display()
+            );
             return;
         }
         if let Some(deferred) = self.deferred.as_mut() {

@@ -1,0 +1,115 @@
+//! Free space where paddockd's data goes. `claude` writes transcripts with no way to tell
+//! paddockd that a write failed, so a full disk would lose a turn's reply silently; the daemon
+//! looks at free space instead: in `daemon:status`/`daemon:info` (so `paddock status`, the TUI
+//! header and `paddock doctor` can say it is low) and when a turn's transcript did not get its
+//! reply (so the turn ends saying what was not saved).
+
+use std::path::{Path, PathBuf};
+
+use paddock_proto::DiskSpace;
+
+use crate::config::Config;
+
+/// Bytes an unprivileged writer may still use on the disk holding `path` (the nearest folder
+/// that exists, for a path not made yet).
+pub fn free_bytes(path: &Path) -> std::io::Result<u64> {
+    let mut at = path;
+    let stat = loop {
+        match rustix::fs::statvfs(at) {
+            Ok(stat) => break stat,
+            Err(e) if e == rustix::io::Errno::NOENT => match at.parent() {
+                Some(parent) => at = parent,
+                None => return Err(e.into()),
+            },
+            Err(e) => return Err(e.into()),
+        }
+    };
+    Ok(stat.f_bavail.saturating_mul(stat.f_frsize))
+}
+
+/// The disk of one folder, with the configured floor.
+pub fn space(path: &Path, floor_bytes: u64) -> Option<DiskSpace> {
+    match free_bytes(path) {
+        Ok(free_bytes) => Some(DiskSpace {
+            path: path.to_string_lossy().into_owned(),
+            free_bytes,
+            floor_bytes,
+        }),
+        Err(e) => {
+            tracing::debug!(path = %path.display(), "cannot read the free space: {e}");
+            None
+        }
+    }
+}
+
+/// The folders paddockd and its agents write to: the data folder, the Claude home, and the
+/// user's own Claude home in host mode (where the transcripts are then). One per disk.
+fn folders(cfg: &Config) -> Vec<PathBuf> {
+    use std::os::unix::fs::MetadataExt;
+    let mut candidates = vec![cfg.data_dir.clone(), cfg.claude_home.clone()];
+    if cfg.transcripts == crate::chat_links::TranscriptMode::Host {
+        candidates.push(cfg.host_claude_home.clone());
+    }
+    let mut seen = Vec::new();
+    let mut out = Vec::new();
+    for dir in candidates {
+        let dev = std::fs::metadata(&dir).map(|m| m.dev()).ok();
+        if dev.is_some() && seen.contains(&dev) {
+            continue;
+        }
+        seen.push(dev);
+        out.push(dir);
+    }
+    out
+}
+
+/// Free space on each of the daemon's disks.
+pub fn all(cfg: &Config) -> Vec<DiskSpace> {
+    folders(cfg)
+        .iter()
+        .filter_map(|dir| space(dir, cfg.disk_floor_bytes))
+        .collect()
+}
+
+/// The daemon's disks below the floor.
+pub fn low(cfg: &Config) -> Vec<DiskSpace> {
+    all(cfg)
+        .into_iter()
+        .filter(|d| d.free_bytes < d.floor_bytes)
+        .collect()
+}
+
+/// `bytes` as people write sizes: `512 B`, `3.4 MB`, `12 GB`.
+pub fn human(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KB", "MB", "GB", "TB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 || value >= 10.0 {
+        format!("{value:.0} {}", UNITS[unit])
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn a_folder_not_made_yet_reads_its_nearest_parent_and_sizes_read_like_people_write_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let free = free_bytes(dir.path()).unwrap();
+        assert_eq!(
+            free_bytes(&dir.path().join("a/b/c")).unwrap() / 4096,
+            free / 4096
+        );
+        assert_eq!(human(512), "512 B");
+        assert_eq!(human(3 * 1024 * 1024 + 400 * 1024), "3.4 MB");
+        assert_eq!(human(12 * 1024 * 1024 * 1024), "12 GB");
+    }
+}
