@@ -8,6 +8,10 @@ use paddock_proto::ChatEvent;
 
 use super::{attribution_line, notice_label, one_line, tool_summary};
 
+/// How much of a notice or error is printed: the daemon's say what happened and what to do,
+/// so they are printed whole unless something pathological comes through.
+const ADVICE_MAX: usize = 2000;
+
 /// A piece of output and where it goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Out {
@@ -102,14 +106,14 @@ impl StreamPrinter {
             ChatEvent::Error(err) => {
                 self.stderr(
                     &mut out,
-                    format!("! error: {}\n", one_line(&err.message, 200)),
+                    format!("! error: {}\n", one_line(&err.message, ADVICE_MAX)),
                 );
             }
             ChatEvent::Notice(notice) => {
                 let what = notice_label(notice.kind);
                 self.stderr(
                     &mut out,
-                    format!("! {what}: {}\n", one_line(&notice.message, 200)),
+                    format!("! {what}: {}\n", one_line(&notice.message, ADVICE_MAX)),
                 );
             }
             ChatEvent::QueuedFlushed(q) => {
