@@ -1801,6 +1801,11 @@ pub struct ProjectInfo {
     /// instance's: calls they match run without asking.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub allowed_tools: Vec<String>,
+    /// Set when another project (this slug; `""` the root workspace) owns `path`: this one
+    /// shows no chats and runs no turns until its `path` changes (a directory belongs to one
+    /// project).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shadowed_by: Option<String>,
 }
 
 /// What `project:delete` did.

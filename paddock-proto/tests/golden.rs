@@ -1685,6 +1685,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                     drive_mode: None,
                     max_spawn_depth: None,
                     allowed_tools: vec![s("Read"), s("Bash(npm test:*)"), s("Edit(src/**)")],
+                    shadowed_by: None,
                 }),
             ),
         ),

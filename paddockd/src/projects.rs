@@ -193,6 +193,7 @@ impl Project {
             }),
             max_spawn_depth: f.max_spawn_depth,
             allowed_tools: f.allowed_tools.clone(),
+            shadowed_by: self.shadowed_by.clone(),
         }
     }
 

@@ -218,6 +218,18 @@ fn settings(p: &ProjectInfo) -> String {
         }
     };
     line("path", Some(p.path.clone()));
+    line(
+        "refused",
+        p.shadowed_by.as_deref().map(|owner| {
+            format!(
+                "{} runs in this directory, and a directory belongs to one project: {} shows no chats and runs no turns; give it another `path` in its project.toml and restart paddockd, or remove it (`paddock project rm {}` leaves {}'s chats alone)",
+                if owner.is_empty() { "the root workspace".to_owned() } else { format!("project {owner}") },
+                project_label(&p.slug),
+                p.slug,
+                project_label(owner),
+            )
+        }),
+    );
     line("repo", p.repo.clone());
     line("summary", p.summary.clone());
     line("area", p.area.clone());
@@ -304,6 +316,26 @@ fn show(o: &ProjectOverview) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_refused_project_says_whose_directory_it_is_in_ls_and_show() {
+        let p = ProjectInfo {
+            slug: "web2".into(),
+            path: "/src/web".into(),
+            shadowed_by: Some("web".into()),
+            ..ProjectInfo::default()
+        };
+        assert!(settings(&p).contains(
+            "  refused         project web runs in this directory, and a directory belongs to one project: web2 shows no chats"
+        ));
+        let table = crate::format::project_table(&[p]);
+        assert!(
+            table.contains(
+                "web2     /src/web  (refused: web's directory; see `paddock project show web2`)"
+            ),
+            "{table}"
+        );
+    }
 
     #[test]
     fn show_says_a_failed_sweep_failed_and_why() {

@@ -128,9 +128,17 @@ pub fn project_table(projects: &[ProjectInfo]) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{:width$}  PATH", "PROJECT");
     for project in projects {
+        let shadowed = match project.shadowed_by.as_deref() {
+            None => String::new(),
+            Some(owner) => format!(
+                "  (refused: {}'s directory; see `paddock project show {}`)",
+                project_label(owner),
+                project.slug
+            ),
+        };
         let _ = writeln!(
             out,
-            "{:width$}  {}",
+            "{:width$}  {}{shadowed}",
             project_label(&project.slug),
             project.path
         );

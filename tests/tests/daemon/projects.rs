@@ -1035,6 +1035,14 @@ async fn a_second_project_on_a_directory_never_takes_the_first_ones_chats() {
         chats(&mut c, "web2").await.is_empty(),
         "web2 shows none of web's chats"
     );
+    let listed_web2 = projects(&mut c)
+        .await
+        .into_iter()
+        .find(|p| p.slug == "web2");
+    assert_eq!(
+        listed_web2.and_then(|p| p.shadowed_by).as_deref(),
+        Some("web")
+    );
     let refused = c
         .request(Request::ChatSend(paddock_proto::ChatSend {
             project_slug: "web2".into(),
