@@ -1018,6 +1018,18 @@ impl std::str::FromStr for DriveMode {
     }
 }
 
+impl Config {
+    /// The folders paddockd and its agents write to: the data folder, the Claude home, and the
+    /// user's own Claude home in host mode (where the transcripts are then).
+    pub fn written_folders(&self) -> Vec<PathBuf> {
+        let mut out = vec![self.data_dir.clone(), self.claude_home.clone()];
+        if self.transcripts == TranscriptMode::Host {
+            out.push(self.host_claude_home.clone());
+        }
+        out
+    }
+}
+
 fn pick<T: std::str::FromStr>(
     env: &dyn Fn(&str) -> Option<String>,
     key: &str,

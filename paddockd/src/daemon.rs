@@ -69,7 +69,7 @@ impl Daemon {
             max_processes: pool.max_processes,
             queued_turns: pool.queued_turns,
             clients: snap.clients,
-            low_disk: crate::disk::low(&self.cfg),
+            low_disk: crate::disk::low(&self.cfg.written_folders(), self.cfg.disk_floor_bytes),
         }
     }
 }

@@ -8,8 +8,6 @@ use std::path::{Path, PathBuf};
 
 use paddock_proto::DiskSpace;
 
-use crate::config::Config;
-
 /// Bytes an unprivileged writer may still use on the disk holding `path` (the nearest folder
 /// that exists, for a path not made yet).
 pub fn free_bytes(path: &Path) -> std::io::Result<u64> {
@@ -42,38 +40,25 @@ pub fn space(path: &Path, floor_bytes: u64) -> Option<DiskSpace> {
     }
 }
 
-/// The folders paddockd and its agents write to: the data folder, the Claude home, and the
-/// user's own Claude home in host mode (where the transcripts are then). One per disk.
-fn folders(cfg: &Config) -> Vec<PathBuf> {
+/// Free space on each disk among `folders` (one entry per disk: the first folder of each).
+pub fn all(folders: &[PathBuf], floor_bytes: u64) -> Vec<DiskSpace> {
     use std::os::unix::fs::MetadataExt;
-    let mut candidates = vec![cfg.data_dir.clone(), cfg.claude_home.clone()];
-    if cfg.transcripts == crate::chat_links::TranscriptMode::Host {
-        candidates.push(cfg.host_claude_home.clone());
-    }
     let mut seen = Vec::new();
     let mut out = Vec::new();
-    for dir in candidates {
-        let dev = std::fs::metadata(&dir).map(|m| m.dev()).ok();
+    for dir in folders {
+        let dev = std::fs::metadata(dir).map(|m| m.dev()).ok();
         if dev.is_some() && seen.contains(&dev) {
             continue;
         }
         seen.push(dev);
-        out.push(dir);
+        out.extend(space(dir, floor_bytes));
     }
     out
 }
 
-/// Free space on each of the daemon's disks.
-pub fn all(cfg: &Config) -> Vec<DiskSpace> {
-    folders(cfg)
-        .iter()
-        .filter_map(|dir| space(dir, cfg.disk_floor_bytes))
-        .collect()
-}
-
-/// The daemon's disks below the floor.
-pub fn low(cfg: &Config) -> Vec<DiskSpace> {
-    all(cfg)
+/// The disks among `folders` below the floor.
+pub fn low(folders: &[PathBuf], floor_bytes: u64) -> Vec<DiskSpace> {
+    all(folders, floor_bytes)
         .into_iter()
         .filter(|d| d.free_bytes < d.floor_bytes)
         .collect()

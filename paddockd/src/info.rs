@@ -58,7 +58,7 @@ pub async fn gather_with(
         claude: claude(cfg, var("PATH")).await,
         credentials,
         login: login.is_file().then(|| lossy(&login)),
-        disks: crate::disk::all(cfg),
+        disks: crate::disk::all(&cfg.written_folders(), cfg.disk_floor_bytes),
     }
 }
 

@@ -1,0 +1,407 @@
+//! Tidy checks on the source tree itself (rust-analyzer's `tidy.rs` is the model): files that
+//! fit in a head, no import cycle through the daemon's top-level modules, no static mutable
+//! state, no untracked `tokio::spawn`. Each check prints its figure; what the tree already
+//! breaks is listed below with its size today, and may only shrink: a listed file that grows
+//! fails, one that got under the limit must leave the list.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// The most lines of non-test code a source file may hold.
+const MAX_LINES: usize = 800;
+
+/// Files over [`MAX_LINES`] today, with their size: they may shrink, not grow.
+const OVERSIZE: &[(&str, usize)] = &[
+    ("paddock-proto/src/messages.rs", 2640),
+    ("paddock-tui/src/tui/app.rs", 2110),
+    ("paddock-tui/src/cli.rs", 1790),
+    ("paddock-tui/src/tui/mod.rs", 1730),
+    ("paddock-tui/src/tui/tree.rs", 1572),
+    ("paddockd/src/runner/chat.rs", 1414),
+    ("paddock-tui/src/tui/triggers_view.rs", 1299),
+    ("paddockd/src/git.rs", 1230),
+    ("paddock-tui/src/tui/chat_view.rs", 1159),
+    ("paddock-tui/src/tui/chat.rs", 1130),
+    ("paddockd/src/provenance/mod.rs", 1115),
+    ("paddockd/src/management/mod.rs", 1082),
+    ("paddockd/src/config.rs", 1073),
+    ("paddock-tui/src/tui/search_view.rs", 942),
+    ("paddockd/src/agent/tools.rs", 930),
+    ("paddockd/src/chats.rs", 919),
+    ("paddockd/src/projects.rs", 834),
+    ("paddock-tui/src/tui/keys.rs", 808),
+];
+
+/// The largest import cycle among paddockd's top-level modules may have this many members
+/// (the goal is 4; it shrinks as services get narrow handles).
+const MAX_CYCLE: usize = 22;
+
+/// Statics that hold mutable state shared by every daemon in one process (tests run several),
+/// as `file: name`; none may be added.
+const MUTABLE_STATICS: &[&str] = &[
+    "paddockd/src/projects.rs: EDIT_LOCK",
+    "paddockd/src/projects/ops.rs: LIFECYCLE",
+];
+
+/// paddockd's files with `tokio::spawn` calls the shutdown tracker does not know about, and how
+/// many; none may be added.
+const UNTRACKED_SPAWNS: &[(&str, usize)] = &[
+    ("paddockd/src/connection.rs", 1),
+    ("paddockd/src/hub.rs", 1),
+    ("paddockd/src/index/indexer.rs", 2),
+    ("paddockd/src/index/mod.rs", 1),
+    ("paddockd/src/runner/chat.rs", 3),
+    ("paddockd/src/runner/process.rs", 1),
+    ("paddockd/src/runner/release.rs", 1),
+    ("paddockd/src/search/mod.rs", 1),
+];
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default()
+}
+
+/// Every `.rs` file under `dir`, relative to the workspace, sorted.
+fn rust_files(dir: &str) -> Vec<(String, String)> {
+    let root = workspace();
+    let mut out = Vec::new();
+    let mut stack = vec![root.join(dir)];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                let rel = p
+                    .strip_prefix(&root)
+                    .unwrap_or(&p)
+                    .to_string_lossy()
+                    .into_owned();
+                let text = std::fs::read_to_string(&p).unwrap_or_default();
+                out.push((rel, text));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A file compiled only for tests (`tests.rs`, a `tests/` folder, a test-only helper).
+fn test_only(path: &str) -> bool {
+    path.ends_with("/tests.rs") || path.contains("/tests/") || path.ends_with("/testutil.rs")
+}
+
+/// The file's lines before its `#[cfg(test)]` module.
+fn code_part(text: &str) -> Vec<&str> {
+    text.lines()
+        .take_while(|l| !l.starts_with("#[cfg(test)]"))
+        .collect()
+}
+
+fn product_files() -> Vec<(String, String)> {
+    ["paddockd/src", "paddock-tui/src", "paddock-proto/src"]
+        .iter()
+        .flat_map(|d| rust_files(d))
+        .filter(|(p, _)| !test_only(p))
+        .collect()
+}
+
+#[test]
+fn source_files_fit_in_a_head() {
+    let sizes: BTreeMap<String, usize> = product_files()
+        .into_iter()
+        .map(|(p, t)| {
+            let n = code_part(&t).len();
+            (p, n)
+        })
+        .collect();
+    let longest = sizes.iter().max_by_key(|(_, n)| **n);
+    if let Some((p, n)) = longest {
+        println!("longest file: {p}, {n} lines of non-test code (limit {MAX_LINES})");
+    }
+    let over = sizes.values().filter(|n| **n > MAX_LINES).count();
+    println!("files over {MAX_LINES} lines: {over}");
+    let listed: BTreeMap<&str, usize> = OVERSIZE.iter().copied().collect();
+    let mut problems = Vec::new();
+    for (path, n) in &sizes {
+        match listed.get(path.as_str()) {
+            Some(max) if n > max => problems.push(format!(
+                "{path} grew to {n} lines (listed at {max}; the limit is {MAX_LINES}): split it rather than grow it"
+            )),
+            Some(_) if *n <= MAX_LINES => problems.push(format!(
+                "{path} is down to {n} lines: take it off OVERSIZE in tests/tests/tidy.rs"
+            )),
+            None if *n > MAX_LINES => problems.push(format!(
+                "{path} has {n} lines of non-test code, over {MAX_LINES}: split it by concern"
+            )),
+            _ => {}
+        }
+    }
+    for path in listed.keys() {
+        if !sizes.contains_key(*path) {
+            problems.push(format!(
+                "{path} is listed in OVERSIZE but does not exist: take it off"
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The top-level modules of paddockd and which others each one names (`crate::x`, or
+/// `super::x` from a file at the top level).
+fn daemon_module_graph() -> BTreeMap<String, BTreeSet<String>> {
+    let files = rust_files("paddockd/src");
+    let lib = files
+        .iter()
+        .find(|(p, _)| p == "paddockd/src/lib.rs")
+        .map(|(_, t)| t.clone())
+        .unwrap_or_default();
+    let modules: BTreeSet<String> = lib
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim();
+            let rest = l
+                .strip_prefix("pub mod ")
+                .or_else(|| l.strip_prefix("mod "))?;
+            Some(rest.trim_end_matches(';').to_owned())
+        })
+        .collect();
+    let mut graph: BTreeMap<String, BTreeSet<String>> = modules
+        .iter()
+        .map(|m| (m.clone(), BTreeSet::new()))
+        .collect();
+    for (path, text) in &files {
+        let rel = path.trim_start_matches("paddockd/src/");
+        let (owner, top_level) = match rel.split_once('/') {
+            Some((dir, _)) => (dir.to_owned(), false),
+            None => (rel.trim_end_matches(".rs").to_owned(), true),
+        };
+        if !modules.contains(&owner) || test_only(path) {
+            continue;
+        }
+        let code = code_part(text).join("\n");
+        let mut named = BTreeSet::new();
+        for prefix in ["crate::", if top_level { "super::" } else { "crate::" }] {
+            for (i, _) in code.match_indices(prefix) {
+                let after = &code[i + prefix.len()..];
+                if let Some(group) = after.strip_prefix('{') {
+                    // `use crate::{a, b::c}`: the first segment of each item.
+                    let inner = group.split('}').next().unwrap_or_default();
+                    for item in inner.split(',') {
+                        named.insert(first_segment(item.trim()));
+                    }
+                } else {
+                    named.insert(first_segment(after));
+                }
+            }
+        }
+        for m in named {
+            if m != owner && modules.contains(&m) {
+                graph.entry(owner.clone()).or_default().insert(m);
+            }
+        }
+    }
+    graph
+}
+
+fn first_segment(path: &str) -> String {
+    path.chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect()
+}
+
+/// The strongly connected components of `graph` (Tarjan's algorithm).
+fn cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<BTreeSet<String>> {
+    struct Walk<'a> {
+        graph: &'a BTreeMap<String, BTreeSet<String>>,
+        index: BTreeMap<&'a str, usize>,
+        low: BTreeMap<&'a str, usize>,
+        stack: Vec<&'a str>,
+        on_stack: BTreeSet<&'a str>,
+        next: usize,
+        out: Vec<BTreeSet<String>>,
+    }
+    impl<'a> Walk<'a> {
+        fn visit(&mut self, v: &'a str) {
+            self.index.insert(v, self.next);
+            self.low.insert(v, self.next);
+            self.next += 1;
+            self.stack.push(v);
+            self.on_stack.insert(v);
+            let graph = self.graph;
+            for w in graph.get(v).into_iter().flatten() {
+                let w = w.as_str();
+                if !self.index.contains_key(w) {
+                    self.visit(w);
+                    let lw = self.low[w];
+                    let lv = self.low.get_mut(v).map_or(0, |l| {
+                        *l = (*l).min(lw);
+                        *l
+                    });
+                    let _ = lv;
+                } else if self.on_stack.contains(w) {
+                    let iw = self.index[w];
+                    if let Some(l) = self.low.get_mut(v) {
+                        *l = (*l).min(iw);
+                    }
+                }
+            }
+            if self.low[v] == self.index[v] {
+                let mut component = BTreeSet::new();
+                while let Some(w) = self.stack.pop() {
+                    self.on_stack.remove(w);
+                    component.insert(w.to_owned());
+                    if w == v {
+                        break;
+                    }
+                }
+                self.out.push(component);
+            }
+        }
+    }
+    let mut walk = Walk {
+        graph,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on_stack: BTreeSet::new(),
+        next: 0,
+        out: Vec::new(),
+    };
+    for v in graph.keys() {
+        if !walk.index.contains_key(v.as_str()) {
+            walk.visit(v);
+        }
+    }
+    walk.out
+}
+
+#[test]
+fn the_daemons_modules_form_no_large_import_cycle() {
+    let graph = daemon_module_graph();
+    assert!(
+        graph.len() > 10,
+        "paddockd's modules were not found: {graph:?}"
+    );
+    let largest = cycles(&graph)
+        .into_iter()
+        .max_by_key(BTreeSet::len)
+        .unwrap_or_default();
+    let mut two_way = Vec::new();
+    for (a, to) in &graph {
+        for b in to {
+            if a < b && graph.get(b).is_some_and(|back| back.contains(a)) {
+                two_way.push(format!("{a}<->{b}"));
+            }
+        }
+    }
+    println!(
+        "largest module cycle in paddockd: {} of {} top-level modules ({}); two-way pairs: {}",
+        largest.len(),
+        graph.len(),
+        largest.iter().cloned().collect::<Vec<_>>().join(", "),
+        two_way.len()
+    );
+    assert!(
+        largest.len() <= MAX_CYCLE,
+        "the largest import cycle among paddockd's modules grew to {} (at most {MAX_CYCLE}): {:?}; depend downward, through a handle, instead",
+        largest.len(),
+        largest
+    );
+}
+
+#[test]
+fn the_cycle_finder_finds_cycles() {
+    let edges = |pairs: &[(&str, &str)]| {
+        let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for (a, b) in pairs {
+            g.entry((*a).into()).or_default().insert((*b).into());
+            g.entry((*b).into()).or_default();
+        }
+        g
+    };
+    let g = edges(&[("a", "b"), ("b", "c"), ("c", "a"), ("c", "d"), ("d", "e")]);
+    let largest = cycles(&g).into_iter().max_by_key(BTreeSet::len).unwrap();
+    assert_eq!(
+        largest,
+        ["a", "b", "c"].iter().map(|s| (*s).to_owned()).collect()
+    );
+    assert_eq!(first_segment("runner::process::X"), "runner");
+}
+
+/// `static` items holding locks or cells: state every in-process daemon would share.
+#[test]
+fn no_static_mutable_state() {
+    let mut found = Vec::new();
+    for (path, text) in product_files() {
+        for line in code_part(&text) {
+            let l = line.trim_start();
+            let is_static = l.starts_with("static ") || l.starts_with("pub static ");
+            let mutable = l.contains("static mut ")
+                || [
+                    "Mutex",
+                    "RwLock",
+                    "RefCell",
+                    "Cell<",
+                    "OnceLock<",
+                    "LazyLock<",
+                ]
+                .iter()
+                .any(|t| l.contains(t));
+            if is_static && mutable {
+                let name = l
+                    .split_whitespace()
+                    .skip_while(|w| *w != "static")
+                    .nth(1)
+                    .unwrap_or_default()
+                    .trim_end_matches(':');
+                found.push(format!("{path}: {name}"));
+            }
+        }
+    }
+    println!("static mutable state: {} ({found:?})", found.len());
+    let new: Vec<&String> = found
+        .iter()
+        .filter(|f| !MUTABLE_STATICS.contains(&f.as_str()))
+        .collect();
+    assert!(
+        new.is_empty(),
+        "static mutable state (shared by every daemon in a process): {new:?}; keep it in a service the wiring builds"
+    );
+}
+
+/// `tokio::spawn` outside a `TaskTracker` in the daemon: a task its shutdown does not wait for.
+#[test]
+fn every_spawn_is_tracked() {
+    let mut found: BTreeMap<String, usize> = BTreeMap::new();
+    for (path, text) in rust_files("paddockd/src")
+        .into_iter()
+        .filter(|(p, _)| !test_only(p))
+    {
+        let n = code_part(&text)
+            .iter()
+            .filter(|l| l.contains("tokio::spawn(") && !l.trim_start().starts_with("//"))
+            .count();
+        if n > 0 {
+            found.insert(path, n);
+        }
+    }
+    println!(
+        "untracked tokio::spawn: {} in {} files",
+        found.values().sum::<usize>(),
+        found.len()
+    );
+    let listed: BTreeMap<&str, usize> = UNTRACKED_SPAWNS.iter().copied().collect();
+    let problems: Vec<String> = found
+        .iter()
+        .filter(|(p, n)| listed.get(p.as_str()).is_none_or(|max| *n > max))
+        .map(|(p, n)| format!("{p}: {n} tokio::spawn; spawn on the shutdown TaskTracker instead"))
+        .collect();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
