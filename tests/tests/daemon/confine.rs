@@ -1,0 +1,145 @@
+//! Path confinement over the real socket: no request that names a file follows a symlink out
+//! of its project, climbs out with `..`, or reads paddockd's own state (`confine.rs`).
+
+use std::path::{Path, PathBuf};
+
+use paddock_proto::{
+    ErrorBody, ErrorCode, FilesList, FilesRead, ProjectCreate, ProvenanceFile, Reply, Request,
+};
+
+use crate::harness::*;
+
+const SECRET: &str = "root:x:0:0:not yours";
+
+async fn create_project(c: &mut RawClient, slug: &str, path: &Path) {
+    c.request(Request::ProjectCreate(ProjectCreate {
+        slug: slug.into(),
+        path: Some(path.to_string_lossy().into_owned()),
+        ..Default::default()
+    }))
+    .await
+    .expect("project created");
+}
+
+/// A project directory `demo` with a file of its own, and beside it a folder `outside` with a
+/// secret that `pwlink` (a file) and `escape` (a folder) point at.
+fn demo(d: &TestDaemon) -> (PathBuf, PathBuf) {
+    let dir = d.dir.path().join("demo");
+    let outside = d.dir.path().join("outside");
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("secret.txt"), format!("{SECRET}\n")).unwrap();
+    std::fs::write(dir.join("notes.txt"), "first\nsecond\n").unwrap();
+    std::os::unix::fs::symlink(outside.join("secret.txt"), dir.join("pwlink")).unwrap();
+    std::os::unix::fs::symlink(&outside, dir.join("escape")).unwrap();
+    std::os::unix::fs::symlink("notes.txt", dir.join("inlink")).unwrap();
+    (dir, outside)
+}
+
+async fn blame(c: &mut RawClient, slug: Option<&str>, path: &str) -> Result<Reply, ErrorBody> {
+    c.request(Request::ProvenanceBlame(ProvenanceFile {
+        project_slug: slug.map(str::to_owned),
+        path: path.into(),
+    }))
+    .await
+}
+
+async fn provenance(c: &mut RawClient, slug: Option<&str>, path: &str) -> Result<Reply, ErrorBody> {
+    c.request(Request::ProvenanceFile(ProvenanceFile {
+        project_slug: slug.map(str::to_owned),
+        path: path.into(),
+    }))
+    .await
+}
+
+fn refused(what: &str, path: &str, got: Result<Reply, ErrorBody>) {
+    match got {
+        Err(e) => {
+            assert_eq!(e.code, ErrorCode::InvalidArgument, "{what} {path}: {e:?}");
+            assert!(!e.message.contains("not yours"), "{what} {path}: {e:?}");
+        }
+        Ok(r) => panic!("{what} {path} was answered: {r:?}"),
+    }
+}
+
+#[tokio::test]
+async fn blame_and_provenance_never_follow_a_symlink_out_of_the_project() {
+    let d = TestDaemon::start().await;
+    let mut c = d.client().await;
+    let (dir, outside) = demo(&d);
+    create_project(&mut c, "demo", &dir).await;
+
+    let secret = outside.join("secret.txt").to_string_lossy().into_owned();
+    let via_link = dir.join("pwlink").to_string_lossy().into_owned();
+    let via_folder = dir.join("escape/secret.txt").to_string_lossy().into_owned();
+    for path in [
+        "pwlink",
+        "./pwlink",
+        "escape/secret.txt",
+        "../outside/secret.txt",
+        "sub/../../outside/secret.txt",
+        secret.as_str(),
+        via_link.as_str(),
+        via_folder.as_str(),
+    ] {
+        refused("blame", path, blame(&mut c, Some("demo"), path).await);
+        refused(
+            "provenance",
+            path,
+            provenance(&mut c, Some("demo"), path).await,
+        );
+    }
+    // Without -p the daemon finds the project holding an absolute path: the same refusal.
+    for path in [via_link.as_str(), via_folder.as_str()] {
+        refused("blame", path, blame(&mut c, None, path).await);
+        refused("provenance", path, provenance(&mut c, None, path).await);
+    }
+
+    // The project's own files, and a symlink that stays inside, are answered.
+    for path in ["notes.txt", "inlink"] {
+        match blame(&mut c, Some("demo"), path).await {
+            Ok(Reply::Blame(b)) => assert_eq!(b.lines.len(), 2, "{path}: {b:?}"),
+            other => panic!("blame {path}: {other:?}"),
+        }
+    }
+    d.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn paddockds_own_state_is_never_read_even_inside_a_project() {
+    let d = TestDaemon::start().await;
+    let mut c = d.client().await;
+    // A project whose directory holds the daemon's data directory (a project at $HOME).
+    let home = d.dir.path().to_path_buf();
+    create_project(&mut c, "home", &home).await;
+    let data = d.cfg.data_dir.strip_prefix(&home).unwrap().to_path_buf();
+    let probe = data.join("state/probe.json");
+    std::fs::write(home.join(&probe), format!("{{\"token\":\"{SECRET}\"}}\n")).unwrap();
+    let probe = probe.to_string_lossy().into_owned();
+    let state = data.join("state").to_string_lossy().into_owned();
+
+    let read = c
+        .request(Request::FilesRead(FilesRead {
+            project_slug: "home".into(),
+            path: probe.clone(),
+            max_bytes: None,
+        }))
+        .await;
+    refused("files:read", &probe, read);
+    let listed = c
+        .request(Request::FilesList(FilesList {
+            project_slug: "home".into(),
+            path: state.clone(),
+            hidden: true,
+            limit: None,
+        }))
+        .await;
+    refused("files:list", &state, listed);
+    refused("blame", &probe, blame(&mut c, Some("home"), &probe).await);
+    refused(
+        "provenance",
+        &probe,
+        provenance(&mut c, Some("home"), &probe).await,
+    );
+    d.stop().await.unwrap();
+}
