@@ -1,6 +1,6 @@
 //! Where a path a request or a tool names leads, decided once for every request and tool that
 //! takes one (`files:list` / `files:read`, `provenance:file` / `provenance:blame` and the
-//! files their answers hash, the agents' `send_file`).
+//! files their answers hash, the agents' `send_file`, a message's attachments).
 //!
 //! [`locate`] resolves the path the way the kernel would open it (symlinks followed; for a
 //! path that does not exist, its deepest existing folder resolved and the rest as named) and
@@ -16,7 +16,8 @@
 //!
 //! [`in_project`] is the confinement of a request: anything outside the project is refused.
 //! `send_file` uses [`locate`] and sends a file outside the project only when a person
-//! approved that call (`agent/tools.rs`).
+//! approved that call (`agent/tools.rs`). A person's attachment, which may come from anywhere,
+//! goes through [`readable`]: only paddockd's own state is refused.
 //!
 //! What is checked is the path resolved a moment before it is opened; a file swapped for a
 //! symlink in between is the one race left (openat2's `RESOLVE_BENEATH` would close it, which
@@ -76,6 +77,8 @@ pub enum Refused {
         dir.display()
     )]
     Escapes { path: String, dir: PathBuf },
+    #[error("{0} is relative; give an absolute path")]
+    Relative(String),
     #[error("{0} is a symlink whose target does not exist")]
     Dangling(String),
     #[error(
@@ -227,10 +230,7 @@ pub fn locate(private: &Private, root: &Path, raw: &str, naming: Naming) -> Resu
             dir: root.to_path_buf(),
         });
     }
-    let path = resolve(&named, raw)?;
-    if private.holds(&path) || private.holds(&normalize(&named)) {
-        return Err(Refused::Private(raw.to_owned()));
-    }
+    let path = not_private(private, &named, raw)?;
     if !path.starts_with(&real_root) {
         return Ok(Place::Outside(path));
     }
@@ -248,6 +248,25 @@ pub fn locate(private: &Private, root: &Path, raw: &str, naming: Naming) -> Resu
         path,
         rel,
     }))
+}
+
+/// A file a person names by an absolute path, with no project to confine it to (an
+/// attachment): resolved, and refused when it is paddockd's own state.
+pub fn readable(private: &Private, raw: &str) -> Result<PathBuf, Refused> {
+    let given = Path::new(raw);
+    if !given.is_absolute() {
+        return Err(Refused::Relative(raw.to_owned()));
+    }
+    not_private(private, given, raw)
+}
+
+/// `named` resolved, unless it (as named or resolved) is paddockd's own state.
+fn not_private(private: &Private, named: &Path, raw: &str) -> Result<PathBuf, Refused> {
+    let path = resolve(named, raw)?;
+    if private.holds(&path) || private.holds(&normalize(named)) {
+        return Err(Refused::Private(raw.to_owned()));
+    }
+    Ok(path)
 }
 
 /// `path` with its symlinks resolved; for a path that does not exist, its deepest existing

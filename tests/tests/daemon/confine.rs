@@ -143,3 +143,34 @@ async fn paddockds_own_state_is_never_read_even_inside_a_project() {
     );
     d.stop().await.unwrap();
 }
+
+#[tokio::test]
+async fn an_attachment_is_never_paddockds_own_state() {
+    let d = TestDaemon::start().await;
+    let mut c = d.client().await;
+    // Another chat's MCP token file, say: anything in the data directory's state.
+    let probe = d.cfg.data_dir.join("tmp/mcp/other-file.json");
+    std::fs::create_dir_all(probe.parent().unwrap()).unwrap();
+    std::fs::write(&probe, format!("{{\"token\":\"{SECRET}\"}}\n")).unwrap();
+    let link = d.dir.path().join("innocent.json");
+    std::os::unix::fs::symlink(&probe, &link).unwrap();
+    for path in [probe, link] {
+        let path = path.to_string_lossy().into_owned();
+        let sent = c
+            .request(Request::ChatSend(paddock_proto::ChatSend {
+                project_slug: String::new(),
+                session_id: None,
+                message: "what is this?".into(),
+                model: None,
+                preload_context: false,
+                attachments: vec![paddock_proto::AttachmentUpload {
+                    name: "a.json".into(),
+                    path: Some(path.clone()),
+                    data: None,
+                }],
+            }))
+            .await;
+        refused("an attachment", &path, sent);
+    }
+    d.stop().await.unwrap();
+}
