@@ -202,8 +202,15 @@ pub fn store(
                 if meta.len() > limits.max_file_bytes {
                     return Err(too_large(&name, meta.len(), limits));
                 }
-                std::fs::read(p)
-                    .map_err(|e| invalid(format!("cannot read the attachment {path}: {e}")))?
+                let mut bytes = Vec::new();
+                crate::confine::open(p)
+                    .and_then(|f| {
+                        use std::io::Read as _;
+                        f.take(limits.max_file_bytes.saturating_add(1))
+                            .read_to_end(&mut bytes)
+                    })
+                    .map_err(|e| invalid(format!("cannot read the attachment {path}: {e}")))?;
+                bytes
             }
             (None, Some(data)) => {
                 // Base64 is 4/3 of the bytes: refuse before decoding something huge.

@@ -19,9 +19,10 @@
 //! approved that call (`agent/tools.rs`). A person's attachment, which may come from anywhere,
 //! goes through [`readable`]: only paddockd's own state is refused.
 //!
-//! What is checked is the path resolved a moment before it is opened; a file swapped for a
-//! symlink in between is the one race left (openat2's `RESOLVE_BENEATH` would close it, which
-//! std does not offer).
+//! What is checked is the path resolved a moment before it is opened, so a file (or a folder
+//! on the way) swapped for a symlink in between would be followed: readers open what
+//! [`locate`] resolved with [`open`], which checks (on Linux, through `/proc/self/fd`) that
+//! the file opened is that path, and refuses it otherwise.
 
 use std::path::{Component, Path, PathBuf};
 
@@ -250,6 +251,28 @@ pub fn locate(private: &Private, root: &Path, raw: &str, naming: Naming) -> Resu
     }))
 }
 
+/// Opens `path`, a path [`locate`] resolved, and makes sure the file opened is the one at
+/// that path: a symlink swapped in after the check is refused, never followed.
+pub fn open(path: &Path) -> std::io::Result<std::fs::File> {
+    let file = std::fs::File::open(path)?;
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd as _;
+        let opened = std::fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd()))?;
+        if opened != path {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::PermissionDenied,
+                format!(
+                    "{} changed while it was opened (it led to {}); nothing was read",
+                    path.display(),
+                    opened.display()
+                ),
+            ));
+        }
+    }
+    Ok(file)
+}
+
 /// A file a person names by an absolute path, with no project to confine it to (an
 /// attachment): resolved, and refused when it is paddockd's own state.
 pub fn readable(private: &Private, raw: &str) -> Result<PathBuf, Refused> {
@@ -408,6 +431,17 @@ mod tests {
             ok("../outside/s.txt", Naming::Agent),
             Err(Refused::Escapes { .. })
         ));
+    }
+
+    #[test]
+    fn open_refuses_a_path_swapped_for_a_symlink_after_the_check() {
+        let f = fixture();
+        let checked = in_project(&f.private, &f.root, "a.txt", Naming::Relative).unwrap();
+        assert!(open(&checked.path).is_ok());
+        std::fs::remove_file(&checked.path).unwrap();
+        std::os::unix::fs::symlink(f.outside.join("s.txt"), &checked.path).unwrap();
+        let e = open(&checked.path).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::PermissionDenied, "{e}");
     }
 
     #[test]

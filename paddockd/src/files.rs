@@ -67,7 +67,7 @@ pub async fn read(d: &crate::daemon::Daemon, r: FilesRead) -> Result<FileText, E
         if !meta.is_file() {
             return Err(invalid(format!("{rel} is not a regular file")));
         }
-        let f = std::fs::File::open(&file).map_err(|e| io_error(&rel, &e))?;
+        let f = crate::confine::open(&file).map_err(|e| io_error(&rel, &e))?;
         let mut buf = Vec::new();
         f.take(cap.saturating_add(1))
             .read_to_end(&mut buf)

@@ -892,7 +892,19 @@ fn read_real_file(d: &Daemon, who: &Identity, raw: &str) -> Result<Vec<u8>, Stri
             meta.len()
         ));
     }
-    std::fs::read(&path).map_err(|e| format!("cannot read {raw}: {e}"))
+    let mut bytes = Vec::new();
+    crate::confine::open(&path)
+        .and_then(|f| {
+            use std::io::Read as _;
+            f.take(SEND_FILE_MAX + 1).read_to_end(&mut bytes)
+        })
+        .map_err(|e| format!("cannot read {raw}: {e}"))?;
+    if bytes.len() as u64 > SEND_FILE_MAX {
+        return Err(format!(
+            "{raw} grew past {SEND_FILE_MAX} bytes while it was read; send_file shows files up to that"
+        ));
+    }
+    Ok(bytes)
 }
 
 /// Whether a file outside the project (`path`, resolved) may be sent: a scoped rule of the

@@ -224,7 +224,7 @@ fn read_now(path: &Path, rel: &str) -> Result<Option<String>, ErrorBody> {
         return Err(too_large());
     }
     let mut bytes = Vec::new();
-    match std::fs::File::open(path)
+    match crate::confine::open(path)
         .and_then(|f| f.take(MAX_BLAME_BYTES + 1).read_to_end(&mut bytes))
     {
         Ok(_) => {}
