@@ -194,6 +194,21 @@ fn call_path(tool: &str, input: &Value, project_dir: &Path) -> Option<PathBuf> {
     Some(normalize(&project_dir.join(given)))
 }
 
+/// Why a call is denied at once, whatever the rules and whoever would answer: its file (or
+/// searched directory) is paddockd's own state (`confine.rs`). `None` for any other call.
+pub fn never(
+    tool: &str,
+    input: &Value,
+    project_dir: &Path,
+    private: &crate::confine::Private,
+) -> Option<String> {
+    let path = call_path(tool, input, project_dir)?;
+    match crate::confine::readable(private, &path.to_string_lossy()) {
+        Err(e @ crate::confine::Refused::Private(_)) => Some(format!("{tool}: {e}")),
+        _ => None,
+    }
+}
+
 /// Whether a `Bash(...)` scope allows `command`: `CMD:*` when the command's first words are
 /// CMD's, `CMD` when it is CMD exactly; never a compound command.
 pub fn command_matches(scope: &str, command: &str) -> bool {

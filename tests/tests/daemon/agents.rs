@@ -1025,17 +1025,19 @@ async fn send_file_outside_the_project_goes_through_the_approvals_inbox() {
     );
     let sent = c.send_turn("", None, &script).await;
 
-    // paddockd's own state: asked like any outside file, but never read, even when allowed.
+    // paddockd's own state is denied without asking anyone, and never read.
     let asked = pending_approvals(&mut c, 1).await;
     assert_eq!(asked[0].tool, "mcp__paddock__send_file");
+    assert_eq!(
+        asked[0].input["file_path"],
+        json!(secret),
+        "only the outside file is asked"
+    );
     let token = token_of(&mcp_config_of(&d, &sent.session_id).unwrap());
-    allow(&mut c, &asked[0].id).await;
     let (text, is_error) = send_file(&mut c, &token, json!({ "file_path": state })).await;
     assert!(is_error && text.contains("paddockd's own state"), "{text}");
 
     // An outside file: refused until a person allows that call, then sent once.
-    let asked = pending_approvals(&mut c, 1).await;
-    assert_eq!(asked[0].tool, "mcp__paddock__send_file");
     let dir = std::path::Path::new(&secret)
         .parent()
         .unwrap()

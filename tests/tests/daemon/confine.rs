@@ -174,3 +174,39 @@ async fn an_attachment_is_never_paddockds_own_state() {
     }
     d.stop().await.unwrap();
 }
+
+#[tokio::test]
+async fn the_clis_own_file_tools_are_denied_paddockds_state_without_asking() {
+    let d = TestDaemon::start().await;
+    let mut c = d.client().await;
+    // Another chat's MCP token file, outside the root workspace (<data>/workspace).
+    let probe = d.cfg.data_dir.join("tmp/mcp/other-file.json");
+    std::fs::create_dir_all(probe.parent().unwrap()).unwrap();
+    std::fs::write(&probe, format!("{{\"token\":\"{SECRET}\"}}\n")).unwrap();
+    let script = format!(
+        "fake:{}",
+        serde_json::json!([
+            {"tool": "Read", "input": {"file_path": probe}, "ask": true, "output": SECRET},
+            {"text": "done"},
+        ])
+    );
+    let sent = c.send_turn("", None, &script).await;
+    let frames = c.frames_until_complete(&sent.session_id).await;
+    let denied = frames
+        .iter()
+        .find_map(|f| match &f.event {
+            paddock_proto::ChatEvent::ToolCall(t) if t.name == "Read" => Some(t.clone()),
+            _ => None,
+        })
+        .expect("the Read's result");
+    assert!(denied.is_error, "{denied:?}");
+    assert!(
+        denied.output.contains("paddockd's own state") && !denied.output.contains("not yours"),
+        "{denied:?}"
+    );
+    let Reply::Approvals(a) = c.request(Request::ApprovalList).await.unwrap() else {
+        panic!("not approvals")
+    };
+    assert!(a.approvals.is_empty(), "nobody was asked: {a:?}");
+    d.stop().await.unwrap();
+}
