@@ -58,6 +58,16 @@ async fn announce(d: &Daemon, slug: &str) {
 /// `project:create` (and the agents' `create_project`).
 pub async fn create(d: &Daemon, p: ProjectCreate) -> Result<ProjectInfo, ErrorBody> {
     let _one = LIFECYCLE.lock().await;
+    // Its agents would read (and claude reads its own directory without asking) what is there.
+    if let Some(path) = &p.path
+        && let Err(e @ crate::confine::Refused::Private(_)) =
+            crate::confine::readable(&crate::confine::Private::of(&d.cfg), path)
+    {
+        return Err(ErrorBody::new(
+            paddock_proto::ErrorCode::InvalidArgument,
+            format!("{e}, so no project may run there; give another --path"),
+        ));
+    }
     let new = NewProject {
         path: p.path.map(PathBuf::from),
         repo: p.repo,

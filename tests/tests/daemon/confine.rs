@@ -210,3 +210,24 @@ async fn the_clis_own_file_tools_are_denied_paddockds_state_without_asking() {
     assert!(a.approvals.is_empty(), "nobody was asked: {a:?}");
     d.stop().await.unwrap();
 }
+
+#[tokio::test]
+async fn no_project_runs_inside_paddockds_own_state() {
+    let d = TestDaemon::start().await;
+    let mut c = d.client().await;
+    for path in [
+        d.cfg.data_dir.join("tmp/mcp"),
+        d.cfg.data_dir.join("state/inside"),
+        d.cfg.data_dir.clone(),
+    ] {
+        let made = c
+            .request(Request::ProjectCreate(ProjectCreate {
+                slug: "nosy".into(),
+                path: Some(path.to_string_lossy().into_owned()),
+                ..Default::default()
+            }))
+            .await;
+        refused("project:create", &path.to_string_lossy(), made);
+    }
+    d.stop().await.unwrap();
+}
