@@ -158,10 +158,10 @@ impl Approvals {
     /// call that follows finds it).
     fn grant(&self, approval: &Approval) {
         let mut grants = self.grants();
-        if grants.len() >= GRANTS {
-            if let Some(old) = grants.pop_front() {
-                tracing::warn!(session = %old.session_id, "more than {GRANTS} allowed send_file calls unread; the oldest is dropped");
-            }
+        if grants.len() >= GRANTS
+            && let Some(old) = grants.pop_front()
+        {
+            tracing::warn!(session = %old.session_id, "more than {GRANTS} allowed send_file calls unread; the oldest is dropped");
         }
         grants.push_back(Grant {
             session_id: approval.session_id.clone(),
