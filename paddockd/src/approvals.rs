@@ -342,6 +342,37 @@ mod tests {
         assert!(!a.drop_job("j1"));
     }
 
+    #[tokio::test]
+    async fn an_allowed_send_file_leaves_one_grant_for_its_chat_until_its_turn_ends() {
+        let a = Approvals::default();
+        let (tx, _rx) = mpsc::channel(ANSWER_QUEUE);
+        let send = |id: &str, job: &str| Approval {
+            tool: crate::runner::permissions::SEND_FILE.into(),
+            input: json!({"file_path": "/etc/hosts"}),
+            ..approval(id, job)
+        };
+        let is_hosts = |input: &Value| input["file_path"] == "/etc/hosts";
+        a.ask(send("apr_1", "j1"), "r1".into(), tx.clone());
+        a.ask(send("apr_2", "j1"), "r2".into(), tx.clone());
+        a.ask(approval("apr_3", "j1"), "r3".into(), tx.clone());
+        assert!(!a.take_grant("s", is_hosts), "nothing allowed yet");
+        a.answer(&["apr_1".into()], ApprovalDecision::Deny, None);
+        a.answer(&["apr_3".into()], ApprovalDecision::Allow, None);
+        assert!(
+            !a.take_grant("s", is_hosts),
+            "a deny, and a Bash call, grant nothing"
+        );
+        a.answer(&["apr_2".into()], ApprovalDecision::Allow, None);
+        assert!(!a.take_grant("other", is_hosts), "another chat's");
+        assert!(!a.take_grant("s", |_| false), "another file");
+        assert!(a.take_grant("s", is_hosts));
+        assert!(!a.take_grant("s", is_hosts), "used once");
+        a.ask(send("apr_4", "j2"), "r4".into(), tx);
+        a.answer(&["apr_4".into()], ApprovalDecision::Always, None);
+        a.drop_job("j2");
+        assert!(!a.take_grant("s", is_hosts), "its turn ended");
+    }
+
     #[test]
     fn previews_show_commands_and_edits() {
         assert_eq!(
