@@ -1,6 +1,7 @@
 //! Where a path a request or a tool names leads, decided once for every request and tool that
 //! takes one (`files:list` / `files:read`, `provenance:file` / `provenance:blame` and the
-//! files their answers hash, the agents' `send_file`, a message's attachments).
+//! files their answers hash, the agents' `send_file`, a message's attachments, and the
+//! curated files paddockd itself reads in a project's folder).
 //!
 //! [`locate`] resolves the path the way the kernel would open it (symlinks followed; for a
 //! path that does not exist, its deepest existing folder resolved and the rest as named) and
@@ -271,6 +272,28 @@ pub fn open(path: &Path) -> std::io::Result<std::fs::File> {
         }
     }
     Ok(file)
+}
+
+/// Opens one of paddockd's own files in a project's metadata folder (`OVERVIEW.md`,
+/// `CHANGELOG.md`: the preload, `project:overview`), never through a symlink that leads out
+/// of that folder (a notebook's agents run in it and could plant one).
+pub fn open_own(path: &Path) -> std::io::Result<std::fs::File> {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return Err(std::io::ErrorKind::NotFound.into());
+    };
+    match in_project(
+        &Private::default(),
+        dir,
+        &name.to_string_lossy(),
+        Naming::Relative,
+    ) {
+        Ok(c) => open(&c.path),
+        Err(Refused::Io { source, .. } | Refused::Root { source, .. }) => Err(source),
+        Err(e) => Err(std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            e.to_string(),
+        )),
+    }
 }
 
 /// A file a person names by an absolute path, with no project to confine it to (an

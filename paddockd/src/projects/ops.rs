@@ -319,10 +319,16 @@ async fn promote_within(
 }
 
 /// Reads at most [`READ_MAX`] bytes of a file; `None` when it does not exist.
+/// One that leads out of the project's folder (`confine::open_own`) is not read, and the log
+/// says why.
 fn read_capped(path: &Path) -> std::io::Result<Option<String>> {
-    let file = match std::fs::File::open(path) {
+    let file = match crate::confine::open_own(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
+            tracing::warn!("not reading {}: {e}", path.display());
+            return Ok(None);
+        }
         Err(e) => return Err(e),
     };
     let mut bytes = Vec::new();

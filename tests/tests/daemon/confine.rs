@@ -231,3 +231,32 @@ async fn no_project_runs_inside_paddockds_own_state() {
     }
     d.stop().await.unwrap();
 }
+
+#[tokio::test]
+async fn a_projects_curated_files_are_not_read_through_a_symlink_out_of_it() {
+    let d = TestDaemon::start().await;
+    let mut c = d.client().await;
+    // A notebook: its agents run in its folder, where OVERVIEW.md and CHANGELOG.md live.
+    c.request(Request::ProjectCreate(ProjectCreate {
+        slug: "nb".into(),
+        path: None,
+        ..Default::default()
+    }))
+    .await
+    .expect("project created");
+    let outside = d.dir.path().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("secret.txt"), format!("{SECRET}\n")).unwrap();
+    let meta = d.cfg.data_dir.join("projects/nb");
+    for name in ["OVERVIEW.md", "CHANGELOG.md"] {
+        std::os::unix::fs::symlink(outside.join("secret.txt"), meta.join(name)).unwrap();
+    }
+    let got = c
+        .request(Request::ProjectOverviewRequest(paddock_proto::ProjectRef {
+            slug: "nb".into(),
+        }))
+        .await;
+    let shown = format!("{got:?}");
+    assert!(!shown.contains("not yours"), "{shown}");
+    d.stop().await.unwrap();
+}
