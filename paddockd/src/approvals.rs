@@ -7,6 +7,11 @@
 //! the chat is gone, and the answer is dropped with a warning). Pending approvals live in
 //! memory: they belong to a running `claude`, which does not outlive the daemon, and a turn
 //! that ends (cancelled, crashed) takes its approvals with it.
+//!
+//! A `send_file` of a file outside the project is read by paddockd itself, after `claude`
+//! was told yes, so an allowed one also leaves a grant here ([`Approvals::take_grant`]): the
+//! tool reads that file for that chat once, while the turn runs. At most [`GRANTS`] wait at
+//! once; past that the oldest is dropped (its call is then refused, and asked again).
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -17,6 +22,17 @@ use tokio::sync::mpsc;
 
 /// Answers a chat task can have waiting; more than this many at once means it is stuck.
 pub const ANSWER_QUEUE: usize = 64;
+
+/// Grants of allowed `send_file` calls kept at once; the oldest is dropped past this.
+pub const GRANTS: usize = 64;
+
+/// An allowed `send_file` of a file outside the project, not yet read.
+#[derive(Debug, Clone)]
+struct Grant {
+    session_id: String,
+    job_id: String,
+    input: Value,
+}
 
 /// An answer on its way to the chat task that asked.
 #[derive(Debug, Clone)]
@@ -44,6 +60,8 @@ pub struct Approvals {
     pending: Arc<Mutex<BTreeMap<String, Waiting>>>,
     /// The next `Waiting::seq`.
     next: Arc<std::sync::atomic::AtomicU64>,
+    /// Allowed `send_file` calls, oldest first (at most [`GRANTS`]).
+    grants: Arc<Mutex<std::collections::VecDeque<Grant>>>,
 }
 
 impl std::fmt::Debug for Approvals {
@@ -112,6 +130,11 @@ impl Approvals {
             let Some(w) = pending.remove(id) else {
                 continue;
             };
+            if decision != ApprovalDecision::Deny
+                && w.approval.tool == crate::runner::permissions::SEND_FILE
+            {
+                self.grant(&w.approval);
+            }
             let answer = Answer {
                 request_id: w.request_id,
                 tool: w.approval.tool.clone(),
@@ -127,8 +150,43 @@ impl Approvals {
         done
     }
 
-    /// Drops the approvals of a turn that ended; whether any were dropped.
+    fn grants(&self) -> std::sync::MutexGuard<'_, std::collections::VecDeque<Grant>> {
+        self.grants.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Keeps the grant of an allowed `send_file` (before its answer reaches the chat, so the
+    /// call that follows finds it).
+    fn grant(&self, approval: &Approval) {
+        let mut grants = self.grants();
+        if grants.len() >= GRANTS
+            && let Some(old) = grants.pop_front()
+        {
+            tracing::warn!(session = %old.session_id, "more than {GRANTS} allowed send_file calls unread; the oldest is dropped");
+        }
+        grants.push_back(Grant {
+            session_id: approval.session_id.clone(),
+            job_id: approval.job_id.clone(),
+            input: approval.input.clone(),
+        });
+    }
+
+    /// Takes a grant of `session` whose call's input `covers` says is the call being made;
+    /// whether there was one.
+    pub fn take_grant(&self, session: &str, covers: impl Fn(&Value) -> bool) -> bool {
+        let mut grants = self.grants();
+        match grants
+            .iter()
+            .position(|g| g.session_id == session && covers(&g.input))
+        {
+            Some(at) => grants.remove(at).is_some(),
+            None => false,
+        }
+    }
+
+    /// Drops the approvals of a turn that ended (and its unused grants); whether any
+    /// approvals were dropped.
     pub fn drop_job(&self, job_id: &str) -> bool {
+        self.grants().retain(|g| g.job_id != job_id);
         let mut pending = self.lock();
         let before = pending.len();
         pending.retain(|_, w| w.approval.job_id != job_id);
@@ -224,6 +282,9 @@ pub fn preview(tool: &str, input: &Value) -> Option<String> {
             .or_else(|| s("path"))
             .map(str::to_owned),
         "WebFetch" => s("url").map(str::to_owned),
+        crate::runner::permissions::SEND_FILE => {
+            crate::runner::permissions::send_file_path(input).map(str::to_owned)
+        }
         _ => None,
     }
 }
@@ -279,6 +340,37 @@ mod tests {
         assert!(a.drop_job("j1"));
         assert_eq!(a.count(), 0);
         assert!(!a.drop_job("j1"));
+    }
+
+    #[tokio::test]
+    async fn an_allowed_send_file_leaves_one_grant_for_its_chat_until_its_turn_ends() {
+        let a = Approvals::default();
+        let (tx, _rx) = mpsc::channel(ANSWER_QUEUE);
+        let send = |id: &str, job: &str| Approval {
+            tool: crate::runner::permissions::SEND_FILE.into(),
+            input: json!({"file_path": "/etc/hosts"}),
+            ..approval(id, job)
+        };
+        let is_hosts = |input: &Value| input["file_path"] == "/etc/hosts";
+        a.ask(send("apr_1", "j1"), "r1".into(), tx.clone());
+        a.ask(send("apr_2", "j1"), "r2".into(), tx.clone());
+        a.ask(approval("apr_3", "j1"), "r3".into(), tx.clone());
+        assert!(!a.take_grant("s", is_hosts), "nothing allowed yet");
+        a.answer(&["apr_1".into()], ApprovalDecision::Deny, None);
+        a.answer(&["apr_3".into()], ApprovalDecision::Allow, None);
+        assert!(
+            !a.take_grant("s", is_hosts),
+            "a deny, and a Bash call, grant nothing"
+        );
+        a.answer(&["apr_2".into()], ApprovalDecision::Allow, None);
+        assert!(!a.take_grant("other", is_hosts), "another chat's");
+        assert!(!a.take_grant("s", |_| false), "another file");
+        assert!(a.take_grant("s", is_hosts));
+        assert!(!a.take_grant("s", is_hosts), "used once");
+        a.ask(send("apr_4", "j2"), "r4".into(), tx);
+        a.answer(&["apr_4".into()], ApprovalDecision::Always, None);
+        a.drop_job("j2");
+        assert!(!a.take_grant("s", is_hosts), "its turn ended");
     }
 
     #[test]

@@ -155,6 +155,7 @@ fn clean_name(name: &str) -> String {
 pub fn store(
     data_dir: &Path,
     limits: &Limits,
+    private: &crate::confine::Private,
     uploads: &[AttachmentUpload],
 ) -> Result<Vec<Stored>, ErrorBody> {
     if !limits.enabled && !uploads.is_empty() {
@@ -180,12 +181,19 @@ pub fn store(
         }
         let bytes = match (&u.path, &u.data) {
             (Some(path), None) => {
-                let p = Path::new(path);
-                if !p.is_absolute() {
+                if !Path::new(path).is_absolute() {
                     return Err(invalid(format!(
                         "attachment path {path} is relative; give an absolute path"
                     )));
                 }
+                // From anywhere a person names, but never paddockd's own state.
+                let p = crate::confine::readable(private, path).map_err(|e| match e {
+                    crate::confine::Refused::Io { source, .. } => {
+                        invalid(format!("cannot read the attachment {path}: {source}"))
+                    }
+                    other => invalid(format!("the attachment {other}")),
+                })?;
+                let p = p.as_path();
                 let meta = std::fs::metadata(p)
                     .map_err(|e| invalid(format!("cannot read the attachment {path}: {e}")))?;
                 if !meta.is_file() {
@@ -194,8 +202,15 @@ pub fn store(
                 if meta.len() > limits.max_file_bytes {
                     return Err(too_large(&name, meta.len(), limits));
                 }
-                std::fs::read(p)
-                    .map_err(|e| invalid(format!("cannot read the attachment {path}: {e}")))?
+                let mut bytes = Vec::new();
+                crate::confine::open(p)
+                    .and_then(|f| {
+                        use std::io::Read as _;
+                        f.take(limits.max_file_bytes.saturating_add(1))
+                            .read_to_end(&mut bytes)
+                    })
+                    .map_err(|e| invalid(format!("cannot read the attachment {path}: {e}")))?;
+                bytes
             }
             (None, Some(data)) => {
                 // Base64 is 4/3 of the bytes: refuse before decoding something huge.
@@ -425,6 +440,7 @@ mod tests {
         let stored = store(
             dir.path(),
             &Limits::default(),
+            &crate::confine::Private::default(),
             &[
                 upload("shot.png", b"\x89PNG fake"),
                 AttachmentUpload {
@@ -486,7 +502,13 @@ mod tests {
             max_files: 1,
             types: Limits::parse_types("image, .csv"),
         };
-        let err = store(dir.path(), &small, &[upload("a.png", b"12345")]).unwrap_err();
+        let err = store(
+            dir.path(),
+            &small,
+            &crate::confine::Private::default(),
+            &[upload("a.png", b"12345")],
+        )
+        .unwrap_err();
         assert!(
             err.message.contains("attachments_max_file_mb"),
             "{}",
@@ -495,6 +517,7 @@ mod tests {
         let err = store(
             dir.path(),
             &small,
+            &crate::confine::Private::default(),
             &[upload("a.png", b"1"), upload("b.png", b"2")],
         )
         .unwrap_err();
@@ -503,12 +526,27 @@ mod tests {
             "{}",
             err.message
         );
-        let err = store(dir.path(), &small, &[upload("run.sh", b"1")]).unwrap_err();
+        let err = store(
+            dir.path(),
+            &small,
+            &crate::confine::Private::default(),
+            &[upload("run.sh", b"1")],
+        )
+        .unwrap_err();
         assert!(err.message.contains("attachments_types"), "{}", err.message);
-        assert!(store(dir.path(), &small, &[upload("ok.csv", b"1")]).is_ok());
+        assert!(
+            store(
+                dir.path(),
+                &small,
+                &crate::confine::Private::default(),
+                &[upload("ok.csv", b"1")]
+            )
+            .is_ok()
+        );
         let err = store(
             dir.path(),
             &Limits::default(),
+            &crate::confine::Private::default(),
             &[AttachmentUpload {
                 name: "x".into(),
                 path: Some("relative.txt".into()),
@@ -524,7 +562,13 @@ mod tests {
     #[test]
     fn a_kept_file_comes_back_by_id_and_odd_ids_are_not_found() {
         let dir = tempfile::tempdir().unwrap();
-        let stored = store(dir.path(), &Limits::default(), &[upload("n.txt", b"hello")]).unwrap();
+        let stored = store(
+            dir.path(),
+            &Limits::default(),
+            &crate::confine::Private::default(),
+            &[upload("n.txt", b"hello")],
+        )
+        .unwrap();
         let got = get(dir.path(), &stored[0].id).unwrap();
         assert_eq!((got.file_kind.as_str(), got.size), ("text", 5));
         assert_eq!(

@@ -433,6 +433,8 @@ pub const KEYS: &[KeyDoc] = &[
 /// The resolved configuration the daemon runs with.
 #[derive(Debug, Clone)]
 pub struct Config {
+    /// The configuration file read, if any (paddockd's own state: `confine.rs`).
+    pub config_file: Option<PathBuf>,
     pub socket: PathBuf,
     pub data_dir: PathBuf,
     pub log: PathBuf,
@@ -530,6 +532,7 @@ impl Config {
     /// touches the real `~/.claude`; [`Config::load`] sets the real default.
     pub fn for_data_dir(data_dir: &Path, socket: &Path) -> Self {
         Self {
+            config_file: None,
             socket: socket.to_path_buf(),
             data_dir: data_dir.to_path_buf(),
             log: data_dir.join("paddockd.log"),
@@ -627,6 +630,7 @@ impl Config {
                 .unwrap_or_else(paddock_proto::paths::default_socket_path),
         };
         let mut cfg = Self::for_data_dir(&data_dir, &socket);
+        cfg.config_file = file_path.clone();
         cfg.log = log;
         if let Some(bin) = pick_path(&env, "claude_bin", file.claude_bin)? {
             cfg.claude_bin = bin;

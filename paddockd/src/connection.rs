@@ -243,9 +243,10 @@ impl Connection {
                     } else {
                         let (data_dir, limits) =
                             (d.cfg.data_dir.clone(), d.cfg.attachments.clone());
+                        let private = crate::confine::Private::of(&d.cfg);
                         let uploads = send.attachments;
                         let stored = tokio::task::spawn_blocking(move || {
-                            crate::attachments::store(&data_dir, &limits, &uploads)
+                            crate::attachments::store(&data_dir, &limits, &private, &uploads)
                         })
                         .await
                         .map_err(|e| {

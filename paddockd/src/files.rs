@@ -8,7 +8,9 @@
 //! of text; a file that is not text is answered as `binary`, without its bytes).
 
 use std::io::Read;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
+
+use crate::confine::{Naming, Private};
 use std::time::SystemTime;
 
 use paddock_proto::{
@@ -26,15 +28,16 @@ pub async fn list(d: &crate::daemon::Daemon, r: FilesList) -> Result<FileListing
     let project = d.project(&r.project_slug)?;
     let root = project.agent_dir.clone();
     let slug = project.slug.clone();
+    let private = Private::of(&d.cfg);
     run(move || {
         let limit = r.limit.unwrap_or(FILES_LIST_MAX).min(FILES_LIST_MAX) as usize;
-        let (root, dir, rel) = confine(&root, &r.path)?;
+        let (root, dir, rel) = confine(&private, &root, &r.path)?;
         let meta = std::fs::metadata(&dir).map_err(|e| io_error(&rel, &e))?;
         if !meta.is_dir() {
             return Err(invalid(format!("{rel} is not a directory")));
         }
-        let (entries, truncated) =
-            list_dir(&root, &dir, r.hidden, limit).map_err(|e| io_error(&rel, &e))?;
+        let (entries, truncated) = list_dir(&private, &root, &dir, &rel, r.hidden, limit)
+            .map_err(|e| io_error(&rel, &e))?;
         Ok(FileListing {
             project_slug: slug,
             path: rel,
@@ -50,9 +53,10 @@ pub async fn read(d: &crate::daemon::Daemon, r: FilesRead) -> Result<FileText, E
     let project = d.project(&r.project_slug)?;
     let root = project.agent_dir.clone();
     let slug = project.slug.clone();
+    let private = Private::of(&d.cfg);
     run(move || {
         let cap = r.max_bytes.unwrap_or(FILES_READ_MAX).min(FILES_READ_MAX);
-        let (_, file, rel) = confine(&root, &r.path)?;
+        let (_, file, rel) = confine(&private, &root, &r.path)?;
         if rel.is_empty() {
             return Err(invalid("name a file of the project".to_owned()));
         }
@@ -63,7 +67,7 @@ pub async fn read(d: &crate::daemon::Daemon, r: FilesRead) -> Result<FileText, E
         if !meta.is_file() {
             return Err(invalid(format!("{rel} is not a regular file")));
         }
-        let f = std::fs::File::open(&file).map_err(|e| io_error(&rel, &e))?;
+        let f = crate::confine::open(&file).map_err(|e| io_error(&rel, &e))?;
         let mut buf = Vec::new();
         f.take(cap.saturating_add(1))
             .read_to_end(&mut buf)
@@ -102,50 +106,23 @@ fn as_text(mut buf: Vec<u8>, truncated: bool) -> (String, bool) {
     }
 }
 
-/// The canonical project directory, the canonical target of `rel` inside it, and `rel`
-/// normalized (`""` for the top). Refuses absolute paths, `..`, and targets outside.
-fn confine(root: &Path, rel: &str) -> Result<(PathBuf, PathBuf, String), ErrorBody> {
-    let p = Path::new(rel);
-    let mut parts = Vec::new();
-    for c in p.components() {
-        match c {
-            Component::Normal(s) => parts.push(s.to_string_lossy().into_owned()),
-            Component::CurDir => {}
-            Component::ParentDir => {
-                return Err(invalid(format!(
-                    "{rel}: `..` is not allowed; paths are relative to the project's directory"
-                )));
-            }
-            Component::RootDir | Component::Prefix(_) => {
-                return Err(invalid(format!(
-                    "{rel} is absolute; paths are relative to the project's directory"
-                )));
-            }
-        }
-    }
-    let norm = parts.join("/");
-    let root = std::fs::canonicalize(root).map_err(|e| {
-        ErrorBody::new(
-            ErrorCode::NotFound,
-            format!(
-                "the project's directory {} cannot be read: {e}",
-                root.display()
-            ),
-        )
-    })?;
-    let target = std::fs::canonicalize(root.join(&norm)).map_err(|e| io_error(&norm, &e))?;
-    if !target.starts_with(&root) {
-        return Err(invalid(format!(
-            "{norm} leads out of the project's directory (a symlink)"
-        )));
-    }
-    Ok((root, target, norm))
+/// The project's directory, the target of `rel` inside it, and `rel` normalized (`""` for
+/// the top), by the one confinement of every path a request names (`confine.rs`).
+fn confine(
+    private: &Private,
+    root: &Path,
+    rel: &str,
+) -> Result<(PathBuf, PathBuf, String), ErrorBody> {
+    let c = crate::confine::in_project(private, root, rel, Naming::Relative)?;
+    Ok((c.root, c.path, c.rel))
 }
 
 /// One directory's entries, directories first, then by name; at most `limit`.
 fn list_dir(
+    private: &Private,
     root: &Path,
     dir: &Path,
+    rel: &str,
     hidden: bool,
     limit: usize,
 ) -> std::io::Result<(Vec<FileEntry>, bool)> {
@@ -162,14 +139,17 @@ fn list_dir(
             continue;
         }
         let Ok(ft) = entry.file_type() else { continue };
-        let path = entry.path();
         let symlink = ft.is_symlink();
         // A symlink is described by its target, when that is inside the project.
         let meta = if symlink {
-            match std::fs::canonicalize(&path) {
-                Ok(t) if t.starts_with(root) => std::fs::metadata(&t).ok(),
-                _ => None,
-            }
+            let named = if rel.is_empty() {
+                name.clone()
+            } else {
+                format!("{rel}/{name}")
+            };
+            crate::confine::in_project(private, root, &named, Naming::Relative)
+                .ok()
+                .and_then(|c| std::fs::metadata(c.path).ok())
         } else {
             entry.metadata().ok()
         };

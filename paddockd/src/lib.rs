@@ -14,6 +14,7 @@ pub mod claude_format;
 pub mod claude_version;
 pub mod cli;
 pub mod config;
+pub mod confine;
 pub mod connection;
 pub mod daemon;
 pub mod disk;

@@ -64,9 +64,14 @@ pub fn strip(text: &str) -> &str {
 /// A text file's content, at most `max` bytes: its start, or (`tail`) its end from the first
 /// line that fits, with a note that earlier entries were left out. Missing or unreadable: "".
 fn read_capped(path: &Path, max: usize, tail: bool) -> String {
-    let Ok(bytes) = std::fs::read(path) else {
+    let mut bytes = Vec::new();
+    let read = crate::confine::open_own(path).and_then(|mut f| {
+        use std::io::Read as _;
+        f.read_to_end(&mut bytes)
+    });
+    if read.is_err() {
         return String::new();
-    };
+    }
     let text = String::from_utf8_lossy(&bytes);
     if text.len() <= max {
         return text.into_owned();

@@ -158,6 +158,16 @@ fn lenient_triggers<'de, D: Deserializer<'de>>(
         .collect())
 }
 
+/// Where the projects' folders live in the data directory.
+pub fn projects_dir(data_dir: &Path) -> PathBuf {
+    data_dir.join("projects")
+}
+
+/// The root workspace's folder in the data directory.
+pub fn workspace_dir(data_dir: &Path) -> PathBuf {
+    data_dir.join("workspace")
+}
+
 #[derive(Debug, Clone)]
 pub struct Project {
     pub slug: String,
@@ -250,7 +260,7 @@ impl Projects {
     }
 
     fn projects_dir(&self) -> PathBuf {
-        self.data_dir.join("projects")
+        projects_dir(&self.data_dir)
     }
 
     /// The `project.toml` of a project (which may not exist, or not parse).
@@ -348,7 +358,7 @@ impl Projects {
 
     fn meta_dir(&self, slug: &str) -> PathBuf {
         if slug.is_empty() {
-            self.data_dir.join("workspace")
+            workspace_dir(&self.data_dir)
         } else {
             self.projects_dir().join(slug)
         }

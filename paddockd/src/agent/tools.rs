@@ -216,7 +216,7 @@ const SPECS: &[Spec] = &[
         schema: || {
             json!({"type": "object", "properties": {
                 "content": {"type": "string", "description": "the text of an inline file; give this or file_path"},
-                "file_path": {"type": "string", "description": "a real file, relative to your working directory or absolute; give this or content"},
+                "file_path": {"type": "string", "description": "a real file, relative to your working directory or absolute; give this or content. A file outside your project directory is sent only if the user approves it"},
                 "filename": {"type": "string", "description": "the name shown (default: file_path's, or snippet.txt for content)"},
                 "kind": {"type": "string", "enum": SEND_FILE_KINDS, "description": "the renderer; inferred from the filename when omitted"},
                 "language": {"type": "string", "description": "a language hint for the code kind, e.g. python"},
@@ -844,16 +844,37 @@ async fn send_file(d: &Daemon, who: &Identity, args: &Value) -> Result<String, S
     Ok(result.to_string())
 }
 
-/// The bytes of a real file `send_file` was given: relative paths are the project's.
+/// The bytes of a real file `send_file` was given: relative paths are the project's. A file
+/// inside the project's directory (symlinks resolved) is read at once; one outside only when a
+/// scoped rule allows it or a person allowed this call in the approvals inbox (the CLI asks
+/// before the call, `runner/permissions.rs`); paddockd's own state never (`confine.rs`).
 fn read_real_file(d: &Daemon, who: &Identity, raw: &str) -> Result<Vec<u8>, String> {
+    use crate::confine::{Naming, Place, Private};
     let project = d.project(&who.project_slug).map_err(|e| e.message)?;
-    let path = {
-        let p = std::path::Path::new(raw);
-        if p.is_absolute() {
-            p.to_path_buf()
-        } else {
-            project.agent_dir.join(p)
+    let private = Private::of(&d.cfg);
+    let path = match crate::confine::locate(&private, &project.agent_dir, raw, Naming::Agent) {
+        Ok(Place::Inside(c)) => c.path,
+        Ok(Place::Outside(path)) => {
+            if !outside_allowed(d, who, &project, &private, &path) {
+                return Err(format!(
+                    "{raw} is outside project {} ({}) and no one approved sending it; a send_file of a file outside the project waits for a person's approval in paddock's approvals inbox, so send a file inside the project, or call send_file again to ask",
+                    if project.slug.is_empty() {
+                        "(root)"
+                    } else {
+                        project.slug.as_str()
+                    },
+                    project.agent_dir.display()
+                ));
+            }
+            path
         }
+        Err(crate::confine::Refused::Io { source, .. }) => {
+            return Err(format!(
+                "cannot read {raw}: {source}; a relative path is from {}",
+                project.agent_dir.display()
+            ));
+        }
+        Err(e) => return Err(e.to_string()),
     };
     let meta = std::fs::metadata(&path).map_err(|e| {
         format!(
@@ -871,7 +892,52 @@ fn read_real_file(d: &Daemon, who: &Identity, raw: &str) -> Result<Vec<u8>, Stri
             meta.len()
         ));
     }
-    std::fs::read(&path).map_err(|e| format!("cannot read {raw}: {e}"))
+    let mut bytes = Vec::new();
+    crate::confine::open(&path)
+        .and_then(|f| {
+            use std::io::Read as _;
+            f.take(SEND_FILE_MAX + 1).read_to_end(&mut bytes)
+        })
+        .map_err(|e| format!("cannot read {raw}: {e}"))?;
+    if bytes.len() as u64 > SEND_FILE_MAX {
+        return Err(format!(
+            "{raw} grew past {SEND_FILE_MAX} bytes while it was read; send_file shows files up to that"
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Whether a file outside the project (`path`, resolved) may be sent: a scoped rule of the
+/// configuration or the project names it, or a person allowed this chat's call for it (the
+/// grant is used up).
+fn outside_allowed(
+    d: &Daemon,
+    who: &Identity,
+    project: &crate::projects::Project,
+    private: &crate::confine::Private,
+    path: &std::path::Path,
+) -> bool {
+    use crate::confine::{Naming, Place};
+    use crate::runner::permissions::{self, SEND_FILE};
+    let rules: Vec<String> = d
+        .cfg
+        .allowed_tools
+        .iter()
+        .chain(project.file.allowed_tools.iter())
+        .cloned()
+        .collect();
+    let resolved = json!({ "file_path": path });
+    if permissions::allowed(SEND_FILE, &resolved, &rules, &project.agent_dir) {
+        return true;
+    }
+    d.state.approvals.take_grant(&who.session_id, |input| {
+        permissions::send_file_path(input).is_some_and(|raw| {
+            matches!(
+                crate::confine::locate(private, &project.agent_dir, raw, Naming::Agent),
+                Ok(Place::Outside(p)) if p == path
+            )
+        })
+    })
 }
 
 /// The largest char boundary of `s` at or below `max` (`String::truncate` panics elsewhere).

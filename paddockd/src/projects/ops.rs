@@ -58,6 +58,16 @@ async fn announce(d: &Daemon, slug: &str) {
 /// `project:create` (and the agents' `create_project`).
 pub async fn create(d: &Daemon, p: ProjectCreate) -> Result<ProjectInfo, ErrorBody> {
     let _one = LIFECYCLE.lock().await;
+    // Its agents would read (and claude reads its own directory without asking) what is there.
+    if let Some(path) = &p.path
+        && let Err(e @ crate::confine::Refused::Private(_)) =
+            crate::confine::readable(&crate::confine::Private::of(&d.cfg), path)
+    {
+        return Err(ErrorBody::new(
+            paddock_proto::ErrorCode::InvalidArgument,
+            format!("{e}, so no project may run there; give another --path"),
+        ));
+    }
     let new = NewProject {
         path: p.path.map(PathBuf::from),
         repo: p.repo,
@@ -309,10 +319,16 @@ async fn promote_within(
 }
 
 /// Reads at most [`READ_MAX`] bytes of a file; `None` when it does not exist.
+/// One that leads out of the project's folder (`confine::open_own`) is not read, and the log
+/// says why.
 fn read_capped(path: &Path) -> std::io::Result<Option<String>> {
-    let file = match std::fs::File::open(path) {
+    let file = match crate::confine::open_own(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
+            tracing::warn!("not reading {}: {e}", path.display());
+            return Ok(None);
+        }
         Err(e) => return Err(e),
     };
     let mut bytes = Vec::new();

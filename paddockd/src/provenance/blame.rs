@@ -41,9 +41,9 @@ fn invalid(message: String) -> ErrorBody {
 
 /// `provenance:blame`.
 pub async fn blame(d: &crate::daemon::Daemon, r: ProvenanceFile) -> Result<Blame, ErrorBody> {
-    let (project, rel) = super::resolve_file(d, &r)?;
+    let (project, file) = super::resolve_file(d, &r)?;
     let state = d.state.clone();
-    super::blocking(move || report(&state, &project, &rel)).await
+    super::blocking(move || report(&state, &project, &file.rel, &file.path)).await
 }
 
 /// Builds the reply (blocking: runs git, reads the kept versions).
@@ -51,9 +51,10 @@ fn report(
     state: &crate::state::ChatState,
     project: &Project,
     rel: &str,
+    path: &Path,
 ) -> Result<Blame, ErrorBody> {
     let Records { steps: all, gaps } = Records::load(&project.meta_dir);
-    let Some(now) = read_now(&project.agent_dir.join(rel), rel)? else {
+    let Some(now) = read_now(path, rel)? else {
         let named = all.iter().any(|s| s.files.iter().any(|f| f.path == rel));
         return Err(if named {
             invalid(format!(
@@ -223,7 +224,7 @@ fn read_now(path: &Path, rel: &str) -> Result<Option<String>, ErrorBody> {
         return Err(too_large());
     }
     let mut bytes = Vec::new();
-    match std::fs::File::open(path)
+    match crate::confine::open(path)
         .and_then(|f| f.take(MAX_BLAME_BYTES + 1).read_to_end(&mut bytes))
     {
         Ok(_) => {}

@@ -787,9 +787,10 @@ pub async fn file(
     d: &crate::daemon::Daemon,
     r: ProvenanceFile,
 ) -> Result<paddock_proto::Provenance, ErrorBody> {
-    let (project, rel) = resolve_file(d, &r)?;
+    let (project, file) = resolve_file(d, &r)?;
     let state = d.state.clone();
-    blocking(move || report(&state, &project, &rel)).await
+    let private = crate::confine::Private::of(&d.cfg);
+    blocking(move || report(&state, &private, &project, &file)).await
 }
 
 /// Runs a query that reads files and hashes off the async threads.
@@ -804,25 +805,62 @@ pub(crate) async fn blocking<T: Send + 'static>(
     })?
 }
 
-/// The project a file request is about, and the file's path relative to its directory.
+/// The project a file request is about, and the file in it: confined like every path a
+/// request names (`confine.rs`): nothing outside the project's directory, symlinks resolved,
+/// and never paddockd's own state.
 pub(crate) fn resolve_file(
     d: &crate::daemon::Daemon,
     r: &ProvenanceFile,
-) -> Result<(Project, String), ErrorBody> {
+) -> Result<(Project, crate::confine::Confined), ErrorBody> {
     let project = match &r.project_slug {
         Some(slug) => d.project(slug)?,
         None => project_holding(d, &r.path)?,
     };
-    let rel = rel_path(&project.agent_dir, &r.path);
-    if rel.is_empty() || rel.starts_with('/') {
-        return Err(invalid(format!(
+    let not_a_file = || {
+        invalid(format!(
             "{} is not a file inside project {} ({})",
             r.path,
             label(&project.slug),
             project.agent_dir.display()
-        )));
+        ))
+    };
+    let confined = crate::confine::in_project(
+        &crate::confine::Private::of(&d.cfg),
+        &project.agent_dir,
+        &r.path,
+        crate::confine::Naming::Lexical,
+    )
+    .map_err(|e| match e {
+        crate::confine::Refused::Outside { .. } => not_a_file(),
+        other => {
+            let mut body = ErrorBody::from(other);
+            body.message = format!("{} (project {})", body.message, label(&project.slug));
+            body
+        }
+    })?;
+    if confined.rel.is_empty() {
+        return Err(not_a_file());
     }
-    Ok((project, rel))
+    Ok((project, confined))
+}
+
+/// A file of the project named as steps record it, hashed when it is confined to the project
+/// (`confine.rs`); an outside or private one is not read.
+pub(crate) fn hash_in_project(
+    private: &crate::confine::Private,
+    project: &Project,
+    recorded: &str,
+    max_bytes: u64,
+) -> Hashed {
+    match crate::confine::in_project(
+        private,
+        &project.agent_dir,
+        recorded,
+        crate::confine::Naming::Lexical,
+    ) {
+        Ok(c) => hash_file(&c.path, max_bytes),
+        Err(e) => Hashed::Unreadable(e.to_string()),
+    }
 }
 
 /// The project whose directory holds an absolute path (the deepest one).
@@ -923,12 +961,14 @@ impl<'a> Names<'a> {
 /// Builds the reply from the project's steps (blocking: reads files and hashes).
 fn report(
     state: &crate::state::ChatState,
+    private: &crate::confine::Private,
     project: &Project,
-    rel: &str,
+    file: &crate::confine::Confined,
 ) -> Result<paddock_proto::Provenance, ErrorBody> {
+    let rel = file.rel.as_str();
     let Records { steps: all, gaps } = Records::load(&project.meta_dir);
     let limits = state.provenance.limits;
-    let now = hash_file(&project.agent_dir.join(rel), limits.max_hash_bytes);
+    let now = hash_file(&file.path, limits.max_hash_bytes);
     let touching = |role: Role| -> Vec<(&StepRecord, &FileRecord)> {
         all.iter()
             .rev()
@@ -977,7 +1017,7 @@ fn report(
             inputs: n.inputs.clone(),
             missing_origin: n.producer.is_none(),
             changed_since_use: n.hops > 0
-                && changed_since_use(project, &all, n, until, limits.max_hash_bytes),
+                && changed_since_use(private, project, &all, n, until, limits.max_hash_bytes),
         })
         .collect();
     let mut notes = Vec::new();
@@ -1075,6 +1115,7 @@ fn report(
 /// before `until` (when the file asked about was written). Unknown (no hash, unreadable,
 /// outside the project) is not a change.
 fn changed_since_use(
+    private: &crate::confine::Private,
     project: &Project,
     all: &[StepRecord],
     node: &lineage::Node<'_>,
@@ -1097,7 +1138,7 @@ fn changed_since_use(
     if node.path.starts_with('/') {
         return false;
     }
-    match hash_file(&project.agent_dir.join(&node.path), max_hash_bytes) {
+    match hash_in_project(private, project, &node.path, max_hash_bytes) {
         Hashed::Hash(now) => now != recorded,
         Hashed::Missing => true,
         Hashed::TooLarge | Hashed::Unreadable(_) => false,

@@ -7,7 +7,7 @@ use paddock_proto::{
     ErrorBody, ErrorCode, FileRole, ProvenanceTouched, Touched, TouchedFile, TouchedTurn,
 };
 
-use super::identity::{self, hash_file};
+use super::identity;
 use super::steps::{self, FileRecord, Line, Role, StepRecord};
 use super::{blocking, label, short};
 
@@ -33,6 +33,7 @@ pub async fn touched(
     }
     let lost = d.state.provenance.lost_events(&r.session_id);
     let max_hash_bytes = d.state.provenance.limits.max_hash_bytes;
+    let private = crate::confine::Private::of(&d.cfg);
     blocking(move || {
         let lines = steps::read(&steps::steps_path(&project.meta_dir, &r.session_id))
             .unwrap_or_default();
@@ -46,7 +47,7 @@ pub async fn touched(
         }
         records.sort_by(|a, b| a.ended_at.cmp(&b.ended_at));
         let turns = by_turn(&records, r.job_id.as_deref(), |path| {
-            hash_file(&project.agent_dir.join(path), max_hash_bytes)
+            super::hash_in_project(&private, &project, path, max_hash_bytes)
         });
         let mut notes = Vec::new();
         if gaps > 0 || lost {

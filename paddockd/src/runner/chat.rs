@@ -344,11 +344,13 @@ impl ChatTask {
         };
         let allowed = self.allowed_tools(&project);
         let attachments_dir = crate::attachments::dir(&self.ctx.cfg.data_dir);
+        let private = crate::confine::Private::of(&self.ctx.cfg);
         let answer = match permission_request(
             v,
             &allowed,
             &project.agent_dir,
             Some(&attachments_dir),
+            &private,
         ) {
             Some(Permission::Answer(answer)) => answer,
             Some(Permission::Ask {
@@ -1040,6 +1042,7 @@ impl ChatTask {
         let cfg = self.ctx.cfg.clone();
         let hub = self.ctx.hub.clone();
         let attachments_dir = crate::attachments::dir(&cfg.data_dir);
+        let private = crate::confine::Private::of(&cfg);
         let allowed = self.allowed_tools(project);
         let mut deadline: Option<(Instant, &'static str)> = None;
         let mut shutting_down = false;
@@ -1070,7 +1073,7 @@ impl ChatTask {
                         last_output = Instant::now();
                         live.background.track(&v);
                         if let Kind::ControlRequest(request) = &v.kind {
-                            match permission_request(request, &allowed, &project.agent_dir, Some(&attachments_dir)) {
+                            match permission_request(request, &allowed, &project.agent_dir, Some(&attachments_dir), &private) {
                                 Some(Permission::Answer(answer)) => {
                                     if let Err(e) = live.proc.send(&answer).await {
                                         return Err(self.lost_process(e.to_string()).await);
@@ -1359,12 +1362,14 @@ enum Permission {
 
 /// Reads a control request: an allowed tool is answered at once; any other tool is asked.
 /// `None` for a request with no id (nothing to answer).
-/// `attachments`: the attachments folder, whose files are read without asking.
+/// `attachments`: the attachments folder, whose files are read without asking; a file of
+/// paddockd's own state (`private`) is denied at once.
 fn permission_request(
     req: &ControlRequest,
     allowed: &[String],
     project_dir: &std::path::Path,
     attachments: Option<&std::path::Path>,
+    private: &crate::confine::Private,
 ) -> Option<Permission> {
     let request_id = req.request_id.as_deref()?;
     let (tool, input) = match &req.request {
@@ -1376,9 +1381,19 @@ fn permission_request(
                     "error": format!("paddockd does not handle {subtype}")}})));
         }
     };
-    if permissions::allowed(tool, input, allowed, project_dir)
-        || attachments.is_some_and(|dir| crate::attachments::reads_an_attachment(tool, input, dir))
+    let attachment =
+        attachments.is_some_and(|dir| crate::attachments::reads_an_attachment(tool, input, dir));
+    if let Some(why) = (!attachment)
+        .then(|| permissions::never(tool, input, project_dir, private))
+        .flatten()
     {
+        return Some(Permission::Answer(permissions::answer(
+            request_id,
+            input,
+            Some(&why),
+        )));
+    }
+    if attachment || permissions::allowed(tool, input, allowed, project_dir) {
         Some(Permission::Answer(permissions::answer(
             request_id, input, None,
         )))

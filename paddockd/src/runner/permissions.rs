@@ -20,7 +20,9 @@
 //!   one without `/` a file name at any depth (the hooks' globs, `triggers::glob`):
 //!   `Edit(src/**)` allows editing anything under `<project>/src`, `Write(/tmp/out/**)` anything
 //!   under `/tmp/out`. Paths are compared after `.` and `..` are resolved (lexically);
-//! - `WebFetch(domain:HOST)`: a fetch of a URL on HOST.
+//! - `WebFetch(domain:HOST)`: a fetch of a URL on HOST;
+//! - `mcp__paddock__send_file(PATTERN)`: a `send_file` of a real file matching PATTERN, as for
+//!   `Read(...)`. A rule without a scope covers `send_file` only inside the project ([`SEND_FILE`]).
 //!
 //! "Always" in the inbox adds the narrowest such rule that still covers the next call of the
 //! same kind ([`always_rule`]): for Bash the command's first word, or its first two when the
@@ -70,6 +72,37 @@ const FILE_TOOLS: &[(&str, &str)] = &[
     ("NotebookEdit", "notebook_path"),
 ];
 
+/// `send_file` reads the file it is given on paddockd's side. A rule that does not scope a
+/// path (`mcp__paddock__*`, which every chat gets) covers it only for a file inside the
+/// project's directory, symlinks resolved; any other file is asked, like a `Read` outside
+/// the project, or allowed by a scoped rule (`mcp__paddock__send_file(/srv/shared/**)`, what
+/// "always" adds). `agent/tools.rs` checks the same before it reads.
+pub const SEND_FILE: &str = "mcp__paddock__send_file";
+
+/// The file a `send_file` call reads: `file_path` (alias `path`), unless it gives `content`.
+pub fn send_file_path(input: &Value) -> Option<&str> {
+    let s = |k: &str| input.get(k).and_then(Value::as_str);
+    if s("content").is_some() {
+        return None;
+    }
+    [s("file_path"), s("path")]
+        .into_iter()
+        .flatten()
+        .find(|p| !p.trim().is_empty())
+}
+
+/// Whether a `send_file` call reads a file that is not inside the project's directory.
+fn sends_from_outside(tool: &str, input: &Value, project_dir: &Path) -> bool {
+    use crate::confine::{Naming, Place, Private};
+    tool == SEND_FILE
+        && send_file_path(input).is_some_and(|raw| {
+            !matches!(
+                crate::confine::locate(&Private::default(), project_dir, raw, Naming::Agent),
+                Ok(Place::Inside(_))
+            )
+        })
+}
+
 /// Tools that search a directory (`path`, the project's directory when absent).
 const SEARCH_TOOLS: &[&str] = &["Glob", "Grep"];
 
@@ -85,10 +118,11 @@ pub fn allowed(tool: &str, input: &Value, rules: &[String], project_dir: &Path) 
 pub fn matches(rule: &str, tool: &str, input: &Value, project_dir: &Path) -> bool {
     let rule = rule.trim();
     let Some((name, scope)) = scoped(rule) else {
-        return match rule.strip_suffix('*') {
+        let named = match rule.strip_suffix('*') {
             Some(prefix) => tool.starts_with(prefix),
             None => rule == tool,
         };
+        return named && !sends_from_outside(tool, input, project_dir);
     };
     if name != tool {
         return false;
@@ -150,12 +184,29 @@ fn call_path(tool: &str, input: &Value, project_dir: &Path) -> Option<PathBuf> {
     let s = |k: &str| input.get(k).and_then(Value::as_str);
     let given = if let Some((_, key)) = FILE_TOOLS.iter().find(|(t, _)| *t == tool) {
         s(key)?
+    } else if tool == SEND_FILE {
+        send_file_path(input)?
     } else if SEARCH_TOOLS.contains(&tool) {
         s("path").unwrap_or(".")
     } else {
         return None;
     };
     Some(normalize(&project_dir.join(given)))
+}
+
+/// Why a call is denied at once, whatever the rules and whoever would answer: its file (or
+/// searched directory) is paddockd's own state (`confine.rs`). `None` for any other call.
+pub fn never(
+    tool: &str,
+    input: &Value,
+    project_dir: &Path,
+    private: &crate::confine::Private,
+) -> Option<String> {
+    let path = call_path(tool, input, project_dir)?;
+    match crate::confine::readable(private, &path.to_string_lossy()) {
+        Err(e @ crate::confine::Refused::Private(_)) => Some(format!("{tool}: {e}")),
+        _ => None,
+    }
 }
 
 /// Whether a `Bash(...)` scope allows `command`: `CMD:*` when the command's first words are
@@ -243,7 +294,7 @@ pub fn always_rule(tool: &str, input: &Value, project_dir: &Path) -> Option<Stri
             .and_then(url_host)
             .map(|h| format!("WebFetch(domain:{h})"));
     }
-    let is_file = FILE_TOOLS.iter().any(|(t, _)| *t == tool);
+    let is_file = FILE_TOOLS.iter().any(|(t, _)| *t == tool) || tool == SEND_FILE;
     if !is_file && !SEARCH_TOOLS.contains(&tool) {
         return Some(tool.to_owned());
     }
@@ -467,5 +518,36 @@ mod tests {
             let r = always_rule(tool, &input, dir).unwrap();
             assert!(allowed(tool, &input, std::slice::from_ref(&r), dir), "{r}");
         }
+    }
+
+    #[test]
+    fn send_file_of_a_file_outside_the_project_is_asked_whatever_the_bare_rules() {
+        let tmp = tempfile::tempdir().unwrap();
+        let base = std::fs::canonicalize(tmp.path()).unwrap();
+        let dir = base.join("web");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("a.md"), "a").unwrap();
+        std::fs::write(base.join("secret"), "s").unwrap();
+        std::os::unix::fs::symlink(base.join("secret"), dir.join("link")).unwrap();
+        let bare = vec!["mcp__paddock__*".to_owned(), SEND_FILE.to_owned()];
+        let call = |input: Value| allowed(SEND_FILE, &input, &bare, &dir);
+        assert!(call(json!({"file_path": "a.md"})));
+        assert!(call(json!({"path": "a.md"})), "the alias");
+        assert!(
+            call(json!({"content": "x", "file_path": "/etc/passwd"})),
+            "inline"
+        );
+        for outside in ["/etc/passwd", "../secret", "link"] {
+            assert!(!call(json!({"file_path": outside})), "{outside}");
+        }
+        // "Always" allows the folder, and a scoped rule covers what it names.
+        let input = json!({"file_path": base.join("secret")});
+        let rule = always_rule(SEND_FILE, &input, &dir).unwrap();
+        assert_eq!(
+            rule,
+            format!("{SEND_FILE}({}/**)", base.display()),
+            "the file's folder"
+        );
+        assert!(allowed(SEND_FILE, &input, &[rule], &dir));
     }
 }

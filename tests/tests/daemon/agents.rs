@@ -923,3 +923,151 @@ async fn while_you_were_away_leaves_out_runs_of_a_chat_open_in_a_client() {
     assert_eq!(h.new_unattended, 1, "{h:#?}");
     d.stop().await.unwrap();
 }
+
+/// A secret beside the daemon's folders, outside every project.
+fn outside_secret(d: &TestDaemon) -> std::path::PathBuf {
+    let outside = d.dir.path().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    let secret = outside.join("secret.txt");
+    std::fs::write(&secret, "root:x:0:0:not yours\n").unwrap();
+    secret
+}
+
+/// The `--mcp-config` file the daemon wrote for `session`'s process.
+fn mcp_config_file_of(d: &TestDaemon, session: &str) -> String {
+    d.fake_argvs()
+        .into_iter()
+        .rev()
+        .find_map(|argv| {
+            if !argv.iter().any(|a| a == session) {
+                return None;
+            }
+            let at = argv.iter().position(|a| a == "--mcp-config")?;
+            argv.get(at + 1).cloned()
+        })
+        .expect("an --mcp-config file")
+}
+
+#[tokio::test]
+async fn send_file_reads_nothing_outside_the_project_unasked_nor_paddockds_own_state() {
+    let d = daemon(|_| {}).await;
+    let mut c = d.client().await;
+    let mine = c.send_turn("", None, "hello").await;
+    c.frames_until_complete(&mine.session_id).await;
+    let other = c.send_turn("", None, "another chat").await;
+    c.frames_until_complete(&other.session_id).await;
+    let token = token_of(&mcp_config_of(&d, &mine.session_id).unwrap());
+    let other_file = mcp_config_file_of(&d, &other.session_id);
+    let other_token = token_of(&mcp_config_of(&d, &other.session_id).unwrap());
+    let secret = outside_secret(&d);
+    // The root workspace is <data>/workspace; the secret is two folders up.
+    let workspace = d.cfg.data_dir.join("workspace");
+    std::os::unix::fs::symlink(&secret, workspace.join("pwlink")).unwrap();
+    let secret = secret.to_string_lossy().into_owned();
+    for (path, says) in [
+        (secret.as_str(), "outside"),
+        ("../../outside/secret.txt", "outside"),
+        ("pwlink", "outside"),
+        (other_file.as_str(), "paddockd's own state"),
+    ] {
+        let (text, is_error) = send_file(&mut c, &token, json!({ "file_path": path })).await;
+        assert!(is_error, "{path} was sent: {text}");
+        assert!(text.contains(says), "{path}: {text}");
+        assert!(
+            !text.contains("not yours") && !text.contains(&other_token),
+            "{path}: {text}"
+        );
+    }
+    d.stop().await.unwrap();
+}
+
+async fn pending_approvals(c: &mut RawClient, n: usize) -> Vec<paddock_proto::Approval> {
+    tokio::time::timeout(DEADLINE, async {
+        loop {
+            let Ok(Reply::Approvals(a)) = c.request(Request::ApprovalList).await else {
+                panic!("approval:list failed")
+            };
+            if a.approvals.len() == n {
+                return a.approvals;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+    })
+    .await
+    .unwrap_or_else(|_| panic!("never {n} pending approvals"))
+}
+
+async fn allow(c: &mut RawClient, id: &str) {
+    c.request(Request::ApprovalAnswer(paddock_proto::ApprovalAnswer {
+        ids: vec![id.to_owned()],
+        decision: paddock_proto::ApprovalDecision::Allow,
+        message: None,
+    }))
+    .await
+    .expect("answered");
+}
+
+#[tokio::test]
+async fn send_file_outside_the_project_goes_through_the_approvals_inbox() {
+    let d = daemon(|_| {}).await;
+    let mut c = d.client().await;
+    let secret = outside_secret(&d).to_string_lossy().into_owned();
+    let state = d.cfg.data_dir.join("state/runs.jsonl");
+    let state = state.to_string_lossy().into_owned();
+    // The CLI asks can_use_tool before each MCP call; the second call's tool then runs until
+    // the turn is cancelled, the way a call waits for the bridge.
+    let script = format!(
+        "fake:{}",
+        json!([
+            {"tool": "mcp__paddock__send_file", "input": {"file_path": state}, "ask": true, "output": "x"},
+            {"tool": "mcp__paddock__send_file", "input": {"file_path": secret}, "ask": true, "hang": true},
+        ])
+    );
+    let sent = c.send_turn("", None, &script).await;
+
+    // paddockd's own state is denied without asking anyone, and never read.
+    let asked = pending_approvals(&mut c, 1).await;
+    assert_eq!(asked[0].tool, "mcp__paddock__send_file");
+    assert_eq!(
+        asked[0].input["file_path"],
+        json!(secret),
+        "only the outside file is asked"
+    );
+    let token = token_of(&mcp_config_of(&d, &sent.session_id).unwrap());
+    let (text, is_error) = send_file(&mut c, &token, json!({ "file_path": state })).await;
+    assert!(is_error && text.contains("paddockd's own state"), "{text}");
+
+    // An outside file: refused until a person allows that call, then sent once.
+    let dir = std::path::Path::new(&secret)
+        .parent()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    assert_eq!(
+        asked[0].always_rule.as_deref(),
+        Some(format!("mcp__paddock__send_file({dir}/**)").as_str()),
+        "always allows that folder, not every file"
+    );
+    let (text, is_error) = send_file(&mut c, &token, json!({ "file_path": secret })).await;
+    assert!(is_error && text.contains("approv"), "{text}");
+    assert!(!text.contains("not yours"), "{text}");
+    allow(&mut c, &asked[0].id).await;
+    let (text, is_error) = send_file(&mut c, &token, json!({ "file_path": secret })).await;
+    assert!(!is_error, "{text}");
+    let result: Value = serde_json::from_str(&text).unwrap();
+    let snapshot = result["snapshot"]
+        .as_str()
+        .expect("a snapshot id")
+        .to_owned();
+    assert_eq!(attachment(&mut c, &snapshot).await.size, 21);
+    let (text, is_error) = send_file(&mut c, &token, json!({ "file_path": secret })).await;
+    assert!(is_error, "one approval is one call: {text}");
+    c.request(Request::ChatCancel(paddock_proto::ChatCancel {
+        session_id: sent.session_id.clone(),
+        job_id: None,
+    }))
+    .await
+    .unwrap();
+    c.frames_until_complete(&sent.session_id).await;
+    d.stop().await.unwrap();
+}

@@ -6,6 +6,7 @@ mod approvals;
 mod background;
 mod blame;
 mod chats;
+mod confine;
 mod disk;
 mod drive;
 mod files;
