@@ -16,7 +16,7 @@ use tokio::sync::{OwnedSemaphorePermit, mpsc, oneshot};
 use tokio::time::Instant;
 
 use super::background::{self, Background};
-use super::process::{ClaudeProcess, Output, SessionStart, SpawnSpec, describe_exit};
+use super::process::{ClaudeProcess, Output, ProcessError, SessionStart, SpawnSpec, describe_exit};
 use super::settle;
 use super::translate::Translator;
 use super::{Cmd, Ctx, TurnRequest, permissions};
@@ -365,7 +365,7 @@ impl ChatTask {
             None => return,
         };
         if let Some(live) = self.live.as_mut()
-            && let Err(e) = live.proc.send(&answer).await
+            && let Err(e) = live.proc.send(&answer)
         {
             tracing::warn!(session = %self.session_id, "cannot answer a permission request: {e}");
         }
@@ -964,7 +964,7 @@ impl ChatTask {
         if model.is_some() && model != live.model {
             let set = json!({"type": "control_request", "request_id": format!("model-{job_id}"),
                 "request": {"subtype": "set_model", "model": model}});
-            if let Err(e) = live.proc.send(&set).await {
+            if let Err(e) = live.proc.send(&set) {
                 return Err(self.lost_process(e.to_string()).await);
             }
             live.model = model;
@@ -978,7 +978,7 @@ impl ChatTask {
             "session_id": self.session_id,
             "uuid": message_id,
         });
-        if let Err(e) = live.proc.send(&msg).await {
+        if let Err(e) = live.proc.send(&msg) {
             return Err(self.lost_process(e.to_string()).await);
         }
         self.read_turn(project, job_id, None).await
@@ -1064,7 +1064,16 @@ impl ChatTask {
             let Some(live) = self.live.as_mut() else {
                 return Err(failure(NoticeKind::Crashed, "no claude process".into()));
             };
+            let input_failure = live.proc.input_failure();
             tokio::select! {
+                // claude stopped reading its stdin: nothing more can reach it.
+                why = input_failure => {
+                    if let Some(live) = self.live.take() {
+                        live.proc.kill().await;
+                    }
+                    self.set_idle(false).await;
+                    return Err(failure(NoticeKind::Crashed, ProcessError::NotReading(why).to_string()));
+                }
                 out = next_line(&mut first, &mut live.proc) => match out {
                     Output::Line(v) => {
                         last_output = Instant::now();
@@ -1072,7 +1081,7 @@ impl ChatTask {
                         if let Kind::ControlRequest(request) = &v.kind {
                             match permission_request(request, &allowed, &project.agent_dir, Some(&attachments_dir)) {
                                 Some(Permission::Answer(answer)) => {
-                                    if let Err(e) = live.proc.send(&answer).await {
+                                    if let Err(e) = live.proc.send(&answer) {
                                         return Err(self.lost_process(e.to_string()).await);
                                     }
                                 }
@@ -1199,7 +1208,7 @@ impl ChatTask {
                             kind: NoticeKind::PermissionDenied, message: msg.clone() })).await;
                     }
                     let reply = permissions::answer(&answer.request_id, &answer.input, deny.as_deref());
-                    if let Err(e) = live.proc.send(&reply).await {
+                    if let Err(e) = live.proc.send(&reply) {
                         return Err(self.lost_process(e.to_string()).await);
                     }
                 }
@@ -1212,7 +1221,7 @@ impl ChatTask {
                             let req = json!({"type": "control_request",
                                 "request_id": format!("interrupt-{}", self.interrupts),
                                 "request": {"subtype": "interrupt"}});
-                            if let Err(e) = live.proc.send(&req).await {
+                            if let Err(e) = live.proc.send(&req) {
                                 let _ = reply.send(true);
                                 return Err(self.lost_process(e.to_string()).await);
                             }
@@ -1229,7 +1238,7 @@ impl ChatTask {
                     let req = json!({"type": "control_request",
                         "request_id": format!("interrupt-{}", self.interrupts),
                         "request": {"subtype": "interrupt"}});
-                    let _ = live.proc.send(&req).await;
+                    let _ = live.proc.send(&req);
                     deadline = Some((Instant::now() + cfg.shutdown_grace, "did not stop in time for shutdown"));
                 }
                 () = sleep_until_opt(limbo_at) => {
