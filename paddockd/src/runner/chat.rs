@@ -945,8 +945,10 @@ impl ChatTask {
                     .0,
                 )
                 .map(|p| p.to_string_lossy().into_owned()),
+                records: super::survivors::Records::new(&cfg.data_dir),
             };
             let proc = ClaudeProcess::spawn(&spec, permit)
+                .await
                 .map_err(|e| failure(NoticeKind::Crashed, e.to_string()))?;
             self.live = Some(Live {
                 proc,

@@ -46,6 +46,14 @@ pub enum SessionStart {
     Resume(String),
 }
 
+impl SessionStart {
+    pub fn id(&self) -> &str {
+        match self {
+            Self::New(id) | Self::Resume(id) => id,
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct SpawnSpec {
     pub claude_bin: PathBuf,
@@ -58,6 +66,8 @@ pub struct SpawnSpec {
     pub extra_env: Vec<(String, String)>,
     /// `--mcp-config` JSON: the MCP bridges to paddockd's agent tools.
     pub mcp_config: Option<String>,
+    /// Where the live process is recorded until its group is stopped (`survivors.rs`).
+    pub records: super::survivors::Records,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -101,12 +111,18 @@ pub struct ClaudeProcess {
     framer: LineFramer,
     stderr: JoinHandle<Vec<String>>,
     pid: Option<u32>,
+    records: super::survivors::Records,
     /// The pool slot this process occupies; released when the process is dropped.
     _permit: OwnedSemaphorePermit,
 }
 
 impl ClaudeProcess {
-    pub fn spawn(spec: &SpawnSpec, permit: OwnedSemaphorePermit) -> Result<Self, ProcessError> {
+    /// Starts claude from the forker thread (`forker.rs`), set to die with the daemon
+    /// (`death_signal.rs`), and records it (`survivors.rs`).
+    pub async fn spawn(
+        spec: &SpawnSpec,
+        permit: OwnedSemaphorePermit,
+    ) -> Result<Self, ProcessError> {
         let mut cmd = tokio::process::Command::new(&spec.claude_bin);
         cmd.args([
             "-p",
@@ -144,11 +160,23 @@ impl ClaudeProcess {
             .stderr(Stdio::piped())
             .process_group(0)
             .kill_on_drop(true);
-        let mut child = cmd.spawn().map_err(|source| ProcessError::Spawn {
-            bin: spec.claude_bin.clone(),
-            source,
-        })?;
+        super::death_signal::die_with_parent(&mut cmd);
+        let mut child = super::forker::spawn(cmd)
+            .await
+            .map_err(|source| ProcessError::Spawn {
+                bin: spec.claude_bin.clone(),
+                source,
+            })?;
         let pid = child.id();
+        if let Some(pid) = pid {
+            let (records, session) = (spec.records.clone(), spec.session.id().to_owned());
+            let recorded = tokio::task::spawn_blocking(move || records.record(pid, &session)).await;
+            match recorded {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => tracing::warn!(pid, "cannot record the claude process: {e}"),
+                Err(e) => tracing::warn!(pid, "cannot record the claude process: {e}"),
+            }
+        }
         let stdin = child.stdin.take().ok_or(ProcessError::Pipe("stdin"))?;
         let stdout = child.stdout.take().ok_or(ProcessError::Pipe("stdout"))?;
         let stderr = child.stderr.take().ok_or(ProcessError::Pipe("stderr"))?;
@@ -177,6 +205,7 @@ impl ClaudeProcess {
             framer: LineFramer::new(MAX_STDOUT_LINE),
             stderr,
             pid,
+            records: spec.records.clone(),
             _permit: permit,
         })
     }
@@ -269,6 +298,9 @@ impl ClaudeProcess {
         self.writer.abort();
         // Whatever the CLI left in its group (a tool's child) goes too.
         self.signal_group(rustix::process::Signal::KILL);
+        if let Some(pid) = self.pid {
+            self.records.forget(pid);
+        }
         let tail = finish_stderr(self.stderr).await;
         tracing::info!(pid = self.pid, ?status, "claude stopped");
         (status, tail)
