@@ -1047,8 +1047,11 @@ impl ChatTask {
         let mut shutting_down = false;
         let mut cancelled = false;
         let mut end = TurnEnd::failed();
-        // Limbo: a turn with no output this long (while not waiting for a person) is hung.
+        // Limbo: a turn with no output this long is hung, unless claude waits for something
+        // that may take long: a person (an approval), a tool it started (a `tool_use` with no
+        // result yet), a background task.
         let mut waiting_approvals = 0u32;
+        let mut running_tools: std::collections::HashSet<String> = Default::default();
         let mut last_output = Instant::now();
         // Where the turn's records start, and the last reply record it will have (settle.rs).
         let transcript = self
@@ -1059,13 +1062,17 @@ impl ChatTask {
         let transcript_from = settle::offset(&transcript).await;
         let mut last_reply: Option<String> = None;
         loop {
-            let limbo_at = cfg
-                .recovery_limbo
-                .filter(|_| waiting_approvals == 0 && deadline.is_none())
-                .map(|limbo| last_output + limbo);
             let Some(live) = self.live.as_mut() else {
                 return Err(failure(NoticeKind::Crashed, "no claude process".into()));
             };
+            let waits = waiting_approvals > 0
+                || !running_tools.is_empty()
+                || live.background.running() > 0
+                || deadline.is_some();
+            let limbo_at = cfg
+                .recovery_limbo
+                .filter(|_| !waits)
+                .map(|limbo| last_output + limbo);
             let input_failure = live.proc.input_failure();
             tokio::select! {
                 // claude stopped reading its stdin: nothing more can reach it.
@@ -1168,6 +1175,15 @@ impl ChatTask {
                             self.ctx.state.index.refresh(&transcript).await;
                         }
                         for e in t.events {
+                            match &e {
+                                ChatEvent::ToolStart(t) => {
+                                    running_tools.insert(t.tool_use_id.clone());
+                                }
+                                ChatEvent::ToolCall(t) => {
+                                    running_tools.remove(&t.tool_use_id);
+                                }
+                                _ => {}
+                            }
                             end.observe(&e);
                             self.ctx.state.provenance.observe(project, &self.session_id, job_id, &e);
                             hub.emit(&self.session_id, e).await;
@@ -1244,19 +1260,20 @@ impl ChatTask {
                     deadline = Some((Instant::now() + cfg.shutdown_grace, "did not stop in time for shutdown"));
                 }
                 () = sleep_until_opt(limbo_at) => {
-                    let silent = cfg.recovery_limbo.map_or(0, |l| l.as_secs());
+                    let silent = span(cfg.recovery_limbo.unwrap_or_default());
                     if let Some(live) = self.live.take() {
                         live.proc.kill().await;
                     }
                     self.set_idle(false).await;
+                    let short: String = self.session_id.chars().take(8).collect();
                     return Err(vec![
                         ChatEvent::Notice(Notice {
                             kind: NoticeKind::Interrupted,
-                            message: format!("claude gave no output for {silent}s, so it was stopped as hung; continue the chat to pick it up"),
+                            message: format!("claude gave no output for {silent} with no tool running and no approval waiting, so it was stopped as hung (recovery_limbo_ms sets the bound); continue the chat with C in the TUI or `paddock send -c {short} \"continue\"`"),
                         }),
                         ChatEvent::Complete(Complete {
                             success: false,
-                            error: Some(format!("no output for {silent}s")),
+                            error: Some(format!("no output for {silent}")),
                             model: None,
                             usage: None,
                             cost_usd: None,
@@ -1301,6 +1318,18 @@ impl ChatTask {
             NoticeKind::Crashed,
             format!("{} ({context})", describe_exit(status, &stderr)),
         )
+    }
+}
+
+/// A duration as a person reads it: `5 min`, `90s`, `300ms`.
+fn span(d: Duration) -> String {
+    let secs = d.as_secs();
+    if secs >= 60 && secs.is_multiple_of(60) {
+        format!("{} min", secs / 60)
+    } else if secs > 0 {
+        format!("{secs}s")
+    } else {
+        format!("{}ms", d.as_millis())
     }
 }
 

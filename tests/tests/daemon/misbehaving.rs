@@ -6,7 +6,7 @@
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 
-use paddock_proto::{ChatCancel, Reply, Request};
+use paddock_proto::{ChatCancel, ChatEvent, Reply, Request};
 use paddock_tests::wait::wait_until;
 
 use crate::harness::*;
@@ -85,4 +85,51 @@ async fn a_claude_that_stops_reading_cannot_wedge_its_chat() {
     for pid in &group {
         wait_gone(*pid).await;
     }
+}
+
+#[tokio::test]
+async fn a_silent_claude_is_stopped_and_the_notice_says_how_to_continue() {
+    let bin_dir = tempfile::tempdir().unwrap();
+    let (bin, pids) = deaf_claude(bin_dir.path());
+    let d = TestDaemon::start_with(move |c| {
+        c.claude_bin = bin;
+        c.recovery_limbo = Some(std::time::Duration::from_millis(300));
+    })
+    .await;
+    let mut c = d.client().await;
+    let sent = c.send_turn("", None, "hello?").await;
+    let group = started(&pids, 1).await;
+    let frames = c.frames_until_complete(&sent.session_id).await;
+    assert!(!complete_of(&frames).success);
+    let notice = frames
+        .iter()
+        .find_map(|f| match &f.event {
+            ChatEvent::Notice(n) if n.message.contains("no output") => Some(n.message.clone()),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no notice names the silence: {frames:#?}"));
+    let short: String = sent.session_id.chars().take(8).collect();
+    for part in ["300ms", "C in the TUI", &format!("paddock send -c {short}")] {
+        assert!(notice.contains(part), "{part:?} in {notice}");
+    }
+    for pid in &group {
+        wait_gone(*pid).await;
+    }
+    d.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_running_tool_is_not_silence() {
+    let d = TestDaemon::start_with(|c| {
+        c.recovery_limbo = Some(std::time::Duration::from_millis(300));
+    })
+    .await;
+    let mut c = d.client().await;
+    // The tool runs five times the silence bound before its result.
+    let script = r#"fake:[{"tool":"Bash","input":{"command":"make"},"output":"built","delay_ms":1500},{"text":"done","chunks":1}]"#;
+    let sent = c.send_turn("", None, script).await;
+    let frames = c.frames_until_complete(&sent.session_id).await;
+    assert!(complete_of(&frames).success, "{frames:#?}");
+    assert_eq!(text_of(&frames), "done");
+    d.stop().await.unwrap();
 }
