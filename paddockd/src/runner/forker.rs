@@ -46,8 +46,10 @@ fn forker() -> std::io::Result<mpsc::Sender<Fork>> {
     Ok(FORKER.get_or_init(|| tx).clone())
 }
 
-/// Starts `cmd` from the forker thread.
-pub async fn spawn(cmd: Command) -> std::io::Result<Child> {
+/// Starts `cmd` from the forker thread, set to die with the daemon (`death_signal.rs`): how
+/// every `claude` paddockd runs is started (a chat's, the sweeper's).
+pub async fn spawn(mut cmd: Command) -> std::io::Result<Child> {
+    super::death_signal::die_with_parent(&mut cmd);
     let (reply, answer) = oneshot::channel();
     let fork = Fork {
         cmd,

@@ -9,7 +9,7 @@
 mod background;
 mod chat;
 mod death_signal;
-mod forker;
+pub(crate) mod forker;
 pub mod permissions;
 pub mod process;
 mod release;

@@ -160,7 +160,6 @@ impl ClaudeProcess {
             .stderr(Stdio::piped())
             .process_group(0)
             .kill_on_drop(true);
-        super::death_signal::die_with_parent(&mut cmd);
         let mut child = super::forker::spawn(cmd)
             .await
             .map_err(|source| ProcessError::Spawn {
