@@ -1269,7 +1269,8 @@ impl ChatTask {
                     return Err(vec![
                         ChatEvent::Notice(Notice {
                             kind: NoticeKind::Interrupted,
-                            message: format!("claude gave no output for {silent} with no tool running and no approval waiting, so it was stopped as hung (recovery_limbo_ms sets the bound); continue the chat with C in the TUI or `paddock send -c {short} \"continue\"`"),
+                            // Within the 200 characters `paddock send` shows of a notice.
+                            message: format!("claude gave no output for {silent} (no tool running, no approval waiting), so it was stopped as hung (recovery_limbo_ms); continue it with C in the TUI or `paddock send -c {short} continue`"),
                         }),
                         ChatEvent::Complete(Complete {
                             success: false,
