@@ -250,17 +250,49 @@ fn a_start_stops_a_recorded_claude_an_earlier_daemon_left_running() {
     });
     std::fs::write(records.join(format!("{me}.json")), stale.to_string()).unwrap();
 
+    // A claude of a daemon that still runs (another one on this data directory; the test
+    // plays it): not a survivor.
+    let mut owned = Command::new("sleep")
+        .arg("120")
+        .env("CLAUDE_CONFIG_DIR", &claude_home)
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    let owned_pid = owned.id();
+    let owned_record = serde_json::json!({
+        "pid": owned_pid, "startTicks": start_ticks(owned_pid), "bootId": boot_id.trim(),
+        "sessionId": uuid::Uuid::new_v4().to_string(),
+        "daemonPid": me, "daemonStartTicks": start_ticks(me),
+    });
+    std::fs::write(
+        records.join(format!("{owned_pid}.json")),
+        owned_record.to_string(),
+    )
+    .unwrap();
+
     let daemon = env.start();
+    // The daemon answers once the sweep is done: it runs before any request is served.
+    Conn::open(&env.socket());
     let gone = wait_until_blocking("the survivor to be stopped", DEADLINE, || {
         survivor.try_wait().ok().flatten()
     });
     if gone.is_err() {
         let _ = survivor.kill();
     }
+    let kept = owned.try_wait().unwrap().is_none();
+    let _ = owned.kill();
+    let _ = owned.wait();
     gone.unwrap();
+    assert!(kept, "the running daemon's claude was left alone");
     stop(daemon);
-    assert!(
-        std::fs::read_dir(&records).unwrap().count() == 0,
-        "the records were dealt with"
+    let left: Vec<String> = std::fs::read_dir(&records)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        left,
+        [format!("{owned_pid}.json")],
+        "the survivor's and the stale record are gone, the live daemon's is kept"
     );
 }

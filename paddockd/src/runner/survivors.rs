@@ -30,6 +30,12 @@ pub struct Record {
     /// `/proc/sys/kernel/random/boot_id` when it started: no record outlives a reboot.
     pub boot_id: String,
     pub session_id: String,
+    /// The daemon that started it, and that daemon's start time: a record of a daemon still
+    /// running (another one on the same data directory) is not a survivor.
+    #[serde(default)]
+    pub daemon_pid: i32,
+    #[serde(default)]
+    pub daemon_start_ticks: u64,
 }
 
 /// The folder of the records of one data directory.
@@ -55,11 +61,14 @@ impl Records {
         let start_ticks = proc_stat(pid)
             .map(|s| s.start_ticks)
             .ok_or_else(|| std::io::Error::other(format!("no /proc entry for {pid}")))?;
+        let daemon_pid = rustix::process::getpid().as_raw_nonzero().get();
         let record = Record {
             pid,
             start_ticks,
             boot_id: boot_id(),
             session_id: session_id.to_owned(),
+            daemon_pid,
+            daemon_start_ticks: proc_stat(daemon_pid).map_or(0, |s| s.start_ticks),
         };
         crate::fsutil::create_private_dir(&self.dir)?;
         let bytes = serde_json::to_vec(&record).map_err(std::io::Error::other)?;
@@ -76,7 +85,7 @@ impl Records {
         }
     }
 
-    /// Kills every recorded claude group still alive (a previous daemon's), waits (a few
+    /// Kills every recorded claude group still alive whose daemon is gone, waits (a few
     /// seconds at most) for them to be gone and removes the records. A group counts as ours
     /// when its leader is the recorded process (same start time), or when a member started
     /// after it carries this daemon's `CLAUDE_CONFIG_DIR` in its environment (the leader is
@@ -90,6 +99,7 @@ impl Records {
         let marker = [b"CLAUDE_CONFIG_DIR=", claude_home.as_os_str().as_bytes()].concat();
         let mut stopped = Vec::new();
         let mut groups = Vec::new();
+        let me = rustix::process::getpid().as_raw_nonzero().get();
         for entry in entries.flatten() {
             let path = entry.path();
             let record = std::fs::read(&path)
@@ -100,6 +110,15 @@ impl Records {
                 let _ = std::fs::remove_file(&path);
                 continue;
             };
+            // (This process is no other daemon: in-process restarts, as tests do them.)
+            let owner_alive = record.daemon_pid != me
+                && procs.iter().any(|p| {
+                    p.pid == record.daemon_pid && p.start_ticks == record.daemon_start_ticks
+                });
+            if owner_alive {
+                // Another daemon on this data directory runs it; its record is its own.
+                continue;
+            }
             if record.boot_id == boot {
                 let leader = procs
                     .iter()
