@@ -441,6 +441,9 @@ pub struct Config {
     pub idle_timeout: Duration,
     pub shutdown_grace: Duration,
     pub interrupt_grace: Duration,
+    /// How long a write to claude's stdin may make no progress before claude counts as not
+    /// reading and is stopped. Not a file key (30 s; tests shorten it).
+    pub stdin_stall: Duration,
     pub claude_max_retries: u32,
     pub default_model: Option<String>,
     pub allowed_tools: Vec<String>,
@@ -534,6 +537,7 @@ impl Config {
             idle_timeout: Duration::from_secs(600),
             shutdown_grace: Duration::from_millis(5000),
             interrupt_grace: Duration::from_millis(5000),
+            stdin_stall: crate::runner::process::STDIN_STALL,
             claude_max_retries: 3,
             default_model: None,
             allowed_tools: Vec::new(),

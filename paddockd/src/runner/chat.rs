@@ -946,6 +946,7 @@ impl ChatTask {
                 )
                 .map(|p| p.to_string_lossy().into_owned()),
                 records: super::survivors::Records::new(&cfg.data_dir),
+                stdin_stall: cfg.stdin_stall,
             };
             let proc = ClaudeProcess::spawn(&spec, permit)
                 .await

@@ -7,8 +7,8 @@
 //!
 //! Nothing here blocks the chat task on claude: stdin is written by a writer task of its own,
 //! fed through a bounded queue, so a claude that stops reading cannot keep its chat from
-//! hearing a cancel or the shutdown; a write that makes no progress for [`STDIN_STALL`] ends
-//! the writer, and the chat sees it through [`ClaudeProcess::input_failed`].
+//! hearing a cancel or the shutdown; a write that makes no progress for `Config::stdin_stall` ends
+//! the writer, and the chat sees it through [`ClaudeProcess::input_failure`].
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
@@ -32,9 +32,9 @@ const STDERR_TAIL: usize = 20;
 /// chat treats the process as lost.
 const STDIN_QUEUE: usize = 64;
 /// How long a write to claude's stdin may make no progress before claude counts as not
-/// reading (and the writer gives up, closing stdin).
+/// reading (and the writer gives up, closing stdin): `Config::stdin_stall`'s default.
 pub const STDIN_STALL: Duration = Duration::from_secs(30);
-/// Bytes written to stdin at a time, each within [`STDIN_STALL`].
+/// Bytes written to stdin at a time, each within the stall bound.
 const STDIN_CHUNK: usize = 64 * 1024;
 
 /// How a chat's process is to start.
@@ -68,6 +68,8 @@ pub struct SpawnSpec {
     pub mcp_config: Option<String>,
     /// Where the live process is recorded until its group is stopped (`survivors.rs`).
     pub records: super::survivors::Records,
+    /// How long a write to its stdin may make no progress (`Config::stdin_stall`).
+    pub stdin_stall: Duration,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -193,7 +195,13 @@ impl ClaudeProcess {
         });
         let (stdin_tx, stdin_rx) = mpsc::channel(STDIN_QUEUE);
         let (failed_tx, input_failed) = watch::channel(None);
-        let writer = tokio::spawn(write_stdin(stdin, stdin_rx, failed_tx, pid));
+        let writer = tokio::spawn(write_stdin(
+            stdin,
+            stdin_rx,
+            failed_tx,
+            spec.stdin_stall,
+            pid,
+        ));
         tracing::info!(pid, session = ?spec.session, cwd = %spec.cwd.display(), "started claude");
         Ok(Self {
             child,
@@ -322,31 +330,35 @@ impl ClaudeProcess {
     }
 }
 
-/// Writes the queued lines to claude's stdin in order, each chunk within [`STDIN_STALL`];
-/// on a failed or stalled write it says why on `failed` and ends, closing stdin. Ends when
-/// the queue's sender is dropped (stdin closes after the lines queued before).
+/// Writes the queued lines to claude's stdin in order, each chunk within `stall`.
+/// A stalled write says so on `failed` (claude stopped reading) and ends, closing stdin; a
+/// failed one (claude exited: its stdout's end tells why) just ends. Ends too when the
+/// queue's sender is dropped, once the lines queued before are written.
 async fn write_stdin(
     mut stdin: ChildStdin,
     mut lines: mpsc::Receiver<Vec<u8>>,
     failed: watch::Sender<Option<String>>,
+    stall: Duration,
     pid: Option<u32>,
 ) {
     while let Some(line) = lines.recv().await {
         for chunk in line.chunks(STDIN_CHUNK) {
-            let why = match tokio::time::timeout(STDIN_STALL, stdin.write_all(chunk)).await {
-                Ok(Ok(())) => continue,
-                Ok(Err(e)) => format!("writing to it failed: {e}"),
-                Err(_) => format!(
-                    "a write to its stdin made no progress for {}s",
-                    STDIN_STALL.as_secs()
-                ),
-            };
-            tracing::warn!(pid, "claude's stdin: {why}");
-            failed.send_replace(Some(why));
-            return;
+            match tokio::time::timeout(stall, stdin.write_all(chunk)).await {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => {
+                    tracing::debug!(pid, "claude's stdin is closed: {e}");
+                    return;
+                }
+                Err(_) => {
+                    let why = format!("a write to its stdin made no progress for {stall:?}");
+                    tracing::warn!(pid, "claude: {why}");
+                    failed.send_replace(Some(why));
+                    return;
+                }
+            }
         }
         if let Err(e) = stdin.flush().await {
-            failed.send_replace(Some(format!("writing to it failed: {e}")));
+            tracing::debug!(pid, "claude's stdin is closed: {e}");
             return;
         }
     }

@@ -133,3 +133,29 @@ async fn a_running_tool_is_not_silence() {
     assert_eq!(text_of(&frames), "done");
     d.stop().await.unwrap();
 }
+
+#[tokio::test]
+async fn a_write_claude_does_not_take_ends_the_turn() {
+    let bin_dir = tempfile::tempdir().unwrap();
+    let (bin, pids) = deaf_claude(bin_dir.path());
+    let d = TestDaemon::start_with(move |c| {
+        c.claude_bin = bin;
+        c.stdin_stall = std::time::Duration::from_millis(300);
+    })
+    .await;
+    let mut c = d.client().await;
+    // Nobody cancels: the stalled write itself ends the turn.
+    let sent = c.send_turn("", None, &"D".repeat(1_000_000)).await;
+    let group = started(&pids, 1).await;
+    let frames = c.frames_until_complete(&sent.session_id).await;
+    assert!(!complete_of(&frames).success);
+    assert!(
+        frames.iter().any(|f| matches!(&f.event,
+            ChatEvent::Notice(n) if n.message.contains("stopped reading its input"))),
+        "the notice says why: {frames:#?}"
+    );
+    for pid in &group {
+        wait_gone(*pid).await;
+    }
+    d.stop().await.unwrap();
+}
