@@ -255,8 +255,8 @@ pub const KEYS: &[KeyDoc] = &[
     },
     KeyDoc {
         key: "recovery_limbo_ms",
-        default: "0 (off)",
-        about: "a running turn with no output for this long is stopped as hung (then shown interrupted)",
+        default: "300000 (5 min)",
+        about: "a running turn with no output from claude for this long is stopped as hung (then shown interrupted, to continue); a running tool, an approval wait or a background task is not silence; 0: never",
     },
     KeyDoc {
         key: "approval_timeout_secs",
@@ -449,6 +449,9 @@ pub struct Config {
     pub idle_timeout: Duration,
     pub shutdown_grace: Duration,
     pub interrupt_grace: Duration,
+    /// How long a write to claude's stdin may make no progress before claude counts as not
+    /// reading and is stopped. Not a file key (30 s; tests shorten it).
+    pub stdin_stall: Duration,
     pub claude_max_retries: u32,
     pub default_model: Option<String>,
     pub allowed_tools: Vec<String>,
@@ -491,7 +494,8 @@ pub struct Config {
     pub recovery_autodrive: bool,
     pub recovery_debounce: Duration,
     pub recovery_max_retries: u32,
-    /// A running turn silent this long is stopped as hung; `None` is off.
+    /// A running turn silent this long (no tool running, no approval or background task
+    /// waited for) is stopped as hung; `None` is off.
     pub recovery_limbo: Option<Duration>,
     /// An unattended run's approval waits at most this long, then is denied; `None`: waits.
     pub approval_timeout: Option<Duration>,
@@ -544,6 +548,7 @@ impl Config {
             idle_timeout: Duration::from_secs(600),
             shutdown_grace: Duration::from_millis(5000),
             interrupt_grace: Duration::from_millis(5000),
+            stdin_stall: crate::runner::process::STDIN_STALL,
             claude_max_retries: 3,
             default_model: None,
             allowed_tools: Vec::new(),
@@ -563,7 +568,7 @@ impl Config {
             recovery_autodrive: false,
             recovery_debounce: Duration::from_millis(5000),
             recovery_max_retries: 1,
-            recovery_limbo: None,
+            recovery_limbo: Some(Duration::from_secs(300)),
             approval_timeout: None,
             usage_limit_resume: false,
             // Off for embedding (tests); `Config::load` turns it on unless configured off.
@@ -1107,6 +1112,16 @@ mod tests {
         assert_eq!(cfg.idle_timeout, Duration::from_secs(9));
         assert_eq!(cfg.data_dir, PathBuf::from("/d"));
         assert_eq!(cfg.claude_home, PathBuf::from("/d/claude-home"));
+    }
+
+    #[test]
+    fn a_silent_turn_is_bounded_by_default_and_0_turns_the_bound_off() {
+        let cfg = load(None, &[]).unwrap();
+        assert_eq!(cfg.recovery_limbo, Some(Duration::from_secs(300)));
+        let cfg = load(None, &[("PADDOCK_RECOVERY_LIMBO_MS", "0")]).unwrap();
+        assert_eq!(cfg.recovery_limbo, None);
+        let cfg = load(None, &[("PADDOCK_RECOVERY_LIMBO_MS", "90000")]).unwrap();
+        assert_eq!(cfg.recovery_limbo, Some(Duration::from_secs(90)));
     }
 
     #[test]

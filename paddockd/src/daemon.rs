@@ -205,6 +205,15 @@ pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Res
         .context("cannot create the root workspace")?;
     projects.remove_stale_temps();
 
+    // A claude an earlier daemon left running (killed with it, its tools were not; or started
+    // by a release without the parent-death signal) is stopped before any chat can run again.
+    let stopped = crate::runner::survivors::Records::new(&cfg.data_dir)
+        .stop_survivors(&cfg.claude_home)
+        .await;
+    if !stopped.is_empty() {
+        tracing::warn!(sessions = ?stopped, "stopped the claude processes an earlier paddockd left running");
+    }
+
     let cfg = Arc::new(cfg);
     let token = CancellationToken::new();
     let chat_tasks = TaskTracker::new();

@@ -16,7 +16,7 @@ use tokio::sync::{OwnedSemaphorePermit, mpsc, oneshot};
 use tokio::time::Instant;
 
 use super::background::{self, Background};
-use super::process::{ClaudeProcess, Output, SessionStart, SpawnSpec, describe_exit};
+use super::process::{ClaudeProcess, Output, ProcessError, SessionStart, SpawnSpec, describe_exit};
 use super::settle;
 use super::translate::Translator;
 use super::{Cmd, Ctx, TurnRequest, permissions};
@@ -367,7 +367,7 @@ impl ChatTask {
             None => return,
         };
         if let Some(live) = self.live.as_mut()
-            && let Err(e) = live.proc.send(&answer).await
+            && let Err(e) = live.proc.send(&answer)
         {
             tracing::warn!(session = %self.session_id, "cannot answer a permission request: {e}");
         }
@@ -947,8 +947,11 @@ impl ChatTask {
                     .0,
                 )
                 .map(|p| p.to_string_lossy().into_owned()),
+                records: super::survivors::Records::new(&cfg.data_dir),
+                stdin_stall: cfg.stdin_stall,
             };
             let proc = ClaudeProcess::spawn(&spec, permit)
+                .await
                 .map_err(|e| failure(NoticeKind::Crashed, e.to_string()))?;
             self.live = Some(Live {
                 proc,
@@ -966,7 +969,7 @@ impl ChatTask {
         if model.is_some() && model != live.model {
             let set = json!({"type": "control_request", "request_id": format!("model-{job_id}"),
                 "request": {"subtype": "set_model", "model": model}});
-            if let Err(e) = live.proc.send(&set).await {
+            if let Err(e) = live.proc.send(&set) {
                 return Err(self.lost_process(e.to_string()).await);
             }
             live.model = model;
@@ -980,7 +983,7 @@ impl ChatTask {
             "session_id": self.session_id,
             "uuid": message_id,
         });
-        if let Err(e) = live.proc.send(&msg).await {
+        if let Err(e) = live.proc.send(&msg) {
             return Err(self.lost_process(e.to_string()).await);
         }
         self.read_turn(project, job_id, None).await
@@ -1048,8 +1051,11 @@ impl ChatTask {
         let mut shutting_down = false;
         let mut cancelled = false;
         let mut end = TurnEnd::failed();
-        // Limbo: a turn with no output this long (while not waiting for a person) is hung.
+        // Limbo: a turn with no output this long is hung, unless claude waits for something
+        // that may take long: a person (an approval), a tool it started (a `tool_use` with no
+        // result yet), a background task.
         let mut waiting_approvals = 0u32;
+        let mut running_tools: std::collections::HashSet<String> = Default::default();
         let mut last_output = Instant::now();
         // Where the turn's records start, and the last reply record it will have (settle.rs).
         let transcript = self
@@ -1060,14 +1066,27 @@ impl ChatTask {
         let transcript_from = settle::offset(&transcript).await;
         let mut last_reply: Option<String> = None;
         loop {
-            let limbo_at = cfg
-                .recovery_limbo
-                .filter(|_| waiting_approvals == 0 && deadline.is_none())
-                .map(|limbo| last_output + limbo);
             let Some(live) = self.live.as_mut() else {
                 return Err(failure(NoticeKind::Crashed, "no claude process".into()));
             };
+            let waits = waiting_approvals > 0
+                || !running_tools.is_empty()
+                || live.background.running() > 0
+                || deadline.is_some();
+            let limbo_at = cfg
+                .recovery_limbo
+                .filter(|_| !waits)
+                .map(|limbo| last_output + limbo);
+            let input_failure = live.proc.input_failure();
             tokio::select! {
+                // claude stopped reading its stdin: nothing more can reach it.
+                why = input_failure => {
+                    if let Some(live) = self.live.take() {
+                        live.proc.kill().await;
+                    }
+                    self.set_idle(false).await;
+                    return Err(failure(NoticeKind::Crashed, ProcessError::NotReading(why).to_string()));
+                }
                 out = next_line(&mut first, &mut live.proc) => match out {
                     Output::Line(v) => {
                         last_output = Instant::now();
@@ -1075,7 +1094,7 @@ impl ChatTask {
                         if let Kind::ControlRequest(request) = &v.kind {
                             match permission_request(request, &allowed, &project.agent_dir, Some(&attachments_dir), &private) {
                                 Some(Permission::Answer(answer)) => {
-                                    if let Err(e) = live.proc.send(&answer).await {
+                                    if let Err(e) = live.proc.send(&answer) {
                                         return Err(self.lost_process(e.to_string()).await);
                                     }
                                 }
@@ -1161,6 +1180,15 @@ impl ChatTask {
                             self.ctx.state.index.refresh(&transcript).await;
                         }
                         for e in t.events {
+                            match &e {
+                                ChatEvent::ToolStart(t) => {
+                                    running_tools.insert(t.tool_use_id.clone());
+                                }
+                                ChatEvent::ToolCall(t) => {
+                                    running_tools.remove(&t.tool_use_id);
+                                }
+                                _ => {}
+                            }
                             end.observe(&e);
                             self.ctx.state.provenance.observe(project, &self.session_id, job_id, &e);
                             hub.emit(&self.session_id, e).await;
@@ -1203,7 +1231,7 @@ impl ChatTask {
                             kind: NoticeKind::PermissionDenied, message: msg.clone() })).await;
                     }
                     let reply = permissions::answer(&answer.request_id, &answer.input, deny.as_deref());
-                    if let Err(e) = live.proc.send(&reply).await {
+                    if let Err(e) = live.proc.send(&reply) {
                         return Err(self.lost_process(e.to_string()).await);
                     }
                 }
@@ -1216,7 +1244,7 @@ impl ChatTask {
                             let req = json!({"type": "control_request",
                                 "request_id": format!("interrupt-{}", self.interrupts),
                                 "request": {"subtype": "interrupt"}});
-                            if let Err(e) = live.proc.send(&req).await {
+                            if let Err(e) = live.proc.send(&req) {
                                 let _ = reply.send(true);
                                 return Err(self.lost_process(e.to_string()).await);
                             }
@@ -1233,23 +1261,25 @@ impl ChatTask {
                     let req = json!({"type": "control_request",
                         "request_id": format!("interrupt-{}", self.interrupts),
                         "request": {"subtype": "interrupt"}});
-                    let _ = live.proc.send(&req).await;
+                    let _ = live.proc.send(&req);
                     deadline = Some((Instant::now() + cfg.shutdown_grace, "did not stop in time for shutdown"));
                 }
                 () = sleep_until_opt(limbo_at) => {
-                    let silent = cfg.recovery_limbo.map_or(0, |l| l.as_secs());
+                    let silent = span(cfg.recovery_limbo.unwrap_or_default());
                     if let Some(live) = self.live.take() {
                         live.proc.kill().await;
                     }
                     self.set_idle(false).await;
+                    let short: String = self.session_id.chars().take(8).collect();
                     return Err(vec![
                         ChatEvent::Notice(Notice {
                             kind: NoticeKind::Interrupted,
-                            message: format!("claude gave no output for {silent}s, so it was stopped as hung; continue the chat to pick it up"),
+                            // Within the 200 characters `paddock send` shows of a notice.
+                            message: format!("claude gave no output for {silent} (no tool running, no approval waiting), so it was stopped as hung (recovery_limbo_ms); continue it with C in the TUI or `paddock send -c {short} continue`"),
                         }),
                         ChatEvent::Complete(Complete {
                             success: false,
-                            error: Some(format!("no output for {silent}s")),
+                            error: Some(format!("no output for {silent}")),
                             model: None,
                             usage: None,
                             cost_usd: None,
@@ -1294,6 +1324,18 @@ impl ChatTask {
             NoticeKind::Crashed,
             format!("{} ({context})", describe_exit(status, &stderr)),
         )
+    }
+}
+
+/// A duration as a person reads it: `5 min`, `90s`, `300ms`.
+fn span(d: Duration) -> String {
+    let secs = d.as_secs();
+    if secs >= 60 && secs.is_multiple_of(60) {
+        format!("{} min", secs / 60)
+    } else if secs > 0 {
+        format!("{secs}s")
+    } else {
+        format!("{}ms", d.as_millis())
     }
 }
 

@@ -8,10 +8,13 @@
 
 mod background;
 mod chat;
+mod death_signal;
+pub(crate) mod forker;
 pub mod permissions;
 pub mod process;
 mod release;
 mod settle;
+pub mod survivors;
 pub mod translate;
 
 use std::collections::HashMap;

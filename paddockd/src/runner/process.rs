@@ -4,6 +4,11 @@
 //!
 //! Each process leads its own process group, so the tools it started (a Bash command, an MCP
 //! server) go down with it.
+//!
+//! Nothing here blocks the chat task on claude: stdin is written by a writer task of its own,
+//! fed through a bounded queue, so a claude that stops reading cannot keep its chat from
+//! hearing a cancel or the shutdown; a write that makes no progress for `Config::stdin_stall` ends
+//! the writer, and the chat sees it through [`ClaudeProcess::input_failure`].
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
@@ -14,7 +19,7 @@ use paddock_proto::{FrameError, LineFramer};
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, ChildStdout};
-use tokio::sync::OwnedSemaphorePermit;
+use tokio::sync::{OwnedSemaphorePermit, mpsc, watch};
 use tokio::task::JoinHandle;
 
 use crate::claude_format::stdout::Line;
@@ -23,6 +28,14 @@ use crate::claude_format::stdout::Line;
 const MAX_STDOUT_LINE: usize = 64 * 1024 * 1024;
 /// Lines of stderr kept to explain a crash.
 const STDERR_TAIL: usize = 20;
+/// Lines waiting for claude's stdin. Overflow: `send` fails (claude is not reading), and the
+/// chat treats the process as lost.
+const STDIN_QUEUE: usize = 64;
+/// How long a write to claude's stdin may make no progress before claude counts as not
+/// reading (and the writer gives up, closing stdin): `Config::stdin_stall`'s default.
+pub const STDIN_STALL: Duration = Duration::from_secs(30);
+/// Bytes written to stdin at a time, each within the stall bound.
+const STDIN_CHUNK: usize = 64 * 1024;
 
 /// How a chat's process is to start.
 #[derive(Debug, Clone)]
@@ -31,6 +44,14 @@ pub enum SessionStart {
     New(String),
     /// An existing chat: `--resume`.
     Resume(String),
+}
+
+impl SessionStart {
+    pub fn id(&self) -> &str {
+        match self {
+            Self::New(id) | Self::Resume(id) => id,
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -45,6 +66,10 @@ pub struct SpawnSpec {
     pub extra_env: Vec<(String, String)>,
     /// `--mcp-config` JSON: the MCP bridges to paddockd's agent tools.
     pub mcp_config: Option<String>,
+    /// Where the live process is recorded until its group is stopped (`survivors.rs`).
+    pub records: super::survivors::Records,
+    /// How long a write to its stdin may make no progress (`Config::stdin_stall`).
+    pub stdin_stall: Duration,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -60,6 +85,10 @@ pub enum ProcessError {
     Pipe(&'static str),
     #[error("writing to claude failed: {0}")]
     Write(std::io::Error),
+    #[error(
+        "claude stopped reading its input ({0}); it was stopped, and the chat can be continued"
+    )]
+    NotReading(String),
 }
 
 /// What came out of stdout.
@@ -75,17 +104,27 @@ pub enum Output {
 
 pub struct ClaudeProcess {
     child: Child,
-    stdin: Option<ChildStdin>,
+    /// The writer task's queue; `None` once stdin is to be closed.
+    stdin: Option<mpsc::Sender<Vec<u8>>>,
+    writer: JoinHandle<()>,
+    /// Why the writer gave up, once it has.
+    input_failed: watch::Receiver<Option<String>>,
     stdout: ChildStdout,
     framer: LineFramer,
     stderr: JoinHandle<Vec<String>>,
     pid: Option<u32>,
+    records: super::survivors::Records,
     /// The pool slot this process occupies; released when the process is dropped.
     _permit: OwnedSemaphorePermit,
 }
 
 impl ClaudeProcess {
-    pub fn spawn(spec: &SpawnSpec, permit: OwnedSemaphorePermit) -> Result<Self, ProcessError> {
+    /// Starts claude from the forker thread (`forker.rs`), set to die with the daemon
+    /// (`death_signal.rs`), and records it (`survivors.rs`).
+    pub async fn spawn(
+        spec: &SpawnSpec,
+        permit: OwnedSemaphorePermit,
+    ) -> Result<Self, ProcessError> {
         let mut cmd = tokio::process::Command::new(&spec.claude_bin);
         cmd.args([
             "-p",
@@ -123,11 +162,22 @@ impl ClaudeProcess {
             .stderr(Stdio::piped())
             .process_group(0)
             .kill_on_drop(true);
-        let mut child = cmd.spawn().map_err(|source| ProcessError::Spawn {
-            bin: spec.claude_bin.clone(),
-            source,
-        })?;
+        let mut child = super::forker::spawn(cmd)
+            .await
+            .map_err(|source| ProcessError::Spawn {
+                bin: spec.claude_bin.clone(),
+                source,
+            })?;
         let pid = child.id();
+        if let Some(pid) = pid {
+            let (records, session) = (spec.records.clone(), spec.session.id().to_owned());
+            let recorded = tokio::task::spawn_blocking(move || records.record(pid, &session)).await;
+            match recorded {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => tracing::warn!(pid, "cannot record the claude process: {e}"),
+                Err(e) => tracing::warn!(pid, "cannot record the claude process: {e}"),
+            }
+        }
         let stdin = child.stdin.take().ok_or(ProcessError::Pipe("stdin"))?;
         let stdout = child.stdout.take().ok_or(ProcessError::Pipe("stdout"))?;
         let stderr = child.stderr.take().ok_or(ProcessError::Pipe("stderr"))?;
@@ -143,14 +193,26 @@ impl ClaudeProcess {
             }
             tail.into_iter().collect()
         });
+        let (stdin_tx, stdin_rx) = mpsc::channel(STDIN_QUEUE);
+        let (failed_tx, input_failed) = watch::channel(None);
+        let writer = tokio::spawn(write_stdin(
+            stdin,
+            stdin_rx,
+            failed_tx,
+            spec.stdin_stall,
+            pid,
+        ));
         tracing::info!(pid, session = ?spec.session, cwd = %spec.cwd.display(), "started claude");
         Ok(Self {
             child,
-            stdin: Some(stdin),
+            stdin: Some(stdin_tx),
+            writer,
+            input_failed,
             stdout,
             framer: LineFramer::new(MAX_STDOUT_LINE),
             stderr,
             pid,
+            records: spec.records.clone(),
             _permit: permit,
         })
     }
@@ -159,19 +221,44 @@ impl ClaudeProcess {
         self.pid
     }
 
-    /// Writes one message as a JSON line. Never anything else: a non-JSON line kills the CLI.
-    pub async fn send(&mut self, msg: &Value) -> Result<(), ProcessError> {
+    /// Queues one message as a JSON line for claude's stdin, without waiting for claude to
+    /// read it. Never anything else: a non-JSON line kills the CLI. Fails when the writer gave
+    /// up (claude stopped reading, or exited) or [`STDIN_QUEUE`] lines wait already.
+    pub fn send(&mut self, msg: &Value) -> Result<(), ProcessError> {
+        if let Some(why) = self.input_failed.borrow().clone() {
+            return Err(ProcessError::NotReading(why));
+        }
         let stdin = self
             .stdin
-            .as_mut()
+            .as_ref()
             .ok_or_else(|| ProcessError::Write(std::io::ErrorKind::BrokenPipe.into()))?;
         let mut line = msg.to_string();
         line.push('\n');
-        stdin
-            .write_all(line.as_bytes())
-            .await
-            .map_err(ProcessError::Write)?;
-        stdin.flush().await.map_err(ProcessError::Write)
+        stdin.try_send(line.into_bytes()).map_err(|e| match e {
+            mpsc::error::TrySendError::Full(_) => {
+                ProcessError::NotReading(format!("{STDIN_QUEUE} messages are waiting for it"))
+            }
+            mpsc::error::TrySendError::Closed(_) => {
+                ProcessError::Write(std::io::ErrorKind::BrokenPipe.into())
+            }
+        })
+    }
+
+    /// Resolves once the writer gave up on claude's stdin, with why; pending until then. The
+    /// future borrows nothing, so it can be raced against reading stdout.
+    pub fn input_failure(&self) -> impl std::future::Future<Output = String> + Send + 'static {
+        let mut failed = self.input_failed.clone();
+        async move {
+            let why = failed
+                .wait_for(Option::is_some)
+                .await
+                .map(|why| why.clone().unwrap_or_default());
+            match why {
+                Ok(why) => why,
+                // The writer ended without a failure: stdin was closed on purpose.
+                Err(_) => std::future::pending().await,
+            }
+        }
     }
 
     /// The next stdout line. Cancel-safe: a line is only consumed once it is returned.
@@ -202,13 +289,9 @@ impl ClaudeProcess {
         }
     }
 
-    /// Closes stdin: the CLI finishes the current turn and exits.
-    pub fn close_stdin(&mut self) {
-        self.stdin = None;
-    }
-
     /// Waits for the process to exit, up to `grace`, then kills its whole group. Returns the
-    /// exit status (if it could be had) and the last lines of stderr.
+    /// exit status (if it could be had) and the last lines of stderr. Stdin is closed once
+    /// the lines queued for it are written (the CLI finishes the current turn and exits).
     pub async fn stop(mut self, grace: Duration) -> (Option<ExitStatus>, Vec<String>) {
         self.stdin = None;
         let status = match tokio::time::timeout(grace, self.child.wait()).await {
@@ -218,8 +301,13 @@ impl ClaudeProcess {
                 self.child.wait().await.ok()
             }
         };
+        // A write stuck on a pipe nobody reads any more ends with it.
+        self.writer.abort();
         // Whatever the CLI left in its group (a tool's child) goes too.
         self.signal_group(rustix::process::Signal::KILL);
+        if let Some(pid) = self.pid {
+            self.records.forget(pid);
+        }
         let tail = finish_stderr(self.stderr).await;
         tracing::info!(pid = self.pid, ?status, "claude stopped");
         (status, tail)
@@ -238,6 +326,40 @@ impl ClaudeProcess {
         if let Some(pgid) = rustix::process::Pid::from_raw(pid) {
             // ESRCH (group already gone) is the expected outcome after a clean exit.
             let _ = rustix::process::kill_process_group(pgid, sig);
+        }
+    }
+}
+
+/// Writes the queued lines to claude's stdin in order, each chunk within `stall`.
+/// A stalled write says so on `failed` (claude stopped reading) and ends, closing stdin; a
+/// failed one (claude exited: its stdout's end tells why) just ends. Ends too when the
+/// queue's sender is dropped, once the lines queued before are written.
+async fn write_stdin(
+    mut stdin: ChildStdin,
+    mut lines: mpsc::Receiver<Vec<u8>>,
+    failed: watch::Sender<Option<String>>,
+    stall: Duration,
+    pid: Option<u32>,
+) {
+    while let Some(line) = lines.recv().await {
+        for chunk in line.chunks(STDIN_CHUNK) {
+            match tokio::time::timeout(stall, stdin.write_all(chunk)).await {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => {
+                    tracing::debug!(pid, "claude's stdin is closed: {e}");
+                    return;
+                }
+                Err(_) => {
+                    let why = format!("a write to its stdin made no progress for {stall:?}");
+                    tracing::warn!(pid, "claude: {why}");
+                    failed.send_replace(Some(why));
+                    return;
+                }
+            }
+        }
+        if let Err(e) = stdin.flush().await {
+            tracing::debug!(pid, "claude's stdin is closed: {e}");
+            return;
         }
     }
 }

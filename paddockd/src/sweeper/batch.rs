@@ -99,10 +99,14 @@ pub async fn run(
         .stderr(Stdio::piped())
         .process_group(0)
         .kill_on_drop(true);
-    let mut child = cmd.spawn().map_err(|source| BatchError::Spawn {
-        bin: spec.claude_bin.clone(),
-        source,
-    })?;
+    // Like a chat's claude: it dies with the daemon.
+    let mut child =
+        crate::runner::forker::spawn(cmd)
+            .await
+            .map_err(|source| BatchError::Spawn {
+                bin: spec.claude_bin.clone(),
+                source,
+            })?;
     let pid = child.id();
     let mut stdin = child.stdin.take().ok_or(BatchError::Pipe("stdin"))?;
     let stdout = child.stdout.take().ok_or(BatchError::Pipe("stdout"))?;

@@ -16,6 +16,7 @@ mod harness;
 mod lifecycle;
 mod list_delta;
 mod management;
+mod misbehaving;
 mod notifications;
 mod older_release;
 mod project_file;

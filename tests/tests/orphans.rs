@@ -1,0 +1,298 @@
+//! No claude outlives paddockd: the real daemon binary SIGKILLed mid-turn takes its claude
+//! with it (the parent-death signal), and the next start stops what an earlier daemon left
+//! running: the tools in the dead claude's process group, and a claude recorded in
+//! `state/claude-processes/` that ignored the signal (or was started by a daemon without it).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::net::UnixStream;
+use std::os::unix::process::CommandExt as _;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use paddock_proto::{
+    ChatSend, ClientMessage, ControlMessage, Hello, Outcome, PROTOCOL_VERSION, Reply, Request,
+    ServerMessage,
+};
+use paddock_tests::bins::bin;
+use paddock_tests::wait::{pid_alive, wait_until_blocking};
+
+const DEADLINE: Duration = Duration::from_secs(30);
+
+struct Env {
+    dir: tempfile::TempDir,
+}
+
+impl Env {
+    fn new() -> Self {
+        let env = Self {
+            dir: tempfile::tempdir().unwrap(),
+        };
+        std::fs::create_dir_all(env.fake_state()).unwrap();
+        env
+    }
+
+    fn data(&self) -> PathBuf {
+        self.dir.path().join("data")
+    }
+
+    fn socket(&self) -> PathBuf {
+        self.dir.path().join("run").join("paddockd.sock")
+    }
+
+    fn fake_state(&self) -> PathBuf {
+        self.dir.path().join("fake-state")
+    }
+
+    /// The real daemon binary with the fake claude; listening when this returns.
+    fn start(&self) -> Child {
+        let child = Command::new(bin("paddockd"))
+            .env("PADDOCK_SOCKET", self.socket())
+            .env("PADDOCK_DATA_DIR", self.data())
+            .env("PADDOCK_LOG", self.dir.path().join("paddockd.log"))
+            .env("PADDOCK_CLAUDE_BIN", bin("fake-claude"))
+            .env("PADDOCK_SWEEPER", "off")
+            .env("FAKE_CLAUDE_STATE_DIR", self.fake_state())
+            .env(
+                "PADDOCK_HOST_CLAUDE_HOME",
+                self.dir.path().join("host-claude"),
+            )
+            .env_remove("PADDOCK_CONFIG")
+            .env("XDG_CONFIG_HOME", self.dir.path().join("config"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        wait_until_blocking("the daemon's socket", DEADLINE, || {
+            UnixStream::connect(self.socket()).ok()
+        })
+        .unwrap();
+        child
+    }
+
+    /// The fake claude's pid and the pids of its `child` steps, once it has started them.
+    fn fake_claude(&self) -> (u32, Vec<u32>) {
+        wait_until_blocking("the fake claude and its child", DEADLINE, || {
+            std::fs::read_dir(self.fake_state())
+                .ok()?
+                .flatten()
+                .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
+                .find_map(|e| {
+                    let v: serde_json::Value =
+                        serde_json::from_slice(&std::fs::read(e.path()).ok()?).ok()?;
+                    let children: Vec<u32> = v["children"]
+                        .as_array()?
+                        .iter()
+                        .filter_map(|c| c.as_u64().and_then(|p| u32::try_from(p).ok()))
+                        .collect();
+                    let pid = u32::try_from(v["pid"].as_u64()?).ok()?;
+                    (!children.is_empty()).then_some((pid, children))
+                })
+        })
+        .unwrap()
+    }
+}
+
+/// A blocking protocol client.
+struct Conn {
+    writer: UnixStream,
+    reader: BufReader<UnixStream>,
+    next_id: u64,
+}
+
+impl Conn {
+    fn open(socket: &Path) -> Self {
+        let stream = UnixStream::connect(socket).unwrap();
+        stream.set_read_timeout(Some(DEADLINE)).unwrap();
+        let mut c = Self {
+            reader: BufReader::new(stream.try_clone().unwrap()),
+            writer: stream,
+            next_id: 1,
+        };
+        c.request(Request::Hello(Hello {
+            protocol_version: PROTOCOL_VERSION,
+            client: "orphans test".into(),
+        }));
+        c
+    }
+
+    /// Sends a request and returns its reply (other messages are skipped).
+    fn request(&mut self, request: Request) -> Reply {
+        let id = self.next_id;
+        self.next_id += 1;
+        let line = paddock_proto::encode(&ClientMessage { id, request }).unwrap();
+        self.writer.write_all(line.as_bytes()).unwrap();
+        loop {
+            let mut line = String::new();
+            assert!(self.reader.read_line(&mut line).unwrap() > 0, "closed");
+            if let Ok(ServerMessage::Control(ControlMessage::Response(r))) =
+                paddock_proto::decode::<ServerMessage>(line.trim_end().as_bytes())
+                && r.id == id
+            {
+                match r.outcome {
+                    Outcome::Ok(reply) => return reply,
+                    Outcome::Err(e) => panic!("request {id} refused: {}", e.message),
+                }
+            }
+        }
+    }
+}
+
+fn kill(pid: u32) {
+    if let Some(pid) = rustix::process::Pid::from_raw(i32::try_from(pid).unwrap()) {
+        let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
+    }
+}
+
+/// Stops a daemon as `paddock daemon stop`'s signal does, and reaps it.
+fn stop(mut daemon: Child) {
+    if let Some(pid) = rustix::process::Pid::from_raw(i32::try_from(daemon.id()).unwrap()) {
+        let _ = rustix::process::kill_process(pid, rustix::process::Signal::TERM);
+    }
+    wait_until_blocking("the daemon to stop", DEADLINE, || {
+        daemon.try_wait().ok().flatten()
+    })
+    .unwrap();
+}
+
+#[test]
+fn a_claude_dies_with_its_killed_daemon_and_the_restart_stops_its_tools() {
+    let env = Env::new();
+    let mut daemon = env.start();
+    let mut conn = Conn::open(&env.socket());
+    // A turn that starts a tool process in claude's group, then runs until stopped.
+    let reply = conn.request(Request::ChatSend(ChatSend {
+        project_slug: String::new(),
+        session_id: None,
+        message: r#"fake:[{"child":"sleep 120"},{"text":"working","chunks":1},{"hang":true}]"#
+            .into(),
+        model: None,
+        preload_context: false,
+        attachments: Vec::new(),
+    }));
+    assert!(matches!(reply, Reply::Sent(_)), "{reply:?}");
+    let (claude, tools) = env.fake_claude();
+
+    daemon.kill().unwrap();
+    daemon.wait().unwrap();
+    // The claude goes with the daemon, mid-turn.
+    let gone = wait_until_blocking("the orphaned claude to die", DEADLINE, || {
+        (!pid_alive(claude)).then_some(())
+    });
+    if gone.is_err() {
+        kill(claude);
+        tools.iter().copied().for_each(kill);
+    }
+    gone.unwrap();
+
+    // Its tool, which no parent-death signal reaches, is stopped by the next start.
+    let daemon = env.start();
+    for tool in &tools {
+        let gone = wait_until_blocking("the dead claude's tool to be stopped", DEADLINE, || {
+            (!pid_alive(*tool)).then_some(())
+        });
+        if gone.is_err() {
+            kill(*tool);
+        }
+        assert!(
+            gone.is_ok(),
+            "tool process {tool} of the killed claude outlived the restart"
+        );
+    }
+    stop(daemon);
+    assert!(
+        std::fs::read_dir(env.data().join("state").join("claude-processes"))
+            .map(|d| d.count())
+            .unwrap_or(0)
+            == 0,
+        "no claude is recorded once the daemon stopped"
+    );
+}
+
+/// `/proc/PID/stat`'s start time (field 22).
+fn start_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let rest = &stat[stat.rfind(')').unwrap() + 1..];
+    rest.split_whitespace().nth(19).unwrap().parse().unwrap()
+}
+
+#[test]
+fn a_start_stops_a_recorded_claude_an_earlier_daemon_left_running() {
+    let env = Env::new();
+    // A claude a daemon without the parent-death signal started, recorded in the state
+    // file as every claude is; it leads its own process group, with a tool in it.
+    let claude_home = env.data().join("claude-home");
+    let mut survivor = Command::new("sh")
+        .args(["-c", "sleep 120 & exec sleep 120"])
+        .env("CLAUDE_CONFIG_DIR", &claude_home)
+        .process_group(0)
+        .stdin(Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = survivor.id();
+    let records = env.data().join("state").join("claude-processes");
+    std::fs::create_dir_all(&records).unwrap();
+    let boot_id = std::fs::read_to_string("/proc/sys/kernel/random/boot_id").unwrap();
+    let record = serde_json::json!({
+        "pid": pid,
+        "startTicks": start_ticks(pid),
+        "bootId": boot_id.trim(),
+        "sessionId": uuid::Uuid::new_v4().to_string(),
+    });
+    std::fs::write(records.join(format!("{pid}.json")), record.to_string()).unwrap();
+    // Another record whose pid now belongs to someone else (the test itself): left alone.
+    let me = std::process::id();
+    let stale = serde_json::json!({
+        "pid": me, "startTicks": start_ticks(me) + 1, "bootId": boot_id.trim(),
+        "sessionId": uuid::Uuid::new_v4().to_string(),
+    });
+    std::fs::write(records.join(format!("{me}.json")), stale.to_string()).unwrap();
+
+    // A claude of a daemon that still runs (another one on this data directory; the test
+    // plays it): not a survivor.
+    let mut owned = Command::new("sleep")
+        .arg("120")
+        .env("CLAUDE_CONFIG_DIR", &claude_home)
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    let owned_pid = owned.id();
+    let owned_record = serde_json::json!({
+        "pid": owned_pid, "startTicks": start_ticks(owned_pid), "bootId": boot_id.trim(),
+        "sessionId": uuid::Uuid::new_v4().to_string(),
+        "daemonPid": me, "daemonStartTicks": start_ticks(me),
+    });
+    std::fs::write(
+        records.join(format!("{owned_pid}.json")),
+        owned_record.to_string(),
+    )
+    .unwrap();
+
+    let daemon = env.start();
+    // The daemon answers once the sweep is done: it runs before any request is served.
+    Conn::open(&env.socket());
+    let gone = wait_until_blocking("the survivor to be stopped", DEADLINE, || {
+        survivor.try_wait().ok().flatten()
+    });
+    if gone.is_err() {
+        let _ = survivor.kill();
+    }
+    let kept = owned.try_wait().unwrap().is_none();
+    let _ = owned.kill();
+    let _ = owned.wait();
+    gone.unwrap();
+    assert!(kept, "the running daemon's claude was left alone");
+    stop(daemon);
+    let left: Vec<String> = std::fs::read_dir(&records)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        left,
+        [format!("{owned_pid}.json")],
+        "the survivor's and the stale record are gone, the live daemon's is kept"
+    );
+}
