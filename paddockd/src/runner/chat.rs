@@ -16,7 +16,9 @@ use tokio::sync::{OwnedSemaphorePermit, mpsc, oneshot};
 use tokio::time::Instant;
 
 use super::background::{self, Background};
-use super::process::{ClaudeProcess, Output, SessionStart, SpawnSpec, describe_exit};
+use super::process::{
+    ClaudeProcess, Output, SessionStart, SpawnSpec, describe_exit, describe_oversize,
+};
 use super::settle;
 use super::translate::Translator;
 use super::{Cmd, Ctx, TurnRequest, permissions};
@@ -398,6 +400,10 @@ impl ChatTask {
             Output::Garbage(line) => {
                 tracing::warn!(session = %self.session_id, "idle claude printed garbage: {line:.200}");
                 self.stop_process("garbage on stdout").await;
+            }
+            Output::Oversize(len) => {
+                tracing::warn!(session = %self.session_id, len, "idle claude printed an oversize line");
+                self.stop_process("an oversize line on stdout").await;
             }
             Output::Closed => self.stop_process("exited while idle").await,
         }
@@ -1180,6 +1186,13 @@ impl ChatTask {
                         shown.truncate(200);
                         return Err(failure(NoticeKind::Crashed, format!(
                             "claude printed a line that is not stream-json, so it was stopped: {shown:?}")));
+                    }
+                    Output::Oversize(len) => {
+                        if let Some(live) = self.live.take() {
+                            live.proc.kill().await;
+                        }
+                        self.set_idle(false).await;
+                        return Err(failure(NoticeKind::Crashed, describe_oversize(len)));
                     }
                     Output::Closed => {
                         return Err(self.lost_process("its output ended mid-turn".into()).await);
