@@ -312,6 +312,15 @@ impl RawClient {
                 None => self.next().await,
             };
             match m {
+                // Dropped from the stream (too slow, or aged out): its chat:complete will
+                // never come, so say so now instead of at the deadline.
+                ServerMessage::Control(ControlMessage::Resync(r)) if r.session_id == session => {
+                    panic!(
+                        "this client was dropped from {session}'s stream ({:?}) after {} of its frames",
+                        r.reason,
+                        out.len()
+                    );
+                }
                 ServerMessage::Frame(f) if f.routing.session_id == session => {
                     let done = matches!(f.event, ChatEvent::Complete(_));
                     out.push(f);
