@@ -95,6 +95,8 @@ struct FileConfig {
     mcp_instance_id: Option<String>,
     mcp_trusted_proxies: Option<crate::management::Listed>,
     mcp_clients: Option<std::collections::BTreeMap<String, crate::management::ClientFile>>,
+    net_header_timeout_ms: Option<u64>,
+    net_waiting_per_peer: Option<usize>,
 }
 
 /// One documented configuration key: its name, env variable, default and meaning.
@@ -418,6 +420,16 @@ pub const KEYS: &[KeyDoc] = &[
         about: "the addresses (or CIDR blocks; a TOML list or comma-separated) of TLS-terminating proxies in front of the management endpoint: their X-Forwarded-Proto: https lets a request from another machine in (plaintext from another machine is refused), and their X-Forwarded-For names the client in the log",
     },
     KeyDoc {
+        key: "net_header_timeout_ms",
+        default: "10000",
+        about: "how long a new connection to ws_listen or mcp_listen has to send its request head (the WebSocket upgrade, a management request) before it is closed",
+    },
+    KeyDoc {
+        key: "net_waiting_per_peer",
+        default: "16",
+        about: "connections one address (an IPv6 /64) may have waiting for their request head on ws_listen or mcp_listen; another one closes its oldest (256 of all peers together, the same way)",
+    },
+    KeyDoc {
         key: "mcp_instance_id",
         default: "generated",
         about: "this daemon's id for management clients (in initialize's serverInfo; a token pdk_ID_SECRET works only at instance ID); default: a random one made at the first start and kept in <data>/instance-id",
@@ -505,6 +517,9 @@ pub struct Config {
     pub ws: crate::websocket::WsConfig,
     /// The management endpoint (`management/`): `mcp_listen` and `[mcp_clients.NAME]`.
     pub management: crate::management::ManagementConfig,
+    /// Connections to both network endpoints before they show a credential (`admission.rs`):
+    /// `net_header_timeout_ms`, `net_waiting_per_peer`.
+    pub net: crate::admission::Limits,
 }
 
 /// Where the configuration comes from, besides the environment.
@@ -570,6 +585,7 @@ impl Config {
             attachments: crate::attachments::Limits::default(),
             ws: crate::websocket::WsConfig::default(),
             management: crate::management::ManagementConfig::default(),
+            net: crate::admission::Limits::default(),
         }
     }
 
@@ -826,6 +842,22 @@ impl Config {
                 })?);
             }
             None => {}
+        }
+        if let Some(ms) = pick(&env, "net_header_timeout_ms", file.net_header_timeout_ms)? {
+            if ms == 0 {
+                return Err(ConfigError::Invalid(
+                    "net_header_timeout_ms must be above 0; 10000 (10 s) is the default".into(),
+                ));
+            }
+            cfg.net.header_timeout = Duration::from_millis(ms);
+        }
+        if let Some(n) = pick(&env, "net_waiting_per_peer", file.net_waiting_per_peer)? {
+            if n == 0 {
+                return Err(ConfigError::Invalid(
+                    "net_waiting_per_peer must be at least 1; 16 is the default".into(),
+                ));
+            }
+            cfg.net.per_peer = n;
         }
         if let Some(id) = pick::<String>(&env, "mcp_instance_id", file.mcp_instance_id)? {
             cfg.management.instance_id = Some(id.trim().to_owned()).filter(|i| !i.is_empty());
