@@ -1309,6 +1309,29 @@ mod tests {
     }
 
     #[test]
+    fn network_admission_keys_from_the_file_and_the_environment() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("c.toml");
+        std::fs::write(
+            &file,
+            "net_header_timeout_ms = 2500\nnet_waiting_per_peer = 3\n",
+        )
+        .unwrap();
+        let cfg = load(Some(&file), &[("PADDOCK_NET_WAITING_PER_PEER", "5")]).unwrap();
+        assert_eq!(cfg.net.header_timeout, Duration::from_millis(2500));
+        assert_eq!(cfg.net.per_peer, 5);
+        let cfg = load(None, &[]).unwrap();
+        assert_eq!(cfg.net, crate::admission::Limits::default());
+        for zero in [
+            "PADDOCK_NET_HEADER_TIMEOUT_MS",
+            "PADDOCK_NET_WAITING_PER_PEER",
+        ] {
+            let err = load(None, &[(zero, "0")]).unwrap_err().to_string();
+            assert!(err.contains("is the default"), "{zero}: {err}");
+        }
+    }
+
+    #[test]
     fn management_keys_from_the_file_and_the_environment() {
         let cfg = load(None, &[]).unwrap();
         assert_eq!(cfg.management.listen, None);
