@@ -104,9 +104,14 @@ impl LineFramer {
 
     /// Appends bytes read from the stream.
     pub fn push(&mut self, bytes: &[u8]) {
-        if let Some(seen) = self.discarding.as_mut() {
-            // Drop everything up to the newline that ends the oversize line (the buffer is
-            // empty meanwhile); from it on the bytes are kept for `next_frame`.
+        // While the newline that ends the oversize line has not come, the buffer is empty.
+        if let Some(seen) = self
+            .discarding
+            .as_mut()
+            .filter(|_| self.buf.len() == self.start)
+        {
+            // Drop everything up to that newline; from it on the bytes are kept for
+            // `next_frame`, and later pushes append after them.
             let found = memchr::memchr(b'\n', bytes);
             #[cfg(test)]
             {
@@ -344,6 +349,63 @@ mod tests {
                 Ok(b"z".to_vec())
             ]
         );
+    }
+
+    #[test]
+    fn pushes_after_the_end_of_an_oversize_line_are_kept() {
+        let mut f = LineFramer::new(4);
+        f.push(b"0123456789");
+        f.push(b"\n");
+        f.push(b"ok\n");
+        assert_eq!(
+            frames(&mut f),
+            vec![
+                Err(FrameError::TooLong { len: 10, max: 4 }),
+                Ok(b"ok".to_vec())
+            ]
+        );
+        assert_eq!(f.pending(), 0);
+    }
+
+    #[test]
+    fn any_chunking_gives_the_lines_of_the_whole_stream() {
+        // A small deterministic generator: lines of 0..=12 bytes around a limit of 6, cut
+        // into pieces of every size from 1 to 9, with frames asked for after some pushes only.
+        let mut seed = 0x2545_f491_u64;
+        let mut next = |n: u64| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (seed >> 33) % n
+        };
+        for _ in 0..200 {
+            let mut stream = Vec::new();
+            let mut want = Vec::new();
+            for _ in 0..next(8) {
+                let len = usize::try_from(next(13)).unwrap();
+                let line = vec![b'a' + u8::try_from(next(26)).unwrap(); len];
+                stream.extend_from_slice(&line);
+                stream.push(b'\n');
+                want.push(if len > 6 {
+                    Err(FrameError::TooLong { len, max: 6 })
+                } else {
+                    Ok(line)
+                });
+            }
+            let tail = usize::try_from(next(5)).unwrap();
+            stream.extend(std::iter::repeat_n(b'z', tail));
+            for chunk in 1..=9 {
+                let mut f = LineFramer::new(6);
+                let mut got = Vec::new();
+                for piece in stream.chunks(chunk) {
+                    f.push(piece);
+                    if next(2) == 0 {
+                        got.extend(frames(&mut f));
+                    }
+                }
+                got.extend(frames(&mut f));
+                assert_eq!(got, want, "chunks of {chunk}: {stream:?}");
+                assert_eq!(f.pending(), tail, "chunks of {chunk}: {stream:?}");
+            }
+        }
     }
 
     #[test]
