@@ -47,12 +47,27 @@ pub fn decode<T: DeserializeOwned>(line: &[u8]) -> Result<T, FrameError> {
 }
 
 /// Splits a byte stream into lines of at most `max` bytes.
+///
+/// Linear in the bytes pushed: each byte is scanned for a newline once (the framer remembers
+/// where the scan of the unfinished line stopped) and moved at most once (consumed lines are
+/// cut off the front only when the next push comes, so a burst of short lines costs one move of
+/// what is left, not one per line).
 #[derive(Debug)]
 pub struct LineFramer {
     buf: Vec<u8>,
+    /// Where the unconsumed bytes start: everything before is lines already returned.
+    start: usize,
+    /// How far past `start` the buffer is known to hold no newline.
+    scanned: usize,
     max: usize,
     /// Bytes of the current oversize line seen so far; `Some` while discarding it.
     discarding: Option<usize>,
+    /// Bytes examined for a newline, and bytes moved to the buffer's front, in total (the unit
+    /// tests prove linearity with them).
+    #[cfg(test)]
+    examined: usize,
+    #[cfg(test)]
+    moved: usize,
 }
 
 impl Default for LineFramer {
@@ -65,55 +80,117 @@ impl LineFramer {
     pub fn new(max: usize) -> Self {
         Self {
             buf: Vec::new(),
+            start: 0,
+            scanned: 0,
             max,
             discarding: None,
+            #[cfg(test)]
+            examined: 0,
+            #[cfg(test)]
+            moved: 0,
         }
+    }
+
+    /// The first newline in the buffer from `from` on, counting the bytes looked at.
+    fn find_newline(&mut self, from: usize) -> Option<usize> {
+        let hay = &self.buf[from..];
+        let found = memchr::memchr(b'\n', hay);
+        #[cfg(test)]
+        {
+            self.examined += found.map_or(hay.len(), |i| i + 1);
+        }
+        found.map(|i| from + i)
     }
 
     /// Appends bytes read from the stream.
     pub fn push(&mut self, bytes: &[u8]) {
-        self.buf.extend_from_slice(bytes);
-        if self.discarding.is_none() && !self.buf.contains(&b'\n') && self.buf.len() > self.max {
-            self.discarding = Some(self.buf.len());
-            self.buf.clear();
-        } else if let Some(seen) = self.discarding.as_mut() {
-            // Drop everything up to the newline that ends the oversize line.
-            match self.buf.iter().position(|&b| b == b'\n') {
-                Some(_) => {}
+        // While the newline that ends the oversize line has not come, the buffer is empty.
+        if let Some(seen) = self
+            .discarding
+            .as_mut()
+            .filter(|_| self.buf.len() == self.start)
+        {
+            // Drop everything up to that newline; from it on the bytes are kept for
+            // `next_frame`, and later pushes append after them.
+            let found = memchr::memchr(b'\n', bytes);
+            #[cfg(test)]
+            {
+                self.examined += found.map_or(bytes.len(), |i| i + 1);
+            }
+            match found {
                 None => {
-                    *seen += self.buf.len();
+                    *seen += bytes.len();
+                    return;
+                }
+                Some(i) => {
+                    *seen += i;
                     self.buf.clear();
+                    self.buf.extend_from_slice(&bytes[i..]);
+                    self.start = 0;
+                    // The newline is the first byte: nothing before it to scan again.
+                    self.scanned = 0;
+                    return;
                 }
             }
         }
+        if self.start > 0 {
+            // Cut off the lines already returned; what is left is one unfinished line at most
+            // (or lines not yet asked for), moved once.
+            #[cfg(test)]
+            {
+                self.moved += self.buf.len() - self.start;
+            }
+            self.buf.drain(..self.start);
+            self.start = 0;
+        }
+        self.buf.extend_from_slice(bytes);
+        if self.find_newline(self.scanned).is_none() {
+            self.scanned = self.buf.len();
+            if self.buf.len() > self.max {
+                self.discarding = Some(self.buf.len());
+                self.buf.clear();
+                self.scanned = 0;
+            }
+        }
+        // A newline was found: `next_frame` finds it again from `scanned`, which has not
+        // moved, so those bytes are examined twice at most.
     }
 
     /// The next complete line, or an error for an oversize one; `None` when more bytes are needed.
     pub fn next_frame(&mut self) -> Option<Result<Vec<u8>, FrameError>> {
-        let pos = self.buf.iter().position(|&b| b == b'\n')?;
-        let mut line: Vec<u8> = self.buf.drain(..=pos).collect();
-        line.pop();
+        let Some(pos) = self.find_newline(self.start + self.scanned) else {
+            self.scanned = self.buf.len() - self.start;
+            return None;
+        };
+        let mut line = &self.buf[self.start..pos];
+        self.start = pos + 1;
+        self.scanned = 0;
         if line.last() == Some(&b'\r') {
-            line.pop();
+            line = &line[..line.len() - 1];
         }
-        if let Some(seen) = self.discarding.take() {
-            return Some(Err(FrameError::TooLong {
+        let result = if let Some(seen) = self.discarding.take() {
+            Err(FrameError::TooLong {
                 len: seen + line.len(),
                 max: self.max,
-            }));
-        }
-        if line.len() > self.max {
-            return Some(Err(FrameError::TooLong {
+            })
+        } else if line.len() > self.max {
+            Err(FrameError::TooLong {
                 len: line.len(),
                 max: self.max,
-            }));
+            })
+        } else {
+            Ok(line.to_vec())
+        };
+        if self.start == self.buf.len() {
+            self.buf.clear();
+            self.start = 0;
         }
-        Some(Ok(line))
+        Some(result)
     }
 
     /// Bytes buffered for an unfinished line (for end-of-stream diagnostics).
     pub fn pending(&self) -> usize {
-        self.buf.len() + self.discarding.unwrap_or(0)
+        self.buf.len() - self.start + self.discarding.unwrap_or(0)
     }
 }
 
@@ -165,6 +242,170 @@ mod tests {
                 Ok(b"ab".to_vec())
             ]
         );
+    }
+
+    /// Pushes `line` and its newline in `chunk`-byte pieces, asking for frames after each push
+    /// as every reader does; returns the frames and the bytes the framer examined.
+    fn feed(f: &mut LineFramer, bytes: &[u8], chunk: usize) -> Vec<Result<Vec<u8>, FrameError>> {
+        let mut out = Vec::new();
+        for piece in bytes.chunks(chunk) {
+            f.push(piece);
+            out.extend(frames(f));
+        }
+        out
+    }
+
+    #[test]
+    fn a_long_line_in_small_pieces_is_scanned_once() {
+        // 4 MiB in 1-byte pushes: rescanning the buffer per push would examine ~8 TiB.
+        let len = 4 * 1024 * 1024;
+        let mut bytes = vec![b'x'; len];
+        bytes.push(b'\n');
+        let mut f = LineFramer::new(len);
+        let got = feed(&mut f, &bytes, 1);
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].as_ref().map(Vec::len), Ok(len));
+        assert!(
+            f.examined <= 2 * bytes.len(),
+            "examined {} bytes for a {}-byte stream",
+            f.examined,
+            bytes.len()
+        );
+        assert!(f.moved <= bytes.len(), "moved {}", f.moved);
+    }
+
+    #[test]
+    fn an_oversize_line_in_small_pieces_is_scanned_once_and_the_stream_recovers() {
+        let max = 1024 * 1024;
+        let mut bytes = vec![b'y'; 3 * max];
+        bytes.extend_from_slice(b"\n{\"ok\":1}\n");
+        let mut f = LineFramer::new(max);
+        let got = feed(&mut f, &bytes, 7);
+        assert_eq!(
+            got,
+            vec![
+                Err(FrameError::TooLong { len: 3 * max, max }),
+                Ok(b"{\"ok\":1}".to_vec())
+            ]
+        );
+        assert!(f.examined <= 2 * bytes.len(), "examined {}", f.examined);
+        assert_eq!(f.pending(), 0);
+    }
+
+    #[test]
+    fn many_short_lines_in_one_push_cost_linear_work() {
+        // 200,000 lines in one push: each line returned must not move the rest of the buffer.
+        let line = b"{\"type\":\"stream_event\"}\n";
+        let bytes: Vec<u8> = line
+            .iter()
+            .copied()
+            .cycle()
+            .take(line.len() * 200_000)
+            .collect();
+        let mut f = LineFramer::new(64);
+        let got = feed(&mut f, &bytes, bytes.len());
+        assert_eq!(got.len(), 200_000);
+        assert!(
+            got.iter()
+                .all(|g| g.as_deref() == Ok(&line[..line.len() - 1]))
+        );
+        assert!(f.examined <= 2 * bytes.len(), "examined {}", f.examined);
+        assert_eq!(f.moved, 0);
+        assert_eq!(f.pending(), 0);
+    }
+
+    #[test]
+    fn a_line_split_across_pushes_after_complete_ones_keeps_its_start() {
+        let mut f = LineFramer::new(32);
+        f.push(b"one\ntwo\nthr");
+        assert_eq!(
+            frames(&mut f),
+            vec![Ok(b"one".to_vec()), Ok(b"two".to_vec())]
+        );
+        assert_eq!(f.pending(), 3);
+        f.push(b"ee");
+        assert!(frames(&mut f).is_empty());
+        f.push(b"\nfour\n");
+        assert_eq!(
+            frames(&mut f),
+            vec![Ok(b"three".to_vec()), Ok(b"four".to_vec())]
+        );
+        assert_eq!(f.pending(), 0);
+    }
+
+    #[test]
+    fn an_unfinished_tail_past_the_limit_is_discarded_at_the_next_push() {
+        let mut f = LineFramer::new(4);
+        f.push(b"ok\n0123456789");
+        assert_eq!(frames(&mut f), vec![Ok(b"ok".to_vec())]);
+        f.push(b"ab");
+        assert!(frames(&mut f).is_empty());
+        assert_eq!(f.pending(), 12);
+        f.push(b"c\nz\n");
+        assert_eq!(
+            frames(&mut f),
+            vec![
+                Err(FrameError::TooLong { len: 13, max: 4 }),
+                Ok(b"z".to_vec())
+            ]
+        );
+    }
+
+    #[test]
+    fn pushes_after_the_end_of_an_oversize_line_are_kept() {
+        let mut f = LineFramer::new(4);
+        f.push(b"0123456789");
+        f.push(b"\n");
+        f.push(b"ok\n");
+        assert_eq!(
+            frames(&mut f),
+            vec![
+                Err(FrameError::TooLong { len: 10, max: 4 }),
+                Ok(b"ok".to_vec())
+            ]
+        );
+        assert_eq!(f.pending(), 0);
+    }
+
+    #[test]
+    fn any_chunking_gives_the_lines_of_the_whole_stream() {
+        // A small deterministic generator: lines of 0..=12 bytes around a limit of 6, cut
+        // into pieces of every size from 1 to 9, with frames asked for after some pushes only.
+        let mut seed = 0x2545_f491_u64;
+        let mut next = |n: u64| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (seed >> 33) % n
+        };
+        for _ in 0..200 {
+            let mut stream = Vec::new();
+            let mut want = Vec::new();
+            for _ in 0..next(8) {
+                let len = usize::try_from(next(13)).unwrap();
+                let line = vec![b'a' + u8::try_from(next(26)).unwrap(); len];
+                stream.extend_from_slice(&line);
+                stream.push(b'\n');
+                want.push(if len > 6 {
+                    Err(FrameError::TooLong { len, max: 6 })
+                } else {
+                    Ok(line)
+                });
+            }
+            let tail = usize::try_from(next(5)).unwrap();
+            stream.extend(std::iter::repeat_n(b'z', tail));
+            for chunk in 1..=9 {
+                let mut f = LineFramer::new(6);
+                let mut got = Vec::new();
+                for piece in stream.chunks(chunk) {
+                    f.push(piece);
+                    if next(2) == 0 {
+                        got.extend(frames(&mut f));
+                    }
+                }
+                got.extend(frames(&mut f));
+                assert_eq!(got, want, "chunks of {chunk}: {stream:?}");
+                assert_eq!(f.pending(), tail, "chunks of {chunk}: {stream:?}");
+            }
+        }
     }
 
     #[test]

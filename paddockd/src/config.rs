@@ -96,6 +96,8 @@ struct FileConfig {
     mcp_instance_id: Option<String>,
     mcp_trusted_proxies: Option<crate::management::Listed>,
     mcp_clients: Option<std::collections::BTreeMap<String, crate::management::ClientFile>>,
+    net_header_timeout_ms: Option<u64>,
+    net_waiting_per_peer: Option<usize>,
 }
 
 /// One documented configuration key: its name, env variable, default and meaning.
@@ -424,6 +426,16 @@ pub const KEYS: &[KeyDoc] = &[
         about: "the addresses (or CIDR blocks; a TOML list or comma-separated) of TLS-terminating proxies in front of the management endpoint: their X-Forwarded-Proto: https lets a request from another machine in (plaintext from another machine is refused), and their X-Forwarded-For names the client in the log",
     },
     KeyDoc {
+        key: "net_header_timeout_ms",
+        default: "10000",
+        about: "how long a new connection to ws_listen or mcp_listen has to send its request head (the WebSocket upgrade, a management request) before it is closed",
+    },
+    KeyDoc {
+        key: "net_waiting_per_peer",
+        default: "16",
+        about: "connections one address (an IPv6 /64) may have waiting for their request head on ws_listen or mcp_listen; another one closes its oldest (256 of all peers together, the same way)",
+    },
+    KeyDoc {
         key: "mcp_instance_id",
         default: "generated",
         about: "this daemon's id for management clients (in initialize's serverInfo; a token pdk_ID_SECRET works only at instance ID); default: a random one made at the first start and kept in <data>/instance-id",
@@ -519,6 +531,9 @@ pub struct Config {
     pub ws: crate::websocket::WsConfig,
     /// The management endpoint (`management/`): `mcp_listen` and `[mcp_clients.NAME]`.
     pub management: crate::management::ManagementConfig,
+    /// Connections to both network endpoints before they show a credential (`admission.rs`):
+    /// `net_header_timeout_ms`, `net_waiting_per_peer`.
+    pub net: crate::admission::Limits,
 }
 
 /// Where the configuration comes from, besides the environment.
@@ -587,6 +602,7 @@ impl Config {
             attachments: crate::attachments::Limits::default(),
             ws: crate::websocket::WsConfig::default(),
             management: crate::management::ManagementConfig::default(),
+            net: crate::admission::Limits::default(),
         }
     }
 
@@ -848,6 +864,22 @@ impl Config {
             }
             None => {}
         }
+        if let Some(ms) = pick(&env, "net_header_timeout_ms", file.net_header_timeout_ms)? {
+            if ms == 0 {
+                return Err(ConfigError::Invalid(
+                    "net_header_timeout_ms must be above 0; 10000 (10 s) is the default".into(),
+                ));
+            }
+            cfg.net.header_timeout = Duration::from_millis(ms);
+        }
+        if let Some(n) = pick(&env, "net_waiting_per_peer", file.net_waiting_per_peer)? {
+            if n == 0 {
+                return Err(ConfigError::Invalid(
+                    "net_waiting_per_peer must be at least 1; 16 is the default".into(),
+                ));
+            }
+            cfg.net.per_peer = n;
+        }
         if let Some(id) = pick::<String>(&env, "mcp_instance_id", file.mcp_instance_id)? {
             cfg.management.instance_id = Some(id.trim().to_owned()).filter(|i| !i.is_empty());
         }
@@ -1028,6 +1060,35 @@ impl std::str::FromStr for DriveMode {
 }
 
 impl Config {
+    /// paddockd's own state, which no request or tool reads (`confine.rs`).
+    pub fn private_state(&self) -> crate::confine::Private {
+        let cfg = self;
+        let mut roots = vec![
+            cfg.data_dir.clone(),
+            cfg.claude_home.clone(),
+            cfg.log.clone(),
+            // The socket's folder holds the socket and its lock (`listener.rs`); the folder
+            // itself may be a shared one the user named.
+            cfg.socket.clone(),
+            cfg.socket.with_extension("lock"),
+            cfg.ws
+                .token_file
+                .clone()
+                .unwrap_or_else(|| cfg.data_dir.join(crate::websocket::TOKEN_FILE)),
+        ];
+        roots.extend(cfg.config_file.clone());
+        for token in cfg.management.clients.values() {
+            if let crate::management::ClientToken::File(path) = token {
+                roots.push(path.clone());
+            }
+        }
+        let open = vec![
+            crate::projects::projects_dir(&cfg.data_dir),
+            crate::projects::workspace_dir(&cfg.data_dir),
+        ];
+        crate::confine::Private::new(roots, open)
+    }
+
     /// The folders paddockd and its agents write to: the data folder, the Claude home, and the
     /// user's own Claude home in host mode (where the transcripts are then).
     pub fn written_folders(&self) -> Vec<PathBuf> {
@@ -1317,6 +1378,29 @@ mod tests {
         // Token auth may listen anywhere.
         let cfg = load(None, &[("PADDOCK_WS_LISTEN", "0.0.0.0:7777")]).unwrap();
         assert_eq!(cfg.ws.auth, WsAuth::Token);
+    }
+
+    #[test]
+    fn network_admission_keys_from_the_file_and_the_environment() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("c.toml");
+        std::fs::write(
+            &file,
+            "net_header_timeout_ms = 2500\nnet_waiting_per_peer = 3\n",
+        )
+        .unwrap();
+        let cfg = load(Some(&file), &[("PADDOCK_NET_WAITING_PER_PEER", "5")]).unwrap();
+        assert_eq!(cfg.net.header_timeout, Duration::from_millis(2500));
+        assert_eq!(cfg.net.per_peer, 5);
+        let cfg = load(None, &[]).unwrap();
+        assert_eq!(cfg.net, crate::admission::Limits::default());
+        for zero in [
+            "PADDOCK_NET_HEADER_TIMEOUT_MS",
+            "PADDOCK_NET_WAITING_PER_PEER",
+        ] {
+            let err = load(None, &[(zero, "0")]).unwrap_err().to_string();
+            assert!(err.contains("is the default"), "{zero}: {err}");
+        }
     }
 
     #[test]

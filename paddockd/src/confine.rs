@@ -122,35 +122,9 @@ pub struct Private {
 }
 
 impl Private {
-    /// From the configuration the daemon runs with.
-    pub fn of(cfg: &crate::Config) -> Self {
-        let mut roots = vec![
-            cfg.data_dir.clone(),
-            cfg.claude_home.clone(),
-            cfg.log.clone(),
-            // The socket's folder holds the socket and its lock (`listener.rs`); the folder
-            // itself may be a shared one the user named.
-            cfg.socket.clone(),
-            cfg.socket.with_extension("lock"),
-            cfg.ws
-                .token_file
-                .clone()
-                .unwrap_or_else(|| cfg.data_dir.join(crate::websocket::TOKEN_FILE)),
-        ];
-        roots.extend(cfg.config_file.clone());
-        for token in cfg.management.clients.values() {
-            if let crate::management::ClientToken::File(path) = token {
-                roots.push(path.clone());
-            }
-        }
-        let open = vec![
-            crate::projects::projects_dir(&cfg.data_dir),
-            crate::projects::workspace_dir(&cfg.data_dir),
-        ];
-        Self::new(roots, open)
-    }
-
-    fn new(roots: Vec<PathBuf>, open: Vec<PathBuf>) -> Self {
+    /// Everything under `roots` is private but what is under `open` (each as given and
+    /// resolved). The daemon's comes from [`crate::Config::private_state`].
+    pub fn new(roots: Vec<PathBuf>, open: Vec<PathBuf>) -> Self {
         let both = |paths: Vec<PathBuf>| -> Vec<PathBuf> {
             let mut out = Vec::new();
             for p in paths {

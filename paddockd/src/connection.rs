@@ -243,7 +243,7 @@ impl Connection {
                     } else {
                         let (data_dir, limits) =
                             (d.cfg.data_dir.clone(), d.cfg.attachments.clone());
-                        let private = crate::confine::Private::of(&d.cfg);
+                        let private = d.cfg.private_state();
                         let uploads = send.attachments;
                         let stored = tokio::task::spawn_blocking(move || {
                             crate::attachments::store(&data_dir, &limits, &private, &uploads)

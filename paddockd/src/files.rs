@@ -28,7 +28,7 @@ pub async fn list(d: &crate::daemon::Daemon, r: FilesList) -> Result<FileListing
     let project = d.project(&r.project_slug)?;
     let root = project.agent_dir.clone();
     let slug = project.slug.clone();
-    let private = Private::of(&d.cfg);
+    let private = d.cfg.private_state();
     run(move || {
         let limit = r.limit.unwrap_or(FILES_LIST_MAX).min(FILES_LIST_MAX) as usize;
         let (root, dir, rel) = confine(&private, &root, &r.path)?;
@@ -53,7 +53,7 @@ pub async fn read(d: &crate::daemon::Daemon, r: FilesRead) -> Result<FileText, E
     let project = d.project(&r.project_slug)?;
     let root = project.agent_dir.clone();
     let slug = project.slug.clone();
-    let private = Private::of(&d.cfg);
+    let private = d.cfg.private_state();
     run(move || {
         let cap = r.max_bytes.unwrap_or(FILES_READ_MAX).min(FILES_READ_MAX);
         let (_, file, rel) = confine(&private, &root, &r.path)?;

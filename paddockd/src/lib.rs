@@ -1,6 +1,7 @@
 //! paddockd: owns projects and chats, streams every turn live through the session hub, and
 //! drives a bounded pool of Claude Code processes. `ARCHITECTURE.md` maps the modules.
 
+pub mod admission;
 pub mod adopt;
 pub mod agent;
 pub mod approvals;

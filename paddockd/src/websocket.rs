@@ -39,7 +39,7 @@ use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{Semaphore, oneshot};
+use tokio::sync::oneshot;
 use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::error::{CapacityError, Error as WsError};
 use tokio_tungstenite::tungstenite::handshake::server::{ErrorResponse, Request, Response};
@@ -60,13 +60,6 @@ pub const TOKEN_FILE: &str = "ws-token";
 
 /// The shortest token accepted from `ws_token_file`.
 const MIN_TOKEN_CHARS: usize = 16;
-
-/// How long a client gets to complete the HTTP upgrade before it is dropped.
-const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// Upgrades in progress at once. When all are taken the listener stops accepting until one
-/// ends (the kernel's backlog holds the rest); each ends within [`HANDSHAKE_TIMEOUT`].
-const HANDSHAKES_IN_FLIGHT: usize = 64;
 
 /// The longest user name a trusted header may carry.
 const MAX_USER_CHARS: usize = 128;
@@ -570,17 +563,13 @@ fn refusal_response(r: Refusal, auth: WsAuth) -> ErrorResponse {
 }
 
 /// Accepts WebSocket clients until the daemon shuts down; each connection is a task in
-/// `connections`, closed with the others at shutdown.
+/// `connections` from the moment it is accepted (closed with the others at shutdown), so no
+/// upgrade waits for another. Until its upgrade is let in, a connection holds a waiting place
+/// ([`crate::admission`]: a newer connection may close the oldest waiting one) and must
+/// complete the upgrade within `net_header_timeout_ms`.
 pub async fn serve(ws: WsListener, d: Arc<Daemon>, connections: TaskTracker) {
-    let handshakes = Arc::new(Semaphore::new(HANDSHAKES_IN_FLIGHT));
+    let admission = crate::admission::Admission::new(d.cfg.net);
     loop {
-        let permit = tokio::select! {
-            () = d.shutdown.cancelled() => break,
-            p = handshakes.clone().acquire_owned() => match p {
-                Ok(p) => p,
-                Err(_) => break,
-            },
-        };
         let (tcp, peer) = tokio::select! {
             () = d.shutdown.cancelled() => break,
             conn = ws.listener.accept() => match conn {
@@ -594,11 +583,20 @@ pub async fn serve(ws: WsListener, d: Arc<Daemon>, connections: TaskTracker) {
             },
         };
         let (d, gate) = (d.clone(), ws.gate.clone());
+        let waiting = admission.wait(peer.ip());
         connections.spawn(async move {
-            let Some(socket) = upgrade(tcp, peer, &gate).await else {
+            let timeout = d.cfg.net.header_timeout;
+            let socket = tokio::select! {
+                () = waiting.evicted() => {
+                    tracing::debug!(%peer, "WebSocket upgrade dropped: newer connections needed its place");
+                    return;
+                }
+                up = upgrade(tcp, peer, &gate, timeout) => up,
+            };
+            drop(waiting);
+            let Some(socket) = socket else {
                 return;
             };
-            drop(permit);
             serve_socket(socket, d).await;
         });
     }
@@ -612,7 +610,12 @@ struct Upgraded {
 }
 
 /// The HTTP upgrade, with the gate's verdict; `None` when refused or failed (logged).
-async fn upgrade(tcp: TcpStream, peer: SocketAddr, gate: &Gate) -> Option<Upgraded> {
+async fn upgrade(
+    tcp: TcpStream,
+    peer: SocketAddr,
+    gate: &Gate,
+    timeout: Duration,
+) -> Option<Upgraded> {
     let _ = tcp.set_nodelay(true);
     let mut admitted: Option<String> = None;
     let mut refused: Option<&'static str> = None;
@@ -634,7 +637,7 @@ async fn upgrade(tcp: TcpStream, peer: SocketAddr, gate: &Gate) -> Option<Upgrad
         .max_message_size(Some(MAX_LINE_BYTES))
         .max_frame_size(Some(MAX_LINE_BYTES));
     let result = tokio::time::timeout(
-        HANDSHAKE_TIMEOUT,
+        timeout,
         tokio_tungstenite::accept_hdr_async_with_config(tcp, callback, Some(config)),
     )
     .await;

@@ -8,6 +8,8 @@
 //! 3. The TUI with 10,000 chats: first frame, frame time, key press → frame, memory
 //!    ([`crate::bench_tui`]).
 //! 4. Listing 10,000 chats, next to `cat` of the same bytes ([`crate::bench_chats`]).
+//! 5. `LineFramer` throughput: one 50 MB line (a large tool result from `claude`) and 50 MB of
+//!    short lines, each fed in 16 KiB reads as paddockd reads claude's stdout.
 
 use std::path::Path;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -74,10 +76,49 @@ pub fn run() -> Result<()> {
                 ))
             );
         }
+        for line in framing() {
+            println!("{line}");
+        }
         Ok::<_, anyhow::Error>(())
     })?;
     crate::bench_tui::run()?;
     crate::bench_chats::run(&crate::workspace_root())
+}
+
+/// Framing figures: bytes through a [`LineFramer`] in 16 KiB pushes, as MB/s.
+fn framing() -> Vec<String> {
+    const TOTAL: usize = 50 * 1000 * 1000;
+    const READ: usize = 16 * 1024;
+    let mut long = vec![b'x'; TOTAL];
+    long.push(b'\n');
+    let short_line = b"{\"type\":\"stream_event\",\"delta\":\"0123456789abcdef\"}\n";
+    let short: Vec<u8> = short_line
+        .iter()
+        .copied()
+        .cycle()
+        .take(TOTAL / short_line.len() * short_line.len())
+        .collect();
+    [("one 50 MB line", long), ("50 MB of 51-byte lines", short)]
+        .into_iter()
+        .map(|(name, bytes)| {
+            let mut framer = LineFramer::new(64 * 1024 * 1024);
+            let t = Instant::now();
+            let mut lines = 0usize;
+            for piece in bytes.chunks(READ) {
+                framer.push(piece);
+                while let Some(frame) = framer.next_frame() {
+                    lines += usize::from(frame.is_ok());
+                }
+            }
+            let secs = t.elapsed().as_secs_f64();
+            format!(
+                "{:<44} {lines:>9} line(s) in {:>8.1} ms   {:>8.0} MB/s",
+                format!("LineFramer, {name}, 16 KiB reads"),
+                secs * 1e3,
+                bytes.len() as f64 / 1e6 / secs.max(1e-9)
+            )
+        })
+        .collect()
 }
 
 async fn echo(dir: &Path) -> Result<Stats> {

@@ -849,9 +849,9 @@ async fn send_file(d: &Daemon, who: &Identity, args: &Value) -> Result<String, S
 /// scoped rule allows it or a person allowed this call in the approvals inbox (the CLI asks
 /// before the call, `runner/permissions.rs`); paddockd's own state never (`confine.rs`).
 fn read_real_file(d: &Daemon, who: &Identity, raw: &str) -> Result<Vec<u8>, String> {
-    use crate::confine::{Naming, Place, Private};
+    use crate::confine::{Naming, Place};
     let project = d.project(&who.project_slug).map_err(|e| e.message)?;
-    let private = Private::of(&d.cfg);
+    let private = d.cfg.private_state();
     let path = match crate::confine::locate(&private, &project.agent_dir, raw, Naming::Agent) {
         Ok(Place::Inside(c)) => c.path,
         Ok(Place::Outside(path)) => {

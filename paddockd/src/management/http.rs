@@ -88,6 +88,7 @@ impl Status {
     pub const UNSUPPORTED_MEDIA_TYPE: Self = Self(415, "Unsupported Media Type");
     pub const HEADERS_TOO_LARGE: Self = Self(431, "Request Header Fields Too Large");
     pub const NOT_IMPLEMENTED: Self = Self(501, "Not Implemented");
+    pub const SERVICE_UNAVAILABLE: Self = Self(503, "Service Unavailable");
 }
 
 /// Why no request could be read.

@@ -19,11 +19,14 @@
 //! `mcp_listen` with no client configured refuses to start, saying how to add one. A request
 //! with an `Origin` (a browser) must come from the origin it is sent to (DNS rebinding).
 //!
-//! Bounds: at most [`MAX_CONNECTIONS`] connections at once (when all are taken, the listener
-//! stops accepting until one ends and the kernel's backlog holds the rest); each request's
-//! head and body must arrive within [`READ_TIMEOUT`] (an idle keep-alive connection is closed
-//! then); heads are at most 16 KiB; bodies at most [`MAX_BODY_BYTES`] (413 beyond, and the
-//! connection is closed); a batch at most [`rpc::MAX_BATCH`] messages.
+//! Bounds: every connection is accepted at once and served by its own task. Until its request
+//! shows a client's token it holds a waiting place ([`crate::admission`]: `net_waiting_per_peer`
+//! per address, 256 in all, a newer connection closing the oldest waiting one); a new
+//! connection's first head must arrive within `net_header_timeout_ms` (10 s), a kept-alive
+//! one's next head and each body within [`READ_TIMEOUT`] (an idle keep-alive connection is
+//! closed then). At most [`MAX_CONNECTIONS`] authenticated requests are served at once (the
+//! next waits for a slot). Heads are at most 16 KiB; bodies at most [`MAX_BODY_BYTES`] (413
+//! beyond, and the connection is closed); a batch at most [`rpc::MAX_BATCH`] messages.
 
 mod http;
 pub mod rpc;
@@ -54,7 +57,7 @@ pub const MIN_TOKEN_CHARS: usize = 16;
 /// The largest request body read; larger is refused with 413.
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
 
-/// Connections served at once.
+/// Authenticated requests served at once.
 pub const MAX_CONNECTIONS: usize = 32;
 
 /// How long a request (head and body) may take to arrive, counted from the end of the last
@@ -790,18 +793,15 @@ pub async fn bind(cfg: &crate::Config) -> Result<Option<ManagementListener>, Man
 }
 
 /// Accepts management clients until the daemon shuts down; each connection is a task in
-/// `connections`.
+/// `connections` from the moment it is accepted, so no connection waits for another. Until its
+/// request shows a client's token it holds a waiting place ([`crate::admission`]); an
+/// authenticated request then waits only for one of the [`MAX_CONNECTIONS`] serving slots,
+/// which only authenticated requests hold.
 pub async fn serve(m: ManagementListener, d: Arc<Daemon>, connections: TaskTracker) {
     warn_unknown_projects(&m.gate, &d);
     let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    let admission = crate::admission::Admission::new(d.cfg.net);
     loop {
-        let permit = tokio::select! {
-            () = d.shutdown.cancelled() => break,
-            p = slots.clone().acquire_owned() => match p {
-                Ok(p) => p,
-                Err(_) => break,
-            },
-        };
         let (tcp, peer) = tokio::select! {
             () = d.shutdown.cancelled() => break,
             conn = m.listener.accept() => match conn {
@@ -814,22 +814,42 @@ pub async fn serve(m: ManagementListener, d: Arc<Daemon>, connections: TaskTrack
                 }
             },
         };
-        let (d, gate) = (d.clone(), m.gate.clone());
+        let (d, gate, slots) = (d.clone(), m.gate.clone(), slots.clone());
+        let waiting = admission.wait(peer.ip());
+        let admission = admission.clone();
         connections.spawn(async move {
-            serve_connection(tcp, peer, &gate, &d).await;
-            drop(permit);
+            serve_connection(tcp, peer, waiting, &admission, &gate, &d, &slots).await;
         });
     }
     tracing::debug!("management listener stopped");
 }
 
-async fn serve_connection(tcp: TcpStream, peer: SocketAddr, gate: &Gate, d: &Daemon) {
+async fn serve_connection(
+    tcp: TcpStream,
+    peer: SocketAddr,
+    waiting: crate::admission::Waiting,
+    admission: &Arc<crate::admission::Admission>,
+    gate: &Gate,
+    d: &Daemon,
+    slots: &Arc<Semaphore>,
+) {
     let _ = tcp.set_nodelay(true);
     let mut conn = Conn::new(tcp);
+    let mut waiting = Some(waiting);
+    // The first head within the header deadline; a kept-alive connection's next one within
+    // READ_TIMEOUT of the last response.
+    let mut head_timeout = d.cfg.net.header_timeout;
     loop {
-        let deadline = Instant::now() + READ_TIMEOUT;
+        // A kept-alive connection waits for its next request like a new one.
+        let mut place = Some(waiting.take().unwrap_or_else(|| admission.wait(peer.ip())));
+        let deadline = Instant::now() + head_timeout;
+        head_timeout = READ_TIMEOUT;
         let head = tokio::select! {
             () = d.shutdown.cancelled() => return,
+            () = evicted(&place) => {
+                tracing::debug!(%peer, "management connection closed: newer connections needed its place");
+                return;
+            }
             head = conn.read_head(deadline) => head,
         };
         let head = match head {
@@ -845,7 +865,8 @@ async fn serve_connection(tcp: TcpStream, peer: SocketAddr, gate: &Gate, d: &Dae
                 return;
             }
         };
-        let (response, keep_alive) = respond(&mut conn, &head, deadline, peer, gate, d).await;
+        let (response, keep_alive) =
+            respond(&mut conn, &head, deadline, peer, &mut place, gate, d, slots).await;
         let keep_alive = keep_alive && head.keep_alive && !d.shutdown.is_cancelled();
         if conn.write(&response, keep_alive).await.is_err() {
             return;
@@ -866,15 +887,28 @@ async fn linger(conn: Conn<TcpStream>, d: &Daemon) {
     }
 }
 
+/// Resolves when the connection's waiting place was taken by a newer connection; never when
+/// it holds none (its request was authenticated).
+async fn evicted(place: &Option<crate::admission::Waiting>) {
+    match place {
+        Some(w) => w.evicted().await,
+        None => std::future::pending().await,
+    }
+}
+
 /// The answer to one request, and whether the connection may serve another (its body was
-/// read in full).
+/// read in full). The request keeps its waiting `place` until its token is checked, then
+/// waits for a serving slot.
+#[allow(clippy::too_many_arguments)]
 async fn respond<S>(
     conn: &mut Conn<S>,
     head: &Head,
     deadline: Instant,
     peer: SocketAddr,
+    place: &mut Option<crate::admission::Waiting>,
     gate: &Gate,
     d: &Daemon,
+    slots: &Semaphore,
 ) -> (Response, bool)
 where
     S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
@@ -901,7 +935,19 @@ where
         );
     }
     // Read the body whatever the verdict, so the connection stays in step.
-    let body = match conn.read_body(len.unwrap_or(0), deadline).await {
+    let body = tokio::select! {
+        () = evicted(place) => {
+            return (
+                Response::text(
+                    Status::REQUEST_TIMEOUT,
+                    "the body came too slowly while newer connections waited; send it at once\n",
+                ),
+                false,
+            );
+        }
+        body = conn.read_body(len.unwrap_or(0), deadline) => body,
+    };
+    let body = match body {
         Ok(b) => b,
         Err(e) => {
             let status = e.status().unwrap_or(Status::BAD_REQUEST);
@@ -1006,6 +1052,14 @@ where
             true,
         );
     }
+    // Authenticated: no longer one of the waiting, and served once a slot is free.
+    drop(place.take());
+    let Ok(_slot) = slots.acquire().await else {
+        return (
+            Response::text(Status::SERVICE_UNAVAILABLE, "paddockd is shutting down\n"),
+            false,
+        );
+    };
     let host = tools::Host {
         d,
         client,

@@ -61,7 +61,7 @@ pub async fn create(d: &Daemon, p: ProjectCreate) -> Result<ProjectInfo, ErrorBo
     // Its agents would read (and claude reads its own directory without asking) what is there.
     if let Some(path) = &p.path
         && let Err(e @ crate::confine::Refused::Private(_)) =
-            crate::confine::readable(&crate::confine::Private::of(&d.cfg), path)
+            crate::confine::readable(&d.cfg.private_state(), path)
     {
         return Err(ErrorBody::new(
             paddock_proto::ErrorCode::InvalidArgument,

@@ -789,7 +789,7 @@ pub async fn file(
 ) -> Result<paddock_proto::Provenance, ErrorBody> {
     let (project, file) = resolve_file(d, &r)?;
     let state = d.state.clone();
-    let private = crate::confine::Private::of(&d.cfg);
+    let private = d.cfg.private_state();
     blocking(move || report(&state, &private, &project, &file)).await
 }
 
@@ -825,7 +825,7 @@ pub(crate) fn resolve_file(
         ))
     };
     let confined = crate::confine::in_project(
-        &crate::confine::Private::of(&d.cfg),
+        &d.cfg.private_state(),
         &project.agent_dir,
         &r.path,
         crate::confine::Naming::Lexical,

@@ -33,7 +33,7 @@ pub async fn touched(
     }
     let lost = d.state.provenance.lost_events(&r.session_id);
     let max_hash_bytes = d.state.provenance.limits.max_hash_bytes;
-    let private = crate::confine::Private::of(&d.cfg);
+    let private = d.cfg.private_state();
     blocking(move || {
         let lines = steps::read(&steps::steps_path(&project.meta_dir, &r.session_id))
             .unwrap_or_default();

@@ -16,7 +16,9 @@ use tokio::sync::{OwnedSemaphorePermit, mpsc, oneshot};
 use tokio::time::Instant;
 
 use super::background::{self, Background};
-use super::process::{ClaudeProcess, Output, ProcessError, SessionStart, SpawnSpec, describe_exit};
+use super::process::{
+    ClaudeProcess, Output, ProcessError, SessionStart, SpawnSpec, describe_exit, describe_oversize,
+};
 use super::settle;
 use super::translate::Translator;
 use super::{Cmd, Ctx, TurnRequest, permissions};
@@ -344,7 +346,7 @@ impl ChatTask {
         };
         let allowed = self.allowed_tools(&project);
         let attachments_dir = crate::attachments::dir(&self.ctx.cfg.data_dir);
-        let private = crate::confine::Private::of(&self.ctx.cfg);
+        let private = self.ctx.cfg.private_state();
         let answer = match permission_request(
             v,
             &allowed,
@@ -400,6 +402,10 @@ impl ChatTask {
             Output::Garbage(line) => {
                 tracing::warn!(session = %self.session_id, "idle claude printed garbage: {line:.200}");
                 self.stop_process("garbage on stdout").await;
+            }
+            Output::Oversize(len) => {
+                tracing::warn!(session = %self.session_id, len, "idle claude printed an oversize line");
+                self.stop_process("an oversize line on stdout").await;
             }
             Output::Closed => self.stop_process("exited while idle").await,
         }
@@ -1045,7 +1051,7 @@ impl ChatTask {
         let cfg = self.ctx.cfg.clone();
         let hub = self.ctx.hub.clone();
         let attachments_dir = crate::attachments::dir(&cfg.data_dir);
-        let private = crate::confine::Private::of(&cfg);
+        let private = cfg.private_state();
         let allowed = self.allowed_tools(project);
         let mut deadline: Option<(Instant, &'static str)> = None;
         let mut shutting_down = false;
@@ -1212,6 +1218,13 @@ impl ChatTask {
                         shown.truncate(200);
                         return Err(failure(NoticeKind::Crashed, format!(
                             "claude printed a line that is not stream-json, so it was stopped: {shown:?}")));
+                    }
+                    Output::Oversize(len) => {
+                        if let Some(live) = self.live.take() {
+                            live.proc.kill().await;
+                        }
+                        self.set_idle(false).await;
+                        return Err(failure(NoticeKind::Crashed, describe_oversize(len)));
                     }
                     Output::Closed => {
                         return Err(self.lost_process("its output ended mid-turn".into()).await);

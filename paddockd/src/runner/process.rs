@@ -24,7 +24,8 @@ use tokio::task::JoinHandle;
 
 use crate::claude_format::stdout::Line;
 
-/// The longest stdout line accepted from the CLI (tool results can be large).
+/// The longest stdout line accepted from the CLI (tool results can be large), 64 MiB. A longer
+/// line is discarded as it streams in and ends the turn ([`Output::Oversize`]).
 const MAX_STDOUT_LINE: usize = 64 * 1024 * 1024;
 /// Lines of stderr kept to explain a crash.
 const STDERR_TAIL: usize = 20;
@@ -98,6 +99,8 @@ pub enum Output {
     Line(Box<Line>),
     /// A line that is not JSON: the process is not speaking the protocol.
     Garbage(String),
+    /// A line longer than [`MAX_STDOUT_LINE`] (its length), discarded: what it carried is lost.
+    Oversize(usize),
     /// stdout closed: the process is exiting.
     Closed,
 }
@@ -276,8 +279,8 @@ impl ClaudeProcess {
                     };
                 }
                 Some(Err(FrameError::TooLong { len, .. })) => {
-                    tracing::warn!(pid = self.pid, len, "skipping an oversize line from claude");
-                    continue;
+                    tracing::warn!(pid = self.pid, len, "claude printed an oversize line");
+                    return Output::Oversize(len);
                 }
                 Some(Err(e)) => return Output::Garbage(e.to_string()),
                 None => {}
@@ -369,6 +372,14 @@ async fn finish_stderr(task: JoinHandle<Vec<String>>) -> Vec<String> {
         Ok(Ok(tail)) => tail,
         _ => Vec::new(),
     }
+}
+
+/// Says why a turn ended at an oversize stdout line, and how to go on.
+pub fn describe_oversize(len: usize) -> String {
+    format!(
+        "claude printed a stdout line of {len} bytes, over paddockd's limit of {} MiB for one line, so the line was dropped and claude stopped; send a message to continue the chat, asking for less output at once (a large file read in parts)",
+        MAX_STDOUT_LINE / (1024 * 1024)
+    )
 }
 
 /// Describes an exit for a person.

@@ -15,6 +15,7 @@
 //! | `{"hang":true}` | wait until interrupted or killed |
 //! | `{"crash":CODE}` | exit at once with CODE, no result |
 //! | `{"garbage":"TEXT"}` | TEXT as a raw stdout line |
+//! | `{"long_line":N}` | one stream-json line of N bytes (newline excluded): a `system` line of an unknown subtype padded with `x` |
 //! | `{"child":"CMD"}` | spawn `sh -c CMD` in fake-claude's process group and go on |
 //! | `{"stderr":"TEXT"}` | TEXT on stderr |
 
@@ -57,6 +58,9 @@ pub enum Step {
     },
     Garbage {
         text: String,
+    },
+    LongLine {
+        bytes: usize,
     },
     Child {
         command: String,
@@ -217,6 +221,11 @@ fn parse_step(step: &Value) -> Result<Step, String> {
     }
     if let Some(text) = str_of("garbage") {
         return Ok(Step::Garbage { text });
+    }
+    if let Some(n) = u64_of("long_line") {
+        return Ok(Step::LongLine {
+            bytes: usize::try_from(n).map_err(|_| "long_line out of range".to_owned())?,
+        });
     }
     if let Some(command) = str_of("child") {
         return Ok(Step::Child { command });

@@ -312,6 +312,15 @@ impl RawClient {
                 None => self.next().await,
             };
             match m {
+                // Dropped from the stream (too slow, or aged out): its chat:complete will
+                // never come, so say so now instead of at the deadline.
+                ServerMessage::Control(ControlMessage::Resync(r)) if r.session_id == session => {
+                    panic!(
+                        "this client was dropped from {session}'s stream ({:?}) after {} of its frames",
+                        r.reason,
+                        out.len()
+                    );
+                }
                 ServerMessage::Frame(f) if f.routing.session_id == session => {
                     let done = matches!(f.event, ChatEvent::Complete(_));
                     out.push(f);
@@ -386,4 +395,51 @@ pub fn on_data_dir(data: &Path) -> impl FnOnce(&mut paddockd::Config) {
         cfg.host_claude_home = data.join("host-claude");
         cfg.data_dir = data;
     }
+}
+
+/// `n` TCP connections to `addr` that send nothing, from the loopback addresses 127.0.0.2 …
+/// 127.0.0.(`peers` + 1) in turn, so that no one address holds many; kept open by the caller.
+pub async fn idle_connections(
+    addr: std::net::SocketAddr,
+    n: usize,
+    peers: u8,
+) -> Vec<tokio::net::TcpStream> {
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        let last = u8::try_from(i % usize::from(peers.max(1))).unwrap() + 2;
+        out.push(connect_from([127, 0, 0, last], addr).await);
+    }
+    out
+}
+
+/// A TCP connection to `addr` from the loopback address `from`.
+pub async fn connect_from(from: [u8; 4], addr: std::net::SocketAddr) -> tokio::net::TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().expect("a TCP socket");
+    socket
+        .bind((std::net::Ipv4Addr::from(from), 0).into())
+        .expect("bind a loopback address");
+    tokio::time::timeout(DEADLINE, socket.connect(addr))
+        .await
+        .expect("connected before the deadline")
+        .expect("connect")
+}
+
+/// Whether the server has closed `s` (end of stream or reset); `false` while it is open with
+/// nothing to read.
+pub fn closed_by_server(s: &tokio::net::TcpStream) -> bool {
+    match s.try_read(&mut [0u8; 1]) {
+        Ok(0) => true,
+        Ok(_) => false,
+        Err(e) => e.kind() != std::io::ErrorKind::WouldBlock,
+    }
+}
+
+/// Waits (within the deadline) for the server to close `s` without sending anything.
+pub async fn closed_without_a_word(s: &mut tokio::net::TcpStream) {
+    let mut buf = [0u8; 64];
+    let n = tokio::time::timeout(DEADLINE, s.read(&mut buf))
+        .await
+        .expect("closed by the server before the deadline")
+        .unwrap_or(0);
+    assert_eq!(n, 0, "{:?}", String::from_utf8_lossy(&buf[..n]));
 }

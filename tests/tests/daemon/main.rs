@@ -489,6 +489,41 @@ async fn garbage_on_stdout_ends_the_turn_and_is_reported() {
 }
 
 #[tokio::test]
+async fn an_oversize_stdout_line_ends_the_turn_naming_the_limit() {
+    let d = TestDaemon::start().await;
+    let mut c = d.client().await;
+    // Past the 64 MiB a stdout line may have; the text after it must not be shown as if
+    // nothing was lost.
+    let over = 64 * 1024 * 1024 + 4096;
+    let script = format!(r#"fake:[{{"long_line":{over}}},{{"text":"after the long line"}}]"#);
+    let sent = c.send_turn("", None, &script).await;
+    let frames = c.frames_until_complete(&sent.session_id).await;
+    let error = frames
+        .iter()
+        .find_map(|f| match &f.event {
+            ChatEvent::Error(e) => Some(e.message.clone()),
+            _ => None,
+        })
+        .expect("chat:error");
+    assert!(error.contains(&format!("line of {over} bytes")), "{error}");
+    assert!(error.contains("limit of 64 MiB"), "{error}");
+    assert!(
+        frames
+            .iter()
+            .any(|f| matches!(&f.event, ChatEvent::Notice(n) if n.kind == NoticeKind::Crashed))
+    );
+    assert!(!complete_of(&frames).success);
+    assert!(!text_of(&frames).contains("after the long line"));
+    // The chat goes on with a new process.
+    let again = c
+        .send_turn("", Some(&sent.session_id), "still there?")
+        .await;
+    let frames = c.frames_until_complete(&again.session_id).await;
+    assert_eq!(text_of(&frames), "echo: still there?");
+    d.stop().await.unwrap();
+}
+
+#[tokio::test]
 async fn permission_requests_are_answered_from_the_project_settings() {
     let d = TestDaemon::start_with(|c| c.allowed_tools = vec!["Read".into()]).await;
     let mut c = d.client().await;

@@ -382,6 +382,71 @@ async fn management_refuses_without_the_right_token_and_serves_only_post_mcp() {
 }
 
 #[tokio::test]
+async fn management_idle_connections_do_not_hold_up_a_request() {
+    let d = mgmt_daemon().await;
+    let addr = addr(&d).await;
+    // More connections that never send a request than any fixed number of slots, from 20
+    // addresses (5 each, under the per-address limit), all held open.
+    let idle = idle_connections(addr, 100, 20).await;
+    let ping = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"});
+    let a = post(addr, TOKEN, &ping).await;
+    assert_eq!(a.status, 200, "{a:?}");
+    // Served while every idle connection is still open, not after they were timed out.
+    let closed = idle.iter().filter(|s| closed_by_server(s)).count();
+    assert_eq!(closed, 0, "{closed} idle connections were closed first");
+    d.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn management_closes_idle_connections_at_the_header_deadline_and_past_the_per_peer_limit() {
+    let d = TestDaemon::start_with(|c| {
+        with_clients(c, "127.0.0.1:0".parse().unwrap());
+        c.net.header_timeout = Duration::from_millis(300);
+        c.net.per_peer = 4;
+    })
+    .await;
+    let addr = addr(&d).await;
+    // No request head within the deadline: closed, without an answer.
+    let mut idle = TcpStream::connect(addr).await.unwrap();
+    closed_without_a_word(&mut idle).await;
+    // A head begun but not finished is told so.
+    let mut slow = TcpStream::connect(addr).await.unwrap();
+    slow.write_all(b"POST /mcp HTTP/1.1\r\n").await.unwrap();
+    let a = read_answer(&mut slow).await;
+    assert_eq!(a.status, 408, "{a:?}");
+    // Ten from one address: the oldest six make room for the newest four, and that address's
+    // real request is still served.
+    let d2 = TestDaemon::start_with(|c| {
+        with_clients(c, "127.0.0.1:0".parse().unwrap());
+        c.net.per_peer = 4;
+    })
+    .await;
+    let addr = self::addr(&d2).await;
+    let mut idle = idle_connections(addr, 10, 1).await;
+    for s in &mut idle[..6] {
+        closed_without_a_word(s).await;
+    }
+    assert!(idle[6..].iter().all(|s| !closed_by_server(s)));
+    let mut me = connect_from([127, 0, 0, 2], addr).await;
+    let ping = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}).to_string();
+    let auth = format!("Bearer {TOKEN}");
+    me.write_all(&request_bytes(
+        "POST",
+        "/mcp",
+        &[
+            ("Authorization", &auth),
+            ("Content-Type", "application/json"),
+        ],
+        &ping,
+    ))
+    .await
+    .unwrap();
+    assert_eq!(read_answer(&mut me).await.status, 200);
+    d2.stop().await.unwrap();
+    d.stop().await.unwrap();
+}
+
+#[tokio::test]
 async fn management_initialize_and_tools_list() {
     let d = mgmt_daemon().await;
     let addr = addr(&d).await;

@@ -571,6 +571,48 @@ async fn websocket_open_on_loopback_refuses_other_origins() {
 }
 
 #[tokio::test]
+async fn websocket_idle_connections_do_not_hold_up_an_upgrade() {
+    let d = ws_daemon(WsAuth::Token).await;
+    let addr = ws_addr(&d).await;
+    let bearer = format!("Bearer {}", generated_token(&d));
+    // More connections that never send an upgrade than any fixed number of handshake slots,
+    // from 20 addresses (5 each, under the per-address limit), all held open.
+    let idle = idle_connections(addr, 100, 20).await;
+    let mut c = tokio::time::timeout(
+        DEADLINE,
+        WsClient::connect(addr, "/", &[("Authorization", &bearer)]),
+    )
+    .await
+    .expect("upgraded before the deadline")
+    .unwrap();
+    c.hello().await;
+    assert_eq!(c.request(Request::Ping).await.unwrap(), Reply::Pong);
+    // Let in while every idle connection is still open, not after they were timed out.
+    let closed = idle.iter().filter(|s| closed_by_server(s)).count();
+    assert_eq!(closed, 0, "{closed} idle connections were closed first");
+    d.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn websocket_closes_a_connection_that_does_not_upgrade_in_time() {
+    let d = TestDaemon::start_with(|c| {
+        c.ws.listen = Some("127.0.0.1:0".parse().unwrap());
+        c.net.header_timeout = Duration::from_millis(300);
+    })
+    .await;
+    let addr = ws_addr(&d).await;
+    let mut idle = TcpStream::connect(addr).await.unwrap();
+    closed_without_a_word(&mut idle).await;
+    // A client that upgrades at once is let in.
+    let bearer = format!("Bearer {}", generated_token(&d));
+    let mut c = WsClient::connect(addr, "/", &[("Authorization", &bearer)])
+        .await
+        .unwrap();
+    c.hello().await;
+    d.stop().await.unwrap();
+}
+
+#[tokio::test]
 async fn websocket_malformed_binary_and_oversize_messages() {
     let d = ws_daemon(WsAuth::Token).await;
     let addr = ws_addr(&d).await;

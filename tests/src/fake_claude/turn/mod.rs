@@ -534,6 +534,19 @@ impl Turn<'_> {
                 emit_raw(&text);
                 Ok(())
             }
+            Step::LongLine { bytes } => {
+                let head = r#"{"type":"system","subtype":"fake_padding","padding":""#;
+                let tail = r#""}"#;
+                let mut line = String::with_capacity(bytes);
+                line.push_str(head);
+                line.extend(std::iter::repeat_n(
+                    'x',
+                    bytes.saturating_sub(head.len() + tail.len()),
+                ));
+                line.push_str(tail);
+                emit_raw(&line);
+                Ok(())
+            }
             Step::Child { command } => {
                 self.spawn_child(&command);
                 Ok(())
