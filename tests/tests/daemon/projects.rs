@@ -1004,7 +1004,9 @@ async fn temp_files_a_crash_left_in_a_project_folder_are_removed_at_start() {
 #[tokio::test]
 async fn a_second_project_on_a_directory_never_takes_the_first_ones_chats() {
     let data = tempfile::tempdir().unwrap();
-    let own = data.path().join("src-web");
+    // A directory of the user's own, outside paddockd's data folder.
+    let home = tempfile::tempdir().unwrap();
+    let own = home.path().join("src-web");
     std::fs::create_dir_all(&own).unwrap();
     let d = TestDaemon::start_with(on_data_dir(data.path())).await;
     let mut c = d.client().await;
