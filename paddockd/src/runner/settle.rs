@@ -94,7 +94,7 @@ pub fn unsaved_on_low_disk(
         return;
     }
     let message = format!(
-        "this turn's reply was not saved: the disk holding {} is full ({} free, below {}), so claude could not write the chat's transcript, and the reply shown here will be missing from `paddock show`; free some space (`df -h {}`), then ask again (`paddock continue -c {session_id}`)",
+        "this turn's reply was not saved: the disk holding {} is full ({} free, below {}), so claude could not write the chat's transcript, and the reply shown here will be missing from `paddock show`; free some space (`df -h {}`), then send your message again (`paddock send -c {session_id} …`)",
         folder.display(),
         crate::disk::human(disk.free_bytes),
         crate::disk::human(disk.floor_bytes),

@@ -49,7 +49,7 @@ async fn a_reply_a_full_disk_kept_out_of_the_transcript_ends_the_turn_saying_so(
     assert!(notice.contains("is full"), "{notice}");
     assert!(notice.contains("reply was not saved"), "{notice}");
     assert!(
-        notice.contains(&format!("paddock continue -c {}", first.session_id)),
+        notice.contains(&format!("paddock send -c {} …", first.session_id)),
         "{notice}"
     );
     let done = complete_of(&frames);
