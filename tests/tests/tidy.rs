@@ -409,3 +409,56 @@ fn every_spawn_is_tracked() {
         .collect();
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// ARCHITECTURE.md's map of paddockd names every top-level module, and names none that does
+/// not exist: a newcomer finds each concern's file from it.
+#[test]
+fn the_architecture_map_names_every_daemon_module() {
+    let root = workspace();
+    let doc = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap_or_default();
+    let map: Vec<&str> = doc
+        .lines()
+        .skip_while(|l| !l.starts_with("## Bird's-eye view"))
+        .skip(1)
+        .take_while(|l| !l.starts_with("## "))
+        .collect();
+    // A map entry: `├─ name.rs` or `└─ name/` (a daemon module at the top of the tree).
+    let mut named = BTreeSet::new();
+    for line in &map {
+        let Some(at) = line.find("─ ") else {
+            continue;
+        };
+        let indent = line[..at].matches('│').count();
+        if indent != 0 {
+            continue;
+        }
+        let word = line[at + "─ ".len()..]
+            .split_whitespace()
+            .next()
+            .unwrap_or_default();
+        let name = word.trim_end_matches(".rs").trim_end_matches('/');
+        if word.ends_with(".rs") || word.ends_with('/') {
+            named.insert(name.to_owned());
+        }
+    }
+    let modules: BTreeSet<String> = daemon_module_graph().into_keys().collect();
+    let src = root.join("paddockd/src");
+    let unmapped: Vec<&String> = modules.iter().filter(|m| !named.contains(*m)).collect();
+    let missing: Vec<&String> = named
+        .iter()
+        .filter(|n| !src.join(format!("{n}.rs")).is_file() && !src.join(n).is_dir())
+        .collect();
+    println!(
+        "ARCHITECTURE.md maps {} of paddockd's {} top-level modules",
+        named.len(),
+        modules.len()
+    );
+    assert!(
+        unmapped.is_empty(),
+        "paddockd modules missing from ARCHITECTURE.md's map: {unmapped:?}"
+    );
+    assert!(
+        missing.is_empty(),
+        "ARCHITECTURE.md's map names modules that do not exist: {missing:?}"
+    );
+}
