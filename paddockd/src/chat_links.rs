@@ -336,31 +336,15 @@ fn symlink(target: &Path, path: &Path, r: &mut LinkReport) -> bool {
 /// does).
 fn points_at(path: &Path, content: &Path, target: &Path) -> bool {
     let base = path.parent().unwrap_or(Path::new("/"));
-    let named = normalize(&base.join(content));
+    let named = crate::confine::normalize(&base.join(content));
     let target = std::path::absolute(target).unwrap_or_else(|_| target.to_path_buf());
-    if named != normalize(&target) {
+    if named != crate::confine::normalize(&target) {
         return false;
     }
     match (fs::canonicalize(path), fs::canonicalize(&target)) {
         (Ok(a), Ok(b)) => a == b,
         _ => false,
     }
-}
-
-/// Resolves `.` and `..` without touching the filesystem.
-fn normalize(path: &Path) -> PathBuf {
-    use std::path::Component;
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 fn same_dir(a: &Path, b: &Path) -> bool {

@@ -31,7 +31,7 @@
 //! everything below it; for WebFetch the URL's host; the bare tool name for any other tool,
 //! which has no input to scope.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
@@ -157,7 +157,7 @@ fn path_matches(pattern: &str, path: &Path, project_dir: &Path) -> bool {
     let (pattern, rel) = if pattern.starts_with('/') {
         (pattern.to_owned(), path.to_path_buf())
     } else {
-        let Ok(rel) = path.strip_prefix(normalize(project_dir)) else {
+        let Ok(rel) = path.strip_prefix(crate::confine::normalize(project_dir)) else {
             return false;
         };
         (pattern.to_owned(), rel.to_path_buf())
@@ -191,7 +191,7 @@ fn call_path(tool: &str, input: &Value, project_dir: &Path) -> Option<PathBuf> {
     } else {
         return None;
     };
-    Some(normalize(&project_dir.join(given)))
+    Some(crate::confine::normalize(&project_dir.join(given)))
 }
 
 /// Why a call is denied at once, whatever the rules and whoever would answer: its file (or
@@ -238,21 +238,6 @@ fn compound(command: &str) -> bool {
                 ';' | '&' | '|' | '\n' | '\r' | '>' | '<' | '`' | '(' | ')'
             )
         })
-}
-
-/// `path` with `.` and `..` resolved, lexically.
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 /// The host of an `http(s)` URL, without user info or port.
@@ -309,7 +294,7 @@ pub fn always_rule(tool: &str, input: &Value, project_dir: &Path) -> Option<Stri
     if dir.to_string_lossy().contains(['*', '?', '(', ')']) {
         return None;
     }
-    let project = normalize(project_dir);
+    let project = crate::confine::normalize(project_dir);
     let pattern = match dir.strip_prefix(&project) {
         Ok(rel) if rel.as_os_str().is_empty() => "**".to_owned(),
         Ok(rel) => format!("{}/**", rel.to_string_lossy()),
