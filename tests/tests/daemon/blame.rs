@@ -6,21 +6,10 @@ use std::path::Path;
 use std::time::Duration;
 
 use paddock_proto::{
-    Blame, BlameSource, ChatEvent, ErrorBody, ErrorCode, ProjectCreate, ProvenanceFile, Reply,
-    Request,
+    Blame, BlameSource, ChatEvent, ErrorBody, ErrorCode, ProvenanceFile, Reply, Request,
 };
 
 use crate::harness::*;
-
-async fn create_project(c: &mut RawClient, slug: &str, path: &Path) {
-    c.request(Request::ProjectCreate(ProjectCreate {
-        slug: slug.into(),
-        path: Some(path.to_string_lossy().into_owned()),
-        ..Default::default()
-    }))
-    .await
-    .expect("project created");
-}
 
 async fn blame(c: &mut RawClient, slug: &str, path: &str) -> Result<Blame, ErrorBody> {
     c.request(Request::ProvenanceBlame(ProvenanceFile {

@@ -1,7 +1,7 @@
 //! Path confinement over the real socket: no request that names a file follows a symlink out
 //! of its project, climbs out with `..`, or reads paddockd's own state (`confine.rs`).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use paddock_proto::{
     ErrorBody, ErrorCode, FilesList, FilesRead, ProjectCreate, ProvenanceFile, Reply, Request,
@@ -10,16 +10,6 @@ use paddock_proto::{
 use crate::harness::*;
 
 const SECRET: &str = "root:x:0:0:not yours";
-
-async fn create_project(c: &mut RawClient, slug: &str, path: &Path) {
-    c.request(Request::ProjectCreate(ProjectCreate {
-        slug: slug.into(),
-        path: Some(path.to_string_lossy().into_owned()),
-        ..Default::default()
-    }))
-    .await
-    .expect("project created");
-}
 
 /// A project directory `demo` with a file of its own, and beside it a folder `outside` with a
 /// secret that `pwlink` (a file) and `escape` (a folder) point at.

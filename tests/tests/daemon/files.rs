@@ -2,24 +2,11 @@
 //! directories first, hidden names only when asked, bounded listings, text capped, binary files
 //! flagged, and every way out of the project (`..`, absolute paths, symlinks) refused.
 
-use std::path::Path;
-
 use paddock_proto::{
-    ErrorBody, ErrorCode, FileListing, FileText, FilesList, FilesRead, ProjectCreate, Reply,
-    Request,
+    ErrorBody, ErrorCode, FileListing, FileText, FilesList, FilesRead, Reply, Request,
 };
 
 use crate::harness::*;
-
-async fn create_project(c: &mut RawClient, slug: &str, path: &Path) {
-    c.request(Request::ProjectCreate(ProjectCreate {
-        slug: slug.into(),
-        path: Some(path.to_string_lossy().into_owned()),
-        ..Default::default()
-    }))
-    .await
-    .expect("project created");
-}
 
 async fn list(
     c: &mut RawClient,

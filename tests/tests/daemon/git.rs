@@ -40,16 +40,6 @@ fn init_repo(dir: &Path) {
     git(dir, &["commit", "-q", "-m", "base"]);
 }
 
-async fn create_project(c: &mut RawClient, slug: &str, path: &Path) {
-    c.request(Request::ProjectCreate(ProjectCreate {
-        slug: slug.into(),
-        path: Some(path.to_string_lossy().into_owned()),
-        ..Default::default()
-    }))
-    .await
-    .expect("project created");
-}
-
 async fn status(c: &mut RawClient, slug: &str, scope: GitScope) -> Result<GitStatus, ErrorBody> {
     c.request(Request::GitStatus(GitStatusRequest {
         project_slug: slug.into(),

@@ -6,8 +6,7 @@
 use std::path::Path;
 
 use paddock_proto::{
-    ErrorBody, ErrorCode, GitFailureReason, GitPushRequest, GitPushed, ProjectCreate, Reply,
-    Request,
+    ErrorBody, ErrorCode, GitFailureReason, GitPushRequest, GitPushed, Reply, Request,
 };
 
 use crate::harness::*;
@@ -55,18 +54,6 @@ fn commit_change(dir: &Path, file: &str, content: &str) -> String {
     git(dir, &["add", file]);
     git(dir, &["commit", "-q", "-m", &format!("change {file}")]);
     git(dir, &["rev-parse", "HEAD"])
-}
-
-async fn create_project(c: &mut RawClient, slug: &str, path: &Path) {
-    // From JSON: the request's other (optional) fields stay unset.
-    let create: ProjectCreate = serde_json::from_value(serde_json::json!({
-        "slug": slug,
-        "path": path.to_string_lossy(),
-    }))
-    .unwrap();
-    c.request(Request::ProjectCreate(create))
-        .await
-        .expect("project created");
 }
 
 async fn push(c: &mut RawClient, slug: &str, data_root: bool) -> Result<GitPushed, ErrorBody> {

@@ -443,3 +443,14 @@ pub async fn closed_without_a_word(s: &mut tokio::net::TcpStream) {
         .unwrap_or(0);
     assert_eq!(n, 0, "{:?}", String::from_utf8_lossy(&buf[..n]));
 }
+
+/// Creates project `slug` running in `path` (a directory of the user's own).
+pub async fn create_project(c: &mut RawClient, slug: &str, path: &Path) {
+    c.request(Request::ProjectCreate(paddock_proto::ProjectCreate {
+        slug: slug.into(),
+        path: Some(path.to_string_lossy().into_owned()),
+        ..Default::default()
+    }))
+    .await
+    .expect("project created");
+}

@@ -6,21 +6,11 @@ use std::path::Path;
 use std::time::Duration;
 
 use paddock_proto::{
-    ChatEvent, ErrorBody, ErrorCode, FileEdge, FileStatus, ProjectCreate, Provenance,
-    ProvenanceFile, Reply, Request,
+    ChatEvent, ErrorBody, ErrorCode, FileEdge, FileStatus, Provenance, ProvenanceFile, Reply,
+    Request,
 };
 
 use crate::harness::*;
-
-async fn create_project(c: &mut RawClient, slug: &str, path: &Path) {
-    c.request(Request::ProjectCreate(ProjectCreate {
-        slug: slug.into(),
-        path: Some(path.to_string_lossy().into_owned()),
-        ..Default::default()
-    }))
-    .await
-    .expect("project created");
-}
 
 async fn provenance(
     c: &mut RawClient,
