@@ -203,7 +203,6 @@ pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Res
     projects
         .ensure_root()
         .context("cannot create the root workspace")?;
-    projects.remove_stale_temps();
 
     // A claude an earlier daemon left running (killed with it, its tools were not; or started
     // by a release without the parent-death signal) is stopped before any chat can run again.
@@ -223,6 +222,7 @@ pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Res
     });
     let state = Arc::new(ChatState::open(&cfg).context("cannot open the state folder")?);
     let startup_projects = projects.list().context("cannot list the projects")?;
+    projects.remove_stale_temps(&startup_projects);
     let runner = Runner::spawn(
         cfg.clone(),
         hub.clone(),

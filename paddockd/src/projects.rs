@@ -242,6 +242,21 @@ pub struct Projects {
     data_dir: PathBuf,
 }
 
+/// The project among `others` that owns `project`'s directory, when it is not `project`
+/// itself: the root workspace, a notebook or a clone own theirs outright (it is inside their
+/// folder); among projects on a directory of the user's own, the one created first (then by
+/// slug).
+fn owner_among(project: &Project, others: &[Project]) -> Option<String> {
+    let rank = |p: &Project| (p.has_own_dir(), p.file.created_at.clone(), p.slug.clone());
+    let mine = rank(project);
+    others
+        .iter()
+        .filter(|other| other.slug != project.slug && other.agent_dir == project.agent_dir)
+        .filter(|other| rank(other) < mine)
+        .min_by_key(|other| rank(other))
+        .map(|other| other.slug.clone())
+}
+
 pub fn valid_slug(slug: &str) -> bool {
     let mut chars = slug.chars();
     let Some(first) = chars.next() else {
@@ -271,18 +286,18 @@ impl Projects {
     /// Removes the temp files a crashed write left beside the files paddockd writes in
     /// projects: `project.toml`, the curated OVERVIEW.md and CHANGELOG.md in the metadata
     /// folder, and CLAUDE.md in the agent directory (see [`crate::fsutil::remove_stale_temps`]).
-    pub fn remove_stale_temps(&self) {
+    pub fn remove_stale_temps(&self, projects: &[Project]) {
         use crate::sweeper::files::{CHANGELOG_FILE, CLAUDE_FILE, OVERVIEW_FILE};
+        // Every folder, also one whose project.toml does not parse (a torn edit may be why).
         let Ok(slugs) = self.slugs() else { return };
-        for slug in slugs {
-            let meta = self.meta_dir(&slug);
+        for slug in &slugs {
             crate::fsutil::remove_stale_temps(
-                &meta,
+                &self.meta_dir(slug),
                 &[PROJECT_FILE, OVERVIEW_FILE, CHANGELOG_FILE, CLAUDE_FILE],
             );
-            if let Ok(project) = self.get(&slug)
-                && project.agent_dir != meta
-            {
+        }
+        for project in projects {
+            if project.agent_dir != project.meta_dir {
                 crate::fsutil::remove_stale_temps(&project.agent_dir, &[CLAUDE_FILE]);
             }
         }
@@ -377,26 +392,16 @@ impl Projects {
     pub fn get(&self, slug: &str) -> Result<Project, ProjectError> {
         let mut project = self.load(slug)?;
         if project.has_own_dir() {
-            project.shadowed_by = self.owner_of(&project);
+            let others: Vec<Project> = self
+                .slugs()
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|s| *s != project.slug)
+                .filter_map(|s| self.load(&s).ok())
+                .collect();
+            project.shadowed_by = owner_among(&project, &others);
         }
         Ok(project)
-    }
-
-    /// The project that owns `project`'s directory when it is not `project` itself: the
-    /// root workspace, a notebook or a clone own theirs outright (it is inside their folder);
-    /// among projects on a directory of the user's own, the one created first (then by slug).
-    fn owner_of(&self, project: &Project) -> Option<String> {
-        let rank = |p: &Project| (p.has_own_dir(), p.file.created_at.clone(), p.slug.clone());
-        let mine = rank(project);
-        self.slugs()
-            .ok()?
-            .into_iter()
-            .filter(|s| *s != project.slug)
-            .filter_map(|s| self.load(&s).ok())
-            .filter(|other| other.agent_dir == project.agent_dir)
-            .filter(|other| rank(other) < mine)
-            .min_by_key(rank)
-            .map(|other| other.slug)
     }
 
     /// A project as its `project.toml` says, without asking who owns its directory.
@@ -455,10 +460,18 @@ impl Projects {
             .collect();
         slugs.sort();
         for slug in slugs {
-            match self.get(&slug) {
+            match self.load(&slug) {
                 Ok(p) => out.push(p),
                 Err(e) => tracing::warn!("skipping project {slug}: {e}"),
             }
+        }
+        // Who owns each directory, from the projects read once.
+        let owners: Vec<Option<String>> = out
+            .iter()
+            .map(|p| p.has_own_dir().then(|| owner_among(p, &out)).flatten())
+            .collect();
+        for (p, owner) in out.iter_mut().zip(owners) {
+            p.shadowed_by = owner;
         }
         Ok(out)
     }

@@ -21,7 +21,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::StoreError;
-use crate::fsutil::{temp_prefix, write_atomic};
+use crate::fsutil::write_atomic;
 
 /// What a sidecar's in-memory state must be able to do.
 pub(crate) trait State:
@@ -272,26 +272,11 @@ fn move_aside(path: &Path, bytes: Option<&[u8]>) -> Option<PathBuf> {
     }
 }
 
-/// Removes temp files a killed daemon left beside `path`. They never hold acknowledged
-/// state: the rename that would have published them did not happen.
+/// Removes temp files a killed daemon left beside `path` ([`crate::fsutil::remove_stale_temps`]).
+/// They never hold acknowledged state: the rename that would have published them did not happen.
 fn remove_stale_temp_files(path: &Path) {
-    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
-        return;
-    };
-    let prefix = temp_prefix(&name.to_string_lossy());
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        if entry.file_name().to_string_lossy().starts_with(&prefix) {
-            let stale = entry.path();
-            match std::fs::remove_file(&stale) {
-                Ok(()) => tracing::debug!(file = %stale.display(), "removed a stale temp file"),
-                Err(e) => {
-                    tracing::warn!(file = %stale.display(), "cannot remove a stale temp file: {e}")
-                }
-            }
-        }
+    if let (Some(dir), Some(name)) = (path.parent(), path.file_name()) {
+        crate::fsutil::remove_stale_temps(dir, &[&name.to_string_lossy()]);
     }
 }
 
@@ -301,6 +286,7 @@ mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
+    use crate::fsutil::temp_prefix;
     use crate::stores::testutil::{asides, assert_clean_dir};
 
     type Map = BTreeMap<String, u32>;
@@ -419,7 +405,13 @@ mod tests {
     async fn stale_temp_files_are_removed_at_open() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("m.json");
-        let stale = dir.path().join(format!("{}12345-0", temp_prefix("m.json")));
+        // Left by a writer that is gone (a child that has exited).
+        let mut dead = std::process::Command::new("true").spawn().unwrap();
+        let dead_pid = dead.id();
+        dead.wait().unwrap();
+        let stale = dir
+            .path()
+            .join(format!("{}{dead_pid}-0", temp_prefix("m.json")));
         std::fs::write(&stale, b"{\"torn").unwrap();
         let other = dir.path().join(format!("{}1-0", temp_prefix("other.json")));
         std::fs::write(&other, b"{}").unwrap();
