@@ -20,6 +20,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 pub mod edit;
 pub mod ops;
 pub mod repo;
+mod shadow;
 
 /// The file of a project's settings, in its metadata folder.
 pub const PROJECT_FILE: &str = "project.toml";
@@ -213,24 +214,6 @@ impl Project {
         self.file.path.is_some()
     }
 
-    /// Why this project cannot run, when another one owns its directory.
-    pub fn shadow_problem(&self) -> Option<String> {
-        let owner = self.shadowed_by.as_ref()?;
-        let owner = if owner.is_empty() {
-            "the root workspace".to_owned()
-        } else {
-            format!("project {owner}")
-        };
-        Some(format!(
-            "project {} runs in {}, which is {owner}'s directory, and a directory belongs to one project; give {} another `path` in {} and restart paddockd, or remove it (`paddock project rm {}` leaves {owner}'s chats alone)",
-            self.slug,
-            self.agent_dir.display(),
-            self.slug,
-            self.meta_dir.join(PROJECT_FILE).display(),
-            self.slug,
-        ))
-    }
-
     pub fn is_root(&self) -> bool {
         self.slug.is_empty()
     }
@@ -240,21 +223,6 @@ impl Project {
 #[derive(Debug, Clone)]
 pub struct Projects {
     data_dir: PathBuf,
-}
-
-/// The project among `others` that owns `project`'s directory, when it is not `project`
-/// itself: the root workspace, a notebook or a clone own theirs outright (it is inside their
-/// folder); among projects on a directory of the user's own, the one created first (then by
-/// slug).
-fn owner_among(project: &Project, others: &[Project]) -> Option<String> {
-    let rank = |p: &Project| (p.has_own_dir(), p.file.created_at.clone(), p.slug.clone());
-    let mine = rank(project);
-    others
-        .iter()
-        .filter(|other| other.slug != project.slug && other.agent_dir == project.agent_dir)
-        .filter(|other| rank(other) < mine)
-        .min_by_key(|other| rank(other))
-        .map(|other| other.slug.clone())
 }
 
 pub fn valid_slug(slug: &str) -> bool {
@@ -399,7 +367,7 @@ impl Projects {
                 .filter(|s| *s != project.slug)
                 .filter_map(|s| self.load(&s).ok())
                 .collect();
-            project.shadowed_by = owner_among(&project, &others);
+            project.shadowed_by = shadow::owner_among(&project, &others);
         }
         Ok(project)
     }
@@ -468,7 +436,11 @@ impl Projects {
         // Who owns each directory, from the projects read once.
         let owners: Vec<Option<String>> = out
             .iter()
-            .map(|p| p.has_own_dir().then(|| owner_among(p, &out)).flatten())
+            .map(|p| {
+                p.has_own_dir()
+                    .then(|| shadow::owner_among(p, &out))
+                    .flatten()
+            })
             .collect();
         for (p, owner) in out.iter_mut().zip(owners) {
             p.shadowed_by = owner;
