@@ -16,6 +16,7 @@ pub mod mock_api;
 pub mod process;
 pub mod real_claude;
 pub mod record;
+pub mod sync_client;
 pub mod text;
 pub mod tmux;
 pub mod wait;

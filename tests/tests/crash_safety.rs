@@ -11,17 +11,13 @@
 
 use paddock_tests::bins::bin;
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Write};
-use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
 
 use paddock_proto::{
-    ChatAction, ChatList, ChatScope, ChatSummary, ChatUpdate, ClientMessage, ControlMessage, Hello,
-    Outcome, PROTOCOL_VERSION, Reply, Request, ServerMessage,
+    ChatAction, ChatList, ChatScope, ChatSummary, ChatUpdate, Outcome, Reply, Request,
 };
-use paddock_tests::wait::wait_until_blocking;
+use paddock_tests::sync_client::Conn;
 
 const CHATS: usize = 12;
 const ROUNDS: usize = 12;
@@ -73,77 +69,6 @@ impl Env {
             .stderr(Stdio::null())
             .spawn()
             .unwrap()
-    }
-}
-
-struct Conn {
-    writer: UnixStream,
-    reader: BufReader<UnixStream>,
-    next_id: u64,
-}
-
-impl Conn {
-    fn open(socket: &Path) -> Self {
-        let stream = wait_until_blocking("the daemon's socket", Duration::from_secs(30), || {
-            UnixStream::connect(socket).ok()
-        })
-        .unwrap();
-        let reader = BufReader::new(stream.try_clone().unwrap());
-        let mut c = Self {
-            writer: stream,
-            reader,
-            next_id: 1,
-        };
-        let id = c.send(Request::Hello(Hello {
-            protocol_version: PROTOCOL_VERSION,
-            client: "crash-safety test".into(),
-        }));
-        c.reply(id).unwrap();
-        c
-    }
-
-    fn send(&mut self, request: Request) -> u64 {
-        let id = self.next_id;
-        self.next_id += 1;
-        let line = paddock_proto::encode(&ClientMessage { id, request }).unwrap();
-        self.writer.write_all(line.as_bytes()).unwrap();
-        id
-    }
-
-    /// The next response (skipping pushed events); `None` when the connection ended.
-    fn next_response(&mut self) -> Option<(u64, Outcome)> {
-        loop {
-            let mut line = String::new();
-            match self.reader.read_line(&mut line) {
-                Ok(0) | Err(_) => return None,
-                Ok(_) => {}
-            }
-            if let Ok(ServerMessage::Control(ControlMessage::Response(r))) =
-                paddock_proto::decode::<ServerMessage>(line.trim_end().as_bytes())
-            {
-                return Some((r.id, r.outcome));
-            }
-        }
-    }
-
-    fn reply(&mut self, id: u64) -> Result<Reply, String> {
-        match self.next_response() {
-            Some((got, Outcome::Ok(r))) if got == id => Ok(r),
-            Some((got, Outcome::Err(e))) if got == id => Err(e.message),
-            other => panic!("expected the response to {id}, got {other:?}"),
-        }
-    }
-
-    fn list(&mut self) -> Vec<ChatSummary> {
-        let id = self.send(Request::ChatList(ChatList {
-            project_slug: Some(String::new()),
-            scope: ChatScope::All,
-            since: None,
-        }));
-        match self.reply(id) {
-            Ok(Reply::Chats(c)) => c.chats,
-            other => panic!("chat:list: {other:?}"),
-        }
     }
 }
 
@@ -247,7 +172,7 @@ fn sigkill_mid_burst_loses_no_acknowledged_mutation_and_leaves_no_unreadable_fil
     let mut acked_total = 0usize;
     for round in 0..ROUNDS {
         let mut daemon = env.start();
-        let mut conn = Conn::open(&env.socket());
+        let mut conn = Conn::open(&env.socket(), "crash-safety test");
         check(&mut conn, &ids, &model, round);
 
         // Pipeline a burst, then read acknowledgements until a random point, then SIGKILL.
@@ -303,7 +228,7 @@ fn sigkill_mid_burst_loses_no_acknowledged_mutation_and_leaves_no_unreadable_fil
     }
 
     let mut daemon = env.start();
-    let mut conn = Conn::open(&env.socket());
+    let mut conn = Conn::open(&env.socket(), "crash-safety test");
     check(&mut conn, &ids, &model, ROUNDS);
     assert!(
         acked_total > ROUNDS,
@@ -343,7 +268,7 @@ fn sigkill_mid_burst_loses_no_acknowledged_mutation_and_leaves_no_unreadable_fil
 
 /// Every key holds its acknowledged value, or one of the values sent after it.
 fn check(conn: &mut Conn, ids: &[String], model: &HashMap<(usize, Flag), Expect>, round: usize) {
-    let chats = conn.list();
+    let chats = list(conn);
     let by_id: HashMap<&str, &ChatSummary> =
         chats.iter().map(|c| (c.session_id.as_str(), c)).collect();
     for (c, sid) in ids.iter().enumerate() {
@@ -360,5 +285,18 @@ fn check(conn: &mut Conn, ids: &[String], model: &HashMap<(usize, Flag), Expect>
                 e.maybe
             );
         }
+    }
+}
+
+/// Every chat of the root workspace.
+fn list(conn: &mut Conn) -> Vec<ChatSummary> {
+    let id = conn.send(Request::ChatList(ChatList {
+        project_slug: Some(String::new()),
+        scope: ChatScope::All,
+        since: None,
+    }));
+    match conn.reply(id) {
+        Ok(Reply::Chats(c)) => c.chats,
+        other => panic!("chat:list: {other:?}"),
     }
 }

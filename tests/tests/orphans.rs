@@ -4,18 +4,15 @@
 //! `state/claude-processes/` that ignored the signal (or was started by a daemon without it).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::io::{BufRead, BufReader, Write};
 use std::os::unix::net::UnixStream;
 use std::os::unix::process::CommandExt as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use paddock_proto::{
-    ChatSend, ClientMessage, ControlMessage, Hello, Outcome, PROTOCOL_VERSION, Reply, Request,
-    ServerMessage,
-};
+use paddock_proto::{ChatSend, Reply, Request};
 use paddock_tests::bins::bin;
+use paddock_tests::sync_client::Conn;
 use paddock_tests::wait::{pid_alive, wait_until_blocking};
 
 const DEADLINE: Duration = Duration::from_secs(30);
@@ -95,51 +92,6 @@ impl Env {
     }
 }
 
-/// A blocking protocol client.
-struct Conn {
-    writer: UnixStream,
-    reader: BufReader<UnixStream>,
-    next_id: u64,
-}
-
-impl Conn {
-    fn open(socket: &Path) -> Self {
-        let stream = UnixStream::connect(socket).unwrap();
-        stream.set_read_timeout(Some(DEADLINE)).unwrap();
-        let mut c = Self {
-            reader: BufReader::new(stream.try_clone().unwrap()),
-            writer: stream,
-            next_id: 1,
-        };
-        c.request(Request::Hello(Hello {
-            protocol_version: PROTOCOL_VERSION,
-            client: "orphans test".into(),
-        }));
-        c
-    }
-
-    /// Sends a request and returns its reply (other messages are skipped).
-    fn request(&mut self, request: Request) -> Reply {
-        let id = self.next_id;
-        self.next_id += 1;
-        let line = paddock_proto::encode(&ClientMessage { id, request }).unwrap();
-        self.writer.write_all(line.as_bytes()).unwrap();
-        loop {
-            let mut line = String::new();
-            assert!(self.reader.read_line(&mut line).unwrap() > 0, "closed");
-            if let Ok(ServerMessage::Control(ControlMessage::Response(r))) =
-                paddock_proto::decode::<ServerMessage>(line.trim_end().as_bytes())
-                && r.id == id
-            {
-                match r.outcome {
-                    Outcome::Ok(reply) => return reply,
-                    Outcome::Err(e) => panic!("request {id} refused: {}", e.message),
-                }
-            }
-        }
-    }
-}
-
 fn kill(pid: u32) {
     if let Some(pid) = rustix::process::Pid::from_raw(i32::try_from(pid).unwrap()) {
         let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
@@ -161,7 +113,7 @@ fn stop(mut daemon: Child) {
 fn a_claude_dies_with_its_killed_daemon_and_the_restart_stops_its_tools() {
     let env = Env::new();
     let mut daemon = env.start();
-    let mut conn = Conn::open(&env.socket());
+    let mut conn = Conn::open(&env.socket(), "orphans test");
     // A turn that starts a tool process in claude's group, then runs until stopped.
     let reply = conn.request(Request::ChatSend(ChatSend {
         project_slug: String::new(),
@@ -272,7 +224,7 @@ fn a_start_stops_a_recorded_claude_an_earlier_daemon_left_running() {
 
     let daemon = env.start();
     // The daemon answers once the sweep is done: it runs before any request is served.
-    Conn::open(&env.socket());
+    Conn::open(&env.socket(), "orphans test");
     let gone = wait_until_blocking("the survivor to be stopped", DEADLINE, || {
         survivor.try_wait().ok().flatten()
     });
