@@ -13,7 +13,6 @@ const MAX_LINES: usize = 800;
 
 /// Files over [`MAX_LINES`] today, with their size: they may shrink, not grow.
 const OVERSIZE: &[(&str, usize)] = &[
-    ("paddock-proto/src/messages.rs", 2640),
     ("paddock-tui/src/tui/app.rs", 2110),
     ("paddock-tui/src/cli.rs", 1790),
     ("paddock-tui/src/tui/mod.rs", 1730),
