@@ -17,7 +17,6 @@ const OVERSIZE: &[(&str, usize)] = &[
     ("paddock-tui/src/tui/app.rs", 2110),
     ("paddock-tui/src/cli.rs", 1790),
     ("paddock-tui/src/tui/mod.rs", 1730),
-    ("paddock-tui/src/tui/tree.rs", 1572),
     ("paddockd/src/runner/chat.rs", 1484),
     ("paddock-tui/src/tui/triggers_view.rs", 1299),
     ("paddockd/src/git.rs", 1230),
