@@ -1,5 +1,5 @@
 //! The envelope of what the daemon writes: a hub frame or a control message, a response
-//! and its outcome, and the successful `Reply` to a request.
+//! and its outcome.
 
 use serde::{Deserialize, Serialize};
 
@@ -67,68 +67,4 @@ pub enum Outcome {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ConnectionError {
     pub error: ErrorBody,
-}
-
-/// The successful answer to a request.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Reply {
-    Hello(HelloReply),
-    Pong,
-    /// The request was carried out; nothing more to say.
-    Ack,
-    /// A turn was accepted (`queued` when it waits for a free `claude` slot).
-    Sent(Sent),
-    Cancelled(Cancelled),
-    Subscribed(Subscribed),
-    Chats(Chats),
-    Transcript(Box<Transcript>),
-    Projects(Projects),
-    Project(ProjectInfo),
-    /// `project:delete`: what was done.
-    ProjectDeleted(ProjectDeleted),
-    /// `project:overview`.
-    ProjectOverview(Box<ProjectOverview>),
-    Status(DaemonStatus),
-    /// `daemon:info`.
-    Info(Box<DaemonInfo>),
-    /// `chat:resolve`.
-    Resolved(Resolved),
-    /// `chat:update` / `chat:delete`: how many chats changed.
-    Updated(Updated),
-    /// `chat:fork`: the new chat.
-    Forked(Forked),
-    History(History),
-    Imported(Imported),
-    Triggers(Triggers),
-    Trigger(Box<TriggerInfo>),
-    /// `trigger:fire`: the chat it started or resumed, or why it did not.
-    Fired(Fired),
-    Approvals(Approvals),
-    /// `agent:tools`: what the MCP bridge lists in `tools/list`.
-    AgentTools(AgentTools),
-    /// `agent:call`: the tool's answer, as the MCP bridge returns it.
-    AgentResult(AgentResult),
-    /// `provenance:file`: a file's status, producers, readers and lineage.
-    Provenance(Box<Provenance>),
-    /// `provenance:touched`: a chat's files, turn by turn.
-    Touched(Touched),
-    /// `search`: the chats that match, best first.
-    SearchResults(SearchResults),
-    /// `attachment:get`: a kept attachment's bytes.
-    Attachment(Attachment),
-    /// `provenance:blame`: a file's lines and who last wrote each region.
-    Blame(Box<Blame>),
-    /// `files:list`: one directory's entries.
-    FileListing(FileListing),
-    /// `files:read`: a file's text.
-    FileText(FileText),
-    /// `git:status`.
-    GitStatus(GitStatus),
-    /// `git:diff`.
-    GitDiff(GitDiff),
-    /// `git:commit`: the new commit.
-    GitCommitted(GitCommitted),
-    /// `git:push`: what was pushed, or that the remote was up to date.
-    GitPushed(GitPushed),
 }
