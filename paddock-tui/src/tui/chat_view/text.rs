@@ -144,16 +144,7 @@ pub(crate) fn fit_end(s: &str, max: usize, ellipsis: &str) -> String {
         return s.to_owned();
     }
     let room = max.saturating_sub(ellipsis.width());
-    let mut out = String::new();
-    let mut w = 0;
-    for c in s.chars() {
-        let cw = c.width().unwrap_or(0);
-        if w + cw > room {
-            break;
-        }
-        out.push(c);
-        w += cw;
-    }
+    let mut out: String = within(s.chars(), room).collect();
     if max >= ellipsis.width() {
         out.push_str(ellipsis);
     }
@@ -167,19 +158,19 @@ pub(crate) fn fit_start(s: &str, max: usize, ellipsis: &str) -> String {
         return s.to_owned();
     }
     let room = max.saturating_sub(ellipsis.width());
-    let mut tail = Vec::new();
-    let mut w = 0;
-    for c in s.chars().rev() {
-        let cw = c.width().unwrap_or(0);
-        if w + cw > room {
-            break;
-        }
-        tail.push(c);
-        w += cw;
-    }
+    let tail: Vec<char> = within(s.chars().rev(), room).collect();
     let mut out = ellipsis.to_owned();
     out.extend(tail.into_iter().rev());
     out
+}
+
+/// The first of `chars` that fit in `room` columns together.
+fn within(chars: impl Iterator<Item = char>, room: usize) -> impl Iterator<Item = char> {
+    let mut w = 0;
+    chars.take_while(move |c| {
+        w += c.width().unwrap_or(0);
+        w <= room
+    })
 }
 
 /// Spans cut to `max` columns, `ellipsis` at the end when cut.
