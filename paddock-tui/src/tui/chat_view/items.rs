@@ -19,35 +19,8 @@ pub(super) fn item_lines(item: &Item, theme: &Theme, width: usize, out: &mut Vec
     let ellipsis = theme.glyph("…", "...");
     match item {
         Item::User(user) => user_lines(user, theme, width, out),
-        Item::Assistant { text } => {
-            let text = clean(text);
-            if text.trim().is_empty() {
-                out.push(Line::styled("(empty)", theme.style(Role::Dim)));
-            } else {
-                push_wrapped(
-                    out,
-                    text.trim_end(),
-                    width,
-                    &Span::raw(""),
-                    &Span::raw(""),
-                    theme.style(Role::Assistant),
-                );
-            }
-        }
-        Item::Thinking { text, expanded } => {
-            let style = theme.style(Role::Thinking);
-            let fold = theme.fold(!expanded);
-            if *expanded {
-                out.push(Line::styled(format!("{fold} thinking"), style));
-                let indent = Span::raw("  ");
-                push_wrapped(out, clean(text).trim(), width, &indent, &indent, style);
-            } else {
-                let n = count_lines(text.trim());
-                let noun = if n == 1 { "line" } else { "lines" };
-                let head = format!("{fold} thinking{ellipsis} ({n} {noun})");
-                out.push(Line::styled(fit_end(&head, width, ellipsis), style));
-            }
-        }
+        Item::Assistant { text } => assistant_lines(text, theme, width, out),
+        Item::Thinking { text, expanded } => thinking_lines(text, *expanded, theme, width, out),
         Item::Tool(tool) => tool_lines(tool, theme, width, out),
         Item::Compaction {
             pre_tokens,
@@ -74,17 +47,7 @@ pub(super) fn item_lines(item: &Item, theme: &Theme, width: usize, out: &mut Vec
             marker(out, theme, width, text, Role::Warning);
         }
         Item::ApiError { status, text } => {
-            // The CLI's text usually says "API Error: 529 ..." itself.
-            let head = if text
-                .trim_start()
-                .to_ascii_lowercase()
-                .starts_with("api error")
-            {
-                format!("{} ", theme.glyph("✗", "x"))
-            } else {
-                let status = status.map(|s| format!(" {s}")).unwrap_or_default();
-                format!("{} API error{status}: ", theme.glyph("✗", "x"))
-            };
+            let head = api_error_head(*status, text, theme);
             capped_message(out, theme, width, &head, text, Role::Error);
         }
         Item::Error { message } => {
@@ -92,28 +55,7 @@ pub(super) fn item_lines(item: &Item, theme: &Theme, width: usize, out: &mut Vec
             capped_message(out, theme, width, &head, message, Role::Error);
         }
         Item::Notice { kind, message } => {
-            let (glyph, role) = match kind {
-                NoticeKind::Crashed
-                | NoticeKind::ApiError
-                | NoticeKind::PermissionDenied
-                | NoticeKind::UsageLimit => (theme.glyph("⚠", "!"), Role::Error),
-                NoticeKind::Retrying | NoticeKind::Interrupted | NoticeKind::MaxTurns => {
-                    (theme.glyph("⚠", "!"), Role::Warning)
-                }
-                NoticeKind::Info => (theme.glyph("•", "*"), Role::Dim),
-            };
-            // "interrupted: Interrupted. ..." says it twice.
-            let label = notice_label(*kind);
-            let head = if message
-                .trim_start()
-                .to_lowercase()
-                .starts_with(&label.to_lowercase())
-            {
-                format!("{glyph} ")
-            } else {
-                format!("{glyph} {label}: ")
-            };
-            capped_message(out, theme, width, &head, message, role);
+            notice_lines(*kind, message, theme, width, out);
             chip_lines(&item.attachments(), theme, width, out);
         }
         Item::QueuedFlushed { .. } => {
@@ -130,63 +72,100 @@ pub(super) fn item_lines(item: &Item, theme: &Theme, width: usize, out: &mut Vec
     }
 }
 
+fn assistant_lines(text: &str, theme: &Theme, width: usize, out: &mut Vec<Line<'static>>) {
+    let text = clean(text);
+    if text.trim().is_empty() {
+        out.push(Line::styled("(empty)", theme.style(Role::Dim)));
+    } else {
+        push_wrapped(
+            out,
+            text.trim_end(),
+            width,
+            &Span::raw(""),
+            &Span::raw(""),
+            theme.style(Role::Assistant),
+        );
+    }
+}
+
+/// Thinking: its text when expanded, else one line saying how long it is.
+fn thinking_lines(
+    text: &str,
+    expanded: bool,
+    theme: &Theme,
+    width: usize,
+    out: &mut Vec<Line<'static>>,
+) {
+    let ellipsis = theme.glyph("…", "...");
+    let style = theme.style(Role::Thinking);
+    let fold = theme.fold(!expanded);
+    if expanded {
+        out.push(Line::styled(format!("{fold} thinking"), style));
+        let indent = Span::raw("  ");
+        push_wrapped(out, clean(text).trim(), width, &indent, &indent, style);
+    } else {
+        let n = count_lines(text.trim());
+        let noun = if n == 1 { "line" } else { "lines" };
+        let head = format!("{fold} thinking{ellipsis} ({n} {noun})");
+        out.push(Line::styled(fit_end(&head, width, ellipsis), style));
+    }
+}
+
+/// What goes before an API error's text: the status, unless the text says it already.
+fn api_error_head(status: Option<u16>, text: &str, theme: &Theme) -> String {
+    // The CLI's text usually says "API Error: 529 ..." itself.
+    if text
+        .trim_start()
+        .to_ascii_lowercase()
+        .starts_with("api error")
+    {
+        format!("{} ", theme.glyph("✗", "x"))
+    } else {
+        let status = status.map(|s| format!(" {s}")).unwrap_or_default();
+        format!("{} API error{status}: ", theme.glyph("✗", "x"))
+    }
+}
+
+/// A notice: its glyph and colour by kind, its label unless the message starts with it.
+fn notice_lines(
+    kind: NoticeKind,
+    message: &str,
+    theme: &Theme,
+    width: usize,
+    out: &mut Vec<Line<'static>>,
+) {
+    let (glyph, role) = match kind {
+        NoticeKind::Crashed
+        | NoticeKind::ApiError
+        | NoticeKind::PermissionDenied
+        | NoticeKind::UsageLimit => (theme.glyph("⚠", "!"), Role::Error),
+        NoticeKind::Retrying | NoticeKind::Interrupted | NoticeKind::MaxTurns => {
+            (theme.glyph("⚠", "!"), Role::Warning)
+        }
+        NoticeKind::Info => (theme.glyph("•", "*"), Role::Dim),
+    };
+    // "interrupted: Interrupted. ..." says it twice.
+    let label = notice_label(kind);
+    let head = if message
+        .trim_start()
+        .to_lowercase()
+        .starts_with(&label.to_lowercase())
+    {
+        format!("{glyph} ")
+    } else {
+        format!("{glyph} {label}: ")
+    };
+    capped_message(out, theme, width, &head, message, role);
+}
+
 fn user_lines(user: &UserItem, theme: &Theme, width: usize, out: &mut Vec<Line<'static>>) {
     // A background task's report, written by claude as a user row: a notice, not a message.
     if let Some(note) = crate::message::task_notification(&user.text) {
-        let status = match note.status.as_str() {
-            "" | "completed" => String::new(),
-            other => format!(" ({other})"),
-        };
-        push_wrapped(
-            out,
-            &clean(&format!(
-                "{} background task: {}{status}",
-                theme.glyph("⚙", "*"),
-                note.summary
-            )),
-            width,
-            &Span::raw(""),
-            &Span::raw("  "),
-            theme.style(Role::Dim),
-        );
-        if let Some(first) = note.result.lines().find(|l| !l.trim().is_empty()) {
-            push_wrapped(
-                out,
-                &clean(first),
-                width,
-                &Span::raw("  "),
-                &Span::raw("  "),
-                theme.style(Role::Dim),
-            );
-        }
+        task_report_lines(&note, theme, width, out);
         return;
     }
     if let Some(attribution) = &user.attribution {
-        // The sender's title fit for one line; a blank one gives way to its session id.
-        let attribution = match attribution {
-            Attribution::Sent {
-                from_session_id,
-                from_project,
-                from_title,
-            } => Attribution::Sent {
-                from_session_id: from_session_id.clone(),
-                from_project: from_project.clone(),
-                from_title: from_title
-                    .as_deref()
-                    .filter(|t| !t.trim().is_empty())
-                    .map(clean_title),
-            },
-            other => other.clone(),
-        };
-        let (text, role) = theme.attribution(&attribution);
-        push_wrapped(
-            out,
-            &clean(&text),
-            width,
-            &Span::raw(""),
-            &Span::raw("  "),
-            theme.style(role),
-        );
+        attribution_lines(attribution, theme, width, out);
     }
     let style = theme.style(Role::User);
     let text = clean(user.request());
@@ -215,6 +194,76 @@ fn user_lines(user: &UserItem, theme: &Theme, width: usize, out: &mut Vec<Line<'
         theme,
         width,
         out,
+    );
+}
+
+/// A background task's report (a user row claude wrote): a notice line and its result's first
+/// line.
+fn task_report_lines(
+    note: &crate::message::TaskNotification,
+    theme: &Theme,
+    width: usize,
+    out: &mut Vec<Line<'static>>,
+) {
+    let status = match note.status.as_str() {
+        "" | "completed" => String::new(),
+        other => format!(" ({other})"),
+    };
+    push_wrapped(
+        out,
+        &clean(&format!(
+            "{} background task: {}{status}",
+            theme.glyph("⚙", "*"),
+            note.summary
+        )),
+        width,
+        &Span::raw(""),
+        &Span::raw("  "),
+        theme.style(Role::Dim),
+    );
+    if let Some(first) = note.result.lines().find(|l| !l.trim().is_empty()) {
+        push_wrapped(
+            out,
+            &clean(first),
+            width,
+            &Span::raw("  "),
+            &Span::raw("  "),
+            theme.style(Role::Dim),
+        );
+    }
+}
+
+/// Who injected a turn, on a line above it.
+fn attribution_lines(
+    attribution: &Attribution,
+    theme: &Theme,
+    width: usize,
+    out: &mut Vec<Line<'static>>,
+) {
+    // The sender's title fit for one line; a blank one gives way to its session id.
+    let attribution = match attribution {
+        Attribution::Sent {
+            from_session_id,
+            from_project,
+            from_title,
+        } => Attribution::Sent {
+            from_session_id: from_session_id.clone(),
+            from_project: from_project.clone(),
+            from_title: from_title
+                .as_deref()
+                .filter(|t| !t.trim().is_empty())
+                .map(clean_title),
+        },
+        other => other.clone(),
+    };
+    let (text, role) = theme.attribution(&attribution);
+    push_wrapped(
+        out,
+        &clean(&text),
+        width,
+        &Span::raw(""),
+        &Span::raw("  "),
+        theme.style(role),
     );
 }
 

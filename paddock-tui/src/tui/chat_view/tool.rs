@@ -82,13 +82,28 @@ fn tool_head(tool: &ToolItem, theme: &Theme, width: usize) -> Line<'static> {
     fit_spans(spans, width, ellipsis)
 }
 
+/// An expanded tool call's lines under its head: its input, then (when it says more) its output.
 fn tool_body(tool: &ToolItem, theme: &Theme, width: usize, out: &mut Vec<Line<'static>>) {
     let gutter = Span::styled(theme.glyph("  │ ", "  | "), theme.style(Role::Dim));
+    if input_lines(tool, theme, width, &gutter, out) {
+        result_lines(tool, theme, width, &gutter, out);
+    }
+}
+
+/// What the call was given, behind the gutter: a command, an edit's diff, a file's content,
+/// else its input's fields; whether its output is worth showing too (not for an edit or a
+/// write that went through: the input says it all).
+fn input_lines(
+    tool: &ToolItem,
+    theme: &Theme,
+    width: usize,
+    gutter: &Span<'static>,
+    out: &mut Vec<Line<'static>>,
+) -> bool {
     let dim = theme.style(Role::Dim);
     let normal = theme.style(Role::Normal);
     let input = &tool.input;
     let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(clean);
-    // What the call was given.
     let mut show_output = true;
     match tool.name.as_str() {
         "Bash" => {
@@ -100,7 +115,7 @@ fn tool_body(tool: &ToolItem, theme: &Theme, width: usize, out: &mut Vec<Line<'s
                     .enumerate()
                     .map(|(i, l)| (format!("{} {l}", if i == 0 { "$" } else { " " }), style))
                     .collect();
-                section(out, theme, width, &gutter, &lines, INPUT_CAP);
+                section(out, theme, width, gutter, &lines, INPUT_CAP);
             }
         }
         "Edit" | "MultiEdit" => {
@@ -121,31 +136,40 @@ fn tool_body(tool: &ToolItem, theme: &Theme, width: usize, out: &mut Vec<Line<'s
                         .map(|l| (format!("+ {l}"), theme.style(Role::Success))),
                 );
             }
-            section(out, theme, width, &gutter, &lines, OUTPUT_CAP);
+            section(out, theme, width, gutter, &lines, OUTPUT_CAP);
             show_output = tool.result.as_ref().is_some_and(|r| r.is_error);
         }
         "Write" => {
             let content = text(input, "content").unwrap_or_default();
             let lines: Vec<_> = content.lines().map(|l| (l.to_owned(), normal)).collect();
-            section(out, theme, width, &gutter, &lines, OUTPUT_CAP);
+            section(out, theme, width, gutter, &lines, OUTPUT_CAP);
             show_output = tool.result.as_ref().is_some_and(|r| r.is_error);
         }
         _ => {
             let lines = input_fields(input);
             let lines: Vec<_> = lines.into_iter().map(|l| (l, dim)).collect();
-            section(out, theme, width, &gutter, &lines, INPUT_CAP);
+            section(out, theme, width, gutter, &lines, INPUT_CAP);
         }
     }
-    if !show_output {
-        return;
-    }
-    // What it answered.
+    show_output
+}
+
+/// What the call answered, behind the gutter (`running…` while it runs).
+fn result_lines(
+    tool: &ToolItem,
+    theme: &Theme,
+    width: usize,
+    gutter: &Span<'static>,
+    out: &mut Vec<Line<'static>>,
+) {
+    let dim = theme.style(Role::Dim);
+    let normal = theme.style(Role::Normal);
     match &tool.result {
         None => section(
             out,
             theme,
             width,
-            &gutter,
+            gutter,
             &[(format!("running{}", theme.glyph("…", "...")), dim)],
             1,
         ),
@@ -157,14 +181,7 @@ fn tool_body(tool: &ToolItem, theme: &Theme, width: usize, out: &mut Vec<Line<'s
                 output = output.split_once('\n').map_or("", |(_, rest)| rest);
             }
             if output.trim().is_empty() {
-                section(
-                    out,
-                    theme,
-                    width,
-                    &gutter,
-                    &[("(no output)".into(), dim)],
-                    1,
-                );
+                section(out, theme, width, gutter, &[("(no output)".into(), dim)], 1);
             } else {
                 let style = if result.is_error {
                     theme.style(Role::Error)
@@ -172,7 +189,7 @@ fn tool_body(tool: &ToolItem, theme: &Theme, width: usize, out: &mut Vec<Line<'s
                     normal
                 };
                 let lines: Vec<_> = output.lines().map(|l| (l.to_owned(), style)).collect();
-                output_section(out, theme, width, &gutter, &lines);
+                output_section(out, theme, width, gutter, &lines);
             }
         }
     }
