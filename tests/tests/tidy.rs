@@ -19,7 +19,6 @@ const OVERSIZE: &[(&str, usize)] = &[
     ("paddockd/src/runner/chat.rs", 1484),
     ("paddock-tui/src/tui/triggers_view.rs", 1299),
     ("paddockd/src/git.rs", 1230),
-    ("paddock-tui/src/tui/chat_view.rs", 1159),
     ("paddockd/src/provenance/mod.rs", 1156),
     ("paddockd/src/management/mod.rs", 1136),
     ("paddockd/src/config.rs", 1143),

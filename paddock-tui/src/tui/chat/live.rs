@@ -24,7 +24,13 @@ impl ChatView {
             return false;
         }
         self.note_seq(&routing.job_id, routing.seq);
-        match &frame.event {
+        self.apply_event(&frame.event, &routing.job_id)
+    }
+
+    /// Applies one event of job `job_id` (already checked to be new); whether anything on
+    /// screen changed.
+    fn apply_event(&mut self, event: &ChatEvent, job_id: &str) -> bool {
+        match event {
             ChatEvent::User(turn) => {
                 self.close_open();
                 self.drop_replayed_turn(turn.message_id.as_deref(), &turn.text);
@@ -35,7 +41,7 @@ impl ChatView {
                     attribution: turn.attribution.clone(),
                     hydrated: false,
                     timestamp: None,
-                    job_id: Some(routing.job_id.clone()),
+                    job_id: Some(job_id.to_owned()),
                 }));
                 true
             }
@@ -86,36 +92,28 @@ impl ChatView {
                 }
                 true
             }
-            ChatEvent::Error(err) => {
-                self.close_open();
-                self.push(Item::Error {
-                    message: err.message.clone(),
-                });
-                true
-            }
-            ChatEvent::Notice(notice) => {
-                self.close_open();
-                self.push(Item::Notice {
-                    kind: notice.kind,
-                    message: notice.message.clone(),
-                });
-                true
-            }
-            ChatEvent::QueuedFlushed(q) => {
-                self.close_open();
-                self.push(Item::QueuedFlushed {
-                    message: q.message.clone(),
-                });
-                true
-            }
-            ChatEvent::KilledTask(k) => {
-                self.close_open();
-                self.push(Item::KilledTask {
-                    message: k.message.clone(),
-                });
-                true
-            }
+            ChatEvent::Error(err) => self.push_marker(Item::Error {
+                message: err.message.clone(),
+            }),
+            ChatEvent::Notice(notice) => self.push_marker(Item::Notice {
+                kind: notice.kind,
+                message: notice.message.clone(),
+            }),
+            ChatEvent::QueuedFlushed(q) => self.push_marker(Item::QueuedFlushed {
+                message: q.message.clone(),
+            }),
+            ChatEvent::KilledTask(k) => self.push_marker(Item::KilledTask {
+                message: k.message.clone(),
+            }),
         }
+    }
+
+    /// Ends the open text and thinking and adds a marker item after them (an error, a notice);
+    /// the screen changed.
+    fn push_marker(&mut self, item: Item) -> bool {
+        self.close_open();
+        self.push(item);
+        true
     }
 
     fn note_seq(&mut self, job: &str, seq: u64) {

@@ -63,22 +63,23 @@ impl ChatView {
 
     /// Jumps to the end and follows new content.
     pub fn to_end(&mut self) {
-        self.scroll.follow = true;
-        self.scroll.pending = 0;
-        self.scroll.from_end = false;
-        self.scroll.to_start = false;
-        self.scroll.reveal = false;
-        self.scroll.jump = None;
+        self.go_to_an_end(true);
     }
 
     /// Jumps to the first line.
     pub fn to_start(&mut self) {
-        self.scroll.follow = false;
-        self.scroll.pending = 0;
-        self.scroll.from_end = false;
-        self.scroll.to_start = true;
-        self.scroll.reveal = false;
-        self.scroll.jump = None;
+        self.go_to_an_end(false);
+    }
+
+    /// Drops what scrolling had pending and goes to the end (following) or to the start; the
+    /// anchor stays until the next render resolves it.
+    fn go_to_an_end(&mut self, end: bool) {
+        self.scroll = Scroll {
+            follow: end,
+            to_start: !end,
+            anchor: self.scroll.anchor,
+            ..Scroll::default()
+        };
     }
 
     /// The item at the top of the pane as last drawn.

@@ -76,28 +76,39 @@ impl ToolItem {
     fn status(&self, result: &ToolResult) -> ToolStatus {
         let output = result.output.trim();
         if result.is_error {
-            if self.name == "Bash"
-                && let Some(code) = exit_code(output)
-            {
-                return ToolStatus::Failed(format!("exit {code}"));
-            }
-            return ToolStatus::Failed(if output.is_empty() {
-                "failed".to_owned()
-            } else {
-                one_line(output, 80)
-            });
+            return self.failure(output);
         }
+        let interrupted = result
+            .detail
+            .as_ref()
+            .and_then(|d| d.get("interrupted"))
+            .and_then(Value::as_bool)
+            == Some(true);
+        if self.name == "Bash" && interrupted {
+            return ToolStatus::Failed("interrupted".to_owned());
+        }
+        ToolStatus::Done(self.what_it_did(result, output))
+    }
+
+    /// Why a failed call failed: a command's exit code, else the error's first line.
+    fn failure(&self, output: &str) -> ToolStatus {
+        if self.name == "Bash"
+            && let Some(code) = exit_code(output)
+        {
+            return ToolStatus::Failed(format!("exit {code}"));
+        }
+        ToolStatus::Failed(if output.is_empty() {
+            "failed".to_owned()
+        } else {
+            one_line(output, 80)
+        })
+    }
+
+    /// What a call that went through did, in a few words (empty for most tools).
+    fn what_it_did(&self, result: &ToolResult, output: &str) -> String {
         let input = &self.input;
-        let done = match self.name.as_str() {
+        match self.name.as_str() {
             "Bash" => {
-                let detail = result.detail.as_ref();
-                if detail
-                    .and_then(|d| d.get("interrupted"))
-                    .and_then(Value::as_bool)
-                    == Some(true)
-                {
-                    return ToolStatus::Failed("interrupted".to_owned());
-                }
                 if input.get("run_in_background").and_then(Value::as_bool) == Some(true) {
                     "in background".to_owned()
                 } else {
@@ -146,8 +157,7 @@ impl ToolItem {
                 }
             }
             _ => String::new(),
-        };
-        ToolStatus::Done(done)
+        }
     }
 }
 

@@ -83,6 +83,19 @@ impl TreeState {
     /// (and an open range), else the cursor's chat; with `subtree`, each with all its
     /// descendants, folded or not.
     pub fn targets(&self, subtree: bool) -> Vec<(String, String)> {
+        let chosen = self.chosen();
+        let mut out = Vec::new();
+        for slug in self.projects_of(&chosen) {
+            let Some(set) = chosen.get(slug) else {
+                continue;
+            };
+            self.push_targets(&mut out, slug, set, subtree);
+        }
+        out
+    }
+
+    /// The chosen chats by project: the marked ones and an open range's, else the cursor's.
+    fn chosen(&self) -> HashMap<&str, HashSet<&str>> {
         let mut chosen: HashMap<&str, HashSet<&str>> = HashMap::new();
         for (project, set) in &self.marks {
             chosen
@@ -101,21 +114,23 @@ impl TreeState {
                 }
             }
         }
-        if chosen.is_empty() {
-            match &self.cursor {
-                Some(RowId::Chat {
-                    project,
-                    session_id,
-                }) => {
-                    chosen
-                        .entry(project.as_str())
-                        .or_default()
-                        .insert(session_id.as_str());
-                }
-                _ => return Vec::new(),
-            }
+        if chosen.is_empty()
+            && let Some(RowId::Chat {
+                project,
+                session_id,
+            }) = &self.cursor
+        {
+            chosen
+                .entry(project.as_str())
+                .or_default()
+                .insert(session_id.as_str());
         }
-        let mut out = Vec::new();
+        chosen
+    }
+
+    /// The projects of `chosen`, in the tree's order, then those not (yet) in the project
+    /// list, by slug.
+    fn projects_of<'a>(&'a self, chosen: &HashMap<&'a str, HashSet<&str>>) -> Vec<&'a str> {
         let mut projects: Vec<&str> = self.projects.iter().map(|p| p.slug.as_str()).collect();
         // Chats of a project not (yet) in the project list still count.
         let mut others: Vec<&str> = chosen
@@ -125,38 +140,44 @@ impl TreeState {
             .collect();
         others.sort_unstable();
         projects.extend(others);
-        for slug in projects {
-            let Some(set) = chosen.get(slug) else {
+        projects
+    }
+
+    /// The chosen chats `set` of project `slug` (with their descendants when `subtree`), in
+    /// display order: the active chats, then the archived ones.
+    fn push_targets(
+        &self,
+        out: &mut Vec<(String, String)>,
+        slug: &str,
+        set: &HashSet<&str>,
+        subtree: bool,
+    ) {
+        let active = self.chats.get(slug);
+        // The active chats, then the archived ones (those not active too).
+        for (chats, archived) in [(active, false), (self.archived.get(slug), true)] {
+            let Some(chats) = chats else {
                 continue;
             };
-            let active = self.chats.get(slug);
-            // The active chats, then the archived ones (those not active too).
-            for (chats, archived) in [(active, false), (self.archived.get(slug), true)] {
-                let Some(chats) = chats else {
+            // Within a chosen chat's subtree: its level.
+            let mut inside: Option<usize> = None;
+            for &i in &chats.order {
+                let level = chats.level[i];
+                let chat = &chats.list[i];
+                if archived && active.is_some_and(|a| a.by_id.contains_key(&chat.session_id)) {
                     continue;
-                };
-                // Within a chosen chat's subtree: its level.
-                let mut inside: Option<usize> = None;
-                for &i in &chats.order {
-                    let level = chats.level[i];
-                    let chat = &chats.list[i];
-                    if archived && active.is_some_and(|a| a.by_id.contains_key(&chat.session_id)) {
-                        continue;
-                    }
-                    if inside.is_some_and(|l| level > l) {
-                        out.push((slug.to_owned(), chat.session_id.clone()));
-                        continue;
-                    }
-                    inside = None;
-                    if set.contains(chat.session_id.as_str()) {
-                        out.push((slug.to_owned(), chat.session_id.clone()));
-                        if subtree {
-                            inside = Some(level);
-                        }
+                }
+                if inside.is_some_and(|l| level > l) {
+                    out.push((slug.to_owned(), chat.session_id.clone()));
+                    continue;
+                }
+                inside = None;
+                if set.contains(chat.session_id.as_str()) {
+                    out.push((slug.to_owned(), chat.session_id.clone()));
+                    if subtree {
+                        inside = Some(level);
                     }
                 }
             }
         }
-        out
     }
 }

@@ -49,14 +49,8 @@ impl Chats {
                 None => roots.push(i),
             }
         }
-        let rank: HashMap<&str, usize> = previous
-            .map(|prev| {
-                prev.order
-                    .iter()
-                    .enumerate()
-                    .map(|(pos, &i)| (prev.list[i].session_id.as_str(), pos))
-                    .collect()
-            })
+        let rank = previous
+            .map(|prev| prev.positions(&prev.order))
             .unwrap_or_default();
         if !rank.is_empty() {
             roots = merge_order(&roots, &list, &rank);
@@ -93,6 +87,15 @@ impl Chats {
         }
     }
 
+    /// Each chat's position in `order` (one of this list's display orders), by session id.
+    fn positions<'a>(&'a self, order: &[usize]) -> HashMap<&'a str, usize> {
+        order
+            .iter()
+            .enumerate()
+            .map(|(pos, &i)| (self.list[i].session_id.as_str(), pos))
+            .collect()
+    }
+
     pub(super) fn get(&self, session_id: &str) -> Option<&ChatSummary> {
         self.by_id.get(session_id).and_then(|&i| self.list.get(i))
     }
@@ -112,14 +115,8 @@ fn flat_order(list: &[ChatSummary], previous: Option<&Chats>) -> Vec<usize> {
     let mut by_time: Vec<usize> = (0..list.len()).collect();
     // Newest first; `None` sorts below every time.
     by_time.sort_by(|&a, &b| times[b].cmp(&times[a]).then(a.cmp(&b)));
-    let rank: HashMap<&str, usize> = previous
-        .map(|prev| {
-            prev.flat
-                .iter()
-                .enumerate()
-                .map(|(pos, &i)| (prev.list[i].session_id.as_str(), pos))
-                .collect()
-        })
+    let rank = previous
+        .map(|prev| prev.positions(&prev.flat))
         .unwrap_or_default();
     if rank.is_empty() {
         by_time
