@@ -19,7 +19,6 @@ const OVERSIZE: &[(&str, usize)] = &[
     ("paddock-tui/src/tui/mod.rs", 1730),
     ("paddock-tui/src/tui/tree.rs", 1572),
     ("paddock-tui/src/tui/triggers_view.rs", 1299),
-    ("paddockd/src/git.rs", 1230),
     ("paddock-tui/src/tui/chat_view.rs", 1159),
     ("paddock-tui/src/tui/chat.rs", 1130),
     ("paddockd/src/provenance/mod.rs", 1156),
