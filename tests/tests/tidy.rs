@@ -17,7 +17,6 @@ const OVERSIZE: &[(&str, usize)] = &[
     ("paddock-tui/src/cli.rs", 1790),
     ("paddock-tui/src/tui/mod.rs", 1730),
     ("paddock-tui/src/tui/triggers_view.rs", 1299),
-    ("paddockd/src/provenance/mod.rs", 1156),
     ("paddockd/src/management/mod.rs", 1136),
     ("paddockd/src/config.rs", 1143),
     ("paddock-tui/src/tui/search_view.rs", 942),
