@@ -15,10 +15,7 @@ const MAX_LINES: usize = 800;
 const OVERSIZE: &[(&str, usize)] = &[
     ("paddock-tui/src/tui/app.rs", 2110),
     ("paddock-tui/src/tui/mod.rs", 1730),
-    ("paddockd/src/runner/chat.rs", 1484),
     ("paddock-tui/src/tui/triggers_view.rs", 1299),
-    ("paddockd/src/git.rs", 1230),
-    ("paddockd/src/provenance/mod.rs", 1156),
     ("paddockd/src/management/mod.rs", 1136),
     ("paddockd/src/config.rs", 1143),
     ("paddock-tui/src/tui/search_view.rs", 942),
@@ -50,7 +47,6 @@ const UNTRACKED_SPAWNS: &[(&str, usize)] = &[
     ("paddockd/src/hub.rs", 1),
     ("paddockd/src/index/indexer.rs", 2),
     ("paddockd/src/index/mod.rs", 1),
-    ("paddockd/src/runner/chat.rs", 3),
     ("paddockd/src/runner/process.rs", 2),
     ("paddockd/src/runner/release.rs", 1),
     ("paddockd/src/search/mod.rs", 1),
