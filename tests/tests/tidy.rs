@@ -14,7 +14,6 @@ const MAX_LINES: usize = 800;
 /// Files over [`MAX_LINES`] today, with their size: they may shrink, not grow.
 const OVERSIZE: &[(&str, usize)] = &[
     ("paddock-tui/src/tui/app.rs", 2110),
-    ("paddock-tui/src/cli.rs", 1790),
     ("paddock-tui/src/tui/mod.rs", 1730),
     ("paddock-tui/src/tui/triggers_view.rs", 1299),
     ("paddockd/src/management/mod.rs", 1136),
