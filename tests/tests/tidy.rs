@@ -19,7 +19,6 @@ const OVERSIZE: &[(&str, usize)] = &[
     ("paddockd/src/management/mod.rs", 1136),
     ("paddockd/src/config.rs", 1143),
     ("paddock-tui/src/tui/search_view.rs", 942),
-    ("paddockd/src/agent/tools.rs", 996),
     ("paddockd/src/chats.rs", 919),
     ("paddockd/src/projects.rs", 844),
     ("paddock-tui/src/tui/keys.rs", 808),

@@ -9,7 +9,7 @@ use super::ending::{TurnEnd, cancelled, failure};
 use super::{ChatCmd, ChatTask, Live, hold_or_refuse};
 use crate::runner::Cmd;
 use crate::runner::background::Background;
-use crate::runner::process::{ClaudeProcess, SessionStart, SpawnSpec};
+use crate::runner::process::{ClaudeEnv, ClaudeProcess, SessionStart, SpawnSpec};
 use crate::runner::translate::Translator;
 
 /// How a process for a turn is started, if one must be.
@@ -93,10 +93,7 @@ impl ChatTask {
                 SessionStart::New(self.session_id.clone())
             },
             model: launch.model.clone(),
-            claude_home: cfg.claude_home.clone(),
-            tmp_dir: cfg.data_dir.join("tmp"),
-            max_retries: cfg.claude_max_retries,
-            extra_env: cfg.claude_env.clone(),
+            env: ClaudeEnv::of(&cfg),
             mcp_config: crate::agent::write_mcp_config(
                 &cfg,
                 &self.session_id,
