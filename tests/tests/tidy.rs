@@ -17,7 +17,6 @@ const OVERSIZE: &[(&str, usize)] = &[
     ("paddock-tui/src/cli.rs", 1790),
     ("paddock-tui/src/tui/tree.rs", 1572),
     ("paddockd/src/runner/chat.rs", 1484),
-    ("paddock-tui/src/tui/triggers_view.rs", 803),
     ("paddockd/src/git.rs", 1230),
     ("paddock-tui/src/tui/chat_view.rs", 1159),
     ("paddock-tui/src/tui/chat.rs", 1130),
@@ -27,7 +26,6 @@ const OVERSIZE: &[(&str, usize)] = &[
     ("paddockd/src/agent/tools.rs", 996),
     ("paddockd/src/chats.rs", 919),
     ("paddockd/src/projects.rs", 844),
-    ("paddock-tui/src/tui/keys.rs", 808),
     ("paddockd/src/websocket.rs", 802),
 ];
 

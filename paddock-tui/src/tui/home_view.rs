@@ -200,12 +200,7 @@ impl Overlay for HomeView {
                 project_slug,
                 session_id,
                 title,
-            } => Reaction::ShowChat {
-                project_slug,
-                session_id,
-                title,
-                entry: None,
-            },
+            } => Reaction::show_chat(project_slug, session_id, title),
             HomeOutcome::Closed => Reaction::Close,
             HomeOutcome::Ignored => Reaction::Pass(command),
         }

@@ -81,6 +81,18 @@ pub enum Reaction {
     },
 }
 
+impl Reaction {
+    /// Shows this chat from the view (no transcript entry to go to).
+    pub fn show_chat(project_slug: String, session_id: String, title: String) -> Self {
+        Reaction::ShowChat {
+            project_slug,
+            session_id,
+            title,
+            entry: None,
+        }
+    }
+}
+
 /// What a view gets to work with: the screen's page, the tree to read, the status line, and
 /// the requests to make.
 pub struct Cx<'a> {

@@ -17,7 +17,7 @@
 
 use chrono::{DateTime, FixedOffset, Local};
 use paddock_proto::{
-    Fired, Reply, RunStatus, RunSummary, SessionPolicy, TriggerInfo, TriggerKind, TriggerSet,
+    Reply, RunStatus, RunSummary, SessionPolicy, TriggerInfo, TriggerKind, TriggerSet,
 };
 use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -28,7 +28,7 @@ use ratatui::widgets::Paragraph;
 use unicode_width::UnicodeWidthStr;
 
 use super::action::Action;
-use super::fetch::{Doing, Fetch, picked, unexpected};
+use super::fetch::{Doing, Fetch, picked};
 use super::files_view::scroll_to;
 use super::keys::{self, Command, Context, label_for};
 use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
@@ -101,21 +101,6 @@ pub fn act_request(act: Act, id: TriggerId) -> Option<paddock_proto::Request> {
 /// The request the form's save sends.
 pub fn save_request(set: TriggerSet) -> paddock_proto::Request {
     paddock_proto::Request::TriggerSet(Box::new(set))
-}
-
-/// An act's answer when no Triggers view asked for it (it closed since): said on the status
-/// line.
-pub fn act_notice(act: Act, result: &Result<Reply, String>) -> String {
-    match result {
-        Ok(Reply::Fired(Fired {
-            skipped: Some(reason),
-            ..
-        })) => format!("the trigger was not fired: {reason}"),
-        Ok(Reply::Fired(_)) => "the trigger fired".to_owned(),
-        Ok(Reply::Ack) => "the trigger was removed".to_owned(),
-        Ok(other) => format!("{}: {}", act.what(), unexpected(other)),
-        Err(reason) => format!("{} failed: {reason}", act.what()),
-    }
 }
 
 /// What `f` and `d` do, once confirmed.
@@ -629,12 +614,7 @@ impl TriggersView {
                 project_slug,
                 session_id,
                 title,
-            } => Reaction::ShowChat {
-                project_slug,
-                session_id,
-                title,
-                entry: None,
-            },
+            } => Reaction::show_chat(project_slug, session_id, title),
             TriggersOutcome::Closed => Reaction::Close,
             TriggersOutcome::Ignored => Reaction::Pass(command),
         }
@@ -729,81 +709,19 @@ impl Overlay for TriggersView {
     }
 }
 
-/// The question `f` or `d` asks.
-fn question(confirm: &Confirm) -> String {
-    let id = &confirm.trigger;
-    let project = project_label(&id.project_slug);
-    if confirm.fire {
-        format!("Fire {} in {project} now? y fires it.", id.name)
-    } else {
-        format!(
-            "Remove {} from {project}'s project.toml? y removes it.",
-            id.name
-        )
-    }
-}
-
-/// What an act came to, in a sentence.
-fn act_said(act: Act, id: &TriggerId, result: Result<Reply, String>) -> Said {
-    let name = &id.name;
-    let failed = |reason: String| Said {
-        text: format!("Could not {} {name}: {reason}", act.verb()),
-        role: Role::Error,
-    };
-    match (act, result) {
-        (_, Err(reason)) => failed(reason),
-        (
-            Act::Fire,
-            Ok(Reply::Fired(Fired {
-                skipped: Some(reason),
-                ..
-            })),
-        ) => Said {
-            text: format!("{name} was not fired: {reason}"),
-            role: Role::Warning,
-        },
-        (
-            Act::Fire,
-            Ok(Reply::Fired(Fired {
-                session_id: Some(session_id),
-                ..
-            })),
-        ) => Said {
-            text: format!(
-                "Fired {name}: it runs in chat {}.",
-                session_id.chars().take(8).collect::<String>()
-            ),
-            role: Role::Success,
-        },
-        (Act::Fire, Ok(Reply::Fired(_))) => {
-            failed("paddockd answered with neither a chat nor a reason for skipping".to_owned())
-        }
-        (Act::Save, Ok(Reply::Trigger(t))) => Said {
-            text: format!(
-                "Saved {} in {}: {}.",
-                t.name,
-                project_label(&t.project_slug),
-                trigger_when(&t.spec)
-            ),
-            role: Role::Success,
-        },
-        (Act::Remove, Ok(Reply::Ack)) => Said {
-            text: format!("Removed {name} from {}.", project_label(&id.project_slug)),
-            role: Role::Success,
-        },
-        (_, Ok(other)) => failed(unexpected(&other)),
-    }
-}
-
 mod form;
 mod render;
+mod said;
 pub use form::parse_when;
 use form::{FIELDS, Form, SESSION};
 pub use render::render_triggers;
+pub use said::act_notice;
+use said::{act_said, question};
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use paddock_proto::Fired;
     use paddock_proto::{HookEvent, MissedPolicy, Origin, TriggerSpec};
 
     fn trigger(

@@ -339,12 +339,7 @@ impl Overlay for UsageView {
                 project_slug,
                 session_id,
                 title,
-            } => Reaction::ShowChat {
-                project_slug,
-                session_id,
-                title,
-                entry: None,
-            },
+            } => Reaction::show_chat(project_slug, session_id, title),
             UsageOutcome::Closed => Reaction::Close,
             UsageOutcome::Ignored => Reaction::Pass(command),
         }
