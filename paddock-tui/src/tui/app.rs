@@ -2,8 +2,13 @@
 //! (`tui::run`) performs what [`Action`]s ask for and feeds results back in.
 //!
 //! Keys go through one table ([`keys::command_for`]), in the context of what has the focus:
-//! the help overlay, History, the composer, the chat pane or the tree. The tree's state is a
-//! [`TreeState`], the open chat a [`ChatView`], the draft a [`Composer`].
+//! the top of the [`Overlays`] stack (the views over the panes: the help, the inbox, the
+//! search, Changes... see [`super::overlay`]), else History, the composer, the chat pane or
+//! the tree. The tree's state is a [`TreeState`], the open chat a [`ChatView`], the draft a
+//! [`Composer`]. The app's side of each is a file of `app/`: `compose` (drafts, sending,
+//! attaching), `tree_keys` (the tree's keys, the filter, a delete's question), `chat_keys`
+//! (opening a chat, its keys, History), `views` (the global keys and the views they open,
+//! answers and news routed to the views).
 //!
 //! What the TUI remembers between runs ([`Prefs`]: drafts and models per chat, folds, flat or
 //! nested, the last view, the theme) is kept in step here after every key

@@ -2,9 +2,10 @@
 //! History and the help overlay.
 //!
 //! [`app::App`] is the state and [`render::render`] draws it; this module is the event loop
-//! that feeds the state from the keyboard, the daemon's pushed events and the answers of
-//! requests it runs in background tasks. It never draws per event: changes mark the screen
-//! dirty, and a dirty screen is drawn at most every [`FRAME`] once pending input is drained.
+//! that feeds the state from the keyboard, the daemon's pushed events (`news.rs`) and the
+//! answers (`replies.rs`) of requests it runs in background tasks (`requests.rs`). It never
+//! draws per event: changes mark the screen dirty, and a dirty screen is drawn at most every
+//! [`FRAME`] once pending input is drained.
 //!
 //! The open chat: its transcript is read, then the chat is subscribed with `wantReplay`, so
 //! a running (or just finished) turn is replayed from its `chat:user` frame; the chat view

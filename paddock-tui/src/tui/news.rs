@@ -2,7 +2,7 @@
 //! over the panes read again what they show ([`News`]), a chat that needs the user is
 //! announced to the terminal.
 
-use paddock_proto::{ChatEvent, ChatUpdate, HubFrame, Request};
+use paddock_proto::{ChatEvent, HubFrame};
 
 use super::fetch::{Doing, Fetch};
 use super::overlay::News;
@@ -178,13 +178,7 @@ impl EventLoop {
         if ended {
             chat.set_running(false);
             self.app.composer.set_running(false);
-            self.command(
-                Doing::MarkRead,
-                Request::ChatUpdate(ChatUpdate {
-                    session_ids: vec![sid],
-                    action: paddock_proto::ChatAction::Read,
-                }),
-            );
+            self.command(Doing::MarkRead, super::requests::mark_read(sid));
         }
         changed || ended
     }

@@ -9,10 +9,17 @@ use super::{EventLoop, Msg, app, attachment_view, chat_send, triggers_view};
 use crate::tui::app::Action;
 
 impl EventLoop {
-    /// Carries out what a key asked for.
+    /// Carries out what a key asked for: a read, a command, or one of the few that do more.
     pub(super) fn perform(&mut self, action: Action) {
+        let action = match fetch_for(action) {
+            Ok(fetch) => return self.fetch(fetch),
+            Err(action) => action,
+        };
+        let action = match command_for(action) {
+            Ok((doing, request)) => return self.command(doing, request),
+            Err(action) => action,
+        };
         match action {
-            Action::Quit => {}
             Action::Refresh => {
                 self.app.notice = None;
                 if self.client.is_some() {
@@ -27,53 +34,23 @@ impl EventLoop {
             Action::Open { session_id, .. } => {
                 self.unsubscribe_others(&session_id);
                 self.reopen_chat();
-                self.command(
-                    Doing::MarkRead,
-                    Request::ChatUpdate(ChatUpdate {
-                        session_ids: vec![session_id],
-                        action: paddock_proto::ChatAction::Read,
-                    }),
-                );
+                self.command(Doing::MarkRead, mark_read(session_id));
             }
-            Action::Update {
-                action,
-                session_ids,
-            } => self.command(
-                Doing::Update,
-                Request::ChatUpdate(ChatUpdate {
-                    session_ids,
-                    action,
-                }),
-            ),
             Action::Stop { session_ids } => {
                 for session_id in session_ids {
-                    self.command(
-                        Doing::Cancel,
-                        Request::ChatCancel(ChatCancel {
-                            session_id,
-                            job_id: None,
-                        }),
-                    );
+                    let cancel = ChatCancel {
+                        session_id,
+                        job_id: None,
+                    };
+                    self.command(Doing::Cancel, Request::ChatCancel(cancel));
                 }
             }
             Action::Send { .. } => self.send(action),
-            Action::LoadAttachment(id) => self.fetch(Fetch::Attachment(id)),
             Action::LoadArchived(slugs) => {
                 for slug in slugs {
                     self.fetch(Fetch::Archived(slug));
                 }
             }
-            Action::Fork { session_id } => self.command(
-                Doing::Fork,
-                Request::ChatFork(paddock_proto::ChatFork {
-                    session_id,
-                    name: None,
-                }),
-            ),
-            Action::Delete { session_ids } => self.command(
-                Doing::Delete,
-                Request::ChatDelete(paddock_proto::SessionIds { session_ids }),
-            ),
             Action::SaveAttachment { path, bytes } => {
                 let tx = self.msgs_tx.clone();
                 tokio::task::spawn_blocking(move || {
@@ -81,102 +58,14 @@ impl EventLoop {
                     let _ = tx.blocking_send(Msg::Saved(result));
                 });
             }
-            Action::Continue { session_id } => self.command(
-                Doing::Continue,
-                Request::ChatContinue(SessionRef { session_id }),
-            ),
-            Action::SetQueue {
-                session_id,
-                message,
-            } => self.command(
-                Doing::Queue,
-                Request::ChatSetQueue(paddock_proto::ChatSetQueue {
-                    session_id,
-                    message,
-                }),
-            ),
-            Action::LoadHistory => self.fetch(Fetch::History),
-            Action::LoadApprovals => self.fetch(Fetch::Approvals),
-            Action::Answer { ids, decision } => self.command(
-                Doing::Answer,
-                Request::ApprovalAnswer(paddock_proto::ApprovalAnswer {
-                    ids,
-                    decision,
-                    message: None,
-                }),
-            ),
-            Action::HistorySeen => self.command(Doing::HistorySeen, Request::HistorySeen),
-            Action::LoadChanges {
-                project_slug,
-                scope,
-            } => self.fetch(Fetch::GitStatus {
-                project_slug,
-                scope,
-            }),
-            Action::LoadDiff {
-                project_slug,
-                scope,
-                path,
-            } => self.fetch(Fetch::GitDiff {
-                project_slug,
-                scope,
-                path,
-            }),
-            Action::LoadProvenance { project_slug, path } => {
-                self.fetch(Fetch::Provenance { project_slug, path });
-            }
-            Action::LoadTouched {
-                project_slug,
-                session_id,
-            } => self.fetch(Fetch::Touched {
-                project_slug,
-                session_id,
-            }),
-            Action::LoadBlame { project_slug, path } => {
-                self.fetch(Fetch::Blame { project_slug, path });
-            }
-            Action::LoadListing {
-                project_slug,
-                path,
-                hidden,
-            } => self.fetch(Fetch::Listing {
-                project_slug,
-                path,
-                hidden,
-            }),
-            Action::LoadFileText { project_slug, path } => {
-                self.fetch(Fetch::FileText { project_slug, path });
-            }
-            Action::Search(asked) => self.fetch(Fetch::Search(asked)),
-            Action::LoadUsage(scope) => self.fetch(Fetch::Usage(scope)),
-            Action::LoadTriggers(project) => self.fetch(Fetch::Triggers(project)),
-            Action::LoadTriggerRuns(id) => self.fetch(Fetch::TriggerRuns(id)),
-            Action::LoadOverview(slug) => self.fetch(Fetch::Overview(slug)),
             Action::Trigger(act, id) => {
                 if let Some(request) = triggers_view::act_request(act, id) {
                     self.command(Doing::Trigger(act), request);
                 }
             }
-            Action::SaveTrigger(set) => {
-                self.command(
-                    Doing::Trigger(triggers_view::Act::Save),
-                    triggers_view::save_request(*set),
-                );
-            }
-            Action::Commit {
-                project_slug,
-                scope,
-                message,
-            } => self.command(
-                Doing::Commit,
-                Request::GitCommit(paddock_proto::GitCommitRequest {
-                    project_slug,
-                    scope: scope.to_git(),
-                    message,
-                    paths: Vec::new(),
-                }),
-            ),
             Action::Push { project_slug } => self.push(project_slug),
+            // Quitting is the loop's; the rest was read or commanded above.
+            _ => {}
         }
     }
 
@@ -344,4 +233,130 @@ impl EventLoop {
                 .await;
         });
     }
+}
+
+/// `chat:update` marking a chat read.
+pub(super) fn mark_read(session_id: String) -> Request {
+    Request::ChatUpdate(ChatUpdate {
+        session_ids: vec![session_id],
+        action: paddock_proto::ChatAction::Read,
+    })
+}
+
+/// The read an action asks for, if it is one (else the action back).
+fn fetch_for(action: Action) -> Result<Fetch, Action> {
+    Ok(match action {
+        Action::LoadHistory => Fetch::History,
+        Action::LoadApprovals => Fetch::Approvals,
+        Action::LoadAttachment(id) => Fetch::Attachment(id),
+        Action::LoadChanges {
+            project_slug,
+            scope,
+        } => Fetch::GitStatus {
+            project_slug,
+            scope,
+        },
+        Action::LoadDiff {
+            project_slug,
+            scope,
+            path,
+        } => Fetch::GitDiff {
+            project_slug,
+            scope,
+            path,
+        },
+        Action::LoadProvenance { project_slug, path } => Fetch::Provenance { project_slug, path },
+        Action::LoadTouched {
+            project_slug,
+            session_id,
+        } => Fetch::Touched {
+            project_slug,
+            session_id,
+        },
+        Action::LoadBlame { project_slug, path } => Fetch::Blame { project_slug, path },
+        Action::LoadListing {
+            project_slug,
+            path,
+            hidden,
+        } => Fetch::Listing {
+            project_slug,
+            path,
+            hidden,
+        },
+        Action::LoadFileText { project_slug, path } => Fetch::FileText { project_slug, path },
+        Action::Search(asked) => Fetch::Search(asked),
+        Action::LoadUsage(scope) => Fetch::Usage(scope),
+        Action::LoadTriggers(project) => Fetch::Triggers(project),
+        Action::LoadTriggerRuns(id) => Fetch::TriggerRuns(id),
+        Action::LoadOverview(slug) => Fetch::Overview(slug),
+        other => return Err(other),
+    })
+}
+
+/// The one command an action asks for, if it is one (else the action back).
+fn command_for(action: Action) -> Result<(Doing, Request), Action> {
+    Ok(match action {
+        Action::Update {
+            action,
+            session_ids,
+        } => (
+            Doing::Update,
+            Request::ChatUpdate(ChatUpdate {
+                session_ids,
+                action,
+            }),
+        ),
+        Action::Fork { session_id } => (
+            Doing::Fork,
+            Request::ChatFork(paddock_proto::ChatFork {
+                session_id,
+                name: None,
+            }),
+        ),
+        Action::Delete { session_ids } => (
+            Doing::Delete,
+            Request::ChatDelete(paddock_proto::SessionIds { session_ids }),
+        ),
+        Action::Continue { session_id } => (
+            Doing::Continue,
+            Request::ChatContinue(SessionRef { session_id }),
+        ),
+        Action::SetQueue {
+            session_id,
+            message,
+        } => (
+            Doing::Queue,
+            Request::ChatSetQueue(paddock_proto::ChatSetQueue {
+                session_id,
+                message,
+            }),
+        ),
+        Action::Answer { ids, decision } => (
+            Doing::Answer,
+            Request::ApprovalAnswer(paddock_proto::ApprovalAnswer {
+                ids,
+                decision,
+                message: None,
+            }),
+        ),
+        Action::HistorySeen => (Doing::HistorySeen, Request::HistorySeen),
+        Action::SaveTrigger(set) => (
+            Doing::Trigger(triggers_view::Act::Save),
+            triggers_view::save_request(*set),
+        ),
+        Action::Commit {
+            project_slug,
+            scope,
+            message,
+        } => (
+            Doing::Commit,
+            Request::GitCommit(paddock_proto::GitCommitRequest {
+                project_slug,
+                scope: scope.to_git(),
+                message,
+                paths: Vec::new(),
+            }),
+        ),
+        other => return Err(other),
+    })
 }
