@@ -38,6 +38,7 @@ pub mod render;
 mod replies;
 mod requests;
 pub mod search_view;
+mod status;
 pub mod theme;
 pub mod tree;
 pub mod tree_view;
