@@ -13,13 +13,9 @@ const MAX_LINES: usize = 800;
 
 /// Files over [`MAX_LINES`] today, with their size: they may shrink, not grow.
 const OVERSIZE: &[(&str, usize)] = &[
-    ("paddock-proto/src/messages.rs", 2640),
     ("paddock-tui/src/cli.rs", 1790),
-    ("paddock-tui/src/tui/tree.rs", 1572),
     ("paddockd/src/runner/chat.rs", 1484),
     ("paddockd/src/git.rs", 1230),
-    ("paddock-tui/src/tui/chat_view.rs", 1159),
-    ("paddock-tui/src/tui/chat.rs", 1130),
     ("paddockd/src/provenance/mod.rs", 1156),
     ("paddockd/src/management/mod.rs", 1136),
     ("paddockd/src/config.rs", 1143),
