@@ -17,9 +17,10 @@ use paddock_proto::{
 use paddock_tui::attachments::Picked;
 use paddock_tui::tui::app::{Action, App, Focus};
 use paddock_tui::tui::attach::PathPrompt;
-use paddock_tui::tui::attachment_view;
+use paddock_tui::tui::attachment_view::{self, AttachmentView};
 use paddock_tui::tui::chat::ChatView;
 use paddock_tui::tui::composer::{Composer, Target};
+use paddock_tui::tui::fetch::Fetch;
 use paddock_tui::tui::theme::Theme;
 use paddock_tui::tui::tree::RowId;
 use paddock_tui::tui::{chat_send, render};
@@ -660,7 +661,7 @@ fn viewing_text(theme: Theme) -> Result<App, Box<dyn std::error::Error>> {
     let mut app = viewing(theme)?;
     let next = app.on_key(key(KeyCode::Char('n')));
     assert_eq!(next, Some(Action::LoadAttachment(LOG.into())));
-    app.attachment_answered(LOG, Ok(got(LOG, log_text().as_bytes())));
+    attachment_answered(&mut app, LOG, Ok(got(LOG, log_text().as_bytes())));
     app.on_key(key(KeyCode::Char('G')));
     Ok(app)
 }
@@ -683,7 +684,11 @@ fn viewer_text_40x24() -> TestResult {
 #[test]
 fn viewer_binary_offers_to_save_plain_80x24() -> TestResult {
     let mut app = viewing(Theme::plain())?;
-    app.attachment_answered(SHOT, Ok(got(SHOT, b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR")));
+    attachment_answered(
+        &mut app,
+        SHOT,
+        Ok(got(SHOT, b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR")),
+    );
     insta::assert_snapshot!(screen(&mut app, 80, 24)?);
     // `s` asks where, `./NAME` first.
     app.on_key(key(KeyCode::Char('s')));
@@ -697,13 +702,12 @@ fn the_binary_is_saved_where_the_prompt_says() -> TestResult {
     let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
     let mut app = viewing(Theme::default())?;
     // An answer for another file is not this one's.
-    app.attachment_answered(LOG, Ok(got(LOG, b"other")));
-    assert!(app.attachment.as_ref().is_some_and(|v| v.loading()));
-    app.attachment_answered(SHOT, Ok(got(SHOT, png)));
+    attachment_answered(&mut app, LOG, Ok(got(LOG, b"other")));
+    assert!(app.view::<AttachmentView>().is_some_and(|v| v.loading()));
+    attachment_answered(&mut app, SHOT, Ok(got(SHOT, png)));
     app.on_key(key(KeyCode::Char('s')));
     let default = app
-        .attachment
-        .as_ref()
+        .view::<AttachmentView>()
         .and_then(|v| v.save.as_ref())
         .map(|p| p.line().to_owned());
     assert_eq!(default.as_deref(), Some("./broken-layout.png"));
@@ -719,7 +723,10 @@ fn the_binary_is_saved_where_the_prompt_says() -> TestResult {
     // The loop writes it and says so; a second save there is refused, never overwriting.
     app.attachment_saved(attachment_view::save(&path, &bytes));
     assert_eq!(std::fs::read(&target)?, png);
-    assert!(app.attachment.as_ref().is_some_and(|v| v.save.is_none()));
+    assert!(
+        app.view::<AttachmentView>()
+            .is_some_and(|v| v.save.is_none())
+    );
     app.on_key(key(KeyCode::Char('s')));
     app.on_key(ctrl('u'));
     typed(&mut app, &target.display().to_string());
@@ -728,8 +735,7 @@ fn the_binary_is_saved_where_the_prompt_says() -> TestResult {
     };
     app.attachment_saved(attachment_view::save(&path, &bytes));
     let error = app
-        .attachment
-        .as_ref()
+        .view::<AttachmentView>()
         .and_then(|v| v.save.as_ref())
         .and_then(PathPrompt::error)
         .unwrap_or_default()
@@ -737,16 +743,17 @@ fn the_binary_is_saved_where_the_prompt_says() -> TestResult {
     assert!(error.contains("exists"), "{error}");
     // Esc closes the prompt, Esc again the viewer.
     app.on_key(key(KeyCode::Esc));
-    assert!(app.attachment.is_some());
+    assert!(app.view::<AttachmentView>().is_some());
     app.on_key(key(KeyCode::Esc));
-    assert!(app.attachment.is_none());
+    assert!(app.view::<AttachmentView>().is_none());
     Ok(())
 }
 
 #[test]
 fn viewer_not_found_40x24() -> TestResult {
     let mut app = viewing(Theme::default())?;
-    app.attachment_answered(
+    attachment_answered(
+        &mut app,
         SHOT,
         Err(format!(
             "no attachment {SHOT}; its id is in the message's attachment block or the send_file notice"
@@ -765,7 +772,7 @@ fn a_message_without_files_says_so() -> TestResult {
     chat.hydrate(&transcript());
     chat.set_cursor(Some(1));
     assert_eq!(app.on_key(key(KeyCode::Char('a'))), None);
-    assert!(app.attachment.is_none());
+    assert!(app.view::<AttachmentView>().is_none());
     let notice = app.notice.clone().unwrap_or_default();
     assert!(notice.contains("no file here"), "{notice}");
     // The send_file call names its snapshot.
@@ -777,7 +784,7 @@ fn a_message_without_files_says_so() -> TestResult {
         Some(Action::LoadAttachment(PLAN.into()))
     );
     // No cursor (following the stream): the latest item with a file.
-    app.attachment = None;
+    app.close::<AttachmentView>();
     if let Some(chat) = app.chat.as_mut() {
         chat.set_cursor(None);
     }
@@ -786,4 +793,12 @@ fn a_message_without_files_says_so() -> TestResult {
         Some(Action::LoadAttachment(PLAN.into()))
     );
     Ok(())
+}
+
+/// The loop's answer to `attachment:get`, routed as the loop routes it.
+fn attachment_answered(app: &mut App, id: &str, result: Result<Attachment, String>) {
+    app.on_reply(
+        &Fetch::Attachment(id.to_owned()),
+        &result.map(paddock_proto::Reply::Attachment),
+    );
 }

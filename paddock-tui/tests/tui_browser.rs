@@ -5,6 +5,7 @@
 
 use paddock_proto::{FileEntry, FileListing, FileText, HelloReply, ProjectInfo};
 use paddock_tui::tui::app::{Action, App};
+use paddock_tui::tui::browser_view::BrowserView;
 use paddock_tui::tui::keys::Context;
 use paddock_tui::tui::render;
 use paddock_tui::tui::theme::Theme;
@@ -109,12 +110,14 @@ fn browser_app(theme: Theme) -> Result<App, Box<dyn std::error::Error>> {
     if asked.is_none() {
         return Err("B asked for nothing".into());
     }
-    let view = app.browser.as_mut().ok_or("the browser did not open")?;
+    let view = app
+        .view_mut::<BrowserView>()
+        .ok_or("the browser did not open")?;
     view.set(top());
     for _ in 0..2 {
         app.on_key(ch('j'));
     }
-    app.browser.as_mut().ok_or("closed")?.set_preview(
+    app.view_mut::<BrowserView>().ok_or("closed")?.set_preview(
         "webapp",
         "README.md",
         Ok(text("README.md", README)),
@@ -165,14 +168,13 @@ fn browser_subdirectory_binary_80x24() -> TestResult {
     let mut app = browser_app(Theme::default())?;
     app.on_key(ch('k'));
     app.on_key(key(KeyCode::Enter));
-    let view = app.browser.as_mut().ok_or("closed")?;
+    let view = app.view_mut::<BrowserView>().ok_or("closed")?;
     view.set(src());
     app.on_key(key(KeyCode::End));
     let mut png = text("src/logo.png", "");
     png.size = 48_213;
     png.binary = true;
-    app.browser
-        .as_mut()
+    app.view_mut::<BrowserView>()
         .ok_or("closed")?
         .set_preview("webapp", "src/logo.png", Ok(png));
     insta::assert_snapshot!(screen(&mut app, 80, 24)?);
@@ -184,8 +186,7 @@ fn browser_error_40x24() -> TestResult {
     let mut app = app(Theme::default());
     app.tree.select(&RowId::Project("webapp".into()));
     app.on_key(ch('B'));
-    app.browser
-        .as_mut()
+    app.view_mut::<BrowserView>()
         .ok_or("the browser did not open")?
         .set_error("the project's directory /home/me/src/webapp cannot be read".into());
     insta::assert_snapshot!(screen(&mut app, 40, 24)?);
@@ -222,7 +223,7 @@ fn keys_list_descend_preview_and_open_provenance_and_blame() -> TestResult {
         })
     );
     assert_eq!(app.context(), Context::Browser);
-    app.browser.as_mut().ok_or("closed")?.set(top());
+    app.view_mut::<BrowserView>().ok_or("closed")?.set(top());
     // Moving onto a file asks for its preview; onto a directory, nothing.
     assert_eq!(app.on_key(ch('j')), None);
     assert_eq!(
@@ -267,7 +268,7 @@ fn keys_list_descend_preview_and_open_provenance_and_blame() -> TestResult {
             hidden: false,
         })
     );
-    let view = app.browser.as_mut().ok_or("closed")?;
+    let view = app.view_mut::<BrowserView>().ok_or("closed")?;
     // The answer for the top, late, is not src's: dropped by whoever routes it.
     assert!(!view.is_for("webapp", "", false));
     assert!(view.is_for("webapp", "src", false));
@@ -280,7 +281,7 @@ fn keys_list_descend_preview_and_open_provenance_and_blame() -> TestResult {
             hidden: false,
         })
     );
-    let view = app.browser.as_mut().ok_or("closed")?;
+    let view = app.view_mut::<BrowserView>().ok_or("closed")?;
     view.set(top());
     assert_eq!(
         view.cursor_entry().map(|e| e.name.as_str()),
@@ -298,12 +299,12 @@ fn keys_list_descend_preview_and_open_provenance_and_blame() -> TestResult {
     );
     // Esc closes it, B again opens it afresh; B in it closes it too.
     app.on_key(key(KeyCode::Esc));
-    assert!(app.browser.is_none());
+    assert!(app.view::<BrowserView>().is_none());
     assert_eq!(app.context(), Context::Tree);
     app.on_key(ch('B'));
-    assert!(app.browser.is_some());
+    assert!(app.view::<BrowserView>().is_some());
     app.on_key(ch('B'));
-    assert!(app.browser.is_none());
+    assert!(app.view::<BrowserView>().is_none());
     Ok(())
 }
 
@@ -312,7 +313,7 @@ fn a_stale_preview_is_not_shown() -> TestResult {
     let mut app = browser_app(Theme::default())?;
     // The cursor moves on to package.json before README.md's preview comes again.
     app.on_key(ch('j'));
-    app.browser.as_mut().ok_or("closed")?.set_preview(
+    app.view_mut::<BrowserView>().ok_or("closed")?.set_preview(
         "webapp",
         "README.md",
         Ok(text("README.md", "STALE TEXT\n")),

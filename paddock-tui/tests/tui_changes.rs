@@ -202,7 +202,7 @@ fn with_provenance(theme: Theme) -> App {
     if let Some(panel) = view.provenance.as_mut() {
         panel.set(Box::new(provenance()));
     }
-    app.changes = Some(view);
+    app.show(view);
     app
 }
 
@@ -229,7 +229,7 @@ fn ch(c: char) -> KeyEvent {
 
 fn changes_app(theme: Theme) -> App {
     let mut app = app(theme);
-    app.changes = Some(changes());
+    app.show(changes());
     app
 }
 
@@ -278,7 +278,7 @@ fn changes_not_a_repo_80x24() -> TestResult {
     let mut app = app(Theme::default());
     let mut view = ChangesView::new("webapp".into(), Some(RACE.into()), "Investigate".into());
     view.set_status(not_a_repo());
-    app.changes = Some(view);
+    app.show(view);
     insta::assert_snapshot!(screen(&mut app, 80, 24)?);
     Ok(())
 }
@@ -288,7 +288,7 @@ fn changes_not_a_repo_plain_40x24() -> TestResult {
     let mut app = app(Theme::plain());
     let mut view = ChangesView::new("webapp".into(), None, String::new());
     view.set_status(not_a_repo());
-    app.changes = Some(view);
+    app.show(view);
     insta::assert_snapshot!(screen(&mut app, 40, 24)?);
     Ok(())
 }
@@ -308,7 +308,7 @@ fn changes_commit_message_80x24() -> TestResult {
 #[test]
 fn changes_pushed_80x24() -> TestResult {
     let mut app = changes_app(Theme::default());
-    if let Some(view) = app.changes.as_mut() {
+    if let Some(view) = app.view_mut::<ChangesView>() {
         view.set_status(status());
     }
     assert_eq!(
@@ -474,7 +474,7 @@ fn keys_open_scope_diff_provenance_and_commit() -> TestResult {
             scope: Scope::Chat(RACE.into()),
         })
     );
-    let view = app.changes.as_mut().ok_or("Changes is not open")?;
+    let view = app.view_mut::<ChangesView>().ok_or("Changes is not open")?;
     view.set_status(status());
     assert_eq!(view.wanted_diff(), Some("src/auth/cookie.ts"));
     // j: the next file's diff.
@@ -515,7 +515,7 @@ fn keys_open_scope_diff_provenance_and_commit() -> TestResult {
     );
     // D closes it; the tree has the keys again.
     assert_eq!(app.on_key(ch('D')), None);
-    assert!(app.changes.is_none());
+    assert!(app.view::<ChangesView>().is_none());
     assert_eq!(app.context(), Context::Tree);
     Ok(())
 }
@@ -538,7 +538,7 @@ fn changes_open_on_the_open_chat_from_the_chat_pane() -> TestResult {
             scope: Scope::Chat(RACE.into()),
         })
     );
-    let label = app.changes.as_ref().map(ChangesView::scope_label);
+    let label = app.view::<ChangesView>().map(ChangesView::scope_label);
     assert_eq!(
         label.as_deref(),
         Some("chat \"Investigate cookie refresh race\"")
@@ -563,7 +563,7 @@ fn on_a_project_row_the_scope_is_the_project() -> TestResult {
     // s stays on the project: there is no chat to narrow to.
     app.on_key(ch('s'));
     assert_eq!(
-        app.changes.as_ref().map(|c| c.scope().clone()),
+        app.view::<ChangesView>().map(|c| c.scope().clone()),
         Some(Scope::Project)
     );
     Ok(())

@@ -221,7 +221,7 @@ fn race_open(theme: Theme) -> Result<App, Box<dyn std::error::Error>> {
 fn files_app(theme: Theme) -> Result<App, Box<dyn std::error::Error>> {
     let mut app = race_open(theme)?;
     app.on_key(ch('F'));
-    let files = app.files.as_mut().ok_or("Files did not open")?;
+    let files = app.view_mut::<FilesView>().ok_or("Files did not open")?;
     files.set_clock(DateTime::parse_from_rfc3339("2026-11-03T10:00:00Z").ok());
     files.set(touched());
     app.match_prompts();
@@ -310,8 +310,7 @@ fn blame_app(theme: Theme) -> Result<App, Box<dyn std::error::Error>> {
     if action.is_none() {
         return Err("b asked for nothing".into());
     }
-    app.blame
-        .as_mut()
+    app.view_mut::<BlameView>()
         .ok_or("the blame did not open")?
         .set(Box::new(blame()));
     // The cursor on the race chat's first line.
@@ -373,8 +372,7 @@ fn files_one_turn_80x24() -> TestResult {
 fn files_error_40x24() -> TestResult {
     let mut app = race_open(Theme::default())?;
     app.on_key(ch('F'));
-    app.files
-        .as_mut()
+    app.view_mut::<FilesView>()
         .ok_or("Files did not open")?
         .set_error("no chat a3e9b1c4-6d2f-4f8a-b7c5-1e0d9f3a2b68 in project webapp".into());
     insta::assert_snapshot!(screen(&mut app, 40, 24)?);
@@ -385,8 +383,7 @@ fn files_error_40x24() -> TestResult {
 fn files_nothing_touched_80x24() -> TestResult {
     let mut app = race_open(Theme::default())?;
     app.on_key(ch('F'));
-    app.files
-        .as_mut()
+    app.view_mut::<FilesView>()
         .ok_or("Files did not open")?
         .set(Touched {
             project_slug: "webapp".into(),
@@ -438,8 +435,7 @@ fn blame_scrolled_40x24() -> TestResult {
 fn blame_error_80x24() -> TestResult {
     let mut app = files_app(Theme::default())?;
     app.on_key(ch('b'));
-    app.blame
-        .as_mut()
+    app.view_mut::<BlameView>()
         .ok_or("the blame did not open")?
         .set_error("unknown request type provenance:blame".into());
     insta::assert_snapshot!(screen(&mut app, 80, 24)?);
@@ -506,8 +502,7 @@ fn keys_open_files_provenance_and_blame_and_go_back() -> TestResult {
         })
     );
     assert_eq!(app.context(), Context::Files);
-    app.files
-        .as_mut()
+    app.view_mut::<FilesView>()
         .ok_or("Files did not open")?
         .set(touched());
     // The newest turn first: the cursor starts on its first file.
@@ -547,7 +542,7 @@ fn keys_open_files_provenance_and_blame_and_go_back() -> TestResult {
     app.on_key(key(KeyCode::Esc));
     // t narrows to the cursor's turn; r reads the files again.
     assert_eq!(app.on_key(ch('t')), None);
-    let only = app.files.as_ref().and_then(FilesView::only_turn);
+    let only = app.view::<FilesView>().and_then(FilesView::only_turn);
     assert_eq!(only, Some("0193f5a0-1c2d-7e3f-8a4b-9c0d1e2f3a4b"));
     let reload = Some(Action::LoadTouched {
         project_slug: "webapp".into(),
@@ -573,7 +568,7 @@ fn keys_open_files_provenance_and_blame_and_go_back() -> TestResult {
     );
     // F closes it again.
     assert_eq!(app.on_key(ch('F')), None);
-    assert!(app.files.is_none());
+    assert!(app.view::<FilesView>().is_none());
     Ok(())
 }
 
@@ -582,7 +577,7 @@ fn files_need_a_chat() -> TestResult {
     let mut app = app(Theme::default());
     assert!(app.tree.select(&RowId::Project("webapp".into())));
     assert_eq!(app.on_key(ch('F')), None);
-    assert!(app.files.is_none());
+    assert!(app.view::<FilesView>().is_none());
     assert_eq!(app.notice.as_deref(), Some("put the cursor on a chat"));
     Ok(())
 }
@@ -607,7 +602,7 @@ fn enter_on_a_blamed_line_opens_its_chat() -> TestResult {
             session_id: NIGHTLY.into(),
         })
     );
-    assert!(app.blame.is_none() && app.files.is_none());
+    assert!(app.view::<BlameView>().is_none() && app.view::<FilesView>().is_none());
     assert_eq!(app.context(), Context::Chat);
     assert_eq!(
         app.tree.cursor_chat().map(|c| c.session_id.as_str()),
@@ -617,10 +612,10 @@ fn enter_on_a_blamed_line_opens_its_chat() -> TestResult {
     let mut app = blame_app(Theme::default())?;
     let mut unknown = blame();
     unknown.regions[1] = region(5, 7, step("0000aaaa-gone", "Deleted chat", "Edit"));
-    let view = app.blame.as_mut().ok_or("no blame")?;
+    let view = app.view_mut::<BlameView>().ok_or("no blame")?;
     view.set(Box::new(unknown));
     assert_eq!(app.on_key(key(KeyCode::Enter)), None);
-    assert!(app.blame.is_some());
+    assert!(app.view::<BlameView>().is_some());
     assert!(
         app.notice
             .as_deref()

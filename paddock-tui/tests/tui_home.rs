@@ -7,6 +7,7 @@
 use chrono::DateTime;
 use paddock_proto::{ChatSummary, HelloReply, Origin, ProjectInfo, ProjectOverview};
 use paddock_tui::tui::app::{Action, App, Focus};
+use paddock_tui::tui::home_view::HomeView;
 use paddock_tui::tui::keys::Context;
 use paddock_tui::tui::render;
 use paddock_tui::tui::theme::Theme;
@@ -109,7 +110,7 @@ fn home_app(theme: Theme) -> Result<App, Box<dyn std::error::Error>> {
     if action != Some(Action::LoadOverview("webapp".into())) {
         return Err(format!("O asked {action:?}").into());
     }
-    let home = app.home.as_mut().ok_or("Home closed")?;
+    let home = app.view_mut::<HomeView>().ok_or("Home closed")?;
     home.set_clock(DateTime::parse_from_rfc3339("2026-11-03T10:48:00+01:00").ok());
     home.answer("webapp", Ok(overview()));
     Ok(app)
@@ -179,7 +180,7 @@ fn home_failed_40x24() -> TestResult {
         reading.contains("Reading the project's overview…"),
         "{reading}"
     );
-    let home = app.home.as_mut().ok_or("Home closed")?;
+    let home = app.view_mut::<HomeView>().ok_or("Home closed")?;
     home.answer(
         "webapp",
         Err("project:overview is not implemented yet".into()),
@@ -192,7 +193,7 @@ fn home_failed_40x24() -> TestResult {
 fn no_curated_files_yet() -> TestResult {
     let mut app = app(Theme::default());
     app.on_key(ch('O'));
-    let home = app.home.as_mut().ok_or("Home closed")?;
+    let home = app.view_mut::<HomeView>().ok_or("Home closed")?;
     home.answer(
         "webapp",
         Ok(Box::new(ProjectOverview {
@@ -233,7 +234,7 @@ fn running_and_unread_chats_come_first_and_open() -> TestResult {
             session_id: "s-ci".into(),
         })
     );
-    assert!(app.home.is_none());
+    assert!(app.view::<HomeView>().is_none());
     assert_eq!(app.focus, Focus::Chat);
     // From the chat pane, O is the open chat's project; r reads again; O closes.
     assert_eq!(
@@ -245,7 +246,7 @@ fn running_and_unread_chats_come_first_and_open() -> TestResult {
         Some(Action::LoadOverview("webapp".into()))
     );
     assert_eq!(app.on_key(ch('O')), None);
-    assert!(app.home.is_none());
+    assert!(app.view::<HomeView>().is_none());
     Ok(())
 }
 
@@ -253,7 +254,7 @@ fn running_and_unread_chats_come_first_and_open() -> TestResult {
 fn another_projects_answer_is_dropped() -> TestResult {
     let mut app = app(Theme::default());
     app.on_key(ch('O'));
-    let home = app.home.as_mut().ok_or("Home closed")?;
+    let home = app.view_mut::<HomeView>().ok_or("Home closed")?;
     assert!(!home.answer("", Ok(overview())));
     assert!(home.overview().is_none());
     let page = text(&mut app, 80, 24)?;
@@ -281,7 +282,7 @@ fn plain_home_has_no_colour_and_only_ascii() -> TestResult {
 fn a_failed_sweep_is_shown_as_failed_with_its_reason() -> TestResult {
     let mut app = app(Theme::default());
     app.on_key(ch('O'));
-    let home = app.home.as_mut().ok_or("Home closed")?;
+    let home = app.view_mut::<HomeView>().ok_or("Home closed")?;
     home.set_clock(DateTime::parse_from_rfc3339("2026-11-03T19:00:00+01:00").ok());
     let mut o = overview();
     o.swept_at = Some("2026-11-03T17:35:00Z".into());

@@ -10,9 +10,10 @@ use paddock_proto::{
     SearchProgress, SearchRequest, SearchResults, Transcript, TranscriptEntry,
 };
 use paddock_tui::tui::app::{Action, App, Focus};
+use paddock_tui::tui::fetch::Fetch;
 use paddock_tui::tui::keys::Context;
 use paddock_tui::tui::render;
-use paddock_tui::tui::search_view::Asked;
+use paddock_tui::tui::search_view::{Asked, SearchView};
 use paddock_tui::tui::theme::{Role, Theme};
 use paddock_tui::tui::tree::RowId;
 use ratatui::Terminal;
@@ -167,7 +168,7 @@ fn prompt_app(theme: Theme) -> App {
     let mut app = app(theme);
     app.on_key(ctrl('f'));
     typed(&mut app, "cookie refr");
-    if let Some(search) = app.search.as_mut() {
+    if let Some(search) = app.view_mut::<SearchView>() {
         search.set_clock(DateTime::parse_from_rfc3339("2026-11-03T10:00:00Z").ok());
     }
     app
@@ -190,7 +191,7 @@ fn answered(
     if action != Some(Action::Search(asked("cookie refr", false))) {
         return Err(format!("Enter asked {action:?}").into());
     }
-    app.search_answered(&asked("cookie refr", false), reply);
+    search_answered(&mut app, &asked("cookie refr", false), reply);
     Ok(app)
 }
 
@@ -410,12 +411,12 @@ fn typing_and_enter_ask_the_daemon() -> TestResult {
     app.on_key(key(KeyCode::Backspace));
     app.on_key(key(KeyCode::Home));
     app.on_key(key(KeyCode::Delete));
-    let view = app.search.as_ref().ok_or("no search view")?;
+    let view = app.view::<SearchView>().ok_or("no search view")?;
     assert_eq!((view.query().as_str(), view.caret()), ("?Hj", 0));
     app.on_key(ctrl('k'));
     typed(&mut app, "cookie \"refresh race\"");
     app.on_paste(" tabs\nnot this line");
-    let view = app.search.as_ref().ok_or("no search view")?;
+    let view = app.view::<SearchView>().ok_or("no search view")?;
     assert_eq!(view.query(), "cookie \"refresh race\" tabs");
     let want = asked("cookie \"refresh race\" tabs", false);
     assert_eq!(
@@ -458,7 +459,7 @@ fn the_open_keys_and_esc_restore_the_screen() -> TestResult {
     let mut app = app(Theme::default());
     // `/` in the tree is still its filter.
     app.on_key(ch('/'));
-    assert!(app.filter_input.is_some() && app.search.is_none());
+    assert!(app.filter_input.is_some() && app.view::<SearchView>().is_none());
     app.on_key(key(KeyCode::Esc));
     // `/` in the chat pane opens the search; Esc goes back to the chat pane.
     assert!(app.tree.select(&RowId::Chat {
@@ -471,7 +472,7 @@ fn the_open_keys_and_esc_restore_the_screen() -> TestResult {
     assert_eq!(app.context(), Context::SearchQuery);
     app.on_key(key(KeyCode::Esc));
     assert_eq!(app.context(), Context::Chat);
-    assert!(app.search.is_none());
+    assert!(app.view::<SearchView>().is_none());
     // From the Files view, and back to it.
     app.on_key(ch('F'));
     assert_eq!(app.context(), Context::Files);
@@ -482,9 +483,9 @@ fn the_open_keys_and_esc_restore_the_screen() -> TestResult {
     app.on_key(key(KeyCode::Esc));
     assert_eq!(app.context(), Context::Files);
     // Opening it again shows the last query and its results, the query line first.
-    app.search_answered(&asked("cookie", false), Ok(results()));
+    search_answered(&mut app, &asked("cookie", false), Ok(results()));
     app.on_key(ctrl('f'));
-    let view = app.search.as_ref().ok_or("no search view")?;
+    let view = app.view::<SearchView>().ok_or("no search view")?;
     assert_eq!(view.query(), "cookie");
     assert!(view.results().is_some());
     assert_eq!(app.context(), Context::SearchQuery);
@@ -506,9 +507,9 @@ fn the_open_keys_and_esc_restore_the_screen() -> TestResult {
 fn answers_to_another_search_are_dropped() -> TestResult {
     let mut app = prompt_app(Theme::default());
     app.on_key(key(KeyCode::Enter));
-    app.search_answered(&asked("cookie", false), Ok(results()));
-    app.search_answered(&asked("cookie refr", true), Ok(results()));
-    let view = app.search.as_ref().ok_or("no search view")?;
+    search_answered(&mut app, &asked("cookie", false), Ok(results()));
+    search_answered(&mut app, &asked("cookie refr", true), Ok(results()));
+    let view = app.view::<SearchView>().ok_or("no search view")?;
     assert!(view.results().is_none());
     assert_eq!(view.pending(), Some(&asked("cookie refr", false)));
     Ok(())
@@ -518,8 +519,7 @@ fn answers_to_another_search_are_dropped() -> TestResult {
 fn j_and_k_walk_the_matches() -> TestResult {
     let mut app = answered(Theme::default(), Ok(results()))?;
     let at = |app: &App| {
-        app.search
-            .as_ref()
+        app.view::<SearchView>()
             .and_then(|s| s.cursor_target())
             .map(|(hit, m)| (hit.session_id.clone(), m.map(|m| m.field)))
     };
@@ -612,7 +612,7 @@ fn enter_opens_the_chat_at_the_matched_entry() -> TestResult {
             session_id: RACE.into(),
         })
     );
-    assert!(app.search.is_none());
+    assert!(app.view::<SearchView>().is_none());
     assert_eq!(app.focus, Focus::Chat);
     assert_eq!(app.context(), Context::Chat);
     assert_eq!(
@@ -674,7 +674,7 @@ fn a_tool_output_match_expands_its_call_in_an_open_chat() -> TestResult {
         .as_mut()
         .ok_or("no chat open")?
         .hydrate(&transcript());
-    app.search.as_mut().ok_or("no search")?.move_by(1);
+    app.view_mut::<SearchView>().ok_or("no search")?.move_by(1);
     // Already open: nothing to read, the jump is at once.
     assert_eq!(app.on_key(key(KeyCode::Enter)), None);
     let chat = app.chat.as_ref().ok_or("no chat open")?;
@@ -732,5 +732,13 @@ fn the_theme_has_a_match_style_in_both_modes() {
             .style(Role::Match)
             .add_modifier
             .contains(Modifier::BOLD)
+    );
+}
+
+/// The loop's answer to `search`, routed as the loop routes it.
+fn search_answered(app: &mut App, asked: &Asked, result: Result<SearchResults, String>) {
+    app.on_reply(
+        &Fetch::Search(asked.clone()),
+        &result.map(paddock_proto::Reply::SearchResults),
     );
 }

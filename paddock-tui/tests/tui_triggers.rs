@@ -14,6 +14,7 @@ use paddock_proto::{
     RunStatus, RunSummary, SessionPolicy, TriggerInfo, TriggerKind, TriggerSpec, Triggers,
 };
 use paddock_tui::tui::app::{Action, App, Focus};
+use paddock_tui::tui::fetch::{Doing, Fetch};
 use paddock_tui::tui::keys::Context;
 use paddock_tui::tui::render;
 use paddock_tui::tui::theme::Theme;
@@ -249,7 +250,9 @@ fn ch(c: char) -> KeyEvent {
 }
 
 fn view(app: &mut App) -> Result<&mut TriggersView, Box<dyn std::error::Error>> {
-    Ok(app.triggers.as_mut().ok_or("the Triggers view is closed")?)
+    Ok(app
+        .view_mut::<TriggersView>()
+        .ok_or("the Triggers view is closed")?)
 }
 
 fn list(triggers: Vec<TriggerInfo>) -> Result<Reply, String> {
@@ -271,7 +274,7 @@ fn triggers_app(theme: Theme) -> Result<App, Box<dyn std::error::Error>> {
         return Err(format!("Z asked {action:?}").into());
     }
     view(&mut app)?.set_clock(DateTime::parse_from_rfc3339("2026-11-03T10:48:00+01:00").ok());
-    triggers_view::list_answered(&mut app, Some("webapp"), list(webapp()));
+    list_answered(&mut app, Some("webapp"), list(webapp()));
     Ok(app)
 }
 
@@ -328,7 +331,7 @@ fn triggers_plain_40x24() -> TestResult {
 fn triggers_every_project_80x24() -> TestResult {
     let mut app = triggers_app(Theme::default())?;
     assert_eq!(app.on_key(ch('a')), Some(Action::LoadTriggers(None)));
-    triggers_view::list_answered(&mut app, None, list(every()));
+    list_answered(&mut app, None, list(every()));
     insta::assert_snapshot!(screen(&mut app, 80, 24)?);
     Ok(())
 }
@@ -364,7 +367,7 @@ fn triggers_runs_80x24() -> TestResult {
     );
     let reading = text(&mut app, 80, 24)?;
     assert!(reading.contains("Reading History…"), "{reading}");
-    triggers_view::runs_answered(
+    runs_answered(
         &mut app,
         &id("webapp", "ci-failed"),
         Ok(Reply::History(History {
@@ -383,7 +386,7 @@ fn triggers_runs_plain_40x24() -> TestResult {
     app.on_key(ch('j'));
     app.on_key(ch('j'));
     app.on_key(key(KeyCode::Enter));
-    triggers_view::runs_answered(
+    runs_answered(
         &mut app,
         &id("webapp", "ci-failed"),
         Ok(Reply::History(History {
@@ -402,7 +405,7 @@ fn triggers_failed_40x24() -> TestResult {
     app.on_key(ch('Z'));
     let reading = text(&mut app, 40, 24)?;
     assert!(reading.contains("Reading the triggers…"), "{reading}");
-    triggers_view::list_answered(
+    list_answered(
         &mut app,
         Some("webapp"),
         Err("project.toml line 12: expected `=`; fix it by hand".into()),
@@ -444,7 +447,7 @@ fn fire_asks_first_and_any_other_key_says_no() -> TestResult {
         serde_json::to_value(act_request(Act::Fire, id("webapp", "ci-failed")))?,
         serde_json::json!({"type": "trigger:fire", "projectSlug": "webapp", "name": "ci-failed"})
     );
-    triggers_view::act_answered(
+    act_answered(
         &mut app,
         Act::Fire,
         Ok(Reply::Fired(Fired {
@@ -460,7 +463,7 @@ fn fire_asks_first_and_any_other_key_says_no() -> TestResult {
     // A skip is said as such.
     app.on_key(ch('f'));
     app.on_key(ch('y'));
-    triggers_view::act_answered(
+    act_answered(
         &mut app,
         Act::Fire,
         Ok(Reply::Fired(Fired {
@@ -492,7 +495,7 @@ fn remove_names_the_trigger_and_a_refusal_is_shown() -> TestResult {
         serde_json::to_value(act_request(Act::Remove, id("webapp", "docs-check")))?,
         serde_json::json!({"type": "trigger:remove", "projectSlug": "webapp", "name": "docs-check"})
     );
-    triggers_view::act_answered(
+    act_answered(
         &mut app,
         Act::Remove,
         Err("project.toml does not load (line 3): fix it by hand".into()),
@@ -504,7 +507,7 @@ fn remove_names_the_trigger_and_a_refusal_is_shown() -> TestResult {
     );
     app.on_key(ch('d'));
     app.on_key(ch('y'));
-    triggers_view::act_answered(&mut app, Act::Remove, Ok(Reply::Ack));
+    act_answered(&mut app, Act::Remove, Ok(Reply::Ack));
     assert_eq!(
         view(&mut app)?.said(),
         Some("Removed docs-check from webapp.")
@@ -513,8 +516,8 @@ fn remove_names_the_trigger_and_a_refusal_is_shown() -> TestResult {
     app.on_key(ch('d'));
     app.on_key(ch('y'));
     app.on_key(key(KeyCode::Esc));
-    assert!(app.triggers.is_none());
-    triggers_view::act_answered(&mut app, Act::Remove, Err("not_found".into()));
+    assert!(app.view::<TriggersView>().is_none());
+    act_answered(&mut app, Act::Remove, Err("not_found".into()));
     assert_eq!(
         app.notice.as_deref(),
         Some("remove the trigger failed: not_found")
@@ -527,16 +530,16 @@ fn a_stale_answer_is_dropped() -> TestResult {
     let mut app = triggers_app(Theme::default())?;
     assert_eq!(app.on_key(ch('a')), Some(Action::LoadTriggers(None)));
     // webapp's list, asked before `a`, comes late: dropped.
-    triggers_view::list_answered(&mut app, Some("webapp"), list(webapp()));
+    list_answered(&mut app, Some("webapp"), list(webapp()));
     assert!(view(&mut app)?.triggers().is_none());
     let reading = text(&mut app, 80, 24)?;
     assert!(reading.contains("Reading the triggers…"), "{reading}");
-    triggers_view::list_answered(&mut app, None, list(every()));
+    list_answered(&mut app, None, list(every()));
     assert_eq!(view(&mut app)?.triggers().map(<[_]>::len), Some(6));
     // The runs of a trigger the view no longer shows are dropped too.
     app.on_key(key(KeyCode::Enter));
     assert_eq!(view(&mut app)?.runs_of(), Some(&id("", "nightly-backup")));
-    triggers_view::runs_answered(
+    runs_answered(
         &mut app,
         &id("webapp", "ci-failed"),
         Ok(Reply::History(History {
@@ -555,7 +558,7 @@ fn a_stale_answer_is_dropped() -> TestResult {
     );
     // An answer of the wrong kind is an error in the view.
     app.on_key(key(KeyCode::Esc));
-    triggers_view::list_answered(&mut app, None, Ok(Reply::Ack));
+    list_answered(&mut app, None, Ok(Reply::Ack));
     assert_eq!(view(&mut app)?.error(), Some("paddockd answered with ack"));
     Ok(())
 }
@@ -571,7 +574,7 @@ fn enter_opens_the_chat_a_resume_trigger_owns() -> TestResult {
             session_id: "c71d4e2a-9f08-4b36-8e1c-5a2f7d9b3e04".into(),
         })
     );
-    assert!(app.triggers.is_none());
+    assert!(app.view::<TriggersView>().is_none());
     assert_eq!(app.focus, Focus::Chat);
     // Z from the chat pane: the open chat's project.
     assert_eq!(
@@ -584,7 +587,7 @@ fn enter_opens_the_chat_a_resume_trigger_owns() -> TestResult {
         Some(Action::LoadTriggers(Some("webapp".into())))
     );
     assert_eq!(app.on_key(ch('Z')), None);
-    assert!(app.triggers.is_none());
+    assert!(app.view::<TriggersView>().is_none());
     Ok(())
 }
 
@@ -594,7 +597,7 @@ fn a_run_opens_its_chat() -> TestResult {
     app.on_key(ch('j'));
     app.on_key(ch('j'));
     app.on_key(key(KeyCode::Enter));
-    triggers_view::runs_answered(
+    runs_answered(
         &mut app,
         &id("webapp", "ci-failed"),
         Ok(Reply::History(History {
@@ -614,7 +617,7 @@ fn a_run_opens_its_chat() -> TestResult {
             session_id: "s-ci-1".into(),
         })
     );
-    assert!(app.triggers.is_none());
+    assert!(app.view::<TriggersView>().is_none());
     Ok(())
 }
 
@@ -701,7 +704,7 @@ fn the_form_saves_a_trigger_and_says_so() -> TestResult {
         })
     );
     // The daemon refuses: the form stays, with its words.
-    triggers_view::act_answered(
+    act_answered(
         &mut app,
         Act::Save,
         Err("invalid_argument: unknown time zone \"Europe/Berlin\"".into()),
@@ -719,7 +722,7 @@ fn the_form_saves_a_trigger_and_says_so() -> TestResult {
     saved.spec.every = None;
     saved.spec.cron = Some("0 2 * * *".into());
     saved.spec.timezone = Some("Europe/Berlin".into());
-    triggers_view::act_answered(&mut app, Act::Save, Ok(Reply::Trigger(Box::new(saved))));
+    act_answered(&mut app, Act::Save, Ok(Reply::Trigger(Box::new(saved))));
     assert!(!view(&mut app)?.editing());
     assert_eq!(
         view(&mut app)?.said(),
@@ -734,6 +737,24 @@ fn the_form_saves_a_trigger_and_says_so() -> TestResult {
     );
     app.on_key(key(KeyCode::Esc));
     assert!(!view(&mut app)?.editing());
-    assert!(app.triggers.is_some(), "Esc left the form, not the view");
+    assert!(
+        app.view::<TriggersView>().is_some(),
+        "Esc left the form, not the view"
+    );
     Ok(())
+}
+
+/// The loop's answer to `trigger:list`, routed as the loop routes it.
+fn list_answered(app: &mut App, asked: Option<&str>, result: Result<Reply, String>) {
+    app.on_reply(&Fetch::Triggers(asked.map(str::to_owned)), &result);
+}
+
+/// The loop's answer to a trigger's `history:list`, routed as the loop routes it.
+fn runs_answered(app: &mut App, id: &TriggerId, result: Result<Reply, String>) {
+    app.on_reply(&Fetch::TriggerRuns(id.clone()), &result);
+}
+
+/// The loop's answer to a fire, remove or save, routed as the loop routes it.
+fn act_answered(app: &mut App, act: Act, result: Result<Reply, String>) {
+    app.on_done(Doing::Trigger(act), &result);
 }

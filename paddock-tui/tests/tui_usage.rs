@@ -6,10 +6,11 @@
 
 use paddock_proto::{ChatList, ChatScope, ChatSummary, ChatUsage, HelloReply, Origin, ProjectInfo};
 use paddock_tui::tui::app::{Action, App, Focus};
+use paddock_tui::tui::fetch::Fetch;
 use paddock_tui::tui::keys::Context;
 use paddock_tui::tui::render;
 use paddock_tui::tui::theme::Theme;
-use paddock_tui::tui::usage_view::{UsageScope, list_request};
+use paddock_tui::tui::usage_view::{UsageScope, UsageView, list_request};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -160,7 +161,7 @@ fn usage_app(theme: Theme) -> Result<App, Box<dyn std::error::Error>> {
     if action != Some(Action::LoadUsage(UsageScope::Active)) {
         return Err(format!("$ asked {action:?}").into());
     }
-    app.usage_answered(UsageScope::Active, Ok(active()));
+    usage_answered(&mut app, UsageScope::Active, Ok(active()));
     Ok(app)
 }
 
@@ -212,7 +213,7 @@ fn usage_all_80x24() -> TestResult {
     let mut app = usage_app(Theme::default())?;
     app.on_key(ch('a'));
     app.on_key(ch('a'));
-    app.usage_answered(UsageScope::All, Ok(all()));
+    usage_answered(&mut app, UsageScope::All, Ok(all()));
     insta::assert_snapshot!(screen(&mut app, 80, 24)?);
     Ok(())
 }
@@ -223,7 +224,7 @@ fn usage_subtree_80x24() -> TestResult {
     // The cursor on the costliest chat, the manager: its subtree, archived chats left out.
     let action = app.on_key(ch('s'));
     assert_eq!(action, Some(Action::LoadUsage(UsageScope::All)));
-    app.usage_answered(UsageScope::All, Ok(all()));
+    usage_answered(&mut app, UsageScope::All, Ok(all()));
     insta::assert_snapshot!(screen(&mut app, 80, 24)?);
     Ok(())
 }
@@ -232,7 +233,7 @@ fn usage_subtree_80x24() -> TestResult {
 fn usage_subtree_40x24() -> TestResult {
     let mut app = usage_app(Theme::default())?;
     app.on_key(ch('s'));
-    app.usage_answered(UsageScope::All, Ok(all()));
+    usage_answered(&mut app, UsageScope::All, Ok(all()));
     insta::assert_snapshot!(screen(&mut app, 40, 24)?);
     Ok(())
 }
@@ -243,7 +244,8 @@ fn usage_reading_and_failed_40x24() -> TestResult {
     app.on_key(ch('$'));
     let reading = format!("{}", screen(&mut app, 40, 24)?);
     assert!(reading.contains("Reading the chat list…"), "{reading}");
-    app.usage_answered(
+    usage_answered(
+        &mut app,
         UsageScope::Active,
         Err("paddockd: the chat list is not ready yet".into()),
     );
@@ -255,7 +257,7 @@ fn usage_reading_and_failed_40x24() -> TestResult {
 fn usage_empty_archived_80x24() -> TestResult {
     let mut app = usage_app(Theme::default())?;
     app.on_key(ch('a'));
-    app.usage_answered(UsageScope::Archived, Ok(Vec::new()));
+    usage_answered(&mut app, UsageScope::Archived, Ok(Vec::new()));
     let text = format!("{}", screen(&mut app, 80, 24)?);
     assert!(text.contains("No archived chats."), "{text}");
     assert!(
@@ -295,22 +297,22 @@ fn the_scope_key_asks_for_that_scope() -> TestResult {
         );
     }
     // An answer to a list no longer wanted is dropped: the view still reads the active list.
-    app.usage_answered(UsageScope::All, Ok(all()));
-    let usage = app.usage.as_ref().ok_or("usage closed")?;
+    usage_answered(&mut app, UsageScope::All, Ok(all()));
+    let usage = app.view::<UsageView>().ok_or("usage closed")?;
     assert!(usage.report().is_none());
     assert_eq!(usage.pending(), Some(UsageScope::Active));
     // r reads again; Esc (or $) closes.
-    app.usage_answered(UsageScope::Active, Ok(active()));
+    usage_answered(&mut app, UsageScope::Active, Ok(active()));
     assert_eq!(
         app.on_key(ch('r')),
         Some(Action::LoadUsage(UsageScope::Active))
     );
     assert_eq!(app.on_key(key(KeyCode::Esc)), None);
-    assert!(app.usage.is_none());
+    assert!(app.view::<UsageView>().is_none());
     app.on_key(ch('$'));
-    assert!(app.usage.is_some());
+    assert!(app.view::<UsageView>().is_some());
     app.on_key(ch('$'));
-    assert!(app.usage.is_none());
+    assert!(app.view::<UsageView>().is_none());
     Ok(())
 }
 
@@ -318,8 +320,7 @@ fn the_scope_key_asks_for_that_scope() -> TestResult {
 fn the_figures_are_those_of_paddock_usage() -> TestResult {
     let app = usage_app(Theme::default())?;
     let report = app
-        .usage
-        .as_ref()
+        .view::<UsageView>()
         .and_then(|u| u.report())
         .ok_or("no report")?;
     assert_eq!(report, &paddock_tui::format::usage_report(&active()));
@@ -342,7 +343,7 @@ fn enter_opens_the_chat_and_closes_the_view() -> TestResult {
             session_id: "s-logs".into(),
         })
     );
-    assert!(app.usage.is_none());
+    assert!(app.view::<UsageView>().is_none());
     assert_eq!(app.focus, Focus::Chat);
     assert_eq!(
         app.tree.cursor_chat().map(|c| c.session_id.as_str()),
@@ -389,4 +390,15 @@ fn the_chat_header_shows_its_tokens_cost_and_context() -> TestResult {
     let text = format!("{}", screen(&mut app, 40, 24)?);
     assert!(!text.contains("tok"), "{text}");
     Ok(())
+}
+
+/// The loop's answer to the Usage view's `chat:list`, routed as the loop routes it.
+fn usage_answered(app: &mut App, scope: UsageScope, result: Result<Vec<ChatSummary>, String>) {
+    let result = result.map(|chats| {
+        paddock_proto::Reply::Chats(paddock_proto::Chats {
+            chats,
+            ..Default::default()
+        })
+    });
+    app.on_reply(&Fetch::Usage(scope), &result);
 }

@@ -13,14 +13,18 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use base64::Engine as _;
+use paddock_proto::Reply;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Clear;
 
+use super::action::Action;
 use super::attach::{PathPrompt, PromptOutcome};
 use super::chat_view::{clean, fit_end, wrap};
-use super::keys::Command;
+use super::fetch::{Fetch, picked};
+use super::keys::{self, Command, Context};
+use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
 use super::theme::{Role, Theme};
 use crate::attachments::{Listed, human_size};
 
@@ -198,6 +202,125 @@ impl AttachmentView {
         match prompt.submit() {
             PromptOutcome::Submit(path) => AttachmentOutcome::Save { path, bytes },
             PromptOutcome::Editing | PromptOutcome::Cancelled => AttachmentOutcome::Handled,
+        }
+    }
+}
+
+impl AttachmentView {
+    /// A key while the save prompt has the keyboard: complete, take, cancel, else an edit.
+    fn on_save_key(&mut self, key: ratatui::crossterm::event::KeyEvent) -> Reaction {
+        let Some(prompt) = self.save.as_mut() else {
+            return Reaction::Handled;
+        };
+        match keys::command_for(Context::PathPrompt, &key) {
+            Some(command @ (Command::Help | Command::Quit)) => Reaction::Global(command),
+            Some(Command::Complete) => {
+                prompt.complete(key.code == ratatui::crossterm::event::KeyCode::BackTab);
+                Reaction::Handled
+            }
+            Some(Command::Back) => {
+                self.save = None;
+                Reaction::Handled
+            }
+            Some(Command::TakePath) => Self::reaction(self.take_path(), Command::TakePath),
+            Some(_) => Reaction::Handled,
+            None => {
+                prompt.edit_key(key);
+                Reaction::Handled
+            }
+        }
+    }
+
+    fn reaction(outcome: AttachmentOutcome, command: Command) -> Reaction {
+        match outcome {
+            AttachmentOutcome::Handled => Reaction::Handled,
+            AttachmentOutcome::Closed => Reaction::Close,
+            AttachmentOutcome::Load(id) => Reaction::Ask(Action::LoadAttachment(id)),
+            AttachmentOutcome::Save { path, bytes } => {
+                Reaction::Ask(Action::SaveAttachment { path, bytes })
+            }
+            AttachmentOutcome::Ignored => Reaction::Pass(command),
+        }
+    }
+}
+
+impl Overlay for AttachmentView {
+    fn layer(&self) -> Layer {
+        Layer::Attachment
+    }
+
+    fn context(&self) -> Context {
+        if self.save.is_some() {
+            Context::PathPrompt
+        } else {
+            Context::Attachment
+        }
+    }
+
+    fn on_key(&mut self, key: ratatui::crossterm::event::KeyEvent, cx: &mut Cx<'_>) -> Reaction {
+        if self.save.is_some() {
+            return self.on_save_key(key);
+        }
+        match keys::command_for(Context::Attachment, &key) {
+            Some(command) => Overlay::on_command(self, command, cx),
+            None => Reaction::Handled,
+        }
+    }
+
+    fn on_command(&mut self, command: Command, cx: &mut Cx<'_>) -> Reaction {
+        let outcome = AttachmentView::on_command(self, command, cx.page);
+        Self::reaction(outcome, command)
+    }
+
+    fn paste(&mut self, text: &str) -> bool {
+        let Some(prompt) = self.save.as_mut() else {
+            return false;
+        };
+        prompt.paste(text);
+        true
+    }
+
+    fn render(&mut self, frame: &mut Frame<'_>, area: Rect, cx: &DrawCx<'_>) {
+        render_attachment(self, cx.theme, frame, area);
+    }
+
+    fn over_panes(&self) -> bool {
+        false
+    }
+
+    fn hints(&self) -> Vec<(&'static str, &'static str)> {
+        if self.save.is_some() {
+            return vec![("f1", "keys")];
+        }
+        let mut keys = vec![("j/k", "scroll")];
+        if self.can_save() {
+            keys.push(("s", "save"));
+        }
+        if self.has_more() {
+            keys.push(("n", "next file"));
+        }
+        keys.extend([("esc", "close"), ("?", "keys")]);
+        keys
+    }
+
+    fn on_reply(&mut self, fetch: &Fetch, result: &Result<Reply, String>, _: &mut Cx<'_>) -> bool {
+        let Fetch::Attachment(id) = fetch else {
+            return false;
+        };
+        let got = picked(result, |r| match r {
+            Reply::Attachment(got) => Some(got.clone()),
+            _ => None,
+        });
+        self.answer(id, got);
+        true
+    }
+
+    fn on_news(&self, news: News<'_>, cx: &mut Cx<'_>) {
+        if matches!(news, News::Reconnected)
+            && self.loading()
+            && let Some(id) = self.current_id()
+        {
+            cx.fetch(Fetch::Attachment(id.to_owned()));
         }
     }
 }

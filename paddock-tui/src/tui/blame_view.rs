@@ -8,7 +8,7 @@
 //!
 //! `provenance:blame` answers it. Enter on a line a chat wrote opens that chat.
 
-use paddock_proto::{Blame, BlameRegion, BlameSource};
+use paddock_proto::{Blame, BlameRegion, BlameSource, Reply};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -16,9 +16,12 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use unicode_width::UnicodeWidthStr;
 
+use super::action::Action;
 use super::chat_view::clean;
+use super::fetch::{Fetch, picked};
 use super::files_view::{scroll_to, short_id};
-use super::keys::Command;
+use super::keys::{Command, Context};
+use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
 use super::provenance_view::{fit, wrap_lines};
 use super::theme::{Role, Theme};
 
@@ -207,6 +210,77 @@ fn source_style(theme: &Theme, by: &BlameSource, color: Option<usize>) -> Style 
 }
 
 /// The gutter's width for a view `width` columns wide: 14 below 60 columns, else three
+/// Opens the blame of a file over the view that asked, and reads it.
+pub fn open_blame(project_slug: String, path: String) -> Reaction {
+    let view = BlameView::new(project_slug.clone(), path.clone());
+    Reaction::Open(
+        Box::new(view),
+        Some(Action::LoadBlame { project_slug, path }),
+    )
+}
+
+impl Overlay for BlameView {
+    fn layer(&self) -> Layer {
+        Layer::Blame
+    }
+
+    fn context(&self) -> Context {
+        Context::Blame
+    }
+
+    fn on_command(&mut self, command: Command, cx: &mut Cx<'_>) -> Reaction {
+        match BlameView::on_command(self, command, cx.page) {
+            BlameOutcome::Handled => Reaction::Handled,
+            BlameOutcome::Closed => Reaction::Close,
+            BlameOutcome::Notice(text) => {
+                cx.say(text);
+                Reaction::Handled
+            }
+            BlameOutcome::OpenChat { session_id, .. } => Reaction::JumpToChat(session_id),
+            BlameOutcome::Ignored => Reaction::Pass(command),
+        }
+    }
+
+    fn render(&mut self, frame: &mut Frame<'_>, area: Rect, cx: &DrawCx<'_>) {
+        render_blame(self, cx.theme, frame, area);
+    }
+
+    fn hints(&self) -> Vec<(&'static str, &'static str)> {
+        vec![
+            ("j/k", "lines"),
+            ("enter", "open the chat"),
+            ("esc", "back"),
+            ("?", "keys"),
+        ]
+    }
+
+    fn on_reply(&mut self, fetch: &Fetch, result: &Result<Reply, String>, _: &mut Cx<'_>) -> bool {
+        let Fetch::Blame { project_slug, path } = fetch else {
+            return false;
+        };
+        if !self.is_for(project_slug, path) {
+            return false;
+        }
+        match picked(result, |r| match r {
+            Reply::Blame(b) => Some(b.clone()),
+            _ => None,
+        }) {
+            Ok(blame) => self.set(blame),
+            Err(reason) => self.set_error(reason),
+        }
+        true
+    }
+
+    fn on_news(&self, news: News<'_>, cx: &mut Cx<'_>) {
+        if matches!(news, News::Reconnected) && self.blame().is_none() {
+            cx.fetch(Fetch::Blame {
+                project_slug: self.project_slug().to_owned(),
+                path: self.path().to_owned(),
+            });
+        }
+    }
+}
+
 /// eighths of the width up to 32.
 pub fn gutter_width(width: usize) -> usize {
     if width < 60 {

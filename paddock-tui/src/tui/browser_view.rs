@@ -8,17 +8,23 @@
 //! dropped. From 60 columns the list and the preview sit side by side, below that one above the
 //! other.
 
-use paddock_proto::{FileEntry, FileListing, FileText};
+use paddock_proto::{FileEntry, FileListing, FileText, Reply};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use unicode_width::UnicodeWidthStr;
 
+use super::action::Action;
+use super::blame_view::open_blame;
 use super::chat_view::clean;
+use super::fetch::{Fetch, picked};
 use super::files_view::scroll_to;
-use super::keys::Command;
-use super::provenance_view::{ProvenanceView, fit, render_provenance, wrap_lines};
+use super::keys::{Command, Context};
+use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
+use super::provenance_view::{
+    PANEL_HINTS, ProvenanceView, fit, on_panel_command, panel_reply, render_provenance, wrap_lines,
+};
 use super::theme::{Role, Theme};
 
 /// Bytes of a file the preview asks for.
@@ -244,6 +250,109 @@ impl BrowserView {
             },
             Command::Back | Command::Browse => BrowserOutcome::Closed,
             _ => BrowserOutcome::Ignored,
+        }
+    }
+}
+
+impl Overlay for BrowserView {
+    fn layer(&self) -> Layer {
+        Layer::Browser
+    }
+
+    fn context(&self) -> Context {
+        if self.provenance.is_some() {
+            Context::Provenance
+        } else {
+            Context::Browser
+        }
+    }
+
+    fn on_command(&mut self, command: Command, cx: &mut Cx<'_>) -> Reaction {
+        if self.provenance.is_some() {
+            return on_panel_command(&mut self.provenance, command, cx.page);
+        }
+        let project_slug = self.project_slug.clone();
+        match BrowserView::on_command(self, command, cx.page) {
+            BrowserOutcome::Handled => Reaction::Handled,
+            BrowserOutcome::List(path) => Reaction::Ask(Action::LoadListing {
+                project_slug,
+                path,
+                hidden: self.hidden,
+            }),
+            BrowserOutcome::Read(path) => {
+                Reaction::Ask(Action::LoadFileText { project_slug, path })
+            }
+            BrowserOutcome::LoadProvenance(path) => {
+                Reaction::Ask(Action::LoadProvenance { project_slug, path })
+            }
+            BrowserOutcome::Blame(path) => open_blame(project_slug, path),
+            BrowserOutcome::Closed => Reaction::Close,
+            BrowserOutcome::Ignored => Reaction::Pass(command),
+        }
+    }
+
+    fn render(&mut self, frame: &mut Frame<'_>, area: Rect, cx: &DrawCx<'_>) {
+        render_browser(self, cx.theme, frame, area);
+    }
+
+    fn hints(&self) -> Vec<(&'static str, &'static str)> {
+        if self.provenance.is_some() {
+            return PANEL_HINTS.to_vec();
+        }
+        vec![
+            ("enter/h", "in/out"),
+            ("p", "provenance"),
+            ("b", "blame"),
+            (".", "dotfiles"),
+            ("esc", "close"),
+            ("?", "keys"),
+        ]
+    }
+
+    fn on_reply(&mut self, fetch: &Fetch, result: &Result<Reply, String>, cx: &mut Cx<'_>) -> bool {
+        match fetch {
+            Fetch::Listing {
+                project_slug,
+                path,
+                hidden,
+            } => {
+                if !self.is_for(project_slug, path, *hidden) {
+                    return true;
+                }
+                match picked(result, |r| match r {
+                    Reply::FileListing(l) => Some(l.clone()),
+                    _ => None,
+                }) {
+                    Ok(listing) => self.set(listing),
+                    Err(reason) => self.set_error(reason),
+                }
+                if let Some(path) = self.want_preview() {
+                    cx.fetch(Fetch::FileText {
+                        project_slug: project_slug.clone(),
+                        path,
+                    });
+                }
+                true
+            }
+            Fetch::FileText { project_slug, path } => {
+                let answer = picked(result, |r| match r {
+                    Reply::FileText(t) => Some(t.clone()),
+                    _ => None,
+                });
+                self.set_preview(project_slug, path, answer);
+                true
+            }
+            _ => panel_reply(&mut self.provenance, fetch, result),
+        }
+    }
+
+    fn on_news(&self, news: News<'_>, cx: &mut Cx<'_>) {
+        if matches!(news, News::Reconnected) && self.listing().is_none() {
+            cx.fetch(Fetch::Listing {
+                project_slug: self.project_slug.clone(),
+                path: self.dir.clone(),
+                hidden: self.hidden,
+            });
         }
     }
 }

@@ -7,7 +7,7 @@
 //! The scope's files are those the chats' steps wrote (file provenance); `git:status` counts
 //! the other changed files of the project as `hidden`, and the view says so.
 
-use paddock_proto::{GitDiff, GitScope, GitStatus};
+use paddock_proto::{GitDiff, GitScope, GitStatus, Reply};
 use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -15,8 +15,13 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use unicode_width::UnicodeWidthStr;
 
-use super::keys::Command;
-use super::provenance_view::{ProvenanceView, fit, render_provenance, wrap_lines};
+use super::action::Action;
+use super::fetch::{Fetch, picked};
+use super::keys::{self, Command, Context};
+use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
+use super::provenance_view::{
+    PANEL_HINTS, ProvenanceView, fit, on_panel_command, panel_reply, render_provenance, wrap_lines,
+};
 use super::theme::{Role, Theme};
 
 /// Which changes the view lists: a chat's, a chat's subtree's, or the project's.
@@ -315,6 +320,165 @@ impl ChangesView {
             _ => return ChangesOutcome::Ignored,
         }
         ChangesOutcome::Handled
+    }
+}
+
+impl ChangesView {
+    /// The loop's request for the scope's status.
+    fn status_fetch(&self) -> Fetch {
+        Fetch::GitStatus {
+            project_slug: self.project_slug.clone(),
+            scope: self.scope.clone(),
+        }
+    }
+
+    /// A key while the commit message is typed.
+    fn on_message_key(&mut self, key: KeyEvent) -> Reaction {
+        match self.on_commit_key(key) {
+            CommitOutcome::Commit(message) => Reaction::Ask(Action::Commit {
+                project_slug: self.project_slug.clone(),
+                scope: self.scope.clone(),
+                message,
+            }),
+            CommitOutcome::Editing | CommitOutcome::Cancelled => Reaction::Handled,
+        }
+    }
+}
+
+impl Overlay for ChangesView {
+    fn layer(&self) -> Layer {
+        Layer::Changes
+    }
+
+    fn context(&self) -> Context {
+        if self.provenance.is_some() {
+            Context::Provenance
+        } else {
+            Context::Changes
+        }
+    }
+
+    fn on_key(&mut self, key: KeyEvent, cx: &mut Cx<'_>) -> Reaction {
+        if self.provenance.is_none() && self.committing() {
+            return self.on_message_key(key);
+        }
+        match keys::command_for(self.context(), &key) {
+            Some(command) => Overlay::on_command(self, command, cx),
+            None => Reaction::Handled,
+        }
+    }
+
+    fn on_command(&mut self, command: Command, cx: &mut Cx<'_>) -> Reaction {
+        if self.provenance.is_some() {
+            return on_panel_command(&mut self.provenance, command, cx.page);
+        }
+        let outcome = ChangesView::on_command(self, command, cx.page);
+        // After the command: `s` moves the scope.
+        let project_slug = self.project_slug.clone();
+        let scope = self.scope.clone();
+        match outcome {
+            ChangesOutcome::Handled => Reaction::Handled,
+            ChangesOutcome::LoadStatus => Reaction::Ask(Action::LoadChanges {
+                project_slug,
+                scope,
+            }),
+            ChangesOutcome::LoadDiff(path) => Reaction::Ask(Action::LoadDiff {
+                project_slug,
+                scope,
+                path,
+            }),
+            ChangesOutcome::LoadProvenance(path) => {
+                Reaction::Ask(Action::LoadProvenance { project_slug, path })
+            }
+            ChangesOutcome::Push => {
+                cx.say(format!(
+                    "pushing {}…",
+                    crate::format::project_label(&project_slug)
+                ));
+                Reaction::Ask(Action::Push { project_slug })
+            }
+            ChangesOutcome::Closed => Reaction::Close,
+            ChangesOutcome::Ignored => Reaction::Global(command),
+        }
+    }
+
+    fn paste(&mut self, text: &str) -> bool {
+        if self.provenance.is_some() || !self.committing() {
+            return false;
+        }
+        ChangesView::paste(self, text);
+        true
+    }
+
+    fn render(&mut self, frame: &mut Frame<'_>, area: Rect, cx: &DrawCx<'_>) {
+        render_changes(self, cx.theme, frame, area);
+    }
+
+    fn hints(&self) -> Vec<(&'static str, &'static str)> {
+        if self.committing() {
+            return vec![("enter", "commit"), ("esc", "cancel")];
+        }
+        if self.provenance.is_some() {
+            return PANEL_HINTS.to_vec();
+        }
+        vec![
+            ("j/k", "files"),
+            ("p", "provenance"),
+            ("s", "scope"),
+            ("c", "commit"),
+            ("esc", "close"),
+            ("?", "keys"),
+        ]
+    }
+
+    fn on_reply(&mut self, fetch: &Fetch, result: &Result<Reply, String>, cx: &mut Cx<'_>) -> bool {
+        match fetch {
+            Fetch::GitStatus {
+                project_slug,
+                scope,
+            } if self.is_for(project_slug, scope) => {
+                match picked(result, |r| match r {
+                    Reply::GitStatus(status) => Some(status.clone()),
+                    _ => None,
+                }) {
+                    Ok(status) => self.set_status(status),
+                    Err(reason) => self.set_error(reason),
+                }
+                // The diff of the cursor's file, when it is not shown yet.
+                if let Some(path) = self.wanted_diff() {
+                    cx.fetch(Fetch::GitDiff {
+                        project_slug: project_slug.clone(),
+                        scope: scope.clone(),
+                        path: path.to_owned(),
+                    });
+                }
+                true
+            }
+            Fetch::GitDiff {
+                project_slug,
+                scope,
+                path,
+            } if self.is_for(project_slug, scope) => {
+                let diff = picked(result, |r| match r {
+                    Reply::GitDiff(diff) => Some(diff.clone()),
+                    _ => None,
+                });
+                self.set_diff(path.clone(), diff);
+                true
+            }
+            _ => panel_reply(&mut self.provenance, fetch, result),
+        }
+    }
+
+    fn on_news(&self, news: News<'_>, cx: &mut Cx<'_>) {
+        let again = match news {
+            News::Reconnected | News::GitChanged => true,
+            News::ChatsChanged { project_slug } => project_slug == self.project_slug,
+            _ => false,
+        };
+        if again {
+            cx.fetch(self.status_fetch());
+        }
     }
 }
 

@@ -12,17 +12,23 @@
 use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, FixedOffset, Local};
-use paddock_proto::{FileEdge, FileRole, FileStatus, Touched, TouchedFile, TouchedTurn};
+use paddock_proto::{FileEdge, FileRole, FileStatus, Reply, Touched, TouchedFile, TouchedTurn};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use unicode_width::UnicodeWidthStr;
 
+use super::action::Action;
+use super::blame_view::open_blame;
 use super::chat::Item;
 use super::chat_view::fit_start;
+use super::fetch::{Fetch, picked};
 use super::keys::{Command, Context, label_for};
-use super::provenance_view::{ProvenanceView, fit, render_provenance, wrap_lines};
+use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
+use super::provenance_view::{
+    PANEL_HINTS, ProvenanceView, fit, on_panel_command, panel_reply, render_provenance, wrap_lines,
+};
 use super::theme::{Role, Theme};
 
 /// The columns before a file's path: cursor, status mark, edge mark and change.
@@ -292,6 +298,106 @@ impl FilesView {
 
     fn now(&self) -> DateTime<FixedOffset> {
         self.clock.unwrap_or_else(|| Local::now().fixed_offset())
+    }
+}
+
+impl FilesView {
+    /// The loop's request for the chat's files.
+    fn touched_fetch(&self) -> Fetch {
+        Fetch::Touched {
+            project_slug: self.project_slug.clone(),
+            session_id: self.session_id.clone(),
+        }
+    }
+}
+
+impl Overlay for FilesView {
+    fn layer(&self) -> Layer {
+        Layer::Files
+    }
+
+    fn context(&self) -> Context {
+        if self.provenance.is_some() {
+            Context::Provenance
+        } else {
+            Context::Files
+        }
+    }
+
+    fn on_command(&mut self, command: Command, cx: &mut Cx<'_>) -> Reaction {
+        if self.provenance.is_some() {
+            return on_panel_command(&mut self.provenance, command, cx.page);
+        }
+        let project_slug = self.project_slug.clone();
+        match FilesView::on_command(self, command, cx.page) {
+            FilesOutcome::Handled => Reaction::Handled,
+            FilesOutcome::Reload => Reaction::Ask(Action::LoadTouched {
+                project_slug,
+                session_id: self.session_id.clone(),
+            }),
+            FilesOutcome::LoadProvenance(path) => {
+                Reaction::Ask(Action::LoadProvenance { project_slug, path })
+            }
+            FilesOutcome::Blame(path) => open_blame(project_slug, path),
+            FilesOutcome::Closed => Reaction::Close,
+            FilesOutcome::Ignored => Reaction::Pass(command),
+        }
+    }
+
+    fn render(&mut self, frame: &mut Frame<'_>, area: Rect, cx: &DrawCx<'_>) {
+        render_files(self, cx.theme, frame, area);
+    }
+
+    fn hints(&self) -> Vec<(&'static str, &'static str)> {
+        if self.provenance.is_some() {
+            return PANEL_HINTS.to_vec();
+        }
+        vec![
+            ("j/k", "files"),
+            ("enter", "provenance"),
+            ("b", "blame"),
+            ("t", "turn/all"),
+            ("esc", "close"),
+            ("?", "keys"),
+        ]
+    }
+
+    fn on_reply(&mut self, fetch: &Fetch, result: &Result<Reply, String>, _: &mut Cx<'_>) -> bool {
+        let Fetch::Touched {
+            project_slug,
+            session_id,
+        } = fetch
+        else {
+            return panel_reply(&mut self.provenance, fetch, result);
+        };
+        if !self.is_for(project_slug, session_id) {
+            return false;
+        }
+        match picked(result, |r| match r {
+            Reply::Touched(touched) => Some(touched.clone()),
+            _ => None,
+        }) {
+            Ok(touched) => self.set(touched),
+            Err(reason) => self.set_error(reason),
+        }
+        true
+    }
+
+    fn on_news(&self, news: News<'_>, cx: &mut Cx<'_>) {
+        // A turn of its chat ended: it may have touched more files.
+        let again = match news {
+            News::Reconnected => true,
+            News::Active {
+                session_id,
+                running: false,
+                ..
+            }
+            | News::TurnEnded { session_id } => session_id == self.session_id,
+            _ => false,
+        };
+        if again {
+            cx.fetch(self.touched_fetch());
+        }
     }
 }
 

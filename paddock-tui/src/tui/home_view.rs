@@ -9,15 +9,18 @@
 //! An answer for another project than the one shown is dropped; a failed one is shown in the
 //! view (the chats listed from the tree still show).
 
-use paddock_proto::{ChatSummary, ProjectOverview};
+use paddock_proto::{ChatSummary, ProjectOverview, Reply};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+use super::action::Action;
+use super::fetch::{Fetch, picked};
 use super::files_view::scroll_to;
 use super::keys::{Command, Context, label_for};
+use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
 use super::provenance_view::{fit, wrap_lines};
 use super::theme::{Role, Theme};
 use crate::format::{clean_title, project_label, short_time};
@@ -176,6 +179,72 @@ impl HomeView {
             _ => return HomeOutcome::Ignored,
         }
         HomeOutcome::Handled
+    }
+}
+
+impl Overlay for HomeView {
+    fn layer(&self) -> Layer {
+        Layer::Home
+    }
+
+    fn context(&self) -> Context {
+        Context::Home
+    }
+
+    fn on_command(&mut self, command: Command, cx: &mut Cx<'_>) -> Reaction {
+        let chats = cx.tree.project_chats(&self.slug);
+        match HomeView::on_command(self, command, cx.page, chats) {
+            HomeOutcome::Handled => Reaction::Handled,
+            HomeOutcome::Load(slug) => Reaction::Ask(Action::LoadOverview(slug)),
+            HomeOutcome::Open {
+                project_slug,
+                session_id,
+                title,
+            } => Reaction::show_chat(project_slug, session_id, title),
+            HomeOutcome::Closed => Reaction::Close,
+            HomeOutcome::Ignored => Reaction::Pass(command),
+        }
+    }
+
+    fn render(&mut self, frame: &mut Frame<'_>, area: Rect, cx: &DrawCx<'_>) {
+        let chats = cx.tree.project_chats(&self.slug);
+        render_home(self, chats, cx.theme, cx.tick, frame, area);
+    }
+
+    fn hints(&self) -> Vec<(&'static str, &'static str)> {
+        vec![
+            ("j/k", "chats"),
+            ("enter", "open"),
+            ("ctrl-d/u", "scroll"),
+            ("r", "reload"),
+            ("esc", "close"),
+            ("?", "keys"),
+        ]
+    }
+
+    fn on_reply(&mut self, fetch: &Fetch, result: &Result<Reply, String>, _: &mut Cx<'_>) -> bool {
+        let Fetch::Overview(slug) = fetch else {
+            return false;
+        };
+        let overview = picked(result, |r| match r {
+            Reply::ProjectOverview(o) => Some(o.clone()),
+            _ => None,
+        });
+        self.answer(slug, overview);
+        true
+    }
+
+    fn on_news(&self, news: News<'_>, cx: &mut Cx<'_>) {
+        let again = match news {
+            News::Reconnected => true,
+            News::ChatsChanged { project_slug } | News::Active { project_slug, .. } => {
+                project_slug == self.slug
+            }
+            _ => false,
+        };
+        if again {
+            cx.fetch(Fetch::Overview(self.slug.clone()));
+        }
     }
 }
 

@@ -10,6 +10,10 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
+use super::action::Action;
+use super::fetch::Fetch;
+use super::keys::{Command, Context};
+use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
 use super::theme::{Role, Theme};
 
 /// The inbox's state while it is open.
@@ -66,6 +70,89 @@ impl InboxView {
 
     pub fn clear_marks(&mut self) {
         self.marked.clear();
+    }
+}
+
+impl Overlay for InboxView {
+    fn layer(&self) -> Layer {
+        Layer::Inbox
+    }
+
+    fn context(&self) -> Context {
+        Context::Inbox
+    }
+
+    fn on_command(&mut self, command: Command, cx: &mut Cx<'_>) -> Reaction {
+        let decision = match command {
+            Command::Down => {
+                self.move_by(1);
+                return Reaction::Handled;
+            }
+            Command::Up => {
+                self.move_by(-1);
+                return Reaction::Handled;
+            }
+            Command::Mark => {
+                self.toggle_mark();
+                return Reaction::Handled;
+            }
+            Command::Back | Command::Inbox => return Reaction::Close,
+            Command::Open => {
+                return match self.cursor() {
+                    Some(a) => Reaction::CloseAndOpen {
+                        project_slug: a.project_slug.clone(),
+                        session_id: a.session_id.clone(),
+                    },
+                    None => Reaction::Handled,
+                };
+            }
+            Command::Allow => paddock_proto::ApprovalDecision::Allow,
+            Command::Deny => paddock_proto::ApprovalDecision::Deny,
+            Command::AllowAlways => paddock_proto::ApprovalDecision::Always,
+            other => return Reaction::Global(other),
+        };
+        let ids = self.targets();
+        self.clear_marks();
+        if decision == paddock_proto::ApprovalDecision::Always {
+            // The rules, said on the status line as they are written.
+            let notes: Vec<String> = self
+                .approvals
+                .iter()
+                .filter(|a| ids.contains(&a.id))
+                .map(always_note)
+                .collect();
+            if !notes.is_empty() {
+                cx.say(notes.join("; "));
+            }
+        }
+        if ids.is_empty() {
+            return Reaction::Handled;
+        }
+        Reaction::Ask(Action::Answer { ids, decision })
+    }
+
+    fn render(&mut self, frame: &mut Frame<'_>, area: Rect, cx: &DrawCx<'_>) {
+        render_inbox(self, cx.theme, frame, area);
+    }
+
+    fn over_panes(&self) -> bool {
+        false
+    }
+
+    fn hints(&self) -> Vec<(&'static str, &'static str)> {
+        vec![
+            ("y", "allow"),
+            ("n", "deny"),
+            ("a", "always"),
+            ("space", "select"),
+            ("esc", "close"),
+        ]
+    }
+
+    fn on_news(&self, news: News<'_>, cx: &mut Cx<'_>) {
+        if matches!(news, News::ApprovalsChanged) {
+            cx.fetch(Fetch::Approvals);
+        }
     }
 }
 

@@ -7,14 +7,17 @@
 
 use std::collections::HashSet;
 
-use paddock_proto::{FileEdge, FileStatus, FileStep, Lineage, Provenance};
+use paddock_proto::{FileEdge, FileStatus, FileStep, Lineage, Provenance, Reply};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
+use super::blame_view::open_blame;
+use super::fetch::{Fetch, picked};
 use super::keys::Command;
+use super::overlay::Reaction;
 use super::theme::{Role, Theme};
 
 /// What a command did to the panel, for the dispatcher.
@@ -94,6 +97,59 @@ impl ProvenanceView {
         }
         ProvenanceOutcome::Handled
     }
+}
+
+/// The footer while a view's provenance panel has the keyboard.
+pub const PANEL_HINTS: [(&str, &str); 4] = [
+    ("j/k", "scroll"),
+    ("b", "blame"),
+    ("esc", "back"),
+    ("?", "keys"),
+];
+
+/// A command while the provenance panel in `slot` (over Changes, Files or the browser) has
+/// the keyboard.
+pub fn on_panel_command(
+    slot: &mut Option<ProvenanceView>,
+    command: Command,
+    page: usize,
+) -> Reaction {
+    let Some(panel) = slot.as_mut() else {
+        return Reaction::Handled;
+    };
+    match panel.on_command(command, page) {
+        ProvenanceOutcome::Handled => Reaction::Handled,
+        ProvenanceOutcome::Closed => {
+            *slot = None;
+            Reaction::Handled
+        }
+        ProvenanceOutcome::Blame => {
+            open_blame(panel.project_slug().to_owned(), panel.path().to_owned())
+        }
+        ProvenanceOutcome::Ignored => Reaction::Global(command),
+    }
+}
+
+/// An answer for the provenance panel in `slot`: whether it was its file's.
+pub fn panel_reply(
+    slot: &mut Option<ProvenanceView>,
+    fetch: &Fetch,
+    result: &Result<Reply, String>,
+) -> bool {
+    let Fetch::Provenance { project_slug, path } = fetch else {
+        return false;
+    };
+    let Some(panel) = slot.as_mut().filter(|p| p.is_for(project_slug, path)) else {
+        return false;
+    };
+    match picked(result, |r| match r {
+        Reply::Provenance(p) => Some(p.clone()),
+        _ => None,
+    }) {
+        Ok(provenance) => panel.set(provenance),
+        Err(reason) => panel.set_error(reason),
+    }
+    true
 }
 
 /// The status's word and role.

@@ -3,7 +3,7 @@
 
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
-use ratatui::style::{Color, Modifier, Style, Stylize};
+use ratatui::style::{Color, Modifier, Style};
 use ratatui::symbols::border;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Padding, Paragraph, Wrap};
@@ -11,11 +11,9 @@ use unicode_width::UnicodeWidthStr;
 
 use super::app::{App, Connection, Focus};
 use super::keys::Context;
+use super::overlay::DrawCx;
 use super::theme::{Role, Theme};
-use super::{
-    attachment_view, blame_view, chat_view, files_view, help, history, home_view, search_view,
-    tree_view, triggers_view, usage_view,
-};
+use super::{chat_view, history, tree_view};
 
 /// The screen's three bands: header, chat list, status line.
 pub fn layout(area: Rect) -> [Rect; 3] {
@@ -72,147 +70,48 @@ pub fn render(app: &mut App, frame: &mut Frame<'_>) {
         Connection::Connected(_) if !app.loaded => {
             render_message(&format!("Loading{ellipsis}"), &theme, frame, body);
         }
-        _ if app.approvals.is_some() => {
-            if let Some(inbox) = &app.approvals {
-                super::inbox::render_inbox(inbox, &theme, frame, body);
-            }
-        }
-        _ if app.search.is_some() => {
-            if let Some(search) = app.search.as_mut() {
-                search_view::render_search(search, &theme, frame, body);
-            }
-        }
-        _ if app.attachment.is_some() => {
-            if let Some(view) = app.attachment.as_mut() {
-                attachment_view::render_attachment(view, &theme, frame, body);
-            }
-        }
-        _ if app.blame.is_some() => {
-            if let Some(blame) = app.blame.as_mut() {
-                blame_view::render_blame(blame, &theme, frame, body);
-            }
-        }
-        _ if app.usage.is_some() => {
-            if let Some(usage) = app.usage.as_mut() {
-                usage_view::render_usage(usage, &theme, frame, body);
-            }
-        }
-        _ if app.triggers.is_some() => {
-            if let Some(view) = app.triggers.as_mut() {
-                triggers_view::render_triggers(view, &theme, frame, body);
-            }
-        }
-        _ if app.home.is_some() => {
-            if let Some(view) = app.home.as_mut() {
-                let chats = app.tree.project_chats(view.slug());
-                home_view::render_home(view, chats, &theme, app.tick, frame, body);
-            }
-        }
-        _ if app.browser.is_some() => {
-            if let Some(view) = app.browser.as_mut() {
-                super::browser_view::render_browser(view, &theme, frame, body);
-            }
-        }
-        _ if app.changes.is_some() => {
-            if let Some(changes) = &app.changes {
-                super::changes::render_changes(changes, &theme, frame, body);
-            }
-        }
-        _ if app.files.is_some() => {
-            if let Some(files) = app.files.as_mut() {
-                files_view::render_files(files, &theme, frame, body);
-            }
-        }
-        _ if app.history.is_open() => {
-            app.history.set_tick(app.tick);
-            history::render_history(&app.history, &theme, frame, body);
-        }
+        _ if !app.overlays.is_empty() || app.history.is_open() => render_view(app, frame, body),
         _ => render_panes(app, frame, body),
     }
-    render_status(app, frame, status);
+    super::status::render_status(app, frame, status);
     // The composer's path prompt lists its matches over the screen, above the status line.
-    if app.attachment.is_none()
+    if app.overlays.is_empty()
         && app.context() == Context::PathPrompt
         && let Some(prompt) = &app.attach_prompt
     {
         prompt.render_list(&theme, frame, status, body);
     }
-    // The overlay goes over everything, the status line included.
-    if let Some(scroll) = app.help {
-        let max = help::help_max_scroll(&theme, app_context_under_help(app), frame.area());
-        let scroll = scroll.min(max);
-        app.help = Some(scroll);
-        help::render_help(
-            &theme,
-            app_context_under_help(app),
-            frame,
-            frame.area(),
-            scroll,
-        );
+    // The help goes over everything, the status line included.
+    let below = app.context_under_top();
+    let cx = DrawCx {
+        theme: &theme,
+        tick: app.tick,
+        tree: &app.tree,
+        below,
+        screen: frame.area(),
+    };
+    for view in app.overlays.iter_mut().filter(|v| v.over_screen()) {
+        view.render(frame, cx.screen, &cx);
     }
 }
 
-/// The context the help overlay lists first: what had the keyboard before it opened.
-fn app_context_under_help(app: &App) -> super::keys::Context {
-    use super::keys::Context;
-    if app.approvals.is_some() {
-        return Context::Inbox;
-    }
-    if let Some(search) = &app.search {
-        return if search.editing() {
-            Context::SearchQuery
-        } else {
-            Context::Search
-        };
-    }
-    if let Some(view) = &app.attachment {
-        return if view.save.is_some() {
-            Context::PathPrompt
-        } else {
-            Context::Attachment
-        };
-    }
-    if app.blame.is_some() {
-        return Context::Blame;
-    }
-    if app.usage.is_some() {
-        return Context::Usage;
-    }
-    if app.triggers.is_some() {
-        return Context::Triggers;
-    }
-    if app.home.is_some() {
-        return Context::Home;
-    }
-    if let Some(browser) = &app.browser {
-        return if browser.provenance.is_some() {
-            Context::Provenance
-        } else {
-            Context::Browser
-        };
-    }
-    if let Some(changes) = &app.changes {
-        return if changes.provenance.is_some() {
-            Context::Provenance
-        } else {
-            Context::Changes
-        };
-    }
-    if let Some(files) = &app.files {
-        return if files.provenance.is_some() {
-            Context::Provenance
-        } else {
-            Context::Files
-        };
-    }
-    if app.history.is_open() {
-        return Context::History;
-    }
-    match app.focus {
-        Focus::Tree => Context::Tree,
-        Focus::Chat => Context::Chat,
-        Focus::Composer if app.attach_prompt.is_some() => Context::PathPrompt,
-        Focus::Composer => Context::Composer,
+/// The top view over the panes (else History) in the body.
+fn render_view(app: &mut App, frame: &mut Frame<'_>, area: Rect) {
+    let theme = app.theme;
+    let cx = DrawCx {
+        theme: &theme,
+        tick: app.tick,
+        tree: &app.tree,
+        below: Context::Global,
+        screen: frame.area(),
+    };
+    if let Some(view) = app.overlays.body_mut() {
+        view.render(frame, area, &cx);
+    } else if app.history.is_open() {
+        app.history.set_tick(app.tick);
+        history::render_history(&app.history, &theme, frame, area);
+    } else {
+        render_panes(app, frame, area);
     }
 }
 
@@ -353,281 +252,6 @@ fn render_header(app: &App, frame: &mut Frame<'_>, area: Rect) {
         area,
     );
     frame.render_widget(Line::from(right).alignment(Alignment::Right), area);
-}
-
-fn render_status(app: &App, frame: &mut Frame<'_>, area: Rect) {
-    let theme = &app.theme;
-    if let Some(filter) = &app.filter_input {
-        let line = Line::from(vec![
-            Span::raw(" /").bold(),
-            Span::raw(filter.clone()),
-            Span::raw("▏").dim(),
-            Span::raw("  enter keep · esc clear").dim(),
-        ]);
-        frame.render_widget(line, area);
-        return;
-    }
-    if let Some(confirm) = &app.confirm {
-        // The question, cut so that its answer always shows.
-        let tail = "? y/N";
-        let room = usize::from(area.width).saturating_sub(tail.width() + 1);
-        let question = tree_view::truncate(&confirm.question, room, theme);
-        let style = theme.style(Role::Warning).add_modifier(Modifier::BOLD);
-        let line = Line::from(vec![
-            Span::styled(format!(" {question}"), style),
-            Span::styled(tail, style),
-        ]);
-        frame.render_widget(line, area);
-        return;
-    }
-    if app.attachment.is_none()
-        && app.context() == Context::PathPrompt
-        && let Some(prompt) = &app.attach_prompt
-    {
-        prompt.render(theme, frame, area);
-        return;
-    }
-    let line = match (&app.notice, &app.connection) {
-        (Some(notice), _) => Line::styled(format!(" {notice}"), theme.style(Role::Warning)),
-        (None, Connection::Unreachable(_)) => hints(&[], &[("ctrl-l", "retry now"), ("q", "quit")]),
-        (None, Connection::Stopped(_)) => hints(&[], &[("R", "start paddockd"), ("q", "quit")]),
-        (None, Connection::Connecting) => hints(&[], &[("q", "quit")]),
-        (None, _) if app.help.is_some() => hints(&[], &[("j/k", "scroll"), ("esc", "close")]),
-        (None, _) if app.approvals.is_some() => hints(
-            &[],
-            &[
-                ("y", "allow"),
-                ("n", "deny"),
-                ("a", "always"),
-                ("space", "select"),
-                ("esc", "close"),
-            ],
-        ),
-        (None, _) if app.search.as_ref().is_some_and(|s| s.editing()) => hints(
-            &[],
-            &[("enter", "search"), ("tab", "results"), ("esc", "close")],
-        ),
-        (None, _) if app.search.is_some() => hints(
-            &[],
-            &[
-                ("j/k", "matches"),
-                ("enter", "open"),
-                ("/", "edit"),
-                ("a", "archived"),
-                ("esc", "close"),
-                ("?", "keys"),
-            ],
-        ),
-        (None, _) if app.attachment.as_ref().is_some_and(|v| v.save.is_some()) => {
-            hints(&[], &[("f1", "keys")])
-        }
-        (None, _) if app.attachment.is_some() => {
-            let more = app.attachment.as_ref().is_some_and(|v| v.has_more());
-            let mut keys = vec![("j/k", "scroll")];
-            if app.attachment.as_ref().is_some_and(|v| v.can_save()) {
-                keys.push(("s", "save"));
-            }
-            if more {
-                keys.push(("n", "next file"));
-            }
-            keys.extend([("esc", "close"), ("?", "keys")]);
-            hints(&[], &keys)
-        }
-        (None, _) if app.blame.is_some() => hints(
-            &[],
-            &[
-                ("j/k", "lines"),
-                ("enter", "open the chat"),
-                ("esc", "back"),
-                ("?", "keys"),
-            ],
-        ),
-        (None, _) if app.usage.is_some() => hints(
-            &[],
-            &[
-                ("j/k", "chats"),
-                ("enter", "open"),
-                ("a", "scope"),
-                ("s", "subtree"),
-                ("esc", "close"),
-                ("?", "keys"),
-            ],
-        ),
-        (None, _) if app.home.is_some() => hints(
-            &[],
-            &[
-                ("j/k", "chats"),
-                ("enter", "open"),
-                ("ctrl-d/u", "scroll"),
-                ("r", "reload"),
-                ("esc", "close"),
-                ("?", "keys"),
-            ],
-        ),
-        (None, _) if app.triggers.is_some() => hints(
-            &[],
-            &app.triggers.as_ref().map(|t| t.hints()).unwrap_or_default(),
-        ),
-        (None, _) if app.changes.as_ref().is_some_and(|c| c.committing()) => {
-            hints(&[], &[("enter", "commit"), ("esc", "cancel")])
-        }
-        (None, _) if app.context() == super::keys::Context::Provenance => hints(
-            &[],
-            &[
-                ("j/k", "scroll"),
-                ("b", "blame"),
-                ("esc", "back"),
-                ("?", "keys"),
-            ],
-        ),
-        (None, _) if app.browser.is_some() => hints(
-            &[],
-            &[
-                ("enter/h", "in/out"),
-                ("p", "provenance"),
-                ("b", "blame"),
-                (".", "dotfiles"),
-                ("esc", "close"),
-                ("?", "keys"),
-            ],
-        ),
-        (None, _) if app.changes.is_some() => hints(
-            &[],
-            &[
-                ("j/k", "files"),
-                ("p", "provenance"),
-                ("s", "scope"),
-                ("c", "commit"),
-                ("esc", "close"),
-                ("?", "keys"),
-            ],
-        ),
-        (None, _) if app.files.is_some() => hints(
-            &[],
-            &[
-                ("j/k", "files"),
-                ("enter", "provenance"),
-                ("b", "blame"),
-                ("t", "turn/all"),
-                ("esc", "close"),
-                ("?", "keys"),
-            ],
-        ),
-        (None, _) if app.history.is_open() => hints(
-            &[],
-            &[
-                ("enter", "open"),
-                ("U", "unattended/all"),
-                ("esc", "close"),
-                ("?", "keys"),
-            ],
-        ),
-        (None, _) => match app.focus {
-            Focus::Composer => {
-                let mut keys = vec![
-                    ("enter", "send"),
-                    ("alt-enter", "newline"),
-                    ("ctrl-o", "model"),
-                    ("ctrl-t", "attach"),
-                ];
-                if !app.composer.attachments().is_empty() {
-                    keys.push(("alt-t", "drop file"));
-                }
-                keys.push(("esc", "leave"));
-                hints(&[], &keys)
-            }
-            Focus::Chat => {
-                let mut keys = vec![("j/k", "items"), ("o", "expand")];
-                if app
-                    .chat
-                    .as_ref()
-                    .is_some_and(|c| !c.cursor_attachments().is_empty())
-                {
-                    keys.push(("a", "view file"));
-                }
-                keys.extend([
-                    ("i", "write"),
-                    ("J", "sender"),
-                    ("x", "cancel"),
-                    ("tab", "tree"),
-                    ("?", "keys"),
-                ]);
-                hints(&[], &keys)
-            }
-            Focus::Tree => {
-                let tree = &app.tree;
-                let mut state = Vec::new();
-                let marked = tree.marked_count();
-                if app.subtree_pending {
-                    state.push("subtree:".to_owned());
-                }
-                if tree.range_open() {
-                    state.push("range: v to mark".to_owned());
-                }
-                if marked > 0 {
-                    state.push(format!("{marked} marked"));
-                }
-                if let Some(filter) = tree.filter() {
-                    state.push(format!("/{filter}"));
-                }
-                if tree.unattended_only() {
-                    state.push("unattended".to_owned());
-                }
-                if tree.flat() {
-                    state.push("flat".to_owned());
-                }
-                let row = tree.cursor_row();
-                let on_group =
-                    row.is_some_and(|r| matches!(r.kind, super::tree::RowKind::Archived { .. }));
-                let keys: &[(&str, &str)] = if marked > 0 || tree.range_open() {
-                    &[
-                        ("a", "archive"),
-                        ("s", "star"),
-                        ("esc", "clear"),
-                        ("?", "keys"),
-                    ]
-                } else if on_group {
-                    &[
-                        ("j/k", "move"),
-                        ("h/l", "hide/show archived"),
-                        ("?", "keys"),
-                    ]
-                } else if row.is_some_and(|r| r.archived) {
-                    &[
-                        ("j/k", "move"),
-                        ("enter", "open"),
-                        ("A", "unarchive"),
-                        ("X", "delete"),
-                        ("?", "keys"),
-                    ]
-                } else {
-                    &[
-                        ("j/k", "move"),
-                        ("enter", "open"),
-                        ("N", "new"),
-                        ("h/l", "fold"),
-                        ("H", "history"),
-                        ("?", "keys"),
-                    ]
-                };
-                hints(&state, keys)
-            }
-        },
-    };
-    frame.render_widget(line, area);
-}
-
-/// The status line: what is in force (marks, filters), then key hints.
-fn hints(state: &[String], keys: &[(&str, &str)]) -> Line<'static> {
-    let mut spans = vec![Span::raw(" ")];
-    for s in state {
-        spans.push(Span::raw(format!("{s}  ")).bold());
-    }
-    for (key, what) in keys {
-        spans.push(Span::raw((*key).to_owned()).bold());
-        spans.push(Span::raw(format!(" {what}  ")).dim());
-    }
-    Line::from(spans)
 }
 
 fn render_message(text: &str, theme: &Theme, frame: &mut Frame<'_>, area: Rect) {

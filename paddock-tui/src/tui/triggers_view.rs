@@ -17,8 +17,7 @@
 
 use chrono::{DateTime, FixedOffset, Local};
 use paddock_proto::{
-    Fired, HookEvent, MissedPolicy, Reply, RunStatus, RunSummary, SessionPolicy, TriggerInfo,
-    TriggerKind, TriggerSet, TriggerSpec,
+    Reply, RunStatus, RunSummary, SessionPolicy, TriggerInfo, TriggerKind, TriggerSet,
 };
 use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -28,22 +27,17 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use unicode_width::UnicodeWidthStr;
 
-use super::app::App;
+use super::action::Action;
+use super::fetch::{Doing, Fetch, picked};
 use super::files_view::scroll_to;
-use super::keys::{Command, Context, label_for};
+use super::keys::{self, Command, Context, label_for};
+use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
 use super::provenance_view::{fit, wrap_lines};
 use super::theme::{Role, Theme};
 use crate::format::{
     clean_title, next_fire, one_line, project_label, run_duration, short_time, status_name,
     trigger_when,
 };
-
-/// The `what` of the loop's command that fires a trigger; its answer comes back with it.
-pub const FIRE: &str = "fire the trigger";
-/// The `what` of the loop's command that removes a trigger.
-pub const REMOVE: &str = "remove the trigger";
-/// The `what` of the loop's command that saves a trigger from the form.
-pub const SAVE: &str = "save the trigger";
 
 /// How many runs `history:list` is asked for (its maximum); the trigger's are picked here.
 pub const RUNS_LIMIT: u32 = 500;
@@ -109,62 +103,6 @@ pub fn save_request(set: TriggerSet) -> paddock_proto::Request {
     paddock_proto::Request::TriggerSet(Box::new(set))
 }
 
-/// `paddockd answered with KIND`, for a reply of the wrong kind.
-fn unexpected(reply: &Reply) -> String {
-    format!(
-        "paddockd answered with {}",
-        crate::client::reply_kind(reply)
-    )
-}
-
-/// The loop's answer to `trigger:list` for `asked`: to the view when open (and still showing
-/// that scope).
-pub fn list_answered(app: &mut App, asked: Option<&str>, result: Result<Reply, String>) {
-    let Some(view) = app.triggers.as_mut() else {
-        return;
-    };
-    let result = match result {
-        Ok(Reply::Triggers(t)) => Ok(t.triggers),
-        Ok(other) => Err(unexpected(&other)),
-        Err(reason) => Err(reason),
-    };
-    view.answer(asked, result);
-}
-
-/// The loop's answer to a trigger's `history:list`: to the view when it shows that trigger's
-/// runs.
-pub fn runs_answered(app: &mut App, id: &TriggerId, result: Result<Reply, String>) {
-    let Some(view) = app.triggers.as_mut() else {
-        return;
-    };
-    let result = match result {
-        Ok(Reply::History(h)) => Ok(h.runs),
-        Ok(other) => Err(unexpected(&other)),
-        Err(reason) => Err(reason),
-    };
-    view.runs_answered(id, result);
-}
-
-/// The answer to a fire or a remove: said in the view when it asked for it, else on the status
-/// line.
-pub fn act_answered(app: &mut App, act: Act, result: Result<Reply, String>) {
-    if let Some(view) = app.triggers.as_mut()
-        && view.act_answered(act, result.clone())
-    {
-        return;
-    }
-    app.notice = Some(match result {
-        Ok(Reply::Fired(Fired {
-            skipped: Some(reason),
-            ..
-        })) => format!("the trigger was not fired: {reason}"),
-        Ok(Reply::Fired(_)) => "the trigger fired".to_owned(),
-        Ok(Reply::Ack) => "the trigger was removed".to_owned(),
-        Ok(other) => format!("{}: {}", act.what(), unexpected(&other)),
-        Err(reason) => format!("{} failed: {reason}", act.what()),
-    });
-}
-
 /// What `f` and `d` do, once confirmed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Act {
@@ -183,22 +121,12 @@ impl Act {
         }
     }
 
-    /// The loop's `what` for this act.
+    /// What it does, for "… failed".
     pub fn what(self) -> &'static str {
         match self {
-            Act::Fire => FIRE,
-            Act::Remove => REMOVE,
-            Act::Save => SAVE,
-        }
-    }
-
-    /// The act a loop command's `what` names.
-    pub fn from_what(what: &str) -> Option<Self> {
-        match what {
-            FIRE => Some(Act::Fire),
-            REMOVE => Some(Act::Remove),
-            SAVE => Some(Act::Save),
-            _ => None,
+            Act::Fire => "fire the trigger",
+            Act::Remove => "remove the trigger",
+            Act::Save => "save the trigger",
         }
     }
 }
@@ -243,113 +171,6 @@ struct Confirm {
 struct Said {
     text: String,
     role: Role,
-}
-
-/// The form's fields, in Tab order.
-const NAME: usize = 0;
-const WHEN: usize = 1;
-const PROMPT: usize = 2;
-const SESSION: usize = 3;
-const FIELDS: usize = 4;
-
-/// The small form `n` opens: a name, when it fires, the prompt, and whether it resumes one chat.
-#[derive(Debug, Clone, Default)]
-struct Form {
-    project: String,
-    text: [String; 3],
-    resume: bool,
-    focus: usize,
-    error: Option<String>,
-    /// Saved, waiting for the daemon.
-    sending: bool,
-}
-
-/// What the form's "when" says: `0 2 * * *` (a cron, then a zone if wanted), `every 15m`,
-/// `on EVENT` (`on file_changed` then globs), or `manual`.
-pub fn parse_when(when: &str) -> Result<TriggerSpec, String> {
-    let words: Vec<&str> = when.split_whitespace().collect();
-    let mut spec = TriggerSpec {
-        kind: TriggerKind::Schedule,
-        prompt: String::new(),
-        cron: None,
-        every: None,
-        timezone: None,
-        missed: MissedPolicy::Skip,
-        on: None,
-        paths: Vec::new(),
-        debounce_secs: None,
-        session: SessionPolicy::New,
-        model: None,
-        enabled: true,
-        approval_timeout_secs: None,
-    };
-    match words.as_slice() {
-        ["every", every] => spec.every = Some((*every).to_owned()),
-        ["manual"] => {
-            spec.kind = TriggerKind::Hook;
-            spec.on = Some(HookEvent::Manual);
-        }
-        ["on", event, paths @ ..] => {
-            let on: HookEvent = serde_json::from_value(serde_json::Value::String(
-                (*event).to_owned(),
-            ))
-            .map_err(|_| {
-                format!(
-                    "no event {event}: on turn_completed, turn_failed, child_finished, \
-                             file_changed [GLOB...] or manual"
-                )
-            })?;
-            if !paths.is_empty() && on != HookEvent::FileChanged {
-                return Err("globs are for on file_changed only".to_owned());
-            }
-            spec.kind = TriggerKind::Hook;
-            spec.on = Some(on);
-            spec.paths = paths.iter().map(|p| (*p).to_owned()).collect();
-        }
-        fields if fields.len() == 5 || fields.len() == 6 => {
-            spec.cron = Some(fields[..5].join(" "));
-            spec.timezone = fields.get(5).map(|z| (*z).to_owned());
-        }
-        _ => {
-            return Err(
-                "when: a cron (five fields, then a zone if you like), every 15m, on EVENT, or \
-                 manual"
-                    .to_owned(),
-            );
-        }
-    }
-    Ok(spec)
-}
-
-impl Form {
-    fn new(project: String) -> Self {
-        Self {
-            project,
-            ..Self::default()
-        }
-    }
-
-    /// The trigger the form describes, or what is missing.
-    fn trigger(&self) -> Result<TriggerSet, String> {
-        let name = self.text[NAME].trim();
-        if name.is_empty() {
-            return Err("the trigger needs a name".to_owned());
-        }
-        let mut spec = parse_when(&self.text[WHEN])?;
-        let prompt = self.text[PROMPT].trim();
-        if prompt.is_empty() {
-            return Err("the trigger needs a prompt".to_owned());
-        }
-        prompt.clone_into(&mut spec.prompt);
-        if self.resume {
-            spec.session = SessionPolicy::Resume;
-        }
-        Ok(TriggerSet {
-            project_slug: self.project.clone(),
-            name: name.to_owned(),
-            spec,
-        })
-    }
 }
 
 /// A trigger's recent runs, over the list.
@@ -779,527 +600,128 @@ impl TriggersView {
     }
 }
 
-/// The question `f` or `d` asks.
-fn question(confirm: &Confirm) -> String {
-    let id = &confirm.trigger;
-    let project = project_label(&id.project_slug);
-    if confirm.fire {
-        format!("Fire {} in {project} now? y fires it.", id.name)
-    } else {
-        format!(
-            "Remove {} from {project}'s project.toml? y removes it.",
-            id.name
-        )
-    }
-}
-
-/// What an act came to, in a sentence.
-fn act_said(act: Act, id: &TriggerId, result: Result<Reply, String>) -> Said {
-    let name = &id.name;
-    let failed = |reason: String| Said {
-        text: format!("Could not {} {name}: {reason}", act.verb()),
-        role: Role::Error,
-    };
-    match (act, result) {
-        (_, Err(reason)) => failed(reason),
-        (
-            Act::Fire,
-            Ok(Reply::Fired(Fired {
-                skipped: Some(reason),
-                ..
-            })),
-        ) => Said {
-            text: format!("{name} was not fired: {reason}"),
-            role: Role::Warning,
-        },
-        (
-            Act::Fire,
-            Ok(Reply::Fired(Fired {
-                session_id: Some(session_id),
-                ..
-            })),
-        ) => Said {
-            text: format!(
-                "Fired {name}: it runs in chat {}.",
-                session_id.chars().take(8).collect::<String>()
-            ),
-            role: Role::Success,
-        },
-        (Act::Fire, Ok(Reply::Fired(_))) => {
-            failed("paddockd answered with neither a chat nor a reason for skipping".to_owned())
+impl TriggersView {
+    /// What the app does for an outcome of a command (`command`: the one that led to it).
+    fn reaction(outcome: TriggersOutcome, command: Command) -> Reaction {
+        match outcome {
+            TriggersOutcome::Handled => Reaction::Handled,
+            TriggersOutcome::Load(project) => Reaction::Ask(Action::LoadTriggers(project)),
+            TriggersOutcome::LoadRuns(id) => Reaction::Ask(Action::LoadTriggerRuns(id)),
+            TriggersOutcome::Fire(id) => Reaction::Ask(Action::Trigger(Act::Fire, id)),
+            TriggersOutcome::Remove(id) => Reaction::Ask(Action::Trigger(Act::Remove, id)),
+            TriggersOutcome::Save(set) => Reaction::Ask(Action::SaveTrigger(set)),
+            TriggersOutcome::Open {
+                project_slug,
+                session_id,
+                title,
+            } => Reaction::show_chat(project_slug, session_id, title),
+            TriggersOutcome::Closed => Reaction::Close,
+            TriggersOutcome::Ignored => Reaction::Pass(command),
         }
-        (Act::Save, Ok(Reply::Trigger(t))) => Said {
-            text: format!(
-                "Saved {} in {}: {}.",
-                t.name,
-                project_label(&t.project_slug),
-                trigger_when(&t.spec)
-            ),
-            role: Role::Success,
-        },
-        (Act::Remove, Ok(Reply::Ack)) => Said {
-            text: format!("Removed {name} from {}.", project_label(&id.project_slug)),
-            role: Role::Success,
-        },
-        (_, Ok(other)) => failed(unexpected(&other)),
+    }
+
+    /// The list (and the runs shown) read again.
+    fn refresh(&self, cx: &mut Cx<'_>) {
+        cx.fetch(Fetch::Triggers(self.asked()));
+        if let Some(id) = self.runs_of() {
+            cx.fetch(Fetch::TriggerRuns(id.clone()));
+        }
     }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Drawing
-// ---------------------------------------------------------------------------------------------
-
-/// Draws the view into `area`: its title, the triggers (or a trigger's runs, or what it waits
-/// for), and at the bottom the question, what the last action came to, or how to add one.
-/// Moves the view's first line so the cursor's trigger shows.
-pub fn render_triggers(view: &mut TriggersView, theme: &Theme, frame: &mut Frame<'_>, area: Rect) {
-    if area.height == 0 || area.width == 0 {
-        return;
+impl Overlay for TriggersView {
+    fn layer(&self) -> Layer {
+        Layer::Triggers
     }
-    let width = usize::from(area.width);
-    render_title(view, theme, frame, Rect { height: 1, ..area });
-    let footer = footer_lines(view, theme, width);
-    let footer_height = u16::try_from(footer.len())
-        .unwrap_or(0)
-        .min(area.height.saturating_sub(2));
-    let body = Rect {
-        y: area.y + 1,
-        height: area.height.saturating_sub(1 + footer_height),
-        ..area
-    };
-    if footer_height > 0 {
-        let at = Rect {
-            y: area.y + area.height - footer_height,
-            height: footer_height,
-            ..area
+
+    fn context(&self) -> Context {
+        Context::Triggers
+    }
+
+    fn on_key(&mut self, key: KeyEvent, cx: &mut Cx<'_>) -> Reaction {
+        if self.editing() {
+            return Self::reaction(self.on_form_key(key), Command::Allow);
+        }
+        let command = keys::command_for(Context::Triggers, &key);
+        if self.confirming() {
+            let yes = command == Some(Command::Allow);
+            return Self::reaction(self.on_confirm(yes), Command::Allow);
+        }
+        match command {
+            Some(command) => Overlay::on_command(self, command, cx),
+            None => Reaction::Handled,
+        }
+    }
+
+    fn on_command(&mut self, command: Command, cx: &mut Cx<'_>) -> Reaction {
+        Self::reaction(TriggersView::on_command(self, command, cx.page), command)
+    }
+
+    fn render(&mut self, frame: &mut Frame<'_>, area: Rect, cx: &DrawCx<'_>) {
+        render_triggers(self, cx.theme, frame, area);
+    }
+
+    fn hints(&self) -> Vec<(&'static str, &'static str)> {
+        TriggersView::hints(self)
+    }
+
+    fn on_reply(&mut self, fetch: &Fetch, result: &Result<Reply, String>, _: &mut Cx<'_>) -> bool {
+        match fetch {
+            Fetch::Triggers(asked) => {
+                let triggers = picked(result, |r| match r {
+                    Reply::Triggers(t) => Some(t.triggers.clone()),
+                    _ => None,
+                });
+                self.answer(asked.as_deref(), triggers);
+                true
+            }
+            Fetch::TriggerRuns(id) => {
+                let runs = picked(result, |r| match r {
+                    Reply::History(h) => Some(h.runs.clone()),
+                    _ => None,
+                });
+                self.runs_answered(id, runs);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// A fire, remove or save answered: said in the view when it asked for it; the list is
+    /// read again either way.
+    fn on_done(&mut self, doing: &Doing, result: &Result<Reply, String>, cx: &mut Cx<'_>) -> bool {
+        let Doing::Trigger(act) = doing else {
+            return false;
         };
-        let skip = footer.len().saturating_sub(usize::from(footer_height));
-        let shown: Vec<Line<'static>> = footer.into_iter().skip(skip).collect();
-        frame.render_widget(Paragraph::new(shown), at);
+        let taken = self.act_answered(*act, result.clone());
+        self.refresh(cx);
+        taken
     }
-    if body.height == 0 {
-        return;
-    }
-    let now = view.now();
-    let height = usize::from(body.height);
-    let (lines, cursor) = match &view.runs {
-        Some(runs) => run_lines(runs, theme, width, &now),
-        None => body_lines(view, theme, width, &now),
-    };
-    let top = match &view.runs {
-        Some(runs) => runs.top,
-        None => view.top,
-    };
-    let top = scroll_to(top, cursor, lines.len(), height);
-    match view.runs.as_mut() {
-        Some(runs) => runs.top = top,
-        None => view.top = top,
-    }
-    let shown: Vec<Line<'static>> = lines.into_iter().skip(top).take(height).collect();
-    frame.render_widget(Paragraph::new(shown), body);
-}
 
-/// ` Triggers · webapp` (or every project, or the trigger whose runs show), and the scope key
-/// at the right.
-fn render_title(view: &TriggersView, theme: &Theme, frame: &mut Frame<'_>, area: Rect) {
-    let width = usize::from(area.width);
-    let dot = theme.glyph("·", "-");
-    let what = match (&view.runs, view.asked()) {
-        (Some(runs), _) => format!(
-            " {} {} {dot} recent runs",
-            theme.glyph("›", ">"),
-            runs.trigger.name
-        ),
-        (None, Some(slug)) => format!(" {dot} {}", project_label(&slug)),
-        (None, None) => format!(" {dot} every project"),
-    };
-    let right = match (&view.runs, &view.project) {
-        (None, Some(project)) => {
-            let key = label_for(Context::Triggers, Command::CycleScope).unwrap_or("a");
-            let other = if view.every {
-                format!(" {} only ", project_label(project))
-            } else {
-                " every project ".to_owned()
-            };
-            Some(Line::from(vec![
-                Span::styled(key.to_owned(), Style::new().add_modifier(Modifier::BOLD)),
-                Span::styled(other, theme.style(Role::Dim)),
-            ]))
+    /// There is no event for the triggers themselves: a fire starts or continues a chat.
+    fn on_news(&self, news: News<'_>, cx: &mut Cx<'_>) {
+        if matches!(
+            news,
+            News::Reconnected | News::ChatsChanged { .. } | News::Active { .. }
+        ) {
+            self.refresh(cx);
         }
-        _ => None,
-    };
-    let head = Span::styled(" Triggers", theme.style(Role::Accent));
-    let right_width = right.as_ref().map_or(0, Line::width);
-    let room = width.saturating_sub(head.width() + right_width + 1);
-    let show_right = right.is_some() && room >= 12;
-    let room = if show_right {
-        room
-    } else {
-        width.saturating_sub(head.width())
-    };
-    let left = Line::from(vec![
-        head,
-        Span::styled(fit(&what, room, theme), theme.style(Role::Normal)),
-    ]);
-    if let Some(right) = right.filter(|_| show_right) {
-        frame.render_widget(right.right_aligned(), area);
-    }
-    frame.render_widget(left, area);
-}
-
-/// The last lines: the question waiting for `y`, else what the last action came to, else how
-/// to add a trigger (wrapped, at most [`FOOTER_MAX`]).
-fn footer_lines(view: &TriggersView, theme: &Theme, width: usize) -> Vec<Line<'static>> {
-    if let Some(form) = &view.form {
-        return form_lines(form, theme, width);
-    }
-    let line = if let Some(confirm) = &view.confirm {
-        Line::styled(
-            format!(" {}", question(confirm)),
-            theme.style(Role::Warning).add_modifier(Modifier::BOLD),
-        )
-    } else if let Some(said) = &view.said {
-        Line::styled(format!(" {}", said.text), theme.style(said.role))
-    } else if view.runs.is_some() {
-        return Vec::new();
-    } else {
-        let project = match view.asked().or_else(|| view.project.clone()) {
-            Some(slug) if !slug.is_empty() => format!(" -p {slug}"),
-            _ => String::new(),
-        };
-        Line::styled(
-            format!(
-                " Add one: paddock trigger add NAME{project} --cron '0 2 * * *' | --every 15m | \
-                 --on EVENT --prompt TEXT"
-            ),
-            theme.style(Role::Dim),
-        )
-    };
-    let mut lines = wrap_lines(vec![line], width);
-    lines.truncate(FOOTER_MAX);
-    lines
-}
-
-/// The add form: a heading, a line per field (the focused one's label bold, with a cursor), and
-/// what is wrong when saving failed.
-fn form_lines(form: &Form, theme: &Theme, width: usize) -> Vec<Line<'static>> {
-    let dim = theme.style(Role::Dim);
-    let bold = Style::new().add_modifier(Modifier::BOLD);
-    let mut lines = vec![Line::styled(
-        format!(
-            " New trigger in {}{}",
-            project_label(&form.project),
-            if form.sending { " (saving)" } else { "" }
-        ),
-        theme.style(Role::Accent),
-    )];
-    const LABELS: [&str; FIELDS] = ["name", "when", "prompt", "session"];
-    const HINTS: [&str; 3] = [
-        "lower-case letters, digits, - and _",
-        "0 2 * * * [ZONE] | every 15m | on EVENT | manual",
-        "what each fire tells the chat",
-    ];
-    let room = width.saturating_sub(1 + 8 + 1);
-    for (i, label) in LABELS.iter().enumerate() {
-        let focused = i == form.focus;
-        let mut spans = vec![Span::styled(
-            format!(" {label:<7} "),
-            if focused { bold } else { dim },
-        )];
-        match form.text.get(i) {
-            Some(text) if text.is_empty() && !focused => {
-                spans.push(Span::styled(fit(HINTS[i], room, theme), dim));
-            }
-            Some(text) => {
-                let cursor = if focused { theme.glyph("▏", "_") } else { "" };
-                let shown: String = {
-                    let chars: Vec<char> = text.chars().collect();
-                    let keep = room.saturating_sub(2);
-                    if chars.len() > keep {
-                        let tail: String = chars[chars.len() - keep..].iter().collect();
-                        format!("{}{tail}", theme.glyph("…", "<"))
-                    } else {
-                        text.clone()
-                    }
-                };
-                spans.push(Span::raw(shown));
-                spans.push(Span::styled(cursor, dim));
-                if text.is_empty() && focused {
-                    spans.push(Span::styled(
-                        format!(" {}", fit(HINTS[i], room.saturating_sub(2), theme)),
-                        dim,
-                    ));
-                }
-            }
-            None => {
-                let mark = match (form.resume, theme.glyph("x", "x")) {
-                    (true, x) => format!("[{x}]"),
-                    (false, _) => "[ ]".to_owned(),
-                };
-                spans.push(Span::raw(mark));
-                spans.push(Span::styled(
-                    " resume one chat across fires (space)",
-                    if focused {
-                        theme.style(Role::Normal)
-                    } else {
-                        dim
-                    },
-                ));
-            }
-        }
-        lines.push(Line::from(spans));
-    }
-    if let Some(error) = &form.error {
-        lines.extend(wrap_lines(
-            vec![Line::styled(
-                format!(" ! {}", one_line(error, 300)),
-                theme.style(Role::Error),
-            )],
-            width,
-        ));
-    }
-    lines.truncate(FORM_MAX);
-    lines
-}
-
-/// The icon of a schedule or a hook, in its colour.
-fn kind_icon(kind: TriggerKind, theme: &Theme) -> Span<'static> {
-    match kind {
-        TriggerKind::Schedule => Span::styled(theme.glyph("⏰", "@"), theme.style(Role::Scheduled)),
-        TriggerKind::Hook => Span::styled(theme.glyph("⚡", "!"), theme.style(Role::Hook)),
     }
 }
 
-/// The session mode in words: `new chat per fire`, `resumes chat c71d4e2a` (the chat it owns).
-fn session_words(t: &TriggerInfo) -> String {
-    match (t.spec.session, &t.session_id) {
-        (SessionPolicy::New, _) => "new chat per fire".to_owned(),
-        (SessionPolicy::Resume, Some(id)) => {
-            format!("resumes chat {}", id.chars().take(8).collect::<String>())
-        }
-        (SessionPolicy::Resume, None) => "resumes one chat".to_owned(),
-    }
-}
-
-/// A run status in its colour.
-fn status_role(status: RunStatus) -> Role {
-    match status {
-        RunStatus::Running => Role::Running,
-        RunStatus::Completed => Role::Success,
-        RunStatus::Failed => Role::Error,
-        RunStatus::Cancelled | RunStatus::Interrupted | RunStatus::Skipped => Role::Warning,
-    }
-}
-
-/// The lines under the title, and the range of lines of the cursor's trigger.
-fn body_lines(
-    view: &TriggersView,
-    theme: &Theme,
-    width: usize,
-    now: &DateTime<FixedOffset>,
-) -> (Vec<Line<'static>>, Option<(usize, usize)>) {
-    let dim = theme.style(Role::Dim);
-    let ellipsis = theme.glyph("…", "...");
-    if let Some(reason) = &view.error {
-        let key = label_for(Context::Triggers, Command::Refresh).unwrap_or("r");
-        let lines = vec![
-            Line::styled(
-                format!(" The triggers could not be read: {reason}"),
-                theme.style(Role::Error),
-            ),
-            Line::default(),
-            Line::styled(format!(" {key} tries again."), dim),
-        ];
-        return (wrap_lines(lines, width), None);
-    }
-    let Some(triggers) = &view.triggers else {
-        return (
-            vec![Line::styled(
-                format!(" Reading the triggers{ellipsis}"),
-                dim,
-            )],
-            None,
-        );
-    };
-    if triggers.is_empty() {
-        let mut lines = vec![Line::styled(
-            match view.asked() {
-                Some(slug) => format!(" No triggers in {}.", project_label(&slug)),
-                None => " No triggers in any project.".to_owned(),
-            },
-            theme.style(Role::Normal),
-        )];
-        if view.asked().is_some() {
-            let key = label_for(Context::Triggers, Command::CycleScope).unwrap_or("a");
-            lines.push(Line::styled(format!(" {key} shows every project's."), dim));
-        }
-        return (wrap_lines(lines, width), None);
-    }
-    let dot = format!(" {} ", theme.glyph("·", "-"));
-    let cursor_mark = theme.glyph("›", ">");
-    let mut lines = Vec::new();
-    let mut cursor = None;
-    for (i, t) in triggers.iter().enumerate() {
-        let start = lines.len();
-        let at_cursor = i == view.cursor;
-        let mut head = vec![
-            Span::raw(if at_cursor { cursor_mark } else { " " }),
-            kind_icon(t.spec.kind, theme),
-            Span::raw(" "),
-            Span::styled(t.name.clone(), Style::new().add_modifier(Modifier::BOLD)),
-        ];
-        if view.every {
-            head.push(Span::styled(
-                format!("{dot}{}", project_label(&t.project_slug)),
-                dim,
-            ));
-        }
-        head.push(Span::styled(format!("{dot}{}", session_words(t)), dim));
-        if !t.spec.enabled {
-            head.push(Span::styled(
-                format!("{dot}disabled"),
-                theme.style(Role::Warning),
-            ));
-        }
-        let head = Line::from(head);
-        lines.extend(wrap_lines(
-            vec![if at_cursor {
-                head.style(theme.style(Role::Selected))
-            } else {
-                head
-            }],
-            width,
-        ));
-        let mut when = vec![Span::raw(format!("   {}", trigger_when(&t.spec)))];
-        let next = next_fire(t, now);
-        if t.spec.kind == TriggerKind::Schedule && next != "-" {
-            when.push(Span::styled(format!("{dot}next {next}"), dim));
-        }
-        let mut last = vec![Span::raw("   ")];
-        match (&t.last_fire, t.last_status) {
-            (None, None) => last.push(Span::styled("never fired", dim)),
-            (at, status) => {
-                last.push(Span::styled(
-                    match at {
-                        Some(at) => format!("last {} ", short_time(at, now)),
-                        None => "last ".to_owned(),
-                    },
-                    dim,
-                ));
-                if let Some(status) = status {
-                    last.push(Span::styled(
-                        status_name(status),
-                        theme.style(status_role(status)),
-                    ));
-                }
-            }
-        }
-        let mut more = vec![Line::from(when), Line::from(last)];
-        if let Some(problem) = &t.problem {
-            more.push(Line::styled(
-                format!("   ! cannot run: {}", one_line(problem, 200)),
-                theme.style(Role::Error),
-            ));
-        }
-        if at_cursor {
-            more.push(Line::styled(
-                format!("   prompt: {}", one_line(&t.spec.prompt, 200)),
-                dim,
-            ));
-        }
-        lines.extend(wrap_lines(more, width));
-        if at_cursor {
-            cursor = Some((start, lines.len()));
-        }
-    }
-    (lines, cursor)
-}
-
-/// A trigger's runs, newest first, and the cursor's line.
-fn run_lines(
-    runs: &Runs,
-    theme: &Theme,
-    width: usize,
-    now: &DateTime<FixedOffset>,
-) -> (Vec<Line<'static>>, Option<(usize, usize)>) {
-    let dim = theme.style(Role::Dim);
-    if let Some(reason) = &runs.error {
-        let lines = vec![
-            Line::styled(
-                format!(" The runs could not be read: {reason}"),
-                theme.style(Role::Error),
-            ),
-            Line::default(),
-            Line::styled(" r tries again; Esc goes back to the triggers.", dim),
-        ];
-        return (wrap_lines(lines, width), None);
-    }
-    let Some(list) = &runs.runs else {
-        let ellipsis = theme.glyph("…", "...");
-        return (
-            vec![Line::styled(format!(" Reading History{ellipsis}"), dim)],
-            None,
-        );
-    };
-    if list.is_empty() {
-        let lines = vec![
-            Line::styled(
-                format!(" History has no runs of {} yet.", runs.trigger.name),
-                theme.style(Role::Normal),
-            ),
-            Line::styled(" Esc goes back to the triggers.", dim),
-        ];
-        return (wrap_lines(lines, width), None);
-    }
-    let cursor_mark = theme.glyph("›", ">");
-    // The time, the status, the duration (from 60 columns), then the title in what is left.
-    let time_cols = list
-        .iter()
-        .map(|r| short_time(&r.started_at, now).width())
-        .max()
-        .unwrap_or(5);
-    let status_cols = list
-        .iter()
-        .map(|r| status_name(r.status).len())
-        .max()
-        .unwrap_or(7);
-    let took_cols = if width >= 60 { 8 } else { 0 };
-    let used = 1 + time_cols + 1 + status_cols + 1 + if took_cols > 0 { took_cols + 1 } else { 0 };
-    let mut lines = Vec::new();
-    for (i, run) in list.iter().enumerate() {
-        let at_cursor = i == runs.cursor;
-        let time = short_time(&run.started_at, now);
-        let status = status_name(run.status);
-        let title = fit(&clean_title(&run.title), width.saturating_sub(used), theme);
-        let mut spans = vec![
-            Span::raw(if at_cursor { cursor_mark } else { " " }),
-            Span::raw(format!("{time:time_cols$} ")),
-            Span::styled(
-                format!("{status:status_cols$} "),
-                theme.style(status_role(run.status)),
-            ),
-        ];
-        if took_cols > 0 {
-            spans.push(Span::styled(
-                format!("{:>took_cols$} ", run_duration(run, now)),
-                dim,
-            ));
-        }
-        spans.push(Span::raw(title));
-        let line = Line::from(spans);
-        lines.push(if at_cursor {
-            line.style(theme.style(Role::Selected))
-        } else {
-            line
-        });
-    }
-    let at = runs.cursor.min(lines.len().saturating_sub(1));
-    (lines, Some((at, at + 1)))
-}
+mod form;
+mod render;
+mod said;
+pub use form::parse_when;
+use form::{FIELDS, Form, SESSION};
+pub use render::render_triggers;
+pub use said::act_notice;
+use said::{act_said, question};
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use paddock_proto::Fired;
     use paddock_proto::{HookEvent, MissedPolicy, Origin, TriggerSpec};
 
     fn trigger(

@@ -9,7 +9,7 @@
 //! widens back. `j`/`k` move over the chats, Enter opens one, `r` reads again, Esc closes.
 //! While open, the view reads the list again when the daemon says chats changed.
 
-use paddock_proto::{ChatList, ChatScope, ChatSummary};
+use paddock_proto::{ChatList, ChatScope, ChatSummary, Reply};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
@@ -17,8 +17,11 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use unicode_width::UnicodeWidthStr;
 
+use super::action::Action;
+use super::fetch::{Fetch, picked};
 use super::files_view::scroll_to;
 use super::keys::{Command, Context, label_for};
+use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
 use super::provenance_view::{fit, wrap_lines};
 use super::theme::{Role, Theme};
 use crate::format::{UsageReport, project_label, subtree, tokens, usage_report, usd};
@@ -319,6 +322,63 @@ impl UsageView {
 // ---------------------------------------------------------------------------------------------
 
 /// Draws the view into `area`: its title, then the totals, the projects and the chats (or
+impl Overlay for UsageView {
+    fn layer(&self) -> Layer {
+        Layer::Usage
+    }
+
+    fn context(&self) -> Context {
+        Context::Usage
+    }
+
+    fn on_command(&mut self, command: Command, cx: &mut Cx<'_>) -> Reaction {
+        match UsageView::on_command(self, command, cx.page) {
+            UsageOutcome::Handled => Reaction::Handled,
+            UsageOutcome::Load(scope) => Reaction::Ask(Action::LoadUsage(scope)),
+            UsageOutcome::Open {
+                project_slug,
+                session_id,
+                title,
+            } => Reaction::show_chat(project_slug, session_id, title),
+            UsageOutcome::Closed => Reaction::Close,
+            UsageOutcome::Ignored => Reaction::Pass(command),
+        }
+    }
+
+    fn render(&mut self, frame: &mut Frame<'_>, area: Rect, cx: &DrawCx<'_>) {
+        render_usage(self, cx.theme, frame, area);
+    }
+
+    fn hints(&self) -> Vec<(&'static str, &'static str)> {
+        vec![
+            ("j/k", "chats"),
+            ("enter", "open"),
+            ("a", "scope"),
+            ("s", "subtree"),
+            ("esc", "close"),
+            ("?", "keys"),
+        ]
+    }
+
+    fn on_reply(&mut self, fetch: &Fetch, result: &Result<Reply, String>, _: &mut Cx<'_>) -> bool {
+        let Fetch::Usage(scope) = fetch else {
+            return false;
+        };
+        let chats = picked(result, |r| match r {
+            Reply::Chats(c) => Some(c.chats.clone()),
+            _ => None,
+        });
+        self.answer(*scope, chats);
+        true
+    }
+
+    fn on_news(&self, news: News<'_>, cx: &mut Cx<'_>) {
+        if matches!(news, News::Reconnected | News::ChatsChanged { .. }) {
+            cx.fetch(Fetch::Usage(self.asked()));
+        }
+    }
+}
+
 /// what it waits for). Moves the view's first line so the cursor's chat shows.
 pub fn render_usage(view: &mut UsageView, theme: &Theme, frame: &mut Frame<'_>, area: Rect) {
     if area.height == 0 || area.width == 0 {

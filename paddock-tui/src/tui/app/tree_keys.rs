@@ -1,0 +1,302 @@
+//! The tree's side of the app: what its keys do to the chats they target (the marked ones,
+//! else the cursor's; with `S`, whole subtrees), the filter typed after `/`, and the question
+//! a delete asks first.
+
+use paddock_proto::{ChatAction, ChatSummary};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::{Action, App, Focus};
+use crate::tui::keys::{self, Command};
+use crate::tui::tree::{RowId, TreeState};
+
+/// A question on the status line that only `y` answers yes: any other key is a no, and
+/// nothing is done.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Confirm {
+    /// What is asked, naming what would be done (the status line adds `? y/N`).
+    pub question: String,
+    /// Said on `y`, while the daemon does it.
+    doing: String,
+    /// Said on any other key.
+    refused: String,
+    action: Action,
+}
+
+impl App {
+    /// A key while the tree's filter is typed after `/`.
+    pub(super) fn on_filter_key(&mut self, key: KeyEvent) -> Option<Action> {
+        let filter = self.filter_input.get_or_insert_with(String::new);
+        match key.code {
+            KeyCode::Enter => self.filter_input = None,
+            KeyCode::Esc => {
+                self.filter_input = None;
+                self.tree.set_filter(None);
+            }
+            KeyCode::Backspace => {
+                filter.pop();
+                self.tree.set_filter(Some(filter.clone()));
+            }
+            KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
+                filter.push(c);
+                self.tree.set_filter(Some(filter.clone()));
+            }
+            _ => {}
+        }
+        None
+    }
+
+    /// A command while the tree has the keyboard.
+    pub(super) fn on_tree(&mut self, command: Command) -> Option<Action> {
+        let subtree = std::mem::take(&mut self.subtree_pending);
+        let tree = &mut self.tree;
+        match command {
+            Command::Down => tree.move_by(1),
+            Command::Up => tree.move_by(-1),
+            Command::PageDown => tree.move_by(isize::try_from(self.page).unwrap_or(10)),
+            Command::PageUp => tree.move_by(-isize::try_from(self.page).unwrap_or(10)),
+            // Going to the top is going to what is new: the daemon's order is adopted.
+            Command::Top => {
+                tree.reorder();
+                tree.to_top();
+            }
+            Command::Bottom => tree.to_bottom(),
+            Command::Fold => tree.fold_or_parent(),
+            Command::Unfold => tree.unfold_or_child(),
+            Command::Reorder => tree.reorder(),
+            Command::FlatList => {
+                let flat = !tree.flat();
+                tree.set_flat(flat);
+            }
+            Command::Mark => {
+                tree.toggle_mark();
+            }
+            Command::RangeMark => tree.toggle_range(),
+            Command::ClearMarks => {
+                tree.clear_marks();
+                tree.set_filter(None);
+            }
+            Command::NextAttention => {
+                tree.next_attention();
+            }
+            Command::UnattendedOnly => {
+                let on = !tree.unattended_only();
+                tree.set_unattended_only(on);
+            }
+            Command::Filter => {
+                self.filter_input = Some(tree.filter().map(str::to_owned).unwrap_or_default());
+            }
+            Command::Subtree => self.subtree_pending = true,
+            Command::Open => {
+                if let Some(chat) = tree.cursor_chat() {
+                    let (project, sid) = (chat.project_slug.clone(), chat.session_id.clone());
+                    let open = self.open(project, sid);
+                    self.focus = Focus::Chat;
+                    return open;
+                }
+                tree.toggle_fold();
+            }
+            Command::Archive => return self.update(ChatAction::Archive, subtree),
+            Command::Unarchive => return self.update(ChatAction::Unarchive, subtree),
+            Command::Unread => return self.update(ChatAction::Unread, subtree),
+            Command::Read => return self.update(ChatAction::Read, subtree),
+            Command::Detach => return self.update(ChatAction::Detach, subtree),
+            Command::Star => {
+                let all_starred = self
+                    .targets(subtree)
+                    .iter()
+                    .all(|sid| self.find_chat(sid).is_some_and(|c| c.starred));
+                let action = if all_starred {
+                    ChatAction::Unstar
+                } else {
+                    ChatAction::Star
+                };
+                return self.update(action, subtree);
+            }
+            Command::Stop => {
+                let session_ids: Vec<String> = self
+                    .targets(subtree)
+                    .into_iter()
+                    .filter(|sid| self.find_chat(sid).is_some_and(|c| c.running))
+                    .collect();
+                if session_ids.is_empty() {
+                    self.notice = Some("nothing is running there".into());
+                    return None;
+                }
+                return Some(Action::Stop { session_ids });
+            }
+            Command::Compose => {
+                if let Some(chat) = tree.cursor_chat() {
+                    let (project, sid) = (chat.project_slug.clone(), chat.session_id.clone());
+                    let open = self.open(project, sid);
+                    self.focus = Focus::Composer;
+                    return open;
+                }
+                return self.new_chat();
+            }
+            Command::NewChat => return self.new_chat(),
+            Command::Files => return self.open_files(),
+            Command::Fork => return self.fork(),
+            Command::Delete => {
+                self.ask_delete(subtree);
+                return None;
+            }
+            Command::Continue => {
+                let chat = tree.cursor_chat()?;
+                if !chat.interrupted {
+                    self.notice = Some("this chat was not cut short; nothing to continue".into());
+                    return None;
+                }
+                return Some(Action::Continue {
+                    session_id: chat.session_id.clone(),
+                });
+            }
+            other => return self.global(other),
+        }
+        None
+    }
+
+    /// The session ids an action applies to: the marked chats, else the cursor's; with
+    /// `subtree`, each with all its descendants.
+    pub(super) fn targets(&self, subtree: bool) -> Vec<String> {
+        self.tree
+            .targets(subtree)
+            .into_iter()
+            .map(|(_, sid)| sid)
+            .collect()
+    }
+
+    pub(super) fn find_chat(&self, sid: &str) -> Option<&ChatSummary> {
+        find_chat(&self.tree, sid)
+    }
+
+    fn update(&mut self, action: ChatAction, subtree: bool) -> Option<Action> {
+        let session_ids = self.targets(subtree);
+        if session_ids.is_empty() {
+            self.notice = Some("put the cursor on a chat (or mark some with space)".into());
+            return None;
+        }
+        Some(Action::Update {
+            action,
+            session_ids,
+        })
+    }
+
+    /// `f`: forks the cursor's chat; the fork is selected once it is listed (under it).
+    fn fork(&mut self) -> Option<Action> {
+        let Some(chat) = self.tree.cursor_chat() else {
+            self.notice = Some("put the cursor on the chat to fork".into());
+            return None;
+        };
+        let session_id = chat.session_id.clone();
+        self.notice = Some(format!("forking {}…", self.quoted(&chat.title.clone(), 40)));
+        Some(Action::Fork { session_id })
+    }
+
+    /// The daemon forked a chat: the cursor goes to the fork when it is listed.
+    pub fn forked(&mut self, project_slug: String, session_id: String) {
+        self.tree.select_when_listed(RowId::Chat {
+            project: project_slug,
+            session_id,
+        });
+        self.notice = Some("forked: the copy is nested under its source".into());
+    }
+
+    /// `X`: asks whether to delete the targets (the marked chats, else the cursor's; with
+    /// `subtree`, with everything under them), naming them and how many run.
+    fn ask_delete(&mut self, subtree: bool) {
+        let session_ids = self.targets(subtree);
+        if session_ids.is_empty() {
+            self.notice = Some("put the cursor on a chat (or mark some with space)".into());
+            return;
+        }
+        let chats: Vec<(String, bool)> = session_ids
+            .iter()
+            .map(|sid| {
+                self.find_chat(sid)
+                    .map_or((sid.clone(), false), |c| (c.title.clone(), c.running))
+            })
+            .collect();
+        let running = chats.iter().filter(|(_, r)| *r).count();
+        let (question, what) = if let [(title, running)] = chats.as_slice() {
+            let running = if *running { " (running)" } else { "" };
+            (
+                format!("delete {}{running}", self.quoted(title, 50)),
+                "1 chat".to_owned(),
+            )
+        } else {
+            let n = chats.len();
+            let running = match running {
+                0 => String::new(),
+                r => format!(" ({r} running)"),
+            };
+            let mut names: Vec<String> = chats
+                .iter()
+                .take(3)
+                .map(|(title, _)| self.quoted(title, 24))
+                .collect();
+            if n > 3 {
+                names.push(format!("+{} more", n - 3));
+            }
+            (
+                format!("delete {n} chats{running}: {}", names.join(", ")),
+                format!("{n} chats"),
+            )
+        };
+        self.confirm = Some(Confirm {
+            question,
+            doing: format!("deleting {what}…"),
+            refused: "nothing deleted (only y deletes)".into(),
+            action: Action::Delete { session_ids },
+        });
+    }
+
+    /// A key while a question waits: `y` does it, anything else does nothing.
+    pub(super) fn answer(&mut self, confirm: Confirm, key: KeyEvent) -> Option<Action> {
+        if !keys::Key::char('y').matches(&key) {
+            self.notice = Some(confirm.refused);
+            return None;
+        }
+        if let Action::Delete { session_ids } = &confirm.action {
+            self.deleting.clone_from(session_ids);
+        }
+        self.notice = Some(confirm.doing);
+        Some(confirm.action)
+    }
+
+    /// The daemon deleted chats: said, and the chat pane closed if it showed one of them.
+    pub fn deleted(&mut self, changed: u32) {
+        let deleting = std::mem::take(&mut self.deleting);
+        self.notice = Some(match changed {
+            1 => "deleted 1 chat".to_owned(),
+            n => format!("deleted {n} chats"),
+        });
+        if self
+            .chat
+            .as_ref()
+            .is_some_and(|c| deleting.iter().any(|sid| sid == c.session_id()))
+        {
+            self.chat = None;
+            self.focus = Focus::Tree;
+        }
+    }
+
+    /// A chat's title in quotes, cut to `max` columns.
+    pub(super) fn quoted(&self, title: &str, max: usize) -> String {
+        let title = crate::format::clean_title(title);
+        let title = crate::tui::tree_view::truncate(&title, max, &self.theme);
+        let (open, close) = (self.theme.glyph("“", "\""), self.theme.glyph("”", "\""));
+        format!("{open}{title}{close}")
+    }
+}
+
+/// A chat the tree lists (archived ones too), by its session id.
+pub fn find_chat<'a>(tree: &'a TreeState, sid: &str) -> Option<&'a ChatSummary> {
+    tree.projects()
+        .iter()
+        .find_map(|p| {
+            tree.project_chats(&p.slug)
+                .iter()
+                .find(|c| c.session_id == sid)
+        })
+        .or_else(|| tree.find(sid))
+}

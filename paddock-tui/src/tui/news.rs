@@ -1,0 +1,185 @@
+//! The daemon's pushed events, applied: the tree and the chat pane follow them, the views
+//! over the panes read again what they show ([`News`]), a chat that needs the user is
+//! announced to the terminal.
+
+use paddock_proto::{ChatEvent, HubFrame};
+
+use super::fetch::{Doing, Fetch};
+use super::overlay::News;
+use super::{EventLoop, RETRY_FIRST};
+use crate::client::Event;
+
+impl EventLoop {
+    /// News for the views over the panes: they read again what they want.
+    pub(super) fn news(&mut self, news: News<'_>) {
+        for fetch in self.app.on_news(news) {
+            self.fetch(fetch);
+        }
+    }
+
+    /// A chat needs the user: the terminal is told (unless that chat is open here) and the
+    /// status line says why; each event once.
+    pub(super) fn on_attention(&mut self, a: &paddock_proto::Attention) -> bool {
+        if !self.notified.first_time(a) {
+            return false;
+        }
+        let open = self
+            .app
+            .chat
+            .as_ref()
+            .is_some_and(|c| c.session_id() == a.session_id);
+        if open {
+            return false;
+        }
+        let title = crate::format::clean_title(&a.title);
+        self.ring.extend(crate::notify::sequence(
+            self.notify,
+            &title,
+            &a.body,
+            crate::notify::in_tmux(),
+        ));
+        self.app.notice = Some(format!("{title}: {}", a.body));
+        if a.kind == paddock_proto::AttentionKind::Approval {
+            self.fetch(Fetch::Approvals);
+        }
+        true
+    }
+
+    /// Applies a pushed event; whether the screen changed.
+    pub(super) fn on_event(&mut self, ev: Option<Event>) -> bool {
+        match ev {
+            None => {
+                self.on_disconnected();
+                true
+            }
+            Some(Event::Stopping(stopping)) => {
+                self.stopping = Some(stopping.message);
+                false
+            }
+            Some(Event::ChatsChanged(changed)) => {
+                self.on_chats_changed(changed);
+                false
+            }
+            Some(Event::Active(active)) => self.on_active(active),
+            // Events were lost: what is on screen may be stale.
+            Some(Event::Lagged { .. }) => {
+                self.fetch(Fetch::Projects);
+                self.fetch(Fetch::AllChats);
+                self.refresh_archives();
+                false
+            }
+            Some(Event::DaemonError(body)) => {
+                self.app.notice = Some(body.message);
+                true
+            }
+            Some(Event::Attention(a)) => self.on_attention(&a),
+            Some(Event::Frame(frame)) => self.on_frame(&frame),
+            // The frames this view needed are gone: read the transcript, then follow again.
+            Some(Event::Resync(resync)) => {
+                if self
+                    .app
+                    .chat
+                    .as_ref()
+                    .is_some_and(|c| c.session_id() == resync.session_id)
+                {
+                    self.subscribed.remove(&resync.session_id);
+                    self.reopen_chat();
+                }
+                false
+            }
+            Some(Event::ApprovalsChanged(changed)) => {
+                self.app.pending_approvals = changed.pending;
+                self.news(News::ApprovalsChanged);
+                true
+            }
+            Some(Event::Undecodable(_)) => false,
+        }
+    }
+
+    /// The connection ended: reconnect later, unless the daemon was stopped on purpose.
+    fn on_disconnected(&mut self) {
+        self.client = None;
+        self.events = None;
+        self.generation += 1;
+        match self.stopping.take() {
+            // Stopped on purpose: starting another would undo `paddock daemon stop`
+            // (and lose the environment the next `daemon start` brings).
+            Some(message) => {
+                self.app.set_stopped(message);
+                self.backoff = RETRY_FIRST;
+            }
+            None => self.app.set_unreachable(
+                "Lost the connection to paddockd (it stopped or restarted); reconnecting."
+                    .to_owned(),
+            ),
+        }
+        self.retry_later();
+    }
+
+    /// A project's chats changed: its list (and what the views show of it) is read again.
+    fn on_chats_changed(&mut self, changed: paddock_proto::ChatsChanged) {
+        // A new project, or (no chat named: paddockd announces project changes so) a
+        // project renamed, promoted or deleted: the project list is small, read it again.
+        if !self.app.knows_project(&changed.project_slug) || changed.session_id.is_none() {
+            self.fetch(Fetch::Projects);
+        }
+        if self.app.tree.follows_archive(&changed.project_slug) {
+            self.fetch(Fetch::Archived(changed.project_slug.clone()));
+        }
+        self.news(News::ChatsChanged {
+            project_slug: &changed.project_slug,
+        });
+        self.fetch(Fetch::Chats(changed.project_slug));
+    }
+
+    /// A chat's turn started or ended; whether the screen changed.
+    fn on_active(&mut self, active: paddock_proto::Active) -> bool {
+        let open = self
+            .app
+            .chat
+            .as_ref()
+            .is_some_and(|c| c.session_id() == active.session_id);
+        let known = self.app.apply_active(&active);
+        self.news(News::Active {
+            project_slug: &active.project_slug,
+            session_id: &active.session_id,
+            running: active.running,
+        });
+        if !known {
+            self.fetch(Fetch::Chats(active.project_slug));
+        }
+        // A turn's writes may have filled the disk (or freed it).
+        if !active.running {
+            self.fetch(Fetch::Status);
+        }
+        known || open
+    }
+
+    /// A frame of a followed chat's stream; whether the screen changed.
+    fn on_frame(&mut self, frame: &HubFrame) -> bool {
+        let sid = frame.routing.session_id.clone();
+        let ended = matches!(frame.event, ChatEvent::Complete(_));
+        let open = self
+            .app
+            .chat
+            .as_ref()
+            .is_some_and(|c| c.session_id() == sid);
+        // The daemon sent the queued follow-up: the composer's copy is gone.
+        if matches!(frame.event, ChatEvent::QueuedFlushed(_)) && open {
+            self.app.composer.set_queued(None);
+        }
+        if ended {
+            self.news(News::TurnEnded { session_id: &sid });
+        }
+        let Some(chat) = self.app.chat.as_mut().filter(|c| c.session_id() == sid) else {
+            return false;
+        };
+        let changed = chat.apply(frame);
+        if ended {
+            chat.set_running(false);
+            self.app.composer.set_running(false);
+            self.command(Doing::MarkRead, super::requests::mark_read(sid));
+        }
+        changed || ended
+    }
+}

@@ -1,0 +1,325 @@
+//! The event loop's answers: each [`Msg`] a background task sends back, to whoever it is for
+//! (the tree, the chat pane, History, the views over the panes, the status line).
+
+use paddock_proto::{ChatSubscribe, Reply, Request, SessionRef};
+
+use super::fetch::{Doing, Fetch, picked};
+use super::overlay::News;
+use super::{EventLoop, Msg, RETRY_FIRST, app, composer};
+
+impl EventLoop {
+    pub(super) fn on_msg(&mut self, msg: Msg) {
+        match msg {
+            Msg::Connected { generation, .. }
+            | Msg::Fetched { generation, .. }
+            | Msg::Done { generation, .. }
+                if generation != self.generation => {}
+            Msg::Done { doing, result, .. } => self.on_done(doing, result),
+            Msg::SendDone {
+                generation,
+                project_slug,
+                session_id,
+                result,
+            } => {
+                let outcome = result.as_ref().map(|_| ()).map_err(Clone::clone);
+                self.app
+                    .send_answered(&project_slug, session_id.as_deref(), outcome);
+                if generation == self.generation
+                    && let Ok(reply) = result
+                {
+                    self.on_done(Doing::Send, Ok(reply));
+                }
+            }
+            Msg::Saved(result) => self.app.attachment_saved(result),
+            Msg::PrefsSaved(result) => {
+                self.prefs_failed = result.is_err();
+                if let Err(reason) = result {
+                    self.app.notice = Some(reason);
+                }
+            }
+            Msg::Connected { result, .. } => match result {
+                Ok(client) => self.on_connected(client),
+                // Stopped on purpose: nobody started one yet; keep looking, quietly.
+                Err(_) if matches!(self.app.connection, app::Connection::Stopped(_)) => {
+                    self.retry_later();
+                }
+                Err(reason) => {
+                    self.app.set_unreachable(reason);
+                    self.retry_later();
+                }
+            },
+            Msg::Fetched {
+                fetch,
+                since,
+                result,
+                ..
+            } => self.on_fetched(fetch, since, result),
+        }
+    }
+
+    /// Connected: everything on screen is read again (the chat followed from where it was,
+    /// on the same daemon), the views' answers lost with the connection too.
+    fn on_connected(&mut self, mut client: crate::client::Client) {
+        self.backoff = RETRY_FIRST;
+        self.events = client.take_events();
+        let pid = client.daemon().pid;
+        let same_daemon = self.daemon_pid.replace(pid) == Some(pid);
+        self.app.set_connected(client.daemon().clone());
+        self.client = Some(std::sync::Arc::new(client));
+        self.command(Doing::Notifications, Request::NotificationsSubscribe);
+        self.fetch(Fetch::Projects);
+        self.fetch(Fetch::AllChats);
+        self.fetch(Fetch::Status);
+        self.refresh_archives();
+        self.resume_chat(same_daemon);
+        if self.app.history.is_open() {
+            self.fetch(Fetch::History);
+        }
+        self.news(News::Reconnected);
+        if let Some(notice) = self.startup_notice.take() {
+            self.app.notice = Some(notice);
+        }
+    }
+
+    /// An answer to a [`Fetch`]: asked again when news came meanwhile, then to whoever it is
+    /// for.
+    fn on_fetched(&mut self, fetch: Fetch, since: Option<u64>, result: Result<Reply, String>) {
+        self.in_flight.remove(&fetch);
+        let again = self.again.remove(&fetch);
+        if let Fetch::Chats(slug) = fetch {
+            self.on_chats_listed(slug, since, again, result);
+            return;
+        }
+        if again {
+            self.fetch(fetch.clone());
+        }
+        match (fetch, result) {
+            (Fetch::Archived(slug), result) => {
+                let chats = picked(&result, |r| match r {
+                    Reply::Chats(c) => Some(c.chats.clone()),
+                    _ => None,
+                });
+                self.app.set_archived_chats(slug, chats);
+            }
+            (Fetch::Projects, Ok(Reply::Projects(p))) => self.app.set_projects(p.projects),
+            (Fetch::AllChats, Ok(Reply::Chats(c))) => self.app.set_all_chats(c.chats),
+            (Fetch::Transcript(sid), Ok(Reply::Transcript(t))) => self.hydrate(&sid, &t),
+            (Fetch::History, Ok(Reply::History(h))) => self.app.history.set(h),
+            (Fetch::Approvals, Ok(Reply::Approvals(a))) => {
+                self.app.set_approvals(a.approvals);
+            }
+            (Fetch::Status, Ok(Reply::Status(s))) => self.app.low_disk = s.low_disk,
+            // The header keeps what it knew; nothing to bother the user with.
+            (Fetch::Status, Err(_)) => {}
+            (Fetch::History, Err(reason)) => self.app.history.set_error(reason),
+            (Fetch::Transcript(_), Err(reason)) => {
+                self.app.notice = Some(format!("cannot read the chat: {reason}"));
+            }
+            (
+                Fetch::Projects
+                | Fetch::AllChats
+                | Fetch::Transcript(_)
+                | Fetch::History
+                | Fetch::Approvals
+                | Fetch::Status,
+                result,
+            ) => self.list_failed(result),
+            // The rest is the views' (dropped when none asked for it).
+            (fetch, result) => {
+                for next in self.app.on_reply(&fetch, &result) {
+                    self.fetch(next);
+                }
+            }
+        }
+    }
+
+    /// A list the app keeps came back wrong, or not at all: said on the status line.
+    fn list_failed(&mut self, result: Result<Reply, String>) {
+        self.app.notice = Some(match result {
+            Ok(other) => format!(
+                "paddockd answered a list request with {}",
+                crate::client::reply_kind(&other)
+            ),
+            Err(reason) => format!("reload failed: {reason}"),
+        });
+    }
+
+    /// A project's `chat:list`: asked again only once the answer is in (the next `since` is
+    /// its revision), and in full when a delta did not fit.
+    fn on_chats_listed(
+        &mut self,
+        slug: String,
+        since: Option<u64>,
+        again: bool,
+        result: Result<Reply, String>,
+    ) {
+        let refused = match result {
+            Ok(Reply::Chats(c)) => !self.app.set_project_listing(slug.clone(), c, since),
+            Ok(other) => {
+                self.list_failed(Ok(other));
+                false
+            }
+            Err(reason) => {
+                // A project deleted meanwhile: the project list drops it.
+                self.app.notice = Some(if reason.contains("no project") {
+                    format!("project {} is gone", crate::format::project_label(&slug))
+                } else {
+                    format!("reload failed: {reason}")
+                });
+                self.fetch(Fetch::Projects);
+                false
+            }
+        };
+        if again || refused {
+            self.fetch(Fetch::Chats(slug));
+        }
+    }
+
+    /// The open chat's transcript arrived: show it, then follow the chat (replaying the running
+    /// or just-finished turn, which replaces its hydrated copy).
+    pub(super) fn hydrate(&mut self, sid: &str, t: &paddock_proto::Transcript) {
+        let Some(chat) = self.app.chat.as_mut().filter(|c| c.session_id() == sid) else {
+            return;
+        };
+        chat.hydrate(t);
+        chat.set_title(&t.chat.title);
+        if matches!(self.app.composer.target(),
+            composer::Target::Reply { session_id, .. } if session_id == sid)
+        {
+            self.app.composer.set_target(composer::Target::Reply {
+                session_id: sid.to_owned(),
+                title: t.chat.title.clone(),
+            });
+        }
+        chat.set_running(t.chat.running);
+        self.app.composer.set_running(t.chat.running);
+        self.app.match_prompts();
+        self.subscribed.insert(sid.to_owned());
+        self.command(
+            Doing::Follow,
+            Request::ChatSubscribe(ChatSubscribe {
+                session_id: sid.to_owned(),
+                want_replay: true,
+                last_seq: None,
+            }),
+        );
+    }
+
+    /// The answer to a command, by what it did.
+    fn on_done(&mut self, doing: Doing, result: Result<Reply, String>) {
+        if let Doing::Trigger(_) = doing {
+            for fetch in self.app.on_done(doing, &result) {
+                self.fetch(fetch);
+            }
+            return;
+        }
+        match result {
+            Err(reason) if doing == Doing::Push => self.app.push_answered(Err(&reason)),
+            Err(reason) => self.app.notice = Some(format!("{} failed: {reason}", doing.what())),
+            Ok(Reply::GitPushed(p)) => {
+                self.app.push_answered(Ok(&p));
+                self.news(News::GitChanged);
+            }
+            Ok(Reply::Sent(sent)) => self.on_sent(doing, sent),
+            Ok(Reply::Forked(f)) => self.app.forked(f.project_slug, f.session_id),
+            Ok(Reply::Updated(u)) if doing == Doing::Delete => self.app.deleted(u.changed),
+            Ok(Reply::Updated(u)) if doing == Doing::Update => {
+                self.app.notice = Some(match u.changed {
+                    0 => "nothing changed".to_owned(),
+                    1 => "1 chat changed".to_owned(),
+                    n => format!("{n} chats changed"),
+                });
+            }
+            Ok(Reply::GitCommitted(c)) => {
+                let short = c.commit.get(..7).unwrap_or(&c.commit);
+                let files = match c.files.len() {
+                    1 => "1 file".to_owned(),
+                    n => format!("{n} files"),
+                };
+                self.app.notice = Some(format!("committed {files} as {short} on {}", c.branch));
+                self.news(News::GitChanged);
+            }
+            Ok(Reply::Cancelled(c)) if !c.was_running => {
+                self.app.notice = Some("nothing was running".to_owned());
+            }
+            Ok(_) => {}
+        }
+    }
+
+    /// A message was sent (or a chat continued): a new chat shows in the chat pane.
+    fn on_sent(&mut self, doing: Doing, sent: paddock_proto::Sent) {
+        let open = self
+            .app
+            .chat
+            .as_ref()
+            .is_some_and(|c| c.session_id() == sent.session_id);
+        if open {
+            return;
+        }
+        if doing == Doing::Send {
+            self.app.new_chat_sent(&sent.project_slug, &sent.session_id);
+        }
+        // A new chat: show it; its frames replay once the transcript is read.
+        if let Some(action) = self.app.open(sent.project_slug, sent.session_id) {
+            self.perform(action);
+        }
+        self.app.focus = app::Focus::Chat;
+    }
+
+    /// Reads the archived chats the tree follows again (open groups, and those with a count).
+    pub(super) fn refresh_archives(&mut self) {
+        // Whatever was asked before is asked now.
+        self.app.tree.take_archive_requests();
+        for slug in self.app.tree.followed_archives() {
+            self.fetch(Fetch::Archived(slug));
+        }
+    }
+
+    /// After a reconnect: a running turn on the same daemon continues from the last frame seen
+    /// (`wantReplay` with `lastSeq`: nothing read twice); anything else is read again from its
+    /// transcript, then followed with replay.
+    pub(super) fn resume_chat(&mut self, same_daemon: bool) {
+        let resume = self.app.chat.as_ref().and_then(|c| {
+            let seq = c.last_seq()?;
+            (same_daemon && c.running()).then(|| (c.session_id().to_owned(), seq))
+        });
+        match resume {
+            Some((session_id, seq)) => {
+                self.subscribed.insert(session_id.clone());
+                self.command(
+                    Doing::Follow,
+                    Request::ChatSubscribe(ChatSubscribe {
+                        session_id,
+                        want_replay: true,
+                        last_seq: Some(seq),
+                    }),
+                );
+            }
+            None => self.reopen_chat(),
+        }
+    }
+
+    /// Reads the open chat's transcript again; the subscription follows the answer.
+    pub(super) fn reopen_chat(&mut self) {
+        if let Some(sid) = self.app.chat.as_ref().map(|c| c.session_id().to_owned()) {
+            self.fetch(Fetch::Transcript(sid));
+        }
+    }
+
+    /// Stops following chats other than `keep` (the daemon keeps streaming them otherwise).
+    pub(super) fn unsubscribe_others(&mut self, keep: &str) {
+        let others: Vec<String> = self
+            .subscribed
+            .iter()
+            .filter(|s| s.as_str() != keep)
+            .cloned()
+            .collect();
+        for sid in others {
+            self.subscribed.remove(&sid);
+            self.command(
+                Doing::Unsubscribe,
+                Request::ChatUnsubscribe(SessionRef { session_id: sid }),
+            );
+        }
+    }
+}

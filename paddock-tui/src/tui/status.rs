@@ -1,0 +1,179 @@
+//! The status line: a filter being typed, a question waiting for `y`, the composer's path
+//! prompt, else the passing notice, else the key hints of what has the keyboard (the top
+//! view's own, History's, or the focused pane's).
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Stylize};
+use ratatui::text::{Line, Span};
+use unicode_width::UnicodeWidthStr;
+
+use super::app::{App, Connection, Focus};
+use super::keys::Context;
+use super::theme::Role;
+use super::tree_view;
+
+pub(super) fn render_status(app: &App, frame: &mut Frame<'_>, area: Rect) {
+    let theme = &app.theme;
+    if let Some(filter) = &app.filter_input {
+        let line = Line::from(vec![
+            Span::raw(" /").bold(),
+            Span::raw(filter.clone()),
+            Span::raw("▏").dim(),
+            Span::raw("  enter keep · esc clear").dim(),
+        ]);
+        frame.render_widget(line, area);
+        return;
+    }
+    if let Some(confirm) = &app.confirm {
+        // The question, cut so that its answer always shows.
+        let tail = "? y/N";
+        let room = usize::from(area.width).saturating_sub(tail.width() + 1);
+        let question = tree_view::truncate(&confirm.question, room, theme);
+        let style = theme.style(Role::Warning).add_modifier(Modifier::BOLD);
+        let line = Line::from(vec![
+            Span::styled(format!(" {question}"), style),
+            Span::styled(tail, style),
+        ]);
+        frame.render_widget(line, area);
+        return;
+    }
+    if app.overlays.is_empty()
+        && app.context() == Context::PathPrompt
+        && let Some(prompt) = &app.attach_prompt
+    {
+        prompt.render(theme, frame, area);
+        return;
+    }
+    let line = match (&app.notice, &app.connection) {
+        (Some(notice), _) => Line::styled(format!(" {notice}"), theme.style(Role::Warning)),
+        (None, Connection::Unreachable(_)) => hints(&[], &[("ctrl-l", "retry now"), ("q", "quit")]),
+        (None, Connection::Stopped(_)) => hints(&[], &[("R", "start paddockd"), ("q", "quit")]),
+        (None, Connection::Connecting) => hints(&[], &[("q", "quit")]),
+        (None, _) if app.overlays.top().is_some() => hints(
+            &[],
+            &app.overlays.top().map(|v| v.hints()).unwrap_or_default(),
+        ),
+        (None, _) if app.history.is_open() => hints(
+            &[],
+            &[
+                ("enter", "open"),
+                ("U", "unattended/all"),
+                ("esc", "close"),
+                ("?", "keys"),
+            ],
+        ),
+        (None, _) => pane_hints(app),
+    };
+    frame.render_widget(line, area);
+}
+
+/// The status line: what is in force (marks, filters), then key hints.
+fn hints(state: &[String], keys: &[(&str, &str)]) -> Line<'static> {
+    let mut spans = vec![Span::raw(" ")];
+    for s in state {
+        spans.push(Span::raw(format!("{s}  ")).bold());
+    }
+    for (key, what) in keys {
+        spans.push(Span::raw((*key).to_owned()).bold());
+        spans.push(Span::raw(format!(" {what}  ")).dim());
+    }
+    Line::from(spans)
+}
+
+/// The hints of the focused pane.
+fn pane_hints(app: &App) -> Line<'static> {
+    match app.focus {
+        Focus::Composer => {
+            let mut keys = vec![
+                ("enter", "send"),
+                ("alt-enter", "newline"),
+                ("ctrl-o", "model"),
+                ("ctrl-t", "attach"),
+            ];
+            if !app.composer.attachments().is_empty() {
+                keys.push(("alt-t", "drop file"));
+            }
+            keys.push(("esc", "leave"));
+            hints(&[], &keys)
+        }
+        Focus::Chat => {
+            let mut keys = vec![("j/k", "items"), ("o", "expand")];
+            if app
+                .chat
+                .as_ref()
+                .is_some_and(|c| !c.cursor_attachments().is_empty())
+            {
+                keys.push(("a", "view file"));
+            }
+            keys.extend([
+                ("i", "write"),
+                ("J", "sender"),
+                ("x", "cancel"),
+                ("tab", "tree"),
+                ("?", "keys"),
+            ]);
+            hints(&[], &keys)
+        }
+        Focus::Tree => tree_hints(app),
+    }
+}
+
+/// The tree's hints: what is in force (marks, filters), then the keys for the cursor's row.
+fn tree_hints(app: &App) -> Line<'static> {
+    let tree = &app.tree;
+    let mut state = Vec::new();
+    let marked = tree.marked_count();
+    if app.subtree_pending {
+        state.push("subtree:".to_owned());
+    }
+    if tree.range_open() {
+        state.push("range: v to mark".to_owned());
+    }
+    if marked > 0 {
+        state.push(format!("{marked} marked"));
+    }
+    if let Some(filter) = tree.filter() {
+        state.push(format!("/{filter}"));
+    }
+    if tree.unattended_only() {
+        state.push("unattended".to_owned());
+    }
+    if tree.flat() {
+        state.push("flat".to_owned());
+    }
+    let row = tree.cursor_row();
+    let on_group = row.is_some_and(|r| matches!(r.kind, super::tree::RowKind::Archived { .. }));
+    let keys: &[(&str, &str)] = if marked > 0 || tree.range_open() {
+        &[
+            ("a", "archive"),
+            ("s", "star"),
+            ("esc", "clear"),
+            ("?", "keys"),
+        ]
+    } else if on_group {
+        &[
+            ("j/k", "move"),
+            ("h/l", "hide/show archived"),
+            ("?", "keys"),
+        ]
+    } else if row.is_some_and(|r| r.archived) {
+        &[
+            ("j/k", "move"),
+            ("enter", "open"),
+            ("A", "unarchive"),
+            ("X", "delete"),
+            ("?", "keys"),
+        ]
+    } else {
+        &[
+            ("j/k", "move"),
+            ("enter", "open"),
+            ("N", "new"),
+            ("h/l", "fold"),
+            ("H", "history"),
+            ("?", "keys"),
+        ]
+    };
+    hints(&state, keys)
+}
