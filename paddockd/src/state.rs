@@ -34,21 +34,6 @@ pub struct ChatState {
     pub listings: crate::listing::Listings,
 }
 
-/// A turn ended: what hooks react to.
-#[derive(Debug, Clone)]
-pub struct TurnEnded {
-    pub project_slug: String,
-    pub session_id: String,
-    pub job_id: String,
-    pub status: paddock_proto::RunStatus,
-    /// Who started the run.
-    pub origin: paddock_proto::Origin,
-    /// The trigger that started it, if one did (hooks never fire on their own turns).
-    pub trigger: Option<String>,
-    /// The chat's recorded parent (project, session), for `child_finished`.
-    pub parent: Option<(String, String)>,
-}
-
 impl ChatState {
     pub fn open(cfg: &Config) -> Result<Self, StoreError> {
         let dir = cfg.data_dir.join("state");

@@ -40,9 +40,10 @@ use tokio_util::task::TaskTracker;
 use crate::config::Config;
 use crate::daemon::Daemon;
 use crate::projects::{Project, Projects};
-use crate::state::{ChatState, TurnEnded};
+use crate::state::ChatState;
+
 use crate::stores::SweepState;
-use crate::turn_ends::{Follower, Next};
+use crate::turn_ends::{Follower, Next, TurnEnded};
 
 use self::batch::{BatchError, BatchSpec};
 use self::gate::Gate;

@@ -32,8 +32,8 @@ use tokio::time::Instant;
 
 use super::Loaded;
 use crate::daemon::Daemon;
-use crate::state::TurnEnded;
-use crate::turn_ends::{Follower, Next};
+
+use crate::turn_ends::{Follower, Next, TurnEnded};
 
 /// Changed paths a `file_changed` message names before "and N more".
 const LIST_PATHS: usize = 10;
