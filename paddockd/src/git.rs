@@ -20,6 +20,7 @@ use paddock_proto::{
     GitStatusRequest,
 };
 
+use crate::config::GitIdentity as Identity;
 use crate::daemon::Daemon;
 use crate::projects::Project;
 use crate::provenance::steps::{self, Line, Role};
@@ -46,15 +47,6 @@ fn label(slug: &str) -> &str {
 
 /// How long one git command may run.
 pub const GIT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
-
-/// Who the daemon's own commits are by (`git_author_name` / `git_author_email`): set on the
-/// child as `GIT_AUTHOR_*` and `GIT_COMMITTER_*`. What is unset comes from git's own
-/// configuration as before; the daemon never invents an identity.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Identity {
-    pub name: Option<String>,
-    pub email: Option<String>,
-}
 
 impl Identity {
     fn apply(&self, cmd: &mut Command) {

@@ -17,6 +17,8 @@ use std::path::{Path, PathBuf};
 use paddock_proto::{ProjectInfo, ProjectStatus, TriggerSpec};
 use serde::{Deserialize, Deserializer, Serialize};
 
+use crate::config::{projects_dir, workspace_dir};
+
 pub mod edit;
 pub mod ops;
 pub mod repo;
@@ -157,16 +159,6 @@ fn lenient_triggers<'de, D: Deserializer<'de>>(
         .into_iter()
         .filter_map(|(name, v)| v.try_into::<TriggerSpec>().ok().map(|spec| (name, spec)))
         .collect())
-}
-
-/// Where the projects' folders live in the data directory.
-pub fn projects_dir(data_dir: &Path) -> PathBuf {
-    data_dir.join("projects")
-}
-
-/// The root workspace's folder in the data directory.
-pub fn workspace_dir(data_dir: &Path) -> PathBuf {
-    data_dir.join("workspace")
 }
 
 #[derive(Debug, Clone)]

@@ -24,19 +24,17 @@ const OVERSIZE: &[(&str, usize)] = &[
     ("paddock-tui/src/tui/chat_view.rs", 1159),
     ("paddock-tui/src/tui/chat.rs", 1130),
     ("paddockd/src/provenance/mod.rs", 1156),
-    ("paddockd/src/management/mod.rs", 1136),
-    ("paddockd/src/config.rs", 1143),
+    ("paddockd/src/config.rs", 1113),
     ("paddock-tui/src/tui/search_view.rs", 942),
     ("paddockd/src/agent/tools.rs", 996),
     ("paddockd/src/chats.rs", 919),
     ("paddockd/src/projects.rs", 844),
     ("paddock-tui/src/tui/keys.rs", 808),
-    ("paddockd/src/websocket.rs", 802),
 ];
 
 /// The largest import cycle among paddockd's top-level modules may have this many members
 /// (the goal is 4; it shrinks as services get narrow handles).
-const MAX_CYCLE: usize = 22;
+const MAX_CYCLE: usize = 19;
 
 /// Statics that hold mutable state shared by every daemon in one process (tests run several),
 /// as `file: name`; none may be added.

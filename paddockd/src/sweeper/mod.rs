@@ -389,7 +389,8 @@ pub async fn sweep(ctx: &Ctx, slug: &str, sessions: &[String]) -> Outcome {
             String::new()
         }
     };
-    let budgets = files::Budgets::for_project(ctx.cfg.curation, slug, &project.file);
+    let budgets =
+        crate::config::curation::Budgets::for_project(ctx.cfg.curation, slug, &project.file);
     let today = chrono::Local::now().format("%Y-%m-%d").to_string();
     let text = prompt::build(&prompt::PromptInput {
         slug,
@@ -488,7 +489,7 @@ fn write_files(
     slug: &str,
     project: &Project,
     repo_backed: bool,
-    budgets: files::Budgets,
+    budgets: crate::config::curation::Budgets,
     reply: &prompt::Reply,
 ) -> Result<(Vec<&'static str>, Vec<&'static str>), SweepError> {
     let mut wrote = Vec::new();
