@@ -17,7 +17,7 @@ use std::sync::Arc;
 use paddock_proto::{Attention, AttentionKind, Origin, RunStatus};
 use tokio_util::task::TaskTracker;
 
-use crate::daemon::Daemon;
+use crate::handles::Daemon;
 
 use crate::turn_ends::{Follower, Next, TurnEnded};
 

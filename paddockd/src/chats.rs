@@ -15,7 +15,7 @@ use paddock_proto::{
     Imported, Origin, Transcript, TranscriptEntry, Updated,
 };
 
-use crate::daemon::{Daemon, project_error};
+use crate::handles::{Daemon, project_error};
 use crate::index::IndexedChat;
 use crate::projects::Project;
 use crate::state::{ms_of, now_ms};

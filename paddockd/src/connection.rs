@@ -25,7 +25,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use crate::daemon::Daemon;
+use crate::handles::Daemon;
 use crate::hub::{ClientId, ClientSink, Line, RESYNC_QUEUE};
 use crate::runner::TurnRequest;
 
@@ -452,7 +452,7 @@ impl Connection {
                         projects: ps.iter().map(crate::projects::Project::info).collect(),
                     })
                 })
-                .map_err(crate::daemon::project_error),
+                .map_err(crate::handles::project_error),
             Request::ProjectCreate(p) => crate::projects::ops::create(&d, p)
                 .await
                 .map(Reply::Project),

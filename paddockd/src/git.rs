@@ -21,7 +21,7 @@ use paddock_proto::{
 };
 
 use crate::config::GitIdentity as Identity;
-use crate::daemon::Daemon;
+use crate::handles::Daemon;
 use crate::projects::Project;
 use crate::provenance::steps::{self, Line, Role};
 

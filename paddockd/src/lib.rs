@@ -22,6 +22,7 @@ pub mod disk;
 pub mod files;
 pub mod fsutil;
 pub mod git;
+pub mod handles;
 pub mod history;
 pub mod hub;
 pub mod index;

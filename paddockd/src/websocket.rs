@@ -50,7 +50,7 @@ use tokio_util::task::TaskTracker;
 
 use crate::config::ws::{ALLOW_OPEN_ENV, TOKEN_FILE, WsAuth, WsConfig};
 use crate::connection::{FrameSink, FrameSource};
-use crate::daemon::Daemon;
+use crate::handles::Daemon;
 
 /// The shortest token accepted from `ws_token_file`.
 const MIN_TOKEN_CHARS: usize = 16;

@@ -13,7 +13,7 @@ use paddock_proto::{
 use serde_json::{Value, json};
 
 use super::{FILE_SERVER, Identity, MANAGE_SERVER, MachineTurn, start_turn};
-use crate::daemon::Daemon;
+use crate::handles::Daemon;
 use crate::stores::RunProvenance;
 
 /// The tiers a tool belongs to.

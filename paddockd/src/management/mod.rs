@@ -49,7 +49,7 @@ pub use crate::config::management::{
     ManagementError, Scope, allowed,
 };
 use crate::config::management::{canonical, check_strength, default_trusted, valid_instance_id};
-use crate::daemon::Daemon;
+use crate::handles::Daemon;
 use http::{BodyLength, Conn, Head, Response, Status};
 
 /// The path of the endpoint.

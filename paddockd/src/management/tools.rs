@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 
 use super::rpc::{ToolOutput, Tools};
 use crate::agent::{MachineTurn, start_turn};
-use crate::daemon::Daemon;
+use crate::handles::Daemon;
 use crate::stores::RunProvenance;
 
 /// Rows `list_chats` gives by default, and at most.

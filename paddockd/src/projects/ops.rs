@@ -16,7 +16,7 @@ use paddock_proto::{
 };
 
 use super::{NewProject, Project};
-use crate::daemon::{Daemon, project_error};
+use crate::handles::{Daemon, project_error};
 
 /// One project lifecycle change (create, promote, delete) at a time.
 static LIFECYCLE: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());

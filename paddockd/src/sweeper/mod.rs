@@ -38,7 +38,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::config::Config;
-use crate::daemon::Daemon;
+use crate::handles::Daemon;
 use crate::projects::{Project, Projects};
 use crate::state::ChatState;
 

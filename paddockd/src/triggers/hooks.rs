@@ -31,7 +31,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use super::Loaded;
-use crate::daemon::Daemon;
+use crate::handles::Daemon;
 
 use crate::turn_ends::{Follower, Next, TurnEnded};
 
