@@ -161,20 +161,10 @@ pub fn snapshot_in_notice(message: &str) -> Option<Listed> {
         .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '.')
         .collect();
     let id = id.trim_end_matches('.').to_owned();
-    if !plain_id(&id) {
-        return None;
-    }
-    let filename = first
+    let shown = first
         .strip_prefix("file ")
-        .and_then(|rest| rest.rfind(" (").map(|i| &rest[..i]))
-        .and_then(|shown| Path::new(shown).file_name())
-        .map_or_else(|| id.clone(), |n| n.to_string_lossy().into_owned());
-    Some(Listed {
-        kind: kind_of(&id).to_owned(),
-        id,
-        filename,
-        path: String::new(),
-    })
+        .and_then(|rest| rest.rfind(" (").map(|i| &rest[..i]));
+    snapshot(id, shown)
 }
 
 /// The snapshot a `send_file` tool call's result names (`{"shown": NAME, "snapshot": ID}`),
@@ -185,12 +175,18 @@ pub fn snapshot_in_result(tool: &str, output: &str) -> Option<Listed> {
     }
     let value: serde_json::Value = serde_json::from_str(output.trim()).ok()?;
     let id = value.get("snapshot")?.as_str()?.to_owned();
+    let shown = value.get("shown").and_then(serde_json::Value::as_str);
+    snapshot(id, shown)
+}
+
+/// A snapshot a notice or a tool result names, by its id and the path it was shown as (its
+/// file name is the chip's; the id when there is none); `None` for an id the daemon would not
+/// make.
+fn snapshot(id: String, shown: Option<&str>) -> Option<Listed> {
     if !plain_id(&id) {
         return None;
     }
-    let filename = value
-        .get("shown")
-        .and_then(serde_json::Value::as_str)
+    let filename = shown
         .and_then(|s| Path::new(s).file_name())
         .map_or_else(|| id.clone(), |n| n.to_string_lossy().into_owned());
     Some(Listed {

@@ -6,8 +6,8 @@ mod support;
 use std::time::Duration;
 
 use paddock_proto::{
-    ChatEvent, ChatSend, ErrorBody, ErrorCode, HubFrame, ProjectInfo, Projects, ProtocolMismatch,
-    Reply, Request, Routing, Sent, TextDelta, UserTurn,
+    ChatEvent, ChatSend, ErrorBody, ErrorCode, HubFrame, ProjectInfo, ProjectList, Projects,
+    ProtocolMismatch, Reply, Request, Routing, Sent, TextDelta, UserTurn,
 };
 use paddock_proto::{ChatSubscribe, Resync, ResyncReason, Subscribed};
 use paddock_tui::client::{
@@ -40,7 +40,7 @@ fn delta(text: &str) -> ChatEvent {
 }
 
 #[tokio::test]
-async fn hello_then_a_request_and_its_response() -> TestResult {
+async fn hello_then_a_call_and_its_typed_reply() -> TestResult {
     let daemon = FakeDaemon::bind()?;
     let (client, conn) = tokio::join!(Client::connect(&daemon.socket), daemon.accept_hello());
     let (client, mut conn) = (client?, conn?);
@@ -62,9 +62,9 @@ async fn hello_then_a_request_and_its_response() -> TestResult {
         conn.reply(msg.id, Reply::Projects(projects)).await?;
         TestResult::Ok(conn)
     };
-    let (reply, conn) = tokio::join!(client.request(Request::ProjectList), fake);
+    let (reply, conn) = tokio::join!(client.call(ProjectList), fake);
     conn?;
-    assert_eq!(reply?, Reply::Projects(expected));
+    assert_eq!(reply?, expected);
     Ok(())
 }
 
@@ -163,6 +163,27 @@ async fn a_busy_daemon_of_another_protocol_is_not_restarted() -> TestResult {
         err.to_string(),
         "paddockd (protocol 99, version 99.0.0, pid 777) is running 2 turns; run `paddock daemon restart` when they finish"
     );
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_reply_of_the_wrong_kind_is_a_protocol_error() -> TestResult {
+    let daemon = FakeDaemon::bind()?;
+    let (client, conn) = tokio::join!(Client::connect(&daemon.socket), daemon.accept_hello());
+    let (client, mut conn) = (client?, conn?);
+    let fake = async move {
+        let msg = conn.recv().await?;
+        conn.reply(msg.id, Reply::Ack).await?;
+        TestResult::Ok(conn)
+    };
+    let (reply, conn) = tokio::join!(client.call(ProjectList), fake);
+    conn?;
+    match reply {
+        Err(ClientError::Protocol(what)) => {
+            assert_eq!(what, "project:list was answered with ack");
+        }
+        other => return Err(format!("expected a protocol error, got {other:?}").into()),
+    }
     Ok(())
 }
 

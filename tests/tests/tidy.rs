@@ -13,16 +13,12 @@ const MAX_LINES: usize = 800;
 
 /// Files over [`MAX_LINES`] today, with their size: they may shrink, not grow.
 const OVERSIZE: &[(&str, usize)] = &[
-    ("paddock-proto/src/messages.rs", 2640),
     ("paddock-tui/src/tui/app.rs", 2110),
     ("paddock-tui/src/cli.rs", 1790),
     ("paddock-tui/src/tui/mod.rs", 1730),
-    ("paddock-tui/src/tui/tree.rs", 1572),
     ("paddockd/src/runner/chat.rs", 1484),
     ("paddock-tui/src/tui/triggers_view.rs", 1299),
     ("paddockd/src/git.rs", 1230),
-    ("paddock-tui/src/tui/chat_view.rs", 1159),
-    ("paddock-tui/src/tui/chat.rs", 1130),
     ("paddockd/src/provenance/mod.rs", 1156),
     ("paddockd/src/config.rs", 1113),
     ("paddock-tui/src/tui/search_view.rs", 942),

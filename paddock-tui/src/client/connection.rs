@@ -9,8 +9,8 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use paddock_proto::{
-    ClientMessage, ControlMessage, Hello, HelloReply, LineFramer, Outcome, PROTOCOL_VERSION, Reply,
-    Request, RequestId, ServerMessage, decode, encode,
+    Call, ClientMessage, ControlMessage, FromReply, Hello, HelloReply, LineFramer, Outcome,
+    PROTOCOL_VERSION, Reply, Request, RequestId, ServerMessage, decode, encode,
 };
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::UnixStream;
@@ -240,20 +240,12 @@ impl Client {
 
     /// Says hello (the first request on every connection) and keeps the daemon's answer.
     pub(crate) async fn hello(&mut self, client_name: String) -> Result<(), ClientError> {
-        let hello = Request::Hello(Hello {
+        let hello = Hello {
             protocol_version: PROTOCOL_VERSION,
             client: client_name,
-        });
-        match self.request(hello).await? {
-            Reply::Hello(reply) => {
-                self.hello = reply;
-                Ok(())
-            }
-            other => Err(ClientError::Protocol(format!(
-                "hello was answered with {}",
-                reply_kind(&other)
-            ))),
-        }
+        };
+        self.hello = self.call(hello).await?;
+        Ok(())
     }
 
     /// Ties the process carrying the transport (ssh) and the tasks serving it to this client:
@@ -288,7 +280,27 @@ impl Client {
         self.events.take()
     }
 
-    /// Sends a request and waits for its one response.
+    /// Sends a request and waits for its typed reply: the way to ask the daemon something.
+    /// A reply of another kind than the request's is a [`ClientError::Protocol`].
+    pub async fn call<R: Call>(&self, request: R) -> Result<R::Reply, ClientError> {
+        self.call_within(request, self.request_timeout).await
+    }
+
+    /// [`Client::call`] with its own time limit, for a request known to take long (a
+    /// `git:push` may run up to the daemon's 120 s git limit).
+    pub async fn call_within<R: Call>(
+        &self,
+        request: R,
+        limit: Duration,
+    ) -> Result<R::Reply, ClientError> {
+        let reply = self.request_within(request.into(), limit).await?;
+        R::Reply::from_reply(reply).map_err(|other| {
+            ClientError::Protocol(format!("{} was answered with {}", R::NAME, other.kind()))
+        })
+    }
+
+    /// Sends a request and waits for its one response, of whatever kind; prefer
+    /// [`Client::call`], which checks the kind.
     pub async fn request(&self, request: Request) -> Result<Reply, ClientError> {
         self.request_within(request, self.request_timeout).await
     }
@@ -296,8 +308,7 @@ impl Client {
     /// How long to wait for a `git:push`: the daemon stops git after 120 s, and answers then.
     pub const PUSH_TIMEOUT: Duration = Duration::from_secs(150);
 
-    /// [`Client::request`] with its own time limit, for a request known to take long (a
-    /// `git:push` may run up to the daemon's 120 s git limit).
+    /// [`Client::request`] with its own time limit.
     pub async fn request_within(
         &self,
         request: Request,
@@ -337,12 +348,9 @@ impl Client {
     }
 }
 
-/// The reply's wire name, for "expected X, got Y" errors.
+/// The reply's wire name, for "expected X, got Y" errors ([`Reply::kind`], owned).
 pub fn reply_kind(reply: &Reply) -> String {
-    serde_json::to_value(reply)
-        .ok()
-        .and_then(|v| v.get("kind").and_then(|k| k.as_str()).map(str::to_owned))
-        .unwrap_or_else(|| "an unknown reply".to_owned())
+    reply.kind().to_owned()
 }
 
 async fn write_loop(

@@ -1,9 +1,9 @@
 //! Following one chat's stream: its frames in seq order, each once, across the daemon's
 //! resyncs and this client's own lagging (see [`super::Events`]).
 
-use paddock_proto::{ChatSubscribe, HubFrame, Reply, Request, ResyncReason, Subscribed};
+use paddock_proto::{ChatSubscribe, HubFrame, ResyncReason, Subscribed};
 
-use super::connection::{Client, reply_kind};
+use super::connection::Client;
 use super::error::ClientError;
 use super::events::{Event, Events};
 
@@ -55,18 +55,12 @@ impl<'a> Follow<'a> {
     /// Subscribes with replay: after the last frame delivered, or everything the daemon still
     /// buffers before any was.
     pub async fn subscribe(&mut self) -> Result<Subscribed, ClientError> {
-        let request = Request::ChatSubscribe(ChatSubscribe {
+        let request = ChatSubscribe {
             session_id: self.session_id.clone(),
             want_replay: true,
             last_seq: self.last_seq,
-        });
-        match self.client.request(request).await? {
-            Reply::Subscribed(s) => Ok(s),
-            other => Err(ClientError::Protocol(format!(
-                "chat:subscribe was answered with {}",
-                reply_kind(&other)
-            ))),
-        }
+        };
+        self.client.call(request).await
     }
 
     /// The next frame of this chat not delivered before, or a notice.

@@ -5,11 +5,11 @@
 
 use std::fmt::Write as _;
 
-use paddock_proto::{Approval, ApprovalAnswer, ApprovalDecision, Reply, Request};
+use paddock_proto::{Approval, ApprovalAnswer, ApprovalDecision, ApprovalList};
 
 use super::ids::MIN_PREFIX;
 use super::output::{print, print_json};
-use super::{Context, Failure, unexpected};
+use super::{Context, Failure};
 use crate::cli::{ApprovalsArgs, ApprovalsCmd};
 use crate::format::{self, project_label};
 
@@ -20,10 +20,7 @@ const LIST_HINT: &str = "`paddock approvals` lists the pending ones";
 
 pub async fn run(ctx: &Context, args: ApprovalsArgs) -> anyhow::Result<()> {
     let client = ctx.connect().await?;
-    let approvals = match client.request(Request::ApprovalList).await? {
-        Reply::Approvals(a) => a.approvals,
-        other => return Err(unexpected("approval:list", &other)),
-    };
+    let approvals = client.call(ApprovalList).await?.approvals;
     let (decision, ids, message) = match args.action {
         None if args.json => return print_json(&approvals),
         None => return print(&table(&approvals, chrono::Utc::now())),
@@ -43,15 +40,13 @@ pub async fn run(ctx: &Context, args: ApprovalsArgs) -> anyhow::Result<()> {
     }
     // The rules are said before they are written.
     print(&said)?;
-    let request = Request::ApprovalAnswer(ApprovalAnswer {
+    let request = ApprovalAnswer {
         ids: chosen_ids,
         decision,
         message,
-    });
-    match client.request(request).await? {
-        Reply::Updated(_) => Ok(()),
-        other => Err(unexpected("approval:answer", &other)),
-    }
+    };
+    client.call(request).await?;
+    Ok(())
 }
 
 /// What answering `a` does, for a person: `allowed Bash in demo / mkdir it`,

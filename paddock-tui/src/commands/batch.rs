@@ -6,12 +6,12 @@ use std::io::{BufRead as _, IsTerminal as _};
 
 use anyhow::{Context as _, anyhow};
 use paddock_proto::{
-    BATCH_SESSIONS_MAX, ChatAction, ChatList, ChatScope, ChatSummary, ChatUpdate, Reply, Request,
+    BATCH_SESSIONS_MAX, ChatAction, ChatDelete, ChatList, ChatScope, ChatSummary, ChatUpdate,
     SessionIds,
 };
 
+use super::Context;
 use super::output::{Failure, eprint, print};
-use super::{Context, unexpected};
 use crate::cli::{DeleteArgs, UpdateArgs};
 use crate::client::Client;
 use crate::format;
@@ -26,17 +26,15 @@ pub async fn update(ctx: &Context, action: ChatAction, args: UpdateArgs) -> anyh
     };
     check_cap(ids.len(), args.subtree)?;
     let asked = ids.len();
-    let request = Request::ChatUpdate(ChatUpdate {
+    let request = ChatUpdate {
         session_ids: ids,
         action,
-    });
-    match client.request(request).await? {
-        Reply::Updated(u) => print(&format!(
-            "{}\n",
-            format::update_summary(action, asked, u.changed)
-        )),
-        other => Err(unexpected("chat:update", &other)),
-    }
+    };
+    let updated = client.call(request).await?;
+    print(&format!(
+        "{}\n",
+        format::update_summary(action, asked, updated.changed)
+    ))
 }
 
 /// What is refused before anything else, even looking the session ids up or starting the
@@ -102,24 +100,19 @@ pub async fn delete(ctx: &Context, args: DeleteArgs) -> anyhow::Result<()> {
             return Err(Failure::new(1, "not confirmed; nothing was deleted").into());
         }
     }
-    let request = Request::ChatDelete(SessionIds { session_ids: ids });
-    match client.request(request).await? {
-        Reply::Updated(u) => print(&format!("{}\n", format::deleted_summary(u.changed))),
-        other => Err(unexpected("chat:delete", &other)),
-    }
+    let request = ChatDelete(SessionIds { session_ids: ids });
+    let deleted = client.call(request).await?;
+    print(&format!("{}\n", format::deleted_summary(deleted.changed)))
 }
 
 /// Every chat of every project, archived ones included: where a subtree's rows are.
 async fn all_chats(client: &Client) -> anyhow::Result<Vec<ChatSummary>> {
-    let request = Request::ChatList(ChatList {
+    let request = ChatList {
         project_slug: None,
         scope: ChatScope::All,
         since: None,
-    });
-    match client.request(request).await? {
-        Reply::Chats(c) => Ok(c.chats),
-        other => Err(unexpected("chat:list", &other)),
-    }
+    };
+    Ok(client.call(request).await?.chats)
 }
 
 /// The ids, each once, in the order given.

@@ -1,9 +1,9 @@
 //! `paddock ls`, `paddock show`, `paddock cancel`, `paddock fork`.
 
-use paddock_proto::{ChatCancel, ChatFork, ChatList, ChatScope, Reply, Request, SessionRef};
+use paddock_proto::{ChatCancel, ChatFork, ChatList, ChatScope, ChatTranscript, SessionRef};
 
 use super::output::{eprint, print, print_json};
-use super::{Context, mark_read, unexpected};
+use super::{Context, mark_read};
 use crate::cli::{ForkArgs, LsArgs, SessionArg, ShowArgs};
 use crate::format::{self, ROOT_SLUG, project_label};
 
@@ -19,19 +19,18 @@ pub async fn ls(ctx: &Context, args: LsArgs) -> anyhow::Result<()> {
     }
     // No -p means the root workspace (DESIGN §6), not every project.
     let project = args.project.unwrap_or_else(|| ROOT_SLUG.to_owned());
-    let request = Request::ChatList(ChatList {
+    let request = ChatList {
         project_slug: Some(project.clone()),
         scope,
         since: None,
-    });
-    match client.request(request).await? {
-        Reply::Chats(c) if args.json => print_json(&c.chats),
-        Reply::Chats(c) if c.chats.is_empty() => {
+    };
+    match client.call(request).await? {
+        c if args.json => print_json(&c.chats),
+        c if c.chats.is_empty() => {
             eprint(&format!("no chats in {}\n", project_label(&project)));
             Ok(())
         }
-        Reply::Chats(c) => print(&format::chat_table(&c.chats)),
-        other => Err(unexpected("chat:list", &other)),
+        c => print(&format::chat_table(&c.chats)),
     }
 }
 
@@ -42,15 +41,12 @@ async fn ls_every_project(
     scope: ChatScope,
     json: bool,
 ) -> anyhow::Result<()> {
-    let request = Request::ChatList(ChatList {
+    let request = ChatList {
         project_slug: None,
         scope,
         since: None,
-    });
-    let chats = match client.request(request).await? {
-        Reply::Chats(c) => c.chats,
-        other => return Err(unexpected("chat:list", &other)),
     };
+    let chats = client.call(request).await?.chats;
     let mut by_project: std::collections::BTreeMap<String, Vec<paddock_proto::ChatSummary>> =
         std::collections::BTreeMap::new();
     for chat in chats {
@@ -80,46 +76,43 @@ async fn ls_every_project(
 
 pub async fn show(ctx: &Context, args: ShowArgs) -> anyhow::Result<()> {
     let client = ctx.connect().await?;
-    let request = Request::ChatTranscript(SessionRef {
+    let request = ChatTranscript(SessionRef {
         session_id: args.session.clone(),
     });
-    match client.request(request).await? {
-        Reply::Transcript(t) if args.json => print_json(&t),
-        Reply::Transcript(t) => {
+    match client.call(request).await? {
+        t if args.json => print_json(&t),
+        t => {
             print(&format::transcript(&t))?;
             // The user has read it now.
             mark_read(&client, &args.session).await;
             Ok(())
         }
-        other => Err(unexpected("chat:transcript", &other)),
     }
 }
 
 pub async fn fork(ctx: &Context, args: ForkArgs) -> anyhow::Result<()> {
     let client = ctx.connect().await?;
-    let request = Request::ChatFork(ChatFork {
+    let request = ChatFork {
         session_id: args.session,
         name: args.name,
-    });
-    match client.request(request).await? {
-        Reply::Forked(f) if args.json => print_json(&f),
-        Reply::Forked(f) => print(&format!("{}\n", f.session_id)),
-        other => Err(unexpected("chat:fork", &other)),
+    };
+    match client.call(request).await? {
+        f if args.json => print_json(&f),
+        f => print(&format!("{}\n", f.session_id)),
     }
 }
 
 pub async fn cancel(ctx: &Context, args: SessionArg) -> anyhow::Result<()> {
     let client = ctx.connect().await?;
-    let request = Request::ChatCancel(ChatCancel {
+    let request = ChatCancel {
         session_id: args.session.clone(),
         job_id: None,
-    });
-    match client.request(request).await? {
-        Reply::Cancelled(c) if c.was_running => print(&format!(
+    };
+    match client.call(request).await? {
+        c if c.was_running => print(&format!(
             "cancelled the running turn of {}; the chat stays resumable\n",
             args.session
         )),
-        Reply::Cancelled(_) => print(&format!("nothing was running in {}\n", args.session)),
-        other => Err(unexpected("chat:cancel", &other)),
+        _ => print(&format!("nothing was running in {}\n", args.session)),
     }
 }

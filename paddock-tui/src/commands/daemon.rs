@@ -4,10 +4,10 @@ use std::os::unix::process::CommandExt;
 use std::process::Command;
 
 use anyhow::Context as _;
-use paddock_proto::{Reply, Request};
+use paddock_proto::{DaemonShutdown, DaemonStatusRequest};
 
+use super::Context;
 use super::output::{Failure, print, print_json};
-use super::{Context, unexpected};
 use crate::cli::DaemonCmd;
 use crate::client::{Client, ClientError, RemoteOptions, stop_daemon, wait_until_stopped};
 use crate::format;
@@ -107,7 +107,7 @@ async fn stop_quietly(ctx: &Context) -> anyhow::Result<Option<u32>> {
     match Client::connect_with(&ctx.socket, ctx.start.connect.clone()).await {
         Ok(client) => {
             let pid = client.daemon().pid;
-            match client.request(Request::DaemonShutdown).await {
+            match client.call(DaemonShutdown).await {
                 // The daemon may close the connection before its answer gets out.
                 Ok(_) | Err(ClientError::ConnectionLost { .. }) => {}
                 Err(e) => return Err(e.into()),
@@ -152,9 +152,8 @@ async fn status(ctx: &Context, json: bool) -> anyhow::Result<()> {
         }
         Err(e) => return Err(e.into()),
     };
-    match client.request(Request::DaemonStatus).await? {
-        Reply::Status(status) if json => print_json(&status),
-        Reply::Status(status) => print(&format::daemon_status(&status)),
-        other => Err(unexpected("daemon:status", &other)),
+    match client.call(DaemonStatusRequest).await? {
+        status if json => print_json(&status),
+        status => print(&format::daemon_status(&status)),
     }
 }

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use paddock_proto::{DaemonInfo, Reply, Request};
+use paddock_proto::{DaemonInfo, DaemonInfoRequest};
 use serde_json::{Value, json};
 
 use super::Context;
@@ -283,8 +283,8 @@ async fn daemon_info(ctx: &Context, checks: &mut Vec<Check>) -> Option<(DaemonIn
     }
     };
     match Client::connect(&ctx.socket).await {
-        Ok(client) => match client.request(Request::DaemonInfo).await {
-            Ok(Reply::Info(info)) => {
+        Ok(client) => match client.call(DaemonInfoRequest).await {
+            Ok(info) => {
                 checks.push(Check {
                     name: "daemon",
                     ok: true,
@@ -299,11 +299,8 @@ async fn daemon_info(ctx: &Context, checks: &mut Vec<Check>) -> Option<(DaemonIn
                 });
                 return Some((*info, true));
             }
-            answer => {
-                let what = match answer {
-                    Ok(other) => crate::client::reply_kind(&other),
-                    Err(e) => e.to_string(),
-                };
+            Err(e) => {
+                let what = e.to_string();
                 checks.push(Check {
                     name: "daemon",
                     ok: false,

@@ -4,11 +4,11 @@
 use anyhow::anyhow;
 use paddock_proto::{
     ChatList, ChatScope, GitCommitRequest, GitDiffRequest, GitPushRequest, GitPushed, GitScope,
-    GitStatusRequest, Reply, Request,
+    GitStatusRequest,
 };
 
 use super::output::{eprint, print, print_json};
-use super::{Context, Failure, unexpected};
+use super::{Context, Failure};
 use crate::cli::{GitCmd, GitScopeArgs};
 use crate::client::{Client, ClientError};
 use crate::format;
@@ -19,14 +19,11 @@ pub async fn run(ctx: &Context, cmd: GitCmd) -> anyhow::Result<()> {
         GitCmd::Status(args) => {
             let (project_slug, scope) = scope_of(&client, &args.scope).await?;
             let scoped = !scope.is_project();
-            let request = Request::GitStatus(GitStatusRequest {
+            let request = GitStatusRequest {
                 project_slug,
                 scope,
-            });
-            let status = match client.request(request).await? {
-                Reply::GitStatus(s) => s,
-                other => return Err(unexpected("git:status", &other)),
             };
+            let status = client.call(request).await?;
             if args.json {
                 return print_json(&status);
             }
@@ -34,15 +31,12 @@ pub async fn run(ctx: &Context, cmd: GitCmd) -> anyhow::Result<()> {
         }
         GitCmd::Diff(args) => {
             let (project_slug, scope) = scope_of(&client, &args.scope).await?;
-            let request = Request::GitDiff(GitDiffRequest {
+            let request = GitDiffRequest {
                 project_slug: project_slug.clone(),
                 scope,
                 path: args.path,
-            });
-            let diff = match client.request(request).await? {
-                Reply::GitDiff(d) => d,
-                other => return Err(unexpected("git:diff", &other)),
             };
+            let diff = client.call(request).await?;
             if args.json {
                 return print_json(&diff);
             }
@@ -66,16 +60,13 @@ pub async fn run(ctx: &Context, cmd: GitCmd) -> anyhow::Result<()> {
         }
         GitCmd::Commit(args) => {
             let (project_slug, scope) = scope_of(&client, &args.scope).await?;
-            let request = Request::GitCommit(GitCommitRequest {
+            let request = GitCommitRequest {
                 project_slug: project_slug.clone(),
                 scope,
                 message: args.message,
                 paths: args.paths,
-            });
-            let committed = match client.request(request).await? {
-                Reply::GitCommitted(c) => c,
-                other => return Err(unexpected("git:commit", &other)),
             };
+            let committed = client.call(request).await?;
             if !args.push {
                 if args.json {
                     return print_json(&committed);
@@ -111,13 +102,12 @@ pub async fn run(ctx: &Context, cmd: GitCmd) -> anyhow::Result<()> {
 /// `git:push`, waiting as long as the daemon lets git run. When git fails, its own words go to
 /// stderr before the daemon's sentence (the error).
 async fn push(client: &Client, project_slug: String, data_root: bool) -> anyhow::Result<GitPushed> {
-    let request = Request::GitPush(GitPushRequest {
+    let request = GitPushRequest {
         project_slug,
         data_root,
-    });
-    match client.request_within(request, Client::PUSH_TIMEOUT).await {
-        Ok(Reply::GitPushed(p)) => Ok(p),
-        Ok(other) => Err(unexpected("git:push", &other)),
+    };
+    match client.call_within(request, Client::PUSH_TIMEOUT).await {
+        Ok(pushed) => Ok(pushed),
         Err(ClientError::Daemon(body)) => {
             if let Some(failure) = body.git.as_ref().filter(|g| !g.stderr.is_empty()) {
                 let mut said = String::from("git said:\n");
@@ -170,15 +160,12 @@ async fn scope_of(client: &Client, args: &GitScopeArgs) -> anyhow::Result<(Strin
 
 /// The project a chat belongs to.
 pub(super) async fn chat_project(client: &Client, session: &str) -> anyhow::Result<String> {
-    let request = Request::ChatList(ChatList {
+    let request = ChatList {
         project_slug: None,
         scope: ChatScope::All,
         since: None,
-    });
-    let chats = match client.request(request).await? {
-        Reply::Chats(c) => c.chats,
-        other => return Err(unexpected("chat:list", &other)),
     };
+    let chats = client.call(request).await?.chats;
     chats
         .into_iter()
         .find(|c| c.session_id == session)

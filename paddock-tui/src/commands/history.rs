@@ -1,25 +1,22 @@
 //! `paddock history`: recent runs, "while you were away", and marking them seen.
 
-use paddock_proto::{History, HistoryList, Reply, Request};
+use paddock_proto::{History, HistoryList, HistorySeen};
 
+use super::Context;
 use super::output::{eprint, print, print_json};
-use super::{Context, unexpected};
 use crate::cli::HistoryArgs;
 use crate::format::{self, project_label};
 
 pub async fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<()> {
     let client = ctx.connect().await?;
-    let request = Request::HistoryList(HistoryList {
+    let request = HistoryList {
         // No -p means every project here (unlike `ls`): history is where unattended work
         // anywhere shows up.
         project_slug: args.project.clone(),
         unattended: args.unattended,
         limit: args.limit,
-    });
-    let history = match client.request(request).await? {
-        Reply::History(history) => history,
-        other => return Err(unexpected("history:list", &other)),
     };
+    let history = client.call(request).await?;
     if args.json {
         // A script reading the history has not shown it to anyone: nothing is marked seen.
         return print_json(&history);
@@ -46,10 +43,8 @@ pub async fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<()> {
     match seen_decision(&history, args.project.is_some()) {
         Seen::Mark => {
             // The user has seen every new run; "while you were away" starts afresh next time.
-            match client.request(Request::HistorySeen).await? {
-                Reply::Ack => Ok(()),
-                other => Err(unexpected("history:seen", &other)),
-            }
+            client.call(HistorySeen).await?;
+            Ok(())
         }
         Seen::OneProject => Ok(()),
         Seen::LeftOut(n) => {

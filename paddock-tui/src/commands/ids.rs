@@ -8,9 +8,9 @@
 //! command, ending with where to find every chat ([`EVERY_CHAT`]).
 
 use anyhow::anyhow;
-use paddock_proto::{ChatResolve, Reply, Request, ResolvedChat, ResolvedPrefix};
+use paddock_proto::{ChatResolve, ResolvedChat, ResolvedPrefix};
 
-use super::{Context, Failure, unexpected};
+use super::{Context, Failure};
 use crate::cli::{Cmd, GitCmd};
 
 /// The shortest prefix that names a chat.
@@ -33,12 +33,7 @@ pub async fn resolve(ctx: &Context, command: &mut Option<Cmd>) -> anyhow::Result
     }
     let client = ctx.connect().await?;
     let prefixes: Vec<String> = args.iter().map(|a| session_part(a).0.to_owned()).collect();
-    let reply = client
-        .request(Request::ChatResolve(ChatResolve { prefixes }))
-        .await?;
-    let Reply::Resolved(resolved) = reply else {
-        return Err(unexpected("chat:resolve", &reply));
-    };
+    let resolved = client.call(ChatResolve { prefixes }).await?;
     if resolved.prefixes.len() != args.len() {
         return Err(anyhow!(
             "paddockd resolved {} of {} session arguments",

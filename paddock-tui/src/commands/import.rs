@@ -1,9 +1,9 @@
 //! `paddock import`: adopt a directory's terminal `claude` sessions as chats.
 
-use paddock_proto::{ChatImport, Reply, Request};
+use paddock_proto::ChatImport;
 
+use super::Context;
 use super::output::{print, print_json};
-use super::{Context, unexpected};
 use crate::cli::ImportArgs;
 use crate::format::{self, ROOT_SLUG};
 
@@ -15,14 +15,13 @@ pub async fn run(ctx: &Context, args: ImportArgs) -> anyhow::Result<()> {
         .transpose()?
         .map(|p| p.to_string_lossy().into_owned());
     let client = ctx.connect().await?;
-    let request = Request::ChatImport(ChatImport {
+    let request = ChatImport {
         project_slug: args.project.unwrap_or_else(|| ROOT_SLUG.to_owned()),
         path,
         dry_run: args.dry_run,
-    });
-    match client.request(request).await? {
-        Reply::Imported(imported) if args.json => print_json(&imported),
-        Reply::Imported(imported) => print(&format::import_summary(&imported)),
-        other => Err(unexpected("chat:import", &other)),
+    };
+    match client.call(request).await? {
+        imported if args.json => print_json(&imported),
+        imported => print(&format::import_summary(&imported)),
     }
 }

@@ -26,8 +26,8 @@ mod usage;
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context as _, anyhow};
-use paddock_proto::{ChatAction, ChatUpdate, Reply, Request};
+use anyhow::Context as _;
+use paddock_proto::{ChatAction, ChatUpdate};
 
 use crate::cli::{Cli, Cmd};
 use crate::client::{
@@ -196,19 +196,11 @@ async fn on_far_side(remote: &RemoteOptions, words: &[&str]) -> anyhow::Result<(
 /// is done and printed, so a daemon that cannot mark it (an older one, a chat deleted meanwhile)
 /// is no reason to fail; the chat just stays unread.
 async fn mark_read(client: &Client, session_id: &str) {
-    let request = Request::ChatUpdate(ChatUpdate {
+    let request = ChatUpdate {
         session_ids: vec![session_id.to_owned()],
         action: ChatAction::Read,
-    });
-    let _ = client.request(request).await;
-}
-
-/// An error for a reply of the wrong kind (the daemon and this client disagree).
-fn unexpected(request: &str, reply: &Reply) -> anyhow::Error {
-    anyhow!(ClientError::Protocol(format!(
-        "{request} was answered with {}",
-        crate::client::reply_kind(reply)
-    )))
+    };
+    let _ = client.call(request).await;
 }
 
 /// Reads all of stdin as the message of `paddock send`.

@@ -3,10 +3,10 @@
 use std::io::Write as _;
 
 use anyhow::{anyhow, bail};
-use paddock_proto::{Attention, Reply, Request};
+use paddock_proto::{Attention, NotificationsSubscribe};
 
+use super::Context;
 use super::output::{Failure, eprint};
-use super::{Context, unexpected};
 use crate::cli::NotifyArgs;
 use crate::client::Event;
 use crate::notify::{Mode, Seen, in_tmux, sequence};
@@ -30,10 +30,7 @@ pub async fn run(ctx: &Context, args: NotifyArgs) -> anyhow::Result<()> {
     let mut events = client
         .take_events()
         .ok_or_else(|| anyhow!("the connection's events were already taken"))?;
-    match client.request(Request::NotificationsSubscribe).await? {
-        Reply::Ack => {}
-        other => return Err(unexpected("notifications:subscribe", &other)),
-    }
+    client.call(NotificationsSubscribe).await?;
     eprint("waiting for chats that need you (Ctrl-C ends)\n");
     let tmux = in_tmux();
     let mut seen = Seen::default();

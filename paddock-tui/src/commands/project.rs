@@ -4,12 +4,12 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use paddock_proto::{
-    ProjectCreate, ProjectDelete, ProjectDriveMode, ProjectFiles, ProjectInfo, ProjectOverview,
-    ProjectPromote, ProjectRef, ProjectUpdate, Reply, Request,
+    ProjectCreate, ProjectDelete, ProjectDriveMode, ProjectFiles, ProjectInfo, ProjectList,
+    ProjectOverview, ProjectOverviewRequest, ProjectPromote, ProjectRef, ProjectUpdate,
 };
 
+use super::Context;
 use super::output::{print, print_json};
-use super::{Context, unexpected};
 use crate::cli::{DriveModeArg, ProjectCmd, ProjectKey};
 use crate::format::{self, project_label};
 
@@ -38,7 +38,7 @@ pub async fn run(ctx: &Context, action: ProjectCmd) -> anyhow::Result<()> {
             if let Some(repo) = &repo {
                 eprintln!("cloning {repo} ...");
             }
-            let request = Request::ProjectCreate(ProjectCreate {
+            let request = ProjectCreate {
                 slug,
                 path: path.map(|p| p.to_string_lossy().into_owned()),
                 repo,
@@ -46,34 +46,30 @@ pub async fn run(ctx: &Context, action: ProjectCmd) -> anyhow::Result<()> {
                 summary,
                 area,
                 status: status.map(Into::into),
-            });
-            match client.request(request).await? {
-                Reply::Project(project) => print(&format!(
-                    "project {} at {}{}\n",
-                    project_label(&project.slug),
-                    project.path,
-                    project
-                        .repo
-                        .as_deref()
-                        .map(|r| format!(" (cloned from {r})"))
-                        .unwrap_or_default()
-                )),
-                other => Err(unexpected("project:create", &other)),
-            }
+            };
+            let project = client.call(request).await?;
+            print(&format!(
+                "project {} at {}{}\n",
+                project_label(&project.slug),
+                project.path,
+                project
+                    .repo
+                    .as_deref()
+                    .map(|r| format!(" (cloned from {r})"))
+                    .unwrap_or_default()
+            ))
         }
-        ProjectCmd::Ls { json } => match client.request(Request::ProjectList).await? {
-            Reply::Projects(p) if json => print_json(&p.projects),
-            Reply::Projects(p) => print(&format::project_table(&p.projects)),
-            other => Err(unexpected("project:list", &other)),
+        ProjectCmd::Ls { json } => match client.call(ProjectList).await? {
+            p if json => print_json(&p.projects),
+            p => print(&format::project_table(&p.projects)),
         },
         ProjectCmd::Show { slug, json } => {
             match client
-                .request(Request::ProjectOverviewRequest(ProjectRef { slug }))
+                .call(ProjectOverviewRequest(ProjectRef { slug }))
                 .await?
             {
-                Reply::ProjectOverview(o) if json => print_json(&o),
-                Reply::ProjectOverview(o) => print(&show(&o)),
-                other => Err(unexpected("project:overview", &other)),
+                o if json => print_json(&o),
+                o => print(&show(&o)),
             }
         }
         ProjectCmd::Set {
@@ -131,10 +127,8 @@ pub async fn run(ctx: &Context, action: ProjectCmd) -> anyhow::Result<()> {
                 )
                 .into());
             }
-            match client.request(Request::ProjectUpdate(update)).await? {
-                Reply::Project(p) => print(&settings(&p)),
-                other => Err(unexpected("project:update", &other)),
-            }
+            let p = client.call(update).await?;
+            print(&settings(&p))
         }
         ProjectCmd::Rm {
             slug,
@@ -150,39 +144,30 @@ pub async fn run(ctx: &Context, action: ProjectCmd) -> anyhow::Result<()> {
             } else {
                 None
             };
-            match client
-                .request(Request::ProjectDelete(ProjectDelete { slug, force, files }))
-                .await?
-            {
-                Reply::ProjectDeleted(d) if json => print_json(&d),
-                Reply::ProjectDeleted(d) => {
+            match client.call(ProjectDelete { slug, force, files }).await? {
+                d if json => print_json(&d),
+                d => {
                     let mut out = format!("project {} removed\n", d.slug);
                     for line in &d.done {
                         let _ = writeln!(out, "  {line}");
                     }
                     print(&out)
                 }
-                other => Err(unexpected("project:delete", &other)),
             }
         }
         ProjectCmd::Promote { slug, .. } => {
             let repo = repo.unwrap_or_default();
             eprintln!("cloning {repo} ...");
-            match client
-                .request(Request::ProjectPromote(ProjectPromote { slug, repo }))
-                .await?
-            {
-                Reply::Project(p) => print(&format!(
-                    "project {} is repo-backed: its agents work in {}{}\n",
-                    project_label(&p.slug),
-                    p.path,
-                    p.repo
-                        .as_deref()
-                        .map(|r| format!(" (cloned from {r})"))
-                        .unwrap_or_default()
-                )),
-                other => Err(unexpected("project:promote", &other)),
-            }
+            let p = client.call(ProjectPromote { slug, repo }).await?;
+            print(&format!(
+                "project {} is repo-backed: its agents work in {}{}\n",
+                project_label(&p.slug),
+                p.path,
+                p.repo
+                    .as_deref()
+                    .map(|r| format!(" (cloned from {r})"))
+                    .unwrap_or_default()
+            ))
         }
     }
 }

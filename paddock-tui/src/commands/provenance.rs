@@ -4,10 +4,10 @@
 
 use std::path::Path;
 
-use paddock_proto::{ProvenanceFile, ProvenanceTouched, Reply, Request};
+use paddock_proto::{ProvenanceBlame, ProvenanceFile, ProvenanceTouched};
 
+use super::Context;
 use super::output::{print, print_json};
-use super::{Context, unexpected};
 use crate::cli::{BlameArgs, FilesArgs, ProvenanceArgs};
 use crate::format;
 
@@ -35,12 +35,9 @@ fn file_request(
 }
 
 pub async fn run(ctx: &Context, args: ProvenanceArgs) -> anyhow::Result<()> {
-    let request = Request::ProvenanceFile(file_request(ctx, args.project.as_deref(), &args.file)?);
+    let request = file_request(ctx, args.project.as_deref(), &args.file)?;
     let client = ctx.connect().await?;
-    let provenance = match client.request(request).await? {
-        Reply::Provenance(p) => p,
-        other => return Err(unexpected("provenance:file", &other)),
-    };
+    let provenance = client.call(request).await?;
     if args.json {
         return print_json(&provenance);
     }
@@ -48,12 +45,9 @@ pub async fn run(ctx: &Context, args: ProvenanceArgs) -> anyhow::Result<()> {
 }
 
 pub async fn blame(ctx: &Context, args: BlameArgs) -> anyhow::Result<()> {
-    let request = Request::ProvenanceBlame(file_request(ctx, args.project.as_deref(), &args.file)?);
+    let request = ProvenanceBlame(file_request(ctx, args.project.as_deref(), &args.file)?);
     let client = ctx.connect().await?;
-    let blame = match client.request(request).await? {
-        Reply::Blame(b) => b,
-        other => return Err(unexpected("provenance:blame", &other)),
-    };
+    let blame = client.call(request).await?;
     if args.json {
         return print_json(&blame);
     }
@@ -66,15 +60,12 @@ pub async fn files(ctx: &Context, args: FilesArgs) -> anyhow::Result<()> {
         Some(p) => p,
         None => super::git::chat_project(&client, &args.session).await?,
     };
-    let request = Request::ProvenanceTouched(ProvenanceTouched {
+    let request = ProvenanceTouched {
         project_slug,
         session_id: args.session,
         job_id: args.turn,
-    });
-    let touched = match client.request(request).await? {
-        Reply::Touched(t) => t,
-        other => return Err(unexpected("provenance:touched", &other)),
     };
+    let touched = client.call(request).await?;
     if args.json {
         return print_json(&touched);
     }

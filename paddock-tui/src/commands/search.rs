@@ -2,25 +2,22 @@
 
 use std::io::IsTerminal as _;
 
-use paddock_proto::{Reply, Request, SearchRequest};
+use paddock_proto::SearchRequest;
 
+use super::Context;
 use super::output::{eprint, print, print_json};
-use super::{Context, unexpected};
 use crate::cli::SearchArgs;
 use crate::format::{self, Highlight};
 
 pub async fn run(ctx: &Context, args: SearchArgs) -> anyhow::Result<()> {
     let client = ctx.connect().await?;
-    let request = Request::Search(SearchRequest {
+    let request = SearchRequest {
         query: args.query.join(" "),
         project_slug: args.project,
         limit: args.limit,
         archived: args.archived,
-    });
-    let results = match client.request(request).await? {
-        Reply::SearchResults(results) => results,
-        other => return Err(unexpected("search", &other)),
     };
+    let results = client.call(request).await?;
     if args.json {
         return print_json(&results);
     }

@@ -3,14 +3,12 @@
 use std::io::IsTerminal;
 
 use anyhow::{Context as _, anyhow};
-use paddock_proto::{
-    AttachmentUpload, ChatCancel, ChatEvent, ChatList, ChatScope, ChatSend, Reply, Request, Sent,
-};
+use paddock_proto::{AttachmentUpload, ChatCancel, ChatEvent, ChatList, ChatScope, ChatSend, Sent};
 use tokio::signal::unix::{SignalKind, signal};
 
 use super::follow::{TurnReasons, emit, next_frame};
 use super::output::{Failure, eprint, print, print_json_line};
-use super::{Context, mark_read, read_stdin, unexpected};
+use super::{Context, mark_read, read_stdin};
 use crate::cli::SendArgs;
 use crate::client::{Client, Follow};
 use crate::format::{ROOT_SLUG, StreamPrinter};
@@ -26,18 +24,15 @@ pub async fn run(ctx: &Context, args: SendArgs) -> anyhow::Result<()> {
         (None, Some(session)) => project_of(&client, session).await?,
         (None, None) => ROOT_SLUG.to_owned(),
     };
-    let request = Request::ChatSend(ChatSend {
+    let request = ChatSend {
         project_slug,
         session_id: args.session.clone(),
         message,
         model: args.model.clone(),
         preload_context: args.preload,
         attachments: uploads(ctx, &args.attach)?,
-    });
-    let sent = match client.request(request).await? {
-        Reply::Sent(sent) => sent,
-        other => return Err(unexpected("chat:send", &other)),
     };
+    let sent = client.call(request).await?;
     eprint(&format!("session: {}\n", sent.session_id));
     if args.detach {
         return if args.json {
@@ -78,10 +73,10 @@ async fn stream_turn(
                 cancelled = true;
                 emit(printer.finish())?;
                 eprint("paddock: cancelling the turn (Ctrl-C again to stop waiting)\n");
-                client.request(Request::ChatCancel(ChatCancel {
+                client.call(ChatCancel {
                     session_id: sent.session_id.clone(),
                     job_id: Some(sent.job_id.clone()),
-                })).await?;
+                }).await?;
                 continue;
             }
         };
@@ -125,22 +120,19 @@ fn message_from(text: &[String]) -> anyhow::Result<String> {
 
 /// The project a chat lives in, for `send -c` without `-p`: the daemon wants both.
 async fn project_of(client: &Client, session: &str) -> anyhow::Result<String> {
-    let request = Request::ChatList(ChatList {
+    let request = ChatList {
         project_slug: None,
         scope: ChatScope::All,
         since: None,
-    });
-    match client.request(request).await? {
-        Reply::Chats(c) => c
-            .chats
-            .into_iter()
-            .find(|chat| chat.session_id == session)
-            .map(|chat| chat.project_slug)
-            .ok_or_else(|| {
-                anyhow!("no chat {session}; `paddock ls -p SLUG --all` lists a project's chats")
-            }),
-        other => Err(unexpected("chat:list", &other)),
-    }
+    };
+    let c = client.call(request).await?;
+    c.chats
+        .into_iter()
+        .find(|chat| chat.session_id == session)
+        .map(|chat| chat.project_slug)
+        .ok_or_else(|| {
+            anyhow!("no chat {session}; `paddock ls -p SLUG --all` lists a project's chats")
+        })
 }
 
 /// The attachments of a message: by absolute path for a daemon on this machine, by content
@@ -154,15 +146,11 @@ pub async fn attachment(ctx: &Context, args: crate::cli::AttachmentArgs) -> anyh
     use base64::Engine as _;
     use std::io::Write as _;
     let client = ctx.connect().await?;
-    let got = match client
-        .request(Request::AttachmentGet(paddock_proto::AttachmentRef {
+    let got = client
+        .call(paddock_proto::AttachmentRef {
             attachment_id: args.id.clone(),
-        }))
-        .await?
-    {
-        Reply::Attachment(a) => a,
-        other => return Err(unexpected("attachment:get", &other)),
-    };
+        })
+        .await?;
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(got.data.as_bytes())
         .map_err(|e| anyhow!("paddockd sent attachment {} in bad base64: {e}", args.id))?;

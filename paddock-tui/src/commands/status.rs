@@ -1,9 +1,9 @@
 //! `paddock status`: one line for a status bar.
 
-use paddock_proto::{ChatList, ChatScope, DiskSpace, Reply, Request};
+use paddock_proto::{ApprovalList, ChatList, ChatScope, DaemonStatusRequest, DiskSpace};
 
+use super::Context;
 use super::output::{print, print_json};
-use super::{Context, unexpected};
 use crate::cli::StatusArgs;
 
 /// What the line counts.
@@ -59,25 +59,16 @@ pub fn tmux_line(c: Counts) -> String {
 
 pub async fn run(ctx: &Context, args: StatusArgs) -> anyhow::Result<()> {
     let client = ctx.connect().await?;
-    let status = match client.request(Request::DaemonStatus).await? {
-        Reply::Status(s) => s,
-        other => return Err(unexpected("daemon:status", &other)),
-    };
-    let approvals = match client.request(Request::ApprovalList).await? {
-        Reply::Approvals(a) => a.approvals,
-        other => return Err(unexpected("approval:list", &other)),
-    };
-    let chats = match client
-        .request(Request::ChatList(ChatList {
+    let status = client.call(DaemonStatusRequest).await?;
+    let approvals = client.call(ApprovalList).await?.approvals;
+    let chats = client
+        .call(ChatList {
             project_slug: None,
             scope: ChatScope::Active,
             since: None,
-        }))
+        })
         .await?
-    {
-        Reply::Chats(c) => c.chats,
-        other => return Err(unexpected("chat:list", &other)),
-    };
+        .chats;
     let counts = Counts {
         running: status.running.len(),
         waiting: approvals.len(),

@@ -2,11 +2,11 @@
 //! nothing to show, say so and exit (`--wait`: wait for the next turn).
 
 use anyhow::anyhow;
-use paddock_proto::{ChatEvent, ChatList, ChatScope, Reply, Request};
+use paddock_proto::{ChatEvent, ChatList, ChatScope};
 
+use super::Context;
 use super::follow::{TurnReasons, emit, next_frame};
 use super::output::{eprint, print_json_line};
-use super::{Context, unexpected};
 use crate::cli::TailArgs;
 use crate::client::{Client, Follow};
 use crate::format::StreamPrinter;
@@ -59,18 +59,16 @@ pub async fn run(ctx: &Context, args: TailArgs) -> anyhow::Result<()> {
 
 /// Whether the listing says `session` runs; an error when there is no such chat.
 async fn chat_running(client: &Client, session: &str) -> anyhow::Result<bool> {
-    let request = Request::ChatList(ChatList {
+    let request = ChatList {
         project_slug: None,
         scope: ChatScope::All,
         since: None,
-    });
-    match client.request(request).await? {
-        Reply::Chats(c) => match c.chats.iter().find(|chat| chat.session_id == session) {
-            Some(chat) => Ok(chat.running),
-            None => Err(anyhow!(
-                "no chat {session}; `paddock ls -p SLUG --all` lists a project's chats"
-            )),
-        },
-        other => Err(unexpected("chat:list", &other)),
+    };
+    let c = client.call(request).await?;
+    match c.chats.iter().find(|chat| chat.session_id == session) {
+        Some(chat) => Ok(chat.running),
+        None => Err(anyhow!(
+            "no chat {session}; `paddock ls -p SLUG --all` lists a project's chats"
+        )),
     }
 }

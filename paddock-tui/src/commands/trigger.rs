@@ -4,12 +4,12 @@ use std::path::Path;
 
 use anyhow::{Context as _, anyhow};
 use paddock_proto::{
-    Fired, HookEvent, MissedPolicy, Reply, Request, SessionPolicy, TriggerFire, TriggerInfo,
-    TriggerKind, TriggerList, TriggerRef, TriggerSet, TriggerSpec,
+    Fired, HookEvent, MissedPolicy, SessionPolicy, TriggerFire, TriggerInfo, TriggerKind,
+    TriggerList, TriggerRef, TriggerRemove, TriggerSet, TriggerSpec,
 };
 
+use super::Context;
 use super::output::{eprint, print, print_json};
-use super::{Context, unexpected};
 use crate::cli::{TriggerAddArgs, TriggerCmd, TriggerFireArgs, TriggerLsArgs};
 use crate::client::Client;
 use crate::format::{self, ROOT_SLUG, Saved, project_label};
@@ -24,18 +24,16 @@ pub async fn run(ctx: &Context, action: TriggerCmd) -> anyhow::Result<()> {
         TriggerCmd::Rm(args) => {
             let project_slug = args.project.unwrap_or_else(|| ROOT_SLUG.to_owned());
             let client = ctx.connect().await?;
-            let request = Request::TriggerRemove(TriggerRef {
+            let request = TriggerRemove(TriggerRef {
                 project_slug: project_slug.clone(),
                 name: args.name.clone(),
             });
-            match client.request(request).await? {
-                Reply::Ack => print(&format!(
-                    "removed trigger {} from {}\n",
-                    args.name,
-                    project_label(&project_slug)
-                )),
-                other => Err(unexpected("trigger:remove", &other)),
-            }
+            client.call(request).await?;
+            print(&format!(
+                "removed trigger {} from {}\n",
+                args.name,
+                project_label(&project_slug)
+            ))
         }
         TriggerCmd::Fire(args) => fire(ctx, args).await,
     }
@@ -45,13 +43,10 @@ async fn ls(ctx: &Context, args: TriggerLsArgs) -> anyhow::Result<()> {
     let client = ctx.connect().await?;
     // No -p means every project here (unlike `ls`), as in `history`: a schedule anywhere may
     // start a chat.
-    let request = Request::TriggerList(TriggerList {
+    let request = TriggerList {
         project_slug: args.project.clone(),
-    });
-    let triggers = match client.request(request).await? {
-        Reply::Triggers(triggers) => triggers,
-        other => return Err(unexpected("trigger:list", &other)),
     };
+    let triggers = client.call(request).await?;
     if args.json {
         return print_json(&triggers);
     }
@@ -75,15 +70,12 @@ async fn add(ctx: &Context, args: TriggerAddArgs) -> anyhow::Result<()> {
     let project_slug = args.project.unwrap_or_else(|| ROOT_SLUG.to_owned());
     let client = ctx.connect().await?;
     let saved = exists(&client, &project_slug, &args.name).await;
-    let request = Request::TriggerSet(Box::new(TriggerSet {
+    let request = TriggerSet {
         project_slug,
         name: args.name,
         spec,
-    }));
-    let trigger: TriggerInfo = match client.request(request).await? {
-        Reply::Trigger(trigger) => *trigger,
-        other => return Err(unexpected("trigger:set", &other)),
     };
+    let trigger: TriggerInfo = *client.call(request).await?;
     if args.json {
         return print_json(&trigger);
     }
@@ -97,11 +89,11 @@ async fn add(ctx: &Context, args: TriggerAddArgs) -> anyhow::Result<()> {
 /// Whether a trigger of that name is there already, so `add` can say "replaced". Only a
 /// courtesy: when the list cannot be had, the set itself says what is wrong.
 async fn exists(client: &Client, project_slug: &str, name: &str) -> Saved {
-    let request = Request::TriggerList(TriggerList {
+    let request = TriggerList {
         project_slug: Some(project_slug.to_owned()),
-    });
-    match client.request(request).await {
-        Ok(Reply::Triggers(list)) => {
+    };
+    match client.call(request).await {
+        Ok(list) => {
             if list
                 .triggers
                 .iter()
@@ -198,15 +190,12 @@ async fn fire(ctx: &Context, args: TriggerFireArgs) -> anyhow::Result<()> {
         return Err(anyhow!("the message is empty; nothing was fired"));
     }
     let client = ctx.connect().await?;
-    let request = Request::TriggerFire(TriggerFire {
+    let request = TriggerFire {
         project_slug: args.project.unwrap_or_else(|| ROOT_SLUG.to_owned()),
         name: args.name,
         message,
-    });
-    let fired = match client.request(request).await? {
-        Reply::Fired(fired) => fired,
-        other => return Err(unexpected("trigger:fire", &other)),
     };
+    let fired = client.call(request).await?;
     if args.json {
         return print_json(&fired);
     }

@@ -1,10 +1,10 @@
 //! `paddock usage`: tokens and estimated cost, summed from the daemon's index.
 
 use anyhow::anyhow;
-use paddock_proto::{ChatList, ChatScope, Reply, Request};
+use paddock_proto::{ChatList, ChatScope};
 
+use super::Context;
 use super::output::{print, print_json};
-use super::{Context, unexpected};
 use crate::cli::UsageArgs;
 use crate::format;
 
@@ -17,22 +17,17 @@ pub async fn run(ctx: &Context, args: UsageArgs) -> anyhow::Result<()> {
     } else {
         ChatScope::Active
     };
-    let chats = match client
-        .request(Request::ChatList(ChatList {
-            project_slug: args.project.clone(),
-            // A subtree may reach into archived chats: filtered below.
-            scope: if args.subtree.is_some() {
-                ChatScope::All
-            } else {
-                scope
-            },
-            since: None,
-        }))
-        .await?
-    {
-        Reply::Chats(c) => c.chats,
-        other => return Err(unexpected("chat:list", &other)),
+    let request = ChatList {
+        project_slug: args.project.clone(),
+        // A subtree may reach into archived chats: filtered below.
+        scope: if args.subtree.is_some() {
+            ChatScope::All
+        } else {
+            scope
+        },
+        since: None,
     };
+    let chats = client.call(request).await?.chats;
     let report = match &args.subtree {
         Some(root) => {
             if !chats.iter().any(|c| &c.session_id == root) {

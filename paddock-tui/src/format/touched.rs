@@ -12,6 +12,15 @@ fn short(id: &str) -> &str {
     id.get(..8).unwrap_or(id)
 }
 
+/// How many of the files every turn touched are `which`.
+fn count_files(t: &Touched, which: impl Fn(&TouchedFile) -> bool) -> usize {
+    t.turns
+        .iter()
+        .flat_map(|turn| &turn.files)
+        .filter(|f| which(f))
+        .count()
+}
+
 fn status_word(file: &TouchedFile) -> &'static str {
     match file.status {
         Some(FileStatus::Current) => "current",
@@ -78,25 +87,10 @@ where
             );
         }
     }
-    let reads = t
-        .turns
-        .iter()
-        .flat_map(|turn| &turn.files)
-        .filter(|f| f.role == FileRole::Read)
-        .count();
-    let writes = t
-        .turns
-        .iter()
-        .flat_map(|turn| &turn.files)
-        .filter(|f| f.role == FileRole::Write)
-        .count();
+    let reads = count_files(t, |f| f.role == FileRole::Read);
+    let writes = count_files(t, |f| f.role == FileRole::Write);
     if reads + writes > 0 {
-        let stale = t
-            .turns
-            .iter()
-            .flat_map(|turn| &turn.files)
-            .filter(|f| f.status == Some(FileStatus::Stale))
-            .count();
+        let stale = count_files(t, |f| f.status == Some(FileStatus::Stale));
         let _ = writeln!(
             out,
             "{writes} write{}, {reads} read{}{}",

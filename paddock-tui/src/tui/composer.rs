@@ -427,33 +427,17 @@ impl Composer {
         let queued_rows = self
             .queued_rows(area.width)
             .min(area.height.saturating_sub(3));
+        let (top, area) = split_top(area, queued_rows);
         if queued_rows > 0 {
-            let top = Rect {
-                height: queued_rows,
-                ..area
-            };
             self.render_queued(theme, frame, top);
         }
-        let area = Rect {
-            y: area.y + queued_rows,
-            height: area.height - queued_rows,
-            ..area
-        };
         let chip_rows = self
             .chip_rows(area.width)
             .min(area.height.saturating_sub(3));
+        let (top, area) = split_top(area, chip_rows);
         if chip_rows > 0 {
-            let top = Rect {
-                height: chip_rows,
-                ..area
-            };
             self.render_chips(theme, frame, top);
         }
-        let area = Rect {
-            y: area.y + chip_rows,
-            height: area.height - chip_rows,
-            ..area
-        };
         let width = usize::from(area.width);
         let ellipsis = theme.glyph("…", "...");
         let border = if focused {
@@ -600,6 +584,20 @@ impl Composer {
 }
 
 /// What follows the chips that did not fit.
+/// `area` cut in two: its first `rows` rows, and the rest below them.
+fn split_top(area: Rect, rows: u16) -> (Rect, Rect) {
+    let top = Rect {
+        height: rows,
+        ..area
+    };
+    let rest = Rect {
+        y: area.y + rows,
+        height: area.height - rows,
+        ..area
+    };
+    (top, rest)
+}
+
 fn more_label(hidden: usize) -> String {
     format!("  +{hidden} more")
 }

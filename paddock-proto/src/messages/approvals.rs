@@ -1,0 +1,59 @@
+//! Tool calls waiting for a person, and the answers to them.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::*;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApprovalAnswer {
+    /// 1 to 500 approval ids; all-or-nothing on validation.
+    pub ids: Vec<String>,
+    pub decision: ApprovalDecision,
+    /// Told to the agent with a denial.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ApprovalDecision {
+    Allow,
+    Deny,
+    /// Allow, and add the approval's `alwaysRule` to the project's allowed tools, so a call
+    /// it covers is not asked again.
+    Always,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Approvals {
+    pub approvals: Vec<Approval>,
+}
+
+/// A tool call waiting for a person: what it is, and where it comes from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Approval {
+    pub id: String,
+    pub project_slug: String,
+    pub session_id: String,
+    pub job_id: String,
+    /// The chat's title, and its origin and depth (for the badge).
+    pub title: String,
+    pub origin: Origin,
+    pub depth: u32,
+    /// The tool, e.g. `Bash`, `Edit`, `mcp__paddock_manage__create_chat`.
+    pub tool: String,
+    pub input: Value,
+    /// A short preview: the command, or a diff of an edit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preview: Option<String>,
+    /// RFC 3339.
+    pub asked_at: String,
+    /// The rule an `always` answer adds to the project's `allowedTools`, scoped to this kind
+    /// of call (`Bash(mkdir:*)`, `Edit(src/**)`, a bare tool name for a tool without an input
+    /// to scope); absent when none can be scoped, and `always` then allows this call only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub always_rule: Option<String>,
+}

@@ -1,0 +1,106 @@
+//! The chat pane's header line: title, id, running spinner, lines below, usage.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use unicode_width::UnicodeWidthStr;
+
+use super::text::fit_end;
+use crate::tui::chat::ChatView;
+use crate::tui::theme::{Role, Theme};
+
+/// From this width the chat's header shows its tokens, cost and context use.
+const USAGE_HEADER_WIDTH: u16 = 60;
+
+/// `1.3M tok · $4.87 · 48%`: what the chat list knows (nothing: `None`).
+fn usage_text(u: &paddock_proto::ChatUsage, theme: &Theme) -> Option<String> {
+    let mut parts = Vec::new();
+    let total = u.input_tokens + u.output_tokens + u.cache_read_tokens + u.cache_creation_tokens;
+    if total > 0 {
+        parts.push(format!("{} tok", crate::format::tokens(total)));
+    }
+    if u.cost_usd > 0.0 {
+        parts.push(crate::format::usd(u.cost_usd));
+    }
+    if u.context_limit > 0 {
+        let percent = u128::from(u.context_tokens) * 100 / u128::from(u.context_limit);
+        parts.push(format!("{percent}%"));
+    }
+    let dot = format!(" {} ", theme.glyph("·", "-"));
+    (!parts.is_empty()).then(|| parts.join(&dot))
+}
+
+pub(super) fn render_header(
+    view: &ChatView,
+    theme: &Theme,
+    tick: u64,
+    frame: &mut Frame<'_>,
+    area: Rect,
+    focused: bool,
+    below: usize,
+) {
+    let ellipsis = theme.glyph("…", "...");
+    let mut right: Vec<Span<'static>> = Vec::new();
+    if area.width >= USAGE_HEADER_WIDTH
+        && let Some(usage) = view.usage().and_then(|u| usage_text(u, theme))
+    {
+        right.push(Span::styled(usage, theme.style(Role::Dim)));
+    }
+    if view.running() {
+        if !right.is_empty() {
+            right.push(Span::styled(" · ", theme.style(Role::Dim)));
+        }
+        right.push(Span::styled(
+            format!("{} running", theme.spinner(tick)),
+            theme.style(Role::Running),
+        ));
+    }
+    if below > 0 {
+        if !right.is_empty() {
+            right.push(Span::styled(" · ", theme.style(Role::Dim)));
+        }
+        right.push(Span::styled(
+            if theme.unicode {
+                format!("↓{below}")
+            } else {
+                format!("{below} more")
+            },
+            theme.style(Role::Dim),
+        ));
+    }
+    let right_width: usize = right.iter().map(Span::width).sum();
+    let width = usize::from(area.width);
+    let room = width.saturating_sub(right_width + usize::from(right_width > 0));
+
+    let id: String = view.session_id().chars().take(8).collect();
+    let title = if view.title().is_empty() {
+        if id.is_empty() { "new chat" } else { "chat" }
+    } else {
+        view.title()
+    };
+    let title_style = if focused {
+        theme.style(Role::Accent)
+    } else {
+        theme.style(Role::Normal).add_modifier(Modifier::BOLD)
+    };
+    let id_part = format!(" · {id}");
+    let mut left = vec![];
+    if id.is_empty() || title.width() + id_part.width() > room {
+        left.push(Span::styled(fit_end(title, room, ellipsis), title_style));
+    } else {
+        left.push(Span::styled(title.to_owned(), title_style));
+        left.push(Span::styled(id_part, theme.style(Role::Dim)));
+    }
+    let buf = frame.buffer_mut();
+    buf.set_line(area.x, area.y, &Line::from(left), area.width);
+    if right_width > 0 && right_width < width {
+        let x = area.x + u16::try_from(width - right_width).unwrap_or(0);
+        buf.set_line(
+            x,
+            area.y,
+            &Line::from(right),
+            u16::try_from(right_width).unwrap_or(0),
+        );
+    }
+}

@@ -1,0 +1,246 @@
+//! Drawing the chat pane: a header line (title, id, running spinner, lines below) over the
+//! chat's items wrapped to the pane's width.
+//!
+//! A chat can run to thousands of lines, so each item is wrapped once and kept
+//! ([`RenderCache`]): a streamed delta re-wraps only the item it grew, a width or theme change
+//! re-wraps everything, and a frame draws only the rows on screen. The cursor's highlight is
+//! laid over at draw time, so moving it re-wraps nothing.
+
+mod cache;
+mod header;
+mod items;
+mod text;
+mod tool;
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+
+use super::chat::{ChatView, Item};
+use super::theme::{Role, Theme};
+use cache::Rendered;
+use header::render_header;
+use items::item_lines;
+
+pub use cache::RenderCache;
+pub(crate) use text::{clean, fit_end, fit_spans, fit_start, wrap};
+
+/// Draws the chat pane into `area`: the header line, then the rows that fit. `tick` animates
+/// the spinner; `focused` highlights the item under the cursor.
+pub fn render_chat(
+    view: &mut ChatView,
+    theme: &Theme,
+    tick: u64,
+    frame: &mut Frame<'_>,
+    area: Rect,
+    focused: bool,
+) {
+    if area.width == 0 || area.height == 0 {
+        return;
+    }
+    let header = Rect { height: 1, ..area };
+    let body = Rect {
+        y: area.y + 1,
+        height: area.height - 1,
+        ..area
+    };
+    layout(view, theme, body.width);
+    let working = working_line(view, theme, tick);
+    let total = view.cache.total() + working.as_ref().map_or(0, |(gap, _)| gap + 1);
+    let top = resolve_scroll(view, total, usize::from(body.height));
+    let below = total.saturating_sub(top + usize::from(body.height));
+    render_header(view, theme, tick, frame, header, focused, below);
+    if body.height == 0 {
+        return;
+    }
+    if view.items.is_empty() && working.is_none() {
+        let line = Line::styled("No messages yet.", theme.style(Role::Dim));
+        frame
+            .buffer_mut()
+            .set_line(body.x, body.y, &line, body.width);
+        return;
+    }
+
+    let cursor_row = view
+        .cursor
+        .filter(|_| focused)
+        .and_then(|i| Some(view.cache.offsets.get(i)? + view.cache.items.get(i)?.as_ref()?.gap));
+    // The rows of the entry a search result jumped to (its gap aside).
+    let jumped = view.jumped.and_then(|i| {
+        let start = view.cache.offsets.get(i)? + view.cache.items.get(i)?.as_ref()?.gap;
+        Some(start..*view.cache.offsets.get(i + 1)?)
+    });
+    let selected = theme.style(Role::Selected);
+    let jumped_style = theme.style(Role::Jumped);
+    let buf = frame.buffer_mut();
+    let cache = &view.cache;
+    let mut item = cache.item_at_row(top).unwrap_or(0);
+    for (dy, row) in (top..top + usize::from(body.height)).enumerate() {
+        let Ok(dy) = u16::try_from(dy) else { break };
+        let y = body.y + dy;
+        while item + 1 < cache.offsets.len().saturating_sub(1) && cache.offsets[item + 1] <= row {
+            item += 1;
+        }
+        let line = if row < cache.total() {
+            cache.items.get(item).and_then(|r| {
+                let r = r.as_ref()?;
+                r.lines.get(row - cache.offsets[item])
+            })
+        } else {
+            // The working line after the items, when a turn runs.
+            working
+                .as_ref()
+                .filter(|(gap, _)| row == cache.total() + gap)
+                .map(|(_, line)| line)
+        };
+        if let Some(line) = line {
+            buf.set_line(body.x, y, line, body.width);
+        }
+        if jumped.as_ref().is_some_and(|rows| rows.contains(&row)) {
+            buf.set_style(
+                Rect {
+                    y,
+                    height: 1,
+                    ..body
+                },
+                jumped_style,
+            );
+        }
+        if cursor_row == Some(row) {
+            buf.set_style(
+                Rect {
+                    y,
+                    height: 1,
+                    ..body
+                },
+                selected,
+            );
+        }
+    }
+}
+
+/// "⠋ working…" under the items while a turn runs and no tool shows it already, with the gap
+/// before it.
+fn working_line(view: &ChatView, theme: &Theme, tick: u64) -> Option<(usize, Line<'static>)> {
+    if !view.running() {
+        return None;
+    }
+    let last = view.items.last();
+    if matches!(last, Some(Item::Tool(t)) if t.result.is_none()) {
+        return None;
+    }
+    let gap = match last {
+        None | Some(Item::Thinking { .. } | Item::Tool(_)) => 0,
+        Some(_) => 1,
+    };
+    let text = format!("{} working{}", theme.spinner(tick), theme.glyph("…", "..."));
+    Some((gap, Line::styled(text, theme.style(Role::Running))))
+}
+
+/// Wraps the items that changed and recomputes where each starts.
+fn layout(view: &mut ChatView, theme: &Theme, width: u16) {
+    let ChatView { items, cache, .. } = view;
+    if cache.width != width || cache.theme != Some(*theme) {
+        cache.width = width;
+        cache.theme = Some(*theme);
+        cache.items.clear();
+        cache.offsets_valid = false;
+    }
+    cache.items.resize_with(items.len(), || None);
+    let width = usize::from(width).max(1);
+    for (i, slot) in cache.items.iter_mut().enumerate() {
+        if slot.is_none() {
+            let prev = i.checked_sub(1).and_then(|p| items.get(p));
+            let gap = gap_before(prev, &items[i]);
+            let mut lines = vec![Line::default(); gap];
+            item_lines(&items[i], theme, width, &mut lines);
+            *slot = Some(Rendered { gap, lines });
+            cache.offsets_valid = false;
+        }
+    }
+    if !cache.offsets_valid || cache.offsets.len() != items.len() + 1 {
+        cache.offsets.clear();
+        let mut row = 0;
+        for slot in &cache.items {
+            cache.offsets.push(row);
+            row += slot.as_ref().map_or(0, |r| r.lines.len());
+        }
+        cache.offsets.push(row);
+        cache.offsets_valid = true;
+    }
+}
+
+/// Blank rows between two items: none inside a run of tool calls and thinking (they read as
+/// one block with the text they follow), one everywhere else.
+fn gap_before(prev: Option<&Item>, item: &Item) -> usize {
+    match (prev, item) {
+        (None, _) | (Some(Item::Thinking { .. }), _) => 0,
+        (Some(Item::Tool(_)), Item::Tool(_) | Item::Thinking { .. }) => 0,
+        _ => 1,
+    }
+}
+
+/// Applies the scroll recorded since the last render; the top row to draw from.
+fn resolve_scroll(view: &mut ChatView, total: usize, height: usize) -> usize {
+    let max_top = total.saturating_sub(height);
+    let cache = &view.cache;
+    let scroll = &mut view.scroll;
+    let anchored = |(item, row): (usize, usize)| match (
+        cache.offsets.get(item),
+        cache.offsets.get(item + 1),
+    ) {
+        (Some(&start), Some(&end)) => start + row.min(end.saturating_sub(start + 1)),
+        _ => max_top,
+    };
+    let jumped = scroll.jump.take().and_then(|i| {
+        let start = *cache.offsets.get(i)?;
+        Some(start + cache.items.get(i)?.as_ref()?.gap)
+    });
+    let mut top = if let Some(head) = jumped {
+        head
+    } else if scroll.to_start {
+        0
+    } else if scroll.follow || scroll.from_end {
+        max_top
+    } else {
+        anchored(scroll.anchor)
+    };
+    top = i64::try_from(top)
+        .unwrap_or(i64::MAX)
+        .saturating_add(scroll.pending)
+        .clamp(0, i64::try_from(max_top).unwrap_or(i64::MAX))
+        .try_into()
+        .unwrap_or(0);
+    if scroll.reveal
+        && let Some(i) = view.cursor
+        && let (Some(&start), Some(&end), Some(Some(r))) = (
+            cache.offsets.get(i),
+            cache.offsets.get(i + 1),
+            cache.items.get(i),
+        )
+    {
+        let head = start + r.gap;
+        if head < top {
+            top = head;
+        } else if end > top + height {
+            // Show all of it if it fits, else its first row at the top.
+            top = if end - head <= height {
+                end - height
+            } else {
+                head
+            };
+        }
+        top = top.min(max_top);
+    }
+    scroll.to_start = false;
+    scroll.reveal = false;
+    scroll.pending = 0;
+    scroll.from_end = false;
+    scroll.follow = top >= max_top;
+    let item = cache.item_at_row(top).unwrap_or(0);
+    let start = cache.offsets.get(item).copied().unwrap_or(0);
+    scroll.anchor = (item, top.saturating_sub(start));
+    view.cache.top = top;
+    view.cache.viewport = u16::try_from(height).unwrap_or(u16::MAX);
+    top
+}

@@ -1,0 +1,274 @@
+//! The cursor, held by identity (see the module docs of [`super`]): moving it, keeping it on
+//! its row across changes, the next chat needing attention, and scrolling.
+
+use paddock_proto::ChatSummary;
+
+use super::TreeState;
+use super::row::{RowId, RowKind, TreeRow};
+
+impl TreeState {
+    /// The cursor's row index in [`TreeState::rows`].
+    pub fn cursor_index(&self) -> usize {
+        self.cursor_index
+    }
+
+    pub fn cursor_id(&self) -> Option<&RowId> {
+        self.cursor.as_ref()
+    }
+
+    pub fn cursor_row(&self) -> Option<TreeRow<'_>> {
+        let id = self.cursor.as_ref()?;
+        let rows = self.rows();
+        rows.get(self.cursor_index)
+            .filter(|r| r.is(id))
+            .or_else(|| rows.iter().find(|r| r.is(id)))
+            .copied()
+    }
+
+    /// The chat under the cursor, if the cursor is on a chat.
+    pub fn cursor_chat(&self) -> Option<&ChatSummary> {
+        match self.cursor.as_ref()? {
+            RowId::Chat {
+                project,
+                session_id,
+            } => self.chat(project, session_id),
+            _ => None,
+        }
+    }
+
+    /// The project of the cursor's row (a project header, a chat, a "no chats" row).
+    pub fn cursor_project(&self) -> Option<String> {
+        self.cursor.as_ref().map(|id| id.project().to_owned())
+    }
+
+    /// Puts the cursor on a row, if it is on screen (after unfolding its ancestors for a chat).
+    pub fn select(&mut self, id: &RowId) -> bool {
+        self.reveal(id);
+        let rows = self.rows();
+        let Some(at) = rows.iter().position(|r| r.is(id)) else {
+            return false;
+        };
+        drop(rows);
+        self.cursor = Some(id.clone());
+        self.cursor_index = at;
+        true
+    }
+
+    /// Moves the cursor `delta` rows down (up when negative), stopping at either end.
+    pub fn move_by(&mut self, delta: isize) {
+        let rows = self.rows();
+        let Some(last) = rows.len().checked_sub(1) else {
+            return;
+        };
+        let to = self.cursor_index.saturating_add_signed(delta).min(last);
+        self.cursor = Some(rows[to].id());
+        self.cursor_index = to;
+        // The user moved: a remembered cursor waiting for its row gives way.
+        self.pending_select = None;
+    }
+
+    pub fn to_top(&mut self) {
+        self.move_by(isize::MIN);
+    }
+
+    pub fn to_bottom(&mut self) {
+        self.move_by(isize::MAX);
+    }
+
+    /// Runs a change, then puts the cursor back on its row (see the module docs) and forgets
+    /// marks, folds and the range anchor of chats that went away.
+    pub(super) fn change(&mut self, f: impl FnOnce(&mut Self)) {
+        f(self);
+        self.apply_pending();
+        self.prune();
+        self.fix_cursor();
+        self.apply_pending_select();
+    }
+
+    /// Folds from the client state whose chats are listed now.
+    fn apply_pending(&mut self) {
+        if self.pending_folds.is_empty() {
+            return;
+        }
+        for (slug, chats) in self.chats.iter().chain(&self.archived) {
+            for chat in &chats.list {
+                if self.pending_folds.remove(&chat.session_id) {
+                    self.folded_chats
+                        .entry(slug.clone())
+                        .or_default()
+                        .insert(chat.session_id.clone());
+                }
+            }
+        }
+    }
+
+    fn apply_pending_select(&mut self) {
+        let Some(id) = self.pending_select.take() else {
+            return;
+        };
+        if !self.select(&id) {
+            self.pending_select = Some(id);
+        }
+    }
+
+    fn prune(&mut self) {
+        let (chats, archived) = (&self.chats, &self.archived);
+        let exists = |project: &str, id: &str| {
+            [chats, archived]
+                .iter()
+                .any(|lists| lists.get(project).is_some_and(|c| c.by_id.contains_key(id)))
+        };
+        for (project, set) in self.marks.iter_mut().chain(self.folded_chats.iter_mut()) {
+            set.retain(|id| exists(project, id));
+        }
+        self.marks.retain(|_, set| !set.is_empty());
+        self.folded_chats.retain(|_, set| !set.is_empty());
+        for slot in [&mut self.anchor, &mut self.last_marked] {
+            if let Some(RowId::Chat {
+                project,
+                session_id,
+            }) = slot
+                && !exists(project, session_id)
+            {
+                *slot = None;
+            }
+        }
+    }
+
+    pub(super) fn fix_cursor(&mut self) {
+        let rows = self.rows();
+        let Some(last) = rows.len().checked_sub(1) else {
+            self.cursor = None;
+            self.cursor_index = 0;
+            return;
+        };
+        let found = self.cursor.as_ref().and_then(|id| {
+            rows.iter()
+                .position(|r| r.is(id))
+                .or_else(|| self.visible_ancestor(id, &rows))
+        });
+        let at = found.unwrap_or(self.cursor_index.min(last));
+        let id = rows[at].id();
+        drop(rows);
+        self.cursor = Some(id);
+        self.cursor_index = at;
+    }
+
+    /// For a chat that exists but is not on screen: the row of its nearest ancestor that is
+    /// (a chat, else its project).
+    fn visible_ancestor(&self, id: &RowId, rows: &[TreeRow<'_>]) -> Option<usize> {
+        let RowId::Chat {
+            project,
+            session_id,
+        } = id
+        else {
+            return None;
+        };
+        let (chats, i, archived) = self.locate(project, session_id)?;
+        let mut up = chats.parent[i];
+        while let Some(a) = up {
+            let ancestor = &chats.list[a];
+            let found = rows.iter().position(|r| {
+                r.chat()
+                    .is_some_and(|c| c.session_id == ancestor.session_id && r.project() == project)
+            });
+            if found.is_some() {
+                return found;
+            }
+            up = chats.parent[a];
+        }
+        let group = RowId::Archived(project.clone());
+        archived
+            .then(|| rows.iter().position(|r| r.is(&group)))
+            .flatten()
+            .or_else(|| {
+                rows.iter()
+                    .position(|r| matches!(r.kind, RowKind::Project(p) if p.slug == *project))
+            })
+    }
+
+    /// Puts the cursor on a row now if it is listed, else once it is.
+    pub fn select_when_listed(&mut self, id: RowId) {
+        if !self.select(&id) {
+            self.pending_select = Some(id);
+        }
+    }
+
+    /// `n`: moves the cursor to the next chat needing attention (unread), wrapping around and
+    /// unfolding what hides it; whether the cursor moved.
+    pub fn next_attention(&mut self) -> bool {
+        let target = {
+            let rows = self.walk(false);
+            let start = self
+                .cursor
+                .as_ref()
+                .and_then(|id| rows.iter().position(|r| r.is(id)))
+                .unwrap_or(rows.len().saturating_sub(1));
+            let n = rows.len();
+            (1..=n)
+                .map(|step| &rows[(start + step) % n])
+                .find(|r| !r.context && !r.archived && r.chat().is_some_and(|c| c.unread))
+                .map(TreeRow::id)
+        };
+        match target {
+            Some(id) if self.cursor.as_ref() != Some(&id) => self.select(&id),
+            _ => false,
+        }
+    }
+
+    /// Unfolds whatever hides a row: its project and its chat ancestors.
+    fn reveal(&mut self, id: &RowId) {
+        let RowId::Chat {
+            project,
+            session_id,
+        } = id
+        else {
+            return;
+        };
+        self.folded_projects.remove(project);
+        let Some((chats, i, archived)) = self.locate(project, session_id) else {
+            return;
+        };
+        let mut ancestors = Vec::new();
+        let mut up = chats.parent[i];
+        while let Some(a) = up {
+            ancestors.push(chats.list[a].session_id.clone());
+            up = chats.parent[a];
+        }
+        if archived {
+            self.archive_open.insert(project.clone());
+        }
+        if let Some(folded) = self.folded_chats.get_mut(project) {
+            for a in &ancestors {
+                folded.remove(a);
+            }
+        }
+    }
+
+    // ----- scrolling --------------------------------------------------------------------
+
+    /// The first row on screen.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// The first row to show in `height` rows so that the cursor is on screen, scrolling as
+    /// little as possible from the current offset.
+    pub fn view_offset(&self, height: usize, rows: usize) -> usize {
+        let height = height.max(1);
+        let cursor = self.cursor_index;
+        let mut offset = self.offset;
+        if cursor < offset {
+            offset = cursor;
+        } else if cursor >= offset + height {
+            offset = cursor + 1 - height;
+        }
+        offset.min(rows.saturating_sub(height))
+    }
+
+    /// Keeps the cursor within the `height` rows on screen (call before drawing).
+    pub fn scroll_into_view(&mut self, height: usize) {
+        let rows = self.rows().len();
+        self.offset = self.view_offset(height, rows);
+    }
+}
