@@ -34,6 +34,7 @@ pub mod management;
 pub mod mcp;
 pub mod parking;
 pub mod preload;
+pub mod project_ops;
 pub mod projects;
 pub mod provenance;
 pub mod run_log;

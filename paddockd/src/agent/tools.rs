@@ -299,7 +299,7 @@ pub(crate) async fn create_project(d: &Daemon, args: &Value) -> Result<String, S
         ),
         None => None,
     };
-    let p = crate::projects::ops::create(
+    let p = crate::project_ops::create(
         d,
         paddock_proto::ProjectCreate {
             slug,
@@ -451,7 +451,7 @@ pub async fn run(d: &Daemon, who: &Identity, call: &AgentCall) -> Result<String,
                 .unwrap_or(&who.project_slug)
                 .to_owned();
             let repo = need(args, "repo")?.trim().to_owned();
-            let p = crate::projects::ops::promote(d, paddock_proto::ProjectPromote { slug, repo })
+            let p = crate::project_ops::promote(d, paddock_proto::ProjectPromote { slug, repo })
                 .await
                 .map_err(|e| format!("Error promoting project: {}", e.message))?;
             Ok(

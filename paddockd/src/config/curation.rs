@@ -1,6 +1,12 @@
 //! The curation budgets of the sweeper's files (`curation_*_max_tokens`), as the
 //! configuration reads them; `sweeper/files.rs` applies them.
 
+/// The files a sweep curates: OVERVIEW.md and CHANGELOG.md in a project's metadata folder,
+/// CLAUDE.md in its agent directory.
+pub const OVERVIEW_FILE: &str = "OVERVIEW.md";
+pub const CHANGELOG_FILE: &str = "CHANGELOG.md";
+pub const CLAUDE_FILE: &str = "CLAUDE.md";
+
 /// How a token budget becomes a byte limit: prose and code average about four bytes a token,
 /// so `N` tokens are `4 × N` bytes (no tokenizer runs here; the limit is a backstop).
 pub const BYTES_PER_TOKEN: usize = 4;

@@ -11,10 +11,7 @@
 use std::path::Path;
 
 use crate::config::curation::{Budgets, MAX_BUDGET_TOKENS, MIN_BUDGET_TOKENS, check};
-
-pub const OVERVIEW_FILE: &str = "OVERVIEW.md";
-pub const CHANGELOG_FILE: &str = "CHANGELOG.md";
-pub const CLAUDE_FILE: &str = "CLAUDE.md";
+pub use crate::config::curation::{CHANGELOG_FILE, CLAUDE_FILE, OVERVIEW_FILE};
 
 impl Budgets {
     /// The instance's budgets with a project's overrides, each checked: one out of range is
