@@ -8,7 +8,8 @@
 //! 1. The client sends [`Request::Hello`] first, carrying [`PROTOCOL_VERSION`]. A mismatch is
 //!    answered with [`ErrorCode::ProtocolMismatch`] and the details the client needs to act.
 //! 2. Every client message is a [`ClientMessage`]: a request id plus a [`Request`]. Each gets
-//!    exactly one [`Response`].
+//!    exactly one [`Response`]; when it succeeds, its [`Reply`] is of the one kind the request's
+//!    [`Call`] pairs it with.
 //! 3. The daemon also pushes events: hub frames ([`HubFrame`], every one stamped with a
 //!    [`Routing`] payload and a monotonic `seq`) and control events ([`ControlMessage`]).
 

@@ -264,17 +264,11 @@ impl Connection {
                         message
                     };
                     d.runner
-                        .send(TurnRequest {
-                            project,
-                            session_id: send.session_id,
-                            message,
-                            model: send.model,
-                            attribution: None,
-                            origin: paddock_proto::Origin::Human,
-                            provenance: None,
-                            trigger: None,
-                            reply_to: Some((self.id, id)),
-                        })
+                        .send(
+                            TurnRequest::new(project, send.session_id, message)
+                                .model(send.model)
+                                .asked_by(self.id, id),
+                        )
                         .await
                 };
                 match turn.await {
@@ -286,17 +280,10 @@ impl Connection {
                 let turn = async {
                     let project = d.project(&cmd.project_slug)?;
                     d.runner
-                        .send(TurnRequest {
-                            project,
-                            session_id: Some(cmd.session_id),
-                            message: cmd.command,
-                            model: None,
-                            attribution: None,
-                            origin: paddock_proto::Origin::Human,
-                            provenance: None,
-                            trigger: None,
-                            reply_to: Some((self.id, id)),
-                        })
+                        .send(
+                            TurnRequest::new(project, Some(cmd.session_id), cmd.command)
+                                .asked_by(self.id, id),
+                        )
                         .await
                 };
                 match turn.await {
@@ -338,17 +325,7 @@ impl Connection {
                     let running = crate::chats::running_sessions(&d).await;
                     let (project, _) = crate::chats::locate(&d, &c.session_id, &running)?;
                     d.runner
-                        .send(TurnRequest {
-                            project,
-                            session_id: Some(c.session_id),
-                            message: crate::chats::CONTINUE_PROMPT.to_owned(),
-                            model: None,
-                            attribution: Some(paddock_proto::Attribution::Recovery),
-                            origin: paddock_proto::Origin::Human,
-                            provenance: None,
-                            trigger: None,
-                            reply_to: Some((self.id, id)),
-                        })
+                        .send(TurnRequest::continuing(project, c.session_id).asked_by(self.id, id))
                         .await
                 };
                 match turn.await {

@@ -14,15 +14,10 @@ const MAX_LINES: usize = 800;
 /// Files over [`MAX_LINES`] today, with their size: they may shrink, not grow.
 const OVERSIZE: &[(&str, usize)] = &[
     ("paddock-tui/src/tui/app.rs", 2110),
-    ("paddock-tui/src/cli.rs", 1790),
     ("paddock-tui/src/tui/mod.rs", 1730),
-    ("paddockd/src/runner/chat.rs", 1484),
     ("paddock-tui/src/tui/triggers_view.rs", 1299),
-    ("paddockd/src/git.rs", 1222),
-    ("paddockd/src/provenance/mod.rs", 1156),
     ("paddockd/src/config.rs", 1113),
     ("paddock-tui/src/tui/search_view.rs", 942),
-    ("paddockd/src/agent/tools.rs", 996),
     ("paddockd/src/chats.rs", 910),
     ("paddockd/src/projects.rs", 836),
     ("paddock-tui/src/tui/keys.rs", 808),
@@ -47,7 +42,6 @@ const UNTRACKED_SPAWNS: &[(&str, usize)] = &[
     ("paddockd/src/hub.rs", 1),
     ("paddockd/src/index/indexer.rs", 2),
     ("paddockd/src/index/mod.rs", 1),
-    ("paddockd/src/runner/chat.rs", 3),
     ("paddockd/src/runner/process.rs", 2),
     ("paddockd/src/runner/release.rs", 1),
     ("paddockd/src/search/mod.rs", 1),

@@ -31,6 +31,7 @@ macro_rules! requests {
         $wire:literal $variant:ident $(($($params:tt)+))? $(as $wrapper:ident)? $(= $marker:ident)?
             -> $reply:ty;
     )*) => {
+        /// What a client asks, tagged on the wire by its name (`type`).
         #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
         #[serde(tag = "type")]
         pub enum Request {

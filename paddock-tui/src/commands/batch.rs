@@ -6,20 +6,19 @@ use std::io::{BufRead as _, IsTerminal as _};
 
 use anyhow::{Context as _, anyhow};
 use paddock_proto::{
-    BATCH_SESSIONS_MAX, ChatAction, ChatDelete, ChatList, ChatScope, ChatSummary, ChatUpdate,
-    SessionIds,
+    BATCH_SESSIONS_MAX, ChatAction, ChatDelete, ChatSummary, ChatUpdate, SessionIds,
 };
 
 use super::Context;
+use super::chats::every_chat;
 use super::output::{Failure, eprint, print};
 use crate::cli::{DeleteArgs, UpdateArgs};
-use crate::client::Client;
 use crate::format;
 
 pub async fn update(ctx: &Context, action: ChatAction, args: UpdateArgs) -> anyhow::Result<()> {
     let client = ctx.connect().await?;
     let ids = if args.subtree {
-        let chats = all_chats(&client).await?;
+        let chats = every_chat(&client).await?;
         with_descendants(&args.sessions, &chats)?
     } else {
         unique(&args.sessions)
@@ -78,7 +77,7 @@ pub async fn delete(ctx: &Context, args: DeleteArgs) -> anyhow::Result<()> {
     let ask = !args.yes;
     let client = ctx.connect().await?;
     let chats = if args.subtree || ask {
-        all_chats(&client).await?
+        every_chat(&client).await?
     } else {
         Vec::new()
     };
@@ -103,16 +102,6 @@ pub async fn delete(ctx: &Context, args: DeleteArgs) -> anyhow::Result<()> {
     let request = ChatDelete(SessionIds { session_ids: ids });
     let deleted = client.call(request).await?;
     print(&format!("{}\n", format::deleted_summary(deleted.changed)))
-}
-
-/// Every chat of every project, archived ones included: where a subtree's rows are.
-async fn all_chats(client: &Client) -> anyhow::Result<Vec<ChatSummary>> {
-    let request = ChatList {
-        project_slug: None,
-        scope: ChatScope::All,
-        since: None,
-    };
-    Ok(client.call(request).await?.chats)
 }
 
 /// The ids, each once, in the order given.

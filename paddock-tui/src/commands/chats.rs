@@ -1,10 +1,14 @@
-//! `paddock ls`, `paddock show`, `paddock cancel`, `paddock fork`.
+//! `paddock ls`, `paddock show`, `paddock cancel`, `paddock fork`; and finding a chat in the
+//! listing, for the commands that need its project or state.
 
-use paddock_proto::{ChatCancel, ChatFork, ChatList, ChatScope, ChatTranscript, SessionRef};
+use paddock_proto::{
+    ChatCancel, ChatFork, ChatList, ChatScope, ChatSummary, ChatTranscript, SessionRef,
+};
 
 use super::output::{eprint, print, print_json};
 use super::{Context, mark_read};
 use crate::cli::{ForkArgs, LsArgs, SessionArg, ShowArgs};
+use crate::client::Client;
 use crate::format::{self, ROOT_SLUG, project_label};
 
 pub async fn ls(ctx: &Context, args: LsArgs) -> anyhow::Result<()> {
@@ -115,4 +119,23 @@ pub async fn cancel(ctx: &Context, args: SessionArg) -> anyhow::Result<()> {
         )),
         _ => print(&format!("nothing was running in {}\n", args.session)),
     }
+}
+
+/// Every chat of every project, archived ones included.
+pub(super) async fn every_chat(client: &Client) -> anyhow::Result<Vec<ChatSummary>> {
+    let request = ChatList {
+        project_slug: None,
+        scope: ChatScope::All,
+        since: None,
+    };
+    Ok(client.call(request).await?.chats)
+}
+
+/// The listing's row of `session`, in whatever project it is; `None` when there is no such chat.
+pub(super) async fn listed_chat(
+    client: &Client,
+    session: &str,
+) -> anyhow::Result<Option<ChatSummary>> {
+    let chats = every_chat(client).await?;
+    Ok(chats.into_iter().find(|chat| chat.session_id == session))
 }

@@ -4,9 +4,9 @@
 use anyhow::anyhow;
 use paddock_proto::{ChatEvent, Complete, HubFrame};
 
-use super::output::{Failure, eprint, print};
+use super::output::{Failure, eprint, print, print_json_line};
 use crate::client::{ClientError, Follow, Followed};
-use crate::format::{Out, one_line};
+use crate::format::{Out, StreamPrinter, one_line};
 
 /// The next frame of the followed chat; notices go to stderr on the way.
 pub async fn next_frame(follow: &mut Follow<'_>) -> anyhow::Result<HubFrame> {
@@ -25,8 +25,65 @@ pub async fn next_frame(follow: &mut Follow<'_>) -> anyhow::Result<HubFrame> {
     }
 }
 
+/// One turn of a chat, printed as its frames come (or as JSON lines), remembering why it
+/// failed if it does; frames of any other turn are passed over.
+pub struct TurnOutput {
+    printer: StreamPrinter,
+    reasons: TurnReasons,
+    json: bool,
+    /// The turn followed; `None`: whichever turn the frames are of.
+    job_id: Option<String>,
+}
+
+impl TurnOutput {
+    pub fn new(printer: StreamPrinter, json: bool, job_id: Option<String>) -> Self {
+        Self {
+            printer,
+            reasons: TurnReasons::default(),
+            json,
+            job_id,
+        }
+    }
+
+    /// Prints `frame` if it is of the turn followed; its `complete` when it ends the turn.
+    pub fn frame<'f>(&mut self, frame: &'f HubFrame) -> anyhow::Result<Option<&'f Complete>> {
+        if self
+            .job_id
+            .as_ref()
+            .is_some_and(|job| *job != frame.routing.job_id)
+        {
+            return Ok(None);
+        }
+        self.reasons.observe(&frame.event);
+        if self.json {
+            print_json_line(frame)?;
+        } else {
+            emit(self.printer.frame(&frame.event))?;
+        }
+        Ok(match &frame.event {
+            ChatEvent::Complete(complete) => Some(complete),
+            _ => None,
+        })
+    }
+
+    /// Prints what the printer still holds (a line cut short), before saying something else.
+    pub fn flush(&mut self) -> anyhow::Result<()> {
+        emit(self.printer.finish())
+    }
+
+    /// The command's result for the turn `complete` ended.
+    pub fn result(
+        &self,
+        complete: &Complete,
+        cancelled: bool,
+        session_id: &str,
+    ) -> anyhow::Result<()> {
+        self.reasons.result(complete, cancelled, session_id)
+    }
+}
+
 /// Prints a printer's output where it belongs.
-pub fn emit(outs: Vec<Out>) -> anyhow::Result<()> {
+fn emit(outs: Vec<Out>) -> anyhow::Result<()> {
     for out in outs {
         match out {
             Out::Stdout(text) => print(&text)?,
@@ -38,12 +95,12 @@ pub fn emit(outs: Vec<Out>) -> anyhow::Result<()> {
 
 /// Remembers why a turn went wrong, for the one-line reason when it completes unsuccessfully.
 #[derive(Debug, Default)]
-pub struct TurnReasons {
+struct TurnReasons {
     last: Option<String>,
 }
 
 impl TurnReasons {
-    pub fn observe(&mut self, event: &ChatEvent) {
+    fn observe(&mut self, event: &ChatEvent) {
         match event {
             ChatEvent::Error(e) => self.last = Some(e.message.clone()),
             ChatEvent::Notice(n) => self.last = Some(n.message.clone()),
@@ -52,12 +109,7 @@ impl TurnReasons {
     }
 
     /// The command's result for a completed turn.
-    pub fn result(
-        &self,
-        complete: &Complete,
-        cancelled: bool,
-        session_id: &str,
-    ) -> anyhow::Result<()> {
+    fn result(&self, complete: &Complete, cancelled: bool, session_id: &str) -> anyhow::Result<()> {
         if complete.success {
             return Ok(());
         }

@@ -3,10 +3,10 @@
 
 use anyhow::anyhow;
 use paddock_proto::{
-    ChatList, ChatScope, GitCommitRequest, GitDiffRequest, GitPushRequest, GitPushed, GitScope,
-    GitStatusRequest,
+    GitCommitRequest, GitDiffRequest, GitPushRequest, GitPushed, GitScope, GitStatusRequest,
 };
 
+use super::chats::listed_chat;
 use super::output::{eprint, print, print_json};
 use super::{Context, Failure};
 use crate::cli::{GitCmd, GitScopeArgs};
@@ -160,15 +160,8 @@ async fn scope_of(client: &Client, args: &GitScopeArgs) -> anyhow::Result<(Strin
 
 /// The project a chat belongs to.
 pub(super) async fn chat_project(client: &Client, session: &str) -> anyhow::Result<String> {
-    let request = ChatList {
-        project_slug: None,
-        scope: ChatScope::All,
-        since: None,
-    };
-    let chats = client.call(request).await?.chats;
-    chats
-        .into_iter()
-        .find(|c| c.session_id == session)
+    listed_chat(client, session)
+        .await?
         .map(|c| c.project_slug)
         .ok_or_else(|| anyhow!("no chat {session}; `paddock ls --all` lists the chats"))
 }

@@ -3,10 +3,11 @@
 use std::io::IsTerminal;
 
 use anyhow::{Context as _, anyhow};
-use paddock_proto::{AttachmentUpload, ChatCancel, ChatEvent, ChatList, ChatScope, ChatSend, Sent};
+use paddock_proto::{AttachmentUpload, ChatCancel, ChatSend, Sent};
 use tokio::signal::unix::{SignalKind, signal};
 
-use super::follow::{TurnReasons, emit, next_frame};
+use super::chats::listed_chat;
+use super::follow::{TurnOutput, next_frame};
 use super::output::{Failure, eprint, print, print_json_line};
 use super::{Context, mark_read, read_stdin};
 use crate::cli::SendArgs;
@@ -57,8 +58,7 @@ async fn stream_turn(
 ) -> anyhow::Result<()> {
     // From here on Ctrl-C cancels the turn instead of killing paddock mid-stream.
     let mut interrupts = signal(SignalKind::interrupt()).context("cannot listen for Ctrl-C")?;
-    let mut printer = StreamPrinter::new(false);
-    let mut reasons = TurnReasons::default();
+    let mut turn = TurnOutput::new(StreamPrinter::new(false), json, Some(sent.job_id.clone()));
     let mut cancelled = false;
     loop {
         let frame = tokio::select! {
@@ -71,7 +71,7 @@ async fn stream_turn(
                     )).into());
                 }
                 cancelled = true;
-                emit(printer.finish())?;
+                turn.flush()?;
                 eprint("paddock: cancelling the turn (Ctrl-C again to stop waiting)\n");
                 client.call(ChatCancel {
                     session_id: sent.session_id.clone(),
@@ -81,21 +81,12 @@ async fn stream_turn(
             }
         };
         // Frames of an earlier turn still running in this chat are not this command's.
-        if frame.routing.job_id != sent.job_id {
-            continue;
-        }
-        reasons.observe(&frame.event);
-        if json {
-            print_json_line(&frame)?;
-        } else {
-            emit(printer.frame(&frame.event))?;
-        }
-        if let ChatEvent::Complete(complete) = &frame.event {
+        if let Some(complete) = turn.frame(&frame)? {
             if !json {
                 // The user watched the reply arrive: the chat is read.
                 mark_read(client, &sent.session_id).await;
             }
-            return reasons.result(complete, cancelled, &sent.session_id);
+            return turn.result(complete, cancelled, &sent.session_id);
         }
     }
 }
@@ -120,15 +111,8 @@ fn message_from(text: &[String]) -> anyhow::Result<String> {
 
 /// The project a chat lives in, for `send -c` without `-p`: the daemon wants both.
 async fn project_of(client: &Client, session: &str) -> anyhow::Result<String> {
-    let request = ChatList {
-        project_slug: None,
-        scope: ChatScope::All,
-        since: None,
-    };
-    let c = client.call(request).await?;
-    c.chats
-        .into_iter()
-        .find(|chat| chat.session_id == session)
+    listed_chat(client, session)
+        .await?
         .map(|chat| chat.project_slug)
         .ok_or_else(|| {
             anyhow!("no chat {session}; `paddock ls -p SLUG --all` lists a project's chats")

@@ -2,11 +2,11 @@
 //! nothing to show, say so and exit (`--wait`: wait for the next turn).
 
 use anyhow::anyhow;
-use paddock_proto::{ChatEvent, ChatList, ChatScope};
 
 use super::Context;
-use super::follow::{TurnReasons, emit, next_frame};
-use super::output::{eprint, print_json_line};
+use super::chats::listed_chat;
+use super::follow::{TurnOutput, next_frame};
+use super::output::eprint;
 use crate::cli::TailArgs;
 use crate::client::{Client, Follow};
 use crate::format::StreamPrinter;
@@ -38,34 +38,18 @@ pub async fn run(ctx: &Context, args: TailArgs) -> anyhow::Result<()> {
             args.session
         ));
     }
-    let mut printer = StreamPrinter::new(true);
-    let mut reasons = TurnReasons::default();
+    let mut turn = TurnOutput::new(StreamPrinter::new(true), args.json, job);
     loop {
         let frame = next_frame(&mut follow).await?;
-        if job.as_ref().is_some_and(|job| *job != frame.routing.job_id) {
-            continue;
-        }
-        reasons.observe(&frame.event);
-        if args.json {
-            print_json_line(&frame)?;
-        } else {
-            emit(printer.frame(&frame.event))?;
-        }
-        if let ChatEvent::Complete(complete) = &frame.event {
-            return reasons.result(complete, false, &args.session);
+        if let Some(complete) = turn.frame(&frame)? {
+            return turn.result(complete, false, &args.session);
         }
     }
 }
 
 /// Whether the listing says `session` runs; an error when there is no such chat.
 async fn chat_running(client: &Client, session: &str) -> anyhow::Result<bool> {
-    let request = ChatList {
-        project_slug: None,
-        scope: ChatScope::All,
-        since: None,
-    };
-    let c = client.call(request).await?;
-    match c.chats.iter().find(|chat| chat.session_id == session) {
+    match listed_chat(client, session).await? {
         Some(chat) => Ok(chat.running),
         None => Err(anyhow!(
             "no chat {session}; `paddock ls -p SLUG --all` lists a project's chats"

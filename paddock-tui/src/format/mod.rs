@@ -173,6 +173,24 @@ pub fn tool_detail(name: &str, input: &Value) -> String {
     }
 }
 
+/// A compaction's sizes after its marker's words (`: 1200 → 300 tokens`, `: from 1200
+/// tokens`), `arrow` between them; empty when the sizes are not known.
+pub(crate) fn compaction_sizes(pre: Option<u64>, post: Option<u64>, arrow: &str) -> String {
+    match (pre, post) {
+        (Some(pre), Some(post)) => format!(": {pre} {arrow} {post} tokens"),
+        (Some(pre), None) => format!(": from {pre} tokens"),
+        _ => String::new(),
+    }
+}
+
+/// A background task's status after its summary (` (failed)`), none when it completed.
+pub(crate) fn task_status(status: &str) -> String {
+    match status {
+        "" | "completed" => String::new(),
+        other => format!(" ({other})"),
+    }
+}
+
 /// A notice's kind in a few words (`! API error: ...`).
 pub fn notice_label(kind: NoticeKind) -> &'static str {
     match kind {

@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use paddock_proto::ChatEvent;
+use paddock_proto::{ChatEvent, ToolCall, UserTurn};
 
 use super::{attribution_line, notice_label, one_line, tool_summary};
 
@@ -47,20 +47,7 @@ impl StreamPrinter {
         match event {
             ChatEvent::User(turn) => {
                 if self.echo_user {
-                    self.end_line(&mut out);
-                    self.gap(&mut out);
-                    let mut text = String::new();
-                    if let Some(attribution) = &turn.attribution {
-                        text.push_str(&attribution_line(attribution));
-                        text.push('\n');
-                    }
-                    for line in turn.text.trim_end().lines() {
-                        text.push_str("> ");
-                        text.push_str(line);
-                        text.push('\n');
-                    }
-                    self.stdout(&mut out, text);
-                    self.gap_pending = true;
+                    self.user_turn(&mut out, turn);
                 }
             }
             ChatEvent::Response(delta) => {
@@ -81,23 +68,7 @@ impl StreamPrinter {
                     format!("  → {}\n", tool_summary(&tool.name, &tool.input)),
                 );
             }
-            ChatEvent::ToolCall(call) => {
-                if self.announced_tools.insert(call.tool_use_id.clone()) {
-                    self.stderr(
-                        &mut out,
-                        format!("  → {}\n", tool_summary(&call.name, &call.input)),
-                    );
-                }
-                if call.is_error {
-                    let output = call.output.trim();
-                    let why = if output.is_empty() {
-                        "failed".to_owned()
-                    } else {
-                        one_line(output, 100)
-                    };
-                    self.stderr(&mut out, format!("  ✗ {}: {why}\n", call.name));
-                }
-            }
+            ChatEvent::ToolCall(call) => self.tool_call(&mut out, call),
             ChatEvent::MessageBoundary(_) => {
                 self.end_line(&mut out);
                 self.gap_pending = self.printed;
@@ -130,6 +101,43 @@ impl StreamPrinter {
             }
         }
         out
+    }
+
+    /// A user turn, echoed as a quote (with who injected it) after a blank line.
+    fn user_turn(&mut self, out: &mut Vec<Out>, turn: &UserTurn) {
+        self.end_line(out);
+        self.gap(out);
+        let mut text = String::new();
+        if let Some(attribution) = &turn.attribution {
+            text.push_str(&attribution_line(attribution));
+            text.push('\n');
+        }
+        for line in turn.text.trim_end().lines() {
+            text.push_str("> ");
+            text.push_str(line);
+            text.push('\n');
+        }
+        self.stdout(out, text);
+        self.gap_pending = true;
+    }
+
+    /// A finished tool call: announced if its start was not, and why it failed if it did.
+    fn tool_call(&mut self, out: &mut Vec<Out>, call: &ToolCall) {
+        if self.announced_tools.insert(call.tool_use_id.clone()) {
+            self.stderr(
+                out,
+                format!("  → {}\n", tool_summary(&call.name, &call.input)),
+            );
+        }
+        if call.is_error {
+            let output = call.output.trim();
+            let why = if output.is_empty() {
+                "failed".to_owned()
+            } else {
+                one_line(output, 100)
+            };
+            self.stderr(out, format!("  ✗ {}: {why}\n", call.name));
+        }
     }
 
     /// What is owed at the very end (a final newline after an unterminated reply).

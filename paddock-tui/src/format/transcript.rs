@@ -5,12 +5,34 @@ use std::fmt::Write as _;
 
 use paddock_proto::{Transcript, TranscriptEntry};
 
-use super::{attribution_line, clean_title, one_line, origin_name, project_label, tool_summary};
+use super::{
+    attribution_line, clean_title, compaction_sizes, one_line, origin_name, project_label,
+    task_status, tool_summary,
+};
 
 /// How many characters of a tool result or thinking block to show on its one line.
 const PREVIEW: usize = 100;
 
 pub fn transcript(t: &Transcript) -> String {
+    let mut out = header(t);
+    // Consecutive tool lines form one indented block; a blank line separates everything else.
+    let mut in_tools = false;
+    for entry in &t.entries {
+        let is_tool = matches!(
+            entry,
+            TranscriptEntry::ToolUse { .. } | TranscriptEntry::ToolResult { .. }
+        );
+        if !(is_tool && in_tools) {
+            out.push('\n');
+        }
+        in_tools = is_tool;
+        push_entry(&mut out, entry);
+    }
+    out
+}
+
+/// The chat's title, then what it is: session, project, origin, parent, model.
+fn header(t: &Transcript) -> String {
     let chat = &t.chat;
     let mut out = String::new();
     let _ = writeln!(out, "{}", clean_title(&chat.title));
@@ -27,104 +49,98 @@ pub fn transcript(t: &Transcript) -> String {
         let _ = write!(about, " · {model}");
     }
     let _ = writeln!(out, "{about}");
+    out
+}
 
-    // Consecutive tool lines form one indented block; a blank line separates everything else.
-    let mut in_tools = false;
-    for entry in &t.entries {
-        let is_tool = matches!(
-            entry,
-            TranscriptEntry::ToolUse { .. } | TranscriptEntry::ToolResult { .. }
-        );
-        if !(is_tool && in_tools) {
-            out.push('\n');
+fn push_entry(out: &mut String, entry: &TranscriptEntry) {
+    match entry {
+        TranscriptEntry::User {
+            text, attribution, ..
+        } => {
+            if let Some(attribution) = attribution {
+                let _ = writeln!(out, "{}", attribution_line(attribution));
+            }
+            push_user(out, text);
         }
-        in_tools = is_tool;
-        match entry {
-            TranscriptEntry::User {
-                text, attribution, ..
-            } => {
-                if let Some(attribution) = attribution {
-                    let _ = writeln!(out, "{}", attribution_line(attribution));
+        TranscriptEntry::Assistant { text, model, .. } => {
+            match model {
+                Some(model) => {
+                    let _ = writeln!(out, "▌assistant ({model})");
                 }
-                if let Some(note) = crate::message::task_notification(text) {
-                    let status = match note.status.as_str() {
-                        "" | "completed" => String::new(),
-                        other => format!(" ({other})"),
-                    };
-                    let _ = writeln!(out, "── background task: {}{status} ──", note.summary);
-                    if !note.result.is_empty() {
-                        let _ = writeln!(out, "  {}", one_line(&note.result, PREVIEW));
-                    }
-                    continue;
-                }
-                let _ = writeln!(out, "▌user");
-                let (context, _) = crate::message::split_context(text);
-                push_body(&mut out, crate::message::request(text));
-                if let Some(context) = context {
-                    let _ = writeln!(out, "  {}", crate::message::context_note(context));
-                }
-                for file in crate::attachments::parse_block(text) {
-                    let _ = writeln!(
-                        out,
-                        "  attached {} ({}): paddock attachment {}",
-                        file.filename, file.kind, file.id
-                    );
+                None => {
+                    let _ = writeln!(out, "▌assistant");
                 }
             }
-            TranscriptEntry::Assistant { text, model, .. } => {
-                match model {
-                    Some(model) => {
-                        let _ = writeln!(out, "▌assistant ({model})");
-                    }
-                    None => {
-                        let _ = writeln!(out, "▌assistant");
-                    }
-                }
-                push_body(&mut out, text);
-            }
-            TranscriptEntry::Thinking { text } => {
-                let _ = writeln!(out, "  (thinking) {}", one_line(text, PREVIEW));
-            }
-            TranscriptEntry::ToolUse { name, input, .. } => {
-                let _ = writeln!(out, "  → {}", tool_summary(name, input));
-            }
-            TranscriptEntry::ToolResult {
-                output, is_error, ..
-            } => {
-                let mark = if *is_error { "✗" } else { "←" };
-                let output = output.trim();
-                let more = match output.lines().count() {
-                    0 | 1 => String::new(),
-                    2 => " (+1 line)".to_owned(),
-                    n => format!(" (+{} lines)", n - 1),
-                };
-                let first = match output.lines().next() {
-                    Some(first) => one_line(first, PREVIEW),
-                    None => "(no output)".to_owned(),
-                };
-                let _ = writeln!(out, "  {mark} {first}{more}");
-            }
-            TranscriptEntry::Compaction {
-                pre_tokens,
-                post_tokens,
-            } => {
-                let sizes = match (pre_tokens, post_tokens) {
-                    (Some(pre), Some(post)) => format!(": {pre} → {post} tokens"),
-                    (Some(pre), None) => format!(": from {pre} tokens"),
-                    _ => String::new(),
-                };
-                let _ = writeln!(out, "── context compacted{sizes} ──");
-            }
-            TranscriptEntry::Interrupted { text } => {
-                let _ = writeln!(out, "── interrupted: {} ──", one_line(text, PREVIEW));
-            }
-            TranscriptEntry::ApiError { status, text } => {
-                let status = status.map(|s| format!(" {s}")).unwrap_or_default();
-                let _ = writeln!(out, "── API error{status}: {} ──", one_line(text, PREVIEW));
-            }
+            push_body(out, text);
+        }
+        TranscriptEntry::Thinking { text } => {
+            let _ = writeln!(out, "  (thinking) {}", one_line(text, PREVIEW));
+        }
+        TranscriptEntry::ToolUse { name, input, .. } => {
+            let _ = writeln!(out, "  → {}", tool_summary(name, input));
+        }
+        TranscriptEntry::ToolResult {
+            output, is_error, ..
+        } => {
+            let _ = writeln!(out, "  {}", tool_result(output, *is_error));
+        }
+        TranscriptEntry::Compaction {
+            pre_tokens,
+            post_tokens,
+        } => {
+            let sizes = compaction_sizes(*pre_tokens, *post_tokens, "→");
+            let _ = writeln!(out, "── context compacted{sizes} ──");
+        }
+        TranscriptEntry::Interrupted { text } => {
+            let _ = writeln!(out, "── interrupted: {} ──", one_line(text, PREVIEW));
+        }
+        TranscriptEntry::ApiError { status, text } => {
+            let status = status.map(|s| format!(" {s}")).unwrap_or_default();
+            let _ = writeln!(out, "── API error{status}: {} ──", one_line(text, PREVIEW));
         }
     }
-    out
+}
+
+/// A user turn: a background task's report as one marker line, else the message with its
+/// preloaded context and its attachments.
+fn push_user(out: &mut String, text: &str) {
+    if let Some(note) = crate::message::task_notification(text) {
+        let status = task_status(&note.status);
+        let _ = writeln!(out, "── background task: {}{status} ──", note.summary);
+        if !note.result.is_empty() {
+            let _ = writeln!(out, "  {}", one_line(&note.result, PREVIEW));
+        }
+        return;
+    }
+    let _ = writeln!(out, "▌user");
+    let (context, _) = crate::message::split_context(text);
+    push_body(out, crate::message::request(text));
+    if let Some(context) = context {
+        let _ = writeln!(out, "  {}", crate::message::context_note(context));
+    }
+    for file in crate::attachments::parse_block(text) {
+        let _ = writeln!(
+            out,
+            "  attached {} ({}): paddock attachment {}",
+            file.filename, file.kind, file.id
+        );
+    }
+}
+
+/// A tool result on one line: its first line and how many more it has.
+fn tool_result(output: &str, is_error: bool) -> String {
+    let mark = if is_error { "✗" } else { "←" };
+    let output = output.trim();
+    let more = match output.lines().count() {
+        0 | 1 => String::new(),
+        2 => " (+1 line)".to_owned(),
+        n => format!(" (+{} lines)", n - 1),
+    };
+    let first = match output.lines().next() {
+        Some(first) => one_line(first, PREVIEW),
+        None => "(no output)".to_owned(),
+    };
+    format!("{mark} {first}{more}")
 }
 
 fn push_body(out: &mut String, text: &str) {

@@ -584,37 +584,7 @@ fn render_table<Tz: TimeZone>(
     let dim = theme.style(Role::Dim);
     let table_rows: Vec<Row<'_>> = rows
         .into_iter()
-        .map(|c| {
-            let mark = if c.new {
-                Span::styled(theme.unread_mark(), theme.style(Role::Unread))
-            } else {
-                Span::raw(" ")
-            };
-            let title_role = if c.new { Role::Unread } else { Role::Normal };
-            let mut title = vec![Span::styled(
-                truncate(&c.title, title_w),
-                theme.style(title_role),
-            )];
-            let used = c.title.width();
-            if let Some(trigger) = c.trigger.filter(|_| fit == Fit::Wide && used + 4 < title_w) {
-                title.push(Span::styled(
-                    truncate(&format!(" · {trigger}"), title_w - used),
-                    dim,
-                ));
-            }
-            let mut cells = vec![
-                Cell::from(mark),
-                Cell::from(Span::styled(c.when, dim)),
-                Cell::from(Span::styled(c.origin.0, theme.style(c.origin.1))),
-                Cell::from(Span::styled(c.status.0, theme.style(c.status.1))),
-            ];
-            if fit != Fit::Narrow {
-                cells.push(Cell::from(Line::from(c.duration).right_aligned()));
-                cells.push(Cell::from(truncate(&c.project, usize::from(project_w))));
-            }
-            cells.push(Cell::from(Line::from(title)));
-            Row::new(cells)
-        })
+        .map(|c| table_row(c, theme, fit, title_w, project_w))
         .collect();
 
     let header = Row::new(header.into_iter().enumerate().map(|(i, h)| {
@@ -635,6 +605,41 @@ fn render_table<Tz: TimeZone>(
         .row_highlight_style(theme.style(Role::Selected));
     let mut state = TableState::default().with_selected(Some(view.cursor));
     frame.render_stateful_widget(table, area, &mut state);
+}
+
+/// One run's row: the unread mark, its cells for this width, the title cut to `title_w` (with
+/// its trigger when wide and there is room).
+fn table_row(c: Cells, theme: &Theme, fit: Fit, title_w: usize, project_w: u16) -> Row<'static> {
+    let dim = theme.style(Role::Dim);
+    let mark = if c.new {
+        Span::styled(theme.unread_mark(), theme.style(Role::Unread))
+    } else {
+        Span::raw(" ")
+    };
+    let title_role = if c.new { Role::Unread } else { Role::Normal };
+    let mut title = vec![Span::styled(
+        truncate(&c.title, title_w),
+        theme.style(title_role),
+    )];
+    let used = c.title.width();
+    if let Some(trigger) = c.trigger.filter(|_| fit == Fit::Wide && used + 4 < title_w) {
+        title.push(Span::styled(
+            truncate(&format!(" · {trigger}"), title_w - used),
+            dim,
+        ));
+    }
+    let mut cells = vec![
+        Cell::from(mark),
+        Cell::from(Span::styled(c.when, dim)),
+        Cell::from(Span::styled(c.origin.0, theme.style(c.origin.1))),
+        Cell::from(Span::styled(c.status.0, theme.style(c.status.1))),
+    ];
+    if fit != Fit::Narrow {
+        cells.push(Cell::from(Line::from(c.duration).right_aligned()));
+        cells.push(Cell::from(truncate(&c.project, usize::from(project_w))));
+    }
+    cells.push(Cell::from(Line::from(title)));
+    Row::new(cells)
 }
 
 #[cfg(test)]

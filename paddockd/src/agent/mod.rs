@@ -184,16 +184,13 @@ pub struct MachineTurn {
 /// when the current one ends. Returns the session id.
 pub async fn start_turn(d: &Daemon, turn: MachineTurn) -> Result<String, ErrorBody> {
     d.runner
-        .send(TurnRequest {
-            project: turn.project,
-            session_id: turn.session_id,
-            message: turn.message,
-            model: turn.model,
-            attribution: turn.attribution,
-            origin: turn.origin,
-            provenance: turn.provenance,
-            trigger: turn.trigger,
-            reply_to: None,
-        })
+        .send(
+            TurnRequest::new(turn.project, turn.session_id, turn.message)
+                .model(turn.model)
+                .attribution(turn.attribution)
+                .origin(turn.origin)
+                .provenance(turn.provenance)
+                .trigger(turn.trigger),
+        )
         .await
 }

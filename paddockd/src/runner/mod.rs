@@ -13,6 +13,7 @@ pub(crate) mod forker;
 pub mod permissions;
 pub mod process;
 mod release;
+mod request;
 mod settle;
 pub mod survivors;
 pub mod translate;
@@ -70,6 +71,9 @@ struct Ctx {
     pool: Arc<Semaphore>,
     coordinator: mpsc::WeakSender<Cmd>,
     shutdown: CancellationToken,
+    /// Where a chat's timers (an approval's wait, a later continue) are spawned, so shutdown
+    /// waits for them (each ends at shutdown).
+    tracker: TaskTracker,
 }
 
 impl Ctx {
@@ -144,6 +148,7 @@ impl Runner {
             pool: Arc::new(Semaphore::new(max)),
             coordinator: tx.downgrade(),
             shutdown,
+            tracker: tracker.clone(),
         });
         // The configured binary's release is asked now, so the first turn need not wait.
         let warm = ctx.clone();

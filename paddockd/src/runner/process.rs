@@ -58,10 +58,7 @@ pub struct SpawnSpec {
     pub cwd: PathBuf,
     pub session: SessionStart,
     pub model: Option<String>,
-    pub claude_home: PathBuf,
-    pub tmp_dir: PathBuf,
-    pub max_retries: u32,
-    pub extra_env: Vec<(String, String)>,
+    pub env: ClaudeEnv,
     /// `--mcp-config` JSON: the MCP bridges to paddockd's agent tools.
     pub mcp_config: Option<String>,
     /// Where the live process is recorded until its group is stopped (`survivors.rs`).
@@ -118,6 +115,53 @@ pub struct ClaudeProcess {
     _permit: OwnedSemaphorePermit,
 }
 
+/// The environment every claude the daemon starts runs in (a chat's and the sweeper's).
+#[derive(Debug, Clone)]
+pub struct ClaudeEnv {
+    /// `CLAUDE_CONFIG_DIR`.
+    pub claude_home: PathBuf,
+    /// `CLAUDE_CODE_TMPDIR`.
+    pub tmp_dir: PathBuf,
+    /// `CLAUDE_CODE_MAX_RETRIES`.
+    pub max_retries: u32,
+    /// The configured extra variables (`claude_env`).
+    pub extra_env: Vec<(String, String)>,
+}
+
+impl ClaudeEnv {
+    /// The configuration's: its claude home, the data directory's `tmp`, its retries and
+    /// extra variables.
+    pub fn of(cfg: &crate::config::Config) -> Self {
+        Self {
+            claude_home: cfg.claude_home.clone(),
+            tmp_dir: cfg.data_dir.join("tmp"),
+            max_retries: cfg.claude_max_retries,
+            extra_env: cfg.claude_env.clone(),
+        }
+    }
+}
+
+/// `claude` in `cwd` with `env`, no auto-update and not a nested session; piped stdio, its
+/// own process group, killed when dropped.
+pub fn claude_command(bin: &Path, cwd: &Path, env: &ClaudeEnv) -> tokio::process::Command {
+    let mut cmd = tokio::process::Command::new(bin);
+    cmd.current_dir(cwd)
+        .env("CLAUDE_CONFIG_DIR", &env.claude_home)
+        .env("CLAUDE_CODE_TMPDIR", &env.tmp_dir)
+        .env("CLAUDE_CODE_MAX_RETRIES", env.max_retries.to_string())
+        .env("DISABLE_AUTOUPDATER", "1")
+        // Set when the daemon itself was started from inside Claude Code; the agents are
+        // not nested sessions.
+        .env_remove("CLAUDECODE")
+        .envs(env.extra_env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .kill_on_drop(true);
+    cmd
+}
+
 impl ClaudeProcess {
     /// Starts claude from the forker thread (`forker.rs`), set to die with the daemon
     /// (`death_signal.rs`), and records it (`survivors.rs`).
@@ -125,7 +169,7 @@ impl ClaudeProcess {
         spec: &SpawnSpec,
         permit: OwnedSemaphorePermit,
     ) -> Result<Self, ProcessError> {
-        let mut cmd = tokio::process::Command::new(&spec.claude_bin);
+        let mut cmd = claude_command(&spec.claude_bin, &spec.cwd, &spec.env);
         cmd.args([
             "-p",
             "--input-format",
@@ -148,20 +192,6 @@ impl ClaudeProcess {
         if let Some(config) = &spec.mcp_config {
             cmd.args(["--mcp-config", config]);
         }
-        cmd.current_dir(&spec.cwd)
-            .env("CLAUDE_CONFIG_DIR", &spec.claude_home)
-            .env("CLAUDE_CODE_TMPDIR", &spec.tmp_dir)
-            .env("CLAUDE_CODE_MAX_RETRIES", spec.max_retries.to_string())
-            .env("DISABLE_AUTOUPDATER", "1")
-            // Set when the daemon itself was started from inside Claude Code; the agents are
-            // not nested sessions.
-            .env_remove("CLAUDECODE")
-            .envs(spec.extra_env.iter().map(|(k, v)| (k, v)))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0)
-            .kill_on_drop(true);
         let mut child = super::forker::spawn(cmd)
             .await
             .map_err(|source| ProcessError::Spawn {

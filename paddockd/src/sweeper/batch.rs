@@ -13,7 +13,7 @@
 
 use std::collections::VecDeque;
 use std::path::PathBuf;
-use std::process::{ExitStatus, Stdio};
+use std::process::ExitStatus;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -33,10 +33,7 @@ pub struct BatchSpec {
     pub claude_bin: PathBuf,
     pub cwd: PathBuf,
     pub model: String,
-    pub claude_home: PathBuf,
-    pub tmp_dir: PathBuf,
-    pub max_retries: u32,
-    pub extra_env: Vec<(String, String)>,
+    pub env: crate::runner::process::ClaudeEnv,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -85,20 +82,8 @@ pub async fn run(
     timeout: Duration,
     shutdown: &CancellationToken,
 ) -> Result<String, BatchError> {
-    let mut cmd = tokio::process::Command::new(&spec.claude_bin);
-    cmd.args(args(&spec.model))
-        .current_dir(&spec.cwd)
-        .env("CLAUDE_CONFIG_DIR", &spec.claude_home)
-        .env("CLAUDE_CODE_TMPDIR", &spec.tmp_dir)
-        .env("CLAUDE_CODE_MAX_RETRIES", spec.max_retries.to_string())
-        .env("DISABLE_AUTOUPDATER", "1")
-        .env_remove("CLAUDECODE")
-        .envs(spec.extra_env.iter().map(|(k, v)| (k, v)))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .kill_on_drop(true);
+    let mut cmd = crate::runner::process::claude_command(&spec.claude_bin, &spec.cwd, &spec.env);
+    cmd.args(args(&spec.model));
     // Like a chat's claude: it dies with the daemon.
     let mut child =
         crate::runner::forker::spawn(cmd)

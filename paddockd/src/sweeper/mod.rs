@@ -418,10 +418,7 @@ pub async fn sweep(ctx: &Ctx, slug: &str, sessions: &[String]) -> Outcome {
         claude_bin: ctx.cfg.claude_bin.clone(),
         cwd,
         model: ctx.cfg.sweeper_model.clone(),
-        claude_home: ctx.cfg.claude_home.clone(),
-        tmp_dir: ctx.cfg.data_dir.join("tmp"),
-        max_retries: ctx.cfg.claude_max_retries,
-        extra_env: ctx.cfg.claude_env.clone(),
+        env: crate::runner::process::ClaudeEnv::of(&ctx.cfg),
     };
     let reply = match batch::run(&spec, text, SWEEP_TIMEOUT, &ctx.shutdown).await {
         Ok(reply) => reply,

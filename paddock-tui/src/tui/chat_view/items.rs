@@ -8,7 +8,7 @@ use unicode_width::UnicodeWidthStr;
 use super::text::{clean, fit_end, fit_spans, push_wrapped};
 use super::tool::tool_lines;
 use crate::attachments::Listed;
-use crate::format::{clean_title, notice_label};
+use crate::format::{clean_title, compaction_sizes, notice_label, task_status};
 use crate::tui::chat::{Item, UserItem, count_lines};
 use crate::tui::theme::{Role, Theme};
 
@@ -26,12 +26,7 @@ pub(super) fn item_lines(item: &Item, theme: &Theme, width: usize, out: &mut Vec
             pre_tokens,
             post_tokens,
         } => {
-            let arrow = theme.glyph("→", "->");
-            let sizes = match (pre_tokens, post_tokens) {
-                (Some(pre), Some(post)) => format!(": {pre} {arrow} {post} tokens"),
-                (Some(pre), None) => format!(": from {pre} tokens"),
-                _ => String::new(),
-            };
+            let sizes = compaction_sizes(*pre_tokens, *post_tokens, theme.glyph("→", "->"));
             marker(
                 out,
                 theme,
@@ -205,10 +200,7 @@ fn task_report_lines(
     width: usize,
     out: &mut Vec<Line<'static>>,
 ) {
-    let status = match note.status.as_str() {
-        "" | "completed" => String::new(),
-        other => format!(" ({other})"),
-    };
+    let status = task_status(&note.status);
     push_wrapped(
         out,
         &clean(&format!(

@@ -1,0 +1,142 @@
+//! `git diff`: the changes of a project or a scope, capped at [`super::DIFF_MAX_BYTES`].
+
+use std::ffi::OsStr;
+use std::io::Read as _;
+use std::path::Path;
+use std::process::Stdio;
+
+use paddock_proto::{ErrorBody, GitDiff, GitFile};
+
+use super::{DIFF_MAX_BYTES, Git, ScopeFiles, changes, internal, invalid, trimmed};
+
+/// Appends git's stdout to `out` until it holds `cap` bytes; `true` when it had more.
+pub(super) fn append_capped<I, S>(
+    git: &Git<'_>,
+    args: I,
+    out: &mut Vec<u8>,
+    cap: usize,
+) -> Result<bool, ErrorBody>
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let mut cmd = git.command(args);
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().map_err(|e| git.spawn_error(&e))?;
+    let stderr = child.stderr.take().map(|e| {
+        std::thread::spawn(move || {
+            let mut s = Vec::new();
+            let _ = e.take(64 * 1024).read_to_end(&mut s);
+            s
+        })
+    });
+    let room = cap.saturating_sub(out.len());
+    let mut got = Vec::new();
+    if let Some(stdout) = child.stdout.take() {
+        stdout
+            .take(u64::try_from(room).unwrap_or(u64::MAX).saturating_add(1))
+            .read_to_end(&mut got)
+            .map_err(|e| internal(format!("reading git diff: {e}")))?;
+    }
+    let cut = got.len() > room;
+    if cut {
+        let _ = child.kill();
+        // Keep whole lines.
+        got.truncate(room);
+        let end = got.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
+        got.truncate(end);
+    }
+    let status = child
+        .wait()
+        .map_err(|e| internal(format!("git diff: {e}")))?;
+    let err = stderr.and_then(|t| t.join().ok()).unwrap_or_default();
+    // `diff` exits 1 when there are differences (with --no-index, or --exit-code).
+    if !cut && !matches!(status.code(), Some(0 | 1)) {
+        return Err(internal(format!(
+            "git diff failed ({status}): {}",
+            String::from_utf8_lossy(&err).trim()
+        )));
+    }
+    out.extend_from_slice(&got);
+    Ok(cut)
+}
+
+pub(super) fn diff_blocking(
+    slug: &str,
+    dir: &Path,
+    scope: Option<&ScopeFiles>,
+    path: Option<&str>,
+) -> Result<GitDiff, ErrorBody> {
+    let git = Git { dir };
+    let mut reply = GitDiff {
+        project_slug: slug.to_owned(),
+        is_repo: false,
+        diff: String::new(),
+        files: Vec::new(),
+        truncated: false,
+        hidden: 0,
+    };
+    let Some(prefix) = git.prefix()? else {
+        return Ok(reply);
+    };
+    reply.is_repo = true;
+    let changes = changes(&git, &prefix, scope)?;
+    reply.hidden = changes.hidden;
+    let mut files = changes.files;
+    if let Some(path) = path {
+        let path = crate::provenance::rel_path(dir, path);
+        if let Some(scope) = scope
+            && !scope.paths.contains(&path)
+        {
+            return Err(invalid(format!(
+                "{path} is not among the files this scope's steps wrote"
+            )));
+        }
+        files.retain(|f| f.path == path || f.orig_path.as_deref() == Some(path.as_str()));
+    }
+    let (untracked, tracked): (Vec<&GitFile>, Vec<&GitFile>) =
+        files.iter().partition(|f| f.index == "?");
+    let mut out = Vec::new();
+    if !tracked.is_empty() {
+        let base = match git.head()? {
+            Some(head) => head,
+            None => trimmed(&git.run(["hash-object", "-t", "tree", "/dev/null"])?),
+        };
+        let mut args: Vec<String> = [
+            "diff",
+            "--no-color",
+            "--no-ext-diff",
+            "--relative",
+            base.as_str(),
+            "--",
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+        for f in &tracked {
+            args.push(f.path.clone());
+            if let Some(orig) = &f.orig_path {
+                args.push(orig.clone());
+            }
+        }
+        reply.truncated = append_capped(&git, &args, &mut out, DIFF_MAX_BYTES)?;
+    }
+    for f in untracked {
+        if reply.truncated {
+            break;
+        }
+        let args = [
+            "diff",
+            "--no-color",
+            "--no-ext-diff",
+            "--no-index",
+            "--",
+            "/dev/null",
+            f.path.as_str(),
+        ];
+        reply.truncated = append_capped(&git, args, &mut out, DIFF_MAX_BYTES)?;
+    }
+    reply.files = files.into_iter().map(|f| f.path).collect();
+    reply.diff = String::from_utf8_lossy(&out).into_owned();
+    Ok(reply)
+}

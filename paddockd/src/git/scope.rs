@@ -1,0 +1,132 @@
+//! Scopes: the chats a scope covers and the files their turns wrote (from file provenance).
+
+use std::path::Path;
+
+use paddock_proto::{ChatScope, ErrorBody, GitScope};
+
+use crate::handles::Daemon;
+use crate::projects::Project;
+use crate::provenance::steps::{self, Line, Role};
+
+use super::{ScopeFiles, internal, invalid, label};
+
+/// The chats a scope covers, after checking they are the project's.
+pub(super) async fn scope_sessions(
+    d: &Daemon,
+    user: &str,
+    project: &Project,
+    scope: &GitScope,
+) -> Result<Option<(Vec<String>, Option<String>)>, ErrorBody> {
+    let (sid, job) = match scope {
+        GitScope::Project => return Ok(None),
+        GitScope::Chat { session_id } | GitScope::Subtree { session_id } => (session_id, None),
+        GitScope::Turn { session_id, job_id } => (session_id, Some(job_id.clone())),
+    };
+    d.state.wait_ready().await;
+    let running = crate::chats::running_sessions(d).await;
+    let (owner, _) = crate::chats::locate(d, sid, &running)?;
+    if owner.slug != project.slug {
+        return Err(invalid(format!(
+            "chat {sid} belongs to project {}, not {}",
+            label(&owner.slug),
+            label(&project.slug)
+        )));
+    }
+    let mut sessions = vec![sid.clone()];
+    if matches!(scope, GitScope::Subtree { .. }) {
+        let rows = crate::chats::list(d, user, Some(&project.slug), ChatScope::All).await?;
+        let mut i = 0;
+        while let Some(cur) = sessions.get(i).cloned() {
+            if let Some(row) = rows.iter().find(|r| r.session_id == cur) {
+                for child in &row.children {
+                    if !sessions.contains(child) {
+                        sessions.push(child.clone());
+                    }
+                }
+            }
+            i += 1;
+        }
+    }
+    Ok(Some((sessions, job)))
+}
+
+/// The files the steps of `sessions` (of one turn, when `job` is given) wrote inside the
+/// project's directory (blocking: reads the steps files).
+pub(super) fn written_files(meta_dir: &Path, sessions: &[String], job: Option<&str>) -> ScopeFiles {
+    let mut out = ScopeFiles::default();
+    for sid in sessions {
+        let lines = match steps::read(&steps::steps_path(meta_dir, sid)) {
+            Ok(lines) => lines,
+            Err(e) => {
+                out.notes.push(format!(
+                    "The steps of chat {} could not be read ({e}), so its files are missing here.",
+                    short(sid)
+                ));
+                continue;
+            }
+        };
+        let mut gap = false;
+        let mut unscanned = 0;
+        for line in lines {
+            match line {
+                Line::Gap { .. } => gap = true,
+                Line::Step(step) => {
+                    if job.is_some_and(|j| j != step.job_id) {
+                        continue;
+                    }
+                    if step.scan.is_some() {
+                        unscanned += 1;
+                    }
+                    for f in &step.files {
+                        if f.role == Role::Write && !f.path.starts_with('/') && !f.path.is_empty() {
+                            out.paths.insert(f.path.clone());
+                        }
+                    }
+                }
+            }
+        }
+        if gap {
+            out.notes.push(format!(
+                "Some tool calls of chat {} were not recorded (the recorder fell behind), so files it wrote may be missing here.",
+                short(sid)
+            ));
+        }
+        if unscanned > 0 {
+            out.notes.push(format!(
+                "{unscanned} tool call{} of chat {} had no before/after scan, so files {} wrote may be missing here.",
+                if unscanned == 1 { "" } else { "s" },
+                short(sid),
+                if unscanned == 1 { "it" } else { "they" }
+            ));
+        }
+    }
+    out
+}
+
+pub(super) fn short(id: &str) -> &str {
+    id.get(..8).unwrap_or(id)
+}
+
+/// The project and the scope's files (`None`: the whole project).
+pub(super) async fn resolve(
+    d: &Daemon,
+    user: &str,
+    slug: &str,
+    scope: &GitScope,
+) -> Result<(Project, Option<ScopeFiles>), ErrorBody> {
+    let project = d.project(slug)?;
+    let Some((sessions, job)) = scope_sessions(d, user, &project, scope).await? else {
+        return Ok((project, None));
+    };
+    let meta = project.meta_dir.clone();
+    let files = blocking(move || Ok(written_files(&meta, &sessions, job.as_deref()))).await?;
+    Ok((project, Some(files)))
+}
+
+pub(super) async fn blocking<T: Send + 'static>(
+    job: impl FnOnce() -> Result<T, ErrorBody> + Send + 'static,
+) -> Result<T, ErrorBody> {
+    tokio::task::spawn_blocking(job)
+        .await
+        .map_err(|e| internal(format!("the git request failed: {e}")))?
+}

@@ -1,0 +1,201 @@
+//! A prompted turn's start: a claude process for it (a pool slot, the release check, the
+//! spawn), its model, and the user's message on its stdin.
+
+use paddock_proto::{ChatEvent, Notice, NoticeKind};
+use serde_json::json;
+use tokio::sync::OwnedSemaphorePermit;
+
+use super::ending::{TurnEnd, cancelled, failure};
+use super::{ChatCmd, ChatTask, Live, hold_or_refuse};
+use crate::runner::Cmd;
+use crate::runner::background::Background;
+use crate::runner::process::{ClaudeEnv, ClaudeProcess, SessionStart, SpawnSpec};
+use crate::runner::translate::Translator;
+
+/// How a process for a turn is started, if one must be.
+#[derive(Debug, Clone)]
+pub(super) struct Launch {
+    /// The chat's transcript exists: resume it.
+    pub(super) on_disk: bool,
+    /// Give it the self-management tools (the depth gate's decision).
+    pub(super) manage: bool,
+    /// The model the turn runs on (`None`: the CLI's default).
+    pub(super) model: Option<String>,
+}
+
+impl ChatTask {
+    /// Runs one turn to its end. `Err` carries the closing frames of a turn that failed
+    /// before or outside the CLI's own `result`.
+    pub(super) async fn drive(
+        &mut self,
+        project: &crate::projects::Project,
+        job_id: &str,
+        message_id: &str,
+        text: &str,
+        launch: Launch,
+    ) -> Result<TurnEnd, Vec<ChatEvent>> {
+        // The tools are fixed when claude starts: a turn that needs another grant restarts
+        // the process (the chat resumes from its transcript).
+        if self
+            .live
+            .as_ref()
+            .is_some_and(|l| l.manage != launch.manage)
+        {
+            self.stop_process("its tools change for this turn").await;
+        }
+        if self.live.is_none() {
+            self.start_process(project, job_id, &launch).await?;
+        } else {
+            self.set_idle(false).await;
+        }
+        self.set_model(job_id, launch.model).await?;
+        self.send_message(message_id, text).await?;
+        self.read_turn(project, job_id, None).await
+    }
+
+    /// Starts claude for the turn, holding a pool slot: resuming the chat if its transcript
+    /// exists, with the agent tools the turn was granted.
+    async fn start_process(
+        &mut self,
+        project: &crate::projects::Project,
+        job_id: &str,
+        launch: &Launch,
+    ) -> Result<(), Vec<ChatEvent>> {
+        let cfg = self.ctx.cfg.clone();
+        let on_disk = launch.on_disk
+            || self
+                .ctx
+                .state
+                .folder_of(project)
+                .join(format!("{}.jsonl", self.session_id))
+                .exists();
+        let token = self
+            .ctx
+            .state
+            .agents
+            .issue(&self.session_id, &project.slug, launch.manage);
+        let permit = self.acquire_slot(job_id).await?;
+        // Checked holding the slot, so the pool's order is that of the turns.
+        if let Err(refusal) = self
+            .ctx
+            .releases
+            .check(&cfg.claude_bin, &cfg.claude_env)
+            .await
+        {
+            return Err(failure(NoticeKind::Info, refusal));
+        }
+        let spec = SpawnSpec {
+            claude_bin: cfg.claude_bin.clone(),
+            cwd: project.agent_dir.clone(),
+            session: if on_disk {
+                SessionStart::Resume(self.session_id.clone())
+            } else {
+                SessionStart::New(self.session_id.clone())
+            },
+            model: launch.model.clone(),
+            env: ClaudeEnv::of(&cfg),
+            mcp_config: crate::agent::write_mcp_config(
+                &cfg,
+                &self.session_id,
+                &token,
+                launch.manage,
+                &crate::user_mcp::extra_servers(&cfg.user_mcp, cfg.browser_mcp, &project.agent_dir)
+                    .0,
+            )
+            .map(|p| p.to_string_lossy().into_owned()),
+            records: crate::runner::survivors::Records::new(&cfg.data_dir),
+            stdin_stall: cfg.stdin_stall,
+        };
+        let proc = ClaudeProcess::spawn(&spec, permit)
+            .await
+            .map_err(|e| failure(NoticeKind::Crashed, e.to_string()))?;
+        self.live = Some(Live {
+            proc,
+            translator: Translator::new(),
+            model: launch.model.clone(),
+            manage: launch.manage,
+            background: Background::default(),
+        });
+        Ok(())
+    }
+
+    /// Switches the live process to the turn's model, if it names another.
+    async fn set_model(
+        &mut self,
+        job_id: &str,
+        model: Option<String>,
+    ) -> Result<(), Vec<ChatEvent>> {
+        let Some(live) = self.live.as_mut() else {
+            return Err(failure(NoticeKind::Crashed, "no claude process".into()));
+        };
+        if model.is_some() && model != live.model {
+            let set = json!({"type": "control_request", "request_id": format!("model-{job_id}"),
+                "request": {"subtype": "set_model", "model": model}});
+            if let Err(e) = live.proc.send(&set) {
+                return Err(self.lost_process(e.to_string()).await);
+            }
+            live.model = model;
+        }
+        Ok(())
+    }
+
+    /// Writes the user's message (with its attachments) to claude's stdin.
+    async fn send_message(&mut self, message_id: &str, text: &str) -> Result<(), Vec<ChatEvent>> {
+        let content =
+            crate::attachments::content(text, &crate::attachments::dir(&self.ctx.cfg.data_dir));
+        let msg = json!({
+            "type": "user",
+            "message": {"role": "user", "content": content},
+            "parent_tool_use_id": null,
+            "session_id": self.session_id,
+            "uuid": message_id,
+        });
+        let Some(live) = self.live.as_mut() else {
+            return Err(failure(NoticeKind::Crashed, "no claude process".into()));
+        };
+        if let Err(e) = live.proc.send(&msg) {
+            return Err(self.lost_process(e.to_string()).await);
+        }
+        Ok(())
+    }
+
+    /// Waits for a pool permit, handling cancel and shutdown meanwhile.
+    async fn acquire_slot(&mut self, job_id: &str) -> Result<OwnedSemaphorePermit, Vec<ChatEvent>> {
+        if let Ok(p) = self.ctx.pool.clone().try_acquire_owned() {
+            return Ok(p);
+        }
+        // An idle process is reaped for this turn: it waits only for that one to stop.
+        if !self.ctx.ask(Cmd::Wait).await {
+            let max = self.ctx.cfg.max_processes;
+            self.emit(ChatEvent::Notice(Notice {
+                kind: NoticeKind::Info,
+                message: format!(
+                    "waiting for a free claude process (all {max} are busy; max_processes sets the bound)"
+                ),
+            }))
+            .await;
+        }
+        let pool = self.ctx.pool.clone();
+        let acquire = pool.acquire_owned();
+        tokio::pin!(acquire);
+        let result = loop {
+            tokio::select! {
+                permit = &mut acquire => break permit.map_err(|_| cancelled("the daemon is shutting down")),
+                () = self.ctx.shutdown.cancelled() => break Err(cancelled("the daemon is shutting down")),
+                cmd = self.rx.recv() => match cmd {
+                    Some(ChatCmd::Cancel { job_id: want, reply }) => {
+                        let hit = want.as_deref().is_none_or(|w| w == job_id);
+                        let _ = reply.send(hit);
+                        if hit {
+                            break Err(cancelled("cancelled while waiting for a claude process"));
+                        }
+                    }
+                    Some(ChatCmd::Turn(job)) => hold_or_refuse(&mut self.pending, &self.session_id, *job),
+                    Some(ChatCmd::Reap) | None => {}
+                },
+            }
+        };
+        self.ctx.tell(Cmd::Waited).await;
+        result
+    }
+}
