@@ -198,7 +198,7 @@ impl Approvals {
 /// `always` also adds each approval's `always_rule` (scoped to the call: `Bash(mkdir:*)`, never
 /// the whole of Bash) to its project's `allowed_tools`. Every client hears of it.
 pub async fn answer_request(
-    d: &crate::daemon::Daemon,
+    d: &crate::handles::Daemon,
     a: paddock_proto::ApprovalAnswer,
 ) -> Result<paddock_proto::Updated, paddock_proto::ErrorBody> {
     use paddock_proto::{ErrorBody, ErrorCode};

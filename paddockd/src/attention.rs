@@ -17,9 +17,9 @@ use std::sync::Arc;
 use paddock_proto::{Attention, AttentionKind, Origin, RunStatus};
 use tokio_util::task::TaskTracker;
 
-use crate::daemon::Daemon;
-use crate::state::TurnEnded;
-use crate::turn_ends::{Follower, Next};
+use crate::handles::Daemon;
+
+use crate::turn_ends::{Follower, Next, TurnEnded};
 
 /// Starts the follower on `tracker`; it stops with the daemon.
 pub fn spawn(d: &Arc<Daemon>, tracker: &TaskTracker) {

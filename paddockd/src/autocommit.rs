@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use tokio_util::task::TaskTracker;
 
-use crate::daemon::Daemon;
+use crate::handles::Daemon;
 use crate::turn_ends::{Follower, Next};
 
 /// How long after a turn's end its project's chats are committed.

@@ -15,7 +15,7 @@ use paddock_proto::{
     Imported, Origin, Transcript, TranscriptEntry, Updated,
 };
 
-use crate::daemon::{Daemon, project_error};
+use crate::handles::{Daemon, project_error};
 use crate::index::IndexedChat;
 use crate::projects::Project;
 use crate::state::{ms_of, now_ms};
@@ -110,7 +110,7 @@ impl Joined {
         ChatSummary {
             session_id: c.session_id.clone(),
             project_slug: project_slug.to_owned(),
-            title: display_title(chat_title(c, prov), sid),
+            title: display_title(crate::state::chat_title(c, prov), sid),
             origin: prov.map_or(Origin::Human, |p| p.origin),
             depth: prov.map_or(0, |p| p.depth),
             parent_session_id: prov.and_then(|p| p.parent_session_id.clone()),
@@ -203,15 +203,6 @@ fn inferred_parent(injections: Option<&[Injection]>) -> Option<ChatRef> {
         }),
         _ => None,
     })
-}
-
-/// A chat's title as the index has it, with its creation name in between: the custom title,
-/// else the name it was created with (`create_chat`'s `name`), else the first prompt.
-pub(crate) fn chat_title<'a>(c: &'a IndexedChat, prov: Option<&'a RunProvenance>) -> &'a str {
-    c.custom_title
-        .as_deref()
-        .or(prov.and_then(|p| p.title.as_deref()))
-        .unwrap_or(&c.title)
 }
 
 /// A chat's title: its custom title or first prompt, on one line; its id when it has neither.

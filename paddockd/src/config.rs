@@ -11,8 +11,19 @@ use serde::Deserialize;
 
 use crate::chat_links::TranscriptMode;
 
+pub mod curation;
+mod git_identity;
+pub mod management;
+mod paths;
 mod values;
+pub mod ws;
+pub use git_identity::GitIdentity;
+pub use paths::{projects_dir, workspace_dir};
 pub use values::{FLAG_WORDS, Flag, parse_flag};
+
+/// How long a write to claude's stdin may make no progress before claude counts as not
+/// reading (and the writer gives up, closing stdin): [`Config::stdin_stall`]'s default.
+pub const STDIN_STALL: Duration = Duration::from_secs(30);
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -89,13 +100,13 @@ struct FileConfig {
     attachments_types: Option<String>,
     browser_mcp: Option<Flag>,
     ws_listen: Option<String>,
-    ws_auth: Option<crate::websocket::WsAuth>,
+    ws_auth: Option<ws::WsAuth>,
     ws_token_file: Option<PathBuf>,
     ws_trusted_header: Option<String>,
     mcp_listen: Option<String>,
     mcp_instance_id: Option<String>,
-    mcp_trusted_proxies: Option<crate::management::Listed>,
-    mcp_clients: Option<std::collections::BTreeMap<String, crate::management::ClientFile>>,
+    mcp_trusted_proxies: Option<management::Listed>,
+    mcp_clients: Option<std::collections::BTreeMap<String, management::ClientFile>>,
     net_header_timeout_ms: Option<u64>,
     net_waiting_per_peer: Option<usize>,
 }
@@ -516,7 +527,7 @@ pub struct Config {
     /// Commit projects' `.chats` in the data directory's repository (`autocommit.rs`).
     pub commit_chats: bool,
     /// Who the daemon's own commits are by (`git_author_*`); unset: git's configuration.
-    pub git_identity: crate::git::Identity,
+    pub git_identity: GitIdentity,
     /// How a chat's `claude` lives (a project's `drive_mode` wins).
     pub drive_mode: DriveMode,
     /// The sweeper (`sweeper/`).
@@ -526,11 +537,11 @@ pub struct Config {
     pub sweeper_sessions: usize,
     pub sweeper_budget_bytes: usize,
     /// The curation budgets (`curation_*_max_tokens`); a project's `project.toml` may override.
-    pub curation: crate::sweeper::files::Budgets,
+    pub curation: curation::Budgets,
     /// The WebSocket listener (`websocket.rs`): the `ws_*` keys.
-    pub ws: crate::websocket::WsConfig,
+    pub ws: ws::WsConfig,
     /// The management endpoint (`management/`): `mcp_listen` and `[mcp_clients.NAME]`.
-    pub management: crate::management::ManagementConfig,
+    pub management: management::ManagementConfig,
     /// Connections to both network endpoints before they show a credential (`admission.rs`):
     /// `net_header_timeout_ms`, `net_waiting_per_peer`.
     pub net: crate::admission::Limits,
@@ -563,7 +574,7 @@ impl Config {
             idle_timeout: Duration::from_secs(600),
             shutdown_grace: Duration::from_millis(5000),
             interrupt_grace: Duration::from_millis(5000),
-            stdin_stall: crate::runner::process::STDIN_STALL,
+            stdin_stall: STDIN_STALL,
             claude_max_retries: 3,
             default_model: None,
             allowed_tools: Vec::new(),
@@ -588,20 +599,20 @@ impl Config {
             usage_limit_resume: false,
             // Off for embedding (tests); `Config::load` turns it on unless configured off.
             commit_chats: false,
-            git_identity: crate::git::Identity::default(),
+            git_identity: GitIdentity::default(),
             drive_mode: DriveMode::Session,
             sweeper: false,
             sweeper_model: "claude-haiku-4-5".into(),
             sweeper_min_interval: Duration::from_secs(300),
             sweeper_sessions: 6,
             sweeper_budget_bytes: 48_000,
-            curation: crate::sweeper::files::Budgets::default(),
+            curation: curation::Budgets::default(),
             mcp_bin: None,
             user_mcp: crate::user_mcp::UserMcp::default(),
             browser_mcp: false,
             attachments: crate::attachments::Limits::default(),
-            ws: crate::websocket::WsConfig::default(),
-            management: crate::management::ManagementConfig::default(),
+            ws: ws::WsConfig::default(),
+            management: management::ManagementConfig::default(),
             net: crate::admission::Limits::default(),
         }
     }
@@ -747,7 +758,7 @@ impl Config {
             pick::<String>(&env, key, file)
                 .map(|v| v.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()))
         };
-        cfg.git_identity = crate::git::Identity {
+        cfg.git_identity = GitIdentity {
             name: identity_part("git_author_name", file.git_author_name)?,
             email: identity_part("git_author_email", file.git_author_email)?,
         };
@@ -841,12 +852,12 @@ impl Config {
         if let Some(h) = pick::<String>(&env, "ws_trusted_header", file.ws_trusted_header)? {
             cfg.ws.trusted_header = h;
         }
-        if let Some(v) = env(crate::websocket::ALLOW_OPEN_ENV) {
+        if let Some(v) = env(ws::ALLOW_OPEN_ENV) {
             cfg.ws.dangerously_allow_open = match parse_flag(&v) {
                 Some(b) => b,
                 None => {
                     return Err(ConfigError::Env {
-                        var: crate::websocket::ALLOW_OPEN_ENV.into(),
+                        var: ws::ALLOW_OPEN_ENV.into(),
                         value: v,
                         message: format!("expected {FLAG_WORDS}"),
                     });
@@ -885,16 +896,16 @@ impl Config {
         }
         if let Some(listed) = pick(&env, "mcp_trusted_proxies", file.mcp_trusted_proxies)? {
             cfg.management.trusted_proxies = Some(
-                crate::management::trusted_from(&listed)
+                management::trusted_from(&listed)
                     .map_err(|e| ConfigError::Invalid(e.to_string()))?,
             );
         }
         if let Some(tables) = file.mcp_clients {
-            cfg.management.allow = crate::management::allow_from_file(&tables)
+            cfg.management.allow = management::allow_from_file(&tables)
                 .map_err(|e| ConfigError::Invalid(e.to_string()))?;
-            cfg.management.scopes = crate::management::scopes_from_file(&tables)
+            cfg.management.scopes = management::scopes_from_file(&tables)
                 .map_err(|e| ConfigError::Invalid(e.to_string()))?;
-            cfg.management.clients = crate::management::clients_from_file(
+            cfg.management.clients = management::clients_from_file(
                 tables,
                 file_path.as_deref().and_then(Path::parent),
                 dirs.as_ref().map(directories::BaseDirs::home_dir),
@@ -962,7 +973,7 @@ impl Config {
                 self.curation.claudemd_tokens,
             ),
         ] {
-            crate::sweeper::files::check(key, tokens).map_err(ConfigError::Invalid)?;
+            curation::check(key, tokens).map_err(ConfigError::Invalid)?;
         }
         if self.max_processes == 0 {
             return Err(ConfigError::Invalid(
@@ -1056,47 +1067,6 @@ impl std::str::FromStr for DriveMode {
             "batch" => Ok(Self::Batch),
             _ => Err(format!("expected `session` or `batch`, not {s:?}")),
         }
-    }
-}
-
-impl Config {
-    /// paddockd's own state, which no request or tool reads (`confine.rs`).
-    pub fn private_state(&self) -> crate::confine::Private {
-        let cfg = self;
-        let mut roots = vec![
-            cfg.data_dir.clone(),
-            cfg.claude_home.clone(),
-            cfg.log.clone(),
-            // The socket's folder holds the socket and its lock (`listener.rs`); the folder
-            // itself may be a shared one the user named.
-            cfg.socket.clone(),
-            cfg.socket.with_extension("lock"),
-            cfg.ws
-                .token_file
-                .clone()
-                .unwrap_or_else(|| cfg.data_dir.join(crate::websocket::TOKEN_FILE)),
-        ];
-        roots.extend(cfg.config_file.clone());
-        for token in cfg.management.clients.values() {
-            if let crate::management::ClientToken::File(path) = token {
-                roots.push(path.clone());
-            }
-        }
-        let open = vec![
-            crate::projects::projects_dir(&cfg.data_dir),
-            crate::projects::workspace_dir(&cfg.data_dir),
-        ];
-        crate::confine::Private::new(roots, open)
-    }
-
-    /// The folders paddockd and its agents write to: the data folder, the Claude home, and the
-    /// user's own Claude home in host mode (where the transcripts are then).
-    pub fn written_folders(&self) -> Vec<PathBuf> {
-        let mut out = vec![self.data_dir.clone(), self.claude_home.clone()];
-        if self.transcripts == TranscriptMode::Host {
-            out.push(self.host_claude_home.clone());
-        }
-        out
     }
 }
 
@@ -1333,7 +1303,7 @@ mod tests {
 
     #[test]
     fn websocket_keys_and_bind_safety() {
-        use crate::websocket::WsAuth;
+        use ws::WsAuth;
         let cfg = load(None, &[]).unwrap();
         assert_eq!(cfg.ws.listen, None);
         assert_eq!(cfg.ws.auth, WsAuth::Token);
@@ -1421,7 +1391,7 @@ mod tests {
             cfg.management.listen,
             Some("127.0.0.1:7778".parse().unwrap())
         );
-        use crate::management::ClientToken;
+        use management::ClientToken;
         assert_eq!(
             cfg.management.clients["laptop"],
             ClientToken::File(dir.path().join("laptop.token"))
@@ -1491,7 +1461,7 @@ mod tests {
         let cfg = load(None, &[]).unwrap();
         assert!(cfg.attachments.enabled);
         assert!(cfg.recovery_surface);
-        assert_eq!(cfg.git_identity, crate::git::Identity::default());
+        assert_eq!(cfg.git_identity, GitIdentity::default());
         assert_eq!(
             (cfg.sweeper_sessions, cfg.sweeper_budget_bytes),
             (6, 48_000)

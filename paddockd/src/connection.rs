@@ -25,7 +25,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use crate::daemon::Daemon;
+use crate::handles::Daemon;
 use crate::hub::{ClientId, ClientSink, Line, RESYNC_QUEUE};
 use crate::runner::TurnRequest;
 
@@ -429,20 +429,20 @@ impl Connection {
                         projects: ps.iter().map(crate::projects::Project::info).collect(),
                     })
                 })
-                .map_err(crate::daemon::project_error),
-            Request::ProjectCreate(p) => crate::projects::ops::create(&d, p)
-                .await
-                .map(Reply::Project),
-            Request::ProjectUpdate(u) => crate::projects::ops::update(&d, u)
-                .await
-                .map(Reply::Project),
-            Request::ProjectDelete(r) => crate::projects::ops::delete(&d, r)
+                .map_err(crate::handles::project_error),
+            Request::ProjectCreate(p) => {
+                crate::project_ops::create(&d, p).await.map(Reply::Project)
+            }
+            Request::ProjectUpdate(u) => {
+                crate::project_ops::update(&d, u).await.map(Reply::Project)
+            }
+            Request::ProjectDelete(r) => crate::project_ops::delete(&d, r)
                 .await
                 .map(Reply::ProjectDeleted),
-            Request::ProjectPromote(r) => crate::projects::ops::promote(&d, r)
-                .await
-                .map(Reply::Project),
-            Request::ProjectOverviewRequest(r) => crate::projects::ops::overview(&d, &self.user, r)
+            Request::ProjectPromote(r) => {
+                crate::project_ops::promote(&d, r).await.map(Reply::Project)
+            }
+            Request::ProjectOverviewRequest(r) => crate::project_ops::overview(&d, &self.user, r)
                 .await
                 .map(|o| Reply::ProjectOverview(Box::new(o))),
             Request::DaemonStatus => Ok(Reply::Status(d.status().await)),

@@ -3,90 +3,20 @@
 
 use std::future::Future;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::Context;
 use interprocess::local_socket::traits::tokio::Listener as _;
-use paddock_proto::{
-    ControlMessage, DaemonStatus, ErrorBody, ErrorCode, PROTOCOL_VERSION, StopReason, Stopping,
-};
+use paddock_proto::{ControlMessage, StopReason, Stopping};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::config::Config;
-use crate::hub::{ClientId, Hub, HubLimits};
-use crate::projects::{Project, ProjectError, Projects};
+use crate::handles::Daemon;
+use crate::hub::{Hub, HubLimits};
+use crate::projects::Projects;
 use crate::runner::Runner;
 use crate::state::ChatState;
-
-/// What every connection shares. Each piece of mutable state has its own owner task behind
-/// its handle (`hub`, `runner`); the rest is read-only or filesystem-backed.
-pub struct Daemon {
-    pub cfg: Arc<Config>,
-    pub hub: Hub,
-    pub runner: Runner,
-    pub projects: Projects,
-    /// Sidecar stores, the chat index and the run log.
-    pub state: Arc<ChatState>,
-    /// Schedules and hooks: the armed schedules and the re-arm signal.
-    pub triggers: crate::triggers::Triggers,
-    /// Cancelled to shut the daemon down (signal or `daemon:shutdown`).
-    pub shutdown: CancellationToken,
-    /// Cancelled last, once turns have ended, to close client connections.
-    pub close_clients: CancellationToken,
-    started: Instant,
-    next_client: AtomicU64,
-}
-
-impl Daemon {
-    pub fn next_client_id(&self) -> ClientId {
-        self.next_client.fetch_add(1, Ordering::Relaxed)
-    }
-
-    /// A project by slug (`""` is the root workspace), as a protocol error if missing.
-    pub fn project(&self, slug: &str) -> Result<Project, ErrorBody> {
-        self.projects.get(slug).map_err(project_error)
-    }
-
-    pub async fn status(&self) -> DaemonStatus {
-        let snap = self.hub.snapshot().await;
-        let pool = self.runner.status().await;
-        DaemonStatus {
-            daemon_version: env!("CARGO_PKG_VERSION").to_owned(),
-            protocol_version: PROTOCOL_VERSION,
-            pid: std::process::id(),
-            uptime_secs: self.started.elapsed().as_secs(),
-            socket: self.cfg.socket.to_string_lossy().into_owned(),
-            data_dir: self.cfg.data_dir.to_string_lossy().into_owned(),
-            running: snap
-                .turns
-                .iter()
-                .filter(|t| t.running)
-                .map(crate::hub::TurnInfo::to_running_turn)
-                .collect(),
-            live_processes: pool.live_processes,
-            max_processes: pool.max_processes,
-            queued_turns: pool.queued_turns,
-            clients: snap.clients,
-            low_disk: crate::disk::low(&self.cfg.written_folders(), self.cfg.disk_floor_bytes),
-        }
-    }
-}
-
-pub fn project_error(e: ProjectError) -> ErrorBody {
-    let code = match &e {
-        ProjectError::InvalidSlug(_) | ProjectError::Invalid(_) | ProjectError::Clone(_) => {
-            ErrorCode::InvalidArgument
-        }
-        ProjectError::Exists(_) => ErrorCode::AlreadyExists,
-        ProjectError::NotFound(_) => ErrorCode::NotFound,
-        ProjectError::Io { .. } | ProjectError::Corrupt { .. } | ProjectError::Refused { .. } => {
-            ErrorCode::Internal
-        }
-    };
-    ErrorBody::new(code, e.to_string())
-}
 
 /// Prepares the data folders, refusing a Claude home that is the user's own.
 fn prepare(cfg: &Config) -> anyhow::Result<()> {
@@ -241,18 +171,14 @@ pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Res
         projects.clone(),
         token.clone(),
     ));
-    let daemon = Arc::new(Daemon {
-        cfg: cfg.clone(),
+    let daemon = Arc::new(Daemon::new(
+        cfg.clone(),
         hub,
         runner,
         projects,
-        state: state.clone(),
-        triggers: crate::triggers::Triggers::new(),
-        shutdown: token.clone(),
-        close_clients: CancellationToken::new(),
-        started: Instant::now(),
-        next_client: AtomicU64::new(1),
-    });
+        state.clone(),
+        token.clone(),
+    ));
     // The scheduler, the hook dispatcher and the file watcher; they stop on `token`.
     crate::triggers::spawn(&daemon, &background);
     // The sweeper (when configured on), following turn ends; it stops on `token` too.

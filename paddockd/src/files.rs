@@ -24,7 +24,7 @@ const SCAN_MAX: usize = 50_000;
 const SNIFF: usize = 8 * 1024;
 
 /// `files:list`.
-pub async fn list(d: &crate::daemon::Daemon, r: FilesList) -> Result<FileListing, ErrorBody> {
+pub async fn list(d: &crate::handles::Daemon, r: FilesList) -> Result<FileListing, ErrorBody> {
     let project = d.project(&r.project_slug)?;
     let root = project.agent_dir.clone();
     let slug = project.slug.clone();
@@ -49,7 +49,7 @@ pub async fn list(d: &crate::daemon::Daemon, r: FilesList) -> Result<FileListing
 }
 
 /// `files:read`.
-pub async fn read(d: &crate::daemon::Daemon, r: FilesRead) -> Result<FileText, ErrorBody> {
+pub async fn read(d: &crate::handles::Daemon, r: FilesRead) -> Result<FileText, ErrorBody> {
     let project = d.project(&r.project_slug)?;
     let root = project.agent_dir.clone();
     let slug = project.slug.clone();

@@ -17,7 +17,7 @@ use paddock_proto::{
     GitPushed, GitStatus, GitStatusRequest,
 };
 
-use crate::daemon::Daemon;
+use crate::handles::Daemon;
 
 /// The most diff text one reply carries.
 pub const DIFF_MAX_BYTES: usize = 2 * 1024 * 1024;

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use paddock_proto::{ErrorBody, ErrorCode, History, HistoryList, Origin, RunStatus, RunSummary};
 
-use crate::daemon::Daemon;
+use crate::handles::Daemon;
 use crate::state::{ms_of, now_ms};
 
 /// The read-state key of a user's "runs last seen" watermark. Not a UUID, so it can never
@@ -80,7 +80,7 @@ pub async fn list(d: &Daemon, user: &str, req: HistoryList) -> Result<History, E
     let slug_of_folder: HashMap<std::path::PathBuf, String> = d
         .projects
         .list()
-        .map_err(crate::daemon::project_error)?
+        .map_err(crate::handles::project_error)?
         .iter()
         .map(|p| (d.state.folder_of(p), p.slug.clone()))
         .collect();

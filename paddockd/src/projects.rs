@@ -17,16 +17,14 @@ use std::path::{Path, PathBuf};
 use paddock_proto::{ProjectInfo, ProjectStatus, TriggerSpec};
 use serde::{Deserialize, Deserializer, Serialize};
 
+use crate::config::{projects_dir, workspace_dir};
+
 pub mod edit;
-pub mod ops;
 pub mod repo;
 mod shadow;
 
 /// The file of a project's settings, in its metadata folder.
 pub const PROJECT_FILE: &str = "project.toml";
-
-/// One writer of `project.toml` at a time (across every project: writes are rare and small).
-static EDIT_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 #[derive(Debug, thiserror::Error)]
 pub enum ProjectError {
@@ -159,16 +157,6 @@ fn lenient_triggers<'de, D: Deserializer<'de>>(
         .collect())
 }
 
-/// Where the projects' folders live in the data directory.
-pub fn projects_dir(data_dir: &Path) -> PathBuf {
-    data_dir.join("projects")
-}
-
-/// The root workspace's folder in the data directory.
-pub fn workspace_dir(data_dir: &Path) -> PathBuf {
-    data_dir.join("workspace")
-}
-
 #[derive(Debug, Clone)]
 pub struct Project {
     pub slug: String,
@@ -219,10 +207,20 @@ impl Project {
     }
 }
 
-/// The project store: stateless over the filesystem, so it needs no owner task.
+/// The project store: stateless over the filesystem but for its two locks, so it needs no
+/// owner task. Clones share the locks; each daemon has its own.
 #[derive(Debug, Clone)]
 pub struct Projects {
     data_dir: PathBuf,
+    locks: std::sync::Arc<Locks>,
+}
+
+#[derive(Debug, Default)]
+struct Locks {
+    /// One writer of `project.toml` at a time (across every project: writes are rare and small).
+    edit: std::sync::Mutex<()>,
+    /// One project lifecycle change (create, promote, delete) at a time (`project_ops.rs`).
+    lifecycle: tokio::sync::Mutex<()>,
 }
 
 pub fn valid_slug(slug: &str) -> bool {
@@ -239,7 +237,14 @@ impl Projects {
     pub fn new(data_dir: &Path) -> Self {
         Self {
             data_dir: data_dir.to_path_buf(),
+            locks: std::sync::Arc::default(),
         }
+    }
+
+    /// Waits for the other lifecycle changes (create, promote, delete) to finish; the change
+    /// holds the guard while it works on the project's folders.
+    pub(crate) async fn one_lifecycle_change(&self) -> tokio::sync::MutexGuard<'_, ()> {
+        self.locks.lifecycle.lock().await
     }
 
     fn projects_dir(&self) -> PathBuf {
@@ -255,7 +260,7 @@ impl Projects {
     /// projects: `project.toml`, the curated OVERVIEW.md and CHANGELOG.md in the metadata
     /// folder, and CLAUDE.md in the agent directory (see [`crate::fsutil::remove_stale_temps`]).
     pub fn remove_stale_temps(&self, projects: &[Project]) {
-        use crate::sweeper::files::{CHANGELOG_FILE, CLAUDE_FILE, OVERVIEW_FILE};
+        use crate::config::curation::{CHANGELOG_FILE, CLAUDE_FILE, OVERVIEW_FILE};
         // Every folder, also one whose project.toml does not parse (a torn edit may be why).
         let Ok(slugs) = self.slugs() else { return };
         for slug in &slugs {
@@ -303,7 +308,9 @@ impl Projects {
         slug: &str,
         change: impl FnOnce(&mut toml_edit::DocumentMut) -> T,
     ) -> Result<T, ProjectError> {
-        let _one_writer = EDIT_LOCK
+        let _one_writer = self
+            .locks
+            .edit
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         // The project must exist, and its file must load now.

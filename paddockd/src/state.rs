@@ -5,10 +5,10 @@
 use std::path::PathBuf;
 
 use crate::config::Config;
-use crate::index::ChatIndex;
+use crate::index::{ChatIndex, IndexedChat};
 use crate::projects::Project;
 use crate::run_log::RunLog;
-use crate::stores::{StoreError, Stores};
+use crate::stores::{RunProvenance, StoreError, Stores};
 
 pub struct ChatState {
     pub stores: Stores,
@@ -32,21 +32,6 @@ pub struct ChatState {
     pub provenance: crate::provenance::Provenance,
     /// Revisions of the chat listings asked for, for `chat:list`'s deltas.
     pub listings: crate::listing::Listings,
-}
-
-/// A turn ended: what hooks react to.
-#[derive(Debug, Clone)]
-pub struct TurnEnded {
-    pub project_slug: String,
-    pub session_id: String,
-    pub job_id: String,
-    pub status: paddock_proto::RunStatus,
-    /// Who started the run.
-    pub origin: paddock_proto::Origin,
-    /// The trigger that started it, if one did (hooks never fire on their own turns).
-    pub trigger: Option<String>,
-    /// The chat's recorded parent (project, session), for `child_finished`.
-    pub parent: Option<(String, String)>,
 }
 
 impl ChatState {
@@ -103,8 +88,7 @@ impl ChatState {
     pub fn title(&self, session_id: &str) -> Option<String> {
         let chat = self.index.get(session_id)?;
         let prov = self.stores.run_provenance.get(session_id);
-        Some(crate::chats::chat_title(&chat, prov.as_ref()).to_owned())
-            .filter(|t| !t.trim().is_empty())
+        Some(chat_title(&chat, prov.as_ref()).to_owned()).filter(|t| !t.trim().is_empty())
     }
 
     /// A project another one shadows ([`Project::shadowed_by`]) reads from the link of its
@@ -145,6 +129,15 @@ impl ChatState {
             tracing::warn!(project = %project.slug, folder = %folder.display(), "cannot index the project's transcripts: {e}");
         }
     }
+}
+
+/// A chat's title as the index has it, with its creation name in between: the custom title,
+/// else the name it was created with (`create_chat`'s `name`), else the first prompt.
+pub(crate) fn chat_title<'a>(c: &'a IndexedChat, prov: Option<&'a RunProvenance>) -> &'a str {
+    c.custom_title
+        .as_deref()
+        .or(prov.and_then(|p| p.title.as_deref()))
+        .unwrap_or(&c.title)
 }
 
 /// Epoch milliseconds now.

@@ -15,7 +15,20 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use tokio::sync::watch;
 
-use crate::state::TurnEnded;
+/// A turn ended: what hooks react to.
+#[derive(Debug, Clone)]
+pub struct TurnEnded {
+    pub project_slug: String,
+    pub session_id: String,
+    pub job_id: String,
+    pub status: paddock_proto::RunStatus,
+    /// Who started the run.
+    pub origin: paddock_proto::Origin,
+    /// The trigger that started it, if one did (hooks never fire on their own turns).
+    pub trigger: Option<String>,
+    /// The chat's recorded parent (project, session), for `child_finished`.
+    pub parent: Option<(String, String)>,
+}
 
 /// Events kept for followers that have not read them yet (see the module's overflow policy).
 pub const MAX_KEPT: usize = 65_536;

@@ -13,22 +13,18 @@ const MAX_LINES: usize = 800;
 
 /// Files over [`MAX_LINES`] today, with their size: they may shrink, not grow.
 const OVERSIZE: &[(&str, usize)] = &[
-    ("paddockd/src/management/mod.rs", 1136),
-    ("paddockd/src/config.rs", 1143),
-    ("paddockd/src/chats.rs", 919),
-    ("paddockd/src/projects.rs", 844),
-    ("paddockd/src/websocket.rs", 802),
+    ("paddockd/src/config.rs", 1113),
+    ("paddockd/src/chats.rs", 910),
+    ("paddockd/src/projects.rs", 836),
 ];
 
 /// The largest import cycle among paddockd's top-level modules may have this many members
 /// (the goal is 4; it shrinks as services get narrow handles).
-const MAX_CYCLE: usize = 22;
+const MAX_CYCLE: usize = 13;
 
 /// Statics that hold mutable state shared by every daemon in one process (tests run several),
 /// as `file: name`; none may be added.
 const MUTABLE_STATICS: &[&str] = &[
-    "paddockd/src/projects.rs: EDIT_LOCK",
-    "paddockd/src/projects/ops.rs: LIFECYCLE",
     // The one thread claude is forked from: a parent-death signal follows the forking
     // thread, so it is one per process by design (runner/forker.rs).
     "paddockd/src/runner/forker.rs: FORKER",

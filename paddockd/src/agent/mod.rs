@@ -18,7 +18,7 @@ use paddock_proto::{
     AgentAuth, AgentCall, AgentResult, AgentTools, Attribution, ErrorBody, ErrorCode, Origin,
 };
 
-use crate::daemon::Daemon;
+use crate::handles::Daemon;
 use crate::projects::Project;
 use crate::runner::TurnRequest;
 use crate::stores::RunProvenance;

@@ -13,7 +13,7 @@ use paddock_proto::{
 use serde_json::{Value, json};
 
 use super::{FILE_SERVER, Identity, MANAGE_SERVER, MachineTurn, start_turn};
-use crate::daemon::Daemon;
+use crate::handles::Daemon;
 use crate::stores::RunProvenance;
 
 mod send_file;
@@ -303,7 +303,7 @@ pub(crate) async fn create_project(d: &Daemon, args: &Value) -> Result<String, S
         ),
         None => None,
     };
-    let p = crate::projects::ops::create(
+    let p = crate::project_ops::create(
         d,
         paddock_proto::ProjectCreate {
             slug,
@@ -455,7 +455,7 @@ pub async fn run(d: &Daemon, who: &Identity, call: &AgentCall) -> Result<String,
                 .unwrap_or(&who.project_slug)
                 .to_owned();
             let repo = need(args, "repo")?.trim().to_owned();
-            let p = crate::projects::ops::promote(d, paddock_proto::ProjectPromote { slug, repo })
+            let p = crate::project_ops::promote(d, paddock_proto::ProjectPromote { slug, repo })
                 .await
                 .map_err(|e| format!("Error promoting project: {}", e.message))?;
             Ok(

@@ -22,8 +22,8 @@ pub async fn commit_generated(
         .iter()
         .filter(|f| {
             [
-                crate::sweeper::files::OVERVIEW_FILE,
-                crate::sweeper::files::CHANGELOG_FILE,
+                crate::config::curation::OVERVIEW_FILE,
+                crate::config::curation::CHANGELOG_FILE,
             ]
             .contains(f)
         })

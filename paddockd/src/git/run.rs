@@ -8,18 +8,10 @@ use std::process::{Command, Output, Stdio};
 use paddock_proto::{ErrorBody, ErrorCode};
 
 use super::internal;
+pub use crate::config::GitIdentity as Identity;
 
 /// How long one git command may run.
 pub const GIT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
-
-/// Who the daemon's own commits are by (`git_author_name` / `git_author_email`): set on the
-/// child as `GIT_AUTHOR_*` and `GIT_COMMITTER_*`. What is unset comes from git's own
-/// configuration as before; the daemon never invents an identity.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Identity {
-    pub name: Option<String>,
-    pub email: Option<String>,
-}
 
 impl Identity {
     pub(super) fn apply(&self, cmd: &mut Command) {

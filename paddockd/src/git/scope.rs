@@ -4,7 +4,7 @@ use std::path::Path;
 
 use paddock_proto::{ChatScope, ErrorBody, GitScope};
 
-use crate::daemon::Daemon;
+use crate::handles::Daemon;
 use crate::projects::Project;
 use crate::provenance::steps::{self, Line, Role};
 

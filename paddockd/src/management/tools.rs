@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 
 use super::rpc::{ToolOutput, Tools};
 use crate::agent::{MachineTurn, start_turn};
-use crate::daemon::Daemon;
+use crate::handles::Daemon;
 use crate::stores::RunProvenance;
 
 /// Rows `list_chats` gives by default, and at most.
@@ -166,23 +166,6 @@ const SPECS: &[Spec] = &[
             }, "required": ["project", "name"]})
         },
     },
-];
-
-/// Every tool's name, in catalogue order (what `allow` entries are checked against).
-pub const NAMES: &[&str] = &[
-    "list_projects",
-    "list_chats",
-    "create_chat",
-    "send_message",
-    "read_chat",
-    "fork_chat",
-    "archive_chat",
-    "unarchive_chat",
-    "create_project",
-    "list_triggers",
-    "set_trigger",
-    "remove_trigger",
-    "run_trigger",
 ];
 
 /// The tools that start agents (which run tools on this machine) or clone repositories: the
@@ -623,12 +606,13 @@ async fn trigger_tool(h: &Host<'_>, tool: &str, args: &Value) -> Result<String, 
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+    use crate::config::management::TOOL_NAMES;
 
     #[test]
     fn management_tools_have_object_schemas_and_names_list_them() {
         let names: Vec<String> = catalogue().into_iter().map(|t| t.name).collect();
-        assert_eq!(names, NAMES);
-        assert!(RISKY.iter().all(|r| NAMES.contains(r)));
+        assert_eq!(names, TOOL_NAMES);
+        assert!(RISKY.iter().all(|r| TOOL_NAMES.contains(r)));
         for t in catalogue() {
             assert_eq!(t.input_schema["type"], "object", "{}", t.name);
         }

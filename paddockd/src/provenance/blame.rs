@@ -40,7 +40,7 @@ fn invalid(message: String) -> ErrorBody {
 }
 
 /// `provenance:blame`.
-pub async fn blame(d: &crate::daemon::Daemon, r: ProvenanceFile) -> Result<Blame, ErrorBody> {
+pub async fn blame(d: &crate::handles::Daemon, r: ProvenanceFile) -> Result<Blame, ErrorBody> {
     let (project, file) = super::resolve_file(d, &r)?;
     let state = d.state.clone();
     super::blocking(move || report(&state, &project, &file.rel, &file.path)).await

@@ -18,7 +18,7 @@ pub(super) fn invalid(message: String) -> ErrorBody {
 
 /// `provenance:file`.
 pub async fn file(
-    d: &crate::daemon::Daemon,
+    d: &crate::handles::Daemon,
     r: ProvenanceFile,
 ) -> Result<paddock_proto::Provenance, ErrorBody> {
     let (project, file) = resolve_file(d, &r)?;
@@ -43,7 +43,7 @@ pub(crate) async fn blocking<T: Send + 'static>(
 /// request names (`confine.rs`): nothing outside the project's directory, symlinks resolved,
 /// and never paddockd's own state.
 pub(crate) fn resolve_file(
-    d: &crate::daemon::Daemon,
+    d: &crate::handles::Daemon,
     r: &ProvenanceFile,
 ) -> Result<(Project, crate::confine::Confined), ErrorBody> {
     let project = match &r.project_slug {
@@ -98,14 +98,17 @@ pub(crate) fn hash_in_project(
 }
 
 /// The project whose directory holds an absolute path (the deepest one).
-pub(super) fn project_holding(d: &crate::daemon::Daemon, path: &str) -> Result<Project, ErrorBody> {
+pub(super) fn project_holding(
+    d: &crate::handles::Daemon,
+    path: &str,
+) -> Result<Project, ErrorBody> {
     let p = Path::new(path);
     if !p.is_absolute() {
         return Err(invalid(format!(
             "{path} is relative: name the project (-p) or give an absolute path"
         )));
     }
-    let projects = d.projects.list().map_err(crate::daemon::project_error)?;
+    let projects = d.projects.list().map_err(crate::handles::project_error)?;
     projects
         .into_iter()
         .filter(|proj| !rel_path(&proj.agent_dir, path).starts_with('/'))

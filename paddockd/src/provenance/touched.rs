@@ -13,7 +13,7 @@ use super::{blocking, label, short};
 
 /// `provenance:touched`.
 pub async fn touched(
-    d: &crate::daemon::Daemon,
+    d: &crate::handles::Daemon,
     r: ProvenanceTouched,
 ) -> Result<Touched, ErrorBody> {
     let project = d.project(&r.project_slug)?;

@@ -21,7 +21,9 @@ struct Fork {
 }
 
 /// The forker's queue. Unbounded, but each sender waits for its own answer, so it holds at
-/// most one request per chat task starting a process.
+/// most one request per chat task starting a process. Process-wide on purpose, the one static
+/// the daemon keeps: the thread must outlive every daemon in the process (tests run several),
+/// and it holds no state of theirs, only the forks they ask for.
 static FORKER: OnceLock<mpsc::Sender<Fork>> = OnceLock::new();
 
 fn forker() -> std::io::Result<mpsc::Sender<Fork>> {

@@ -32,9 +32,6 @@ const STDERR_TAIL: usize = 20;
 /// Lines waiting for claude's stdin. Overflow: `send` fails (claude is not reading), and the
 /// chat treats the process as lost.
 const STDIN_QUEUE: usize = 64;
-/// How long a write to claude's stdin may make no progress before claude counts as not
-/// reading (and the writer gives up, closing stdin): `Config::stdin_stall`'s default.
-pub const STDIN_STALL: Duration = Duration::from_secs(30);
 /// Bytes written to stdin at a time, each within the stall bound.
 const STDIN_CHUNK: usize = 64 * 1024;
 

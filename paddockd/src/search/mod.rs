@@ -39,7 +39,7 @@ use tokio_util::sync::{CancellationToken, DropGuard};
 pub use measure::large_vocabulary;
 pub use query::Query;
 
-use crate::daemon::{Daemon, project_error};
+use crate::handles::{Daemon, project_error};
 use crate::index::ChatIndex;
 use index::Table;
 use verify::{Candidate, rank, verify_ranked};

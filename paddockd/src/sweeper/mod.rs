@@ -38,11 +38,12 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::config::Config;
-use crate::daemon::Daemon;
+use crate::handles::Daemon;
 use crate::projects::{Project, Projects};
-use crate::state::{ChatState, TurnEnded};
+use crate::state::ChatState;
+
 use crate::stores::SweepState;
-use crate::turn_ends::{Follower, Next};
+use crate::turn_ends::{Follower, Next, TurnEnded};
 
 use self::batch::{BatchError, BatchSpec};
 use self::gate::Gate;
@@ -388,7 +389,8 @@ pub async fn sweep(ctx: &Ctx, slug: &str, sessions: &[String]) -> Outcome {
             String::new()
         }
     };
-    let budgets = files::Budgets::for_project(ctx.cfg.curation, slug, &project.file);
+    let budgets =
+        crate::config::curation::Budgets::for_project(ctx.cfg.curation, slug, &project.file);
     let today = chrono::Local::now().format("%Y-%m-%d").to_string();
     let text = prompt::build(&prompt::PromptInput {
         slug,
@@ -484,7 +486,7 @@ fn write_files(
     slug: &str,
     project: &Project,
     repo_backed: bool,
-    budgets: files::Budgets,
+    budgets: crate::config::curation::Budgets,
     reply: &prompt::Reply,
 ) -> Result<(Vec<&'static str>, Vec<&'static str>), SweepError> {
     let mut wrote = Vec::new();

@@ -8,7 +8,7 @@
 //! prompt's instructions (whose template holds the markers too) is no answer. A reply that
 //! breaks any of this is refused as a whole, so nothing of it is written.
 
-use super::files::{BYTES_PER_TOKEN, Budgets};
+use crate::config::curation::{BYTES_PER_TOKEN, Budgets};
 
 pub const OVERVIEW: &str = "<<<OVERVIEW>>>";
 pub const CHANGELOG: &str = "<<<CHANGELOG>>>";

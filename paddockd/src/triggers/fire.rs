@@ -19,7 +19,7 @@ use paddock_proto::{
 };
 
 use crate::agent::{MachineTurn, start_turn};
-use crate::daemon::Daemon;
+use crate::handles::Daemon;
 use crate::projects::Project;
 use crate::run_log::RunRecord;
 use crate::stores::{RunProvenance, SessionBindingStore, binding_key};

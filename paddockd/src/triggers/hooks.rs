@@ -31,9 +31,9 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use super::Loaded;
-use crate::daemon::Daemon;
-use crate::state::TurnEnded;
-use crate::turn_ends::{Follower, Next};
+use crate::handles::Daemon;
+
+use crate::turn_ends::{Follower, Next, TurnEnded};
 
 /// Changed paths a `file_changed` message names before "and N more".
 const LIST_PATHS: usize = 10;

@@ -32,7 +32,7 @@ use paddock_proto::{
 };
 use tokio_util::task::TaskTracker;
 
-use crate::daemon::{Daemon, project_error};
+use crate::handles::{Daemon, project_error};
 use crate::projects::{Project, ProjectError};
 use crate::stores::binding_key;
 use schedule::Armed;

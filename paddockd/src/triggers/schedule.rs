@@ -19,7 +19,7 @@ use paddock_proto::{MissedPolicy, TriggerKind, TriggerSpec};
 
 use super::spec::When;
 use super::{Loaded, Triggers};
-use crate::daemon::Daemon;
+use crate::handles::Daemon;
 
 /// The longest the scheduler sleeps before it looks at the project files again.
 pub const RESCAN: Duration = Duration::from_secs(60);

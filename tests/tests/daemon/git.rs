@@ -471,7 +471,7 @@ async fn the_daemons_commits_carry_the_configured_identity() {
         c.commit_chats = true;
         c.sweeper = true;
         c.sweeper_min_interval = Duration::from_secs(300);
-        c.git_identity = paddockd::git::Identity {
+        c.git_identity = paddockd::config::GitIdentity {
             name: Some("Paddock Bot".into()),
             email: Some("bot@example.com".into()),
         };

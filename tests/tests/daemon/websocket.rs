@@ -11,7 +11,7 @@ use paddock_proto::{
     ChatAction, ChatEvent, ChatSubscribe, ChatUpdate, ClientMessage, ControlMessage, ErrorCode,
     HubFrame, Outcome, PROTOCOL_VERSION, Reply, Request, ResyncReason, ServerMessage,
 };
-use paddockd::websocket::WsAuth;
+use paddockd::config::ws::WsAuth;
 use tokio::net::TcpStream;
 use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
@@ -39,7 +39,7 @@ async fn ws_daemon(auth: WsAuth) -> TestDaemon {
 }
 
 fn generated_token(d: &TestDaemon) -> String {
-    std::fs::read_to_string(d.cfg.data_dir.join(paddockd::websocket::TOKEN_FILE))
+    std::fs::read_to_string(d.cfg.data_dir.join(paddockd::config::ws::TOKEN_FILE))
         .unwrap()
         .trim()
         .to_owned()
@@ -240,7 +240,7 @@ async fn websocket_token_auth_then_a_streamed_turn_and_close_at_shutdown() {
     let d = ws_daemon(WsAuth::Token).await;
     let addr = ws_addr(&d).await;
     // The token was made at the first start, private to the user.
-    let token_file = d.cfg.data_dir.join(paddockd::websocket::TOKEN_FILE);
+    let token_file = d.cfg.data_dir.join(paddockd::config::ws::TOKEN_FILE);
     use std::os::unix::fs::PermissionsExt;
     let mode = std::fs::metadata(&token_file).unwrap().permissions().mode();
     assert_eq!(mode & 0o777, 0o600, "ws-token mode {mode:o}");
@@ -334,7 +334,7 @@ async fn websocket_token_from_a_named_file() {
     assert!(
         !d.cfg
             .data_dir
-            .join(paddockd::websocket::TOKEN_FILE)
+            .join(paddockd::config::ws::TOKEN_FILE)
             .exists()
     );
     let mut c = WsClient::connect(
@@ -458,7 +458,7 @@ fn run_config(dir: &Path) -> paddockd::Config {
 }
 
 /// The `ws_*` settings as the real loader reads them from these environment variables.
-fn ws_from_env(vars: &[(&str, &str)]) -> Result<paddockd::websocket::WsConfig, String> {
+fn ws_from_env(vars: &[(&str, &str)]) -> Result<paddockd::config::ws::WsConfig, String> {
     let map: HashMap<String, String> = vars
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))

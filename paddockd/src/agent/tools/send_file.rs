@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use crate::agent::Identity;
-use crate::daemon::Daemon;
+use crate::handles::Daemon;
 
 use super::arg;
 

@@ -170,7 +170,7 @@ impl ChatTask {
             .run_provenance
             .get(&self.session_id)
             .and_then(|p| p.parent_project.zip(p.parent_session_id));
-        state.turn_ends.push(crate::state::TurnEnded {
+        state.turn_ends.push(crate::turn_ends::TurnEnded {
             project_slug: turn.slug().to_owned(),
             session_id: self.session_id.clone(),
             job_id: job_id.clone(),

@@ -1,10 +1,11 @@
 //! The project requests that need the running daemon (`project:create`, `project:update`,
 //! `project:delete`, `project:promote`, `project:overview`): the filesystem work of
-//! [`super::Projects`] off the async threads, then what the daemon keeps about a project
+//! [`crate::projects::Projects`] off the async threads, then what the daemon keeps about a project
 //! brought in line: its `.chats` link and its index watch, its triggers, the clients' lists.
 //!
-//! Creating, promoting and deleting take one lock ([`LIFECYCLE`]), so two of them never work on
-//! the same folders at once (two promotes cloning into one checkout, a delete under a clone).
+//! Creating, promoting and deleting take the registry's one lifecycle lock
+//! ([`crate::projects::Projects::one_lifecycle_change`]), so two of them never work on the same folders
+//! at once (two promotes cloning into one checkout, a delete under a clone).
 
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
@@ -15,11 +16,8 @@ use paddock_proto::{
     ProjectFiles, ProjectInfo, ProjectOverview, ProjectPromote, ProjectRef, ProjectUpdate,
 };
 
-use super::{NewProject, Project};
-use crate::daemon::{Daemon, project_error};
-
-/// One project lifecycle change (create, promote, delete) at a time.
-static LIFECYCLE: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+use crate::handles::{Daemon, project_error};
+use crate::projects::{NewProject, Project};
 
 /// How long a forced delete waits for the project's interrupted turns to end.
 const CANCEL_WAIT: Duration = Duration::from_secs(30);
@@ -37,7 +35,7 @@ fn internal(what: &str, e: impl std::fmt::Display) -> ErrorBody {
 
 /// Runs blocking project work off the async threads.
 async fn blocking<T: Send + 'static>(
-    job: impl FnOnce() -> Result<T, super::ProjectError> + Send + 'static,
+    job: impl FnOnce() -> Result<T, crate::projects::ProjectError> + Send + 'static,
 ) -> Result<T, ErrorBody> {
     tokio::task::spawn_blocking(job)
         .await
@@ -57,7 +55,7 @@ async fn announce(d: &Daemon, slug: &str) {
 
 /// `project:create` (and the agents' `create_project`).
 pub async fn create(d: &Daemon, p: ProjectCreate) -> Result<ProjectInfo, ErrorBody> {
-    let _one = LIFECYCLE.lock().await;
+    let _one = d.projects.one_lifecycle_change().await;
     // Its agents would read (and claude reads its own directory without asking) what is there.
     if let Some(path) = &p.path
         && let Err(e @ crate::confine::Refused::Private(_)) =
@@ -127,7 +125,7 @@ pub async fn delete(d: &Daemon, r: ProjectDelete) -> Result<ProjectDeleted, Erro
             "the root workspace cannot be deleted",
         ));
     }
-    let _one = LIFECYCLE.lock().await;
+    let _one = d.projects.one_lifecycle_change().await;
     let project = d.project(&r.slug)?;
     let own_dir = project.has_own_dir();
     let files = match (r.files, own_dir) {
@@ -226,7 +224,12 @@ pub async fn delete(d: &Daemon, r: ProjectDelete) -> Result<ProjectDeleted, Erro
     // A late provenance write (a background subagent harvested after the settle) may have made
     // the folder again: it holds no project.toml then, only those records, which go too.
     d.state.provenance.settle(SETTLE_WAIT).await;
-    if project.meta_dir.is_dir() && !project.meta_dir.join(super::PROJECT_FILE).exists() {
+    if project.meta_dir.is_dir()
+        && !project
+            .meta_dir
+            .join(crate::projects::PROJECT_FILE)
+            .exists()
+    {
         tracing::warn!(project = %r.slug, "removing provenance records written after the delete");
         if let Err(e) = std::fs::remove_dir_all(&project.meta_dir) {
             tracing::warn!(project = %r.slug, "cannot remove {}: {e}", project.meta_dir.display());
@@ -286,7 +289,7 @@ pub async fn delete(d: &Daemon, r: ProjectDelete) -> Result<ProjectDeleted, Erro
 
 /// `project:promote` (and the agents' `promote_project`).
 pub async fn promote(d: &Daemon, r: ProjectPromote) -> Result<ProjectInfo, ErrorBody> {
-    promote_within(d, r, super::repo::CLONE_LIMIT).await
+    promote_within(d, r, crate::projects::repo::CLONE_LIMIT).await
 }
 
 async fn promote_within(
@@ -300,7 +303,7 @@ async fn promote_within(
             "in host mode a project's chats are your terminal history for its directory, which a promotion would leave behind; create a new project with the repository instead (`paddock project add SLUG --repo URL`)",
         ));
     }
-    let _one = LIFECYCLE.lock().await;
+    let _one = d.projects.one_lifecycle_change().await;
     // Turns running now (the asking agent's own, say) go on in the old directory, and so does
     // a `claude` kept alive idle; each writes through the old link into the same `.chats`.
     let before = d.project(&r.slug)?;
@@ -356,8 +359,8 @@ pub async fn overview(d: &Daemon, user: &str, r: ProjectRef) -> Result<ProjectOv
     let (overview, changelog) = tokio::task::spawn_blocking(move || {
         let read = |name: &str| read_capped(&meta.join(name));
         Ok::<_, std::io::Error>((
-            read(crate::sweeper::files::OVERVIEW_FILE)?,
-            read(crate::sweeper::files::CHANGELOG_FILE)?,
+            read(crate::config::curation::OVERVIEW_FILE)?,
+            read(crate::config::curation::CHANGELOG_FILE)?,
         ))
     })
     .await

@@ -1,0 +1,108 @@
+//! The handles every request handler shares today: the configuration, the session hub, the
+//! runner, the projects registry, the chat state and the triggers, with the shutdown tokens.
+//! The wiring (`daemon.rs`) builds one [`Daemon`] and hands it to the transports; nothing here
+//! knows the wiring, so a handler that takes a `&Daemon` does not depend on it.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use paddock_proto::{DaemonStatus, ErrorBody, ErrorCode, PROTOCOL_VERSION};
+use tokio_util::sync::CancellationToken;
+
+use crate::config::Config;
+use crate::hub::{ClientId, Hub};
+use crate::projects::{Project, ProjectError, Projects};
+use crate::runner::Runner;
+use crate::state::ChatState;
+
+/// What every connection shares. Each piece of mutable state has its own owner task behind
+/// its handle (`hub`, `runner`); the rest is read-only or filesystem-backed.
+pub struct Daemon {
+    pub cfg: Arc<Config>,
+    pub hub: Hub,
+    pub runner: Runner,
+    pub projects: Projects,
+    /// Sidecar stores, the chat index and the run log.
+    pub state: Arc<ChatState>,
+    /// Schedules and hooks: the armed schedules and the re-arm signal.
+    pub triggers: crate::triggers::Triggers,
+    /// Cancelled to shut the daemon down (signal or `daemon:shutdown`).
+    pub shutdown: CancellationToken,
+    /// Cancelled last, once turns have ended, to close client connections.
+    pub close_clients: CancellationToken,
+    started: Instant,
+    next_client: AtomicU64,
+}
+
+impl Daemon {
+    /// The shared handles, with no client yet and the triggers not armed.
+    pub fn new(
+        cfg: Arc<Config>,
+        hub: Hub,
+        runner: Runner,
+        projects: Projects,
+        state: Arc<ChatState>,
+        shutdown: CancellationToken,
+    ) -> Self {
+        Self {
+            cfg,
+            hub,
+            runner,
+            projects,
+            state,
+            triggers: crate::triggers::Triggers::new(),
+            shutdown,
+            close_clients: CancellationToken::new(),
+            started: Instant::now(),
+            next_client: AtomicU64::new(1),
+        }
+    }
+
+    pub fn next_client_id(&self) -> ClientId {
+        self.next_client.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// A project by slug (`""` is the root workspace), as a protocol error if missing.
+    pub fn project(&self, slug: &str) -> Result<Project, ErrorBody> {
+        self.projects.get(slug).map_err(project_error)
+    }
+
+    pub async fn status(&self) -> DaemonStatus {
+        let snap = self.hub.snapshot().await;
+        let pool = self.runner.status().await;
+        DaemonStatus {
+            daemon_version: env!("CARGO_PKG_VERSION").to_owned(),
+            protocol_version: PROTOCOL_VERSION,
+            pid: std::process::id(),
+            uptime_secs: self.started.elapsed().as_secs(),
+            socket: self.cfg.socket.to_string_lossy().into_owned(),
+            data_dir: self.cfg.data_dir.to_string_lossy().into_owned(),
+            running: snap
+                .turns
+                .iter()
+                .filter(|t| t.running)
+                .map(crate::hub::TurnInfo::to_running_turn)
+                .collect(),
+            live_processes: pool.live_processes,
+            max_processes: pool.max_processes,
+            queued_turns: pool.queued_turns,
+            clients: snap.clients,
+            low_disk: crate::disk::low(&self.cfg.written_folders(), self.cfg.disk_floor_bytes),
+        }
+    }
+}
+
+pub fn project_error(e: ProjectError) -> ErrorBody {
+    let code = match &e {
+        ProjectError::InvalidSlug(_) | ProjectError::Invalid(_) | ProjectError::Clone(_) => {
+            ErrorCode::InvalidArgument
+        }
+        ProjectError::Exists(_) => ErrorCode::AlreadyExists,
+        ProjectError::NotFound(_) => ErrorCode::NotFound,
+        ProjectError::Io { .. } | ProjectError::Corrupt { .. } | ProjectError::Refused { .. } => {
+            ErrorCode::Internal
+        }
+    };
+    ErrorBody::new(code, e.to_string())
+}
