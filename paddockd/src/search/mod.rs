@@ -14,7 +14,7 @@
 //!   then recent activity) → their transcripts read, best first, to find the matches.
 //! - [`measure`]: the index with a realistic vocabulary, for `cargo xtask bench`.
 //!
-//! The index is in memory only: it is rebuilt at every start (see ARCHITECTURE.md for the
+//! The index is in memory only: it is rebuilt at every start (`cargo xtask bench` measures the
 //! time and the memory at 10,000 chats), and searches answer meanwhile with what is indexed
 //! so far and the build's progress.
 
