@@ -12,11 +12,7 @@ use std::path::{Path, PathBuf};
 const MAX_LINES: usize = 800;
 
 /// Files over [`MAX_LINES`] today, with their size: they may shrink, not grow.
-const OVERSIZE: &[(&str, usize)] = &[
-    ("paddockd/src/config.rs", 1113),
-    ("paddockd/src/chats.rs", 910),
-    ("paddockd/src/projects.rs", 836),
-];
+const OVERSIZE: &[(&str, usize)] = &[];
 
 /// The largest import cycle among paddockd's top-level modules may have this many members
 /// (the goal is 4; it shrinks as services get narrow handles).
