@@ -50,6 +50,10 @@ pub struct FakeState {
     /// The session id this process works on (set once known).
     #[serde(default)]
     pub session_id: Option<String>,
+    /// When the process started, in nanoseconds since the Unix epoch: the order processes
+    /// started in. Pids are no order: they wrap (at 32768 on many machines) in a long run.
+    #[serde(default)]
+    pub started_ns: u64,
 }
 
 impl FakeState {
@@ -70,7 +74,13 @@ impl FakeState {
             env,
             children: Vec::new(),
             session_id,
+            started_ns: now_ns(),
         }
+    }
+
+    /// The order processes started in: by start time, then pid.
+    pub fn start_order(&self) -> (u64, u32) {
+        (self.started_ns, self.pid)
     }
 
     /// Whether argv holds `flag` immediately followed by `value`.
@@ -86,6 +96,12 @@ impl FakeState {
             .map(|w| w[1].as_str())
             .collect()
     }
+}
+
+fn now_ns() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX))
 }
 
 /// `<dir>/<pid>.json`.
@@ -125,7 +141,7 @@ pub fn read_state(dir: &Path, pid: u32) -> anyhow::Result<FakeState> {
     Ok(serde_json::from_str(&text)?)
 }
 
-/// Reads every state file in `dir`, ordered by pid.
+/// Reads every state file in `dir`, in the order the processes started.
 pub fn read_all_states(dir: &Path) -> anyhow::Result<Vec<FakeState>> {
     let mut states = Vec::new();
     for entry in std::fs::read_dir(dir)? {
@@ -142,7 +158,7 @@ pub fn read_all_states(dir: &Path) -> anyhow::Result<Vec<FakeState>> {
         };
         states.push(read_state(dir, pid)?);
     }
-    states.sort_by_key(|s| s.pid);
+    states.sort_by_key(FakeState::start_order);
     Ok(states)
 }
 
@@ -153,5 +169,30 @@ pub fn read_stdin_log(dir: &Path, pid: u32) -> anyhow::Result<Vec<String>> {
         Ok(text) => Ok(text.lines().map(str::to_owned).collect()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
         Err(e) => Err(anyhow::anyhow!("reading {}: {e}", path.display())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn processes_are_listed_in_the_order_they_started_even_when_pids_wrap() {
+        let dir = tempfile::tempdir().unwrap();
+        // The pid counter wrapped between the two: the later process has the smaller pid.
+        for (pid, started_ns) in [(32_000, 1_000), (300, 2_000)] {
+            let st = FakeState {
+                pid,
+                started_ns,
+                ..FakeState::default()
+            };
+            write_state(dir.path(), &st).unwrap();
+        }
+        let pids: Vec<u32> = read_all_states(dir.path())
+            .unwrap()
+            .iter()
+            .map(|s| s.pid)
+            .collect();
+        assert_eq!(pids, [32_000, 300]);
     }
 }

@@ -96,18 +96,13 @@ async fn wait_state(
         .unwrap()
 }
 
-/// The fake processes that were sweeps (one-shot, no transcript), oldest first by pid.
+/// The fake processes that were sweeps (one-shot, no transcript), in the order they started.
 fn sweeps(d: &TestDaemon) -> Vec<FakeState> {
-    let mut out: Vec<FakeState> = std::fs::read_dir(&d.state_dir)
+    paddock_tests::fake_claude::state::read_all_states(&d.state_dir)
+        .unwrap_or_default()
         .into_iter()
-        .flatten()
-        .flatten()
-        .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
-        .filter_map(|e| serde_json::from_str::<FakeState>(&read(&e.path())?).ok())
         .filter(|s| s.argv.iter().any(|a| a == "--no-session-persistence"))
-        .collect();
-    out.sort_by_key(|s| s.pid);
-    out
+        .collect()
 }
 
 /// The prompt a sweep process received.
