@@ -90,8 +90,9 @@ pub trait FrameSink: Send + 'static {
     /// Writes one encoded line (it ends in `\n`); may buffer until [`FrameSink::flush`].
     fn write_line(&mut self, line: &str) -> impl Future<Output = std::io::Result<()>> + Send;
     fn flush(&mut self) -> impl Future<Output = std::io::Result<()>> + Send;
-    /// The connection is over; `killed`: the daemon ended it (shutdown, or a client too slow
-    /// to keep up), rather than the client leaving. Last words, if the transport has any.
+    /// The connection is over; `killed`: the daemon cut it off (a client too slow to keep up),
+    /// rather than the client leaving or the daemon closing after delivering everything
+    /// queued. Last words, if the transport has any.
     fn finish(self, killed: bool) -> impl Future<Output = ()> + Send;
 }
 
@@ -111,7 +112,12 @@ pub async fn serve_client(
 ) {
     let (frames_tx, frames_rx) = mpsc::channel(d.cfg.client_queue);
     let (resync_tx, resync_rx) = mpsc::channel(RESYNC_QUEUE);
-    let kill = d.close_clients.child_token();
+    // Two ways for the daemon to end a connection. `kill` (this client only: too slow to keep
+    // up, or past its drain grace) stops the writer at once. `closing` (every client: the
+    // daemon is shutting down) only stops reading; the writer then delivers what is queued,
+    // within DRAIN_GRACE, so a client is always told `daemon:stopping` before the close.
+    let kill = CancellationToken::new();
+    let closing = d.close_clients.child_token();
     let sink = ClientSink {
         id,
         frames: frames_tx.clone(),
@@ -134,15 +140,17 @@ pub async fn serve_client(
         sink: Some(sink),
         greeted: false,
     };
-    conn.read_loop(&mut source, &kill).await;
+    conn.read_loop(&mut source, &kill, &closing).await;
     drop(conn);
-    // Deliver what is already queued (within DRAIN_GRACE), then leave the hub.
+    // Deliver what is already queued (within DRAIN_GRACE), then leave the hub. A writer stuck
+    // on a client that does not read is dropped: nothing else would ever free it.
     done.cancel();
     if tokio::time::timeout(DRAIN_GRACE, &mut writer)
         .await
         .is_err()
     {
         kill.cancel();
+        writer.abort();
         let _ = writer.await;
     }
     d.hub.unregister(id).await;
@@ -163,10 +171,16 @@ struct Connection {
 }
 
 impl Connection {
-    async fn read_loop(&mut self, source: &mut impl FrameSource, kill: &CancellationToken) {
+    async fn read_loop(
+        &mut self,
+        source: &mut impl FrameSource,
+        kill: &CancellationToken,
+        closing: &CancellationToken,
+    ) {
         loop {
             let frame = tokio::select! {
                 () = kill.cancelled() => return,
+                () = closing.cancelled() => return,
                 f = source.next_frame() => match f {
                     Some(f) => f,
                     None => return,

@@ -677,7 +677,7 @@ impl FrameSink for WsSink {
         let too_big = self.too_big.try_recv().ok();
         let (code, reason) = if too_big.is_some() {
             (CloseCode::Size, "message too big")
-        } else if killed && self.shutdown.is_cancelled() {
+        } else if self.shutdown.is_cancelled() {
             (CloseCode::Away, "paddockd is shutting down")
         } else if killed {
             (

@@ -82,3 +82,29 @@ async fn a_stop_on_purpose_is_told_to_every_client_before_the_close() {
     assert_eq!(stopping_reason(&seen), Some(StopReason::Signal), "{seen:?}");
     stopped.await.unwrap().unwrap();
 }
+
+/// The close at a stop drains each client's queue first: a client that was not reading when
+/// the daemon stopped (its socket full, many answers still queued) still gets them all, and
+/// `daemon:stopping`, before the end. A stop cut the writers off at once before, so a client
+/// whose writer had not yet run lost the stopping notice and took the stop for a crash (the
+/// TUI then started a new daemon).
+#[tokio::test]
+async fn a_client_behind_on_its_reads_at_a_stop_still_gets_everything_queued_and_the_stopping() {
+    let d = TestDaemon::start_with(|c| c.client_queue = 50_000).await;
+    let mut asker = d.client().await;
+    let mut behind = d.client().await;
+    // Far more answers than the socket holds, and none read yet.
+    let pings = 20_000;
+    for _ in 0..pings {
+        behind.send(Request::Ping).await;
+    }
+    assert_eq!(asker.request(Request::DaemonShutdown).await, Ok(Reply::Ack));
+    let seen = until_closed(&mut behind).await;
+    assert_eq!(
+        stopping_reason(&seen),
+        Some(StopReason::Requested),
+        "{} messages before the close",
+        seen.len()
+    );
+    d.stop().await.unwrap();
+}
