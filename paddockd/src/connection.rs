@@ -125,7 +125,7 @@ pub async fn serve_client(
         kill: kill.clone(),
     };
     let done = CancellationToken::new();
-    let mut writer = tokio::spawn(write_loop(
+    let mut writer = d.tasks.spawn(write_loop(
         out,
         frames_rx,
         resync_rx,

@@ -146,11 +146,17 @@ pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Res
     let cfg = Arc::new(cfg);
     let token = CancellationToken::new();
     let chat_tasks = TaskTracker::new();
-    let hub = Hub::spawn(HubLimits {
-        buffer_frames: cfg.hub_buffer_frames,
-        linger: cfg.hub_linger,
-    });
-    let state = Arc::new(ChatState::open(&cfg).context("cannot open the state folder")?);
+    // The owners of state (the hub, the index, the search) and each connection's writer: they
+    // end when their handles are dropped, after everything else.
+    let owners = TaskTracker::new();
+    let hub = Hub::spawn(
+        HubLimits {
+            buffer_frames: cfg.hub_buffer_frames,
+            linger: cfg.hub_linger,
+        },
+        &owners,
+    );
+    let state = Arc::new(ChatState::open(&cfg, &owners).context("cannot open the state folder")?);
     let startup_projects = projects.list().context("cannot list the projects")?;
     projects.remove_stale_temps(&startup_projects);
     let runner = Runner::spawn(
@@ -178,6 +184,7 @@ pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Res
         projects,
         state.clone(),
         token.clone(),
+        owners.clone(),
     ));
     // The scheduler, the hook dispatcher and the file watcher; they stop on `token`.
     crate::triggers::spawn(&daemon, &background);
@@ -252,6 +259,15 @@ pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Res
     connections.close();
     let _ = tokio::time::timeout(Duration::from_secs(2), connections.wait()).await;
     drop(bound);
+    // The owners end with their last handles.
+    drop((daemon, state));
+    owners.close();
+    if tokio::time::timeout(Duration::from_secs(2), owners.wait())
+        .await
+        .is_err()
+    {
+        tracing::warn!("the hub, index or search task did not end within 2 s of the shutdown");
+    }
     tracing::info!("paddockd stopped");
     Ok(())
 }

@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use paddock_proto::{DaemonStatus, ErrorBody, ErrorCode, PROTOCOL_VERSION};
 use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
 
 use crate::config::Config;
 use crate::hub::{ClientId, Hub};
@@ -31,6 +32,9 @@ pub struct Daemon {
     pub shutdown: CancellationToken,
     /// Cancelled last, once turns have ended, to close client connections.
     pub close_clients: CancellationToken,
+    /// Tasks that own a piece of state or serve a connection (the hub, the index, a
+    /// connection's writer): the shutdown waits for them last.
+    pub tasks: TaskTracker,
     started: Instant,
     next_client: AtomicU64,
 }
@@ -44,6 +48,7 @@ impl Daemon {
         projects: Projects,
         state: Arc<ChatState>,
         shutdown: CancellationToken,
+        tasks: TaskTracker,
     ) -> Self {
         Self {
             cfg,
@@ -54,6 +59,7 @@ impl Daemon {
             triggers: crate::triggers::Triggers::new(),
             shutdown,
             close_clients: CancellationToken::new(),
+            tasks,
             started: Instant::now(),
             next_client: AtomicU64::new(1),
         }

@@ -19,6 +19,7 @@ use paddock_proto::{
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
 
 /// A connected client, as a process-unique number.
 pub type ClientId = u64;
@@ -127,10 +128,10 @@ pub struct HubLimits {
 }
 
 impl Hub {
-    /// Starts the hub task; it ends when every handle is dropped.
-    pub fn spawn(limits: HubLimits) -> Self {
+    /// Starts the hub task on `tasks`; it ends when every handle is dropped.
+    pub fn spawn(limits: HubLimits, tasks: &TaskTracker) -> Self {
         let (tx, rx) = mpsc::channel(COMMAND_QUEUE);
-        tokio::spawn(HubTask::new(limits).run(rx));
+        tasks.spawn(HubTask::new(limits).run(rx));
         Self { tx }
     }
 
@@ -806,10 +807,13 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn replay_from_last_seq_and_aged_out_resync() {
-        let hub = Hub::spawn(HubLimits {
-            buffer_frames: 4,
-            linger: Duration::from_secs(60),
-        });
+        let hub = Hub::spawn(
+            HubLimits {
+                buffer_frames: 4,
+                linger: Duration::from_secs(60),
+            },
+            &TaskTracker::new(),
+        );
         hub.start_turn("p", "s", "j", "now".into()).await;
         for n in 0..6 {
             hub.emit("s", text(n)).await;
@@ -844,10 +848,13 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn slow_client_gets_resync_and_others_are_unaffected() {
-        let hub = Hub::spawn(HubLimits {
-            buffer_frames: 100,
-            linger: Duration::from_secs(60),
-        });
+        let hub = Hub::spawn(
+            HubLimits {
+                buffer_frames: 100,
+                linger: Duration::from_secs(60),
+            },
+            &TaskTracker::new(),
+        );
         let (slow, _slow_frames, mut slow_resync) = sink(1, 3);
         let (fast, mut fast_frames, _) = sink(2, 1000);
         hub.register(slow).await;
@@ -873,10 +880,13 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn finished_turn_lingers_then_is_evicted() {
-        let hub = Hub::spawn(HubLimits {
-            buffer_frames: 10,
-            linger: Duration::from_secs(60),
-        });
+        let hub = Hub::spawn(
+            HubLimits {
+                buffer_frames: 10,
+                linger: Duration::from_secs(60),
+            },
+            &TaskTracker::new(),
+        );
         hub.start_turn("p", "s", "j", "now".into()).await;
         hub.emit("s", text(1)).await;
         hub.end_turn("s", "j").await;

@@ -32,17 +32,21 @@ pub struct ChatState {
     pub provenance: crate::provenance::Provenance,
     /// Revisions of the chat listings asked for, for `chat:list`'s deltas.
     pub listings: crate::listing::Listings,
+    /// The daemon's tracked tasks, where the index and the search run.
+    tasks: tokio_util::task::TaskTracker,
 }
 
 impl ChatState {
-    pub fn open(cfg: &Config) -> Result<Self, StoreError> {
+    /// The state under the data folder; its owner tasks (the index's, the search's) run on
+    /// `tasks`.
+    pub fn open(cfg: &Config, tasks: &tokio_util::task::TaskTracker) -> Result<Self, StoreError> {
         let dir = cfg.data_dir.join("state");
         Ok(Self {
             stores: Stores::open(&dir)?,
             agents: crate::agent::AgentTokens::default(),
             approvals: crate::approvals::Approvals::default(),
             parking: crate::parking::Parking::default(),
-            index: ChatIndex::open(dir.join("chat-index.json")),
+            index: ChatIndex::open(dir.join("chat-index.json"), tasks),
             search: crate::search::SearchIndex::new(),
             runs: RunLog::open(dir.join("runs.jsonl")),
             claude_home: cfg.claude_home.clone(),
@@ -53,6 +57,7 @@ impl ChatState {
                 &cfg.claude_home,
             ),
             listings: crate::listing::Listings::new(),
+            tasks: tasks.clone(),
         })
     }
 
@@ -73,7 +78,7 @@ impl ChatState {
         self.ready.send_replace(true);
         // In the background, after the chat list is complete: searches meanwhile answer with
         // what is indexed so far.
-        self.search.start(&self.index);
+        self.search.start(&self.index, &self.tasks);
     }
 
     /// Waits until the start-up indexing is done: chat lists are complete from then on.

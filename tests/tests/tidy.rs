@@ -26,18 +26,6 @@ const MUTABLE_STATICS: &[&str] = &[
     "paddockd/src/runner/forker.rs: FORKER",
 ];
 
-/// paddockd's files with `tokio::spawn` calls the shutdown tracker does not know about, and how
-/// many; none may be added.
-const UNTRACKED_SPAWNS: &[(&str, usize)] = &[
-    ("paddockd/src/connection.rs", 1),
-    ("paddockd/src/hub.rs", 1),
-    ("paddockd/src/index/indexer.rs", 2),
-    ("paddockd/src/index/mod.rs", 1),
-    ("paddockd/src/runner/process.rs", 2),
-    ("paddockd/src/runner/release.rs", 1),
-    ("paddockd/src/search/mod.rs", 1),
-];
-
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -378,10 +366,8 @@ fn every_spawn_is_tracked() {
         found.values().sum::<usize>(),
         found.len()
     );
-    let listed: BTreeMap<&str, usize> = UNTRACKED_SPAWNS.iter().copied().collect();
     let problems: Vec<String> = found
         .iter()
-        .filter(|(p, n)| listed.get(p.as_str()).is_none_or(|max| *n > max))
         .map(|(p, n)| format!("{p}: {n} tokio::spawn; spawn on the shutdown TaskTracker instead"))
         .collect();
     assert!(problems.is_empty(), "{}", problems.join("\n"));

@@ -11,6 +11,7 @@ use std::time::Instant as StdInstant;
 
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Instant, MissedTickBehavior};
+use tokio_util::task::TaskTracker;
 use tracing::{debug, info, warn};
 
 use super::persist::{self, Loaded};
@@ -37,9 +38,19 @@ pub(super) enum Command {
     },
 }
 
-pub(super) fn spawn(shared: Arc<Shared>, options: IndexOptions, commands: mpsc::Receiver<Command>) {
-    tokio::spawn(async move {
-        Indexer::start(shared, options, commands).await.run().await;
+/// Starts the indexer on `tasks`; it ends when every handle (the command sender) is dropped.
+pub(super) fn spawn(
+    shared: Arc<Shared>,
+    options: IndexOptions,
+    commands: mpsc::Receiver<Command>,
+    tasks: &TaskTracker,
+) {
+    let own = tasks.clone();
+    tasks.spawn(async move {
+        Indexer::start(shared, options, commands, own)
+            .await
+            .run()
+            .await;
     });
 }
 
@@ -47,6 +58,8 @@ struct Indexer {
     shared: Arc<Shared>,
     options: IndexOptions,
     commands: mpsc::Receiver<Command>,
+    /// Where the background writes of the index file run.
+    tasks: TaskTracker,
     /// Paths named by file events, from the notify thread (bounded; see `Watches::new`).
     fs_events: mpsc::Receiver<Vec<PathBuf>>,
     overflow: Arc<Overflow>,
@@ -66,6 +79,7 @@ impl Indexer {
         shared: Arc<Shared>,
         options: IndexOptions,
         commands: mpsc::Receiver<Command>,
+        tasks: TaskTracker,
     ) -> Self {
         let path = shared.state_file.clone();
         let loaded = tokio::task::spawn_blocking(move || persist::load(&path))
@@ -108,6 +122,7 @@ impl Indexer {
             shared,
             options,
             commands,
+            tasks,
             fs_events,
             overflow,
             watches,
@@ -140,7 +155,7 @@ impl Indexer {
                 () = sleep_until(persist_due) => {
                     self.persist_due = None;
                     let shared = self.shared.clone();
-                    tokio::spawn(async move {
+                    self.tasks.spawn(async move {
                         if let Err(e) = shared.persist().await {
                             warn!(error = %e, "chat index: cannot persist");
                         }

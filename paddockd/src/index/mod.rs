@@ -30,6 +30,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio_util::task::TaskTracker;
 
 pub use digest::{Digest, context_limit};
 pub use persist::INDEX_VERSION;
@@ -176,6 +177,8 @@ pub struct ChatIndex {
 struct Handle {
     shared: Arc<Shared>,
     commands: mpsc::Sender<indexer::Command>,
+    /// The daemon's tracked tasks: the indexer runs there, and a command that cannot wait.
+    tasks: TaskTracker,
 }
 
 /// State shared by the handles and the indexer task. Only the indexer changes `tables`
@@ -219,11 +222,12 @@ impl ChatIndex {
     /// starts the indexer task; must be called within a tokio runtime. A missing, corrupt or
     /// other-version file is logged and means every watched folder is parsed again, with
     /// progress in the log.
-    pub fn open(state_file: PathBuf) -> Self {
-        Self::open_with(state_file, IndexOptions::default())
+    /// The index persisted at `state_file`; its indexer runs on `tasks`.
+    pub fn open(state_file: PathBuf, tasks: &TaskTracker) -> Self {
+        Self::open_with(state_file, IndexOptions::default(), tasks)
     }
 
-    pub fn open_with(state_file: PathBuf, options: IndexOptions) -> Self {
+    pub fn open_with(state_file: PathBuf, options: IndexOptions, tasks: &TaskTracker) -> Self {
         let (events, _) = broadcast::channel(EVENT_CAPACITY);
         let (touched, _) = broadcast::channel(TOUCHED_CAPACITY);
         let shared = Arc::new(Shared {
@@ -240,9 +244,13 @@ impl ChatIndex {
             persists: AtomicU64::new(0),
         });
         let (commands, rx) = mpsc::channel(COMMAND_CAPACITY);
-        indexer::spawn(shared.clone(), options, rx);
+        indexer::spawn(shared.clone(), options, rx, tasks);
         ChatIndex {
-            inner: Arc::new(Handle { shared, commands }),
+            inner: Arc::new(Handle {
+                shared,
+                commands,
+                tasks: tasks.clone(),
+            }),
         }
     }
 
@@ -280,7 +288,7 @@ impl ChatIndex {
         // Overflow policy: this cannot wait, so a full queue's send is handed to a task.
         if let Err(mpsc::error::TrySendError::Full(cmd)) = self.inner.commands.try_send(cmd) {
             let tx = self.inner.commands.clone();
-            tokio::spawn(async move { tx.send(cmd).await });
+            self.inner.tasks.spawn(async move { tx.send(cmd).await });
         }
     }
 

@@ -94,7 +94,11 @@ async fn watch_folder_indexes_fixtures_and_skips_non_chats() {
     let tmp = tempfile::tempdir().unwrap();
     let folder = tmp.path().join("proj");
     let n = copy_fixtures(&folder);
-    let index = ChatIndex::open_with(tmp.path().join("state/index.json"), options());
+    let index = ChatIndex::open_with(
+        tmp.path().join("state/index.json"),
+        options(),
+        &TaskTracker::new(),
+    );
     index.watch_folder(&folder).await.unwrap();
     let chats = index.chats_in(&folder);
     assert_eq!(chats.len(), n);
@@ -132,7 +136,11 @@ async fn an_appended_transcript_shows_up_through_notify() {
     let tmp = tempfile::tempdir().unwrap();
     let folder = tmp.path().join("proj");
     std::fs::create_dir_all(&folder).unwrap();
-    let index = ChatIndex::open_with(tmp.path().join("index.json"), options());
+    let index = ChatIndex::open_with(
+        tmp.path().join("index.json"),
+        options(),
+        &TaskTracker::new(),
+    );
     index.watch_folder(&folder).await.unwrap();
     let mut rx = index.subscribe();
 
@@ -177,6 +185,7 @@ async fn refresh_reads_a_file_now_and_sends_an_event() {
             coalesce: Duration::from_secs(3600),
             ..options()
         },
+        &TaskTracker::new(),
     );
     index.watch_folder(&folder).await.unwrap();
     let mut rx = index.subscribe();
@@ -211,7 +220,11 @@ async fn a_symlinked_folder_is_followed_and_repointed() {
     let link = project.join(".chats");
     std::os::unix::fs::symlink(&real1, &link).unwrap();
 
-    let index = ChatIndex::open_with(tmp.path().join("index.json"), options());
+    let index = ChatIndex::open_with(
+        tmp.path().join("index.json"),
+        options(),
+        &TaskTracker::new(),
+    );
     index.watch_folder(&link).await.unwrap();
     let mut rx = index.subscribe();
     let chats = index.chats_in(&link);
@@ -251,7 +264,11 @@ async fn a_symlinked_folder_is_followed_and_repointed() {
 async fn a_folder_that_appears_later_is_picked_up() {
     let tmp = tempfile::tempdir().unwrap();
     let folder = tmp.path().join("projects/-home-dev-x");
-    let index = ChatIndex::open_with(tmp.path().join("index.json"), options());
+    let index = ChatIndex::open_with(
+        tmp.path().join("index.json"),
+        options(),
+        &TaskTracker::new(),
+    );
     index.watch_folder(&folder).await.unwrap();
     assert!(index.chats_in(&folder).is_empty());
     let mut rx = index.subscribe();
@@ -276,6 +293,7 @@ async fn an_overflowing_event_queue_loses_nothing() {
             coalesce: Duration::from_millis(200),
             ..options()
         },
+        &TaskTracker::new(),
     );
     index.watch_folder(&folder).await.unwrap();
     let mut rx = index.subscribe();
@@ -298,14 +316,14 @@ async fn reloading_the_persisted_index_reads_nothing_unchanged() {
     let n = copy_fixtures(&folder);
     let state = tmp.path().join("state/chat-index.json");
 
-    let first = ChatIndex::open_with(state.clone(), options());
+    let first = ChatIndex::open_with(state.clone(), options(), &TaskTracker::new());
     first.watch_folder(&folder).await.unwrap();
     first.flush().await.unwrap();
     assert_eq!(first.stats().persists, 1);
     let chats = first.chats_in(&folder);
     drop(first);
 
-    let second = ChatIndex::open_with(state.clone(), options());
+    let second = ChatIndex::open_with(state.clone(), options(), &TaskTracker::new());
     second.watch_folder(&folder).await.unwrap();
     assert_eq!(second.stats().full_parses, 0);
     assert_eq!(second.stats().continued_parses, 0);
@@ -320,7 +338,7 @@ async fn reloading_the_persisted_index_reads_nothing_unchanged() {
     );
     second.flush().await.unwrap();
     drop(second);
-    let third = ChatIndex::open_with(state, options());
+    let third = ChatIndex::open_with(state, options(), &TaskTracker::new());
     third.watch_folder(&folder).await.unwrap();
     assert_eq!(third.stats().full_parses, 0);
     assert_eq!(third.stats().continued_parses, 1);
@@ -336,7 +354,7 @@ async fn folders_not_watched_again_are_kept_until_forgotten() {
         append(&f.join(format!("{}.jsonl", sid())), &prompt_line("x"));
     }
     let state = tmp.path().join("chat-index.json");
-    let first = ChatIndex::open_with(state.clone(), options());
+    let first = ChatIndex::open_with(state.clone(), options(), &TaskTracker::new());
     first.watch_folder(&a).await.unwrap();
     first.watch_folder(&b).await.unwrap();
     first.flush().await.unwrap();
@@ -350,7 +368,7 @@ async fn folders_not_watched_again_are_kept_until_forgotten() {
         }
         other => panic!("{other:?}"),
     };
-    let second = ChatIndex::open_with(state.clone(), options());
+    let second = ChatIndex::open_with(state.clone(), options(), &TaskTracker::new());
     second.watch_folder(&a).await.unwrap();
     second.flush().await.unwrap();
     assert_eq!(folders_on_disk(), vec![a.clone(), b.clone()]);
@@ -375,7 +393,7 @@ async fn a_corrupt_or_other_version_index_is_rebuilt() {
         format!("{{\"version\":{},\"folders\":[]}}", INDEX_VERSION + 1),
     ] {
         std::fs::write(&state, &junk).unwrap();
-        let index = ChatIndex::open_with(state.clone(), options());
+        let index = ChatIndex::open_with(state.clone(), options(), &TaskTracker::new());
         index.watch_folder(&folder).await.unwrap();
         assert_eq!(index.stats().full_parses, n, "after {junk:?}");
         index.flush().await.unwrap();
@@ -391,7 +409,7 @@ async fn changes_are_persisted_without_a_flush() {
     let id = sid();
     append(&folder.join(format!("{id}.jsonl")), &prompt_line("kept"));
     let state = tmp.path().join("chat-index.json");
-    let index = ChatIndex::open_with(state.clone(), options());
+    let index = ChatIndex::open_with(state.clone(), options(), &TaskTracker::new());
     index.watch_folder(&folder).await.unwrap();
     let deadline = Instant::now() + DEADLINE;
     // The debounce is 50 ms; poll for the file with a deadline.
@@ -423,7 +441,7 @@ async fn measure_reconciling_ten_thousand_transcripts() {
     }
     let state = tmp.path().join("chat-index.json");
 
-    let cold = ChatIndex::open_with(state.clone(), options());
+    let cold = ChatIndex::open_with(state.clone(), options(), &TaskTracker::new());
     let started = std::time::Instant::now();
     cold.watch_folder(&folder).await.unwrap();
     let cold_ms = started.elapsed().as_millis();
@@ -436,7 +454,7 @@ async fn measure_reconciling_ten_thousand_transcripts() {
     let list_ms = started.elapsed().as_millis();
     drop(cold);
 
-    let warm = ChatIndex::open_with(state.clone(), options());
+    let warm = ChatIndex::open_with(state.clone(), options(), &TaskTracker::new());
     let started = std::time::Instant::now();
     warm.watch_folder(&folder).await.unwrap();
     let warm_ms = started.elapsed().as_millis();

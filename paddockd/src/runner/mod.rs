@@ -142,7 +142,7 @@ impl Runner {
         let max = usize::try_from(cfg.max_processes).unwrap_or(1);
         let ctx = Arc::new(Ctx {
             cfg,
-            releases: Arc::new(release::Releases::default()),
+            releases: Arc::new(release::Releases::new(tracker.clone())),
             hub,
             state,
             pool: Arc::new(Semaphore::new(max)),

@@ -21,6 +21,7 @@ use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, ChildStdout};
 use tokio::sync::{OwnedSemaphorePermit, mpsc, watch};
 use tokio::task::JoinHandle;
+use tokio_util::task::TaskTracker;
 
 use crate::claude_format::stdout::Line;
 
@@ -165,9 +166,12 @@ pub fn claude_command(bin: &Path, cwd: &Path, env: &ClaudeEnv) -> tokio::process
 impl ClaudeProcess {
     /// Starts claude from the forker thread (`forker.rs`), set to die with the daemon
     /// (`death_signal.rs`), and records it (`survivors.rs`).
+    /// Starts claude; its stderr reader and stdin writer run on `tasks`, so the daemon's
+    /// shutdown waits for them (they end when the process's pipes close).
     pub async fn spawn(
         spec: &SpawnSpec,
         permit: OwnedSemaphorePermit,
+        tasks: &TaskTracker,
     ) -> Result<Self, ProcessError> {
         let mut cmd = claude_command(&spec.claude_bin, &spec.cwd, &spec.env);
         cmd.args([
@@ -211,7 +215,7 @@ impl ClaudeProcess {
         let stdin = child.stdin.take().ok_or(ProcessError::Pipe("stdin"))?;
         let stdout = child.stdout.take().ok_or(ProcessError::Pipe("stdout"))?;
         let stderr = child.stderr.take().ok_or(ProcessError::Pipe("stderr"))?;
-        let stderr = tokio::spawn(async move {
+        let stderr = tasks.spawn(async move {
             let mut tail = VecDeque::with_capacity(STDERR_TAIL);
             let mut lines = BufReader::new(stderr).lines();
             while let Ok(Some(line)) = lines.next_line().await {
@@ -225,7 +229,7 @@ impl ClaudeProcess {
         });
         let (stdin_tx, stdin_rx) = mpsc::channel(STDIN_QUEUE);
         let (failed_tx, input_failed) = watch::channel(None);
-        let writer = tokio::spawn(write_stdin(
+        let writer = tasks.spawn(write_stdin(
             stdin,
             stdin_rx,
             failed_tx,

@@ -12,6 +12,7 @@ use std::sync::Mutex;
 use std::time::{Duration, SystemTime};
 
 use tokio::sync::watch;
+use tokio_util::task::TaskTracker;
 
 use crate::claude_version::{self, MIN_CLAUDE_VERSION, PROBE_TIMEOUT, UPGRADE, Version};
 
@@ -36,12 +37,20 @@ struct Key {
 type Known = watch::Receiver<Option<Option<Version>>>;
 
 /// The releases of the binaries the runner has started, by binary.
-#[derive(Default)]
 pub struct Releases {
     seen: Mutex<HashMap<Key, Known>>,
+    /// Where the probes run, so the daemon's shutdown waits for them.
+    tasks: TaskTracker,
 }
 
 impl Releases {
+    pub fn new(tasks: TaskTracker) -> Self {
+        Self {
+            seen: Mutex::default(),
+            tasks,
+        }
+    }
+
     /// Starts finding out `bin`'s release now (at the daemon's start), so the first turn need
     /// not wait for it.
     pub async fn warm(&self, bin: &Path, env: &[(String, String)]) {
@@ -100,7 +109,7 @@ impl Releases {
         drop(seen);
         let (probe_path, env) = (path.clone(), env.to_vec());
         // Bounded by PROBE_TIMEOUT (the child is killed then), so it needs no shutdown signal.
-        tokio::spawn(async move {
+        self.tasks.spawn(async move {
             let v = match claude_version::probe(&probe_path, &env, PROBE_TIMEOUT).await {
                 Ok(v) => {
                     tracing::info!("{} is Claude Code {v}", probe_path.display());
@@ -145,7 +154,7 @@ mod tests {
     #[tokio::test]
     async fn an_old_release_is_refused_once_checked_and_an_upgrade_in_place_is_checked_again() {
         let dir = tempfile::tempdir().unwrap();
-        let releases = Releases::default();
+        let releases = Releases::new(TaskTracker::new());
         let old = script(dir.path(), "claude", "2.1.196");
         let refusal = releases.check(&old, &[]).await.unwrap_err();
         assert!(

@@ -35,6 +35,7 @@ use std::time::Instant;
 
 use paddock_proto::{ErrorBody, ErrorCode, SearchProgress, SearchRequest, SearchResults};
 use tokio_util::sync::{CancellationToken, DropGuard};
+use tokio_util::task::TaskTracker;
 
 pub use measure::large_vocabulary;
 pub use query::Query;
@@ -169,7 +170,8 @@ impl SearchIndex {
 
     /// Builds the index from every chat `index` lists now, in the background, then follows
     /// it. Call it once the live index is ready (later calls do nothing); within a runtime.
-    pub fn start(&self, index: &ChatIndex) {
+    /// The updater runs on `tasks` and stops with the last clone.
+    pub fn start(&self, index: &ChatIndex, tasks: &TaskTracker) {
         if self.shared.launched.swap(true, Ordering::AcqRel) {
             return;
         }
@@ -180,7 +182,7 @@ impl SearchIndex {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .take();
-        tokio::spawn(updater::run(
+        tasks.spawn(updater::run(
             self.shared.clone(),
             index.clone(),
             touched,

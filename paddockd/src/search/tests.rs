@@ -62,10 +62,11 @@ impl Setup {
                 safety_interval: Duration::from_secs(3600),
                 ..IndexOptions::default()
             },
+            &tokio_util::task::TaskTracker::new(),
         );
         index.watch_folder(&folder).await.unwrap();
         let search = SearchIndex::new();
-        search.start(&index);
+        search.start(&index, &tokio_util::task::TaskTracker::new());
         let until = Instant::now() + DEADLINE;
         while !search.is_built() {
             assert!(Instant::now() < until, "the search index was not built");

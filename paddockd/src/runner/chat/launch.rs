@@ -106,7 +106,7 @@ impl ChatTask {
             records: crate::runner::survivors::Records::new(&cfg.data_dir),
             stdin_stall: cfg.stdin_stall,
         };
-        let proc = ClaudeProcess::spawn(&spec, permit)
+        let proc = ClaudeProcess::spawn(&spec, permit, &self.ctx.tracker)
             .await
             .map_err(|e| failure(NoticeKind::Crashed, e.to_string()))?;
         self.live = Some(Live {
