@@ -228,9 +228,15 @@ pub async fn answer_request(
                 tracing::info!(project = %approval.project_slug, tool = %approval.tool, "always: no rule can be scoped to this call; it was allowed once");
                 continue;
             };
-            let added = d.projects.edit_file(&approval.project_slug, |file| {
-                crate::projects::edit::allow_tool(file, &rule)
-            });
+            let (slug, allow) = (approval.project_slug.clone(), rule.clone());
+            let added = d
+                .projects
+                .blocking(move |projects| {
+                    projects.edit_file(&slug, |file| {
+                        crate::projects::edit::allow_tool(file, &allow)
+                    })
+                })
+                .await;
             if let Err(e) = added {
                 tracing::warn!(project = %approval.project_slug, %rule, "cannot add the rule: {e}");
             }

@@ -58,7 +58,7 @@ async fn follow(d: Arc<Daemon>, mut ends: Follower) {
         }
         // Committed even when the daemon is stopping: the transcripts are complete by now.
         for slug in pending {
-            match d.project(&slug) {
+            match d.project(&slug).await {
                 Ok(project) => {
                     crate::git::commit_chats(&d.cfg.data_dir, &d.cfg.git_identity, &project).await
                 }

@@ -232,7 +232,7 @@ pub(crate) async fn running_sessions(d: &Daemon) -> HashMap<String, String> {
 
 fn projects_of(d: &Daemon, project_slug: Option<&str>) -> Result<Vec<Project>, ErrorBody> {
     match project_slug {
-        Some(slug) => Ok(vec![d.project(slug)?]),
+        Some(slug) => Ok(vec![d.projects.get_blocking(slug).map_err(project_error)?]),
         None => d.projects.list().map_err(project_error),
     }
 }

@@ -250,7 +250,7 @@ impl Connection {
             Request::Ping => Ok(Reply::Pong),
             Request::ChatSend(send) => {
                 let turn = async {
-                    let project = d.project(&send.project_slug)?;
+                    let project = d.project(&send.project_slug).await?;
                     // Attached files are kept, and listed in front of the message.
                     let message = if send.attachments.is_empty() {
                         send.message
@@ -292,7 +292,7 @@ impl Connection {
             }
             Request::ChatCommand(cmd) => {
                 let turn = async {
-                    let project = d.project(&cmd.project_slug)?;
+                    let project = d.project(&cmd.project_slug).await?;
                     d.runner
                         .send(
                             TurnRequest::new(project, Some(cmd.session_id), cmd.command)

@@ -25,7 +25,7 @@ const SNIFF: usize = 8 * 1024;
 
 /// `files:list`.
 pub async fn list(d: &crate::handles::Daemon, r: FilesList) -> Result<FileListing, ErrorBody> {
-    let project = d.project(&r.project_slug)?;
+    let project = d.project(&r.project_slug).await?;
     let root = project.agent_dir.clone();
     let slug = project.slug.clone();
     let private = d.cfg.private_state();
@@ -50,7 +50,7 @@ pub async fn list(d: &crate::handles::Daemon, r: FilesList) -> Result<FileListin
 
 /// `files:read`.
 pub async fn read(d: &crate::handles::Daemon, r: FilesRead) -> Result<FileText, ErrorBody> {
-    let project = d.project(&r.project_slug)?;
+    let project = d.project(&r.project_slug).await?;
     let root = project.agent_dir.clone();
     let slug = project.slug.clone();
     let private = d.cfg.private_state();

@@ -112,7 +112,7 @@ pub async fn push(d: &Daemon, r: GitPushRequest) -> Result<GitPushed, ErrorBody>
         let dir = d.cfg.data_dir.clone();
         return blocking(move || push_blocking("", &dir, true)).await;
     }
-    let project = d.project(&r.project_slug)?;
+    let project = d.project(&r.project_slug).await?;
     blocking(move || push_blocking(&project.slug, &project.agent_dir, false)).await
 }
 

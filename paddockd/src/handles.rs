@@ -70,8 +70,8 @@ impl Daemon {
     }
 
     /// A project by slug (`""` is the root workspace), as a protocol error if missing.
-    pub fn project(&self, slug: &str) -> Result<Project, ErrorBody> {
-        self.projects.get(slug).map_err(project_error)
+    pub async fn project(&self, slug: &str) -> Result<Project, ErrorBody> {
+        self.projects.get(slug).await.map_err(project_error)
     }
 
     pub async fn status(&self) -> DaemonStatus {

@@ -29,7 +29,7 @@ pub fn is_unattended(origin: Origin) -> bool {
 
 pub async fn list(d: &Daemon, user: &str, req: HistoryList) -> Result<History, ErrorBody> {
     if let Some(slug) = &req.project_slug {
-        d.project(slug)?;
+        d.project(slug).await?;
     }
     d.state.wait_ready().await;
     let last_seen = d.state.stores.read_state.last_seen(user, RUNS_SEEN_KEY);

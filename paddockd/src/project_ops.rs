@@ -33,16 +33,6 @@ fn internal(what: &str, e: impl std::fmt::Display) -> ErrorBody {
     ErrorBody::new(ErrorCode::Internal, format!("{what}: {e}"))
 }
 
-/// Runs blocking project work off the async threads.
-async fn blocking<T: Send + 'static>(
-    job: impl FnOnce() -> Result<T, crate::projects::ProjectError> + Send + 'static,
-) -> Result<T, ErrorBody> {
-    tokio::task::spawn_blocking(job)
-        .await
-        .map_err(|e| internal("the project task failed", e))?
-        .map_err(project_error)
-}
-
 /// Tells every client a project's chat list changed (it appeared, went, or moved).
 async fn announce(d: &Daemon, slug: &str) {
     d.hub
@@ -75,9 +65,12 @@ pub async fn create(d: &Daemon, p: ProjectCreate) -> Result<ProjectInfo, ErrorBo
         status: p.status,
         clone_limit: None,
     };
-    let projects = d.projects.clone();
     let slug = p.slug;
-    let project = blocking(move || projects.create_with(&slug, &new)).await?;
+    let project = d
+        .projects
+        .blocking(move |projects| projects.create_with(&slug, &new))
+        .await
+        .map_err(project_error)?;
     d.state.attach_project(&d.cfg, &project).await;
     crate::triggers::rearm_now(d);
     announce(d, &project.slug).await;
@@ -86,8 +79,11 @@ pub async fn create(d: &Daemon, p: ProjectCreate) -> Result<ProjectInfo, ErrorBo
 
 /// `project:update`.
 pub async fn update(d: &Daemon, u: ProjectUpdate) -> Result<ProjectInfo, ErrorBody> {
-    let projects = d.projects.clone();
-    let project = blocking(move || projects.update(&u)).await?;
+    let project = d
+        .projects
+        .blocking(move |projects| projects.update(&u))
+        .await
+        .map_err(project_error)?;
     announce(d, &project.slug).await;
     Ok(project.info())
 }
@@ -126,7 +122,7 @@ pub async fn delete(d: &Daemon, r: ProjectDelete) -> Result<ProjectDeleted, Erro
         ));
     }
     let _one = d.projects.one_lifecycle_change().await;
-    let project = d.project(&r.slug)?;
+    let project = d.project(&r.slug).await?;
     let own_dir = project.has_own_dir();
     let files = match (r.files, own_dir) {
         (Some(f), _) => f,
@@ -208,10 +204,12 @@ pub async fn delete(d: &Daemon, r: ProjectDelete) -> Result<ProjectDeleted, Erro
         }
     }
     // The folder itself.
-    let projects = d.projects.clone();
     let moved = {
         let project = project.clone();
-        blocking(move || projects.remove_folder(&project, files)).await
+        d.projects
+            .blocking(move |projects| projects.remove_folder(&project, files))
+            .await
+            .map_err(project_error)
     };
     let moved_to = match moved {
         Ok(m) => m,
@@ -306,11 +304,14 @@ async fn promote_within(
     let _one = d.projects.one_lifecycle_change().await;
     // Turns running now (the asking agent's own, say) go on in the old directory, and so does
     // a `claude` kept alive idle; each writes through the old link into the same `.chats`.
-    let before = d.project(&r.slug)?;
+    let before = d.project(&r.slug).await?;
     let old_folder = d.state.folder_of(&before);
-    let projects = d.projects.clone();
     let (slug, repo) = (r.slug.clone(), r.repo);
-    let project: Project = blocking(move || projects.promote(&slug, &repo, limit)).await?;
+    let project: Project = d
+        .projects
+        .blocking(move |projects| projects.promote(&slug, &repo, limit))
+        .await
+        .map_err(project_error)?;
     // The chats stay in `.chats`; the link for the new directory leads there too. The old link
     // stays: a `claude` still alive idle in the old directory writes through it (the next
     // turn of its chat), into the same `.chats`. Only the new folder is indexed.
@@ -354,7 +355,7 @@ fn head_lines(text: String, max: usize) -> (String, bool) {
 
 /// `project:overview`.
 pub async fn overview(d: &Daemon, user: &str, r: ProjectRef) -> Result<ProjectOverview, ErrorBody> {
-    let project = d.project(&r.slug)?;
+    let project = d.project(&r.slug).await?;
     let meta = project.meta_dir.clone();
     let (overview, changelog) = tokio::task::spawn_blocking(move || {
         let read = |name: &str| read_capped(&meta.join(name));

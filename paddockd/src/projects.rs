@@ -317,7 +317,7 @@ impl Projects {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         // The project must exist, and its file must load now.
-        self.get(slug)?;
+        self.get_blocking(slug)?;
         let path = self.file_path(slug);
         let text = match std::fs::read_to_string(&path) {
             Ok(text) => text,
@@ -364,10 +364,37 @@ impl Projects {
             path: dir.clone(),
             source,
         })?;
-        self.get("")
+        self.get_blocking("")
     }
 
-    pub fn get(&self, slug: &str) -> Result<Project, ProjectError> {
+    /// [`Projects::get_blocking`] on the blocking pool: what async code calls.
+    pub async fn get(&self, slug: &str) -> Result<Project, ProjectError> {
+        let slug = slug.to_owned();
+        self.blocking(move |projects| projects.get_blocking(&slug))
+            .await
+    }
+
+    /// Runs `job` on the blocking pool: the registry reads and writes files (every project's
+    /// file, to tell who owns a shared directory), which must not stall the async threads.
+    pub async fn blocking<T: Send + 'static>(
+        &self,
+        job: impl FnOnce(&Projects) -> Result<T, ProjectError> + Send + 'static,
+    ) -> Result<T, ProjectError> {
+        let projects = self.clone();
+        let root = self.data_dir.clone();
+        tokio::task::spawn_blocking(move || job(&projects))
+            .await
+            .unwrap_or_else(|e| {
+                Err(ProjectError::Io {
+                    path: root,
+                    source: std::io::Error::other(format!("the project job failed: {e}")),
+                })
+            })
+    }
+
+    /// A project by slug, with who owns its directory when another project shares it.
+    /// Blocking: reads every project's file.
+    pub fn get_blocking(&self, slug: &str) -> Result<Project, ProjectError> {
         let mut project = self.load(slug)?;
         if project.has_own_dir() {
             let others: Vec<Project> = self
@@ -495,7 +522,7 @@ impl Projects {
                 "{rule:?} is not a tool rule: give a tool name (Read), a prefix (mcp__github__*) or a scoped rule (Bash(mkdir:*), Edit(src/**))"
             )));
         }
-        let rules = self.get(&u.slug)?.file.allowed_tools;
+        let rules = self.get_blocking(&u.slug)?.file.allowed_tools;
         if let Some(rule) = u.disallow.iter().find(|r| !rules.contains(r)) {
             let (name, show) = if u.slug.is_empty() {
                 ("(root)".to_owned(), "paddock project show".to_owned())
@@ -540,7 +567,7 @@ impl Projects {
                 u.max_spawn_depth.map(|v| v.map(|n| value(i64::from(n)))),
             );
         })?;
-        self.get(&u.slug)
+        self.get_blocking(&u.slug)
     }
 
     /// Makes a notebook project repo-backed (`project:promote`): clones `url` into
@@ -559,7 +586,7 @@ impl Projects {
                 "the root workspace cannot be repo-backed; create a project with the repository instead (`paddock project add SLUG --repo URL`)".into(),
             ));
         }
-        let project = self.get(slug)?;
+        let project = self.get_blocking(slug)?;
         if let Some(path) = &project.file.path {
             return Err(ProjectError::Invalid(format!(
                 "project {slug:?} runs in a directory of your own ({}); only a notebook project (its files in paddock's data) can be promoted",
@@ -596,7 +623,7 @@ impl Projects {
                 tracing::warn!(project = %slug, "cannot move the notebook's CLAUDE.md aside: {e}");
             }
         }
-        self.get(slug)
+        self.get_blocking(slug)
     }
 
     /// The trash folder (`<data>/trash`), where deleted projects' data folders are moved.
@@ -690,7 +717,7 @@ mod tests {
             store.create("../x", None),
             Err(ProjectError::InvalidSlug(_))
         ));
-        assert!(matches!(store.get("nope"), Err(ProjectError::NotFound(_))));
+        assert!(matches!(store.get_blocking("nope"), Err(ProjectError::NotFound(_))));
     }
 
     #[test]
@@ -704,7 +731,7 @@ mod tests {
             "model = \"m\"\n[triggers.bad]\nkind = \"hook\"\nprompt = \"p\"\non = \"sometimes\"\n",
         )
         .unwrap();
-        let root = store.get("").unwrap();
+        let root = store.get_blocking("").unwrap();
         assert_eq!(root.file.model.as_deref(), Some("m"));
         assert!(
             root.file.triggers.is_empty(),
@@ -721,7 +748,7 @@ mod tests {
                 }
             })
             .unwrap();
-        let root = store.get("").unwrap();
+        let root = store.get_blocking("").unwrap();
         assert_eq!(root.file.model.as_deref(), Some("m"));
         assert_eq!(root.file.triggers.keys().collect::<Vec<_>>(), ["good"]);
         let text = std::fs::read_to_string(&path).unwrap();

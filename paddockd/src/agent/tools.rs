@@ -498,7 +498,7 @@ fn depth_of(d: &Daemon, sid: &str) -> u32 {
 async fn create_chat(d: &Daemon, who: &Identity, args: &Value) -> Result<String, String> {
     let prompt = need(args, "prompt")?;
     let slug = arg(args, "project").unwrap_or(&who.project_slug);
-    let project = d.project(slug).map_err(|e| e.message)?;
+    let project = d.project(slug).await.map_err(|e| e.message)?;
     let depth = depth_of(d, &who.session_id) + 1;
     let preload = args
         .get("preloadContext")
@@ -555,7 +555,10 @@ async fn fork_chat(d: &Daemon, who: &Identity, args: &Value) -> Result<String, S
     .await
     .map_err(|e| e.message)?;
     if let Some(prompt) = arg(args, "prompt").filter(|p| !p.trim().is_empty()) {
-        let project = d.project(&forked.project_slug).map_err(|e| e.message)?;
+        let project = d
+            .project(&forked.project_slug)
+            .await
+            .map_err(|e| e.message)?;
         start_turn(
             d,
             MachineTurn {

@@ -278,7 +278,7 @@ fn copy_as_fork(
 /// `chat:import`: adopts a directory's terminal `claude` sessions into a project.
 pub async fn import(d: &Daemon, user: &str, i: ChatImport) -> Result<Imported, ErrorBody> {
     d.state.wait_ready().await;
-    let project = d.project(&i.project_slug)?;
+    let project = d.project(&i.project_slug).await?;
     if let Some(problem) = project.shadow_problem() {
         return Err(ErrorBody::new(ErrorCode::InvalidArgument, problem));
     }

@@ -114,7 +114,7 @@ pub(super) async fn resolve(
     slug: &str,
     scope: &GitScope,
 ) -> Result<(Project, Option<ScopeFiles>), ErrorBody> {
-    let project = d.project(slug)?;
+    let project = d.project(slug).await?;
     let Some((sessions, job)) = scope_sessions(d, user, &project, scope).await? else {
         return Ok((project, None));
     };

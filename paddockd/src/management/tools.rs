@@ -365,7 +365,7 @@ async fn create_chat(h: &Host<'_>, args: &Value) -> Result<String, String> {
         "missing argument \"project\": a project slug (\"\" is the root workspace; list_projects lists them)".to_owned()
     })?;
     h.reach(slug)?;
-    let project = h.d.project(slug).map_err(|e| e.message)?;
+    let project = h.d.project(slug).await.map_err(|e| e.message)?;
     let preload = match args.get("preloadContext") {
         None | Some(Value::Null) => false,
         Some(v) => v
@@ -462,7 +462,10 @@ async fn fork_chat(h: &Host<'_>, args: &Value) -> Result<String, String> {
     .map_err(|e| e.message)?;
     tracing::info!(client = %h.client, session = %forked.session_id, source = %source, "management client forked a chat");
     if let Some(prompt) = arg(args, "prompt").filter(|p| !p.trim().is_empty()) {
-        let project = h.d.project(&forked.project_slug).map_err(|e| e.message)?;
+        let project =
+            h.d.project(&forked.project_slug)
+                .await
+                .map_err(|e| e.message)?;
         start_turn(
             h.d,
             MachineTurn {

@@ -124,7 +124,7 @@ impl Projects {
             undo_all();
             return Err(e);
         }
-        self.get(slug)
+        self.get_blocking(slug)
     }
 
     /// A directory of the user's own for a new project: its parent must exist, and no other

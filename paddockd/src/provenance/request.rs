@@ -47,7 +47,10 @@ pub(crate) fn resolve_file(
     r: &ProvenanceFile,
 ) -> Result<(Project, crate::confine::Confined), ErrorBody> {
     let project = match &r.project_slug {
-        Some(slug) => d.project(slug)?,
+        Some(slug) => d
+            .projects
+            .get_blocking(slug)
+            .map_err(crate::handles::project_error)?,
         None => project_holding(d, &r.path)?,
     };
     let not_a_file = || {

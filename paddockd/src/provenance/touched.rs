@@ -16,7 +16,7 @@ pub async fn touched(
     d: &crate::handles::Daemon,
     r: ProvenanceTouched,
 ) -> Result<Touched, ErrorBody> {
-    let project = d.project(&r.project_slug)?;
+    let project = d.project(&r.project_slug).await?;
     d.state.wait_ready().await;
     let running = crate::chats::running_sessions(d).await;
     let (owner, _) = crate::chats::locate(d, &r.session_id, &running)?;

@@ -322,7 +322,7 @@ pub async fn search(d: &Daemon, r: SearchRequest) -> Result<SearchResults, Error
         )));
     }
     let projects = match &r.project_slug {
-        Some(slug) => vec![d.project(slug)?],
+        Some(slug) => vec![d.project(slug).await?],
         None => d.projects.list().map_err(project_error)?,
     };
     let slug_of: HashMap<PathBuf, String> = projects

@@ -337,7 +337,7 @@ async fn blocking<T: Send + 'static>(
 /// One sweep of `slug`, `sessions` being the chats whose turns asked for it. Records the
 /// outcome in the watermark store (see the module comment).
 pub async fn sweep(ctx: &Ctx, slug: &str, sessions: &[String]) -> Outcome {
-    let Ok(project) = ctx.projects.get(slug) else {
+    let Ok(project) = ctx.projects.get(slug).await else {
         return Outcome::ProjectGone;
     };
     let folder = ctx.state.folder_of(&project);

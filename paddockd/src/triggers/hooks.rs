@@ -123,7 +123,7 @@ pub async fn on_archived(d: &Daemon, chats: &[(String, String)], by: Option<&str
         None => "by a person".to_owned(),
     };
     for (sid, slug) in chats {
-        let Ok(project) = d.projects.get(slug) else {
+        let Ok(project) = d.projects.get(slug).await else {
             continue;
         };
         let hooks: Vec<Loaded> = super::load_project(d, &project)
@@ -181,7 +181,7 @@ async fn on_turn_end(d: &Daemon, ev: &TurnEnded) {
         ));
     }
     for (slug, event, context) in wanted {
-        let Ok(project) = d.projects.get(&slug) else {
+        let Ok(project) = d.projects.get(&slug).await else {
             continue;
         };
         for hook in super::load_project(d, &project) {

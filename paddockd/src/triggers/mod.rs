@@ -135,7 +135,7 @@ fn load_all(d: &Daemon) -> Vec<Loaded> {
     };
     slugs
         .iter()
-        .filter_map(|slug| d.projects.get(slug).ok())
+        .filter_map(|slug| d.projects.get_blocking(slug).ok())
         .flat_map(|p| load_project(d, &p))
         .collect()
 }
@@ -177,7 +177,7 @@ fn not_found(slug: &str, name: &str) -> ErrorBody {
 fn entries_for_list(d: &Daemon, slug: &str) -> Vec<Entry> {
     let path = d.projects.file_path(slug);
     let mut entries = spec::read_entries(&path, d.cfg.min_trigger_interval);
-    if let Err(e) = d.projects.get(slug)
+    if let Err(e) = d.projects.get_blocking(slug)
         && !entries.iter().any(|x| x.name == spec::FILE_PROBLEM_NAME)
     {
         let why = format!("the project does not load: {e}");
@@ -225,7 +225,7 @@ fn info(d: &Daemon, slug: &str, e: Entry) -> TriggerInfo {
 /// `trigger:list`: one project's triggers, or every project's.
 pub async fn list(d: &Daemon, r: TriggerList) -> Result<TriggersReply, ErrorBody> {
     let slugs = match r.project_slug {
-        Some(slug) => match d.projects.get(&slug) {
+        Some(slug) => match d.projects.get(&slug).await {
             Ok(_) | Err(ProjectError::Corrupt { .. }) => vec![slug],
             Err(e) => return Err(project_error(e)),
         },
@@ -252,13 +252,17 @@ pub async fn set(d: &Daemon, r: TriggerSet) -> Result<TriggerInfo, ErrorBody> {
     if !spec::valid_name(&r.name) {
         return Err(invalid(spec::name_problem(&r.name)));
     }
-    let project = d.project(&r.project_slug)?;
+    let project = d.project(&r.project_slug).await?;
     spec::validate(&r.spec, d.cfg.min_trigger_interval).map_err(invalid)?;
     let (name, trigger) = (r.name.clone(), r.spec.clone());
+    let slug = project.slug.clone();
     d.projects
-        .edit_file(&project.slug, move |file| {
-            crate::projects::edit::set_trigger(file, &name, &trigger)
+        .blocking(move |projects| {
+            projects.edit_file(&slug, |file| {
+                crate::projects::edit::set_trigger(file, &name, &trigger)
+            })
         })
+        .await
         .map_err(project_error)?
         .map_err(|e| match e {
             crate::projects::edit::EditError::TriggersNotATable => invalid(e.to_string()),
@@ -287,13 +291,17 @@ pub async fn set(d: &Daemon, r: TriggerSet) -> Result<TriggerInfo, ErrorBody> {
 
 /// `trigger:remove`: deletes a trigger and lets go of the chat it owned.
 pub async fn remove(d: &Daemon, r: TriggerRef) -> Result<(), ErrorBody> {
-    let project = d.project(&r.project_slug)?;
+    let project = d.project(&r.project_slug).await?;
     let name = r.name.clone();
+    let slug = project.slug.clone();
     let existed = d
         .projects
-        .edit_file(&project.slug, move |file| {
-            crate::projects::edit::remove_trigger(file, &name)
+        .blocking(move |projects| {
+            projects.edit_file(&slug, |file| {
+                crate::projects::edit::remove_trigger(file, &name)
+            })
         })
+        .await
         .map_err(project_error)?;
     if !existed {
         return Err(not_found(&project.slug, &r.name));
@@ -312,7 +320,7 @@ pub async fn remove(d: &Daemon, r: TriggerRef) -> Result<(), ErrorBody> {
 
 /// `trigger:fire`: fires a trigger now, even a disabled one; `message` replaces its prompt.
 pub async fn fire(d: &Daemon, r: TriggerFire) -> Result<Fired, ErrorBody> {
-    let project = d.project(&r.project_slug)?;
+    let project = d.project(&r.project_slug).await?;
     let entry = spec::read_entries(
         &d.projects.file_path(&project.slug),
         d.cfg.min_trigger_interval,

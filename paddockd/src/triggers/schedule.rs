@@ -194,7 +194,7 @@ async fn fire_due(d: &Daemon, triggers: &Triggers) {
         due
     };
     for a in due {
-        let project = match d.projects.get(&a.project) {
+        let project = match d.projects.get(&a.project).await {
             Ok(p) => p,
             Err(e) => {
                 tracing::warn!(project = %a.project, trigger = %a.name, "schedule not fired: {e}");

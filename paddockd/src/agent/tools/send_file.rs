@@ -208,7 +208,10 @@ pub(super) async fn send_file(d: &Daemon, who: &Identity, args: &Value) -> Resul
 /// before the call, `runner/permissions.rs`); paddockd's own state never (`confine.rs`).
 pub(super) fn read_real_file(d: &Daemon, who: &Identity, raw: &str) -> Result<Vec<u8>, String> {
     use crate::confine::{Naming, Place};
-    let project = d.project(&who.project_slug).map_err(|e| e.message)?;
+    let project = d
+        .projects
+        .get_blocking(&who.project_slug)
+        .map_err(|e| e.to_string())?;
     let private = d.cfg.private_state();
     let path = match crate::confine::locate(&private, &project.agent_dir, raw, Naming::Agent) {
         Ok(Place::Inside(c)) => c.path,

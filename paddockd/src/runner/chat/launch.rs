@@ -84,6 +84,7 @@ impl ChatTask {
         {
             return Err(failure(NoticeKind::Info, refusal));
         }
+        let mcp_config = self.mcp_config(project, &token, launch.manage).await;
         let spec = SpawnSpec {
             claude_bin: cfg.claude_bin.clone(),
             cwd: project.agent_dir.clone(),
@@ -94,15 +95,7 @@ impl ChatTask {
             },
             model: launch.model.clone(),
             env: ClaudeEnv::of(&cfg),
-            mcp_config: crate::agent::write_mcp_config(
-                &cfg,
-                &self.session_id,
-                &token,
-                launch.manage,
-                &crate::user_mcp::extra_servers(&cfg.user_mcp, cfg.browser_mcp, &project.agent_dir)
-                    .0,
-            )
-            .map(|p| p.to_string_lossy().into_owned()),
+            mcp_config,
             records: crate::runner::survivors::Records::new(&cfg.data_dir),
             stdin_stall: cfg.stdin_stall,
         };
@@ -117,6 +110,35 @@ impl ChatTask {
             background: Background::default(),
         });
         Ok(())
+    }
+
+    /// Writes the chat's MCP configuration (reading the user's servers too) on the blocking
+    /// pool; the path for `--mcp-config`, or `None` (the chat runs without the tools).
+    async fn mcp_config(
+        &self,
+        project: &crate::projects::Project,
+        token: &str,
+        manage: bool,
+    ) -> Option<String> {
+        let cfg = self.ctx.cfg.clone();
+        let (session_id, token, agent_dir) = (
+            self.session_id.clone(),
+            token.to_owned(),
+            project.agent_dir.clone(),
+        );
+        let written = tokio::task::spawn_blocking(move || {
+            let extra =
+                crate::user_mcp::extra_servers(&cfg.user_mcp, cfg.browser_mcp, &agent_dir).0;
+            crate::agent::write_mcp_config(&cfg, &session_id, &token, manage, &extra)
+        })
+        .await;
+        match written {
+            Ok(path) => path.map(|p| p.to_string_lossy().into_owned()),
+            Err(e) => {
+                tracing::warn!(session = %self.session_id, "cannot write the MCP configuration: {e}");
+                None
+            }
+        }
     }
 
     /// Switches the live process to the turn's model, if it names another.
