@@ -4,6 +4,7 @@
 pub mod admission;
 pub mod adopt;
 pub mod agent;
+pub mod appended;
 pub mod approvals;
 pub mod attachments;
 pub mod attention;

@@ -717,7 +717,10 @@ mod tests {
             store.create("../x", None),
             Err(ProjectError::InvalidSlug(_))
         ));
-        assert!(matches!(store.get_blocking("nope"), Err(ProjectError::NotFound(_))));
+        assert!(matches!(
+            store.get_blocking("nope"),
+            Err(ProjectError::NotFound(_))
+        ));
     }
 
     #[test]

@@ -3,17 +3,14 @@
 
 use std::ffi::OsStr;
 use std::fs::{File, Metadata};
-use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
+use std::io;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use super::digest::Digest;
-
-/// How many bytes before the stored offset are checked before continuing from it, so a file
-/// rewritten in place (same inode, now longer) is re-read instead of continued mid-garbage.
-const TAIL: usize = 64;
+use crate::appended::{Appended, Mark};
 
 /// What identifies one version of a file: if none of these changed, neither did the file.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -47,7 +44,7 @@ impl Stamp {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Entry {
     pub stamp: Stamp,
-    /// FNV-1a of the last (up to) `TAIL` bytes before `digest.offset`.
+    /// FNV-1a of the last (up to) [`crate::appended::TAIL`] bytes before `digest.offset`.
     pub tail_hash: u64,
     pub digest: Digest,
 }
@@ -112,95 +109,39 @@ pub fn scan(path: &Path, base: Option<&Entry>) -> io::Result<Option<Scanned>> {
             bytes_read: 0,
         }));
     }
-    let mut reader = BufReader::with_capacity(64 * 1024, file);
-    let mut tail = Vec::with_capacity(TAIL);
-    let continued = match base {
-        Some(base)
-            if (base.stamp.ino, base.stamp.dev) == (stamp.ino, stamp.dev)
-                && stamp.size >= base.digest.offset =>
-        {
-            same_tail(&mut reader, base, &mut tail)?.then(|| base.digest.clone())
-        }
-        _ => None,
+    let mark = base.map(|b| Mark {
+        offset: b.digest.offset,
+        ino: b.stamp.ino,
+        dev: b.stamp.dev,
+        tail_hash: b.tail_hash,
+    });
+    let mut lines = Appended::new(file, &meta, mark.as_ref())?;
+    let (mut digest, kind) = match base {
+        Some(base) if lines.continued() => (base.digest.clone(), ScanKind::Continued),
+        _ => (Digest::default(), ScanKind::Full),
     };
-    let (mut digest, kind) = match continued {
-        Some(digest) => (digest, ScanKind::Continued),
-        None => {
-            reader.seek(SeekFrom::Start(0))?;
-            tail.clear();
-            (Digest::default(), ScanKind::Full)
-        }
-    };
-    let mut bytes_read = 0u64;
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        let n = reader.read_until(b'\n', &mut line)?;
-        bytes_read += n as u64;
-        // A line without its newline is still being written: leave it for the next scan.
-        let Some(body) = line.strip_suffix(b"\n") else {
-            break;
-        };
-        digest.feed_line(body);
-        digest.offset += n as u64;
-        push_tail(&mut tail, &line);
+    while let Some(line) = lines.next_line()? {
+        digest.feed_line(line.strip_suffix(b"\n").unwrap_or(line));
     }
+    let end = lines.mark();
+    digest.offset = end.offset;
     Ok(Some(Scanned {
         entry: Entry {
             stamp,
-            tail_hash: fnv1a(&tail),
+            tail_hash: end.tail_hash,
             digest,
         },
         kind,
-        bytes_read,
+        bytes_read: lines.bytes_read(),
     }))
-}
-
-/// Positions `reader` at `base`'s offset if the bytes before it are the ones it consumed.
-fn same_tail(reader: &mut BufReader<File>, base: &Entry, tail: &mut Vec<u8>) -> io::Result<bool> {
-    let offset = base.digest.offset;
-    let k = offset.min(TAIL as u64);
-    reader.seek(SeekFrom::Start(offset - k))?;
-    tail.resize(usize::try_from(k).unwrap_or(TAIL), 0);
-    match reader.read_exact(tail) {
-        Ok(()) => Ok(fnv1a(tail) == base.tail_hash),
-        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => Ok(false),
-        Err(e) => Err(e),
-    }
-}
-
-fn push_tail(tail: &mut Vec<u8>, line: &[u8]) {
-    if line.len() >= TAIL {
-        tail.clear();
-        tail.extend_from_slice(&line[line.len() - TAIL..]);
-    } else {
-        tail.extend_from_slice(line);
-        let excess = tail.len().saturating_sub(TAIL);
-        tail.drain(..excess);
-    }
-}
-
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
+    use crate::appended::test_support::append;
     use std::io::Write;
-
-    fn append(path: &Path, bytes: &[u8]) {
-        std::fs::OpenOptions::new()
-            .append(true)
-            .create(true)
-            .open(path)
-            .unwrap()
-            .write_all(bytes)
-            .unwrap();
-    }
 
     fn prompt(text: &str) -> String {
         format!("{{\"type\":\"user\",\"message\":{{\"content\":\"{text}\"}}}}\n")

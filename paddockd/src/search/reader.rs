@@ -11,28 +11,17 @@
 
 use std::borrow::Cow;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
-use std::os::unix::fs::MetadataExt;
+use std::io;
 use std::path::Path;
 
 use paddock_proto::{SearchField, TranscriptEntry};
 use serde_json::Value;
 
+use crate::appended::Appended;
 use crate::transcripts;
 
-/// Bytes before the stored offset checked before continuing from it.
-const TAIL: u64 = 64;
-
 /// Where reading a transcript stopped, and which file it was.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct ReadState {
-    /// Bytes consumed: just past a `'\n'` (or 0).
-    pub offset: u64,
-    pub ino: u64,
-    pub dev: u64,
-    /// FNV-1a of the (up to) [`TAIL`] bytes before `offset`.
-    pub tail_hash: u64,
-}
+pub use crate::appended::Mark as ReadState;
 
 /// How a read went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,35 +53,18 @@ pub fn read(
     if !meta.is_file() {
         return Ok(Outcome::Gone);
     }
-    let (ino, dev, size) = (meta.ino(), meta.dev(), meta.len());
-    let mut reader = BufReader::with_capacity(64 * 1024, file);
-    let mut tail = Vec::with_capacity(TAIL as usize);
-    let continued = match base {
-        Some(b) if (b.ino, b.dev) == (ino, dev) && size >= b.offset => {
-            same_tail(&mut reader, b, &mut tail)?
-        }
-        _ => false,
-    };
-    let mut offset = match (continued, base) {
-        (true, Some(b)) if size == b.offset => return Ok(Outcome::Unchanged),
-        (true, Some(b)) => b.offset,
-        _ => {
-            reader.seek(SeekFrom::Start(0))?;
-            tail.clear();
-            0
-        }
-    };
-    let mut line = Vec::new();
+    let mut lines = Appended::new(file, &meta, base)?;
+    let continued = lines.continued();
+    if let Some(b) = base
+        && continued
+        && meta.len() == b.offset
+    {
+        return Ok(Outcome::Unchanged);
+    }
     let mut entries = Vec::new();
-    loop {
-        line.clear();
-        let n = reader.read_until(b'\n', &mut line)?;
-        // A line without its newline is still being written: leave it for the next read.
-        if line.last() != Some(&b'\n') {
-            break;
-        }
+    while let Some(line) = lines.next_line()? {
         entries.clear();
-        if let Some(title) = transcripts::render_line(&line, &mut entries) {
+        if let Some(title) = transcripts::render_line(line, &mut entries) {
             text(&title);
         }
         for e in &entries {
@@ -100,15 +72,8 @@ pub fn read(
                 text(&t);
             }
         }
-        offset += n as u64;
-        push_tail(&mut tail, &line);
     }
-    let state = ReadState {
-        offset,
-        ino,
-        dev,
-        tail_hash: fnv1a(&tail),
-    };
+    let state = lines.mark();
     Ok(if continued {
         Outcome::Continued(state)
     } else {
@@ -156,55 +121,11 @@ pub fn tool_use_text(name: &str, input: &Value) -> String {
     out
 }
 
-/// Positions `reader` at `base`'s offset if the bytes before it are the ones it consumed.
-fn same_tail(
-    reader: &mut BufReader<File>,
-    base: &ReadState,
-    tail: &mut Vec<u8>,
-) -> io::Result<bool> {
-    let k = base.offset.min(TAIL);
-    reader.seek(SeekFrom::Start(base.offset - k))?;
-    tail.resize(usize::try_from(k).unwrap_or(0), 0);
-    match reader.read_exact(tail) {
-        Ok(()) => Ok(fnv1a(tail) == base.tail_hash),
-        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => Ok(false),
-        Err(e) => Err(e),
-    }
-}
-
-fn push_tail(tail: &mut Vec<u8>, line: &[u8]) {
-    let cap = TAIL as usize;
-    if line.len() >= cap {
-        tail.clear();
-        tail.extend_from_slice(&line[line.len() - cap..]);
-    } else {
-        tail.extend_from_slice(line);
-        let excess = tail.len().saturating_sub(cap);
-        tail.drain(..excess);
-    }
-}
-
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
-    use std::io::Write;
-
-    fn append(path: &Path, bytes: &[u8]) {
-        std::fs::OpenOptions::new()
-            .append(true)
-            .create(true)
-            .open(path)
-            .unwrap()
-            .write_all(bytes)
-            .unwrap();
-    }
+    use crate::appended::test_support::append;
 
     fn texts(path: &Path, base: Option<&ReadState>) -> (Outcome, Vec<String>) {
         let mut out = Vec::new();

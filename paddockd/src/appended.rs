@@ -1,0 +1,222 @@
+//! Reading only what was appended to a file since the last read: the chat index
+//! (`index/scan.rs`) and the search index (`search/reader.rs`) both follow transcripts so.
+//!
+//! A read leaves a [`Mark`]: the offset just past the last complete line, the file's inode
+//! and device, and a hash of the bytes before the offset. The next read continues from the
+//! mark only when it is the same file, at least as long, and those bytes are still there;
+//! a file replaced, shrunk or rewritten in place is read again from the start. A last line
+//! without its newline is still being written: it is left for the next read.
+
+use std::fs::{File, Metadata};
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
+use std::os::unix::fs::MetadataExt;
+
+/// How many bytes before the mark are checked before continuing from it, so a file
+/// rewritten in place (same inode, now longer) is read again instead of continued
+/// mid-garbage.
+pub const TAIL: usize = 64;
+
+/// Where a read stopped, and in which file.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Mark {
+    /// Bytes consumed: just past a `'\n'` (or 0).
+    pub offset: u64,
+    pub ino: u64,
+    pub dev: u64,
+    /// FNV-1a of the (up to) [`TAIL`] bytes before `offset`.
+    pub tail_hash: u64,
+}
+
+/// The complete lines of a file past a [`Mark`] (or all of them), one at a time.
+pub struct Appended {
+    reader: BufReader<File>,
+    continued: bool,
+    offset: u64,
+    ino: u64,
+    dev: u64,
+    tail: Vec<u8>,
+    line: Vec<u8>,
+    bytes_read: u64,
+    ended: bool,
+}
+
+impl Appended {
+    /// Positioned after `base` when the file (`meta` is its metadata) is the one `base` read
+    /// and still holds what it read; at the start otherwise.
+    pub fn new(file: File, meta: &Metadata, base: Option<&Mark>) -> io::Result<Self> {
+        let (ino, dev, size) = (meta.ino(), meta.dev(), meta.len());
+        let mut reader = BufReader::with_capacity(64 * 1024, file);
+        let mut tail = Vec::with_capacity(TAIL);
+        let continued = match base {
+            Some(b) if (b.ino, b.dev) == (ino, dev) && size >= b.offset => {
+                same_tail(&mut reader, b, &mut tail)?
+            }
+            _ => false,
+        };
+        let offset = match base {
+            Some(b) if continued => b.offset,
+            _ => {
+                reader.seek(SeekFrom::Start(0))?;
+                tail.clear();
+                0
+            }
+        };
+        Ok(Self {
+            reader,
+            continued,
+            offset,
+            ino,
+            dev,
+            tail,
+            line: Vec::new(),
+            bytes_read: 0,
+            ended: false,
+        })
+    }
+
+    /// Whether this read goes on from the mark (rather than from the start).
+    pub fn continued(&self) -> bool {
+        self.continued
+    }
+
+    /// The next complete line, its newline included; `None` at the end.
+    pub fn next_line(&mut self) -> io::Result<Option<&[u8]>> {
+        if self.ended {
+            return Ok(None);
+        }
+        self.line.clear();
+        let n = self.reader.read_until(b'\n', &mut self.line)?;
+        self.bytes_read += n as u64;
+        if self.line.last() != Some(&b'\n') {
+            self.ended = true;
+            return Ok(None);
+        }
+        self.offset += n as u64;
+        push_tail(&mut self.tail, &self.line);
+        Ok(Some(&self.line))
+    }
+
+    /// Bytes read from the file so far (a partial last line included).
+    pub fn bytes_read(&self) -> u64 {
+        self.bytes_read
+    }
+
+    /// Where this read has got to.
+    pub fn mark(&self) -> Mark {
+        Mark {
+            offset: self.offset,
+            ino: self.ino,
+            dev: self.dev,
+            tail_hash: fnv1a(&self.tail),
+        }
+    }
+}
+
+/// Positions `reader` at `base`'s offset if the bytes before it are the ones it consumed.
+fn same_tail(reader: &mut BufReader<File>, base: &Mark, tail: &mut Vec<u8>) -> io::Result<bool> {
+    let k = base.offset.min(TAIL as u64);
+    reader.seek(SeekFrom::Start(base.offset - k))?;
+    tail.resize(usize::try_from(k).unwrap_or(TAIL), 0);
+    match reader.read_exact(tail) {
+        Ok(()) => Ok(fnv1a(tail) == base.tail_hash),
+        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+fn push_tail(tail: &mut Vec<u8>, line: &[u8]) {
+    if line.len() >= TAIL {
+        tail.clear();
+        tail.extend_from_slice(&line[line.len() - TAIL..]);
+    } else {
+        tail.extend_from_slice(line);
+        let excess = tail.len().saturating_sub(TAIL);
+        tail.drain(..excess);
+    }
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// For the tests of the readers built on this.
+#[cfg(test)]
+pub(crate) mod test_support {
+    #![allow(clippy::unwrap_used)]
+    use std::io::Write;
+    use std::path::Path;
+
+    /// Appends `bytes` to the file at `path`, creating it.
+    pub fn append(path: &Path, bytes: &[u8]) {
+        std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(path)
+            .unwrap()
+            .write_all(bytes)
+            .unwrap();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::test_support::append;
+    use super::*;
+    use std::path::Path;
+
+    /// The lines read past `base`, whether it continued, and the new mark.
+    fn read(path: &Path, base: Option<&Mark>) -> (Vec<String>, bool, Mark) {
+        let file = File::open(path).unwrap();
+        let meta = file.metadata().unwrap();
+        let mut a = Appended::new(file, &meta, base).unwrap();
+        let mut lines = Vec::new();
+        while let Some(line) = a.next_line().unwrap() {
+            lines.push(String::from_utf8_lossy(line).into_owned());
+        }
+        (lines, a.continued(), a.mark())
+    }
+
+    #[test]
+    fn only_complete_appended_lines_are_read_and_a_rewrite_starts_over() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        append(&path, b"one\ntwo\nthr");
+        let (lines, continued, mark) = read(&path, None);
+        assert_eq!(lines, ["one\n", "two\n"]);
+        assert!(!continued);
+        assert_eq!(mark.offset, 8);
+
+        append(&path, b"ee\n");
+        let (lines, continued, mark) = read(&path, Some(&mark));
+        assert_eq!(lines, ["three\n"]);
+        assert!(continued);
+
+        // Rewritten in place with other bytes before the mark: read again from the start.
+        std::fs::write(&path, b"ONE\nTWO\nTHREE\nfour\n").unwrap();
+        let (lines, continued, _) = read(&path, Some(&mark));
+        assert_eq!(lines, ["ONE\n", "TWO\n", "THREE\n", "four\n"]);
+        assert!(!continued);
+
+        // Shrunk below the mark: from the start.
+        std::fs::write(&path, b"x\n").unwrap();
+        let (lines, continued, _) = read(&path, Some(&mark));
+        assert_eq!(lines, ["x\n"]);
+        assert!(!continued);
+    }
+
+    #[test]
+    fn a_line_longer_than_the_tail_is_checked_by_its_end() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        let long = format!("{}\n", "a".repeat(TAIL * 3));
+        append(&path, long.as_bytes());
+        let (_, _, mark) = read(&path, None);
+        append(&path, b"next\n");
+        let (lines, continued, _) = read(&path, Some(&mark));
+        assert!(continued);
+        assert_eq!(lines, ["next\n"]);
+    }
+}
