@@ -131,7 +131,7 @@ impl Approvals {
                 continue;
             };
             if decision != ApprovalDecision::Deny
-                && w.approval.tool == crate::runner::permissions::SEND_FILE
+                && w.approval.tool == crate::permissions::SEND_FILE
             {
                 self.grant(&w.approval);
             }
@@ -198,7 +198,9 @@ impl Approvals {
 /// `always` also adds each approval's `always_rule` (scoped to the call: `Bash(mkdir:*)`, never
 /// the whole of Bash) to its project's `allowed_tools`. Every client hears of it.
 pub async fn answer_request(
-    d: &crate::handles::Daemon,
+    approvals: &Approvals,
+    projects: &crate::projects::Projects,
+    hub: &crate::hub::Hub,
     a: paddock_proto::ApprovalAnswer,
 ) -> Result<paddock_proto::Updated, paddock_proto::ErrorBody> {
     use paddock_proto::{ErrorBody, ErrorCode};
@@ -212,7 +214,6 @@ pub async fn answer_request(
             ),
         ));
     }
-    let approvals = &d.state.approvals;
     if let Some(id) = approvals.unknown(&a.ids) {
         return Err(ErrorBody::new(
             ErrorCode::NotFound,
@@ -229,8 +230,7 @@ pub async fn answer_request(
                 continue;
             };
             let (slug, allow) = (approval.project_slug.clone(), rule.clone());
-            let added = d
-                .projects
+            let added = projects
                 .blocking(move |projects| {
                     projects.edit_file(&slug, |file| {
                         crate::projects::edit::allow_tool(file, &allow)
@@ -242,13 +242,12 @@ pub async fn answer_request(
             }
         }
     }
-    d.hub
-        .broadcast(paddock_proto::ControlMessage::ApprovalsChanged(
-            paddock_proto::ApprovalsChanged {
-                pending: approvals.count(),
-            },
-        ))
-        .await;
+    hub.broadcast(paddock_proto::ControlMessage::ApprovalsChanged(
+        paddock_proto::ApprovalsChanged {
+            pending: approvals.count(),
+        },
+    ))
+    .await;
     Ok(paddock_proto::Updated {
         changed: u32::try_from(done.len()).unwrap_or(u32::MAX),
     })
@@ -288,8 +287,8 @@ pub fn preview(tool: &str, input: &Value) -> Option<String> {
             .or_else(|| s("path"))
             .map(str::to_owned),
         "WebFetch" => s("url").map(str::to_owned),
-        crate::runner::permissions::SEND_FILE => {
-            crate::runner::permissions::send_file_path(input).map(str::to_owned)
+        crate::permissions::SEND_FILE => {
+            crate::permissions::send_file_path(input).map(str::to_owned)
         }
         _ => None,
     }
@@ -353,7 +352,7 @@ mod tests {
         let a = Approvals::default();
         let (tx, _rx) = mpsc::channel(ANSWER_QUEUE);
         let send = |id: &str, job: &str| Approval {
-            tool: crate::runner::permissions::SEND_FILE.into(),
+            tool: crate::permissions::SEND_FILE.into(),
             input: json!({"file_path": "/etc/hosts"}),
             ..approval(id, job)
         };

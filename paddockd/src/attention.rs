@@ -17,21 +17,24 @@ use std::sync::Arc;
 use paddock_proto::{Attention, AttentionKind, Origin, RunStatus};
 use tokio_util::task::TaskTracker;
 
-use crate::handles::Daemon;
+use tokio_util::sync::CancellationToken;
 
+use crate::hub::Hub;
+use crate::state::ChatState;
 use crate::turn_ends::{Follower, Next, TurnEnded};
 
-/// Starts the follower on `tracker`; it stops with the daemon.
-pub fn spawn(d: &Arc<Daemon>, tracker: &TaskTracker) {
+/// Starts the follower on `tracker`; it stops at `shutdown`. It reads the chats' titles from
+/// `state` and hands the hub what needs the user.
+pub fn spawn(hub: Hub, state: Arc<ChatState>, shutdown: CancellationToken, tracker: &TaskTracker) {
     // Subscribed here, before any turn can run, so no turn's end is missed.
-    let rx = d.state.turn_ends.follow();
-    tracker.spawn(follow(d.clone(), rx));
+    let rx = state.turn_ends.follow();
+    tracker.spawn(follow(hub, state, shutdown, rx));
 }
 
-async fn follow(d: Arc<Daemon>, mut ends: Follower) {
+async fn follow(hub: Hub, state: Arc<ChatState>, shutdown: CancellationToken, mut ends: Follower) {
     loop {
         let next = tokio::select! {
-            () = d.shutdown.cancelled() => return,
+            () = shutdown.cancelled() => return,
             next = ends.next() => next,
         };
         let ev = match next {
@@ -44,9 +47,9 @@ async fn follow(d: Arc<Daemon>, mut ends: Follower) {
                 continue;
             }
         };
-        let title = title_of(&d, &ev.session_id);
+        let title = title_of(&state, &ev.session_id);
         if let Some(attention) = of_turn(&ev, title, now()) {
-            d.hub.attention(attention).await;
+            hub.attention(attention).await;
         }
     }
 }
@@ -56,8 +59,8 @@ fn now() -> String {
 }
 
 /// The chat's title, or its short id.
-pub fn title_of(d: &Daemon, session_id: &str) -> String {
-    d.state
+fn title_of(state: &ChatState, session_id: &str) -> String {
+    state
         .title(session_id)
         .unwrap_or_else(|| format!("chat {}", session_id.get(..8).unwrap_or(session_id)))
 }

@@ -464,36 +464,6 @@ pub fn attribute(entries: &mut [TranscriptEntry], injections: &[Injection]) {
     }
 }
 
-/// What a recovered chat is told: its last turn was cut short.
-pub const CONTINUE_PROMPT: &str = "Your previous turn was cut short before it finished (the process running it stopped). Continue from where you left off.";
-/// The message `chat:continue` sends after the person stopped the turn themselves.
-pub const CONTINUE_AFTER_CANCEL_PROMPT: &str =
-    "I stopped your previous turn before it finished. Continue from where you left off.";
-
-/// A recovery turn (`chat:continue`, autodrive, a usage-limit resume) as it runs: after claude
-/// died or the daemon stopped, the recovery prompt with its attribution (⚠ continued after a
-/// background task was terminated); after the person cancelled the last turn, nothing was
-/// killed, so it is their own turn, unlabelled, saying they stopped it. Decided by the chat's
-/// task when the turn starts, once the turn before it has ended and its run is recorded.
-pub(crate) fn recovery_as_run(
-    runs: &crate::run_log::RunLog,
-    session_id: &str,
-    mut req: crate::runner::TurnRequest,
-) -> crate::runner::TurnRequest {
-    if req.attribution != Some(Attribution::Recovery) {
-        return req;
-    }
-    let last = runs
-        .recent()
-        .into_iter()
-        .find(|r| r.session_id == session_id && r.status != paddock_proto::RunStatus::Skipped);
-    if last.is_some_and(|r| r.status == paddock_proto::RunStatus::Cancelled) {
-        req.attribution = None;
-        CONTINUE_AFTER_CANCEL_PROMPT.clone_into(&mut req.message);
-    }
-    req
-}
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]

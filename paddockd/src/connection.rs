@@ -406,9 +406,11 @@ impl Connection {
             Request::ApprovalList => Ok(Reply::Approvals(paddock_proto::Approvals {
                 approvals: d.state.approvals.list(),
             })),
-            Request::ApprovalAnswer(a) => crate::approvals::answer_request(&d, a)
-                .await
-                .map(Reply::Updated),
+            Request::ApprovalAnswer(a) => {
+                crate::approvals::answer_request(&d.state.approvals, &d.projects, &d.hub, a)
+                    .await
+                    .map(Reply::Updated)
+            }
             Request::AgentTools(a) => crate::agent::list_tools(&d, &a).map(Reply::AgentTools),
             Request::AgentCall(c) => crate::agent::call(&d, c).await.map(Reply::AgentResult),
             Request::ProvenanceFile(r) => crate::provenance::file(&d, r)

@@ -193,7 +193,12 @@ pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Res
     // The committer of projects' `.chats` (when the data directory is a repository).
     crate::autocommit::spawn(&daemon, &background);
     // Turn ends that need the user, as `attention` events for the clients that asked.
-    crate::attention::spawn(&daemon, &background);
+    crate::attention::spawn(
+        daemon.hub.clone(),
+        state.clone(),
+        token.clone(),
+        &background,
+    );
     tracing::info!(socket = %bound.path.display(), pid = std::process::id(), "paddockd listening");
     if cfg.stderr_to_log {
         crate::logging::stderr_to(&cfg.log);

@@ -10,7 +10,6 @@ mod background;
 mod chat;
 mod death_signal;
 pub(crate) mod forker;
-pub mod permissions;
 pub mod process;
 mod release;
 mod request;

@@ -382,7 +382,7 @@ fn take_event(
                     .spec
                     .paths
                     .iter()
-                    .any(|p| super::glob::matches(p, &rel))
+                    .any(|p| crate::glob::matches(p, &rel))
             {
                 hit.push(rel);
             }

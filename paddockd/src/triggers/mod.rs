@@ -16,7 +16,6 @@
 //! the hub and show up in every client like a person's.
 
 pub mod fire;
-pub(crate) mod glob;
 mod hooks;
 pub mod schedule;
 pub mod spec;

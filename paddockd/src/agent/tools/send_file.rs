@@ -205,7 +205,7 @@ pub(super) async fn send_file(d: &Daemon, who: &Identity, args: &Value) -> Resul
 /// The bytes of a real file `send_file` was given: relative paths are the project's. A file
 /// inside the project's directory (symlinks resolved) is read at once; one outside only when a
 /// scoped rule allows it or a person allowed this call in the approvals inbox (the CLI asks
-/// before the call, `runner/permissions.rs`); paddockd's own state never (`confine.rs`).
+/// before the call, `permissions.rs`); paddockd's own state never (`confine.rs`).
 pub(super) fn read_real_file(d: &Daemon, who: &Identity, raw: &str) -> Result<Vec<u8>, String> {
     use crate::confine::{Naming, Place};
     let project = d
@@ -279,7 +279,7 @@ pub(super) fn outside_allowed(
     path: &std::path::Path,
 ) -> bool {
     use crate::confine::{Naming, Place};
-    use crate::runner::permissions::{self, SEND_FILE};
+    use crate::permissions::{self, SEND_FILE};
     let rules: Vec<String> = d
         .cfg
         .allowed_tools

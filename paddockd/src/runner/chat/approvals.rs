@@ -11,7 +11,7 @@ use tokio::time::Instant;
 use super::ChatTask;
 use super::read::{Reading, Step};
 use crate::claude_format::stdout::{Control, ControlRequest};
-use crate::runner::permissions;
+use crate::permissions;
 
 /// What to do with a control request from the CLI.
 enum Permission {

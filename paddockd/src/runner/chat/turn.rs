@@ -49,7 +49,8 @@ impl ChatTask {
             reply,
             unprompted,
         } = job;
-        let req = crate::chats::recovery_as_run(&self.ctx.state.runs, &self.session_id, req);
+        let req =
+            crate::runner::request::recovery_as_run(&self.ctx.state.runs, &self.session_id, req);
         self.remember(&req, unprompted.is_some());
         let turn = match self.open_turn(req, new_chat, unprompted.is_some()) {
             Ok(turn) => turn,

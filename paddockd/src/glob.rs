@@ -1,5 +1,5 @@
-//! The `paths` patterns of a `file_changed` hook: a small glob matcher over `/`-separated
-//! paths relative to the project's directory.
+//! The globs of a `file_changed` hook's `paths` and of scoped tool rules: a small matcher
+//! over `/`-separated paths relative to the project's directory.
 //!
 //! - `*` matches any run of characters within one path segment, `?` one character;
 //! - `**` as a whole segment matches any number of segments (also none);

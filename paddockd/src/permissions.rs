@@ -17,7 +17,7 @@
 //!   with `/` is absolute; any other is relative to the project's directory (and matches no
 //!   path outside it). `**` matches any number of path segments (none too), `*` any characters
 //!   within one, `?` one character; a pattern naming a directory covers what is below it, and
-//!   one without `/` a file name at any depth (the hooks' globs, `triggers::glob`):
+//!   one without `/` a file name at any depth (the hooks' globs, `glob.rs`):
 //!   `Edit(src/**)` allows editing anything under `<project>/src`, `Write(/tmp/out/**)` anything
 //!   under `/tmp/out`. Paths are compared after `.` and `..` are resolved (lexically);
 //! - `WebFetch(domain:HOST)`: a fetch of a URL on HOST;
@@ -147,7 +147,7 @@ pub fn matches(rule: &str, tool: &str, input: &Value, project_dir: &Path) -> boo
 
 /// Whether `path` (absolute, normalized) matches a rule's PATTERN: an absolute one against the
 /// whole path, a relative one against the path inside the project's directory (a path outside
-/// it matches none). The glob is the hooks' (`triggers::glob`, gitignore-like: `**` any number
+/// it matches none). The glob is the hooks' (`glob.rs`, gitignore-like: `**` any number
 /// of segments, `*` and `?` within one, a pattern naming a directory covers what is below it).
 fn path_matches(pattern: &str, path: &Path, project_dir: &Path) -> bool {
     let pattern = pattern.trim();
@@ -168,7 +168,7 @@ fn path_matches(pattern: &str, path: &Path, project_dir: &Path) -> bool {
         // The project's directory itself (a search of all of it), or `/`.
         return pattern.trim_start_matches('/') == "**";
     }
-    crate::triggers::glob::matches(&pattern, rel)
+    crate::glob::matches(&pattern, rel)
 }
 
 /// `Tool(scope)` split in two; `None` for a bare rule.
