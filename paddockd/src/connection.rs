@@ -413,13 +413,13 @@ impl Connection {
             }
             Request::AgentTools(a) => crate::agent::list_tools(&d, &a).map(Reply::AgentTools),
             Request::AgentCall(c) => crate::agent::call(&d, c).await.map(Reply::AgentResult),
-            Request::ProvenanceFile(r) => crate::provenance::file(&d, r)
+            Request::ProvenanceFile(r) => crate::files::provenance::file(&d, r)
                 .await
                 .map(|p| Reply::Provenance(Box::new(p))),
-            Request::ProvenanceTouched(r) => crate::provenance::touched::touched(&d, r)
+            Request::ProvenanceTouched(r) => crate::files::touched::touched(&d, r)
                 .await
                 .map(Reply::Touched),
-            Request::ProvenanceBlame(r) => crate::provenance::blame::blame(&d, r)
+            Request::ProvenanceBlame(r) => crate::files::blame::blame(&d, r)
                 .await
                 .map(|b| Reply::Blame(Box::new(b))),
             Request::GitStatus(r) => crate::git::status(&d, &self.user, r)

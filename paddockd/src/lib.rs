@@ -24,6 +24,7 @@ pub mod files;
 pub mod fsutil;
 pub mod git;
 pub mod glob;
+pub mod grants;
 pub mod handles;
 pub mod history;
 pub mod hub;

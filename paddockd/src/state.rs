@@ -13,7 +13,7 @@ use crate::stores::{RunProvenance, StoreError, Stores};
 pub struct ChatState {
     pub stores: Stores,
     /// Per-chat tokens of the agents' MCP bridges.
-    pub agents: crate::agent::AgentTokens,
+    pub agents: crate::grants::AgentTokens,
     /// Tool calls waiting for a person.
     pub approvals: crate::approvals::Approvals,
     /// Chats parked on a usage limit.
@@ -43,7 +43,7 @@ impl ChatState {
         let dir = cfg.data_dir.join("state");
         Ok(Self {
             stores: Stores::open(&dir)?,
-            agents: crate::agent::AgentTokens::default(),
+            agents: crate::grants::AgentTokens::default(),
             approvals: crate::approvals::Approvals::default(),
             parking: crate::parking::Parking::default(),
             index: ChatIndex::open(dir.join("chat-index.json"), tasks),

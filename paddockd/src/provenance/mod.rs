@@ -22,17 +22,14 @@
 //! Here: the handle the runner observes through; `recorder.rs` is the recorder thread,
 //! `request.rs` answers `provenance:file`, `paths.rs` says how paths are recorded.
 
-pub mod blame;
 pub mod env;
 pub mod harvest;
 pub mod identity;
 pub mod lineage;
 mod paths;
 mod recorder;
-mod request;
 pub mod scan;
 pub mod steps;
-pub mod touched;
 pub mod versions;
 
 use std::collections::{HashMap, HashSet};
@@ -48,9 +45,6 @@ use crate::projects::Project;
 use paths::abs_path;
 pub use paths::rel_path;
 use recorder::{Recorder, named_paths, preview};
-pub use request::file;
-pub(crate) use request::{Names, Records, blocking, hash_in_project, resolve_file};
-use request::{label, short};
 
 /// Events the recorder may fall behind by; past that, events are dropped (see the module).
 pub const QUEUE: usize = 4096;
@@ -178,6 +172,11 @@ pub struct Provenance {
 }
 
 impl Provenance {
+    /// The limits it records within (hashing, queue).
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
     /// Starts the recorder thread.
     pub fn start(limits: Limits, claude_home: &Path) -> Self {
         let (tx, rx) = mpsc::channel(QUEUE);
@@ -284,7 +283,7 @@ impl Provenance {
     }
 
     /// Whether events of this session were dropped since the daemon started.
-    fn lost_events(&self, session_id: &str) -> bool {
+    pub fn lost_events(&self, session_id: &str) -> bool {
         self.incomplete.lock().is_ok_and(|i| i.contains(session_id))
     }
 }

@@ -287,7 +287,7 @@ impl ChatTask {
             .iter()
             .chain(project.file.allowed_tools.iter())
             .cloned()
-            .chain(crate::agent::allowed_patterns(manage))
+            .chain(crate::grants::allowed_patterns(manage))
             // The user's servers and the browser: their tools are allowed, not silently denied.
             .chain(
                 crate::user_mcp::extra_servers(&cfg.user_mcp, cfg.browser_mcp, &project.agent_dir)

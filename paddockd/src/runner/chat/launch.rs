@@ -129,7 +129,7 @@ impl ChatTask {
         let written = tokio::task::spawn_blocking(move || {
             let extra =
                 crate::user_mcp::extra_servers(&cfg.user_mcp, cfg.browser_mcp, &agent_dir).0;
-            crate::agent::write_mcp_config(&cfg, &session_id, &token, manage, &extra)
+            crate::grants::write_mcp_config(&cfg, &session_id, &token, manage, &extra)
         })
         .await;
         match written {

@@ -298,7 +298,7 @@ impl ChatTask {
         let human = !turn.unprompted
             && (req.reply_to.is_some()
                 || (req.attribution.is_none() && req.origin == Origin::Human));
-        let manage = crate::agent::grants_tools(cfg, project, depth, human);
+        let manage = crate::grants::grants_tools(cfg, project, depth, human);
         self.unattended = !human;
         if !turn.unprompted {
             self.fallback_title = crate::attachments::request_text(&req.message)

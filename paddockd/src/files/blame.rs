@@ -24,9 +24,10 @@ use paddock_proto::{
 };
 use similar::{Algorithm, DiffOp};
 
-use super::steps::{FileRecord, Role, StepRecord};
-use super::{Names, Records, label, short, versions};
+use super::provenance::{Names, Records, label, short};
 use crate::projects::Project;
+use crate::provenance::steps::{FileRecord, Role, StepRecord};
+use crate::provenance::versions;
 
 /// The largest file blamed (now, or a commit's version of it).
 pub const MAX_BLAME_BYTES: u64 = 4 * 1024 * 1024;
@@ -41,9 +42,9 @@ fn invalid(message: String) -> ErrorBody {
 
 /// `provenance:blame`.
 pub async fn blame(d: &crate::handles::Daemon, r: ProvenanceFile) -> Result<Blame, ErrorBody> {
-    let (project, file) = super::resolve_file(d, &r)?;
+    let (project, file) = super::provenance::resolve_file(d, &r)?;
     let state = d.state.clone();
-    super::blocking(move || report(&state, &project, &file.rel, &file.path)).await
+    super::provenance::blocking(move || report(&state, &project, &file.rel, &file.path)).await
 }
 
 /// Builds the reply (blocking: runs git, reads the kept versions).

@@ -6,11 +6,11 @@ use std::path::Path;
 
 use paddock_proto::{ErrorBody, ErrorCode, FileStep, Lineage, LineageNode, ProvenanceFile};
 
-use super::identity::{Hashed, hash_file};
-use super::steps::{FileRecord, Line, Role, StepRecord};
 use crate::projects::Project;
+use crate::provenance::identity::{Hashed, hash_file};
+use crate::provenance::steps::{FileRecord, Line, Role, StepRecord};
 
-use super::{env, identity, lineage, rel_path, steps};
+use crate::provenance::{env, identity, lineage, rel_path, steps};
 
 pub(super) fn invalid(message: String) -> ErrorBody {
     ErrorBody::new(ErrorCode::InvalidArgument, message)
@@ -207,7 +207,7 @@ pub(super) fn report(
 ) -> Result<paddock_proto::Provenance, ErrorBody> {
     let rel = file.rel.as_str();
     let Records { steps: all, gaps } = Records::load(&project.meta_dir);
-    let limits = state.provenance.limits;
+    let limits = state.provenance.limits();
     let now = hash_file(&file.path, limits.max_hash_bytes);
     let touching = |role: Role| -> Vec<(&StepRecord, &FileRecord)> {
         all.iter()

@@ -7,9 +7,9 @@ use paddock_proto::{
     ErrorBody, ErrorCode, FileRole, ProvenanceTouched, Touched, TouchedFile, TouchedTurn,
 };
 
-use super::identity;
-use super::steps::{self, FileRecord, Line, Role, StepRecord};
-use super::{blocking, label, short};
+use super::provenance::{blocking, label, short};
+use crate::provenance::identity;
+use crate::provenance::steps::{self, FileRecord, Line, Role, StepRecord};
 
 /// `provenance:touched`.
 pub async fn touched(
@@ -32,7 +32,7 @@ pub async fn touched(
         ));
     }
     let lost = d.state.provenance.lost_events(&r.session_id);
-    let max_hash_bytes = d.state.provenance.limits.max_hash_bytes;
+    let max_hash_bytes = d.state.provenance.limits().max_hash_bytes;
     let private = d.cfg.private_state();
     blocking(move || {
         let lines = steps::read(&steps::steps_path(&project.meta_dir, &r.session_id))
@@ -47,7 +47,7 @@ pub async fn touched(
         }
         records.sort_by(|a, b| a.ended_at.cmp(&b.ended_at));
         let turns = by_turn(&records, r.job_id.as_deref(), |path| {
-            super::hash_in_project(&private, &project, path, max_hash_bytes)
+            super::provenance::hash_in_project(&private, &project, path, max_hash_bytes)
         });
         let mut notes = Vec::new();
         if gaps > 0 || lost {

@@ -1,4 +1,6 @@
-//! `files:list` and `files:read`: a project's directory, for a file browser.
+//! The file browser's requests: `files:list` and `files:read` (here), and what is known of a
+//! file's making: `provenance:file` ([`provenance`]), `provenance:blame` ([`blame`]) and
+//! `provenance:touched` ([`touched`]), read from the records `crate::provenance` keeps.
 //!
 //! Every path is relative to the project's directory and confined to it: an absolute path or a
 //! `..` component is refused before the filesystem is touched, and the path is then resolved
@@ -6,6 +8,10 @@
 //! symlink never leads a client out of the project. Listings are bounded (at most
 //! [`FILES_LIST_MAX`] entries, `truncated` past that), and so is a read ([`FILES_READ_MAX`] bytes
 //! of text; a file that is not text is answered as `binary`, without its bytes).
+
+pub mod blame;
+pub mod provenance;
+pub mod touched;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
