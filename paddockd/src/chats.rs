@@ -16,7 +16,7 @@ use paddock_proto::{
 };
 
 use crate::handles::{Daemon, project_error};
-use crate::index::IndexedChat;
+use crate::index::{IndexedChat, display_title};
 use crate::projects::Project;
 use crate::state::{ms_of, now_ms};
 use crate::stores::{Injection, RunProvenance};
@@ -24,6 +24,7 @@ use crate::transcripts;
 use crate::tree::{self, ChatRef, Recorded};
 
 mod actions;
+pub mod search;
 
 pub use actions::{delete, fork, fork_as, import, set_queue, update};
 
@@ -207,16 +208,6 @@ fn inferred_parent(injections: Option<&[Injection]>) -> Option<ChatRef> {
         }),
         _ => None,
     })
-}
-
-/// A chat's title: its custom title or first prompt, on one line; its id when it has neither.
-pub(crate) fn display_title(title: &str, sid: &str) -> String {
-    let t = title.trim();
-    if t.is_empty() {
-        format!("Chat {}", sid.get(..8).unwrap_or(sid))
-    } else {
-        t.to_owned()
-    }
 }
 
 pub(crate) async fn running_sessions(d: &Daemon) -> HashMap<String, String> {

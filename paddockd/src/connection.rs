@@ -398,7 +398,9 @@ impl Connection {
                 .and_then(|r| r)
                 .map(Reply::Attachment)
             }
-            Request::Search(r) => crate::search::search(&d, r).await.map(Reply::SearchResults),
+            Request::Search(r) => crate::chats::search::search(&d, r)
+                .await
+                .map(Reply::SearchResults),
             Request::NotificationsSubscribe => {
                 d.hub.notify(self.id).await;
                 Ok(Reply::Ack)

@@ -531,5 +531,15 @@ fn view(folder: &Path, session_id: &str, entry: &Entry) -> IndexedChat {
     }
 }
 
+/// A chat's title: its custom title or first prompt, on one line; its id when it has neither.
+pub fn display_title(title: &str, sid: &str) -> String {
+    let t = title.trim();
+    if t.is_empty() {
+        format!("Chat {}", sid.get(..8).unwrap_or(sid))
+    } else {
+        t.to_owned()
+    }
+}
+
 #[cfg(test)]
 mod tests;

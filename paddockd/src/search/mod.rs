@@ -40,7 +40,6 @@ use tokio_util::task::TaskTracker;
 pub use measure::large_vocabulary;
 pub use query::Query;
 
-use crate::handles::{Daemon, project_error};
 use crate::index::ChatIndex;
 use index::Table;
 use verify::{Candidate, rank, verify_ranked};
@@ -271,7 +270,7 @@ fn ranked(
         if is_archived && !include_archived {
             continue;
         }
-        let title = crate::chats::display_title(&chat.title, sid);
+        let title = crate::index::display_title(&chat.title, sid);
         let title_terms = query
             .find(&title)
             .iter()
@@ -297,9 +296,23 @@ fn invalid(message: impl Into<String>) -> ErrorBody {
     ErrorBody::new(ErrorCode::InvalidArgument, message)
 }
 
-/// `search`.
-pub async fn search(d: &Daemon, r: SearchRequest) -> Result<SearchResults, ErrorBody> {
-    let started = Instant::now();
+/// A search request, checked: how many hits at most, and the words.
+pub struct Asked {
+    limit: usize,
+    query: Query,
+}
+
+/// Where a search looks: the transcript folders of the projects asked about (folder → the
+/// project's slug), and which chats are archived (searched only with `include_archived`).
+pub struct Scope {
+    pub folders: HashMap<PathBuf, String>,
+    pub archived: Arc<BTreeSet<String>>,
+    pub include_archived: bool,
+}
+
+/// Checks a `search` request (its limit, its words), once the index has read what was
+/// touched before it (read your writes).
+pub async fn ask(search: &SearchIndex, r: &SearchRequest) -> Result<Asked, ErrorBody> {
     let limit = match r.limit {
         None => DEFAULT_LIMIT,
         Some(n) if (1..=MAX_LIMIT).contains(&n) => n,
@@ -312,8 +325,7 @@ pub async fn search(d: &Daemon, r: SearchRequest) -> Result<SearchResults, Error
     if r.query.trim().is_empty() {
         return Err(invalid("the query is empty: give words to search for"));
     }
-    // Read your writes: what the index has touched so far is searchable first.
-    d.state.search.settle().await;
+    search.settle().await;
     let query = Query::parse(&r.query);
     if query.terms.is_empty() {
         return Err(invalid(format!(
@@ -321,34 +333,40 @@ pub async fn search(d: &Daemon, r: SearchRequest) -> Result<SearchResults, Error
             r.query
         )));
     }
-    let projects = match &r.project_slug {
-        Some(slug) => vec![d.project(slug).await?],
-        None => d.projects.list().map_err(project_error)?,
-    };
-    let slug_of: HashMap<PathBuf, String> = projects
-        .iter()
-        .map(|p| (d.state.folder_of(p), p.slug.clone()))
-        .collect();
-    let search = &d.state.search;
-    let archived = d.state.stores.archive.all();
+    Ok(Asked {
+        limit: limit as usize,
+        query,
+    })
+}
+
+/// Runs a checked search over `scope`: candidates from the word index, ranked, then read to
+/// verify and to cut snippets.
+pub async fn run(
+    search: &SearchIndex,
+    index: &ChatIndex,
+    asked: Asked,
+    scope: &Scope,
+    text: String,
+) -> Result<SearchResults, ErrorBody> {
+    let started = Instant::now();
+    let Asked { limit, query } = asked;
     let cands = ranked(
         search,
-        &d.state.index,
-        &slug_of,
-        &archived,
-        r.archived,
+        index,
+        &scope.folders,
+        &scope.archived,
+        scope.include_archived,
         &query,
     );
     let candidates = cands.len();
     let _permit = search.shared.searches.acquire().await.ok();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
-    let q = query.clone();
-    let limit = limit as usize;
-    let verified = tokio::task::spawn_blocking(move || verify_ranked(&cands, &q, limit, threads))
-        .await
-        .map_err(|e| ErrorBody::new(ErrorCode::Internal, format!("the search failed: {e}")))?;
+    let verified =
+        tokio::task::spawn_blocking(move || verify_ranked(&cands, &query, limit, threads))
+            .await
+            .map_err(|e| ErrorBody::new(ErrorCode::Internal, format!("the search failed: {e}")))?;
     tracing::debug!(
-        query = %r.query,
+        query = %text,
         candidates,
         read = verified.read,
         unread = verified.unread,
@@ -357,10 +375,10 @@ pub async fn search(d: &Daemon, r: SearchRequest) -> Result<SearchResults, Error
         "search"
     );
     Ok(SearchResults {
-        query: r.query,
+        query: text,
         hits: verified.hits,
         total: verified.total,
-        indexing: search.progress(d.state.index.len()),
+        indexing: search.progress(index.len()),
     })
 }
 

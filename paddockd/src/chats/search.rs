@@ -1,0 +1,29 @@
+//! `search`: the request, over the projects it names (every project by default); the word
+//! index and the reading of transcripts are `crate::search`.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use paddock_proto::{ErrorBody, SearchRequest, SearchResults};
+
+use crate::handles::{Daemon, project_error};
+use crate::search::Scope;
+
+/// `search`.
+pub async fn search(d: &Daemon, r: SearchRequest) -> Result<SearchResults, ErrorBody> {
+    let asked = crate::search::ask(&d.state.search, &r).await?;
+    let projects = match &r.project_slug {
+        Some(slug) => vec![d.project(slug).await?],
+        None => d.projects.list().map_err(project_error)?,
+    };
+    let folders: HashMap<PathBuf, String> = projects
+        .iter()
+        .map(|p| (d.state.folder_of(p), p.slug.clone()))
+        .collect();
+    let scope = Scope {
+        folders,
+        archived: d.state.stores.archive.all(),
+        include_archived: r.archived,
+    };
+    crate::search::run(&d.state.search, &d.state.index, asked, &scope, r.query).await
+}
