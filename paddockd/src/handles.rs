@@ -27,7 +27,7 @@ pub struct Daemon {
     /// Sidecar stores, the chat index and the run log.
     pub state: Arc<ChatState>,
     /// Schedules and hooks: the armed schedules and the re-arm signal.
-    pub triggers: crate::triggers::Triggers,
+    pub triggers: crate::trigger_state::Triggers,
     /// Cancelled to shut the daemon down (signal or `daemon:shutdown`).
     pub shutdown: CancellationToken,
     /// Cancelled last, once turns have ended, to close client connections.
@@ -56,7 +56,7 @@ impl Daemon {
             runner,
             projects,
             state,
-            triggers: crate::triggers::Triggers::new(),
+            triggers: crate::trigger_state::Triggers::new(),
             shutdown,
             close_clients: CancellationToken::new(),
             tasks,

@@ -49,6 +49,8 @@ pub mod stores;
 pub mod sweeper;
 pub mod transcripts;
 pub mod tree;
+pub mod trigger_spec;
+pub mod trigger_state;
 pub mod triggers;
 pub mod turn_ends;
 pub mod user_mcp;

@@ -18,12 +18,10 @@
 pub mod fire;
 mod hooks;
 pub mod schedule;
-pub mod spec;
 
 pub use hooks::on_archived;
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::Arc;
 
 use paddock_proto::{
     ErrorBody, ErrorCode, Fired, SessionPolicy, TriggerFire, TriggerInfo, TriggerKind, TriggerList,
@@ -34,61 +32,9 @@ use tokio_util::task::TaskTracker;
 use crate::handles::{Daemon, project_error};
 use crate::projects::{Project, ProjectError};
 use crate::stores::binding_key;
-use schedule::Armed;
+pub use crate::trigger_spec as spec;
+pub use crate::trigger_state::Triggers;
 use spec::{Entry, When};
-
-/// The daemon's handle on its triggers: the armed schedules, the re-arm signal the tasks
-/// wait on, and the per-trigger fire locks. Cheap to clone.
-#[derive(Clone, Default)]
-pub struct Triggers {
-    inner: Arc<Inner>,
-}
-
-#[derive(Default)]
-struct Inner {
-    armed: Mutex<Armed>,
-    /// Bumped when triggers changed; the scheduler and the file watcher reload.
-    generation: tokio::sync::watch::Sender<u64>,
-    /// One fire of a trigger at a time (binding key → its lock).
-    firing: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
-}
-
-impl Triggers {
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    fn armed(&self) -> MutexGuard<'_, Armed> {
-        self.inner
-            .armed
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-    }
-
-    fn subscribe(&self) -> tokio::sync::watch::Receiver<u64> {
-        self.inner.generation.subscribe()
-    }
-
-    /// Tells the scheduler and the file watcher that triggers changed (a trigger set or
-    /// removed, a project created).
-    pub fn rearm(&self) {
-        self.inner
-            .generation
-            .send_modify(|g| *g = g.wrapping_add(1));
-    }
-
-    async fn begin_fire(&self, key: &str) -> tokio::sync::OwnedMutexGuard<()> {
-        let lock = self
-            .inner
-            .firing
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .entry(key.to_owned())
-            .or_default()
-            .clone();
-        lock.lock_owned().await
-    }
-}
 
 /// A trigger that can run, with its project.
 #[derive(Debug, Clone)]

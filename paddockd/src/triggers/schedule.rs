@@ -10,16 +10,16 @@
 //! last fire (from the run log) is already past missed at least one; `missed = run_once`
 //! fires it once now, `skip` lets them go. A schedule that never fired missed nothing.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use paddock_proto::{MissedPolicy, TriggerKind, TriggerSpec};
+use paddock_proto::{MissedPolicy, TriggerKind};
 
 use super::spec::When;
 use super::{Loaded, Triggers};
 use crate::handles::Daemon;
+pub use crate::trigger_state::{Armed, ArmedSchedule};
 
 /// The longest the scheduler sleeps before it looks at the project files again.
 pub const RESCAN: Duration = Duration::from_secs(60);
@@ -61,19 +61,6 @@ pub fn upcoming(when: &When, anchor: DateTime<Utc>, now: DateTime<Utc>) -> Optio
 pub fn missed_since(when: &When, last: DateTime<Utc>, now: DateTime<Utc>) -> bool {
     next_after(when, last).is_some_and(|t| t <= now)
 }
-
-/// An armed schedule.
-#[derive(Debug, Clone)]
-pub struct ArmedSchedule {
-    pub project: String,
-    pub name: String,
-    pub spec: TriggerSpec,
-    pub when: When,
-    pub next: DateTime<Utc>,
-}
-
-/// Binding key → armed schedule.
-pub type Armed = HashMap<String, ArmedSchedule>;
 
 /// The time of a trigger's last fire, from the run log.
 pub fn last_fire(d: &Daemon, project: &str, name: &str) -> Option<DateTime<Utc>> {
