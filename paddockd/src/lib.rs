@@ -33,6 +33,7 @@ pub mod info;
 pub mod listener;
 pub mod listing;
 pub mod logging;
+pub mod machine_turns;
 pub mod management;
 pub mod mcp;
 pub mod parking;

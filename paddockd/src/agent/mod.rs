@@ -3,7 +3,7 @@
 //! Two servers, with the reference's keys so prompts and allow-lists carry over:
 //! `paddock_manage` (self-management, in tiers: read; write; projects) and `paddock`
 //! (`send_file`). Every call arrives with the calling chat's token (`grants/tokens.rs`), so it is
-//! attributed to that chat, and every turn a tool starts goes through [`start_turn`], the one
+//! attributed to that chat, and every turn a tool starts goes through `machine_turns::start_turn`, the one
 //! path for machine-started turns: it stamps run provenance (origin, depth, the recorded
 //! parent) and message provenance, and streams through the hub like a human turn.
 //!
@@ -13,14 +13,10 @@
 
 mod tools;
 
-use paddock_proto::{
-    AgentAuth, AgentCall, AgentResult, AgentTools, Attribution, ErrorBody, ErrorCode, Origin,
-};
+use paddock_proto::{AgentAuth, AgentCall, AgentResult, AgentTools, ErrorBody, ErrorCode};
 
 use crate::handles::Daemon;
-use crate::projects::Project;
-use crate::runner::TurnRequest;
-use crate::stores::RunProvenance;
+pub use crate::machine_turns::{MachineTurn, start_turn};
 
 pub use crate::grants::{FILE_SERVER, Identity, MANAGE_SERVER, grants_tools, read_tier_on};
 /// A transcript's last entries as text (`read_chat`, here and on the management endpoint).
@@ -67,37 +63,4 @@ pub async fn call(d: &Daemon, call: AgentCall) -> Result<AgentResult, ErrorBody>
             is_error: true,
         },
     })
-}
-
-/// A turn a machine starts: a spawned child's kickoff, a message from another chat, a
-/// schedule or a hook firing.
-#[derive(Debug, Clone)]
-pub struct MachineTurn {
-    pub project: Project,
-    /// `None` starts a new chat.
-    pub session_id: Option<String>,
-    pub message: String,
-    pub model: Option<String>,
-    /// Who this run is, for History.
-    pub origin: Origin,
-    /// The new chat's provenance (ignored for an existing chat: stamped once).
-    pub provenance: Option<RunProvenance>,
-    /// Who injected the message (shown above it, and matched in the transcript).
-    pub attribution: Option<Attribution>,
-    pub trigger: Option<String>,
-}
-
-/// The one path for machine-started turns. A chat that is running queues the turn; it runs
-/// when the current one ends. Returns the session id.
-pub async fn start_turn(d: &Daemon, turn: MachineTurn) -> Result<String, ErrorBody> {
-    d.runner
-        .send(
-            TurnRequest::new(turn.project, turn.session_id, turn.message)
-                .model(turn.model)
-                .attribution(turn.attribution)
-                .origin(turn.origin)
-                .provenance(turn.provenance)
-                .trigger(turn.trigger),
-        )
-        .await
 }

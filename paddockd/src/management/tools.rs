@@ -19,8 +19,8 @@ use paddock_proto::{
 use serde_json::{Value, json};
 
 use super::rpc::{ToolOutput, Tools};
-use crate::agent::{MachineTurn, start_turn};
 use crate::handles::Daemon;
+use crate::machine_turns::{MachineTurn, start_turn};
 use crate::stores::RunProvenance;
 
 /// Rows `list_chats` gives by default, and at most.

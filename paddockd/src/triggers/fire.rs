@@ -1,7 +1,7 @@
 //! Firing a trigger: the one way a schedule tick, a hook event, `trigger:fire` and the
 //! `run_trigger` tool start a turn.
 //!
-//! The turn goes through [`crate::agent::start_turn`] with origin `scheduled` or `hook`,
+//! The turn goes through [`crate::machine_turns::start_turn`] with origin `scheduled` or `hook`,
 //! the trigger's name, and attribution "⏰ scheduled by NAME" / "⚡ triggered by hook NAME".
 //! `session = "new"` starts a root chat per fire (depth 0, no parent, provenance naming the
 //! trigger); `"resume"` sends every fire into the one chat the trigger owns (bound in
@@ -18,8 +18,8 @@ use paddock_proto::{
     TriggerSpec,
 };
 
-use crate::agent::{MachineTurn, start_turn};
 use crate::handles::Daemon;
+use crate::machine_turns::{MachineTurn, start_turn};
 use crate::projects::Project;
 use crate::run_log::RunRecord;
 use crate::stores::{RunProvenance, SessionBindingStore, binding_key};

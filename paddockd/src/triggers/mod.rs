@@ -12,7 +12,7 @@
 //!   `child_finished`) and the file watcher (`file_changed`, debounced per hook).
 //! - [`fire`]: firing, new chat or resume, skip-if-running, recording.
 //!
-//! Every fire goes through [`crate::agent::start_turn`], so triggered chats stream through
+//! Every fire goes through [`crate::machine_turns::start_turn`], so triggered chats stream through
 //! the hub and show up in every client like a person's.
 
 pub mod fire;
