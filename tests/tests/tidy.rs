@@ -374,7 +374,7 @@ fn every_spawn_is_tracked() {
 }
 
 /// ARCHITECTURE.md's map of paddockd names every top-level module, and names none that does
-/// not exist: a newcomer finds each concern's file from it.
+/// not exist: a newcomer finds each concern's file from it. It lists them from the bottom up.
 #[test]
 fn the_architecture_map_names_every_daemon_module() {
     let root = workspace();
@@ -388,6 +388,7 @@ fn the_architecture_map_names_every_daemon_module() {
         .collect();
     // A map entry: `├─ name.rs` or `└─ name/` (a daemon module at the top of the tree).
     let mut named = BTreeSet::new();
+    let mut in_order: Vec<String> = Vec::new();
     for line in &map {
         let Some(at) = line.find("─ ") else {
             continue;
@@ -403,9 +404,11 @@ fn the_architecture_map_names_every_daemon_module() {
         let name = word.trim_end_matches(".rs").trim_end_matches('/');
         if word.ends_with(".rs") || word.ends_with('/') {
             named.insert(name.to_owned());
+            in_order.push(name.to_owned());
         }
     }
-    let modules: BTreeSet<String> = daemon_module_graph().into_keys().collect();
+    let graph = daemon_module_graph();
+    let modules: BTreeSet<String> = graph.keys().cloned().collect();
     let src = root.join("paddockd/src");
     let unmapped: Vec<&String> = modules.iter().filter(|m| !named.contains(*m)).collect();
     let missing: Vec<&String> = named
@@ -424,5 +427,31 @@ fn the_architecture_map_names_every_daemon_module() {
     assert!(
         missing.is_empty(),
         "ARCHITECTURE.md's map names modules that do not exist: {missing:?}"
+    );
+    // From the bottom up: each module uses only those listed above it (the members of one
+    // cycle excepted, which the cycle check bounds).
+    let place: BTreeMap<&str, usize> = in_order
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (m.as_str(), i))
+        .collect();
+    let cycle_of = cycles(&graph);
+    let same_cycle = |a: &str, b: &str| {
+        cycle_of
+            .iter()
+            .any(|c| c.len() > 1 && c.contains(a) && c.contains(b))
+    };
+    let upward: Vec<String> = graph
+        .iter()
+        .flat_map(|(m, uses)| uses.iter().map(move |u| (m, u)))
+        .filter(|(m, u)| {
+            place.get(m.as_str()) < place.get(u.as_str()) && !same_cycle(m.as_str(), u.as_str())
+        })
+        .map(|(m, u)| format!("{m} uses {u}, listed below it"))
+        .collect();
+    assert!(
+        upward.is_empty(),
+        "ARCHITECTURE.md's map is ordered from the bottom up; move the entry or the dependency: {}",
+        upward.join("; ")
     );
 }
