@@ -50,7 +50,6 @@ struct Joined {
 
 impl Joined {
     async fn snapshot(d: &Daemon, user: &str) -> Self {
-        d.state.wait_ready().await;
         let s = &d.state.stores;
         let hub = d.hub.snapshot().await;
         Self {
@@ -241,7 +240,7 @@ pub async fn list(
     let mut rows: Vec<ChatSummary> = Vec::new();
     let mut listed: HashSet<String> = HashSet::new();
     for project in &projects {
-        for chat in d.state.index.chats_in(&d.state.folder_of(project)) {
+        for chat in d.state.listed().await.chats_in(&d.state.folder_of(project)) {
             if listed.insert(chat.session_id.clone()) {
                 rows.push(joined.row(&project.slug, &chat));
             }
@@ -290,7 +289,7 @@ fn lay_out(rows: Vec<ChatSummary>, joined: &Joined) -> Vec<ChatSummary> {
 /// The project a chat belongs to and its indexed entry. A chat the index does not know is
 /// found only while it runs (its first turn, before the CLI wrote its transcript): one that
 /// ran once and was deleted since is not found, so nothing can flag it again.
-pub(crate) fn locate(
+pub(crate) async fn locate(
     d: &Daemon,
     sid: &str,
     running: &HashMap<String, String>,
@@ -302,7 +301,7 @@ pub(crate) fn locate(
         )
     };
     let projects = d.projects.list().map_err(project_error)?;
-    if let Some(chat) = d.state.index.get(sid) {
+    if let Some(chat) = d.state.listed().await.get(sid) {
         let project = projects
             .into_iter()
             .find(|p| d.state.folder_of(p) == chat.folder)
@@ -333,18 +332,18 @@ pub async fn resolve(
             format!("give 1 to 500 prefixes, not {}", r.prefixes.len()),
         ));
     }
-    d.state.wait_ready().await;
     let projects = d.projects.list().map_err(project_error)?;
     let slug_of: HashMap<std::path::PathBuf, String> = projects
         .iter()
         .map(|p| (d.state.folder_of(p), p.slug.clone()))
         .collect();
     let running = running_sessions(d).await;
+    let index = d.state.listed().await;
     let prefixes = r
         .prefixes
         .into_iter()
         .map(|prefix| {
-            let (indexed, total) = d.state.index.starting_with(&prefix, RESOLVE_SHOWN);
+            let (indexed, total) = index.starting_with(&prefix, RESOLVE_SHOWN);
             let mut chats: Vec<ResolvedChat> = indexed
                 .into_iter()
                 .filter_map(|c| {
@@ -359,9 +358,7 @@ pub async fn resolve(
             let wanted = prefix.to_ascii_lowercase();
             for (sid, slug) in &running {
                 let named = sid.to_ascii_lowercase().starts_with(&wanted);
-                if !named
-                    || chats.iter().any(|c| &c.session_id == sid)
-                    || d.state.index.get(sid).is_some()
+                if !named || chats.iter().any(|c| &c.session_id == sid) || index.get(sid).is_some()
                 {
                     continue;
                 }
@@ -388,9 +385,8 @@ pub async fn resolve(
 
 /// The full rendering of one chat, with the attribution of machine-injected turns.
 pub async fn transcript(d: &Daemon, user: &str, sid: &str) -> Result<Transcript, ErrorBody> {
-    d.state.wait_ready().await;
     let joined = Joined::snapshot(d, user).await;
-    let (project, indexed) = locate(d, sid, &joined.running)?;
+    let (project, indexed) = locate(d, sid, &joined.running).await?;
     let Some(indexed) = indexed else {
         return Ok(Transcript {
             chat: joined.starting_row(&project.slug, sid, d),

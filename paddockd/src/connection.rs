@@ -335,9 +335,8 @@ impl Connection {
                             "chat:continue is turned off on this daemon (recovery_surface = false, PADDOCK_RECOVERY_SURFACE); send the chat a message instead",
                         ));
                     }
-                    d.state.wait_ready().await;
                     let running = crate::chats::running_sessions(&d).await;
-                    let (project, _) = crate::chats::locate(&d, &c.session_id, &running)?;
+                    let (project, _) = crate::chats::locate(&d, &c.session_id, &running).await?;
                     d.runner
                         .send(TurnRequest::continuing(project, c.session_id).asked_by(self.id, id))
                         .await

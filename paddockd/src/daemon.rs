@@ -51,7 +51,7 @@ async fn announce_index_changes(
 ) {
     use std::collections::{HashMap, HashSet};
     use tokio::sync::broadcast::error::RecvError;
-    let mut rx = state.index.subscribe();
+    let mut rx = state.live_index().subscribe();
     loop {
         let first = tokio::select! {
             () = shutdown.cancelled() => return,
@@ -255,7 +255,7 @@ pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Res
     }
     background.close();
     background.wait().await;
-    if let Err(e) = state.index.flush().await {
+    if let Err(e) = state.live_index().flush().await {
         tracing::warn!("could not save the chat index (it is rebuilt at the next start): {e}");
     }
     // Let the final frames reach the clients, then close the connections.

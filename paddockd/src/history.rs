@@ -31,7 +31,6 @@ pub async fn list(d: &Daemon, user: &str, req: HistoryList) -> Result<History, E
     if let Some(slug) = &req.project_slug {
         d.project(slug).await?;
     }
-    d.state.wait_ready().await;
     let last_seen = d.state.stores.read_state.last_seen(user, RUNS_SEEN_KEY);
     let seen_ms = last_seen.unwrap_or(0);
     let provenance = d.state.stores.run_provenance.all();
@@ -88,7 +87,7 @@ pub async fn list(d: &Daemon, user: &str, req: HistoryList) -> Result<History, E
         if p.origin != Origin::Adopted {
             continue;
         }
-        let Some(chat) = d.state.index.get(sid) else {
+        let Some(chat) = d.state.listed().await.get(sid) else {
             continue;
         };
         let Some(slug) = slug_of_folder.get(&chat.folder) else {

@@ -191,11 +191,11 @@ pub async fn delete(d: &Daemon, r: ProjectDelete) -> Result<ProjectDeleted, Erro
     // The recorder's writes for those turns (steps, environments) land before the folder goes.
     d.state.provenance.settle(SETTLE_WAIT).await;
     let folder = d.state.folder_of(&project);
-    let chats = u32::try_from(d.state.index.chats_in(&folder).len()).unwrap_or(u32::MAX);
+    let chats = u32::try_from(d.state.listed().await.chats_in(&folder).len()).unwrap_or(u32::MAX);
     let triggers = u32::try_from(project.file.triggers.len()).unwrap_or(u32::MAX);
     // The index forgets the chats, and the links to them go (a host-mode link's folder, the
     // user's own history, stays).
-    d.state.index.unwatch_folder(&folder);
+    d.state.live_index().unwatch_folder(&folder);
     let meta_link = crate::chat_links::link_path(&d.cfg.claude_home, &project.meta_dir);
     let mut links = 0;
     for link in [folder.clone(), meta_link] {
@@ -315,7 +315,7 @@ async fn promote_within(
     // The chats stay in `.chats`; the link for the new directory leads there too. The old link
     // stays: a `claude` still alive idle in the old directory writes through it (the next
     // turn of its chat), into the same `.chats`. Only the new folder is indexed.
-    d.state.index.unwatch_folder(&old_folder);
+    d.state.live_index().unwatch_folder(&old_folder);
     d.state.attach_project(&d.cfg, &project).await;
     crate::triggers::rearm_now(d);
     announce(d, &project.slug).await;
@@ -382,7 +382,6 @@ pub async fn overview(d: &Daemon, user: &str, r: ProjectRef) -> Result<ProjectOv
         }
         None => (None, false),
     };
-    d.state.wait_ready().await;
     let chats = crate::chats::list(d, user, Some(&r.slug), ChatScope::Active).await?;
     let count = |f: fn(&paddock_proto::ChatSummary) -> bool| {
         u32::try_from(chats.iter().filter(|c| f(c)).count()).unwrap_or(u32::MAX)

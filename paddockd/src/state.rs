@@ -18,7 +18,9 @@ pub struct ChatState {
     pub approvals: crate::approvals::Approvals,
     /// Chats parked on a usage limit.
     pub parking: crate::parking::Parking,
-    pub index: ChatIndex,
+    /// Read through [`ChatState::listed`] (complete chat lists) or [`ChatState::live_index`]
+    /// (keeping it current), so no reader forgets the start-up indexing.
+    index: ChatIndex,
     /// The full-text index of every chat, built once `index` is ready, then kept current.
     pub search: crate::search::SearchIndex,
     pub runs: RunLog,
@@ -82,9 +84,24 @@ impl ChatState {
     }
 
     /// Waits until the start-up indexing is done: chat lists are complete from then on.
-    pub async fn wait_ready(&self) {
+    async fn wait_ready(&self) {
         let mut rx = self.ready.subscribe();
         let _ = rx.wait_for(|ready| *ready).await;
+    }
+
+    /// The chat index once the start-up indexing is done: what it lists, finds by id or
+    /// resolves by prefix is every chat there is. Every list or lookup of chats reads it so;
+    /// while a missing index is rebuilt at start, they wait (status and sends do not).
+    pub async fn listed(&self) -> &ChatIndex {
+        self.wait_ready().await;
+        &self.index
+    }
+
+    /// The chat index as it is now, to keep it current (refresh a transcript, watch or drop
+    /// a folder, follow its events, save it) or to answer with what is indexed so far (a
+    /// search while the index is built). Not for chat lists: [`ChatState::listed`].
+    pub fn live_index(&self) -> &ChatIndex {
+        &self.index
     }
 
     /// The folder a project's transcripts are read from (the link in the daemon's Claude home).

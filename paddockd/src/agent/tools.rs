@@ -401,7 +401,9 @@ pub async fn run(d: &Daemon, who: &Identity, call: &AgentCall) -> Result<String,
                 return Err("send_message goes to another chat, not this one".into());
             }
             let running = crate::chats::running_sessions(d).await;
-            let (project, _) = crate::chats::locate(d, target, &running).map_err(|e| e.message)?;
+            let (project, _) = crate::chats::locate(d, target, &running)
+                .await
+                .map_err(|e| e.message)?;
             let sid = start_turn(
                 d,
                 MachineTurn {
@@ -424,7 +426,9 @@ pub async fn run(d: &Daemon, who: &Identity, call: &AgentCall) -> Result<String,
             let sid = need(args, "sessionId")?;
             let on = call.tool == "archive_chat";
             let running = crate::chats::running_sessions(d).await;
-            let (project, _) = crate::chats::locate(d, sid, &running).map_err(|e| e.message)?;
+            let (project, _) = crate::chats::locate(d, sid, &running)
+                .await
+                .map_err(|e| e.message)?;
             let newly = on && !d.state.stores.archive.contains(sid);
             d.state
                 .stores

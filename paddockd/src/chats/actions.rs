@@ -6,7 +6,7 @@ use super::*;
 /// Checks a batch of session ids: 1 to [`BATCH_SESSIONS_MAX`], each a UUID and a known chat.
 /// All-or-nothing: the first bad id fails the whole request. Returns the distinct ids with
 /// their projects.
-fn validate_batch(
+async fn validate_batch(
     d: &Daemon,
     ids: &[String],
     running: &HashMap<String, String>,
@@ -30,7 +30,7 @@ fn validate_batch(
             ));
         }
         if seen.insert(id.clone()) {
-            let (project, _) = locate(d, id, running).map_err(|mut e| {
+            let (project, _) = locate(d, id, running).await.map_err(|mut e| {
                 e.message = format!("{}; nothing was changed", e.message);
                 e
             })?;
@@ -62,8 +62,7 @@ fn store_error(e: impl std::fmt::Display) -> ErrorBody {
 
 /// `chat:update`: archive, star, read... on one or many chats.
 pub async fn update(d: &Daemon, user: &str, u: ChatUpdate) -> Result<Updated, ErrorBody> {
-    d.state.wait_ready().await;
-    let chats = validate_batch(d, &u.session_ids, &running_sessions(d).await)?;
+    let chats = validate_batch(d, &u.session_ids, &running_sessions(d).await).await?;
     let ids: Vec<String> = chats.iter().map(|(s, _)| s.clone()).collect();
     let s = &d.state.stores;
     // The chats this archives (not those archived already): the `archived` hooks' events.
@@ -96,7 +95,6 @@ pub async fn update(d: &Daemon, user: &str, u: ChatUpdate) -> Result<Updated, Er
 /// `chat:delete`: removes transcripts the daemon owns (an adopted chat's link, never the
 /// user's own file) and forgets every flag of the chats.
 pub async fn delete(d: &Daemon, ids: Vec<String>) -> Result<Updated, ErrorBody> {
-    d.state.wait_ready().await;
     if d.cfg.transcripts == crate::chat_links::TranscriptMode::Host {
         return Err(ErrorBody::new(
             ErrorCode::InvalidArgument,
@@ -104,7 +102,7 @@ pub async fn delete(d: &Daemon, ids: Vec<String>) -> Result<Updated, ErrorBody> 
         ));
     }
     let running = running_sessions(d).await;
-    let chats = validate_batch(d, &ids, &running)?;
+    let chats = validate_batch(d, &ids, &running).await?;
     if let Some((sid, _)) = chats.iter().find(|(sid, _)| running.contains_key(sid)) {
         return Err(ErrorBody::new(
             ErrorCode::Busy,
@@ -113,9 +111,10 @@ pub async fn delete(d: &Daemon, ids: Vec<String>) -> Result<Updated, ErrorBody> 
             ),
         ));
     }
+    let index = d.state.listed().await;
     let paths: Vec<PathBuf> = chats
         .iter()
-        .filter_map(|(sid, _)| d.state.index.get(sid).map(|c| c.path))
+        .filter_map(|(sid, _)| index.get(sid).map(|c| c.path))
         .collect();
     let removed = tokio::task::spawn_blocking(move || {
         let mut n = 0u32;
@@ -132,8 +131,8 @@ pub async fn delete(d: &Daemon, ids: Vec<String>) -> Result<Updated, ErrorBody> 
     let ids: Vec<String> = chats.iter().map(|(s, _)| s.clone()).collect();
     d.state.stores.forget(&ids).await.map_err(store_error)?;
     for (sid, _) in &chats {
-        if let Some(c) = d.state.index.get(sid) {
-            d.state.index.refresh(&c.path).await;
+        if let Some(c) = d.state.listed().await.get(sid) {
+            d.state.live_index().refresh(&c.path).await;
         }
     }
     announce(d, &chats).await;
@@ -162,14 +161,13 @@ pub async fn fork(d: &Daemon, f: ChatFork) -> Result<Forked, ErrorBody> {
 
 /// A fork with this origin (`spawned` when an agent forks with `fork_chat`).
 pub async fn fork_as(d: &Daemon, f: ChatFork, origin: Origin) -> Result<Forked, ErrorBody> {
-    d.state.wait_ready().await;
     if uuid::Uuid::parse_str(&f.session_id).is_err() {
         return Err(ErrorBody::new(
             ErrorCode::InvalidArgument,
             format!("{:?} is not a session id (a UUID)", f.session_id),
         ));
     }
-    let (project, indexed) = locate(d, &f.session_id, &running_sessions(d).await)?;
+    let (project, indexed) = locate(d, &f.session_id, &running_sessions(d).await).await?;
     let Some(source) = indexed else {
         return Err(ErrorBody::new(
             ErrorCode::Busy,
@@ -223,7 +221,7 @@ pub async fn fork_as(d: &Daemon, f: ChatFork, origin: Origin) -> Result<Forked, 
         let _ = std::fs::remove_file(&dest);
         return Err(store_error(e));
     }
-    d.state.index.refresh(&dest).await;
+    d.state.live_index().refresh(&dest).await;
     announce(d, &[(new_id.clone(), project.clone())]).await;
     Ok(Forked {
         project_slug: project.slug,
@@ -277,7 +275,6 @@ fn copy_as_fork(
 
 /// `chat:import`: adopts a directory's terminal `claude` sessions into a project.
 pub async fn import(d: &Daemon, user: &str, i: ChatImport) -> Result<Imported, ErrorBody> {
-    d.state.wait_ready().await;
     let project = d.project(&i.project_slug).await?;
     if let Some(problem) = project.shadow_problem() {
         return Err(ErrorBody::new(ErrorCode::InvalidArgument, problem));
@@ -364,7 +361,7 @@ pub async fn import(d: &Daemon, user: &str, i: ChatImport) -> Result<Imported, E
         d.state.attach_project(&d.cfg, &project).await;
         for sid in &adopted {
             d.state
-                .index
+                .live_index()
                 .refresh(&folder.join(format!("{sid}.jsonl")))
                 .await;
         }
@@ -401,7 +398,6 @@ fn place_if_needed(a: &crate::adopt::Adoptable, folder: &Path) -> std::io::Resul
 
 /// `chat:set_queue`: sets (or clears) the follow-up sent when the chat's running turn ends.
 pub async fn set_queue(d: &Daemon, q: paddock_proto::ChatSetQueue) -> Result<(), ErrorBody> {
-    d.state.wait_ready().await;
     if uuid::Uuid::parse_str(&q.session_id).is_err() {
         return Err(ErrorBody::new(
             ErrorCode::InvalidArgument,
@@ -409,7 +405,7 @@ pub async fn set_queue(d: &Daemon, q: paddock_proto::ChatSetQueue) -> Result<(),
         ));
     }
     let running = running_sessions(d).await;
-    let (project, _) = locate(d, &q.session_id, &running)?;
+    let (project, _) = locate(d, &q.session_id, &running).await?;
     let message = q.message.filter(|m| !m.trim().is_empty());
     d.state
         .stores

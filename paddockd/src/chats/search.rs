@@ -25,5 +25,12 @@ pub async fn search(d: &Daemon, r: SearchRequest) -> Result<SearchResults, Error
         archived: d.state.stores.archive.all(),
         include_archived: r.archived,
     };
-    crate::search::run(&d.state.search, &d.state.index, asked, &scope, r.query).await
+    crate::search::run(
+        &d.state.search,
+        d.state.live_index(),
+        asked,
+        &scope,
+        r.query,
+    )
+    .await
 }

@@ -164,7 +164,7 @@ impl<'a> Names<'a> {
         let state = self.state;
         self.seen.entry(session.to_owned()).or_insert_with(|| {
             state
-                .index
+                .live_index()
                 .get(session)
                 .map_or((None, None), |c| (Some(c.title), c.model))
         })

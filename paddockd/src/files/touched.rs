@@ -17,9 +17,8 @@ pub async fn touched(
     r: ProvenanceTouched,
 ) -> Result<Touched, ErrorBody> {
     let project = d.project(&r.project_slug).await?;
-    d.state.wait_ready().await;
     let running = crate::chats::running_sessions(d).await;
-    let (owner, _) = crate::chats::locate(d, &r.session_id, &running)?;
+    let (owner, _) = crate::chats::locate(d, &r.session_id, &running).await?;
     if owner.slug != project.slug {
         return Err(ErrorBody::new(
             ErrorCode::InvalidArgument,

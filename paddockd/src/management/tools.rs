@@ -226,7 +226,9 @@ impl Host<'_> {
     /// The project of chat `sid`, when this client may reach it.
     async fn chat_project(&self, sid: &str) -> Result<crate::projects::Project, String> {
         let running = crate::chats::running_sessions(self.d).await;
-        let (project, _) = crate::chats::locate(self.d, sid, &running).map_err(|e| e.message)?;
+        let (project, _) = crate::chats::locate(self.d, sid, &running)
+            .await
+            .map_err(|e| e.message)?;
         self.reach(&project.slug)?;
         Ok(project)
     }

@@ -358,7 +358,7 @@ impl ChatTask {
     fn title(&self) -> String {
         self.ctx
             .state
-            .index
+            .live_index()
             .get(&self.session_id)
             .map(|c| c.title)
             .filter(|t| !t.trim().is_empty())

@@ -345,11 +345,11 @@ pub async fn sweep(ctx: &Ctx, slug: &str, sessions: &[String]) -> Outcome {
     // so the gate and the digest see the turns that asked for this sweep.
     for sid in sessions {
         ctx.state
-            .index
+            .live_index()
             .refresh(&folder.join(format!("{sid}.jsonl")))
             .await;
     }
-    let chats = ctx.state.index.chats_in(&folder);
+    let chats = ctx.state.listed().await.chats_in(&folder);
     let paths: Vec<std::path::PathBuf> = chats.iter().map(|c| c.path.clone()).collect();
     let newest = match blocking(move || gate::newest_mtime_ms(&paths)).await {
         Ok(n) => n,

@@ -209,7 +209,7 @@ impl ChatTask {
     /// found only that way) and a client that re-lists on `chat:active` sees the turn.
     pub(super) async fn close(&self, turn: &Turn) {
         let hub = &self.ctx.hub;
-        self.ctx.state.index.refresh(&turn.transcript).await;
+        self.ctx.state.live_index().refresh(&turn.transcript).await;
         hub.end_turn(&self.session_id, &turn.job_id).await;
         hub.broadcast(ControlMessage::ChatsChanged(paddock_proto::ChatsChanged {
             project_slug: turn.slug().to_owned(),

@@ -211,7 +211,7 @@ impl ChatTask {
                 events,
             );
         }
-        self.ctx.state.index.refresh(&r.transcript).await;
+        self.ctx.state.live_index().refresh(&r.transcript).await;
     }
 
     /// A command while the turn runs: a cancel interrupts claude (it has
