@@ -7,8 +7,7 @@
 use std::fmt::Write as _;
 
 use paddock_proto::{
-    AgentCall, AgentTool, Attribution, ChatFork, ChatScope, Origin, TranscriptEntry, TriggerFire,
-    TriggerList, TriggerRef, TriggerSet, TriggerSpec,
+    AgentCall, AgentTool, Attribution, ChatFork, ChatScope, Origin, TranscriptEntry,
 };
 use serde_json::{Value, json};
 
@@ -17,6 +16,7 @@ use crate::handles::Daemon;
 use crate::stores::RunProvenance;
 
 mod send_file;
+pub(crate) mod triggers;
 
 use send_file::{SEND_FILE_KINDS, send_file};
 
@@ -594,71 +594,7 @@ async fn trigger_tool(
     args: &Value,
 ) -> Result<String, String> {
     let project = arg(args, "project").unwrap_or(&who.project_slug).to_owned();
-    match tool {
-        "list_triggers" => {
-            let list = crate::triggers::list(
-                d,
-                TriggerList {
-                    project_slug: Some(project),
-                },
-            )
-            .await
-            .map_err(|e| e.message)?;
-            Ok(to_text(&list.triggers))
-        }
-        "set_trigger" => {
-            let name = need(args, "name")?.to_owned();
-            let mut fields = args.as_object().cloned().unwrap_or_default();
-            fields.remove("name");
-            fields.remove("project");
-            let spec: TriggerSpec = serde_json::from_value(Value::Object(fields))
-                .map_err(|e| format!("not a trigger: {e}"))?;
-            let info = crate::triggers::set(
-                d,
-                TriggerSet {
-                    project_slug: project,
-                    name,
-                    spec,
-                },
-            )
-            .await
-            .map_err(|e| e.message)?;
-            Ok(to_text(&info))
-        }
-        "remove_trigger" => {
-            let name = need(args, "name")?.to_owned();
-            crate::triggers::remove(
-                d,
-                TriggerRef {
-                    project_slug: project,
-                    name: name.clone(),
-                },
-            )
-            .await
-            .map_err(|e| e.message)?;
-            Ok(json!({"removed": name}).to_string())
-        }
-        "run_trigger" => {
-            let name = need(args, "name")?.to_owned();
-            let fired = crate::triggers::fire(
-                d,
-                TriggerFire {
-                    project_slug: project,
-                    name,
-                    message: arg(args, "message").map(str::to_owned),
-                },
-            )
-            .await
-            .map_err(|e| e.message)?;
-            Ok(to_text(&fired))
-        }
-        other => Err(format!("unknown tool {other}")),
-    }
-}
-
-/// JSON text of a reply, for the model.
-fn to_text<T: serde::Serialize>(v: &T) -> String {
-    serde_json::to_string(v).unwrap_or_default()
+    triggers::call(d, project, tool, args).await
 }
 
 /// The largest char boundary of `s` at or below `max` (`String::truncate` panics elsewhere).

@@ -12,10 +12,7 @@
 //! default [`super::DEFAULT_ALLOW`], the read-only ones): `tools/list` shows it only those, and
 //! a call to another is answered with an error naming the tool and the key.
 
-use paddock_proto::{
-    AgentTool, ChatFork, ChatScope, Origin, TriggerFire, TriggerList, TriggerRef, TriggerSet,
-    TriggerSpec,
-};
+use paddock_proto::{AgentTool, ChatFork, ChatScope, Origin};
 use serde_json::{Value, json};
 
 use super::rpc::{ToolOutput, Tools};
@@ -538,73 +535,11 @@ async fn trigger_tool(h: &Host<'_>, tool: &str, args: &Value) -> Result<String, 
         })?
         .to_owned();
     h.reach(&project)?;
-    let text = |v: Value| v.to_string();
-    match tool {
-        "list_triggers" => {
-            let list = crate::triggers::list(
-                h.d,
-                TriggerList {
-                    project_slug: Some(project),
-                },
-            )
-            .await
-            .map_err(|e| e.message)?;
-            serde_json::to_value(&list.triggers)
-                .map(text)
-                .map_err(|e| e.to_string())
-        }
-        "set_trigger" => {
-            let name = need(args, "name")?.to_owned();
-            let mut fields = args.as_object().cloned().unwrap_or_default();
-            fields.remove("name");
-            fields.remove("project");
-            let spec: TriggerSpec = serde_json::from_value(Value::Object(fields))
-                .map_err(|e| format!("not a trigger: {e}"))?;
-            let info = crate::triggers::set(
-                h.d,
-                TriggerSet {
-                    project_slug: project,
-                    name,
-                    spec,
-                },
-            )
-            .await
-            .map_err(|e| e.message)?;
-            serde_json::to_value(&info)
-                .map(text)
-                .map_err(|e| e.to_string())
-        }
-        "remove_trigger" => {
-            let name = need(args, "name")?.to_owned();
-            crate::triggers::remove(
-                h.d,
-                TriggerRef {
-                    project_slug: project,
-                    name: name.clone(),
-                },
-            )
-            .await
-            .map_err(|e| e.message)?;
-            Ok(json!({"removed": name}).to_string())
-        }
-        _ => {
-            let name = need(args, "name")?.to_owned();
-            let fired = crate::triggers::fire(
-                h.d,
-                TriggerFire {
-                    project_slug: project,
-                    name,
-                    message: arg(args, "message").map(str::to_owned),
-                },
-            )
-            .await
-            .map_err(|e| e.message)?;
-            tracing::info!(client = %h.client, "management client fired a trigger");
-            serde_json::to_value(&fired)
-                .map(text)
-                .map_err(|e| e.to_string())
-        }
+    let answer = crate::agent::trigger_call(h.d, project, tool, args).await;
+    if tool == "run_trigger" && answer.is_ok() {
+        tracing::info!(client = %h.client, "management client fired a trigger");
     }
+    answer
 }
 
 #[cfg(test)]
