@@ -26,6 +26,7 @@ use crate::tree::{self, ChatRef, Recorded};
 mod actions;
 pub mod search;
 
+pub(crate) use actions::archive_one;
 pub use actions::{delete, fork, fork_as, import, set_queue, update};
 
 /// Everything a listing joins, snapshotted once per request (cheap `Arc` clones).

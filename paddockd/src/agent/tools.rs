@@ -429,26 +429,7 @@ pub async fn run(d: &Daemon, who: &Identity, call: &AgentCall) -> Result<String,
             let (project, _) = crate::chats::locate(d, sid, &running)
                 .await
                 .map_err(|e| e.message)?;
-            let newly = on && !d.state.stores.archive.contains(sid);
-            d.state
-                .stores
-                .archive
-                .set(&[sid.to_owned()], on)
-                .await
-                .map_err(|e| e.to_string())?;
-            let slug = project.slug.clone();
-            d.hub
-                .broadcast(paddock_proto::ControlMessage::ChatsChanged(
-                    paddock_proto::ChatsChanged {
-                        project_slug: project.slug,
-                        session_id: Some(sid.to_owned()),
-                    },
-                ))
-                .await;
-            if newly {
-                crate::triggers::on_archived(d, &[(sid.to_owned(), slug)], Some(&who.session_id))
-                    .await;
-            }
+            crate::chats::archive_one(d, project, sid, on, Some(&who.session_id)).await?;
             Ok(json!({"sessionId": sid, "archived": on}).to_string())
         }
         "create_project" => create_project(d, args).await,

@@ -416,3 +416,33 @@ pub async fn set_queue(d: &Daemon, q: paddock_proto::ChatSetQueue) -> Result<(),
     announce(d, &[(q.session_id.clone(), project)]).await;
     Ok(())
 }
+
+/// Archives one chat of `project` (or, `on` false, brings it back), for a tool: the store,
+/// the news to every client, and for a chat newly archived its project's `archived` hooks
+/// (`by`: the chat whose tool asked, when one did).
+pub(crate) async fn archive_one(
+    d: &Daemon,
+    project: Project,
+    sid: &str,
+    on: bool,
+    by: Option<&str>,
+) -> Result<(), String> {
+    let newly = on && !d.state.stores.archive.contains(sid);
+    d.state
+        .stores
+        .archive
+        .set(&[sid.to_owned()], on)
+        .await
+        .map_err(|e| e.to_string())?;
+    let slug = project.slug.clone();
+    d.hub
+        .broadcast(ControlMessage::ChatsChanged(paddock_proto::ChatsChanged {
+            project_slug: project.slug,
+            session_id: Some(sid.to_owned()),
+        }))
+        .await;
+    if newly {
+        crate::triggers::on_archived(d, &[(sid.to_owned(), slug)], by).await;
+    }
+    Ok(())
+}

@@ -490,26 +490,8 @@ async fn fork_chat(h: &Host<'_>, args: &Value) -> Result<String, String> {
 async fn archive(h: &Host<'_>, args: &Value, on: bool) -> Result<String, String> {
     let sid = need(args, "sessionId")?;
     let project = h.chat_project(sid).await?;
-    let newly = on && !h.d.state.stores.archive.contains(sid);
-    h.d.state
-        .stores
-        .archive
-        .set(&[sid.to_owned()], on)
-        .await
-        .map_err(|e| e.to_string())?;
-    let slug = project.slug.clone();
-    h.d.hub
-        .broadcast(paddock_proto::ControlMessage::ChatsChanged(
-            paddock_proto::ChatsChanged {
-                project_slug: project.slug,
-                session_id: Some(sid.to_owned()),
-            },
-        ))
-        .await;
-    if newly {
-        // Archived by a person (the client acts for one), as chat:update's archive is.
-        crate::triggers::on_archived(h.d, &[(sid.to_owned(), slug)], None).await;
-    }
+    // Archived by a person (the client acts for one), as chat:update's archive is.
+    crate::chats::archive_one(h.d, project, sid, on, None).await?;
     Ok(json!({"sessionId": sid, "archived": on}).to_string())
 }
 
