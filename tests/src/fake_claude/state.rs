@@ -174,6 +174,7 @@ pub fn read_stdin_log(dir: &Path, pid: u32) -> anyhow::Result<Vec<String>> {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
     use super::*;
 
     #[test]
