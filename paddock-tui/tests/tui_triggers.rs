@@ -9,12 +9,14 @@
 //! machine's zone or the day the tests run.
 
 use chrono::DateTime;
+use paddock_proto::{Call, FromReply, HistoryList, TriggerList};
 use paddock_proto::{
     ChatSummary, Fired, HelloReply, History, HookEvent, MissedPolicy, Origin, ProjectInfo, Reply,
     RunStatus, RunSummary, SessionPolicy, TriggerInfo, TriggerKind, TriggerSpec, Triggers,
 };
+use paddock_tui::client::ClientError;
 use paddock_tui::tui::app::{Action, App, Focus};
-use paddock_tui::tui::fetch::{Doing, Fetch};
+use paddock_tui::tui::fetch::{Answer, Doing, Fetch};
 use paddock_tui::tui::keys::Context;
 use paddock_tui::tui::render;
 use paddock_tui::tui::theme::Theme;
@@ -556,10 +558,16 @@ fn a_stale_answer_is_dropped() -> TestResult {
             .as_deref(),
         Some("")
     );
-    // An answer of the wrong kind is an error in the view.
+    // An answer of the wrong kind is an error in the view (the client's protocol error).
     app.on_key(key(KeyCode::Esc));
     list_answered(&mut app, None, Ok(Reply::Ack));
-    assert_eq!(view(&mut app)?.error(), Some("paddockd answered with ack"));
+    assert_eq!(
+        view(&mut app)?.error(),
+        Some(
+            "paddockd sent something this paddock cannot read (trigger:list was answered with \
+             ack); are both from the same build?"
+        )
+    );
     Ok(())
 }
 
@@ -746,12 +754,24 @@ fn the_form_saves_a_trigger_and_says_so() -> TestResult {
 
 /// The loop's answer to `trigger:list`, routed as the loop routes it.
 fn list_answered(app: &mut App, asked: Option<&str>, result: Result<Reply, String>) {
-    app.on_reply(&Fetch::Triggers(asked.map(str::to_owned)), &result);
+    let answer = Answer::Triggers(typed::<TriggerList>(result));
+    app.on_reply(&Fetch::Triggers(asked.map(str::to_owned)), &answer);
+}
+
+/// A reply as `Client::call` hands it over: of the kind asked for, or a protocol error.
+fn typed<R: Call>(result: Result<Reply, String>) -> Result<R::Reply, String> {
+    result.and_then(|reply| {
+        R::Reply::from_reply(reply).map_err(|other| {
+            ClientError::Protocol(format!("{} was answered with {}", R::NAME, other.kind()))
+                .to_string()
+        })
+    })
 }
 
 /// The loop's answer to a trigger's `history:list`, routed as the loop routes it.
 fn runs_answered(app: &mut App, id: &TriggerId, result: Result<Reply, String>) {
-    app.on_reply(&Fetch::TriggerRuns(id.clone()), &result);
+    let answer = Answer::History(typed::<HistoryList>(result));
+    app.on_reply(&Fetch::TriggerRuns(id.clone()), &answer);
 }
 
 /// The loop's answer to a fire, remove or save, routed as the loop routes it.

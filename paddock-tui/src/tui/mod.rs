@@ -114,7 +114,7 @@ enum Msg {
         fetch: Fetch,
         /// The `since` a `chat:list` was asked with.
         since: Option<u64>,
-        result: Result<Reply, String>,
+        answer: fetch::Answer,
     },
     /// The answer to a command the user gave (send, archive, cancel...).
     Done {

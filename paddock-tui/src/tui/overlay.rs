@@ -26,7 +26,7 @@ use ratatui::crossterm::event::KeyEvent;
 use ratatui::layout::Rect;
 
 use super::app::Action;
-use super::fetch::{Doing, Fetch};
+use super::fetch::{Answer, Doing, Fetch};
 use super::keys::{self, Command, Context};
 use super::theme::Theme;
 use super::tree::TreeState;
@@ -207,12 +207,7 @@ pub trait Overlay: Any + std::fmt::Debug {
     }
 
     /// An answer from the daemon: whether it was for this view (asked with `fetch`).
-    fn on_reply(
-        &mut self,
-        _fetch: &Fetch,
-        _result: &Result<Reply, String>,
-        _cx: &mut Cx<'_>,
-    ) -> bool {
+    fn on_reply(&mut self, _fetch: &Fetch, _answer: &Answer, _cx: &mut Cx<'_>) -> bool {
         false
     }
 

@@ -3,7 +3,7 @@
 
 use paddock_proto::{ChatSubscribe, Reply, Request, SessionRef};
 
-use super::fetch::{Doing, Fetch, picked};
+use super::fetch::{Answer, Doing, Fetch};
 use super::overlay::News;
 use super::{EventLoop, Msg, RETRY_FIRST, app, composer};
 
@@ -51,9 +51,9 @@ impl EventLoop {
             Msg::Fetched {
                 fetch,
                 since,
-                result,
+                answer,
                 ..
-            } => self.on_fetched(fetch, since, result),
+            } => self.on_fetched(fetch, since, answer),
         }
     }
 
@@ -83,65 +83,57 @@ impl EventLoop {
 
     /// An answer to a [`Fetch`]: asked again when news came meanwhile, then to whoever it is
     /// for.
-    fn on_fetched(&mut self, fetch: Fetch, since: Option<u64>, result: Result<Reply, String>) {
+    fn on_fetched(&mut self, fetch: Fetch, since: Option<u64>, answer: Answer) {
         self.in_flight.remove(&fetch);
         let again = self.again.remove(&fetch);
-        if let Fetch::Chats(slug) = fetch {
-            self.on_chats_listed(slug, since, again, result);
-            return;
-        }
-        if again {
+        if again && !matches!(fetch, Fetch::Chats(_)) {
             self.fetch(fetch.clone());
         }
-        match (fetch, result) {
-            (Fetch::Archived(slug), result) => {
-                let chats = picked(&result, |r| match r {
-                    Reply::Chats(c) => Some(c.chats.clone()),
-                    _ => None,
-                });
-                self.app.set_archived_chats(slug, chats);
+        match (fetch, answer) {
+            (Fetch::Chats(slug), Answer::Chats(result)) => {
+                self.on_chats_listed(slug, since, again, result);
             }
-            (Fetch::Projects, Ok(Reply::Projects(p))) => self.app.set_projects(p.projects),
-            (Fetch::AllChats, Ok(Reply::Chats(c))) => self.app.set_all_chats(c.chats),
-            (Fetch::Transcript(sid), Ok(Reply::Transcript(t))) => self.hydrate(&sid, &t),
-            (Fetch::History, Ok(Reply::History(h))) => self.app.history.set(h),
-            (Fetch::Approvals, Ok(Reply::Approvals(a))) => {
-                self.app.set_approvals(a.approvals);
+            (Fetch::Archived(slug), Answer::Chats(result)) => {
+                self.app.set_archived_chats(slug, result.map(|c| c.chats));
             }
-            (Fetch::Status, Ok(Reply::Status(s))) => self.app.low_disk = s.low_disk,
-            // The header keeps what it knew; nothing to bother the user with.
-            (Fetch::Status, Err(_)) => {}
-            (Fetch::History, Err(reason)) => self.app.history.set_error(reason),
-            (Fetch::Transcript(_), Err(reason)) => {
-                self.app.notice = Some(format!("cannot read the chat: {reason}"));
+            (Fetch::AllChats, Answer::Chats(result)) => match result {
+                Ok(c) => self.app.set_all_chats(c.chats),
+                Err(reason) => self.reload_failed(&reason),
+            },
+            (Fetch::Projects, Answer::Projects(result)) => match result {
+                Ok(p) => self.app.set_projects(p.projects),
+                Err(reason) => self.reload_failed(&reason),
+            },
+            (Fetch::Approvals, Answer::Approvals(result)) => match result {
+                Ok(a) => self.app.set_approvals(a.approvals),
+                Err(reason) => self.reload_failed(&reason),
+            },
+            (Fetch::Transcript(sid), Answer::Transcript(result)) => match result {
+                Ok(t) => self.hydrate(&sid, &t),
+                Err(reason) => self.app.notice = Some(format!("cannot read the chat: {reason}")),
+            },
+            (Fetch::History, Answer::History(result)) => match result {
+                Ok(h) => self.app.history.set(h),
+                Err(reason) => self.app.history.set_error(reason),
+            },
+            // The header keeps what it knew when it fails; nothing to bother the user with.
+            (Fetch::Status, Answer::Status(result)) => {
+                if let Ok(s) = result {
+                    self.app.low_disk = s.low_disk;
+                }
             }
-            (
-                Fetch::Projects
-                | Fetch::AllChats
-                | Fetch::Transcript(_)
-                | Fetch::History
-                | Fetch::Approvals
-                | Fetch::Status,
-                result,
-            ) => self.list_failed(result),
             // The rest is the views' (dropped when none asked for it).
-            (fetch, result) => {
-                for next in self.app.on_reply(&fetch, &result) {
+            (fetch, answer) => {
+                for next in self.app.on_reply(&fetch, &answer) {
                     self.fetch(next);
                 }
             }
         }
     }
 
-    /// A list the app keeps came back wrong, or not at all: said on the status line.
-    fn list_failed(&mut self, result: Result<Reply, String>) {
-        self.app.notice = Some(match result {
-            Ok(other) => format!(
-                "paddockd answered a list request with {}",
-                crate::client::reply_kind(&other)
-            ),
-            Err(reason) => format!("reload failed: {reason}"),
-        });
+    /// A list the app keeps could not be read: said on the status line.
+    fn reload_failed(&mut self, reason: &str) {
+        self.app.notice = Some(format!("reload failed: {reason}"));
     }
 
     /// A project's `chat:list`: asked again only once the answer is in (the next `since` is
@@ -151,14 +143,10 @@ impl EventLoop {
         slug: String,
         since: Option<u64>,
         again: bool,
-        result: Result<Reply, String>,
+        result: Result<paddock_proto::Chats, String>,
     ) {
         let refused = match result {
-            Ok(Reply::Chats(c)) => !self.app.set_project_listing(slug.clone(), c, since),
-            Ok(other) => {
-                self.list_failed(Ok(other));
-                false
-            }
+            Ok(c) => !self.app.set_project_listing(slug.clone(), c, since),
             Err(reason) => {
                 // A project deleted meanwhile: the project list drops it.
                 self.app.notice = Some(if reason.contains("no project") {

@@ -2,7 +2,7 @@
 //! daemon in background tasks, each answered back to the loop as a [`Msg`]: a [`Fetch`] (at
 //! most one of each in flight), a command tagged with what it does ([`Doing`]), a message sent.
 
-use paddock_proto::{ChatCancel, ChatList, ChatUpdate, Request, SessionRef};
+use paddock_proto::{ChatCancel, ChatUpdate, Request, SessionRef};
 
 use super::fetch::{Doing, Fetch};
 use super::{EventLoop, Msg, app, attachment_view, chat_send, triggers_view};
@@ -217,18 +217,14 @@ impl EventLoop {
             Fetch::Chats(slug) => self.app.tree.project_revision(slug),
             _ => None,
         };
-        let request = match fetch.request() {
-            Request::ChatList(list) => Request::ChatList(ChatList { since, ..list }),
-            other => other,
-        };
         tokio::spawn(async move {
-            let result = client.request(request).await.map_err(|e| e.to_string());
+            let answer = fetch.call(&client, since).await;
             let _ = tx
                 .send(Msg::Fetched {
                     generation,
                     fetch,
                     since,
-                    result,
+                    answer,
                 })
                 .await;
         });

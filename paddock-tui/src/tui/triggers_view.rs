@@ -28,7 +28,7 @@ use ratatui::widgets::Paragraph;
 use unicode_width::UnicodeWidthStr;
 
 use super::action::Action;
-use super::fetch::{Doing, Fetch, picked};
+use super::fetch::{Answer, Doing, Fetch, taken};
 use super::files_view::scroll_to;
 use super::keys::{self, Command, Context, label_for};
 use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
@@ -665,21 +665,21 @@ impl Overlay for TriggersView {
         TriggersView::hints(self)
     }
 
-    fn on_reply(&mut self, fetch: &Fetch, result: &Result<Reply, String>, _: &mut Cx<'_>) -> bool {
+    fn on_reply(&mut self, fetch: &Fetch, answer: &Answer, _: &mut Cx<'_>) -> bool {
         match fetch {
             Fetch::Triggers(asked) => {
-                let triggers = picked(result, |r| match r {
-                    Reply::Triggers(t) => Some(t.triggers.clone()),
-                    _ => None,
-                });
+                let triggers = match answer {
+                    Answer::Triggers(result) => taken(result, |t| t.triggers.clone()),
+                    _ => return false,
+                };
                 self.answer(asked.as_deref(), triggers);
                 true
             }
             Fetch::TriggerRuns(id) => {
-                let runs = picked(result, |r| match r {
-                    Reply::History(h) => Some(h.runs.clone()),
-                    _ => None,
-                });
+                let runs = match answer {
+                    Answer::History(result) => taken(result, |h| h.runs.clone()),
+                    _ => return false,
+                };
                 self.runs_answered(id, runs);
                 true
             }

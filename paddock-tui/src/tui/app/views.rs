@@ -7,7 +7,7 @@ use paddock_proto::Reply;
 use super::{Action, App, Focus};
 use crate::tui::browser_view::BrowserView;
 use crate::tui::changes::ChangesView;
-use crate::tui::fetch::{Doing, Fetch};
+use crate::tui::fetch::{Answer, Doing, Fetch};
 use crate::tui::files_view::FilesView;
 use crate::tui::help_view::HelpView;
 use crate::tui::home_view::HomeView;
@@ -326,10 +326,10 @@ impl App {
 
     /// An answer for the views (open, or kept closed): to the first that asked for it. What
     /// they ask for next is returned, for the loop to read.
-    pub fn on_reply(&mut self, fetch: &Fetch, result: &Result<Reply, String>) -> Vec<Fetch> {
+    pub fn on_reply(&mut self, fetch: &Fetch, answer: &Answer) -> Vec<Fetch> {
         let mut cx = Cx::new(self.page, &self.tree, &mut self.notice);
         for view in self.overlays.all_mut() {
-            if view.on_reply(fetch, result, &mut cx) {
+            if view.on_reply(fetch, answer, &mut cx) {
                 break;
             }
         }
