@@ -1,7 +1,7 @@
-//! What the TUI asks the daemon, typed: a [`Fetch`] reads something (at most one of each in
-//! flight; its answer goes to whoever it is for: the tree, the chat pane, History, or the view
-//! that asked), a [`Doing`] tags a command the user gave (its answer, or failure, is said by
-//! what it was, never by matching a string).
+//! What the TUI reads from the daemon, typed: a [`Fetch`] reads something (at most one of each
+//! in flight; its answer, an [`Answer`] of the reply type its request pairs with, goes to
+//! whoever it is for: the tree, the chat pane, History, or the view that asked). The commands
+//! the user gives are [`Doing`](super::doing::Doing)s.
 
 use paddock_proto::{
     ApprovalList, Approvals, Attachment, AttachmentRef, Blame, Call, ChatList, ChatScope,
@@ -14,7 +14,7 @@ use paddock_proto::{
 
 use crate::client::Client;
 
-use super::triggers_view::{self, Act};
+use super::triggers_view;
 use super::{browser_view, changes, history, search_view, usage_view};
 
 /// A request the list needs answered.
@@ -109,7 +109,7 @@ pub enum Answer {
 }
 
 /// The typed call, its failure said as a sentence.
-async fn call<R: Call>(client: &Client, request: R) -> Result<R::Reply, String> {
+pub(super) async fn call<R: Call>(client: &Client, request: R) -> Result<R::Reply, String> {
     client.call(request).await.map_err(|e| e.to_string())
 }
 
@@ -250,61 +250,6 @@ fn file_ref(project_slug: &str, path: &str) -> ProvenanceFile {
         project_slug: Some(project_slug.to_owned()),
         path: path.to_owned(),
     }
-}
-
-/// A command the user gave (or the loop gives for them), by what it does: its answer comes back
-/// with it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Doing {
-    MarkRead,
-    Update,
-    Cancel,
-    Fork,
-    Delete,
-    Continue,
-    Queue,
-    Answer,
-    HistorySeen,
-    Commit,
-    Push,
-    Send,
-    Follow,
-    Unsubscribe,
-    Notifications,
-    /// A trigger's fire, remove or save (the Triggers view's).
-    Trigger(Act),
-}
-
-impl Doing {
-    /// What it does, for "cannot …" and "… failed".
-    pub fn what(self) -> &'static str {
-        match self {
-            Doing::MarkRead => "mark read",
-            Doing::Update => "update",
-            Doing::Cancel => "cancel",
-            Doing::Fork => "fork",
-            Doing::Delete => "delete",
-            Doing::Continue => "continue",
-            Doing::Queue => "queue the follow-up",
-            Doing::Answer => "answer",
-            Doing::HistorySeen => "history seen",
-            Doing::Commit => "commit",
-            Doing::Push => "push",
-            Doing::Send => "send",
-            Doing::Follow => "follow the chat",
-            Doing::Unsubscribe => "unsubscribe",
-            Doing::Notifications => "ask for notifications",
-            Doing::Trigger(act) => act.what(),
-        }
-    }
-}
-
-/// `paddockd answered with KIND`, for a reply of the wrong kind.
-pub fn unexpected(reply: &paddock_proto::Reply) -> String {
-    format!(
-        "paddockd answered with {}",
-        crate::client::reply_kind(reply)
-    )
 }
 
 /// A view's answer (taken out of the shared [`Answer`] by reference) as it keeps it.
