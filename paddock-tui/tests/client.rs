@@ -6,8 +6,8 @@ mod support;
 use std::time::Duration;
 
 use paddock_proto::{
-    ChatEvent, ChatSend, ErrorBody, ErrorCode, HubFrame, ProjectInfo, ProjectList, Projects,
-    ProtocolMismatch, Reply, Request, Routing, Sent, TextDelta, UserTurn,
+    ChatEvent, ChatSend, DaemonStatusRequest, ErrorBody, ErrorCode, HubFrame, Ping, ProjectInfo,
+    ProjectList, Projects, ProtocolMismatch, Reply, Request, Routing, Sent, TextDelta, UserTurn,
 };
 use paddock_proto::{ChatSubscribe, Resync, ResyncReason, Subscribed};
 use paddock_tui::client::{
@@ -90,17 +90,17 @@ async fn frames_pushed_before_a_response_are_queued_before_it_returns() -> TestR
         conn.push_frame(frame(2, delta("Hello"))).await?;
         TestResult::Ok(())
     };
-    let send = client.request(Request::ChatSend(ChatSend {
+    let send = client.call(ChatSend {
         project_slug: String::new(),
         session_id: None,
         message: "hi".into(),
         model: None,
         preload_context: false,
         attachments: Vec::new(),
-    }));
+    });
     let (reply, fake) = tokio::join!(send, fake);
     fake?;
-    assert_eq!(reply?, Reply::Sent(sent.clone()));
+    assert_eq!(reply?, sent);
     // The frame written before the response is already queued: no waiting needed.
     assert_eq!(events.try_recv(), Some(Event::Frame(frame(1, user("hi")))));
     let next = tokio::time::timeout(DEADLINE, events.recv()).await?;
@@ -201,7 +201,7 @@ async fn a_daemon_error_body_reaches_the_caller() -> TestResult {
         .await?;
         TestResult::Ok(())
     };
-    let (reply, fake) = tokio::join!(client.request(Request::ProjectList), fake);
+    let (reply, fake) = tokio::join!(client.call(ProjectList), fake);
     fake?;
     let err = reply.err().ok_or("the request succeeded")?;
     assert_eq!(err.code(), Some(ErrorCode::NotFound));
@@ -220,7 +220,7 @@ async fn the_daemon_closing_mid_request_is_connection_lost_not_a_hang() -> TestR
         drop(conn);
         TestResult::Ok(())
     };
-    let request = tokio::time::timeout(DEADLINE, client.request(Request::DaemonStatus));
+    let request = tokio::time::timeout(DEADLINE, client.call(DaemonStatusRequest));
     let (reply, fake) = tokio::join!(request, fake);
     fake?;
     assert!(
@@ -228,7 +228,7 @@ async fn the_daemon_closing_mid_request_is_connection_lost_not_a_hang() -> TestR
         "expected connection lost"
     );
     // Later requests fail at once, and the event stream ends.
-    let again = tokio::time::timeout(DEADLINE, client.request(Request::Ping)).await?;
+    let again = tokio::time::timeout(DEADLINE, client.call(Ping)).await?;
     assert!(matches!(again, Err(ClientError::ConnectionLost { .. })));
     assert_eq!(tokio::time::timeout(DEADLINE, events.recv()).await?, None);
     Ok(())
@@ -240,7 +240,7 @@ async fn an_unanswered_request_times_out() -> TestResult {
     let (client, conn) = tokio::join!(Client::connect(&daemon.socket), daemon.accept_hello());
     let (mut client, mut conn) = (client?, conn?);
     client.set_request_timeout(Duration::from_millis(100));
-    let (reply, received) = tokio::join!(client.request(Request::Ping), conn.recv());
+    let (reply, received) = tokio::join!(client.call(Ping), conn.recv());
     received?;
     assert!(matches!(
         reply,
@@ -266,7 +266,7 @@ async fn an_unreadable_response_fails_its_request_at_once() -> TestResult {
         conn.send_raw(&line).await?;
         TestResult::Ok(())
     };
-    let request = tokio::time::timeout(DEADLINE, client.request(Request::Ping));
+    let request = tokio::time::timeout(DEADLINE, client.call(Ping));
     let (reply, fake) = tokio::join!(request, fake);
     fake?;
     assert!(matches!(reply?, Err(ClientError::Protocol(_))));

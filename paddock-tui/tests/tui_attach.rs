@@ -20,7 +20,7 @@ use paddock_tui::tui::attach::PathPrompt;
 use paddock_tui::tui::attachment_view::{self, AttachmentView};
 use paddock_tui::tui::chat::ChatView;
 use paddock_tui::tui::composer::{Composer, Target};
-use paddock_tui::tui::fetch::Fetch;
+use paddock_tui::tui::fetch::{Answer, Fetch};
 use paddock_tui::tui::theme::Theme;
 use paddock_tui::tui::tree::RowId;
 use paddock_tui::tui::{chat_send, render};
@@ -799,6 +799,6 @@ fn a_message_without_files_says_so() -> TestResult {
 fn attachment_answered(app: &mut App, id: &str, result: Result<Attachment, String>) {
     app.on_reply(
         &Fetch::Attachment(id.to_owned()),
-        &result.map(paddock_proto::Reply::Attachment),
+        &Answer::Attachment(result),
     );
 }

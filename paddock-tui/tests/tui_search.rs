@@ -10,7 +10,7 @@ use paddock_proto::{
     SearchProgress, SearchRequest, SearchResults, Transcript, TranscriptEntry,
 };
 use paddock_tui::tui::app::{Action, App, Focus};
-use paddock_tui::tui::fetch::Fetch;
+use paddock_tui::tui::fetch::{Answer, Fetch};
 use paddock_tui::tui::keys::Context;
 use paddock_tui::tui::render;
 use paddock_tui::tui::search_view::{Asked, SearchView};
@@ -737,8 +737,5 @@ fn the_theme_has_a_match_style_in_both_modes() {
 
 /// The loop's answer to `search`, routed as the loop routes it.
 fn search_answered(app: &mut App, asked: &Asked, result: Result<SearchResults, String>) {
-    app.on_reply(
-        &Fetch::Search(asked.clone()),
-        &result.map(paddock_proto::Reply::SearchResults),
-    );
+    app.on_reply(&Fetch::Search(asked.clone()), &Answer::Search(result));
 }

@@ -10,18 +10,21 @@
 
 use chrono::DateTime;
 use paddock_proto::{
+    Call, FromReply, HistoryList, Request, TriggerFire, TriggerList, TriggerRemove, TriggerSet,
+};
+use paddock_proto::{
     ChatSummary, Fired, HelloReply, History, HookEvent, MissedPolicy, Origin, ProjectInfo, Reply,
     RunStatus, RunSummary, SessionPolicy, TriggerInfo, TriggerKind, TriggerSpec, Triggers,
 };
+use paddock_tui::client::ClientError;
 use paddock_tui::tui::app::{Action, App, Focus};
-use paddock_tui::tui::fetch::{Doing, Fetch};
+use paddock_tui::tui::doing::{Acted, Doing, Done};
+use paddock_tui::tui::fetch::{Answer, Fetch};
 use paddock_tui::tui::keys::Context;
 use paddock_tui::tui::render;
 use paddock_tui::tui::theme::Theme;
 use paddock_tui::tui::tree::RowId;
-use paddock_tui::tui::triggers_view::{
-    self, Act, TriggerId, TriggersView, act_request, runs_request,
-};
+use paddock_tui::tui::triggers_view::{Act, TriggerId, TriggersView, act_doing, runs_request};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -444,7 +447,7 @@ fn fire_asks_first_and_any_other_key_says_no() -> TestResult {
     );
     assert_eq!(view(&mut app)?.said(), Some("firing ci-failed…"));
     assert_eq!(
-        serde_json::to_value(act_request(Act::Fire, id("webapp", "ci-failed")))?,
+        act_wire(Act::Fire, id("webapp", "ci-failed"))?,
         serde_json::json!({"type": "trigger:fire", "projectSlug": "webapp", "name": "ci-failed"})
     );
     act_answered(
@@ -492,7 +495,7 @@ fn remove_names_the_trigger_and_a_refusal_is_shown() -> TestResult {
         Some(Action::Trigger(Act::Remove, id("webapp", "docs-check")))
     );
     assert_eq!(
-        serde_json::to_value(act_request(Act::Remove, id("webapp", "docs-check")))?,
+        act_wire(Act::Remove, id("webapp", "docs-check"))?,
         serde_json::json!({"type": "trigger:remove", "projectSlug": "webapp", "name": "docs-check"})
     );
     act_answered(
@@ -556,10 +559,16 @@ fn a_stale_answer_is_dropped() -> TestResult {
             .as_deref(),
         Some("")
     );
-    // An answer of the wrong kind is an error in the view.
+    // An answer of the wrong kind is an error in the view (the client's protocol error).
     app.on_key(key(KeyCode::Esc));
     list_answered(&mut app, None, Ok(Reply::Ack));
-    assert_eq!(view(&mut app)?.error(), Some("paddockd answered with ack"));
+    assert_eq!(
+        view(&mut app)?.error(),
+        Some(
+            "paddockd sent something this paddock cannot read (trigger:list was answered with \
+             ack); are both from the same build?"
+        )
+    );
     Ok(())
 }
 
@@ -689,7 +698,7 @@ fn the_form_saves_a_trigger_and_says_so() -> TestResult {
         return Err(format!("Enter asked {action:?}").into());
     };
     assert_eq!(
-        serde_json::to_value(triggers_view::save_request(*set))?,
+        serde_json::to_value(Request::from(*set))?,
         serde_json::json!({
             "type": "trigger:set",
             "projectSlug": "webapp",
@@ -746,15 +755,43 @@ fn the_form_saves_a_trigger_and_says_so() -> TestResult {
 
 /// The loop's answer to `trigger:list`, routed as the loop routes it.
 fn list_answered(app: &mut App, asked: Option<&str>, result: Result<Reply, String>) {
-    app.on_reply(&Fetch::Triggers(asked.map(str::to_owned)), &result);
+    let answer = Answer::Triggers(typed::<TriggerList>(result));
+    app.on_reply(&Fetch::Triggers(asked.map(str::to_owned)), &answer);
+}
+
+/// A reply as `Client::call` hands it over: of the kind asked for, or a protocol error.
+fn typed<R: Call>(result: Result<Reply, String>) -> Result<R::Reply, String> {
+    result.and_then(|reply| {
+        R::Reply::from_reply(reply).map_err(|other| {
+            ClientError::Protocol(format!("{} was answered with {}", R::NAME, other.kind()))
+                .to_string()
+        })
+    })
 }
 
 /// The loop's answer to a trigger's `history:list`, routed as the loop routes it.
 fn runs_answered(app: &mut App, id: &TriggerId, result: Result<Reply, String>) {
-    app.on_reply(&Fetch::TriggerRuns(id.clone()), &result);
+    let answer = Answer::History(typed::<HistoryList>(result));
+    app.on_reply(&Fetch::TriggerRuns(id.clone()), &answer);
 }
 
-/// The loop's answer to a fire, remove or save, routed as the loop routes it.
+/// The loop's answer to a fire, remove or save, typed as `Client::call` hands it over and
+/// routed as the loop routes it.
 fn act_answered(app: &mut App, act: Act, result: Result<Reply, String>) {
-    app.on_done(Doing::Trigger(act), &result);
+    let acted = match act {
+        Act::Fire => Acted::Fired(typed::<TriggerFire>(result)),
+        Act::Remove => Acted::Removed(typed::<TriggerRemove>(result)),
+        Act::Save => Acted::Saved(typed::<TriggerSet>(result)),
+    };
+    app.on_done(&Done::Trigger(acted));
+}
+
+/// What a fire or a remove sends, as it goes on the wire.
+fn act_wire(act: Act, id: TriggerId) -> Result<serde_json::Value, Box<dyn std::error::Error>> {
+    let request = match act_doing(act, id) {
+        Some(Doing::Fire(fire)) => Request::from(fire),
+        Some(Doing::Remove(remove)) => Request::from(remove),
+        other => return Err(format!("{act:?} asked {other:?}").into()),
+    };
+    Ok(serde_json::to_value(request)?)
 }

@@ -6,7 +6,7 @@
 
 use paddock_proto::{ChatList, ChatScope, ChatSummary, ChatUsage, HelloReply, Origin, ProjectInfo};
 use paddock_tui::tui::app::{Action, App, Focus};
-use paddock_tui::tui::fetch::Fetch;
+use paddock_tui::tui::fetch::{Answer, Fetch};
 use paddock_tui::tui::keys::Context;
 use paddock_tui::tui::render;
 use paddock_tui::tui::theme::Theme;
@@ -394,11 +394,9 @@ fn the_chat_header_shows_its_tokens_cost_and_context() -> TestResult {
 
 /// The loop's answer to the Usage view's `chat:list`, routed as the loop routes it.
 fn usage_answered(app: &mut App, scope: UsageScope, result: Result<Vec<ChatSummary>, String>) {
-    let result = result.map(|chats| {
-        paddock_proto::Reply::Chats(paddock_proto::Chats {
-            chats,
-            ..Default::default()
-        })
+    let result = result.map(|chats| paddock_proto::Chats {
+        chats,
+        ..Default::default()
     });
-    app.on_reply(&Fetch::Usage(scope), &result);
+    app.on_reply(&Fetch::Usage(scope), &Answer::Chats(result));
 }

@@ -42,6 +42,22 @@ impl Tmux {
         assert!(started.success(), "tmux new-session failed");
     }
 
+    /// The screen's status line (its last line with text).
+    pub fn status_line(screen: &str) -> &str {
+        screen
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or_default()
+    }
+
+    /// The tree pane's rows: each line's text left of the panes' separator.
+    pub fn tree_rows(screen: &str) -> impl Iterator<Item = &str> {
+        screen
+            .lines()
+            .filter_map(|l| l.split_once(['│', '|']).map(|(tree, _)| tree))
+    }
+
     /// The `tui` window's screen as text.
     pub fn capture(&self) -> String {
         let out = self
@@ -71,7 +87,9 @@ impl Tmux {
         })
     }
 
-    fn wait_until(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
+    /// Waits until `done` holds for the screen (`what` names it in the failure); the screen
+    /// then.
+    pub fn wait_until(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
         let deadline = Instant::now() + DEADLINE;
         loop {
             let screen = self.capture();

@@ -127,9 +127,16 @@ fn daemon_stop_stays_stopped_under_an_open_tui_and_a_crash_is_still_reconnected(
     assert!(screen.contains("Press R to start it"), "{screen}");
     env.stays_stopped(Duration::from_secs(3));
 
-    // R starts it again.
+    // R starts it again. The TUI is connected to it (its header names the daemon's version)
+    // before the next stop: a stop that lands while its own start is still connecting is
+    // no stop it was told of, so it would start another daemon.
     tmux.keys(&["R"]);
     let first = env.wait_status("the daemon R started", |_| true);
+    tmux.wait_until("the TUI connected to the daemon R started", |s| {
+        s.lines()
+            .next()
+            .is_some_and(|header| header.contains("paddockd ") && !header.contains("stopped"))
+    });
     tmux.wait_loaded("a chat before the stop");
 
     // Stopped again, then started by hand with a setting: the setting holds (the TUI did not

@@ -119,8 +119,12 @@ fn the_tui_lists_chats_sends_streams_archives_unarchives_shows_help_and_quits() 
     keys(&["Enter"]);
     let screen = tmux.wait_for("echo: hello from tmux");
     assert!(screen.contains("hello from tmux"), "{screen}");
-    // Back to the tree, archive the chat under the cursor: it leaves the active list.
+    // Back to the tree, archive the chat under the cursor: it leaves the active list. Esc
+    // and the next key apart: read together, a terminal takes them for Alt-g.
     keys(&["Escape"]);
+    tmux.wait_until("the tree's keys on the status line", |s| {
+        Tmux::status_line(s).contains("N new")
+    });
     keys(&["g", "j"]);
     let before = tmux.capture();
     assert!(before.contains("hello from tmux"), "{before}");
@@ -152,15 +156,18 @@ fn the_tui_lists_chats_sends_streams_archives_unarchives_shows_help_and_quits() 
         serde_json::json!({"prompt": "child from tmux"}),
     );
     assert!(reply.contains("sessionId"), "{reply}");
-    let screen = tmux.wait_for("child from tmux");
-    let line = screen
-        .lines()
+    let child_listed = |s: &str| Tmux::tree_rows(s).any(|row| row.contains("child from tmux"));
+    let screen = tmux.wait_until("the child in the tree", child_listed);
+    let line = Tmux::tree_rows(&screen)
         .find(|l| l.contains("child from tmux"))
         .unwrap_or_default();
     assert!(
         line.contains('└') || line.contains("`-"),
         "the child is drawn nested under its parent:\n{screen}"
     );
+    // Its turn ends (the status line says so) before it is archived: that notice would
+    // otherwise take the place of the archive's.
+    tmux.wait_for("child from tmux: Spawned chat finished");
     // Archive it from the keyboard: it is the last chat, above its project's "Archived" group.
     keys(&["G", "k", "a"]);
     tmux.wait_for("1 chat changed");
@@ -178,12 +185,11 @@ fn the_tui_lists_chats_sends_streams_archives_unarchives_shows_help_and_quits() 
             .is_some_and(|l| l.contains("child from tmux")),
         "the archived child is listed under the group:\n{screen}"
     );
+    // The group's count and the active list are two answers: both are waited for.
     keys(&["j", "A"]);
-    let screen = tmux.wait_for("Archived (0)");
-    assert!(
-        screen.contains("child from tmux"),
-        "unarchived, the child is listed again:\n{screen}"
-    );
+    tmux.wait_until("Archived (0), the child listed again", |s| {
+        s.contains("Archived (0)") && child_listed(s)
+    });
 
     // A project added and removed from another terminal comes and goes in the tree.
     paddock(&["project", "add", "scratchpad"]);
@@ -209,7 +215,9 @@ fn the_tui_lists_chats_sends_streams_archives_unarchives_shows_help_and_quits() 
     // The help overlay lists every key.
     keys(&["?"]);
     tmux.wait_for("Tree (here)");
+    // Esc and q apart: sent together, a terminal reads them as Alt-q.
     keys(&["Escape"]);
+    tmux.wait_until_gone("Tree (here)");
     keys(&["q"]);
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
@@ -320,7 +328,13 @@ fn the_files_view_lists_what_a_chat_wrote_and_blame_names_the_chat() {
     assert!(screen.contains("step one"), "{screen}");
     assert!(screen.contains("Write"), "{screen}");
     assert!(!screen.contains("(not recorded)"), "{screen}");
-    keys(&["Escape", "Escape"]);
+    // Each Esc apart from the next key: read together, a terminal takes them for Alt-key.
+    keys(&["Escape"]);
+    tmux.wait_until("the Files view's keys on the status line", |s| {
+        Tmux::status_line(s).contains("turn/all")
+    });
+    keys(&["Escape"]);
+    tmux.wait_until_gone("turn/all");
     keys(&["q"]);
     let deadline = Instant::now() + Duration::from_secs(20);
     while tmux

@@ -299,17 +299,12 @@ impl Client {
         })
     }
 
-    /// Sends a request and waits for its one response, of whatever kind; prefer
-    /// [`Client::call`], which checks the kind.
-    pub async fn request(&self, request: Request) -> Result<Reply, ClientError> {
-        self.request_within(request, self.request_timeout).await
-    }
-
     /// How long to wait for a `git:push`: the daemon stops git after 120 s, and answers then.
     pub const PUSH_TIMEOUT: Duration = Duration::from_secs(150);
 
-    /// [`Client::request`] with its own time limit.
-    pub async fn request_within(
+    /// Sends a request and waits, up to `limit`, for its one response, of whatever kind: the
+    /// exchange under [`Client::call_within`], which checks the kind.
+    async fn request_within(
         &self,
         request: Request,
         limit: Duration,
@@ -346,11 +341,6 @@ impl Client {
             Outcome::Err(body) => Err(ClientError::from_body(body)),
         }
     }
-}
-
-/// The reply's wire name, for "expected X, got Y" errors ([`Reply::kind`], owned).
-pub fn reply_kind(reply: &Reply) -> String {
-    reply.kind().to_owned()
 }
 
 async fn write_loop(

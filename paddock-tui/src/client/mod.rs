@@ -18,7 +18,7 @@ mod follow;
 mod remote;
 mod start;
 
-pub use connection::{Client, ConnectOptions, Reader, Writer, reply_kind};
+pub use connection::{Client, ConnectOptions, Reader, Writer};
 pub use error::ClientError;
 pub use events::{EVENT_QUEUE_CAPACITY, Event, Events};
 pub use follow::{Follow, Followed};

@@ -13,7 +13,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use base64::Engine as _;
-use paddock_proto::Reply;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -22,7 +21,7 @@ use ratatui::widgets::Clear;
 use super::action::Action;
 use super::attach::{PathPrompt, PromptOutcome};
 use super::chat_view::{clean, fit_end, wrap};
-use super::fetch::{Fetch, picked};
+use super::fetch::{Answer, Fetch, taken};
 use super::keys::{self, Command, Context};
 use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
 use super::theme::{Role, Theme};
@@ -303,14 +302,14 @@ impl Overlay for AttachmentView {
         keys
     }
 
-    fn on_reply(&mut self, fetch: &Fetch, result: &Result<Reply, String>, _: &mut Cx<'_>) -> bool {
+    fn on_reply(&mut self, fetch: &Fetch, answer: &Answer, _: &mut Cx<'_>) -> bool {
         let Fetch::Attachment(id) = fetch else {
             return false;
         };
-        let got = picked(result, |r| match r {
-            Reply::Attachment(got) => Some(got.clone()),
-            _ => None,
-        });
+        let got = match answer {
+            Answer::Attachment(result) => taken(result, |got| got.clone()),
+            _ => return false,
+        };
         self.answer(id, got);
         true
     }

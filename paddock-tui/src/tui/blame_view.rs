@@ -8,7 +8,7 @@
 //!
 //! `provenance:blame` answers it. Enter on a line a chat wrote opens that chat.
 
-use paddock_proto::{Blame, BlameRegion, BlameSource, Reply};
+use paddock_proto::{Blame, BlameRegion, BlameSource};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -18,7 +18,7 @@ use unicode_width::UnicodeWidthStr;
 
 use super::action::Action;
 use super::chat_view::clean;
-use super::fetch::{Fetch, picked};
+use super::fetch::{Answer, Fetch, taken};
 use super::files_view::{scroll_to, short_id};
 use super::keys::{Command, Context};
 use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
@@ -254,17 +254,17 @@ impl Overlay for BlameView {
         ]
     }
 
-    fn on_reply(&mut self, fetch: &Fetch, result: &Result<Reply, String>, _: &mut Cx<'_>) -> bool {
+    fn on_reply(&mut self, fetch: &Fetch, answer: &Answer, _: &mut Cx<'_>) -> bool {
         let Fetch::Blame { project_slug, path } = fetch else {
             return false;
         };
         if !self.is_for(project_slug, path) {
             return false;
         }
-        match picked(result, |r| match r {
-            Reply::Blame(b) => Some(b.clone()),
-            _ => None,
-        }) {
+        match match answer {
+            Answer::Blame(result) => taken(result, |b| b.clone()),
+            _ => return false,
+        } {
             Ok(blame) => self.set(blame),
             Err(reason) => self.set_error(reason),
         }

@@ -8,7 +8,7 @@
 //! dropped. From 60 columns the list and the preview sit side by side, below that one above the
 //! other.
 
-use paddock_proto::{FileEntry, FileListing, FileText, Reply};
+use paddock_proto::{FileEntry, FileListing, FileText};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -18,7 +18,7 @@ use unicode_width::UnicodeWidthStr;
 use super::action::Action;
 use super::blame_view::open_blame;
 use super::chat_view::clean;
-use super::fetch::{Fetch, picked};
+use super::fetch::{Answer, Fetch, taken};
 use super::files_view::scroll_to;
 use super::keys::{Command, Context};
 use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
@@ -309,7 +309,7 @@ impl Overlay for BrowserView {
         ]
     }
 
-    fn on_reply(&mut self, fetch: &Fetch, result: &Result<Reply, String>, cx: &mut Cx<'_>) -> bool {
+    fn on_reply(&mut self, fetch: &Fetch, answer: &Answer, cx: &mut Cx<'_>) -> bool {
         match fetch {
             Fetch::Listing {
                 project_slug,
@@ -319,10 +319,10 @@ impl Overlay for BrowserView {
                 if !self.is_for(project_slug, path, *hidden) {
                     return true;
                 }
-                match picked(result, |r| match r {
-                    Reply::FileListing(l) => Some(l.clone()),
-                    _ => None,
-                }) {
+                match match answer {
+                    Answer::Listing(result) => taken(result, |l| l.clone()),
+                    _ => return false,
+                } {
                     Ok(listing) => self.set(listing),
                     Err(reason) => self.set_error(reason),
                 }
@@ -335,14 +335,14 @@ impl Overlay for BrowserView {
                 true
             }
             Fetch::FileText { project_slug, path } => {
-                let answer = picked(result, |r| match r {
-                    Reply::FileText(t) => Some(t.clone()),
-                    _ => None,
-                });
+                let answer = match answer {
+                    Answer::FileText(result) => taken(result, |t| t.clone()),
+                    _ => return false,
+                };
                 self.set_preview(project_slug, path, answer);
                 true
             }
-            _ => panel_reply(&mut self.provenance, fetch, result),
+            _ => panel_reply(&mut self.provenance, fetch, answer),
         }
     }
 

@@ -7,7 +7,7 @@
 //! The scope's files are those the chats' steps wrote (file provenance); `git:status` counts
 //! the other changed files of the project as `hidden`, and the view says so.
 
-use paddock_proto::{GitDiff, GitScope, GitStatus, Reply};
+use paddock_proto::{GitDiff, GitScope, GitStatus};
 use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -16,7 +16,7 @@ use ratatui::widgets::Paragraph;
 use unicode_width::UnicodeWidthStr;
 
 use super::action::Action;
-use super::fetch::{Fetch, picked};
+use super::fetch::{Answer, Fetch, taken};
 use super::keys::{self, Command, Context};
 use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
 use super::provenance_view::{
@@ -431,16 +431,16 @@ impl Overlay for ChangesView {
         ]
     }
 
-    fn on_reply(&mut self, fetch: &Fetch, result: &Result<Reply, String>, cx: &mut Cx<'_>) -> bool {
+    fn on_reply(&mut self, fetch: &Fetch, answer: &Answer, cx: &mut Cx<'_>) -> bool {
         match fetch {
             Fetch::GitStatus {
                 project_slug,
                 scope,
             } if self.is_for(project_slug, scope) => {
-                match picked(result, |r| match r {
-                    Reply::GitStatus(status) => Some(status.clone()),
-                    _ => None,
-                }) {
+                match match answer {
+                    Answer::GitStatus(result) => taken(result, |status| status.clone()),
+                    _ => return false,
+                } {
                     Ok(status) => self.set_status(status),
                     Err(reason) => self.set_error(reason),
                 }
@@ -459,14 +459,14 @@ impl Overlay for ChangesView {
                 scope,
                 path,
             } if self.is_for(project_slug, scope) => {
-                let diff = picked(result, |r| match r {
-                    Reply::GitDiff(diff) => Some(diff.clone()),
-                    _ => None,
-                });
+                let diff = match answer {
+                    Answer::GitDiff(result) => taken(result, |diff| diff.clone()),
+                    _ => return false,
+                };
                 self.set_diff(path.clone(), diff);
                 true
             }
-            _ => panel_reply(&mut self.provenance, fetch, result),
+            _ => panel_reply(&mut self.provenance, fetch, answer),
         }
     }
 

@@ -1,11 +1,20 @@
-//! What the TUI asks the daemon, typed: a [`Fetch`] reads something (at most one of each in
-//! flight; its answer goes to whoever it is for: the tree, the chat pane, History, or the view
-//! that asked), a [`Doing`] tags a command the user gave (its answer, or failure, is said by
-//! what it was, never by matching a string).
+//! What the TUI reads from the daemon, typed: a [`Fetch`] reads something (at most one of each
+//! in flight; its answer, an [`Answer`] of the reply type its request pairs with, goes to
+//! whoever it is for: the tree, the chat pane, History, or the view that asked). The commands
+//! the user gives are [`Doing`](super::doing::Doing)s.
 
-use paddock_proto::{ChatList, ChatScope, Request, SessionRef};
+use paddock_proto::{
+    ApprovalList, Approvals, Attachment, AttachmentRef, Blame, Call, ChatList, ChatScope,
+    ChatTranscript, Chats, DaemonStatus, DaemonStatusRequest, FileListing, FileText, FilesList,
+    FilesRead, GitDiff, GitDiffRequest, GitStatus, GitStatusRequest, History, HistoryList,
+    ProjectList, ProjectOverview, ProjectOverviewRequest, ProjectRef, Projects, Provenance,
+    ProvenanceBlame, ProvenanceFile, ProvenanceTouched, SearchResults, SessionRef, Touched,
+    Transcript, TriggerList, Triggers,
+};
 
-use super::triggers_view::{self, Act};
+use crate::client::Client;
+
+use super::triggers_view;
 use super::{browser_view, changes, history, search_view, usage_view};
 
 /// A request the list needs answered.
@@ -73,167 +82,180 @@ pub enum Fetch {
     Attachment(String),
 }
 
+/// The typed answer to a [`Fetch`], or why there is none: one kind per reply type, so a view
+/// takes its own answer by matching it, and a reply of another kind never reaches it (the
+/// client refuses it as a protocol error).
+#[derive(Debug, Clone)]
+pub enum Answer {
+    Projects(Result<Projects, String>),
+    /// For [`Fetch::AllChats`], [`Fetch::Chats`], [`Fetch::Archived`] and [`Fetch::Usage`].
+    Chats(Result<Chats, String>),
+    Transcript(Result<Box<Transcript>, String>),
+    /// For [`Fetch::History`] and [`Fetch::TriggerRuns`].
+    History(Result<History, String>),
+    Approvals(Result<Approvals, String>),
+    Status(Result<DaemonStatus, String>),
+    GitStatus(Result<GitStatus, String>),
+    GitDiff(Result<GitDiff, String>),
+    Provenance(Result<Box<Provenance>, String>),
+    Touched(Result<Touched, String>),
+    Blame(Result<Box<Blame>, String>),
+    Listing(Result<FileListing, String>),
+    FileText(Result<FileText, String>),
+    Search(Result<SearchResults, String>),
+    Triggers(Result<Triggers, String>),
+    Overview(Result<Box<ProjectOverview>, String>),
+    Attachment(Result<Attachment, String>),
+}
+
+/// The typed call, its failure said as a sentence.
+pub(super) async fn call<R: Call>(client: &Client, request: R) -> Result<R::Reply, String> {
+    client.call(request).await.map_err(|e| e.to_string())
+}
+
 impl Fetch {
-    pub fn request(&self) -> Request {
+    /// Asks the daemon (a project's `chat:list` since this revision) and gives back the typed
+    /// answer.
+    pub async fn call(&self, client: &Client, since: Option<u64>) -> Answer {
+        let list = |project_slug: Option<&String>, scope| ChatList {
+            project_slug: project_slug.cloned(),
+            scope,
+            since: None,
+        };
         match self {
-            Fetch::Projects => Request::ProjectList,
-            Fetch::AllChats => Request::ChatList(ChatList {
-                project_slug: None,
-                scope: ChatScope::Active,
-                since: None,
-            }),
-            Fetch::Chats(slug) => Request::ChatList(ChatList {
-                project_slug: Some(slug.clone()),
-                scope: ChatScope::Active,
-                since: None,
-            }),
-            Fetch::Archived(slug) => Request::ChatList(ChatList {
-                project_slug: Some(slug.clone()),
-                scope: ChatScope::Archived,
-                since: None,
-            }),
-            Fetch::Transcript(sid) => Request::ChatTranscript(SessionRef {
-                session_id: sid.clone(),
-            }),
-            Fetch::Approvals => Request::ApprovalList,
-            Fetch::Status => Request::DaemonStatus,
+            Fetch::Projects => Answer::Projects(call(client, ProjectList).await),
+            Fetch::AllChats => Answer::Chats(call(client, list(None, ChatScope::Active)).await),
+            Fetch::Chats(slug) => Answer::Chats(
+                call(
+                    client,
+                    ChatList {
+                        since,
+                        ..list(Some(slug), ChatScope::Active)
+                    },
+                )
+                .await,
+            ),
+            Fetch::Archived(slug) => {
+                Answer::Chats(call(client, list(Some(slug), ChatScope::Archived)).await)
+            }
+            Fetch::Usage(scope) => {
+                Answer::Chats(call(client, usage_view::list_request(*scope)).await)
+            }
+            Fetch::Transcript(sid) => {
+                let chat = SessionRef {
+                    session_id: sid.clone(),
+                };
+                Answer::Transcript(call(client, ChatTranscript(chat)).await)
+            }
+            Fetch::History => Answer::History(
+                call(
+                    client,
+                    HistoryList {
+                        project_slug: None,
+                        unattended: false,
+                        limit: Some(history::FETCH_LIMIT),
+                    },
+                )
+                .await,
+            ),
+            Fetch::TriggerRuns(id) => {
+                Answer::History(call(client, triggers_view::runs_request(id)).await)
+            }
+            Fetch::Approvals => Answer::Approvals(call(client, ApprovalList).await),
+            Fetch::Status => Answer::Status(call(client, DaemonStatusRequest).await),
             Fetch::GitStatus {
                 project_slug,
                 scope,
-            } => Request::GitStatus(paddock_proto::GitStatusRequest {
-                project_slug: project_slug.clone(),
-                scope: scope.to_git(),
-            }),
+            } => {
+                let request = GitStatusRequest {
+                    project_slug: project_slug.clone(),
+                    scope: scope.to_git(),
+                };
+                Answer::GitStatus(call(client, request).await)
+            }
             Fetch::GitDiff {
                 project_slug,
                 scope,
                 path,
-            } => Request::GitDiff(paddock_proto::GitDiffRequest {
-                project_slug: project_slug.clone(),
-                scope: scope.to_git(),
-                path: Some(path.clone()),
-            }),
+            } => {
+                let request = GitDiffRequest {
+                    project_slug: project_slug.clone(),
+                    scope: scope.to_git(),
+                    path: Some(path.clone()),
+                };
+                Answer::GitDiff(call(client, request).await)
+            }
             Fetch::Provenance { project_slug, path } => {
-                Request::ProvenanceFile(paddock_proto::ProvenanceFile {
-                    project_slug: Some(project_slug.clone()),
-                    path: path.clone(),
-                })
+                Answer::Provenance(call(client, file_ref(project_slug, path)).await)
             }
             Fetch::Touched {
                 project_slug,
                 session_id,
-            } => Request::ProvenanceTouched(paddock_proto::ProvenanceTouched {
-                project_slug: project_slug.clone(),
-                session_id: session_id.clone(),
-                job_id: None,
-            }),
+            } => {
+                let request = ProvenanceTouched {
+                    project_slug: project_slug.clone(),
+                    session_id: session_id.clone(),
+                    job_id: None,
+                };
+                Answer::Touched(call(client, request).await)
+            }
             Fetch::Blame { project_slug, path } => {
-                Request::ProvenanceBlame(paddock_proto::ProvenanceFile {
-                    project_slug: Some(project_slug.clone()),
-                    path: path.clone(),
-                })
+                Answer::Blame(call(client, ProvenanceBlame(file_ref(project_slug, path))).await)
             }
             Fetch::Listing {
                 project_slug,
                 path,
                 hidden,
-            } => Request::FilesList(paddock_proto::FilesList {
-                project_slug: project_slug.clone(),
-                path: path.clone(),
-                hidden: *hidden,
-                limit: None,
-            }),
+            } => {
+                let request = FilesList {
+                    project_slug: project_slug.clone(),
+                    path: path.clone(),
+                    hidden: *hidden,
+                    limit: None,
+                };
+                Answer::Listing(call(client, request).await)
+            }
             Fetch::FileText { project_slug, path } => {
-                Request::FilesRead(paddock_proto::FilesRead {
+                let request = FilesRead {
                     project_slug: project_slug.clone(),
                     path: path.clone(),
                     max_bytes: Some(browser_view::PREVIEW_BYTES),
-                })
+                };
+                Answer::FileText(call(client, request).await)
             }
-            Fetch::Search(asked) => Request::Search(asked.request()),
-            Fetch::Usage(scope) => Request::ChatList(usage_view::list_request(*scope)),
-            Fetch::Triggers(project_slug) => Request::TriggerList(paddock_proto::TriggerList {
-                project_slug: project_slug.clone(),
-            }),
-            Fetch::TriggerRuns(id) => Request::HistoryList(triggers_view::runs_request(id)),
+            Fetch::Search(asked) => Answer::Search(call(client, asked.request()).await),
+            Fetch::Triggers(project_slug) => {
+                let request = TriggerList {
+                    project_slug: project_slug.clone(),
+                };
+                Answer::Triggers(call(client, request).await)
+            }
             Fetch::Overview(slug) => {
-                Request::ProjectOverviewRequest(paddock_proto::ProjectRef { slug: slug.clone() })
+                let project = ProjectRef { slug: slug.clone() };
+                Answer::Overview(call(client, ProjectOverviewRequest(project)).await)
             }
-            Fetch::Attachment(id) => Request::AttachmentGet(paddock_proto::AttachmentRef {
-                attachment_id: id.clone(),
-            }),
-            Fetch::History => Request::HistoryList(paddock_proto::HistoryList {
-                project_slug: None,
-                unattended: false,
-                limit: Some(history::FETCH_LIMIT),
-            }),
+            Fetch::Attachment(id) => {
+                let request = AttachmentRef {
+                    attachment_id: id.clone(),
+                };
+                Answer::Attachment(call(client, request).await)
+            }
         }
     }
 }
 
-/// A command the user gave (or the loop gives for them), by what it does: its answer comes back
-/// with it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Doing {
-    MarkRead,
-    Update,
-    Cancel,
-    Fork,
-    Delete,
-    Continue,
-    Queue,
-    Answer,
-    HistorySeen,
-    Commit,
-    Push,
-    Send,
-    Follow,
-    Unsubscribe,
-    Notifications,
-    /// A trigger's fire, remove or save (the Triggers view's).
-    Trigger(Act),
-}
-
-impl Doing {
-    /// What it does, for "cannot …" and "… failed".
-    pub fn what(self) -> &'static str {
-        match self {
-            Doing::MarkRead => "mark read",
-            Doing::Update => "update",
-            Doing::Cancel => "cancel",
-            Doing::Fork => "fork",
-            Doing::Delete => "delete",
-            Doing::Continue => "continue",
-            Doing::Queue => "queue the follow-up",
-            Doing::Answer => "answer",
-            Doing::HistorySeen => "history seen",
-            Doing::Commit => "commit",
-            Doing::Push => "push",
-            Doing::Send => "send",
-            Doing::Follow => "follow the chat",
-            Doing::Unsubscribe => "unsubscribe",
-            Doing::Notifications => "ask for notifications",
-            Doing::Trigger(act) => act.what(),
-        }
+/// A file of a project, as `provenance:file` and `provenance:blame` name it.
+fn file_ref(project_slug: &str, path: &str) -> ProvenanceFile {
+    ProvenanceFile {
+        project_slug: Some(project_slug.to_owned()),
+        path: path.to_owned(),
     }
 }
 
-/// `paddockd answered with KIND`, for a reply of the wrong kind.
-pub fn unexpected(reply: &paddock_proto::Reply) -> String {
-    format!(
-        "paddockd answered with {}",
-        crate::client::reply_kind(reply)
-    )
-}
-
-/// The reply of the kind asked for (what `pick` takes out of it), or why there is none: the
-/// request failed, or the daemon answered with another kind.
-pub fn picked<T>(
-    result: &Result<paddock_proto::Reply, String>,
-    pick: impl FnOnce(&paddock_proto::Reply) -> Option<T>,
-) -> Result<T, String> {
+/// A view's answer (taken out of the shared [`Answer`] by reference) as it keeps it.
+pub fn taken<T, U>(result: &Result<T, String>, take: impl FnOnce(&T) -> U) -> Result<U, String> {
     match result {
-        Ok(reply) => pick(reply).ok_or_else(|| unexpected(reply)),
+        Ok(reply) => Ok(take(reply)),
         Err(reason) => Err(reason.clone()),
     }
 }

@@ -12,7 +12,7 @@
 use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, FixedOffset, Local};
-use paddock_proto::{FileEdge, FileRole, FileStatus, Reply, Touched, TouchedFile, TouchedTurn};
+use paddock_proto::{FileEdge, FileRole, FileStatus, Touched, TouchedFile, TouchedTurn};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -23,7 +23,7 @@ use super::action::Action;
 use super::blame_view::open_blame;
 use super::chat::Item;
 use super::chat_view::fit_start;
-use super::fetch::{Fetch, picked};
+use super::fetch::{Answer, Fetch, taken};
 use super::keys::{Command, Context, label_for};
 use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
 use super::provenance_view::{
@@ -362,21 +362,21 @@ impl Overlay for FilesView {
         ]
     }
 
-    fn on_reply(&mut self, fetch: &Fetch, result: &Result<Reply, String>, _: &mut Cx<'_>) -> bool {
+    fn on_reply(&mut self, fetch: &Fetch, answer: &Answer, _: &mut Cx<'_>) -> bool {
         let Fetch::Touched {
             project_slug,
             session_id,
         } = fetch
         else {
-            return panel_reply(&mut self.provenance, fetch, result);
+            return panel_reply(&mut self.provenance, fetch, answer);
         };
         if !self.is_for(project_slug, session_id) {
             return false;
         }
-        match picked(result, |r| match r {
-            Reply::Touched(touched) => Some(touched.clone()),
-            _ => None,
-        }) {
+        match match answer {
+            Answer::Touched(result) => taken(result, |touched| touched.clone()),
+            _ => return false,
+        } {
             Ok(touched) => self.set(touched),
             Err(reason) => self.set_error(reason),
         }

@@ -9,7 +9,7 @@
 //! An answer for another project than the one shown is dropped; a failed one is shown in the
 //! view (the chats listed from the tree still show).
 
-use paddock_proto::{ChatSummary, ProjectOverview, Reply};
+use paddock_proto::{ChatSummary, ProjectOverview};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
@@ -17,7 +17,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
 use super::action::Action;
-use super::fetch::{Fetch, picked};
+use super::fetch::{Answer, Fetch, taken};
 use super::files_view::scroll_to;
 use super::keys::{Command, Context, label_for};
 use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
@@ -222,14 +222,14 @@ impl Overlay for HomeView {
         ]
     }
 
-    fn on_reply(&mut self, fetch: &Fetch, result: &Result<Reply, String>, _: &mut Cx<'_>) -> bool {
+    fn on_reply(&mut self, fetch: &Fetch, answer: &Answer, _: &mut Cx<'_>) -> bool {
         let Fetch::Overview(slug) = fetch else {
             return false;
         };
-        let overview = picked(result, |r| match r {
-            Reply::ProjectOverview(o) => Some(o.clone()),
-            _ => None,
-        });
+        let overview = match answer {
+            Answer::Overview(result) => taken(result, |o| o.clone()),
+            _ => return false,
+        };
         self.answer(slug, overview);
         true
     }

@@ -22,6 +22,7 @@ pub mod changes;
 pub mod chat;
 pub mod chat_view;
 pub mod composer;
+pub mod doing;
 pub mod fetch;
 pub mod files_view;
 pub mod help;
@@ -53,7 +54,7 @@ use std::time::Duration;
 
 use anyhow::{Context as _, bail};
 use futures_util::StreamExt;
-use paddock_proto::{ChatSend, Reply};
+use paddock_proto::{ChatSend, Sent};
 use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{
     DisableBracketedPaste, EnableBracketedPaste, Event as InputEvent, EventStream,
@@ -64,7 +65,7 @@ use tokio::time::Instant;
 use crate::client::{Client, Event, Events};
 use crate::commands::Context;
 use app::{Action, App};
-use fetch::{Doing, Fetch};
+use fetch::Fetch;
 
 /// The shortest time between two draws (about 60 frames a second).
 const FRAME: Duration = Duration::from_millis(16);
@@ -114,13 +115,14 @@ enum Msg {
         fetch: Fetch,
         /// The `since` a `chat:list` was asked with.
         since: Option<u64>,
-        result: Result<Reply, String>,
+        answer: fetch::Answer,
     },
-    /// The answer to a command the user gave (send, archive, cancel...).
+    /// The answer to a command the user gave (archive, cancel...); `what` it does, for
+    /// "… failed".
     Done {
         generation: u64,
-        doing: Doing,
-        result: Result<Reply, String>,
+        what: &'static str,
+        done: doing::Done,
     },
     /// The answer to a message sent: the message is held until it comes (on any
     /// connection: a refused or lost one goes back into its draft).
@@ -128,7 +130,7 @@ enum Msg {
         generation: u64,
         project_slug: String,
         session_id: Option<String>,
-        result: Result<Reply, String>,
+        result: Result<Sent, String>,
     },
     /// The viewer's attachment was saved to a file (what was done), or not.
     Saved(Result<String, String>),

@@ -4,7 +4,7 @@
 
 use paddock_proto::{ChatEvent, HubFrame};
 
-use super::fetch::{Doing, Fetch};
+use super::fetch::Fetch;
 use super::overlay::News;
 use super::{EventLoop, RETRY_FIRST};
 use crate::client::Event;
@@ -178,7 +178,7 @@ impl EventLoop {
         if ended {
             chat.set_running(false);
             self.app.composer.set_running(false);
-            self.command(Doing::MarkRead, super::requests::mark_read(sid));
+            self.command(super::requests::mark_read(sid));
         }
         changed || ended
     }

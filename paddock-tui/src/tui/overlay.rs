@@ -20,13 +20,13 @@
 
 use std::any::Any;
 
-use paddock_proto::Reply;
 use ratatui::Frame;
 use ratatui::crossterm::event::KeyEvent;
 use ratatui::layout::Rect;
 
 use super::app::Action;
-use super::fetch::{Doing, Fetch};
+use super::doing::Done;
+use super::fetch::{Answer, Fetch};
 use super::keys::{self, Command, Context};
 use super::theme::Theme;
 use super::tree::TreeState;
@@ -207,22 +207,12 @@ pub trait Overlay: Any + std::fmt::Debug {
     }
 
     /// An answer from the daemon: whether it was for this view (asked with `fetch`).
-    fn on_reply(
-        &mut self,
-        _fetch: &Fetch,
-        _result: &Result<Reply, String>,
-        _cx: &mut Cx<'_>,
-    ) -> bool {
+    fn on_reply(&mut self, _fetch: &Fetch, _answer: &Answer, _cx: &mut Cx<'_>) -> bool {
         false
     }
 
-    /// The answer to a command: whether this view asked for it.
-    fn on_done(
-        &mut self,
-        _doing: &Doing,
-        _result: &Result<Reply, String>,
-        _cx: &mut Cx<'_>,
-    ) -> bool {
+    /// The typed answer to a command: whether this view asked for it.
+    fn on_done(&mut self, _done: &Done, _cx: &mut Cx<'_>) -> bool {
         false
     }
 

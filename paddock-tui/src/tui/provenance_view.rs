@@ -7,7 +7,7 @@
 
 use std::collections::HashSet;
 
-use paddock_proto::{FileEdge, FileStatus, FileStep, Lineage, Provenance, Reply};
+use paddock_proto::{FileEdge, FileStatus, FileStep, Lineage, Provenance};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -15,7 +15,7 @@ use ratatui::widgets::Paragraph;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::blame_view::open_blame;
-use super::fetch::{Fetch, picked};
+use super::fetch::{Answer, Fetch, taken};
 use super::keys::Command;
 use super::overlay::Reaction;
 use super::theme::{Role, Theme};
@@ -131,21 +131,17 @@ pub fn on_panel_command(
 }
 
 /// An answer for the provenance panel in `slot`: whether it was its file's.
-pub fn panel_reply(
-    slot: &mut Option<ProvenanceView>,
-    fetch: &Fetch,
-    result: &Result<Reply, String>,
-) -> bool {
+pub fn panel_reply(slot: &mut Option<ProvenanceView>, fetch: &Fetch, answer: &Answer) -> bool {
     let Fetch::Provenance { project_slug, path } = fetch else {
         return false;
     };
     let Some(panel) = slot.as_mut().filter(|p| p.is_for(project_slug, path)) else {
         return false;
     };
-    match picked(result, |r| match r {
-        Reply::Provenance(p) => Some(p.clone()),
-        _ => None,
-    }) {
+    match match answer {
+        Answer::Provenance(result) => taken(result, |p| p.clone()),
+        _ => return false,
+    } {
         Ok(provenance) => panel.set(provenance),
         Err(reason) => panel.set_error(reason),
     }

@@ -1,9 +1,10 @@
 //! The event loop's answers: each [`Msg`] a background task sends back, to whoever it is for
 //! (the tree, the chat pane, History, the views over the panes, the status line).
 
-use paddock_proto::{ChatSubscribe, Reply, Request, SessionRef};
+use paddock_proto::{ChatSubscribe, ChatUnsubscribe, SessionRef};
 
-use super::fetch::{Doing, Fetch, picked};
+use super::doing::{Doing, Done};
+use super::fetch::{Answer, Fetch};
 use super::overlay::News;
 use super::{EventLoop, Msg, RETRY_FIRST, app, composer};
 
@@ -14,7 +15,7 @@ impl EventLoop {
             | Msg::Fetched { generation, .. }
             | Msg::Done { generation, .. }
                 if generation != self.generation => {}
-            Msg::Done { doing, result, .. } => self.on_done(doing, result),
+            Msg::Done { what, done, .. } => self.on_done(what, done),
             Msg::SendDone {
                 generation,
                 project_slug,
@@ -25,9 +26,9 @@ impl EventLoop {
                 self.app
                     .send_answered(&project_slug, session_id.as_deref(), outcome);
                 if generation == self.generation
-                    && let Ok(reply) = result
+                    && let Ok(sent) = result
                 {
-                    self.on_done(Doing::Send, Ok(reply));
+                    self.on_sent(sent, true);
                 }
             }
             Msg::Saved(result) => self.app.attachment_saved(result),
@@ -51,9 +52,9 @@ impl EventLoop {
             Msg::Fetched {
                 fetch,
                 since,
-                result,
+                answer,
                 ..
-            } => self.on_fetched(fetch, since, result),
+            } => self.on_fetched(fetch, since, answer),
         }
     }
 
@@ -66,7 +67,7 @@ impl EventLoop {
         let same_daemon = self.daemon_pid.replace(pid) == Some(pid);
         self.app.set_connected(client.daemon().clone());
         self.client = Some(std::sync::Arc::new(client));
-        self.command(Doing::Notifications, Request::NotificationsSubscribe);
+        self.command(Doing::Notifications);
         self.fetch(Fetch::Projects);
         self.fetch(Fetch::AllChats);
         self.fetch(Fetch::Status);
@@ -83,65 +84,57 @@ impl EventLoop {
 
     /// An answer to a [`Fetch`]: asked again when news came meanwhile, then to whoever it is
     /// for.
-    fn on_fetched(&mut self, fetch: Fetch, since: Option<u64>, result: Result<Reply, String>) {
+    fn on_fetched(&mut self, fetch: Fetch, since: Option<u64>, answer: Answer) {
         self.in_flight.remove(&fetch);
         let again = self.again.remove(&fetch);
-        if let Fetch::Chats(slug) = fetch {
-            self.on_chats_listed(slug, since, again, result);
-            return;
-        }
-        if again {
+        if again && !matches!(fetch, Fetch::Chats(_)) {
             self.fetch(fetch.clone());
         }
-        match (fetch, result) {
-            (Fetch::Archived(slug), result) => {
-                let chats = picked(&result, |r| match r {
-                    Reply::Chats(c) => Some(c.chats.clone()),
-                    _ => None,
-                });
-                self.app.set_archived_chats(slug, chats);
+        match (fetch, answer) {
+            (Fetch::Chats(slug), Answer::Chats(result)) => {
+                self.on_chats_listed(slug, since, again, result);
             }
-            (Fetch::Projects, Ok(Reply::Projects(p))) => self.app.set_projects(p.projects),
-            (Fetch::AllChats, Ok(Reply::Chats(c))) => self.app.set_all_chats(c.chats),
-            (Fetch::Transcript(sid), Ok(Reply::Transcript(t))) => self.hydrate(&sid, &t),
-            (Fetch::History, Ok(Reply::History(h))) => self.app.history.set(h),
-            (Fetch::Approvals, Ok(Reply::Approvals(a))) => {
-                self.app.set_approvals(a.approvals);
+            (Fetch::Archived(slug), Answer::Chats(result)) => {
+                self.app.set_archived_chats(slug, result.map(|c| c.chats));
             }
-            (Fetch::Status, Ok(Reply::Status(s))) => self.app.low_disk = s.low_disk,
-            // The header keeps what it knew; nothing to bother the user with.
-            (Fetch::Status, Err(_)) => {}
-            (Fetch::History, Err(reason)) => self.app.history.set_error(reason),
-            (Fetch::Transcript(_), Err(reason)) => {
-                self.app.notice = Some(format!("cannot read the chat: {reason}"));
+            (Fetch::AllChats, Answer::Chats(result)) => match result {
+                Ok(c) => self.app.set_all_chats(c.chats),
+                Err(reason) => self.reload_failed(&reason),
+            },
+            (Fetch::Projects, Answer::Projects(result)) => match result {
+                Ok(p) => self.app.set_projects(p.projects),
+                Err(reason) => self.reload_failed(&reason),
+            },
+            (Fetch::Approvals, Answer::Approvals(result)) => match result {
+                Ok(a) => self.app.set_approvals(a.approvals),
+                Err(reason) => self.reload_failed(&reason),
+            },
+            (Fetch::Transcript(sid), Answer::Transcript(result)) => match result {
+                Ok(t) => self.hydrate(&sid, &t),
+                Err(reason) => self.app.notice = Some(format!("cannot read the chat: {reason}")),
+            },
+            (Fetch::History, Answer::History(result)) => match result {
+                Ok(h) => self.app.history.set(h),
+                Err(reason) => self.app.history.set_error(reason),
+            },
+            // The header keeps what it knew when it fails; nothing to bother the user with.
+            (Fetch::Status, Answer::Status(result)) => {
+                if let Ok(s) = result {
+                    self.app.low_disk = s.low_disk;
+                }
             }
-            (
-                Fetch::Projects
-                | Fetch::AllChats
-                | Fetch::Transcript(_)
-                | Fetch::History
-                | Fetch::Approvals
-                | Fetch::Status,
-                result,
-            ) => self.list_failed(result),
             // The rest is the views' (dropped when none asked for it).
-            (fetch, result) => {
-                for next in self.app.on_reply(&fetch, &result) {
+            (fetch, answer) => {
+                for next in self.app.on_reply(&fetch, &answer) {
                     self.fetch(next);
                 }
             }
         }
     }
 
-    /// A list the app keeps came back wrong, or not at all: said on the status line.
-    fn list_failed(&mut self, result: Result<Reply, String>) {
-        self.app.notice = Some(match result {
-            Ok(other) => format!(
-                "paddockd answered a list request with {}",
-                crate::client::reply_kind(&other)
-            ),
-            Err(reason) => format!("reload failed: {reason}"),
-        });
+    /// A list the app keeps could not be read: said on the status line.
+    fn reload_failed(&mut self, reason: &str) {
+        self.app.notice = Some(format!("reload failed: {reason}"));
     }
 
     /// A project's `chat:list`: asked again only once the answer is in (the next `since` is
@@ -151,14 +144,10 @@ impl EventLoop {
         slug: String,
         since: Option<u64>,
         again: bool,
-        result: Result<Reply, String>,
+        result: Result<paddock_proto::Chats, String>,
     ) {
         let refused = match result {
-            Ok(Reply::Chats(c)) => !self.app.set_project_listing(slug.clone(), c, since),
-            Ok(other) => {
-                self.list_failed(Ok(other));
-                false
-            }
+            Ok(c) => !self.app.set_project_listing(slug.clone(), c, since),
             Err(reason) => {
                 // A project deleted meanwhile: the project list drops it.
                 self.app.notice = Some(if reason.contains("no project") {
@@ -195,59 +184,94 @@ impl EventLoop {
         self.app.composer.set_running(t.chat.running);
         self.app.match_prompts();
         self.subscribed.insert(sid.to_owned());
-        self.command(
-            Doing::Follow,
-            Request::ChatSubscribe(ChatSubscribe {
-                session_id: sid.to_owned(),
-                want_replay: true,
-                last_seq: None,
-            }),
-        );
+        self.command(Doing::Follow(ChatSubscribe {
+            session_id: sid.to_owned(),
+            want_replay: true,
+            last_seq: None,
+        }));
     }
 
-    /// The answer to a command, by what it did.
-    fn on_done(&mut self, doing: Doing, result: Result<Reply, String>) {
-        if let Doing::Trigger(_) = doing {
-            for fetch in self.app.on_done(doing, &result) {
-                self.fetch(fetch);
+    /// The answer to a command, by what it did (`what`: said when it failed).
+    fn on_done(&mut self, what: &str, done: Done) {
+        match done {
+            Done::Trigger(_) => {
+                for fetch in self.app.on_done(&done) {
+                    self.fetch(fetch);
+                }
             }
-            return;
-        }
-        match result {
-            Err(reason) if doing == Doing::Push => self.app.push_answered(Err(&reason)),
-            Err(reason) => self.app.notice = Some(format!("{} failed: {reason}", doing.what())),
-            Ok(Reply::GitPushed(p)) => {
-                self.app.push_answered(Ok(&p));
-                self.news(News::GitChanged);
+            Done::Push(result) => {
+                self.app
+                    .push_answered(result.as_ref().map_err(String::as_str));
+                if result.is_ok() {
+                    self.news(News::GitChanged);
+                }
             }
-            Ok(Reply::Sent(sent)) => self.on_sent(doing, sent),
-            Ok(Reply::Forked(f)) => self.app.forked(f.project_slug, f.session_id),
-            Ok(Reply::Updated(u)) if doing == Doing::Delete => self.app.deleted(u.changed),
-            Ok(Reply::Updated(u)) if doing == Doing::Update => {
-                self.app.notice = Some(match u.changed {
-                    0 => "nothing changed".to_owned(),
-                    1 => "1 chat changed".to_owned(),
-                    n => format!("{n} chats changed"),
-                });
-            }
-            Ok(Reply::GitCommitted(c)) => {
-                let short = c.commit.get(..7).unwrap_or(&c.commit);
-                let files = match c.files.len() {
-                    1 => "1 file".to_owned(),
-                    n => format!("{n} files"),
-                };
-                self.app.notice = Some(format!("committed {files} as {short} on {}", c.branch));
-                self.news(News::GitChanged);
-            }
-            Ok(Reply::Cancelled(c)) if !c.was_running => {
-                self.app.notice = Some("nothing was running".to_owned());
-            }
-            Ok(_) => {}
+            Done::Continue(result) => match result {
+                Ok(sent) => self.on_sent(sent, false),
+                Err(reason) => self.failed(what, &reason),
+            },
+            Done::Fork(result) => match result {
+                Ok(f) => self.app.forked(f.project_slug, f.session_id),
+                Err(reason) => self.failed(what, &reason),
+            },
+            Done::Delete(result) => match result {
+                Ok(u) => self.app.deleted(u.changed),
+                Err(reason) => self.failed(what, &reason),
+            },
+            Done::Update(result) => match result {
+                Ok(u) => {
+                    self.app.notice = Some(match u.changed {
+                        0 => "nothing changed".to_owned(),
+                        1 => "1 chat changed".to_owned(),
+                        n => format!("{n} chats changed"),
+                    });
+                }
+                Err(reason) => self.failed(what, &reason),
+            },
+            Done::Commit(result) => match result {
+                Ok(c) => {
+                    let short = c.commit.get(..7).unwrap_or(&c.commit);
+                    let files = match c.files.len() {
+                        1 => "1 file".to_owned(),
+                        n => format!("{n} files"),
+                    };
+                    self.app.notice = Some(format!("committed {files} as {short} on {}", c.branch));
+                    self.news(News::GitChanged);
+                }
+                Err(reason) => self.failed(what, &reason),
+            },
+            Done::Cancel(result) => match result {
+                Ok(c) if !c.was_running => {
+                    self.app.notice = Some("nothing was running".to_owned());
+                }
+                Ok(_) => {}
+                Err(reason) => self.failed(what, &reason),
+            },
+            // Nothing to say when they are carried out.
+            Done::MarkRead(result) | Done::Answer(result) => self.if_failed(what, result),
+            Done::Follow(result) => self.if_failed(what, result),
+            Done::Queue(result)
+            | Done::HistorySeen(result)
+            | Done::Unsubscribe(result)
+            | Done::Notifications(result) => self.if_failed(what, result),
         }
     }
 
-    /// A message was sent (or a chat continued): a new chat shows in the chat pane.
-    fn on_sent(&mut self, doing: Doing, sent: paddock_proto::Sent) {
+    /// A command failed: said on the status line.
+    fn failed(&mut self, what: &str, reason: &str) {
+        self.app.notice = Some(format!("{what} failed: {reason}"));
+    }
+
+    /// A command with nothing to say when carried out: said only when it failed.
+    fn if_failed<T>(&mut self, what: &str, result: Result<T, String>) {
+        if let Err(reason) = result {
+            self.failed(what, &reason);
+        }
+    }
+
+    /// A message was sent (`sent_message`), or a chat continued: a new chat shows in the chat
+    /// pane.
+    fn on_sent(&mut self, sent: paddock_proto::Sent, sent_message: bool) {
         let open = self
             .app
             .chat
@@ -256,7 +280,7 @@ impl EventLoop {
         if open {
             return;
         }
-        if doing == Doing::Send {
+        if sent_message {
             self.app.new_chat_sent(&sent.project_slug, &sent.session_id);
         }
         // A new chat: show it; its frames replay once the transcript is read.
@@ -286,14 +310,11 @@ impl EventLoop {
         match resume {
             Some((session_id, seq)) => {
                 self.subscribed.insert(session_id.clone());
-                self.command(
-                    Doing::Follow,
-                    Request::ChatSubscribe(ChatSubscribe {
-                        session_id,
-                        want_replay: true,
-                        last_seq: Some(seq),
-                    }),
-                );
+                self.command(Doing::Follow(ChatSubscribe {
+                    session_id,
+                    want_replay: true,
+                    last_seq: Some(seq),
+                }));
             }
             None => self.reopen_chat(),
         }
@@ -316,10 +337,9 @@ impl EventLoop {
             .collect();
         for sid in others {
             self.subscribed.remove(&sid);
-            self.command(
-                Doing::Unsubscribe,
-                Request::ChatUnsubscribe(SessionRef { session_id: sid }),
-            );
+            self.command(Doing::Unsubscribe(ChatUnsubscribe(SessionRef {
+                session_id: sid,
+            })));
         }
     }
 }

@@ -1,10 +1,11 @@
-//! The event loop's requests: what a key asked for ([`Action`]) carried out as requests to the
-//! daemon in background tasks, each answered back to the loop as a [`Msg`]: a [`Fetch`] (at
-//! most one of each in flight), a command tagged with what it does ([`Doing`]), a message sent.
+//! The event loop's requests: what a key asked for ([`Action`]) carried out as typed requests
+//! to the daemon in background tasks, each answered back to the loop as a [`Msg`]: a [`Fetch`]
+//! (at most one of each in flight), a command ([`Doing`]), a message sent.
 
-use paddock_proto::{ChatCancel, ChatList, ChatUpdate, Request, SessionRef};
+use paddock_proto::{ChatCancel, ChatContinue, ChatDelete, ChatUpdate, SessionRef};
 
-use super::fetch::{Doing, Fetch};
+use super::doing::Doing;
+use super::fetch::Fetch;
 use super::{EventLoop, Msg, app, attachment_view, chat_send, triggers_view};
 use crate::tui::app::Action;
 
@@ -16,7 +17,7 @@ impl EventLoop {
             Err(action) => action,
         };
         let action = match command_for(action) {
-            Ok((doing, request)) => return self.command(doing, request),
+            Ok(doing) => return self.command(doing),
             Err(action) => action,
         };
         match action {
@@ -34,7 +35,7 @@ impl EventLoop {
             Action::Open { session_id, .. } => {
                 self.unsubscribe_others(&session_id);
                 self.reopen_chat();
-                self.command(Doing::MarkRead, mark_read(session_id));
+                self.command(mark_read(session_id));
             }
             Action::Stop { session_ids } => {
                 for session_id in session_ids {
@@ -42,7 +43,7 @@ impl EventLoop {
                         session_id,
                         job_id: None,
                     };
-                    self.command(Doing::Cancel, Request::ChatCancel(cancel));
+                    self.command(Doing::Cancel(cancel));
                 }
             }
             Action::Send { .. } => self.send(action),
@@ -59,8 +60,8 @@ impl EventLoop {
                 });
             }
             Action::Trigger(act, id) => {
-                if let Some(request) = triggers_view::act_request(act, id) {
-                    self.command(Doing::Trigger(act), request);
+                if let Some(doing) = triggers_view::act_doing(act, id) {
+                    self.command(doing);
                 }
             }
             Action::Push { project_slug } => self.push(project_slug),
@@ -97,10 +98,7 @@ impl EventLoop {
                 .await
                 .map_err(|e| format!("reading the attachments failed: {e}"));
             let result = match built {
-                Ok(Some(Ok(send))) => client
-                    .request(Request::ChatSend(send))
-                    .await
-                    .map_err(|e| e.to_string()),
+                Ok(Some(Ok(send))) => client.call(send).await.map_err(|e| e.to_string()),
                 Ok(Some(Err(reason))) | Err(reason) => Err(reason),
                 Ok(None) => return,
             };
@@ -115,54 +113,38 @@ impl EventLoop {
         });
     }
 
-    /// Runs a request in the background; its answer comes back as [`Msg::Done`].
-    pub(super) fn command(&mut self, doing: Doing, request: Request) {
+    /// Runs a command in the background; its typed answer comes back as [`Msg::Done`].
+    pub(super) fn command(&mut self, doing: Doing) {
+        let what = doing.what();
         let Some(client) = self.client.clone() else {
-            self.app.notice = Some(format!(
-                "cannot {}: not connected to paddockd",
-                doing.what()
-            ));
+            self.app.notice = Some(format!("cannot {what}: not connected to paddockd"));
             return;
         };
         let tx = self.msgs_tx.clone();
         let generation = self.generation;
         tokio::spawn(async move {
-            let result = client.request(request).await.map_err(|e| e.to_string());
+            let done = doing.call(&client).await;
             let _ = tx
                 .send(Msg::Done {
                     generation,
-                    doing,
-                    result,
+                    what,
+                    done,
                 })
                 .await;
         });
     }
 
-    /// `git:push`, given as long as the daemon lets git run; answered as a `push` [`Msg::Done`].
+    /// `git:push`, given as long as the daemon lets git run (the call's own time limit);
+    /// answered as a push's [`Msg::Done`].
     pub(super) fn push(&mut self, project_slug: String) {
-        let Some(client) = self.client.clone() else {
+        if self.client.is_none() {
             self.app.push_answered(Err("not connected to paddockd"));
             return;
-        };
-        let tx = self.msgs_tx.clone();
-        let generation = self.generation;
-        tokio::spawn(async move {
-            let request = Request::GitPush(paddock_proto::GitPushRequest {
-                project_slug,
-                data_root: false,
-            });
-            let result = client
-                .request_within(request, crate::client::Client::PUSH_TIMEOUT)
-                .await
-                .map_err(|e| e.to_string());
-            let _ = tx
-                .send(Msg::Done {
-                    generation,
-                    doing: Doing::Push,
-                    result,
-                })
-                .await;
-        });
+        }
+        self.command(Doing::Push(paddock_proto::GitPushRequest {
+            project_slug,
+            data_root: false,
+        }));
     }
 
     /// Connects (starting the daemon if needed) in the background; the screen stays live.
@@ -217,18 +199,14 @@ impl EventLoop {
             Fetch::Chats(slug) => self.app.tree.project_revision(slug),
             _ => None,
         };
-        let request = match fetch.request() {
-            Request::ChatList(list) => Request::ChatList(ChatList { since, ..list }),
-            other => other,
-        };
         tokio::spawn(async move {
-            let result = client.request(request).await.map_err(|e| e.to_string());
+            let answer = fetch.call(&client, since).await;
             let _ = tx
                 .send(Msg::Fetched {
                     generation,
                     fetch,
                     since,
-                    result,
+                    answer,
                 })
                 .await;
         });
@@ -236,8 +214,8 @@ impl EventLoop {
 }
 
 /// `chat:update` marking a chat read.
-pub(super) fn mark_read(session_id: String) -> Request {
-    Request::ChatUpdate(ChatUpdate {
+pub(super) fn mark_read(session_id: String) -> Doing {
+    Doing::MarkRead(ChatUpdate {
         session_ids: vec![session_id],
         action: paddock_proto::ChatAction::Read,
     })
@@ -294,69 +272,47 @@ fn fetch_for(action: Action) -> Result<Fetch, Action> {
 }
 
 /// The one command an action asks for, if it is one (else the action back).
-fn command_for(action: Action) -> Result<(Doing, Request), Action> {
+fn command_for(action: Action) -> Result<Doing, Action> {
     Ok(match action {
         Action::Update {
             action,
             session_ids,
-        } => (
-            Doing::Update,
-            Request::ChatUpdate(ChatUpdate {
-                session_ids,
-                action,
-            }),
-        ),
-        Action::Fork { session_id } => (
-            Doing::Fork,
-            Request::ChatFork(paddock_proto::ChatFork {
-                session_id,
-                name: None,
-            }),
-        ),
-        Action::Delete { session_ids } => (
-            Doing::Delete,
-            Request::ChatDelete(paddock_proto::SessionIds { session_ids }),
-        ),
-        Action::Continue { session_id } => (
-            Doing::Continue,
-            Request::ChatContinue(SessionRef { session_id }),
-        ),
+        } => Doing::Update(ChatUpdate {
+            session_ids,
+            action,
+        }),
+        Action::Fork { session_id } => Doing::Fork(paddock_proto::ChatFork {
+            session_id,
+            name: None,
+        }),
+        Action::Delete { session_ids } => {
+            Doing::Delete(ChatDelete(paddock_proto::SessionIds { session_ids }))
+        }
+        Action::Continue { session_id } => Doing::Continue(ChatContinue(SessionRef { session_id })),
         Action::SetQueue {
             session_id,
             message,
-        } => (
-            Doing::Queue,
-            Request::ChatSetQueue(paddock_proto::ChatSetQueue {
-                session_id,
-                message,
-            }),
-        ),
-        Action::Answer { ids, decision } => (
-            Doing::Answer,
-            Request::ApprovalAnswer(paddock_proto::ApprovalAnswer {
-                ids,
-                decision,
-                message: None,
-            }),
-        ),
-        Action::HistorySeen => (Doing::HistorySeen, Request::HistorySeen),
-        Action::SaveTrigger(set) => (
-            Doing::Trigger(triggers_view::Act::Save),
-            triggers_view::save_request(*set),
-        ),
+        } => Doing::Queue(paddock_proto::ChatSetQueue {
+            session_id,
+            message,
+        }),
+        Action::Answer { ids, decision } => Doing::Answer(paddock_proto::ApprovalAnswer {
+            ids,
+            decision,
+            message: None,
+        }),
+        Action::HistorySeen => Doing::HistorySeen,
+        Action::SaveTrigger(set) => Doing::Save(set),
         Action::Commit {
             project_slug,
             scope,
             message,
-        } => (
-            Doing::Commit,
-            Request::GitCommit(paddock_proto::GitCommitRequest {
-                project_slug,
-                scope: scope.to_git(),
-                message,
-                paths: Vec::new(),
-            }),
-        ),
+        } => Doing::Commit(paddock_proto::GitCommitRequest {
+            project_slug,
+            scope: scope.to_git(),
+            message,
+            paths: Vec::new(),
+        }),
         other => return Err(other),
     })
 }

@@ -15,9 +15,7 @@
 use std::collections::HashMap;
 
 use chrono::{DateTime, Datelike, FixedOffset, Local};
-use paddock_proto::{
-    Origin, Reply, SearchField, SearchHit, SearchMatch, SearchRequest, SearchResults,
-};
+use paddock_proto::{Origin, SearchField, SearchHit, SearchMatch, SearchRequest, SearchResults};
 use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
@@ -26,7 +24,7 @@ use ratatui::widgets::Paragraph;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::action::Action;
-use super::fetch::{Fetch, picked};
+use super::fetch::{Answer, Fetch, taken};
 use super::files_view::scroll_to;
 use super::keys::{self, Command, Context, label_for};
 use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
@@ -523,14 +521,14 @@ impl Overlay for SearchView {
 
     /// The answer goes to the view that asked (open, or closed since), with the badges of the
     /// chats the tree knows.
-    fn on_reply(&mut self, fetch: &Fetch, result: &Result<Reply, String>, cx: &mut Cx<'_>) -> bool {
+    fn on_reply(&mut self, fetch: &Fetch, answer: &Answer, cx: &mut Cx<'_>) -> bool {
         let Fetch::Search(asked) = fetch else {
             return false;
         };
-        let results = picked(result, |r| match r {
-            Reply::SearchResults(results) => Some(results.clone()),
-            _ => None,
-        });
+        let results = match answer {
+            Answer::Search(result) => taken(result, |results| results.clone()),
+            _ => return false,
+        };
         let origins = match &results {
             Ok(results) => results
                 .hits

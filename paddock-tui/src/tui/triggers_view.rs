@@ -16,9 +16,7 @@
 //! dropped; a failed one is shown in the view.
 
 use chrono::{DateTime, FixedOffset, Local};
-use paddock_proto::{
-    Reply, RunStatus, RunSummary, SessionPolicy, TriggerInfo, TriggerKind, TriggerSet,
-};
+use paddock_proto::{RunStatus, RunSummary, SessionPolicy, TriggerInfo, TriggerKind, TriggerSet};
 use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
@@ -28,7 +26,8 @@ use ratatui::widgets::Paragraph;
 use unicode_width::UnicodeWidthStr;
 
 use super::action::Action;
-use super::fetch::{Doing, Fetch, picked};
+use super::doing::{Acted, Doing, Done};
+use super::fetch::{Answer, Fetch, taken};
 use super::files_view::scroll_to;
 use super::keys::{self, Command, Context, label_for};
 use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
@@ -78,29 +77,23 @@ pub fn runs_request(id: &TriggerId) -> paddock_proto::HistoryList {
     }
 }
 
-/// The request a fire or a remove sends (`None` for a save: its request is [`save_request`]).
-pub fn act_request(act: Act, id: TriggerId) -> Option<paddock_proto::Request> {
+/// The command a fire or a remove sends (`None` for a save: the form's
+/// [`Action::SaveTrigger`](super::app::Action::SaveTrigger) carries its request).
+pub fn act_doing(act: Act, id: TriggerId) -> Option<Doing> {
     match act {
         Act::Save => None,
-        Act::Fire => Some(paddock_proto::Request::TriggerFire(
-            paddock_proto::TriggerFire {
-                project_slug: id.project_slug,
-                name: id.name,
-                message: None,
-            },
-        )),
-        Act::Remove => Some(paddock_proto::Request::TriggerRemove(
+        Act::Fire => Some(Doing::Fire(paddock_proto::TriggerFire {
+            project_slug: id.project_slug,
+            name: id.name,
+            message: None,
+        })),
+        Act::Remove => Some(Doing::Remove(paddock_proto::TriggerRemove(
             paddock_proto::TriggerRef {
                 project_slug: id.project_slug,
                 name: id.name,
             },
-        )),
+        ))),
     }
-}
-
-/// The request the form's save sends.
-pub fn save_request(set: TriggerSet) -> paddock_proto::Request {
-    paddock_proto::Request::TriggerSet(Box::new(set))
 }
 
 /// What `f` and `d` do, once confirmed.
@@ -398,9 +391,10 @@ impl TriggersView {
         true
     }
 
-    /// The answer to an act the view asked for (`act` from the loop's `what`): what it came
-    /// to is said at the bottom of the view. Whether the list should be read again.
-    pub fn act_answered(&mut self, act: Act, result: Result<Reply, String>) -> bool {
+    /// The answer to an act the view asked for: what it came to is said at the bottom of the
+    /// view. Whether the view asked for it (and the list should be read again).
+    pub fn act_answered(&mut self, acted: &Acted) -> bool {
+        let act = acted.act();
         let Some(at) = self.pending.iter().position(|(a, _)| *a == act) else {
             return false;
         };
@@ -409,13 +403,13 @@ impl TriggersView {
             && let Some(form) = self.form.as_mut()
         {
             form.sending = false;
-            if let Err(reason) = &result {
-                form.error = Some(reason.clone());
+            if let Some(reason) = acted.refusal() {
+                form.error = Some(reason.to_owned());
                 return true;
             }
             self.form = None;
         }
-        self.said = Some(act_said(act, &id, result));
+        self.said = Some(act_said(&id, acted));
         true
     }
 
@@ -665,21 +659,21 @@ impl Overlay for TriggersView {
         TriggersView::hints(self)
     }
 
-    fn on_reply(&mut self, fetch: &Fetch, result: &Result<Reply, String>, _: &mut Cx<'_>) -> bool {
+    fn on_reply(&mut self, fetch: &Fetch, answer: &Answer, _: &mut Cx<'_>) -> bool {
         match fetch {
             Fetch::Triggers(asked) => {
-                let triggers = picked(result, |r| match r {
-                    Reply::Triggers(t) => Some(t.triggers.clone()),
-                    _ => None,
-                });
+                let triggers = match answer {
+                    Answer::Triggers(result) => taken(result, |t| t.triggers.clone()),
+                    _ => return false,
+                };
                 self.answer(asked.as_deref(), triggers);
                 true
             }
             Fetch::TriggerRuns(id) => {
-                let runs = picked(result, |r| match r {
-                    Reply::History(h) => Some(h.runs.clone()),
-                    _ => None,
-                });
+                let runs = match answer {
+                    Answer::History(result) => taken(result, |h| h.runs.clone()),
+                    _ => return false,
+                };
                 self.runs_answered(id, runs);
                 true
             }
@@ -689,11 +683,11 @@ impl Overlay for TriggersView {
 
     /// A fire, remove or save answered: said in the view when it asked for it; the list is
     /// read again either way.
-    fn on_done(&mut self, doing: &Doing, result: &Result<Reply, String>, cx: &mut Cx<'_>) -> bool {
-        let Doing::Trigger(act) = doing else {
+    fn on_done(&mut self, done: &Done, cx: &mut Cx<'_>) -> bool {
+        let Done::Trigger(acted) = done else {
             return false;
         };
-        let taken = self.act_answered(*act, result.clone());
+        let taken = self.act_answered(acted);
         self.refresh(cx);
         taken
     }
@@ -846,10 +840,13 @@ mod tests {
             TriggersOutcome::Remove(id.clone())
         );
         assert!(
-            !v.act_answered(Act::Fire, Ok(Reply::Ack)),
+            !v.act_answered(&Acted::Fired(Ok(Fired {
+                session_id: None,
+                skipped: None
+            }))),
             "no fire was asked"
         );
-        assert!(v.act_answered(Act::Remove, Err("not_found: no such trigger".into())));
+        assert!(v.act_answered(&Acted::Removed(Err("not_found: no such trigger".into()))));
         assert_eq!(
             v.said(),
             Some("Could not remove fresh: not_found: no such trigger")
@@ -862,25 +859,42 @@ mod tests {
             project_slug: "".into(),
             name: "nightly".into(),
         };
-        let said = |r| act_said(Act::Fire, &id, r).text;
+        let said = |fired| act_said(&id, &Acted::Fired(Ok(fired))).text;
         assert_eq!(
-            said(Ok(Reply::Fired(Fired {
+            said(Fired {
                 session_id: Some("c71d4e2a-9f08".into()),
                 skipped: None
-            }))),
+            }),
             "Fired nightly: it runs in chat c71d4e2a."
         );
         assert_eq!(
-            said(Ok(Reply::Fired(Fired {
+            said(Fired {
                 session_id: None,
                 skipped: Some("the previous run is still going".into())
-            }))),
+            }),
             "nightly was not fired: the previous run is still going"
         );
-        assert!(said(Ok(Reply::Ack)).starts_with("Could not fire nightly: paddockd answered"));
+        let neither = Fired {
+            session_id: None,
+            skipped: None,
+        };
+        assert!(said(neither).starts_with("Could not fire nightly: paddockd answered"));
         assert_eq!(
-            act_said(Act::Remove, &id, Ok(Reply::Ack)).text,
+            act_said(&id, &Acted::Removed(Ok(paddock_proto::Ack))).text,
             "Removed nightly from (root)."
+        );
+    }
+
+    #[test]
+    fn an_act_whose_view_closed_is_said_on_the_status_line() {
+        let saved = trigger("web", "nightly", SessionPolicy::New, None);
+        assert_eq!(
+            act_notice(&Acted::Saved(Ok(Box::new(saved)))),
+            "the trigger was saved"
+        );
+        assert_eq!(
+            act_notice(&Acted::Fired(Err("not_found".into()))),
+            "fire the trigger failed: not_found"
         );
     }
 
@@ -937,7 +951,7 @@ mod tests {
         assert_eq!(set.spec.prompt, "Sum up.");
         assert_eq!(set.spec.session, SessionPolicy::Resume);
         // A refusal keeps the form, with the daemon's words.
-        assert!(v.act_answered(Act::Save, Err("invalid_argument: bad interval".into())));
+        assert!(v.act_answered(&Acted::Saved(Err("invalid_argument: bad interval".into()))));
         assert!(v.editing());
         assert_eq!(v.on_form_key(key(KeyCode::Esc)), TriggersOutcome::Handled);
         assert!(!v.editing());

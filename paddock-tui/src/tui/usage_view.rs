@@ -9,7 +9,7 @@
 //! widens back. `j`/`k` move over the chats, Enter opens one, `r` reads again, Esc closes.
 //! While open, the view reads the list again when the daemon says chats changed.
 
-use paddock_proto::{ChatList, ChatScope, ChatSummary, Reply};
+use paddock_proto::{ChatList, ChatScope, ChatSummary};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
@@ -18,7 +18,7 @@ use ratatui::widgets::Paragraph;
 use unicode_width::UnicodeWidthStr;
 
 use super::action::Action;
-use super::fetch::{Fetch, picked};
+use super::fetch::{Answer, Fetch, taken};
 use super::files_view::scroll_to;
 use super::keys::{Command, Context, label_for};
 use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
@@ -360,14 +360,14 @@ impl Overlay for UsageView {
         ]
     }
 
-    fn on_reply(&mut self, fetch: &Fetch, result: &Result<Reply, String>, _: &mut Cx<'_>) -> bool {
+    fn on_reply(&mut self, fetch: &Fetch, answer: &Answer, _: &mut Cx<'_>) -> bool {
         let Fetch::Usage(scope) = fetch else {
             return false;
         };
-        let chats = picked(result, |r| match r {
-            Reply::Chats(c) => Some(c.chats.clone()),
-            _ => None,
-        });
+        let chats = match answer {
+            Answer::Chats(result) => taken(result, |c| c.chats.clone()),
+            _ => return false,
+        };
         self.answer(*scope, chats);
         true
     }

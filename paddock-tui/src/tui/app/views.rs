@@ -2,12 +2,11 @@
 //! key that opens a view closes it when it is open already. A chat shown from a view closes
 //! the views over the panes ([`App::show_chat`]).
 
-use paddock_proto::Reply;
-
 use super::{Action, App, Focus};
 use crate::tui::browser_view::BrowserView;
 use crate::tui::changes::ChangesView;
-use crate::tui::fetch::{Doing, Fetch};
+use crate::tui::doing::Done;
+use crate::tui::fetch::{Answer, Fetch};
 use crate::tui::files_view::FilesView;
 use crate::tui::help_view::HelpView;
 use crate::tui::home_view::HomeView;
@@ -326,10 +325,10 @@ impl App {
 
     /// An answer for the views (open, or kept closed): to the first that asked for it. What
     /// they ask for next is returned, for the loop to read.
-    pub fn on_reply(&mut self, fetch: &Fetch, result: &Result<Reply, String>) -> Vec<Fetch> {
+    pub fn on_reply(&mut self, fetch: &Fetch, answer: &Answer) -> Vec<Fetch> {
         let mut cx = Cx::new(self.page, &self.tree, &mut self.notice);
         for view in self.overlays.all_mut() {
-            if view.on_reply(fetch, result, &mut cx) {
+            if view.on_reply(fetch, answer, &mut cx) {
                 break;
             }
         }
@@ -352,18 +351,18 @@ impl App {
     /// The answer to a command the views may have asked for (a trigger's fire...): to the
     /// first that did; what they read next is returned. An act no view asked for is said on
     /// the status line.
-    pub fn on_done(&mut self, doing: Doing, result: &Result<Reply, String>) -> Vec<Fetch> {
+    pub fn on_done(&mut self, done: &Done) -> Vec<Fetch> {
         let mut cx = Cx::new(self.page, &self.tree, &mut self.notice);
         let mut taken = false;
         for view in self.overlays.iter_mut() {
-            if view.on_done(&doing, result, &mut cx) {
+            if view.on_done(done, &mut cx) {
                 taken = true;
                 break;
             }
         }
         let fetches = cx.fetches;
-        if !taken && let Doing::Trigger(act) = doing {
-            self.notice = Some(act_notice(act, result));
+        if !taken && let Done::Trigger(acted) = done {
+            self.notice = Some(act_notice(acted));
         }
         fetches
     }

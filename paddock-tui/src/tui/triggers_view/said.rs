@@ -1,25 +1,27 @@
 //! What the Triggers view says: the question `f` or `d` asks, and what an act came to (in the
 //! view, or on the status line when the view that asked is gone).
 
-use paddock_proto::{Fired, Reply};
+use paddock_proto::Fired;
 
-use super::{Act, Confirm, Said, TriggerId};
+use super::{Confirm, Said, TriggerId};
 use crate::format::{project_label, trigger_when};
-use crate::tui::fetch::unexpected;
+use crate::tui::doing::Acted;
 use crate::tui::theme::Role;
 
 /// An act's answer when no Triggers view asked for it (it closed since): said on the status
 /// line.
-pub fn act_notice(act: Act, result: &Result<Reply, String>) -> String {
-    match result {
-        Ok(Reply::Fired(Fired {
+pub fn act_notice(acted: &Acted) -> String {
+    match acted {
+        Acted::Fired(Ok(Fired {
             skipped: Some(reason),
             ..
         })) => format!("the trigger was not fired: {reason}"),
-        Ok(Reply::Fired(_)) => "the trigger fired".to_owned(),
-        Ok(Reply::Ack) => "the trigger was removed".to_owned(),
-        Ok(other) => format!("{}: {}", act.what(), unexpected(other)),
-        Err(reason) => format!("{} failed: {reason}", act.what()),
+        Acted::Fired(Ok(_)) => "the trigger fired".to_owned(),
+        Acted::Removed(Ok(_)) => "the trigger was removed".to_owned(),
+        Acted::Saved(Ok(_)) => "the trigger was saved".to_owned(),
+        Acted::Fired(Err(reason)) | Acted::Removed(Err(reason)) | Acted::Saved(Err(reason)) => {
+            format!("{} failed: {reason}", acted.act().what())
+        }
     }
 }
 
@@ -38,41 +40,37 @@ pub(super) fn question(confirm: &Confirm) -> String {
 }
 
 /// What an act came to, in a sentence.
-pub(super) fn act_said(act: Act, id: &TriggerId, result: Result<Reply, String>) -> Said {
+pub(super) fn act_said(id: &TriggerId, acted: &Acted) -> Said {
     let name = &id.name;
-    let failed = |reason: String| Said {
-        text: format!("Could not {} {name}: {reason}", act.verb()),
+    let failed = |reason: &str| Said {
+        text: format!("Could not {} {name}: {reason}", acted.act().verb()),
         role: Role::Error,
     };
-    match (act, result) {
-        (_, Err(reason)) => failed(reason),
-        (
-            Act::Fire,
-            Ok(Reply::Fired(Fired {
-                skipped: Some(reason),
-                ..
-            })),
-        ) => Said {
+    match acted {
+        Acted::Fired(Err(reason)) | Acted::Removed(Err(reason)) | Acted::Saved(Err(reason)) => {
+            failed(reason)
+        }
+        Acted::Fired(Ok(Fired {
+            skipped: Some(reason),
+            ..
+        })) => Said {
             text: format!("{name} was not fired: {reason}"),
             role: Role::Warning,
         },
-        (
-            Act::Fire,
-            Ok(Reply::Fired(Fired {
-                session_id: Some(session_id),
-                ..
-            })),
-        ) => Said {
+        Acted::Fired(Ok(Fired {
+            session_id: Some(session_id),
+            ..
+        })) => Said {
             text: format!(
                 "Fired {name}: it runs in chat {}.",
                 session_id.chars().take(8).collect::<String>()
             ),
             role: Role::Success,
         },
-        (Act::Fire, Ok(Reply::Fired(_))) => {
-            failed("paddockd answered with neither a chat nor a reason for skipping".to_owned())
+        Acted::Fired(Ok(_)) => {
+            failed("paddockd answered with neither a chat nor a reason for skipping")
         }
-        (Act::Save, Ok(Reply::Trigger(t))) => Said {
+        Acted::Saved(Ok(t)) => Said {
             text: format!(
                 "Saved {} in {}: {}.",
                 t.name,
@@ -81,10 +79,9 @@ pub(super) fn act_said(act: Act, id: &TriggerId, result: Result<Reply, String>) 
             ),
             role: Role::Success,
         },
-        (Act::Remove, Ok(Reply::Ack)) => Said {
+        Acted::Removed(Ok(_)) => Said {
             text: format!("Removed {name} from {}.", project_label(&id.project_slug)),
             role: Role::Success,
         },
-        (_, Ok(other)) => failed(unexpected(&other)),
     }
 }
