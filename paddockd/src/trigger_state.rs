@@ -24,14 +24,45 @@ pub struct ArmedSchedule {
 pub type Armed = HashMap<String, ArmedSchedule>;
 
 /// The daemon's handle on its triggers: the armed schedules, the re-arm signal the tasks
-/// wait on, and the per-trigger fire locks. Cheap to clone.
+/// wait on, the per-trigger fire locks, and the archives the `archived` hooks hear of.
+/// Cheap to clone.
 #[derive(Clone, Default)]
 pub struct Triggers {
     inner: Arc<Inner>,
 }
 
+/// A chat just archived (it was not before), for the `archived` hooks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Archived {
+    pub session_id: String,
+    pub project_slug: String,
+    /// The chat whose agent archived it (`archive_chat`); `None` for a person.
+    pub by: Option<String>,
+}
+
+/// Archives waiting for the hook task. Overflow policy: the archiving request waits for room
+/// (hooks fire in order, none is dropped); the hook task only starts turns, so it drains fast.
+pub const ARCHIVED_QUEUE: usize = 256;
+
+/// The archives queue: the sender for whoever archives, the receiver for the hook task.
+struct ArchivedQueue {
+    tx: tokio::sync::mpsc::Sender<Archived>,
+    rx: Mutex<Option<tokio::sync::mpsc::Receiver<Archived>>>,
+}
+
+impl Default for ArchivedQueue {
+    fn default() -> Self {
+        let (tx, rx) = tokio::sync::mpsc::channel(ARCHIVED_QUEUE);
+        Self {
+            tx,
+            rx: Mutex::new(Some(rx)),
+        }
+    }
+}
+
 #[derive(Default)]
 struct Inner {
+    archived: ArchivedQueue,
     armed: Mutex<Armed>,
     /// Bumped when triggers changed; the scheduler and the file watcher reload.
     generation: tokio::sync::watch::Sender<u64>,
@@ -42,6 +73,33 @@ struct Inner {
 impl Triggers {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Tells the `archived` hooks of chats just archived (session, project slug), `by` the
+    /// chat whose agent archived them (`None`: a person). They fire in the background, in
+    /// order; see [`ARCHIVED_QUEUE`] for a full queue.
+    pub async fn archived(&self, chats: &[(String, String)], by: Option<&str>) {
+        for (session_id, project_slug) in chats {
+            let archived = Archived {
+                session_id: session_id.clone(),
+                project_slug: project_slug.clone(),
+                by: by.map(str::to_owned),
+            };
+            if self.inner.archived.tx.send(archived).await.is_err() {
+                // The hook task is gone: the daemon is shutting down.
+                return;
+            }
+        }
+    }
+
+    /// The archives, for the one hook task that fires them (`None` once taken).
+    pub(crate) fn take_archived(&self) -> Option<tokio::sync::mpsc::Receiver<Archived>> {
+        self.inner
+            .archived
+            .rx
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
     }
 
     pub(crate) fn armed(&self) -> MutexGuard<'_, Armed> {

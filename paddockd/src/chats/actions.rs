@@ -86,7 +86,7 @@ pub async fn update(d: &Daemon, user: &str, u: ChatUpdate) -> Result<Updated, Er
     }
     .map_err(store_error)?;
     announce(d, &chats).await;
-    crate::triggers::on_archived(d, &newly_archived, None).await;
+    d.triggers.archived(&newly_archived, None).await;
     Ok(Updated {
         changed: u32::try_from(changed).unwrap_or(u32::MAX),
     })
@@ -442,7 +442,7 @@ pub(crate) async fn archive_one(
         }))
         .await;
     if newly {
-        crate::triggers::on_archived(d, &[(sid.to_owned(), slug)], by).await;
+        d.triggers.archived(&[(sid.to_owned(), slug)], by).await;
     }
     Ok(())
 }

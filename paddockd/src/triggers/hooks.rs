@@ -63,6 +63,22 @@ pub async fn lifecycle(d: Arc<Daemon>, mut ends: Follower) {
     }
 }
 
+/// Fires the `archived` hooks of each archive as it is told ([`crate::trigger_state::Archived`]),
+/// one at a time, until the daemon stops.
+pub async fn archives(
+    d: Arc<Daemon>,
+    mut archived: tokio::sync::mpsc::Receiver<crate::trigger_state::Archived>,
+) {
+    loop {
+        let next = tokio::select! {
+            () = d.shutdown.cancelled() => return,
+            next = archived.recv() => next,
+        };
+        let Some(a) = next else { return };
+        on_archived(&d, &[(a.session_id, a.project_slug)], a.by.as_deref()).await;
+    }
+}
+
 fn title_of(d: &Daemon, sid: &str) -> String {
     d.state
         .title(sid)
@@ -113,7 +129,7 @@ fn from_trigger(d: &Daemon, sid: &str) -> bool {
 /// Fires the `archived` hooks for chats just archived: `chats` are (session, project slug)
 /// pairs that were not archived before; `by` is the chat whose agent archived them
 /// (`archive_chat`), `None` for a person.
-pub async fn on_archived(d: &Daemon, chats: &[(String, String)], by: Option<&str>) {
+async fn on_archived(d: &Daemon, chats: &[(String, String)], by: Option<&str>) {
     // An archive a trigger's own run made never fires a hook: no hook can set off another.
     if by.is_some_and(|by| from_trigger(d, by)) {
         return;

@@ -19,8 +19,6 @@ pub mod fire;
 mod hooks;
 pub mod schedule;
 
-pub use hooks::on_archived;
-
 use std::sync::Arc;
 
 use paddock_proto::{
@@ -93,6 +91,9 @@ pub fn spawn(d: &Arc<Daemon>, tracker: &TaskTracker) {
     tracker.spawn(schedule::run(d.clone()));
     tracker.spawn(hooks::lifecycle(d.clone(), lifecycle));
     tracker.spawn(hooks::files(d.clone()));
+    if let Some(archives) = d.triggers.take_archived() {
+        tracker.spawn(hooks::archives(d.clone(), archives));
+    }
 }
 
 fn invalid(message: impl Into<String>) -> ErrorBody {
