@@ -61,7 +61,7 @@ fn now() -> String {
 /// The chat's title, or its short id.
 fn title_of(state: &ChatState, session_id: &str) -> String {
     state
-        .title(session_id)
+        .title_now(session_id)
         .unwrap_or_else(|| format!("chat {}", session_id.get(..8).unwrap_or(session_id)))
 }
 

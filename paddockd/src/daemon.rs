@@ -119,44 +119,102 @@ fn stopping(why: StopReason) -> Stopping {
     }
 }
 
-/// Runs the daemon until `shutdown` resolves or a client asks it to stop.
+/// Runs the daemon until `shutdown` resolves or a client asks it to stop: bind, clear what an
+/// earlier daemon left, build the parts, serve, shut down in order.
 pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Result<()> {
     cfg.validate()?;
     prepare(&cfg)?;
-    let bound = crate::listener::bind(&cfg.socket)?;
-    // Off unless `ws_listen` is set; refused here when unsafe or when the port is taken.
-    let ws = crate::websocket::bind(&cfg).await?;
-    // Off unless `mcp_listen` is set; refused here without clients, with an unreadable or
-    // weak token, or when the port is taken.
-    let management = crate::management::bind(&cfg).await?;
+    let listeners = Listeners::bind(&cfg).await?;
     let projects = Projects::new(&cfg.data_dir);
     projects
         .ensure_root()
         .context("cannot create the root workspace")?;
+    stop_survivors(&cfg).await;
 
-    // A claude an earlier daemon left running (killed with it, its tools were not; or started
-    // by a release without the parent-death signal) is stopped before any chat can run again.
+    let cfg = Arc::new(cfg);
+    let token = CancellationToken::new();
+    let tasks = Tasks::default();
+    let (daemon, state) = build(&cfg, projects, &token, &tasks)?;
+    start_services(&daemon, &state, &token, &tasks.background);
+    tracing::info!(socket = %listeners.socket.path.display(), pid = std::process::id(), "paddockd listening");
+    if cfg.stderr_to_log {
+        crate::logging::stderr_to(&cfg.log);
+    }
+    let why = serve(
+        &listeners.socket,
+        listeners.ws,
+        listeners.management,
+        &daemon,
+        &token,
+        &tasks,
+        shutdown,
+    )
+    .await;
+    shut_down(why, daemon, state, &token, tasks, listeners.socket).await;
+    tracing::info!("paddockd stopped");
+    Ok(())
+}
+
+/// Where clients come in: the socket always; the WebSocket and the management endpoint when
+/// configured (refused at bind when unsafe, without clients, or when the port is taken).
+struct Listeners {
+    socket: crate::listener::Bound,
+    ws: Option<crate::websocket::WsListener>,
+    management: Option<crate::management::ManagementListener>,
+}
+
+impl Listeners {
+    async fn bind(cfg: &Config) -> anyhow::Result<Self> {
+        Ok(Self {
+            socket: crate::listener::bind(&cfg.socket)?,
+            ws: crate::websocket::bind(cfg).await?,
+            management: crate::management::bind(cfg).await?,
+        })
+    }
+}
+
+/// A claude an earlier daemon left running (killed with it, its tools were not; or started by
+/// a release without the parent-death signal) is stopped before any chat can run again.
+async fn stop_survivors(cfg: &Config) {
     let stopped = crate::runner::survivors::Records::new(&cfg.data_dir)
         .stop_survivors(&cfg.claude_home)
         .await;
     if !stopped.is_empty() {
         tracing::warn!(sessions = ?stopped, "stopped the claude processes an earlier paddockd left running");
     }
+}
 
-    let cfg = Arc::new(cfg);
-    let token = CancellationToken::new();
-    let chat_tasks = TaskTracker::new();
-    // The owners of state (the hub, the index, the search) and each connection's writer: they
-    // end when their handles are dropped, after everything else.
-    let owners = TaskTracker::new();
+/// The daemon's tasks, by when the shutdown waits for them.
+#[derive(Default)]
+struct Tasks {
+    /// Each chat's task: interrupted first, within the shutdown grace.
+    chats: TaskTracker,
+    /// The services (triggers, sweeper, autocommit, attention, the extra listeners): they stop
+    /// on the token.
+    background: TaskTracker,
+    /// One per client connection: closed once the turns have ended.
+    connections: TaskTracker,
+    /// The owners of state (the hub, the index, the search) and each connection's writer:
+    /// they end when their handles are dropped, after everything else.
+    owners: TaskTracker,
+}
+
+/// The state, the hub and the runner, and the handles every request shares.
+fn build(
+    cfg: &Arc<Config>,
+    projects: Projects,
+    token: &CancellationToken,
+    tasks: &Tasks,
+) -> anyhow::Result<(Arc<Daemon>, Arc<ChatState>)> {
     let hub = Hub::spawn(
         HubLimits {
             buffer_frames: cfg.hub_buffer_frames,
             linger: cfg.hub_linger,
         },
-        &owners,
+        &tasks.owners,
     );
-    let state = Arc::new(ChatState::open(&cfg, &owners).context("cannot open the state folder")?);
+    let state =
+        Arc::new(ChatState::open(cfg, &tasks.owners).context("cannot open the state folder")?);
     let startup_projects = projects.list().context("cannot list the projects")?;
     projects.remove_stale_temps(&startup_projects);
     let runner = Runner::spawn(
@@ -164,14 +222,15 @@ pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Res
         hub.clone(),
         state.clone(),
         token.clone(),
-        chat_tasks.clone(),
+        tasks.chats.clone(),
     );
-    let background = TaskTracker::new();
     {
         let (state, cfg) = (state.clone(), cfg.clone());
-        background.spawn(async move { state.attach_all(&cfg, startup_projects).await });
+        tasks
+            .background
+            .spawn(async move { state.attach_all(&cfg, startup_projects).await });
     }
-    background.spawn(announce_index_changes(
+    tasks.background.spawn(announce_index_changes(
         state.clone(),
         hub.clone(),
         projects.clone(),
@@ -184,50 +243,62 @@ pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Res
         projects,
         state.clone(),
         token.clone(),
-        owners.clone(),
+        tasks.owners.clone(),
     ));
-    // The scheduler, the hook dispatcher and the file watcher; they stop on `token`.
-    crate::triggers::spawn(&daemon, &background);
-    // The sweeper (when configured on), following turn ends; it stops on `token` too.
-    crate::sweeper::spawn(&daemon, &background);
-    // The committer of projects' `.chats` (when the data directory is a repository).
-    crate::autocommit::spawn(&daemon, &background);
-    // Turn ends that need the user, as `attention` events for the clients that asked.
-    crate::attention::spawn(
-        daemon.hub.clone(),
-        state.clone(),
-        token.clone(),
-        &background,
-    );
-    tracing::info!(socket = %bound.path.display(), pid = std::process::id(), "paddockd listening");
-    if cfg.stderr_to_log {
-        crate::logging::stderr_to(&cfg.log);
-    }
+    Ok((daemon, state))
+}
 
-    let connections = TaskTracker::new();
+/// The services that follow the daemon's events; each stops on `token`.
+fn start_services(
+    daemon: &Arc<Daemon>,
+    state: &Arc<ChatState>,
+    token: &CancellationToken,
+    background: &TaskTracker,
+) {
+    // The scheduler, the hook dispatcher and the file watcher.
+    crate::triggers::spawn(daemon, background);
+    // The sweeper (when configured on), following turn ends.
+    crate::sweeper::spawn(daemon, background);
+    // The committer of projects' `.chats` (when the data directory is a repository).
+    crate::autocommit::spawn(daemon, background);
+    // Turn ends that need the user, as `attention` events for the clients that asked.
+    crate::attention::spawn(daemon.hub.clone(), state.clone(), token.clone(), background);
+}
+
+/// Serves clients until `shutdown` resolves (a signal) or the token is cancelled (a client's
+/// `daemon:shutdown`); which of them it was.
+async fn serve(
+    socket: &crate::listener::Bound,
+    ws: Option<crate::websocket::WsListener>,
+    management: Option<crate::management::ManagementListener>,
+    daemon: &Arc<Daemon>,
+    token: &CancellationToken,
+    tasks: &Tasks,
+    shutdown: impl Future<Output = ()>,
+) -> StopReason {
     if let Some(ws) = ws {
         // Stops accepting at `token`, like the socket's loop below.
-        background.spawn(crate::websocket::serve(
+        tasks.background.spawn(crate::websocket::serve(
             ws,
             daemon.clone(),
-            connections.clone(),
+            tasks.connections.clone(),
         ));
     }
     if let Some(m) = management {
-        background.spawn(crate::management::serve(
+        tasks.background.spawn(crate::management::serve(
             m,
             daemon.clone(),
-            connections.clone(),
+            tasks.connections.clone(),
         ));
     }
     tokio::pin!(shutdown);
-    let why = loop {
+    loop {
         tokio::select! {
             () = &mut shutdown => break StopReason::Signal,
             () = token.cancelled() => break StopReason::Requested,
-            conn = bound.listener.accept() => match conn {
+            conn = socket.listener.accept() => match conn {
                 Ok(stream) => {
-                    connections.spawn(crate::connection::serve(stream, daemon.clone()));
+                    tasks.connections.spawn(crate::connection::serve(stream, daemon.clone()));
                 }
                 Err(e) => {
                     // Out of descriptors or similar: back off instead of spinning.
@@ -236,8 +307,20 @@ pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Res
                 }
             },
         }
-    };
+    }
+}
 
+/// The shutdown, in order: tell every client, interrupt the turns (within the grace), stop the
+/// services, save the index, close the connections (each delivers what it has queued), then
+/// let the owners of state end with their last handles.
+async fn shut_down(
+    why: StopReason,
+    daemon: Arc<Daemon>,
+    state: Arc<ChatState>,
+    token: &CancellationToken,
+    tasks: Tasks,
+    socket: crate::listener::Bound,
+) {
     // Tell everyone first: a client told the stop was on purpose does not start a new daemon.
     daemon
         .hub
@@ -245,34 +328,32 @@ pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Res
         .await;
     tracing::info!("shutting down: interrupting running turns");
     token.cancel();
-    chat_tasks.close();
-    let budget = cfg.shutdown_grace + Duration::from_secs(5);
-    if tokio::time::timeout(budget, chat_tasks.wait())
+    tasks.chats.close();
+    let budget = daemon.cfg.shutdown_grace + Duration::from_secs(5);
+    if tokio::time::timeout(budget, tasks.chats.wait())
         .await
         .is_err()
     {
         tracing::warn!("some chats did not stop within {budget:?}");
     }
-    background.close();
-    background.wait().await;
+    tasks.background.close();
+    tasks.background.wait().await;
     if let Err(e) = state.live_index().flush().await {
         tracing::warn!("could not save the chat index (it is rebuilt at the next start): {e}");
     }
     // Let the final frames reach the clients, then close the connections.
     let _ = daemon.hub.snapshot().await;
     daemon.close_clients.cancel();
-    connections.close();
-    let _ = tokio::time::timeout(Duration::from_secs(2), connections.wait()).await;
-    drop(bound);
+    tasks.connections.close();
+    let _ = tokio::time::timeout(Duration::from_secs(2), tasks.connections.wait()).await;
+    drop(socket);
     // The owners end with their last handles.
     drop((daemon, state));
-    owners.close();
-    if tokio::time::timeout(Duration::from_secs(2), owners.wait())
+    tasks.owners.close();
+    if tokio::time::timeout(Duration::from_secs(2), tasks.owners.wait())
         .await
         .is_err()
     {
         tracing::warn!("the hub, index or search task did not end within 2 s of the shutdown");
     }
-    tracing::info!("paddockd stopped");
-    Ok(())
 }

@@ -34,9 +34,10 @@ pub async fn list(d: &Daemon, user: &str, req: HistoryList) -> Result<History, E
     let last_seen = d.state.stores.read_state.last_seen(user, RUNS_SEEN_KEY);
     let seen_ms = last_seen.unwrap_or(0);
     let provenance = d.state.stores.run_provenance.all();
+    let index = d.state.listed().await;
     let title_of = |sid: &str| {
         d.state
-            .title(sid)
+            .title_in(index, sid)
             .unwrap_or_else(|| format!("Chat {}", sid.get(..8).unwrap_or(sid)))
     };
     let mut runs: Vec<RunSummary> = d
@@ -87,7 +88,7 @@ pub async fn list(d: &Daemon, user: &str, req: HistoryList) -> Result<History, E
         if p.origin != Origin::Adopted {
             continue;
         }
-        let Some(chat) = d.state.listed().await.get(sid) else {
+        let Some(chat) = index.get(sid) else {
             continue;
         };
         let Some(slug) = slug_of_folder.get(&chat.folder) else {

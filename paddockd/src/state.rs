@@ -104,13 +104,20 @@ impl ChatState {
         &self.index
     }
 
-    /// The folder a project's transcripts are read from (the link in the daemon's Claude home).
     /// A chat's title: its custom title (`/rename`, a named fork), else the name it was
-    /// created with (`create_chat`'s `name`), else its first prompt; `None` when blank.
-    pub fn title(&self, session_id: &str) -> Option<String> {
-        let chat = self.index.get(session_id)?;
+    /// created with (`create_chat`'s `name`), else its first prompt; `None` when blank. Read
+    /// from `index`: a list's titles from [`ChatState::listed`], so none is missing while the
+    /// index is built.
+    pub fn title_in(&self, index: &ChatIndex, session_id: &str) -> Option<String> {
+        let chat = index.get(session_id)?;
         let prov = self.stores.run_provenance.get(session_id);
         Some(chat_title(&chat, prov.as_ref()).to_owned()).filter(|t| !t.trim().is_empty())
+    }
+
+    /// [`ChatState::title_in`] the index as it is now: for a notice or a label about one
+    /// chat, which may say its id instead while the index is built.
+    pub fn title_now(&self, session_id: &str) -> Option<String> {
+        self.title_in(&self.index, session_id)
     }
 
     /// A project another one shadows ([`Project::shadowed_by`]) reads from the link of its

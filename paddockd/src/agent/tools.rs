@@ -461,7 +461,7 @@ fn sent_by(d: &Daemon, who: &Identity) -> Attribution {
     Attribution::Sent {
         from_session_id: who.session_id.clone(),
         from_project: who.project_slug.clone(),
-        from_title: d.state.title(&who.session_id).map(|t| {
+        from_title: d.state.title_now(&who.session_id).map(|t| {
             t.lines()
                 .next()
                 .unwrap_or_default()

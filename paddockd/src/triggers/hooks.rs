@@ -81,7 +81,7 @@ pub async fn archives(
 
 fn title_of(d: &Daemon, sid: &str) -> String {
     d.state
-        .title(sid)
+        .title_now(sid)
         .and_then(|t| t.lines().next().map(|l| l.chars().take(80).collect()))
         .unwrap_or_default()
 }
