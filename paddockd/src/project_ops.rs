@@ -123,86 +123,22 @@ pub async fn delete(d: &Daemon, r: ProjectDelete) -> Result<ProjectDeleted, Erro
     }
     let _one = d.projects.one_lifecycle_change().await;
     let project = d.project(&r.slug).await?;
-    let own_dir = project.has_own_dir();
-    let files = match (r.files, own_dir) {
-        (Some(f), _) => f,
-        (None, true) => ProjectFiles::Trash,
-        (None, false) => {
-            return Err(ErrorBody::new(
-                ErrorCode::InvalidArgument,
-                format!(
-                    "project {:?} keeps its files in {}; say what to do with them: `--trash` moves the folder to {} (restorable), `--delete-files` deletes it",
-                    r.slug,
-                    project.meta_dir.display(),
-                    d.projects.trash_dir().display()
-                ),
-            ));
-        }
-    };
-    if own_dir && files == ProjectFiles::Delete && project.agent_dir.starts_with(&project.meta_dir)
-    {
-        return Err(ErrorBody::new(
-            ErrorCode::InvalidArgument,
-            format!(
-                "{} (the project's own directory) is inside its data folder; use `--trash` so it is not deleted",
-                project.agent_dir.display()
-            ),
-        ));
-    }
+    let files = files_to_remove(d, &project, r.files)?;
     let mut done = Vec::new();
-    // Running turns: refused, or interrupted and waited for.
-    let running = running_in(d, &r.slug).await;
-    let mut cancelled = 0u32;
-    if !running.is_empty() {
-        if !r.force {
-            return Err(ErrorBody::new(
-                ErrorCode::Busy,
-                format!(
-                    "project {:?} has {} running turn(s); wait for them, or force the delete (`--force`) to interrupt them; nothing was changed",
-                    r.slug,
-                    running.len()
-                ),
-            ));
-        }
-        for sid in &running {
-            if d.runner.cancel(sid.clone(), None).await {
-                cancelled += 1;
-            }
-        }
-        let deadline = tokio::time::Instant::now() + CANCEL_WAIT;
-        while !running_in(d, &r.slug).await.is_empty() {
-            if tokio::time::Instant::now() >= deadline {
-                return Err(ErrorBody::new(
-                    ErrorCode::Busy,
-                    format!(
-                        "project {:?}'s interrupted turns did not end within {} s; nothing was deleted, try again",
-                        r.slug,
-                        CANCEL_WAIT.as_secs()
-                    ),
-                ));
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+    let interrupted = stop_running_turns(d, &r.slug, r.force).await?;
+    if let Some(n) = interrupted {
         done.push(format!(
-            "Interrupted {cancelled} running turn{}.",
-            if cancelled == 1 { "" } else { "s" }
+            "Interrupted {n} running turn{}.",
+            if n == 1 { "" } else { "s" }
         ));
     }
+    let cancelled = interrupted.unwrap_or(0);
     // The recorder's writes for those turns (steps, environments) land before the folder goes.
     d.state.provenance.settle(SETTLE_WAIT).await;
     let folder = d.state.folder_of(&project);
     let chats = u32::try_from(d.state.listed().await.chats_in(&folder).len()).unwrap_or(u32::MAX);
     let triggers = u32::try_from(project.file.triggers.len()).unwrap_or(u32::MAX);
-    // The index forgets the chats, and the links to them go (a host-mode link's folder, the
-    // user's own history, stays).
-    d.state.live_index().unwatch_folder(&folder);
-    let meta_link = crate::chat_links::link_path(&d.cfg.claude_home, &project.meta_dir);
-    let mut links = 0;
-    for link in [folder.clone(), meta_link] {
-        if remove_link(&link) {
-            links += 1;
-        }
-    }
+    let links = forget_chats(d, &project, &folder);
     // The folder itself.
     let moved = {
         let project = project.clone();
@@ -219,51 +155,14 @@ pub async fn delete(d: &Daemon, r: ProjectDelete) -> Result<ProjectDeleted, Erro
             return Err(e);
         }
     };
-    // A late provenance write (a background subagent harvested after the settle) may have made
-    // the folder again: it holds no project.toml then, only those records, which go too.
-    d.state.provenance.settle(SETTLE_WAIT).await;
-    if project.meta_dir.is_dir()
-        && !project
-            .meta_dir
-            .join(crate::projects::PROJECT_FILE)
-            .exists()
-    {
-        tracing::warn!(project = %r.slug, "removing provenance records written after the delete");
-        if let Err(e) = std::fs::remove_dir_all(&project.meta_dir) {
-            tracing::warn!(project = %r.slug, "cannot remove {}: {e}", project.meta_dir.display());
-        }
-    }
-    let what = format!(
-        "{}{} chat{}, OVERVIEW.md, CHANGELOG.md and project.toml with {} trigger{}",
-        match (&project.file.repo, own_dir) {
-            (_, true) => String::new(),
-            (Some(repo), false) => format!("its clone of {repo} with whatever was not pushed, "),
-            (None, false) => "its files, ".to_owned(),
-        },
+    remove_late_records(d, &project).await;
+    done.extend(deleted_lines(
+        d,
+        &project,
         chats,
-        if chats == 1 { "" } else { "s" },
         triggers,
-        if triggers == 1 { "" } else { "s" }
-    );
-    done.push(match &moved_to {
-        Some(to) => format!(
-            "Moved {} ({what}) to {}; to restore the project, move it back and restart paddockd.",
-            project.meta_dir.display(),
-            to.display()
-        ),
-        None => format!("Deleted {} ({what}).", project.meta_dir.display()),
-    });
-    if own_dir {
-        done.push(format!(
-            "Left {} as it is: it is your own directory.",
-            project.agent_dir.display()
-        ));
-    }
-    if d.cfg.transcripts == crate::chat_links::TranscriptMode::Host {
-        done.push(
-            "The transcripts stay in your own ~/.claude (host mode); only paddock's links to them were removed.".to_owned(),
-        );
-    }
+        moved_to.as_deref(),
+    ));
     if links > 0 {
         tracing::info!(project = %r.slug, links, "removed the project's transcripts links");
     }
@@ -283,6 +182,155 @@ pub async fn delete(d: &Daemon, r: ProjectDelete) -> Result<ProjectDeleted, Erro
         cancelled_turns: cancelled,
         done,
     })
+}
+
+/// What happens to the project's data folder: as asked, or to the trash for a project whose
+/// files are elsewhere (its own directory); a notebook must say. Never a delete that would take
+/// the project's own directory with it.
+fn files_to_remove(
+    d: &Daemon,
+    project: &Project,
+    asked: Option<ProjectFiles>,
+) -> Result<ProjectFiles, ErrorBody> {
+    let own_dir = project.has_own_dir();
+    let files = match (asked, own_dir) {
+        (Some(f), _) => f,
+        (None, true) => ProjectFiles::Trash,
+        (None, false) => {
+            return Err(ErrorBody::new(
+                ErrorCode::InvalidArgument,
+                format!(
+                    "project {:?} keeps its files in {}; say what to do with them: `--trash` moves the folder to {} (restorable), `--delete-files` deletes it",
+                    project.slug,
+                    project.meta_dir.display(),
+                    d.projects.trash_dir().display()
+                ),
+            ));
+        }
+    };
+    if own_dir && files == ProjectFiles::Delete && project.agent_dir.starts_with(&project.meta_dir)
+    {
+        return Err(ErrorBody::new(
+            ErrorCode::InvalidArgument,
+            format!(
+                "{} (the project's own directory) is inside its data folder; use `--trash` so it is not deleted",
+                project.agent_dir.display()
+            ),
+        ));
+    }
+    Ok(files)
+}
+
+/// The project's running turns: refused without `force`, else interrupted and waited for
+/// (at most [`CANCEL_WAIT`]); how many were interrupted, `None` when none was running.
+async fn stop_running_turns(d: &Daemon, slug: &str, force: bool) -> Result<Option<u32>, ErrorBody> {
+    let running = running_in(d, slug).await;
+    if running.is_empty() {
+        return Ok(None);
+    }
+    if !force {
+        return Err(ErrorBody::new(
+            ErrorCode::Busy,
+            format!(
+                "project {slug:?} has {} running turn(s); wait for them, or force the delete (`--force`) to interrupt them; nothing was changed",
+                running.len()
+            ),
+        ));
+    }
+    let mut cancelled = 0u32;
+    for sid in &running {
+        if d.runner.cancel(sid.clone(), None).await {
+            cancelled += 1;
+        }
+    }
+    let deadline = tokio::time::Instant::now() + CANCEL_WAIT;
+    while !running_in(d, slug).await.is_empty() {
+        if tokio::time::Instant::now() >= deadline {
+            return Err(ErrorBody::new(
+                ErrorCode::Busy,
+                format!(
+                    "project {slug:?}'s interrupted turns did not end within {} s; nothing was deleted, try again",
+                    CANCEL_WAIT.as_secs()
+                ),
+            ));
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    Ok(Some(cancelled))
+}
+
+/// The index forgets the project's chats, and the links to them go (a host-mode link's
+/// folder, the user's own history, stays); how many links were removed.
+fn forget_chats(d: &Daemon, project: &Project, folder: &Path) -> u32 {
+    d.state.live_index().unwatch_folder(folder);
+    let meta_link = crate::chat_links::link_path(&d.cfg.claude_home, &project.meta_dir);
+    let mut links = 0;
+    for link in [folder.to_path_buf(), meta_link] {
+        if remove_link(&link) {
+            links += 1;
+        }
+    }
+    links
+}
+
+/// A late provenance write (a background subagent harvested after the settle) may have made
+/// the data folder again: it holds no project.toml then, only those records, which go too.
+async fn remove_late_records(d: &Daemon, project: &Project) {
+    d.state.provenance.settle(SETTLE_WAIT).await;
+    if project.meta_dir.is_dir()
+        && !project
+            .meta_dir
+            .join(crate::projects::PROJECT_FILE)
+            .exists()
+    {
+        tracing::warn!(project = %project.slug, "removing provenance records written after the delete");
+        if let Err(e) = std::fs::remove_dir_all(&project.meta_dir) {
+            tracing::warn!(project = %project.slug, "cannot remove {}: {e}", project.meta_dir.display());
+        }
+    }
+}
+
+/// What the delete did, in sentences for the person who asked.
+fn deleted_lines(
+    d: &Daemon,
+    project: &Project,
+    chats: u32,
+    triggers: u32,
+    moved_to: Option<&Path>,
+) -> Vec<String> {
+    let own_dir = project.has_own_dir();
+    let what = format!(
+        "{}{} chat{}, OVERVIEW.md, CHANGELOG.md and project.toml with {} trigger{}",
+        match (&project.file.repo, own_dir) {
+            (_, true) => String::new(),
+            (Some(repo), false) => format!("its clone of {repo} with whatever was not pushed, "),
+            (None, false) => "its files, ".to_owned(),
+        },
+        chats,
+        if chats == 1 { "" } else { "s" },
+        triggers,
+        if triggers == 1 { "" } else { "s" }
+    );
+    let mut lines = vec![match moved_to {
+        Some(to) => format!(
+            "Moved {} ({what}) to {}; to restore the project, move it back and restart paddockd.",
+            project.meta_dir.display(),
+            to.display()
+        ),
+        None => format!("Deleted {} ({what}).", project.meta_dir.display()),
+    }];
+    if own_dir {
+        lines.push(format!(
+            "Left {} as it is: it is your own directory.",
+            project.agent_dir.display()
+        ));
+    }
+    if d.cfg.transcripts == crate::chat_links::TranscriptMode::Host {
+        lines.push(
+            "The transcripts stay in your own ~/.claude (host mode); only paddock's links to them were removed.".to_owned(),
+        );
+    }
+    lines
 }
 
 /// `project:promote` (and the agents' `promote_project`).
