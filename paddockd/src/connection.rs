@@ -373,7 +373,7 @@ impl Connection {
             Request::ChatImport(i) => crate::chats::import(&d, &self.user, i)
                 .await
                 .map(Reply::Imported),
-            Request::HistoryList(h) => crate::history::list(&d, &self.user, h)
+            Request::HistoryList(h) => crate::history::list(&d.state, &d.projects, &self.user, h)
                 .await
                 .map(Reply::History),
             Request::TriggerList(r) => crate::triggers::list(&d, r).await.map(Reply::Triggers),
@@ -435,7 +435,7 @@ impl Connection {
             Request::GitPush(r) => crate::git::push(&d, r).await.map(Reply::GitPushed),
             Request::FilesList(r) => crate::files::list(&d, r).await.map(Reply::FileListing),
             Request::FilesRead(r) => crate::files::read(&d, r).await.map(Reply::FileText),
-            Request::HistorySeen => crate::history::seen(&d, &self.user)
+            Request::HistorySeen => crate::history::seen(&d.state, &self.user)
                 .await
                 .map(|()| Reply::Ack),
             Request::ProjectList => d

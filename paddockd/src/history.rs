@@ -10,8 +10,9 @@ use std::collections::HashMap;
 
 use paddock_proto::{ErrorBody, ErrorCode, History, HistoryList, Origin, RunStatus, RunSummary};
 
-use crate::handles::Daemon;
-use crate::state::{ms_of, now_ms};
+use crate::handles::project_error;
+use crate::projects::Projects;
+use crate::state::{ChatState, ms_of, now_ms};
 
 /// The read-state key of a user's "runs last seen" watermark. Not a UUID, so it can never
 /// collide with a chat.
@@ -27,21 +28,25 @@ pub fn is_unattended(origin: Origin) -> bool {
     }
 }
 
-pub async fn list(d: &Daemon, user: &str, req: HistoryList) -> Result<History, ErrorBody> {
+pub async fn list(
+    state: &ChatState,
+    projects: &Projects,
+    user: &str,
+    req: HistoryList,
+) -> Result<History, ErrorBody> {
     if let Some(slug) = &req.project_slug {
-        d.project(slug).await?;
+        projects.get(slug).await.map_err(project_error)?;
     }
-    let last_seen = d.state.stores.read_state.last_seen(user, RUNS_SEEN_KEY);
+    let last_seen = state.stores.read_state.last_seen(user, RUNS_SEEN_KEY);
     let seen_ms = last_seen.unwrap_or(0);
-    let provenance = d.state.stores.run_provenance.all();
-    let index = d.state.listed().await;
+    let provenance = state.stores.run_provenance.all();
+    let index = state.listed().await;
     let title_of = |sid: &str| {
-        d.state
+        state
             .title_in(index, sid)
             .unwrap_or_else(|| format!("Chat {}", sid.get(..8).unwrap_or(sid)))
     };
-    let mut runs: Vec<RunSummary> = d
-        .state
+    let mut runs: Vec<RunSummary> = state
         .runs
         .recent()
         .into_iter()
@@ -77,12 +82,11 @@ pub async fn list(d: &Daemon, user: &str, req: HistoryList) -> Result<History, E
         })
         .collect();
     // Adopted chats are runs too, of their own kind: a person drove them in a terminal.
-    let slug_of_folder: HashMap<std::path::PathBuf, String> = d
-        .projects
+    let slug_of_folder: HashMap<std::path::PathBuf, String> = projects
         .list()
         .map_err(crate::handles::project_error)?
         .iter()
-        .map(|p| (d.state.folder_of(p), p.slug.clone()))
+        .map(|p| (state.folder_of(p), p.slug.clone()))
         .collect();
     for (sid, p) in provenance.iter() {
         if p.origin != Origin::Adopted {
@@ -150,8 +154,8 @@ fn cut(text: &str) -> String {
 }
 
 /// Advances this user's "runs last seen" watermark to now.
-pub async fn seen(d: &Daemon, user: &str) -> Result<(), ErrorBody> {
-    d.state
+pub async fn seen(state: &ChatState, user: &str) -> Result<(), ErrorBody> {
+    state
         .stores
         .read_state
         .advance(user, &[RUNS_SEEN_KEY.to_owned()], now_ms())
