@@ -240,8 +240,9 @@ pub async fn list(
     let joined = Joined::snapshot(d, user).await;
     let mut rows: Vec<ChatSummary> = Vec::new();
     let mut listed: HashSet<String> = HashSet::new();
+    let index = d.state.listed().await;
     for project in &projects {
-        for chat in d.state.listed().await.chats_in(&d.state.folder_of(project)) {
+        for chat in index.chats_in(&d.state.folder_of(project)) {
             if listed.insert(chat.session_id.clone()) {
                 rows.push(joined.row(&project.slug, &chat));
             }

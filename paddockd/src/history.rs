@@ -42,9 +42,7 @@ pub async fn list(
     let provenance = state.stores.run_provenance.all();
     let index = state.listed().await;
     let title_of = |sid: &str| {
-        state
-            .title_in(index, sid)
-            .unwrap_or_else(|| format!("Chat {}", sid.get(..8).unwrap_or(sid)))
+        crate::index::display_title(&state.title_in(index, sid).unwrap_or_default(), sid)
     };
     let mut runs: Vec<RunSummary> = state
         .runs

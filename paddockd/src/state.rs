@@ -85,6 +85,9 @@ impl ChatState {
 
     /// Waits until the start-up indexing is done: chat lists are complete from then on.
     async fn wait_ready(&self) {
+        if *self.ready.borrow() {
+            return;
+        }
         let mut rx = self.ready.subscribe();
         let _ = rx.wait_for(|ready| *ready).await;
     }
