@@ -242,12 +242,7 @@ pub async fn answer_request(
             }
         }
     }
-    hub.broadcast(paddock_proto::ControlMessage::ApprovalsChanged(
-        paddock_proto::ApprovalsChanged {
-            pending: approvals.count(),
-        },
-    ))
-    .await;
+    hub.approvals_changed(approvals.count()).await;
     Ok(paddock_proto::Updated {
         changed: u32::try_from(done.len()).unwrap_or(u32::MAX),
     })

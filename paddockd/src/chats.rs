@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 
 use paddock_proto::{
     Attribution, BATCH_SESSIONS_MAX, ChatAction, ChatFork, ChatImport, ChatScope, ChatSummary,
-    ChatUpdate, ChatUsage, ChatsChanged, ControlMessage, ErrorBody, ErrorCode, Forked, ImportSkip,
-    Imported, Origin, Transcript, TranscriptEntry, Updated,
+    ChatUpdate, ChatUsage, ErrorBody, ErrorCode, Forked, ImportSkip, Imported, Origin, Transcript,
+    TranscriptEntry, Updated,
 };
 
 use crate::handles::{Daemon, project_error};

@@ -284,6 +284,7 @@ impl Connection {
                                 .asked_by(self.id, id),
                         )
                         .await
+                        .map_err(ErrorBody::from)
                 };
                 match turn.await {
                     Ok(_) => return None,
@@ -299,6 +300,7 @@ impl Connection {
                                 .asked_by(self.id, id),
                         )
                         .await
+                        .map_err(ErrorBody::from)
                 };
                 match turn.await {
                     Ok(_) => return None,
@@ -311,14 +313,7 @@ impl Connection {
             }
             Request::ChatSubscribe(s) => {
                 d.hub
-                    .subscribe(
-                        self.id,
-                        s.session_id,
-                        s.want_replay,
-                        s.last_seq,
-                        Some(id),
-                        None,
-                    )
+                    .subscribe(self.id, s.session_id, s.want_replay, s.last_seq, Some(id))
                     .await;
                 return None;
             }
@@ -340,6 +335,7 @@ impl Connection {
                     d.runner
                         .send(TurnRequest::continuing(project, c.session_id).asked_by(self.id, id))
                         .await
+                        .map_err(ErrorBody::from)
                 };
                 match turn.await {
                     Ok(_) => return None,

@@ -96,13 +96,7 @@ async fn announce_index_changes(
                 .collect()
         };
         for slug in slugs {
-            hub.broadcast(paddock_proto::ControlMessage::ChatsChanged(
-                paddock_proto::ChatsChanged {
-                    project_slug: slug,
-                    session_id: None,
-                },
-            ))
-            .await;
+            hub.chats_changed(&slug, None).await;
         }
     }
 }

@@ -14,7 +14,7 @@ use tokio_util::task::TaskTracker;
 use crate::config::Config;
 use crate::hub::{ClientId, Hub};
 use crate::projects::{Project, ProjectError, Projects};
-use crate::runner::Runner;
+use crate::runner::{Refused, Runner};
 use crate::state::ChatState;
 
 /// What every connection shares. Each piece of mutable state has its own owner task behind
@@ -111,4 +111,17 @@ pub fn project_error(e: ProjectError) -> ErrorBody {
         }
     };
     ErrorBody::new(code, e.to_string())
+}
+
+/// A turn the runner would not start, as the wire's error.
+impl From<Refused> for ErrorBody {
+    fn from(e: Refused) -> Self {
+        let code = match &e {
+            Refused::Shadowed(_) | Refused::NotASession(_) => ErrorCode::InvalidArgument,
+            Refused::NoChat { .. } => ErrorCode::NotFound,
+            Refused::Busy => ErrorCode::Busy,
+            Refused::ShuttingDown => ErrorCode::ShuttingDown,
+        };
+        ErrorBody::new(code, e.to_string())
+    }
 }

@@ -13,8 +13,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use paddock_proto::{
-    Active, ChatEvent, ControlMessage, HubFrame, Outcome, Reply, RequestId, Response, Resync,
-    ResyncReason, Routing, RunningTurn, ServerMessage, Subscribed,
+    Active, ApprovalsChanged, ChatEvent, ChatsChanged, ControlMessage, HubFrame, Outcome, Reply,
+    RequestId, Response, Resync, ResyncReason, Routing, RunningTurn, Sent, ServerMessage,
+    Subscribed,
 };
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
@@ -56,6 +57,28 @@ pub struct TurnInfo {
     pub job_id: String,
     pub started_at: String,
     pub running: bool,
+}
+
+/// A turn that starts, as the runner tells the hub: what the hub records, and who asked for
+/// it.
+#[derive(Debug, Clone)]
+pub struct TurnStart<'a> {
+    pub project_slug: &'a str,
+    pub session_id: &'a str,
+    pub job_id: &'a str,
+    pub started_at: String,
+    /// The connection whose request started the turn: it is subscribed to the chat first,
+    /// with the answer to its request ahead of the turn's frames.
+    pub asker: Option<Asker>,
+}
+
+/// The client that asked for a turn, and how its request is answered.
+#[derive(Debug, Clone, Copy)]
+pub struct Asker {
+    pub client: ClientId,
+    pub request_id: RequestId,
+    /// The turn waits for a free `claude` process.
+    pub queued: bool,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -149,6 +172,8 @@ impl Hub {
         self.send(Command::Unregister(client)).await;
     }
 
+    /// Subscribes a client to a chat's frames; `request_id` is answered with `Subscribed`
+    /// ahead of the replay.
     pub async fn subscribe(
         &self,
         client: ClientId,
@@ -156,7 +181,6 @@ impl Hub {
         want_replay: bool,
         last_seq: Option<u64>,
         request_id: Option<RequestId>,
-        preface: Option<Line>,
     ) {
         self.send(Command::Subscribe {
             client,
@@ -164,7 +188,7 @@ impl Hub {
             want_replay,
             last_seq,
             request_id,
-            preface,
+            preface: None,
         })
         .await;
     }
@@ -173,18 +197,34 @@ impl Hub {
         self.send(Command::Unsubscribe { client, session_id }).await;
     }
 
-    pub async fn start_turn(
-        &self,
-        project_slug: &str,
-        session_id: &str,
-        job_id: &str,
-        started_at: String,
-    ) {
+    /// A turn starts: its asker (if a connection asked) is subscribed with the `Sent` answer
+    /// to its request first, then the turn is recorded and announced (`chat:active`).
+    pub async fn start_turn(&self, turn: TurnStart<'_>) {
+        if let Some(asker) = turn.asker {
+            let sent = ServerMessage::Control(ControlMessage::Response(Response {
+                id: asker.request_id,
+                outcome: Outcome::Ok(Reply::Sent(Sent {
+                    project_slug: turn.project_slug.to_owned(),
+                    session_id: turn.session_id.to_owned(),
+                    job_id: turn.job_id.to_owned(),
+                    queued: asker.queued,
+                })),
+            }));
+            self.send(Command::Subscribe {
+                client: asker.client,
+                session_id: turn.session_id.to_owned(),
+                want_replay: false,
+                last_seq: None,
+                request_id: None,
+                preface: paddock_proto::encode(&sent).ok().map(Arc::from),
+            })
+            .await;
+        }
         self.send(Command::StartTurn {
-            project_slug: project_slug.to_owned(),
-            session_id: session_id.to_owned(),
-            job_id: job_id.to_owned(),
-            started_at,
+            project_slug: turn.project_slug.to_owned(),
+            session_id: turn.session_id.to_owned(),
+            job_id: turn.job_id.to_owned(),
+            started_at: turn.started_at,
         })
         .await;
     }
@@ -207,6 +247,24 @@ impl Hub {
 
     pub async fn broadcast(&self, msg: ControlMessage) {
         self.send(Command::Broadcast(msg)).await;
+    }
+
+    /// A project's chat list changed (a chat started, ended, was renamed, archived, moved…):
+    /// every client re-lists it. `session_id` names the chat when one chat changed.
+    pub async fn chats_changed(&self, project_slug: &str, session_id: Option<&str>) {
+        self.broadcast(ControlMessage::ChatsChanged(ChatsChanged {
+            project_slug: project_slug.to_owned(),
+            session_id: session_id.map(str::to_owned),
+        }))
+        .await;
+    }
+
+    /// The approvals inbox changed; `pending` approvals wait now.
+    pub async fn approvals_changed(&self, pending: u32) {
+        self.broadcast(ControlMessage::ApprovalsChanged(ApprovalsChanged {
+            pending,
+        }))
+        .await;
     }
 
     /// From now on, `attention` events go to this client too.
@@ -732,6 +790,16 @@ mod tests {
         )
     }
 
+    fn turn_start() -> TurnStart<'static> {
+        TurnStart {
+            project_slug: "p",
+            session_id: "s",
+            job_id: "j",
+            started_at: "now".into(),
+            asker: None,
+        }
+    }
+
     fn decode(line: &Line) -> ServerMessage {
         paddock_proto::decode(line.trim_end().as_bytes()).unwrap()
     }
@@ -814,15 +882,14 @@ mod tests {
             },
             &TaskTracker::new(),
         );
-        hub.start_turn("p", "s", "j", "now".into()).await;
+        hub.start_turn(turn_start()).await;
         for n in 0..6 {
             hub.emit("s", text(n)).await;
         }
         // seqs 1..=6 were emitted; the buffer holds 3..=6.
         let (c, mut frx, mut rrx) = sink(1, 100);
         hub.register(c).await;
-        hub.subscribe(1, "s".into(), true, Some(3), Some(9), None)
-            .await;
+        hub.subscribe(1, "s".into(), true, Some(3), Some(9)).await;
         let _ = hub.snapshot().await;
         let mut got = Vec::new();
         while let Ok(l) = frx.try_recv() {
@@ -835,8 +902,7 @@ mod tests {
 
         let (c2, _frx2, mut rrx2) = sink(2, 100);
         hub.register(c2).await;
-        hub.subscribe(2, "s".into(), true, Some(1), None, None)
-            .await;
+        hub.subscribe(2, "s".into(), true, Some(1), None).await;
         let _ = hub.snapshot().await;
         match decode(&rrx2.try_recv().unwrap()) {
             ServerMessage::Control(ControlMessage::Resync(r)) => {
@@ -859,9 +925,9 @@ mod tests {
         let (fast, mut fast_frames, _) = sink(2, 1000);
         hub.register(slow).await;
         hub.register(fast).await;
-        hub.subscribe(1, "s".into(), false, None, None, None).await;
-        hub.subscribe(2, "s".into(), false, None, None, None).await;
-        hub.start_turn("p", "s", "j", "now".into()).await;
+        hub.subscribe(1, "s".into(), false, None, None).await;
+        hub.subscribe(2, "s".into(), false, None, None).await;
+        hub.start_turn(turn_start()).await;
         for n in 0..50 {
             hub.emit("s", text(n)).await;
         }
@@ -887,7 +953,7 @@ mod tests {
             },
             &TaskTracker::new(),
         );
-        hub.start_turn("p", "s", "j", "now".into()).await;
+        hub.start_turn(turn_start()).await;
         hub.emit("s", text(1)).await;
         hub.end_turn("s", "j").await;
         assert_eq!(hub.snapshot().await.turns.len(), 1);
@@ -896,8 +962,12 @@ mod tests {
         // seq stays monotonic across turns of one session.
         let (c, mut frx, _r) = sink(1, 100);
         hub.register(c).await;
-        hub.subscribe(1, "s".into(), false, None, None, None).await;
-        hub.start_turn("p", "s", "j2", "now".into()).await;
+        hub.subscribe(1, "s".into(), false, None, None).await;
+        hub.start_turn(TurnStart {
+            job_id: "j2",
+            ..turn_start()
+        })
+        .await;
         hub.emit("s", text(2)).await;
         let _ = hub.snapshot().await;
         let seqs: Vec<u64> = std::iter::from_fn(|| frx.try_recv().ok())

@@ -41,4 +41,5 @@ pub async fn start_turn(d: &Daemon, turn: MachineTurn) -> Result<String, ErrorBo
                 .trigger(turn.trigger),
         )
         .await
+        .map_err(ErrorBody::from)
 }

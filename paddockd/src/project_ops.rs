@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use paddock_proto::{
-    ChatScope, ControlMessage, ErrorBody, ErrorCode, ProjectCreate, ProjectDelete, ProjectDeleted,
-    ProjectFiles, ProjectInfo, ProjectOverview, ProjectPromote, ProjectRef, ProjectUpdate,
+    ChatScope, ErrorBody, ErrorCode, ProjectCreate, ProjectDelete, ProjectDeleted, ProjectFiles,
+    ProjectInfo, ProjectOverview, ProjectPromote, ProjectRef, ProjectUpdate,
 };
 
 use crate::handles::{Daemon, project_error};
@@ -35,12 +35,7 @@ fn internal(what: &str, e: impl std::fmt::Display) -> ErrorBody {
 
 /// Tells every client a project's chat list changed (it appeared, went, or moved).
 async fn announce(d: &Daemon, slug: &str) {
-    d.hub
-        .broadcast(ControlMessage::ChatsChanged(paddock_proto::ChatsChanged {
-            project_slug: slug.to_owned(),
-            session_id: None,
-        }))
-        .await;
+    d.hub.chats_changed(slug, None).await;
 }
 
 /// `project:create` (and the agents' `create_project`).

@@ -373,6 +373,38 @@ fn every_spawn_is_tracked() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// The runner drives claude and says what happens in a turn (its `ChatEvent`s, the chat and
+/// approvals that changed, who asked); the hub alone makes wire messages of that. So no
+/// file under `runner/` builds a frame, a control message, a reply or a wire error.
+#[test]
+fn the_runner_builds_no_wire_messages() {
+    const WIRE: [&str; 6] = [
+        "ServerMessage",
+        "ControlMessage",
+        "Reply::",
+        "Response {",
+        "ErrorBody",
+        "paddock_proto::encode",
+    ];
+    let mut found = Vec::new();
+    for (path, text) in rust_files("paddockd/src/runner") {
+        for line in code_part(&text) {
+            let l = line.trim_start();
+            if l.starts_with("//") {
+                continue;
+            }
+            for w in WIRE.iter().filter(|w| l.contains(**w)) {
+                found.push(format!("{path}: {w}"));
+            }
+        }
+    }
+    println!("wire messages built in runner/: {}", found.len());
+    assert!(
+        found.is_empty(),
+        "the runner builds wire messages: {found:?}; tell the hub what happened (hub.chats_changed, hub.start_turn, …) and let it frame it"
+    );
+}
+
 /// ARCHITECTURE.md's map of paddockd names every top-level module, and names none that does
 /// not exist: a newcomer finds each concern's file from it. It lists them from the bottom up.
 #[test]

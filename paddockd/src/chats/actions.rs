@@ -48,10 +48,7 @@ async fn announce(d: &Daemon, chats: &[(String, Project)]) {
     }
     for (slug, sids) in by_project {
         d.hub
-            .broadcast(ControlMessage::ChatsChanged(ChatsChanged {
-                project_slug: slug.to_owned(),
-                session_id: (sids.len() == 1).then(|| sids[0].to_owned()),
-            }))
+            .chats_changed(slug, (sids.len() == 1).then(|| sids[0]))
             .await;
     }
 }
@@ -435,12 +432,7 @@ pub(crate) async fn archive_one(
         .await
         .map_err(|e| e.to_string())?;
     let slug = project.slug.clone();
-    d.hub
-        .broadcast(ControlMessage::ChatsChanged(paddock_proto::ChatsChanged {
-            project_slug: project.slug,
-            session_id: Some(sid.to_owned()),
-        }))
-        .await;
+    d.hub.chats_changed(&project.slug, Some(sid)).await;
     if newly {
         d.triggers.archived(&[(sid.to_owned(), slug)], by).await;
     }

@@ -19,7 +19,7 @@ mod turn;
 use std::sync::Arc;
 use std::time::Duration;
 
-use paddock_proto::{ChatEvent, ErrorBody, ErrorCode, NoticeKind, Origin};
+use paddock_proto::{ChatEvent, NoticeKind, Origin};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
@@ -36,7 +36,7 @@ pub const CHAT_QUEUE: usize = 16;
 pub struct TurnJob {
     pub req: TurnRequest,
     pub new_chat: bool,
-    pub reply: oneshot::Sender<Result<String, ErrorBody>>,
+    pub reply: oneshot::Sender<Result<String, super::Refused>>,
     /// A turn the CLI started by itself (a background task's notification): its first stdout
     /// line. No message is sent; the turn is read from this line to its `result`.
     pub unprompted: Option<Line>,
@@ -406,10 +406,7 @@ impl ChatTask {
 }
 
 fn busy(job: TurnJob) {
-    let _ = job.reply.send(Err(ErrorBody::new(
-        ErrorCode::Busy,
-        "this chat is running a turn; wait for it to finish or cancel it with `paddock cancel SESSION`",
-    )));
+    let _ = job.reply.send(Err(super::Refused::Busy));
 }
 
 async fn next_output(live: &mut Option<Live>) -> Output {

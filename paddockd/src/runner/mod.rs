@@ -20,7 +20,7 @@ pub mod translate;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use paddock_proto::{Attribution, ErrorBody, ErrorCode, Origin, RequestId};
+use paddock_proto::{Attribution, Origin, RequestId};
 use tokio::sync::{Semaphore, mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
@@ -30,6 +30,26 @@ use crate::hub::{ClientId, Hub};
 use crate::projects::Project;
 use crate::state::ChatState;
 use crate::stores::RunProvenance;
+
+/// Why the runner did not start a turn. The request layer turns it into the wire's error
+/// (`From<Refused> for ErrorBody`, in `handles.rs`); each message says what to do.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refused {
+    /// The project shares its folder with another; its transcripts would land in the
+    /// owner's folder.
+    #[error("{0}")]
+    Shadowed(String),
+    #[error("{0:?} is not a session id (a UUID); `paddock ls` lists them")]
+    NotASession(String),
+    #[error("no chat {session_id} in {where_}; `paddock ls --all` lists the chats")]
+    NoChat { session_id: String, where_: String },
+    #[error(
+        "this chat is running a turn; wait for it to finish or cancel it with `paddock cancel SESSION`"
+    )]
+    Busy,
+    #[error("paddockd is shutting down; try again once it has restarted")]
+    ShuttingDown,
+}
 
 /// A turn to run.
 #[derive(Debug)]
@@ -97,7 +117,7 @@ impl Ctx {
 }
 
 enum Cmd {
-    Send(Box<TurnRequest>, oneshot::Sender<Result<String, ErrorBody>>),
+    Send(Box<TurnRequest>, oneshot::Sender<Result<String, Refused>>),
     Cancel {
         session_id: String,
         job_id: Option<String>,
@@ -170,16 +190,16 @@ impl Runner {
 
     /// Starts a turn; returns the session id. The `Sent` reply reaches `reply_to` through the
     /// hub, ahead of the turn's frames.
-    pub async fn send(&self, req: TurnRequest) -> Result<String, ErrorBody> {
+    pub async fn send(&self, req: TurnRequest) -> Result<String, Refused> {
         // Its transcripts would land in the directory owner's folder.
         if let Some(problem) = req.project.shadow_problem() {
-            return Err(ErrorBody::new(ErrorCode::InvalidArgument, problem));
+            return Err(Refused::Shadowed(problem));
         }
         let (tx, rx) = oneshot::channel();
         if self.tx.send(Cmd::Send(Box::new(req), tx)).await.is_err() {
-            return Err(shutting_down());
+            return Err(Refused::ShuttingDown);
         }
-        rx.await.unwrap_or_else(|_| Err(shutting_down()))
+        rx.await.unwrap_or(Err(Refused::ShuttingDown))
     }
 
     /// Interrupts a chat's running turn; false when nothing was running.
@@ -203,13 +223,6 @@ impl Runner {
         }
         rx.await.unwrap_or_default()
     }
-}
-
-fn shutting_down() -> ErrorBody {
-    ErrorBody::new(
-        ErrorCode::ShuttingDown,
-        "paddockd is shutting down; try again once it has restarted",
-    )
 }
 
 struct ChatHandle {
@@ -293,14 +306,11 @@ impl Coordinator {
         }
     }
 
-    async fn send(&mut self, req: TurnRequest, reply: oneshot::Sender<Result<String, ErrorBody>>) {
+    async fn send(&mut self, req: TurnRequest, reply: oneshot::Sender<Result<String, Refused>>) {
         let session_id = match &req.session_id {
             Some(id) => {
                 if uuid::Uuid::parse_str(id).is_err() {
-                    let _ = reply.send(Err(ErrorBody::new(
-                        ErrorCode::InvalidArgument,
-                        format!("{id:?} is not a session id (a UUID); `paddock ls` lists them"),
-                    )));
+                    let _ = reply.send(Err(Refused::NotASession(id.clone())));
                     return;
                 }
                 id.clone()
@@ -320,7 +330,7 @@ impl Coordinator {
             unprompted: None,
         }));
         if let Err(mpsc::error::SendError(chat::ChatCmd::Turn(job))) = handle.tx.send(job).await {
-            let _ = job.reply.send(Err(shutting_down()));
+            let _ = job.reply.send(Err(Refused::ShuttingDown));
         }
     }
 

@@ -4,7 +4,7 @@
 
 use std::ops::ControlFlow;
 
-use paddock_proto::{ChatEvent, ControlMessage, Notice, NoticeKind, Origin};
+use paddock_proto::{ChatEvent, Notice, NoticeKind, Origin};
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
@@ -144,10 +144,7 @@ impl ChatTask {
             message: format!("{tool} is waiting for your approval: `paddock approvals allow {short_id}` (or deny, always; `paddock approvals` lists them), or I in the TUI"),
         }))
         .await;
-        hub.broadcast(ControlMessage::ApprovalsChanged(
-            paddock_proto::ApprovalsChanged { pending },
-        ))
-        .await;
+        hub.approvals_changed(pending).await;
         hub.attention(attention).await;
     }
 
@@ -173,12 +170,7 @@ impl ChatTask {
                 )),
             );
             if !done.is_empty() {
-                hub.broadcast(ControlMessage::ApprovalsChanged(
-                    paddock_proto::ApprovalsChanged {
-                        pending: approvals.count(),
-                    },
-                ))
-                .await;
+                hub.approvals_changed(approvals.count()).await;
             }
         });
     }

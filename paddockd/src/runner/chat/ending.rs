@@ -5,9 +5,7 @@
 
 use std::time::Duration;
 
-use paddock_proto::{
-    ChatError, ChatEvent, Complete, ControlMessage, Notice, NoticeKind, Origin, RunStatus,
-};
+use paddock_proto::{ChatError, ChatEvent, Complete, Notice, NoticeKind, Origin, RunStatus};
 use tokio::sync::oneshot;
 
 use super::turn::Turn;
@@ -56,14 +54,7 @@ impl ChatTask {
     pub(super) async fn drop_approvals(&self, job_id: &str) {
         let approvals = &self.ctx.state.approvals;
         if approvals.drop_job(job_id) {
-            self.ctx
-                .hub
-                .broadcast(ControlMessage::ApprovalsChanged(
-                    paddock_proto::ApprovalsChanged {
-                        pending: approvals.count(),
-                    },
-                ))
-                .await;
+            self.ctx.hub.approvals_changed(approvals.count()).await;
         }
     }
 
@@ -211,11 +202,7 @@ impl ChatTask {
         let hub = &self.ctx.hub;
         self.ctx.state.live_index().refresh(&turn.transcript).await;
         hub.end_turn(&self.session_id, &turn.job_id).await;
-        hub.broadcast(ControlMessage::ChatsChanged(paddock_proto::ChatsChanged {
-            project_slug: turn.slug().to_owned(),
-            session_id: Some(self.session_id.clone()),
-        }))
-        .await;
+        hub.chats_changed(turn.slug(), Some(&self.session_id)).await;
     }
 
     /// The follow-up runs next, as a person's turn.

@@ -3,20 +3,17 @@
 //! are here.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Duration;
 
-use paddock_proto::{
-    ChatEvent, ControlMessage, ErrorBody, ErrorCode, Notice, NoticeKind, Origin, Outcome, Reply,
-    Response, RunStatus, Sent, ServerMessage, UserTurn,
-};
+use paddock_proto::{ChatEvent, Notice, NoticeKind, Origin, RunStatus, UserTurn};
 
 use super::ending::TurnEnd;
 use super::launch::Launch;
 use super::{ChatTask, LastTurn, TurnJob, drive_mode};
 use crate::claude_format::stdout::Line;
+use crate::hub::{Asker, TurnStart};
 use crate::run_log::RunRecord;
-use crate::runner::TurnRequest;
+use crate::runner::{Refused, TurnRequest};
 use crate::stores::{Injection, RunProvenance};
 
 /// One turn: its request and what it runs under.
@@ -96,7 +93,7 @@ impl ChatTask {
         req: TurnRequest,
         new_chat: bool,
         unprompted: bool,
-    ) -> Result<Turn, ErrorBody> {
+    ) -> Result<Turn, Refused> {
         let transcript = self
             .ctx
             .state
@@ -105,18 +102,14 @@ impl ChatTask {
         let on_disk = transcript.exists();
         if !new_chat && !on_disk && self.live.is_none() {
             let slug = &req.project.slug;
-            return Err(ErrorBody::new(
-                ErrorCode::NotFound,
-                format!(
-                    "no chat {} in {}; `paddock ls --all` lists the chats",
-                    self.session_id,
-                    if slug.is_empty() {
-                        "the root workspace".to_owned()
-                    } else {
-                        format!("project {slug}")
-                    }
-                ),
-            ));
+            return Err(Refused::NoChat {
+                session_id: self.session_id.clone(),
+                where_: if slug.is_empty() {
+                    "the root workspace".to_owned()
+                } else {
+                    format!("project {slug}")
+                },
+            });
         }
         Ok(Turn {
             req,
@@ -203,33 +196,24 @@ impl ChatTask {
     async fn announce(&self, turn: &Turn) {
         let hub = &self.ctx.hub;
         let slug = turn.slug();
-        if let Some((client, request_id)) = turn.req.reply_to {
-            let sent = ServerMessage::Control(ControlMessage::Response(Response {
-                id: request_id,
-                outcome: Outcome::Ok(Reply::Sent(Sent {
-                    project_slug: slug.to_owned(),
-                    session_id: self.session_id.clone(),
-                    job_id: turn.job_id.clone(),
-                    queued: self.live.is_none() && self.ctx.must_wait().await,
-                })),
-            }));
-            let preface = paddock_proto::encode(&sent).ok().map(Arc::from);
-            hub.subscribe(client, self.session_id.clone(), false, None, None, preface)
-                .await;
-        }
-        hub.start_turn(
-            slug,
-            &self.session_id,
-            &turn.job_id,
-            turn.started_at.clone(),
-        )
+        let asker = match turn.req.reply_to {
+            Some((client, request_id)) => Some(Asker {
+                client,
+                request_id,
+                queued: self.live.is_none() && self.ctx.must_wait().await,
+            }),
+            None => None,
+        };
+        hub.start_turn(TurnStart {
+            project_slug: slug,
+            session_id: &self.session_id,
+            job_id: &turn.job_id,
+            started_at: turn.started_at.clone(),
+            asker,
+        })
         .await;
         if turn.new_chat {
-            hub.broadcast(ControlMessage::ChatsChanged(paddock_proto::ChatsChanged {
-                project_slug: slug.to_owned(),
-                session_id: Some(self.session_id.clone()),
-            }))
-            .await;
+            hub.chats_changed(slug, Some(&self.session_id)).await;
         }
         let first = if turn.unprompted {
             // No user message: say why the chat runs, in its stream.
