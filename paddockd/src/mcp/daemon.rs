@@ -18,9 +18,9 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use paddock_proto::{
-    AgentAuth, AgentCall, AgentResult, AgentTool, ClientMessage, ControlMessage, ErrorBody,
-    ErrorCode, Hello, LineFramer, MAX_SERVER_LINE_BYTES, Outcome, PROTOCOL_VERSION, Reply, Request,
-    RequestId, ServerMessage,
+    AgentAuth, AgentCall, AgentResult, AgentTool, AgentToolsRequest, Call, ClientMessage,
+    ControlMessage, ErrorBody, ErrorCode, FromReply, Hello, HelloReply, LineFramer,
+    MAX_SERVER_LINE_BYTES, Outcome, PROTOCOL_VERSION, Reply, Request, RequestId, ServerMessage,
 };
 
 /// How the bridge names itself in `hello`.
@@ -50,7 +50,10 @@ pub enum DaemonError {
     #[error("{0}")]
     Refused(ErrorBody),
     #[error("paddockd answered `{what}` with an unexpected `{kind}` reply")]
-    Unexpected { what: &'static str, kind: String },
+    Unexpected {
+        what: &'static str,
+        kind: &'static str,
+    },
     #[error("paddockd's answer could not be read: {0}")]
     Unreadable(String),
 }
@@ -115,37 +118,25 @@ impl DaemonClient {
 
     /// `agent:tools`: the tools the token's chat may use on this server.
     pub fn tools(&mut self, auth: &AgentAuth) -> Result<Vec<AgentTool>, DaemonError> {
-        let reply = self.request(
-            Request::AgentTools(auth.clone()),
-            "agent:tools",
-            self.timeouts.tools,
-            true,
-        )?;
-        match reply {
-            Reply::AgentTools(t) => Ok(t.tools),
-            other => Err(DaemonError::Unexpected {
-                what: "agent:tools",
-                kind: reply_kind(&other),
-            }),
-        }
+        let tools = self.call_as(AgentToolsRequest(auth.clone()), self.timeouts.tools, true)?;
+        Ok(tools.tools)
     }
 
     /// `agent:call`: runs one tool as the token's chat. Not retried once it may have reached
     /// the daemon, so a call never runs twice.
     pub fn call(&mut self, call: AgentCall) -> Result<AgentResult, DaemonError> {
-        let reply = self.request(
-            Request::AgentCall(call),
-            "agent:call",
-            self.timeouts.call,
-            false,
-        )?;
-        match reply {
-            Reply::AgentResult(r) => Ok(r),
-            other => Err(DaemonError::Unexpected {
-                what: "agent:call",
-                kind: reply_kind(&other),
-            }),
-        }
+        self.call_as(call, self.timeouts.call, false)
+    }
+
+    /// One request, answered with the reply type it is paired with.
+    fn call_as<R: Call>(
+        &mut self,
+        request: R,
+        timeout: Option<Duration>,
+        idempotent: bool,
+    ) -> Result<R::Reply, DaemonError> {
+        let reply = self.request(request.into(), R::NAME, timeout, idempotent)?;
+        typed::<R::Reply>(R::NAME, reply)
     }
 
     /// Sends one request and waits for its reply, connecting first when there is no live
@@ -266,13 +257,9 @@ impl Connection {
             }),
         };
         conn.send(&hello).map_err(unreachable)?;
-        match conn.wait(hello_id, "hello", timeouts.hello)? {
-            Reply::Hello(_) => Ok(conn),
-            other => Err(DaemonError::Unexpected {
-                what: "hello",
-                kind: reply_kind(&other),
-            }),
-        }
+        let reply = conn.wait(hello_id, "hello", timeouts.hello)?;
+        typed::<HelloReply>("hello", reply)?;
+        Ok(conn)
     }
 
     fn is_alive(&self) -> bool {
@@ -388,10 +375,10 @@ fn classify(line: &[u8]) -> Option<Incoming> {
     }
 }
 
-/// The wire name of a reply's kind, for error messages.
-fn reply_kind(reply: &Reply) -> String {
-    serde_json::to_value(reply)
-        .ok()
-        .and_then(|v| v.get("kind").and_then(|k| k.as_str()).map(str::to_owned))
-        .unwrap_or_else(|| "unknown".into())
+/// The typed reply `R` out of the daemon's answer to `what`; another kind is a protocol error.
+fn typed<R: FromReply>(what: &'static str, reply: Reply) -> Result<R, DaemonError> {
+    R::from_reply(reply).map_err(|other| DaemonError::Unexpected {
+        what,
+        kind: other.kind(),
+    })
 }

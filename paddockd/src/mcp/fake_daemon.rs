@@ -30,6 +30,8 @@ pub struct Behaviour {
     pub close_after_answer: bool,
     /// Close the connection on an `agent:*` request without answering it.
     pub close_without_answer: bool,
+    /// Answer every `agent:*` request with `pong`, a reply of the wrong kind.
+    pub wrong_kind: bool,
 }
 
 #[derive(Debug, Default)]
@@ -138,7 +140,11 @@ fn serve(stream: UnixStream, behaviour: Behaviour, state: &(Mutex<State>, Condva
                 writer.write_all(event.as_bytes()).unwrap();
             }
         }
-        let outcome = answer(&msg.request);
+        let outcome = if is_agent && behaviour.wrong_kind {
+            Outcome::Ok(Reply::Pong)
+        } else {
+            answer(&msg.request)
+        };
         let line = paddock_proto::encode(&ServerMessage::Control(ControlMessage::Response(
             Response {
                 id: msg.id,

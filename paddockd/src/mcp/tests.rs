@@ -342,6 +342,36 @@ fn a_refused_token_reads_as_such() {
 }
 
 #[test]
+fn a_reply_of_the_wrong_kind_is_an_error_naming_both() {
+    let daemon = FakeDaemon::start(Behaviour {
+        wrong_kind: true,
+        ..Behaviour::default()
+    });
+    let mut client = DaemonClient::new(daemon.socket.clone(), Timeouts::default());
+    let auth = AgentAuth {
+        token: TOKEN.into(),
+        server: "paddock_manage".into(),
+    };
+    let e = client.tools(&auth).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "paddockd answered `agent:tools` with an unexpected `pong` reply"
+    );
+    let call = AgentCall {
+        token: TOKEN.into(),
+        server: "paddock_manage".into(),
+        tool: "create_chat".into(),
+        arguments: json!({}),
+        tool_use_id: None,
+    };
+    let e = client.call(call).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "paddockd answered `agent:call` with an unexpected `pong` reply"
+    );
+}
+
+#[test]
 fn tool_errors_and_daemon_errors_are_error_results() {
     let daemon = FakeDaemon::start(Behaviour::default());
     let mut b = bridge("paddock_manage", daemon.socket.clone(), TOKEN);
