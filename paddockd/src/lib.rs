@@ -48,6 +48,8 @@ pub mod search;
 pub mod state;
 pub mod stores;
 pub mod sweeper;
+pub mod tool_calls;
+pub mod tool_catalogue;
 pub mod transcripts;
 pub mod tree;
 pub mod trigger_spec;

@@ -19,8 +19,6 @@ use crate::handles::Daemon;
 pub use crate::machine_turns::{MachineTurn, start_turn};
 
 pub use crate::grants::{FILE_SERVER, Identity, MANAGE_SERVER, grants_tools, read_tier_on};
-/// A transcript's last entries as text (`read_chat`, here and on the management endpoint).
-pub(crate) use tools::{create_project, render_text, triggers::call as trigger_call};
 
 fn refused() -> ErrorBody {
     ErrorBody::new(

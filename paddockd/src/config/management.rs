@@ -9,23 +9,6 @@ use std::sync::{Arc, OnceLock};
 
 use serde::Deserialize;
 
-/// Every tool's name, in catalogue order (what `allow` entries are checked against).
-pub const TOOL_NAMES: &[&str] = &[
-    "list_projects",
-    "list_chats",
-    "create_chat",
-    "send_message",
-    "read_chat",
-    "fork_chat",
-    "archive_chat",
-    "unarchive_chat",
-    "create_project",
-    "list_triggers",
-    "set_trigger",
-    "remove_trigger",
-    "run_trigger",
-];
-
 /// The shortest token accepted.
 pub const MIN_TOKEN_CHARS: usize = 16;
 /// How a client's token is given in the config file.
@@ -136,7 +119,7 @@ pub enum ManagementError {
     },
     #[error(
         "mcp_clients.{client}.{key}: {entry:?} names no management tool; write tool names ({}), `*` for all, or a prefix ending in `*` such as \"list_*\"",
-        TOOL_NAMES.join(", ")
+        crate::tool_catalogue::client_tool_names().join(", ")
     )]
     UnknownTool {
         client: String,
@@ -327,7 +310,7 @@ pub fn allow_from_file(
         let Some(list) = &t.allow else { continue };
         let list: Vec<String> = list.iter().map(|e| e.trim().to_owned()).collect();
         for entry in &list {
-            if !TOOL_NAMES.iter().any(|tool| allows(entry, tool)) {
+            if !crate::tool_catalogue::client_tools().any(|tool| allows(entry, tool.name)) {
                 return Err(ManagementError::UnknownTool {
                     client: name.clone(),
                     key: "allow",
@@ -404,7 +387,7 @@ pub fn scopes_from_file(
     for (name, t) in tables {
         let deny = trimmed(&t.deny);
         for entry in &deny {
-            if !TOOL_NAMES.iter().any(|tool| allows(entry, tool)) {
+            if !crate::tool_catalogue::client_tools().any(|tool| allows(entry, tool.name)) {
                 return Err(ManagementError::UnknownTool {
                     client: name.clone(),
                     key: "deny",

@@ -9,10 +9,8 @@ use crate::projects::Project;
 
 pub use tokens::{AgentTokens, Identity};
 
-/// The self-management server's key (`mcp__paddock_manage__create_chat`...).
-pub const MANAGE_SERVER: &str = "paddock_manage";
-/// The server of `send_file` (`mcp__paddock__send_file`).
-pub const FILE_SERVER: &str = "paddock";
+/// The servers' keys (`mcp__paddock_manage__create_chat`, `mcp__paddock__send_file`).
+pub use crate::tool_catalogue::{FILE_SERVER, MANAGE_SERVER};
 
 /// Whether the self-management server's read tier is on: `self_mcp`, or `self_mcp_write`,
 /// which implies it.

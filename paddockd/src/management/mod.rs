@@ -810,16 +810,15 @@ mod tests {
     fn management_allow_lists_match_names_stars_and_prefixes() {
         let list = |l: &[&str]| l.iter().map(|e| (*e).to_owned()).collect::<Vec<String>>();
         let default = list(DEFAULT_ALLOW);
-        let granted: Vec<&str> = TOOL_NAMES
-            .iter()
-            .copied()
+        let granted: Vec<&str> = crate::tool_catalogue::client_tool_names()
+            .into_iter()
             .filter(|t| allowed(&default, t))
             .collect();
         assert_eq!(
             granted,
             ["list_projects", "list_chats", "read_chat", "list_triggers"]
         );
-        assert!(TOOL_NAMES.iter().all(|t| allowed(&list(&["*"]), t)));
+        assert!(crate::tool_catalogue::client_tools().all(|t| allowed(&list(&["*"]), t.name)));
         assert!(!allowed(&list(&["create_*x"]), "create_chat"));
         assert!(!allowed(&[], "list_chats"));
 

@@ -2,7 +2,7 @@
 //!
 //! A chat a client creates is a root: run provenance `{origin: human, depth: 0}` with no
 //! parent (the caller is not a chat, so there is nothing to nest it under), its first message
-//! the prompt as given. Turns go through [`crate::agent::start_turn`], the path every turn not
+//! the prompt as given. Turns go through [`crate::machine_turns::start_turn`], the path every turn not
 //! typed into a connection takes, so a busy chat queues a message (32 at most, then the call
 //! fails with a busy error the model reads). Which client created a chat is in the daemon's log;
 //! neither run provenance nor message attribution has a field for it yet. A fork is drawn under
@@ -12,158 +12,19 @@
 //! default [`super::DEFAULT_ALLOW`], the read-only ones): `tools/list` shows it only those, and
 //! a call to another is answered with an error naming the tool and the key.
 
-use paddock_proto::{AgentTool, ChatFork, ChatScope, Origin};
+use paddock_proto::{AgentTool, ChatScope, Origin};
 use serde_json::{Value, json};
 
 use super::rpc::{ToolOutput, Tools};
 use crate::handles::Daemon;
-use crate::machine_turns::{MachineTurn, start_turn};
 use crate::stores::RunProvenance;
+use crate::tool_calls::{self, Acting, arg, need};
+use crate::tool_catalogue::{
+    Audience, LIST_DEFAULT, LIST_MAX, READ_DEFAULT, READ_MAX, client_tools, tool,
+};
 
-/// Rows `list_chats` gives by default, and at most.
-const LIST_DEFAULT: usize = 100;
-const LIST_MAX: usize = 1000;
-/// Entries `read_chat` gives by default, and at most.
-const READ_DEFAULT: usize = 40;
-const READ_MAX: usize = 200;
 /// The longest title shown in `list_chats` (its first line, in characters).
 const TITLE_CHARS: usize = 120;
-
-struct Spec {
-    name: &'static str,
-    description: &'static str,
-    schema: fn() -> Value,
-}
-
-const SPECS: &[Spec] = &[
-    Spec {
-        name: "list_projects",
-        description: "List Paddock's projects: slug and directory. The root workspace's slug is \"\".",
-        schema: || json!({"type": "object", "properties": {}}),
-    },
-    Spec {
-        name: "list_chats",
-        description: "List chats in tree order (newest activity first): sessionId, project, title, origin, depth, parent, running, archived, updatedAt.",
-        schema: || {
-            json!({"type": "object", "properties": {
-                "project": {"type": "string", "description": "a project slug (\"\" is the root workspace); default: every project"},
-                "scope": {"type": "string", "enum": ["active", "archived", "all"], "description": "default: active"},
-                "limit": {"type": "integer", "minimum": 1, "maximum": LIST_MAX, "description": format!("at most this many chats (default {LIST_DEFAULT})")}
-            }})
-        },
-    },
-    Spec {
-        name: "create_chat",
-        description: "Start a new chat in a project with a first prompt. It runs on its own in Paddock (a root chat, not nested under any other); read_chat shows its progress. Returns its sessionId.",
-        schema: || {
-            json!({"type": "object", "properties": {
-                "project": {"type": "string", "description": "project slug (\"\" is the root workspace; list_projects lists them)"},
-                "prompt": {"type": "string", "description": "the chat's first message"},
-                "model": {"type": "string", "description": "default: the daemon's"},
-                "preloadContext": {"type": "boolean", "description": "prepend the project's OVERVIEW.md and the end of its CHANGELOG.md to the prompt"}
-            }, "required": ["project", "prompt"]})
-        },
-    },
-    Spec {
-        name: "send_message",
-        description: "Send a message into an existing chat: a new turn. If the chat is running, the message waits for the current turn to end (queued: true).",
-        schema: || {
-            json!({"type": "object", "properties": {
-                "sessionId": {"type": "string"},
-                "message": {"type": "string"}
-            }, "required": ["sessionId", "message"]})
-        },
-    },
-    Spec {
-        name: "read_chat",
-        description: "Read the end of a chat's transcript as text (user and assistant messages, tool calls and results, shortened).",
-        schema: || {
-            json!({"type": "object", "properties": {
-                "sessionId": {"type": "string"},
-                "last": {"type": "integer", "minimum": 1, "maximum": READ_MAX, "description": format!("how many entries from the end (default {READ_DEFAULT})")}
-            }, "required": ["sessionId"]})
-        },
-    },
-    Spec {
-        name: "fork_chat",
-        description: "Copy a chat into a new chat that continues from its history (drawn under its source in the tree), optionally with a first prompt that starts a turn. Returns its sessionId.",
-        schema: || {
-            json!({"type": "object", "properties": {
-                "sessionId": {"type": "string", "description": "the chat to fork"},
-                "name": {"type": "string", "description": "the fork's title"},
-                "prompt": {"type": "string", "description": "a first message for the fork"}
-            }, "required": ["sessionId"]})
-        },
-    },
-    Spec {
-        name: "archive_chat",
-        description: "Archive a chat (it leaves the active list; nothing is deleted).",
-        schema: || json!({"type": "object", "properties": {"sessionId": {"type": "string"}}, "required": ["sessionId"]}),
-    },
-    Spec {
-        name: "unarchive_chat",
-        description: "Bring an archived chat back to the active list.",
-        schema: || json!({"type": "object", "properties": {"sessionId": {"type": "string"}}, "required": ["sessionId"]}),
-    },
-    Spec {
-        name: "create_project",
-        description: "Create a project: a notebook (a new folder in Paddock's data), a folder of your own (`path`), or a repo-backed project (`repo`, cloned). Returns its slug and directory.",
-        schema: || {
-            json!({"type": "object", "properties": {
-                "name": {"type": "string", "description": "display name (required unless `slug` is given)"},
-                "slug": {"type": "string", "description": "lower-case letters, digits, '-', '_' or '.'; default: derived from name"},
-                "repo": {"type": "string", "description": "a git URL or absolute path of a repository to clone"},
-                "summary": {"type": "string"},
-                "area": {"type": "string"},
-                "status": {"type": "string", "enum": ["idea", "active", "paused", "blocked", "done", "abandoned"]},
-                "path": {"type": "string", "description": "the directory the project's agents run in"}
-            }})
-        },
-    },
-    Spec {
-        name: "list_triggers",
-        description: "List a project's schedules and hooks: settings, next and last fire, the chat a resuming trigger owns, any problem.",
-        schema: || json!({"type": "object", "properties": {"project": {"type": "string", "description": "project slug (\"\" is the root workspace)"}}, "required": ["project"]}),
-    },
-    Spec {
-        name: "set_trigger",
-        description: "Add or replace a trigger of a project: a schedule (kind \"schedule\", cron or every) or a hook (kind \"hook\", on an event). Each fire starts a chat with the prompt, or with session \"resume\" continues the chat the trigger owns.",
-        schema: || {
-            json!({"type": "object", "properties": {
-                "project": {"type": "string"},
-                "name": {"type": "string", "description": "lower-case letters, digits, '-' and '_'"},
-                "kind": {"type": "string", "enum": ["schedule", "hook"]},
-                "prompt": {"type": "string"},
-                "cron": {"type": "string"},
-                "every": {"type": "string"},
-                "timezone": {"type": "string"},
-                "missed": {"type": "string", "enum": ["skip", "run_once"]},
-                "on": {"type": "string", "enum": ["turn_completed", "turn_failed", "child_finished", "file_changed", "archived", "manual"]},
-                "paths": {"type": "array", "items": {"type": "string"}},
-                "debounce_secs": {"type": "integer"},
-                "session": {"type": "string", "enum": ["new", "resume"]},
-                "model": {"type": "string"},
-                "enabled": {"type": "boolean"}
-            }, "required": ["project", "name", "kind", "prompt"]})
-        },
-    },
-    Spec {
-        name: "remove_trigger",
-        description: "Remove a trigger of a project.",
-        schema: || json!({"type": "object", "properties": {"project": {"type": "string"}, "name": {"type": "string"}}, "required": ["project", "name"]}),
-    },
-    Spec {
-        name: "run_trigger",
-        description: "Fire a trigger now (even a disabled one), optionally with a message instead of its prompt. Returns the chat it started or resumed, or why it was skipped.",
-        schema: || {
-            json!({"type": "object", "properties": {
-                "project": {"type": "string"},
-                "name": {"type": "string"},
-                "message": {"type": "string"}
-            }, "required": ["project", "name"]})
-        },
-    },
-];
 
 /// The tools that start agents (which run tools on this machine) or clone repositories: the
 /// log warns at start about a client allowed any of them.
@@ -176,16 +37,9 @@ pub const RISKY: &[&str] = &[
     "run_trigger",
 ];
 
-/// The tool catalogue.
+/// The tool catalogue, as a client reads it.
 pub fn catalogue() -> Vec<AgentTool> {
-    SPECS
-        .iter()
-        .map(|s| AgentTool {
-            name: s.name.to_owned(),
-            description: s.description.to_owned(),
-            input_schema: (s.schema)(),
-        })
-        .collect()
+    client_tools().map(|t| t.listed(Audience::Client)).collect()
 }
 
 /// The daemon's tools, for one authenticated client.
@@ -244,7 +98,7 @@ impl Tools for Host<'_> {
     }
 
     async fn call(&self, name: &str, arguments: &Value) -> Option<ToolOutput> {
-        if !SPECS.iter().any(|s| s.name == name) {
+        if !tool(name).is_some_and(|t| t.client) {
             return None;
         }
         if !super::allowed(self.allow, name) {
@@ -284,16 +138,6 @@ impl Tools for Host<'_> {
             Err(text) => ToolOutput::error(text),
         })
     }
-}
-
-fn arg<'a>(args: &'a Value, key: &str) -> Option<&'a str> {
-    args.get(key).and_then(Value::as_str)
-}
-
-fn need<'a>(args: &'a Value, key: &str) -> Result<&'a str, String> {
-    arg(args, key)
-        .filter(|v| !v.trim().is_empty())
-        .ok_or_else(|| format!("missing argument {key:?} (a non-empty string)"))
 }
 
 /// A count argument: `default` when absent, an error when not a whole number in 1..=max.
@@ -358,6 +202,12 @@ async fn list_chats(h: &Host<'_>, args: &Value) -> Result<String, String> {
     Ok(json!({"chats": rows, "total": total}).to_string())
 }
 
+/// A client acts for a person: History shows its runs as theirs, with nothing injected.
+const PERSON: Acting = Acting {
+    origin: Origin::Human,
+    attribution: None,
+};
+
 async fn create_chat(h: &Host<'_>, args: &Value) -> Result<String, String> {
     let prompt = need(args, "prompt")?;
     let slug = arg(args, "project").ok_or_else(|| {
@@ -371,116 +221,43 @@ async fn create_chat(h: &Host<'_>, args: &Value) -> Result<String, String> {
             .as_bool()
             .ok_or_else(|| "preloadContext must be true or false".to_owned())?,
     };
-    let message = if preload {
-        crate::preload::compose(&project.meta_dir, prompt)
-    } else {
-        prompt.to_owned()
-    };
+    let message = tool_calls::first_message(&project, prompt, preload);
     let model = arg(args, "model")
         .map(str::trim)
         .filter(|m| !m.is_empty())
         .map(str::to_owned);
-    let sid = start_turn(
-        h.d,
-        MachineTurn {
-            project: project.clone(),
-            session_id: None,
-            message,
-            model,
-            // The client acts for a person: History shows the run as theirs.
-            origin: Origin::Human,
-            // A root: the caller is not a chat, so there is no parent to record (and the
-            // root marker keeps the tree from inferring one).
-            provenance: Some(RunProvenance {
-                origin: Origin::Human,
-                depth: 0,
-                parent_session_id: None,
-                parent_project: None,
-                created_at: None,
-                trigger: None,
-                title: None,
-            }),
-            attribution: None,
-            trigger: None,
-        },
-    )
-    .await
-    .map_err(|e| e.message)?;
-    tracing::info!(client = %h.client, session = %sid, project = %project.slug, "management client created a chat");
-    Ok(json!({"sessionId": sid, "project": project.slug}).to_string())
+    // A root: the caller is not a chat, so there is no parent to record (and the root
+    // marker keeps the tree from inferring one).
+    let root = RunProvenance::root(Origin::Human);
+    let slug = project.slug.clone();
+    let sid = tool_calls::start_chat(h.d, &PERSON, project, message, model, root).await?;
+    tracing::info!(client = %h.client, session = %sid, project = %slug, "management client created a chat");
+    Ok(json!({"sessionId": sid, "project": slug}).to_string())
 }
 
 async fn send_message(h: &Host<'_>, args: &Value) -> Result<String, String> {
     let target = need(args, "sessionId")?;
     let message = need(args, "message")?;
-    let running = crate::chats::running_sessions(h.d).await;
     let project = h.chat_project(target).await?;
-    let sid = start_turn(
-        h.d,
-        MachineTurn {
-            project,
-            session_id: Some(target.to_owned()),
-            message: message.to_owned(),
-            model: None,
-            origin: Origin::Human,
-            provenance: None,
-            attribution: None,
-            trigger: None,
-        },
-    )
-    .await
-    .map_err(|e| e.message)?;
-    tracing::info!(client = %h.client, session = %sid, "management client sent a message");
-    let queued = running.contains_key(target);
-    Ok(json!({"sessionId": sid, "queued": queued}).to_string())
+    let answer = tool_calls::send_message(h.d, &PERSON, project, target, message).await?;
+    tracing::info!(client = %h.client, session = %target, "management client sent a message");
+    Ok(answer)
 }
 
 async fn read_chat(h: &Host<'_>, args: &Value) -> Result<String, String> {
     let sid = need(args, "sessionId")?;
     let last = count(args, "last", READ_DEFAULT, READ_MAX)?;
     h.chat_project(sid).await?;
-    let t = crate::chats::transcript(h.d, &h.user(), sid)
-        .await
-        .map_err(|e| e.message)?;
-    Ok(crate::agent::render_text(&t.chat.title, &t.entries, last))
+    tool_calls::read_chat(h.d, &h.user(), sid, last).await
 }
 
 async fn fork_chat(h: &Host<'_>, args: &Value) -> Result<String, String> {
     let source = need(args, "sessionId")?;
     h.chat_project(source).await?;
     // A person's fork: drawn under its source, one level deeper (chat:fork's provenance).
-    let forked = crate::chats::fork_as(
-        h.d,
-        ChatFork {
-            session_id: source.to_owned(),
-            name: arg(args, "name").map(str::to_owned),
-        },
-        Origin::Human,
-    )
-    .await
-    .map_err(|e| e.message)?;
+    let forked =
+        tool_calls::fork_chat(h.d, &PERSON, source, arg(args, "name"), arg(args, "prompt")).await?;
     tracing::info!(client = %h.client, session = %forked.session_id, source = %source, "management client forked a chat");
-    if let Some(prompt) = arg(args, "prompt").filter(|p| !p.trim().is_empty()) {
-        let project =
-            h.d.project(&forked.project_slug)
-                .await
-                .map_err(|e| e.message)?;
-        start_turn(
-            h.d,
-            MachineTurn {
-                project,
-                session_id: Some(forked.session_id.clone()),
-                message: prompt.to_owned(),
-                model: None,
-                origin: Origin::Human,
-                provenance: None,
-                attribution: None,
-                trigger: None,
-            },
-        )
-        .await
-        .map_err(|e| e.message)?;
-    }
     Ok(
         json!({"sessionId": forked.session_id, "project": forked.project_slug, "parent": source})
             .to_string(),
@@ -491,8 +268,7 @@ async fn archive(h: &Host<'_>, args: &Value, on: bool) -> Result<String, String>
     let sid = need(args, "sessionId")?;
     let project = h.chat_project(sid).await?;
     // Archived by a person (the client acts for one), as chat:update's archive is.
-    crate::chats::archive_one(h.d, project, sid, on, None).await?;
-    Ok(json!({"sessionId": sid, "archived": on}).to_string())
+    tool_calls::archive(h.d, project, sid, on, None).await
 }
 
 /// `create_project`, for a client confined to some projects only with a `slug` it may reach
@@ -507,7 +283,7 @@ async fn create_project(h: &Host<'_>, args: &Value) -> Result<String, String> {
         })?;
         h.reach(slug)?;
     }
-    crate::agent::create_project(h.d, args).await
+    tool_calls::create_project(h.d, args).await
 }
 
 async fn trigger_tool(h: &Host<'_>, tool: &str, args: &Value) -> Result<String, String> {
@@ -517,7 +293,7 @@ async fn trigger_tool(h: &Host<'_>, tool: &str, args: &Value) -> Result<String, 
         })?
         .to_owned();
     h.reach(&project)?;
-    let answer = crate::agent::trigger_call(h.d, project, tool, args).await;
+    let answer = tool_calls::triggers::call(h.d, project, tool, args).await;
     if tool == "run_trigger" && answer.is_ok() {
         tracing::info!(client = %h.client, "management client fired a trigger");
     }
@@ -528,13 +304,12 @@ async fn trigger_tool(h: &Host<'_>, tool: &str, args: &Value) -> Result<String, 
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
-    use crate::config::management::TOOL_NAMES;
 
     #[test]
     fn management_tools_have_object_schemas_and_names_list_them() {
         let names: Vec<String> = catalogue().into_iter().map(|t| t.name).collect();
-        assert_eq!(names, TOOL_NAMES);
-        assert!(RISKY.iter().all(|r| TOOL_NAMES.contains(r)));
+        assert_eq!(names, crate::tool_catalogue::client_tool_names());
+        assert!(RISKY.iter().all(|r| names.iter().any(|n| n == r)));
         for t in catalogue() {
             assert_eq!(t.input_schema["type"], "object", "{}", t.name);
         }

@@ -189,15 +189,7 @@ mod tests {
         stores.parent_detach.set(&sids, true).await.unwrap();
         stores.read_state.advance("alice", &sids, 1).await.unwrap();
         stores.unread.set("alice", &sids, true).await.unwrap();
-        let p = RunProvenance {
-            origin: Origin::Human,
-            depth: 0,
-            parent_session_id: None,
-            parent_project: None,
-            created_at: None,
-            trigger: None,
-            title: None,
-        };
+        let p = RunProvenance::root(Origin::Human);
         stores.run_provenance.stamp(sid, p).await.unwrap();
         let inj = Injection {
             text: "hi".into(),

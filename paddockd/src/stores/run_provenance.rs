@@ -41,6 +41,22 @@ pub struct RunProvenance {
     pub title: Option<String>,
 }
 
+impl RunProvenance {
+    /// The marker of a root chat that `origin` started: no parent, depth 0, nothing else
+    /// known (the marker keeps the tree from inferring a parent).
+    pub fn root(origin: Origin) -> Self {
+        Self {
+            origin,
+            depth: 0,
+            parent_session_id: None,
+            parent_project: None,
+            created_at: None,
+            trigger: None,
+            title: None,
+        }
+    }
+}
+
 /// Session id → its creation marker.
 #[derive(Debug, Clone)]
 pub struct RunProvenanceStore {
@@ -132,15 +148,7 @@ mod tests {
     }
 
     fn human() -> RunProvenance {
-        RunProvenance {
-            origin: Origin::Human,
-            depth: 0,
-            parent_session_id: None,
-            parent_project: None,
-            created_at: None,
-            trigger: None,
-            title: None,
-        }
+        RunProvenance::root(Origin::Human)
     }
 
     #[tokio::test]

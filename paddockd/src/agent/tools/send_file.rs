@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use crate::agent::Identity;
 use crate::handles::Daemon;
 
-use super::arg;
+use crate::tool_calls::arg;
 
 /// How many lines of a text file `send_file` shows inline.
 pub(super) const SEND_FILE_LINES: usize = 60;
@@ -15,9 +15,7 @@ pub(super) const SEND_FILE_LINES: usize = 60;
 pub(super) const SEND_FILE_MAX: u64 = 1024 * 1024;
 
 /// The renderers a sent file may ask for (the reference's `kind`).
-pub(super) const SEND_FILE_KINDS: [&str; 8] = [
-    "markdown", "mermaid", "code", "text", "html", "image", "video", "pdf",
-];
+pub(super) use crate::tool_catalogue::SEND_FILE_KINDS;
 
 /// The file's extension, lower-cased, without the dot.
 pub(super) fn extension_of(name: &str) -> String {

@@ -130,15 +130,10 @@ impl ChatTask {
         let req = &turn.req;
         // Provenance is stamped once, when the chat is created, before anyone can list it.
         if turn.new_chat {
-            let marker = req.provenance.clone().unwrap_or(RunProvenance {
-                origin: Origin::Human,
-                depth: 0,
-                parent_session_id: None,
-                parent_project: None,
-                created_at: None,
-                trigger: None,
-                title: None,
-            });
+            let marker = req
+                .provenance
+                .clone()
+                .unwrap_or_else(|| RunProvenance::root(Origin::Human));
             let marker = RunProvenance {
                 created_at: marker
                     .created_at
