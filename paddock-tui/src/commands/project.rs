@@ -11,6 +11,7 @@ use paddock_proto::{
 use super::Context;
 use super::output::{print, print_json};
 use crate::cli::{DriveModeArg, ProjectCmd, ProjectKey};
+use crate::client::Client;
 use crate::format::{self, project_label};
 
 pub async fn run(ctx: &Context, action: ProjectCmd) -> anyhow::Result<()> {
@@ -35,9 +36,6 @@ pub async fn run(ctx: &Context, action: ProjectCmd) -> anyhow::Result<()> {
             status,
             ..
         } => {
-            if let Some(repo) = &repo {
-                eprintln!("cloning {repo} ...");
-            }
             let request = ProjectCreate {
                 slug,
                 path: path.map(|p| p.to_string_lossy().into_owned()),
@@ -47,31 +45,13 @@ pub async fn run(ctx: &Context, action: ProjectCmd) -> anyhow::Result<()> {
                 area,
                 status: status.map(Into::into),
             };
-            let project = client.call(request).await?;
-            print(&format!(
-                "project {} at {}{}\n",
-                project_label(&project.slug),
-                project.path,
-                project
-                    .repo
-                    .as_deref()
-                    .map(|r| format!(" (cloned from {r})"))
-                    .unwrap_or_default()
-            ))
+            add(&client, request).await
         }
         ProjectCmd::Ls { json } => match client.call(ProjectList).await? {
             p if json => print_json(&p.projects),
             p => print(&format::project_table(&p.projects)),
         },
-        ProjectCmd::Show { slug, json } => {
-            match client
-                .call(ProjectOverviewRequest(ProjectRef { slug }))
-                .await?
-            {
-                o if json => print_json(&o),
-                o => print(&show(&o)),
-            }
-        }
+        ProjectCmd::Show { slug, json } => show_project(&client, slug, json).await,
         ProjectCmd::Set {
             slug,
             name,
@@ -85,50 +65,19 @@ pub async fn run(ctx: &Context, action: ProjectCmd) -> anyhow::Result<()> {
             allow,
             disallow,
         } => {
-            let cleared = |key: ProjectKey| unset.contains(&key);
-            let field = |value: Option<String>, key: ProjectKey| match value {
-                Some(v) => Some(Some(v)),
-                None if cleared(key) => Some(None),
-                None => None,
-            };
             let update = ProjectUpdate {
                 slug,
-                name: field(name, ProjectKey::Name),
-                summary: field(summary, ProjectKey::Summary),
-                area: field(area, ProjectKey::Area),
-                status: match status {
-                    Some(s) => Some(Some(s.into())),
-                    None if cleared(ProjectKey::Status) => Some(None),
-                    None => None,
-                },
-                model: field(model, ProjectKey::Model),
-                drive_mode: match drive_mode {
-                    Some(DriveModeArg::Session) => Some(Some(ProjectDriveMode::Session)),
-                    Some(DriveModeArg::Batch) => Some(Some(ProjectDriveMode::Batch)),
-                    None if cleared(ProjectKey::DriveMode) => Some(None),
-                    None => None,
-                },
-                max_spawn_depth: match max_spawn_depth {
-                    Some(n) => Some(Some(n)),
-                    None if cleared(ProjectKey::MaxSpawnDepth) => Some(None),
-                    None => None,
-                },
+                name: setting(name, &unset, ProjectKey::Name),
+                summary: setting(summary, &unset, ProjectKey::Summary),
+                area: setting(area, &unset, ProjectKey::Area),
+                status: setting(status.map(Into::into), &unset, ProjectKey::Status),
+                model: setting(model, &unset, ProjectKey::Model),
+                drive_mode: setting(drive_mode.map(drive_mode_of), &unset, ProjectKey::DriveMode),
+                max_spawn_depth: setting(max_spawn_depth, &unset, ProjectKey::MaxSpawnDepth),
                 allow,
                 disallow,
             };
-            let nothing = ProjectUpdate {
-                slug: update.slug.clone(),
-                ..Default::default()
-            };
-            if update == nothing {
-                return Err(super::Failure::new(
-                    2,
-                    "nothing to change: give a setting (e.g. --summary TEXT), --unset KEY or --disallow RULE; `paddock project set --help` lists them",
-                )
-                .into());
-            }
-            let p = client.call(update).await?;
-            print(&settings(&p))
+            set(&client, update).await
         }
         ProjectCmd::Rm {
             slug,
@@ -137,39 +86,118 @@ pub async fn run(ctx: &Context, action: ProjectCmd) -> anyhow::Result<()> {
             trash,
             json,
         } => {
-            let files = if delete_files {
-                Some(ProjectFiles::Delete)
-            } else if trash {
-                Some(ProjectFiles::Trash)
-            } else {
-                None
-            };
-            match client.call(ProjectDelete { slug, force, files }).await? {
-                d if json => print_json(&d),
-                d => {
-                    let mut out = format!("project {} removed\n", d.slug);
-                    for line in &d.done {
-                        let _ = writeln!(out, "  {line}");
-                    }
-                    print(&out)
-                }
-            }
+            let files = files_choice(delete_files, trash);
+            remove(&client, ProjectDelete { slug, force, files }, json).await
         }
-        ProjectCmd::Promote { slug, .. } => {
-            let repo = repo.unwrap_or_default();
-            eprintln!("cloning {repo} ...");
-            let p = client.call(ProjectPromote { slug, repo }).await?;
-            print(&format!(
-                "project {} is repo-backed: its agents work in {}{}\n",
-                project_label(&p.slug),
-                p.path,
-                p.repo
-                    .as_deref()
-                    .map(|r| format!(" (cloned from {r})"))
-                    .unwrap_or_default()
-            ))
+        ProjectCmd::Promote { slug, .. } => promote(&client, slug, repo.unwrap_or_default()).await,
+    }
+}
+
+/// `paddock project add`: creates the project (cloning its repository first, if it has one)
+/// and says where it is.
+async fn add(client: &Client, request: ProjectCreate) -> anyhow::Result<()> {
+    if let Some(repo) = &request.repo {
+        eprintln!("cloning {repo} ...");
+    }
+    let project = client.call(request).await?;
+    print(&format!(
+        "project {} at {}{}\n",
+        project_label(&project.slug),
+        project.path,
+        project
+            .repo
+            .as_deref()
+            .map(|r| format!(" (cloned from {r})"))
+            .unwrap_or_default()
+    ))
+}
+
+/// `paddock project show`: the project's overview, as text or as JSON.
+async fn show_project(client: &Client, slug: String, json: bool) -> anyhow::Result<()> {
+    match client
+        .call(ProjectOverviewRequest(ProjectRef { slug }))
+        .await?
+    {
+        o if json => print_json(&o),
+        o => print(&show(&o)),
+    }
+}
+
+/// What `project set` does to one setting: the value given, cleared (`Some(None)`) when
+/// `--unset` names its key, else left as it is (`None`).
+fn setting<T>(value: Option<T>, unset: &[ProjectKey], key: ProjectKey) -> Option<Option<T>> {
+    match value {
+        Some(v) => Some(Some(v)),
+        None if unset.contains(&key) => Some(None),
+        None => None,
+    }
+}
+
+/// The drive mode `--drive-mode` names, as the daemon takes it.
+fn drive_mode_of(arg: DriveModeArg) -> ProjectDriveMode {
+    match arg {
+        DriveModeArg::Session => ProjectDriveMode::Session,
+        DriveModeArg::Batch => ProjectDriveMode::Batch,
+    }
+}
+
+/// `paddock project set`: refuses an update that changes nothing, else makes it and prints the
+/// project's settings as they are now.
+async fn set(client: &Client, update: ProjectUpdate) -> anyhow::Result<()> {
+    let nothing = ProjectUpdate {
+        slug: update.slug.clone(),
+        ..Default::default()
+    };
+    if update == nothing {
+        return Err(super::Failure::new(
+            2,
+            "nothing to change: give a setting (e.g. --summary TEXT), --unset KEY or --disallow RULE; `paddock project set --help` lists them",
+        )
+        .into());
+    }
+    let p = client.call(update).await?;
+    print(&settings(&p))
+}
+
+/// What `project rm` does with the project's files: deletes them, moves them to the trash, or
+/// leaves them.
+fn files_choice(delete_files: bool, trash: bool) -> Option<ProjectFiles> {
+    if delete_files {
+        Some(ProjectFiles::Delete)
+    } else if trash {
+        Some(ProjectFiles::Trash)
+    } else {
+        None
+    }
+}
+
+/// `paddock project rm`: removes the project and says what was done, as text or as JSON.
+async fn remove(client: &Client, request: ProjectDelete, json: bool) -> anyhow::Result<()> {
+    match client.call(request).await? {
+        d if json => print_json(&d),
+        d => {
+            let mut out = format!("project {} removed\n", d.slug);
+            for line in &d.done {
+                let _ = writeln!(out, "  {line}");
+            }
+            print(&out)
         }
     }
+}
+
+/// `paddock project promote`: clones `repo` for the project and says where its agents work now.
+async fn promote(client: &Client, slug: String, repo: String) -> anyhow::Result<()> {
+    eprintln!("cloning {repo} ...");
+    let p = client.call(ProjectPromote { slug, repo }).await?;
+    print(&format!(
+        "project {} is repo-backed: its agents work in {}{}\n",
+        project_label(&p.slug),
+        p.path,
+        p.repo
+            .as_deref()
+            .map(|r| format!(" (cloned from {r})"))
+            .unwrap_or_default()
+    ))
 }
 
 /// `--repo` as the daemon should get it: a URL as it is; a path on this machine made absolute

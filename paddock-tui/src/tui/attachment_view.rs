@@ -392,10 +392,42 @@ pub fn render_attachment(
     frame.render_widget(Clear, area);
     let width = usize::from(area.width);
     let ellipsis = theme.glyph("…", "...");
-    let dot = theme.glyph("·", "-");
-    let buf = frame.buffer_mut();
+    frame.buffer_mut().set_line(
+        area.x,
+        area.y,
+        &super::chat_view::fit_spans(header_spans(view, theme), width, ellipsis),
+        area.width,
+    );
 
-    // The header: the file, its kind and size, which of the message's files.
+    // The bottom row: the save prompt, or what the last save did.
+    let footer = view.save.is_some() || view.said.is_some();
+    let body_height = usize::from(area.height.saturating_sub(1 + u16::from(footer)));
+    let body = Rect {
+        y: area.y + 1,
+        height: u16::try_from(body_height).unwrap_or(0),
+        ..area
+    };
+
+    let rows = body_rows(view, theme, area.width, body_height);
+    let buf = frame.buffer_mut();
+    for (dy, line) in rows.iter().take(body_height).enumerate() {
+        let Ok(dy) = u16::try_from(dy) else { break };
+        buf.set_line(body.x, body.y + dy, line, body.width);
+    }
+
+    if footer {
+        let row = Rect {
+            y: area.y + area.height - 1,
+            height: 1,
+            ..area
+        };
+        render_footer(view, theme, frame, row, body);
+    }
+}
+
+/// The header: the file, its kind and size, which of the message's files.
+fn header_spans(view: &AttachmentView, theme: &Theme) -> Vec<Span<'static>> {
+    let dot = theme.glyph("·", "-");
     let mut head = vec![Span::styled(
         format!(
             "{} {}",
@@ -406,6 +438,19 @@ pub fn render_attachment(
         ),
         theme.style(Role::Accent),
     )];
+    let facts = header_facts(view);
+    if !facts.is_empty() {
+        head.push(Span::styled(
+            format!(" {dot} {}", facts.join(&format!(" {dot} "))),
+            theme.style(Role::Dim),
+        ));
+    }
+    head
+}
+
+/// What the header says about the file: its kind, its size, its count of lines, and which of
+/// the message's files it is.
+fn header_facts(view: &AttachmentView) -> Vec<String> {
     let mut facts = Vec::new();
     if let Some(f) = view.current() {
         facts.push(f.kind.clone());
@@ -424,91 +469,94 @@ pub fn render_attachment(
     if view.files.len() > 1 {
         facts.push(format!("{} of {}", view.current + 1, view.files.len()));
     }
-    if !facts.is_empty() {
-        head.push(Span::styled(
-            format!(" {dot} {}", facts.join(&format!(" {dot} "))),
-            theme.style(Role::Dim),
-        ));
-    }
-    buf.set_line(
-        area.x,
-        area.y,
-        &super::chat_view::fit_spans(head, width, ellipsis),
-        area.width,
-    );
+    facts
+}
 
-    // The bottom row: the save prompt, or what the last save did.
-    let footer = view.save.is_some() || view.said.is_some();
-    let body_height = usize::from(area.height.saturating_sub(1 + u16::from(footer)));
-    let body = Rect {
-        y: area.y + 1,
-        height: u16::try_from(body_height).unwrap_or(0),
-        ..area
-    };
-
-    let rows: Vec<Line<'static>> = match &view.body {
+/// The rows under the header: a loading line, why the file could not be read, what to do with
+/// a binary file, or the scrolled text wrapped at `area_width`.
+fn body_rows(
+    view: &mut AttachmentView,
+    theme: &Theme,
+    area_width: u16,
+    body_height: usize,
+) -> Vec<Line<'static>> {
+    let width = usize::from(area_width);
+    match &view.body {
         Body::Loading => vec![Line::styled(
-            format!("reading{ellipsis}"),
+            format!("reading{}", theme.glyph("…", "...")),
             theme.style(Role::Dim),
         )],
         Body::Failed(reason) => wrap(&clean(reason), width)
             .into_iter()
             .map(|r| Line::styled(r, theme.style(Role::Error)))
             .collect(),
-        Body::Binary { .. } => {
-            let kind = view.current().map_or("file", |f| f.kind.as_str());
-            let what = match kind {
-                "image" => "an image",
-                "pdf" => "a PDF",
-                _ => "binary data",
-            };
-            let name = view.current().map(save_name).unwrap_or_default();
-            let text = format!(
-                "This is {what}, which a terminal cannot show.\n\ns saves it (to ./{name} unless you say where); open it with your viewer from there."
-            );
-            wrap(&text, width)
-                .into_iter()
-                .map(|r| Line::styled(r, theme.style(Role::Normal)))
-                .collect()
-        }
-        Body::Text { lines, .. } => {
-            let fresh = view.rows.as_ref().is_none_or(|(w, _)| *w != area.width);
-            if fresh {
-                let wrapped: Vec<String> = lines.iter().flat_map(|l| wrap(l, width)).collect();
-                view.rows = Some((area.width, wrapped));
-            }
-            let all = view.rows.as_ref().map_or(&[][..], |(_, r)| r.as_slice());
-            let max = all.len().saturating_sub(body_height);
-            view.scroll = view.scroll.min(max);
-            all.iter()
-                .skip(view.scroll)
-                .take(body_height)
-                .map(|r| Line::raw(r.clone()))
-                .collect()
-        }
-    };
-    for (dy, line) in rows.iter().take(body_height).enumerate() {
-        let Ok(dy) = u16::try_from(dy) else { break };
-        buf.set_line(body.x, body.y + dy, line, body.width);
+        Body::Binary { .. } => binary_rows(view, theme, width),
+        Body::Text { .. } => text_rows(view, area_width, body_height),
     }
+}
 
-    if footer {
-        let row = Rect {
-            y: area.y + area.height - 1,
-            height: 1,
-            ..area
-        };
-        if let Some(prompt) = &view.save {
-            prompt.render(theme, frame, row);
-            prompt.render_list(theme, frame, row, body);
-        } else if let Some((said, failed)) = &view.said {
-            let role = if *failed { Role::Error } else { Role::Success };
-            let line = Line::styled(
-                fit_end(&format!(" {said}"), width, ellipsis),
-                theme.style(role),
-            );
-            frame.buffer_mut().set_line(row.x, row.y, &line, row.width);
-        }
+/// The rows saying a terminal cannot show this file, and how to save it to open it elsewhere.
+fn binary_rows(view: &AttachmentView, theme: &Theme, width: usize) -> Vec<Line<'static>> {
+    let kind = view.current().map_or("file", |f| f.kind.as_str());
+    let what = match kind {
+        "image" => "an image",
+        "pdf" => "a PDF",
+        _ => "binary data",
+    };
+    let name = view.current().map(save_name).unwrap_or_default();
+    let text = format!(
+        "This is {what}, which a terminal cannot show.\n\ns saves it (to ./{name} unless you say where); open it with your viewer from there."
+    );
+    wrap(&text, width)
+        .into_iter()
+        .map(|r| Line::styled(r, theme.style(Role::Normal)))
+        .collect()
+}
+
+/// The text's rows shown from the scroll position, wrapped again only when the width changed
+/// (the scroll is kept inside the text).
+fn text_rows(view: &mut AttachmentView, area_width: u16, body_height: usize) -> Vec<Line<'static>> {
+    let Body::Text { lines, .. } = &view.body else {
+        return Vec::new();
+    };
+    let fresh = view.rows.as_ref().is_none_or(|(w, _)| *w != area_width);
+    if fresh {
+        let width = usize::from(area_width);
+        let wrapped: Vec<String> = lines.iter().flat_map(|l| wrap(l, width)).collect();
+        view.rows = Some((area_width, wrapped));
+    }
+    let all = view.rows.as_ref().map_or(&[][..], |(_, r)| r.as_slice());
+    let max = all.len().saturating_sub(body_height);
+    view.scroll = view.scroll.min(max);
+    all.iter()
+        .skip(view.scroll)
+        .take(body_height)
+        .map(|r| Line::raw(r.clone()))
+        .collect()
+}
+
+/// Draws the bottom row: the save prompt (and its list above it), or what the last save did.
+fn render_footer(
+    view: &AttachmentView,
+    theme: &Theme,
+    frame: &mut Frame<'_>,
+    row: Rect,
+    body: Rect,
+) {
+    if let Some(prompt) = &view.save {
+        prompt.render(theme, frame, row);
+        prompt.render_list(theme, frame, row, body);
+    } else if let Some((said, failed)) = &view.said {
+        let role = if *failed { Role::Error } else { Role::Success };
+        let line = Line::styled(
+            fit_end(
+                &format!(" {said}"),
+                usize::from(row.width),
+                theme.glyph("…", "..."),
+            ),
+            theme.style(role),
+        );
+        frame.buffer_mut().set_line(row.x, row.y, &line, row.width);
     }
 }
 

@@ -346,32 +346,11 @@ pub fn render_blame(view: &mut BlameView, theme: &Theme, frame: &mut Frame<'_>, 
         ..area
     };
     let Some(blame) = view.blame.as_ref() else {
-        let line = match &view.error {
-            Some(reason) => Line::styled(
-                format!(" Cannot blame {}: {reason}", view.path),
-                theme.style(Role::Error),
-            ),
-            None => Line::styled(
-                format!(" Loading{}", theme.glyph("…", "...")),
-                theme.style(Role::Dim),
-            ),
-        };
+        let line = no_blame_line(view, theme);
         frame.render_widget(Paragraph::new(wrap_lines(vec![line], width)), body);
         return;
     };
-    let bang = theme.glyph("⚠", "!");
-    let mut foot: Vec<Line<'static>> = blame
-        .notes
-        .iter()
-        .map(|n| Line::styled(format!(" {bang} {n}"), theme.style(Role::Warning)))
-        .collect();
-    if let Some(reason) = &view.error {
-        foot.push(Line::styled(
-            format!(" Cannot blame it again: {reason}"),
-            theme.style(Role::Error),
-        ));
-    }
-    let foot = wrap_lines(foot, width);
+    let foot = foot_lines(view, blame, theme, width);
     let foot_height = u16::try_from(foot.len())
         .unwrap_or(u16::MAX)
         .min(body.height / 2);
@@ -386,33 +365,62 @@ pub fn render_blame(view: &mut BlameView, theme: &Theme, frame: &mut Frame<'_>, 
         return;
     }
     let height = usize::from(list.height);
-    let total = blame.lines.len();
     view.top = scroll_to(
         view.top,
         Some((view.cursor, view.cursor + 1)),
-        total,
+        blame.lines.len(),
         height,
     );
+    let lines = blamed_lines(view, blame, theme, width, height);
+    frame.render_widget(Paragraph::new(lines), list);
+}
+
+/// The line shown while there is no blame yet: why the file cannot be blamed, or that it is
+/// loading.
+fn no_blame_line(view: &BlameView, theme: &Theme) -> Line<'static> {
+    match &view.error {
+        Some(reason) => Line::styled(
+            format!(" Cannot blame {}: {reason}", view.path),
+            theme.style(Role::Error),
+        ),
+        None => Line::styled(
+            format!(" Loading{}", theme.glyph("…", "...")),
+            theme.style(Role::Dim),
+        ),
+    }
+}
+
+/// The lines at the bottom, wrapped: the blame's notes, and why blaming it again failed.
+fn foot_lines(view: &BlameView, blame: &Blame, theme: &Theme, width: usize) -> Vec<Line<'static>> {
+    let bang = theme.glyph("⚠", "!");
+    let mut foot: Vec<Line<'static>> = blame
+        .notes
+        .iter()
+        .map(|n| Line::styled(format!(" {bang} {n}"), theme.style(Role::Warning)))
+        .collect();
+    if let Some(reason) = &view.error {
+        foot.push(Line::styled(
+            format!(" Cannot blame it again: {reason}"),
+            theme.style(Role::Error),
+        ));
+    }
+    wrap_lines(foot, width)
+}
+
+/// The file's lines from the view's first one, `height` of them, each after its gutter and
+/// its number; the cursor's line marked.
+fn blamed_lines(
+    view: &BlameView,
+    blame: &Blame,
+    theme: &Theme,
+    width: usize,
+    height: usize,
+) -> Vec<Line<'static>> {
     let gutter = gutter_width(width);
-    let number_width = total.to_string().len();
-    let bar = theme.glyph("│", "|");
+    let number_width = blame.lines.len().to_string().len();
     let mut lines = Vec::new();
     for (i, text) in blame.lines.iter().enumerate().skip(view.top).take(height) {
-        let region = view.region_of(i);
-        let (label, style) = match region {
-            Some((r, region)) => {
-                let style = source_style(theme, &region.by, view.colors.get(r).copied().flatten());
-                let first =
-                    usize::try_from(region.start).is_ok_and(|s| s == i + 1) || i == view.top;
-                let label = if first {
-                    gutter_label(&region.by, gutter, theme)
-                } else {
-                    bar.to_owned()
-                };
-                (label, style)
-            }
-            None => (String::new(), Style::new()),
-        };
+        let (label, style) = gutter_cell(view, i, gutter, theme);
         let pad = gutter.saturating_sub(label.width());
         let cursor = i == view.cursor;
         let line = Line::from(vec![
@@ -430,7 +438,25 @@ pub fn render_blame(view: &mut BlameView, theme: &Theme, frame: &mut Frame<'_>, 
             line
         });
     }
-    frame.render_widget(Paragraph::new(lines), list);
+    lines
+}
+
+/// The gutter of line `i` and its style: who wrote its region on the region's first line (or
+/// the first line shown), a bar on the others, nothing outside every region.
+fn gutter_cell(view: &BlameView, i: usize, gutter: usize, theme: &Theme) -> (String, Style) {
+    match view.region_of(i) {
+        Some((r, region)) => {
+            let style = source_style(theme, &region.by, view.colors.get(r).copied().flatten());
+            let first = usize::try_from(region.start).is_ok_and(|s| s == i + 1) || i == view.top;
+            let label = if first {
+                gutter_label(&region.by, gutter, theme)
+            } else {
+                theme.glyph("│", "|").to_owned()
+            };
+            (label, style)
+        }
+        None => (String::new(), Style::new()),
+    }
 }
 
 #[cfg(test)]

@@ -494,6 +494,8 @@ fn render_list(view: &mut BrowserView, theme: &Theme, frame: &mut Frame<'_>, are
     frame.render_widget(Paragraph::new(lines), rows);
 }
 
+/// Draws the preview of the cursor's entry into `area`, behind a rule on its left when there
+/// is room for one.
 fn render_preview(view: &BrowserView, theme: &Theme, frame: &mut Frame<'_>, area: Rect) {
     if area.height == 0 || area.width < 4 {
         return;
@@ -518,84 +520,93 @@ fn render_preview(view: &BrowserView, theme: &Theme, frame: &mut Frame<'_>, area
             .collect();
         frame.render_widget(Paragraph::new(lines), Rect { width: 1, ..area });
     }
+    let lines = preview_lines(view, theme, inner);
+    frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// What the preview says of the cursor's entry in `inner`: how to open a directory, that an
+/// entry leading out is not shown, the file's first lines, why it cannot be read, or that it
+/// is being read.
+fn preview_lines(view: &BrowserView, theme: &Theme, inner: Rect) -> Vec<Line<'static>> {
     let width = usize::from(inner.width);
-    let entry = view.cursor_entry();
-    let mut lines: Vec<Line<'static>> = Vec::new();
-    match (entry, view.preview.as_ref()) {
-        (None, _) => {}
-        (Some(e), _) if e.dir => {
-            lines.push(Line::styled(
-                fit(&format!(" {}/: Enter opens it", e.name), width, theme),
-                theme.style(Role::Dim),
-            ));
-        }
-        (Some(e), _) if e.outside => {
-            lines.push(Line::styled(
-                fit(
-                    &format!(" {} leads out of the project: not shown", e.name),
-                    width,
-                    theme,
-                ),
-                theme.style(Role::Dim),
-            ));
-        }
+    match (view.cursor_entry(), view.preview.as_ref()) {
+        (None, _) => Vec::new(),
+        (Some(e), _) if e.dir => vec![Line::styled(
+            fit(&format!(" {}/: Enter opens it", e.name), width, theme),
+            theme.style(Role::Dim),
+        )],
+        (Some(e), _) if e.outside => vec![Line::styled(
+            fit(
+                &format!(" {} leads out of the project: not shown", e.name),
+                width,
+                theme,
+            ),
+            theme.style(Role::Dim),
+        )],
         (
             Some(_),
             Some(Preview {
                 answer: Some(Ok(text)),
                 ..
             }),
-        ) => {
-            let mut head = crate::format::file_size(text.size);
-            if text.truncated {
-                head.push_str(&format!(
-                    ", the first {} shown",
-                    crate::format::file_size(text.text.len() as u64)
-                ));
-            }
-            let dot = theme.glyph("·", "-");
-            lines.push(Line::styled(
-                fit(
-                    &format!(" {head} {dot} p provenance {dot} b blame"),
-                    width,
-                    theme,
-                ),
-                theme.style(Role::Dim),
-            ));
-            if text.binary {
-                lines.push(Line::styled(
-                    " Not text (binary): no preview.",
-                    theme.style(Role::Dim),
-                ));
-            } else {
-                let room = usize::from(inner.height).saturating_sub(1);
-                for l in text.text.lines().take(room) {
-                    let shown = clean(&l.replace('\t', "    "));
-                    lines.push(Line::raw(fit(&format!(" {shown}"), width, theme)));
-                }
-            }
-        }
+        ) => file_text_lines(text, theme, width, usize::from(inner.height)),
         (
             Some(_),
             Some(Preview {
                 answer: Some(Err(reason)),
                 ..
             }),
-        ) => {
-            lines.push(Line::styled(
+        ) => wrap_lines(
+            vec![Line::styled(
                 format!(" Cannot read it: {reason}"),
                 theme.style(Role::Error),
-            ));
-            lines = wrap_lines(lines, width);
-        }
-        (Some(_), _) => {
-            lines.push(Line::styled(
-                format!(" Reading{}", theme.glyph("…", "...")),
-                theme.style(Role::Dim),
-            ));
+            )],
+            width,
+        ),
+        (Some(_), _) => vec![Line::styled(
+            format!(" Reading{}", theme.glyph("…", "...")),
+            theme.style(Role::Dim),
+        )],
+    }
+}
+
+/// A file's preview in `height` rows: its size (and how much is shown) with the keys for
+/// provenance and blame, then its first lines, or that it is not text.
+fn file_text_lines(
+    text: &FileText,
+    theme: &Theme,
+    width: usize,
+    height: usize,
+) -> Vec<Line<'static>> {
+    let mut head = crate::format::file_size(text.size);
+    if text.truncated {
+        head.push_str(&format!(
+            ", the first {} shown",
+            crate::format::file_size(text.text.len() as u64)
+        ));
+    }
+    let dot = theme.glyph("·", "-");
+    let mut lines = vec![Line::styled(
+        fit(
+            &format!(" {head} {dot} p provenance {dot} b blame"),
+            width,
+            theme,
+        ),
+        theme.style(Role::Dim),
+    )];
+    if text.binary {
+        lines.push(Line::styled(
+            " Not text (binary): no preview.",
+            theme.style(Role::Dim),
+        ));
+    } else {
+        let room = height.saturating_sub(1);
+        for l in text.text.lines().take(room) {
+            let shown = clean(&l.replace('\t', "    "));
+            lines.push(Line::raw(fit(&format!(" {shown}"), width, theme)));
         }
     }
-    frame.render_widget(Paragraph::new(lines), inner);
+    lines
 }
 
 #[cfg(test)]

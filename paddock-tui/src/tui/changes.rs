@@ -7,7 +7,7 @@
 //! The scope's files are those the chats' steps wrote (file provenance); `git:status` counts
 //! the other changed files of the project as `hidden`, and the view says so.
 
-use paddock_proto::{GitDiff, GitScope, GitStatus};
+use paddock_proto::{GitDiff, GitFile, GitScope, GitStatus};
 use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -520,11 +520,7 @@ pub fn render_changes(view: &ChangesView, theme: &Theme, frame: &mut Frame<'_>, 
         return;
     }
     let width = usize::from(area.width);
-    let title = Line::from(vec![
-        Span::styled(" Changes ", theme.style(Role::Accent)),
-        Span::raw(fit(&view.scope_label(), width.saturating_sub(10), theme)),
-    ]);
-    frame.render_widget(title, Rect { height: 1, ..area });
+    frame.render_widget(title_line(view, theme, width), Rect { height: 1, ..area });
     let input_height = u16::from(view.committing());
     let [body, input] = Layout::vertical([Constraint::Min(0), Constraint::Length(input_height)])
         .areas(Rect {
@@ -533,42 +529,111 @@ pub fn render_changes(view: &ChangesView, theme: &Theme, frame: &mut Frame<'_>, 
             ..area
         });
     if let Some(message) = view.commit_input() {
-        let line = Line::from(vec![
-            Span::styled(" Commit message: ", theme.style(Role::Accent)),
-            Span::raw(message.to_owned()),
-            Span::styled(theme.glyph("▏", "_"), theme.style(Role::Dim)),
-        ]);
-        frame.render_widget(line, input);
+        frame.render_widget(commit_input_line(message, theme), input);
     }
-    let ellipsis = theme.glyph("…", "...");
     let Some(status) = view.status() else {
-        let line = match &view.error {
-            Some(reason) => Line::styled(
-                format!("  Cannot read the git status: {reason}"),
-                theme.style(Role::Error),
-            ),
-            None => Line::styled(format!("  Loading{ellipsis}"), theme.style(Role::Dim)),
-        };
-        frame.render_widget(Paragraph::new(line), body);
+        frame.render_widget(Paragraph::new(no_status_line(view, theme)), body);
         return;
     };
     if !status.is_repo {
-        let lines = vec![
-            Line::default(),
-            Line::styled(
-                "  This project's folder is not in a git repository.",
-                theme.style(Role::Warning),
-            ),
-            Line::styled(
-                "  `git init` there to see and commit what chats change.",
-                theme.style(Role::Dim),
-            ),
-        ];
+        let lines = not_a_repo_lines(theme);
         frame.render_widget(Paragraph::new(wrap_lines(lines, width)), body);
         return;
     }
-    // The branch line, the files, the hidden count: the top half at most.
-    let mut head: Vec<Line<'static>> = Vec::new();
+    let head = status_lines(view, status, theme, width, body.height);
+    let top_height = u16::try_from(head.len())
+        .unwrap_or(u16::MAX)
+        .min(body.height);
+    let [top, bottom] =
+        Layout::vertical([Constraint::Length(top_height), Constraint::Min(0)]).areas(body);
+    frame.render_widget(Paragraph::new(head), top);
+    render_diff(view, theme, frame, bottom);
+}
+
+/// The top line: the view's name and which changes it lists.
+fn title_line(view: &ChangesView, theme: &Theme, width: usize) -> Line<'static> {
+    Line::from(vec![
+        Span::styled(" Changes ", theme.style(Role::Accent)),
+        Span::raw(fit(&view.scope_label(), width.saturating_sub(10), theme)),
+    ])
+}
+
+/// The bottom line while a commit message is being typed, with a cursor mark at its end.
+fn commit_input_line(message: &str, theme: &Theme) -> Line<'static> {
+    Line::from(vec![
+        Span::styled(" Commit message: ", theme.style(Role::Accent)),
+        Span::raw(message.to_owned()),
+        Span::styled(theme.glyph("▏", "_"), theme.style(Role::Dim)),
+    ])
+}
+
+/// The line shown while there is no status yet: why it could not be read, or that it is loading.
+fn no_status_line(view: &ChangesView, theme: &Theme) -> Line<'static> {
+    let ellipsis = theme.glyph("…", "...");
+    match &view.error {
+        Some(reason) => Line::styled(
+            format!("  Cannot read the git status: {reason}"),
+            theme.style(Role::Error),
+        ),
+        None => Line::styled(format!("  Loading{ellipsis}"), theme.style(Role::Dim)),
+    }
+}
+
+/// The lines saying the project's folder is not in a git repository, and how to make it one.
+fn not_a_repo_lines(theme: &Theme) -> Vec<Line<'static>> {
+    vec![
+        Line::default(),
+        Line::styled(
+            "  This project's folder is not in a git repository.",
+            theme.style(Role::Warning),
+        ),
+        Line::styled(
+            "  `git init` there to see and commit what chats change.",
+            theme.style(Role::Dim),
+        ),
+    ]
+}
+
+/// The branch line, the files around the cursor, the hidden count and the notes: the top
+/// half of the body at most.
+fn status_lines(
+    view: &ChangesView,
+    status: &GitStatus,
+    theme: &Theme,
+    width: usize,
+    body_height: u16,
+) -> Vec<Line<'static>> {
+    let mut head: Vec<Line<'static>> = vec![branch_line(status, theme)];
+    let hidden = (status.hidden > 0).then(|| hidden_line(status.hidden, width, theme));
+    let notes: Vec<Line<'static>> = status
+        .notes
+        .iter()
+        .map(|n| {
+            Line::styled(
+                format!(" {} {n}", theme.glyph("⚠", "!")),
+                theme.style(Role::Warning),
+            )
+        })
+        .collect();
+    let extra = 1 + usize::from(hidden.is_some()) + notes.len();
+    let room = usize::from(body_height / 2).saturating_sub(extra).max(1);
+    let skip = view.cursor.saturating_sub(room.saturating_sub(1));
+    if status.files.is_empty() {
+        head.push(Line::styled(
+            "  Nothing changed in this scope.",
+            theme.style(Role::Dim),
+        ));
+    }
+    for (i, file) in status.files.iter().enumerate().skip(skip).take(room) {
+        head.push(file_line(file, i == view.cursor, theme));
+    }
+    head.extend(hidden);
+    head.extend(notes);
+    head
+}
+
+/// The branch, the commit HEAD points at, and how far the branch is from its upstream.
+fn branch_line(status: &GitStatus, theme: &Theme) -> Line<'static> {
     let mut branch = vec![Span::raw(" ")];
     branch.push(Span::styled(
         status
@@ -592,75 +657,47 @@ pub fn render_changes(view: &ChangesView, theme: &Theme, frame: &mut Frame<'_>, 
             theme.style(Role::Dim),
         ));
     }
-    head.push(Line::from(branch));
-    let hidden = (status.hidden > 0).then(|| {
-        let (files, are) = if status.hidden == 1 {
-            ("file", "is")
-        } else {
-            ("files", "are")
-        };
-        let long = format!(
-            " {} changed {files} outside this scope {are} hidden",
-            status.hidden
-        );
-        let text = if long.width() < width {
-            long
-        } else {
-            format!(" {} hidden: outside this scope", status.hidden)
-        };
-        Line::styled(text, theme.style(Role::Dim))
-    });
-    let notes: Vec<Line<'static>> = status
-        .notes
-        .iter()
-        .map(|n| {
-            Line::styled(
-                format!(" {} {n}", theme.glyph("⚠", "!")),
-                theme.style(Role::Warning),
-            )
-        })
-        .collect();
-    let extra = 1 + usize::from(hidden.is_some()) + notes.len();
-    let room = usize::from(body.height / 2).saturating_sub(extra).max(1);
-    let skip = view.cursor.saturating_sub(room.saturating_sub(1));
-    if status.files.is_empty() {
-        head.push(Line::styled(
-            "  Nothing changed in this scope.",
+    Line::from(branch)
+}
+
+/// The line counting the changed files outside the scope, shorter when the long one does not fit.
+fn hidden_line(hidden: u32, width: usize, theme: &Theme) -> Line<'static> {
+    let (files, are) = if hidden == 1 {
+        ("file", "is")
+    } else {
+        ("files", "are")
+    };
+    let long = format!(" {hidden} changed {files} outside this scope {are} hidden");
+    let text = if long.width() < width {
+        long
+    } else {
+        format!(" {hidden} hidden: outside this scope")
+    };
+    Line::styled(text, theme.style(Role::Dim))
+}
+
+/// One changed file's line: its status letters, its path and where it was renamed from.
+fn file_line(file: &GitFile, cursor: bool, theme: &Theme) -> Line<'static> {
+    let (code, role) = letters(&file.index, &file.worktree);
+    let mut spans = vec![
+        Span::raw(if cursor { theme.glyph("›", ">") } else { " " }),
+        Span::raw(" "),
+        Span::styled(code, theme.style(role)),
+        Span::raw(" "),
+        Span::raw(file.path.clone()),
+    ];
+    if let Some(orig) = &file.orig_path {
+        spans.push(Span::styled(
+            format!(" ({} {orig})", theme.glyph("←", "<-")),
             theme.style(Role::Dim),
         ));
     }
-    for (i, file) in status.files.iter().enumerate().skip(skip).take(room) {
-        let cursor = i == view.cursor;
-        let (code, role) = letters(&file.index, &file.worktree);
-        let mut spans = vec![
-            Span::raw(if cursor { theme.glyph("›", ">") } else { " " }),
-            Span::raw(" "),
-            Span::styled(code, theme.style(role)),
-            Span::raw(" "),
-            Span::raw(file.path.clone()),
-        ];
-        if let Some(orig) = &file.orig_path {
-            spans.push(Span::styled(
-                format!(" ({} {orig})", theme.glyph("←", "<-")),
-                theme.style(Role::Dim),
-            ));
-        }
-        let line = Line::from(spans);
-        head.push(if cursor {
-            line.style(theme.style(Role::Selected))
-        } else {
-            line
-        });
+    let line = Line::from(spans);
+    if cursor {
+        line.style(theme.style(Role::Selected))
+    } else {
+        line
     }
-    head.extend(hidden);
-    head.extend(notes);
-    let top_height = u16::try_from(head.len())
-        .unwrap_or(u16::MAX)
-        .min(body.height);
-    let [top, bottom] =
-        Layout::vertical([Constraint::Length(top_height), Constraint::Min(0)]).areas(body);
-    frame.render_widget(Paragraph::new(head), top);
-    render_diff(view, theme, frame, bottom);
 }
 
 /// The diff of the cursor's file, under a rule naming it.

@@ -117,47 +117,22 @@ impl Fetch {
     /// Asks the daemon (a project's `chat:list` since this revision) and gives back the typed
     /// answer.
     pub async fn call(&self, client: &Client, since: Option<u64>) -> Answer {
-        let list = |project_slug: Option<&String>, scope| ChatList {
-            project_slug: project_slug.cloned(),
-            scope,
-            since: None,
-        };
         match self {
             Fetch::Projects => Answer::Projects(call(client, ProjectList).await),
-            Fetch::AllChats => Answer::Chats(call(client, list(None, ChatScope::Active)).await),
-            Fetch::Chats(slug) => Answer::Chats(
-                call(
-                    client,
-                    ChatList {
-                        since,
-                        ..list(Some(slug), ChatScope::Active)
-                    },
-                )
-                .await,
-            ),
+            Fetch::AllChats => {
+                Answer::Chats(call(client, chat_list(None, ChatScope::Active, None)).await)
+            }
+            Fetch::Chats(slug) => {
+                Answer::Chats(call(client, chat_list(Some(slug), ChatScope::Active, since)).await)
+            }
             Fetch::Archived(slug) => {
-                Answer::Chats(call(client, list(Some(slug), ChatScope::Archived)).await)
+                Answer::Chats(call(client, chat_list(Some(slug), ChatScope::Archived, None)).await)
             }
             Fetch::Usage(scope) => {
                 Answer::Chats(call(client, usage_view::list_request(*scope)).await)
             }
-            Fetch::Transcript(sid) => {
-                let chat = SessionRef {
-                    session_id: sid.clone(),
-                };
-                Answer::Transcript(call(client, ChatTranscript(chat)).await)
-            }
-            Fetch::History => Answer::History(
-                call(
-                    client,
-                    HistoryList {
-                        project_slug: None,
-                        unattended: false,
-                        limit: Some(history::FETCH_LIMIT),
-                    },
-                )
-                .await,
-            ),
+            Fetch::Transcript(sid) => Answer::Transcript(call(client, transcript(sid)).await),
+            Fetch::History => Answer::History(call(client, history_list()).await),
             Fetch::TriggerRuns(id) => {
                 Answer::History(call(client, triggers_view::runs_request(id)).await)
             }
@@ -166,39 +141,19 @@ impl Fetch {
             Fetch::GitStatus {
                 project_slug,
                 scope,
-            } => {
-                let request = GitStatusRequest {
-                    project_slug: project_slug.clone(),
-                    scope: scope.to_git(),
-                };
-                Answer::GitStatus(call(client, request).await)
-            }
+            } => Answer::GitStatus(call(client, git_status(project_slug, scope)).await),
             Fetch::GitDiff {
                 project_slug,
                 scope,
                 path,
-            } => {
-                let request = GitDiffRequest {
-                    project_slug: project_slug.clone(),
-                    scope: scope.to_git(),
-                    path: Some(path.clone()),
-                };
-                Answer::GitDiff(call(client, request).await)
-            }
+            } => Answer::GitDiff(call(client, git_diff(project_slug, scope, path)).await),
             Fetch::Provenance { project_slug, path } => {
                 Answer::Provenance(call(client, file_ref(project_slug, path)).await)
             }
             Fetch::Touched {
                 project_slug,
                 session_id,
-            } => {
-                let request = ProvenanceTouched {
-                    project_slug: project_slug.clone(),
-                    session_id: session_id.clone(),
-                    job_id: None,
-                };
-                Answer::Touched(call(client, request).await)
-            }
+            } => Answer::Touched(call(client, touched(project_slug, session_id)).await),
             Fetch::Blame { project_slug, path } => {
                 Answer::Blame(call(client, ProvenanceBlame(file_ref(project_slug, path))).await)
             }
@@ -206,41 +161,109 @@ impl Fetch {
                 project_slug,
                 path,
                 hidden,
-            } => {
-                let request = FilesList {
-                    project_slug: project_slug.clone(),
-                    path: path.clone(),
-                    hidden: *hidden,
-                    limit: None,
-                };
-                Answer::Listing(call(client, request).await)
-            }
+            } => Answer::Listing(call(client, files_list(project_slug, path, *hidden)).await),
             Fetch::FileText { project_slug, path } => {
-                let request = FilesRead {
-                    project_slug: project_slug.clone(),
-                    path: path.clone(),
-                    max_bytes: Some(browser_view::PREVIEW_BYTES),
-                };
-                Answer::FileText(call(client, request).await)
+                Answer::FileText(call(client, files_read(project_slug, path)).await)
             }
             Fetch::Search(asked) => Answer::Search(call(client, asked.request()).await),
             Fetch::Triggers(project_slug) => {
-                let request = TriggerList {
-                    project_slug: project_slug.clone(),
-                };
-                Answer::Triggers(call(client, request).await)
+                Answer::Triggers(call(client, trigger_list(project_slug.as_ref())).await)
             }
-            Fetch::Overview(slug) => {
-                let project = ProjectRef { slug: slug.clone() };
-                Answer::Overview(call(client, ProjectOverviewRequest(project)).await)
-            }
-            Fetch::Attachment(id) => {
-                let request = AttachmentRef {
-                    attachment_id: id.clone(),
-                };
-                Answer::Attachment(call(client, request).await)
-            }
+            Fetch::Overview(slug) => Answer::Overview(call(client, overview(slug)).await),
+            Fetch::Attachment(id) => Answer::Attachment(call(client, attachment(id)).await),
         }
+    }
+}
+
+/// The `chat:list` request: a project's chats (or every project's) of `scope`, changed since
+/// this revision when one is given.
+fn chat_list(project_slug: Option<&String>, scope: ChatScope, since: Option<u64>) -> ChatList {
+    ChatList {
+        project_slug: project_slug.cloned(),
+        scope,
+        since,
+    }
+}
+
+/// The request for a chat's transcript.
+fn transcript(session_id: &str) -> ChatTranscript {
+    ChatTranscript(SessionRef {
+        session_id: session_id.to_owned(),
+    })
+}
+
+/// The request for every project's recent runs, as many as History shows.
+fn history_list() -> HistoryList {
+    HistoryList {
+        project_slug: None,
+        unattended: false,
+        limit: Some(history::FETCH_LIMIT),
+    }
+}
+
+/// The request for a project's git status in a scope of the Changes view.
+fn git_status(project_slug: &str, scope: &changes::Scope) -> GitStatusRequest {
+    GitStatusRequest {
+        project_slug: project_slug.to_owned(),
+        scope: scope.to_git(),
+    }
+}
+
+/// The request for the diff of one file in a scope of the Changes view.
+fn git_diff(project_slug: &str, scope: &changes::Scope, path: &str) -> GitDiffRequest {
+    GitDiffRequest {
+        project_slug: project_slug.to_owned(),
+        scope: scope.to_git(),
+        path: Some(path.to_owned()),
+    }
+}
+
+/// The request for what a chat read and wrote, per turn.
+fn touched(project_slug: &str, session_id: &str) -> ProvenanceTouched {
+    ProvenanceTouched {
+        project_slug: project_slug.to_owned(),
+        session_id: session_id.to_owned(),
+        job_id: None,
+    }
+}
+
+/// The request for a directory of a project, with or without its hidden files.
+fn files_list(project_slug: &str, path: &str, hidden: bool) -> FilesList {
+    FilesList {
+        project_slug: project_slug.to_owned(),
+        path: path.to_owned(),
+        hidden,
+        limit: None,
+    }
+}
+
+/// The request for the start of a file, as much as the file browser's preview shows.
+fn files_read(project_slug: &str, path: &str) -> FilesRead {
+    FilesRead {
+        project_slug: project_slug.to_owned(),
+        path: path.to_owned(),
+        max_bytes: Some(browser_view::PREVIEW_BYTES),
+    }
+}
+
+/// The request for a project's triggers, or every project's.
+fn trigger_list(project_slug: Option<&String>) -> TriggerList {
+    TriggerList {
+        project_slug: project_slug.cloned(),
+    }
+}
+
+/// The request for a project's overview.
+fn overview(slug: &str) -> ProjectOverviewRequest {
+    ProjectOverviewRequest(ProjectRef {
+        slug: slug.to_owned(),
+    })
+}
+
+/// The request for a kept attachment.
+fn attachment(attachment_id: &str) -> AttachmentRef {
+    AttachmentRef {
+        attachment_id: attachment_id.to_owned(),
     }
 }
 

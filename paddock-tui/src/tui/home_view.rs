@@ -372,43 +372,13 @@ fn page_lines(
     tick: u64,
     width: usize,
 ) -> (Vec<Line<'static>>, Option<usize>) {
-    let dim = theme.style(Role::Dim);
     let ellipsis = theme.glyph("…", "...");
-    let dot = format!(" {} ", theme.glyph("·", "-"));
     let mut lines = Vec::new();
     match &view.overview {
-        Some(o) => {
-            if let Some(summary) = o
-                .project
-                .summary
-                .as_deref()
-                .filter(|s| !s.trim().is_empty())
-            {
-                lines.push(Line::styled(
-                    format!(" {}", summary.trim()),
-                    theme.style(Role::Normal),
-                ));
-            }
-            lines.push(Line::styled(
-                format!(
-                    " {} chat{}{dot}{} running{dot}{} unread",
-                    o.chats,
-                    if o.chats == 1 { "" } else { "s" },
-                    o.running,
-                    o.unread
-                ),
-                theme.style(Role::Normal),
-            ));
-            if let Some(why) = &o.sweep_error {
-                lines.push(Line::styled(
-                    format!(" {} The last sweep failed: {why}", theme.glyph("⚠", "!")),
-                    theme.style(Role::Error),
-                ));
-            }
-        }
+        Some(o) => lines.extend(count_lines(o, theme)),
         None if view.error.is_none() => lines.push(Line::styled(
             format!(" Reading the project's overview{ellipsis}"),
-            dim,
+            theme.style(Role::Dim),
         )),
         None => {}
     }
@@ -426,70 +396,127 @@ fn page_lines(
         lines.push(Line::default());
         lines.push(heading("Running and unread", theme));
         let at = view.cursor.min(listed.len() - 1);
-        let mark = theme.glyph("›", ">");
         for (i, chat) in listed.iter().enumerate() {
-            let (glyph, role) = if chat.running {
-                (theme.spinner(tick), Role::Running)
-            } else {
-                (theme.unread_mark(), Role::Unread)
-            };
-            let title = fit(&clean_title(&chat.title), width.saturating_sub(5), theme);
-            let title_style = if chat.unread {
-                Style::new().add_modifier(Modifier::BOLD)
-            } else {
-                theme.style(Role::Normal)
-            };
-            let line = Line::from(vec![
-                Span::raw(if i == at { mark } else { " " }),
-                Span::styled(glyph, theme.style(role)),
-                Span::raw(" "),
-                Span::styled(title, title_style),
-            ]);
             if i == at {
                 cursor = Some(lines.len());
-                lines.push(line.style(theme.style(Role::Selected)));
-            } else {
-                lines.push(line);
             }
+            lines.push(chat_line(chat, i == at, theme, tick, width));
         }
     }
     let Some(o) = &view.overview else {
         return (wrap_lines(lines, width), cursor);
     };
-    lines.push(Line::default());
-    lines.push(heading("Overview", theme));
-    match &o.overview {
-        Some(text) if !text.trim().is_empty() => {
-            lines.extend(file_lines(text, theme));
-            if o.overview_truncated {
-                lines.push(Line::styled(
-                    format!(" {ellipsis} (cut: OVERVIEW.md is longer)"),
-                    dim,
-                ));
-            }
-        }
-        _ => lines.push(Line::styled(
-            " No OVERVIEW.md yet: the sweeper writes it after a chat's turn.",
-            dim,
-        )),
-    }
-    lines.push(Line::default());
-    lines.push(heading("Recent changes", theme));
-    match &o.changelog {
-        Some(text) if !text.trim().is_empty() => {
-            lines.extend(file_lines(text, theme));
-            if o.changelog_truncated {
-                lines.push(Line::styled(
-                    format!(" {ellipsis} (older entries are in CHANGELOG.md)"),
-                    dim,
-                ));
-            }
-        }
-        _ => lines.push(Line::styled(" No CHANGELOG.md yet.", dim)),
-    }
+    lines.extend(file_section(
+        "Overview",
+        o.overview.as_deref(),
+        o.overview_truncated
+            .then_some("(cut: OVERVIEW.md is longer)"),
+        " No OVERVIEW.md yet: the sweeper writes it after a chat's turn.",
+        theme,
+    ));
+    lines.extend(file_section(
+        "Recent changes",
+        o.changelog.as_deref(),
+        o.changelog_truncated
+            .then_some("(older entries are in CHANGELOG.md)"),
+        " No CHANGELOG.md yet.",
+        theme,
+    ));
     // Wrapping moves the cursor's line down by the wrapped lines above it.
     let (lines, cursor) = wrap_keeping(lines, cursor, width);
     (lines, cursor)
+}
+
+/// The project's summary, its counts of chats, running and unread ones, and a failed sweep.
+fn count_lines(o: &ProjectOverview, theme: &Theme) -> Vec<Line<'static>> {
+    let dot = format!(" {} ", theme.glyph("·", "-"));
+    let mut lines = Vec::new();
+    if let Some(summary) = o
+        .project
+        .summary
+        .as_deref()
+        .filter(|s| !s.trim().is_empty())
+    {
+        lines.push(Line::styled(
+            format!(" {}", summary.trim()),
+            theme.style(Role::Normal),
+        ));
+    }
+    lines.push(Line::styled(
+        format!(
+            " {} chat{}{dot}{} running{dot}{} unread",
+            o.chats,
+            if o.chats == 1 { "" } else { "s" },
+            o.running,
+            o.unread
+        ),
+        theme.style(Role::Normal),
+    ));
+    if let Some(why) = &o.sweep_error {
+        lines.push(Line::styled(
+            format!(" {} The last sweep failed: {why}", theme.glyph("⚠", "!")),
+            theme.style(Role::Error),
+        ));
+    }
+    lines
+}
+
+/// One running or unread chat's line: its spinner or unread mark and its title, marked when
+/// it is under the cursor.
+fn chat_line(
+    chat: &ChatSummary,
+    at_cursor: bool,
+    theme: &Theme,
+    tick: u64,
+    width: usize,
+) -> Line<'static> {
+    let (glyph, role) = if chat.running {
+        (theme.spinner(tick), Role::Running)
+    } else {
+        (theme.unread_mark(), Role::Unread)
+    };
+    let title = fit(&clean_title(&chat.title), width.saturating_sub(5), theme);
+    let title_style = if chat.unread {
+        Style::new().add_modifier(Modifier::BOLD)
+    } else {
+        theme.style(Role::Normal)
+    };
+    let mark = theme.glyph("›", ">");
+    let line = Line::from(vec![
+        Span::raw(if at_cursor { mark } else { " " }),
+        Span::styled(glyph, theme.style(role)),
+        Span::raw(" "),
+        Span::styled(title, title_style),
+    ]);
+    if at_cursor {
+        line.style(theme.style(Role::Selected))
+    } else {
+        line
+    }
+}
+
+/// A blank line and a heading over a curated file's lines, with a note when the file was cut,
+/// or the `missing` line when there is no text.
+fn file_section(
+    title: &str,
+    text: Option<&str>,
+    cut_note: Option<&str>,
+    missing: &'static str,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let dim = theme.style(Role::Dim);
+    let mut lines = vec![Line::default(), heading(title, theme)];
+    match text {
+        Some(text) if !text.trim().is_empty() => {
+            lines.extend(file_lines(text, theme));
+            if let Some(note) = cut_note {
+                let ellipsis = theme.glyph("…", "...");
+                lines.push(Line::styled(format!(" {ellipsis} {note}"), dim));
+            }
+        }
+        _ => lines.push(Line::styled(missing, dim)),
+    }
+    lines
 }
 
 /// Wraps `lines` at `width`, and says where line `at` went.

@@ -48,111 +48,136 @@ impl App {
     /// A command while the tree has the keyboard.
     pub(super) fn on_tree(&mut self, command: Command) -> Option<Action> {
         let subtree = std::mem::take(&mut self.subtree_pending);
+        if self.on_tree_view(command, subtree) {
+            return None;
+        }
+        match command {
+            Command::Open => self.open_or_fold(),
+            Command::Archive => self.update(ChatAction::Archive, subtree),
+            Command::Unarchive => self.update(ChatAction::Unarchive, subtree),
+            Command::Unread => self.update(ChatAction::Unread, subtree),
+            Command::Read => self.update(ChatAction::Read, subtree),
+            Command::Detach => self.update(ChatAction::Detach, subtree),
+            Command::Star => self.star_or_unstar(subtree),
+            Command::Stop => self.stop(subtree),
+            Command::Compose => self.compose(),
+            Command::NewChat => self.new_chat(),
+            Command::Files => self.open_files(),
+            Command::Fork => self.fork(),
+            Command::Continue => self.continue_chat(),
+            other => self.global(other),
+        }
+    }
+
+    /// Does a command that moves the tree's cursor, changes what the tree shows, or only asks
+    /// something first (a delete); false when the command is none of these.
+    fn on_tree_view(&mut self, command: Command, subtree: bool) -> bool {
         let tree = &mut self.tree;
         match command {
             Command::Down => tree.move_by(1),
             Command::Up => tree.move_by(-1),
             Command::PageDown => tree.move_by(isize::try_from(self.page).unwrap_or(10)),
             Command::PageUp => tree.move_by(-isize::try_from(self.page).unwrap_or(10)),
-            // Going to the top is going to what is new: the daemon's order is adopted.
-            Command::Top => {
-                tree.reorder();
-                tree.to_top();
-            }
+            Command::Top => self.go_to_newest(),
             Command::Bottom => tree.to_bottom(),
             Command::Fold => tree.fold_or_parent(),
             Command::Unfold => tree.unfold_or_child(),
             Command::Reorder => tree.reorder(),
-            Command::FlatList => {
-                let flat = !tree.flat();
-                tree.set_flat(flat);
-            }
-            Command::Mark => {
-                tree.toggle_mark();
-            }
+            Command::FlatList => tree.set_flat(!tree.flat()),
+            Command::Mark => _ = tree.toggle_mark(),
             Command::RangeMark => tree.toggle_range(),
-            Command::ClearMarks => {
-                tree.clear_marks();
-                tree.set_filter(None);
-            }
-            Command::NextAttention => {
-                tree.next_attention();
-            }
-            Command::UnattendedOnly => {
-                let on = !tree.unattended_only();
-                tree.set_unattended_only(on);
-            }
-            Command::Filter => {
-                self.filter_input = Some(tree.filter().map(str::to_owned).unwrap_or_default());
-            }
+            Command::ClearMarks => self.clear_marks_and_filter(),
+            Command::NextAttention => _ = tree.next_attention(),
+            Command::UnattendedOnly => tree.set_unattended_only(!tree.unattended_only()),
+            Command::Filter => self.start_filter(),
             Command::Subtree => self.subtree_pending = true,
-            Command::Open => {
-                if let Some(chat) = tree.cursor_chat() {
-                    let (project, sid) = (chat.project_slug.clone(), chat.session_id.clone());
-                    let open = self.open(project, sid);
-                    self.focus = Focus::Chat;
-                    return open;
-                }
-                tree.toggle_fold();
-            }
-            Command::Archive => return self.update(ChatAction::Archive, subtree),
-            Command::Unarchive => return self.update(ChatAction::Unarchive, subtree),
-            Command::Unread => return self.update(ChatAction::Unread, subtree),
-            Command::Read => return self.update(ChatAction::Read, subtree),
-            Command::Detach => return self.update(ChatAction::Detach, subtree),
-            Command::Star => {
-                let all_starred = self
-                    .targets(subtree)
-                    .iter()
-                    .all(|sid| self.find_chat(sid).is_some_and(|c| c.starred));
-                let action = if all_starred {
-                    ChatAction::Unstar
-                } else {
-                    ChatAction::Star
-                };
-                return self.update(action, subtree);
-            }
-            Command::Stop => {
-                let session_ids: Vec<String> = self
-                    .targets(subtree)
-                    .into_iter()
-                    .filter(|sid| self.find_chat(sid).is_some_and(|c| c.running))
-                    .collect();
-                if session_ids.is_empty() {
-                    self.notice = Some("nothing is running there".into());
-                    return None;
-                }
-                return Some(Action::Stop { session_ids });
-            }
-            Command::Compose => {
-                if let Some(chat) = tree.cursor_chat() {
-                    let (project, sid) = (chat.project_slug.clone(), chat.session_id.clone());
-                    let open = self.open(project, sid);
-                    self.focus = Focus::Composer;
-                    return open;
-                }
-                return self.new_chat();
-            }
-            Command::NewChat => return self.new_chat(),
-            Command::Files => return self.open_files(),
-            Command::Fork => return self.fork(),
-            Command::Delete => {
-                self.ask_delete(subtree);
-                return None;
-            }
-            Command::Continue => {
-                let chat = tree.cursor_chat()?;
-                if !chat.interrupted {
-                    self.notice = Some("this chat was not cut short; nothing to continue".into());
-                    return None;
-                }
-                return Some(Action::Continue {
-                    session_id: chat.session_id.clone(),
-                });
-            }
-            other => return self.global(other),
+            Command::Delete => self.ask_delete(subtree),
+            _ => return false,
         }
+        true
+    }
+
+    /// Goes to the top of the tree, which is going to what is new: the daemon's order is
+    /// adopted.
+    fn go_to_newest(&mut self) {
+        self.tree.reorder();
+        self.tree.to_top();
+    }
+
+    /// Unmarks every chat and drops the filter.
+    fn clear_marks_and_filter(&mut self) {
+        self.tree.clear_marks();
+        self.tree.set_filter(None);
+    }
+
+    /// Opens the filter line after `/`, holding the filter the tree has now.
+    fn start_filter(&mut self) {
+        self.filter_input = Some(self.tree.filter().map(str::to_owned).unwrap_or_default());
+    }
+
+    /// Opens the cursor's chat in the chat pane, or folds or unfolds the cursor's row when it
+    /// is not a chat.
+    fn open_or_fold(&mut self) -> Option<Action> {
+        if let Some(chat) = self.tree.cursor_chat() {
+            let (project, sid) = (chat.project_slug.clone(), chat.session_id.clone());
+            let open = self.open(project, sid);
+            self.focus = Focus::Chat;
+            return open;
+        }
+        self.tree.toggle_fold();
         None
+    }
+
+    /// Opens the cursor's chat with the keyboard in its composer, or starts a new chat when the
+    /// cursor is not on a chat.
+    fn compose(&mut self) -> Option<Action> {
+        if let Some(chat) = self.tree.cursor_chat() {
+            let (project, sid) = (chat.project_slug.clone(), chat.session_id.clone());
+            let open = self.open(project, sid);
+            self.focus = Focus::Composer;
+            return open;
+        }
+        self.new_chat()
+    }
+
+    /// Unstars the targets when all of them are starred, else stars them.
+    fn star_or_unstar(&mut self, subtree: bool) -> Option<Action> {
+        let all_starred = self
+            .targets(subtree)
+            .iter()
+            .all(|sid| self.find_chat(sid).is_some_and(|c| c.starred));
+        let action = if all_starred {
+            ChatAction::Unstar
+        } else {
+            ChatAction::Star
+        };
+        self.update(action, subtree)
+    }
+
+    /// Stops the targets that are running, or says nothing is running there.
+    fn stop(&mut self, subtree: bool) -> Option<Action> {
+        let session_ids: Vec<String> = self
+            .targets(subtree)
+            .into_iter()
+            .filter(|sid| self.find_chat(sid).is_some_and(|c| c.running))
+            .collect();
+        if session_ids.is_empty() {
+            self.notice = Some("nothing is running there".into());
+            return None;
+        }
+        Some(Action::Stop { session_ids })
+    }
+
+    /// Continues the cursor's chat when it was cut short, or says there is nothing to continue.
+    fn continue_chat(&mut self) -> Option<Action> {
+        let chat = self.tree.cursor_chat()?;
+        if !chat.interrupted {
+            self.notice = Some("this chat was not cut short; nothing to continue".into());
+            return None;
+        }
+        Some(Action::Continue {
+            session_id: chat.session_id.clone(),
+        })
     }
 
     /// The session ids an action applies to: the marked chats, else the cursor's; with

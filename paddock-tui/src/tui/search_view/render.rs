@@ -64,7 +64,36 @@ pub fn snippet_spans(
     room: usize,
     theme: &Theme,
 ) -> Vec<Span<'static>> {
-    // One char per char of the snippet (so offsets keep their meaning), on one line.
+    let (chars, lit) = lit_chars(snippet, highlights);
+    let cells = snippet_cells(&chars, &lit, theme);
+    let ellipsis = theme.glyph("…", "...");
+    let ell = ellipsis.width();
+    let from = if cells_width(&cells) > room {
+        cut_start(&cells, room, ell)
+    } else {
+        0
+    };
+    let lead = from > 0;
+    let mut budget = room.saturating_sub(if lead { ell } else { 0 });
+    let rest = &cells[from..];
+    let fits = cells_width(rest) <= budget;
+    if !fits {
+        budget = budget.saturating_sub(ell);
+    }
+    let mut spans = Vec::new();
+    if lead {
+        spans.push(Span::styled(ellipsis, theme.style(Role::Dim)));
+    }
+    spans.extend(styled_runs(fitting(rest, budget), theme));
+    if !fits {
+        spans.push(Span::styled(ellipsis, theme.style(Role::Dim)));
+    }
+    spans
+}
+
+/// The snippet's chars on one line (control chars as spaces, one char per char so offsets
+/// keep their meaning), and for each whether a highlight covers it.
+fn lit_chars(snippet: &str, highlights: &[[u32; 2]]) -> (Vec<char>, Vec<bool>) {
     let chars: Vec<char> = snippet
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })
@@ -78,8 +107,12 @@ pub fn snippet_spans(
             *slot = true;
         }
     }
-    // The cells to draw: the snippet's chars (the daemon's `…` as `...` in ASCII), and
-    // brackets around each lit run without color.
+    (chars, lit)
+}
+
+/// The cells to draw, each a char and whether it is highlighted: the snippet's chars (the
+/// daemon's `…` as `...` in ASCII), and brackets around each highlighted run without color.
+fn snippet_cells(chars: &[char], lit: &[bool], theme: &Theme) -> Vec<(char, bool)> {
     let brackets = !theme.color;
     let mut cells: Vec<(char, bool)> = Vec::with_capacity(chars.len() + 4);
     for (i, &c) in chars.iter().enumerate() {
@@ -100,42 +133,42 @@ pub fn snippet_spans(
     if brackets && lit.last().copied().unwrap_or(false) {
         cells.push((']', true));
     }
-    let width = |cells: &[(char, bool)]| -> usize {
-        cells.iter().map(|(c, _)| c.width().unwrap_or(0)).sum()
-    };
-    let ellipsis = theme.glyph("…", "...");
-    let ell = ellipsis.width();
-    let (mut from, mut lead) = (0, false);
-    if width(&cells) > room {
-        // Start early enough to show the first highlight with a quarter of the room before it.
-        let first = cells.iter().position(|(_, on)| *on);
-        let first_end = first.map(|f| {
-            f + cells[f..]
-                .iter()
-                .position(|(_, on)| !*on)
-                .unwrap_or(cells.len() - f)
-        });
-        if let (Some(first), Some(first_end)) = (first, first_end)
-            && width(&cells[..first_end]) + ell > room
-        {
-            let before = room / 4;
-            let mut at = first;
-            while at > 0 && width(&cells[at - 1..first]) <= before {
-                at -= 1;
-            }
-            from = at;
-            lead = at > 0;
+    cells
+}
+
+/// How many columns the cells take.
+fn cells_width(cells: &[(char, bool)]) -> usize {
+    cells.iter().map(|(c, _)| c.width().unwrap_or(0)).sum()
+}
+
+/// Where a snippet too long for `room` starts: early enough to show the first highlight with
+/// a quarter of the room before it, or at its start when the highlight shows from there.
+fn cut_start(cells: &[(char, bool)], room: usize, ell: usize) -> usize {
+    let first = cells.iter().position(|(_, on)| *on);
+    let first_end = first.map(|f| {
+        f + cells[f..]
+            .iter()
+            .position(|(_, on)| !*on)
+            .unwrap_or(cells.len() - f)
+    });
+    if let (Some(first), Some(first_end)) = (first, first_end)
+        && cells_width(&cells[..first_end]) + ell > room
+    {
+        let before = room / 4;
+        let mut at = first;
+        while at > 0 && cells_width(&cells[at - 1..first]) <= before {
+            at -= 1;
         }
+        return at;
     }
-    let mut budget = room.saturating_sub(if lead { ell } else { 0 });
-    let rest = &cells[from..];
-    let fits = width(rest) <= budget;
-    if !fits {
-        budget = budget.saturating_sub(ell);
-    }
+    0
+}
+
+/// The cells from the start that fit in `budget` columns.
+fn fitting(cells: &[(char, bool)], budget: usize) -> Vec<(char, bool)> {
     let mut shown: Vec<(char, bool)> = Vec::new();
     let mut used = 0;
-    for &(c, on) in rest {
+    for &(c, on) in cells {
         let w = c.width().unwrap_or(0);
         if used + w > budget {
             break;
@@ -143,12 +176,14 @@ pub fn snippet_spans(
         shown.push((c, on));
         used += w;
     }
+    shown
+}
+
+/// One span per run of highlighted or plain cells, styled as such.
+fn styled_runs(shown: Vec<(char, bool)>, theme: &Theme) -> Vec<Span<'static>> {
     let normal = theme.style(Role::Normal);
     let lit_style = theme.style(Role::Match);
     let mut spans = Vec::new();
-    if lead {
-        spans.push(Span::styled(ellipsis, theme.style(Role::Dim)));
-    }
     let mut run = String::new();
     let mut run_on = false;
     for (c, on) in shown {
@@ -161,9 +196,6 @@ pub fn snippet_spans(
     }
     if !run.is_empty() {
         spans.push(Span::styled(run, if run_on { lit_style } else { normal }));
-    }
-    if !fits {
-        spans.push(Span::styled(ellipsis, theme.style(Role::Dim)));
     }
     spans
 }

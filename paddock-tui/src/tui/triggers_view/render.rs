@@ -252,121 +252,164 @@ fn body_lines(
     width: usize,
     now: &DateTime<FixedOffset>,
 ) -> (Vec<Line<'static>>, Option<(usize, usize)>) {
-    let dim = theme.style(Role::Dim);
-    let ellipsis = theme.glyph("…", "...");
     if let Some(reason) = &view.error {
-        let key = label_for(Context::Triggers, Command::Refresh).unwrap_or("r");
-        let lines = vec![
-            Line::styled(
-                format!(" The triggers could not be read: {reason}"),
-                theme.style(Role::Error),
-            ),
-            Line::default(),
-            Line::styled(format!(" {key} tries again."), dim),
-        ];
-        return (wrap_lines(lines, width), None);
+        return (wrap_lines(error_lines(reason, theme), width), None);
     }
     let Some(triggers) = &view.triggers else {
+        let ellipsis = theme.glyph("…", "...");
         return (
             vec![Line::styled(
                 format!(" Reading the triggers{ellipsis}"),
-                dim,
+                theme.style(Role::Dim),
             )],
             None,
         );
     };
     if triggers.is_empty() {
-        let mut lines = vec![Line::styled(
-            match view.asked() {
-                Some(slug) => format!(" No triggers in {}.", project_label(&slug)),
-                None => " No triggers in any project.".to_owned(),
-            },
-            theme.style(Role::Normal),
-        )];
-        if view.asked().is_some() {
-            let key = label_for(Context::Triggers, Command::CycleScope).unwrap_or("a");
-            lines.push(Line::styled(format!(" {key} shows every project's."), dim));
-        }
-        return (wrap_lines(lines, width), None);
+        return (wrap_lines(no_triggers_lines(view, theme), width), None);
     }
-    let dot = format!(" {} ", theme.glyph("·", "-"));
-    let cursor_mark = theme.glyph("›", ">");
     let mut lines = Vec::new();
     let mut cursor = None;
     for (i, t) in triggers.iter().enumerate() {
         let start = lines.len();
         let at_cursor = i == view.cursor;
-        let mut head = vec![
-            Span::raw(if at_cursor { cursor_mark } else { " " }),
-            kind_icon(t.spec.kind, theme),
-            Span::raw(" "),
-            Span::styled(t.name.clone(), Style::new().add_modifier(Modifier::BOLD)),
-        ];
-        if view.every {
-            head.push(Span::styled(
-                format!("{dot}{}", project_label(&t.project_slug)),
-                dim,
-            ));
-        }
-        head.push(Span::styled(format!("{dot}{}", session_words(t)), dim));
-        if !t.spec.enabled {
-            head.push(Span::styled(
-                format!("{dot}disabled"),
-                theme.style(Role::Warning),
-            ));
-        }
-        let head = Line::from(head);
         lines.extend(wrap_lines(
-            vec![if at_cursor {
-                head.style(theme.style(Role::Selected))
-            } else {
-                head
-            }],
+            vec![trigger_head(view, t, at_cursor, theme)],
             width,
         ));
-        let mut when = vec![Span::raw(format!("   {}", trigger_when(&t.spec)))];
-        let next = next_fire(t, now);
-        if t.spec.kind == TriggerKind::Schedule && next != "-" {
-            when.push(Span::styled(format!("{dot}next {next}"), dim));
-        }
-        let mut last = vec![Span::raw("   ")];
-        match (&t.last_fire, t.last_status) {
-            (None, None) => last.push(Span::styled("never fired", dim)),
-            (at, status) => {
-                last.push(Span::styled(
-                    match at {
-                        Some(at) => format!("last {} ", short_time(at, now)),
-                        None => "last ".to_owned(),
-                    },
-                    dim,
-                ));
-                if let Some(status) = status {
-                    last.push(Span::styled(
-                        status_name(status),
-                        theme.style(status_role(status)),
-                    ));
-                }
-            }
-        }
-        let mut more = vec![Line::from(when), Line::from(last)];
-        if let Some(problem) = &t.problem {
-            more.push(Line::styled(
-                format!("   ! cannot run: {}", one_line(problem, 200)),
-                theme.style(Role::Error),
-            ));
-        }
-        if at_cursor {
-            more.push(Line::styled(
-                format!("   prompt: {}", one_line(&t.spec.prompt, 200)),
-                dim,
-            ));
-        }
-        lines.extend(wrap_lines(more, width));
+        lines.extend(wrap_lines(trigger_details(t, at_cursor, theme, now), width));
         if at_cursor {
             cursor = Some((start, lines.len()));
         }
     }
     (lines, cursor)
+}
+
+/// The lines saying the triggers could not be read, and which key tries again.
+fn error_lines(reason: &str, theme: &Theme) -> Vec<Line<'static>> {
+    let key = label_for(Context::Triggers, Command::Refresh).unwrap_or("r");
+    vec![
+        Line::styled(
+            format!(" The triggers could not be read: {reason}"),
+            theme.style(Role::Error),
+        ),
+        Line::default(),
+        Line::styled(format!(" {key} tries again."), theme.style(Role::Dim)),
+    ]
+}
+
+/// The lines saying there are no triggers here, and (for one project) which key shows every
+/// project's.
+fn no_triggers_lines(view: &TriggersView, theme: &Theme) -> Vec<Line<'static>> {
+    let mut lines = vec![Line::styled(
+        match view.asked() {
+            Some(slug) => format!(" No triggers in {}.", project_label(&slug)),
+            None => " No triggers in any project.".to_owned(),
+        },
+        theme.style(Role::Normal),
+    )];
+    if view.asked().is_some() {
+        let key = label_for(Context::Triggers, Command::CycleScope).unwrap_or("a");
+        lines.push(Line::styled(
+            format!(" {key} shows every project's."),
+            theme.style(Role::Dim),
+        ));
+    }
+    lines
+}
+
+/// A trigger's first line: its kind, its name, its project (when every project's are listed),
+/// which chat it runs in, and whether it is disabled; marked when it is under the cursor.
+fn trigger_head(
+    view: &TriggersView,
+    t: &TriggerInfo,
+    at_cursor: bool,
+    theme: &Theme,
+) -> Line<'static> {
+    let dim = theme.style(Role::Dim);
+    let dot = format!(" {} ", theme.glyph("·", "-"));
+    let cursor_mark = theme.glyph("›", ">");
+    let mut head = vec![
+        Span::raw(if at_cursor { cursor_mark } else { " " }),
+        kind_icon(t.spec.kind, theme),
+        Span::raw(" "),
+        Span::styled(t.name.clone(), Style::new().add_modifier(Modifier::BOLD)),
+    ];
+    if view.every {
+        head.push(Span::styled(
+            format!("{dot}{}", project_label(&t.project_slug)),
+            dim,
+        ));
+    }
+    head.push(Span::styled(format!("{dot}{}", session_words(t)), dim));
+    if !t.spec.enabled {
+        head.push(Span::styled(
+            format!("{dot}disabled"),
+            theme.style(Role::Warning),
+        ));
+    }
+    let head = Line::from(head);
+    if at_cursor {
+        head.style(theme.style(Role::Selected))
+    } else {
+        head
+    }
+}
+
+/// The lines under a trigger's first one: when it fires (and next, for a schedule), how it last
+/// fired, why it cannot run, and its prompt when it is under the cursor.
+fn trigger_details(
+    t: &TriggerInfo,
+    at_cursor: bool,
+    theme: &Theme,
+    now: &DateTime<FixedOffset>,
+) -> Vec<Line<'static>> {
+    let dim = theme.style(Role::Dim);
+    let dot = format!(" {} ", theme.glyph("·", "-"));
+    let mut when = vec![Span::raw(format!("   {}", trigger_when(&t.spec)))];
+    let next = next_fire(t, now);
+    if t.spec.kind == TriggerKind::Schedule && next != "-" {
+        when.push(Span::styled(format!("{dot}next {next}"), dim));
+    }
+    let mut more = vec![Line::from(when), last_fire_line(t, theme, now)];
+    if let Some(problem) = &t.problem {
+        more.push(Line::styled(
+            format!("   ! cannot run: {}", one_line(problem, 200)),
+            theme.style(Role::Error),
+        ));
+    }
+    if at_cursor {
+        more.push(Line::styled(
+            format!("   prompt: {}", one_line(&t.spec.prompt, 200)),
+            dim,
+        ));
+    }
+    more
+}
+
+/// When a trigger last fired and how that run ended, or that it never fired.
+fn last_fire_line(t: &TriggerInfo, theme: &Theme, now: &DateTime<FixedOffset>) -> Line<'static> {
+    let dim = theme.style(Role::Dim);
+    let mut last = vec![Span::raw("   ")];
+    match (&t.last_fire, t.last_status) {
+        (None, None) => last.push(Span::styled("never fired", dim)),
+        (at, status) => {
+            last.push(Span::styled(
+                match at {
+                    Some(at) => format!("last {} ", short_time(at, now)),
+                    None => "last ".to_owned(),
+                },
+                dim,
+            ));
+            if let Some(status) = status {
+                last.push(Span::styled(
+                    status_name(status),
+                    theme.style(status_role(status)),
+                ));
+            }
+        }
+    }
+    Line::from(last)
 }
 
 /// A trigger's runs, newest first, and the cursor's line.
