@@ -1,0 +1,238 @@
+//! Carrying out one request: a table from each request to the code that answers it. A
+//! request that starts a turn is answered through the hub (its `Sent` travels ahead of the
+//! turn's frames), so it has no answer here unless it is refused.
+
+use paddock_proto::{
+    Attachment, Cancelled, ChatCommand, ChatList, ChatSend, Chats, ErrorBody, ErrorCode, Outcome,
+    Projects, Reply, Request, SessionRef,
+};
+
+use super::Connection;
+use crate::handles::Daemon;
+use crate::runner::TurnRequest;
+
+/// The answer to a request that starts a turn: none when it started (the hub answers), the
+/// refusal when it did not.
+fn refusal(started: Result<(), ErrorBody>) -> Option<Outcome> {
+    started.err().map(Outcome::Err)
+}
+
+impl Connection {
+    /// Carries out a request. `None` when the response travels through the hub instead
+    /// (so it is ordered with the frames that follow it).
+    pub(super) async fn dispatch(&mut self, id: u64, request: Request) -> Option<Outcome> {
+        let d = self.d.clone();
+        let result: Result<Reply, ErrorBody> = match request {
+            Request::Hello(hello) => {
+                self.hello(id, hello).await;
+                return None;
+            }
+            Request::Ping => Ok(Reply::Pong),
+            Request::ChatSend(send) => return refusal(self.send_turn(id, send).await),
+            Request::ChatCommand(cmd) => return refusal(self.run_command(id, cmd).await),
+            Request::ChatCancel(c) => {
+                let was_running = d.runner.cancel(c.session_id, c.job_id).await;
+                Ok(Reply::Cancelled(Cancelled { was_running }))
+            }
+            Request::ChatSubscribe(s) => {
+                d.hub
+                    .subscribe(self.id, s.session_id, s.want_replay, s.last_seq, Some(id))
+                    .await;
+                return None;
+            }
+            Request::ChatUnsubscribe(s) => {
+                d.hub.unsubscribe(self.id, s.session_id).await;
+                Ok(Reply::Ack)
+            }
+            Request::ChatSetQueue(q) => crate::chats::set_queue(&d, q).await.map(|()| Reply::Ack),
+            Request::ChatContinue(c) => return refusal(self.continue_turn(id, c).await),
+            Request::ChatList(list) => self.list_chats(list).await.map(Reply::Chats),
+            Request::ChatResolve(r) => crate::chats::resolve(&d, r).await.map(Reply::Resolved),
+            Request::ChatTranscript(s) => crate::chats::transcript(&d, &self.user, &s.session_id)
+                .await
+                .map(|t| Reply::Transcript(Box::new(t))),
+            Request::ChatUpdate(u) => crate::chats::update(&d, &self.user, u)
+                .await
+                .map(Reply::Updated),
+            Request::ChatDelete(ids) => crate::chats::delete(&d, ids.session_ids)
+                .await
+                .map(Reply::Updated),
+            Request::ChatFork(f) => crate::chats::fork(&d, f).await.map(Reply::Forked),
+            Request::ChatImport(i) => crate::chats::import(&d, &self.user, i)
+                .await
+                .map(Reply::Imported),
+            Request::HistoryList(h) => crate::history::list(&d.state, &d.projects, &self.user, h)
+                .await
+                .map(Reply::History),
+            Request::TriggerList(r) => crate::triggers::list(&d, r).await.map(Reply::Triggers),
+            Request::TriggerSet(r) => crate::triggers::set(&d, *r)
+                .await
+                .map(|t| Reply::Trigger(Box::new(t))),
+            Request::TriggerRemove(r) => crate::triggers::remove(&d, r).await.map(|()| Reply::Ack),
+            Request::TriggerFire(r) => crate::triggers::fire(&d, r).await.map(Reply::Fired),
+            Request::AttachmentGet(r) => {
+                attachment(&d, r.attachment_id).await.map(Reply::Attachment)
+            }
+            Request::Search(r) => crate::chats::search::search(&d, r)
+                .await
+                .map(Reply::SearchResults),
+            Request::NotificationsSubscribe => {
+                d.hub.notify(self.id).await;
+                Ok(Reply::Ack)
+            }
+            Request::ApprovalList => Ok(Reply::Approvals(paddock_proto::Approvals {
+                approvals: d.state.approvals.list(),
+            })),
+            Request::ApprovalAnswer(a) => {
+                crate::approvals::answer_request(&d.state.approvals, &d.projects, &d.hub, a)
+                    .await
+                    .map(Reply::Updated)
+            }
+            Request::AgentTools(a) => crate::agent::list_tools(&d, &a).map(Reply::AgentTools),
+            Request::AgentCall(c) => crate::agent::call(&d, c).await.map(Reply::AgentResult),
+            Request::ProvenanceFile(r) => crate::files::provenance::file(&d, r)
+                .await
+                .map(|p| Reply::Provenance(Box::new(p))),
+            Request::ProvenanceTouched(r) => crate::files::touched::touched(&d, r)
+                .await
+                .map(Reply::Touched),
+            Request::ProvenanceBlame(r) => crate::files::blame::blame(&d, r)
+                .await
+                .map(|b| Reply::Blame(Box::new(b))),
+            Request::GitStatus(r) => crate::git::status(&d, &self.user, r)
+                .await
+                .map(Reply::GitStatus),
+            Request::GitDiff(r) => crate::git::diff(&d, &self.user, r)
+                .await
+                .map(Reply::GitDiff),
+            Request::GitCommit(r) => crate::git::commit(&d, &self.user, r)
+                .await
+                .map(Reply::GitCommitted),
+            Request::GitPush(r) => crate::git::push(&d, r).await.map(Reply::GitPushed),
+            Request::FilesList(r) => crate::files::list(&d, r).await.map(Reply::FileListing),
+            Request::FilesRead(r) => crate::files::read(&d, r).await.map(Reply::FileText),
+            Request::HistorySeen => crate::history::seen(&d.state, &self.user)
+                .await
+                .map(|()| Reply::Ack),
+            Request::ProjectList => project_list(&d).map(Reply::Projects),
+            Request::ProjectCreate(p) => {
+                crate::project_ops::create(&d, p).await.map(Reply::Project)
+            }
+            Request::ProjectUpdate(u) => {
+                crate::project_ops::update(&d, u).await.map(Reply::Project)
+            }
+            Request::ProjectDelete(r) => crate::project_ops::delete(&d, r)
+                .await
+                .map(Reply::ProjectDeleted),
+            Request::ProjectPromote(r) => {
+                crate::project_ops::promote(&d, r).await.map(Reply::Project)
+            }
+            Request::ProjectOverviewRequest(r) => crate::project_ops::overview(&d, &self.user, r)
+                .await
+                .map(|o| Reply::ProjectOverview(Box::new(o))),
+            Request::DaemonStatus => Ok(Reply::Status(d.status().await)),
+            Request::DaemonInfo => Ok(Reply::Info(Box::new(
+                crate::info::gather(&d.cfg, Some(std::process::id())).await,
+            ))),
+            Request::DaemonShutdown => {
+                tracing::info!(client = self.id, user = %self.user, "shutdown requested");
+                d.shutdown.cancel();
+                Ok(Reply::Ack)
+            }
+        };
+        Some(match result {
+            Ok(r) => Outcome::Ok(r),
+            Err(e) => Outcome::Err(e),
+        })
+    }
+
+    /// `chat:send`: the project, the attachments kept and listed in front of the message, the
+    /// curated context a new chat may start from, then the turn.
+    async fn send_turn(&self, id: u64, send: ChatSend) -> Result<(), ErrorBody> {
+        let d = &self.d;
+        let project = d.project(&send.project_slug).await?;
+        let message = if send.attachments.is_empty() {
+            send.message
+        } else {
+            let (data_dir, limits) = (d.cfg.data_dir.clone(), d.cfg.attachments.clone());
+            let private = d.cfg.private_state();
+            let uploads = send.attachments;
+            let stored = tokio::task::spawn_blocking(move || {
+                crate::attachments::store(&data_dir, &limits, &private, &uploads)
+            })
+            .await
+            .map_err(|e| internal("keeping the attachments", &e))??;
+            crate::attachments::wrap(&stored, &send.message)
+        };
+        let message = if send.preload_context && send.session_id.is_none() {
+            crate::preload::compose(&project.meta_dir, &message)
+        } else {
+            message
+        };
+        let turn = TurnRequest::new(project, send.session_id, message)
+            .model(send.model)
+            .asked_by(self.id, id);
+        d.runner.send(turn).await?;
+        Ok(())
+    }
+
+    /// `chat:command`: a slash command, as a turn of the chat.
+    async fn run_command(&self, id: u64, cmd: ChatCommand) -> Result<(), ErrorBody> {
+        let project = self.d.project(&cmd.project_slug).await?;
+        let turn =
+            TurnRequest::new(project, Some(cmd.session_id), cmd.command).asked_by(self.id, id);
+        self.d.runner.send(turn).await?;
+        Ok(())
+    }
+
+    /// `chat:continue`: the recovery prompt for an interrupted turn, when the daemon offers it.
+    async fn continue_turn(&self, id: u64, c: SessionRef) -> Result<(), ErrorBody> {
+        let d = &self.d;
+        if !d.cfg.recovery_surface {
+            return Err(ErrorBody::new(
+                ErrorCode::InvalidArgument,
+                "chat:continue is turned off on this daemon (recovery_surface = false, PADDOCK_RECOVERY_SURFACE); send the chat a message instead",
+            ));
+        }
+        let running = crate::chats::running_sessions(d).await;
+        let (project, _) = crate::chats::locate(d, &c.session_id, &running).await?;
+        let turn = TurnRequest::continuing(project, c.session_id).asked_by(self.id, id);
+        d.runner.send(turn).await?;
+        Ok(())
+    }
+
+    /// `chat:list`: the rows, or what changed since the revision the client has.
+    async fn list_chats(&self, list: ChatList) -> Result<Chats, ErrorBody> {
+        let slug = list.project_slug.as_deref();
+        let chats = crate::chats::list(&self.d, &self.user, slug, list.scope).await?;
+        Ok(self
+            .d
+            .state
+            .listings
+            .answer(&self.user, slug, list.scope, list.since, chats))
+    }
+}
+
+/// `attachment:get`, read on the blocking pool.
+async fn attachment(d: &Daemon, attachment_id: String) -> Result<Attachment, ErrorBody> {
+    let data_dir = d.cfg.data_dir.clone();
+    tokio::task::spawn_blocking(move || crate::attachments::get(&data_dir, &attachment_id))
+        .await
+        .map_err(|e| internal("reading the attachment", &e))?
+}
+
+/// `project:list`: every project, the root workspace first.
+fn project_list(d: &Daemon) -> Result<Projects, ErrorBody> {
+    let projects = d.projects.list().map_err(crate::handles::project_error)?;
+    Ok(Projects {
+        projects: projects
+            .iter()
+            .map(crate::projects::Project::info)
+            .collect(),
+    })
+}
+
+/// A blocking job that did not finish (it panicked or was cancelled at shutdown).
+fn internal(what: &str, e: &tokio::task::JoinError) -> ErrorBody {
+    ErrorBody::new(ErrorCode::Internal, format!("{what} failed: {e}"))
+}
