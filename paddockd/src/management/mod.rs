@@ -452,27 +452,10 @@ async fn respond<S>(
 where
     S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
 {
-    let len = match head.body() {
-        Ok(BodyLength::Exactly(n)) => Some(n),
-        Ok(BodyLength::None) => None,
-        Err(status) => {
-            let why = if status == Status::NOT_IMPLEMENTED {
-                "Transfer-Encoding is not supported: send the body with a Content-Length\n"
-            } else {
-                "a malformed Content-Length\n"
-            };
-            return (Response::text(status, why), false);
-        }
+    let len = match body_length(head) {
+        Ok(len) => len,
+        Err(refused) => return (refused, false),
     };
-    if len.is_some_and(|n| n > MAX_BODY_BYTES) {
-        return (
-            Response::text(
-                Status::PAYLOAD_TOO_LARGE,
-                format!("a request body may be at most {MAX_BODY_BYTES} bytes\n"),
-            ),
-            false,
-        );
-    }
     // Read the body whatever the verdict, so the connection stays in step.
     let body = tokio::select! {
         () = evicted(place) => {
@@ -493,103 +476,12 @@ where
             return (Response::text(status, format!("{e}\n")), false);
         }
     };
-    if head.path != PATH {
-        return (
-            Response::text(
-                Status::NOT_FOUND,
-                format!("not found: the management endpoint is POST {PATH}\n"),
-            ),
-            true,
-        );
-    }
-    let from = match transport(peer.ip(), head, &gate.trusted) {
-        Transport::Secure { client } => client,
-        Transport::Plaintext { spoofed } => {
-            tracing::warn!(%peer, "management request refused: plaintext from another machine (a token would cross the network in the clear)");
-            let why = if spoofed {
-                format!(
-                    "HTTPS required: X-Forwarded-Proto was ignored because {} is not a trusted proxy; if it is your TLS-terminating proxy, add it to mcp_trusted_proxies in paddockd's config file\n",
-                    peer.ip()
-                )
-            } else {
-                "HTTPS required: from another machine, reach this endpoint through a TLS-terminating proxy listed in mcp_trusted_proxies (which sends X-Forwarded-Proto: https), or over loopback (an ssh tunnel)\n".to_owned()
-            };
-            return (Response::text(Status::FORBIDDEN, why), true);
-        }
+    let (client, from) = match authenticate(head, peer, gate) {
+        Ok(who) => who,
+        Err(refused) => return (refused, true),
     };
-    if !same_origin(head) {
-        tracing::warn!(%from, "management request refused: a browser page from another origin");
-        return (
-            Response::text(
-                Status::FORBIDDEN,
-                "a browser page may call this endpoint only from the origin it is served on\n",
-            ),
-            true,
-        );
-    }
-    let Some(client) = bearer(head).and_then(|t| gate.client(t)) else {
-        let why = if bearer(head).is_some() {
-            tracing::warn!(%from, "management request refused: a token no client has");
-            "wrong token: use the token of one of the [mcp_clients.NAME] in paddockd's config file\n"
-        } else {
-            "a token is needed: send `Authorization: Bearer TOKEN` with a token of one of the [mcp_clients.NAME] in paddockd's config file\n"
-        };
-        return (
-            Response::text(Status::UNAUTHORIZED, why)
-                .with_header("WWW-Authenticate", "Bearer realm=\"paddockd\""),
-            true,
-        );
-    };
-    if head.method != "POST" {
-        return (
-            Response::text(
-                Status::METHOD_NOT_ALLOWED,
-                format!(
-                    "{} is not served: POST JSON-RPC to {PATH} (no event stream, no sessions)\n",
-                    head.method
-                ),
-            )
-            .with_header("Allow", "POST"),
-            true,
-        );
-    }
-    if len.is_none() {
-        return (
-            Response::text(
-                Status::LENGTH_REQUIRED,
-                "send the JSON-RPC body with a Content-Length\n",
-            ),
-            true,
-        );
-    }
-    if let Some(ct) = head.header("content-type")
-        && !ct
-            .split(';')
-            .next()
-            .is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"))
-    {
-        return (
-            Response::text(
-                Status::UNSUPPORTED_MEDIA_TYPE,
-                "the body must be JSON (Content-Type: application/json)\n",
-            ),
-            true,
-        );
-    }
-    if let Some(v) = head.header("mcp-protocol-version")
-        && !rpc::supported_version(v)
-    {
-        return (
-            Response::text(
-                Status::BAD_REQUEST,
-                format!(
-                    "MCP-Protocol-Version {:?} is not supported; this server speaks {}\n",
-                    v.trim(),
-                    crate::mcp::SUPPORTED_PROTOCOL_VERSIONS.join(", ")
-                ),
-            ),
-            true,
-        );
+    if let Err(refused) = check_call(head, len) {
+        return (refused, true);
     }
     // Authenticated: no longer one of the waiting, and served once a slot is free.
     drop(place.take());
@@ -618,6 +510,123 @@ where
             (Response::json(status, body), true)
         }
     }
+}
+
+/// How long the body is (`None`: there is none), or why it will not be read: a body without
+/// a Content-Length, a malformed one, or one over [`MAX_BODY_BYTES`].
+fn body_length(head: &Head) -> Result<Option<usize>, Response> {
+    let len = match head.body() {
+        Ok(BodyLength::Exactly(n)) => Some(n),
+        Ok(BodyLength::None) => None,
+        Err(status) => {
+            let why = if status == Status::NOT_IMPLEMENTED {
+                "Transfer-Encoding is not supported: send the body with a Content-Length\n"
+            } else {
+                "a malformed Content-Length\n"
+            };
+            return Err(Response::text(status, why));
+        }
+    };
+    if len.is_some_and(|n| n > MAX_BODY_BYTES) {
+        return Err(Response::text(
+            Status::PAYLOAD_TOO_LARGE,
+            format!("a request body may be at most {MAX_BODY_BYTES} bytes\n"),
+        ));
+    }
+    Ok(len)
+}
+
+/// Which client asks, and from where, or why it is refused: another path, plaintext from
+/// another machine, a page of another origin, a missing or unknown token.
+fn authenticate<'g>(
+    head: &Head,
+    peer: SocketAddr,
+    gate: &'g Gate,
+) -> Result<(&'g str, IpAddr), Response> {
+    if head.path != PATH {
+        return Err(Response::text(
+            Status::NOT_FOUND,
+            format!("not found: the management endpoint is POST {PATH}\n"),
+        ));
+    }
+    let from = match transport(peer.ip(), head, &gate.trusted) {
+        Transport::Secure { client } => client,
+        Transport::Plaintext { spoofed } => {
+            tracing::warn!(%peer, "management request refused: plaintext from another machine (a token would cross the network in the clear)");
+            let why = if spoofed {
+                format!(
+                    "HTTPS required: X-Forwarded-Proto was ignored because {} is not a trusted proxy; if it is your TLS-terminating proxy, add it to mcp_trusted_proxies in paddockd's config file\n",
+                    peer.ip()
+                )
+            } else {
+                "HTTPS required: from another machine, reach this endpoint through a TLS-terminating proxy listed in mcp_trusted_proxies (which sends X-Forwarded-Proto: https), or over loopback (an ssh tunnel)\n".to_owned()
+            };
+            return Err(Response::text(Status::FORBIDDEN, why));
+        }
+    };
+    if !same_origin(head) {
+        tracing::warn!(%from, "management request refused: a browser page from another origin");
+        return Err(Response::text(
+            Status::FORBIDDEN,
+            "a browser page may call this endpoint only from the origin it is served on\n",
+        ));
+    }
+    let Some(client) = bearer(head).and_then(|t| gate.client(t)) else {
+        let why = if bearer(head).is_some() {
+            tracing::warn!(%from, "management request refused: a token no client has");
+            "wrong token: use the token of one of the [mcp_clients.NAME] in paddockd's config file\n"
+        } else {
+            "a token is needed: send `Authorization: Bearer TOKEN` with a token of one of the [mcp_clients.NAME] in paddockd's config file\n"
+        };
+        return Err(Response::text(Status::UNAUTHORIZED, why)
+            .with_header("WWW-Authenticate", "Bearer realm=\"paddockd\""));
+    };
+    Ok((client, from))
+}
+
+/// Why an authenticated request is not a JSON-RPC call this endpoint serves: not a POST, no
+/// Content-Length, not JSON, or an MCP protocol version it does not speak.
+fn check_call(head: &Head, len: Option<usize>) -> Result<(), Response> {
+    if head.method != "POST" {
+        return Err(Response::text(
+            Status::METHOD_NOT_ALLOWED,
+            format!(
+                "{} is not served: POST JSON-RPC to {PATH} (no event stream, no sessions)\n",
+                head.method
+            ),
+        )
+        .with_header("Allow", "POST"));
+    }
+    if len.is_none() {
+        return Err(Response::text(
+            Status::LENGTH_REQUIRED,
+            "send the JSON-RPC body with a Content-Length\n",
+        ));
+    }
+    if let Some(ct) = head.header("content-type")
+        && !ct
+            .split(';')
+            .next()
+            .is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"))
+    {
+        return Err(Response::text(
+            Status::UNSUPPORTED_MEDIA_TYPE,
+            "the body must be JSON (Content-Type: application/json)\n",
+        ));
+    }
+    if let Some(v) = head.header("mcp-protocol-version")
+        && !rpc::supported_version(v)
+    {
+        return Err(Response::text(
+            Status::BAD_REQUEST,
+            format!(
+                "MCP-Protocol-Version {:?} is not supported; this server speaks {}\n",
+                v.trim(),
+                crate::mcp::SUPPORTED_PROTOCOL_VERSIONS.join(", ")
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Logs the slugs in a client's `projects` or `deny_projects` that name no project (yet): not
