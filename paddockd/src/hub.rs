@@ -88,19 +88,22 @@ pub struct HubSnapshot {
     pub watched: HashSet<String>,
 }
 
+/// A client asks for a chat's frames.
+struct Subscription {
+    client: ClientId,
+    session_id: String,
+    want_replay: bool,
+    last_seq: Option<u64>,
+    /// Answer this request id with `Subscribed` ahead of the replay.
+    request_id: Option<RequestId>,
+    /// A line to deliver ahead of everything else (the `Sent` reply of a `chat:send`).
+    preface: Option<Line>,
+}
+
 enum Command {
     Register(ClientSink),
     Unregister(ClientId),
-    Subscribe {
-        client: ClientId,
-        session_id: String,
-        want_replay: bool,
-        last_seq: Option<u64>,
-        /// Answer this request id with `Subscribed` ahead of the replay.
-        request_id: Option<RequestId>,
-        /// A line to deliver ahead of everything else (the `Sent` reply of a `chat:send`).
-        preface: Option<Line>,
-    },
+    Subscribe(Subscription),
     Unsubscribe {
         client: ClientId,
         session_id: String,
@@ -181,14 +184,14 @@ impl Hub {
         last_seq: Option<u64>,
         request_id: Option<RequestId>,
     ) {
-        self.send(Command::Subscribe {
+        self.send(Command::Subscribe(Subscription {
             client,
             session_id,
             want_replay,
             last_seq,
             request_id,
             preface: None,
-        })
+        }))
         .await;
     }
 
@@ -209,14 +212,14 @@ impl Hub {
                     queued: asker.queued,
                 })),
             }));
-            self.send(Command::Subscribe {
+            self.send(Command::Subscribe(Subscription {
                 client: asker.client,
                 session_id: turn.session_id.to_owned(),
                 want_replay: false,
                 last_seq: None,
                 request_id: None,
                 preface: paddock_proto::encode(&sent).ok().map(Arc::from),
-            })
+            }))
             .await;
         }
         self.send(Command::StartTurn {

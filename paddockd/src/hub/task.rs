@@ -8,14 +8,15 @@ use std::collections::{BTreeMap, BinaryHeap, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
 use paddock_proto::{
-    Active, ChatEvent, ControlMessage, HubFrame, Outcome, Reply, RequestId, Response, Resync,
-    ResyncReason, Routing, ServerMessage, Subscribed,
+    Active, ChatEvent, ControlMessage, HubFrame, Outcome, Reply, Response, Resync, ResyncReason,
+    Routing, ServerMessage, Subscribed,
 };
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use super::{
-    ATTENTION_MEMORY, ClientId, ClientSink, Command, HubLimits, HubSnapshot, Line, TurnInfo,
+    ATTENTION_MEMORY, ClientId, ClientSink, Command, HubLimits, HubSnapshot, Line, Subscription,
+    TurnInfo,
 };
 
 struct Turn {
@@ -86,21 +87,7 @@ impl HubTask {
         match cmd {
             Command::Register(sink) => self.register(sink),
             Command::Unregister(id) => self.drop_client(id),
-            Command::Subscribe {
-                client,
-                session_id,
-                want_replay,
-                last_seq,
-                request_id,
-                preface,
-            } => self.subscribe(
-                client,
-                session_id,
-                want_replay,
-                last_seq,
-                request_id,
-                preface,
-            ),
+            Command::Subscribe(subscription) => self.subscribe(subscription),
             Command::Unsubscribe { client, session_id } => {
                 if let Some(s) = self.sessions.get_mut(&session_id) {
                     s.subscribers.remove(&client);
@@ -268,15 +255,15 @@ impl HubTask {
         }
     }
 
-    fn subscribe(
-        &mut self,
-        client: ClientId,
-        session_id: String,
-        want_replay: bool,
-        last_seq: Option<u64>,
-        request_id: Option<RequestId>,
-        preface: Option<Line>,
-    ) {
+    fn subscribe(&mut self, subscription: Subscription) {
+        let Subscription {
+            client,
+            session_id,
+            want_replay,
+            last_seq,
+            request_id,
+            preface,
+        } = subscription;
         if !self.clients.contains_key(&client) {
             return;
         }
