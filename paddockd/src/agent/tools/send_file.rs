@@ -78,51 +78,12 @@ pub(super) fn arg_or<'a>(args: &'a Value, key: &str, alias: &str) -> Option<&'a 
 /// `send_file`: an inline file (`content`) or a real one (`file_path`, alias `path`), kept as
 /// a snapshot in the attachment store and shown in the chat as a notice.
 pub(super) async fn send_file(d: &Daemon, who: &Identity, args: &Value) -> Result<String, String> {
-    let content = arg(args, "content");
-    let file_path = arg_or(args, "file_path", "path");
     let filename = arg_or(args, "filename", "name");
     let message = arg(args, "message")
         .map(str::trim)
         .filter(|m| !m.is_empty());
-    let kind_arg = match arg(args, "kind").map(str::trim).filter(|k| !k.is_empty()) {
-        None => None,
-        Some(k) => Some(
-            SEND_FILE_KINDS
-                .into_iter()
-                .find(|known| *known == k)
-                .ok_or_else(|| {
-                    format!("kind {k:?} is not one of {}", SEND_FILE_KINDS.join(", "))
-                })?,
-        ),
-    };
-    let (shown, bytes, source) = match (content, file_path) {
-        (Some(content), _) => {
-            let shown = filename.unwrap_or("snippet.txt").to_owned();
-            if content.len() as u64 > SEND_FILE_MAX {
-                return Err(format!(
-                    "the content is {} bytes; send_file shows files up to {SEND_FILE_MAX} bytes",
-                    content.len()
-                ));
-            }
-            let kind = kind_arg.unwrap_or_else(|| infer_kind(&shown));
-            if matches!(kind, "image" | "video" | "pdf") {
-                return Err(format!(
-                    "inline content cannot be a {kind}; save it to a file and pass file_path"
-                ));
-            }
-            (shown, content.as_bytes().to_vec(), "inline")
-        }
-        (None, Some(raw)) => {
-            let bytes = read_real_file(d, who, raw)?;
-            (filename.unwrap_or(raw).to_owned(), bytes, "file")
-        }
-        (None, None) => {
-            return Err(
-                "send_file needs either content (an inline file, with a filename) or file_path (a real file)"
-                    .into(),
-            );
-        }
-    };
+    let kind_arg = kind_asked(args)?;
+    let (shown, bytes, source) = what_to_show(d, who, args, filename, kind_arg)?;
     let kind = kind_arg.unwrap_or_else(|| infer_kind(&shown));
     let language = (kind == "code")
         .then(|| {
@@ -134,46 +95,8 @@ pub(super) async fn send_file(d: &Daemon, who: &Identity, args: &Value) -> Resul
         })
         .flatten();
     let size = bytes.len();
-    // An immutable snapshot of what was shown, for `paddock attachment` and the TUI.
-    let folder = crate::attachments::dir(&d.cfg.data_dir);
-    let snapshot = crate::fsutil::create_private_dir(&folder)
-        .map_err(|e| format!("cannot keep a snapshot of {shown}: {e}"))
-        .and_then(|()| {
-            let base = std::path::Path::new(&shown)
-                .file_name()
-                .and_then(|n| n.to_str())
-                .unwrap_or(&shown);
-            crate::attachments::keep(&folder, base, &bytes).map_err(|e| e.message)
-        })?;
-    // The first line names the file and its snapshot (clients read it); then the note, then
-    // a text file's first lines, or nothing for anything else.
-    let note: String = message
-        .map(|m| m.lines().map(|l| format!("> {l}\n")).collect())
-        .unwrap_or_default();
-    let media = matches!(kind, "image" | "video" | "pdf");
-    let notice = match String::from_utf8(bytes) {
-        Ok(text) if !media => {
-            let total = text.lines().count();
-            let mut head: Vec<&str> = text.lines().take(SEND_FILE_LINES).collect();
-            let more = total.saturating_sub(head.len());
-            let tail = format!("… {more} more lines");
-            if more > 0 {
-                head.push(&tail);
-            }
-            format!(
-                "file {shown} ({size} bytes, snapshot {}):\n{note}{}",
-                snapshot.id,
-                head.join("\n")
-            )
-        }
-        text => format!(
-            "file {shown} ({size} bytes, {}, snapshot {})\n{note}",
-            if text.is_ok() { kind } else { "binary" },
-            snapshot.id
-        )
-        .trim_end()
-        .to_owned(),
-    };
+    let snapshot = keep_snapshot(d, &shown, &bytes)?;
+    let notice = notice_of(&shown, kind, &snapshot.id, message, bytes);
     d.hub
         .emit(
             &who.session_id,
@@ -198,6 +121,110 @@ pub(super) async fn send_file(d: &Daemon, who: &Identity, args: &Value) -> Resul
         result["message"] = json!(message);
     }
     Ok(result.to_string())
+}
+
+/// The renderer the call asked for, if it named one (a known one).
+fn kind_asked(args: &Value) -> Result<Option<&'static str>, String> {
+    match arg(args, "kind").map(str::trim).filter(|k| !k.is_empty()) {
+        None => Ok(None),
+        Some(k) => SEND_FILE_KINDS
+            .into_iter()
+            .find(|known| *known == k)
+            .map(Some)
+            .ok_or_else(|| format!("kind {k:?} is not one of {}", SEND_FILE_KINDS.join(", "))),
+    }
+}
+
+/// The name shown, the bytes and where they came from (`inline` or `file`): the call's
+/// `content`, or the real file it names, within the size limit.
+fn what_to_show(
+    d: &Daemon,
+    who: &Identity,
+    args: &Value,
+    filename: Option<&str>,
+    kind_arg: Option<&'static str>,
+) -> Result<(String, Vec<u8>, &'static str), String> {
+    match (arg(args, "content"), arg_or(args, "file_path", "path")) {
+        (Some(content), _) => {
+            let shown = filename.unwrap_or("snippet.txt").to_owned();
+            if content.len() as u64 > SEND_FILE_MAX {
+                return Err(format!(
+                    "the content is {} bytes; send_file shows files up to {SEND_FILE_MAX} bytes",
+                    content.len()
+                ));
+            }
+            let kind = kind_arg.unwrap_or_else(|| infer_kind(&shown));
+            if matches!(kind, "image" | "video" | "pdf") {
+                return Err(format!(
+                    "inline content cannot be a {kind}; save it to a file and pass file_path"
+                ));
+            }
+            Ok((shown, content.as_bytes().to_vec(), "inline"))
+        }
+        (None, Some(raw)) => {
+            let bytes = read_real_file(d, who, raw)?;
+            Ok((filename.unwrap_or(raw).to_owned(), bytes, "file"))
+        }
+        (None, None) => Err(
+            "send_file needs either content (an inline file, with a filename) or file_path (a real file)"
+                .into(),
+        ),
+    }
+}
+
+/// An immutable snapshot of what was shown, for `paddock attachment` and the TUI.
+fn keep_snapshot(
+    d: &Daemon,
+    shown: &str,
+    bytes: &[u8],
+) -> Result<crate::attachments::Stored, String> {
+    let folder = crate::attachments::dir(&d.cfg.data_dir);
+    crate::fsutil::create_private_dir(&folder)
+        .map_err(|e| format!("cannot keep a snapshot of {shown}: {e}"))
+        .and_then(|()| {
+            let base = std::path::Path::new(shown)
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or(shown);
+            crate::attachments::keep(&folder, base, bytes).map_err(|e| e.message)
+        })
+}
+
+/// The chat's notice: a first line naming the file and its snapshot (clients read it), then
+/// the note, then a text file's first lines, or nothing for anything else.
+fn notice_of(
+    shown: &str,
+    kind: &str,
+    snapshot_id: &str,
+    message: Option<&str>,
+    bytes: Vec<u8>,
+) -> String {
+    let size = bytes.len();
+    let note: String = message
+        .map(|m| m.lines().map(|l| format!("> {l}\n")).collect())
+        .unwrap_or_default();
+    let media = matches!(kind, "image" | "video" | "pdf");
+    match String::from_utf8(bytes) {
+        Ok(text) if !media => {
+            let total = text.lines().count();
+            let mut head: Vec<&str> = text.lines().take(SEND_FILE_LINES).collect();
+            let more = total.saturating_sub(head.len());
+            let tail = format!("… {more} more lines");
+            if more > 0 {
+                head.push(&tail);
+            }
+            format!(
+                "file {shown} ({size} bytes, snapshot {snapshot_id}):\n{note}{}",
+                head.join("\n")
+            )
+        }
+        text => format!(
+            "file {shown} ({size} bytes, {}, snapshot {snapshot_id})\n{note}",
+            if text.is_ok() { kind } else { "binary" },
+        )
+        .trim_end()
+        .to_owned(),
+    }
 }
 
 /// The bytes of a real file `send_file` was given: relative paths are the project's. A file
