@@ -12,25 +12,35 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::Duration;
 
+use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use crate::handles::Daemon;
-use crate::turn_ends::{Follower, Next};
+use crate::config::Config;
+use crate::projects::Projects;
+use crate::turn_ends::{Follower, Next, TurnEnds};
 
 /// How long after a turn's end its project's chats are committed.
 pub const DEBOUNCE: Duration = Duration::from_secs(2);
 
+/// What the committer uses: where the data is and who commits, the projects, and the
+/// daemon's shutdown.
+pub struct Committer {
+    pub cfg: Arc<Config>,
+    pub projects: Projects,
+    pub shutdown: CancellationToken,
+}
+
 /// Starts the committer on `tracker` when `commit_chats` is on; it stops with the daemon.
-pub fn spawn(d: &Arc<Daemon>, tracker: &TaskTracker) {
+pub fn spawn(d: Committer, turn_ends: &TurnEnds, tracker: &TaskTracker) {
     if !d.cfg.commit_chats {
         return;
     }
     // Subscribed here, before any turn can run, so no turn's end is missed.
-    let rx = d.state.turn_ends.follow();
-    tracker.spawn(follow(d.clone(), rx));
+    let rx = turn_ends.follow();
+    tracker.spawn(follow(d, rx));
 }
 
-async fn follow(d: Arc<Daemon>, mut ends: Follower) {
+async fn follow(d: Committer, mut ends: Follower) {
     loop {
         let mut pending = BTreeSet::new();
         tokio::select! {
@@ -58,11 +68,11 @@ async fn follow(d: Arc<Daemon>, mut ends: Follower) {
         }
         // Committed even when the daemon is stopping: the transcripts are complete by now.
         for slug in pending {
-            match d.project(&slug).await {
+            match d.projects.get(&slug).await {
                 Ok(project) => {
                     crate::git::commit_chats(&d.cfg.data_dir, &d.cfg.git_identity, &project).await
                 }
-                Err(e) => tracing::debug!(project = %slug, "no chats to commit: {}", e.message),
+                Err(e) => tracing::debug!(project = %slug, "no chats to commit: {e}"),
             }
         }
         if d.shutdown.is_cancelled() {

@@ -254,7 +254,12 @@ fn start_services(
     // The sweeper (when configured on), following turn ends.
     crate::sweeper::spawn(daemon, background);
     // The committer of projects' `.chats` (when the data directory is a repository).
-    crate::autocommit::spawn(daemon, background);
+    let committer = crate::autocommit::Committer {
+        cfg: daemon.cfg.clone(),
+        projects: daemon.projects.clone(),
+        shutdown: daemon.shutdown.clone(),
+    };
+    crate::autocommit::spawn(committer, &state.turn_ends, background);
     // Turn ends that need the user, as `attention` events for the clients that asked.
     crate::attention::spawn(daemon.hub.clone(), state.clone(), token.clone(), background);
 }
