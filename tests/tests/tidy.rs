@@ -14,6 +14,16 @@ const MAX_LINES: usize = 800;
 /// Files over [`MAX_LINES`] today, with their size: they may shrink, not grow.
 const OVERSIZE: &[(&str, usize)] = &[];
 
+/// The most lines a function of product code may span, from its `fn` to its closing brace.
+const MAX_FN_LINES: usize = 100;
+
+/// Functions allowed past [`MAX_FN_LINES`] because they are tables, one short arm per case, as
+/// `file: name`: splitting them would only scatter the table.
+const TABLES: &[&str] = &[
+    // One arm per request type, each a call.
+    "paddockd/src/connection/requests.rs: dispatch",
+];
+
 /// The largest import cycle among paddockd's top-level modules may have this many members:
 /// 1, no cycle at all.
 const MAX_CYCLE: usize = 1;
@@ -120,6 +130,75 @@ fn source_files_fit_in_a_head() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The functions of a file's non-test code as `(name, lines)`: from a line starting an `fn` to
+/// the first closing brace at the same indentation.
+fn functions(text: &str) -> Vec<(String, usize)> {
+    let lines = code_part(text);
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let body = line.trim_start();
+        let indent = &line[..line.len() - body.len()];
+        let after_vis = body
+            .strip_prefix("pub(crate) ")
+            .or_else(|| body.strip_prefix("pub(super) "))
+            .or_else(|| body.strip_prefix("pub "))
+            .unwrap_or(body);
+        let after_kw = after_vis
+            .strip_prefix("async ")
+            .or_else(|| after_vis.strip_prefix("const "))
+            .unwrap_or(after_vis);
+        let Some(rest) = after_kw.strip_prefix("fn ") else {
+            continue;
+        };
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let close = format!("{indent}}}");
+        if let Some(end) = lines[i + 1..].iter().position(|l| *l == close) {
+            out.push((name, end + 2));
+        }
+    }
+    out
+}
+
+/// No function is longer than [`MAX_FN_LINES`] but the listed tables: a long function is
+/// named steps.
+#[test]
+fn functions_are_named_steps() {
+    let mut all = Vec::new();
+    for (path, text) in product_files() {
+        for (name, n) in functions(&text) {
+            all.push((n, format!("{path}: {name}")));
+        }
+    }
+    all.sort();
+    if let Some((n, f)) = all.last() {
+        println!("longest function: {f}, {n} lines (limit {MAX_FN_LINES})");
+    }
+    let problems: Vec<String> = all
+        .iter()
+        .filter(|(n, f)| *n > MAX_FN_LINES && !TABLES.contains(&f.as_str()))
+        .map(|(n, f)| format!("{f} is {n} lines (limit {MAX_FN_LINES}): make it named steps"))
+        .collect();
+    for table in TABLES {
+        assert!(
+            all.iter().any(|(_, f)| f == table),
+            "{table} is listed in TABLES but not found: take it off"
+        );
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_function_finder_measures_from_fn_to_its_brace() {
+    let text = "fn a() {\n    x;\n}\n\nimpl T {\n    pub async fn b(&self) {\n        y;\n        z;\n    }\n}\n";
+    assert_eq!(
+        functions(text),
+        [("a".to_owned(), 3), ("b".to_owned(), 4)]
+    );
 }
 
 /// The top-level modules of paddockd and which others each one names (`crate::x`, or
