@@ -11,8 +11,11 @@ use std::collections::HashMap;
 use paddock_proto::{ErrorBody, ErrorCode, History, HistoryList, Origin, RunStatus, RunSummary};
 
 use crate::handles::project_error;
+use crate::index::ChatIndex;
 use crate::projects::Projects;
+use crate::run_log::RunRecord;
 use crate::state::{ChatState, ms_of, now_ms};
+use crate::stores::RunProvenance;
 
 /// The read-state key of a user's "runs last seen" watermark. Not a UUID, so it can never
 /// collide with a chat.
@@ -28,6 +31,8 @@ pub fn is_unattended(origin: Origin) -> bool {
     }
 }
 
+/// `history:list`: the turns the daemon ran and the adopted chats, newest first, filtered
+/// and cut as the request asks, with the count of unattended runs new since last seen.
 pub async fn list(
     state: &ChatState,
     projects: &Projects,
@@ -41,82 +46,17 @@ pub async fn list(
     let seen_ms = last_seen.unwrap_or(0);
     let provenance = state.stores.run_provenance.all();
     let index = state.listed().await;
-    let title_of = |sid: &str| {
-        crate::index::display_title(&state.title_in(index, sid).unwrap_or_default(), sid)
-    };
     let mut runs: Vec<RunSummary> = state
         .runs
         .recent()
         .into_iter()
         .map(|r| {
             let depth = provenance.get(&r.session_id).map_or(0, |p| p.depth);
-            // A run cut short by a daemon stop has no end time: it counts from its start.
-            let finished = r
-                .finished_at
-                .as_deref()
-                .or((r.status == RunStatus::Interrupted).then_some(r.started_at.as_str()))
-                .map(|t| ms_of(Some(t)));
-            RunSummary {
-                title: title_of(&r.session_id),
-                attribution: r.attribution,
-                // A skipped fire did nothing, and a run in a chat a client had open was
-                // seen: listed, but not news.
-                is_new: is_unattended(r.origin)
-                    && !r.watched
-                    && !matches!(r.status, RunStatus::Running | RunStatus::Skipped)
-                    && finished.is_some_and(|f| f > seen_ms),
-                job_id: r.job_id,
-                project_slug: r.project_slug,
-                session_id: r.session_id,
-                origin: r.origin,
-                depth,
-                trigger: r.trigger,
-                status: r.status,
-                started_at: r.started_at,
-                finished_at: r.finished_at,
-                cost_usd: r.cost_usd,
-                prompt: r.prompt,
-            }
+            let title = title_of(state, index, &r.session_id);
+            turn_summary(r, title, depth, seen_ms)
         })
         .collect();
-    // Adopted chats are runs too, of their own kind: a person drove them in a terminal.
-    let slug_of_folder: HashMap<std::path::PathBuf, String> = projects
-        .list()
-        .map_err(crate::handles::project_error)?
-        .iter()
-        .map(|p| (state.folder_of(p), p.slug.clone()))
-        .collect();
-    for (sid, p) in provenance.iter() {
-        if p.origin != Origin::Adopted {
-            continue;
-        }
-        let Some(chat) = index.get(sid) else {
-            continue;
-        };
-        let Some(slug) = slug_of_folder.get(&chat.folder) else {
-            continue;
-        };
-        runs.push(RunSummary {
-            job_id: format!("adopted-{sid}"),
-            project_slug: slug.clone(),
-            session_id: sid.clone(),
-            title: title_of(sid),
-            origin: Origin::Adopted,
-            depth: 0,
-            trigger: None,
-            status: RunStatus::Completed,
-            started_at: chat
-                .created_at
-                .clone()
-                .or_else(|| p.created_at.clone())
-                .unwrap_or_default(),
-            finished_at: chat.updated_at.clone(),
-            cost_usd: Some(chat.usage.cost_usd).filter(|c| *c > 0.0),
-            prompt: chat.first_prompt.as_deref().map(cut),
-            attribution: None,
-            is_new: false,
-        });
-    }
+    runs.extend(adopted_runs(state, projects, index, &provenance)?);
     if let Some(slug) = &req.project_slug {
         runs.retain(|r| &r.project_slug == slug);
     }
@@ -139,6 +79,92 @@ pub async fn list(
         }),
         new_unattended,
     })
+}
+
+/// A chat's title as a list shows it (its id when it has none).
+fn title_of(state: &ChatState, index: &ChatIndex, sid: &str) -> String {
+    crate::index::display_title(&state.title_in(index, sid).unwrap_or_default(), sid)
+}
+
+/// A turn of the run log as the list shows it; new when it ran unattended and unwatched,
+/// and finished after `seen_ms`.
+fn turn_summary(r: RunRecord, title: String, depth: u32, seen_ms: i64) -> RunSummary {
+    // A run cut short by a daemon stop has no end time: it counts from its start.
+    let finished = r
+        .finished_at
+        .as_deref()
+        .or((r.status == RunStatus::Interrupted).then_some(r.started_at.as_str()))
+        .map(|t| ms_of(Some(t)));
+    RunSummary {
+        title,
+        attribution: r.attribution,
+        // A skipped fire did nothing, and a run in a chat a client had open was
+        // seen: listed, but not news.
+        is_new: is_unattended(r.origin)
+            && !r.watched
+            && !matches!(r.status, RunStatus::Running | RunStatus::Skipped)
+            && finished.is_some_and(|f| f > seen_ms),
+        job_id: r.job_id,
+        project_slug: r.project_slug,
+        session_id: r.session_id,
+        origin: r.origin,
+        depth,
+        trigger: r.trigger,
+        status: r.status,
+        started_at: r.started_at,
+        finished_at: r.finished_at,
+        cost_usd: r.cost_usd,
+        prompt: r.prompt,
+    }
+}
+
+/// The adopted chats of the projects, as runs of their own kind: a person drove them in a
+/// terminal.
+fn adopted_runs(
+    state: &ChatState,
+    projects: &Projects,
+    index: &ChatIndex,
+    provenance: &HashMap<String, RunProvenance>,
+) -> Result<Vec<RunSummary>, ErrorBody> {
+    let slug_of_folder: HashMap<std::path::PathBuf, String> = projects
+        .list()
+        .map_err(crate::handles::project_error)?
+        .iter()
+        .map(|p| (state.folder_of(p), p.slug.clone()))
+        .collect();
+    let mut runs = Vec::new();
+    for (sid, p) in provenance {
+        if p.origin != Origin::Adopted {
+            continue;
+        }
+        let Some(chat) = index.get(sid) else {
+            continue;
+        };
+        let Some(slug) = slug_of_folder.get(&chat.folder) else {
+            continue;
+        };
+        runs.push(RunSummary {
+            job_id: format!("adopted-{sid}"),
+            project_slug: slug.clone(),
+            session_id: sid.clone(),
+            title: title_of(state, index, sid),
+            origin: Origin::Adopted,
+            depth: 0,
+            trigger: None,
+            status: RunStatus::Completed,
+            started_at: chat
+                .created_at
+                .clone()
+                .or_else(|| p.created_at.clone())
+                .unwrap_or_default(),
+            finished_at: chat.updated_at.clone(),
+            cost_usd: Some(chat.usage.cost_usd).filter(|c| *c > 0.0),
+            prompt: chat.first_prompt.as_deref().map(cut),
+            attribution: None,
+            is_new: false,
+        });
+    }
+    Ok(runs)
 }
 
 fn cut(text: &str) -> String {

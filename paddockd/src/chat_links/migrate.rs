@@ -109,57 +109,81 @@ fn move_entry(src: &Path, dst: &Path, rename: Rename<'_>, r: &mut LinkReport) ->
     }
     let ft = src_meta.file_type();
     if ft.is_dir() {
-        if let Err(e) =
-            fs::create_dir(dst).and_then(|()| fs::set_permissions(dst, src_meta.permissions()))
-        {
-            r.warn(format!("cannot create {}: {e}", dst.display()));
-            return kept;
-        }
-        let inner = migrate_dir(src, dst, rename, r);
-        set_times(dst, &src_meta);
-        if inner.kept > 0 {
-            return inner;
-        }
-        if let Err(e) = fs::remove_dir(src) {
-            r.warn(format!(
-                "copied {} but cannot remove it: {e}",
-                src.display()
-            ));
-        }
-        MigrateStats {
-            copied: 1,
-            ..MigrateStats::default()
-        }
+        copy_dir_across(src, &src_meta, dst, rename, r)
     } else if ft.is_file() || ft.is_symlink() {
-        let copy = if ft.is_file() {
-            copy_file_no_clobber(src, dst)
-        } else {
-            fs::read_link(src).and_then(|t| std::os::unix::fs::symlink(t, dst))
-        };
-        if let Err(e) = copy {
-            r.warn(format!(
-                "cannot copy {} to {}: {e}; left in place",
-                src.display(),
-                dst.display()
-            ));
-            return kept;
-        }
-        if let Err(e) = fs::remove_file(src) {
-            r.warn(format!(
-                "copied {} but cannot remove it: {e}",
-                src.display()
-            ));
-        }
-        MigrateStats {
-            copied: 1,
-            ..MigrateStats::default()
-        }
+        copy_file_across(src, ft, dst, r)
     } else {
         r.warn(format!(
             "{} is not a file, link or folder; left in place",
             src.display()
         ));
         kept
+    }
+}
+
+/// Across filesystems, a folder: makes `dst` (its mode kept), moves the entries into it, keeps
+/// its times, and removes the source once every entry has left it.
+fn copy_dir_across(
+    src: &Path,
+    src_meta: &fs::Metadata,
+    dst: &Path,
+    rename: Rename<'_>,
+    r: &mut LinkReport,
+) -> MigrateStats {
+    if let Err(e) =
+        fs::create_dir(dst).and_then(|()| fs::set_permissions(dst, src_meta.permissions()))
+    {
+        r.warn(format!("cannot create {}: {e}", dst.display()));
+        return MigrateStats {
+            kept: 1,
+            ..MigrateStats::default()
+        };
+    }
+    let inner = migrate_dir(src, dst, rename, r);
+    set_times(dst, src_meta);
+    if inner.kept > 0 {
+        return inner;
+    }
+    if let Err(e) = fs::remove_dir(src) {
+        r.warn(format!(
+            "copied {} but cannot remove it: {e}",
+            src.display()
+        ));
+    }
+    MigrateStats {
+        copied: 1,
+        ..MigrateStats::default()
+    }
+}
+
+/// Across filesystems, a file or a link: copies it to `dst` without overwriting, then
+/// removes the source.
+fn copy_file_across(src: &Path, ft: fs::FileType, dst: &Path, r: &mut LinkReport) -> MigrateStats {
+    let copy = if ft.is_file() {
+        copy_file_no_clobber(src, dst)
+    } else {
+        fs::read_link(src).and_then(|t| std::os::unix::fs::symlink(t, dst))
+    };
+    if let Err(e) = copy {
+        r.warn(format!(
+            "cannot copy {} to {}: {e}; left in place",
+            src.display(),
+            dst.display()
+        ));
+        return MigrateStats {
+            kept: 1,
+            ..MigrateStats::default()
+        };
+    }
+    if let Err(e) = fs::remove_file(src) {
+        r.warn(format!(
+            "copied {} but cannot remove it: {e}",
+            src.display()
+        ));
+    }
+    MigrateStats {
+        copied: 1,
+        ..MigrateStats::default()
     }
 }
 

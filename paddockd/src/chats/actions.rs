@@ -276,7 +276,25 @@ pub async fn import(d: &Daemon, user: &str, i: ChatImport) -> Result<Imported, E
     if let Some(problem) = project.shadow_problem() {
         return Err(ErrorBody::new(ErrorCode::InvalidArgument, problem));
     }
-    let dir = match &i.path {
+    let dir = import_dir(&project, i.path.as_deref())?;
+    let (found, mut skipped) = discover_sessions(d, &dir).await?;
+    let adopted = if i.dry_run {
+        found.iter().map(|a| a.session_id.clone()).collect()
+    } else {
+        adopt_found(d, user, &project, &found, &mut skipped).await?
+    };
+    Ok(Imported {
+        project_slug: project.slug,
+        path: dir.to_string_lossy().into_owned(),
+        adopted,
+        skipped,
+        dry_run: i.dry_run,
+    })
+}
+
+/// The directory to import from: the one named, else the project's; it must be a directory.
+fn import_dir(project: &Project, path: Option<&str>) -> Result<PathBuf, ErrorBody> {
+    let dir = match path {
         Some(p) => PathBuf::from(p),
         None => project.agent_dir.clone(),
     };
@@ -286,18 +304,24 @@ pub async fn import(d: &Daemon, user: &str, i: ChatImport) -> Result<Imported, E
             format!("{} is not a directory", dir.display()),
         ));
     }
-    let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
-    let folder = d.state.folder_of(&project);
+    Ok(std::fs::canonicalize(&dir).unwrap_or(dir))
+}
+
+/// The directory's sessions paddockd can adopt, and those it skips with the reason's name.
+async fn discover_sessions(
+    d: &Daemon,
+    dir: &Path,
+) -> Result<(Vec<crate::adopt::Adoptable>, Vec<ImportSkip>), ErrorBody> {
     let provenance = d.state.stores.run_provenance.all();
     // Chats paddockd already knows (it started them, or adopted them before).
     let present: HashSet<String> = provenance.keys().cloned().collect();
     let host = d.cfg.host_claude_home.clone();
-    let dir_for_scan = dir.clone();
+    let dir_for_scan = dir.to_path_buf();
     let (found, skipped) =
         tokio::task::spawn_blocking(move || crate::adopt::discover(&host, &dir_for_scan, &present))
             .await
             .map_err(store_error)?;
-    let mut skipped: Vec<ImportSkip> = skipped
+    let skipped = skipped
         .into_iter()
         .map(|(session_id, reason)| ImportSkip {
             session_id,
@@ -307,76 +331,91 @@ pub async fn import(d: &Daemon, user: &str, i: ChatImport) -> Result<Imported, E
                 .unwrap_or_default(),
         })
         .collect();
-    let mut adopted = Vec::new();
-    if !i.dry_run {
-        let mut stamps = Vec::new();
-        for a in &found {
-            let placed = {
-                let (a, folder) = (a.clone(), folder.clone());
-                tokio::task::spawn_blocking(move || place_if_needed(&a, &folder)).await
-            };
-            match placed {
-                Ok(Ok(())) => {
-                    stamps.push((
-                        a.session_id.clone(),
-                        RunProvenance {
-                            origin: Origin::Adopted,
-                            depth: 0,
-                            parent_session_id: None,
-                            parent_project: None,
-                            created_at: Some(
-                                chrono::DateTime::<chrono::Utc>::from(a.mtime).to_rfc3339(),
-                            ),
-                            trigger: None,
-                            title: None,
-                        },
-                    ));
-                    adopted.push(a.session_id.clone());
-                }
-                Ok(Err(e)) => {
-                    tracing::warn!(session = %a.session_id, "cannot adopt: {e}");
-                    skipped.push(ImportSkip {
-                        session_id: a.session_id.clone(),
-                        reason: "unreadable".into(),
-                    });
-                }
-                Err(e) => return Err(store_error(e)),
-            }
-        }
+    Ok((found, skipped))
+}
+
+/// Places the found sessions in the project's folder, stamps them adopted and read, and
+/// announces them; returns the adopted ids.
+async fn adopt_found(
+    d: &Daemon,
+    user: &str,
+    project: &Project,
+    found: &[crate::adopt::Adoptable],
+    skipped: &mut Vec<ImportSkip>,
+) -> Result<Vec<String>, ErrorBody> {
+    let folder = d.state.folder_of(project);
+    let (stamps, adopted) = place_found(found, &folder, skipped).await?;
+    d.state
+        .stores
+        .run_provenance
+        .stamp_many(stamps)
+        .await
+        .map_err(store_error)?;
+    // Your own history is not news: adopted chats start out read.
+    d.state
+        .stores
+        .mark_seen(user, &adopted, now_ms())
+        .await
+        .map_err(store_error)?;
+    d.state.attach_project(&d.cfg, project).await;
+    for sid in &adopted {
         d.state
-            .stores
-            .run_provenance
-            .stamp_many(stamps)
-            .await
-            .map_err(store_error)?;
-        // Your own history is not news: adopted chats start out read.
-        d.state
-            .stores
-            .mark_seen(user, &adopted, now_ms())
-            .await
-            .map_err(store_error)?;
-        d.state.attach_project(&d.cfg, &project).await;
-        for sid in &adopted {
-            d.state
-                .live_index()
-                .refresh(&folder.join(format!("{sid}.jsonl")))
-                .await;
-        }
-        let chats: Vec<(String, Project)> = adopted
-            .iter()
-            .map(|s| (s.clone(), project.clone()))
-            .collect();
-        announce(d, &chats).await;
-    } else {
-        adopted = found.iter().map(|a| a.session_id.clone()).collect();
+            .live_index()
+            .refresh(&folder.join(format!("{sid}.jsonl")))
+            .await;
     }
-    Ok(Imported {
-        project_slug: project.slug,
-        path: dir.to_string_lossy().into_owned(),
-        adopted,
-        skipped,
-        dry_run: i.dry_run,
-    })
+    let chats: Vec<(String, Project)> = adopted
+        .iter()
+        .map(|s| (s.clone(), project.clone()))
+        .collect();
+    announce(d, &chats).await;
+    Ok(adopted)
+}
+
+/// Links each found session into `folder`: the placed ones with their adopted stamp, and
+/// their ids; one that cannot be placed is skipped as unreadable.
+async fn place_found(
+    found: &[crate::adopt::Adoptable],
+    folder: &Path,
+    skipped: &mut Vec<ImportSkip>,
+) -> Result<(Vec<(String, RunProvenance)>, Vec<String>), ErrorBody> {
+    let mut stamps = Vec::new();
+    let mut adopted = Vec::new();
+    for a in found {
+        let placed = {
+            let (a, folder) = (a.clone(), folder.to_path_buf());
+            tokio::task::spawn_blocking(move || place_if_needed(&a, &folder)).await
+        };
+        match placed {
+            Ok(Ok(())) => {
+                stamps.push((a.session_id.clone(), adopted_stamp(a)));
+                adopted.push(a.session_id.clone());
+            }
+            Ok(Err(e)) => {
+                tracing::warn!(session = %a.session_id, "cannot adopt: {e}");
+                skipped.push(ImportSkip {
+                    session_id: a.session_id.clone(),
+                    reason: "unreadable".into(),
+                });
+            }
+            Err(e) => return Err(store_error(e)),
+        }
+    }
+    Ok((stamps, adopted))
+}
+
+/// The run provenance of an adopted session: a root, created when its transcript was last
+/// written.
+fn adopted_stamp(a: &crate::adopt::Adoptable) -> RunProvenance {
+    RunProvenance {
+        origin: Origin::Adopted,
+        depth: 0,
+        parent_session_id: None,
+        parent_project: None,
+        created_at: Some(chrono::DateTime::<chrono::Utc>::from(a.mtime).to_rfc3339()),
+        trigger: None,
+        title: None,
+    }
 }
 
 /// Links an adoptable session into the project's folder, unless that folder already holds it

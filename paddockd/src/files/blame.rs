@@ -24,7 +24,7 @@ use paddock_proto::{
 };
 use similar::{Algorithm, DiffOp};
 
-use super::provenance::{Names, Records, label, short};
+use super::provenance::{Names, Records, label, lost_notes, unknown_file};
 use crate::projects::Project;
 use crate::provenance::steps::{FileRecord, Role, StepRecord};
 use crate::provenance::versions;
@@ -56,28 +56,63 @@ fn report(
 ) -> Result<Blame, ErrorBody> {
     let Records { steps: all, gaps } = Records::load(&project.meta_dir);
     let Some(now) = read_now(path, rel)? else {
-        let named = all.iter().any(|s| s.files.iter().any(|f| f.path == rel));
-        return Err(if named {
-            invalid(format!(
-                "{rel} is gone from project {}: blame shows the lines of a file that exists; `paddock provenance` shows who wrote or deleted it",
-                label(&project.slug)
-            ))
-        } else {
-            ErrorBody::new(
-                ErrorCode::NotFound,
-                format!(
-                    "{rel} does not exist in project {} and no chat's steps name it",
-                    label(&project.slug)
-                ),
-            )
-        });
+        return Err(no_file(&all, project, rel));
     };
     let mut notes = Vec::new();
+    let (writes, mut missing) = recorded_writes(&all, rel);
+    let history = history(&project.agent_dir, rel);
+    notes.extend(history.note.clone());
+    let timeline = merged_timeline(&project.agent_dir, rel, &history, &writes);
+    let versions = timeline.iter().enumerate().filter_map(|(i, entry)| {
+        let text = version_text(project, rel, &history, &writes, *entry);
+        if text.is_none() {
+            missing += 1;
+        }
+        text.map(|text| (i, text))
+    });
+    let lines: Vec<&str> = now.lines().collect();
+    let by = walk(versions, &lines);
+    notes.extend(missing_note(missing));
+    let mut names = Names::new(state);
+    let writers = writes.iter().map(|w| w.0.session_id.as_str());
+    notes.extend(lost_notes(
+        &mut names,
+        &gaps,
+        writers,
+        "lines it wrote may show as not recorded",
+    ));
+    notes.extend(unscanned_note(&all));
+    let regions = blame_regions(&by, &timeline, &history, &writes, &mut names);
+    Ok(Blame {
+        project_slug: project.slug.clone(),
+        path: rel.to_owned(),
+        lines: lines.into_iter().map(str::to_owned).collect(),
+        regions,
+        notes,
+    })
+}
 
-    // The recorded writes of the file, in the order they ended.
-    let mut writes: Vec<(&StepRecord, &FileRecord, i64)> = Vec::new();
+/// A recorded write of the file: the step, its edge on the file, and when it ended (ms).
+type Write<'a> = (&'a StepRecord, &'a FileRecord, i64);
+
+/// The error for a file not on disk: gone when some step names it, else not found.
+fn no_file(all: &[StepRecord], project: &Project, rel: &str) -> ErrorBody {
+    let named = all.iter().any(|s| s.files.iter().any(|f| f.path == rel));
+    if named {
+        invalid(format!(
+            "{rel} is gone from project {}: blame shows the lines of a file that exists; `paddock provenance` shows who wrote or deleted it",
+            label(&project.slug)
+        ))
+    } else {
+        unknown_file(rel, &project.slug)
+    }
+}
+
+/// The recorded writes of the file, in the order they ended, and how many have no end time.
+fn recorded_writes<'a>(all: &'a [StepRecord], rel: &str) -> (Vec<Write<'a>>, usize) {
+    let mut writes: Vec<Write<'a>> = Vec::new();
     let mut missing = 0usize;
-    for s in &all {
+    for s in all {
         let Some(f) = s
             .files
             .iter()
@@ -91,87 +126,88 @@ fn report(
             None => missing += 1,
         }
     }
+    (writes, missing)
+}
 
-    let history = history(&project.agent_dir, rel);
-    notes.extend(history.note.clone());
+/// The commits and the writes merged in time order; a commit holding exactly what a write of
+/// its second left goes after it.
+fn merged_timeline(dir: &Path, rel: &str, history: &History, writes: &[Write<'_>]) -> Vec<Entry> {
     let commit_times: Vec<i64> = history.commits.iter().map(|c| c.secs).collect();
     let write_times: Vec<i64> = writes.iter().map(|w| w.2).collect();
-    let timeline = order(&commit_times, &write_times, |c, w| {
+    order(&commit_times, &write_times, |c, w| {
         let (Some(commit), Some(hash)) = (history.commits.get(c), writes[w].1.hash.as_deref())
         else {
             return false;
         };
-        commit_content(&project.agent_dir, &commit.info.sha, rel)
+        commit_content(dir, &commit.info.sha, rel)
             .is_some_and(|bytes| versions::hash_bytes(&bytes) == hash)
-    });
+    })
+}
 
-    let versions = timeline.iter().enumerate().filter_map(|(i, entry)| {
-        let text = match *entry {
-            Entry::Commit(c) => history
+/// The text of one version of the file; `None` for a write whose bytes were not kept.
+fn version_text(
+    project: &Project,
+    rel: &str,
+    history: &History,
+    writes: &[Write<'_>],
+    entry: Entry,
+) -> Option<String> {
+    match entry {
+        Entry::Commit(c) => Some(
+            history
                 .commits
                 .get(c)
                 .and_then(|commit| commit_content(&project.agent_dir, &commit.info.sha, rel))
                 .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
                 .unwrap_or_default(),
-            Entry::Step(w) => {
-                let (_, f, _) = writes[w];
-                if f.change == "deleted" {
-                    String::new()
-                } else if let Some(bytes) = f
-                    .hash
+        ),
+        Entry::Step(w) => {
+            let (_, f, _) = writes[w];
+            if f.change == "deleted" {
+                Some(String::new())
+            } else {
+                f.hash
                     .as_deref()
                     .and_then(|h| versions::load(&project.meta_dir, h))
-                {
-                    String::from_utf8_lossy(&bytes).into_owned()
-                } else {
-                    missing += 1;
-                    return None;
-                }
+                    .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
             }
-        };
-        Some((i, text))
-    });
-    let lines: Vec<&str> = now.lines().collect();
-    let by = walk(versions, &lines);
+        }
+    }
+}
 
-    if missing > 0 {
-        notes.push(format!(
+/// The note on writes left out of the walk because their bytes were not kept.
+fn missing_note(missing: usize) -> Option<String> {
+    (missing > 0).then(|| {
+        format!(
             "{missing} write{} by chats {} no kept version (too large, not text, or recorded before versions were kept), so {} lines are blamed on what came next.",
             if missing == 1 { "" } else { "s" },
             if missing == 1 { "has" } else { "have" },
             if missing == 1 { "its" } else { "their" },
-        ));
-    }
-    let mut names = Names::new(state);
-    let mut writers: Vec<&str> = writes.iter().map(|w| w.0.session_id.as_str()).collect();
-    writers.sort_unstable();
-    writers.dedup();
-    for session in gaps.keys() {
-        if !writers.contains(&session.as_str()) {
-            writers.push(session);
-        }
-    }
-    for session in writers {
-        if gaps.contains_key(session) || state.provenance.lost_events(session) {
-            let name = names
-                .title(session)
-                .map_or_else(String::new, |t| format!(" ({t})"));
-            notes.push(format!(
-                "Some tool calls of chat {}{name} were not recorded (the recorder fell behind), so lines it wrote may show as not recorded.",
-                short(session)
-            ));
-        }
-    }
+        )
+    })
+}
+
+/// The note on the project's tool calls that had no before/after scan.
+fn unscanned_note(all: &[StepRecord]) -> Option<String> {
     let unscanned = all.iter().filter(|s| s.scan.is_some()).count();
-    if unscanned > 0 {
-        notes.push(format!(
+    (unscanned > 0).then(|| {
+        format!(
             "{unscanned} tool call{} of this project had no before/after scan, so lines {} wrote may show as not recorded.",
             if unscanned == 1 { "" } else { "s" },
             if unscanned == 1 { "it" } else { "they" }
-        ));
-    }
+        )
+    })
+}
 
-    let regions = regions(&by)
+/// The runs of lines with one author, each named as the wire shows it.
+fn blame_regions(
+    by: &[Option<usize>],
+    timeline: &[Entry],
+    history: &History,
+    writes: &[Write<'_>],
+    names: &mut Names<'_>,
+) -> Vec<BlameRegion> {
+    regions(by)
         .into_iter()
         .map(|(start, end, who)| {
             let by = match who.and_then(|i| timeline.get(i)) {
@@ -188,14 +224,7 @@ fn report(
             };
             BlameRegion { start, end, by }
         })
-        .collect();
-    Ok(Blame {
-        project_slug: project.slug.clone(),
-        path: rel.to_owned(),
-        lines: lines.into_iter().map(str::to_owned).collect(),
-        regions,
-        notes,
-    })
+        .collect()
 }
 
 /// The file on disk now, as text; `None` when there is none.

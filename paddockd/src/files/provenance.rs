@@ -209,125 +209,46 @@ pub(super) fn report(
     let Records { steps: all, gaps } = Records::load(&project.meta_dir);
     let limits = state.provenance.limits();
     let now = hash_file(&file.path, limits.max_hash_bytes);
-    let touching = |role: Role| -> Vec<(&StepRecord, &FileRecord)> {
-        all.iter()
-            .rev()
-            .flat_map(|s| {
-                s.files
-                    .iter()
-                    .filter(|f| f.role == role && f.path == rel)
-                    .map(move |f| (s, f))
-            })
-            .collect()
-    };
-    let writes = touching(Role::Write);
-    let reads = touching(Role::Read);
+    let writes = touching(&all, rel, Role::Write);
+    let reads = touching(&all, rel, Role::Read);
     if writes.is_empty() && reads.is_empty() && now == Hashed::Missing {
-        return Err(ErrorBody::new(
-            ErrorCode::NotFound,
-            format!(
-                "{rel} does not exist in project {} and no chat's steps name it",
-                label(&project.slug)
-            ),
-        ));
+        return Err(unknown_file(rel, &project.slug));
     }
     let mut names = Names::new(state);
-    let mut file_step = |s: &StepRecord, f: &FileRecord| names.file_step(s, f);
     let (status, status_reason) = identity::status(
         writes.first().map(|(s, f)| (*f, s.tool.as_str())),
         writes.first().is_some_and(|(s, _)| s.specialist.is_some()),
         &now,
     );
-    let producers: Vec<FileStep> = writes.iter().map(|(s, f)| file_step(s, f)).collect();
-    let readers: Vec<FileStep> = reads.iter().map(|(s, f)| file_step(s, f)).collect();
+    let producers: Vec<FileStep> = writes.iter().map(|(s, f)| names.file_step(s, f)).collect();
+    let readers: Vec<FileStep> = reads.iter().map(|(s, f)| names.file_step(s, f)).collect();
     let walk = lineage::walk(&all, rel, lineage::BOUNDS);
-    // Inputs nobody recorded writing are compared with what was read before the file was made.
-    let until = walk
-        .nodes
-        .first()
-        .and_then(|n| n.producer)
-        .map(|(s, _)| s.ended_at.as_str());
-    let nodes: Vec<LineageNode> = walk
-        .nodes
-        .iter()
-        .map(|n| LineageNode {
-            path: n.path.clone(),
-            hops: n.hops,
-            producer: n.producer.map(|(s, f)| file_step(s, f)),
-            inputs: n.inputs.clone(),
-            missing_origin: n.producer.is_none(),
-            changed_since_use: n.hops > 0
-                && changed_since_use(private, project, &all, n, until, limits.max_hash_bytes),
-        })
-        .collect();
+    let nodes = lineage_nodes(
+        private,
+        project,
+        &all,
+        &walk,
+        &mut names,
+        limits.max_hash_bytes,
+    );
     let mut notes = Vec::new();
     if nodes.iter().any(|n| n.changed_since_use) {
         notes.push(
             "Some inputs of this file have changed since it was made from them (marked in the lineage).".into(),
         );
     }
-    let mut involved: Vec<&str> = writes
+    let involved = writes
         .iter()
         .chain(reads.iter())
-        .map(|(s, _)| s.session_id.as_str())
-        .collect();
-    involved.sort_unstable();
-    involved.dedup();
-    for session in gaps.keys() {
-        if !involved.contains(&session.as_str()) {
-            involved.push(session);
-        }
-    }
-    for session in involved {
-        if gaps.contains_key(session) || state.provenance.lost_events(session) {
-            let name = names
-                .title(session)
-                .map_or_else(String::new, |t| format!(" ({t})"));
-            notes.push(format!(
-                "Some tool calls of chat {}{name} were not recorded (the recorder fell behind), so its steps are incomplete.",
-                short(session)
-            ));
-        }
-    }
-    let unscanned: BTreeMap<&str, usize> =
-        all.iter()
-            .filter_map(|s| s.scan.as_deref())
-            .fold(BTreeMap::new(), |mut m, label| {
-                *m.entry(label).or_default() += 1;
-                m
-            });
-    for (label, n) in unscanned {
-        notes.push(format!(
-            "{n} tool call{} of this project had no before/after scan ({label}), so files {} wrote may have no record.",
-            if n == 1 { "" } else { "s" },
-            if n == 1 { "it" } else { "they" }
-        ));
-    }
-    let mut env_hashes: Vec<&str> = Vec::new();
-    let named = producers
-        .iter()
-        .chain(readers.iter())
-        .chain(
-            nodes
-                .iter()
-                .filter_map(|n: &LineageNode| n.producer.as_ref()),
-        )
-        .filter_map(|s| s.environment.as_deref());
-    for hash in named {
-        if !env_hashes.contains(&hash) {
-            env_hashes.push(hash);
-        }
-    }
-    let mut environments = Vec::new();
-    for hash in env_hashes {
-        match env::load(&project.meta_dir, hash) {
-            Some(e) => environments.push(e),
-            None => notes.push(format!(
-                "The environment snapshot {} is missing or unreadable.",
-                short(hash)
-            )),
-        }
-    }
+        .map(|(s, _)| s.session_id.as_str());
+    notes.extend(lost_notes(
+        &mut names,
+        &gaps,
+        involved,
+        "its steps are incomplete",
+    ));
+    notes.extend(unscanned_notes(&all));
+    let environments = environments(project, &producers, &readers, &nodes, &mut notes);
     if writes.iter().any(|(s, _)| s.overlapped) {
         notes.push(
             "A step that wrote this file ran alongside other tool calls of the project, so its attribution is inferred from a shared scan.".into(),
@@ -348,6 +269,147 @@ pub(super) fn report(
         notes,
         environments,
     })
+}
+
+/// The steps' edges of `role` on the file `rel`, latest first.
+fn touching<'a>(
+    all: &'a [StepRecord],
+    rel: &str,
+    role: Role,
+) -> Vec<(&'a StepRecord, &'a FileRecord)> {
+    all.iter()
+        .rev()
+        .flat_map(|s| {
+            s.files
+                .iter()
+                .filter(move |f| f.role == role && f.path == rel)
+                .map(move |f| (s, f))
+        })
+        .collect()
+}
+
+/// The error for a file that is not on disk and that no step names.
+pub(super) fn unknown_file(rel: &str, slug: &str) -> ErrorBody {
+    ErrorBody::new(
+        ErrorCode::NotFound,
+        format!(
+            "{rel} does not exist in project {} and no chat's steps name it",
+            label(slug)
+        ),
+    )
+}
+
+/// The lineage as the wire shows it, each input marked when it changed since it was used.
+fn lineage_nodes(
+    private: &crate::confine::Private,
+    project: &Project,
+    all: &[StepRecord],
+    walk: &lineage::Walk<'_>,
+    names: &mut Names<'_>,
+    max_hash_bytes: u64,
+) -> Vec<LineageNode> {
+    // Inputs nobody recorded writing are compared with what was read before the file was made.
+    let until = walk
+        .nodes
+        .first()
+        .and_then(|n| n.producer)
+        .map(|(s, _)| s.ended_at.as_str());
+    walk.nodes
+        .iter()
+        .map(|n| LineageNode {
+            path: n.path.clone(),
+            hops: n.hops,
+            producer: n.producer.map(|(s, f)| names.file_step(s, f)),
+            inputs: n.inputs.clone(),
+            missing_origin: n.producer.is_none(),
+            changed_since_use: n.hops > 0
+                && changed_since_use(private, project, all, n, until, max_hash_bytes),
+        })
+        .collect()
+}
+
+/// A note for each chat among `sessions`, or with gap lines, whose tool calls were not all
+/// recorded; `effect` says what that means for the reply.
+pub(super) fn lost_notes<'a>(
+    names: &mut Names<'_>,
+    gaps: &'a BTreeMap<String, u64>,
+    sessions: impl Iterator<Item = &'a str>,
+    effect: &str,
+) -> Vec<String> {
+    let mut involved: Vec<&str> = sessions.collect();
+    involved.sort_unstable();
+    involved.dedup();
+    for session in gaps.keys() {
+        if !involved.contains(&session.as_str()) {
+            involved.push(session);
+        }
+    }
+    let mut notes = Vec::new();
+    for session in involved {
+        if gaps.contains_key(session) || names.state.provenance.lost_events(session) {
+            let name = names
+                .title(session)
+                .map_or_else(String::new, |t| format!(" ({t})"));
+            notes.push(format!(
+                "Some tool calls of chat {}{name} were not recorded (the recorder fell behind), so {effect}.",
+                short(session)
+            ));
+        }
+    }
+    notes
+}
+
+/// A note for each kind of missing before/after scan among the project's steps, with its count.
+fn unscanned_notes(all: &[StepRecord]) -> Vec<String> {
+    let unscanned: BTreeMap<&str, usize> =
+        all.iter()
+            .filter_map(|s| s.scan.as_deref())
+            .fold(BTreeMap::new(), |mut m, label| {
+                *m.entry(label).or_default() += 1;
+                m
+            });
+    unscanned
+        .into_iter()
+        .map(|(label, n)| {
+            format!(
+                "{n} tool call{} of this project had no before/after scan ({label}), so files {} wrote may have no record.",
+                if n == 1 { "" } else { "s" },
+                if n == 1 { "it" } else { "they" }
+            )
+        })
+        .collect()
+}
+
+/// The environment snapshots the reply's steps name, each once; a note for each one missing.
+fn environments(
+    project: &Project,
+    producers: &[FileStep],
+    readers: &[FileStep],
+    nodes: &[LineageNode],
+    notes: &mut Vec<String>,
+) -> Vec<paddock_proto::Environment> {
+    let mut env_hashes: Vec<&str> = Vec::new();
+    let named = producers
+        .iter()
+        .chain(readers.iter())
+        .chain(nodes.iter().filter_map(|n| n.producer.as_ref()))
+        .filter_map(|s| s.environment.as_deref());
+    for hash in named {
+        if !env_hashes.contains(&hash) {
+            env_hashes.push(hash);
+        }
+    }
+    let mut environments = Vec::new();
+    for hash in env_hashes {
+        match env::load(&project.meta_dir, hash) {
+            Some(e) => environments.push(e),
+            None => notes.push(format!(
+                "The environment snapshot {} is missing or unreadable.",
+                short(hash)
+            )),
+        }
+    }
+    environments
 }
 
 /// Whether an input's bytes now differ from the version the lineage used: the hash its

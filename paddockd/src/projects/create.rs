@@ -28,27 +28,38 @@ impl Projects {
             Some(r) => Some(repo::check_url(r)?),
             None => None,
         };
-        let text =
-            |s: &Option<String>, what: &str, max: usize| -> Result<Option<String>, ProjectError> {
-                match s.as_deref().map(str::trim) {
-                    None | Some("") => Ok(None),
-                    Some(v) => check_text(v, what, max).map(|()| Some(v.to_owned())),
-                }
-            };
-        let name = text(&new.name, "name", NAME_MAX)?;
-        let summary = text(&new.summary, "summary", SUMMARY_MAX)?;
-        let area = text(&new.area, "area", NAME_MAX)?;
-        let io = |path: &Path| {
-            let path = path.to_path_buf();
-            move |source| ProjectError::Io { path, source }
+        let texts = checked_texts(new)?;
+        let own_dir = self.checked_own_dir(new.path.as_deref(), repo_url.is_some())?;
+        let meta_dir = self.claim(slug)?;
+        let mut file = ProjectFile {
+            created_at: Some(chrono::Utc::now().to_rfc3339()),
+            status: new.status,
+            repo: repo_url.clone(),
+            ..texts
         };
-        // Where a path of the user's own would be: absolute, checked before anything is made.
-        let own_dir = match &new.path {
-            Some(p) if p.is_absolute() => Some(p.clone()),
-            Some(p) => Some(std::env::current_dir().map_err(io(p))?.join(p)),
+        let limit = new.clone_limit.unwrap_or(repo::CLONE_LIMIT);
+        let cloned = make_agent_dir(&meta_dir, repo_url.as_deref(), own_dir.as_deref(), limit)?;
+        if let Err(e) = write_project_file(&meta_dir, &mut file, own_dir.as_deref()) {
+            undo(&meta_dir, cloned.as_ref().map(|(d, e)| (d.as_path(), *e)));
+            return Err(e);
+        }
+        self.get_blocking(slug)
+    }
+
+    /// Where a path of the user's own would be: absolute, checked before anything is made
+    /// (empty when a repository is to be cloned into it, and no other project's directory).
+    fn checked_own_dir(
+        &self,
+        path: Option<&Path>,
+        cloning: bool,
+    ) -> Result<Option<PathBuf>, ProjectError> {
+        let own_dir = match path {
+            Some(p) if p.is_absolute() => Some(p.to_path_buf()),
+            Some(p) => Some(std::env::current_dir().map_err(io_error(p))?.join(p)),
             None => None,
         };
-        if let (Some(dir), Some(_)) = (&own_dir, &repo_url)
+        if let Some(dir) = &own_dir
+            && cloning
             && !repo::is_missing_or_empty(dir)
         {
             return Err(ProjectError::Invalid(format!(
@@ -59,72 +70,21 @@ impl Projects {
         if let Some(dir) = &own_dir {
             self.check_own_dir(dir)?;
         }
-        std::fs::create_dir_all(self.projects_dir()).map_err(io(&self.projects_dir()))?;
+        Ok(own_dir)
+    }
+
+    /// Claims the slug: makes its metadata folder, which must not exist yet.
+    fn claim(&self, slug: &str) -> Result<PathBuf, ProjectError> {
+        std::fs::create_dir_all(self.projects_dir()).map_err(io_error(&self.projects_dir()))?;
         let meta_dir = self.meta_dir(slug);
         // create_dir (not _all) is the atomic claim on the slug.
         match std::fs::create_dir(&meta_dir) {
-            Ok(()) => {}
+            Ok(()) => Ok(meta_dir),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                return Err(ProjectError::Exists(slug.to_owned()));
+                Err(ProjectError::Exists(slug.to_owned()))
             }
-            Err(e) => return Err(io(&meta_dir)(e)),
+            Err(e) => Err(io_error(&meta_dir)(e)),
         }
-        let undo = |clone_into: Option<(&Path, bool)>| {
-            if let Some((dir, existed)) = clone_into {
-                repo::undo_clone(dir, existed);
-            }
-            let _ = std::fs::remove_dir_all(&meta_dir);
-        };
-        let mut file = ProjectFile {
-            created_at: Some(chrono::Utc::now().to_rfc3339()),
-            name,
-            summary,
-            area,
-            status: new.status,
-            repo: repo_url.clone(),
-            ..ProjectFile::default()
-        };
-        let mut cloned: Option<(PathBuf, bool)> = None;
-        if let Some(url) = &repo_url {
-            let (dest, existed) = match &own_dir {
-                Some(dir) => (dir.clone(), dir.exists()),
-                None => (meta_dir.join(repo::checkout_name(url)), false),
-            };
-            if let Err(e) = repo::clone(url, &dest, new.clone_limit.unwrap_or(repo::CLONE_LIMIT)) {
-                undo(Some((&dest, existed)));
-                return Err(e);
-            }
-            cloned = Some((dest, existed));
-        } else if let Some(dir) = &own_dir
-            && let Err(e) = std::fs::create_dir_all(dir)
-        {
-            undo(None);
-            return Err(io(dir)(e));
-        }
-        let undo_all = || undo(cloned.as_ref().map(|(d, e)| (d.as_path(), *e)));
-        if let Some(dir) = &own_dir {
-            match std::fs::canonicalize(dir) {
-                Ok(dir) => file.path = Some(dir),
-                Err(e) => {
-                    undo_all();
-                    return Err(io(dir)(e));
-                }
-            }
-        }
-        let file_path = meta_dir.join(PROJECT_FILE);
-        let written = toml::to_string(&file)
-            .map_err(|e| ProjectError::Corrupt {
-                path: file_path.clone(),
-                message: e.to_string(),
-            })
-            .and_then(|text| {
-                crate::fsutil::write_atomic(&file_path, text.as_bytes()).map_err(io(&file_path))
-            });
-        if let Err(e) = written {
-            undo_all();
-            return Err(e);
-        }
-        self.get_blocking(slug)
     }
 
     /// A directory of the user's own for a new project: its parent must exist, and no other
@@ -160,6 +120,88 @@ impl Projects {
         }
         Ok(())
     }
+}
+
+/// Builds the error for an I/O failure on `path`.
+fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> ProjectError {
+    let path = path.to_path_buf();
+    move |source| ProjectError::Io { path, source }
+}
+
+/// A project file with only the new project's name, summary and area, trimmed and within
+/// their limits (blank: none).
+fn checked_texts(new: &NewProject) -> Result<ProjectFile, ProjectError> {
+    let text =
+        |s: &Option<String>, what: &str, max: usize| -> Result<Option<String>, ProjectError> {
+            match s.as_deref().map(str::trim) {
+                None | Some("") => Ok(None),
+                Some(v) => check_text(v, what, max).map(|()| Some(v.to_owned())),
+            }
+        };
+    Ok(ProjectFile {
+        name: text(&new.name, "name", NAME_MAX)?,
+        summary: text(&new.summary, "summary", SUMMARY_MAX)?,
+        area: text(&new.area, "area", NAME_MAX)?,
+        ..ProjectFile::default()
+    })
+}
+
+/// Removes what a failed create made: the clone (a directory that was there before is only
+/// emptied) and the slug's metadata folder.
+fn undo(meta_dir: &Path, clone_into: Option<(&Path, bool)>) {
+    if let Some((dir, existed)) = clone_into {
+        repo::undo_clone(dir, existed);
+    }
+    let _ = std::fs::remove_dir_all(meta_dir);
+}
+
+/// Where the agents will run: clones the repository (into the user's directory, or a checkout
+/// in the metadata folder), or makes the user's own directory. Returns the clone's directory
+/// and whether it was there before; on failure, what was made is undone.
+fn make_agent_dir(
+    meta_dir: &Path,
+    repo_url: Option<&str>,
+    own_dir: Option<&Path>,
+    limit: std::time::Duration,
+) -> Result<Option<(PathBuf, bool)>, ProjectError> {
+    if let Some(url) = repo_url {
+        let (dest, existed) = match own_dir {
+            Some(dir) => (dir.to_path_buf(), dir.exists()),
+            None => (meta_dir.join(repo::checkout_name(url)), false),
+        };
+        if let Err(e) = repo::clone(url, &dest, limit) {
+            undo(meta_dir, Some((&dest, existed)));
+            return Err(e);
+        }
+        return Ok(Some((dest, existed)));
+    }
+    if let Some(dir) = own_dir
+        && let Err(e) = std::fs::create_dir_all(dir)
+    {
+        undo(meta_dir, None);
+        return Err(io_error(dir)(e));
+    }
+    Ok(None)
+}
+
+/// Writes `project.toml`, naming the user's own directory (resolved) when there is one.
+fn write_project_file(
+    meta_dir: &Path,
+    file: &mut ProjectFile,
+    own_dir: Option<&Path>,
+) -> Result<(), ProjectError> {
+    if let Some(dir) = own_dir {
+        file.path = Some(std::fs::canonicalize(dir).map_err(io_error(dir))?);
+    }
+    let file_path = meta_dir.join(PROJECT_FILE);
+    toml::to_string(file)
+        .map_err(|e| ProjectError::Corrupt {
+            path: file_path.clone(),
+            message: e.to_string(),
+        })
+        .and_then(|text| {
+            crate::fsutil::write_atomic(&file_path, text.as_bytes()).map_err(io_error(&file_path))
+        })
 }
 
 /// What a new project is made with (`project:create`).

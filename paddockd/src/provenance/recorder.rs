@@ -255,6 +255,8 @@ impl Recorder {
         self.open.insert(tool_use_id, open);
     }
 
+    /// Records a finished tool call as a step: the files it touched, by the kind of call,
+    /// then the step line; after an install-shaped command the next steps get a new snapshot.
     pub(super) fn finish(
         &mut self,
         open: Open,
@@ -264,104 +266,12 @@ impl Recorder {
         no_result: bool,
     ) {
         let limits = self.limits;
-        let mut files = Vec::new();
-        let mut scan_result = None;
-        match kind_of(&open.tool) {
-            Kind::Writes if !is_error => {
-                for raw in named_paths(&open.tool, input) {
-                    let path = rel_path(&open.agent_dir, &raw);
-                    let abs = abs_path(&open.agent_dir, &path);
-                    // Only the project's own files are kept (blame reads no others).
-                    let hashed = if path.starts_with('/') {
-                        hash_file(&abs, limits.max_hash_bytes)
-                    } else {
-                        versions::keep(&open.meta_dir, &abs, limits.max_hash_bytes)
-                    };
-                    files.push(FileRecord {
-                        path: path.clone(),
-                        role: Role::Write,
-                        edge: FileEdge::Observed,
-                        change: "wrote".into(),
-                        hash: hashed.hash().map(str::to_owned),
-                        unhashed: hashed == Hashed::TooLarge,
-                    });
-                    // Not the effect of the project's other calls running now.
-                    for other in self.open.values_mut() {
-                        if other.slug == open.slug {
-                            other.written_elsewhere.insert(path.clone());
-                        }
-                    }
-                }
-            }
-            Kind::Reads if !is_error => {
-                for raw in named_paths(&open.tool, input) {
-                    let path = rel_path(&open.agent_dir, &raw);
-                    let hashed =
-                        hash_file(&abs_path(&open.agent_dir, &path), limits.max_hash_bytes);
-                    files.push(FileRecord {
-                        path,
-                        role: Role::Read,
-                        edge: FileEdge::Observed,
-                        change: "read".into(),
-                        hash: hashed.hash().map(str::to_owned),
-                        unhashed: hashed == Hashed::TooLarge,
-                    });
-                }
-            }
-            Kind::Opaque => {
-                let after = scan::scan(&open.agent_dir, limits.max_scan_files);
-                match (&open.baseline, after.as_ref()) {
-                    (Some(Ok(before)), Ok(after)) => {
-                        let changed = scan::diff(before, after);
-                        let written: HashSet<&str> =
-                            changed.iter().map(|(p, _)| p.as_str()).collect();
-                        for (path, change) in &changed {
-                            if open.written_elsewhere.contains(path) {
-                                continue;
-                            }
-                            let hashed = match change {
-                                scan::Change::Deleted => Hashed::Missing,
-                                _ => versions::keep(
-                                    &open.meta_dir,
-                                    &open.agent_dir.join(path),
-                                    limits.max_hash_bytes,
-                                ),
-                            };
-                            files.push(FileRecord {
-                                path: path.clone(),
-                                role: Role::Write,
-                                edge: FileEdge::Inferred,
-                                change: change.name().into(),
-                                hash: hashed.hash().map(str::to_owned),
-                                unhashed: hashed == Hashed::TooLarge,
-                            });
-                        }
-                        if open.tool == "Bash" {
-                            let command =
-                                input.get("command").and_then(Value::as_str).unwrap_or("");
-                            for path in command_files(command, &open.agent_dir) {
-                                if before.files.contains_key(&path)
-                                    && !written.contains(path.as_str())
-                                {
-                                    files.push(FileRecord {
-                                        path,
-                                        role: Role::Read,
-                                        edge: FileEdge::Inferred,
-                                        change: "read".into(),
-                                        hash: None,
-                                        unhashed: false,
-                                    });
-                                }
-                            }
-                        }
-                    }
-                    (Some(Err(e)), _) | (_, Err(e)) => scan_result = Some(e.label().to_owned()),
-                    // No baseline (the start was lost): nothing to compare with.
-                    (None, Ok(_)) => scan_result = Some("scan-failed".to_owned()),
-                }
-            }
-            _ => {}
-        }
+        let (mut files, scan_result) = match kind_of(&open.tool) {
+            Kind::Writes if !is_error => (self.observed_writes(&open, input), None),
+            Kind::Reads if !is_error => (observed_reads(&open, input, limits.max_hash_bytes), None),
+            Kind::Opaque => scanned_effects(&open, input, limits),
+            _ => (Vec::new(), None),
+        };
         let truncated_edges = files.len().saturating_sub(limits.max_edges);
         files.truncate(limits.max_edges);
         let (args_preview, args_truncated) = preview(input, limits.max_preview);
@@ -400,6 +310,130 @@ impl Recorder {
             self.recapture(&meta_dir, &agent_dir);
         }
     }
+
+    /// The files a write tool names, their bytes kept when they are the project's own; each
+    /// is marked as written elsewhere for the project's other calls running now.
+    fn observed_writes(&mut self, open: &Open, input: &Value) -> Vec<FileRecord> {
+        let max_hash_bytes = self.limits.max_hash_bytes;
+        let mut files = Vec::new();
+        for raw in named_paths(&open.tool, input) {
+            let path = rel_path(&open.agent_dir, &raw);
+            let abs = abs_path(&open.agent_dir, &path);
+            // Only the project's own files are kept (blame reads no others).
+            let hashed = if path.starts_with('/') {
+                hash_file(&abs, max_hash_bytes)
+            } else {
+                versions::keep(&open.meta_dir, &abs, max_hash_bytes)
+            };
+            files.push(FileRecord {
+                path: path.clone(),
+                role: Role::Write,
+                edge: FileEdge::Observed,
+                change: "wrote".into(),
+                hash: hashed.hash().map(str::to_owned),
+                unhashed: hashed == Hashed::TooLarge,
+            });
+            // Not the effect of the project's other calls running now.
+            for other in self.open.values_mut() {
+                if other.slug == open.slug {
+                    other.written_elsewhere.insert(path.clone());
+                }
+            }
+        }
+        files
+    }
+}
+
+/// The files a read tool names, hashed.
+fn observed_reads(open: &Open, input: &Value, max_hash_bytes: u64) -> Vec<FileRecord> {
+    named_paths(&open.tool, input)
+        .into_iter()
+        .map(|raw| {
+            let path = rel_path(&open.agent_dir, &raw);
+            let hashed = hash_file(&abs_path(&open.agent_dir, &path), max_hash_bytes);
+            FileRecord {
+                path,
+                role: Role::Read,
+                edge: FileEdge::Observed,
+                change: "read".into(),
+                hash: hashed.hash().map(str::to_owned),
+                unhashed: hashed == Hashed::TooLarge,
+            }
+        })
+        .collect()
+}
+
+/// What an opaque call changed, from its before and after scans, and the files its Bash
+/// command names that it read; or, with no two scans to compare, why (the step's scan label).
+fn scanned_effects(
+    open: &Open,
+    input: &Value,
+    limits: Limits,
+) -> (Vec<FileRecord>, Option<String>) {
+    let after = scan::scan(&open.agent_dir, limits.max_scan_files);
+    match (&open.baseline, after.as_ref()) {
+        (Some(Ok(before)), Ok(after)) => {
+            let changed = scan::diff(before, after);
+            let mut files = scanned_writes(open, &changed, limits.max_hash_bytes);
+            if open.tool == "Bash" {
+                let written: HashSet<&str> = changed.iter().map(|(p, _)| p.as_str()).collect();
+                files.extend(command_reads(open, input, before, &written));
+            }
+            (files, None)
+        }
+        (Some(Err(e)), _) | (_, Err(e)) => (Vec::new(), Some(e.label().to_owned())),
+        // No baseline (the start was lost): nothing to compare with.
+        (None, Ok(_)) => (Vec::new(), Some("scan-failed".to_owned())),
+    }
+}
+
+/// The scanned changes as inferred writes, bytes kept, leaving out what other calls wrote.
+fn scanned_writes(
+    open: &Open,
+    changed: &[(String, scan::Change)],
+    max_hash_bytes: u64,
+) -> Vec<FileRecord> {
+    let mut files = Vec::new();
+    for (path, change) in changed {
+        if open.written_elsewhere.contains(path) {
+            continue;
+        }
+        let hashed = match change {
+            scan::Change::Deleted => Hashed::Missing,
+            _ => versions::keep(&open.meta_dir, &open.agent_dir.join(path), max_hash_bytes),
+        };
+        files.push(FileRecord {
+            path: path.clone(),
+            role: Role::Write,
+            edge: FileEdge::Inferred,
+            change: change.name().into(),
+            hash: hashed.hash().map(str::to_owned),
+            unhashed: hashed == Hashed::TooLarge,
+        });
+    }
+    files
+}
+
+/// The files a Bash command names that existed before it and that it did not change: reads.
+fn command_reads(
+    open: &Open,
+    input: &Value,
+    before: &Snapshot,
+    written: &HashSet<&str>,
+) -> Vec<FileRecord> {
+    let command = input.get("command").and_then(Value::as_str).unwrap_or("");
+    command_files(command, &open.agent_dir)
+        .into_iter()
+        .filter(|path| before.files.contains_key(path) && !written.contains(path.as_str()))
+        .map(|path| FileRecord {
+            path,
+            role: Role::Read,
+            edge: FileEdge::Inferred,
+            change: "read".into(),
+            hash: None,
+            unhashed: false,
+        })
+        .collect()
 }
 
 /// Captures and stores a snapshot of `agent_dir`; its hash, or `None` (with a warning) when

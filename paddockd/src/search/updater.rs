@@ -45,6 +45,8 @@ const BATCH_CHATS: usize = 64;
 /// Searches waiting for what was touched before they asked to be read (`SearchIndex::settle`).
 pub(super) type SettleRx = mpsc::Receiver<oneshot::Sender<()>>;
 
+/// The updater: builds the index at start, then reads what the live index says was touched
+/// (every chat when it fell behind, or at each sweep), answering the searches that wait.
 pub(super) async fn run(
     shared: Arc<Shared>,
     index: ChatIndex,
@@ -55,7 +57,38 @@ pub(super) async fn run(
     let Some(mut settle) = settle else {
         return;
     };
-    let chats = all_chats(&index);
+    if !build_at_start(&shared, &index, &stop).await {
+        return;
+    }
+    let mut sweep =
+        tokio::time::interval_at(tokio::time::Instant::now() + SWEEP_EVERY, SWEEP_EVERY);
+    sweep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        let Some(Gathered {
+            pending,
+            everything,
+            waiters,
+        }) = gather(&mut touched, &mut sweep, &mut settle, &stop).await
+        else {
+            return;
+        };
+        if pending.is_empty() && !everything {
+            answer(waiters);
+            continue;
+        }
+        let work = chats_to_read(&shared, &index, pending, everything);
+        let s = shared.clone();
+        if let Err(e) = tokio::task::spawn_blocking(move || follow(&s, work)).await {
+            warn!(error = %e, "search index: an update failed");
+        }
+        answer(waiters);
+    }
+}
+
+/// Builds the index from every chat the live index has (on blocking threads) and logs its
+/// size; `false` when the daemon stopped meanwhile.
+async fn build_at_start(shared: &Arc<Shared>, index: &ChatIndex, stop: &CancellationToken) -> bool {
+    let chats = all_chats(index);
     let total = chats.len();
     shared
         .total
@@ -65,7 +98,7 @@ pub(super) async fn run(
     let (s, token) = (shared.clone(), stop.clone());
     let built = tokio::task::spawn_blocking(move || build(&s, chats, &token)).await;
     if stop.is_cancelled() {
-        return;
+        return false;
     }
     if let Err(e) = built {
         warn!(error = %e, "search index: the build failed; searches cover what was indexed");
@@ -80,16 +113,24 @@ pub(super) async fn run(
         index_bytes = stats.heap_bytes,
         "search index built"
     );
+    true
+}
 
-    let mut sweep =
-        tokio::time::interval_at(tokio::time::Instant::now() + SWEEP_EVERY, SWEEP_EVERY);
-    sweep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        let mut pending: HashSet<(PathBuf, String)> = HashSet::new();
-        let mut everything = false;
-        let mut take = |ev: Result<Touched, RecvError>| match ev {
+/// The touched chats gathered for one read, and the searches waiting for it.
+#[derive(Default)]
+struct Gathered {
+    pending: HashSet<(PathBuf, String)>,
+    /// Every chat is to be checked: this task fell behind, or it is time for a sweep.
+    everything: bool,
+    waiters: Vec<oneshot::Sender<()>>,
+}
+
+impl Gathered {
+    /// Takes in one touched event; `false` when the live index is gone.
+    fn take(&mut self, ev: Result<Touched, RecvError>) -> bool {
+        match ev {
             Ok(t) => {
-                pending.insert((t.folder, t.session_id));
+                self.pending.insert((t.folder, t.session_id));
                 true
             }
             Err(RecvError::Lagged(n)) => {
@@ -97,76 +138,91 @@ pub(super) async fn run(
                     missed = n,
                     "search index: fell behind the chat index; checking every chat"
                 );
-                everything = true;
+                self.everything = true;
                 true
             }
             Err(RecvError::Closed) => false,
-        };
-        let mut waiters = Vec::new();
-        let first = tokio::select! {
-            () = stop.cancelled() => return,
-            ev = touched.recv() => Some(ev),
-            _ = sweep.tick() => Some(Err(RecvError::Lagged(0))),
-            Some(w) = settle.recv() => {
-                waiters.push(w);
-                None
-            }
-        };
-        if let Some(first) = first {
-            if !take(first) {
-                return;
-            }
-            let window = tokio::time::sleep(COALESCE);
-            tokio::pin!(window);
-            loop {
-                tokio::select! {
-                    () = stop.cancelled() => return,
-                    () = &mut window => break,
-                    ev = touched.recv() => if !take(ev) { break },
-                    // A search waits: read now rather than at the window's end.
-                    Some(w) = settle.recv() => {
-                        waiters.push(w);
-                        break;
-                    }
-                }
-            }
         }
-        // What is queued already was touched before the waiters asked: it goes in too.
+    }
+}
+
+/// Waits for a touched chat, the sweep's tick or a waiting search, gathers touched chats for
+/// [`COALESCE`] (a waiting search ends that at once), then takes in what is queued already;
+/// `None` when the daemon stops or the live index is gone.
+async fn gather(
+    touched: &mut broadcast::Receiver<Touched>,
+    sweep: &mut tokio::time::Interval,
+    settle: &mut SettleRx,
+    stop: &CancellationToken,
+) -> Option<Gathered> {
+    let mut g = Gathered::default();
+    let first = tokio::select! {
+        () = stop.cancelled() => return None,
+        ev = touched.recv() => Some(ev),
+        _ = sweep.tick() => Some(Err(RecvError::Lagged(0))),
+        Some(w) = settle.recv() => {
+            g.waiters.push(w);
+            None
+        }
+    };
+    if let Some(first) = first {
+        if !g.take(first) {
+            return None;
+        }
+        let window = tokio::time::sleep(COALESCE);
+        tokio::pin!(window);
         loop {
-            match touched.try_recv() {
-                Ok(t) => {
-                    take(Ok(t));
+            tokio::select! {
+                () = stop.cancelled() => return None,
+                () = &mut window => break,
+                ev = touched.recv() => if !g.take(ev) { break },
+                // A search waits: read now rather than at the window's end.
+                Some(w) = settle.recv() => {
+                    g.waiters.push(w);
+                    break;
                 }
-                Err(TryRecvError::Lagged(n)) => {
-                    take(Err(RecvError::Lagged(n)));
-                }
-                Err(TryRecvError::Empty | TryRecvError::Closed) => break,
             }
         }
-        if pending.is_empty() && !everything {
-            for w in waiters {
-                let _ = w.send(());
+    }
+    // What is queued already was touched before the waiters asked: it goes in too.
+    loop {
+        match touched.try_recv() {
+            Ok(t) => {
+                g.take(Ok(t));
             }
-            continue;
+            Err(TryRecvError::Lagged(n)) => {
+                g.take(Err(RecvError::Lagged(n)));
+            }
+            Err(TryRecvError::Empty | TryRecvError::Closed) => break,
         }
-        let work: Vec<(PathBuf, String)> = if everything {
-            let live = all_chats(&index);
-            let known: HashSet<(&Path, &str)> = live
-                .iter()
-                .map(|(f, s)| (f.as_path(), s.as_str()))
-                .collect();
-            shared.forget_except(&known);
-            live
-        } else {
-            pending.into_iter().collect()
-        };
-        let s = shared.clone();
-        if let Err(e) = tokio::task::spawn_blocking(move || follow(&s, work)).await {
-            warn!(error = %e, "search index: an update failed");
-        }
-        for w in waiters {
-            let _ = w.send(());
-        }
+    }
+    Some(g)
+}
+
+/// The chats to read: the touched ones, or every chat the live index has (the others are
+/// dropped from the search index).
+fn chats_to_read(
+    shared: &Shared,
+    index: &ChatIndex,
+    pending: HashSet<(PathBuf, String)>,
+    everything: bool,
+) -> Vec<(PathBuf, String)> {
+    if !everything {
+        return pending.into_iter().collect();
+    }
+    let live = all_chats(index);
+    let known: HashSet<(&Path, &str)> = live
+        .iter()
+        .map(|(f, s)| (f.as_path(), s.as_str()))
+        .collect();
+    shared.forget_except(&known);
+    live
+}
+
+/// Tells the waiting searches that what they waited for is read.
+fn answer(waiters: Vec<oneshot::Sender<()>>) {
+    for w in waiters {
+        let _ = w.send(());
     }
 }
 

@@ -341,93 +341,24 @@ pub async fn sweep(ctx: &Ctx, slug: &str, sessions: &[String]) -> Outcome {
         return Outcome::ProjectGone;
     };
     let folder = ctx.state.folder_of(&project);
-    // The turn's end is announced before the runner re-reads its transcript: read them now,
-    // so the gate and the digest see the turns that asked for this sweep.
-    for sid in sessions {
-        ctx.state
-            .live_index()
-            .refresh(&folder.join(format!("{sid}.jsonl")))
-            .await;
-    }
+    refresh_asking(ctx, &folder, sessions).await;
     let chats = ctx.state.listed().await.chats_in(&folder);
-    let paths: Vec<std::path::PathBuf> = chats.iter().map(|c| c.path.clone()).collect();
-    let newest = match blocking(move || gate::newest_mtime_ms(&paths)).await {
-        Ok(n) => n,
-        Err(e) => return fail(ctx, slug, e).await,
+    let newest_ms = match gate_activity(ctx, slug, &chats).await {
+        Ok(newest_ms) => newest_ms,
+        Err(outcome) => return outcome,
     };
-    let prior = ctx.state.stores.sweep.get(slug);
-    let newest_ms = match gate::decide(newest, prior.as_ref().map(|s| s.last_swept_mtime_ms)) {
-        Gate::NoChats => return Outcome::NoChats,
-        Gate::NoActivity { .. } => return Outcome::NoActivity,
-        Gate::Sweep { newest_ms } => newest_ms,
+    let inputs = match gather_inputs(ctx, slug, &project, chats).await {
+        Ok(inputs) => inputs,
+        Err(outcome) => return outcome,
     };
-
-    let (sessions_n, budget) = (ctx.cfg.sweeper_sessions, ctx.cfg.sweeper_budget_bytes);
-    let inputs = {
-        let project = project.clone();
-        match blocking(move || read_inputs(&project, &chats, sessions_n, budget)).await {
-            Ok(Ok(inputs)) => inputs,
-            Ok(Err(e)) => return fail(ctx, slug, SweepError::Prepare(e.to_string())).await,
-            Err(e) => return fail(ctx, slug, e).await,
-        }
-    };
-    if inputs.digest.cut_chats > 0 || inputs.digest.cut_messages > 0 {
-        tracing::info!(
-            project = %slug,
-            cut_chats = inputs.digest.cut_chats,
-            cut_messages = inputs.digest.cut_messages,
-            budget,
-            "sweep digest cut to its budget (oldest first)"
-        );
-    }
     let repo = repo_backed(&project);
-    // A CLAUDE.md whose markers are broken is shown as having no section; it is not written.
-    let claude_section = match files::managed_section(&inputs.claude_md) {
-        Ok(section) => section.unwrap_or_default(),
-        Err(e) => {
-            tracing::warn!(project = %slug, "{e}");
-            String::new()
-        }
-    };
+    let claude_section = claude_section(slug, &inputs.claude_md);
     let budgets =
         crate::config::curation::Budgets::for_project(ctx.cfg.curation, slug, &project.file);
-    let today = chrono::Local::now().format("%Y-%m-%d").to_string();
-    let text = prompt::build(&prompt::PromptInput {
-        slug,
-        repo_backed: repo,
-        today: &today,
-        digest: &inputs.digest.text,
-        overview: &inputs.overview,
-        changelog: files::cut_changelog(&inputs.changelog, budgets.changelog_bytes())
-            .0
-            .as_str(),
-        claude_section: &claude_section,
-        budgets,
-    });
-
-    let cwd = ctx.cfg.data_dir.join("tmp").join("sweeper");
-    if let Err(e) = crate::fsutil::create_private_dir(&cwd) {
-        return fail(
-            ctx,
-            slug,
-            SweepError::Prepare(format!("cannot create {}: {e}", cwd.display())),
-        )
-        .await;
-    }
-    let spec = BatchSpec {
-        claude_bin: ctx.cfg.claude_bin.clone(),
-        cwd,
-        model: ctx.cfg.sweeper_model.clone(),
-        env: crate::runner::process::ClaudeEnv::of(&ctx.cfg),
-    };
-    let reply = match batch::run(&spec, text, SWEEP_TIMEOUT, &ctx.shutdown).await {
-        Ok(reply) => reply,
-        Err(BatchError::Cancelled) => return Outcome::Cancelled,
-        Err(e) => return fail(ctx, slug, e.into()).await,
-    };
-    let parsed = match prompt::parse(&reply) {
-        Ok(p) => p,
-        Err(e) => return fail(ctx, slug, e.into()).await,
+    let text = sweep_prompt(slug, repo, budgets, &inputs, &claude_section);
+    let parsed = match ask_claude(ctx, slug, text).await {
+        Ok(parsed) => parsed,
+        Err(outcome) => return outcome,
     };
     let written = {
         let project = project.clone();
@@ -439,6 +370,137 @@ pub async fn sweep(ctx: &Ctx, slug: &str, sessions: &[String]) -> Outcome {
         Ok(Err(e)) | Err(e) => return fail(ctx, slug, e).await,
     };
     crate::git::commit_generated(&ctx.cfg.data_dir, &ctx.cfg.git_identity, &project, &wrote).await;
+    save_watermark(ctx, slug, newest_ms).await;
+    Outcome::Swept {
+        wrote,
+        unchanged,
+        newest_ms,
+    }
+}
+
+/// Reads the transcripts of the turns that asked for the sweep into the live index.
+async fn refresh_asking(ctx: &Ctx, folder: &Path, sessions: &[String]) {
+    // The turn's end is announced before the runner re-reads its transcript: read them now,
+    // so the gate and the digest see the turns that asked for this sweep.
+    for sid in sessions {
+        ctx.state
+            .live_index()
+            .refresh(&folder.join(format!("{sid}.jsonl")))
+            .await;
+    }
+}
+
+/// The activity gate: the newest transcript mtime when some chat changed after the
+/// watermark, else how the sweep ends (no chats, no activity, or failed).
+async fn gate_activity(
+    ctx: &Ctx,
+    slug: &str,
+    chats: &[crate::index::IndexedChat],
+) -> Result<i64, Outcome> {
+    let paths: Vec<std::path::PathBuf> = chats.iter().map(|c| c.path.clone()).collect();
+    let newest = match blocking(move || gate::newest_mtime_ms(&paths)).await {
+        Ok(n) => n,
+        Err(e) => return Err(fail(ctx, slug, e).await),
+    };
+    let prior = ctx.state.stores.sweep.get(slug);
+    match gate::decide(newest, prior.as_ref().map(|s| s.last_swept_mtime_ms)) {
+        Gate::NoChats => Err(Outcome::NoChats),
+        Gate::NoActivity { .. } => Err(Outcome::NoActivity),
+        Gate::Sweep { newest_ms } => Ok(newest_ms),
+    }
+}
+
+/// Reads the digest of the newest chats and the files to curate (logging a digest cut to
+/// its budget); a failure ends the sweep.
+async fn gather_inputs(
+    ctx: &Ctx,
+    slug: &str,
+    project: &Project,
+    chats: Vec<crate::index::IndexedChat>,
+) -> Result<Inputs, Outcome> {
+    let (sessions_n, budget) = (ctx.cfg.sweeper_sessions, ctx.cfg.sweeper_budget_bytes);
+    let inputs = {
+        let project = project.clone();
+        match blocking(move || read_inputs(&project, &chats, sessions_n, budget)).await {
+            Ok(Ok(inputs)) => inputs,
+            Ok(Err(e)) => return Err(fail(ctx, slug, SweepError::Prepare(e.to_string())).await),
+            Err(e) => return Err(fail(ctx, slug, e).await),
+        }
+    };
+    if inputs.digest.cut_chats > 0 || inputs.digest.cut_messages > 0 {
+        tracing::info!(
+            project = %slug,
+            cut_chats = inputs.digest.cut_chats,
+            cut_messages = inputs.digest.cut_messages,
+            budget,
+            "sweep digest cut to its budget (oldest first)"
+        );
+    }
+    Ok(inputs)
+}
+
+/// The managed section of CLAUDE.md as it is now; empty when its markers are broken.
+fn claude_section(slug: &str, claude_md: &str) -> String {
+    // A CLAUDE.md whose markers are broken is shown as having no section; it is not written.
+    match files::managed_section(claude_md) {
+        Ok(section) => section.unwrap_or_default(),
+        Err(e) => {
+            tracing::warn!(project = %slug, "{e}");
+            String::new()
+        }
+    }
+}
+
+/// The sweep's prompt, from what was read and the curation budgets.
+fn sweep_prompt(
+    slug: &str,
+    repo: bool,
+    budgets: crate::config::curation::Budgets,
+    inputs: &Inputs,
+    claude_section: &str,
+) -> String {
+    let today = chrono::Local::now().format("%Y-%m-%d").to_string();
+    prompt::build(&prompt::PromptInput {
+        slug,
+        repo_backed: repo,
+        today: &today,
+        digest: &inputs.digest.text,
+        overview: &inputs.overview,
+        changelog: files::cut_changelog(&inputs.changelog, budgets.changelog_bytes())
+            .0
+            .as_str(),
+        claude_section,
+        budgets,
+    })
+}
+
+/// Runs the one tool-less `claude -p` of the sweep and parses its reply; a failure (or the
+/// shutdown) ends the sweep.
+async fn ask_claude(ctx: &Ctx, slug: &str, text: String) -> Result<prompt::Reply, Outcome> {
+    let cwd = ctx.cfg.data_dir.join("tmp").join("sweeper");
+    if let Err(e) = crate::fsutil::create_private_dir(&cwd) {
+        let e = SweepError::Prepare(format!("cannot create {}: {e}", cwd.display()));
+        return Err(fail(ctx, slug, e).await);
+    }
+    let spec = BatchSpec {
+        claude_bin: ctx.cfg.claude_bin.clone(),
+        cwd,
+        model: ctx.cfg.sweeper_model.clone(),
+        env: crate::runner::process::ClaudeEnv::of(&ctx.cfg),
+    };
+    let reply = match batch::run(&spec, text, SWEEP_TIMEOUT, &ctx.shutdown).await {
+        Ok(reply) => reply,
+        Err(BatchError::Cancelled) => return Err(Outcome::Cancelled),
+        Err(e) => return Err(fail(ctx, slug, e.into()).await),
+    };
+    match prompt::parse(&reply) {
+        Ok(p) => Ok(p),
+        Err(e) => Err(fail(ctx, slug, e.into()).await),
+    }
+}
+
+/// Records a sweep that succeeded: the watermark moves to `newest_ms`, `last_swept_at` to now.
+async fn save_watermark(ctx: &Ctx, slug: &str, newest_ms: i64) {
     let state = SweepState {
         last_swept_mtime_ms: newest_ms,
         last_swept_at: now_rfc3339(),
@@ -447,11 +509,6 @@ pub async fn sweep(ctx: &Ctx, slug: &str, sessions: &[String]) -> Outcome {
     if let Err(e) = ctx.state.stores.sweep.set(slug, state).await {
         // The files are written; the next sweep redoes this one's activity.
         tracing::warn!(project = %slug, "cannot save the sweep watermark: {e}");
-    }
-    Outcome::Swept {
-        wrote,
-        unchanged,
-        newest_ms,
     }
 }
 

@@ -13,6 +13,8 @@
 //! recorded in the run log as `skipped`. Fires of one trigger are serialized, so two at
 //! the same instant cannot both start.
 
+use std::collections::HashMap;
+
 use paddock_proto::{
     Attribution, ErrorBody, ErrorCode, Fired, Origin, RunStatus, SessionPolicy, TriggerKind,
     TriggerSpec,
@@ -59,7 +61,6 @@ pub async fn fire(
 ) -> Result<Fired, ErrorBody> {
     let slug = project.slug.as_str();
     let key = binding_key(slug, name);
-    let origin = origin_of(spec.kind);
     let message = message
         .filter(|m| !m.trim().is_empty())
         .unwrap_or_else(|| spec.prompt.clone());
@@ -72,38 +73,85 @@ pub async fn fire(
     let running = crate::chats::running_sessions(d).await;
     let last = d.state.runs.latest_for_trigger(slug, name);
     let owned = if resume { store.get(&key) } else { None };
-    let busy = last
-        .as_ref()
-        .filter(|r| r.status == RunStatus::Running || running.contains_key(&r.session_id))
-        .map(|r| r.session_id.clone())
-        .or_else(|| owned.clone().filter(|sid| running.contains_key(sid)));
-    if let Some(sid) = busy {
+    if let Some(sid) = still_going(last.as_ref(), owned.as_deref(), &running) {
         tracing::info!(project = slug, trigger = name, session = %sid, "trigger fire skipped: {SKIPPED}");
-        let record = RunRecord {
-            job_id: uuid::Uuid::new_v4().to_string(),
-            project_slug: slug.to_owned(),
-            session_id: sid,
-            origin,
-            trigger: Some(name.to_owned()),
-            prompt: Some(message),
-            started_at: chrono::Utc::now().to_rfc3339(),
-            status: RunStatus::Skipped,
-            finished_at: None,
-            cost_usd: None,
-            attribution: None,
-            watched: false,
-        };
-        if let Err(e) = d.state.runs.skipped(record).await {
-            tracing::warn!(
-                project = slug,
-                trigger = name,
-                "could not record the skipped fire: {e}"
-            );
-        }
+        record_skipped(d, slug, name, spec.kind, sid, message).await;
         return Ok(skipped());
     }
+    let turn = |session_id: Option<String>| machine_turn(project, name, spec, &message, session_id);
+    if let Some(sid) = owned
+        && let Some(sid) =
+            fire_into_owned(d, store, &key, name, &sid, turn(Some(sid.clone()))).await?
+    {
+        return Ok(started(sid));
+    }
+    let sid = start_turn(d, turn(None)).await?;
+    tracing::info!(project = slug, trigger = name, session = %sid, "trigger fired a new chat");
+    if resume && let Err(e) = store.bind(&key, &sid).await {
+        tracing::warn!(project = slug, trigger = name, session = %sid, "could not remember the trigger's chat (the next fire starts another): {e}");
+    }
+    Ok(started(sid))
+}
 
-    let turn = |session_id: Option<String>| MachineTurn {
+/// The chat of the trigger's previous run when that run is still going: the last run is
+/// running (or its chat is), or the chat the trigger owns is running.
+fn still_going(
+    last: Option<&RunRecord>,
+    owned: Option<&str>,
+    running: &HashMap<String, String>,
+) -> Option<String> {
+    last.filter(|r| r.status == RunStatus::Running || running.contains_key(&r.session_id))
+        .map(|r| r.session_id.clone())
+        .or_else(|| {
+            owned
+                .filter(|sid| running.contains_key(*sid))
+                .map(str::to_owned)
+        })
+}
+
+/// Records a skipped fire in the run log, in the chat whose run is still going.
+async fn record_skipped(
+    d: &Daemon,
+    slug: &str,
+    name: &str,
+    kind: TriggerKind,
+    session_id: String,
+    message: String,
+) {
+    let record = RunRecord {
+        job_id: uuid::Uuid::new_v4().to_string(),
+        project_slug: slug.to_owned(),
+        session_id,
+        origin: origin_of(kind),
+        trigger: Some(name.to_owned()),
+        prompt: Some(message),
+        started_at: chrono::Utc::now().to_rfc3339(),
+        status: RunStatus::Skipped,
+        finished_at: None,
+        cost_usd: None,
+        attribution: None,
+        watched: false,
+    };
+    if let Err(e) = d.state.runs.skipped(record).await {
+        tracing::warn!(
+            project = slug,
+            trigger = name,
+            "could not record the skipped fire: {e}"
+        );
+    }
+}
+
+/// The turn a fire starts: in `session_id`, or (`None`) in a new root chat whose provenance
+/// names the trigger.
+fn machine_turn(
+    project: &Project,
+    name: &str,
+    spec: &TriggerSpec,
+    message: &str,
+    session_id: Option<String>,
+) -> MachineTurn {
+    let origin = origin_of(spec.kind);
+    MachineTurn {
         project: project.clone(),
         provenance: session_id.is_none().then(|| RunProvenance {
             origin,
@@ -115,37 +163,44 @@ pub async fn fire(
             title: None,
         }),
         session_id,
-        message: message.clone(),
+        message: message.to_owned(),
         model: spec.model.clone(),
         origin,
         attribution: Some(attribution_of(spec.kind, name)),
         trigger: Some(name.to_owned()),
-    };
-    if let Some(sid) = owned {
-        match start_turn(d, turn(Some(sid.clone()))).await {
-            Ok(sid) => {
-                tracing::info!(project = slug, trigger = name, session = %sid, "trigger fired into its chat");
-                return Ok(started(sid));
-            }
-            Err(e) if e.code == ErrorCode::NotFound => {
-                tracing::info!(project = slug, trigger = name, session = %sid, "the trigger's chat is gone; starting a new one");
-                if let Err(e) = store.unbind(&key).await {
-                    tracing::warn!(
-                        project = slug,
-                        trigger = name,
-                        "could not unbind the gone chat: {e}"
-                    );
-                }
-            }
-            Err(e) => return Err(e),
+    }
+}
+
+/// Starts `turn` in `owned`, the chat the trigger owns: its session id, or `None` when that
+/// chat is gone (then it is unbound, and the fire starts a new one).
+async fn fire_into_owned(
+    d: &Daemon,
+    store: &SessionBindingStore,
+    key: &str,
+    name: &str,
+    owned: &str,
+    turn: MachineTurn,
+) -> Result<Option<String>, ErrorBody> {
+    let slug = turn.project.slug.clone();
+    let slug = slug.as_str();
+    match start_turn(d, turn).await {
+        Ok(sid) => {
+            tracing::info!(project = slug, trigger = name, session = %sid, "trigger fired into its chat");
+            Ok(Some(sid))
         }
+        Err(e) if e.code == ErrorCode::NotFound => {
+            tracing::info!(project = slug, trigger = name, session = %owned, "the trigger's chat is gone; starting a new one");
+            if let Err(e) = store.unbind(key).await {
+                tracing::warn!(
+                    project = slug,
+                    trigger = name,
+                    "could not unbind the gone chat: {e}"
+                );
+            }
+            Ok(None)
+        }
+        Err(e) => Err(e),
     }
-    let sid = start_turn(d, turn(None)).await?;
-    tracing::info!(project = slug, trigger = name, session = %sid, "trigger fired a new chat");
-    if resume && let Err(e) = store.bind(&key, &sid).await {
-        tracing::warn!(project = slug, trigger = name, session = %sid, "could not remember the trigger's chat (the next fire starts another): {e}");
-    }
-    Ok(started(sid))
 }
 
 fn started(session_id: String) -> Fired {
