@@ -5,9 +5,8 @@
 
 use paddock_proto::{Attribution, ErrorBody, Origin};
 
-use crate::handles::Daemon;
 use crate::projects::Project;
-use crate::runner::TurnRequest;
+use crate::runner::{Runner, TurnRequest};
 use crate::stores::RunProvenance;
 
 /// A turn a machine starts: a spawned child's kickoff, a message from another chat, a
@@ -30,8 +29,8 @@ pub struct MachineTurn {
 
 /// The one path for machine-started turns. A chat that is running queues the turn; it runs
 /// when the current one ends. Returns the session id.
-pub async fn start_turn(d: &Daemon, turn: MachineTurn) -> Result<String, ErrorBody> {
-    d.runner
+pub async fn start_turn(runner: &Runner, turn: MachineTurn) -> Result<String, ErrorBody> {
+    runner
         .send(
             TurnRequest::new(turn.project, turn.session_id, turn.message)
                 .model(turn.model)

@@ -195,10 +195,7 @@ fn functions_are_named_steps() {
 #[test]
 fn the_function_finder_measures_from_fn_to_its_brace() {
     let text = "fn a() {\n    x;\n}\n\nimpl T {\n    pub async fn b(&self) {\n        y;\n        z;\n    }\n}\n";
-    assert_eq!(
-        functions(text),
-        [("a".to_owned(), 3), ("b".to_owned(), 4)]
-    );
+    assert_eq!(functions(text), [("a".to_owned(), 3), ("b".to_owned(), 4)]);
 }
 
 /// The top-level modules of paddockd and which others each one names (`crate::x`, or

@@ -336,7 +336,13 @@ mod tests {
             let v = verify_ranked(&cands, &Query::parse("cookie"), 5, threads);
             assert_eq!(v.hits.len(), 5);
             assert_eq!(v.total, 40, "words: the unread candidates count");
-            assert!(v.read >= 5 && v.read < 40, "{v:?}");
+            assert!(v.read >= 5, "{v:?}");
+            // One reader stops at the fifth hit. With three, a reader descheduled on an early
+            // candidate holds the known prefix back while the others read on, so under load
+            // they may read every candidate: early stopping is only certain with one.
+            if threads == 1 {
+                assert!(v.read < 40, "{v:?}");
+            }
         }
         // A chat whose transcript is gone is no hit.
         let mut gone = cands[..3].to_vec();

@@ -81,7 +81,7 @@ pub async fn start_chat(
         provenance: Some(provenance),
         ..acting.turn(project, None, message)
     };
-    start_turn(d, turn).await.map_err(|e| e.message)
+    start_turn(&d.runner, turn).await.map_err(|e| e.message)
 }
 
 /// Sends `message` into chat `target` of `project` (queued behind a running turn): its
@@ -108,7 +108,7 @@ async fn continue_chat(
     message: &str,
 ) -> Result<String, String> {
     let turn = acting.turn(project, Some(session_id.to_owned()), message.to_owned());
-    start_turn(d, turn).await.map_err(|e| e.message)
+    start_turn(&d.runner, turn).await.map_err(|e| e.message)
 }
 
 /// Forks chat `source` (titled `name`), then starts the fork's first turn with `prompt` when
