@@ -345,76 +345,102 @@ pub async fn run(ctx: &Context, args: DoctorArgs) -> anyhow::Result<()> {
     let mut checks = Vec::new();
     let info = daemon_info(ctx, &mut checks).await;
     if let Some((info, running)) = &info {
-        checks.push(claude_check(info, *running));
-        checks.push(supported_check(info, *running));
-        checks.push(login_check(info, *running));
-        let dir = PathBuf::from(&info.data_dir);
-        let writable = std::fs::create_dir_all(&dir).is_ok() && tempfile_in(&dir).is_ok();
-        checks.push(Check {
-            name: "data",
-            ok: writable,
-            required: true,
-            detail: format!(
-                "{}{}",
-                dir.display(),
-                if writable { "" } else { " is not writable" }
-            ),
-            fix: Some(
-                "set PADDOCK_DATA_DIR to a folder you can write, or fix its permissions".into(),
-            ),
-        });
-        for disk in &info.disks {
-            checks.push(disk_check(disk));
-        }
-        checks.push(Check {
-            name: "socket",
-            ok: true,
-            required: false,
-            detail: info.socket.clone(),
-            fix: None,
-        });
-        let log_exists = Path::new(&info.log).is_file();
-        checks.push(Check {
-            name: "log",
-            ok: true,
-            required: false,
-            detail: if log_exists {
-                info.log.clone()
-            } else {
-                format!("{} (not written yet)", info.log)
-            },
-            fix: None,
-        });
+        checks.extend(info_checks(info, *running));
     }
     for (tool, why) in [("git", "the git view"), ("tmux", "the tmux status segment")] {
-        let found = on_path(tool);
-        checks.push(Check {
-            name: if tool == "git" { "git" } else { "tmux" },
-            ok: found.is_some(),
-            required: false,
-            detail: match &found {
-                Some(p) => p.display().to_string(),
-                None => format!("not found (only {why} needs it)"),
-            },
-            fix: Some(format!("install {tool} for {why}")),
-        });
+        checks.push(tool_check(tool, why));
     }
     if args.json {
-        let mut report = report_json(&checks);
-        report["info"] = info
-            .as_ref()
-            .and_then(|(i, _)| serde_json::to_value(i).ok())
-            .unwrap_or(Value::Null);
-        print_json(&report)?;
-        if failed(&checks) {
-            return Err(Failure::new(1, "something paddock needs is missing").into());
-        }
-        return Ok(());
+        return print_json_report(&checks, info.as_ref().map(|(i, _)| i));
     }
     let unicode = crate::tui::theme::Theme::detect().unicode;
     print(&report(&checks, unicode))?;
     if failed(&checks) {
         anyhow::bail!("something paddock needs is missing (see above)");
+    }
+    Ok(())
+}
+
+/// The checks of what the daemon runs with: claude, its login, the data folder, the disks,
+/// the socket and the log.
+fn info_checks(info: &DaemonInfo, running: bool) -> Vec<Check> {
+    let mut checks = vec![
+        claude_check(info, running),
+        supported_check(info, running),
+        login_check(info, running),
+        data_check(info),
+    ];
+    for disk in &info.disks {
+        checks.push(disk_check(disk));
+    }
+    checks.push(Check {
+        name: "socket",
+        ok: true,
+        required: false,
+        detail: info.socket.clone(),
+        fix: None,
+    });
+    checks.push(log_check(info));
+    checks
+}
+
+/// Whether the data folder can be written.
+fn data_check(info: &DaemonInfo) -> Check {
+    let dir = PathBuf::from(&info.data_dir);
+    let writable = std::fs::create_dir_all(&dir).is_ok() && tempfile_in(&dir).is_ok();
+    Check {
+        name: "data",
+        ok: writable,
+        required: true,
+        detail: format!(
+            "{}{}",
+            dir.display(),
+            if writable { "" } else { " is not writable" }
+        ),
+        fix: Some("set PADDOCK_DATA_DIR to a folder you can write, or fix its permissions".into()),
+    }
+}
+
+/// Where the log is, and whether it was written yet.
+fn log_check(info: &DaemonInfo) -> Check {
+    let log_exists = Path::new(&info.log).is_file();
+    Check {
+        name: "log",
+        ok: true,
+        required: false,
+        detail: if log_exists {
+            info.log.clone()
+        } else {
+            format!("{} (not written yet)", info.log)
+        },
+        fix: None,
+    }
+}
+
+/// Where an optional tool is on the PATH, and what needs it.
+fn tool_check(tool: &str, why: &str) -> Check {
+    let found = on_path(tool);
+    Check {
+        name: if tool == "git" { "git" } else { "tmux" },
+        ok: found.is_some(),
+        required: false,
+        detail: match &found {
+            Some(p) => p.display().to_string(),
+            None => format!("not found (only {why} needs it)"),
+        },
+        fix: Some(format!("install {tool} for {why}")),
+    }
+}
+
+/// Prints the report and the daemon's info as JSON; exit status 1 if a required check failed.
+fn print_json_report(checks: &[Check], info: Option<&DaemonInfo>) -> anyhow::Result<()> {
+    let mut report = report_json(checks);
+    report["info"] = info
+        .and_then(|i| serde_json::to_value(i).ok())
+        .unwrap_or(Value::Null);
+    print_json(&report)?;
+    if failed(checks) {
+        return Err(Failure::new(1, "something paddock needs is missing").into());
     }
     Ok(())
 }

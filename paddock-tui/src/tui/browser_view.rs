@@ -411,40 +411,16 @@ pub fn render_browser(view: &mut BrowserView, theme: &Theme, frame: &mut Frame<'
     render_preview(view, theme, frame, preview_area);
 }
 
+/// Draws the directory's entries that fit into `area`, over a foot for a cut listing or a
+/// failed reload.
 fn render_list(view: &mut BrowserView, theme: &Theme, frame: &mut Frame<'_>, area: Rect) {
     let width = usize::from(area.width);
     let Some(listing) = view.listing.as_ref() else {
-        let line = match &view.error {
-            Some(reason) => Line::styled(
-                format!(" Cannot list it: {reason}"),
-                theme.style(Role::Error),
-            ),
-            None => Line::styled(
-                format!(" Loading{}", theme.glyph("…", "...")),
-                theme.style(Role::Dim),
-            ),
-        };
+        let line = unlisted_line(view, theme);
         frame.render_widget(Paragraph::new(wrap_lines(vec![line], width)), area);
         return;
     };
-    let mut foot = Vec::new();
-    if listing.truncated {
-        foot.push(Line::styled(
-            format!(
-                " {} only the first {} entries",
-                theme.glyph("⚠", "!"),
-                listing.entries.len()
-            ),
-            theme.style(Role::Warning),
-        ));
-    }
-    if let Some(reason) = &view.error {
-        foot.push(Line::styled(
-            format!(" Cannot list it again: {reason}"),
-            theme.style(Role::Error),
-        ));
-    }
-    let foot = wrap_lines(foot, width);
+    let foot = list_foot(view, listing, theme, width);
     let foot_height = u16::try_from(foot.len())
         .unwrap_or(u16::MAX)
         .min(area.height / 2);
@@ -471,27 +447,73 @@ fn render_list(view: &mut BrowserView, theme: &Theme, frame: &mut Frame<'_>, are
         .skip(view.top)
         .take(height)
     {
-        let size = if e.dir || e.outside {
-            String::new()
-        } else {
-            crate::format::file_size(e.size)
-        };
-        let name_room = width.saturating_sub(size.width() + 3);
-        let name = fit(&clean(&crate::format::entry_name(e)), name_room, theme);
-        let gap = width.saturating_sub(name.width() + size.width() + 2);
-        let text = format!(" {name}{}{size} ", " ".repeat(gap));
-        let style = if i == view.cursor {
-            theme.style(Role::Selected)
-        } else if e.dir {
-            theme.style(Role::Accent)
-        } else if e.outside {
-            theme.style(Role::Dim)
-        } else {
-            theme.style(Role::Normal)
-        };
-        lines.push(Line::styled(text, style));
+        lines.push(entry_line(e, i == view.cursor, theme, width));
     }
     frame.render_widget(Paragraph::new(lines), rows);
+}
+
+/// The line while there is no listing: why it cannot be read, or that it is loading.
+fn unlisted_line(view: &BrowserView, theme: &Theme) -> Line<'static> {
+    match &view.error {
+        Some(reason) => Line::styled(
+            format!(" Cannot list it: {reason}"),
+            theme.style(Role::Error),
+        ),
+        None => Line::styled(
+            format!(" Loading{}", theme.glyph("…", "...")),
+            theme.style(Role::Dim),
+        ),
+    }
+}
+
+/// The list's foot, wrapped: that only the first entries came, and a failed reload.
+fn list_foot(
+    view: &BrowserView,
+    listing: &FileListing,
+    theme: &Theme,
+    width: usize,
+) -> Vec<Line<'static>> {
+    let mut foot = Vec::new();
+    if listing.truncated {
+        foot.push(Line::styled(
+            format!(
+                " {} only the first {} entries",
+                theme.glyph("⚠", "!"),
+                listing.entries.len()
+            ),
+            theme.style(Role::Warning),
+        ));
+    }
+    if let Some(reason) = &view.error {
+        foot.push(Line::styled(
+            format!(" Cannot list it again: {reason}"),
+            theme.style(Role::Error),
+        ));
+    }
+    wrap_lines(foot, width)
+}
+
+/// One entry's row: its name, its size at the right for a file, styled by kind (or selected).
+fn entry_line(e: &FileEntry, at_cursor: bool, theme: &Theme, width: usize) -> Line<'static> {
+    let size = if e.dir || e.outside {
+        String::new()
+    } else {
+        crate::format::file_size(e.size)
+    };
+    let name_room = width.saturating_sub(size.width() + 3);
+    let name = fit(&clean(&crate::format::entry_name(e)), name_room, theme);
+    let gap = width.saturating_sub(name.width() + size.width() + 2);
+    let text = format!(" {name}{}{size} ", " ".repeat(gap));
+    let style = if at_cursor {
+        theme.style(Role::Selected)
+    } else if e.dir {
+        theme.style(Role::Accent)
+    } else if e.outside {
+        theme.style(Role::Dim)
+    } else {
+        theme.style(Role::Normal)
+    };
+    Line::styled(text, style)
 }
 
 /// Draws the preview of the cursor's entry into `area`, behind a rule on its left when there

@@ -670,61 +670,19 @@ pub fn render_files(view: &mut FilesView, theme: &Theme, frame: &mut Frame<'_>, 
         return;
     }
     let width = usize::from(area.width);
-    let mut title = vec![
-        Span::styled(" Files ", theme.style(Role::Accent)),
-        Span::raw(fit(
-            &format!("\"{}\"", view.title),
-            width.saturating_sub(7),
-            theme,
-        )),
-    ];
-    if view.only_turn.is_some() {
-        let key = label_for(Context::Files, Command::ToggleTurn).unwrap_or("t");
-        let long = format!(" {} one turn ({key}: all)", theme.glyph("·", "-"));
-        let used: usize = title.iter().map(Span::width).sum();
-        if used + long.width() <= width {
-            title.push(Span::styled(long, theme.style(Role::Warning)));
-        }
-    }
-    frame.render_widget(Line::from(title), Rect { height: 1, ..area });
+    let title = title_line(view, theme, width);
+    frame.render_widget(title, Rect { height: 1, ..area });
     let body = Rect {
         y: area.y + 1,
         height: area.height - 1,
         ..area
     };
     let Some(touched) = view.touched.as_ref() else {
-        let line = match &view.error {
-            Some(reason) => Line::styled(
-                format!(" Cannot read the chat's files: {reason}"),
-                theme.style(Role::Error),
-            ),
-            None => Line::styled(
-                format!(" Loading{}", theme.glyph("…", "...")),
-                theme.style(Role::Dim),
-            ),
-        };
+        let line = unread_line(view, theme);
         frame.render_widget(Paragraph::new(wrap_lines(vec![line], width)), body);
         return;
     };
-    // The foot: the legend, the notes, a failed reload.
-    let mut foot = Vec::new();
-    if !touched.turns.is_empty() {
-        foot.extend(legend(theme, width));
-    }
-    let bang = theme.glyph("⚠", "!");
-    foot.extend(
-        touched
-            .notes
-            .iter()
-            .map(|n| Line::styled(format!(" {bang} {n}"), theme.style(Role::Warning))),
-    );
-    if let Some(reason) = &view.error {
-        foot.push(Line::styled(
-            format!(" Cannot read the files again: {reason}"),
-            theme.style(Role::Error),
-        ));
-    }
-    let foot = wrap_lines(foot, width);
+    let foot = foot_lines(view, touched, theme, width);
     let foot_height = u16::try_from(foot.len())
         .unwrap_or(u16::MAX)
         .min(body.height / 2);
@@ -744,6 +702,68 @@ pub fn render_files(view: &mut FilesView, theme: &Theme, frame: &mut Frame<'_>, 
     view.top = scroll_to(view.top, cursor, lines.len(), height);
     let shown: Vec<Line<'static>> = lines.into_iter().skip(view.top).take(height).collect();
     frame.render_widget(Paragraph::new(shown), list);
+}
+
+/// ` Files "title"`, and that it shows one turn (with the key for all) where that fits.
+fn title_line(view: &FilesView, theme: &Theme, width: usize) -> Line<'static> {
+    let mut title = vec![
+        Span::styled(" Files ", theme.style(Role::Accent)),
+        Span::raw(fit(
+            &format!("\"{}\"", view.title),
+            width.saturating_sub(7),
+            theme,
+        )),
+    ];
+    if view.only_turn.is_some() {
+        let key = label_for(Context::Files, Command::ToggleTurn).unwrap_or("t");
+        let long = format!(" {} one turn ({key}: all)", theme.glyph("·", "-"));
+        let used: usize = title.iter().map(Span::width).sum();
+        if used + long.width() <= width {
+            title.push(Span::styled(long, theme.style(Role::Warning)));
+        }
+    }
+    Line::from(title)
+}
+
+/// The line while the files are not read: why they cannot be, or that they are loading.
+fn unread_line(view: &FilesView, theme: &Theme) -> Line<'static> {
+    match &view.error {
+        Some(reason) => Line::styled(
+            format!(" Cannot read the chat's files: {reason}"),
+            theme.style(Role::Error),
+        ),
+        None => Line::styled(
+            format!(" Loading{}", theme.glyph("…", "...")),
+            theme.style(Role::Dim),
+        ),
+    }
+}
+
+/// The foot, wrapped: the legend, the notes, a failed reload.
+fn foot_lines(
+    view: &FilesView,
+    touched: &Touched,
+    theme: &Theme,
+    width: usize,
+) -> Vec<Line<'static>> {
+    let mut foot = Vec::new();
+    if !touched.turns.is_empty() {
+        foot.extend(legend(theme, width));
+    }
+    let bang = theme.glyph("⚠", "!");
+    foot.extend(
+        touched
+            .notes
+            .iter()
+            .map(|n| Line::styled(format!(" {bang} {n}"), theme.style(Role::Warning))),
+    );
+    if let Some(reason) = &view.error {
+        foot.push(Line::styled(
+            format!(" Cannot read the files again: {reason}"),
+            theme.style(Role::Error),
+        ));
+    }
+    wrap_lines(foot, width)
 }
 
 /// The first line to draw so that `cursor` (a range of lines) shows, moving `top` as little as

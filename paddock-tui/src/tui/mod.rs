@@ -338,18 +338,9 @@ impl EventLoop {
                 biased;
                 ev = input.next() => match ev {
                     Some(Ok(ev)) => {
-                        if let Some(action) = self.on_input(&ev) {
-                            if action == Action::Quit {
-                                return Ok(());
-                            }
-                            self.perform(action);
+                        if self.on_terminal_input(&ev) {
+                            return Ok(());
                         }
-                        // A group opened by a key that also asked for something else.
-                        let asked = self.app.tree.take_archive_requests();
-                        if !asked.is_empty() {
-                            self.perform(Action::LoadArchived(asked));
-                        }
-                        self.prefs_changed();
                         dirty = true;
                     }
                     Some(Err(e)) => return Err(e).context("cannot read the terminal"),
@@ -365,13 +356,7 @@ impl EventLoop {
                 }
                 ev = next_event(&mut self.events) => {
                     dirty |= self.on_event(ev);
-                    if !self.ring.is_empty() {
-                        let ring = std::mem::take(&mut self.ring);
-                        let mut out = std::io::stdout();
-                        // A terminal that cannot take it now still gets the redraw.
-                        let _ = std::io::Write::write_all(&mut out, &ring)
-                            .and_then(|()| std::io::Write::flush(&mut out));
-                    }
+                    self.write_notifications();
                 }
                 _ = disk_poll.tick(), if self.client.is_some() => {
                     self.fetch(Fetch::Status);
@@ -381,27 +366,67 @@ impl EventLoop {
                     dirty = true;
                 }
                 () = sleep_until_opt(self.retry) => {
-                    self.retry = None;
-                    if matches!(self.app.connection, app::Connection::Stopped(_)) {
-                        self.watch();
-                    } else {
-                        self.connect();
-                    }
+                    self.retry_now();
                     dirty = true;
                 }
                 () = tokio::time::sleep_until(draw_at), if dirty => {
-                    let app = &mut self.app;
-                    terminal
-                        .draw(|frame| {
-                            app.scroll_into_view(render::list_height(frame.area()));
-                            render::render(app, frame);
-                        })
-                        .context("cannot draw on the terminal")?;
+                    self.draw(terminal)?;
                     dirty = false;
                     last_draw = Some(Instant::now());
                 }
             }
         }
+    }
+
+    /// Acts on a key, a paste or a resize, and on the archived groups it opened; true when it
+    /// quits.
+    fn on_terminal_input(&mut self, ev: &InputEvent) -> bool {
+        if let Some(action) = self.on_input(ev) {
+            if action == Action::Quit {
+                return true;
+            }
+            self.perform(action);
+        }
+        // A group opened by a key that also asked for something else.
+        let asked = self.app.tree.take_archive_requests();
+        if !asked.is_empty() {
+            self.perform(Action::LoadArchived(asked));
+        }
+        self.prefs_changed();
+        false
+    }
+
+    /// Writes the notification bytes gathered since the last time to the terminal.
+    fn write_notifications(&mut self) {
+        if !self.ring.is_empty() {
+            let ring = std::mem::take(&mut self.ring);
+            let mut out = std::io::stdout();
+            // A terminal that cannot take it now still gets the redraw.
+            let _ = std::io::Write::write_all(&mut out, &ring)
+                .and_then(|()| std::io::Write::flush(&mut out));
+        }
+    }
+
+    /// The scheduled attempt: watches for the daemon again if it was stopped, else connects.
+    fn retry_now(&mut self) {
+        self.retry = None;
+        if matches!(self.app.connection, app::Connection::Stopped(_)) {
+            self.watch();
+        } else {
+            self.connect();
+        }
+    }
+
+    /// Draws a frame, the list scrolled first so its cursor is on screen.
+    fn draw(&mut self, terminal: &mut DefaultTerminal) -> anyhow::Result<()> {
+        let app = &mut self.app;
+        terminal
+            .draw(|frame| {
+                app.scroll_into_view(render::list_height(frame.area()));
+                render::render(app, frame);
+            })
+            .context("cannot draw on the terminal")?;
+        Ok(())
     }
 
     fn on_input(&mut self, ev: &InputEvent) -> Option<Action> {

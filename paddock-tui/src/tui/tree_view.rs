@@ -209,53 +209,16 @@ impl Look<'_> {
         spans: &mut Vec<Span<'static>>,
     ) {
         let t = self.theme;
-        let mut indent = String::from("  ");
-        if row.level > 0 {
-            indent.push_str(&"  ".repeat(row.level - 1));
-            indent.push_str(t.branch());
-        }
-        let fold = if row.has_children {
-            format!("{} ", t.fold(row.folded))
-        } else {
-            "  ".to_owned()
-        };
-        let status = if chat.running {
-            Span::styled(t.spinner(self.tick), t.style(Role::Running))
-        } else if chat.parked.is_some() {
-            // Parked on a usage limit until it resets.
-            Span::styled(t.glyph("⏸", "="), t.style(Role::Warning))
-        } else if chat.interrupted {
-            // Cut short: `C` continues it.
-            Span::styled(t.glyph("⚠", "!"), t.style(Role::Warning))
-        } else if chat.unread {
-            Span::styled(t.unread_mark(), t.style(Role::Unread))
-        } else {
-            Span::raw(" ")
-        };
+        let indent = self.chat_indent(row);
+        let fold = self.fold_cell(row);
+        let status = self.status_mark(chat);
         let prefix = used + indent.width() + fold.width() + status.width() + 1;
 
         let hint = self.hidden_hint(row, " +", "");
         let star = chat
             .starred
             .then(|| Span::styled(format!(" {}", t.star()), t.style(Role::Star)));
-        // Right-aligned: the badge, the usage cell, a column of margin.
-        // Nested under another chat (in the "Archived" group, one level is the group's).
-        let nested = row.level > usize::from(row.archived);
-        let badge = t.badge(chat.origin, chat.depth, nested, self.narrow);
-        let usage = self.usage_column.then(|| usage_cell(chat, t));
-        let mut right: Vec<Span<'static>> = Vec::new();
-        if let Some(badge) = badge {
-            right.push(badge);
-        }
-        if let Some(usage) = usage {
-            if !right.is_empty() {
-                right.push(Span::raw(" "));
-            }
-            right.push(usage);
-        }
-        if !right.is_empty() {
-            right.push(Span::raw(" "));
-        }
+        let right = self.right_part(row, chat);
         let right_width: usize = right.iter().map(Span::width).sum();
         let extras = hint.as_ref().map_or(0, Span::width) + star.as_ref().map_or(0, Span::width);
         // A column between the title and the right part.
@@ -264,24 +227,8 @@ impl Look<'_> {
             .width
             .saturating_sub(prefix + extras + right_width + gap);
         let title = truncate(&clean_title(&chat.title), room, t);
-        let mut title_style = Style::new();
-        if chat.unread {
-            title_style = title_style.add_modifier(Modifier::BOLD);
-        }
-        if chat.archived || row.context {
-            title_style = title_style.patch(t.style(Role::Dim));
-        }
-        // The chat's one-line status, dim after the title, where there is room for it.
-        let spare = room.saturating_sub(title.width());
-        let status_line = chat
-            .status
-            .as_deref()
-            .filter(|_| !self.narrow && spare >= 16)
-            .map(|line| {
-                let dash = t.glyph(" — ", " - ");
-                let text = truncate(&clean_title(line), spare - dash.width(), t);
-                Span::styled(format!("{dash}{text}"), t.style(Role::Dim))
-            });
+        let title_style = self.title_style(row, chat);
+        let status_line = self.status_line(chat, room.saturating_sub(title.width()));
         let status_width = status_line.as_ref().map_or(0, Span::width);
         let pad = self
             .width
@@ -299,6 +246,91 @@ impl Look<'_> {
             spans.push(Span::raw(" ".repeat(pad)));
             spans.extend(right);
         }
+    }
+
+    /// A chat row's indentation: two columns a level, the last one the branch glyph.
+    fn chat_indent(&self, row: &TreeRow<'_>) -> String {
+        let mut indent = String::from("  ");
+        if row.level > 0 {
+            indent.push_str(&"  ".repeat(row.level - 1));
+            indent.push_str(self.theme.branch());
+        }
+        indent
+    }
+
+    /// The fold marker of a chat with children, or two blank columns.
+    fn fold_cell(&self, row: &TreeRow<'_>) -> String {
+        if row.has_children {
+            format!("{} ", self.theme.fold(row.folded))
+        } else {
+            "  ".to_owned()
+        }
+    }
+
+    /// The running spinner, the parked, interrupted or unread mark, or a blank.
+    fn status_mark(&self, chat: &ChatSummary) -> Span<'static> {
+        let t = self.theme;
+        if chat.running {
+            Span::styled(t.spinner(self.tick), t.style(Role::Running))
+        } else if chat.parked.is_some() {
+            // Parked on a usage limit until it resets.
+            Span::styled(t.glyph("⏸", "="), t.style(Role::Warning))
+        } else if chat.interrupted {
+            // Cut short: `C` continues it.
+            Span::styled(t.glyph("⚠", "!"), t.style(Role::Warning))
+        } else if chat.unread {
+            Span::styled(t.unread_mark(), t.style(Role::Unread))
+        } else {
+            Span::raw(" ")
+        }
+    }
+
+    /// The right-aligned part: the badge, the usage cell, a column of margin (empty if neither).
+    fn right_part(&self, row: &TreeRow<'_>, chat: &ChatSummary) -> Vec<Span<'static>> {
+        let t = self.theme;
+        // Nested under another chat (in the "Archived" group, one level is the group's).
+        let nested = row.level > usize::from(row.archived);
+        let badge = t.badge(chat.origin, chat.depth, nested, self.narrow);
+        let usage = self.usage_column.then(|| usage_cell(chat, t));
+        let mut right: Vec<Span<'static>> = Vec::new();
+        if let Some(badge) = badge {
+            right.push(badge);
+        }
+        if let Some(usage) = usage {
+            if !right.is_empty() {
+                right.push(Span::raw(" "));
+            }
+            right.push(usage);
+        }
+        if !right.is_empty() {
+            right.push(Span::raw(" "));
+        }
+        right
+    }
+
+    /// The title's style: bold when unread, dim when archived or only a match's ancestor.
+    fn title_style(&self, row: &TreeRow<'_>, chat: &ChatSummary) -> Style {
+        let mut title_style = Style::new();
+        if chat.unread {
+            title_style = title_style.add_modifier(Modifier::BOLD);
+        }
+        if chat.archived || row.context {
+            title_style = title_style.patch(self.theme.style(Role::Dim));
+        }
+        title_style
+    }
+
+    /// The chat's one-line status, dim after the title, where `spare` columns leave room for it.
+    fn status_line(&self, chat: &ChatSummary, spare: usize) -> Option<Span<'static>> {
+        let t = self.theme;
+        chat.status
+            .as_deref()
+            .filter(|_| !self.narrow && spare >= 16)
+            .map(|line| {
+                let dash = t.glyph(" — ", " - ");
+                let text = truncate(&clean_title(line), spare - dash.width(), t);
+                Span::styled(format!("{dash}{text}"), t.style(Role::Dim))
+            })
     }
 
     /// How many chats a fold hides (`open`N`close`): running, unread or plain style.

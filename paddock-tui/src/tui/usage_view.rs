@@ -457,32 +457,52 @@ fn body_lines(
     theme: &Theme,
     width: usize,
 ) -> (Vec<Line<'static>>, Option<usize>) {
-    let dim = theme.style(Role::Dim);
-    let ellipsis = theme.glyph("…", "...");
     if let Some(reason) = &view.error {
-        let key = label_for(Context::Usage, Command::Refresh).unwrap_or("r");
-        let lines = vec![
-            Line::styled(
-                format!(" Usage could not be read: {reason}"),
-                theme.style(Role::Error),
-            ),
-            Line::default(),
-            Line::styled(format!(" {key} tries again."), dim),
-        ];
-        return (wrap_lines(lines, width), None);
+        return (wrap_lines(error_lines(reason, theme), width), None);
     }
     let Some(report) = &view.report else {
+        let ellipsis = theme.glyph("…", "...");
         return (
             vec![Line::styled(
                 format!(" Reading the chat list{ellipsis}"),
-                dim,
+                theme.style(Role::Dim),
             )],
             None,
         );
     };
+    let mut head = total_lines(report, theme);
+    if report.chats.is_empty() {
+        head.extend(no_chats_lines(view, theme));
+        return (wrap_lines(head, width), None);
+    }
+    let mut lines = wrap_lines(head, width);
+    lines.push(Line::default());
+    lines.extend(project_lines(report, theme, width));
+    lines.push(Line::default());
+    let first_chat = lines.len() + 1;
+    lines.extend(chat_lines(view, report, theme, width));
+    (lines, Some(first_chat + view.cursor))
+}
+
+/// Why usage could not be read, and the key that tries again.
+fn error_lines(reason: &str, theme: &Theme) -> Vec<Line<'static>> {
+    let key = label_for(Context::Usage, Command::Refresh).unwrap_or("r");
+    vec![
+        Line::styled(
+            format!(" Usage could not be read: {reason}"),
+            theme.style(Role::Error),
+        ),
+        Line::default(),
+        Line::styled(format!(" {key} tries again."), theme.style(Role::Dim)),
+    ]
+}
+
+/// The totals: chats, tokens and cost, then the tokens by kind.
+fn total_lines(report: &UsageReport, theme: &Theme) -> Vec<Line<'static>> {
+    let dim = theme.style(Role::Dim);
     let dot = format!(" {} ", theme.glyph("·", "-"));
     let t = &report.total;
-    let mut head = vec![
+    vec![
         Line::from(vec![
             Span::raw(format!(
                 " {} chat{} ({} with usage){dot}",
@@ -510,35 +530,33 @@ fn body_lines(
             ),
             dim,
         ),
-    ];
-    if view.root.is_some() && report.chats.is_empty() {
-        head.push(Line::default());
-        head.push(Line::styled(
-            " That chat is not listed any more.",
-            theme.style(Role::Warning),
-        ));
-        return (wrap_lines(head, width), None);
+    ]
+}
+
+/// What the view says under the totals when no chat is listed: the subtree's root is gone, or
+/// the scope has no chats (and the key that moves it).
+fn no_chats_lines(view: &UsageView, theme: &Theme) -> Vec<Line<'static>> {
+    if view.root.is_some() {
+        return vec![
+            Line::default(),
+            Line::styled(
+                " That chat is not listed any more.",
+                theme.style(Role::Warning),
+            ),
+        ];
     }
-    if report.chats.is_empty() {
-        let key = label_for(Context::Usage, Command::CycleScope).unwrap_or("a");
-        head.push(Line::default());
-        head.push(Line::styled(
+    let key = label_for(Context::Usage, Command::CycleScope).unwrap_or("a");
+    vec![
+        Line::default(),
+        Line::styled(
             format!(" No {} chats.", view.scope.word()),
             theme.style(Role::Normal),
-        ));
-        head.push(Line::styled(
+        ),
+        Line::styled(
             format!(" {key} counts active, archived or all chats."),
-            dim,
-        ));
-        return (wrap_lines(head, width), None);
-    }
-    let mut lines = wrap_lines(head, width);
-    lines.push(Line::default());
-    lines.extend(project_lines(report, theme, width));
-    lines.push(Line::default());
-    let first_chat = lines.len() + 1;
-    lines.extend(chat_lines(view, report, theme, width));
-    (lines, Some(first_chat + view.cursor))
+            theme.style(Role::Dim),
+        ),
+    ]
 }
 
 /// The projects, the costliest first, under a heading; their numbers in the columns of the

@@ -12,6 +12,8 @@ mod items;
 mod text;
 mod tool;
 
+use std::ops::Range;
+
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
@@ -61,15 +63,22 @@ pub fn render_chat(
         return;
     }
 
-    let cursor_row = view
-        .cursor
-        .filter(|_| focused)
-        .and_then(|i| Some(view.cache.offsets.get(i)? + view.cache.items.get(i)?.as_ref()?.gap));
-    // The rows of the entry a search result jumped to (its gap aside).
-    let jumped = view.jumped.and_then(|i| {
-        let start = view.cache.offsets.get(i)? + view.cache.items.get(i)?.as_ref()?.gap;
-        Some(start..*view.cache.offsets.get(i + 1)?)
-    });
+    draw_rows(view, theme, frame, body, top, working.as_ref(), focused);
+}
+
+/// Draws the rows from `top` that fit in `body`, laying the jumped-to entry's and the
+/// cursor's highlight over them.
+fn draw_rows(
+    view: &ChatView,
+    theme: &Theme,
+    frame: &mut Frame<'_>,
+    body: Rect,
+    top: usize,
+    working: Option<&(usize, Line<'static>)>,
+    focused: bool,
+) {
+    let cursor_row = cursor_row(view, focused);
+    let jumped = jumped_rows(view);
     let selected = theme.style(Role::Selected);
     let jumped_style = theme.style(Role::Jumped);
     let buf = frame.buffer_mut();
@@ -81,19 +90,7 @@ pub fn render_chat(
         while item + 1 < cache.offsets.len().saturating_sub(1) && cache.offsets[item + 1] <= row {
             item += 1;
         }
-        let line = if row < cache.total() {
-            cache.items.get(item).and_then(|r| {
-                let r = r.as_ref()?;
-                r.lines.get(row - cache.offsets[item])
-            })
-        } else {
-            // The working line after the items, when a turn runs.
-            working
-                .as_ref()
-                .filter(|(gap, _)| row == cache.total() + gap)
-                .map(|(_, line)| line)
-        };
-        if let Some(line) = line {
+        if let Some(line) = row_line(cache, item, row, working) {
             buf.set_line(body.x, y, line, body.width);
         }
         if jumped.as_ref().is_some_and(|rows| rows.contains(&row)) {
@@ -116,6 +113,41 @@ pub fn render_chat(
                 selected,
             );
         }
+    }
+}
+
+/// The row of the cursor's item (its gap aside), when the pane is focused.
+fn cursor_row(view: &ChatView, focused: bool) -> Option<usize> {
+    view.cursor
+        .filter(|_| focused)
+        .and_then(|i| Some(view.cache.offsets.get(i)? + view.cache.items.get(i)?.as_ref()?.gap))
+}
+
+/// The rows of the entry a search result jumped to (its gap aside).
+fn jumped_rows(view: &ChatView) -> Option<Range<usize>> {
+    view.jumped.and_then(|i| {
+        let start = view.cache.offsets.get(i)? + view.cache.items.get(i)?.as_ref()?.gap;
+        Some(start..*view.cache.offsets.get(i + 1)?)
+    })
+}
+
+/// The line at `row`: one of item `item`'s, or the working line after the items.
+fn row_line<'a>(
+    cache: &'a RenderCache,
+    item: usize,
+    row: usize,
+    working: Option<&'a (usize, Line<'static>)>,
+) -> Option<&'a Line<'static>> {
+    if row < cache.total() {
+        cache.items.get(item).and_then(|r| {
+            let r = r.as_ref()?;
+            r.lines.get(row - cache.offsets[item])
+        })
+    } else {
+        // The working line after the items, when a turn runs.
+        working
+            .filter(|(gap, _)| row == cache.total() + gap)
+            .map(|(_, line)| line)
     }
 }
 
