@@ -210,17 +210,6 @@ fn inferred_parent(injections: Option<&[Injection]>) -> Option<ChatRef> {
     })
 }
 
-pub(crate) async fn running_sessions(d: &Daemon) -> HashMap<String, String> {
-    d.hub
-        .snapshot()
-        .await
-        .turns
-        .into_iter()
-        .filter(|t| t.running)
-        .map(|t| (t.session_id, t.project_slug))
-        .collect()
-}
-
 fn projects_of(d: &Daemon, project_slug: Option<&str>) -> Result<Vec<Project>, ErrorBody> {
     match project_slug {
         Some(slug) => Ok(vec![d.projects.get_blocking(slug).map_err(project_error)?]),
@@ -339,7 +328,7 @@ pub async fn resolve(
         .iter()
         .map(|p| (d.state.folder_of(p), p.slug.clone()))
         .collect();
-    let running = running_sessions(d).await;
+    let running = d.hub.running().await;
     let index = d.state.listed().await;
     let prefixes = r
         .prefixes

@@ -7,7 +7,7 @@
 //! `chat:resync` (reason `slow_client`) on its separate resync queue; a client whose resync
 //! queue is full too is disconnected.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -284,6 +284,17 @@ impl Hub {
         let (tx, rx) = oneshot::channel();
         self.send(Command::Snapshot(tx)).await;
         rx.await.unwrap_or_default()
+    }
+
+    /// The chats running a turn now, each with its project's slug.
+    pub async fn running(&self) -> HashMap<String, String> {
+        self.snapshot()
+            .await
+            .turns
+            .into_iter()
+            .filter(|t| t.running)
+            .map(|t| (t.session_id, t.project_slug))
+            .collect()
     }
 
     /// Whether a client had the chat open (was subscribed) at any time while the turn

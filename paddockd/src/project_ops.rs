@@ -85,7 +85,8 @@ pub async fn update(d: &Daemon, u: ProjectUpdate) -> Result<ProjectInfo, ErrorBo
 
 /// The project's turns running now.
 async fn running_in(d: &Daemon, slug: &str) -> Vec<String> {
-    crate::chats::running_sessions(d)
+    d.hub
+        .running()
         .await
         .into_iter()
         .filter(|(_, s)| s == slug)

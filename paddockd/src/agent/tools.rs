@@ -126,7 +126,7 @@ async fn list_chats(d: &Daemon, who: &Identity, args: &Value) -> Result<String, 
 
 /// The project chat `sid` is in.
 async fn project_of(d: &Daemon, sid: &str) -> Result<crate::projects::Project, String> {
-    let running = crate::chats::running_sessions(d).await;
+    let running = d.hub.running().await;
     let (project, _) = crate::chats::locate(d, sid, &running)
         .await
         .map_err(|e| e.message)?;

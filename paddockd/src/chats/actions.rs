@@ -59,7 +59,7 @@ fn store_error(e: impl std::fmt::Display) -> ErrorBody {
 
 /// `chat:update`: archive, star, read... on one or many chats.
 pub async fn update(d: &Daemon, user: &str, u: ChatUpdate) -> Result<Updated, ErrorBody> {
-    let chats = validate_batch(d, &u.session_ids, &running_sessions(d).await).await?;
+    let chats = validate_batch(d, &u.session_ids, &d.hub.running().await).await?;
     let ids: Vec<String> = chats.iter().map(|(s, _)| s.clone()).collect();
     let s = &d.state.stores;
     // The chats this archives (not those archived already): the `archived` hooks' events.
@@ -98,7 +98,7 @@ pub async fn delete(d: &Daemon, ids: Vec<String>) -> Result<Updated, ErrorBody> 
             "in host mode the transcripts are your own terminal claude history, which paddockd does not delete; archive the chats instead",
         ));
     }
-    let running = running_sessions(d).await;
+    let running = d.hub.running().await;
     let chats = validate_batch(d, &ids, &running).await?;
     if let Some((sid, _)) = chats.iter().find(|(sid, _)| running.contains_key(sid)) {
         return Err(ErrorBody::new(
@@ -164,7 +164,7 @@ pub async fn fork_as(d: &Daemon, f: ChatFork, origin: Origin) -> Result<Forked, 
             format!("{:?} is not a session id (a UUID)", f.session_id),
         ));
     }
-    let (project, indexed) = locate(d, &f.session_id, &running_sessions(d).await).await?;
+    let (project, indexed) = locate(d, &f.session_id, &d.hub.running().await).await?;
     let Some(source) = indexed else {
         return Err(ErrorBody::new(
             ErrorCode::Busy,
@@ -440,7 +440,7 @@ pub async fn set_queue(d: &Daemon, q: paddock_proto::ChatSetQueue) -> Result<(),
             format!("{:?} is not a session id (a UUID)", q.session_id),
         ));
     }
-    let running = running_sessions(d).await;
+    let running = d.hub.running().await;
     let (project, _) = locate(d, &q.session_id, &running).await?;
     let message = q.message.filter(|m| !m.trim().is_empty());
     d.state

@@ -194,7 +194,7 @@ impl Connection {
                 "chat:continue is turned off on this daemon (recovery_surface = false, PADDOCK_RECOVERY_SURFACE); send the chat a message instead",
             ));
         }
-        let running = crate::chats::running_sessions(d).await;
+        let running = d.hub.running().await;
         let (project, _) = crate::chats::locate(d, &c.session_id, &running).await?;
         let turn = TurnRequest::continuing(project, c.session_id).asked_by(self.id, id);
         d.runner.send(turn).await?;

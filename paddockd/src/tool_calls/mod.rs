@@ -93,7 +93,7 @@ pub async fn send_message(
     target: &str,
     message: &str,
 ) -> Result<String, String> {
-    let running = crate::chats::running_sessions(d).await;
+    let running = d.hub.running().await;
     let sid = continue_chat(d, acting, project, target, message).await?;
     let queued = running.contains_key(target);
     Ok(json!({"sessionId": sid, "queued": queued}).to_string())

@@ -20,7 +20,7 @@ use paddock_proto::{
     TriggerSpec,
 };
 
-use crate::handles::Daemon;
+use super::Ctx;
 use crate::machine_turns::{MachineTurn, start_turn};
 use crate::projects::Project;
 use crate::run_log::RunRecord;
@@ -44,7 +44,7 @@ fn attribution_of(kind: TriggerKind, name: &str) -> Attribution {
 }
 
 /// Where a trigger of `kind` keeps the chat it owns.
-pub fn bindings(d: &Daemon, kind: TriggerKind) -> &SessionBindingStore {
+pub fn bindings(d: &Ctx, kind: TriggerKind) -> &SessionBindingStore {
     match kind {
         TriggerKind::Schedule => &d.state.stores.schedule_sessions,
         TriggerKind::Hook => &d.state.stores.trigger_sessions,
@@ -53,7 +53,7 @@ pub fn bindings(d: &Daemon, kind: TriggerKind) -> &SessionBindingStore {
 
 /// Fires `name` of `project` now. `message` replaces the prompt for this fire.
 pub async fn fire(
-    d: &Daemon,
+    d: &Ctx,
     project: &Project,
     name: &str,
     spec: &TriggerSpec,
@@ -70,7 +70,7 @@ pub async fn fire(
     // One fire of a trigger at a time: the check and the start are one step, so a second
     // fire at the same instant waits, then finds the first one running.
     let _firing = d.triggers.begin_fire(&key).await;
-    let running = crate::chats::running_sessions(d).await;
+    let running = d.hub.running().await;
     let last = d.state.runs.latest_for_trigger(slug, name);
     let owned = if resume { store.get(&key) } else { None };
     if let Some(sid) = still_going(last.as_ref(), owned.as_deref(), &running) {
@@ -111,7 +111,7 @@ fn still_going(
 
 /// Records a skipped fire in the run log, in the chat whose run is still going.
 async fn record_skipped(
-    d: &Daemon,
+    d: &Ctx,
     slug: &str,
     name: &str,
     kind: TriggerKind,
@@ -174,7 +174,7 @@ fn machine_turn(
 /// Starts `turn` in `owned`, the chat the trigger owns: its session id, or `None` when that
 /// chat is gone (then it is unbound, and the fire starts a new one).
 async fn fire_into_owned(
-    d: &Daemon,
+    d: &Ctx,
     store: &SessionBindingStore,
     key: &str,
     name: &str,
@@ -219,7 +219,7 @@ fn skipped() -> Fired {
 
 /// [`fire`] for the background tasks: the outcome goes to the log.
 pub async fn fire_logged(
-    d: &Daemon,
+    d: &Ctx,
     project: &Project,
     name: &str,
     spec: &TriggerSpec,

@@ -30,8 +30,8 @@ use paddock_proto::{HookEvent, RunStatus, TriggerKind};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
+use super::Ctx;
 use super::Loaded;
-use crate::handles::Daemon;
 
 use crate::turn_ends::{Follower, Next, TurnEnded};
 
@@ -45,7 +45,7 @@ const ANCESTRY: usize = 16;
 const NEW_DIR_ENTRIES: usize = 1000;
 
 /// The lifecycle dispatcher: fires hooks on turn ends until shutdown.
-pub async fn lifecycle(d: Arc<Daemon>, mut ends: Follower) {
+pub async fn lifecycle(d: Arc<Ctx>, mut ends: Follower) {
     loop {
         let next = tokio::select! {
             () = d.shutdown.cancelled() => return,
@@ -66,7 +66,7 @@ pub async fn lifecycle(d: Arc<Daemon>, mut ends: Follower) {
 /// Fires the `archived` hooks of each archive as it is told ([`crate::trigger_state::Archived`]),
 /// one at a time, until the daemon stops.
 pub async fn archives(
-    d: Arc<Daemon>,
+    d: Arc<Ctx>,
     mut archived: tokio::sync::mpsc::Receiver<crate::trigger_state::Archived>,
 ) {
     loop {
@@ -79,7 +79,7 @@ pub async fn archives(
     }
 }
 
-fn title_of(d: &Daemon, sid: &str) -> String {
+fn title_of(d: &Ctx, sid: &str) -> String {
     d.state
         .title_now(sid)
         .and_then(|t| t.lines().next().map(|l| l.chars().take(80).collect()))
@@ -88,7 +88,7 @@ fn title_of(d: &Daemon, sid: &str) -> String {
 
 /// Whether chat `sid` of `project` is one the hook `name` of `hook_project` started, or
 /// descends from one.
-fn started_by(d: &Daemon, sid: &str, project: &str, hook_project: &str, name: &str) -> bool {
+fn started_by(d: &Ctx, sid: &str, project: &str, hook_project: &str, name: &str) -> bool {
     let (mut sid, mut project) = (sid.to_owned(), project.to_owned());
     for _ in 0..ANCESTRY {
         let Some(p) = d.state.stores.run_provenance.get(&sid) else {
@@ -109,7 +109,7 @@ fn started_by(d: &Daemon, sid: &str, project: &str, hook_project: &str, name: &s
 }
 
 /// Whether chat `sid` is a trigger's chat or descends from one.
-fn from_trigger(d: &Daemon, sid: &str) -> bool {
+fn from_trigger(d: &Ctx, sid: &str) -> bool {
     let mut sid = sid.to_owned();
     for _ in 0..ANCESTRY {
         let Some(p) = d.state.stores.run_provenance.get(&sid) else {
@@ -129,7 +129,7 @@ fn from_trigger(d: &Daemon, sid: &str) -> bool {
 /// Fires the `archived` hooks for chats just archived: `chats` are (session, project slug)
 /// pairs that were not archived before; `by` is the chat whose agent archived them
 /// (`archive_chat`), `None` for a person.
-async fn on_archived(d: &Daemon, chats: &[(String, String)], by: Option<&str>) {
+async fn on_archived(d: &Ctx, chats: &[(String, String)], by: Option<&str>) {
     // An archive a trigger's own run made never fires a hook: no hook can set off another.
     if by.is_some_and(|by| from_trigger(d, by)) {
         return;
@@ -167,7 +167,7 @@ async fn on_archived(d: &Daemon, chats: &[(String, String)], by: Option<&str>) {
     }
 }
 
-async fn on_turn_end(d: &Daemon, ev: &TurnEnded) {
+async fn on_turn_end(d: &Ctx, ev: &TurnEnded) {
     // A trigger's own turns never fire hooks: no hook can set off another, or itself.
     if ev.trigger.is_some() {
         return;
@@ -286,7 +286,7 @@ fn changed_message(prompt: &str, p: &Pending) -> String {
 }
 
 /// The file watcher: `file_changed` hooks, debounced, until shutdown.
-pub async fn files(d: Arc<Daemon>) {
+pub async fn files(d: Arc<Ctx>) {
     let (tx, mut rx) = mpsc::channel::<notify::Event>(FILE_QUEUE);
     let overflow = Arc::new(AtomicBool::new(false));
     let mut generation = d.triggers.subscribe();
@@ -334,7 +334,7 @@ async fn sleep_until(at: Option<Instant>) {
 }
 
 /// Whether hook `h`'s own run is going (its changes are its own).
-fn own_run_going(d: &Daemon, h: &FileHook) -> bool {
+fn own_run_going(d: &Ctx, h: &FileHook) -> bool {
     d.state
         .runs
         .latest_for_trigger(&h.hook.project.slug, &h.hook.name)
@@ -367,7 +367,7 @@ fn files_in_new_dir(dir: &Path) -> Vec<PathBuf> {
 }
 
 fn take_event(
-    d: &Daemon,
+    d: &Ctx,
     hooks: &[FileHook],
     pending: &mut HashMap<String, Pending>,
     ev: &notify::Event,
@@ -412,7 +412,7 @@ fn take_event(
     }
 }
 
-async fn fire_due(d: &Daemon, hooks: &[FileHook], pending: &mut HashMap<String, Pending>) {
+async fn fire_due(d: &Ctx, hooks: &[FileHook], pending: &mut HashMap<String, Pending>) {
     let now = Instant::now();
     let due: Vec<String> = pending
         .iter()
@@ -440,7 +440,7 @@ async fn fire_due(d: &Daemon, hooks: &[FileHook], pending: &mut HashMap<String, 
 
 /// Re-reads the `file_changed` hooks and watches exactly their projects' directories.
 async fn reload(
-    d: &Daemon,
+    d: &Ctx,
     hooks: &mut Vec<FileHook>,
     watchers: &mut HashMap<PathBuf, RecommendedWatcher>,
     pending: &mut HashMap<String, Pending>,

@@ -25,14 +25,54 @@ use paddock_proto::{
     ErrorBody, ErrorCode, Fired, SessionPolicy, TriggerFire, TriggerInfo, TriggerKind, TriggerList,
     TriggerRef, TriggerSet, TriggerSpec, Triggers as TriggersReply,
 };
+use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+use crate::config::Config;
 use crate::handles::{Daemon, project_error};
+use crate::hub::Hub;
+use crate::projects::Projects;
 use crate::projects::{Project, ProjectError};
+use crate::runner::Runner;
+use crate::state::ChatState;
 use crate::stores::binding_key;
 pub use crate::trigger_spec as spec;
 pub use crate::trigger_state::Triggers;
 use spec::{Entry, When};
+
+/// What the trigger tasks and requests use: the configuration, the projects and their
+/// `project.toml`, the chat state (bindings, run log, turn ends), the armed schedules, the
+/// hub (which chats run) and the runner to start turns, and the shutdown.
+#[derive(Clone)]
+pub struct Ctx {
+    pub cfg: Arc<Config>,
+    pub projects: Projects,
+    pub state: Arc<ChatState>,
+    pub triggers: Triggers,
+    pub hub: Hub,
+    pub runner: Runner,
+    pub shutdown: CancellationToken,
+}
+
+impl Ctx {
+    /// The handles of a request's daemon that the triggers use.
+    pub fn of(d: &Daemon) -> Self {
+        Self {
+            cfg: d.cfg.clone(),
+            projects: d.projects.clone(),
+            state: d.state.clone(),
+            triggers: d.triggers.clone(),
+            hub: d.hub.clone(),
+            runner: d.runner.clone(),
+            shutdown: d.shutdown.clone(),
+        }
+    }
+
+    /// A project by slug, as a protocol error if missing.
+    pub async fn project(&self, slug: &str) -> Result<Project, ErrorBody> {
+        self.projects.get(slug).await.map_err(project_error)
+    }
+}
 
 /// A trigger that can run, with its project.
 #[derive(Debug, Clone)]
@@ -51,7 +91,7 @@ impl Loaded {
 }
 
 /// The runnable triggers of one project (none when its file does not load).
-fn load_project(d: &Daemon, project: &Project) -> Vec<Loaded> {
+fn load_project(d: &Ctx, project: &Project) -> Vec<Loaded> {
     spec::read_entries(
         &d.projects.file_path(&project.slug),
         d.cfg.min_trigger_interval,
@@ -68,7 +108,7 @@ fn load_project(d: &Daemon, project: &Project) -> Vec<Loaded> {
 }
 
 /// The runnable triggers of every project.
-fn load_all(d: &Daemon) -> Vec<Loaded> {
+fn load_all(d: &Ctx) -> Vec<Loaded> {
     let slugs = match d.projects.slugs() {
         Ok(s) => s,
         Err(e) => {
@@ -85,7 +125,8 @@ fn load_all(d: &Daemon) -> Vec<Loaded> {
 
 /// Starts the scheduler, the lifecycle dispatcher and the file watcher on `tracker`. They
 /// stop when the daemon shuts down.
-pub fn spawn(d: &Arc<Daemon>, tracker: &TaskTracker) {
+pub fn spawn(d: &Daemon, tracker: &TaskTracker) {
+    let d = Arc::new(Ctx::of(d));
     // Subscribed here, before any turn can run, so no turn's end is missed.
     let lifecycle = d.state.turn_ends.follow();
     tracker.spawn(schedule::run(d.clone()));
@@ -120,7 +161,7 @@ fn not_found(slug: &str, name: &str) -> ErrorBody {
 
 /// The entries of one project's file as `trigger:list` shows them; a project whose file
 /// does not load shows that as a problem.
-fn entries_for_list(d: &Daemon, slug: &str) -> Vec<Entry> {
+fn entries_for_list(d: &Ctx, slug: &str) -> Vec<Entry> {
     let path = d.projects.file_path(slug);
     let mut entries = spec::read_entries(&path, d.cfg.min_trigger_interval);
     if let Err(e) = d.projects.get_blocking(slug)
@@ -137,7 +178,7 @@ fn entries_for_list(d: &Daemon, slug: &str) -> Vec<Entry> {
 }
 
 /// What the daemon knows of a trigger.
-fn info(d: &Daemon, slug: &str, e: Entry) -> TriggerInfo {
+fn info(d: &Ctx, slug: &str, e: Entry) -> TriggerInfo {
     let key = binding_key(slug, &e.name);
     let last = d.state.runs.latest_for_trigger(slug, &e.name);
     let next_fire = match &e.when {
@@ -170,6 +211,7 @@ fn info(d: &Daemon, slug: &str, e: Entry) -> TriggerInfo {
 
 /// `trigger:list`: one project's triggers, or every project's.
 pub async fn list(d: &Daemon, r: TriggerList) -> Result<TriggersReply, ErrorBody> {
+    let d = &Ctx::of(d);
     let slugs = match r.project_slug {
         Some(slug) => match d.projects.get(&slug).await {
             Ok(_) | Err(ProjectError::Corrupt { .. }) => vec![slug],
@@ -189,12 +231,17 @@ pub async fn list(d: &Daemon, r: TriggerList) -> Result<TriggersReply, ErrorBody
 /// Brings the armed schedules up to date and wakes the tasks (after triggers or projects
 /// changed).
 pub(crate) fn rearm_now(d: &Daemon) {
+    rearm(&Ctx::of(d));
+}
+
+fn rearm(d: &Ctx) {
     schedule::sync(d, &d.triggers, &load_all(d), chrono::Utc::now());
     d.triggers.rearm();
 }
 
 /// `trigger:set`: adds or replaces a trigger in `project.toml`.
 pub async fn set(d: &Daemon, r: TriggerSet) -> Result<TriggerInfo, ErrorBody> {
+    let d = &Ctx::of(d);
     if !spec::valid_name(&r.name) {
         return Err(invalid(spec::name_problem(&r.name)));
     }
@@ -226,7 +273,7 @@ pub async fn set(d: &Daemon, r: TriggerSet) -> Result<TriggerInfo, ErrorBody> {
         }
     }
     d.triggers.armed().remove(&key);
-    rearm_now(d);
+    rearm(d);
     tracing::info!(project = %project.slug, trigger = %r.name, kind = ?r.spec.kind, "trigger set");
     let entry = entries_for_list(d, &project.slug)
         .into_iter()
@@ -237,6 +284,7 @@ pub async fn set(d: &Daemon, r: TriggerSet) -> Result<TriggerInfo, ErrorBody> {
 
 /// `trigger:remove`: deletes a trigger and lets go of the chat it owned.
 pub async fn remove(d: &Daemon, r: TriggerRef) -> Result<(), ErrorBody> {
+    let d = &Ctx::of(d);
     let project = d.project(&r.project_slug).await?;
     let name = r.name.clone();
     let slug = project.slug.clone();
@@ -259,13 +307,14 @@ pub async fn remove(d: &Daemon, r: TriggerRef) -> Result<(), ErrorBody> {
         }
     }
     d.triggers.armed().remove(&key);
-    rearm_now(d);
+    rearm(d);
     tracing::info!(project = %project.slug, trigger = %r.name, "trigger removed");
     Ok(())
 }
 
 /// `trigger:fire`: fires a trigger now, even a disabled one; `message` replaces its prompt.
 pub async fn fire(d: &Daemon, r: TriggerFire) -> Result<Fired, ErrorBody> {
+    let d = &Ctx::of(d);
     let project = d.project(&r.project_slug).await?;
     let entry = spec::read_entries(
         &d.projects.file_path(&project.slug),

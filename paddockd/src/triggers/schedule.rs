@@ -16,9 +16,9 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use paddock_proto::{MissedPolicy, TriggerKind};
 
+use super::Ctx;
 use super::spec::When;
 use super::{Loaded, Triggers};
-use crate::handles::Daemon;
 pub use crate::trigger_state::{Armed, ArmedSchedule};
 
 /// The longest the scheduler sleeps before it looks at the project files again.
@@ -63,7 +63,7 @@ pub fn missed_since(when: &When, last: DateTime<Utc>, now: DateTime<Utc>) -> boo
 }
 
 /// The time of a trigger's last fire, from the run log.
-pub fn last_fire(d: &Daemon, project: &str, name: &str) -> Option<DateTime<Utc>> {
+pub fn last_fire(d: &Ctx, project: &str, name: &str) -> Option<DateTime<Utc>> {
     let run = d.state.runs.latest_for_trigger(project, name)?;
     DateTime::parse_from_rfc3339(&run.started_at)
         .ok()
@@ -73,7 +73,7 @@ pub fn last_fire(d: &Daemon, project: &str, name: &str) -> Option<DateTime<Utc>>
 /// Brings the armed set in line with the schedules on disk: new or changed ones are armed
 /// from their last fire (or now), removed, disabled or broken ones go; unchanged ones keep
 /// their next fire.
-pub fn sync(d: &Daemon, triggers: &Triggers, loaded: &[Loaded], now: DateTime<Utc>) {
+pub fn sync(d: &Ctx, triggers: &Triggers, loaded: &[Loaded], now: DateTime<Utc>) {
     let mut armed = triggers.armed();
     let mut keep = std::collections::HashSet::new();
     for l in loaded {
@@ -110,7 +110,7 @@ pub fn sync(d: &Daemon, triggers: &Triggers, loaded: &[Loaded], now: DateTime<Ut
 }
 
 /// The scheduler task: catch-up fires at start, then fire what is due until shutdown.
-pub async fn run(d: Arc<Daemon>) {
+pub async fn run(d: Arc<Ctx>) {
     let triggers = d.triggers.clone();
     let mut generation = triggers.subscribe();
     // Catch-up for fires missed while the daemon was down (before arming, which would
@@ -163,7 +163,7 @@ pub async fn run(d: Arc<Daemon>) {
 }
 
 /// Fires every armed schedule that is due, and arms each again.
-async fn fire_due(d: &Daemon, triggers: &Triggers) {
+async fn fire_due(d: &Ctx, triggers: &Triggers) {
     let now = Utc::now();
     let due: Vec<ArmedSchedule> = {
         let mut armed = triggers.armed();
