@@ -449,6 +449,32 @@ fn every_spawn_is_tracked() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// A task that outlives a request holds only the handles it uses: the wiring (`daemon.rs`)
+/// and the transports, which serve every request, are the only holders of the whole
+/// `Daemon` (an `Arc<Daemon>`); a service gets its own narrow context.
+#[test]
+fn only_the_wiring_and_the_transports_hold_the_whole_daemon() {
+    const HOLDERS: [&str; 4] = [
+        "paddockd/src/daemon.rs",
+        "paddockd/src/connection.rs",
+        "paddockd/src/websocket.rs",
+        "paddockd/src/management/mod.rs",
+    ];
+    let mut found = Vec::new();
+    for (path, text) in rust_files("paddockd/src") {
+        let holds = code_part(&text)
+            .iter()
+            .any(|l| l.contains("Arc<Daemon>") && !l.trim_start().starts_with("//"));
+        if holds && !HOLDERS.contains(&path.as_str()) {
+            found.push(path);
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "these hold the whole Daemon: {found:?}; give the task a context of the handles it uses (as triggers::Ctx, sweeper's Ctx, autocommit::Committer)"
+    );
+}
+
 /// The runner drives claude and says what happens in a turn (its `ChatEvent`s, the chat and
 /// approvals that changed, who asked); the hub alone makes wire messages of that. So no
 /// file under `runner/` builds a frame, a control message, a reply or a wire error.

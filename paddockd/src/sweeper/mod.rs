@@ -88,7 +88,7 @@ impl Ctx {
 }
 
 /// Starts the sweeper on `tracker` when it is configured on; it stops with the daemon.
-pub fn spawn(d: &Arc<Daemon>, tracker: &TaskTracker) {
+pub fn spawn(d: &Daemon, tracker: &TaskTracker) {
     if !d.cfg.sweeper {
         return;
     }
