@@ -10,7 +10,7 @@
 
 use paddock_proto::{Blame, BlameRegion, BlameSource};
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
@@ -339,23 +339,15 @@ pub fn render_blame(view: &mut BlameView, theme: &Theme, frame: &mut Frame<'_>, 
         Span::styled(" Blame ", theme.style(Role::Accent)),
         Span::raw(fit(&view.path, width.saturating_sub(8), theme)),
     ]);
-    frame.render_widget(title, Rect { height: 1, ..area });
-    let body = Rect {
-        y: area.y + 1,
-        height: area.height - 1,
-        ..area
-    };
+    let (title_row, body) = crate::tui::areas::title_and_body(area);
+    frame.render_widget(title, title_row);
     let Some(blame) = view.blame.as_ref() else {
         let line = no_blame_line(view, theme);
         frame.render_widget(Paragraph::new(wrap_lines(vec![line], width)), body);
         return;
     };
     let foot = foot_lines(view, blame, theme, width);
-    let foot_height = u16::try_from(foot.len())
-        .unwrap_or(u16::MAX)
-        .min(body.height / 2);
-    let [list, bottom] =
-        Layout::vertical([Constraint::Min(0), Constraint::Length(foot_height)]).areas(body);
+    let (list, bottom) = crate::tui::areas::above_foot(body, foot.len());
     frame.render_widget(Paragraph::new(foot), bottom);
     if blame.lines.is_empty() {
         frame.render_widget(

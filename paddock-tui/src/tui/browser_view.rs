@@ -393,12 +393,8 @@ pub fn render_browser(view: &mut BrowserView, theme: &Theme, frame: &mut Frame<'
             title.push(Span::styled(more, theme.style(Role::Dim)));
         }
     }
-    frame.render_widget(Line::from(title), Rect { height: 1, ..area });
-    let body = Rect {
-        y: area.y + 1,
-        height: area.height - 1,
-        ..area
-    };
+    let (title_row, body) = crate::tui::areas::title_and_body(area);
+    frame.render_widget(Line::from(title), title_row);
     let (list_area, preview_area) = if area.width >= SIDE_BY_SIDE {
         let [l, p] =
             Layout::horizontal([Constraint::Percentage(40), Constraint::Min(0)]).areas(body);
@@ -421,11 +417,7 @@ fn render_list(view: &mut BrowserView, theme: &Theme, frame: &mut Frame<'_>, are
         return;
     };
     let foot = list_foot(view, listing, theme, width);
-    let foot_height = u16::try_from(foot.len())
-        .unwrap_or(u16::MAX)
-        .min(area.height / 2);
-    let [rows, bottom] =
-        Layout::vertical([Constraint::Min(0), Constraint::Length(foot_height)]).areas(area);
+    let (rows, bottom) = crate::tui::areas::above_foot(area, foot.len());
     frame.render_widget(Paragraph::new(foot), bottom);
     if listing.entries.is_empty() {
         frame.render_widget(Line::styled(" (empty)", theme.style(Role::Dim)), rows);

@@ -520,14 +520,11 @@ pub fn render_changes(view: &ChangesView, theme: &Theme, frame: &mut Frame<'_>, 
         return;
     }
     let width = usize::from(area.width);
-    frame.render_widget(title_line(view, theme, width), Rect { height: 1, ..area });
+    let (title_row, below) = crate::tui::areas::title_and_body(area);
+    frame.render_widget(title_line(view, theme, width), title_row);
     let input_height = u16::from(view.committing());
-    let [body, input] = Layout::vertical([Constraint::Min(0), Constraint::Length(input_height)])
-        .areas(Rect {
-            y: area.y + 1,
-            height: area.height - 1,
-            ..area
-        });
+    let [body, input] =
+        Layout::vertical([Constraint::Min(0), Constraint::Length(input_height)]).areas(below);
     if let Some(message) = view.commit_input() {
         frame.render_widget(commit_input_line(message, theme), input);
     }

@@ -14,7 +14,7 @@ use std::collections::{HashMap, HashSet};
 use chrono::{DateTime, FixedOffset, Local};
 use paddock_proto::{FileEdge, FileRole, FileStatus, Touched, TouchedFile, TouchedTurn};
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use unicode_width::UnicodeWidthStr;
@@ -671,23 +671,15 @@ pub fn render_files(view: &mut FilesView, theme: &Theme, frame: &mut Frame<'_>, 
     }
     let width = usize::from(area.width);
     let title = title_line(view, theme, width);
-    frame.render_widget(title, Rect { height: 1, ..area });
-    let body = Rect {
-        y: area.y + 1,
-        height: area.height - 1,
-        ..area
-    };
+    let (title_row, body) = crate::tui::areas::title_and_body(area);
+    frame.render_widget(title, title_row);
     let Some(touched) = view.touched.as_ref() else {
         let line = unread_line(view, theme);
         frame.render_widget(Paragraph::new(wrap_lines(vec![line], width)), body);
         return;
     };
     let foot = foot_lines(view, touched, theme, width);
-    let foot_height = u16::try_from(foot.len())
-        .unwrap_or(u16::MAX)
-        .min(body.height / 2);
-    let [list, bottom] =
-        Layout::vertical([Constraint::Min(0), Constraint::Length(foot_height)]).areas(body);
+    let (list, bottom) = crate::tui::areas::above_foot(body, foot.len());
     frame.render_widget(Paragraph::new(foot), bottom);
     if touched.turns.is_empty() {
         let line = Line::styled(

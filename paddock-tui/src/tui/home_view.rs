@@ -266,12 +266,8 @@ pub fn render_home(
         return;
     }
     let width = usize::from(area.width);
-    render_title(view, theme, frame, Rect { height: 1, ..area });
-    let body = Rect {
-        y: area.y + 1,
-        height: area.height - 1,
-        ..area
-    };
+    let (title_row, body) = crate::tui::areas::title_and_body(area);
+    render_title(view, theme, frame, title_row);
     if body.height == 0 {
         return;
     }

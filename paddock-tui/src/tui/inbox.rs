@@ -174,12 +174,8 @@ pub fn render_inbox(view: &InboxView, theme: &Theme, frame: &mut Frame<'_>, area
             theme.style(Role::Dim),
         ),
     ]);
-    frame.render_widget(title, Rect { height: 1, ..area });
-    let body = Rect {
-        y: area.y + 1,
-        height: area.height - 1,
-        ..area
-    };
+    let (title_row, body) = crate::tui::areas::title_and_body(area);
+    frame.render_widget(title, title_row);
     if view.approvals.is_empty() {
         let text = if view.loaded {
             "Nothing waits for you."

@@ -14,6 +14,7 @@
 
 pub mod action;
 pub mod app;
+pub mod areas;
 pub mod attach;
 pub mod attachment_view;
 pub mod blame_view;

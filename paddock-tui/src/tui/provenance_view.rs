@@ -360,12 +360,8 @@ pub fn render_provenance(view: &ProvenanceView, theme: &Theme, frame: &mut Frame
         Span::styled(" Provenance ", theme.style(Role::Accent)),
         Span::raw(label),
     ]);
-    frame.render_widget(title, Rect { height: 1, ..area });
-    let body = Rect {
-        y: area.y + 1,
-        height: area.height - 1,
-        ..area
-    };
+    let (title_row, body) = crate::tui::areas::title_and_body(area);
+    frame.render_widget(title, title_row);
     let lines = wrap_lines(provenance_lines(view, theme), width);
     let max = lines.len().saturating_sub(usize::from(body.height));
     let skip = usize::from(view.scroll).min(max);

@@ -385,12 +385,8 @@ pub fn render_usage(view: &mut UsageView, theme: &Theme, frame: &mut Frame<'_>, 
         return;
     }
     let width = usize::from(area.width);
-    render_title(view, theme, frame, Rect { height: 1, ..area });
-    let body = Rect {
-        y: area.y + 1,
-        height: area.height - 1,
-        ..area
-    };
+    let (title_row, body) = crate::tui::areas::title_and_body(area);
+    render_title(view, theme, frame, title_row);
     if body.height == 0 {
         return;
     }

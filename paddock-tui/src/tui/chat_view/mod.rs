@@ -40,12 +40,7 @@ pub fn render_chat(
     if area.width == 0 || area.height == 0 {
         return;
     }
-    let header = Rect { height: 1, ..area };
-    let body = Rect {
-        y: area.y + 1,
-        height: area.height - 1,
-        ..area
-    };
+    let (header, body) = crate::tui::areas::title_and_body(area);
     layout(view, theme, body.width);
     let working = working_line(view, theme, tick);
     let total = view.cache.total() + working.as_ref().map_or(0, |(gap, _)| gap + 1);
