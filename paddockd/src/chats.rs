@@ -277,6 +277,12 @@ fn lay_out(rows: Vec<ChatSummary>, joined: &Joined) -> Vec<ChatSummary> {
         .collect()
 }
 
+/// The project chat `sid` belongs to (see [`locate`]), with the chats running now.
+pub(crate) async fn project_of(d: &Daemon, sid: &str) -> Result<Project, ErrorBody> {
+    let running = d.hub.running().await;
+    Ok(locate(d, sid, &running).await?.0)
+}
+
 /// The project a chat belongs to and its indexed entry. A chat the index does not know is
 /// found only while it runs (its first turn, before the CLI wrote its transcript): one that
 /// ran once and was deleted since is not found, so nothing can flag it again.

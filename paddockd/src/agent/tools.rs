@@ -124,13 +124,11 @@ async fn list_chats(d: &Daemon, who: &Identity, args: &Value) -> Result<String, 
     Ok(Value::Array(rows).to_string())
 }
 
-/// The project chat `sid` is in.
+/// The project chat `sid` is in, as a message for the model when it is not found.
 async fn project_of(d: &Daemon, sid: &str) -> Result<crate::projects::Project, String> {
-    let running = d.hub.running().await;
-    let (project, _) = crate::chats::locate(d, sid, &running)
+    crate::chats::project_of(d, sid)
         .await
-        .map_err(|e| e.message)?;
-    Ok(project)
+        .map_err(|e| e.message)
 }
 
 /// `promote_project`: this chat's project unless `project` names another.

@@ -144,16 +144,7 @@ fn copy_dir_across(
     if inner.kept > 0 {
         return inner;
     }
-    if let Err(e) = fs::remove_dir(src) {
-        r.warn(format!(
-            "copied {} but cannot remove it: {e}",
-            src.display()
-        ));
-    }
-    MigrateStats {
-        copied: 1,
-        ..MigrateStats::default()
-    }
+    copied(src, fs::remove_dir(src), r)
 }
 
 /// Across filesystems, a file or a link: copies it to `dst` without overwriting, then
@@ -175,7 +166,13 @@ fn copy_file_across(src: &Path, ft: fs::FileType, dst: &Path, r: &mut LinkReport
             ..MigrateStats::default()
         };
     }
-    if let Err(e) = fs::remove_file(src) {
+    copied(src, fs::remove_file(src), r)
+}
+
+/// One entry copied across; `removed` is how removing its source went (a failure is warned
+/// of, and the copy still counts).
+fn copied(src: &Path, removed: std::io::Result<()>, r: &mut LinkReport) -> MigrateStats {
+    if let Err(e) = removed {
         r.warn(format!(
             "copied {} but cannot remove it: {e}",
             src.display()

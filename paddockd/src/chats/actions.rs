@@ -440,8 +440,7 @@ pub async fn set_queue(d: &Daemon, q: paddock_proto::ChatSetQueue) -> Result<(),
             format!("{:?} is not a session id (a UUID)", q.session_id),
         ));
     }
-    let running = d.hub.running().await;
-    let (project, _) = locate(d, &q.session_id, &running).await?;
+    let project = super::project_of(d, &q.session_id).await?;
     let message = q.message.filter(|m| !m.trim().is_empty());
     d.state
         .stores

@@ -194,8 +194,7 @@ impl Connection {
                 "chat:continue is turned off on this daemon (recovery_surface = false, PADDOCK_RECOVERY_SURFACE); send the chat a message instead",
             ));
         }
-        let running = d.hub.running().await;
-        let (project, _) = crate::chats::locate(d, &c.session_id, &running).await?;
+        let project = crate::chats::project_of(d, &c.session_id).await?;
         let turn = TurnRequest::continuing(project, c.session_id).asked_by(self.id, id);
         d.runner.send(turn).await?;
         Ok(())

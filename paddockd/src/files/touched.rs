@@ -17,8 +17,7 @@ pub async fn touched(
     r: ProvenanceTouched,
 ) -> Result<Touched, ErrorBody> {
     let project = d.project(&r.project_slug).await?;
-    let running = d.hub.running().await;
-    let (owner, _) = crate::chats::locate(d, &r.session_id, &running).await?;
+    let owner = crate::chats::project_of(d, &r.session_id).await?;
     if owner.slug != project.slug {
         return Err(ErrorBody::new(
             ErrorCode::InvalidArgument,

@@ -22,8 +22,7 @@ pub(super) async fn scope_sessions(
         GitScope::Chat { session_id } | GitScope::Subtree { session_id } => (session_id, None),
         GitScope::Turn { session_id, job_id } => (session_id, Some(job_id.clone())),
     };
-    let running = d.hub.running().await;
-    let (owner, _) = crate::chats::locate(d, sid, &running).await?;
+    let owner = crate::chats::project_of(d, sid).await?;
     if owner.slug != project.slug {
         return Err(invalid(format!(
             "chat {sid} belongs to project {}, not {}",

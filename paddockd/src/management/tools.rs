@@ -76,8 +76,7 @@ impl Host<'_> {
 
     /// The project of chat `sid`, when this client may reach it.
     async fn chat_project(&self, sid: &str) -> Result<crate::projects::Project, String> {
-        let running = self.d.hub.running().await;
-        let (project, _) = crate::chats::locate(self.d, sid, &running)
+        let project = crate::chats::project_of(self.d, sid)
             .await
             .map_err(|e| e.message)?;
         self.reach(&project.slug)?;
