@@ -1,6 +1,7 @@
 //! Environment snapshots: what a chat's steps ran against (git HEAD, toolchain versions, root
-//! lockfile hashes, the OS), taken by the recorder when it first sees a session and again
-//! after an install-shaped command.
+//! lockfile hashes, the OS), taken when a session's first event comes and again
+//! after an install-shaped command (the lockfiles by the sampler, at once; the probes by the
+//! recorder).
 //!
 //! A snapshot is content-addressed: its hash is the sha256 of its canonical JSON (the fields
 //! in a fixed order, maps sorted), and it is stored once as
@@ -88,14 +89,19 @@ fn snapshot_path(meta_dir: &Path, hash: &str) -> Option<PathBuf> {
         .then(|| environments_dir(meta_dir).join(format!("{hash}.json")))
 }
 
-/// Takes a snapshot of `agent_dir` (blocking, bounded by the probes' timeouts).
-pub fn capture(agent_dir: &Path) -> Snapshot {
-    let git_head = probe(agent_dir, "git", &["rev-parse", "HEAD"])
-        .filter(|h| h.len() >= 7 && h.bytes().all(|b| b.is_ascii_hexdigit()));
-    let toolchains = TOOLCHAINS
-        .iter()
-        .filter_map(|tool| probe(agent_dir, tool, &["--version"]).map(|v| ((*tool).to_owned(), v)))
-        .collect();
+/// How the recorder completes a snapshot: [`capture`], or a slowed one in tests.
+pub type Capture = std::sync::Arc<dyn Fn(&Path, Moment) -> Snapshot + Send + Sync>;
+
+/// The part of a snapshot that a step's own tools change (`npm install` rewrites the
+/// lockfile): taken by the sampler the moment the event comes, not when the recorder
+/// catches up.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Moment {
+    lockfiles: BTreeMap<String, String>,
+}
+
+/// The root lockfiles' hashes in `agent_dir` now (no subprocess: fast).
+pub fn moment(agent_dir: &Path) -> Moment {
     let lockfiles = LOCKFILES
         .iter()
         .filter_map(|name| {
@@ -104,10 +110,23 @@ pub fn capture(agent_dir: &Path) -> Snapshot {
                 .map(|h| ((*name).to_owned(), h.to_owned()))
         })
         .collect();
+    Moment { lockfiles }
+}
+
+/// Completes a snapshot of `agent_dir` taken at `moment` with the probes (blocking, bounded
+/// by the probes' timeouts). Git HEAD and the toolchains are probed now: a step rarely
+/// moves them, and probing is what makes the recorder slow.
+pub fn capture(agent_dir: &Path, moment: Moment) -> Snapshot {
+    let git_head = probe(agent_dir, "git", &["rev-parse", "HEAD"])
+        .filter(|h| h.len() >= 7 && h.bytes().all(|b| b.is_ascii_hexdigit()));
+    let toolchains = TOOLCHAINS
+        .iter()
+        .filter_map(|tool| probe(agent_dir, tool, &["--version"]).map(|v| ((*tool).to_owned(), v)))
+        .collect();
     Snapshot {
         git_head,
         toolchains,
-        lockfiles,
+        lockfiles: moment.lockfiles,
         os: format!("{} {}", std::env::consts::OS, std::env::consts::ARCH),
         os_name: os_pretty_name(),
     }
@@ -270,7 +289,7 @@ mod tests {
         let agent = dir.path().join("agent");
         std::fs::create_dir_all(&agent).unwrap();
         std::fs::write(agent.join("Cargo.lock"), "version = 4\n").unwrap();
-        let snap = capture(&agent);
+        let snap = capture(&agent, moment(&agent));
         assert!(snap.git_head.is_none());
         assert!(
             snap.lockfiles
@@ -290,7 +309,10 @@ mod tests {
         assert!(load(dir.path(), "00").is_none());
         // Another lockfile content: another snapshot.
         std::fs::write(agent.join("Cargo.lock"), "version = 4\n[[package]]\n").unwrap();
-        assert_ne!(store(dir.path(), &capture(&agent)).unwrap(), hash);
+        assert_ne!(
+            store(dir.path(), &capture(&agent, moment(&agent))).unwrap(),
+            hash
+        );
     }
 
     #[test]

@@ -2,8 +2,10 @@
 //! file still is what they wrote.
 //!
 //! The runner hands every event of a turn to [`Provenance::observe`], which never waits: the
-//! event goes into a bounded queue ([`QUEUE`] events) read by the recorder, a thread of its
-//! own (its scans, hashes and fsyncs block). **Overflow policy**: when the queue is full the
+//! event goes into a bounded queue ([`QUEUE`] events) read by the sampler (`sampler.rs`), a
+//! thread that at once takes what the disk holds (an opaque call's scans, the lockfiles) and
+//! hands the event on to the recorder, a thread of its own (its probes, hashes and fsyncs
+//! block, and may fall seconds behind). **Overflow policy**: when the queue is full the
 //! event is dropped and the chat is marked incomplete (a `gap` line in its steps file, and a
 //! note in every reply about the files it touched); the turn is never slowed.
 //!
@@ -19,7 +21,8 @@
 //! Each observed or inferred write also keeps the bytes it left (`versions.rs`: text up to 1 MiB,
 //! content-addressed under `.paddock/versions/`), which `provenance:blame` (`blame.rs`) walks.
 //!
-//! Here: the handle the runner observes through; `recorder.rs` is the recorder thread,
+//! Here: the handle the runner observes through; `sampler.rs` is the sampler thread,
+//! `recorder.rs` the recorder thread,
 //! `request.rs` answers `provenance:file`, `paths.rs` says how paths are recorded.
 
 pub mod env;
@@ -28,6 +31,7 @@ pub mod identity;
 pub mod lineage;
 mod paths;
 mod recorder;
+mod sampler;
 pub mod scan;
 pub mod steps;
 pub mod versions;
@@ -142,6 +146,8 @@ struct Observed {
     /// The project's transcripts folder, for harvesting subagents (Agent calls, turn ends).
     transcripts: Option<PathBuf>,
     what: What,
+    /// What the disk held when the event came (`sampler.rs`).
+    sampled: sampler::Sampled,
 }
 
 #[derive(Debug)]
@@ -179,9 +185,22 @@ impl Provenance {
 
     /// Starts the recorder thread.
     pub fn start(limits: Limits, claude_home: &Path) -> Self {
+        Self::start_with(limits, claude_home, Arc::new(env::capture))
+    }
+
+    /// Starts the recorder thread, probing environments with `capture`.
+    fn start_with(limits: Limits, claude_home: &Path, capture: env::Capture) -> Self {
         let (tx, rx) = mpsc::channel(QUEUE);
+        let (sampled_tx, sampled_rx) = mpsc::channel(QUEUE);
         let dropped = Arc::new(Mutex::new(HashMap::new()));
         let incomplete = Arc::new(Mutex::new(HashSet::new()));
+        let sampler = sampler::Sampler::new(limits);
+        let spawned = std::thread::Builder::new()
+            .name("provenance-sampler".into())
+            .spawn(move || sampler.run(rx, sampled_tx));
+        if let Err(e) = spawned {
+            tracing::warn!("cannot start the provenance sampler, so no steps are recorded: {e}");
+        }
         let recorder = Recorder {
             limits,
             open: HashMap::new(),
@@ -189,10 +208,11 @@ impl Provenance {
             dropped: dropped.clone(),
             envs: HashMap::new(),
             harvester: harvest::Harvester::default(),
+            capture,
         };
         let spawned = std::thread::Builder::new()
             .name("provenance".into())
-            .spawn(move || recorder.run(rx));
+            .spawn(move || recorder.run(sampled_rx));
         if let Err(e) = spawned {
             tracing::warn!("cannot start the provenance recorder, so no steps are recorded: {e}");
         }
@@ -269,6 +289,7 @@ impl Provenance {
             job_id: job_id.to_owned(),
             transcripts,
             what,
+            sampled: sampler::Sampled::default(),
         };
         if let Err(mpsc::error::TrySendError::Full(Msg::Event(o))) =
             self.tx.try_send(Msg::Event(Box::new(observed)))
@@ -293,7 +314,7 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use paddock_proto::FileEdge;
 
-    use super::recorder::command_files;
+    use super::recorder::{Ended, command_files};
     use super::steps::{Line, Role, StepRecord};
     use super::*;
 
@@ -344,6 +365,7 @@ mod tests {
             job_id: "job".into(),
             transcripts: None,
             what,
+            sampled: sampler::Sampled::default(),
         }
     }
 
@@ -355,6 +377,7 @@ mod tests {
             dropped: Arc::default(),
             envs: HashMap::new(),
             harvester: harvest::Harvester::default(),
+            capture: Arc::new(env::capture),
         }
     }
 
@@ -369,7 +392,7 @@ mod tests {
         r.start(&start, id.into(), tool.into(), None);
         act();
         let open = r.open.remove(id).unwrap();
-        r.finish(open, id, &input, false, false);
+        r.finish(open, id, &input, false, false, Ended::default());
     }
 
     fn steps_of(dir: &Path) -> Vec<StepRecord> {
@@ -480,7 +503,7 @@ mod tests {
         let root = dir.path();
         std::fs::write(root.join("package-lock.json"), "{}").unwrap();
         let mut r = recorder(Limits::default());
-        r.ensure_env(&observed(root, What::TurnEnd));
+        r.ensure_env(&mut observed(root, What::TurnEnd));
         let first = r.envs["s"].hash.clone().unwrap();
         play(
             &mut r,
@@ -512,7 +535,7 @@ mod tests {
         );
         // A recorder that restarts picks the session's environment up from its steps.
         let mut again = recorder(Limits::default());
-        again.ensure_env(&observed(root, What::TurnEnd));
+        again.ensure_env(&mut observed(root, What::TurnEnd));
         assert_eq!(again.envs["s"].hash.as_deref(), Some(second.as_str()));
     }
 
@@ -525,12 +548,75 @@ mod tests {
         r.start(&a, "t1".into(), "Bash".into(), None);
         r.start(&a, "t2".into(), "Bash".into(), None);
         let t1 = r.open.remove("t1").unwrap();
-        r.finish(t1, "t1", &Value::Null, false, false);
+        r.finish(t1, "t1", &Value::Null, false, false, Ended::default());
         // The turn ends before t2's result.
         let open = r.open.remove("t2").unwrap();
-        r.finish(open, "t2", &Value::Null, true, true);
+        r.finish(open, "t2", &Value::Null, true, true, Ended::default());
         let steps = steps_of(root);
         assert!(steps.iter().all(|s| s.overlapped));
         assert!(steps[1].no_result);
+    }
+
+    /// The recorder handing over to slow work (here an environment probe held until
+    /// released) does not move what the steps saw: the project's files at an opaque call's
+    /// start and the lockfiles at a session's first event are taken when the events come.
+    #[tokio::test]
+    async fn what_a_step_saw_is_taken_when_it_happens_not_when_the_recorder_catches_up() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_path_buf();
+        std::fs::write(root.join("package-lock.json"), "{}").unwrap();
+        let lock_before = identity::hash_file(&root.join("package-lock.json"), u64::MAX)
+            .hash()
+            .unwrap()
+            .to_owned();
+        let (release, held) = std::sync::mpsc::channel::<()>();
+        let held = Mutex::new(held);
+        let capture: env::Capture = Arc::new(move |dir: &Path, moment: env::Moment| {
+            if let Ok(held) = held.lock() {
+                let _ = held.recv_timeout(std::time::Duration::from_secs(20));
+            }
+            env::capture(dir, moment)
+        });
+        let p = Provenance::start_with(Limits::default(), &root, capture);
+        let hand = |what: What| {
+            p.tx.try_send(Msg::Event(Box::new(observed(&root, what))))
+                .unwrap();
+        };
+        let file = root.join("a.txt");
+        std::fs::write(&file, "hello").unwrap();
+        hand(What::Start {
+            tool_use_id: "t1".into(),
+            tool: "Write".into(),
+        });
+        hand(What::Call {
+            tool_use_id: "t1".into(),
+            tool: "Write".into(),
+            input: serde_json::json!({"file_path": file}),
+            is_error: false,
+        });
+        hand(What::Start {
+            tool_use_id: "t2".into(),
+            tool: "Bash".into(),
+        });
+        // The command runs for a while, then writes a file and updates the lockfile.
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        std::fs::write(root.join("out.csv"), "1\n2").unwrap();
+        std::fs::write(root.join("package-lock.json"), "{\"v\":2}").unwrap();
+        hand(What::Call {
+            tool_use_id: "t2".into(),
+            tool: "Bash".into(),
+            input: serde_json::json!({"command": "make"}),
+            is_error: false,
+        });
+        hand(What::TurnEnd);
+        release.send(()).unwrap();
+        p.settle(std::time::Duration::from_secs(20)).await;
+
+        let steps = steps_of(&root);
+        assert_eq!(steps.len(), 2, "{steps:#?}");
+        let wrote: Vec<&str> = steps[1].files.iter().map(|f| f.path.as_str()).collect();
+        assert!(wrote.contains(&"out.csv"), "{steps:#?}");
+        let env = env::load(&root, steps[0].environment.as_deref().unwrap()).unwrap();
+        assert_eq!(env.lockfiles["package-lock.json"], lock_before);
     }
 }

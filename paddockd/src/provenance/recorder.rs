@@ -29,12 +29,20 @@ pub(super) struct Open {
     pub(super) tool: String,
     pub(super) started_at: String,
     /// The before-scan of an opaque call.
-    pub(super) baseline: Option<Result<Snapshot, ScanError>>,
+    pub(super) baseline: Option<Arc<Result<Snapshot, ScanError>>>,
     pub(super) overlapped: bool,
     /// Files other steps of the project wrote (observed) while this one ran: not its effects.
     pub(super) written_elsewhere: HashSet<String>,
     /// The environment the step started in.
     pub(super) environment: Option<String>,
+}
+
+/// What the sampler saw when a call ended: the project's files (an opaque call's effects)
+/// and, after an install-shaped command, the lockfiles. Taken now when missing.
+#[derive(Default)]
+pub(super) struct Ended {
+    pub(super) after: Option<Arc<Result<Snapshot, ScanError>>>,
+    pub(super) moment: Option<env::Moment>,
 }
 
 /// A session's current environment.
@@ -52,6 +60,8 @@ pub(super) struct Recorder {
     /// The environment each session's next steps run in, by session.
     pub(super) envs: HashMap<String, SessionEnv>,
     pub(super) harvester: harvest::Harvester,
+    /// How an environment is probed (`env::capture`; slowed down in tests).
+    pub(super) capture: env::Capture,
 }
 
 /// RFC 3339 UTC with milliseconds: such strings sort in time order.
@@ -62,7 +72,7 @@ pub(super) fn now() -> String {
 impl Recorder {
     pub(super) fn run(mut self, mut rx: mpsc::Receiver<Msg>) {
         while let Some(msg) = rx.blocking_recv() {
-            let o = match msg {
+            let mut o = match msg {
                 Msg::Event(o) => *o,
                 Msg::Tick => {
                     if self.harvester.has_pending() {
@@ -79,23 +89,15 @@ impl Recorder {
                 }
             };
             self.write_gap(&o);
-            // An opaque call's baseline first: the tool is already running, and a chat's first
-            // event waits for its environment snapshot (toolchain probes take a while).
-            let baseline = match &o.what {
-                What::Start { tool, .. } if kind_of(tool) == Kind::Opaque => {
-                    Some(scan::scan(&o.agent_dir, self.limits.max_scan_files))
-                }
-                _ => None,
-            };
-            self.ensure_env(&o);
+            self.ensure_env(&mut o);
+            let sampled = o.sampled.scan.take();
             match o.what {
                 What::Start {
                     ref tool_use_id,
                     ref tool,
-                    ..
                 } => {
                     let (id, tool) = (tool_use_id.clone(), tool.clone());
-                    self.start(&o, id, tool, baseline);
+                    self.start(&o, id, tool, sampled);
                 }
                 What::Call {
                     ref tool_use_id,
@@ -108,7 +110,11 @@ impl Recorder {
                         // The start was dropped or came before a restart: no baseline.
                         None => self.new_open(&o, tool.clone(), None),
                     };
-                    self.finish(open, tool_use_id, input, is_error, false);
+                    let effects = Ended {
+                        after: sampled,
+                        moment: o.sampled.moment.take(),
+                    };
+                    self.finish(open, tool_use_id, input, is_error, false, effects);
                     if is_agent_tool(tool) {
                         let id = tool_use_id.clone();
                         self.harvest(&o, Some(&id));
@@ -123,7 +129,11 @@ impl Recorder {
                         .collect();
                     for id in ids {
                         if let Some(open) = self.open.remove(&id) {
-                            self.finish(open, &id, &Value::Null, true, true);
+                            let effects = Ended {
+                                after: sampled.clone(),
+                                moment: None,
+                            };
+                            self.finish(open, &id, &Value::Null, true, true, effects);
                         }
                     }
                     self.counters.remove(&o.job_id);
@@ -172,7 +182,7 @@ impl Recorder {
     /// The first event of a session the recorder has not seen: its environment is the one its
     /// last recorded step names, or (a new chat, or steps from before environments) a new
     /// snapshot.
-    pub(super) fn ensure_env(&mut self, o: &Observed) {
+    pub(super) fn ensure_env(&mut self, o: &mut Observed) {
         if self.envs.contains_key(&o.session_id) {
             return;
         }
@@ -184,7 +194,12 @@ impl Recorder {
                     Line::Gap { .. } => None,
                 })
             });
-        let hash = recorded.or_else(|| snapshot(&o.meta_dir, &o.agent_dir));
+        let hash = recorded.or_else(|| {
+            // The lockfiles as the sampler saw them at this first event.
+            let moment = o.sampled.moment.take();
+            let moment = moment.unwrap_or_else(|| env::moment(&o.agent_dir));
+            snapshot(&self.capture, &o.meta_dir, &o.agent_dir, moment)
+        });
         self.envs.insert(
             o.session_id.clone(),
             SessionEnv {
@@ -195,8 +210,8 @@ impl Recorder {
     }
 
     /// After an install-shaped command: a new snapshot for every session in that directory.
-    pub(super) fn recapture(&mut self, meta_dir: &Path, agent_dir: &Path) {
-        let hash = snapshot(meta_dir, agent_dir);
+    pub(super) fn recapture(&mut self, meta_dir: &Path, agent_dir: &Path, moment: env::Moment) {
+        let hash = snapshot(&self.capture, meta_dir, agent_dir, moment);
         for env in self.envs.values_mut() {
             if env.agent_dir == agent_dir {
                 env.hash.clone_from(&hash);
@@ -208,7 +223,7 @@ impl Recorder {
         &mut self,
         o: &Observed,
         tool: String,
-        baseline: Option<Result<Snapshot, ScanError>>,
+        baseline: Option<Arc<Result<Snapshot, ScanError>>>,
     ) -> Open {
         let n = self.counters.entry(o.job_id.clone()).or_default();
         *n += 1;
@@ -228,13 +243,14 @@ impl Recorder {
         }
     }
 
-    /// A tool call started; `baseline`: an opaque call's before-scan, when already taken.
+    /// A tool call started; `baseline`: an opaque call's before-scan, when the sampler took
+    /// it (else it is taken now).
     pub(super) fn start(
         &mut self,
         o: &Observed,
         tool_use_id: String,
         tool: String,
-        baseline: Option<Result<Snapshot, ScanError>>,
+        baseline: Option<Arc<Result<Snapshot, ScanError>>>,
     ) {
         let opaque = kind_of(&tool) == Kind::Opaque;
         let mut overlapped = false;
@@ -248,7 +264,7 @@ impl Recorder {
         }
         let baseline = match baseline {
             Some(b) if opaque => Some(b),
-            _ => opaque.then(|| scan::scan(&o.agent_dir, self.limits.max_scan_files)),
+            _ => opaque.then(|| Arc::new(scan::scan(&o.agent_dir, self.limits.max_scan_files))),
         };
         let mut open = self.new_open(o, tool, baseline);
         open.overlapped = overlapped;
@@ -264,12 +280,13 @@ impl Recorder {
         input: &Value,
         is_error: bool,
         no_result: bool,
+        ended: Ended,
     ) {
         let limits = self.limits;
         let (mut files, scan_result) = match kind_of(&open.tool) {
             Kind::Writes if !is_error => (self.observed_writes(&open, input), None),
             Kind::Reads if !is_error => (observed_reads(&open, input, limits.max_hash_bytes), None),
-            Kind::Opaque => scanned_effects(&open, input, limits),
+            Kind::Opaque => scanned_effects(&open, input, ended.after, limits),
             _ => (Vec::new(), None),
         };
         let truncated_edges = files.len().saturating_sub(limits.max_edges);
@@ -307,7 +324,8 @@ impl Recorder {
         }
         // The step keeps the environment it started in; the next ones get the new one.
         if installed {
-            self.recapture(&meta_dir, &agent_dir);
+            let moment = ended.moment.unwrap_or_else(|| env::moment(&agent_dir));
+            self.recapture(&meta_dir, &agent_dir, moment);
         }
     }
 
@@ -368,10 +386,13 @@ fn observed_reads(open: &Open, input: &Value, max_hash_bytes: u64) -> Vec<FileRe
 fn scanned_effects(
     open: &Open,
     input: &Value,
+    after: Option<Arc<Result<Snapshot, ScanError>>>,
     limits: Limits,
 ) -> (Vec<FileRecord>, Option<String>) {
-    let after = scan::scan(&open.agent_dir, limits.max_scan_files);
-    match (&open.baseline, after.as_ref()) {
+    let after =
+        after.unwrap_or_else(|| Arc::new(scan::scan(&open.agent_dir, limits.max_scan_files)));
+    let before = open.baseline.as_deref();
+    match (before, after.as_ref()) {
         (Some(Ok(before)), Ok(after)) => {
             let changed = scan::diff(before, after);
             let mut files = scanned_writes(open, &changed, limits.max_hash_bytes);
@@ -438,8 +459,13 @@ fn command_reads(
 
 /// Captures and stores a snapshot of `agent_dir`; its hash, or `None` (with a warning) when
 /// it cannot be stored.
-pub(super) fn snapshot(meta_dir: &Path, agent_dir: &Path) -> Option<String> {
-    let snap = env::capture(agent_dir);
+pub(super) fn snapshot(
+    capture: &env::Capture,
+    meta_dir: &Path,
+    agent_dir: &Path,
+    moment: env::Moment,
+) -> Option<String> {
+    let snap = capture(agent_dir, moment);
     match env::store(meta_dir, &snap) {
         Ok(hash) => Some(hash),
         Err(e) => {
