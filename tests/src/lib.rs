@@ -5,7 +5,8 @@
 //! * [`cwd_encoding`]: how the CLI names per-project transcript folders;
 //! * [`record`]: the capture recorder behind the `record-cli` bin (`tests/fixtures/claude-cli-*`);
 //! * [`mcp_echo`]: the test MCP server's logic (`fake-mcp`, and `POST /mcp` of the stand-in);
-//! * [`bins`], [`tmux`]: the built binaries and a private tmux server, for end-to-end tests.
+//! * [`bins`], [`tmux`], [`tui_env`]: the built binaries, a private tmux server, and one
+//!   person's data folder and TUI, for end-to-end tests.
 
 pub mod bins;
 pub mod cli_env;
@@ -19,4 +20,5 @@ pub mod record;
 pub mod sync_client;
 pub mod text;
 pub mod tmux;
+pub mod tui_env;
 pub mod wait;

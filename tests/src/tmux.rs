@@ -24,6 +24,12 @@ impl Tmux {
 
     /// Starts the `tui` window, 100x30, running `shell`.
     pub fn start(&self, shell: &str) {
+        self.start_sized(shell, 100, 30);
+    }
+
+    /// Starts the `tui` window, `width`x`height`, running `shell`.
+    pub fn start_sized(&self, shell: &str, width: u16, height: u16) {
+        let (width, height) = (width.to_string(), height.to_string());
         let started = self
             .cmd()
             .args([
@@ -32,9 +38,9 @@ impl Tmux {
                 "-s",
                 "tui",
                 "-x",
-                "100",
+                &width,
                 "-y",
-                "30",
+                &height,
                 shell,
             ])
             .status()

@@ -3,100 +3,26 @@
 //! still replaced by itself.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-use paddock_tests::bins::bin;
-use paddock_tests::tmux::Tmux;
+use paddock_tests::tui_env::TuiEnv;
 
-struct Env {
-    /// Everything the test's daemons and TUI write; removed at the end.
-    _dir: tempfile::TempDir,
-    vars: Vec<(&'static str, PathBuf)>,
-}
-
-impl Env {
-    fn new() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let vars = vec![
-            ("PADDOCK_SOCKET", dir.path().join("run/paddockd.sock")),
-            ("PADDOCK_DATA_DIR", dir.path().join("data")),
-            ("PADDOCK_LOG", dir.path().join("paddockd.log")),
-            (
-                "PADDOCK_CLAUDE_BIN",
-                PathBuf::from(env!("CARGO_BIN_EXE_fake-claude")),
-            ),
-            ("PADDOCK_DAEMON_BIN", bin("paddockd")),
-            ("XDG_CONFIG_HOME", dir.path().join("config")),
-            ("XDG_STATE_HOME", dir.path().join("state")),
-        ];
-        Self { _dir: dir, vars }
-    }
-
-    fn socket(&self) -> &Path {
-        &self.vars[0].1
-    }
-
-    fn paddock(&self, args: &[&str], extra: &[(&str, &str)]) -> Output {
-        Command::new(bin("paddock"))
-            .envs(self.vars.iter().map(|(k, v)| (k, v)))
-            .env_remove("PADDOCK_CONFIG")
-            .env_remove("PADDOCK_REMOTE")
-            .env_remove("PADDOCK_MAX_PROCESSES")
-            .envs(extra.iter().copied())
-            .args(args)
-            .output()
-            .unwrap()
-    }
-
-    /// `paddock daemon status --json`, when a daemon answers (it never starts one).
-    fn status(&self) -> Option<serde_json::Value> {
-        let out = self.paddock(&["daemon", "status", "--json"], &[]);
-        out.status
-            .success()
-            .then(|| serde_json::from_slice(&out.stdout).ok())
-            .flatten()
-    }
-
-    fn wait_status(
-        &self,
-        what: &str,
-        ok: impl Fn(&serde_json::Value) -> bool,
-    ) -> serde_json::Value {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            if let Some(status) = self.status().filter(|s| ok(s)) {
-                return status;
-            }
-            assert!(Instant::now() < deadline, "timed out waiting for {what}");
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    /// Asserts that no daemon answers for `window`: the TUI would have started one by then.
-    fn stays_stopped(&self, window: Duration) {
-        let until = Instant::now() + window;
-        while Instant::now() < until {
-            assert!(
-                std::os::unix::net::UnixStream::connect(self.socket()).is_err(),
-                "a daemon answers on {} after `paddock daemon stop`",
-                self.socket().display()
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-}
-
-impl Drop for Env {
-    fn drop(&mut self) {
-        let _ = self.paddock(&["daemon", "stop"], &[]);
+/// Asserts that no daemon answers for `window`: the TUI would have started one by then.
+fn stays_stopped(env: &TuiEnv, window: Duration) {
+    let until = Instant::now() + window;
+    while Instant::now() < until {
+        assert!(
+            std::os::unix::net::UnixStream::connect(env.socket()).is_err(),
+            "a daemon answers on {} after `paddock daemon stop`",
+            env.socket().display()
+        );
+        std::thread::sleep(Duration::from_millis(50));
     }
 }
 
 #[test]
 fn daemon_stop_stays_stopped_under_an_open_tui_and_a_crash_is_still_reconnected() {
-    let env = Env::new();
+    let env = TuiEnv::new();
     let out = env.paddock(&["send", "a chat before the stop"], &[]);
     assert!(
         out.status.success(),
@@ -104,16 +30,7 @@ fn daemon_stop_stays_stopped_under_an_open_tui_and_a_crash_is_still_reconnected(
         String::from_utf8_lossy(&out.stderr)
     );
 
-    let tmux = Tmux {
-        server: format!("paddock-stop-{}", std::process::id()),
-    };
-    let mut shell =
-        String::from("env -u PADDOCK_CONFIG -u PADDOCK_REMOTE -u PADDOCK_MAX_PROCESSES");
-    for (k, v) in &env.vars {
-        shell.push_str(&format!(" {k}='{}'", v.display()));
-    }
-    shell.push_str(&format!(" '{}'", bin("paddock").display()));
-    tmux.start(&shell);
+    let tmux = env.tui("stop", (100, 30), &[]);
     tmux.wait_loaded("a chat before the stop");
 
     // Stopped from another command: the TUI says so and does not start another daemon.
@@ -125,7 +42,7 @@ fn daemon_stop_stays_stopped_under_an_open_tui_and_a_crash_is_still_reconnected(
     );
     let screen = tmux.wait_for("paddock daemon stop");
     assert!(screen.contains("Press R to start it"), "{screen}");
-    env.stays_stopped(Duration::from_secs(3));
+    stays_stopped(&env, Duration::from_secs(3));
 
     // R starts it again. The TUI is connected to it (its header names the daemon's version)
     // before the next stop: a stop that lands while its own start is still connecting is

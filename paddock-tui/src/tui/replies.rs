@@ -283,11 +283,16 @@ impl EventLoop {
         if sent_message {
             self.app.new_chat_sent(&sent.project_slug, &sent.session_id);
         }
-        // A new chat: show it; its frames replay once the transcript is read.
+        // A new chat: show it (the tree's cursor goes to it); its frames replay once the
+        // transcript is read.
         if let Some(action) = self.app.open(sent.project_slug, sent.session_id) {
             self.perform(action);
         }
-        self.app.focus = app::Focus::Chat;
+        // A message typed in the composer keeps the keyboard there, now aimed at the new
+        // chat (as after a reply): the next words typed are text, never commands.
+        if !sent_message {
+            self.app.focus = app::Focus::Chat;
+        }
     }
 
     /// Reads the archived chats the tree follows again (open groups, and those with a count).

@@ -27,8 +27,14 @@ impl App {
         None
     }
 
-    /// Opens a chat in the chat pane (the loop reads it and follows its stream).
+    /// Opens a chat in the chat pane (the loop reads it and follows its stream). The tree's
+    /// cursor goes to it (now, or once the tree lists it): what the keys act on outside the
+    /// tree and under the cursor is the same chat.
     pub fn open(&mut self, project_slug: String, session_id: String) -> Option<Action> {
+        self.tree.select_when_listed(RowId::Chat {
+            project: project_slug.clone(),
+            session_id: session_id.clone(),
+        });
         if self
             .chat
             .as_ref()

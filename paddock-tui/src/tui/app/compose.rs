@@ -10,6 +10,7 @@ use crate::tui::chat::ChatView;
 use crate::tui::composer::{ComposerOutcome, Target};
 use crate::tui::keys::{self, Command, Context};
 use crate::tui::prefs;
+use crate::tui::tree::RowId;
 
 impl App {
     /// The composer's draft and model from the client state, for its target.
@@ -101,6 +102,16 @@ impl App {
         });
         self.composer.set_running(running);
         self.composer.set_queued(queued);
+    }
+
+    /// Puts the tree's cursor on the chat the pane shows (once the tree lists it).
+    pub(super) fn aim_tree_at_open_chat(&mut self) {
+        if let Some(chat) = &self.chat {
+            self.tree.select_when_listed(RowId::Chat {
+                project: chat.project_slug().to_owned(),
+                session_id: chat.session_id().to_owned(),
+            });
+        }
     }
 
     /// A new chat was started and got its session id: the model chosen for it stays with it.

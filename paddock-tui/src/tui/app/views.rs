@@ -75,7 +75,11 @@ impl App {
                 self.focus = match self.focus {
                     Focus::Tree if self.chat.is_some() => Focus::Chat,
                     Focus::Tree => Focus::Tree,
-                    Focus::Chat | Focus::Composer => Focus::Tree,
+                    Focus::Chat | Focus::Composer => {
+                        // Back in the tree, the cursor is on the chat the pane shows.
+                        self.aim_tree_at_open_chat();
+                        Focus::Tree
+                    }
                 };
                 None
             }

@@ -189,7 +189,10 @@ impl TreeState {
 
     /// Puts the cursor on a row now if it is listed, else once it is.
     pub fn select_when_listed(&mut self, id: RowId) {
-        if !self.select(&id) {
+        if self.select(&id) {
+            // An older wish must not take the cursor away later.
+            self.pending_select = None;
+        } else {
             self.pending_select = Some(id);
         }
     }
