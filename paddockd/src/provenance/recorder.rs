@@ -112,7 +112,7 @@ impl Recorder {
                     };
                     let effects = Ended {
                         after: sampled,
-                        moment: o.sampled.moment.take(),
+                        moment: o.sampled.after_install.take(),
                     };
                     self.finish(open, tool_use_id, input, is_error, false, effects);
                     if is_agent_tool(tool) {
@@ -196,7 +196,7 @@ impl Recorder {
             });
         let hash = recorded.or_else(|| {
             // The lockfiles as the sampler saw them at this first event.
-            let moment = o.sampled.moment.take();
+            let moment = o.sampled.session_start.take();
             let moment = moment.unwrap_or_else(|| env::moment(&o.agent_dir));
             snapshot(&self.capture, &o.meta_dir, &o.agent_dir, moment)
         });

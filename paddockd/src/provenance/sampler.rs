@@ -27,8 +27,10 @@ pub(super) struct Sampled {
     /// The project's files: an opaque call's baseline (at its start) or its effects (at its
     /// result or the turn's end; shared by every call the turn's end closes).
     pub(super) scan: Option<Arc<Result<Snapshot, ScanError>>>,
-    /// The lockfiles: at a session's first event, or right after an install-shaped command.
-    pub(super) moment: Option<env::Moment>,
+    /// The lockfiles at a session's first event (its environment, unless one is recorded).
+    pub(super) session_start: Option<env::Moment>,
+    /// The lockfiles right after an install-shaped command (the next steps' environment).
+    pub(super) after_install: Option<env::Moment>,
 }
 
 pub(super) struct Sampler {
@@ -62,7 +64,7 @@ impl Sampler {
     /// Attaches what the disk holds now to the event.
     pub(super) fn sample(&mut self, o: &mut Observed) {
         if self.seen.insert(o.session_id.clone()) {
-            o.sampled.moment = Some(env::moment(&o.agent_dir));
+            o.sampled.session_start = Some(env::moment(&o.agent_dir));
         }
         let scan_now = |limits: Limits| Arc::new(scan::scan(&o.agent_dir, limits.max_scan_files));
         match &o.what {
@@ -88,7 +90,7 @@ impl Sampler {
                         .and_then(Value::as_str)
                         .is_some_and(env::is_install)
                 {
-                    o.sampled.moment = Some(env::moment(&o.agent_dir));
+                    o.sampled.after_install = Some(env::moment(&o.agent_dir));
                 }
             }
             What::TurnEnd => {
