@@ -566,13 +566,16 @@ async fn a_finished_subagents_writes_are_harvested_with_its_name_and_model() {
     // What the CLI leaves behind when an Agent call's subagent finishes (docs/claude-cli.md §6,
     // §12): its transcript and meta file in the session's subagents folder. It wrote
     // report.md; the Agent step below really creates that file, so the lead's scan sees it.
+    // The files are staged aside and appear while the Agent call runs, as with the CLI: put
+    // there before, the first turn's end (recorded a moment later) could harvest them.
     let subagents = transcript_folder(&d.cfg.claude_home, &session)
         .join(&session)
         .join("subagents");
-    std::fs::create_dir_all(&subagents).unwrap();
+    let staged = d.dir.path().join("staged-subagents");
+    std::fs::create_dir_all(&staged).unwrap();
     let report = dir.join("report.md");
     std::fs::write(
-        subagents.join("agent-a77.meta.json"),
+        staged.join("agent-a77.meta.json"),
         serde_json::json!({"agentType": "general-purpose", "description": "Write the report",
             "toolUseId": "toolu_agent", "spawnDepth": 1, "model": "claude-haiku-4-5",
             "finished": true})
@@ -593,7 +596,7 @@ async fn a_finished_subagents_writes_are_harvested_with_its_name_and_model() {
                 "tool_use_id": "toolu_sub1", "content": "File created successfully"}]}}),
     ];
     let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    std::fs::write(subagents.join("agent-a77.jsonl"), text).unwrap();
+    std::fs::write(staged.join("agent-a77.jsonl"), text).unwrap();
 
     let agent_step = serde_json::json!({
         "tool": "Agent",
@@ -602,7 +605,12 @@ async fn a_finished_subagents_writes_are_harvested_with_its_name_and_model() {
                   "subagent_type": "general-purpose"},
         "output": "[Subagent hand-back] wrote report.md",
         "delay_ms": 400,
-        "run": format!("printf %s 'the report' > '{}'", report.display()),
+        "run": format!(
+            "mkdir -p '{sub}' && cp '{staged}'/* '{sub}/' && printf %s 'the report' > '{report}'",
+            sub = subagents.display(),
+            staged = staged.display(),
+            report = report.display()
+        ),
     });
     let again = turn(
         &mut c,
