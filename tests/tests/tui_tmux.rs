@@ -119,8 +119,14 @@ fn the_tui_lists_chats_sends_streams_archives_unarchives_shows_help_and_quits() 
     keys(&["Enter"]);
     let screen = tmux.wait_for("echo: hello from tmux");
     assert!(screen.contains("hello from tmux"), "{screen}");
-    // Back to the tree, archive the chat under the cursor: it leaves the active list. Esc
-    // and the next key apart: read together, a terminal takes them for Alt-g.
+    // Sending kept the keyboard in the composer, aimed at the new chat: Esc leaves it for
+    // the chat pane, Esc again for the tree. Back in the tree, archive the chat under the
+    // cursor: it leaves the active list. Esc and the next key apart: read together, a
+    // terminal takes them for Alt-g.
+    keys(&["Escape"]);
+    tmux.wait_until("the chat pane's keys on the status line", |s| {
+        Tmux::status_line(s).contains("j/k items")
+    });
     keys(&["Escape"]);
     tmux.wait_until("the tree's keys on the status line", |s| {
         Tmux::status_line(s).contains("N new")

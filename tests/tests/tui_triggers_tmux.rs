@@ -87,7 +87,12 @@ fn triggers_are_listed_fired_and_removed_and_home_shows_the_project() {
 
     // Enter: a new-chat trigger's runs; Enter on the run opens its chat.
     tmux.keys(&["Enter"]);
-    tmux.wait_for("ping · recent runs");
+    // The runs come after the view's title: Enter before them has no run to open.
+    tmux.wait_until("the run under the runs' title", |s| {
+        s.contains("ping · recent runs")
+            && s.lines()
+                .any(|l| l.contains("completed") && l.contains("ping from a trigger"))
+    });
     tmux.keys(&["Enter"]);
     tmux.wait_for("echo: ping from a trigger");
 

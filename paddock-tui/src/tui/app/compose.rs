@@ -115,12 +115,20 @@ impl App {
     }
 
     /// A new chat was started and got its session id: the model chosen for it stays with it.
+    /// Words typed while the daemon answered belong to the new chat too: a composer still
+    /// aimed at that project's new chat is aimed at the chat, its text kept.
     pub fn new_chat_sent(&mut self, project_slug: &str, session_id: &str) {
-        self.prefs.carry_model(
-            &prefs::new_chat_key(project_slug),
-            session_id,
-            prefs::unix_now(),
-        );
+        let now = prefs::unix_now();
+        let key = prefs::new_chat_key(project_slug);
+        self.prefs.carry_model(&key, session_id, now);
+        if matches!(self.composer.target(), Target::NewChat { project_slug: p } if p == project_slug)
+        {
+            self.composer.set_target(Target::Reply {
+                session_id: session_id.to_owned(),
+                title: String::new(),
+            });
+            self.prefs.set_draft(&key, "", now);
+        }
     }
 
     /// A key while the composer's path prompt has the keyboard: complete, take, cancel,
