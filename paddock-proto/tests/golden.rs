@@ -133,6 +133,7 @@ fn chat_summary() -> ChatSummary {
         }),
         queued: None,
         interrupted: false,
+        interrupted_reason: None,
         parked: None,
         status: Some(s(
             "Found it: the test reads the cookie before the refresh lands.",
@@ -1356,6 +1357,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                             unread: false,
                             queued: Some(s("When you are done, run the whole suite once more.")),
                             interrupted: false,
+                            interrupted_reason: None,
                             parked: None,
                             status: None,
                             ..chat_summary()
@@ -1384,6 +1386,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                             usage: None,
                             queued: None,
                             interrupted: false,
+                            interrupted_reason: None,
                             parked: None,
                             status: None,
                         },
@@ -1421,6 +1424,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                         usage: None,
                         queued: None,
                         interrupted: true,
+                        interrupted_reason: Some(s("paddockd was stopped while it ran")),
                         parked: Some(s(
                             "You've hit your session limit · resets 3pm (Europe/Berlin)",
                         )),
@@ -1460,6 +1464,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                             usage: None,
                             queued: None,
                             interrupted: false,
+                            interrupted_reason: None,
                             parked: None,
                             status: None,
                         },
@@ -1487,6 +1492,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                             usage: None,
                             queued: None,
                             interrupted: false,
+                            interrupted_reason: None,
                             parked: None,
                             status: None,
                         },

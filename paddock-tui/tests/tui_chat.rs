@@ -388,6 +388,53 @@ fn streaming_40x24() -> TestResult {
     Ok(())
 }
 
+/// A turn the daemon's death cut short: what streamed stays, then why it stopped and the key
+/// that continues it.
+fn cut_short() -> ChatView {
+    let mut view = ChatView::new("webapp", SESSION);
+    view.hydrate(&Transcript {
+        chat: summary(false),
+        entries: vec![user("u1", "Why does the login test flake?", None)],
+    });
+    apply_all(
+        &mut view,
+        vec![
+            ChatEvent::User(UserTurn {
+                message_id: Some("u2".into()),
+                text: "Fix it.".into(),
+                attribution: None,
+            }),
+            text("Looking at the retry loop in login.spec.ts, the wait"),
+        ],
+    );
+    let mut row = summary(false);
+    row.interrupted = true;
+    row.interrupted_reason =
+        Some("paddockd stopped while it ran (killed, crashed or restarted)".into());
+    view.hydrate(&Transcript {
+        chat: row,
+        entries: vec![
+            user("u1", "Why does the login test flake?", None),
+            user("u2", "Fix it.", None),
+        ],
+    });
+    view
+}
+
+#[test]
+fn cut_short_80x24() -> TestResult {
+    let mut view = cut_short();
+    insta::assert_snapshot!(draw(&mut view, &Theme::default(), 80, 24, None)?);
+    Ok(())
+}
+
+#[test]
+fn cut_short_plain_40x24() -> TestResult {
+    let mut view = cut_short();
+    insta::assert_snapshot!(draw(&mut view, &Theme::plain(), 40, 24, None)?);
+    Ok(())
+}
+
 #[test]
 fn notices_80x24() -> TestResult {
     let mut view = notices();

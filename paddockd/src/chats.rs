@@ -39,8 +39,8 @@ struct Joined {
     provenance: std::sync::Arc<HashMap<String, RunProvenance>>,
     injections: std::sync::Arc<HashMap<String, Vec<Injection>>>,
     queued: crate::stores::QueuedMessageStore,
-    /// Chats whose newest run was cut short (claude died, or the daemon stopped).
-    interrupted: HashSet<String>,
+    /// Chats whose newest run was cut short (claude died, or the daemon stopped), and why.
+    interrupted: HashMap<String, Option<String>>,
     /// Chats parked on a usage limit.
     parked: HashMap<String, crate::parking::Parked>,
     /// Running chats: session id → project slug.
@@ -50,6 +50,14 @@ struct Joined {
 }
 
 impl Joined {
+    /// `Some(why)` when the chat's newest run was cut short and it is not running again.
+    fn interrupted_reason(&self, sid: &str) -> Option<Option<String>> {
+        if self.running.contains_key(sid) {
+            return None;
+        }
+        self.interrupted.get(sid).cloned()
+    }
+
     async fn snapshot(d: &Daemon, user: &str) -> Self {
         let s = &d.state.stores;
         let hub = d.hub.snapshot().await;
@@ -138,7 +146,8 @@ impl Joined {
             children: Vec::new(),
             usage,
             queued: self.queued.get(sid).map(|q| q.message),
-            interrupted: self.interrupted.contains(sid) && !self.running.contains_key(sid),
+            interrupted: self.interrupted_reason(sid).is_some(),
+            interrupted_reason: self.interrupted_reason(sid).flatten(),
             parked: self.parked.get(sid).map(|p| p.message.clone()),
             status: c.last_reply.clone(),
         }
@@ -178,10 +187,10 @@ impl Joined {
     }
 }
 
-/// The chats whose newest run ended interrupted.
-fn interrupted_chats(runs: &crate::run_log::RunLog) -> HashSet<String> {
+/// The chats whose newest run ended interrupted, with why it stopped.
+fn interrupted_chats(runs: &crate::run_log::RunLog) -> HashMap<String, Option<String>> {
     let mut seen = HashSet::new();
-    let mut out = HashSet::new();
+    let mut out = HashMap::new();
     for run in runs.recent() {
         if run.status == paddock_proto::RunStatus::Skipped {
             continue;
@@ -189,7 +198,7 @@ fn interrupted_chats(runs: &crate::run_log::RunLog) -> HashSet<String> {
         if seen.insert(run.session_id.clone())
             && run.status == paddock_proto::RunStatus::Interrupted
         {
-            out.insert(run.session_id);
+            out.insert(run.session_id, run.reason);
         }
     }
     out

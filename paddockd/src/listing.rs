@@ -298,6 +298,7 @@ fn fingerprint(row: &ChatSummary, before: Option<&str>) -> u64 {
         usage,
         queued,
         interrupted,
+        interrupted_reason,
         parked,
         status,
     } = row;
@@ -315,6 +316,7 @@ fn fingerprint(row: &ChatSummary, before: Option<&str>) -> u64 {
     model.hash(&mut h);
     message_count.hash(&mut h);
     (running, unread, archived, starred, detached, interrupted).hash(&mut h);
+    interrupted_reason.hash(&mut h);
     trigger.hash(&mut h);
     tree_parent.hash(&mut h);
     level.hash(&mut h);

@@ -44,6 +44,23 @@ pub struct RunRecord {
     /// A client had the chat open while it ran: someone saw it, so it is not news.
     #[serde(default, skip_serializing_if = "is_false")]
     pub watched: bool,
+    /// Why a run that did not finish was cut short (an interrupted run's cause, in words).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// Why a run with no end line stopped: the daemon went away while it ran.
+pub const DAEMON_DIED: &str = "paddockd stopped while it ran (killed, crashed or restarted)";
+
+/// How a run ended, for [`RunLog::finished`].
+#[derive(Debug, Clone)]
+pub struct RunEnd {
+    pub status: RunStatus,
+    pub cost_usd: Option<f64>,
+    /// A client had the chat open while it ran.
+    pub watched: bool,
+    /// Why it was cut short, when it was.
+    pub reason: Option<String>,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -64,6 +81,8 @@ enum Line {
         cost_usd: Option<f64>,
         #[serde(default, skip_serializing_if = "is_false")]
         watched: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
     },
 }
 
@@ -122,29 +141,25 @@ impl RunLog {
         .await
     }
 
-    /// Records that a turn ended; `watched`: a client had the chat open while it ran.
-    pub async fn finished(
-        &self,
-        job_id: &str,
-        status: RunStatus,
-        cost_usd: Option<f64>,
-        watched: bool,
-    ) -> Result<(), RunLogError> {
+    /// Records that a turn ended.
+    pub async fn finished(&self, job_id: &str, end: RunEnd) -> Result<(), RunLogError> {
         let finished_at = chrono::Utc::now().to_rfc3339();
         let line = Line::End {
             job_id: job_id.to_owned(),
-            status,
+            status: end.status,
             finished_at: finished_at.clone(),
-            cost_usd,
-            watched,
+            cost_usd: end.cost_usd,
+            watched: end.watched,
+            reason: end.reason.clone(),
         };
         let job = job_id.to_owned();
         self.append(line, move |runs| {
             if let Some(r) = runs.iter_mut().rev().find(|r| r.job_id == job) {
-                r.status = status;
+                r.status = end.status;
                 r.finished_at = Some(finished_at);
-                r.cost_usd = cost_usd;
-                r.watched = watched;
+                r.cost_usd = end.cost_usd;
+                r.watched = end.watched;
+                r.reason = end.reason;
             }
         })
         .await
@@ -255,12 +270,14 @@ fn load(path: &Path, keep: usize) -> (VecDeque<RunRecord>, usize) {
                 finished_at,
                 cost_usd,
                 watched,
+                reason,
             }) => {
                 if let Some(r) = by_job.get(&job_id).and_then(|&i| runs.get_mut(i)) {
                     r.status = status;
                     r.finished_at = Some(finished_at);
                     r.cost_usd = cost_usd;
                     r.watched = watched;
+                    r.reason = reason;
                 }
             }
             Err(_) => bad += 1,
@@ -273,6 +290,7 @@ fn load(path: &Path, keep: usize) -> (VecDeque<RunRecord>, usize) {
     for r in &mut runs {
         if r.status == RunStatus::Running {
             r.status = RunStatus::Interrupted;
+            r.reason = Some(DAEMON_DIED.to_owned());
         }
     }
     let skip = runs.len().saturating_sub(keep);
@@ -288,6 +306,7 @@ fn compact(path: &Path, state: &mut State) -> std::io::Result<()> {
             finished_at: at,
             cost_usd: run.cost_usd,
             watched: run.watched,
+            reason: run.reason.clone(),
         });
         for line in std::iter::once(Line::Start(run.clone())).chain(finished) {
             serde_json::to_writer(&mut bytes, &line).map_err(std::io::Error::other)?;
@@ -319,6 +338,16 @@ mod tests {
             cost_usd: None,
             attribution: None,
             watched: false,
+            reason: None,
+        }
+    }
+
+    fn end(status: RunStatus, cost_usd: Option<f64>, watched: bool) -> RunEnd {
+        RunEnd {
+            status,
+            cost_usd,
+            watched,
+            reason: None,
         }
     }
 
@@ -356,7 +385,7 @@ mod tests {
         let log = RunLog::open(path.clone());
         log.started(run("a")).await.unwrap();
         log.started(run("b")).await.unwrap();
-        log.finished("a", RunStatus::Completed, Some(0.5), true)
+        log.finished("a", end(RunStatus::Completed, Some(0.5), true))
             .await
             .unwrap();
         let recent = log.recent();
@@ -379,6 +408,11 @@ mod tests {
             recent[0].status,
             RunStatus::Interrupted,
             "b never ended: the daemon stopped"
+        );
+        assert_eq!(
+            recent[0].reason.as_deref(),
+            Some(DAEMON_DIED),
+            "and that is why it stopped"
         );
         assert_eq!(recent[1].status, RunStatus::Completed);
         assert_eq!(recent[1].cost_usd, Some(0.5));
@@ -428,7 +462,7 @@ mod tests {
             log.started(r).await.unwrap();
         }
         for i in 0..(KEEP + 10) {
-            log.finished(&i.to_string(), RunStatus::Completed, None, false)
+            log.finished(&i.to_string(), end(RunStatus::Completed, None, false))
                 .await
                 .unwrap();
         }

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use paddock_proto::{ChatSend, Reply, Request};
+use paddock_proto::{ChatList, ChatScope, ChatSend, Reply, Request};
 use paddock_tests::bins::bin;
 use paddock_tests::sync_client::Conn;
 use paddock_tests::wait::{pid_alive, wait_until_blocking};
@@ -124,7 +124,9 @@ fn a_claude_dies_with_its_killed_daemon_and_the_restart_stops_its_tools() {
         preload_context: false,
         attachments: Vec::new(),
     }));
-    assert!(matches!(reply, Reply::Sent(_)), "{reply:?}");
+    let Reply::Sent(sent) = reply else {
+        panic!("chat:send: {reply:?}")
+    };
     let (claude, tools) = env.fake_claude();
 
     daemon.kill().unwrap();
@@ -153,6 +155,29 @@ fn a_claude_dies_with_its_killed_daemon_and_the_restart_stops_its_tools() {
             "tool process {tool} of the killed claude outlived the restart"
         );
     }
+    // The chat shows as cut short, and why.
+    let mut conn = Conn::open(&env.socket(), "orphans test");
+    let reply = conn.request(Request::ChatList(ChatList {
+        project_slug: Some(String::new()),
+        scope: ChatScope::All,
+        since: None,
+    }));
+    let Reply::Chats(list) = reply else {
+        panic!("chat:list: {reply:?}")
+    };
+    let chat = list
+        .chats
+        .iter()
+        .find(|c| c.session_id == sent.session_id)
+        .unwrap_or_else(|| panic!("{} is not listed: {list:?}", sent.session_id));
+    assert!(chat.interrupted, "{chat:?}");
+    assert!(
+        chat.interrupted_reason
+            .as_deref()
+            .is_some_and(|r| r.starts_with("paddockd stopped while it ran")),
+        "{chat:?}"
+    );
+    drop(conn);
     stop(daemon);
     assert!(
         std::fs::read_dir(env.data().join("state").join("claude-processes"))

@@ -60,3 +60,48 @@ fn after_a_new_chat_is_sent_the_composer_keeps_the_keyboard_and_the_cursor_follo
     assert!(!cursor_row(&screen).contains("older"), "{screen}");
     tmux.keys(&["q"]);
 }
+
+/// A turn that streams a few words, then waits for ever (until its claude is killed). The
+/// escaped spaces keep the prompt from matching what streams.
+const STALLED_TURN: &str =
+    r#"fake:[{"text":"partial\u0020words\u0020streamed","chunks":1},{"hang":true}]"#;
+
+#[test]
+fn after_a_daemon_crash_the_pane_keeps_what_streamed_and_says_the_turn_was_cut_short() {
+    let env = TuiEnv::new();
+    env.paddock_ok(&["project", "add", "demo"]);
+    env.paddock_ok(&["send", "-p", "demo", "an older chat"]);
+    let tmux = env.tui("cutshort", (120, 35), &[]);
+    tmux.wait_loaded("an older chat");
+    tmux.keys(&["N"]);
+    tmux.wait_for("new chat");
+    tmux.keys(&["-l", STALLED_TURN]);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("partial words streamed");
+    // The CLI has written the message to the transcript once the reply streams.
+
+    // The daemon dies mid-turn; the TUI starts another and reads the chat again.
+    let status = env.wait_status("the daemon", |_| true);
+    let pid = status["pid"].as_u64().unwrap() as i32;
+    rustix::process::kill_process(
+        rustix::process::Pid::from_raw(pid).unwrap(),
+        rustix::process::Signal::KILL,
+    )
+    .unwrap();
+    env.wait_status("a new daemon after the crash", |s| {
+        s["pid"].as_u64() != Some(pid as u64)
+    });
+    let screen = tmux.wait_for("turn cut short");
+    assert!(
+        screen.contains("partial words streamed"),
+        "what had streamed is gone:\n{screen}"
+    );
+    assert!(screen.contains("paddockd stopped while it ran"), "{screen}");
+    assert!(screen.contains("C continues it"), "{screen}");
+
+    // C, from the chat pane, continues it; the notice goes with the new turn.
+    tmux.keys(&["Escape"]);
+    tmux.keys(&["C"]);
+    tmux.wait_until_gone("turn cut short");
+    tmux.keys(&["q"]);
+}

@@ -333,6 +333,10 @@ pub struct ChatSummary {
     /// picks it up.
     #[serde(default, skip_serializing_if = "is_false")]
     pub interrupted: bool,
+    /// Why it was cut short, in words ("claude exited with signal 9", "paddockd stopped while
+    /// it ran …"), when `interrupted`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interrupted_reason: Option<String>,
     /// Parked on a usage limit: the CLI's message, with its reset time when it gave one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parked: Option<String>,

@@ -236,6 +236,7 @@ mod tests {
             }),
             queued: None,
             interrupted: false,
+            interrupted_reason: None,
             parked: None,
             status: None,
         }

@@ -440,12 +440,12 @@ impl App {
         self.tree.set_all_chats(chats);
         // Folds waiting for chats the full list does not have are for chats gone.
         self.tree.drop_pending_folds();
-        self.refresh_chat_usage();
+        self.refresh_open_chat_row();
     }
 
     pub fn set_project_chats(&mut self, slug: String, chats: Vec<ChatSummary>) {
         self.tree.set_project_chats(slug, chats);
-        self.refresh_chat_usage();
+        self.refresh_open_chat_row();
     }
 
     /// One project's `chat:list` answer, asked with `since` (see
@@ -458,7 +458,7 @@ impl App {
     ) -> bool {
         let taken = self.tree.set_project_listing(slug, answer, since);
         if taken {
-            self.refresh_chat_usage();
+            self.refresh_open_chat_row();
         }
         taken
     }
@@ -471,16 +471,18 @@ impl App {
         self.tree.set_archived_chats(slug, answer);
     }
 
-    /// The open chat's tokens, cost and context use, as the chat list has them now.
-    fn refresh_chat_usage(&mut self) {
+    /// What the open chat's pane takes from its row, as the chat list has it now: tokens,
+    /// cost and context use, and whether (and why) its last turn was cut short.
+    fn refresh_open_chat_row(&mut self) {
         let Some(sid) = self.chat.as_ref().map(|c| c.session_id().to_owned()) else {
             return;
         };
-        let Some(usage) = self.find_chat(&sid).map(|c| c.usage.clone()) else {
+        let Some(row) = self.find_chat(&sid).cloned() else {
             return;
         };
         if let Some(chat) = self.chat.as_mut() {
-            chat.set_usage(usage);
+            chat.set_usage(row.usage.clone());
+            chat.set_cut_short_from(&row);
         }
     }
 

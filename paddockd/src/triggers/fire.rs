@@ -131,6 +131,7 @@ async fn record_skipped(
         cost_usd: None,
         attribution: None,
         watched: false,
+        reason: None,
     };
     if let Err(e) = d.state.runs.skipped(record).await {
         tracing::warn!(

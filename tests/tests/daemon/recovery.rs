@@ -93,7 +93,11 @@ async fn a_crashed_turn_is_interrupted_and_continue_picks_it_up() {
     .await
     .expect("chat:killed_task");
     assert!(killed.message.contains("continue"), "{killed:?}");
-    interrupted_soon(&mut c, &sid).await;
+    let chat = interrupted_soon(&mut c, &sid).await;
+    // Why it stopped is kept with the chat, for a client that opens it later.
+    let why = chat.interrupted_reason.clone().unwrap_or_default();
+    assert!(why.contains("exit"), "{chat:?}");
+    assert!(killed.message.starts_with(&why), "{killed:?} / {why}");
 
     // chat:continue: answered like chat:send, the turn carries the recovery attribution.
     let (frames, user) = continue_turn(&mut c, &sid).await;
@@ -215,6 +219,11 @@ async fn chats_running_when_the_daemon_stopped_show_as_interrupted_after_a_resta
     let chat = row(&mut c, &sent.session_id).await;
     assert!(chat.interrupted, "{chat:?}");
     assert!(!chat.running);
+    assert_eq!(
+        chat.interrupted_reason.as_deref(),
+        Some("paddockd was stopped while it ran"),
+        "{chat:?}"
+    );
     d.stop().await.unwrap();
 }
 

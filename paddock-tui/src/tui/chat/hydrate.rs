@@ -31,11 +31,11 @@ impl ChatView {
         // kept after the transcript's entries, in place of their copy, with the seqs applied,
         // so the replay that follows adds nothing twice and nothing is lost. A later hydration
         // (resync, restart) starts over, since frames may have been missed.
-        let live = if self.hydrated {
-            None
-        } else {
-            self.take_live_turn()
-        };
+        // Then again, a turn that is over and that the transcript holds nothing of beyond its
+        // message (claude or the daemon died mid-stream, before the CLI wrote its reply) keeps
+        // what had streamed: it is all there is of it.
+        let first = !self.hydrated;
+        let live = self.take_live_turn();
         let expanded: HashSet<String> = self
             .items
             .iter()
@@ -77,9 +77,15 @@ impl ChatView {
                 tool.expanded = true;
             }
         }
-        if let Some(live) = live {
+        if let Some(live) = live
+            && (first || (!t.chat.running && self.lacks_reply_to(&live)))
+        {
             self.put_back_live_turn(live);
+            if !self.running {
+                self.close_open();
+            }
         }
+        self.set_cut_short_from(&t.chat);
         self.clamp_cursor();
         self.cache.clear();
         self.hydrated = true;
@@ -111,6 +117,30 @@ impl ChatView {
             job_id: job,
             last_seq: self.last_seq,
             job_seqs: self.job_seqs.clone(),
+        })
+    }
+
+    /// Whether the hydrated history has nothing of `live`'s turn after its message: the
+    /// message is missing, or is the last user entry with only markers after it.
+    fn lacks_reply_to(&self, live: &LiveTurn) -> bool {
+        let Some(Item::User(user)) = live.items.first() else {
+            return false;
+        };
+        let at = self.items.iter().rposition(|item| match item {
+            Item::User(u) => match (&user.uuid, &u.uuid) {
+                (Some(a), Some(b)) => a == b,
+                _ => u.text == user.text,
+            },
+            _ => false,
+        });
+        let Some(at) = at else {
+            return true;
+        };
+        self.items[at + 1..].iter().all(|item| {
+            !matches!(
+                item,
+                Item::User(_) | Item::Assistant { .. } | Item::Thinking { .. } | Item::Tool(_)
+            )
         })
     }
 

@@ -35,6 +35,7 @@ impl ChatView {
                 self.close_open();
                 self.drop_replayed_turn(turn.message_id.as_deref(), &turn.text);
                 self.running = true;
+                self.cut_short = None;
                 self.push(Item::User(UserItem {
                     uuid: turn.message_id.clone(),
                     text: turn.text.clone(),
@@ -102,6 +103,9 @@ impl ChatView {
             ChatEvent::QueuedFlushed(q) => self.push_marker(Item::QueuedFlushed {
                 message: q.message.clone(),
             }),
+            // No task: the turn itself was cut short, which the chat row says (with why) and
+            // the pane shows under the items ([`ChatView::cut_short`]).
+            ChatEvent::KilledTask(k) if k.task_id.is_none() => false,
             ChatEvent::KilledTask(k) => self.push_marker(Item::KilledTask {
                 message: k.message.clone(),
             }),

@@ -60,6 +60,9 @@ pub struct ChatView {
     pub(super) jumped: Option<usize>,
     /// Tokens, cost and context use, from the chat list (the header shows them).
     usage: Option<paddock_proto::ChatUsage>,
+    /// Why the last turn was cut short, from the chat list: said under the items, with the
+    /// key that continues it, until a turn runs again.
+    cut_short: Option<String>,
 }
 
 impl ChatView {
@@ -85,6 +88,7 @@ impl ChatView {
             pending_jump: None,
             jumped: None,
             usage: None,
+            cut_short: None,
         }
     }
 
@@ -136,6 +140,21 @@ impl ChatView {
 
     pub fn set_running(&mut self, running: bool) {
         self.running = running;
+    }
+
+    /// Why the last turn was cut short, while the chat is not running again.
+    pub fn cut_short(&self) -> Option<&str> {
+        self.cut_short.as_deref().filter(|_| !self.running)
+    }
+
+    /// Takes the chat row's word on it: `interrupted`, with its reason (a row from a daemon
+    /// that gives none says only that it was cut short).
+    pub fn set_cut_short_from(&mut self, row: &paddock_proto::ChatSummary) {
+        self.cut_short = row.interrupted.then(|| {
+            row.interrupted_reason
+                .clone()
+                .unwrap_or_else(|| "the turn did not finish".to_owned())
+        });
     }
 
     fn push(&mut self, item: Item) {

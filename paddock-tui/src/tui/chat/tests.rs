@@ -652,3 +652,134 @@ fn scrolling_up_stops_following_and_to_end_resumes() {
     view.to_start();
     assert!(!view.following());
 }
+
+/// A chat row that says its last turn was cut short, and why.
+fn cut_short_row(why: Option<&str>) -> ChatSummary {
+    ChatSummary {
+        session_id: SESSION.into(),
+        project_slug: "web".into(),
+        title: "Fix the build".into(),
+        interrupted: true,
+        interrupted_reason: why.map(str::to_owned),
+        ..ChatSummary::default()
+    }
+}
+
+#[test]
+fn a_turn_cut_short_keeps_what_streamed_when_the_transcript_has_nothing_of_it() {
+    let mut view = ChatView::new("web", SESSION);
+    view.hydrate(&transcript(
+        vec![t_user("u0", "hi"), t_assistant("Hello.")],
+        false,
+    ));
+    view.apply(&frame("j1", 1, user("u1", "fix it")));
+    view.apply(&frame("j1", 2, text("Looking at the bu")));
+    // The daemon died mid-stream; the next one has the message but not the reply.
+    let mut t = transcript(
+        vec![
+            t_user("u0", "hi"),
+            t_assistant("Hello."),
+            t_user("u1", "fix it"),
+        ],
+        false,
+    );
+    t.chat.interrupted = true;
+    t.chat.interrupted_reason = Some("paddockd stopped while it ran".into());
+    view.hydrate(&t);
+    assert_eq!(
+        lines(&view),
+        [
+            "user: hi",
+            "assistant: Hello.",
+            "user: fix it",
+            "assistant: Looking at the bu"
+        ]
+    );
+    assert_eq!(view.cut_short(), Some("paddockd stopped while it ran"));
+    // Nothing more is appended to the partial reply; a new turn clears the notice.
+    view.apply(&frame("j2", 1, user("u2", "continue")));
+    view.apply(&frame("j2", 2, text("Done.")));
+    assert_eq!(view.cut_short(), None);
+    assert_eq!(
+        lines(&view)[3..],
+        [
+            "assistant: Looking at the bu",
+            "user: continue",
+            "assistant: Done."
+        ]
+    );
+}
+
+#[test]
+fn a_later_transcript_with_the_reply_replaces_what_streamed() {
+    let mut view = ChatView::new("web", SESSION);
+    view.hydrate(&transcript(vec![t_user("u0", "hi")], false));
+    view.apply(&frame("j1", 1, user("u1", "fix it")));
+    view.apply(&frame("j1", 2, text("Looking")));
+    view.hydrate(&transcript(
+        vec![
+            t_user("u0", "hi"),
+            t_user("u1", "fix it"),
+            t_assistant("Fixed."),
+        ],
+        false,
+    ));
+    assert_eq!(
+        lines(&view),
+        ["user: hi", "user: fix it", "assistant: Fixed."]
+    );
+    // A resync while it still runs starts the turn over (the replay follows).
+    view.apply(&frame("j2", 1, user("u2", "more")));
+    view.apply(&frame("j2", 2, text("Partly")));
+    view.hydrate(&transcript(
+        vec![
+            t_user("u0", "hi"),
+            t_user("u1", "fix it"),
+            t_assistant("Fixed."),
+        ],
+        true,
+    ));
+    assert_eq!(lines(&view).len(), 3, "{:?}", lines(&view));
+    assert_eq!(view.cut_short(), None);
+}
+
+#[test]
+fn the_cut_short_notice_follows_the_chat_row_and_a_killed_turn_adds_no_task_line() {
+    let mut view = ChatView::new("web", SESSION);
+    view.hydrate(&transcript(vec![t_user("u0", "hi")], false));
+    view.apply(&frame("j1", 1, user("u1", "go")));
+    view.apply(&frame(
+        "j1",
+        2,
+        ChatEvent::KilledTask(paddock_proto::KilledTask {
+            task_id: None,
+            message: "claude exited with signal 9; continue the chat to pick it up".into(),
+        }),
+    ));
+    assert!(
+        !lines(&view).iter().any(|l| l.starts_with("killed")),
+        "{:?}",
+        lines(&view)
+    );
+    view.apply(&frame("j1", 3, complete(false)));
+    view.set_cut_short_from(&cut_short_row(Some("claude exited with signal 9")));
+    assert_eq!(view.cut_short(), Some("claude exited with signal 9"));
+    // An older daemon gives no reason.
+    view.set_cut_short_from(&cut_short_row(None));
+    assert_eq!(view.cut_short(), Some("the turn did not finish"));
+    view.set_cut_short_from(&ChatSummary::default());
+    assert_eq!(view.cut_short(), None);
+    // A task the turn waited on is still its own line.
+    view.apply(&frame(
+        "j1",
+        4,
+        ChatEvent::KilledTask(paddock_proto::KilledTask {
+            task_id: Some("bash_3".into()),
+            message: "Background task was terminated".into(),
+        }),
+    ));
+    assert_eq!(
+        lines(&view).last().map(String::as_str),
+        Some("killed: Background task was terminated")
+    );
+}

@@ -319,7 +319,7 @@ fn marker(out: &mut Vec<Line<'static>>, theme: &Theme, width: usize, text: &str,
 }
 
 /// `head` then the message, wrapped, its first [`ERROR_CAP`] lines.
-fn capped_message(
+pub(super) fn capped_message(
     out: &mut Vec<Line<'static>>,
     theme: &Theme,
     width: usize,

@@ -42,15 +42,15 @@ pub fn render_chat(
     }
     let (header, body) = crate::tui::areas::title_and_body(area);
     layout(view, theme, body.width);
-    let working = working_line(view, theme, tick);
-    let total = view.cache.total() + working.as_ref().map_or(0, |(gap, _)| gap + 1);
+    let tail = tail(view, theme, tick, usize::from(body.width).max(1));
+    let total = view.cache.total() + tail.as_ref().map_or(0, Tail::rows);
     let top = resolve_scroll(view, total, usize::from(body.height));
     let below = total.saturating_sub(top + usize::from(body.height));
     render_header(view, theme, tick, frame, header, focused, below);
     if body.height == 0 {
         return;
     }
-    if view.items.is_empty() && working.is_none() {
+    if view.items.is_empty() && tail.is_none() {
         let line = Line::styled("No messages yet.", theme.style(Role::Dim));
         frame
             .buffer_mut()
@@ -58,7 +58,7 @@ pub fn render_chat(
         return;
     }
 
-    draw_rows(view, theme, frame, body, top, working.as_ref(), focused);
+    draw_rows(view, theme, frame, body, top, tail.as_ref(), focused);
 }
 
 /// Draws the rows from `top` that fit in `body`, laying the jumped-to entry's and the
@@ -69,7 +69,7 @@ fn draw_rows(
     frame: &mut Frame<'_>,
     body: Rect,
     top: usize,
-    working: Option<&(usize, Line<'static>)>,
+    tail: Option<&Tail>,
     focused: bool,
 ) {
     let cursor_row = cursor_row(view, focused);
@@ -85,7 +85,7 @@ fn draw_rows(
         while item + 1 < cache.offsets.len().saturating_sub(1) && cache.offsets[item + 1] <= row {
             item += 1;
         }
-        if let Some(line) = row_line(cache, item, row, working) {
+        if let Some(line) = row_line(cache, item, row, tail) {
             buf.set_line(body.x, y, line, body.width);
         }
         if jumped.as_ref().is_some_and(|rows| rows.contains(&row)) {
@@ -126,12 +126,12 @@ fn jumped_rows(view: &ChatView) -> Option<Range<usize>> {
     })
 }
 
-/// The line at `row`: one of item `item`'s, or the working line after the items.
+/// The line at `row`: one of item `item`'s, or one of the tail's after the items.
 fn row_line<'a>(
     cache: &'a RenderCache,
     item: usize,
     row: usize,
-    working: Option<&'a (usize, Line<'static>)>,
+    tail: Option<&'a Tail>,
 ) -> Option<&'a Line<'static>> {
     if row < cache.total() {
         cache.items.get(item).and_then(|r| {
@@ -139,29 +139,56 @@ fn row_line<'a>(
             r.lines.get(row - cache.offsets[item])
         })
     } else {
-        // The working line after the items, when a turn runs.
-        working
-            .filter(|(gap, _)| row == cache.total() + gap)
-            .map(|(_, line)| line)
+        let tail = tail?;
+        (row - cache.total())
+            .checked_sub(tail.gap)
+            .and_then(|i| tail.lines.get(i))
     }
 }
 
-/// "⠋ working…" under the items while a turn runs and no tool shows it already, with the gap
-/// before it.
-fn working_line(view: &ChatView, theme: &Theme, tick: u64) -> Option<(usize, Line<'static>)> {
-    if !view.running() {
-        return None;
+/// Lines under the items that are not one of them: where the chat is now.
+struct Tail {
+    /// Blank rows before the lines.
+    gap: usize,
+    lines: Vec<Line<'static>>,
+}
+
+impl Tail {
+    fn rows(&self) -> usize {
+        self.gap + self.lines.len()
     }
+}
+
+/// "⠋ working…" while a turn runs and no tool shows it already; once a turn was cut short,
+/// why, and the key that continues it.
+fn tail(view: &ChatView, theme: &Theme, tick: u64, width: usize) -> Option<Tail> {
     let last = view.items.last();
-    if matches!(last, Some(Item::Tool(t)) if t.result.is_none()) {
-        return None;
-    }
     let gap = match last {
         None | Some(Item::Thinking { .. } | Item::Tool(_)) => 0,
         Some(_) => 1,
     };
-    let text = format!("{} working{}", theme.spinner(tick), theme.glyph("…", "..."));
-    Some((gap, Line::styled(text, theme.style(Role::Running))))
+    if view.running() {
+        if matches!(last, Some(Item::Tool(t)) if t.result.is_none()) {
+            return None;
+        }
+        let text = format!("{} working{}", theme.spinner(tick), theme.glyph("…", "..."));
+        return Some(Tail {
+            gap,
+            lines: vec![Line::styled(text, theme.style(Role::Running))],
+        });
+    }
+    let why = view.cut_short()?;
+    let mut lines = Vec::new();
+    let head = format!("{} turn cut short: ", theme.glyph("⚠", "!"));
+    items::capped_message(&mut lines, theme, width, &head, why, Role::Warning);
+    lines.push(Line::styled(
+        fit_end("  C continues it", width, theme.glyph("…", "...")),
+        theme.style(Role::Dim),
+    ));
+    Some(Tail {
+        gap: usize::from(last.is_some()),
+        lines,
+    })
 }
 
 /// Wraps the items that changed and recomputes where each starts.

@@ -20,6 +20,8 @@ pub(super) struct TurnEnd {
     cost_usd: Option<f64>,
     /// The CLI said the account's usage limit was hit (its message).
     usage_limit: Option<String>,
+    /// Why an interrupted turn was cut short, in words.
+    pub(super) reason: Option<String>,
 }
 
 impl TurnEnd {
@@ -28,6 +30,7 @@ impl TurnEnd {
             status: RunStatus::Failed,
             cost_usd: None,
             usage_limit: None,
+            reason: None,
         }
     }
 
@@ -42,6 +45,7 @@ impl TurnEnd {
             self.cost_usd = c.cost_usd.or(self.cost_usd);
             if matches!(c.terminal_reason.as_deref(), Some("killed" | "crashed")) {
                 self.status = RunStatus::Interrupted;
+                self.reason.clone_from(&c.error);
             } else if c.success {
                 self.status = RunStatus::Completed;
             }
@@ -85,10 +89,13 @@ impl ChatTask {
             return;
         }
         if cfg.recovery_surface {
+            let why = end
+                .reason
+                .as_deref()
+                .unwrap_or("claude stopped before the turn finished");
             self.emit(ChatEvent::KilledTask(paddock_proto::KilledTask {
                 task_id: None,
-                message: "claude stopped before the turn finished; continue the chat to pick it up"
-                    .into(),
+                message: format!("{why}; continue the chat to pick it up"),
             }))
             .await;
         }
@@ -186,11 +193,13 @@ impl ChatTask {
             .await;
         }
         let watched = hub.watched(&self.session_id, job_id).await;
-        if let Err(e) = state
-            .runs
-            .finished(job_id, end.status, end.cost_usd, watched)
-            .await
-        {
+        let run_end = crate::run_log::RunEnd {
+            status: end.status,
+            cost_usd: end.cost_usd,
+            watched,
+            reason: end.reason.clone(),
+        };
+        if let Err(e) = state.runs.finished(job_id, run_end).await {
             tracing::warn!(session = %self.session_id, "could not record the run's end in the history: {e}");
         }
     }

@@ -75,6 +75,7 @@ impl Reading {
         let mut end = std::mem::replace(&mut self.end, TurnEnd::failed());
         if self.shutting_down {
             end.status = RunStatus::Interrupted;
+            end.reason = Some(SHUT_DOWN.to_owned());
         } else if self.cancelled && end.status != RunStatus::Completed {
             end.status = RunStatus::Cancelled;
         }
@@ -304,6 +305,9 @@ impl ChatTask {
         ]))
     }
 }
+
+/// Why a turn that paddockd's own shutdown interrupted stopped.
+const SHUT_DOWN: &str = "paddockd was stopped while it ran";
 
 /// The failed `chat:complete` of a turn whose process was killed.
 fn killed(error: String) -> ChatEvent {

@@ -179,6 +179,7 @@ impl ChatTask {
             cost_usd: None,
             attribution: req.attribution.clone(),
             watched: false,
+            reason: None,
         };
         if let Err(e) = state.runs.started(run).await {
             tracing::warn!(session = %self.session_id, "could not record the run in the history: {e}");
