@@ -41,6 +41,8 @@ struct Joined {
     queued: crate::stores::QueuedMessageStore,
     /// Chats whose newest run was cut short (claude died, or the daemon stopped), and why.
     interrupted: HashMap<String, Option<String>>,
+    /// New chats whose first message claude has not written: session id → it.
+    unwritten: std::sync::Arc<std::collections::BTreeMap<String, crate::stores::FirstMessage>>,
     /// Chats parked on a usage limit.
     parked: HashMap<String, crate::parking::Parked>,
     /// Running chats: session id → project slug.
@@ -50,6 +52,19 @@ struct Joined {
 }
 
 impl Joined {
+    /// Chats the index may not know, with their project: those running (a first turn, before
+    /// the CLI wrote the transcript) and those whose first message claude never wrote.
+    fn unlisted(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.running
+            .iter()
+            .map(|(sid, slug)| (sid.as_str(), slug.as_str()))
+            .chain(
+                self.unwritten
+                    .iter()
+                    .map(|(sid, f)| (sid.as_str(), f.project_slug.as_str())),
+            )
+    }
+
     /// `Some(why)` when the chat's newest run was cut short and it is not running again.
     fn interrupted_reason(&self, sid: &str) -> Option<Option<String>> {
         if self.running.contains_key(sid) {
@@ -71,6 +86,7 @@ impl Joined {
             injections: s.message_provenance.all(),
             queued: s.queued.clone(),
             interrupted: interrupted_chats(&d.state.runs),
+            unwritten: s.first_message.all(),
             parked: d.state.parking.all(),
             running: hub
                 .turns
@@ -153,16 +169,23 @@ impl Joined {
         }
     }
 
-    /// A row for a chat that is running but whose transcript the CLI has not written yet.
+    /// A row for a chat whose transcript the CLI has not written yet: running its first turn,
+    /// or cut short before claude wrote its first message (kept in `stores::first_message`).
     fn starting_row(&self, project_slug: &str, sid: &str, d: &Daemon) -> ChatSummary {
         let prov = self.provenance.get(sid);
-        let prompt = d
-            .state
-            .runs
-            .recent()
-            .into_iter()
-            .find(|r| r.session_id == sid)
-            .and_then(|r| r.prompt);
+        let prompt = self
+            .unwritten
+            .get(sid)
+            .map(|f| f.message.clone())
+            .or_else(|| {
+                d.state
+                    .runs
+                    .recent()
+                    .into_iter()
+                    .find(|r| r.session_id == sid)
+                    .and_then(|r| r.prompt)
+            });
+        let interrupted = self.interrupted_reason(sid);
         ChatSummary {
             session_id: sid.to_owned(),
             project_slug: project_slug.to_owned(),
@@ -177,11 +200,14 @@ impl Joined {
             parent_session_id: prov.and_then(|p| p.parent_session_id.clone()),
             parent_project: prov.and_then(|p| p.parent_project.clone()),
             created_at: prov.and_then(|p| p.created_at.clone()),
-            running: true,
+            running: self.running.contains_key(sid),
+            unread: self.user_unread.contains(sid),
             archived: self.archived.contains(sid),
             starred: self.starred.contains(sid),
             detached: self.detached.contains(sid),
             trigger: prov.and_then(|p| p.trigger.clone()),
+            interrupted: interrupted.is_some(),
+            interrupted_reason: interrupted.flatten(),
             ..ChatSummary::default()
         }
     }
@@ -247,8 +273,8 @@ pub async fn list(
         }
     }
     let slugs: HashSet<&str> = projects.iter().map(|p| p.slug.as_str()).collect();
-    for (sid, slug) in &joined.running {
-        if slugs.contains(slug.as_str()) && !listed.contains(sid) {
+    for (sid, slug) in joined.unlisted() {
+        if slugs.contains(slug) && listed.insert(sid.to_owned()) {
             rows.push(joined.starting_row(slug, sid, d));
         }
     }
@@ -293,8 +319,9 @@ pub(crate) async fn project_of(d: &Daemon, sid: &str) -> Result<Project, ErrorBo
 }
 
 /// The project a chat belongs to and its indexed entry. A chat the index does not know is
-/// found only while it runs (its first turn, before the CLI wrote its transcript): one that
-/// ran once and was deleted since is not found, so nothing can flag it again.
+/// found only while it runs (its first turn, before the CLI wrote its transcript) or while its
+/// first message is kept unwritten (`stores::first_message`): one that ran once and was
+/// deleted since is not found, so nothing can flag it again.
 pub(crate) async fn locate(
     d: &Daemon,
     sid: &str,
@@ -314,10 +341,20 @@ pub(crate) async fn locate(
             .ok_or_else(not_found)?;
         return Ok((project, Some(chat)));
     }
-    let slug = running.get(sid).ok_or_else(not_found)?;
+    let slug = match running.get(sid) {
+        Some(slug) => slug.clone(),
+        None => {
+            d.state
+                .stores
+                .first_message
+                .get(sid)
+                .ok_or_else(not_found)?
+                .project_slug
+        }
+    };
     let project = projects
         .into_iter()
-        .find(|p| &p.slug == slug)
+        .find(|p| p.slug == slug)
         .ok_or_else(not_found)?;
     Ok((project, None))
 }
@@ -394,10 +431,22 @@ pub async fn transcript(d: &Daemon, user: &str, sid: &str) -> Result<Transcript,
     let joined = Joined::snapshot(d, user).await;
     let (project, indexed) = locate(d, sid, &joined.running).await?;
     let Some(indexed) = indexed else {
-        return Ok(Transcript {
-            chat: joined.starting_row(&project.slug, sid, d),
-            entries: Vec::new(),
-        });
+        let chat = joined.starting_row(&project.slug, sid, d);
+        // Cut short before claude wrote anything: the message is all there is of it. (While
+        // it runs, the live turn's replay brings the message.)
+        let entries = joined
+            .unwritten
+            .get(sid)
+            .filter(|_| !chat.running)
+            .map(|first| TranscriptEntry::User {
+                uuid: None,
+                timestamp: Some(first.set_at.clone()),
+                text: first.message.clone(),
+                attribution: first.attribution.clone(),
+            })
+            .into_iter()
+            .collect();
+        return Ok(Transcript { chat, entries });
     };
     let mut chat = joined.row(&project.slug, &indexed);
     chat.tree_parent = joined.parent_of(sid).map(|p| p.session_id);

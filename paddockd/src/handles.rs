@@ -119,6 +119,7 @@ impl From<Refused> for ErrorBody {
         let code = match &e {
             Refused::Shadowed(_) | Refused::NotASession(_) => ErrorCode::InvalidArgument,
             Refused::NoChat { .. } => ErrorCode::NotFound,
+            Refused::FirstUnwritten(_) => ErrorCode::InvalidArgument,
             Refused::Busy => ErrorCode::Busy,
             Refused::ShuttingDown => ErrorCode::ShuttingDown,
         };

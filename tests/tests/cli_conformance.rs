@@ -742,3 +742,66 @@ async fn permission_prompt_deny_real_and_fake_agree() {
     let fake_lines = denied_tool_turn(&fake, &format!("fake:{script}"), &input).await;
     assert_eq!(kinds(&fake_lines), kinds(&real_lines));
 }
+
+/// The transcript's records of `kind`, whatever else it holds (none when it does not exist).
+fn records_of(path: &std::path::Path, kind: &str) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["type"] == kind)
+        .collect()
+}
+
+/// What a daemon killed mid-turn finds (docs/claude-cli.md §15, "Transcripts"): the message is on
+/// disk as soon as the reply streams, in both releases; the reply is written only whole, so a
+/// claude killed mid-reply leaves no `assistant` record. The fake agrees in the release's mode.
+#[tokio::test]
+async fn the_message_is_on_disk_while_the_reply_streams_and_a_killed_reply_is_not() {
+    let api = MockApi::start().await.unwrap();
+    let fake = paddock_tests::bins::bin("fake-claude");
+    for (program, prompt) in [
+        (claude_bin(), "mock:slow 100"),
+        (
+            fake,
+            r#"fake:[{"text":"tick tick tick tick","chunks":40,"delay_ms":200}]"#,
+        ),
+    ] {
+        let home = ClaudeHome::new().unwrap();
+        let sid = new_id();
+        let mut p = start(&program, &home, &api, &SessionArg::New(sid.clone()), 1, &[]);
+        p.send_user(prompt).await.unwrap();
+        p.wait_for("a first text delta", T, |v| {
+            v["event"]["delta"]["type"] == "text_delta"
+        })
+        .await
+        .unwrap();
+        // Reading stdout meanwhile (20 ms at a time), so a `result` would be seen.
+        let path = home.transcript_path(&sid);
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while records_of(&path, "user").is_empty() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "{}: the message never reached {}",
+                program.display(),
+                path.display()
+            );
+            let _ = p.next_line(Duration::from_millis(20)).await;
+            assert!(
+                !p.seen_json().iter().any(|l| l["type"] == "result"),
+                "{}: the message was written only after the reply ended\n{}",
+                program.display(),
+                p.report()
+            );
+        }
+        let user = &records_of(&path, "user")[0];
+        assert_eq!(user["message"]["content"], prompt, "{user}");
+        p.signal(rustix::process::Signal::KILL).unwrap();
+        p.wait_exit(T).await.unwrap();
+        assert!(
+            records_of(&path, "assistant").is_empty(),
+            "{}: a reply cut short is not written",
+            program.display()
+        );
+    }
+}

@@ -1031,7 +1031,7 @@ fn spawn_2_1_197(home: &ClaudeHome, session: &SessionArg, extra: &[&str]) -> Cli
 }
 
 #[tokio::test]
-async fn as_2_1_197_a_turn_echoes_late_prints_no_lifecycle_and_writes_after_its_result() {
+async fn as_2_1_197_a_turn_echoes_late_prints_no_lifecycle_and_writes_each_record_late() {
     let home = ClaudeHome::new().unwrap();
     let sid = new_id();
     let mut p = spawn_2_1_197(&home, &SessionArg::New(sid.clone()), &[]);
@@ -1077,9 +1077,19 @@ async fn as_2_1_197_a_turn_echoes_late_prints_no_lifecycle_and_writes_after_its_
     assert!(lines[8].get("timestamp").is_none());
     assert_eq!(lines[8]["message"]["id"], message_id);
 
-    // The tool hangs: the turn has no result yet, so nothing is on disk.
+    // The tool hangs, with no result yet: the records made so far reach the disk a little
+    // later.
     let path = home.transcript_path(&sid);
-    assert!(!path.exists(), "2.1.197 writes the turn after its result");
+    let written = wait_until("the message on disk", T, || {
+        let text = std::fs::read_to_string(&path).ok()?;
+        text.contains(prompt_uuid.as_str()).then_some(text)
+    })
+    .await
+    .unwrap();
+    assert!(
+        !written.contains("last-prompt"),
+        "the turn's end is not written before it ends: {written}"
+    );
     p.send_control("int-1", json!({"subtype": "interrupt"}))
         .await
         .unwrap();

@@ -5,6 +5,20 @@
 use paddock_tests::tmux::Tmux;
 use paddock_tests::tui_env::TuiEnv;
 
+/// SIGKILLs the daemon and waits for the TUI to have started another.
+fn kill_the_daemon(env: &TuiEnv) {
+    let status = env.wait_status("the daemon", |_| true);
+    let pid = status["pid"].as_u64().unwrap() as i32;
+    rustix::process::kill_process(
+        rustix::process::Pid::from_raw(pid).unwrap(),
+        rustix::process::Signal::KILL,
+    )
+    .unwrap();
+    env.wait_status("a new daemon after the crash", |s| {
+        s["pid"].as_u64() != Some(pid as u64)
+    });
+}
+
 /// A turn that streams for a few seconds (the fake claude's script).
 const SLOW_TURN: &str =
     r#"fake:[{"text":"working on it, step by step, until done","chunks":12,"delay_ms":250}]"#;
@@ -81,16 +95,7 @@ fn after_a_daemon_crash_the_pane_keeps_what_streamed_and_says_the_turn_was_cut_s
     // The CLI has written the message to the transcript once the reply streams.
 
     // The daemon dies mid-turn; the TUI starts another and reads the chat again.
-    let status = env.wait_status("the daemon", |_| true);
-    let pid = status["pid"].as_u64().unwrap() as i32;
-    rustix::process::kill_process(
-        rustix::process::Pid::from_raw(pid).unwrap(),
-        rustix::process::Signal::KILL,
-    )
-    .unwrap();
-    env.wait_status("a new daemon after the crash", |s| {
-        s["pid"].as_u64() != Some(pid as u64)
-    });
+    kill_the_daemon(&env);
     let screen = tmux.wait_for("turn cut short");
     assert!(
         screen.contains("partial words streamed"),
@@ -103,5 +108,39 @@ fn after_a_daemon_crash_the_pane_keeps_what_streamed_and_says_the_turn_was_cut_s
     tmux.keys(&["Escape"]);
     tmux.keys(&["C"]);
     tmux.wait_until_gone("turn cut short");
+    tmux.keys(&["q"]);
+}
+
+#[test]
+fn a_new_chat_waiting_for_claude_when_the_daemon_dies_is_kept_and_c_sends_it() {
+    let env = TuiEnv::new();
+    // One claude at a time, and it is busy: the next chat waits for it.
+    let out = env.paddock(
+        &["project", "add", "demo"],
+        &[("PADDOCK_MAX_PROCESSES", "1")],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    env.paddock_ok(&["send", "--detach", "-p", "demo", r#"fake:[{"hang":true}]"#]);
+    let tmux = env.tui("unwritten", (120, 35), &[]);
+    tmux.wait_loaded("demo");
+    tmux.keys(&["N"]);
+    tmux.wait_for("new chat");
+    tmux.keys(&["-l", "summarise the build log"]);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("free claude");
+
+    kill_the_daemon(&env);
+    // The chat and its words are still there, and it says how to go on.
+    let screen = tmux.wait_for("turn cut short");
+    assert!(screen.contains("› summarise the build log"), "{screen}");
+    assert!(screen.contains("C continues it"), "{screen}");
+    tmux.keys(&["Escape"]);
+    tmux.keys(&["C"]);
+    let screen = tmux.wait_for("echo: summarise the build log");
+    assert!(!screen.contains("turn cut short"), "{screen}");
     tmux.keys(&["q"]);
 }

@@ -195,7 +195,15 @@ impl Connection {
             ));
         }
         let project = crate::chats::project_of(d, &c.session_id).await?;
-        let turn = TurnRequest::continuing(project, c.session_id).asked_by(self.id, id);
+        // Cut short before claude wrote its first message: ask that again.
+        let unwritten = (d.state.listed().await.get(&c.session_id).is_none())
+            .then(|| d.state.stores.first_message.get(&c.session_id))
+            .flatten();
+        let turn = match unwritten {
+            Some(first) => TurnRequest::first_again(project, c.session_id, first),
+            None => TurnRequest::continuing(project, c.session_id),
+        }
+        .asked_by(self.id, id);
         d.runner.send(turn).await?;
         Ok(())
     }

@@ -44,6 +44,10 @@ pub enum Refused {
     #[error("no chat {session_id} in {where_}; `paddock ls --all` lists the chats")]
     NoChat { session_id: String, where_: String },
     #[error(
+        "chat {0}'s first message never reached claude (paddockd stopped first); continue the chat (C on it in the TUI) to send that message again, then reply"
+    )]
+    FirstUnwritten(String),
+    #[error(
         "this chat is running a turn; wait for it to finish or cancel it with `paddock cancel SESSION`"
     )]
     Busy,
@@ -71,6 +75,9 @@ pub struct TurnRequest {
     /// The connection and request that asked: it is subscribed and gets the `Sent` reply
     /// ahead of the turn's first frame.
     pub reply_to: Option<(ClientId, RequestId)>,
+    /// `session_id`'s first turn, asked again: claude never wrote it, so the turn starts the
+    /// session (`--session-id`) rather than resume it.
+    pub fresh_session: bool,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -324,7 +331,7 @@ impl Coordinator {
             ChatHandle { tx }
         });
         let job = chat::ChatCmd::Turn(Box::new(chat::TurnJob {
-            new_chat: req.session_id.is_none(),
+            new_chat: req.session_id.is_none() || req.fresh_session,
             req,
             reply,
             unprompted: None,

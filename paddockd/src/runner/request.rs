@@ -6,7 +6,7 @@ use paddock_proto::{Attribution, Origin, RequestId};
 use super::TurnRequest;
 use crate::hub::ClientId;
 use crate::projects::Project;
-use crate::stores::RunProvenance;
+use crate::stores::{FirstMessage, RunProvenance};
 
 impl TurnRequest {
     /// A person's turn in `session_id` (`None`: a new chat): nothing injected, no trigger,
@@ -22,6 +22,20 @@ impl TurnRequest {
             provenance: None,
             trigger: None,
             reply_to: None,
+            fresh_session: false,
+        }
+    }
+
+    /// A chat's first turn asked again, as it was first asked: claude never wrote it (the
+    /// daemon died before it could), so there is no session to resume.
+    pub fn first_again(project: Project, session_id: String, first: FirstMessage) -> Self {
+        Self {
+            model: first.model,
+            attribution: first.attribution,
+            origin: first.origin,
+            trigger: first.trigger,
+            fresh_session: true,
+            ..Self::new(project, Some(session_id), first.message)
         }
     }
 
@@ -87,7 +101,7 @@ pub(crate) fn recovery_as_run(
     session_id: &str,
     mut req: TurnRequest,
 ) -> TurnRequest {
-    if req.attribution != Some(Attribution::Recovery) {
+    if req.attribution != Some(Attribution::Recovery) || req.fresh_session {
         return req;
     }
     let last = runs

@@ -1,8 +1,8 @@
 //! A turn ends for clients only once its transcript holds it.
 //!
 //! The CLI writes a turn's records to its transcript on its own schedule: 2.1.332 has the reply's
-//! `assistant` record on disk when it prints `result`; 2.1.197 writes the whole turn only after
-//! printing `result`, about 100 ms later (docs/claude-cli.md §15). A `chat:complete` sent at
+//! `assistant` record on disk when it prints `result`; 2.1.197 writes each record about 100 ms
+//! after making it, so the reply's lands after `result` (docs/claude-cli.md §15). A `chat:complete` sent at
 //! `result` would let a client that asks at once (`paddock send … && paddock show …`, a re-list
 //! on `chat:active`) read a transcript without the turn, and a new chat would be missing from
 //! the list. So the runner notes the uuid of the turn's last `assistant` line (the transcript

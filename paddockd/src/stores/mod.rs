@@ -1,6 +1,7 @@
 //! Crash-safe JSON sidecar stores: the durable state the daemon owns that is not part of
 //! a transcript (flags, read-state, provenance, queued messages, bindings, the sweep
-//! watermark). Eleven files in the state folder, one store each:
+//! watermark, first messages claude has not written yet). Twelve files in the state folder,
+//! one store each:
 //!
 //! | store | file | keyed by |
 //! |---|---|---|
@@ -12,6 +13,7 @@
 //! | [`Stores::run_provenance`] | `run-provenance.json` | session id |
 //! | [`Stores::message_provenance`] | `message-provenance.json` | session id |
 //! | [`Stores::queued`] | `queued-message.json` | session id |
+//! | [`Stores::first_message`] | `first-message.json` | session id |
 //! | [`Stores::schedule_sessions`] | `schedule-sessions.json` | project `\0` schedule |
 //! | [`Stores::trigger_sessions`] | `trigger-sessions.json` | project `\0` trigger |
 //! | [`Stores::sweep`] | `sweep-state.json` | project slug ("" = root workspace) |
@@ -45,6 +47,7 @@
 
 mod bindings;
 mod error;
+mod first_message;
 mod flags;
 mod json_store;
 mod message_provenance;
@@ -61,6 +64,7 @@ use std::path::Path;
 
 pub use bindings::{SessionBindingStore, binding_key};
 pub use error::StoreError;
+pub use first_message::{FirstMessage, FirstMessageStore};
 pub use flags::FlagStore;
 pub use message_provenance::{Injection, MessageProvenanceStore};
 pub use queued::{QueuedMessage, QueuedMessageStore};
@@ -84,6 +88,8 @@ pub struct Stores {
     pub run_provenance: RunProvenanceStore,
     pub message_provenance: MessageProvenanceStore,
     pub queued: QueuedMessageStore,
+    /// A new chat's first message, until claude has written it.
+    pub first_message: FirstMessageStore,
     /// `"<project>\0<schedule>"` → the chat a resuming schedule fires into.
     pub schedule_sessions: SessionBindingStore,
     /// `"<project>\0<trigger>"` → the chat a resuming trigger fires into.
@@ -109,6 +115,7 @@ impl Stores {
             run_provenance: RunProvenanceStore::open(file("run-provenance.json")),
             message_provenance: MessageProvenanceStore::open(file("message-provenance.json")),
             queued: QueuedMessageStore::open(file("queued-message.json")),
+            first_message: FirstMessageStore::open(file("first-message.json")),
             schedule_sessions: SessionBindingStore::open(file("schedule-sessions.json")),
             trigger_sessions: SessionBindingStore::open(file("trigger-sessions.json")),
             sweep: SweepStateStore::open(file("sweep-state.json")),
@@ -150,6 +157,7 @@ impl Stores {
             self.run_provenance.forget(session_ids),
             self.message_provenance.forget(session_ids),
             self.queued.forget(session_ids),
+            self.first_message.forget(session_ids),
             self.schedule_sessions.forget(session_ids),
             self.trigger_sessions.forget(session_ids),
         )?;
@@ -167,7 +175,7 @@ mod tests {
     use super::testutil::{asides, assert_clean_dir, assert_private, ids};
     use super::*;
 
-    const FILES: [&str; 11] = [
+    const FILES: [&str; 12] = [
         "archive-state.json",
         "star-state.json",
         "parent-detach.json",
@@ -176,6 +184,7 @@ mod tests {
         "run-provenance.json",
         "message-provenance.json",
         "queued-message.json",
+        "first-message.json",
         "schedule-sessions.json",
         "trigger-sessions.json",
         "sweep-state.json",
@@ -199,6 +208,16 @@ mod tests {
         };
         stores.message_provenance.record(sid, inj).await.unwrap();
         stores.queued.set(sid, Some("next".into())).await.unwrap();
+        let first = FirstMessage {
+            project_slug: String::new(),
+            message: "hi".into(),
+            model: None,
+            origin: Origin::Human,
+            attribution: None,
+            trigger: None,
+            set_at: "2026-01-02T03:04:05Z".into(),
+        };
+        stores.first_message.set(sid, first).await.unwrap();
         let key = binding_key("", &format!("for-{sid}"));
         stores.schedule_sessions.bind(&key, sid).await.unwrap();
         stores.trigger_sessions.bind(&key, sid).await.unwrap();
@@ -227,6 +246,7 @@ mod tests {
                 !stores.message_provenance.list(sid).is_empty(),
             ),
             ("queued", stores.queued.get(sid).is_some()),
+            ("first_message", stores.first_message.get(sid).is_some()),
             (
                 "schedule_sessions",
                 stores.schedule_sessions.get(&key).is_some(),
@@ -283,6 +303,7 @@ mod tests {
                 "unread",
                 "run_provenance",
                 "message_provenance",
+                "first_message",
                 "schedule_sessions",
                 "trigger_sessions"
             ]
@@ -335,7 +356,7 @@ mod tests {
         let stores = Stores::open(dir.path()).unwrap();
         fill(&stores, "gone").await;
         fill(&stores, "kept").await;
-        assert_eq!(holds(&stores, "gone").len(), 10);
+        assert_eq!(holds(&stores, "gone").len(), 11);
 
         stores.forget(&ids(["gone"])).await.unwrap();
         assert!(
@@ -343,7 +364,7 @@ mod tests {
             "{:?}",
             holds(&stores, "gone")
         );
-        assert_eq!(holds(&stores, "kept").len(), 10);
+        assert_eq!(holds(&stores, "kept").len(), 11);
         assert!(
             stores.sweep.get("").is_some(),
             "the watermark is per project"
@@ -351,7 +372,7 @@ mod tests {
 
         let again = Stores::open(dir.path()).unwrap();
         assert!(holds(&again, "gone").is_empty());
-        assert_eq!(holds(&again, "kept").len(), 10);
+        assert_eq!(holds(&again, "kept").len(), 11);
         assert_clean_dir(dir.path());
     }
 }

@@ -20,8 +20,8 @@ pub enum Release {
     /// `response`; an API error's synthetic line without `is_api_error_message` and
     /// `api_error_status` (only `error`) and its `result` with `terminal_reason: "completed"`;
     /// no `system/permission_denied` and no `system/session_title_changed`; `assistant` lines
-    /// without `timestamp`; and the turn's transcript records written only after its `result`
-    /// (about 100 ms later).
+    /// without `timestamp`; and each transcript record written about 100 ms after it is made
+    /// (so a reply's lands after its `result`).
     V2_1_197,
     /// 2.1.332, the release the daemon targets.
     V2_1_332,

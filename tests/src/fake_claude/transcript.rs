@@ -2,11 +2,12 @@
 //! the way Claude Code writes it (docs/claude-cli.md §6): created at the first turn, mode 0600,
 //! appended incrementally, `user`/`assistant`/`system` records chained by `parentUuid`.
 //!
-//! Imitating 2.1.197 ([`Release::V2_1_197`]), a turn's records are held back and written only
-//! after its `result`: [`Transcript::end_turn`] hands them to a writer thread that writes them
-//! [`DEFERRED_WRITE`] later (and creates the file then). Dropping the transcript waits for
-//! what is still owed, so a process that ends normally (stdin closed, `-p`, SIGINT) leaves
-//! every record on disk; one that exits at once (`end_session`, SIGTERM, a `crash` step) may not.
+//! Imitating 2.1.197 ([`Release::V2_1_197`]), each record reaches the disk [`DEFERRED_WRITE`]
+//! after the CLI made it, on a writer thread (which creates the file then): the message about
+//! 100 ms after the reply began streaming, the reply's `assistant` record about 100 ms after its
+//! `result` (docs/claude-cli.md §15, "Transcripts"). Dropping the transcript waits for what is
+//! still owed, so a process that ends normally (stdin closed, `-p`, SIGINT) leaves every record
+//! on disk; one that exits at once (`end_session`, SIGTERM, a `crash` step) may not.
 
 use std::fs::File;
 use std::io::{BufRead as _, Write as _};
@@ -21,7 +22,7 @@ use super::emit::now_timestamp;
 use super::release::Release;
 use crate::cwd_encoding::encode_cwd;
 
-/// How long after a turn's `result` 2.1.197 writes the turn's records (observed: 10-100 ms).
+/// How long after making a record 2.1.197 writes it (observed: 60-100 ms).
 pub const DEFERRED_WRITE: Duration = Duration::from_millis(100);
 
 /// Record types that take part in the `uuid`/`parentUuid` chain.
@@ -72,9 +73,8 @@ pub struct Transcript {
     deferred: Option<Deferred>,
 }
 
-/// The records of the running turn, and the thread that writes ended turns.
+/// The thread that writes each record when it is due.
 struct Deferred {
-    pending: Vec<String>,
     tx: Option<mpsc::Sender<(Instant, Vec<String>)>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -95,26 +95,21 @@ impl Deferred {
             }
         });
         Self {
-            pending: Vec::new(),
             tx: Some(tx),
             thread: Some(thread),
         }
     }
 
-    fn end_turn(&mut self) {
-        if self.pending.is_empty() {
-            return;
-        }
-        let lines = std::mem::take(&mut self.pending);
+    /// `line` goes to disk [`DEFERRED_WRITE`] from now.
+    fn push(&self, line: String) {
         if let Some(tx) = &self.tx {
-            let _ = tx.send((Instant::now() + DEFERRED_WRITE, lines));
+            let _ = tx.send((Instant::now() + DEFERRED_WRITE, vec![line]));
         }
     }
 }
 
 impl Drop for Deferred {
     fn drop(&mut self) {
-        self.end_turn();
         drop(self.tx.take());
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
@@ -177,14 +172,6 @@ impl Transcript {
         }
     }
 
-    /// The running turn has printed its `result`: with 2.1.197's schedule its records go to
-    /// disk now, [`DEFERRED_WRITE`] later, on the writer thread. Otherwise they are there already.
-    pub fn end_turn(&mut self) {
-        if let Some(deferred) = self.deferred.as_mut() {
-            deferred.end_turn();
-        }
-    }
-
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -194,7 +181,7 @@ impl Transcript {
     }
 
     /// Opens (creating with mode 0600) the file. Called when the first turn starts; with
-    /// 2.1.197's schedule the writer thread creates it instead, after the first `result`.
+    /// 2.1.197's schedule the writer thread creates it instead, with the first record.
     pub fn open(&mut self) -> std::io::Result<()> {
         if !self.enabled || self.file.is_some() || self.deferred.is_some() {
             return Ok(());
@@ -254,8 +241,8 @@ impl Transcript {
             );
             return;
         }
-        if let Some(deferred) = self.deferred.as_mut() {
-            deferred.pending.push(record.to_string());
+        if let Some(deferred) = self.deferred.as_ref() {
+            deferred.push(record.to_string());
             return;
         }
         if self.file.is_none()

@@ -1,8 +1,8 @@
 //! The daemon driving `fake-claude` in its 2.1.197 mode (`FAKE_CLAUDE_RELEASE=2.1.197`): the
 //! differences of docs/claude-cli.md §15 the daemon reads, end to end. No `api_message_id` on
 //! stream events (a turn's text must still stream once, not again from the `assistant` line),
-//! the prompt echo after the deltas, no `command_lifecycle` lines, and the turn's transcript
-//! records written only after `result` (the daemon waits for them before `chat:complete`).
+//! the prompt echo after the deltas, no `command_lifecycle` lines, and transcript records written
+//! about 100 ms late, the reply's after `result` (the daemon waits for it before `chat:complete`).
 
 use paddock_proto::{ChatEvent, ChatList, ChatScope, Reply, Request, SessionRef, TranscriptEntry};
 use paddock_tests::fake_claude::release::RELEASE_ENV;

@@ -191,7 +191,7 @@ async fn real_cli_chats_are_indexed_and_rendered_from_its_transcript() {
         .expect("chat:user carries the message id");
 
     // Read your writes: once `chat:complete` has been delivered, the list has the whole turn
-    // (no waiting for the watcher; 2.1.197 writes the transcript only after its `result`).
+    // (no waiting for the watcher; 2.1.197 writes the reply only after its `result`).
     let Reply::Chats(list) = c
         .request(Request::ChatList(paddock_proto::ChatList {
             project_slug: Some(String::new()),

@@ -27,6 +27,19 @@ async fn row(c: &mut RawClient, session: &str) -> ChatSummary {
         .unwrap_or_else(|| panic!("{session} is not listed"))
 }
 
+async fn transcript_of(c: &mut RawClient, session: &str) -> Box<paddock_proto::Transcript> {
+    let Reply::Transcript(t) = c
+        .request(Request::ChatTranscript(SessionRef {
+            session_id: session.to_owned(),
+        }))
+        .await
+        .unwrap()
+    else {
+        panic!("not a transcript")
+    };
+    t
+}
+
 /// Polls until the chat shows as interrupted (its turn has fully ended).
 async fn interrupted_soon(c: &mut RawClient, session: &str) -> ChatSummary {
     tokio::time::timeout(DEADLINE, async {
@@ -104,15 +117,7 @@ async fn a_crashed_turn_is_interrupted_and_continue_picks_it_up() {
     assert_eq!(user.attribution, Some(Attribution::Recovery));
     assert!(complete_of(&frames).success);
     assert!(!row(&mut c, &sid).await.interrupted, "picked up");
-    let Reply::Transcript(t) = c
-        .request(Request::ChatTranscript(SessionRef {
-            session_id: sid.clone(),
-        }))
-        .await
-        .unwrap()
-    else {
-        panic!("not a transcript")
-    };
+    let t = transcript_of(&mut c, &sid).await;
     assert!(
         t.entries.iter().any(|e| matches!(
             e,
@@ -165,15 +170,7 @@ async fn continue_after_the_users_cancel_is_not_labelled_as_a_killed_task() {
         "{}",
         user.text
     );
-    let Reply::Transcript(t) = c
-        .request(Request::ChatTranscript(SessionRef {
-            session_id: sid.clone(),
-        }))
-        .await
-        .unwrap()
-    else {
-        panic!("not a transcript")
-    };
+    let t = transcript_of(&mut c, &sid).await;
     assert!(
         !t.entries.iter().any(|e| matches!(
             e,
@@ -408,5 +405,92 @@ async fn recovery_surface_off_says_nothing_and_refuses_continue_naming_the_key()
         assert!(err.message.contains(want), "{want}: {}", err.message);
     }
     assert!(row(&mut c, &sid).await.interrupted, "not picked up");
+    d.stop().await.unwrap();
+}
+
+/// A new chat the daemon stopped before claude wrote a word of it (it waited for a free
+/// process) is not lost: listed as cut short, its message shown, and `chat:continue` sends that
+/// message as its first turn; a reply to it before that is refused, naming the way out.
+#[tokio::test]
+async fn a_new_chat_that_never_reached_claude_survives_a_restart_and_continue_sends_its_message() {
+    let keep = tempfile::tempdir().unwrap();
+    let data = keep.path().to_path_buf();
+    fn tune(data: std::path::PathBuf) -> impl FnOnce(&mut paddockd::Config) {
+        move |c: &mut paddockd::Config| {
+            on_data_dir(&data)(c);
+            c.max_processes = 1;
+        }
+    }
+    let d = TestDaemon::start_with(tune(data.clone())).await;
+    let mut c = d.client().await;
+    let busy = c
+        .send_turn(
+            "",
+            None,
+            r#"fake:[{"text":"busy","chunks":1},{"hang":true}]"#,
+        )
+        .await;
+    loop {
+        if let ServerMessage::Frame(f) = c.next().await
+            && f.routing.session_id == busy.session_id
+            && matches!(f.event, ChatEvent::Response(_))
+        {
+            break;
+        }
+    }
+    const WORDS: &str = "the words of a chat that waited for a free claude";
+    let waiting = c.send_turn("", None, WORDS).await;
+    loop {
+        if let ServerMessage::Frame(f) = c.next().await
+            && f.routing.session_id == waiting.session_id
+            && matches!(&f.event, ChatEvent::Notice(n) if n.message.contains("free claude"))
+        {
+            break;
+        }
+    }
+    let stopping = tokio::spawn(d.stop());
+    c.frames_until_complete(&waiting.session_id).await;
+    stopping.await.unwrap().unwrap();
+    drop(c);
+
+    let d = TestDaemon::start_with(tune(data.clone())).await;
+    let mut c = d.client().await;
+    let sid = waiting.session_id.clone();
+    let chat = row(&mut c, &sid).await;
+    assert!(chat.interrupted && !chat.running, "{chat:?}");
+    assert_eq!(
+        chat.interrupted_reason.as_deref(),
+        Some("paddockd was stopped while it ran")
+    );
+    assert!(chat.title.starts_with("the words of a chat"), "{chat:?}");
+    let t = transcript_of(&mut c, &sid).await;
+    assert!(
+        matches!(t.entries.as_slice(), [TranscriptEntry::User { text, .. }] if text == WORDS),
+        "{:?}",
+        t.entries
+    );
+    let err = c
+        .request(Request::ChatSend(paddock_proto::ChatSend {
+            project_slug: String::new(),
+            session_id: Some(sid.clone()),
+            message: "a reply".into(),
+            model: None,
+            preload_context: false,
+            attachments: Vec::new(),
+        }))
+        .await
+        .unwrap_err();
+    assert!(err.message.contains("continue the chat"), "{}", err.message);
+
+    let (frames, user) = continue_turn(&mut c, &sid).await;
+    assert_eq!(user.text, WORDS, "the first message, asked again");
+    assert!(complete_of(&frames).success, "{frames:?}");
+    let chat = row(&mut c, &sid).await;
+    assert!(!chat.interrupted, "{chat:?}");
+    assert_eq!(chat.message_count, 2, "{chat:?}");
+    // Written now: a reply goes the usual way.
+    let sent = c.send_turn("", Some(&sid), "and then?").await;
+    let frames = c.frames_until_complete(&sent.session_id).await;
+    assert!(complete_of(&frames).success, "{frames:?}");
     d.stop().await.unwrap();
 }

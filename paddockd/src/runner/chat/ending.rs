@@ -13,6 +13,9 @@ use super::{ChatTask, TurnJob};
 use crate::runner::{Cmd, TurnRequest};
 use crate::stores::QueuedMessage;
 
+/// Why a turn that paddockd's own shutdown cut short stopped.
+pub(super) const SHUT_DOWN: &str = "paddockd was stopped while it ran";
+
 /// How a turn ended, for the log and the run history.
 #[derive(Debug)]
 pub(super) struct TurnEnd {
@@ -31,6 +34,15 @@ impl TurnEnd {
             cost_usd: None,
             usage_limit: None,
             reason: None,
+        }
+    }
+
+    /// The daemon is stopping and the turn did not finish (it waited for a free process, or
+    /// claude could not end it in time): it was cut short, to continue after the restart.
+    pub(super) fn stopped_by_shutdown(&mut self) {
+        if self.status == RunStatus::Failed {
+            self.status = RunStatus::Interrupted;
+            self.reason = Some(SHUT_DOWN.to_owned());
         }
     }
 
@@ -210,8 +222,25 @@ impl ChatTask {
     pub(super) async fn close(&self, turn: &Turn) {
         let hub = &self.ctx.hub;
         self.ctx.state.live_index().refresh(&turn.transcript).await;
+        self.forget_first_message_once_written(turn).await;
         hub.end_turn(&self.session_id, &turn.job_id).await;
         hub.chats_changed(turn.slug(), Some(&self.session_id)).await;
+    }
+
+    /// A new chat's first message is kept until claude has written it (`stores::first_message`):
+    /// the transcript holds the turn's message, by the uuid the daemon gave it.
+    async fn forget_first_message_once_written(&self, turn: &Turn) {
+        let store = &self.ctx.state.stores.first_message;
+        if store.get(&self.session_id).is_none() {
+            return;
+        }
+        let written = tokio::fs::read(&turn.transcript).await.is_ok_and(|bytes| {
+            let id = turn.message_id.as_bytes();
+            bytes.windows(id.len()).any(|w| w == id)
+        });
+        if written && let Err(e) = store.written(&self.session_id).await {
+            tracing::warn!(session = %self.session_id, "could not drop the chat's kept first message: {e}");
+        }
     }
 
     /// The follow-up runs next, as a person's turn.

@@ -188,11 +188,14 @@ impl ChatTask {
         }
         // An idle process is reaped for this turn: it waits only for that one to stop.
         if !self.ctx.ask(Cmd::Wait).await {
-            let max = self.ctx.cfg.max_processes;
+            let busy = match self.ctx.cfg.max_processes {
+                1 => "the only one is busy".to_owned(),
+                max => format!("all {max} are busy"),
+            };
             self.emit(ChatEvent::Notice(Notice {
                 kind: NoticeKind::Info,
                 message: format!(
-                    "waiting for a free claude process (all {max} are busy; max_processes sets the bound)"
+                    "waiting for a free claude process ({busy}; max_processes sets the bound)"
                 ),
             }))
             .await;

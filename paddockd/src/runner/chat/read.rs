@@ -11,7 +11,7 @@ use paddock_proto::{ChatEvent, Complete, Notice, NoticeKind, RunStatus};
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
-use super::ending::{TurnEnd, failure};
+use super::ending::{SHUT_DOWN, TurnEnd, failure};
 use super::{ChatCmd, ChatTask, hold_or_refuse, sleep_until_opt};
 use crate::claude_format::stdout::{Kind, Line};
 use crate::runner::process::{ClaudeProcess, Output, ProcessError, describe_oversize};
@@ -305,9 +305,6 @@ impl ChatTask {
         ]))
     }
 }
-
-/// Why a turn that paddockd's own shutdown interrupted stopped.
-const SHUT_DOWN: &str = "paddockd was stopped while it ran";
 
 /// The failed `chat:complete` of a turn whose process was killed.
 fn killed(error: String) -> ChatEvent {

@@ -101,6 +101,16 @@ impl ChatTask {
             .join(format!("{}.jsonl", self.session_id));
         let on_disk = transcript.exists();
         if !new_chat && !on_disk && self.live.is_none() {
+            if self
+                .ctx
+                .state
+                .stores
+                .first_message
+                .get(&self.session_id)
+                .is_some()
+            {
+                return Err(Refused::FirstUnwritten(self.session_id.clone()));
+            }
             let slug = &req.project.slug;
             return Err(Refused::NoChat {
                 session_id: self.session_id.clone(),
@@ -148,6 +158,23 @@ impl ChatTask {
                 .await
             {
                 tracing::warn!(session = %self.session_id, "could not record the chat's provenance: {e}");
+            }
+            let first = crate::stores::FirstMessage {
+                project_slug: turn.slug().to_owned(),
+                message: req.message.clone(),
+                model: req.model.clone(),
+                origin: req.origin,
+                attribution: req.attribution.clone(),
+                trigger: req.trigger.clone(),
+                set_at: turn.started_at.clone(),
+            };
+            if let Err(e) = state
+                .stores
+                .first_message
+                .set(&self.session_id, first)
+                .await
+            {
+                tracing::warn!(session = %self.session_id, "could not keep the chat's first message: {e}");
             }
         }
         if let Some(source) = &req.attribution {
@@ -341,7 +368,7 @@ impl ChatTask {
                 .await
             }
         };
-        match driven {
+        let mut end = match driven {
             Ok(end) => end,
             Err(events) => {
                 let mut end = TurnEnd::failed();
@@ -351,6 +378,10 @@ impl ChatTask {
                 }
                 end
             }
+        };
+        if self.ctx.shutdown.is_cancelled() {
+            end.stopped_by_shutdown();
         }
+        end
     }
 }

@@ -65,8 +65,6 @@ pub(crate) async fn run_turn(
     } else {
         turn.play(message).await;
     }
-    // The turn printed its `result`: 2.1.197 writes the turn's records now.
-    session.transcript.end_turn();
 }
 
 /// How a turn ended early.
