@@ -144,10 +144,7 @@ impl Joined {
             depth: prov.map_or(0, |p| p.depth),
             parent_session_id: prov.and_then(|p| p.parent_session_id.clone()),
             parent_project: prov.and_then(|p| p.parent_project.clone()),
-            created_at: c
-                .created_at
-                .clone()
-                .or_else(|| prov.and_then(|p| p.created_at.clone())),
+            created_at: created_at(prov, c.created_at.as_deref()),
             updated_at: c.updated_at.clone(),
             model: c.model.clone(),
             message_count: c.message_count,
@@ -211,6 +208,20 @@ impl Joined {
             ..ChatSummary::default()
         }
     }
+}
+
+/// When a chat was made, which orders it among its siblings: when the daemon made it (its
+/// provenance stamp: a new chat, a fork, a spawned chat), else when its transcript began (a
+/// chat the daemon did not make: adopted, whose stamp is only the file's last write, or one
+/// with no provenance). A fork's transcript is a copy that begins when its source began.
+fn created_at(prov: Option<&RunProvenance>, transcript_began: Option<&str>) -> Option<String> {
+    let stamped = prov
+        .filter(|p| p.origin != Origin::Adopted)
+        .and_then(|p| p.created_at.as_deref());
+    stamped
+        .or(transcript_began)
+        .or_else(|| prov.and_then(|p| p.created_at.as_deref()))
+        .map(str::to_owned)
 }
 
 /// The chats whose newest run ended interrupted, with why it stopped.
@@ -278,16 +289,22 @@ pub async fn list(
             rows.push(joined.starting_row(slug, sid, d));
         }
     }
-    rows.retain(|c| match scope {
-        ChatScope::Active => !c.archived,
-        ChatScope::Archived => c.archived,
-        ChatScope::All => true,
-    });
-    Ok(lay_out(rows, &joined))
+    // One order for every scope: the whole tree's, of which a scope keeps its part.
+    let mut rows = lay_out(rows, &joined, tree::build);
+    if scope != ChatScope::All {
+        rows.retain(|c| c.archived == (scope == ChatScope::Archived));
+        rows = lay_out(rows, &joined, tree::nest);
+    }
+    Ok(rows)
 }
 
-/// Orders rows as the nested tree and fills in `treeParent`, `level` and `children`.
-fn lay_out(rows: Vec<ChatSummary>, joined: &Joined) -> Vec<ChatSummary> {
+/// Orders rows as the nested tree (`place`: [`tree::build`], or [`tree::nest`] for rows in
+/// that order already) and fills in `treeParent`, `level` and `children`.
+fn lay_out(
+    rows: Vec<ChatSummary>,
+    joined: &Joined,
+    place: fn(&[tree::Node]) -> Vec<tree::Placed>,
+) -> Vec<ChatSummary> {
     let nodes: Vec<tree::Node> = rows
         .iter()
         .map(|c| tree::Node {
@@ -298,7 +315,7 @@ fn lay_out(rows: Vec<ChatSummary>, joined: &Joined) -> Vec<ChatSummary> {
             created: ms_of(c.created_at.as_deref()),
         })
         .collect();
-    let placed = tree::build(&nodes);
+    let placed = place(&nodes);
     let mut slots: Vec<Option<ChatSummary>> = rows.into_iter().map(Some).collect();
     placed
         .into_iter()

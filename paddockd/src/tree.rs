@@ -98,9 +98,22 @@ pub struct Placed {
     pub children: Vec<String>,
 }
 
-/// Lays `nodes` out in tree order: roots (starred first, then newest activity first), each
-/// followed depth-first by its children (oldest first). Every node appears exactly once.
+/// Lays `nodes` out in tree order: roots (starred first, then newest activity first, then
+/// oldest first), each followed depth-first by its children (oldest first). Every node appears
+/// exactly once. This is the one order of chats: a listing of some of them (the archived ones,
+/// say) is [`nest`]ed in this order, not sorted anew.
 pub fn build(nodes: &[Node]) -> Vec<Placed> {
+    place(nodes, true)
+}
+
+/// Lays `nodes` out as [`build`] nests them, keeping siblings in the order they come: `nodes`
+/// are a part of a [`build`] order (one scope of a listing), and a chat whose parent is not
+/// among them stays where it was among the roots.
+pub fn nest(nodes: &[Node]) -> Vec<Placed> {
+    place(nodes, false)
+}
+
+fn place(nodes: &[Node], sort: bool) -> Vec<Placed> {
     let index: HashMap<&str, usize> = nodes
         .iter()
         .enumerate()
@@ -127,12 +140,19 @@ pub fn build(nodes: &[Node]) -> Vec<Placed> {
             None => roots.push(i),
         }
     }
-    roots.sort_by_key(|&i| {
-        let n = &nodes[i];
-        (Reverse(n.starred), Reverse(n.activity), n.id.as_str())
-    });
-    for list in &mut children {
-        list.sort_by_key(|&i| (nodes[i].created, nodes[i].id.as_str()));
+    if sort {
+        roots.sort_by_key(|&i| {
+            let n = &nodes[i];
+            (
+                Reverse(n.starred),
+                Reverse(n.activity),
+                n.created,
+                n.id.as_str(),
+            )
+        });
+        for list in &mut children {
+            list.sort_by_key(|&i| (nodes[i].created, nodes[i].id.as_str()));
+        }
     }
 
     let mut out = Vec::with_capacity(nodes.len());

@@ -144,3 +144,62 @@ fn a_new_chat_waiting_for_claude_when_the_daemon_dies_is_kept_and_c_sends_it() {
     assert!(!screen.contains("turn cut short"), "{screen}");
     tmux.keys(&["q"]);
 }
+
+/// Which of `titles` the lines name, in their order.
+fn named<'a>(lines: impl Iterator<Item = &'a str>, titles: &[&str]) -> Vec<String> {
+    lines
+        .filter_map(|line| titles.iter().find(|t| line.contains(*t)))
+        .map(|t| (*t).to_owned())
+        .collect()
+}
+
+/// The tree rows that name one of `titles`, in screen order.
+fn rows_named(screen: &str, titles: &[&str]) -> Vec<String> {
+    named(Tmux::tree_rows(screen), titles)
+}
+
+#[test]
+fn children_are_in_one_order_in_the_tree_ls_and_the_archived_group() {
+    let env = TuiEnv::new();
+    env.paddock_ok(&["project", "add", "demo"]);
+    env.paddock_ok(&["send", "-p", "demo", "the source chat"]);
+    let ls = env.paddock_ok(&["ls", "-p", "demo", "--json"]);
+    let rows: serde_json::Value = serde_json::from_str(&ls).unwrap();
+    let source = rows[0]["sessionId"].as_str().unwrap().to_owned();
+    let tmux = env.tui("order", (120, 35), &[]);
+    tmux.wait_loaded("the source chat");
+    let titles = ["fork one", "fork two", "fork three"];
+    let mut forks = Vec::new();
+    for title in titles {
+        let id = env.paddock_ok(&["fork", "--name", title, &source]);
+        forks.push(id.trim().to_owned());
+        tmux.wait_for(title);
+    }
+    // Each fork gets a turn, the last one last: activity does not reorder children.
+    for id in &forks {
+        env.paddock_ok(&["send", "-c", id, "go on"]);
+    }
+    let screen = tmux.wait_for("fork three");
+    assert_eq!(rows_named(&screen, &titles), titles, "{screen}");
+    let ls = env.paddock_ok(&["ls", "-p", "demo"]);
+    assert_eq!(named(ls.lines(), &titles), titles, "{ls}");
+
+    // Archived without their parent, they keep that order in the Archived group.
+    let mut archive = vec!["archive"];
+    archive.extend(forks.iter().map(String::as_str));
+    env.paddock_ok(&archive);
+    tmux.wait_until_gone("fork one");
+    tmux.keys(&["G"]);
+    tmux.wait_until("the cursor on the Archived group", |s| {
+        Tmux::tree_rows(s)
+            .filter(|r| r.contains("Archived"))
+            .last()
+            .is_some_and(|r| r.trim_start().starts_with(['›', '>']))
+    });
+    tmux.keys(&["l"]);
+    let screen = tmux.wait_for("fork three");
+    assert_eq!(rows_named(&screen, &titles), titles, "{screen}");
+    let ls = env.paddock_ok(&["ls", "-p", "demo", "--archived"]);
+    assert_eq!(named(ls.lines(), &titles), titles, "{ls}");
+    tmux.keys(&["q"]);
+}

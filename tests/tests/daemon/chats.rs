@@ -1001,6 +1001,78 @@ async fn injected_turns_are_attributed_and_chats_nest_by_provenance() {
 // 6. Fork
 // ---------------------------------------------------------------------------------------------
 
+/// `n` forks of `source`, made one after the other; their session ids.
+async fn forks_of(c: &mut RawClient, source: &str, n: usize) -> Vec<String> {
+    let mut made = Vec::new();
+    for i in 0..n {
+        let Reply::Forked(f) = req(
+            c,
+            Request::ChatFork(ChatFork {
+                session_id: source.to_owned(),
+                name: Some(format!("fork {i}")),
+            }),
+        )
+        .await
+        .unwrap() else {
+            panic!()
+        };
+        made.push(f.session_id);
+    }
+    made
+}
+
+/// One order: a chat's children are listed oldest first, by when the daemon made each one. A
+/// fork copies its source's transcript, first timestamp included, so that time cannot order
+/// them (they tied, and fell back to the order of their random ids).
+#[tokio::test]
+async fn forks_are_listed_in_the_order_they_were_made() {
+    let d = TestDaemon::start().await;
+    let mut c = client(&d).await;
+    create_project(&mut c, "order", None).await;
+    let (source, _) = turn(&mut c, "order", None, "The source").await;
+    let made = forks_of(&mut c, &source, 5).await;
+    for scope in [ChatScope::Active, ChatScope::All] {
+        let rows = list(&mut c, "order", scope).await;
+        let listed: Vec<&str> = rows[1..].iter().map(|r| r.session_id.as_str()).collect();
+        assert_eq!(listed, made, "{scope:?}: {rows:#?}");
+        assert_eq!(rows[0].children, made, "{scope:?}");
+        let created: Vec<&str> = rows[1..]
+            .iter()
+            .map(|r| r.created_at.as_deref().unwrap_or(""))
+            .collect();
+        assert!(created.is_sorted(), "{created:?}");
+    }
+    d.stop().await.unwrap();
+}
+
+/// The Archived group is drawn in the one order too: children archived without their parent
+/// keep the order they had under it, whatever their activity (it used to be newest first).
+#[tokio::test]
+async fn archived_children_keep_the_order_they_had_under_their_parent() {
+    let d = TestDaemon::start().await;
+    let mut c = client(&d).await;
+    create_project(&mut c, "order", None).await;
+    let (source, _) = turn(&mut c, "order", None, "The source").await;
+    let made = forks_of(&mut c, &source, 3).await;
+    // C has the newest activity, A the oldest.
+    for sid in &made {
+        turn(&mut c, "order", Some(sid), "go on").await;
+    }
+    let ids: Vec<&str> = made.iter().map(String::as_str).collect();
+    assert_eq!(update(&mut c, &ids, ChatAction::Archive).await.unwrap(), 3);
+    let archived = list(&mut c, "order", ChatScope::Archived).await;
+    let listed: Vec<&str> = archived.iter().map(|r| r.session_id.as_str()).collect();
+    assert_eq!(listed, ids, "{archived:#?}");
+    let all = list(&mut c, "order", ChatScope::All).await;
+    let in_all: Vec<&str> = all
+        .iter()
+        .map(|r| r.session_id.as_str())
+        .filter(|s| ids.contains(s))
+        .collect();
+    assert_eq!(in_all, ids);
+    d.stop().await.unwrap();
+}
+
 #[tokio::test]
 async fn a_fork_is_drawn_under_its_source_and_can_be_continued() {
     let d = TestDaemon::start().await;
