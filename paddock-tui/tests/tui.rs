@@ -875,7 +875,7 @@ fn the_archived_group_opens_reads_and_unarchives() -> TestResult {
     // A failed read is said.
     app.set_archived_chats(String::new(), Err("paddockd is busy".into()));
     assert_eq!(
-        app.notice.as_deref(),
+        app.notice.text(),
         Some("cannot list the archived chats: paddockd is busy")
     );
     Ok(())
@@ -895,10 +895,7 @@ fn f_forks_and_the_cursor_goes_to_the_fork_once_listed() -> TestResult {
             session_id: "s-logs".into()
         })
     );
-    assert_eq!(
-        app.notice.as_deref(),
-        Some("forking “Investigate CI logs”…")
-    );
+    assert_eq!(app.notice.text(), Some("forking “Investigate CI logs”…"));
     app.forked(String::new(), "s-fork".into());
     assert_eq!(
         cursor_session(&app).as_deref(),
@@ -950,10 +947,7 @@ fn x_asks_first_and_only_y_deletes() -> TestResult {
         assert!(app.confirm.is_some());
         assert_eq!(app.on_key(refusal), None, "{refusal:?}");
         assert!(app.confirm.is_none());
-        assert_eq!(
-            app.notice.as_deref(),
-            Some("nothing deleted (only y deletes)")
-        );
+        assert_eq!(app.notice.text(), Some("nothing deleted (only y deletes)"));
     }
     assert_eq!(cursor_session(&app).as_deref(), Some("s-logs"));
     // S X: the subtree, with how many run.
@@ -976,9 +970,9 @@ fn x_asks_first_and_only_y_deletes() -> TestResult {
             ]
         })
     );
-    assert_eq!(app.notice.as_deref(), Some("deleting 4 chats…"));
+    assert_eq!(app.notice.text(), Some("deleting 4 chats…"));
     app.deleted(4);
-    assert_eq!(app.notice.as_deref(), Some("deleted 4 chats"));
+    assert_eq!(app.notice.text(), Some("deleted 4 chats"));
     // The selection: two chats.
     press(&mut app, " j ");
     assert_eq!(press_one(&mut app, 'X'), None);
@@ -1073,7 +1067,7 @@ fn always_in_the_inbox_says_the_rule_it_adds() -> TestResult {
         "{action:?}"
     );
     assert_eq!(
-        app.notice.as_deref(),
+        app.notice.text(),
         Some("always adds Bash(mkdir:*) to project webapp")
     );
     Ok(())
@@ -1103,5 +1097,22 @@ fn the_header_says_the_disk_is_low_first() -> TestResult {
         .map(|x| backend.buffer()[(x, 0)].symbol().to_owned())
         .collect();
     assert!(header.contains("disk low: 3.0 MB free"), "{header}");
+    Ok(())
+}
+
+/// An error on the status line stays through other keys until Esc; information goes at the
+/// next key.
+#[test]
+fn an_error_stays_until_esc_and_information_goes_at_the_next_key() -> TestResult {
+    let mut app = with_open_chat()?;
+    assert_eq!(app.focus, paddock_tui::tui::app::Focus::Chat);
+    app.notice.error("send failed: paddockd went away");
+    press(&mut app, "jk");
+    assert_eq!(app.notice.text(), Some("send failed: paddockd went away"));
+    app.on_key(key(KeyCode::Esc));
+    assert_eq!(app.notice.text(), None, "dismissed");
+    app.notice.info("1 chat changed");
+    press(&mut app, "j");
+    assert_eq!(app.notice.text(), None, "information goes at the next key");
     Ok(())
 }

@@ -500,7 +500,7 @@ fn attach_complete_send_refused_then_sent() -> TestResult {
     // The daemon refuses (a limit): its sentence is said, the draft and its file come back.
     let refusal = "notes.txt is a text file, which this daemon does not take (attachments_types)";
     app.send_answered("webapp", Some(SESSION), Err(refusal.into()));
-    let notice = app.notice.clone().unwrap_or_default();
+    let notice = app.notice.text().unwrap_or_default().to_owned();
     assert!(notice.contains(refusal), "{notice}");
     assert_eq!(app.composer.text(), "What is in these?");
     assert_eq!(names(&app), ["notes.txt"]);
@@ -529,7 +529,7 @@ fn a_running_chat_does_not_queue_files() -> TestResult {
     assert_eq!(names(&app), ["notes.txt"]);
     let action = app.on_key(key(KeyCode::Enter));
     assert_eq!(action, None, "not queued");
-    let notice = app.notice.clone().unwrap_or_default();
+    let notice = app.notice.text().unwrap_or_default().to_owned();
     assert!(
         notice.contains("queued follow-up cannot carry files"),
         "{notice}"
@@ -773,7 +773,7 @@ fn a_message_without_files_says_so() -> TestResult {
     chat.set_cursor(Some(1));
     assert_eq!(app.on_key(key(KeyCode::Char('a'))), None);
     assert!(app.view::<AttachmentView>().is_none());
-    let notice = app.notice.clone().unwrap_or_default();
+    let notice = app.notice.text().unwrap_or_default().to_owned();
     assert!(notice.contains("no file here"), "{notice}");
     // The send_file call names its snapshot.
     if let Some(chat) = app.chat.as_mut() {

@@ -346,13 +346,13 @@ fn p_pushes_once_at_a_time_and_says_what_came_of_it() -> TestResult {
             project_slug: "webapp".into(),
         })
     );
-    assert_eq!(app.notice.as_deref(), Some("pushing webapp…"));
+    assert_eq!(app.notice.text(), Some("pushing webapp…"));
     // A second P while the first is under way does nothing.
     assert_eq!(app.on_key(ch('P')), None);
     app.push_answered(Err(
         "origin has commits that main does not (fetch first): pull (or rebase) first, then push again; nothing was pushed",
     ));
-    let notice = app.notice.clone().unwrap_or_default();
+    let notice = app.notice.text().unwrap_or_default().to_owned();
     assert!(
         notice.starts_with("push failed: origin has commits") && notice.contains("pull"),
         "{notice}"
@@ -364,7 +364,7 @@ fn p_pushes_once_at_a_time_and_says_what_came_of_it() -> TestResult {
     first.set_upstream = true;
     app.push_answered(Ok(&first));
     assert_eq!(
-        app.notice.as_deref(),
+        app.notice.text(),
         Some("Pushed main to origin/main (new branch at 8d1e4b7); main now tracks origin/main")
     );
     app.on_key(ch('P'));
@@ -372,7 +372,7 @@ fn p_pushes_once_at_a_time_and_says_what_came_of_it() -> TestResult {
     same.up_to_date = true;
     app.push_answered(Ok(&same));
     assert_eq!(
-        app.notice.as_deref(),
+        app.notice.text(),
         Some("origin/main is up to date with main (8d1e4b7); nothing to push")
     );
     assert_eq!(app.context(), Context::Changes);

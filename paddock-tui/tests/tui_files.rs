@@ -578,7 +578,7 @@ fn files_need_a_chat() -> TestResult {
     assert!(app.tree.select(&RowId::Project("webapp".into())));
     assert_eq!(app.on_key(ch('F')), None);
     assert!(app.view::<FilesView>().is_none());
-    assert_eq!(app.notice.as_deref(), Some("put the cursor on a chat"));
+    assert_eq!(app.notice.text(), Some("put the cursor on a chat"));
     Ok(())
 }
 
@@ -588,7 +588,7 @@ fn enter_on_a_blamed_line_opens_its_chat() -> TestResult {
     // Line 1 is a commit's: Enter says so and stays.
     app.on_key(ch('g'));
     assert_eq!(app.on_key(key(KeyCode::Enter)), None);
-    let notice = app.notice.clone().unwrap_or_default();
+    let notice = app.notice.text().unwrap_or_default().to_owned();
     assert!(notice.contains("commit 3f9a2c1"), "{notice}");
     assert_eq!(app.context(), Context::Blame);
     // Line 9 is the nightly chat's: Enter opens it in the tree and the chat pane.
@@ -618,7 +618,7 @@ fn enter_on_a_blamed_line_opens_its_chat() -> TestResult {
     assert!(app.view::<BlameView>().is_some());
     assert!(
         app.notice
-            .as_deref()
+            .text()
             .is_some_and(|n| n.contains("not in the tree"))
     );
     Ok(())

@@ -245,9 +245,7 @@ fn a_new_chat_preloads_the_projects_context_when_asked_and_the_project_remembers
     app.on_key(alt('p'));
     assert!(app.composer.preload);
     assert!(
-        app.notice
-            .as_deref()
-            .is_some_and(|n| n.contains("OVERVIEW.md")),
+        app.notice.text().is_some_and(|n| n.contains("OVERVIEW.md")),
         "{:?}",
         app.notice
     );
@@ -290,9 +288,7 @@ fn a_new_chat_preloads_the_projects_context_when_asked_and_the_project_remembers
     compose(&mut app, "s-manager")?;
     app.on_key(alt('p'));
     assert!(
-        app.notice
-            .as_deref()
-            .is_some_and(|n| n.contains("new chat")),
+        app.notice.text().is_some_and(|n| n.contains("new chat")),
         "{:?}",
         app.notice
     );

@@ -522,7 +522,7 @@ fn remove_names_the_trigger_and_a_refusal_is_shown() -> TestResult {
     assert!(app.view::<TriggersView>().is_none());
     act_answered(&mut app, Act::Remove, Err("not_found".into()));
     assert_eq!(
-        app.notice.as_deref(),
+        app.notice.text(),
         Some("remove the trigger failed: not_found")
     );
     Ok(())

@@ -203,3 +203,80 @@ fn children_are_in_one_order_in_the_tree_ls_and_the_archived_group() {
     assert_eq!(named(ls.lines(), &titles), titles, "{ls}");
     tmux.keys(&["q"]);
 }
+
+/// The status line's last line (the message or the hints).
+fn status(tmux: &Tmux) -> String {
+    Tmux::status_line(&tmux.capture()).to_owned()
+}
+
+#[test]
+fn status_messages_go_when_they_are_over_and_the_filter_stays_in_view() {
+    let env = TuiEnv::new();
+    env.paddock_ok(&["project", "add", "demo"]);
+    env.paddock_ok(&["send", "-p", "demo", "a chat to star"]);
+    let tmux = env.tui("status", (120, 35), &[]);
+    tmux.wait_loaded("a chat to star");
+    tmux.keys(&["G", "k"]);
+    tmux.wait_until("the cursor on the chat", |s| {
+        cursor_row(s).contains("a chat to star")
+    });
+
+    // Information goes at the next key...
+    tmux.keys(&["s"]);
+    tmux.wait_until("the star said", |s| {
+        Tmux::status_line(s).contains("1 chat changed")
+    });
+    tmux.keys(&["j"]);
+    tmux.wait_until("the message gone at the next key", |s| {
+        !Tmux::status_line(s).contains("chat changed")
+    });
+    // ... or by itself after a few seconds.
+    tmux.keys(&["k", "s"]);
+    tmux.wait_until("the unstar said", |s| {
+        Tmux::status_line(s).contains("1 chat changed")
+    });
+    tmux.wait_until("the message gone by itself", |s| {
+        !Tmux::status_line(s).contains("chat changed")
+    });
+
+    // The filter stays in view while a message shows.
+    tmux.keys(&["/"]);
+    tmux.keys(&["-l", "star"]);
+    tmux.keys(&["Enter"]);
+    tmux.wait_until("the filter on the status line", |s| {
+        Tmux::status_line(s).contains("/star")
+    });
+    tmux.keys(&["s"]);
+    let line = tmux.wait_until("the star said", |s| {
+        Tmux::status_line(s).contains("1 chat changed")
+    });
+    assert!(Tmux::status_line(&line).contains("/star"), "{line}");
+    tmux.keys(&["Escape"]);
+    tmux.wait_until("the filter cleared", |s| {
+        !Tmux::status_line(s).contains("/star")
+    });
+
+    // A tool call waiting for you is said until it is answered, here or elsewhere.
+    let ask = serde_json::json!([
+        {"tool": "Bash", "input": {"command": "rm -rf build"}, "output": "ok", "ask": true},
+        {"text": "done"}
+    ]);
+    env.paddock_ok(&["send", "--detach", "-p", "demo", &format!("fake:{ask}")]);
+    tmux.wait_until("the approval said", |s| {
+        Tmux::status_line(s).contains("needs your approval")
+    });
+    tmux.keys(&["j", "k"]);
+    assert!(
+        status(&tmux).contains("needs your approval"),
+        "{}",
+        tmux.capture()
+    );
+    let pending: serde_json::Value =
+        serde_json::from_str(&env.paddock_ok(&["approvals", "--json"])).unwrap();
+    let id = pending[0]["id"].as_str().unwrap().to_owned();
+    env.paddock_ok(&["approvals", "deny", &id]);
+    tmux.wait_until("the approval no longer said", |s| {
+        !Tmux::status_line(s).contains("needs your approval")
+    });
+    tmux.keys(&["q"]);
+}

@@ -30,6 +30,7 @@ use super::help_view::HelpView;
 use super::history::HistoryView;
 use super::inbox::InboxView;
 use super::keys::{self, Context};
+use super::notice::{Notice, State};
 use super::overlay::{Cx, Overlay, Overlays, Reaction};
 use super::prefs::{self, LastView, OpenChat, Pane, Prefs};
 use super::theme::Theme;
@@ -89,8 +90,8 @@ pub struct App {
     pub theme: Theme,
     /// The animation step of running spinners (the event loop advances it).
     pub tick: u64,
-    /// A passing message for the status line (a failed reload...).
-    pub notice: Option<String>,
+    /// The status line's message, with its kind and lifetime (`notice.rs`).
+    pub notice: Notice,
     /// Whether the projects were loaded at least once (else the list says "loading").
     pub loaded: bool,
     /// The last screen width drawn: below [`SPLIT_WIDTH`] one pane shows at a time.
@@ -145,7 +146,7 @@ impl App {
             focus: Focus::Tree,
             theme,
             tick: 0,
-            notice: None,
+            notice: Notice::default(),
             loaded: false,
             width: SPLIT_WIDTH,
             page: 10,
@@ -255,6 +256,11 @@ impl App {
     /// The pending approvals were read.
     pub fn set_approvals(&mut self, list: Vec<paddock_proto::Approval>) {
         self.pending_approvals = u32::try_from(list.len()).unwrap_or(u32::MAX);
+        // A chat said to wait for a person no longer does once none of its calls is listed.
+        self.notice.over(|state| {
+            matches!(state, State::Approval { session_id }
+                if !list.iter().any(|a| &a.session_id == session_id))
+        });
         if let Some(inbox) = self.view_mut::<InboxView>() {
             inbox.set(list);
         }
@@ -348,6 +354,10 @@ impl App {
         {
             return Some(Action::Refresh);
         }
+        // Information goes at the next key; Esc dismisses an error (and does what it does).
+        if self.confirm.is_none() {
+            self.notice.on_key(key.code == KeyCode::Esc);
+        }
         if let Some(confirm) = self.confirm.take() {
             return self.answer(confirm, key);
         }
@@ -415,7 +425,7 @@ impl App {
 
     pub fn set_connected(&mut self, daemon: HelloReply) {
         self.connection = Connection::Connected(daemon);
-        self.notice = None;
+        self.notice.clear();
     }
 
     pub fn set_unreachable(&mut self, reason: String) {
@@ -466,7 +476,8 @@ impl App {
     /// A project's archived chats (its "Archived" group), or why they could not be listed.
     pub fn set_archived_chats(&mut self, slug: String, answer: Result<Vec<ChatSummary>, String>) {
         if let Err(reason) = &answer {
-            self.notice = Some(format!("cannot list the archived chats: {reason}"));
+            self.notice
+                .error(format!("cannot list the archived chats: {reason}"));
         }
         self.tree.set_archived_chats(slug, answer);
     }

@@ -391,10 +391,10 @@ impl Overlay for ChangesView {
                 Reaction::Ask(Action::LoadProvenance { project_slug, path })
             }
             ChangesOutcome::Push => {
-                cx.say(format!(
-                    "pushing {}…",
-                    crate::format::project_label(&project_slug)
-                ));
+                cx.notice.while_(
+                    format!("pushing {}…", crate::format::project_label(&project_slug)),
+                    crate::tui::notice::State::Request,
+                );
                 Reaction::Ask(Action::Push { project_slug })
             }
             ChangesOutcome::Closed => Reaction::Close,

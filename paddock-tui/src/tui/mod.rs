@@ -33,6 +33,7 @@ pub mod home_view;
 pub mod inbox;
 pub mod keys;
 mod news;
+pub mod notice;
 pub mod overlay;
 pub mod prefs;
 pub mod provenance_view;
@@ -96,8 +97,8 @@ pub async fn run(ctx: Context) -> anyhow::Result<()> {
     let mut event_loop = EventLoop::new(ctx);
     event_loop.restore_prefs();
     event_loop.notify = notify;
-    if bad_notify.is_some() {
-        event_loop.app.notice = bad_notify;
+    if let Some(bad) = bad_notify {
+        event_loop.app.notice.error(bad);
     }
     let result = event_loop.run(&mut terminal).await;
     let _ = ratatui::crossterm::execute!(std::io::stdout(), DisableBracketedPaste);
@@ -259,7 +260,9 @@ impl EventLoop {
         self.prefs_saved = self.app.prefs.revision();
         // Shown now (the screen says it while connecting) and again once connected, which
         // clears the status line.
-        self.app.notice.clone_from(&loaded.notice);
+        if let Some(notice) = &loaded.notice {
+            self.app.notice.error(notice.clone());
+        }
         self.startup_notice = loaded.notice;
     }
 
@@ -368,6 +371,11 @@ impl EventLoop {
                 }
                 () = sleep_until_opt(self.retry) => {
                     self.retry_now();
+                    dirty = true;
+                }
+                // Information on the status line goes by itself after a while.
+                () = sleep_until_opt(self.app.notice.expires_at().map(Instant::from_std)) => {
+                    self.app.notice.expire(std::time::Instant::now());
                     dirty = true;
                 }
                 () = tokio::time::sleep_until(draw_at), if dirty => {

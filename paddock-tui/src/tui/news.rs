@@ -5,6 +5,7 @@
 use paddock_proto::{ChatEvent, HubFrame};
 
 use super::fetch::Fetch;
+use super::notice::State;
 use super::overlay::News;
 use super::{EventLoop, RETRY_FIRST};
 use crate::client::Event;
@@ -38,9 +39,17 @@ impl EventLoop {
             &a.body,
             crate::notify::in_tmux(),
         ));
-        self.app.notice = Some(format!("{title}: {}", a.body));
+        let text = format!("{title}: {}", a.body);
         if a.kind == paddock_proto::AttentionKind::Approval {
+            // Said until the chat's calls are answered (here, in another client, or by a
+            // timeout): the approvals are read, and read again as they change.
+            let waiting = State::Approval {
+                session_id: a.session_id.clone(),
+            };
+            self.app.notice.while_(text, waiting);
             self.fetch(Fetch::Approvals);
+        } else {
+            self.app.notice.info(text);
         }
         true
     }
@@ -69,7 +78,7 @@ impl EventLoop {
                 false
             }
             Some(Event::DaemonError(body)) => {
-                self.app.notice = Some(body.message);
+                self.app.notice.error(body.message);
                 true
             }
             Some(Event::Attention(a)) => self.on_attention(&a),
@@ -89,6 +98,14 @@ impl EventLoop {
             }
             Some(Event::ApprovalsChanged(changed)) => {
                 self.app.pending_approvals = changed.pending;
+                if changed.pending == 0 {
+                    self.app
+                        .notice
+                        .over(|s| matches!(s, State::Approval { .. }));
+                } else if self.app.view::<super::inbox::InboxView>().is_none() {
+                    // Which chats still wait (the inbox reads them itself when open).
+                    self.fetch(Fetch::Approvals);
+                }
                 self.news(News::ApprovalsChanged);
                 true
             }

@@ -28,6 +28,7 @@ use super::app::Action;
 use super::doing::Done;
 use super::fetch::{Answer, Fetch};
 use super::keys::{self, Command, Context};
+use super::notice::Notice;
 use super::theme::Theme;
 use super::tree::TreeState;
 
@@ -100,14 +101,14 @@ pub struct Cx<'a> {
     pub page: usize,
     /// Projects and chats, as the tree has them.
     pub tree: &'a TreeState,
-    /// The status line's passing message.
-    pub notice: &'a mut Option<String>,
+    /// The status line's message.
+    pub notice: &'a mut Notice,
     /// Requests to make (answered to [`Overlay::on_reply`]).
     pub fetches: Vec<Fetch>,
 }
 
 impl<'a> Cx<'a> {
-    pub fn new(page: usize, tree: &'a TreeState, notice: &'a mut Option<String>) -> Self {
+    pub fn new(page: usize, tree: &'a TreeState, notice: &'a mut Notice) -> Self {
         Self {
             page,
             tree,
@@ -116,9 +117,9 @@ impl<'a> Cx<'a> {
         }
     }
 
-    /// Says this on the status line.
+    /// Says this on the status line, as information.
     pub fn say(&mut self, text: impl Into<String>) {
-        *self.notice = Some(text.into());
+        self.notice.info(text);
     }
 
     /// Asks the daemon for this.

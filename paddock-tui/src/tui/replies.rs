@@ -35,7 +35,7 @@ impl EventLoop {
             Msg::PrefsSaved(result) => {
                 self.prefs_failed = result.is_err();
                 if let Err(reason) = result {
-                    self.app.notice = Some(reason);
+                    self.app.notice.error(reason);
                 }
             }
             Msg::Connected { result, .. } => match result {
@@ -78,7 +78,7 @@ impl EventLoop {
         }
         self.news(News::Reconnected);
         if let Some(notice) = self.startup_notice.take() {
-            self.app.notice = Some(notice);
+            self.app.notice.error(notice);
         }
     }
 
@@ -111,7 +111,10 @@ impl EventLoop {
             },
             (Fetch::Transcript(sid), Answer::Transcript(result)) => match result {
                 Ok(t) => self.hydrate(&sid, &t),
-                Err(reason) => self.app.notice = Some(format!("cannot read the chat: {reason}")),
+                Err(reason) => self
+                    .app
+                    .notice
+                    .error(format!("cannot read the chat: {reason}")),
             },
             (Fetch::History, Answer::History(result)) => match result {
                 Ok(h) => self.app.history.set(h),
@@ -134,7 +137,7 @@ impl EventLoop {
 
     /// A list the app keeps could not be read: said on the status line.
     fn reload_failed(&mut self, reason: &str) {
-        self.app.notice = Some(format!("reload failed: {reason}"));
+        self.app.notice.error(format!("reload failed: {reason}"));
     }
 
     /// A project's `chat:list`: asked again only once the answer is in (the next `since` is
@@ -150,11 +153,12 @@ impl EventLoop {
             Ok(c) => !self.app.set_project_listing(slug.clone(), c, since),
             Err(reason) => {
                 // A project deleted meanwhile: the project list drops it.
-                self.app.notice = Some(if reason.contains("no project") {
-                    format!("project {} is gone", crate::format::project_label(&slug))
+                if reason.contains("no project") {
+                    let gone = format!("project {} is gone", crate::format::project_label(&slug));
+                    self.app.notice.info(gone);
                 } else {
-                    format!("reload failed: {reason}")
-                });
+                    self.app.notice.error(format!("reload failed: {reason}"));
+                }
                 self.fetch(Fetch::Projects);
                 false
             }
@@ -220,7 +224,7 @@ impl EventLoop {
             },
             Done::Update(result) => match result {
                 Ok(u) => {
-                    self.app.notice = Some(match u.changed {
+                    self.app.notice.info(match u.changed {
                         0 => "nothing changed".to_owned(),
                         1 => "1 chat changed".to_owned(),
                         n => format!("{n} chats changed"),
@@ -235,14 +239,16 @@ impl EventLoop {
                         1 => "1 file".to_owned(),
                         n => format!("{n} files"),
                     };
-                    self.app.notice = Some(format!("committed {files} as {short} on {}", c.branch));
+                    self.app
+                        .notice
+                        .info(format!("committed {files} as {short} on {}", c.branch));
                     self.news(News::GitChanged);
                 }
                 Err(reason) => self.failed(what, &reason),
             },
             Done::Cancel(result) => match result {
                 Ok(c) if !c.was_running => {
-                    self.app.notice = Some("nothing was running".to_owned());
+                    self.app.notice.info("nothing was running");
                 }
                 Ok(_) => {}
                 Err(reason) => self.failed(what, &reason),
@@ -259,7 +265,7 @@ impl EventLoop {
 
     /// A command failed: said on the status line.
     fn failed(&mut self, what: &str, reason: &str) {
-        self.app.notice = Some(format!("{what} failed: {reason}"));
+        self.app.notice.error(format!("{what} failed: {reason}"));
     }
 
     /// A command with nothing to say when carried out: said only when it failed.

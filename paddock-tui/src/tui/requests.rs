@@ -22,7 +22,7 @@ impl EventLoop {
         };
         match action {
             Action::Refresh => {
-                self.app.notice = None;
+                self.app.notice.clear();
                 if self.client.is_some() {
                     self.fetch(Fetch::Projects);
                     self.fetch(Fetch::AllChats);
@@ -117,7 +117,9 @@ impl EventLoop {
     pub(super) fn command(&mut self, doing: Doing) {
         let what = doing.what();
         let Some(client) = self.client.clone() else {
-            self.app.notice = Some(format!("cannot {what}: not connected to paddockd"));
+            self.app
+                .notice
+                .error(format!("cannot {what}: not connected to paddockd"));
             return;
         };
         let tx = self.msgs_tx.clone();

@@ -1,6 +1,7 @@
 //! The status line: a filter being typed, a question waiting for `y`, the composer's path
-//! prompt, else the passing notice, else the key hints of what has the keyboard (the top
-//! view's own, History's, or the focused pane's).
+//! prompt; else what is in force in the tree (marks, the filter, unattended only, flat), always
+//! in its own place at the start, then the message (`notice.rs` decides how long it stays), else
+//! the key hints of what has the keyboard (the top view's own, History's, or the focused pane's).
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -8,9 +9,12 @@ use ratatui::style::{Modifier, Stylize};
 use ratatui::text::{Line, Span};
 use unicode_width::UnicodeWidthStr;
 
+use std::time::Instant;
+
 use super::app::{App, Connection, Focus};
 use super::keys::Context;
-use super::theme::Role;
+use super::notice::Kind;
+use super::theme::{Role, Theme};
 use super::tree_view;
 
 pub(super) fn render_status(app: &App, frame: &mut Frame<'_>, area: Rect) {
@@ -45,17 +49,19 @@ pub(super) fn render_status(app: &App, frame: &mut Frame<'_>, area: Rect) {
         prompt.render(theme, frame, area);
         return;
     }
-    let line = match (&app.notice, &app.connection) {
-        (Some(notice), _) => Line::styled(format!(" {notice}"), theme.style(Role::Warning)),
+    // What is in force in the tree is drawn first, whatever follows: a message or key hints.
+    let state = tree_state(app);
+    let line = match (app.notice.shown(Instant::now()), &app.connection) {
+        (Some((text, kind)), _) => message(&state, text, kind, theme),
         (None, Connection::Unreachable(_)) => hints(&[], &[("ctrl-l", "retry now"), ("q", "quit")]),
         (None, Connection::Stopped(_)) => hints(&[], &[("R", "start paddockd"), ("q", "quit")]),
         (None, Connection::Connecting) => hints(&[], &[("q", "quit")]),
         (None, _) if app.overlays.top().is_some() => hints(
-            &[],
+            &state,
             &app.overlays.top().map(|v| v.hints()).unwrap_or_default(),
         ),
         (None, _) if app.history.is_open() => hints(
-            &[],
+            &state,
             &[
                 ("enter", "open"),
                 ("U", "unattended/all"),
@@ -63,9 +69,27 @@ pub(super) fn render_status(app: &App, frame: &mut Frame<'_>, area: Rect) {
                 ("?", "keys"),
             ],
         ),
-        (None, _) => pane_hints(app),
+        (None, _) => pane_hints(app, &state),
     };
     frame.render_widget(line, area);
+}
+
+/// The message after what is in force: an error in its colour (with how to dismiss it), a
+/// state that lasts as a warning, information plain.
+fn message(state: &[String], text: &str, kind: &Kind, theme: &Theme) -> Line<'static> {
+    let mut spans = vec![Span::raw(" ")];
+    for s in state {
+        spans.push(Span::raw(format!("{s}  ")).bold());
+    }
+    match kind {
+        Kind::Error => {
+            spans.push(Span::styled(text.to_owned(), theme.style(Role::Error)));
+            spans.push(Span::raw("  esc dismisses").dim());
+        }
+        Kind::While(_) => spans.push(Span::styled(text.to_owned(), theme.style(Role::Warning))),
+        Kind::Info => spans.push(Span::raw(text.to_owned())),
+    }
+    Line::from(spans)
 }
 
 /// The status line: what is in force (marks, filters), then key hints.
@@ -82,7 +106,7 @@ fn hints(state: &[String], keys: &[(&str, &str)]) -> Line<'static> {
 }
 
 /// The hints of the focused pane.
-fn pane_hints(app: &App) -> Line<'static> {
+fn pane_hints(app: &App, state: &[String]) -> Line<'static> {
     match app.focus {
         Focus::Composer => {
             let mut keys = vec![
@@ -95,7 +119,7 @@ fn pane_hints(app: &App) -> Line<'static> {
                 keys.push(("alt-t", "drop file"));
             }
             keys.push(("esc", "leave"));
-            hints(&[], &keys)
+            hints(state, &keys)
         }
         Focus::Chat => {
             let mut keys = vec![("j/k", "items"), ("o", "expand")];
@@ -113,14 +137,15 @@ fn pane_hints(app: &App) -> Line<'static> {
                 ("tab", "tree"),
                 ("?", "keys"),
             ]);
-            hints(&[], &keys)
+            hints(state, &keys)
         }
-        Focus::Tree => tree_hints(app),
+        Focus::Tree => tree_hints(app, state),
     }
 }
 
-/// The tree's hints: what is in force (marks, filters), then the keys for the cursor's row.
-fn tree_hints(app: &App) -> Line<'static> {
+/// What is in force in the tree: a pending `S`, an open range, the marks, the filter,
+/// unattended only, the flat list.
+fn tree_state(app: &App) -> Vec<String> {
     let tree = &app.tree;
     let mut state = Vec::new();
     let marked = tree.marked_count();
@@ -142,6 +167,13 @@ fn tree_hints(app: &App) -> Line<'static> {
     if tree.flat() {
         state.push("flat".to_owned());
     }
+    state
+}
+
+/// The tree's hints: the keys for the cursor's row (or the marks), after what is in force.
+fn tree_hints(app: &App, state: &[String]) -> Line<'static> {
+    let tree = &app.tree;
+    let marked = tree.marked_count();
     let row = tree.cursor_row();
     let on_group = row.is_some_and(|r| matches!(r.kind, super::tree::RowKind::Archived { .. }));
     let keys: &[(&str, &str)] = if marked > 0 || tree.range_open() {
@@ -175,5 +207,5 @@ fn tree_hints(app: &App) -> Line<'static> {
             ("?", "keys"),
         ]
     };
-    hints(&state, keys)
+    hints(state, keys)
 }

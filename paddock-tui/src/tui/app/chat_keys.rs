@@ -108,7 +108,7 @@ impl App {
                     });
                     return self.open(from_project, from_session_id);
                 }
-                self.notice = Some("no chat sent the turn under the cursor".into());
+                self.notice.info("no chat sent the turn under the cursor");
             }
             Command::Compose => {
                 self.aim_at_open_chat();
@@ -119,7 +119,7 @@ impl App {
             Command::Files => return self.open_files(),
             Command::Continue => {
                 if chat.running() {
-                    self.notice = Some("this chat is running".into());
+                    self.notice.info("this chat is running");
                     return None;
                 }
                 return Some(Action::Continue {
@@ -132,7 +132,7 @@ impl App {
                         session_ids: vec![chat.session_id().to_owned()],
                     });
                 }
-                self.notice = Some("nothing is running in this chat".into());
+                self.notice.info("nothing is running in this chat");
             }
             Command::Back => self.focus = Focus::Tree,
             other => return self.global(other),
@@ -152,7 +152,7 @@ impl App {
                 let open = self.open(project_slug, session_id);
                 if seen {
                     // Opening a run closes History; the watermark advances too.
-                    self.notice = None;
+                    self.notice.clear();
                     return open.or(Some(Action::HistorySeen));
                 }
                 open
@@ -166,9 +166,8 @@ impl App {
     fn view_attachments(&mut self) -> Option<Action> {
         let files = self.chat.as_ref()?.cursor_attachments();
         if files.is_empty() {
-            self.notice = Some(
-                "no file here: put the cursor (j/k) on a message or notice with one".to_owned(),
-            );
+            self.notice
+                .info("no file here: put the cursor (j/k) on a message or notice with one");
             return None;
         }
         let view = AttachmentView::new(files);

@@ -60,7 +60,7 @@ impl App {
         };
         let Some(at) = self.sending.iter().position(|s| s.key == key) else {
             if let Err(reason) = result {
-                self.notice = Some(format!("send failed: {reason}"));
+                self.notice.error(format!("send failed: {reason}"));
             }
             return;
         };
@@ -80,7 +80,8 @@ impl App {
             let since = std::mem::replace(parked, sending.attachments);
             parked.extend(since);
         }
-        self.notice = Some(format!("not sent: {reason} (the draft is kept)"));
+        self.notice
+            .error(format!("not sent: {reason} (the draft is kept)"));
     }
 
     /// Aims the composer back at the open chat (after a new chat's draft, say).
@@ -172,7 +173,7 @@ impl App {
         match self.composer.attach(picked) {
             Ok(()) => {
                 self.attach_prompt = None;
-                self.notice = Some(format!(
+                self.notice.info(format!(
                     "attached {name} ({}); Alt-t drops it",
                     crate::attachments::human_size(size)
                 ));
@@ -224,7 +225,7 @@ impl App {
                 None
             }
             ComposerOutcome::Notice(text) => {
-                self.notice = Some(text);
+                self.notice.info(text);
                 None
             }
             ComposerOutcome::Send(text) => {

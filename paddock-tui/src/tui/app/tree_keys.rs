@@ -7,6 +7,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::{Action, App, Focus};
 use crate::tui::keys::{self, Command};
+use crate::tui::notice::State;
 use crate::tui::tree::{RowId, TreeState};
 
 /// A question on the status line that only `y` answers yes: any other key is a no, and
@@ -162,7 +163,7 @@ impl App {
             .filter(|sid| self.find_chat(sid).is_some_and(|c| c.running))
             .collect();
         if session_ids.is_empty() {
-            self.notice = Some("nothing is running there".into());
+            self.notice.info("nothing is running there");
             return None;
         }
         Some(Action::Stop { session_ids })
@@ -172,7 +173,8 @@ impl App {
     fn continue_chat(&mut self) -> Option<Action> {
         let chat = self.tree.cursor_chat()?;
         if !chat.interrupted {
-            self.notice = Some("this chat was not cut short; nothing to continue".into());
+            self.notice
+                .info("this chat was not cut short; nothing to continue");
             return None;
         }
         Some(Action::Continue {
@@ -197,7 +199,8 @@ impl App {
     fn update(&mut self, action: ChatAction, subtree: bool) -> Option<Action> {
         let session_ids = self.targets(subtree);
         if session_ids.is_empty() {
-            self.notice = Some("put the cursor on a chat (or mark some with space)".into());
+            self.notice
+                .info("put the cursor on a chat (or mark some with space)");
             return None;
         }
         Some(Action::Update {
@@ -209,11 +212,12 @@ impl App {
     /// `f`: forks the cursor's chat; the fork is selected once it is listed (under it).
     fn fork(&mut self) -> Option<Action> {
         let Some(chat) = self.tree.cursor_chat() else {
-            self.notice = Some("put the cursor on the chat to fork".into());
+            self.notice.info("put the cursor on the chat to fork");
             return None;
         };
         let session_id = chat.session_id.clone();
-        self.notice = Some(format!("forking {}…", self.quoted(&chat.title.clone(), 40)));
+        let forking = format!("forking {}…", self.quoted(&chat.title.clone(), 40));
+        self.notice.while_(forking, State::Request);
         Some(Action::Fork { session_id })
     }
 
@@ -223,7 +227,8 @@ impl App {
             project: project_slug,
             session_id,
         });
-        self.notice = Some("forked: the copy is nested under its source".into());
+        self.notice
+            .info("forked: the copy is nested under its source");
     }
 
     /// `X`: asks whether to delete the targets (the marked chats, else the cursor's; with
@@ -231,7 +236,8 @@ impl App {
     fn ask_delete(&mut self, subtree: bool) {
         let session_ids = self.targets(subtree);
         if session_ids.is_empty() {
-            self.notice = Some("put the cursor on a chat (or mark some with space)".into());
+            self.notice
+                .info("put the cursor on a chat (or mark some with space)");
             return;
         }
         let chats: Vec<(String, bool)> = session_ids
@@ -278,20 +284,20 @@ impl App {
     /// A key while a question waits: `y` does it, anything else does nothing.
     pub(super) fn answer(&mut self, confirm: Confirm, key: KeyEvent) -> Option<Action> {
         if !keys::Key::char('y').matches(&key) {
-            self.notice = Some(confirm.refused);
+            self.notice.error(confirm.refused);
             return None;
         }
         if let Action::Delete { session_ids } = &confirm.action {
             self.deleting.clone_from(session_ids);
         }
-        self.notice = Some(confirm.doing);
+        self.notice.while_(confirm.doing, State::Request);
         Some(confirm.action)
     }
 
     /// The daemon deleted chats: said, and the chat pane closed if it showed one of them.
     pub fn deleted(&mut self, changed: u32) {
         let deleting = std::mem::take(&mut self.deleting);
-        self.notice = Some(match changed {
+        self.notice.info(match changed {
             1 => "deleted 1 chat".to_owned(),
             n => format!("deleted {n} chats"),
         });

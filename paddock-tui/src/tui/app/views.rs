@@ -32,7 +32,7 @@ impl App {
                 let (theme, choice) = self.theme.toggled();
                 self.theme = theme;
                 self.prefs.set_theme(Some(choice));
-                self.notice = Some(match choice {
+                self.notice.info(match choice {
                     ThemeChoice::Plain => "plain: ASCII, no colour (T: colours)".to_owned(),
                     ThemeChoice::Colour => "colours (T: plain)".to_owned(),
                 });
@@ -44,7 +44,7 @@ impl App {
                 }
                 let open = self.open_changes();
                 if open.is_none() {
-                    self.notice = Some("put the cursor on a chat or a project".into());
+                    self.notice.info("put the cursor on a chat or a project");
                 }
                 open
             }
@@ -102,7 +102,8 @@ impl App {
     /// the tree lists it.
     pub(super) fn jump_to_chat(&mut self, session_id: &str) -> Option<Action> {
         let Some(project_slug) = self.find_chat(session_id).map(|c| c.project_slug.clone()) else {
-            self.notice = Some("that chat is not in the tree (archived, or not loaded yet)".into());
+            self.notice
+                .info("that chat is not in the tree (archived, or not loaded yet)");
             return None;
         };
         self.overlays.close_over_panes();
@@ -165,7 +166,7 @@ impl App {
             }),
         };
         let Some((project_slug, session_id, title)) = target else {
-            self.notice = Some("put the cursor on a chat".into());
+            self.notice.info("put the cursor on a chat");
             return None;
         };
         self.show(FilesView::new(
@@ -201,7 +202,7 @@ impl App {
     fn project_in_view(&mut self) -> Option<String> {
         let project = self.focused_project();
         if project.is_none() {
-            self.notice = Some("put the cursor on a project or a chat".into());
+            self.notice.info("put the cursor on a project or a chat");
         }
         project
     }
@@ -307,11 +308,11 @@ impl App {
         if let Some(changes) = self.view_mut::<ChangesView>() {
             changes.push_done();
         }
-        self.notice = Some(match result {
-            Ok(pushed) => crate::format::git_pushed(pushed)
+        self.notice.result(match result {
+            Ok(pushed) => Ok(crate::format::git_pushed(pushed)
                 .trim_end()
-                .replace('\n', "; "),
-            Err(reason) => format!("push failed: {reason}"),
+                .replace('\n', "; ")),
+            Err(reason) => Err(format!("push failed: {reason}")),
         });
     }
 
@@ -320,9 +321,7 @@ impl App {
         match self.view_mut::<crate::tui::attachment_view::AttachmentView>() {
             Some(view) => view.saved(result),
             None => {
-                self.notice = Some(match result {
-                    Ok(said) | Err(said) => said,
-                });
+                self.notice.result(result);
             }
         }
     }
@@ -366,7 +365,7 @@ impl App {
         }
         let fetches = cx.fetches;
         if !taken && let Done::Trigger(acted) = done {
-            self.notice = Some(act_notice(acted));
+            self.notice.info(act_notice(acted));
         }
         fetches
     }
