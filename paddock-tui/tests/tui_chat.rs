@@ -421,6 +421,90 @@ fn cut_short() -> ChatView {
     view
 }
 
+/// A 2,000-line paste, hydrated and live alike, folds to its first rows with how many more;
+/// `o` on it shows it all, and again folds it.
+#[test]
+fn a_long_paste_folds_to_its_first_lines_and_o_shows_it_all() -> TestResult {
+    let paste: String = (1..=2000).map(|i| format!("log line {i}\n")).collect();
+    let mut hydrated = ChatView::new("webapp", SESSION);
+    hydrated.hydrate(&Transcript {
+        chat: summary(false),
+        entries: vec![
+            user("u1", &paste, None),
+            assistant("Line 1999 is the error."),
+        ],
+    });
+    let mut live = ChatView::new("webapp", SESSION);
+    apply_all(
+        &mut live,
+        vec![ChatEvent::User(UserTurn {
+            message_id: Some("u1".into()),
+            text: paste.clone(),
+            attribution: None,
+        })],
+    );
+    for view in [&mut hydrated, &mut live] {
+        let screen = draw(view, &Theme::default(), 80, 24, None)?.to_string();
+        assert!(screen.contains("log line 8"), "{screen}");
+        assert!(!screen.contains("log line 9 "), "{screen}");
+        assert!(
+            screen.contains("… 1992 more lines · o shows all"),
+            "{screen}"
+        );
+    }
+    insta::assert_snapshot!(draw(&mut hydrated, &Theme::default(), 80, 24, None)?);
+    hydrated.set_cursor(Some(0));
+    assert!(hydrated.toggle_expand());
+    hydrated.to_start();
+    let screen = draw(&mut hydrated, &Theme::default(), 80, 24, None)?.to_string();
+    assert!(screen.contains("log line 20"), "{screen}");
+    assert!(!screen.contains("more lines"), "{screen}");
+    assert!(hydrated.toggle_expand());
+    let screen = draw(&mut hydrated, &Theme::default(), 80, 24, None)?.to_string();
+    assert!(screen.contains("1992 more lines"), "{screen}");
+    Ok(())
+}
+
+/// A tool's long output shows its first and last lines expanded, all of it on the next `o`,
+/// then folds again.
+#[test]
+fn a_long_tool_output_shows_all_of_it_on_the_second_o() -> TestResult {
+    let output: String = (1..=500).map(|i| format!("test {i} ok\n")).collect();
+    let mut view = ChatView::new("webapp", SESSION);
+    view.hydrate(&Transcript {
+        chat: summary(false),
+        entries: vec![
+            user("u1", "Run the tests.", None),
+            tool_use("t1", "Bash", json!({"command": "npm test"})),
+            tool_result("t1", &output, false),
+        ],
+    });
+    let tool = view
+        .items()
+        .iter()
+        .position(|i| matches!(i, Item::Tool(_)))
+        .ok_or("no tool item")?;
+    view.set_cursor(Some(tool));
+    let shown = |view: &mut ChatView| -> Result<String, Box<dyn std::error::Error>> {
+        view.to_start();
+        Ok(draw(view, &Theme::default(), 80, 80, None)?.to_string())
+    };
+    assert!(view.toggle_expand());
+    let capped = shown(&mut view)?;
+    assert!(capped.contains("460 more lines · o shows all"), "{capped}");
+    assert!(!capped.contains("test 20 ok"), "{capped}");
+    assert!(view.toggle_expand());
+    let all = shown(&mut view)?;
+    assert!(
+        all.contains("test 20 ok") && !all.contains("more lines"),
+        "{all}"
+    );
+    assert!(view.toggle_expand());
+    let folded = shown(&mut view)?;
+    assert!(!folded.contains("test 1 ok"), "{folded}");
+    Ok(())
+}
+
 #[test]
 fn cut_short_80x24() -> TestResult {
     let mut view = cut_short();

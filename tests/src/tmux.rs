@@ -122,6 +122,33 @@ impl Tmux {
     }
 }
 
+#[allow(clippy::expect_used, clippy::panic)]
+impl Tmux {
+    /// Pastes `text` into the `tui` window as a terminal paste (bracketed, as a terminal sends
+    /// a clipboard paste), through a tmux buffer.
+    pub fn paste(&self, text: &str) {
+        use std::io::Write as _;
+        let mut load = self
+            .cmd()
+            .args(["load-buffer", "-b", "paste", "-"])
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .expect("tmux load-buffer runs");
+        if let Some(stdin) = load.stdin.as_mut() {
+            stdin
+                .write_all(text.as_bytes())
+                .expect("the text goes to tmux");
+        }
+        assert!(load.wait().expect("tmux load-buffer ends").success());
+        let status = self
+            .cmd()
+            .args(["paste-buffer", "-p", "-d", "-b", "paste", "-t", "tui"])
+            .status()
+            .expect("tmux paste-buffer runs");
+        assert!(status.success(), "tmux paste-buffer failed");
+    }
+}
+
 impl Drop for Tmux {
     fn drop(&mut self) {
         let _ = self.cmd().arg("kill-server").output();

@@ -280,3 +280,42 @@ fn status_messages_go_when_they_are_over_and_the_filter_stays_in_view() {
     });
     tmux.keys(&["q"]);
 }
+
+#[test]
+fn a_2000_line_paste_folds_in_the_pane_and_o_shows_it_all() {
+    let env = TuiEnv::new();
+    env.paddock_ok(&["project", "add", "demo"]);
+    env.paddock_ok(&["send", "-p", "demo", "an older chat"]);
+    let tmux = env.tui("paste", (120, 35), &[]);
+    tmux.wait_loaded("an older chat");
+    tmux.keys(&["G", "k"]);
+    tmux.wait_until("the cursor on the chat", |s| {
+        cursor_row(s).contains("an older chat")
+    });
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("echo: an older chat");
+    tmux.keys(&["i"]);
+    let paste: String = (1..=2000).map(|i| format!("pasted line {i}\n")).collect();
+    tmux.paste(&paste);
+    tmux.wait_for("pasted line 2000");
+    tmux.keys(&["Enter"]);
+    // (The fake claude echoes it all back, so the pane follows the reply to its end.)
+    tmux.wait_until("the message sent and echoed", |s| {
+        s.contains("Write a message") && s.contains("pasted line 2000")
+    });
+    tmux.keys(&["Escape"]);
+    tmux.wait_until("the chat pane's hints", |s| {
+        Tmux::status_line(s).contains("j/k")
+    });
+    // Live: folded to its first lines, with how many more.
+    tmux.keys(&["g"]);
+    let screen = tmux.wait_for("1992 more lines");
+    assert!(screen.contains("› pasted line 1"), "{screen}");
+    assert!(screen.contains("pasted line 8"), "{screen}");
+    assert!(!screen.contains("pasted line 9 "), "{screen}");
+    // o on it (the third item: the first message, its reply, the paste) shows it all.
+    tmux.keys(&["j", "j", "j", "o"]);
+    tmux.wait_until_gone("1992 more lines");
+    tmux.wait_for("pasted line 20");
+    tmux.keys(&["q"]);
+}

@@ -78,6 +78,32 @@ pub fn run() -> Result<()> {
         }
     }
     println!("  {}", stats("key press → frame (h/l fold)", &mut folds));
+    // The chat pane: paging through 50 lines and through 50,000 (the goal: the same time).
+    for lines in [50, 50_000] {
+        let mut view = long_chat(lines);
+        let mut terminal = Terminal::new(TestBackend::new(120, 40)).context("test terminal")?;
+        let mut pages = Vec::with_capacity(400);
+        for i in 0..400 {
+            view.page(if i % 100 < 50 { 1 } else { -1 });
+            let t = Instant::now();
+            terminal
+                .draw(|frame| {
+                    let area = frame.area();
+                    paddock_tui::tui::chat_view::render_chat(
+                        &mut view,
+                        &Theme::default(),
+                        0,
+                        frame,
+                        area,
+                        true,
+                    );
+                })
+                .context("drawing")?;
+            pages.push(t.elapsed().as_secs_f64() * 1e6);
+        }
+        let name = format!("chat pane page → frame ({lines} lines)");
+        println!("  {}", stats(&name, &mut pages));
+    }
     if let (Some(before), Some(after)) = (rss_before, rss_kib()) {
         println!(
             "  RSS: {:.1} MB for the process, {:.1} MB more than before the rows were made",
@@ -86,6 +112,46 @@ pub fn run() -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// A chat of about `lines` rows: turns of a question and a ten-line reply, the last a long
+/// expanded paste, so both many items and one long item are paged through.
+fn long_chat(lines: usize) -> paddock_tui::tui::chat::ChatView {
+    use paddock_proto::{Transcript, TranscriptEntry};
+    let turns = (lines / 24).max(1);
+    let mut entries = Vec::with_capacity(turns * 2 + 1);
+    for i in 0..turns {
+        entries.push(TranscriptEntry::User {
+            uuid: Some(format!("u{i}")),
+            timestamp: None,
+            text: format!("question {i}"),
+            attribution: None,
+        });
+        entries.push(TranscriptEntry::Assistant {
+            uuid: None,
+            timestamp: None,
+            text: (0..10).map(|l| format!("answer {i} line {l}\n")).collect(),
+            model: None,
+        });
+    }
+    entries.push(TranscriptEntry::User {
+        uuid: Some("paste".into()),
+        timestamp: None,
+        text: (0..lines / 2)
+            .map(|l| format!("pasted line {l}\n"))
+            .collect(),
+        attribution: None,
+    });
+    let mut view = paddock_tui::tui::chat::ChatView::new("bench", "s-bench");
+    view.hydrate(&Transcript {
+        chat: ChatSummary::default(),
+        entries,
+    });
+    let last = view.items().len().saturating_sub(1);
+    view.set_cursor(Some(last));
+    view.toggle_expand();
+    view.to_start();
+    view
 }
 
 fn draw(terminal: &mut Terminal<TestBackend>, app: &mut App) -> Result<()> {

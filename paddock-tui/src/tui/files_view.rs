@@ -850,6 +850,7 @@ mod tests {
             hydrated: job.is_none(),
             timestamp: at.map(Into::into),
             job_id: job.map(Into::into),
+            expanded: false,
         })
     }
 

@@ -47,15 +47,27 @@ impl ChatView {
         moved
     }
 
-    /// Expands or collapses the item under the cursor (a tool call, a thinking block); whether
-    /// it could.
+    /// Expands or collapses the item under the cursor (a tool call, a thinking block, a long
+    /// message); whether it could. A tool call's output longer than [`OUTPUT_CAP`] lines shows
+    /// its first and last lines when expanded, and all of it the next time.
     pub fn toggle_expand(&mut self) -> bool {
         let Some(i) = self.cursor else {
             return false;
         };
         let toggled = match self.items.get_mut(i) {
             Some(Item::Tool(tool)) => {
-                tool.expanded = !tool.expanded;
+                if !tool.expanded {
+                    tool.expanded = true;
+                } else if !tool.full && tool.output_capped() {
+                    tool.full = true;
+                } else {
+                    tool.expanded = false;
+                    tool.full = false;
+                }
+                true
+            }
+            Some(Item::User(user)) => {
+                user.expanded = !user.expanded;
                 true
             }
             Some(Item::Thinking { expanded, .. }) => {
@@ -79,6 +91,7 @@ impl ChatView {
                 && tool.expanded != expanded
             {
                 tool.expanded = expanded;
+                tool.full = false;
                 self.cache.invalidate(i);
             }
         }

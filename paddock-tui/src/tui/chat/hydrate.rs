@@ -228,6 +228,7 @@ impl ChatView {
                 hydrated: true,
                 timestamp: timestamp.clone(),
                 job_id: None,
+                expanded: false,
             })),
             TranscriptEntry::Assistant { text, .. } => {
                 self.push(Item::Assistant { text: text.clone() });

@@ -6,6 +6,14 @@ use serde_json::Value;
 
 use crate::attachments::{self, Listed};
 
+/// Lines of a tool's output the pane shows when the call is expanded; the rest is counted,
+/// until it is expanded again ([`ToolItem::full`]).
+pub const OUTPUT_CAP: usize = 40;
+/// A message longer than this many rows is folded to its first [`MESSAGE_HEAD`] rows.
+pub const MESSAGE_FOLD: usize = 12;
+/// The rows of a folded message shown.
+pub const MESSAGE_HEAD: usize = 8;
+
 /// One element of the chat, as the pane shows it.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Item {
@@ -51,7 +59,7 @@ pub enum Item {
 impl Item {
     /// Whether [`ChatView::toggle_expand`] does anything on this item.
     pub fn expandable(&self) -> bool {
-        matches!(self, Item::Thinking { .. } | Item::Tool(_))
+        matches!(self, Item::Thinking { .. } | Item::Tool(_) | Item::User(_))
     }
 
     /// The kept files this item names: a message's attachments (its `<paddock-attachments>`
@@ -100,6 +108,8 @@ pub struct UserItem {
     pub timestamp: Option<String>,
     /// The daemon's job that ran it, for a live frame; `None` when hydrated.
     pub job_id: Option<String>,
+    /// A long message is drawn whole, not folded to its first lines.
+    pub expanded: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -110,6 +120,8 @@ pub struct ToolItem {
     /// `None` while the tool runs.
     pub result: Option<ToolResult>,
     pub expanded: bool,
+    /// Expanded with all of its output, not its first and last [`OUTPUT_CAP`] lines.
+    pub full: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -43,6 +43,7 @@ impl ChatView {
                     hydrated: false,
                     timestamp: None,
                     job_id: Some(job_id.to_owned()),
+                    expanded: false,
                 }));
                 true
             }
@@ -224,6 +225,7 @@ impl ChatView {
             input: input.clone(),
             result: None,
             expanded: self.expand_tools,
+            full: false,
         }));
         self.tools.insert(id.to_owned(), self.items.len() - 1);
     }
@@ -253,6 +255,7 @@ impl ChatView {
             input: input.clone(),
             result: Some(result),
             expanded: self.expand_tools,
+            full: false,
         }));
         self.tools.insert(id.to_owned(), self.items.len() - 1);
     }

@@ -23,7 +23,7 @@ use super::chat_view::RenderCache;
 use crate::format::clean_title;
 use scroll::Scroll;
 
-pub use item::{Item, ToolItem, ToolResult, UserItem};
+pub use item::{Item, MESSAGE_FOLD, MESSAGE_HEAD, OUTPUT_CAP, ToolItem, ToolResult, UserItem};
 pub use tool_summary::{ToolStatus, ToolSummary};
 pub(crate) use tool_summary::{count_lines, exit_code};
 

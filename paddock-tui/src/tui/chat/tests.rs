@@ -396,6 +396,7 @@ fn tool_summaries_say_what_the_call_did() {
             detail: None,
         }),
         expanded: false,
+        full: false,
     };
     assert_eq!(
         bash("test result: ok", false).summary().to_plain(),
@@ -423,6 +424,7 @@ fn tool_summaries_say_what_the_call_did() {
             detail: None,
         }),
         expanded: false,
+        full: false,
     };
     let summary = edit.summary();
     assert!(summary.arg_is_path);

@@ -50,6 +50,13 @@ impl ToolSummary {
 }
 
 impl ToolItem {
+    /// Its output is longer than the pane shows of it expanded ([`super::OUTPUT_CAP`]).
+    pub fn output_capped(&self) -> bool {
+        self.result
+            .as_ref()
+            .is_some_and(|r| r.output.trim_end_matches('\n').lines().count() > super::OUTPUT_CAP)
+    }
+
     pub fn summary(&self) -> ToolSummary {
         let name = if self.name.is_empty() {
             "tool".to_owned()

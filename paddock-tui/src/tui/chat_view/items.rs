@@ -9,7 +9,7 @@ use super::text::{clean, fit_end, fit_spans, push_wrapped};
 use super::tool::tool_lines;
 use crate::attachments::Listed;
 use crate::format::{clean_title, compaction_sizes, notice_label, task_status};
-use crate::tui::chat::{Item, UserItem, count_lines};
+use crate::tui::chat::{Item, MESSAGE_FOLD, MESSAGE_HEAD, UserItem, count_lines};
 use crate::tui::theme::{Role, Theme};
 
 /// Lines of an error's text shown inline.
@@ -172,7 +172,9 @@ fn user_lines(user: &UserItem, theme: &Theme, width: usize, out: &mut Vec<Line<'
             Span::styled("(empty)", theme.style(Role::Dim)),
         ]));
     } else {
-        push_wrapped(out, text, width, &first, &Span::raw("  "), style);
+        let mut rows = Vec::new();
+        push_wrapped(&mut rows, text, width, &first, &Span::raw("  "), style);
+        fold_rows(rows, user.expanded, theme, out);
     }
     if let Some(context) = user.context() {
         push_wrapped(
@@ -190,6 +192,31 @@ fn user_lines(user: &UserItem, theme: &Theme, width: usize, out: &mut Vec<Line<'
         width,
         out,
     );
+}
+
+/// A long message's rows: its first [`MESSAGE_HEAD`] and how many more, unless `expanded` (a
+/// 2,000-line paste is not drawn whole until asked for).
+fn fold_rows(
+    mut rows: Vec<Line<'static>>,
+    expanded: bool,
+    theme: &Theme,
+    out: &mut Vec<Line<'static>>,
+) {
+    if expanded || rows.len() <= MESSAGE_FOLD {
+        out.append(&mut rows);
+        return;
+    }
+    let more = rows.len() - MESSAGE_HEAD;
+    rows.truncate(MESSAGE_HEAD);
+    out.append(&mut rows);
+    out.push(Line::styled(
+        format!(
+            "  {} {more} more lines {} o shows all",
+            theme.glyph("…", "..."),
+            theme.glyph("·", "-")
+        ),
+        theme.style(Role::Dim),
+    ));
 }
 
 /// A background task's report (a user row claude wrote): a notice line and its result's first

@@ -7,11 +7,9 @@ use unicode_width::UnicodeWidthStr;
 
 use super::items::chip_lines;
 use super::text::{clean, fit_end, fit_spans, fit_start, push_wrapped};
-use crate::tui::chat::{ToolItem, ToolStatus, exit_code};
+use crate::tui::chat::{OUTPUT_CAP, ToolItem, ToolStatus, exit_code};
 use crate::tui::theme::{Role, Theme};
 
-/// Lines of a tool's input or output shown when it is expanded; the rest is counted.
-const OUTPUT_CAP: usize = 40;
 /// Of a longer output, the first lines shown (the rest of the cap goes to its last lines).
 const OUTPUT_HEAD: usize = 8;
 /// Lines of a tool's input fields shown when it is expanded (the output matters more).
@@ -189,7 +187,11 @@ fn result_lines(
                     normal
                 };
                 let lines: Vec<_> = output.lines().map(|l| (l.to_owned(), style)).collect();
-                output_section(out, theme, width, gutter, &lines);
+                if tool.full {
+                    section(out, theme, width, gutter, &lines, usize::MAX);
+                } else {
+                    output_section(out, theme, width, gutter, &lines);
+                }
             }
         }
     }
@@ -238,7 +240,19 @@ fn output_section(
     let head = OUTPUT_HEAD;
     let tail = OUTPUT_CAP - head;
     section(out, theme, width, gutter, &lines[..head], head);
-    more_lines(out, theme, gutter, lines.len() - head - tail);
+    let more = lines.len() - head - tail;
+    let noun = if more == 1 { "line" } else { "lines" };
+    out.push(Line::from(vec![
+        gutter.clone(),
+        Span::styled(
+            format!(
+                "{} {more} more {noun} {} o shows all",
+                theme.glyph("…", "..."),
+                theme.glyph("·", "-")
+            ),
+            theme.style(Role::Dim),
+        ),
+    ]));
     section(
         out,
         theme,

@@ -88,7 +88,7 @@ pub(super) static BINDINGS: &[Binding] = &[
     b(X::Chat, &[Key::char('G'), END], "G/End", C::Bottom, "end (follows the stream)"),
     b(X::Chat, &[Key::ctrl('u'), PGUP], "Ctrl-U/PgUp", C::PageUp, "page up"),
     b(X::Chat, &[Key::ctrl('d'), PGDN], "Ctrl-D/PgDn", C::PageDown, "page down"),
-    b(X::Chat, &[Key::char('o'), ENTER], "o/Enter", C::ExpandItem, "expand or collapse the tool call"),
+    b(X::Chat, &[Key::char('o'), ENTER], "o/Enter", C::ExpandItem, "expand or fold: a tool call (again: all its output), a long message, thinking"),
     b(X::Chat, &[Key::char('E')], "E", C::ExpandAll, "expand or collapse every tool call"),
     b(X::Chat, &[Key::char('J')], "J", C::JumpToSender, "jump to the chat that sent this turn"),
     b(X::Chat, &[Key::char('i'), Key::char('c')], "i/c", C::Compose, "write to this chat"),
