@@ -1209,6 +1209,20 @@ fn table() -> Vec<(&'static str, Golden)> {
             })),
         ),
         (
+            "control.project_changed",
+            control(ControlMessage::ProjectChanged(ProjectChanged {
+                project_slug: s(PROJECT),
+                what: ProjectPart::Triggers,
+            })),
+        ),
+        (
+            "control.project_changed.git",
+            control(ControlMessage::ProjectChanged(ProjectChanged {
+                project_slug: s(PROJECT),
+                what: ProjectPart::Git,
+            })),
+        ),
+        (
             "control.attention",
             control(ControlMessage::Attention(Attention {
                 id: s("run:0193f4c3-1b2a-7d4e-8c3f-6a9b0e1d2c78"),
@@ -2969,6 +2983,7 @@ covers!(control_row, CONTROL_ROWS, ControlMessage {
     ControlMessage::Resync(_) => "control.chat_resync",
     ControlMessage::ChatsChanged(_) => "control.chats_changed",
     ControlMessage::ApprovalsChanged(_) => "control.approvals_changed",
+    ControlMessage::ProjectChanged(_) => "control.project_changed",
     ControlMessage::Attention(_) => "control.attention",
     ControlMessage::Stopping(_) => "control.daemon_stopping",
 });
@@ -3159,6 +3174,7 @@ fn covered(golden: &Golden) -> BTreeSet<&'static str> {
                 ControlMessage::Active(_)
                 | ControlMessage::ChatsChanged(_)
                 | ControlMessage::ApprovalsChanged(_)
+                | ControlMessage::ProjectChanged(_)
                 | ControlMessage::Attention(_) => {}
             }
         }

@@ -88,7 +88,8 @@ pub async fn commit(
     }
     let (project, scope) = resolve(d, user, &r.project_slug, &r.scope).await?;
     let identity = d.cfg.git_identity.clone();
-    blocking(move || {
+    let slug = project.slug.clone();
+    let committed = blocking(move || {
         commit_blocking(
             &project.slug,
             &project.agent_dir,
@@ -98,7 +99,11 @@ pub async fn commit(
             &identity,
         )
     })
-    .await
+    .await?;
+    d.hub
+        .project_changed(&slug, paddock_proto::ProjectPart::Git)
+        .await;
+    Ok(committed)
 }
 
 /// `git:push`: a project's repository, or (`dataRoot`) the data directory's own.
@@ -113,7 +118,12 @@ pub async fn push(d: &Daemon, r: GitPushRequest) -> Result<GitPushed, ErrorBody>
         return blocking(move || push_blocking("", &dir, true)).await;
     }
     let project = d.project(&r.project_slug).await?;
-    blocking(move || push_blocking(&project.slug, &project.agent_dir, false)).await
+    let slug = project.slug.clone();
+    let pushed = blocking(move || push_blocking(&project.slug, &project.agent_dir, false)).await?;
+    d.hub
+        .project_changed(&slug, paddock_proto::ProjectPart::Git)
+        .await;
+    Ok(pushed)
 }
 
 #[cfg(test)]

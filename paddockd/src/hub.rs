@@ -261,6 +261,15 @@ impl Hub {
         .await;
     }
 
+    /// A project's triggers or git state changed: every client is told, to read it again.
+    pub async fn project_changed(&self, project_slug: &str, what: paddock_proto::ProjectPart) {
+        self.broadcast(ControlMessage::ProjectChanged(paddock_proto::ProjectChanged {
+            project_slug: project_slug.to_owned(),
+            what,
+        }))
+        .await;
+    }
+
     /// The approvals inbox changed; `pending` approvals wait now.
     pub async fn approvals_changed(&self, pending: u32) {
         self.broadcast(ControlMessage::ApprovalsChanged(ApprovalsChanged {

@@ -319,3 +319,68 @@ fn a_2000_line_paste_folds_in_the_pane_and_o_shows_it_all() {
     tmux.wait_for("pasted line 20");
     tmux.keys(&["q"]);
 }
+
+/// `git ARGS` in `dir`, which must succeed.
+fn git(dir: &std::path::Path, args: &[&str]) {
+    let out = std::process::Command::new("git")
+        .current_dir(dir)
+        .args(args)
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn triggers_history_and_changes_follow_what_another_terminal_does() {
+    let env = TuiEnv::new();
+    let work = env.data_dir().parent().unwrap().join("web");
+    std::fs::create_dir_all(&work).unwrap();
+    git(&work, &["init", "-q", "-b", "main"]);
+    git(&work, &["config", "user.name", "Ana Test"]);
+    git(&work, &["config", "user.email", "ana@example.com"]);
+    env.paddock_ok(&["project", "add", "web", "--path", &work.to_string_lossy()]);
+    env.paddock_ok(&["send", "-p", "web", "a first chat"]);
+    let tmux = env.tui("live", (120, 35), &[]);
+    tmux.wait_loaded("a first chat");
+    tmux.keys(&["G", "k"]);
+    tmux.wait_until("the cursor on the chat", |s| cursor_row(s).contains("a first chat"));
+
+    // Triggers: added and removed elsewhere, shown without closing the view.
+    tmux.keys(&["Z"]);
+    tmux.wait_for("No triggers in web.");
+    env.paddock_ok(&[
+        "trigger", "add", "ping", "-p", "web", "--on", "manual", "--prompt", "ping",
+    ]);
+    tmux.wait_for("never fired");
+    env.paddock_ok(&["trigger", "rm", "ping", "-p", "web"]);
+    tmux.wait_for("No triggers in web.");
+    tmux.keys(&["Escape"]);
+    tmux.wait_until_gone("No triggers in web.");
+
+    // History: a run started elsewhere is listed while the view is open.
+    tmux.keys(&["H"]);
+    tmux.wait_for("History");
+    tmux.keys(&["U"]);
+    tmux.wait_for("a first chat");
+    env.paddock_ok(&["send", "-p", "web", "a run from another terminal"]);
+    tmux.wait_for("a run from another terminal");
+    tmux.keys(&["Escape"]);
+
+    // Changes of the project: a commit made elsewhere empties the list.
+    std::fs::write(work.join("notes.txt"), "one\n").unwrap();
+    for _ in 0..5 {
+        let at = cursor_row(&tmux.capture());
+        if at.contains("web  ") {
+            break;
+        }
+        tmux.keys(&["k"]);
+        tmux.wait_until("the cursor moved up", |s| cursor_row(s) != at);
+    }
+    tmux.wait_until("the cursor on the project", |s| cursor_row(s).contains("web  "));
+    tmux.keys(&["D"]);
+    tmux.wait_for("notes.txt");
+    env.paddock_ok(&["git", "commit", "-p", "web", "-m", "Add notes"]);
+    tmux.wait_until_gone("notes.txt");
+    tmux.keys(&["q"]);
+}

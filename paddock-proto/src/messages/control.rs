@@ -59,6 +59,25 @@ pub struct ChatsChanged {
     pub session_id: Option<String>,
 }
 
+/// Something of a project other than its chats changed, by any client or agent: views that
+/// show it read it again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectChanged {
+    pub project_slug: String,
+    pub what: ProjectPart,
+}
+
+/// What of a project changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProjectPart {
+    /// Its schedules and hooks (added, changed, removed, enabled, disabled).
+    Triggers,
+    /// Its git state (a commit or a push through paddockd).
+    Git,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ApprovalsChanged {

@@ -37,6 +37,10 @@ pub enum ControlMessage {
     /// Sent to every client, and at connect when any is pending.
     #[serde(rename = "approvals:changed")]
     ApprovalsChanged(ApprovalsChanged),
+    /// A project's triggers or git state changed (by any client, or an agent's tool). Sent to
+    /// every client.
+    #[serde(rename = "project:changed")]
+    ProjectChanged(ProjectChanged),
     /// A chat needs the user: an unattended run finished or failed, a run failed, or a tool call
     /// waits for approval. Sent once per event, only to clients that asked
     /// (`notifications:subscribe`), and not at all while some client is subscribed to the chat.

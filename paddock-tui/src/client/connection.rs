@@ -393,6 +393,7 @@ fn dispatch(line: &[u8], shared: &Shared, sink: &EventSink) {
             ControlMessage::Resync(resync) => sink.push(Event::Resync(resync)),
             ControlMessage::ChatsChanged(changed) => sink.push(Event::ChatsChanged(changed)),
             ControlMessage::ApprovalsChanged(a) => sink.push(Event::ApprovalsChanged(a)),
+            ControlMessage::ProjectChanged(p) => sink.push(Event::ProjectChanged(p)),
             ControlMessage::Attention(a) => sink.push(Event::Attention(a)),
             ControlMessage::Stopping(stopping) => {
                 // The close that follows is this, not a crash: say so to waiting requests.

@@ -31,6 +31,8 @@ pub enum Event {
     ChatsChanged(ChatsChanged),
     /// The pending approvals changed.
     ApprovalsChanged(paddock_proto::ApprovalsChanged),
+    /// A project's triggers or git state changed.
+    ProjectChanged(paddock_proto::ProjectChanged),
     /// A chat needs the user (only after `notifications:subscribe`).
     Attention(paddock_proto::Attention),
     /// The daemon is shutting down on purpose; the connection ends next.

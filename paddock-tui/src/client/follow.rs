@@ -98,6 +98,7 @@ impl<'a> Follow<'a> {
                 | Event::Active(_)
                 | Event::ChatsChanged(_)
                 | Event::ApprovalsChanged(_)
+                | Event::ProjectChanged(_)
                 | Event::Attention(_) => {}
             }
         }

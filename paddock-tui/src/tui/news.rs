@@ -13,6 +13,10 @@ use crate::client::Event;
 impl EventLoop {
     /// News for the views over the panes: they read again what they want.
     pub(super) fn news(&mut self, news: News<'_>) {
+        // History lists runs: one started or ended.
+        if matches!(news, News::Active { .. }) && self.app.history.is_open() {
+            self.fetch(Fetch::History);
+        }
         for fetch in self.app.on_news(news) {
             self.fetch(fetch);
         }
@@ -108,6 +112,15 @@ impl EventLoop {
                 }
                 self.news(News::ApprovalsChanged);
                 true
+            }
+            Some(Event::ProjectChanged(changed)) => {
+                match changed.what {
+                    paddock_proto::ProjectPart::Triggers => self.news(News::TriggersChanged {
+                        project_slug: &changed.project_slug,
+                    }),
+                    paddock_proto::ProjectPart::Git => self.news(News::GitChanged),
+                }
+                false
             }
             Some(Event::Undecodable(_)) => false,
         }

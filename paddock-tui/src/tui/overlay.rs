@@ -157,8 +157,10 @@ pub enum News<'a> {
     TurnEnded { session_id: &'a str },
     /// The pending approvals changed.
     ApprovalsChanged,
-    /// A commit or a push was done.
+    /// A commit or a push was done (here, or through another client).
     GitChanged,
+    /// A project's triggers changed (here, through another client, or by an agent).
+    TriggersChanged { project_slug: &'a str },
 }
 
 /// A view over the panes. See the module docs.

@@ -696,7 +696,10 @@ impl Overlay for TriggersView {
     fn on_news(&self, news: News<'_>, cx: &mut Cx<'_>) {
         if matches!(
             news,
-            News::Reconnected | News::ChatsChanged { .. } | News::Active { .. }
+            News::Reconnected
+                | News::ChatsChanged { .. }
+                | News::Active { .. }
+                | News::TriggersChanged { .. }
         ) {
             self.refresh(cx);
         }

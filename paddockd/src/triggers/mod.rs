@@ -275,6 +275,9 @@ pub async fn set(d: &Daemon, r: TriggerSet) -> Result<TriggerInfo, ErrorBody> {
     d.triggers.armed().remove(&key);
     rearm(d);
     tracing::info!(project = %project.slug, trigger = %r.name, kind = ?r.spec.kind, "trigger set");
+    d.hub
+        .project_changed(&project.slug, paddock_proto::ProjectPart::Triggers)
+        .await;
     let entry = entries_for_list(d, &project.slug)
         .into_iter()
         .find(|e| e.name == r.name)
@@ -309,6 +312,9 @@ pub async fn remove(d: &Daemon, r: TriggerRef) -> Result<(), ErrorBody> {
     d.triggers.armed().remove(&key);
     rearm(d);
     tracing::info!(project = %project.slug, trigger = %r.name, "trigger removed");
+    d.hub
+        .project_changed(&project.slug, paddock_proto::ProjectPart::Triggers)
+        .await;
     Ok(())
 }
 
