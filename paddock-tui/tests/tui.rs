@@ -691,6 +691,55 @@ fn an_interrupted_chat_is_marked_and_c_continues_it() -> TestResult {
     Ok(())
 }
 
+/// What a key asks the daemon to do to the chat under the cursor.
+fn update_of(app: &mut App, c: char) -> Option<paddock_proto::ChatAction> {
+    match app.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)) {
+        Some(Action::Update { action, .. }) => Some(action),
+        _ => None,
+    }
+}
+
+#[test]
+fn each_tree_toggle_is_undone_by_its_own_key_or_the_one_help_names() -> TestResult {
+    use paddock_proto::ChatAction as A;
+    let mut app = canned();
+    on_logs(&mut app)?;
+    // Attached, unstarred, unread: d detaches, s stars, r marks read, u marks unread.
+    assert_eq!(update_of(&mut app, 'd'), Some(A::Detach));
+    assert_eq!(update_of(&mut app, 's'), Some(A::Star));
+    assert_eq!(update_of(&mut app, 'r'), Some(A::Read));
+    assert_eq!(update_of(&mut app, 'u'), Some(A::Unread));
+    assert_eq!(update_of(&mut app, 'a'), Some(A::Archive));
+    // Detached and starred (as the daemon answers): the same keys undo them.
+    let mut chats: Vec<ChatSummary> = app.tree.project_chats("").to_vec();
+    for c in chats.iter_mut().filter(|c| c.session_id == "s-logs") {
+        c.detached = true;
+        c.starred = true;
+    }
+    app.set_project_chats(String::new(), chats);
+    on_logs(&mut app)?;
+    assert_eq!(
+        update_of(&mut app, 'd'),
+        Some(A::Attach),
+        "d again attaches"
+    );
+    assert_eq!(update_of(&mut app, 's'), Some(A::Unstar), "s again unstars");
+    // The help says what undoes what.
+    let help = |key: &str| {
+        paddock_tui::tui::keys::bindings_in(paddock_tui::tui::keys::Context::Tree)
+            .find(|b| b.label == key)
+            .map(|b| b.help)
+            .unwrap_or_default()
+    };
+    assert!(help("d").contains("again"), "{}", help("d"));
+    assert!(help("s").contains("again"), "{}", help("s"));
+    assert!(help("u").contains("r undoes"), "{}", help("u"));
+    assert!(help("r").contains("u undoes"), "{}", help("r"));
+    assert!(help("a").contains("A undoes"), "{}", help("a"));
+    assert!(help("A").contains("a undoes"), "{}", help("A"));
+    Ok(())
+}
+
 #[test]
 fn a_chat_status_shows_dim_after_its_title_when_there_is_room() -> TestResult {
     let mut app = canned();

@@ -144,3 +144,61 @@ fn a_new_chat_waiting_for_claude_when_the_daemon_dies_is_kept_and_c_sends_it() {
     assert!(!screen.contains("turn cut short"), "{screen}");
     tmux.keys(&["q"]);
 }
+
+/// The tree row that holds `title`.
+fn row_of(screen: &str, title: &str) -> String {
+    Tmux::tree_rows(screen)
+        .find(|row| row.contains(title))
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// Whether a tree row is drawn nested under the row above (the branch mark).
+fn nested(row: &str) -> bool {
+    row.contains('└') || row.contains("`-")
+}
+
+#[test]
+fn d_detaches_a_chat_from_its_parent_and_d_again_attaches_it() {
+    let env = TuiEnv::new();
+    env.paddock_ok(&["project", "add", "demo"]);
+    env.paddock_ok(&["send", "-p", "demo", "the parent chat"]);
+    let listing: serde_json::Value =
+        serde_json::from_str(&env.paddock_ok(&["ls", "-p", "demo", "--json"])).unwrap();
+    let parent = listing[0]["sessionId"].as_str().unwrap().to_owned();
+    env.paddock_ok(&["fork", &parent, "--name", "the forked child"]);
+    let tmux = env.tui("detach", (120, 35), &[]);
+    tmux.wait_until("the fork nested under its source", |s| {
+        nested(&row_of(s, "the forked child"))
+    });
+
+    // The fork is the last chat, above the project's "Archived" group.
+    tmux.keys(&["G", "k"]);
+    tmux.wait_until("the cursor on the fork", |s| {
+        cursor_row(s).contains("the forked child")
+    });
+    tmux.keys(&["d"]);
+    let screen = tmux.wait_until("the fork drawn as a root", |s| {
+        let row = row_of(s, "the forked child");
+        !row.is_empty() && !nested(&row)
+    });
+    assert!(
+        Tmux::status_line(&screen).contains("1 chat changed"),
+        "{screen}"
+    );
+    assert!(
+        cursor_row(&screen).contains("the forked child"),
+        "the cursor left the chat:\n{screen}"
+    );
+
+    // d again undoes it: the fork is drawn under its source again.
+    tmux.keys(&["d"]);
+    let screen = tmux.wait_until("the fork nested again", |s| {
+        nested(&row_of(s, "the forked child"))
+    });
+    assert!(
+        Tmux::status_line(&screen).contains("1 chat changed"),
+        "{screen}"
+    );
+    tmux.keys(&["q"]);
+}

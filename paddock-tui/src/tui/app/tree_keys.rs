@@ -57,7 +57,7 @@ impl App {
             Command::Unarchive => self.update(ChatAction::Unarchive, subtree),
             Command::Unread => self.update(ChatAction::Unread, subtree),
             Command::Read => self.update(ChatAction::Read, subtree),
-            Command::Detach => self.update(ChatAction::Detach, subtree),
+            Command::Detach => self.detach_or_attach(subtree),
             Command::Star => self.star_or_unstar(subtree),
             Command::Stop => self.stop(subtree),
             Command::Compose => self.compose(),
@@ -150,6 +150,21 @@ impl App {
             ChatAction::Unstar
         } else {
             ChatAction::Star
+        };
+        self.update(action, subtree)
+    }
+
+    /// Attaches the targets again when all of them are detached, else detaches them: `d`
+    /// undoes itself.
+    fn detach_or_attach(&mut self, subtree: bool) -> Option<Action> {
+        let all_detached = self
+            .targets(subtree)
+            .iter()
+            .all(|sid| self.find_chat(sid).is_some_and(|c| c.detached));
+        let action = if all_detached {
+            ChatAction::Attach
+        } else {
+            ChatAction::Detach
         };
         self.update(action, subtree)
     }
