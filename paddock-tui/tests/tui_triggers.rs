@@ -424,7 +424,7 @@ fn the_form_saves_a_trigger_and_says_so() -> TestResult {
     assert!(view(&mut app)?.editing());
     let refused = text(&mut app, 80, 24)?;
     assert!(
-        refused.contains("! invalid_argument: unknown time zone"),
+        refused.contains("✗ invalid_argument: unknown time zone"),
         "{refused}"
     );
     // Saved: the form closes and says what was saved.

@@ -237,3 +237,32 @@ fn inbox_shows_the_rule_always_adds_plain_40x24() -> TestResult {
     insta::assert_snapshot!(inbox_screen(Theme::plain(), 40, 24)?);
     Ok(())
 }
+
+#[test]
+fn the_help_ends_with_a_legend_of_every_mark_in_its_theme() -> TestResult {
+    use paddock_tui::tui::help::help_lines;
+    use paddock_tui::tui::theme::Mark;
+    for theme in [Theme::default(), Theme::plain()] {
+        let text: Vec<String> = help_lines(&theme, Context::Tree, 68)
+            .iter()
+            .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+            .collect();
+        let start = text
+            .iter()
+            .position(|l| l == "Marks")
+            .ok_or("no Marks heading")?;
+        let legend = &text[start + 1..];
+        for mark in Mark::ALL {
+            let glyph = theme.mark(mark);
+            let first_words: String = mark.meaning().chars().take(12).collect();
+            assert!(
+                legend
+                    .iter()
+                    .any(|l| l.starts_with(&format!("{glyph} ")) && l.contains(&first_words)),
+                "{mark:?} ({glyph}) is not in the legend:\n{}",
+                legend.join("\n")
+            );
+        }
+    }
+    Ok(())
+}

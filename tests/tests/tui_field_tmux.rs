@@ -202,3 +202,35 @@ fn d_detaches_a_chat_from_its_parent_and_d_again_attaches_it() {
     );
     tmux.keys(&["q"]);
 }
+
+#[test]
+fn under_ascii_and_no_color_the_screen_is_ascii_with_a_chat_and_its_composer_open() {
+    let env = TuiEnv::new();
+    env.paddock_ok(&["project", "add", "demo"]);
+    env.paddock_ok(&["send", "-p", "demo", "the parent chat"]);
+    let listing: serde_json::Value =
+        serde_json::from_str(&env.paddock_ok(&["ls", "-p", "demo", "--json"])).unwrap();
+    let parent = listing[0]["sessionId"].as_str().unwrap().to_owned();
+    env.paddock_ok(&["fork", &parent, "--name", "the forked child"]);
+    env.paddock_ok(&["star", &parent]);
+    let tmux = env.tui(
+        "ascii",
+        (120, 35),
+        &[("PADDOCK_ASCII", "1"), ("NO_COLOR", "1")],
+    );
+    tmux.wait_until("the fork nested under its source", |s| {
+        nested(&row_of(s, "the forked child"))
+    });
+    // The fork open in the chat pane, the keyboard in its composer.
+    tmux.keys(&["G", "k", "i"]);
+    let screen = tmux.wait_for("reply to the forked child");
+    let wide: Vec<char> = screen.chars().filter(|c| !c.is_ascii()).collect();
+    assert!(wide.is_empty(), "not ASCII: {wide:?}\n{screen}");
+    tmux.keys(&["Escape"]);
+    tmux.keys(&["Escape"]);
+    tmux.keys(&["?"]);
+    let screen = tmux.wait_for("Keys");
+    let wide: Vec<char> = screen.chars().filter(|c| !c.is_ascii()).collect();
+    assert!(wide.is_empty(), "not ASCII in the help: {wide:?}\n{screen}");
+    tmux.keys(&["q"]);
+}

@@ -10,7 +10,7 @@ use unicode_width::UnicodeWidthStr;
 
 use super::app::{App, Connection, Focus};
 use super::keys::Context;
-use super::theme::Role;
+use super::theme::{Glyph, Role};
 use super::tree_view;
 
 pub(super) fn render_status(app: &App, frame: &mut Frame<'_>, area: Rect) {
@@ -19,8 +19,12 @@ pub(super) fn render_status(app: &App, frame: &mut Frame<'_>, area: Rect) {
         let line = Line::from(vec![
             Span::raw(" /").bold(),
             Span::raw(filter.clone()),
-            Span::raw("▏").dim(),
-            Span::raw("  enter keep · esc clear").dim(),
+            Span::raw(theme.glyph(Glyph::TextCursor)).dim(),
+            Span::raw(format!(
+                "  enter keep {} esc clear",
+                theme.glyph(Glyph::Dot)
+            ))
+            .dim(),
         ]);
         frame.render_widget(line, area);
         return;
@@ -29,7 +33,7 @@ pub(super) fn render_status(app: &App, frame: &mut Frame<'_>, area: Rect) {
         // The question, cut so that its answer always shows.
         let tail = "? y/N";
         let room = usize::from(area.width).saturating_sub(tail.width() + 1);
-        let question = tree_view::truncate(&confirm.question, room, theme);
+        let question = tree_view::truncate(&theme.words(&confirm.question), room, theme);
         let style = theme.style(Role::Warning).add_modifier(Modifier::BOLD);
         let line = Line::from(vec![
             Span::styled(format!(" {question}"), style),
@@ -46,7 +50,10 @@ pub(super) fn render_status(app: &App, frame: &mut Frame<'_>, area: Rect) {
         return;
     }
     let line = match (&app.notice, &app.connection) {
-        (Some(notice), _) => Line::styled(format!(" {notice}"), theme.style(Role::Warning)),
+        (Some(notice), _) => Line::styled(
+            format!(" {}", theme.words(notice)),
+            theme.style(Role::Warning),
+        ),
         (None, Connection::Unreachable(_)) => hints(&[], &[("ctrl-l", "retry now"), ("q", "quit")]),
         (None, Connection::Stopped(_)) => hints(&[], &[("R", "start paddockd"), ("q", "quit")]),
         (None, Connection::Connecting) => hints(&[], &[("q", "quit")]),

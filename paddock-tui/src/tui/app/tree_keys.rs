@@ -7,6 +7,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::{Action, App, Focus};
 use crate::tui::keys::{self, Command};
+use crate::tui::theme::Glyph;
 use crate::tui::tree::{RowId, TreeState};
 
 /// A question on the status line that only `y` answers yes: any other key is a no, and
@@ -324,7 +325,10 @@ impl App {
     pub(super) fn quoted(&self, title: &str, max: usize) -> String {
         let title = crate::format::clean_title(title);
         let title = crate::tui::tree_view::truncate(&title, max, &self.theme);
-        let (open, close) = (self.theme.glyph("“", "\""), self.theme.glyph("”", "\""));
+        let (open, close) = (
+            self.theme.glyph(Glyph::OpenQuote),
+            self.theme.glyph(Glyph::CloseQuote),
+        );
         format!("{open}{title}{close}")
     }
 }

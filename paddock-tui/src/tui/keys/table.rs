@@ -76,7 +76,7 @@ pub(super) static BINDINGS: &[Binding] = &[
     b(X::Tree, &[Key::char('R')], "R", C::Reorder, "reorder as paddockd sorts"),
     b(X::Tree, &[Key::char('t')], "t", C::FlatList, "flat list by last activity, or nested"),
     b(X::Tree, &[Key::char('i'), Key::char('c')], "i/c", C::Compose, "write to the chat"),
-    b(X::Tree, &[Key::char('C')], "C", C::Continue, "continue a chat that was cut short (!)"),
+    b(X::Tree, &[Key::char('C')], "C", C::Continue, "continue a chat that was cut short"),
     b(X::Tree, &[Key::char('N')], "N", C::NewChat, "new chat in the project"),
     b(X::Tree, &[Key::char('F')], "F", C::Files, "Files: what the chat read and wrote, per turn"),
     b(X::Tree, &[Key::char('f')], "f", C::Fork, "fork: a copy of the chat, nested under it"),
