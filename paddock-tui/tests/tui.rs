@@ -3,194 +3,15 @@
 //! filters, scrolling, the plain ASCII + `NO_COLOR` theme) and the connection screens; and how
 //! the state answers keys and daemon news.
 
-use paddock_proto::{Active, ChatSummary, ChatUsage, HelloReply, Origin, ProjectInfo};
+use paddock_proto::{Active, ChatSummary, HelloReply, Origin};
 use paddock_tui::tui::app::{Action, App, Connection};
-use paddock_tui::tui::render;
 use paddock_tui::tui::theme::Theme;
 use paddock_tui::tui::tree::RowId;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::style::{Color, Modifier};
 
-type TestResult = Result<(), Box<dyn std::error::Error>>;
-
-fn project(slug: &str, path: &str) -> ProjectInfo {
-    ProjectInfo {
-        slug: slug.into(),
-        path: path.into(),
-        created_at: None,
-        ..Default::default()
-    }
-}
-
-fn chat(project: &str, id: &str, title: &str, origin: Origin) -> ChatSummary {
-    ChatSummary {
-        session_id: id.into(),
-        project_slug: project.into(),
-        title: title.into(),
-        origin,
-        message_count: 4,
-        ..ChatSummary::default()
-    }
-}
-
-/// A spawned chat, drawn under its parent at `depth` as the daemon lays it out.
-fn child(mut c: ChatSummary, parent: &str, depth: u32) -> ChatSummary {
-    c.parent_session_id = Some(parent.into());
-    c.parent_project = Some(c.project_slug.clone());
-    c.depth = depth;
-    c.tree_parent = Some(parent.into());
-    c.level = depth;
-    c
-}
-
-fn usage(context_tokens: u64) -> Option<ChatUsage> {
-    Some(ChatUsage {
-        context_tokens,
-        context_limit: 200_000,
-        ..ChatUsage::default()
-    })
-}
-
-fn chat_id(project: &str, session: &str) -> RowId {
-    RowId::Chat {
-        project: project.into(),
-        session_id: session.into(),
-    }
-}
-
-fn connected(theme: Theme) -> App {
-    let mut app = App::with_theme(theme);
-    app.set_connected(HelloReply {
-        protocol_version: 1,
-        daemon_version: "0.1.0".into(),
-        pid: 4242,
-        user: "me".into(),
-    });
-    app
-}
-
-/// A workspace with a fan-out tree, every origin, and a project with no chats.
-fn canned_with(theme: Theme) -> App {
-    let mut app = connected(theme);
-    app.set_projects(vec![
-        project("", "/home/me/.local/share/paddock/root"),
-        project("web", "/home/me/src/web"),
-        project("infra", "/home/me/src/infra"),
-    ]);
-    let mut manager = chat("", "s-manager", "Fix the flaky build", Origin::Human);
-    manager.running = true;
-    manager.starred = true;
-    manager.usage = usage(84_000);
-    manager.children = vec!["s-logs".into(), "s-tests".into()];
-    let mut logs = child(
-        chat("", "s-logs", "Investigate CI logs", Origin::Spawned),
-        "s-manager",
-        1,
-    );
-    logs.unread = true;
-    logs.usage = usage(182_000);
-    logs.children = vec!["s-bisect".into()];
-    let mut bisect = child(
-        chat(
-            "",
-            "s-bisect",
-            "Bisect the failing commit between v1.2 and v1.3",
-            Origin::Spawned,
-        ),
-        "s-logs",
-        2,
-    );
-    bisect.running = true;
-    let tests = child(
-        chat("", "s-tests", "Rerun the test shards", Origin::Spawned),
-        "s-manager",
-        1,
-    );
-    let mut nightly = chat(
-        "",
-        "s-nightly",
-        "Nightly dependency audit",
-        Origin::Scheduled,
-    );
-    nightly.usage = usage(120);
-    let mut hook = chat("", "s-hook", "Triage new issues", Origin::Hook);
-    hook.unread = true;
-    let adopted = chat(
-        "",
-        "s-adopted",
-        "Refactor notes from the terminal",
-        Origin::Adopted,
-    );
-    let mut landing = chat(
-        "web",
-        "s-landing",
-        "Redesign the landing page",
-        Origin::Human,
-    );
-    landing.unread = true;
-    landing.starred = true;
-    // Its parent lives in another project: it stands at the top level, badge and all.
-    let mut stray = child(
-        chat(
-            "web",
-            "s-stray",
-            "Audit the web bundle size",
-            Origin::Spawned,
-        ),
-        "s-elsewhere",
-        2,
-    );
-    // The parent is not in this listing, so the daemon draws it as a root.
-    stray.tree_parent = None;
-    stray.level = 0;
-    stray.usage = usage(30_000);
-    app.set_all_chats(vec![
-        manager, logs, bisect, tests, nightly, hook, adopted, landing, stray,
-    ]);
-    app
-}
-
-fn canned() -> App {
-    canned_with(Theme::default())
-}
-
-fn screen(
-    app: &mut App,
-    width: u16,
-    height: u16,
-) -> Result<TestBackend, Box<dyn std::error::Error>> {
-    let mut terminal = Terminal::new(TestBackend::new(width, height))?;
-    terminal.draw(|frame| {
-        app.scroll_into_view(render::list_height(frame.area()));
-        render::render(app, frame);
-    })?;
-    Ok(terminal.backend().clone())
-}
-
-fn key(code: KeyCode) -> KeyEvent {
-    KeyEvent::new(code, KeyModifiers::NONE)
-}
-
-fn press(app: &mut App, keys: &str) {
-    for c in keys.chars() {
-        app.on_key(key(KeyCode::Char(c)));
-    }
-}
-
-fn cursor_session(app: &App) -> Option<String> {
-    app.tree.cursor_chat().map(|c| c.session_id.clone())
-}
-
-/// The cursor on "Investigate CI logs".
-fn on_logs(app: &mut App) -> TestResult {
-    if app.tree.select(&chat_id("", "s-logs")) {
-        Ok(())
-    } else {
-        Err("s-logs is not on screen".into())
-    }
-}
+mod fixtures;
+use fixtures::tree::*;
 
 #[test]
 fn tree_80x24() -> TestResult {
@@ -691,6 +512,55 @@ fn an_interrupted_chat_is_marked_and_c_continues_it() -> TestResult {
     Ok(())
 }
 
+/// What a key asks the daemon to do to the chat under the cursor.
+fn update_of(app: &mut App, c: char) -> Option<paddock_proto::ChatAction> {
+    match app.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)) {
+        Some(Action::Update { action, .. }) => Some(action),
+        _ => None,
+    }
+}
+
+#[test]
+fn each_tree_toggle_is_undone_by_its_own_key_or_the_one_help_names() -> TestResult {
+    use paddock_proto::ChatAction as A;
+    let mut app = canned();
+    on_logs(&mut app)?;
+    // Attached, unstarred, unread: d detaches, s stars, r marks read, u marks unread.
+    assert_eq!(update_of(&mut app, 'd'), Some(A::Detach));
+    assert_eq!(update_of(&mut app, 's'), Some(A::Star));
+    assert_eq!(update_of(&mut app, 'r'), Some(A::Read));
+    assert_eq!(update_of(&mut app, 'u'), Some(A::Unread));
+    assert_eq!(update_of(&mut app, 'a'), Some(A::Archive));
+    // Detached and starred (as the daemon answers): the same keys undo them.
+    let mut chats: Vec<ChatSummary> = app.tree.project_chats("").to_vec();
+    for c in chats.iter_mut().filter(|c| c.session_id == "s-logs") {
+        c.detached = true;
+        c.starred = true;
+    }
+    app.set_project_chats(String::new(), chats);
+    on_logs(&mut app)?;
+    assert_eq!(
+        update_of(&mut app, 'd'),
+        Some(A::Attach),
+        "d again attaches"
+    );
+    assert_eq!(update_of(&mut app, 's'), Some(A::Unstar), "s again unstars");
+    // The help says what undoes what.
+    let help = |key: &str| {
+        paddock_tui::tui::keys::bindings_in(paddock_tui::tui::keys::Context::Tree)
+            .find(|b| b.label == key)
+            .map(|b| b.help)
+            .unwrap_or_default()
+    };
+    assert!(help("d").contains("again"), "{}", help("d"));
+    assert!(help("s").contains("again"), "{}", help("s"));
+    assert!(help("u").contains("r undoes"), "{}", help("u"));
+    assert!(help("r").contains("u undoes"), "{}", help("r"));
+    assert!(help("a").contains("A undoes"), "{}", help("a"));
+    assert!(help("A").contains("a undoes"), "{}", help("A"));
+    Ok(())
+}
+
 #[test]
 fn a_chat_status_shows_dim_after_its_title_when_there_is_room() -> TestResult {
     let mut app = canned();
@@ -706,59 +576,11 @@ fn a_chat_status_shows_dim_after_its_title_when_there_is_room() -> TestResult {
 
 // ----- archived chats, fork, delete ---------------------------------------------------------
 
-/// The root workspace's archived chats as the daemon lists them: the starred one first, then a
-/// parent with its archived child.
-fn archived_rows() -> Vec<ChatSummary> {
-    let mut pinned = chat("", "s-old-pinned", "Release checklist", Origin::Human);
-    pinned.starred = true;
-    let mut parent = chat("", "s-old-parent", "Migrate the CI runners", Origin::Human);
-    parent.children = vec!["s-old-child".into()];
-    let kid = child(
-        chat(
-            "",
-            "s-old-child",
-            "Benchmark the new runners",
-            Origin::Spawned,
-        ),
-        "s-old-parent",
-        1,
-    );
-    [pinned, parent, kid]
-        .into_iter()
-        .map(|mut c| {
-            c.archived = true;
-            c
-        })
-        .collect()
-}
-
-fn archive_of(slug: &str) -> RowId {
-    RowId::Archived(slug.into())
-}
-
 /// The cursor on the root workspace's "Archived" group, never opened: no count.
 fn archive_folded() -> Result<App, Box<dyn std::error::Error>> {
     let mut app = canned();
     if !app.tree.select(&archive_of("")) {
         return Err("no Archived group".into());
-    }
-    Ok(app)
-}
-
-/// The root workspace's "Archived" group opened with `l` and read; the cursor on the archived
-/// child chat.
-fn archive_open(theme: Theme) -> Result<App, Box<dyn std::error::Error>> {
-    let mut app = canned_with(theme);
-    if !app.tree.select(&archive_of("")) {
-        return Err("no Archived group".into());
-    }
-    assert_eq!(
-        app.on_key(key(KeyCode::Char('l'))),
-        Some(Action::LoadArchived(vec![String::new()]))
-    );
-    app.set_archived_chats(String::new(), Ok(archived_rows()));
-    if !app.tree.select(&chat_id("", "s-old-child")) {
-        return Err("s-old-child is not on screen".into());
     }
     Ok(app)
 }
@@ -995,16 +817,6 @@ fn x_asks_first_and_only_y_deletes() -> TestResult {
     assert_eq!(press_one(&mut app, 'X'), None);
     assert!(app.confirm.is_none());
     Ok(())
-}
-
-/// `S X` on the manager: the question on the status line.
-fn confirming(theme: Theme) -> Result<App, Box<dyn std::error::Error>> {
-    let mut app = canned_with(theme);
-    if !app.tree.select(&chat_id("", "s-manager")) {
-        return Err("no s-manager".into());
-    }
-    press(&mut app, "SX");
-    Ok(app)
 }
 
 #[test]

@@ -5,142 +5,20 @@
 //! chat pane; the viewer (`a`): text shown, binary saved. Screens as `insta` snapshots at
 //! 80x24 and 40x24, and plain.
 
-mod chat_screen;
-use chat_screen::draw;
-use std::path::{Path, PathBuf};
+use fixtures::chat_screen::draw;
 
 use base64::Engine as _;
-use paddock_proto::{
-    Attachment, ChatEvent, ChatSummary, HelloReply, HubFrame, Notice, NoticeKind, ProjectInfo,
-    Routing, Transcript, TranscriptEntry, UserTurn,
-};
-use paddock_tui::attachments::Picked;
-use paddock_tui::tui::app::{Action, App, Focus};
+use paddock_proto::TranscriptEntry;
+use paddock_tui::tui::app::{Action, Focus};
 use paddock_tui::tui::attach::PathPrompt;
 use paddock_tui::tui::attachment_view::{self, AttachmentView};
 use paddock_tui::tui::chat::ChatView;
-use paddock_tui::tui::composer::{Composer, Target};
-use paddock_tui::tui::fetch::{Answer, Fetch};
+use paddock_tui::tui::chat_send;
 use paddock_tui::tui::theme::Theme;
-use paddock_tui::tui::tree::RowId;
-use paddock_tui::tui::{chat_send, render};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use serde_json::json;
+use ratatui::crossterm::event::KeyCode;
 
-type TestResult = Result<(), Box<dyn std::error::Error>>;
-
-const SESSION: &str = "5f0c2d8e-3b7a-4c1e-9a6f-2d4b8e1c7a90";
-const SHOT: &str = "3f2a9c1e-7b4d-4e8a-9c0f-1d2e3f4a5b6c.png";
-const LOG: &str = "9d1e0c44-2b7a-4f3e-8a1d-6c5b4a392817.log";
-const PLAN: &str = "0b1c5d2e-8f7a-4b6c-9d0e-1f2a3b4c5d6e.md";
-
-/// A message with two files attached, as the daemon records it.
-fn with_block(text: &str) -> String {
-    format!(
-        "<paddock-attachments>\nThe user attached these files. Use the Read tool to view images and PDFs; each line is: id\\tkind\\tfilename\\tabsolute-path.\n{SHOT}\timage\tbroken-layout.png\t/home/ana/.local/share/paddock/attachments/{SHOT}\n{LOG}\ttext\tbuild.log\t/home/ana/.local/share/paddock/attachments/{LOG}\n</paddock-attachments>\n\n{text}"
-    )
-}
-
-fn summary(running: bool) -> ChatSummary {
-    ChatSummary {
-        session_id: SESSION.into(),
-        project_slug: "webapp".into(),
-        title: "The layout breaks on mobile".into(),
-        running,
-        ..ChatSummary::default()
-    }
-}
-
-/// A chat whose first message carries files, whose agent showed a file with `send_file`
-/// (the tool call from the transcript, and the live notice).
-fn transcript() -> Transcript {
-    Transcript {
-        chat: summary(false),
-        entries: vec![
-            TranscriptEntry::User {
-                uuid: Some("u1".into()),
-                timestamp: None,
-                text: with_block("The layout breaks like this on a phone; and here is the log."),
-                attribution: None,
-            },
-            TranscriptEntry::Assistant {
-                uuid: None,
-                timestamp: None,
-                text: "The hero image has a fixed width. I wrote up a plan.".into(),
-                model: None,
-            },
-            TranscriptEntry::ToolUse {
-                tool_use_id: "t1".into(),
-                name: "mcp__paddock__send_file".into(),
-                input: json!({"path": "docs/plan.md"}),
-            },
-            TranscriptEntry::ToolResult {
-                tool_use_id: "t1".into(),
-                output: format!(r#"{{"shown":"docs/plan.md","bytes":64,"snapshot":"{PLAN}"}}"#),
-                is_error: false,
-            },
-        ],
-    }
-}
-
-fn frame(seq: u64, event: ChatEvent) -> HubFrame {
-    HubFrame {
-        routing: Routing {
-            project_slug: "webapp".into(),
-            session_id: SESSION.into(),
-            job_id: "0193f4c2-7a1e-7c3d-9b2a-5e8f1d0c4a67".into(),
-            seq,
-        },
-        event,
-    }
-}
-
-fn chat_view() -> ChatView {
-    let mut view = ChatView::new("webapp", SESSION);
-    view.hydrate(&transcript());
-    view.apply(&frame(
-        1,
-        ChatEvent::User(UserTurn {
-            message_id: Some("u2".into()),
-            text: "Show me the plan again.".into(),
-            attribution: None,
-        }),
-    ));
-    view.apply(&frame(
-        2,
-        ChatEvent::Notice(Notice {
-            kind: NoticeKind::Info,
-            message: format!(
-                "file docs/plan.md (64 bytes, snapshot {PLAN}):\n# Plan\n- fluid hero image"
-            ),
-        }),
-    ));
-    view.set_running(false);
-    view
-}
-
-fn picked(name: &str, size: u64) -> Picked {
-    Picked {
-        path: PathBuf::from(format!("/home/ana/Pictures/{name}")),
-        name: name.into(),
-        size,
-    }
-}
-
-fn composer_with_files() -> Result<Composer, Box<dyn std::error::Error>> {
-    let mut composer = Composer::new();
-    composer.set_target(Target::Reply {
-        session_id: SESSION.into(),
-        title: "The layout breaks on mobile".into(),
-    });
-    composer.handle_paste("Same on the tablet; screenshots attached.");
-    composer.attach(picked("tablet-portrait.png", 12 * 1024))?;
-    composer.attach(picked("tablet-landscape.png", 3_565_158))?;
-    composer.attach(picked("console.log", 512))?;
-    Ok(composer)
-}
+mod fixtures;
+use fixtures::attach::*;
 
 // ---------------------------------------------------------------------------------------------
 // The chat pane: the block and send_file snapshots as chips
@@ -323,83 +201,6 @@ fn many_chips_are_counted_and_every_size_draws() -> TestResult {
 // The key flow: attach, send, refused, sent
 // ---------------------------------------------------------------------------------------------
 
-fn connected(theme: Theme) -> App {
-    let mut app = App::with_theme(theme);
-    app.set_connected(HelloReply {
-        protocol_version: 1,
-        daemon_version: "0.1.0".into(),
-        pid: 4242,
-        user: "me".into(),
-    });
-    app.set_projects(vec![ProjectInfo {
-        slug: "webapp".into(),
-        path: "/home/ana/src/webapp".into(),
-        created_at: None,
-        ..Default::default()
-    }]);
-    app.set_all_chats(vec![
-        summary(false),
-        ChatSummary {
-            session_id: "s-other".into(),
-            project_slug: "webapp".into(),
-            title: "Another chat".into(),
-            ..ChatSummary::default()
-        },
-    ]);
-    app
-}
-
-fn key(code: KeyCode) -> KeyEvent {
-    KeyEvent::new(code, KeyModifiers::NONE)
-}
-
-fn ctrl(c: char) -> KeyEvent {
-    KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL)
-}
-
-fn alt(c: char) -> KeyEvent {
-    KeyEvent::new(KeyCode::Char(c), KeyModifiers::ALT)
-}
-
-fn typed(app: &mut App, text: &str) {
-    for c in text.chars() {
-        app.on_key(key(KeyCode::Char(c)));
-    }
-}
-
-/// The composer of `session`, from the tree.
-fn compose(app: &mut App, session: &str) -> TestResult {
-    app.focus = Focus::Tree;
-    if !app.tree.select(&RowId::Chat {
-        project: "webapp".into(),
-        session_id: session.into(),
-    }) {
-        return Err(format!("{session} is not listed").into());
-    }
-    app.on_key(key(KeyCode::Char('i')));
-    if app.focus != Focus::Composer {
-        return Err("the composer does not have the keyboard".into());
-    }
-    Ok(())
-}
-
-/// A folder with `notes.txt` (5 bytes), `notebook.md` and `shots/`.
-fn files() -> Result<tempfile::TempDir, Box<dyn std::error::Error>> {
-    let dir = tempfile::tempdir()?;
-    std::fs::write(dir.path().join("notes.txt"), "hello")?;
-    std::fs::write(dir.path().join("notebook.md"), "# nb")?;
-    std::fs::create_dir(dir.path().join("shots"))?;
-    Ok(dir)
-}
-
-fn names(app: &App) -> Vec<String> {
-    app.composer
-        .attachments()
-        .iter()
-        .map(|a| a.name.clone())
-        .collect()
-}
-
 #[test]
 fn attach_complete_send_refused_then_sent() -> TestResult {
     let dir = files()?;
@@ -572,36 +373,6 @@ fn files_stay_with_their_chat_and_a_refusal_elsewhere_goes_to_its_draft() -> Tes
     Ok(())
 }
 
-fn screen(
-    app: &mut App,
-    width: u16,
-    height: u16,
-) -> Result<TestBackend, Box<dyn std::error::Error>> {
-    let mut terminal = Terminal::new(TestBackend::new(width, height))?;
-    terminal.draw(|frame| {
-        app.scroll_into_view(render::list_height(frame.area()));
-        render::render(app, frame);
-    })?;
-    Ok(terminal.backend().clone())
-}
-
-/// The composer's prompt with its matches listed, over a folder of known files.
-fn prompting(theme: Theme, dir: &Path) -> Result<App, Box<dyn std::error::Error>> {
-    let mut app = connected(theme);
-    compose(&mut app, SESSION)?;
-    typed(&mut app, "Which of these?");
-    app.composer.attach(picked("console.log", 512))?;
-    app.attach_prompt = Some(PathPrompt::new(
-        "attach",
-        "attach",
-        "note",
-        dir.to_path_buf(),
-        None,
-    ));
-    app.on_key(key(KeyCode::Tab));
-    Ok(app)
-}
-
 #[test]
 fn attach_prompt_80x24() -> TestResult {
     let dir = files()?;
@@ -622,49 +393,6 @@ fn attach_prompt_plain_40x24() -> TestResult {
 // ---------------------------------------------------------------------------------------------
 // The viewer
 // ---------------------------------------------------------------------------------------------
-
-fn got(id: &str, bytes: &[u8]) -> Attachment {
-    Attachment {
-        id: id.into(),
-        file_kind: paddock_tui::attachments::kind_of(id).into(),
-        size: bytes.len() as u64,
-        data: base64::engine::general_purpose::STANDARD.encode(bytes),
-    }
-}
-
-/// The chat open, the cursor on the first message (with its two files), `a` pressed.
-fn viewing(theme: Theme) -> Result<App, Box<dyn std::error::Error>> {
-    let mut app = connected(theme);
-    compose(&mut app, SESSION)?;
-    app.on_key(key(KeyCode::Esc));
-    let chat = app.chat.as_mut().ok_or("no chat")?;
-    chat.hydrate(&transcript());
-    chat.set_cursor(Some(0));
-    let action = app.on_key(key(KeyCode::Char('a')));
-    assert_eq!(action, Some(Action::LoadAttachment(SHOT.into())));
-    Ok(app)
-}
-
-fn log_text() -> String {
-    (1..=40)
-        .map(|i| format!("[{i:02}] building chunk {i} of 40: ok"))
-        .chain([
-            "error: cannot find module './hero' from 'src/pages/index.tsx'".to_owned(),
-            "\tat resolve (node:internal/modules)".to_owned(),
-        ])
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// The message's second file, a log, read.
-fn viewing_text(theme: Theme) -> Result<App, Box<dyn std::error::Error>> {
-    let mut app = viewing(theme)?;
-    let next = app.on_key(key(KeyCode::Char('n')));
-    assert_eq!(next, Some(Action::LoadAttachment(LOG.into())));
-    attachment_answered(&mut app, LOG, Ok(got(LOG, log_text().as_bytes())));
-    app.on_key(key(KeyCode::Char('G')));
-    Ok(app)
-}
 
 #[test]
 fn viewer_text_80x24() -> TestResult {
@@ -793,12 +521,4 @@ fn a_message_without_files_says_so() -> TestResult {
         Some(Action::LoadAttachment(PLAN.into()))
     );
     Ok(())
-}
-
-/// The loop's answer to `attachment:get`, routed as the loop routes it.
-fn attachment_answered(app: &mut App, id: &str, result: Result<Attachment, String>) {
-    app.on_reply(
-        &Fetch::Attachment(id.to_owned()),
-        &Answer::Attachment(result),
-    );
 }

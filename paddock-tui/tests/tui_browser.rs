@@ -3,140 +3,16 @@
 //! `file_text` replies, and how its keys turn into requests: a directory's listing, the cursor
 //! file's preview, its provenance and blame; a stale answer is dropped.
 
-use paddock_proto::{FileEntry, FileListing, FileText, HelloReply, ProjectInfo};
-use paddock_tui::tui::app::{Action, App};
+use paddock_tui::tui::app::Action;
 use paddock_tui::tui::browser_view::BrowserView;
 use paddock_tui::tui::keys::Context;
-use paddock_tui::tui::render;
 use paddock_tui::tui::theme::Theme;
 use paddock_tui::tui::tree::RowId;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::crossterm::event::KeyCode;
 use ratatui::style::Color;
 
-type TestResult = Result<(), Box<dyn std::error::Error>>;
-
-fn app(theme: Theme) -> App {
-    let mut app = App::with_theme(theme);
-    app.set_connected(HelloReply {
-        protocol_version: 1,
-        daemon_version: "0.1.0".into(),
-        pid: 4242,
-        user: "me".into(),
-    });
-    app.set_projects(vec![ProjectInfo {
-        slug: "webapp".into(),
-        path: "/home/me/src/webapp".into(),
-        created_at: None,
-        ..Default::default()
-    }]);
-    app.set_all_chats(vec![]);
-    app
-}
-
-fn key(code: KeyCode) -> KeyEvent {
-    KeyEvent::new(code, KeyModifiers::NONE)
-}
-
-fn ch(c: char) -> KeyEvent {
-    key(KeyCode::Char(c))
-}
-
-fn entry(name: &str, dir: bool, size: u64) -> FileEntry {
-    FileEntry {
-        name: name.into(),
-        dir,
-        symlink: false,
-        outside: false,
-        size,
-        mtime: Some("2026-11-03T09:14:31Z".into()),
-    }
-}
-
-fn top() -> FileListing {
-    let mut escape = entry("secrets.env", false, 0);
-    escape.symlink = true;
-    escape.outside = true;
-    escape.mtime = None;
-    FileListing {
-        project_slug: "webapp".into(),
-        path: String::new(),
-        entries: vec![
-            entry("docs", true, 0),
-            entry("src", true, 0),
-            entry("README.md", false, 1_204),
-            entry("package.json", false, 812),
-            escape,
-        ],
-        truncated: false,
-    }
-}
-
-fn src() -> FileListing {
-    FileListing {
-        project_slug: "webapp".into(),
-        path: "src".into(),
-        entries: vec![
-            entry("auth", true, 0),
-            entry("index.ts", false, 2_417),
-            entry("logo.png", false, 48_213),
-        ],
-        truncated: true,
-    }
-}
-
-fn text(path: &str, body: &str) -> FileText {
-    FileText {
-        project_slug: "webapp".into(),
-        path: path.into(),
-        size: body.len() as u64,
-        mtime: None,
-        text: body.into(),
-        binary: false,
-        truncated: false,
-    }
-}
-
-const README: &str = "# webapp\n\nThe shop's web front end.\n\n\tnpm install\n\tnpm run dev\n";
-
-/// `B` on the project, its top listed, the cursor on README.md and its preview in.
-fn browser_app(theme: Theme) -> Result<App, Box<dyn std::error::Error>> {
-    let mut app = app(theme);
-    if !app.tree.select(&RowId::Project("webapp".into())) {
-        return Err("the project is not in the tree".into());
-    }
-    let asked = app.on_key(ch('B'));
-    if asked.is_none() {
-        return Err("B asked for nothing".into());
-    }
-    let view = app
-        .view_mut::<BrowserView>()
-        .ok_or("the browser did not open")?;
-    view.set(top());
-    for _ in 0..2 {
-        app.on_key(ch('j'));
-    }
-    app.view_mut::<BrowserView>().ok_or("closed")?.set_preview(
-        "webapp",
-        "README.md",
-        Ok(text("README.md", README)),
-    );
-    Ok(app)
-}
-
-fn screen(
-    app: &mut App,
-    width: u16,
-    height: u16,
-) -> Result<TestBackend, Box<dyn std::error::Error>> {
-    let mut terminal = Terminal::new(TestBackend::new(width, height))?;
-    terminal.draw(|frame| {
-        app.scroll_into_view(render::list_height(frame.area()));
-        render::render(app, frame);
-    })?;
-    Ok(terminal.backend().clone())
-}
+mod fixtures;
+use fixtures::browser::*;
 
 #[test]
 fn browser_80x24() -> TestResult {

@@ -5,133 +5,16 @@
 //! an answer for another project dropped, a failure shown in the view.
 
 use chrono::DateTime;
-use paddock_proto::{ChatSummary, HelloReply, Origin, ProjectInfo, ProjectOverview};
-use paddock_tui::tui::app::{Action, App, Focus};
+use paddock_proto::ProjectOverview;
+use paddock_tui::tui::app::{Action, Focus};
 use paddock_tui::tui::home_view::HomeView;
 use paddock_tui::tui::keys::Context;
-use paddock_tui::tui::render;
 use paddock_tui::tui::theme::Theme;
-use paddock_tui::tui::tree::RowId;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::style::Color;
 
-type TestResult = Result<(), Box<dyn std::error::Error>>;
-
-fn project(slug: &str, path: &str) -> ProjectInfo {
-    ProjectInfo {
-        slug: slug.into(),
-        path: path.into(),
-        created_at: None,
-        ..Default::default()
-    }
-}
-
-fn chat(project: &str, id: &str, title: &str, running: bool, unread: bool) -> ChatSummary {
-    ChatSummary {
-        session_id: id.into(),
-        project_slug: project.into(),
-        title: title.into(),
-        origin: Origin::Human,
-        message_count: 4,
-        running,
-        unread,
-        ..ChatSummary::default()
-    }
-}
-
-fn chats() -> Vec<ChatSummary> {
-    vec![
-        chat("webapp", "s-login", "Fix the flaky login test", false, true),
-        chat(
-            "webapp",
-            "s-rate",
-            "Add rate limiting to the API",
-            true,
-            false,
-        ),
-        chat("webapp", "s-old", "Cookie experiment", false, false),
-        chat("webapp", "s-ci", "Triage CI failure on main", false, true),
-        chat("", "s-notes", "Write release notes", true, false),
-    ]
-}
-
-const OVERVIEW: &str = "# webapp\n\nThe customer web app: a Rust API (axum) and a TypeScript front end.\n\n## Now\n- Login is flaky in CI; a fix is being tested.\n- Rate limiting on the public API is in progress.\n\n## Where things are\n- api/: the server\n- web/: the front end\n";
-
-const CHANGELOG: &str = "## 2026-11-03\n- Rate limiting started: a token bucket per API key.\n- The login test's race found: the session cookie is refreshed twice.\n\n## 2026-11-02\n- CI: the lint step fixed.\n- Terraform plan for staging reviewed.\n";
-
-fn overview() -> Box<ProjectOverview> {
-    let mut info = project("webapp", "/home/me/src/webapp");
-    info.name = Some("Web app".into());
-    Box::new(ProjectOverview {
-        project: info,
-        overview: Some(OVERVIEW.into()),
-        overview_truncated: false,
-        changelog: Some(CHANGELOG.into()),
-        changelog_truncated: true,
-        chats: 4,
-        running: 1,
-        unread: 2,
-        swept_at: Some("2026-11-03T08:12:00Z".into()),
-        sweep_error: None,
-    })
-}
-
-fn app(theme: Theme) -> App {
-    let mut app = App::with_theme(theme);
-    app.set_connected(HelloReply {
-        protocol_version: 1,
-        daemon_version: "0.1.0".into(),
-        pid: 4242,
-        user: "me".into(),
-    });
-    app.set_projects(vec![
-        project("", "/home/me/.local/share/paddock/root"),
-        project("webapp", "/home/me/src/webapp"),
-    ]);
-    app.set_all_chats(chats());
-    app.tree.select(&RowId::Project("webapp".into()));
-    app
-}
-
-fn key(code: KeyCode) -> KeyEvent {
-    KeyEvent::new(code, KeyModifiers::NONE)
-}
-
-fn ch(c: char) -> KeyEvent {
-    key(KeyCode::Char(c))
-}
-
-/// `O` pressed on webapp and its overview answered, the clock pinned.
-fn home_app(theme: Theme) -> Result<App, Box<dyn std::error::Error>> {
-    let mut app = app(theme);
-    let action = app.on_key(ch('O'));
-    if action != Some(Action::LoadOverview("webapp".into())) {
-        return Err(format!("O asked {action:?}").into());
-    }
-    let home = app.view_mut::<HomeView>().ok_or("Home closed")?;
-    home.set_clock(DateTime::parse_from_rfc3339("2026-11-03T10:48:00+01:00").ok());
-    home.answer("webapp", Ok(overview()));
-    Ok(app)
-}
-
-fn screen(
-    app: &mut App,
-    width: u16,
-    height: u16,
-) -> Result<TestBackend, Box<dyn std::error::Error>> {
-    let mut terminal = Terminal::new(TestBackend::new(width, height))?;
-    terminal.draw(|frame| {
-        app.scroll_into_view(render::list_height(frame.area()));
-        render::render(app, frame);
-    })?;
-    Ok(terminal.backend().clone())
-}
-
-fn text(app: &mut App, width: u16, height: u16) -> Result<String, Box<dyn std::error::Error>> {
-    Ok(format!("{}", screen(app, width, height)?))
-}
+mod fixtures;
+use fixtures::home::*;
 
 #[test]
 fn home_80x24() -> TestResult {

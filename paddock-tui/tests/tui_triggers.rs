@@ -8,295 +8,18 @@
 //! Times are shown against a pinned clock in UTC+01:00, so the screens do not depend on the
 //! machine's zone or the day the tests run.
 
-use chrono::DateTime;
-use paddock_proto::{
-    Call, FromReply, HistoryList, Request, TriggerFire, TriggerList, TriggerRemove, TriggerSet,
-};
-use paddock_proto::{
-    ChatSummary, Fired, HelloReply, History, HookEvent, MissedPolicy, Origin, ProjectInfo, Reply,
-    RunStatus, RunSummary, SessionPolicy, TriggerInfo, TriggerKind, TriggerSpec, Triggers,
-};
-use paddock_tui::client::ClientError;
+use paddock_proto::{Fired, History, Reply};
+use paddock_proto::{Request, TriggerFire, TriggerRemove, TriggerSet};
 use paddock_tui::tui::app::{Action, App, Focus};
 use paddock_tui::tui::doing::{Acted, Doing, Done};
-use paddock_tui::tui::fetch::{Answer, Fetch};
 use paddock_tui::tui::keys::Context;
-use paddock_tui::tui::render;
 use paddock_tui::tui::theme::Theme;
-use paddock_tui::tui::tree::RowId;
 use paddock_tui::tui::triggers_view::{Act, TriggerId, TriggersView, act_doing, runs_request};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::crossterm::event::KeyCode;
 use ratatui::style::Color;
 
-type TestResult = Result<(), Box<dyn std::error::Error>>;
-
-fn project(slug: &str, path: &str) -> ProjectInfo {
-    ProjectInfo {
-        slug: slug.into(),
-        path: path.into(),
-        created_at: None,
-        ..Default::default()
-    }
-}
-
-fn chat(project: &str, id: &str, title: &str, origin: Origin) -> ChatSummary {
-    ChatSummary {
-        session_id: id.into(),
-        project_slug: project.into(),
-        title: title.into(),
-        origin,
-        message_count: 4,
-        ..ChatSummary::default()
-    }
-}
-
-fn chats() -> Vec<ChatSummary> {
-    vec![
-        chat(
-            "webapp",
-            "s-login",
-            "Fix the flaky login test",
-            Origin::Human,
-        ),
-        chat(
-            "webapp",
-            "c71d4e2a-9f08-4b36-8e1c-5a2f7d9b3e04",
-            "Inbox sweep",
-            Origin::Scheduled,
-        ),
-        chat("", "s-notes", "Write release notes", Origin::Human),
-    ]
-}
-
-fn spec(kind: TriggerKind, prompt: &str) -> TriggerSpec {
-    TriggerSpec {
-        kind,
-        prompt: prompt.into(),
-        cron: None,
-        every: None,
-        timezone: None,
-        missed: MissedPolicy::Skip,
-        on: None,
-        paths: Vec::new(),
-        debounce_secs: None,
-        session: SessionPolicy::New,
-        model: None,
-        enabled: true,
-        approval_timeout_secs: None,
-    }
-}
-
-fn info(project: &str, name: &str, spec: TriggerSpec) -> TriggerInfo {
-    TriggerInfo {
-        project_slug: project.into(),
-        name: name.into(),
-        spec,
-        next_fire: None,
-        last_fire: None,
-        last_status: None,
-        session_id: None,
-        problem: None,
-    }
-}
-
-fn hook(name: &str, on: HookEvent, prompt: &str) -> TriggerInfo {
-    let mut hook = info("webapp", name, spec(TriggerKind::Hook, prompt));
-    hook.spec.on = Some(on);
-    hook
-}
-
-/// webapp's triggers: an interval that resumes its chat, a paused cron, a manual hook that
-/// failed last, a file hook, and one with an unknown time zone.
-fn webapp() -> Vec<TriggerInfo> {
-    let mut inbox = info(
-        "webapp",
-        "inbox",
-        spec(
-            TriggerKind::Schedule,
-            "Sweep the inbox and file what matters.",
-        ),
-    );
-    inbox.spec.every = Some("15m".into());
-    inbox.spec.session = SessionPolicy::Resume;
-    inbox.next_fire = Some("2026-11-03T09:51:30Z".into());
-    inbox.last_fire = Some("2026-11-03T09:36:30Z".into());
-    inbox.last_status = Some(RunStatus::Completed);
-    inbox.session_id = Some("c71d4e2a-9f08-4b36-8e1c-5a2f7d9b3e04".into());
-
-    let mut weekly = info(
-        "webapp",
-        "weekly",
-        spec(TriggerKind::Schedule, "Sum up the week."),
-    );
-    weekly.spec.cron = Some("0 9 * * 1".into());
-    weekly.spec.enabled = false;
-    weekly.next_fire = Some("2026-11-09T09:00:00Z".into());
-
-    let mut ci = hook("ci-failed", HookEvent::Manual, "Triage the failing CI run.");
-    ci.last_fire = Some("2026-11-03T07:41:09Z".into());
-    ci.last_status = Some(RunStatus::Failed);
-
-    let mut docs = hook(
-        "docs",
-        HookEvent::FileChanged,
-        "The docs changed: check links.",
-    );
-    docs.spec.paths = vec!["docs/**/*.md".into()];
-
-    let mut broken = info(
-        "webapp",
-        "docs-check",
-        spec(TriggerKind::Schedule, "Check the docs."),
-    );
-    broken.spec.cron = Some("*/5 * * * *".into());
-    broken.spec.timezone = Some("Mars/Olympus".into());
-    broken.problem = Some("unknown time zone \"Mars/Olympus\"".into());
-
-    vec![inbox, weekly, ci, docs, broken]
-}
-
-/// Every project's: the root workspace's nightly backup, then webapp's.
-fn every() -> Vec<TriggerInfo> {
-    let mut nightly = info(
-        "",
-        "nightly-backup",
-        spec(
-            TriggerKind::Schedule,
-            "Check last night's backup and report anything odd.",
-        ),
-    );
-    nightly.spec.cron = Some("0 2 * * *".into());
-    nightly.spec.timezone = Some("Europe/Berlin".into());
-    nightly.next_fire = Some("2026-11-04T01:00:00Z".into());
-    nightly.last_fire = Some("2026-11-03T01:00:00Z".into());
-    nightly.last_status = Some(RunStatus::Skipped);
-    let mut all = vec![nightly];
-    all.extend(webapp());
-    all
-}
-
-fn run(sid: &str, trigger: Option<&str>, status: RunStatus, started: &str) -> RunSummary {
-    RunSummary {
-        job_id: format!("j-{sid}-{started}"),
-        project_slug: "webapp".into(),
-        session_id: sid.into(),
-        title: "Triage CI failure on main".into(),
-        origin: Origin::Hook,
-        depth: 0,
-        trigger: trigger.map(str::to_owned),
-        status,
-        started_at: started.into(),
-        finished_at: None,
-        cost_usd: None,
-        prompt: None,
-        attribution: None,
-        is_new: false,
-    }
-}
-
-fn ci_runs() -> Vec<RunSummary> {
-    let mut failed = run(
-        "s-ci-2",
-        Some("ci-failed"),
-        RunStatus::Failed,
-        "2026-11-03T07:41:09Z",
-    );
-    failed.finished_at = Some("2026-11-03T07:44:30Z".into());
-    let mut done = run(
-        "s-ci-1",
-        Some("ci-failed"),
-        RunStatus::Completed,
-        "2026-11-02T16:02:00Z",
-    );
-    done.finished_at = Some("2026-11-02T16:03:12Z".into());
-    done.title = "Fix the lint step".into();
-    vec![
-        failed,
-        run(
-            "s-other",
-            Some("docs"),
-            RunStatus::Completed,
-            "2026-11-03T06:00:00Z",
-        ),
-        done,
-    ]
-}
-
-fn app(theme: Theme) -> App {
-    let mut app = App::with_theme(theme);
-    app.set_connected(HelloReply {
-        protocol_version: 1,
-        daemon_version: "0.1.0".into(),
-        pid: 4242,
-        user: "me".into(),
-    });
-    app.set_projects(vec![
-        project("", "/home/me/.local/share/paddock/root"),
-        project("webapp", "/home/me/src/webapp"),
-    ]);
-    app.set_all_chats(chats());
-    app.tree.select(&RowId::Chat {
-        project: "webapp".into(),
-        session_id: "s-login".into(),
-    });
-    app
-}
-
-fn key(code: KeyCode) -> KeyEvent {
-    KeyEvent::new(code, KeyModifiers::NONE)
-}
-
-fn ch(c: char) -> KeyEvent {
-    key(KeyCode::Char(c))
-}
-
-fn view(app: &mut App) -> Result<&mut TriggersView, Box<dyn std::error::Error>> {
-    Ok(app
-        .view_mut::<TriggersView>()
-        .ok_or("the Triggers view is closed")?)
-}
-
-fn list(triggers: Vec<TriggerInfo>) -> Result<Reply, String> {
-    Ok(Reply::Triggers(Triggers { triggers }))
-}
-
-fn id(project: &str, name: &str) -> TriggerId {
-    TriggerId {
-        project_slug: project.into(),
-        name: name.into(),
-    }
-}
-
-/// `Z` pressed on a webapp chat and webapp's triggers answered, the clock pinned.
-fn triggers_app(theme: Theme) -> Result<App, Box<dyn std::error::Error>> {
-    let mut app = app(theme);
-    let action = app.on_key(ch('Z'));
-    if action != Some(Action::LoadTriggers(Some("webapp".into()))) {
-        return Err(format!("Z asked {action:?}").into());
-    }
-    view(&mut app)?.set_clock(DateTime::parse_from_rfc3339("2026-11-03T10:48:00+01:00").ok());
-    list_answered(&mut app, Some("webapp"), list(webapp()));
-    Ok(app)
-}
-
-fn screen(
-    app: &mut App,
-    width: u16,
-    height: u16,
-) -> Result<TestBackend, Box<dyn std::error::Error>> {
-    let mut terminal = Terminal::new(TestBackend::new(width, height))?;
-    terminal.draw(|frame| {
-        app.scroll_into_view(render::list_height(frame.area()));
-        render::render(app, frame);
-    })?;
-    Ok(terminal.backend().clone())
-}
-
-fn text(app: &mut App, width: u16, height: u16) -> Result<String, Box<dyn std::error::Error>> {
-    Ok(format!("{}", screen(app, width, height)?))
-}
+mod fixtures;
+use fixtures::triggers::*;
 
 #[test]
 fn triggers_80x24() -> TestResult {
@@ -646,26 +369,6 @@ fn plain_triggers_have_no_colour_and_only_ascii() -> TestResult {
     Ok(())
 }
 
-/// `n`, then the fields typed: a name, when, a prompt, and resume toggled.
-fn form_app(theme: Theme) -> Result<App, Box<dyn std::error::Error>> {
-    let mut app = triggers_app(theme)?;
-    assert_eq!(app.on_key(ch('n')), None, "n opens the form");
-    for c in "nightly-backup".chars() {
-        app.on_key(ch(c));
-    }
-    app.on_key(key(KeyCode::Tab));
-    for c in "0 2 * * * Europe/Berlin".chars() {
-        app.on_key(ch(c));
-    }
-    app.on_key(key(KeyCode::Tab));
-    for c in "Check last night's backup.".chars() {
-        app.on_key(ch(c));
-    }
-    app.on_key(key(KeyCode::Tab));
-    app.on_key(ch(' '));
-    Ok(app)
-}
-
 #[test]
 fn triggers_form_80x24() -> TestResult {
     let mut app = form_app(Theme::default())?;
@@ -721,7 +424,7 @@ fn the_form_saves_a_trigger_and_says_so() -> TestResult {
     assert!(view(&mut app)?.editing());
     let refused = text(&mut app, 80, 24)?;
     assert!(
-        refused.contains("! invalid_argument: unknown time zone"),
+        refused.contains("✗ invalid_argument: unknown time zone"),
         "{refused}"
     );
     // Saved: the form closes and says what was saved.
@@ -751,28 +454,6 @@ fn the_form_saves_a_trigger_and_says_so() -> TestResult {
         "Esc left the form, not the view"
     );
     Ok(())
-}
-
-/// The loop's answer to `trigger:list`, routed as the loop routes it.
-fn list_answered(app: &mut App, asked: Option<&str>, result: Result<Reply, String>) {
-    let answer = Answer::Triggers(typed::<TriggerList>(result));
-    app.on_reply(&Fetch::Triggers(asked.map(str::to_owned)), &answer);
-}
-
-/// A reply as `Client::call` hands it over: of the kind asked for, or a protocol error.
-fn typed<R: Call>(result: Result<Reply, String>) -> Result<R::Reply, String> {
-    result.and_then(|reply| {
-        R::Reply::from_reply(reply).map_err(|other| {
-            ClientError::Protocol(format!("{} was answered with {}", R::NAME, other.kind()))
-                .to_string()
-        })
-    })
-}
-
-/// The loop's answer to a trigger's `history:list`, routed as the loop routes it.
-fn runs_answered(app: &mut App, id: &TriggerId, result: Result<Reply, String>) {
-    let answer = Answer::History(typed::<HistoryList>(result));
-    app.on_reply(&Fetch::TriggerRuns(id.clone()), &answer);
 }
 
 /// The loop's answer to a fire, remove or save, typed as `Client::call` hands it over and

@@ -4,179 +4,16 @@
 //! scope to archived and all (each a `chat:list` of that scope), `s` narrowing to a subtree,
 //! Enter opening a chat.
 
-use paddock_proto::{ChatList, ChatScope, ChatSummary, ChatUsage, HelloReply, Origin, ProjectInfo};
-use paddock_tui::tui::app::{Action, App, Focus};
-use paddock_tui::tui::fetch::{Answer, Fetch};
+use paddock_proto::{ChatList, ChatScope};
+use paddock_tui::tui::app::{Action, Focus};
 use paddock_tui::tui::keys::Context;
-use paddock_tui::tui::render;
 use paddock_tui::tui::theme::Theme;
 use paddock_tui::tui::usage_view::{UsageScope, UsageView, list_request};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::crossterm::event::KeyCode;
 use ratatui::style::Color;
 
-type TestResult = Result<(), Box<dyn std::error::Error>>;
-
-fn project(slug: &str, path: &str) -> ProjectInfo {
-    ProjectInfo {
-        slug: slug.into(),
-        path: path.into(),
-        created_at: None,
-        ..Default::default()
-    }
-}
-
-fn spent(input: u64, output: u64, cache_read: u64, context: u64, cost: f64) -> Option<ChatUsage> {
-    Some(ChatUsage {
-        context_tokens: context,
-        context_limit: 200_000,
-        input_tokens: input,
-        output_tokens: output,
-        cache_read_tokens: cache_read,
-        cache_creation_tokens: input / 4,
-        cost_usd: cost,
-    })
-}
-
-fn chat(project: &str, id: &str, title: &str, usage: Option<ChatUsage>) -> ChatSummary {
-    ChatSummary {
-        session_id: id.into(),
-        project_slug: project.into(),
-        title: title.into(),
-        origin: Origin::Human,
-        message_count: 4,
-        usage,
-        ..ChatSummary::default()
-    }
-}
-
-fn under(mut c: ChatSummary, parent: &str, level: u32) -> ChatSummary {
-    c.tree_parent = Some(parent.into());
-    c.parent_session_id = Some(parent.into());
-    c.level = level;
-    c.depth = level;
-    c.origin = Origin::Spawned;
-    c
-}
-
-/// The active chats: a manager with two spawned chats in webapp, a chat in infra, one in the
-/// root workspace that has not run yet.
-fn active() -> Vec<ChatSummary> {
-    vec![
-        chat(
-            "webapp",
-            "s-manager",
-            "Fix the flaky login test",
-            spent(42_000, 18_000, 1_200_000, 96_000, 4.87),
-        ),
-        under(
-            chat(
-                "webapp",
-                "s-logs",
-                "Investigate CI logs",
-                spent(8_000, 3_500, 240_000, 182_000, 0.92),
-            ),
-            "s-manager",
-            1,
-        ),
-        under(
-            chat(
-                "webapp",
-                "s-bisect",
-                "Bisect the failing commit between v1.2 and v1.3",
-                spent(2_000, 900, 31_000, 12_000, 0.11),
-            ),
-            "s-logs",
-            2,
-        ),
-        chat(
-            "infra",
-            "s-terraform",
-            "Terraform plan for the new staging cluster",
-            spent(15_000, 6_000, 410_000, 150_000, 1.64),
-        ),
-        chat("", "s-notes", "Write release notes", None),
-    ]
-}
-
-/// The archived chats.
-fn archived() -> Vec<ChatSummary> {
-    let mut old = chat(
-        "webapp",
-        "s-old",
-        "Old cookie experiment",
-        spent(3_000, 1_000, 20_000, 5_000, 0.004),
-    );
-    old.archived = true;
-    let mut audit = under(
-        chat(
-            "webapp",
-            "s-audit",
-            "Audit the logs retention",
-            spent(5_000, 2_000, 90_000, 40_000, 0.37),
-        ),
-        "s-manager",
-        1,
-    );
-    audit.archived = true;
-    vec![old, audit]
-}
-
-fn all() -> Vec<ChatSummary> {
-    let mut chats = active();
-    chats.extend(archived());
-    chats
-}
-
-fn app(theme: Theme) -> App {
-    let mut app = App::with_theme(theme);
-    app.set_connected(HelloReply {
-        protocol_version: 1,
-        daemon_version: "0.1.0".into(),
-        pid: 4242,
-        user: "me".into(),
-    });
-    app.set_projects(vec![
-        project("", "/home/me/.local/share/paddock/root"),
-        project("webapp", "/home/me/src/webapp"),
-        project("infra", "/home/me/src/infra"),
-    ]);
-    app.set_all_chats(active());
-    app
-}
-
-fn key(code: KeyCode) -> KeyEvent {
-    KeyEvent::new(code, KeyModifiers::NONE)
-}
-
-fn ch(c: char) -> KeyEvent {
-    key(KeyCode::Char(c))
-}
-
-/// `$` pressed and the active chats answered.
-fn usage_app(theme: Theme) -> Result<App, Box<dyn std::error::Error>> {
-    let mut app = app(theme);
-    let action = app.on_key(ch('$'));
-    if action != Some(Action::LoadUsage(UsageScope::Active)) {
-        return Err(format!("$ asked {action:?}").into());
-    }
-    usage_answered(&mut app, UsageScope::Active, Ok(active()));
-    Ok(app)
-}
-
-fn screen(
-    app: &mut App,
-    width: u16,
-    height: u16,
-) -> Result<TestBackend, Box<dyn std::error::Error>> {
-    let mut terminal = Terminal::new(TestBackend::new(width, height))?;
-    terminal.draw(|frame| {
-        app.scroll_into_view(render::list_height(frame.area()));
-        render::render(app, frame);
-    })?;
-    Ok(terminal.backend().clone())
-}
+mod fixtures;
+use fixtures::usage::*;
 
 #[test]
 fn usage_80x24() -> TestResult {
@@ -390,13 +227,4 @@ fn the_chat_header_shows_its_tokens_cost_and_context() -> TestResult {
     let text = format!("{}", screen(&mut app, 40, 24)?);
     assert!(!text.contains("tok"), "{text}");
     Ok(())
-}
-
-/// The loop's answer to the Usage view's `chat:list`, routed as the loop routes it.
-fn usage_answered(app: &mut App, scope: UsageScope, result: Result<Vec<ChatSummary>, String>) {
-    let result = result.map(|chats| paddock_proto::Chats {
-        chats,
-        ..Default::default()
-    });
-    app.on_reply(&Fetch::Usage(scope), &Answer::Chats(result));
 }

@@ -4,152 +4,15 @@
 //! Times are shown against a pinned clock in UTC, so the screens do not depend on the
 //! machine's zone or the day the tests run.
 
-use chrono::DateTime;
-use paddock_proto::{History, Origin, RunStatus, RunSummary};
-use paddock_tui::tui::help::{help_max_scroll, render_help};
-use paddock_tui::tui::history::{HistoryView, render_history};
+use paddock_proto::{History, Origin};
+use paddock_tui::tui::help::help_max_scroll;
 use paddock_tui::tui::keys::{Command, Context};
 use paddock_tui::tui::theme::Theme;
-use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
 
-type TestResult = Result<(), Box<dyn std::error::Error>>;
-
-fn run(
-    session: &str,
-    project: &str,
-    title: &str,
-    origin: Origin,
-    status: RunStatus,
-    started: &str,
-    finished: Option<&str>,
-) -> RunSummary {
-    RunSummary {
-        job_id: format!("j-{session}"),
-        project_slug: project.into(),
-        session_id: session.into(),
-        title: title.into(),
-        origin,
-        depth: 0,
-        trigger: None,
-        status,
-        started_at: started.into(),
-        finished_at: finished.map(Into::into),
-        cost_usd: None,
-        prompt: None,
-        attribution: None,
-        is_new: false,
-    }
-}
-
-/// Every origin and every status, two of them new, and the "while you were away" banner.
-fn canned() -> History {
-    let mut race = run(
-        "s-race",
-        "webapp",
-        "Investigate cookie refresh race",
-        Origin::Spawned,
-        RunStatus::Running,
-        "2026-11-03T09:13:55Z",
-        None,
-    );
-    race.depth = 2;
-    let mut ci = run(
-        "s-ci",
-        "webapp",
-        "Triage CI failure on main",
-        Origin::Hook,
-        RunStatus::Failed,
-        "2026-11-03T07:41:09Z",
-        Some("2026-11-03T07:44:30Z"),
-    );
-    ci.trigger = Some("ci-failed".into());
-    ci.is_new = true;
-    let mut backup = run(
-        "s-backup",
-        "",
-        "Nightly backup check",
-        Origin::Scheduled,
-        RunStatus::Completed,
-        "2026-11-02T02:00:01Z",
-        Some("2026-11-02T02:01:37Z"),
-    );
-    backup.trigger = Some("nightly-backup".into());
-    backup.is_new = true;
-    let mut audit = run(
-        "s-audit",
-        "infrastructure-platform",
-        "Audit the dependency tree for licences",
-        Origin::Spawned,
-        RunStatus::Completed,
-        "2026-11-02T01:00:00Z",
-        Some("2026-11-02T01:05:00Z"),
-    );
-    audit.depth = 1;
-    History {
-        runs: vec![
-            race,
-            run(
-                "s-login",
-                "webapp",
-                "Fix the flaky\nlogin test",
-                Origin::Human,
-                RunStatus::Cancelled,
-                "2026-11-03T09:12:40Z",
-                Some("2026-11-03T09:13:02Z"),
-            ),
-            ci,
-            backup,
-            audit,
-            run(
-                "s-rate",
-                "webapp",
-                "Add rate limiting to the API",
-                Origin::Adopted,
-                RunStatus::Interrupted,
-                "2025-10-28T16:20:11Z",
-                Some("2025-10-28T17:02:45Z"),
-            ),
-        ],
-        last_seen: Some("2026-11-01T18:30:00Z".into()),
-        new_unattended: 2,
-    }
-}
-
-fn view(history: Option<History>) -> HistoryView {
-    let mut view = HistoryView::new();
-    // 10:00 UTC on 3 November 2026.
-    view.set_clock(DateTime::parse_from_rfc3339("2026-11-03T10:00:00Z").ok());
-    view.open();
-    if let Some(history) = history {
-        view.set(history);
-    }
-    view
-}
-
-fn history_screen(
-    view: &HistoryView,
-    theme: Theme,
-    width: u16,
-    height: u16,
-) -> Result<TestBackend, Box<dyn std::error::Error>> {
-    let mut terminal = Terminal::new(TestBackend::new(width, height))?;
-    terminal.draw(|frame| render_history(view, &theme, frame, frame.area()))?;
-    Ok(terminal.backend().clone())
-}
-
-fn help_screen(
-    theme: Theme,
-    context: Context,
-    width: u16,
-    height: u16,
-    scroll: u16,
-) -> Result<TestBackend, Box<dyn std::error::Error>> {
-    let mut terminal = Terminal::new(TestBackend::new(width, height))?;
-    terminal.draw(|frame| render_help(&theme, context, frame, frame.area(), scroll))?;
-    Ok(terminal.backend().clone())
-}
+mod fixtures;
+use fixtures::views::*;
 
 #[test]
 fn history_80x24() -> TestResult {
@@ -363,56 +226,6 @@ fn help_changes_80x24() -> TestResult {
     Ok(())
 }
 
-/// Two calls waiting: the cursor's in full, with the rule its "always" would add.
-fn inbox() -> paddock_tui::tui::inbox::InboxView {
-    let call = |id: &str, tool: &str, input: serde_json::Value, preview: &str, rule: &str| {
-        paddock_proto::Approval {
-            id: id.into(),
-            project_slug: "webapp".into(),
-            session_id: "a3e9b1c4-6d2f-4f8a-b7c5-1e0d9f3a2b68".into(),
-            job_id: "j".into(),
-            title: "Investigate cookie refresh race".into(),
-            origin: Origin::Spawned,
-            depth: 1,
-            tool: tool.into(),
-            input,
-            preview: Some(preview.into()),
-            asked_at: "2026-11-03T09:14:02Z".into(),
-            always_rule: Some(rule.into()),
-        }
-    };
-    let mut v = paddock_tui::tui::inbox::InboxView::default();
-    v.set(vec![
-        call(
-            "apr_3f9c1a2b",
-            "Bash",
-            serde_json::json!({"command": "mkdir -p tmp/cache"}),
-            "$ mkdir -p tmp/cache",
-            "Bash(mkdir:*)",
-        ),
-        call(
-            "apr_81ab0c3d",
-            "Edit",
-            serde_json::json!({"file_path": "/home/ana/src/webapp/src/auth.ts"}),
-            "/home/ana/src/webapp/src/auth.ts\n- retries = 1\n+ retries = 3",
-            "Edit(src/**)",
-        ),
-    ]);
-    v
-}
-
-fn inbox_screen(
-    theme: Theme,
-    width: u16,
-    height: u16,
-) -> Result<TestBackend, Box<dyn std::error::Error>> {
-    let v = inbox();
-    let mut terminal = Terminal::new(TestBackend::new(width, height))?;
-    terminal
-        .draw(|frame| paddock_tui::tui::inbox::render_inbox(&v, &theme, frame, frame.area()))?;
-    Ok(terminal.backend().clone())
-}
-
 #[test]
 fn inbox_shows_the_rule_always_adds_80x24() -> TestResult {
     insta::assert_snapshot!(inbox_screen(Theme::default(), 80, 24)?);
@@ -422,5 +235,34 @@ fn inbox_shows_the_rule_always_adds_80x24() -> TestResult {
 #[test]
 fn inbox_shows_the_rule_always_adds_plain_40x24() -> TestResult {
     insta::assert_snapshot!(inbox_screen(Theme::plain(), 40, 24)?);
+    Ok(())
+}
+
+#[test]
+fn the_help_ends_with_a_legend_of_every_mark_in_its_theme() -> TestResult {
+    use paddock_tui::tui::help::help_lines;
+    use paddock_tui::tui::theme::Mark;
+    for theme in [Theme::default(), Theme::plain()] {
+        let text: Vec<String> = help_lines(&theme, Context::Tree, 68)
+            .iter()
+            .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+            .collect();
+        let start = text
+            .iter()
+            .position(|l| l == "Marks")
+            .ok_or("no Marks heading")?;
+        let legend = &text[start + 1..];
+        for mark in Mark::ALL {
+            let glyph = theme.mark(mark);
+            let first_words: String = mark.meaning().chars().take(12).collect();
+            assert!(
+                legend
+                    .iter()
+                    .any(|l| l.starts_with(&format!("{glyph} ")) && l.contains(&first_words)),
+                "{mark:?} ({glyph}) is not in the legend:\n{}",
+                legend.join("\n")
+            );
+        }
+    }
     Ok(())
 }

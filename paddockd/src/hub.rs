@@ -263,10 +263,12 @@ impl Hub {
 
     /// A project's triggers or git state changed: every client is told, to read it again.
     pub async fn project_changed(&self, project_slug: &str, what: paddock_proto::ProjectPart) {
-        self.broadcast(ControlMessage::ProjectChanged(paddock_proto::ProjectChanged {
-            project_slug: project_slug.to_owned(),
-            what,
-        }))
+        self.broadcast(ControlMessage::ProjectChanged(
+            paddock_proto::ProjectChanged {
+                project_slug: project_slug.to_owned(),
+                what,
+            },
+        ))
         .await;
     }
 

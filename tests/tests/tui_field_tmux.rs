@@ -328,7 +328,11 @@ fn git(dir: &std::path::Path, args: &[&str]) {
         .env("GIT_TERMINAL_PROMPT", "0")
         .output()
         .unwrap();
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]
@@ -344,7 +348,9 @@ fn triggers_history_and_changes_follow_what_another_terminal_does() {
     let tmux = env.tui("live", (120, 35), &[]);
     tmux.wait_loaded("a first chat");
     tmux.keys(&["G", "k"]);
-    tmux.wait_until("the cursor on the chat", |s| cursor_row(s).contains("a first chat"));
+    tmux.wait_until("the cursor on the chat", |s| {
+        cursor_row(s).contains("a first chat")
+    });
 
     // Triggers: added and removed elsewhere, shown without closing the view.
     tmux.keys(&["Z"]);
@@ -377,10 +383,102 @@ fn triggers_history_and_changes_follow_what_another_terminal_does() {
         tmux.keys(&["k"]);
         tmux.wait_until("the cursor moved up", |s| cursor_row(s) != at);
     }
-    tmux.wait_until("the cursor on the project", |s| cursor_row(s).contains("web  "));
+    tmux.wait_until("the cursor on the project", |s| {
+        cursor_row(s).contains("web  ")
+    });
     tmux.keys(&["D"]);
     tmux.wait_for("notes.txt");
     env.paddock_ok(&["git", "commit", "-p", "web", "-m", "Add notes"]);
     tmux.wait_until_gone("notes.txt");
+    tmux.keys(&["q"]);
+}
+
+/// The tree row that holds `title`.
+fn row_of(screen: &str, title: &str) -> String {
+    Tmux::tree_rows(screen)
+        .find(|row| row.contains(title))
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// Whether a tree row is drawn nested under the row above (the branch mark).
+fn nested(row: &str) -> bool {
+    row.contains('└') || row.contains("`-")
+}
+
+#[test]
+fn d_detaches_a_chat_from_its_parent_and_d_again_attaches_it() {
+    let env = TuiEnv::new();
+    env.paddock_ok(&["project", "add", "demo"]);
+    env.paddock_ok(&["send", "-p", "demo", "the parent chat"]);
+    let listing: serde_json::Value =
+        serde_json::from_str(&env.paddock_ok(&["ls", "-p", "demo", "--json"])).unwrap();
+    let parent = listing[0]["sessionId"].as_str().unwrap().to_owned();
+    env.paddock_ok(&["fork", &parent, "--name", "the forked child"]);
+    let tmux = env.tui("detach", (120, 35), &[]);
+    tmux.wait_until("the fork nested under its source", |s| {
+        nested(&row_of(s, "the forked child"))
+    });
+
+    // The fork is the last chat, above the project's "Archived" group.
+    tmux.keys(&["G", "k"]);
+    tmux.wait_until("the cursor on the fork", |s| {
+        cursor_row(s).contains("the forked child")
+    });
+    tmux.keys(&["d"]);
+    let screen = tmux.wait_until("the fork drawn as a root", |s| {
+        let row = row_of(s, "the forked child");
+        !row.is_empty() && !nested(&row)
+    });
+    assert!(
+        Tmux::status_line(&screen).contains("1 chat changed"),
+        "{screen}"
+    );
+    assert!(
+        cursor_row(&screen).contains("the forked child"),
+        "the cursor left the chat:\n{screen}"
+    );
+
+    // d again undoes it: the fork is drawn under its source again.
+    tmux.keys(&["d"]);
+    let screen = tmux.wait_until("the fork nested again", |s| {
+        nested(&row_of(s, "the forked child"))
+    });
+    assert!(
+        Tmux::status_line(&screen).contains("1 chat changed"),
+        "{screen}"
+    );
+    tmux.keys(&["q"]);
+}
+
+#[test]
+fn under_ascii_and_no_color_the_screen_is_ascii_with_a_chat_and_its_composer_open() {
+    let env = TuiEnv::new();
+    env.paddock_ok(&["project", "add", "demo"]);
+    env.paddock_ok(&["send", "-p", "demo", "the parent chat"]);
+    let listing: serde_json::Value =
+        serde_json::from_str(&env.paddock_ok(&["ls", "-p", "demo", "--json"])).unwrap();
+    let parent = listing[0]["sessionId"].as_str().unwrap().to_owned();
+    env.paddock_ok(&["fork", &parent, "--name", "the forked child"]);
+    env.paddock_ok(&["star", &parent]);
+    let tmux = env.tui(
+        "ascii",
+        (120, 35),
+        &[("PADDOCK_ASCII", "1"), ("NO_COLOR", "1")],
+    );
+    tmux.wait_until("the fork nested under its source", |s| {
+        nested(&row_of(s, "the forked child"))
+    });
+    // The fork open in the chat pane, the keyboard in its composer.
+    tmux.keys(&["G", "k", "i"]);
+    let screen = tmux.wait_for("reply to the forked child");
+    let wide: Vec<char> = screen.chars().filter(|c| !c.is_ascii()).collect();
+    assert!(wide.is_empty(), "not ASCII: {wide:?}\n{screen}");
+    tmux.keys(&["Escape"]);
+    tmux.keys(&["Escape"]);
+    tmux.keys(&["?"]);
+    let screen = tmux.wait_for("Keys");
+    let wide: Vec<char> = screen.chars().filter(|c| !c.is_ascii()).collect();
+    assert!(wide.is_empty(), "not ASCII in the help: {wide:?}\n{screen}");
     tmux.keys(&["q"]);
 }

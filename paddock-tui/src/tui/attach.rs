@@ -24,7 +24,7 @@ use ratatui::widgets::{Block, Clear};
 use unicode_width::UnicodeWidthStr;
 
 use super::chat_view::{fit_end, fit_start};
-use super::theme::{Role, Theme};
+use super::theme::{Glyph, Role, Theme};
 
 /// At most this many matches show in the popup at once.
 const LIST_ROWS: usize = 8;
@@ -364,7 +364,7 @@ impl PathPrompt {
             return;
         }
         let width = usize::from(row.width);
-        let ellipsis = theme.glyph("…", "...");
+        let ellipsis = theme.glyph(Glyph::Ellipsis);
         let label = format!(" {}: ", self.label);
         let tail: Vec<Span<'static>> = match &self.error {
             Some(error) => vec![Span::styled(format!("  {error}"), theme.style(Role::Error))],
@@ -372,7 +372,11 @@ impl PathPrompt {
                 let listing = self.listing.is_some();
                 let tab = if listing { "next" } else { "complete" };
                 vec![Span::styled(
-                    format!("  tab {tab} · enter {} · esc cancel", self.verb),
+                    format!(
+                        "  tab {tab} {dot} enter {} {dot} esc cancel",
+                        self.verb,
+                        dot = theme.glyph(Glyph::Dot)
+                    ),
                     theme.style(Role::Dim),
                 )]
             }
@@ -386,7 +390,10 @@ impl PathPrompt {
             ellipsis,
         );
         let after = fit_end(after, room.saturating_sub(before.width()), ellipsis);
-        let cursor = Span::styled(theme.glyph("▏", "_").to_owned(), theme.style(Role::Accent));
+        let cursor = Span::styled(
+            theme.glyph(Glyph::TextCursor).to_owned(),
+            theme.style(Role::Accent),
+        );
         let mut spans = vec![
             Span::styled(label, theme.style(Role::Accent)),
             Span::raw(before),
@@ -404,7 +411,7 @@ impl PathPrompt {
         let Some(listing) = &self.listing else {
             return;
         };
-        let ellipsis = theme.glyph("…", "...");
+        let ellipsis = theme.glyph(Glyph::Ellipsis);
         let shown: Vec<String> = listing.matches.iter().map(Candidate::shown).collect();
         let rows = shown.len().min(LIST_ROWS);
         let height = u16::try_from(rows + 2)
@@ -426,7 +433,7 @@ impl PathPrompt {
         };
         frame.render_widget(Clear, area);
         let block = Block::bordered()
-            .border_set(super::render::border_set(theme))
+            .border_set(theme.border())
             .border_style(theme.style(Role::Dim))
             .title(Span::styled(title, theme.style(Role::Dim)));
         let inner = block.inner(area);

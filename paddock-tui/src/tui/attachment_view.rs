@@ -24,7 +24,7 @@ use super::chat_view::{clean, fit_end, wrap};
 use super::fetch::{Answer, Fetch, taken};
 use super::keys::{self, Command, Context};
 use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
-use super::theme::{Role, Theme};
+use super::theme::{Glyph, Mark, Role, Theme};
 use crate::attachments::{Listed, human_size};
 
 /// What a command did, for the lead to act on.
@@ -391,7 +391,7 @@ pub fn render_attachment(
     }
     frame.render_widget(Clear, area);
     let width = usize::from(area.width);
-    let ellipsis = theme.glyph("…", "...");
+    let ellipsis = theme.glyph(Glyph::Ellipsis);
     frame.buffer_mut().set_line(
         area.x,
         area.y,
@@ -427,11 +427,11 @@ pub fn render_attachment(
 
 /// The header: the file, its kind and size, which of the message's files.
 fn header_spans(view: &AttachmentView, theme: &Theme) -> Vec<Span<'static>> {
-    let dot = theme.glyph("·", "-");
+    let dot = theme.glyph(Glyph::Dot);
     let mut head = vec![Span::styled(
         format!(
             "{} {}",
-            theme.glyph("📎", "[+]"),
+            theme.mark(Mark::Attached),
             view.current()
                 .map(|f| clean(&f.filename))
                 .unwrap_or_default()
@@ -483,7 +483,7 @@ fn body_rows(
     let width = usize::from(area_width);
     match &view.body {
         Body::Loading => vec![Line::styled(
-            format!("reading{}", theme.glyph("…", "...")),
+            format!("reading{}", theme.glyph(Glyph::Ellipsis)),
             theme.style(Role::Dim),
         )],
         Body::Failed(reason) => wrap(&clean(reason), width)
@@ -552,7 +552,7 @@ fn render_footer(
             fit_end(
                 &format!(" {said}"),
                 usize::from(row.width),
-                theme.glyph("…", "..."),
+                theme.glyph(Glyph::Ellipsis),
             ),
             theme.style(role),
         );

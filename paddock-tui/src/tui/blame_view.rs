@@ -23,7 +23,7 @@ use super::files_view::{scroll_to, short_id};
 use super::keys::{Command, Context};
 use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
 use super::provenance_view::{fit, wrap_lines};
-use super::theme::{Role, Theme};
+use super::theme::{Glyph, Mark, Role, Theme};
 
 /// The colours sources take, in order of first appearance.
 const PALETTE: [Color; 6] = [
@@ -376,7 +376,7 @@ fn no_blame_line(view: &BlameView, theme: &Theme) -> Line<'static> {
             theme.style(Role::Error),
         ),
         None => Line::styled(
-            format!(" Loading{}", theme.glyph("…", "...")),
+            format!(" Loading{}", theme.glyph(Glyph::Ellipsis)),
             theme.style(Role::Dim),
         ),
     }
@@ -384,7 +384,7 @@ fn no_blame_line(view: &BlameView, theme: &Theme) -> Line<'static> {
 
 /// The lines at the bottom, wrapped: the blame's notes, and why blaming it again failed.
 fn foot_lines(view: &BlameView, blame: &Blame, theme: &Theme, width: usize) -> Vec<Line<'static>> {
-    let bang = theme.glyph("⚠", "!");
+    let bang = theme.mark(Mark::WARNING);
     let mut foot: Vec<Line<'static>> = blame
         .notes
         .iter()
@@ -416,7 +416,11 @@ fn blamed_lines(
         let pad = gutter.saturating_sub(label.width());
         let cursor = i == view.cursor;
         let line = Line::from(vec![
-            Span::raw(if cursor { theme.glyph("›", ">") } else { " " }),
+            Span::raw(if cursor {
+                theme.mark(Mark::Cursor)
+            } else {
+                " "
+            }),
             Span::styled(format!("{label}{}", " ".repeat(pad)), style),
             Span::styled(
                 format!(" {:>number_width$} ", i + 1),
@@ -443,7 +447,7 @@ fn gutter_cell(view: &BlameView, i: usize, gutter: usize, theme: &Theme) -> (Str
             let label = if first {
                 gutter_label(&region.by, gutter, theme)
             } else {
-                theme.glyph("│", "|").to_owned()
+                theme.glyph(Glyph::Bar).to_owned()
             };
             (label, style)
         }

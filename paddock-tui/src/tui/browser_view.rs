@@ -25,7 +25,7 @@ use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
 use super::provenance_view::{
     PANEL_HINTS, ProvenanceView, fit, on_panel_command, panel_reply, render_provenance, wrap_lines,
 };
-use super::theme::{Role, Theme};
+use super::theme::{Glyph, Mark, Role, Theme};
 
 /// Bytes of a file the preview asks for.
 pub const PREVIEW_BYTES: u64 = 64 * 1024;
@@ -387,7 +387,7 @@ pub fn render_browser(view: &mut BrowserView, theme: &Theme, frame: &mut Frame<'
         Span::raw(fit(&place, width.saturating_sub(9), theme)),
     ];
     if view.hidden {
-        let more = format!(" {} dotfiles shown", theme.glyph("·", "-"));
+        let more = format!(" {} dotfiles shown", theme.glyph(Glyph::Dot));
         let used: usize = title.iter().map(Span::width).sum();
         if used + more.width() <= width {
             title.push(Span::styled(more, theme.style(Role::Dim)));
@@ -452,7 +452,7 @@ fn unlisted_line(view: &BrowserView, theme: &Theme) -> Line<'static> {
             theme.style(Role::Error),
         ),
         None => Line::styled(
-            format!(" Loading{}", theme.glyph("…", "...")),
+            format!(" Loading{}", theme.glyph(Glyph::Ellipsis)),
             theme.style(Role::Dim),
         ),
     }
@@ -470,7 +470,7 @@ fn list_foot(
         foot.push(Line::styled(
             format!(
                 " {} only the first {} entries",
-                theme.glyph("⚠", "!"),
+                theme.mark(Mark::WARNING),
                 listing.entries.len()
             ),
             theme.style(Role::Warning),
@@ -514,7 +514,7 @@ fn render_preview(view: &BrowserView, theme: &Theme, frame: &mut Frame<'_>, area
     if area.height == 0 || area.width < 4 {
         return;
     }
-    let bar = theme.glyph("│", "|");
+    let bar = theme.glyph(Glyph::Bar);
     // A left (or top) rule sets the preview apart from the list.
     let (rule, inner) = if area.width >= 20 && area.height > area.width / 4 {
         (
@@ -578,7 +578,7 @@ fn preview_lines(view: &BrowserView, theme: &Theme, inner: Rect) -> Vec<Line<'st
             width,
         ),
         (Some(_), _) => vec![Line::styled(
-            format!(" Reading{}", theme.glyph("…", "...")),
+            format!(" Reading{}", theme.glyph(Glyph::Ellipsis)),
             theme.style(Role::Dim),
         )],
     }
@@ -599,7 +599,7 @@ fn file_text_lines(
             crate::format::file_size(text.text.len() as u64)
         ));
     }
-    let dot = theme.glyph("·", "-");
+    let dot = theme.glyph(Glyph::Dot);
     let mut lines = vec![Line::styled(
         fit(
             &format!(" {head} {dot} p provenance {dot} b blame"),

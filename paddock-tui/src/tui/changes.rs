@@ -22,7 +22,7 @@ use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
 use super::provenance_view::{
     PANEL_HINTS, ProvenanceView, fit, on_panel_command, panel_reply, render_provenance, wrap_lines,
 };
-use super::theme::{Role, Theme};
+use super::theme::{Glyph, Mark, Role, Theme};
 
 /// Which changes the view lists: a chat's, a chat's subtree's, or the project's.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -560,13 +560,13 @@ fn commit_input_line(message: &str, theme: &Theme) -> Line<'static> {
     Line::from(vec![
         Span::styled(" Commit message: ", theme.style(Role::Accent)),
         Span::raw(message.to_owned()),
-        Span::styled(theme.glyph("▏", "_"), theme.style(Role::Dim)),
+        Span::styled(theme.glyph(Glyph::TextCursor), theme.style(Role::Dim)),
     ])
 }
 
 /// The line shown while there is no status yet: why it could not be read, or that it is loading.
 fn no_status_line(view: &ChangesView, theme: &Theme) -> Line<'static> {
-    let ellipsis = theme.glyph("…", "...");
+    let ellipsis = theme.glyph(Glyph::Ellipsis);
     match &view.error {
         Some(reason) => Line::styled(
             format!("  Cannot read the git status: {reason}"),
@@ -607,7 +607,7 @@ fn status_lines(
         .iter()
         .map(|n| {
             Line::styled(
-                format!(" {} {n}", theme.glyph("⚠", "!")),
+                format!(" {} {n}", theme.mark(Mark::WARNING)),
                 theme.style(Role::Warning),
             )
         })
@@ -646,9 +646,9 @@ fn branch_line(status: &GitStatus, theme: &Theme) -> Line<'static> {
         ));
     }
     if let Some(up) = &status.upstream {
-        let arrow = theme.glyph("→", "->");
+        let arrow = theme.glyph(Glyph::Arrow);
         let (ahead, behind) = (status.ahead.unwrap_or(0), status.behind.unwrap_or(0));
-        let (up_g, down_g) = (theme.glyph("↑", "+"), theme.glyph("↓", "-"));
+        let (up_g, down_g) = (theme.glyph(Glyph::Ahead), theme.glyph(Glyph::Behind));
         branch.push(Span::styled(
             format!(" {arrow} {up} {up_g}{ahead} {down_g}{behind}"),
             theme.style(Role::Dim),
@@ -677,7 +677,11 @@ fn hidden_line(hidden: u32, width: usize, theme: &Theme) -> Line<'static> {
 fn file_line(file: &GitFile, cursor: bool, theme: &Theme) -> Line<'static> {
     let (code, role) = letters(&file.index, &file.worktree);
     let mut spans = vec![
-        Span::raw(if cursor { theme.glyph("›", ">") } else { " " }),
+        Span::raw(if cursor {
+            theme.mark(Mark::Cursor)
+        } else {
+            " "
+        }),
         Span::raw(" "),
         Span::styled(code, theme.style(role)),
         Span::raw(" "),
@@ -685,7 +689,7 @@ fn file_line(file: &GitFile, cursor: bool, theme: &Theme) -> Line<'static> {
     ];
     if let Some(orig) = &file.orig_path {
         spans.push(Span::styled(
-            format!(" ({} {orig})", theme.glyph("←", "<-")),
+            format!(" ({} {orig})", theme.glyph(Glyph::Back)),
             theme.style(Role::Dim),
         ));
     }
@@ -705,7 +709,7 @@ fn render_diff(view: &ChangesView, theme: &Theme, frame: &mut Frame<'_>, area: R
     if area.height == 0 {
         return;
     }
-    let rule = theme.glyph("─", "-");
+    let rule = theme.glyph(Glyph::Rule);
     let label = format!("{rule}{rule} {path} ");
     let fill = usize::from(area.width).saturating_sub(label.chars().count());
     let mut lines = vec![Line::styled(
@@ -736,7 +740,7 @@ fn render_diff(view: &ChangesView, theme: &Theme, frame: &mut Frame<'_>, area: R
             theme.style(Role::Error),
         )),
         _ => lines.push(Line::styled(
-            format!(" Loading{}", theme.glyph("…", "...")),
+            format!(" Loading{}", theme.glyph(Glyph::Ellipsis)),
             theme.style(Role::Dim),
         )),
     }

@@ -30,7 +30,7 @@ use ratatui_textarea::{CursorMove, TextArea, WrapMode};
 use unicode_width::UnicodeWidthStr;
 
 use super::chat_view::{clean, fit_end, wrap};
-use super::theme::{Role, Theme};
+use super::theme::{Glyph, Mark, Role, Theme};
 use crate::attachments::{Picked, human_size};
 use crate::format::{clean_title, project_label};
 
@@ -439,7 +439,7 @@ impl Composer {
             self.render_chips(theme, frame, top);
         }
         let width = usize::from(area.width);
-        let ellipsis = theme.glyph("…", "...");
+        let ellipsis = theme.glyph(Glyph::Ellipsis);
         let border = if focused {
             theme.style(Role::Accent)
         } else {
@@ -453,7 +453,11 @@ impl Composer {
         };
         let title = match &self.target {
             Target::NewChat { project_slug } if self.preload => {
-                format!("new chat in {} · preload", project_label(project_slug))
+                format!(
+                    "new chat in {} {} preload",
+                    project_label(project_slug),
+                    theme.glyph(Glyph::Dot)
+                )
             }
             Target::NewChat { project_slug } => {
                 format!("new chat in {}", project_label(project_slug))
@@ -463,14 +467,17 @@ impl Composer {
         // Corners and a space either side of each title.
         let room = width.saturating_sub(model.width() + 5);
         let title = format!(" {} ", fit_end(&title, room, ellipsis));
-        let hint = match (focused, self.running, width >= 60) {
-            (false, _, _) => None,
-            (true, false, true) => Some(" enter send · alt-enter new line · ctrl-o model "),
-            (true, false, false) => Some(" enter send "),
-            (true, true, true) => Some(" enter queues · alt-enter new line · ctrl-o model "),
-            (true, true, false) => Some(" enter queues "),
+        let dot = theme.glyph(Glyph::Dot);
+        let verb = if self.running { "queues" } else { "send" };
+        let hint = match (focused, width >= 60) {
+            (false, _) => None,
+            (true, true) => Some(format!(
+                " enter {verb} {dot} alt-enter new line {dot} ctrl-o model "
+            )),
+            (true, false) => Some(format!(" enter {verb} ")),
         };
         let mut block = Block::bordered()
+            .border_set(theme.border())
             .padding(Padding::left(1))
             .border_style(border)
             .title_top(Line::from(Span::styled(title, border)))
@@ -495,8 +502,8 @@ impl Composer {
     fn render_chips(&self, theme: &Theme, frame: &mut Frame<'_>, area: Rect) {
         let (rows, hidden) = self.chip_layout(area.width);
         let width = usize::from(area.width);
-        let ellipsis = theme.glyph("…", "...");
-        let clip = theme.glyph("📎", "[+]");
+        let ellipsis = theme.glyph(Glyph::Ellipsis);
+        let clip = theme.mark(Mark::Attached);
         let buf = frame.buffer_mut();
         let last = rows.len().saturating_sub(1);
         for (dy, row) in rows.iter().enumerate() {
@@ -539,12 +546,12 @@ impl Composer {
             return;
         };
         let width = usize::from(area.width);
-        let ellipsis = theme.glyph("…", "...");
+        let ellipsis = theme.glyph(Glyph::Ellipsis);
         let head = vec![
             Span::styled(
                 format!(
                     "{} {}",
-                    theme.glyph("⏸", "="),
+                    theme.mark(Mark::Waiting),
                     if width >= 50 {
                         "queued follow-up"
                     } else {
@@ -554,7 +561,11 @@ impl Composer {
                 theme.style(Role::Warning),
             ),
             Span::styled(
-                format!(" · alt-{} edit · alt-x drop", theme.glyph("↑", "up")),
+                format!(
+                    " {dot} alt-{} edit {dot} alt-x drop",
+                    theme.glyph(Glyph::UpKey),
+                    dot = theme.glyph(Glyph::Dot)
+                ),
                 theme.style(Role::Dim),
             ),
         ];

@@ -29,7 +29,7 @@ use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
 use super::provenance_view::{
     PANEL_HINTS, ProvenanceView, fit, on_panel_command, panel_reply, render_provenance, wrap_lines,
 };
-use super::theme::{Role, Theme};
+use super::theme::{Glyph, Mark, Role, Theme};
 
 /// The columns before a file's path: cursor, status mark, edge mark and change.
 const PREFIX: usize = 15;
@@ -457,17 +457,17 @@ fn prompt_words(text: &str) -> Option<String> {
 /// A write's status as a one-column mark, and its role.
 pub fn status_mark(status: FileStatus, theme: &Theme) -> (&'static str, Role) {
     match status {
-        FileStatus::Current => (theme.glyph("✓", "+"), Role::Success),
-        FileStatus::Stale => (theme.glyph("✗", "x"), Role::Error),
-        FileStatus::Unverified => ("?", Role::Warning),
+        FileStatus::Current => (theme.mark(Mark::Done), Role::Success),
+        FileStatus::Stale => (theme.mark(Mark::Failed), Role::Error),
+        FileStatus::Unverified => (theme.mark(Mark::Unverified), Role::Warning),
     }
 }
 
 /// The mark of an inferred change (`~`); blank for an observed one.
-pub fn edge_mark(edge: FileEdge) -> &'static str {
+pub fn edge_mark(edge: FileEdge, theme: &Theme) -> &'static str {
     match edge {
         FileEdge::Observed => " ",
-        FileEdge::Inferred => "~",
+        FileEdge::Inferred => theme.mark(Mark::Inferred),
     }
 }
 
@@ -489,7 +489,7 @@ fn turn_heading(
     theme: &Theme,
     width: usize,
 ) -> Line<'static> {
-    let dot = theme.glyph("·", "-");
+    let dot = theme.glyph(Glyph::Dot);
     let time = crate::format::short_time(&turn.started_at, now);
     let mut spans = vec![
         Span::raw(" "),
@@ -520,7 +520,7 @@ fn file_lines(
     path_col: usize,
     cursor: bool,
 ) -> Vec<Line<'static>> {
-    let ellipsis = theme.glyph("…", "...");
+    let ellipsis = theme.glyph(Glyph::Ellipsis);
     let (mark, mark_role) = file
         .status
         .filter(|_| file.role == FileRole::Write)
@@ -532,11 +532,15 @@ fn file_lines(
     let mut spans = vec![
         Span::raw(format!(
             " {} ",
-            if cursor { theme.glyph("›", ">") } else { " " }
+            if cursor {
+                theme.mark(Mark::Cursor)
+            } else {
+                " "
+            }
         )),
         Span::styled(mark, theme.style(mark_role)),
         Span::raw(" "),
-        Span::styled(edge_mark(file.edge), theme.style(Role::Warning)),
+        Span::styled(edge_mark(file.edge, theme), theme.style(Role::Warning)),
         Span::raw(format!("{change}{} ", " ".repeat(pad))),
         Span::raw(format!("{path}{}", " ".repeat(path_pad))),
         Span::raw("  "),
@@ -578,7 +582,10 @@ fn legend(theme: &Theme, width: usize) -> Option<Line<'static>> {
         (status_mark(FileStatus::Current, theme), "current"),
         (status_mark(FileStatus::Stale, theme), "stale"),
         (status_mark(FileStatus::Unverified, theme), "unverified"),
-        (("~", Role::Warning), "inferred"),
+        (
+            (edge_mark(FileEdge::Inferred, theme), Role::Warning),
+            "inferred",
+        ),
     ];
     for (count, gap) in [(4, "  "), (4, " "), (3, " ")] {
         let mut spans = Vec::new();
@@ -708,7 +715,7 @@ fn title_line(view: &FilesView, theme: &Theme, width: usize) -> Line<'static> {
     ];
     if view.only_turn.is_some() {
         let key = label_for(Context::Files, Command::ToggleTurn).unwrap_or("t");
-        let long = format!(" {} one turn ({key}: all)", theme.glyph("·", "-"));
+        let long = format!(" {} one turn ({key}: all)", theme.glyph(Glyph::Dot));
         let used: usize = title.iter().map(Span::width).sum();
         if used + long.width() <= width {
             title.push(Span::styled(long, theme.style(Role::Warning)));
@@ -725,7 +732,7 @@ fn unread_line(view: &FilesView, theme: &Theme) -> Line<'static> {
             theme.style(Role::Error),
         ),
         None => Line::styled(
-            format!(" Loading{}", theme.glyph("…", "...")),
+            format!(" Loading{}", theme.glyph(Glyph::Ellipsis)),
             theme.style(Role::Dim),
         ),
     }
@@ -742,7 +749,7 @@ fn foot_lines(
     if !touched.turns.is_empty() {
         foot.extend(legend(theme, width));
     }
-    let bang = theme.glyph("⚠", "!");
+    let bang = theme.mark(Mark::WARNING);
     foot.extend(
         touched
             .notes
@@ -990,10 +997,10 @@ mod tests {
         assert_eq!(status_mark(FileStatus::Current, &t), ("✓", Role::Success));
         assert_eq!(status_mark(FileStatus::Stale, &t), ("✗", Role::Error));
         assert_eq!(status_mark(FileStatus::Unverified, &t).0, "?");
-        assert_eq!(status_mark(FileStatus::Current, &p).0, "+");
+        assert_eq!(status_mark(FileStatus::Current, &p).0, "v");
         assert_eq!(status_mark(FileStatus::Stale, &p).0, "x");
-        assert_eq!(edge_mark(FileEdge::Inferred), "~");
-        assert_eq!(edge_mark(FileEdge::Observed), " ");
+        assert_eq!(edge_mark(FileEdge::Inferred, &p), "~");
+        assert_eq!(edge_mark(FileEdge::Observed, &t), " ");
         assert_eq!(short_id("0193f4c2-7a1e"), "0193f4c2");
         assert_eq!(short_id("j1"), "j1");
         assert_eq!(specialist_label("Explore"), "[subagent Explore]");

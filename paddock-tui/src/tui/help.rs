@@ -1,5 +1,6 @@
 //! The help overlay (`?`): every binding of [`keys::bindings`](super::keys::bindings), grouped
-//! by context with the current one first, in a centered box that scrolls when it does not fit.
+//! by context with the current one first, then the legend of the marks, in a centered box that
+//! scrolls when it does not fit.
 //!
 //! The lines are laid out here (the key column, then the words wrapped beside it), so the
 //! dispatcher can clamp its scroll with [`help_max_scroll`] for the same area.
@@ -8,11 +9,11 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Clear, Padding, Paragraph};
+use ratatui::widgets::{Block, Clear, Padding, Paragraph};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::keys::{Command, Context, bindings_in, label_for};
-use super::theme::{Role, Theme};
+use super::theme::{Glyph, Mark, Role, Theme};
 
 /// The widest the box gets.
 const MAX_WIDTH: u16 = 72;
@@ -103,7 +104,10 @@ pub fn help_lines(theme: &Theme, context: Context, width: u16) -> Vec<Line<'stat
             let mut words = words.into_iter();
             if label.width() > key_w {
                 // The label alone, the words under it in their column.
-                lines.push(Line::styled(truncate(&label, width), key_style));
+                lines.push(Line::styled(
+                    truncate(&label, width, theme.glyph(Glyph::Ellipsis)),
+                    key_style,
+                ));
             } else {
                 let pad = " ".repeat(key_w - label.width() + 2);
                 let first = words.next().unwrap_or_default();
@@ -116,6 +120,31 @@ pub fn help_lines(theme: &Theme, context: Context, width: u16) -> Vec<Line<'stat
             for rest in words {
                 lines.push(Line::from(format!("{indent}{rest}")));
             }
+        }
+    }
+    lines.push(Line::default());
+    lines.extend(legend_lines(theme, key_w, width));
+    lines
+}
+
+/// The legend: every mark the screens draw (from the one vocabulary, in this theme's glyphs),
+/// in the key column, and what it means beside it.
+fn legend_lines(theme: &Theme, key_w: usize, width: usize) -> Vec<Line<'static>> {
+    let heading = theme.style(Role::Normal).add_modifier(Modifier::BOLD);
+    let words_w = width.saturating_sub(key_w + 2).max(1);
+    let indent = " ".repeat(key_w + 2);
+    let mut lines = vec![Line::styled("Marks", heading)];
+    for mark in Mark::ALL {
+        let glyph = theme.mark(mark);
+        let pad = " ".repeat(key_w.saturating_sub(glyph.width()) + 2);
+        let mut words = wrap(mark.meaning(), words_w).into_iter();
+        lines.push(Line::from(vec![
+            Span::styled(glyph, theme.style(mark.role())),
+            Span::raw(pad),
+            Span::raw(words.next().unwrap_or_default()),
+        ]));
+        for rest in words {
+            lines.push(Line::from(format!("{indent}{rest}")));
         }
     }
     lines
@@ -152,7 +181,9 @@ pub fn render_help(
     let close = label_for(Context::Help, Command::Back).unwrap_or("Esc");
     let mut bottom = Vec::new();
     if more_below {
-        let down = if theme.unicode { "j/↓" } else { "j/Down" };
+        let down = bindings_in(Context::Help)
+            .find(|b| b.command == Command::Down)
+            .map_or_else(|| "j".to_owned(), |b| b.label_for(theme.unicode));
         bottom.push(Span::styled(
             format!(" {down} more "),
             theme.style(Role::Accent),
@@ -163,35 +194,14 @@ pub fn render_help(
         theme.style(Role::Dim),
     ));
     let block = Block::bordered()
-        .border_type(if theme.unicode {
-            BorderType::Rounded
-        } else {
-            BorderType::Plain
-        })
+        .border_set(theme.border())
         .padding(Padding::horizontal(1))
         .title(Span::styled(" Keys ", theme.style(Role::Accent)))
         .title_bottom(Line::from(bottom).right_aligned());
-    let block = if theme.unicode {
-        block
-    } else {
-        block.border_set(ASCII_BORDER)
-    };
     frame.render_widget(Clear, boxed);
     let visible: Vec<Line<'static>> = lines.into_iter().skip(scroll).collect();
     frame.render_widget(Paragraph::new(visible).block(block), boxed);
 }
-
-/// Box lines a terminal without Unicode can draw.
-const ASCII_BORDER: ratatui::symbols::border::Set<'static> = ratatui::symbols::border::Set {
-    top_left: "+",
-    top_right: "+",
-    bottom_left: "+",
-    bottom_right: "+",
-    vertical_left: "|",
-    vertical_right: "|",
-    horizontal_top: "-",
-    horizontal_bottom: "-",
-};
 
 /// Greedy word wrapping at `width` columns; a word longer than a line is broken.
 pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
@@ -225,8 +235,9 @@ pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
-/// Cuts `text` to at most `max` columns, marking the cut with `…`.
-pub(crate) fn truncate(text: &str, max: usize) -> String {
+/// Cuts `text` to at most `max` columns, marking the cut with `ellipsis` (`…`, or `...` in
+/// ASCII).
+pub(crate) fn truncate(text: &str, max: usize, ellipsis: &str) -> String {
     if text.width() <= max {
         return text.to_owned();
     }
@@ -234,14 +245,14 @@ pub(crate) fn truncate(text: &str, max: usize) -> String {
     let mut used = 0;
     for c in text.chars() {
         let w = c.width().unwrap_or(0);
-        if used + w + 1 > max {
+        if used + w + ellipsis.width() > max {
             break;
         }
         out.push(c);
         used += w;
     }
-    if max > 0 {
-        out.push('…');
+    if max >= ellipsis.width() {
+        out.push_str(ellipsis);
     }
     out
 }
@@ -256,8 +267,9 @@ mod tests {
         assert_eq!(wrap("a bb ccc", 4), ["a bb", "ccc"]);
         assert_eq!(wrap("abcdefgh", 3), ["abc", "def", "gh"]);
         assert_eq!(wrap("", 5), [""]);
-        assert_eq!(truncate("hello world", 6), "hello…");
-        assert_eq!(truncate("short", 6), "short");
+        assert_eq!(truncate("hello world", 6, "…"), "hello…");
+        assert_eq!(truncate("hello world", 6, "..."), "hel...");
+        assert_eq!(truncate("short", 6, "…"), "short");
     }
 
     #[test]

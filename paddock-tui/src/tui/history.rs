@@ -22,7 +22,7 @@ use unicode_width::UnicodeWidthStr;
 
 use super::help::{truncate, wrap};
 use super::keys::{Command, Context, label_for};
-use super::theme::{Role, Theme};
+use super::theme::{Glyph, Mark, Role, Theme};
 use crate::format::{
     clean_title, history_banner, project_label, run_duration, run_origin, run_source, short_time,
     status_name,
@@ -316,7 +316,10 @@ pub fn render_history(view: &HistoryView, theme: &Theme, frame: &mut Frame<'_>, 
     let message = if let Some(error) = &view.error {
         Some((format!("History could not be loaded: {error}"), Role::Error))
     } else if view.history.is_none() {
-        Some(("Loading history…".to_owned(), Role::Dim))
+        Some((
+            format!("Loading history{}", theme.glyph(Glyph::Ellipsis)),
+            Role::Dim,
+        ))
     } else if view.is_empty() && view.unattended_only {
         let key = label_for(Context::History, Command::UnattendedOnly).unwrap_or("U");
         Some((
@@ -353,7 +356,10 @@ fn render_title(view: &HistoryView, theme: &Theme, frame: &mut Frame<'_>, area: 
     };
     let left = Line::from(vec![
         Span::styled(" History", theme.style(Role::Accent)),
-        Span::styled(format!(" · {what}"), theme.style(Role::Normal)),
+        Span::styled(
+            format!(" {} {what}", theme.glyph(Glyph::Dot)),
+            theme.style(Role::Normal),
+        ),
     ]);
     let right = Line::from(vec![
         Span::styled(key.to_owned(), Style::new().add_modifier(Modifier::BOLD)),
@@ -440,11 +446,12 @@ fn origin_chip(theme: &Theme, run: &RunSummary, narrow: bool) -> (String, Role) 
     let role = origin_role(run.origin);
     // A message another chat sent: that chat caused the run (`↩ sent by TITLE`).
     if matches!(run.attribution, Some(Attribution::Sent { .. })) {
-        let arrow = theme.glyph("↩", "<-");
+        let arrow = theme.mark(Mark::Sent);
         if narrow {
             return (arrow.to_owned(), Role::Spawned);
         }
-        return (format!("{arrow} {}", run_source(run, 20)), Role::Spawned);
+        let source = run_source(run, 20);
+        return (format!("{arrow} {}", theme.words(&source)), Role::Spawned);
     }
     if narrow {
         let icon = theme.badge(run.origin, run.depth, false, true);
@@ -452,7 +459,7 @@ fn origin_chip(theme: &Theme, run: &RunSummary, narrow: bool) -> (String, Role) 
         return (text, role);
     }
     // The word names the origin as History's chips do; its depth mark in the theme's glyph.
-    let word = run_origin(run.origin, run.depth).replace('·', theme.glyph("·", ":"));
+    let word = run_origin(run.origin, run.depth).replace('·', theme.glyph(Glyph::Levels));
     let mut chars = word.chars();
     let word: String = chars
         .next()
@@ -469,11 +476,11 @@ fn origin_chip(theme: &Theme, run: &RunSummary, narrow: bool) -> (String, Role) 
 fn status_cell(theme: &Theme, status: RunStatus, tick: u64, words: bool) -> (String, Role) {
     let (glyph, role) = match status {
         RunStatus::Running => (theme.spinner(tick), Role::Running),
-        RunStatus::Completed => (theme.glyph("✓", "v"), Role::Success),
-        RunStatus::Failed => (theme.glyph("✗", "x"), Role::Error),
-        RunStatus::Cancelled => (theme.glyph("⊘", "-"), Role::Dim),
-        RunStatus::Interrupted => (theme.glyph("⚠", "!"), Role::Warning),
-        RunStatus::Skipped => (theme.glyph("⏭", ">>"), Role::Dim),
+        RunStatus::Completed => (theme.mark(Mark::Done), Role::Success),
+        RunStatus::Failed => (theme.mark(Mark::Failed), Role::Error),
+        RunStatus::Cancelled => (theme.mark(Mark::Cancelled), Role::Dim),
+        RunStatus::Interrupted => (theme.mark(Mark::Interrupted), Role::Warning),
+        RunStatus::Skipped => (theme.mark(Mark::Skipped), Role::Dim),
     };
     if words {
         (format!("{glyph} {}", status_name(status)), role)
@@ -600,7 +607,7 @@ fn render_table<Tz: TimeZone>(
     let table = Table::new(table_rows, widths)
         .header(header)
         .column_spacing(1)
-        .highlight_symbol(theme.glyph("›", ">"))
+        .highlight_symbol(theme.mark(Mark::Cursor))
         .highlight_spacing(HighlightSpacing::Always)
         .row_highlight_style(theme.style(Role::Selected));
     let mut state = TableState::default().with_selected(Some(view.cursor));
@@ -611,20 +618,25 @@ fn render_table<Tz: TimeZone>(
 /// its trigger when wide and there is room).
 fn table_row(c: Cells, theme: &Theme, fit: Fit, title_w: usize, project_w: u16) -> Row<'static> {
     let dim = theme.style(Role::Dim);
+    let ellipsis = theme.glyph(Glyph::Ellipsis);
     let mark = if c.new {
-        Span::styled(theme.unread_mark(), theme.style(Role::Unread))
+        Span::styled(theme.mark(Mark::Unread), theme.style(Role::Unread))
     } else {
         Span::raw(" ")
     };
     let title_role = if c.new { Role::Unread } else { Role::Normal };
     let mut title = vec![Span::styled(
-        truncate(&c.title, title_w),
+        truncate(&c.title, title_w, ellipsis),
         theme.style(title_role),
     )];
     let used = c.title.width();
     if let Some(trigger) = c.trigger.filter(|_| fit == Fit::Wide && used + 4 < title_w) {
         title.push(Span::styled(
-            truncate(&format!(" · {trigger}"), title_w - used),
+            truncate(
+                &format!(" {} {trigger}", theme.glyph(Glyph::Dot)),
+                title_w - used,
+                ellipsis,
+            ),
             dim,
         ));
     }
@@ -636,7 +648,11 @@ fn table_row(c: Cells, theme: &Theme, fit: Fit, title_w: usize, project_w: u16) 
     ];
     if fit != Fit::Narrow {
         cells.push(Cell::from(Line::from(c.duration).right_aligned()));
-        cells.push(Cell::from(truncate(&c.project, usize::from(project_w))));
+        cells.push(Cell::from(truncate(
+            &c.project,
+            usize::from(project_w),
+            ellipsis,
+        )));
     }
     cells.push(Cell::from(Line::from(title)));
     Row::new(cells)

@@ -22,7 +22,7 @@ use super::files_view::scroll_to;
 use super::keys::{Command, Context, label_for};
 use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
 use super::provenance_view::{fit, wrap_lines};
-use super::theme::{Role, Theme};
+use super::theme::{Glyph, Mark, Role, Theme};
 use crate::format::{clean_title, project_label, short_time};
 
 /// What a command did to the view, for the dispatcher.
@@ -282,7 +282,7 @@ pub fn render_home(
 /// ` Home · webapp`, and when the sweeper last curated it at the right.
 fn render_title(view: &HomeView, theme: &Theme, frame: &mut Frame<'_>, area: Rect) {
     let width = usize::from(area.width);
-    let dot = theme.glyph("·", "-");
+    let dot = theme.glyph(Glyph::Dot);
     let head = Span::styled(" Home", theme.style(Role::Accent));
     let right = view.overview.as_ref().and_then(|o| {
         let at = o.swept_at.as_deref()?;
@@ -368,7 +368,7 @@ fn page_lines(
     tick: u64,
     width: usize,
 ) -> (Vec<Line<'static>>, Option<usize>) {
-    let ellipsis = theme.glyph("…", "...");
+    let ellipsis = theme.glyph(Glyph::Ellipsis);
     let mut lines = Vec::new();
     match &view.overview {
         Some(o) => lines.extend(count_lines(o, theme)),
@@ -425,7 +425,7 @@ fn page_lines(
 
 /// The project's summary, its counts of chats, running and unread ones, and a failed sweep.
 fn count_lines(o: &ProjectOverview, theme: &Theme) -> Vec<Line<'static>> {
-    let dot = format!(" {} ", theme.glyph("·", "-"));
+    let dot = format!(" {} ", theme.glyph(Glyph::Dot));
     let mut lines = Vec::new();
     if let Some(summary) = o
         .project
@@ -450,7 +450,7 @@ fn count_lines(o: &ProjectOverview, theme: &Theme) -> Vec<Line<'static>> {
     ));
     if let Some(why) = &o.sweep_error {
         lines.push(Line::styled(
-            format!(" {} The last sweep failed: {why}", theme.glyph("⚠", "!")),
+            format!(" {} The last sweep failed: {why}", theme.mark(Mark::Failed)),
             theme.style(Role::Error),
         ));
     }
@@ -469,7 +469,7 @@ fn chat_line(
     let (glyph, role) = if chat.running {
         (theme.spinner(tick), Role::Running)
     } else {
-        (theme.unread_mark(), Role::Unread)
+        (theme.mark(Mark::Unread), Role::Unread)
     };
     let title = fit(&clean_title(&chat.title), width.saturating_sub(5), theme);
     let title_style = if chat.unread {
@@ -477,7 +477,7 @@ fn chat_line(
     } else {
         theme.style(Role::Normal)
     };
-    let mark = theme.glyph("›", ">");
+    let mark = theme.mark(Mark::Cursor);
     let line = Line::from(vec![
         Span::raw(if at_cursor { mark } else { " " }),
         Span::styled(glyph, theme.style(role)),
@@ -506,7 +506,7 @@ fn file_section(
         Some(text) if !text.trim().is_empty() => {
             lines.extend(file_lines(text, theme));
             if let Some(note) = cut_note {
-                let ellipsis = theme.glyph("…", "...");
+                let ellipsis = theme.glyph(Glyph::Ellipsis);
                 lines.push(Line::styled(format!(" {ellipsis} {note}"), dim));
             }
         }

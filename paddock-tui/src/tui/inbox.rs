@@ -14,7 +14,7 @@ use super::action::Action;
 use super::fetch::Fetch;
 use super::keys::{Command, Context};
 use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
-use super::theme::{Role, Theme};
+use super::theme::{Glyph, Mark, Role, Theme};
 
 /// The inbox's state while it is open.
 #[derive(Debug, Clone, Default)]
@@ -165,7 +165,7 @@ pub fn render_inbox(view: &InboxView, theme: &Theme, frame: &mut Frame<'_>, area
         Span::styled(" Approvals ", theme.style(Role::Accent)),
         Span::styled(
             {
-                let dot = theme.glyph("·", "-");
+                let dot = theme.glyph(Glyph::Dot);
                 format!(
                     "{} waiting  y allow {dot} n deny {dot} a always {dot} space select {dot} Esc close",
                     view.approvals.len()
@@ -178,9 +178,9 @@ pub fn render_inbox(view: &InboxView, theme: &Theme, frame: &mut Frame<'_>, area
     frame.render_widget(title, title_row);
     if view.approvals.is_empty() {
         let text = if view.loaded {
-            "Nothing waits for you."
+            "Nothing waits for you.".to_owned()
         } else {
-            "Loading…"
+            format!("Loading{}", theme.glyph(Glyph::Ellipsis))
         };
         frame.render_widget(
             Line::styled(format!("  {text}"), theme.style(Role::Dim)),
@@ -263,7 +263,7 @@ fn row<'a>(
     width: usize,
 ) -> Line<'a> {
     let mark = if view.marked.contains(&a.id) {
-        theme.glyph("✓", "x")
+        theme.mark(Mark::Selected)
     } else {
         " "
     };
@@ -274,7 +274,11 @@ fn row<'a>(
         .and_then(|p| p.lines().next())
         .unwrap_or_default();
     let mut spans = vec![
-        Span::raw(if cursor { theme.glyph("›", ">") } else { " " }),
+        Span::raw(if cursor {
+            theme.mark(Mark::Cursor)
+        } else {
+            " "
+        }),
         Span::raw(mark),
         Span::raw(" "),
     ];

@@ -18,7 +18,7 @@ use super::blame_view::open_blame;
 use super::fetch::{Answer, Fetch, taken};
 use super::keys::Command;
 use super::overlay::Reaction;
-use super::theme::{Role, Theme};
+use super::theme::{Glyph, Mark, Role, Theme};
 
 /// What a command did to the panel, for the dispatcher.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -188,7 +188,7 @@ fn edge_word(edge: FileEdge) -> &'static str {
 
 /// One step: the chat, then the tool, the edge and the change, and when.
 fn step_line(step: &FileStep, theme: &Theme) -> Line<'static> {
-    let dot = theme.glyph("·", "-");
+    let dot = theme.glyph(Glyph::Dot);
     let edge_role = match step.edge {
         FileEdge::Observed => Role::Normal,
         FileEdge::Inferred => Role::Warning,
@@ -251,7 +251,11 @@ fn lineage_node<'a>(
     out: &mut Vec<Line<'static>>,
 ) {
     let indent = "  ".repeat(depth);
-    let branch = if depth == 0 { "" } else { theme.branch() };
+    let branch = if depth == 0 {
+        String::new()
+    } else {
+        theme.branch()
+    };
     let Some(node) = lineage.nodes.iter().find(|n| n.path == path) else {
         // An input the walk did not reach (it stopped).
         out.push(Line::from(vec![
@@ -269,7 +273,7 @@ fn lineage_node<'a>(
     }
     let mut spans = vec![Span::raw(format!("   {indent}{branch}{}", node.path))];
     if let Some(step) = &node.producer {
-        let arrow = theme.glyph("←", "<-");
+        let arrow = theme.glyph(Glyph::Back);
         spans.push(Span::styled(
             format!("  {arrow} {} in {}", step.tool, chat_name(step)),
             theme.style(Role::Dim),
@@ -302,7 +306,7 @@ pub fn provenance_lines(view: &ProvenanceView, theme: &Theme) -> Vec<Line<'stati
                     theme.style(Role::Error),
                 )];
             }
-            None => format!(" Loading{}", theme.glyph("…", "...")),
+            None => format!(" Loading{}", theme.glyph(Glyph::Ellipsis)),
         };
         return vec![Line::styled(text, theme.style(Role::Dim))];
     };
@@ -339,7 +343,7 @@ pub fn provenance_lines(view: &ProvenanceView, theme: &Theme) -> Vec<Line<'stati
     lines.extend(lineage_lines(&p.lineage, theme));
     if !p.notes.is_empty() {
         lines.push(heading("Notes", theme));
-        let bang = theme.glyph("⚠", "!");
+        let bang = theme.mark(Mark::WARNING);
         lines.extend(
             p.notes
                 .iter()
@@ -376,7 +380,7 @@ pub(crate) fn fit(text: &str, max: usize, theme: &Theme) -> String {
     if text.width() <= max {
         return text.to_owned();
     }
-    let ellipsis = theme.glyph("…", "...");
+    let ellipsis = theme.glyph(Glyph::Ellipsis);
     let room = max.saturating_sub(ellipsis.width());
     let mut out = String::new();
     let mut used = 0;

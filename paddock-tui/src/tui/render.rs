@@ -4,15 +4,14 @@
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
-use ratatui::symbols::border;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Padding, Paragraph, Wrap};
+use ratatui::widgets::{Block, Padding, Paragraph, Wrap};
 use unicode_width::UnicodeWidthStr;
 
 use super::app::{App, Connection, Focus};
 use super::keys::Context;
 use super::overlay::DrawCx;
-use super::theme::{Role, Theme};
+use super::theme::{Glyph, Role, Theme};
 use super::{chat_view, history, tree_view};
 
 /// The screen's three bands: header, chat list, status line.
@@ -35,7 +34,7 @@ pub fn render(app: &mut App, frame: &mut Frame<'_>) {
     app.width = frame.area().width;
     render_header(app, frame, header);
     let theme = app.theme;
-    let ellipsis = theme.glyph("…", "...");
+    let ellipsis = theme.glyph(Glyph::Ellipsis);
     match &app.connection {
         Connection::Unreachable(reason) => {
             let reason = reason.clone();
@@ -141,7 +140,7 @@ fn render_panes(app: &mut App, frame: &mut Frame<'_>, area: Rect) {
         left,
         app.focus == Focus::Tree,
     );
-    let bar = theme.glyph("│", "|");
+    let bar = theme.glyph(Glyph::Bar);
     let column: Vec<Line<'_>> = (0..sep.height)
         .map(|_| Line::styled(bar, theme.style(Role::Dim)))
         .collect();
@@ -165,7 +164,7 @@ fn render_chat_column(app: &mut App, frame: &mut Frame<'_>, area: Rect) {
             chat_view::render_chat(chat, &theme, app.tick, frame, top, app.focus == Focus::Chat);
         }
         None => {
-            let dot = theme.glyph("·", "-");
+            let dot = theme.glyph(Glyph::Dot);
             let hint = if top.width >= 44 {
                 format!("Enter opens a chat {dot} N starts one {dot} ? keys")
             } else {
@@ -192,7 +191,7 @@ fn render_header(app: &App, frame: &mut Frame<'_>, area: Rect) {
     };
     let right = match &app.connection {
         Connection::Connected(daemon) => {
-            let dot = format!(" {} ", theme.glyph("·", "-"));
+            let dot = format!(" {} ", theme.glyph(Glyph::Dot));
             let mut counts = Vec::new();
             let running = app.tree.running_count();
             if running > 0 {
@@ -233,7 +232,7 @@ fn render_header(app: &App, frame: &mut Frame<'_>, area: Rect) {
             .unwrap_or_default();
             Span::raw(format!("{text} "))
         }
-        Connection::Connecting => Span::raw(format!("connecting{} ", theme.glyph("…", "..."))),
+        Connection::Connecting => Span::raw(format!("connecting{} ", theme.glyph(Glyph::Ellipsis))),
         Connection::Unreachable(_) => Span::styled(
             "not connected ",
             theme.style(Role::Error).add_modifier(Modifier::BOLD),
@@ -265,27 +264,6 @@ fn render_message(text: &str, theme: &Theme, frame: &mut Frame<'_>, area: Rect) 
         Line::styled(text.to_owned(), theme.style(Role::Dim)).centered(),
         middle,
     );
-}
-
-/// Box borders for a terminal without Unicode.
-const ASCII_BORDER: border::Set<'static> = border::Set {
-    top_left: "+",
-    top_right: "+",
-    bottom_left: "+",
-    bottom_right: "+",
-    vertical_left: "|",
-    vertical_right: "|",
-    horizontal_top: "-",
-    horizontal_bottom: "-",
-};
-
-/// The lines of a box in this theme: rounded, or ASCII.
-pub(crate) fn border_set(theme: &Theme) -> border::Set<'static> {
-    if theme.unicode {
-        BorderType::Rounded.to_border_set()
-    } else {
-        ASCII_BORDER
-    }
 }
 
 fn render_unreachable(
@@ -322,11 +300,7 @@ fn render_unreachable(
     ])
     .areas(row);
     let block = Block::bordered()
-        .border_set(if theme.unicode {
-            BorderType::Rounded.to_border_set()
-        } else {
-            ASCII_BORDER
-        })
+        .border_set(theme.border())
         .border_style(theme.style(Role::Error))
         .padding(Padding::horizontal(1))
         .title(Span::styled(

@@ -14,7 +14,7 @@ use std::time::Instant;
 use super::app::{App, Connection, Focus};
 use super::keys::Context;
 use super::notice::Kind;
-use super::theme::{Role, Theme};
+use super::theme::{Glyph, Role, Theme};
 use super::tree_view;
 
 pub(super) fn render_status(app: &App, frame: &mut Frame<'_>, area: Rect) {
@@ -23,8 +23,12 @@ pub(super) fn render_status(app: &App, frame: &mut Frame<'_>, area: Rect) {
         let line = Line::from(vec![
             Span::raw(" /").bold(),
             Span::raw(filter.clone()),
-            Span::raw("▏").dim(),
-            Span::raw("  enter keep · esc clear").dim(),
+            Span::raw(theme.glyph(Glyph::TextCursor)).dim(),
+            Span::raw(format!(
+                "  enter keep {} esc clear",
+                theme.glyph(Glyph::Dot)
+            ))
+            .dim(),
         ]);
         frame.render_widget(line, area);
         return;
@@ -33,7 +37,7 @@ pub(super) fn render_status(app: &App, frame: &mut Frame<'_>, area: Rect) {
         // The question, cut so that its answer always shows.
         let tail = "? y/N";
         let room = usize::from(area.width).saturating_sub(tail.width() + 1);
-        let question = tree_view::truncate(&confirm.question, room, theme);
+        let question = tree_view::truncate(&theme.words(&confirm.question), room, theme);
         let style = theme.style(Role::Warning).add_modifier(Modifier::BOLD);
         let line = Line::from(vec![
             Span::styled(format!(" {question}"), style),
@@ -81,13 +85,15 @@ fn message(state: &[String], text: &str, kind: &Kind, theme: &Theme) -> Line<'st
     for s in state {
         spans.push(Span::raw(format!("{s}  ")).bold());
     }
+    // Words made elsewhere (a daemon's sentence, "forking …") in this theme's glyphs.
+    let text = theme.words(text).into_owned();
     match kind {
         Kind::Error => {
-            spans.push(Span::styled(text.to_owned(), theme.style(Role::Error)));
+            spans.push(Span::styled(text, theme.style(Role::Error)));
             spans.push(Span::raw("  esc dismisses").dim());
         }
-        Kind::While(_) => spans.push(Span::styled(text.to_owned(), theme.style(Role::Warning))),
-        Kind::Info => spans.push(Span::raw(text.to_owned())),
+        Kind::While(_) => spans.push(Span::styled(text, theme.style(Role::Warning))),
+        Kind::Info => spans.push(Span::raw(text)),
     }
     Line::from(spans)
 }

@@ -1,14 +1,21 @@
 //! How the TUI looks: glyphs (Unicode, or ASCII when the terminal cannot show them) and colors
 //! (none when `NO_COLOR` is set). Every view draws through a [`Theme`], so both fallbacks hold
-//! everywhere and tests can pin one.
+//! everywhere and tests can pin one; every glyph comes from the one vocabulary in [`marks`]
+//! (a [`Mark`] means something, a [`Glyph`] is punctuation), so the ASCII theme draws only
+//! ASCII and no mark means two things.
 //!
 //! Origin badges follow the provenance document: scheduled an amber clock, spawned a violet
 //! branch (with the depth when it is more than one, and none on a row drawn nested under its
 //! parent), hook a sky bolt, adopted an emerald terminal, human nothing.
 
+pub mod marks;
+
 use paddock_proto::{Attribution, Origin};
 use ratatui::style::{Color, Modifier, Style};
+use ratatui::symbols::border;
 use ratatui::text::Span;
+
+pub use marks::{Glyph, Mark};
 
 /// What a piece of text is, for its style.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -163,43 +170,60 @@ impl Theme {
         }
     }
 
-    /// `unicode` or `ascii`, by the theme.
-    pub fn glyph(&self, unicode: &'static str, ascii: &'static str) -> &'static str {
-        if self.unicode { unicode } else { ascii }
+    /// A mark, in this theme's glyphs.
+    pub fn mark(&self, mark: Mark) -> &'static str {
+        mark.glyph(self.unicode)
     }
 
-    /// The running spinner at animation step `tick`.
+    /// A piece of punctuation, in this theme's glyphs.
+    pub fn glyph(&self, glyph: Glyph) -> &'static str {
+        glyph.glyph(self.unicode)
+    }
+
+    /// Words written elsewhere (a notice, a daemon's sentence, a line a formatter shared with
+    /// the CLI wrote) in this theme: in ASCII, each of the vocabulary's Unicode glyphs in them
+    /// becomes its ASCII form (`…` `...`, `·` `-`, `→` `->`, `✗` `x`...).
+    pub fn words<'a>(&self, text: &'a str) -> std::borrow::Cow<'a, str> {
+        if self.unicode || text.is_ascii() {
+            return std::borrow::Cow::Borrowed(text);
+        }
+        let mut out = String::with_capacity(text.len());
+        for c in text.chars() {
+            match marks::ascii_of(c) {
+                Some(ascii) => out.push_str(ascii),
+                None => out.push(c),
+            }
+        }
+        std::borrow::Cow::Owned(out)
+    }
+
+    /// The running mark at animation step `tick`.
     pub fn spinner(&self, tick: u64) -> &'static str {
-        const DOTS: [&str; 8] = ["⠋", "⠙", "⠸", "⠴", "⠦", "⠇", "⠏", "⠹"];
-        const ASCII: [&str; 4] = ["|", "/", "-", "\\"];
-        if self.unicode {
-            DOTS[usize::try_from(tick % 8).unwrap_or(0)]
+        let frames: &[&'static str] = if self.unicode {
+            &marks::RUNNING
         } else {
-            ASCII[usize::try_from(tick % 4).unwrap_or(0)]
-        }
+            &marks::RUNNING_ASCII
+        };
+        let step = tick % frames.len() as u64;
+        frames
+            .get(usize::try_from(step).unwrap_or(0))
+            .copied()
+            .unwrap_or(frames[0])
     }
 
-    pub fn unread_mark(&self) -> &'static str {
-        self.glyph("•", "*")
-    }
-
-    pub fn star(&self) -> &'static str {
-        self.glyph("★", "+")
-    }
-
-    /// The fold marker of a row with children: folded or open.
+    /// The fold mark of a row with children: folded or open.
     pub fn fold(&self, folded: bool) -> &'static str {
-        match (folded, self.unicode) {
-            (true, true) => "▸",
-            (false, true) => "▾",
-            (true, false) => "+",
-            (false, false) => "-",
-        }
+        self.mark(if folded { Mark::Folded } else { Mark::Unfolded })
     }
 
-    /// The branch drawn before a nested row.
-    pub fn branch(&self) -> &'static str {
-        self.glyph("└ ", "`-")
+    /// The branch drawn before a nested row, two columns wide.
+    pub fn branch(&self) -> String {
+        format!("{:<2}", self.mark(Mark::Nested))
+    }
+
+    /// A box's lines: rounded, or ASCII.
+    pub fn border(&self) -> border::Set<'static> {
+        marks::border(self.unicode)
     }
 
     /// An origin's badge; `None` for a human chat, and for a spawned chat drawn nested under
@@ -214,13 +238,13 @@ impl Theme {
         let (icon, word, role) = match origin {
             Origin::Human => return None,
             Origin::Spawned if nested => return None,
-            Origin::Scheduled => (self.glyph("⏰", "@"), "scheduled", Role::Scheduled),
-            Origin::Spawned => (self.glyph("⑂", "Y"), "spawned", Role::Spawned),
-            Origin::Hook => (self.glyph("⚡", "!"), "hook", Role::Hook),
-            Origin::Adopted => (self.glyph("▣", ">_"), "adopted", Role::Adopted),
+            Origin::Scheduled => (self.mark(Mark::Scheduled), "scheduled", Role::Scheduled),
+            Origin::Spawned => (self.mark(Mark::Spawned), "spawned", Role::Spawned),
+            Origin::Hook => (self.mark(Mark::Hook), "hook", Role::Hook),
+            Origin::Adopted => (self.mark(Mark::Adopted), "adopted", Role::Adopted),
         };
         let levels = if origin == Origin::Spawned && depth > 1 {
-            format!("{}{depth}", self.glyph("·", ":"))
+            format!("{}{depth}", self.glyph(Glyph::Levels))
         } else {
             String::new()
         };
@@ -237,7 +261,7 @@ impl Theme {
     pub fn attribution(&self, a: &Attribution) -> (String, Role) {
         match a {
             Attribution::Scheduled { name } => (
-                format!("{} scheduled by {name}", self.glyph("⏰", "@")),
+                format!("{} scheduled by {name}", self.mark(Mark::Scheduled)),
                 Role::Scheduled,
             ),
             Attribution::Sent {
@@ -247,18 +271,18 @@ impl Theme {
             } => {
                 let from = from_title.as_deref().unwrap_or(from_session_id);
                 (
-                    format!("{} sent by {from}", self.glyph("↩", "<-")),
+                    format!("{} sent by {from}", self.mark(Mark::Sent)),
                     Role::Spawned,
                 )
             }
             Attribution::Hook { name } => (
-                format!("{} triggered by hook {name}", self.glyph("⚡", "!")),
+                format!("{} triggered by hook {name}", self.mark(Mark::Hook)),
                 Role::Hook,
             ),
             Attribution::Recovery => (
                 format!(
                     "{} continued after a background task was terminated",
-                    self.glyph("⚠", "!!")
+                    self.mark(Mark::Interrupted)
                 ),
                 Role::Warning,
             ),
@@ -281,8 +305,18 @@ mod tests {
         assert_eq!(deep.as_deref(), Some("⑂·3"));
         let plain = Theme::plain();
         let hook = plain.badge(Origin::Hook, 0, false, false);
-        assert_eq!(hook.map(|s| s.content).as_deref(), Some("! hook"));
+        assert_eq!(hook.map(|s| s.content).as_deref(), Some("% hook"));
         assert_eq!(plain.style(Role::Scheduled), Style::new());
+    }
+
+    #[test]
+    fn words_from_elsewhere_take_the_themes_glyphs() {
+        let words = "pushing web… · 3 → 4 “done” ✗ café";
+        assert_eq!(Theme::default().words(words), words);
+        assert_eq!(
+            Theme::plain().words(words),
+            "pushing web... - 3 -> 4 \"done\" x café"
+        );
     }
 
     #[test]

@@ -15,7 +15,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-use super::theme::{Role, Theme};
+use super::theme::{Glyph, Mark, Role, Theme};
 use super::tree::{RowKind, TreeRow, TreeState};
 use crate::format::{clean_title, context_percent, project_label};
 
@@ -104,9 +104,9 @@ impl Look<'_> {
     fn row(&self, row: &TreeRow<'_>, is_cursor: bool, focused: bool) -> Line<'static> {
         let t = self.theme;
         let mut spans = vec![
-            Span::raw(if is_cursor { t.glyph("›", ">") } else { " " }),
+            Span::raw(if is_cursor { t.mark(Mark::Cursor) } else { " " }),
             if row.marked {
-                Span::styled(t.glyph("✓", "x"), t.style(Role::Marked))
+                Span::styled(t.mark(Mark::Selected), t.style(Role::Marked))
             } else {
                 Span::raw(" ")
             },
@@ -189,10 +189,7 @@ impl Look<'_> {
         let note = if let Some(reason) = error {
             Some((format!("  cannot list them: {reason}"), Role::Error))
         } else if loading {
-            Some((
-                format!("  {}", t.glyph("loading…", "loading...")),
-                Role::Dim,
-            ))
+            Some((format!("  loading{}", t.glyph(Glyph::Ellipsis)), Role::Dim))
         } else {
             None
         };
@@ -217,7 +214,7 @@ impl Look<'_> {
         let hint = self.hidden_hint(row, " +", "");
         let star = chat
             .starred
-            .then(|| Span::styled(format!(" {}", t.star()), t.style(Role::Star)));
+            .then(|| Span::styled(format!(" {}", t.mark(Mark::Star)), t.style(Role::Star)));
         let right = self.right_part(row, chat);
         let right_width: usize = right.iter().map(Span::width).sum();
         let extras = hint.as_ref().map_or(0, Span::width) + star.as_ref().map_or(0, Span::width);
@@ -253,7 +250,7 @@ impl Look<'_> {
         let mut indent = String::from("  ");
         if row.level > 0 {
             indent.push_str(&"  ".repeat(row.level - 1));
-            indent.push_str(self.theme.branch());
+            indent.push_str(&self.theme.branch());
         }
         indent
     }
@@ -274,12 +271,12 @@ impl Look<'_> {
             Span::styled(t.spinner(self.tick), t.style(Role::Running))
         } else if chat.parked.is_some() {
             // Parked on a usage limit until it resets.
-            Span::styled(t.glyph("⏸", "="), t.style(Role::Warning))
+            Span::styled(t.mark(Mark::Waiting), t.style(Role::Warning))
         } else if chat.interrupted {
             // Cut short: `C` continues it.
-            Span::styled(t.glyph("⚠", "!"), t.style(Role::Warning))
+            Span::styled(t.mark(Mark::Interrupted), t.style(Role::Warning))
         } else if chat.unread {
-            Span::styled(t.unread_mark(), t.style(Role::Unread))
+            Span::styled(t.mark(Mark::Unread), t.style(Role::Unread))
         } else {
             Span::raw(" ")
         }
@@ -327,7 +324,7 @@ impl Look<'_> {
             .as_deref()
             .filter(|_| !self.narrow && spare >= 16)
             .map(|line| {
-                let dash = t.glyph(" — ", " - ");
+                let dash = format!(" {} ", t.glyph(Glyph::Dash));
                 let text = truncate(&clean_title(line), spare - dash.width(), t);
                 Span::styled(format!("{dash}{text}"), t.style(Role::Dim))
             })
@@ -385,7 +382,7 @@ pub fn truncate(text: &str, max: usize, theme: &Theme) -> String {
         used += w;
     }
     if max > 0 {
-        out.push_str(theme.glyph("…", "~"));
+        out.push_str(theme.glyph(Glyph::Cut));
     }
     out
 }

@@ -23,7 +23,7 @@ use super::files_view::scroll_to;
 use super::keys::{Command, Context, label_for};
 use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
 use super::provenance_view::{fit, wrap_lines};
-use super::theme::{Role, Theme};
+use super::theme::{Glyph, Mark, Role, Theme};
 use crate::format::{UsageReport, project_label, subtree, tokens, usage_report, usd};
 
 /// From this width the chat lines have the context column.
@@ -400,7 +400,7 @@ pub fn render_usage(view: &mut UsageView, theme: &Theme, frame: &mut Frame<'_>, 
 /// ` Usage · active chats` (or the subtree's root), and the scope key at the right.
 fn render_title(view: &UsageView, theme: &Theme, frame: &mut Frame<'_>, area: Rect) {
     let width = usize::from(area.width);
-    let dot = theme.glyph("·", "-");
+    let dot = theme.glyph(Glyph::Dot);
     let what = match &view.root {
         Some(root) => format!(
             " {dot} subtree of {} ({})",
@@ -457,7 +457,7 @@ fn body_lines(
         return (wrap_lines(error_lines(reason, theme), width), None);
     }
     let Some(report) = &view.report else {
-        let ellipsis = theme.glyph("…", "...");
+        let ellipsis = theme.glyph(Glyph::Ellipsis);
         return (
             vec![Line::styled(
                 format!(" Reading the chat list{ellipsis}"),
@@ -496,7 +496,7 @@ fn error_lines(reason: &str, theme: &Theme) -> Vec<Line<'static>> {
 /// The totals: chats, tokens and cost, then the tokens by kind.
 fn total_lines(report: &UsageReport, theme: &Theme) -> Vec<Line<'static>> {
     let dim = theme.style(Role::Dim);
-    let dot = format!(" {} ", theme.glyph("·", "-"));
+    let dot = format!(" {} ", theme.glyph(Glyph::Dot));
     let t = &report.total;
     vec![
         Line::from(vec![
@@ -615,7 +615,7 @@ fn chat_lines(
         head,
         Style::new().add_modifier(Modifier::BOLD),
     )];
-    let cursor_mark = theme.glyph("›", ">");
+    let cursor_mark = theme.mark(Mark::Cursor);
     for (i, c) in report.chats.iter().enumerate() {
         let at_cursor = i == view.cursor;
         let mut spans = vec![Span::raw(if at_cursor { cursor_mark } else { " " })];

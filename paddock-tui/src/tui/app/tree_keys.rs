@@ -8,6 +8,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::{Action, App, Focus};
 use crate::tui::keys::{self, Command};
 use crate::tui::notice::State;
+use crate::tui::theme::Glyph;
 use crate::tui::tree::{RowId, TreeState};
 
 /// A question on the status line that only `y` answers yes: any other key is a no, and
@@ -58,7 +59,7 @@ impl App {
             Command::Unarchive => self.update(ChatAction::Unarchive, subtree),
             Command::Unread => self.update(ChatAction::Unread, subtree),
             Command::Read => self.update(ChatAction::Read, subtree),
-            Command::Detach => self.update(ChatAction::Detach, subtree),
+            Command::Detach => self.detach_or_attach(subtree),
             Command::Star => self.star_or_unstar(subtree),
             Command::Stop => self.stop(subtree),
             Command::Compose => self.compose(),
@@ -151,6 +152,21 @@ impl App {
             ChatAction::Unstar
         } else {
             ChatAction::Star
+        };
+        self.update(action, subtree)
+    }
+
+    /// Attaches the targets again when all of them are detached, else detaches them: `d`
+    /// undoes itself.
+    fn detach_or_attach(&mut self, subtree: bool) -> Option<Action> {
+        let all_detached = self
+            .targets(subtree)
+            .iter()
+            .all(|sid| self.find_chat(sid).is_some_and(|c| c.detached));
+        let action = if all_detached {
+            ChatAction::Attach
+        } else {
+            ChatAction::Detach
         };
         self.update(action, subtree)
     }
@@ -315,7 +331,10 @@ impl App {
     pub(super) fn quoted(&self, title: &str, max: usize) -> String {
         let title = crate::format::clean_title(title);
         let title = crate::tui::tree_view::truncate(&title, max, &self.theme);
-        let (open, close) = (self.theme.glyph("“", "\""), self.theme.glyph("”", "\""));
+        let (open, close) = (
+            self.theme.glyph(Glyph::OpenQuote),
+            self.theme.glyph(Glyph::CloseQuote),
+        );
         format!("{open}{title}{close}")
     }
 }

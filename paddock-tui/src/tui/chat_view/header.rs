@@ -8,7 +8,7 @@ use unicode_width::UnicodeWidthStr;
 
 use super::text::fit_end;
 use crate::tui::chat::ChatView;
-use crate::tui::theme::{Role, Theme};
+use crate::tui::theme::{Glyph, Role, Theme};
 
 /// From this width the chat's header shows its tokens, cost and context use.
 const USAGE_HEADER_WIDTH: u16 = 60;
@@ -27,7 +27,7 @@ fn usage_text(u: &paddock_proto::ChatUsage, theme: &Theme) -> Option<String> {
         let percent = u128::from(u.context_tokens) * 100 / u128::from(u.context_limit);
         parts.push(format!("{percent}%"));
     }
-    let dot = format!(" {} ", theme.glyph("·", "-"));
+    let dot = format!(" {} ", theme.glyph(Glyph::Dot));
     (!parts.is_empty()).then(|| parts.join(&dot))
 }
 
@@ -40,7 +40,8 @@ pub(super) fn render_header(
     focused: bool,
     below: usize,
 ) {
-    let ellipsis = theme.glyph("…", "...");
+    let ellipsis = theme.glyph(Glyph::Ellipsis);
+    let dot = format!(" {} ", theme.glyph(Glyph::Dot));
     let mut right: Vec<Span<'static>> = Vec::new();
     if area.width >= USAGE_HEADER_WIDTH
         && let Some(usage) = view.usage().and_then(|u| usage_text(u, theme))
@@ -49,7 +50,7 @@ pub(super) fn render_header(
     }
     if view.running() {
         if !right.is_empty() {
-            right.push(Span::styled(" · ", theme.style(Role::Dim)));
+            right.push(Span::styled(dot.clone(), theme.style(Role::Dim)));
         }
         right.push(Span::styled(
             format!("{} running", theme.spinner(tick)),
@@ -58,11 +59,11 @@ pub(super) fn render_header(
     }
     if below > 0 {
         if !right.is_empty() {
-            right.push(Span::styled(" · ", theme.style(Role::Dim)));
+            right.push(Span::styled(dot.clone(), theme.style(Role::Dim)));
         }
         right.push(Span::styled(
             if theme.unicode {
-                format!("↓{below}")
+                format!("{}{below}", theme.glyph(Glyph::Behind))
             } else {
                 format!("{below} more")
             },
@@ -84,7 +85,7 @@ pub(super) fn render_header(
     } else {
         theme.style(Role::Normal).add_modifier(Modifier::BOLD)
     };
-    let id_part = format!(" · {id}");
+    let id_part = format!("{dot}{id}");
     let mut left = vec![];
     if id.is_empty() || title.width() + id_part.width() > room {
         left.push(Span::styled(fit_end(title, room, ellipsis), title_style));

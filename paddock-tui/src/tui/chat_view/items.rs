@@ -10,13 +10,13 @@ use super::tool::tool_lines;
 use crate::attachments::Listed;
 use crate::format::{clean_title, compaction_sizes, notice_label, task_status};
 use crate::tui::chat::{Item, MESSAGE_FOLD, MESSAGE_HEAD, UserItem, count_lines};
-use crate::tui::theme::{Role, Theme};
+use crate::tui::theme::{Glyph, Mark, Role, Theme};
 
 /// Lines of an error's text shown inline.
 const ERROR_CAP: usize = 6;
 
 pub(super) fn item_lines(item: &Item, theme: &Theme, width: usize, out: &mut Vec<Line<'static>>) {
-    let ellipsis = theme.glyph("…", "...");
+    let ellipsis = theme.glyph(Glyph::Ellipsis);
     match item {
         Item::User(user) => user_lines(user, theme, width, out),
         Item::Assistant { text } => assistant_lines(text, theme, width, out),
@@ -26,7 +26,7 @@ pub(super) fn item_lines(item: &Item, theme: &Theme, width: usize, out: &mut Vec
             pre_tokens,
             post_tokens,
         } => {
-            let sizes = compaction_sizes(*pre_tokens, *post_tokens, theme.glyph("→", "->"));
+            let sizes = compaction_sizes(*pre_tokens, *post_tokens, theme.glyph(Glyph::Arrow));
             marker(
                 out,
                 theme,
@@ -46,7 +46,7 @@ pub(super) fn item_lines(item: &Item, theme: &Theme, width: usize, out: &mut Vec
             capped_message(out, theme, width, &head, text, Role::Error);
         }
         Item::Error { message } => {
-            let head = format!("{} ", theme.glyph("✗", "x"));
+            let head = format!("{} ", theme.mark(Mark::Failed));
             capped_message(out, theme, width, &head, message, Role::Error);
         }
         Item::Notice { kind, message } => {
@@ -54,14 +54,14 @@ pub(super) fn item_lines(item: &Item, theme: &Theme, width: usize, out: &mut Vec
             chip_lines(&item.attachments(), theme, width, out);
         }
         Item::QueuedFlushed { .. } => {
-            let text = format!("{} queued follow-up sent", theme.glyph("↪", "->"));
+            let text = format!("{} queued follow-up sent", theme.mark(Mark::Flushed));
             out.push(Line::styled(
                 fit_end(&text, width, ellipsis),
                 theme.style(Role::Dim),
             ));
         }
         Item::KilledTask { message } => {
-            let head = format!("{} background task killed: ", theme.glyph("⚠", "!"));
+            let head = format!("{} background task killed: ", theme.mark(Mark::Interrupted));
             capped_message(out, theme, width, &head, message, Role::Warning);
         }
     }
@@ -91,7 +91,7 @@ fn thinking_lines(
     width: usize,
     out: &mut Vec<Line<'static>>,
 ) {
-    let ellipsis = theme.glyph("…", "...");
+    let ellipsis = theme.glyph(Glyph::Ellipsis);
     let style = theme.style(Role::Thinking);
     let fold = theme.fold(!expanded);
     if expanded {
@@ -114,10 +114,10 @@ fn api_error_head(status: Option<u16>, text: &str, theme: &Theme) -> String {
         .to_ascii_lowercase()
         .starts_with("api error")
     {
-        format!("{} ", theme.glyph("✗", "x"))
+        format!("{} ", theme.mark(Mark::Failed))
     } else {
         let status = status.map(|s| format!(" {s}")).unwrap_or_default();
-        format!("{} API error{status}: ", theme.glyph("✗", "x"))
+        format!("{} API error{status}: ", theme.mark(Mark::Failed))
     }
 }
 
@@ -133,11 +133,11 @@ fn notice_lines(
         NoticeKind::Crashed
         | NoticeKind::ApiError
         | NoticeKind::PermissionDenied
-        | NoticeKind::UsageLimit => (theme.glyph("⚠", "!"), Role::Error),
+        | NoticeKind::UsageLimit => (theme.mark(Mark::WARNING), Role::Error),
         NoticeKind::Retrying | NoticeKind::Interrupted | NoticeKind::MaxTurns => {
-            (theme.glyph("⚠", "!"), Role::Warning)
+            (theme.mark(Mark::WARNING), Role::Warning)
         }
-        NoticeKind::Info => (theme.glyph("•", "*"), Role::Dim),
+        NoticeKind::Info => (theme.mark(Mark::Info), Role::Dim),
     };
     // "interrupted: Interrupted. ..." says it twice.
     let label = notice_label(kind);
@@ -165,7 +165,7 @@ fn user_lines(user: &UserItem, theme: &Theme, width: usize, out: &mut Vec<Line<'
     let style = theme.style(Role::User);
     let text = clean(user.request());
     let text = text.trim();
-    let first = Span::styled(format!("{} ", theme.glyph("›", ">")), style);
+    let first = Span::styled(format!("{} ", theme.glyph(Glyph::Prompt)), style);
     if text.is_empty() {
         out.push(Line::from(vec![
             first,
@@ -212,8 +212,8 @@ fn fold_rows(
     out.push(Line::styled(
         format!(
             "  {} {more} more lines {} o shows all",
-            theme.glyph("…", "..."),
-            theme.glyph("·", "-")
+            theme.glyph(Glyph::Ellipsis),
+            theme.glyph(Glyph::Dot)
         ),
         theme.style(Role::Dim),
     ));
@@ -232,7 +232,7 @@ fn task_report_lines(
         out,
         &clean(&format!(
             "{} background task: {}{status}",
-            theme.glyph("⚙", "*"),
+            theme.mark(Mark::Task),
             note.summary
         )),
         width,
@@ -297,8 +297,8 @@ pub(super) fn chip_lines(
     if list.is_empty() {
         return;
     }
-    let ellipsis = theme.glyph("…", "...");
-    let clip = theme.glyph("📎", "[+]");
+    let ellipsis = theme.glyph(Glyph::Ellipsis);
+    let clip = theme.mark(Mark::Attached);
     let indent = 2;
     let room = width.saturating_sub(indent).max(1);
     let mut row: Vec<Span<'static>> = Vec::new();
@@ -328,7 +328,7 @@ pub(super) fn chip_lines(
 
 /// A marker line across the pane: `── text ──`.
 fn marker(out: &mut Vec<Line<'static>>, theme: &Theme, width: usize, text: &str, role: Role) {
-    let rule = theme.glyph("──", "--");
+    let rule = theme.glyph(Glyph::Rule).repeat(2);
     let full = format!("{rule} {text} {rule}");
     let text = if full.width() <= width {
         full
@@ -360,7 +360,7 @@ pub(super) fn capped_message(
     if lines.len() > ERROR_CAP {
         text.push_str(&format!(
             "\n{} {} more lines",
-            theme.glyph("…", "..."),
+            theme.glyph(Glyph::Ellipsis),
             lines.len() - ERROR_CAP
         ));
     }

@@ -19,7 +19,7 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 
 use super::chat::{ChatView, Item};
-use super::theme::{Role, Theme};
+use super::theme::{Glyph, Mark, Role, Theme};
 use cache::Rendered;
 use header::render_header;
 use items::item_lines;
@@ -171,7 +171,11 @@ fn tail(view: &ChatView, theme: &Theme, tick: u64, width: usize) -> Option<Tail>
         if matches!(last, Some(Item::Tool(t)) if t.result.is_none()) {
             return None;
         }
-        let text = format!("{} working{}", theme.spinner(tick), theme.glyph("…", "..."));
+        let text = format!(
+            "{} working{}",
+            theme.spinner(tick),
+            theme.glyph(Glyph::Ellipsis)
+        );
         return Some(Tail {
             gap,
             lines: vec![Line::styled(text, theme.style(Role::Running))],
@@ -179,10 +183,10 @@ fn tail(view: &ChatView, theme: &Theme, tick: u64, width: usize) -> Option<Tail>
     }
     let why = view.cut_short()?;
     let mut lines = Vec::new();
-    let head = format!("{} turn cut short: ", theme.glyph("⚠", "!"));
+    let head = format!("{} turn cut short: ", theme.mark(Mark::Interrupted));
     items::capped_message(&mut lines, theme, width, &head, why, Role::Warning);
     lines.push(Line::styled(
-        fit_end("  C continues it", width, theme.glyph("…", "...")),
+        fit_end("  C continues it", width, theme.glyph(Glyph::Ellipsis)),
         theme.style(Role::Dim),
     ));
     Some(Tail {

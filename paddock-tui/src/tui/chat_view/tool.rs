@@ -8,7 +8,7 @@ use unicode_width::UnicodeWidthStr;
 use super::items::chip_lines;
 use super::text::{clean, fit_end, fit_spans, fit_start, push_wrapped};
 use crate::tui::chat::{OUTPUT_CAP, ToolItem, ToolStatus, exit_code};
-use crate::tui::theme::{Role, Theme};
+use crate::tui::theme::{Glyph, Mark, Role, Theme};
 
 /// Of a longer output, the first lines shown (the rest of the cap goes to its last lines).
 const OUTPUT_HEAD: usize = 8;
@@ -39,7 +39,7 @@ pub(super) fn tool_lines(
 /// `▸ Bash cargo test · exit 1`, fitted to one row: the argument gives way first (a path
 /// from its left, anything else from its right).
 fn tool_head(tool: &ToolItem, theme: &Theme, width: usize) -> Line<'static> {
-    let ellipsis = theme.glyph("…", "...");
+    let ellipsis = theme.glyph(Glyph::Ellipsis);
     let summary = tool.summary();
     let fold = format!("{} ", theme.fold(!tool.expanded));
     let name_style = theme.style(Role::Tool).add_modifier(Modifier::BOLD);
@@ -47,16 +47,16 @@ fn tool_head(tool: &ToolItem, theme: &Theme, width: usize) -> Line<'static> {
         ToolStatus::Running => vec![Span::styled(format!(" {ellipsis}"), theme.style(Role::Dim))],
         ToolStatus::Done(what) if what.is_empty() => vec![],
         ToolStatus::Done(what) => vec![Span::styled(
-            format!(" {} {what}", theme.glyph("·", "|")),
+            format!(" {} {}", theme.glyph(Glyph::Dot), theme.words(what)),
             theme.style(Role::Dim),
         )],
         ToolStatus::Failed(why) => vec![
             Span::styled(
-                format!(" {} ", theme.glyph("·", "|")),
+                format!(" {} ", theme.glyph(Glyph::Dot)),
                 theme.style(Role::Dim),
             ),
             Span::styled(
-                format!("{} {why}", theme.glyph("✗", "x")),
+                format!("{} {}", theme.mark(Mark::Failed), theme.words(why)),
                 theme.style(Role::Error),
             ),
         ],
@@ -67,7 +67,7 @@ fn tool_head(tool: &ToolItem, theme: &Theme, width: usize) -> Line<'static> {
         Span::styled(summary.name.clone(), name_style),
     ];
     let room = width.saturating_sub(fixed + 1);
-    let arg = clean(&summary.arg);
+    let arg = clean(&theme.words(&summary.arg));
     if !arg.is_empty() && room >= 4 {
         let arg = if summary.arg_is_path {
             fit_start(&arg, room, ellipsis)
@@ -82,7 +82,10 @@ fn tool_head(tool: &ToolItem, theme: &Theme, width: usize) -> Line<'static> {
 
 /// An expanded tool call's lines under its head: its input, then (when it says more) its output.
 fn tool_body(tool: &ToolItem, theme: &Theme, width: usize, out: &mut Vec<Line<'static>>) {
-    let gutter = Span::styled(theme.glyph("  │ ", "  | "), theme.style(Role::Dim));
+    let gutter = Span::styled(
+        format!("  {} ", theme.glyph(Glyph::Bar)),
+        theme.style(Role::Dim),
+    );
     if input_lines(tool, theme, width, &gutter, out) {
         result_lines(tool, theme, width, &gutter, out);
     }
@@ -144,7 +147,7 @@ fn input_lines(
             show_output = tool.result.as_ref().is_some_and(|r| r.is_error);
         }
         _ => {
-            let lines = input_fields(input);
+            let lines = input_fields(input, theme.glyph(Glyph::Ellipsis));
             let lines: Vec<_> = lines.into_iter().map(|l| (l, dim)).collect();
             section(out, theme, width, gutter, &lines, INPUT_CAP);
         }
@@ -168,7 +171,7 @@ fn result_lines(
             theme,
             width,
             gutter,
-            &[(format!("running{}", theme.glyph("…", "...")), dim)],
+            &[(format!("running{}", theme.glyph(Glyph::Ellipsis)), dim)],
             1,
         ),
         Some(result) => {
@@ -198,7 +201,7 @@ fn result_lines(
 }
 
 /// A tool's input as `key: value` rows (strings on one line, anything else as JSON).
-fn input_fields(input: &Value) -> Vec<String> {
+fn input_fields(input: &Value, ellipsis: &str) -> Vec<String> {
     match input {
         Value::Null => vec![],
         Value::Object(map) => map
@@ -210,7 +213,7 @@ fn input_fields(input: &Value) -> Vec<String> {
                         let mut lines = s.trim().lines();
                         let first = lines.next().unwrap_or_default().to_owned();
                         if lines.next().is_some() {
-                            format!("{first} …")
+                            format!("{first} {ellipsis}")
                         } else {
                             first
                         }
@@ -247,8 +250,8 @@ fn output_section(
         Span::styled(
             format!(
                 "{} {more} more {noun} {} o shows all",
-                theme.glyph("…", "..."),
-                theme.glyph("·", "-")
+                theme.glyph(Glyph::Ellipsis),
+                theme.glyph(Glyph::Dot)
             ),
             theme.style(Role::Dim),
         ),
@@ -268,7 +271,7 @@ fn more_lines(out: &mut Vec<Line<'static>>, theme: &Theme, gutter: &Span<'static
     out.push(Line::from(vec![
         gutter.clone(),
         Span::styled(
-            format!("{} {more} more {noun}", theme.glyph("…", "...")),
+            format!("{} {more} more {noun}", theme.glyph(Glyph::Ellipsis)),
             theme.style(Role::Dim),
         ),
     ]));

@@ -2,6 +2,7 @@
 //! they are made of.
 
 use super::*;
+use crate::tui::theme::{Glyph, Mark};
 
 // ---------------------------------------------------------------------------------------------
 // Text
@@ -66,7 +67,7 @@ pub fn snippet_spans(
 ) -> Vec<Span<'static>> {
     let (chars, lit) = lit_chars(snippet, highlights);
     let cells = snippet_cells(&chars, &lit, theme);
-    let ellipsis = theme.glyph("…", "...");
+    let ellipsis = theme.glyph(Glyph::Ellipsis);
     let ell = ellipsis.width();
     let from = if cells_width(&cells) > room {
         cut_start(&cells, room, ell)
@@ -252,7 +253,7 @@ pub(super) fn query_line(view: &SearchView, theme: &Theme, width: usize) -> Line
         .then(|| Span::styled(" archived too ", theme.style(Role::Warning)));
     let right_w = right.as_ref().map_or(0, Span::width);
     let room = width.saturating_sub(label.width() + 1 + right_w).max(1);
-    let ellipsis = theme.glyph("…", "...");
+    let ellipsis = theme.glyph(Glyph::Ellipsis);
     // The part of the query that fits, keeping the caret (one cell past the end) in view.
     let caret = view.caret.min(view.query.len());
     let col = |from: usize, to: usize| -> usize {
@@ -316,7 +317,7 @@ pub(super) fn query_line(view: &SearchView, theme: &Theme, width: usize) -> Line
 /// How many chats matched (and, while the index is being built, how far it has come).
 pub(super) fn header_lines(view: &SearchView, theme: &Theme) -> Vec<Line<'static>> {
     let dim = theme.style(Role::Dim);
-    let ellipsis = theme.glyph("…", "...");
+    let ellipsis = theme.glyph(Glyph::Ellipsis);
     let mut lines = Vec::new();
     let Some(results) = &view.results else {
         if view.loading {
@@ -344,7 +345,7 @@ pub(super) fn header_lines(view: &SearchView, theme: &Theme) -> Vec<Line<'static
         parts.push(format!("searching{ellipsis}"));
     }
     if !parts.is_empty() {
-        let dot = format!(" {} ", theme.glyph("·", "-"));
+        let dot = format!(" {} ", theme.glyph(Glyph::Dot));
         lines.push(Line::styled(format!(" {}", parts.join(&dot)), dim));
     }
     if let Some(p) = results.indexing {
@@ -353,7 +354,7 @@ pub(super) fn header_lines(view: &SearchView, theme: &Theme) -> Vec<Line<'static
                 " indexing {}/{} chats {} results so far",
                 thousands(p.done),
                 thousands(p.total),
-                theme.glyph("—", "--"),
+                theme.glyph(Glyph::Dash),
             ),
             theme.style(Role::Warning),
         ));
@@ -420,7 +421,7 @@ fn hit_line(view: &SearchView, hit: &SearchHit, theme: &Theme, width: usize) -> 
         .origins
         .get(&hit.session_id)
         .and_then(|&(origin, depth)| theme.badge(origin, depth, false, narrow));
-    let dot = theme.glyph("·", "-");
+    let dot = theme.glyph(Glyph::Dot);
     let when = ago(&hit.updated_at, &now);
     let project = project_label(&hit.project_slug).to_owned();
     let mut parts = vec![project];
@@ -476,7 +477,11 @@ fn hit_line(view: &SearchView, hit: &SearchHit, theme: &Theme, width: usize) -> 
 
 /// A match's row: the cursor, the field, the snippet.
 fn match_line(m: &SearchMatch, theme: &Theme, width: usize, cursor: bool) -> Line<'static> {
-    let mark = if cursor { theme.glyph("›", ">") } else { " " };
+    let mark = if cursor {
+        theme.mark(Mark::Cursor)
+    } else {
+        " "
+    };
     let word = field_word(m.field);
     let field = format!("{word}{}", " ".repeat(FIELD.saturating_sub(word.width())));
     let mut spans = vec![
@@ -520,7 +525,11 @@ fn list_lines(
             let line = Line::styled(
                 format!(
                     " {} (no match listed)",
-                    if cursor { theme.glyph("›", ">") } else { " " }
+                    if cursor {
+                        theme.mark(Mark::Cursor)
+                    } else {
+                        " "
+                    }
                 ),
                 theme.style(Role::Dim),
             );

@@ -2,6 +2,7 @@
 //! last part (a question, what an action came to, the `add` syntax).
 
 use super::*;
+use crate::tui::theme::{Glyph, Mark};
 
 /// Draws the view into `area`: its title, the triggers (or a trigger's runs, or what it waits
 /// for), and at the bottom the question, what the last action came to, or how to add one.
@@ -57,11 +58,11 @@ pub fn render_triggers(view: &mut TriggersView, theme: &Theme, frame: &mut Frame
 /// at the right.
 fn render_title(view: &TriggersView, theme: &Theme, frame: &mut Frame<'_>, area: Rect) {
     let width = usize::from(area.width);
-    let dot = theme.glyph("·", "-");
+    let dot = theme.glyph(Glyph::Dot);
     let what = match (&view.runs, view.asked()) {
         (Some(runs), _) => format!(
             " {} {} {dot} recent runs",
-            theme.glyph("›", ">"),
+            theme.mark(Mark::Cursor),
             runs.trigger.name
         ),
         (None, Some(slug)) => format!(" {dot} {}", project_label(&slug)),
@@ -113,7 +114,10 @@ fn footer_lines(view: &TriggersView, theme: &Theme, width: usize) -> Vec<Line<'s
             theme.style(Role::Warning).add_modifier(Modifier::BOLD),
         )
     } else if let Some(said) = &view.said {
-        Line::styled(format!(" {}", said.text), theme.style(said.role))
+        Line::styled(
+            format!(" {}", theme.words(&said.text)),
+            theme.style(said.role),
+        )
     } else if view.runs.is_some() {
         return Vec::new();
     } else {
@@ -165,13 +169,17 @@ fn form_lines(form: &Form, theme: &Theme, width: usize) -> Vec<Line<'static>> {
                 spans.push(Span::styled(fit(HINTS[i], room, theme), dim));
             }
             Some(text) => {
-                let cursor = if focused { theme.glyph("▏", "_") } else { "" };
+                let cursor = if focused {
+                    theme.glyph(Glyph::TextCursor)
+                } else {
+                    ""
+                };
                 let shown: String = {
                     let chars: Vec<char> = text.chars().collect();
                     let keep = room.saturating_sub(2);
                     if chars.len() > keep {
                         let tail: String = chars[chars.len() - keep..].iter().collect();
-                        format!("{}{tail}", theme.glyph("…", "<"))
+                        format!("{}{tail}", theme.glyph(Glyph::Cut))
                     } else {
                         text.clone()
                     }
@@ -186,10 +194,7 @@ fn form_lines(form: &Form, theme: &Theme, width: usize) -> Vec<Line<'static>> {
                 }
             }
             None => {
-                let mark = match (form.resume, theme.glyph("x", "x")) {
-                    (true, x) => format!("[{x}]"),
-                    (false, _) => "[ ]".to_owned(),
-                };
+                let mark = if form.resume { "[x]" } else { "[ ]" };
                 spans.push(Span::raw(mark));
                 spans.push(Span::styled(
                     " resume one chat across fires (space)",
@@ -206,7 +211,11 @@ fn form_lines(form: &Form, theme: &Theme, width: usize) -> Vec<Line<'static>> {
     if let Some(error) = &form.error {
         lines.extend(wrap_lines(
             vec![Line::styled(
-                format!(" ! {}", one_line(error, 300)),
+                format!(
+                    " {} {}",
+                    theme.mark(Mark::Failed),
+                    theme.words(&one_line(error, 300))
+                ),
                 theme.style(Role::Error),
             )],
             width,
@@ -219,8 +228,10 @@ fn form_lines(form: &Form, theme: &Theme, width: usize) -> Vec<Line<'static>> {
 /// The icon of a schedule or a hook, in its colour.
 fn kind_icon(kind: TriggerKind, theme: &Theme) -> Span<'static> {
     match kind {
-        TriggerKind::Schedule => Span::styled(theme.glyph("⏰", "@"), theme.style(Role::Scheduled)),
-        TriggerKind::Hook => Span::styled(theme.glyph("⚡", "!"), theme.style(Role::Hook)),
+        TriggerKind::Schedule => {
+            Span::styled(theme.mark(Mark::Scheduled), theme.style(Role::Scheduled))
+        }
+        TriggerKind::Hook => Span::styled(theme.mark(Mark::Hook), theme.style(Role::Hook)),
     }
 }
 
@@ -256,7 +267,7 @@ fn body_lines(
         return (wrap_lines(error_lines(reason, theme), width), None);
     }
     let Some(triggers) = &view.triggers else {
-        let ellipsis = theme.glyph("…", "...");
+        let ellipsis = theme.glyph(Glyph::Ellipsis);
         return (
             vec![Line::styled(
                 format!(" Reading the triggers{ellipsis}"),
@@ -327,8 +338,8 @@ fn trigger_head(
     theme: &Theme,
 ) -> Line<'static> {
     let dim = theme.style(Role::Dim);
-    let dot = format!(" {} ", theme.glyph("·", "-"));
-    let cursor_mark = theme.glyph("›", ">");
+    let dot = format!(" {} ", theme.glyph(Glyph::Dot));
+    let cursor_mark = theme.mark(Mark::Cursor);
     let mut head = vec![
         Span::raw(if at_cursor { cursor_mark } else { " " }),
         kind_icon(t.spec.kind, theme),
@@ -365,7 +376,7 @@ fn trigger_details(
     now: &DateTime<FixedOffset>,
 ) -> Vec<Line<'static>> {
     let dim = theme.style(Role::Dim);
-    let dot = format!(" {} ", theme.glyph("·", "-"));
+    let dot = format!(" {} ", theme.glyph(Glyph::Dot));
     let mut when = vec![Span::raw(format!("   {}", trigger_when(&t.spec)))];
     let next = next_fire(t, now);
     if t.spec.kind == TriggerKind::Schedule && next != "-" {
@@ -374,13 +385,17 @@ fn trigger_details(
     let mut more = vec![Line::from(when), last_fire_line(t, theme, now)];
     if let Some(problem) = &t.problem {
         more.push(Line::styled(
-            format!("   ! cannot run: {}", one_line(problem, 200)),
+            format!(
+                "   {} cannot run: {}",
+                theme.mark(Mark::Failed),
+                theme.words(&one_line(problem, 200))
+            ),
             theme.style(Role::Error),
         ));
     }
     if at_cursor {
         more.push(Line::styled(
-            format!("   prompt: {}", one_line(&t.spec.prompt, 200)),
+            format!("   prompt: {}", theme.words(&one_line(&t.spec.prompt, 200))),
             dim,
         ));
     }
@@ -432,7 +447,7 @@ fn run_lines(
         return (wrap_lines(lines, width), None);
     }
     let Some(list) = &runs.runs else {
-        let ellipsis = theme.glyph("…", "...");
+        let ellipsis = theme.glyph(Glyph::Ellipsis);
         return (
             vec![Line::styled(format!(" Reading History{ellipsis}"), dim)],
             None,
@@ -448,7 +463,7 @@ fn run_lines(
         ];
         return (wrap_lines(lines, width), None);
     }
-    let cursor_mark = theme.glyph("›", ">");
+    let cursor_mark = theme.mark(Mark::Cursor);
     // The time, the status, the duration (from 60 columns), then the title in what is left.
     let time_cols = list
         .iter()
