@@ -41,6 +41,10 @@ struct Joined {
     queued: crate::stores::QueuedMessageStore,
     /// Chats whose newest run was cut short (claude died, or the daemon stopped), and why.
     interrupted: HashMap<String, Option<String>>,
+    /// Chats whose newest run failed.
+    failed: HashSet<String>,
+    /// Chats with a tool call waiting for a person.
+    approvals: HashSet<String>,
     /// New chats whose first message claude has not written: session id → it.
     unwritten: std::sync::Arc<std::collections::BTreeMap<String, crate::stores::FirstMessage>>,
     /// Chats parked on a usage limit.
@@ -76,6 +80,7 @@ impl Joined {
     async fn snapshot(d: &Daemon, user: &str) -> Self {
         let s = &d.state.stores;
         let hub = d.hub.snapshot().await;
+        let (interrupted, failed) = newest_runs(&d.state.runs);
         Self {
             user_seen: s.read_state.for_user(user),
             user_unread: s.unread.for_user(user),
@@ -85,7 +90,15 @@ impl Joined {
             provenance: s.run_provenance.all(),
             injections: s.message_provenance.all(),
             queued: s.queued.clone(),
-            interrupted: interrupted_chats(&d.state.runs),
+            interrupted,
+            failed,
+            approvals: d
+                .state
+                .approvals
+                .list()
+                .into_iter()
+                .map(|a| a.session_id)
+                .collect(),
             unwritten: s.first_message.all(),
             parked: d.state.parking.all(),
             running: hub
@@ -161,6 +174,8 @@ impl Joined {
             queued: self.queued.get(sid).map(|q| q.message),
             interrupted: self.interrupted_reason(sid).is_some(),
             interrupted_reason: self.interrupted_reason(sid).flatten(),
+            waiting_approval: self.approvals.contains(sid),
+            failed: self.failed.contains(sid) && !self.running.contains_key(sid),
             parked: self.parked.get(sid).map(|p| p.message.clone()),
             status: c.last_reply.clone(),
         }
@@ -205,6 +220,7 @@ impl Joined {
             trigger: prov.and_then(|p| p.trigger.clone()),
             interrupted: interrupted.is_some(),
             interrupted_reason: interrupted.flatten(),
+            waiting_approval: self.approvals.contains(sid),
             ..ChatSummary::default()
         }
     }
@@ -224,21 +240,28 @@ fn created_at(prov: Option<&RunProvenance>, transcript_began: Option<&str>) -> O
         .map(str::to_owned)
 }
 
-/// The chats whose newest run ended interrupted, with why it stopped.
-fn interrupted_chats(runs: &crate::run_log::RunLog) -> HashMap<String, Option<String>> {
+/// What the chats' newest runs say: those cut short (with why), and those that failed.
+fn newest_runs(
+    runs: &crate::run_log::RunLog,
+) -> (HashMap<String, Option<String>>, HashSet<String>) {
+    use paddock_proto::RunStatus;
     let mut seen = HashSet::new();
-    let mut out = HashMap::new();
+    let (mut interrupted, mut failed) = (HashMap::new(), HashSet::new());
     for run in runs.recent() {
-        if run.status == paddock_proto::RunStatus::Skipped {
+        if run.status == RunStatus::Skipped || !seen.insert(run.session_id.clone()) {
             continue;
         }
-        if seen.insert(run.session_id.clone())
-            && run.status == paddock_proto::RunStatus::Interrupted
-        {
-            out.insert(run.session_id, run.reason);
+        match run.status {
+            RunStatus::Interrupted => {
+                interrupted.insert(run.session_id, run.reason);
+            }
+            RunStatus::Failed => {
+                failed.insert(run.session_id);
+            }
+            _ => {}
         }
     }
-    out
+    (interrupted, failed)
 }
 
 /// The first chat that sent this chat a message: the inferred parent edge.

@@ -272,6 +272,19 @@ impl Hub {
         .await;
     }
 
+    /// The approvals in `touched` were asked or answered: the inbox changed, and so did the rows
+    /// of their chats (a chat waiting for a person is drawn so).
+    pub async fn approvals_changed_for(&self, pending: u32, touched: &[paddock_proto::Approval]) {
+        self.approvals_changed(pending).await;
+        let mut seen = std::collections::HashSet::new();
+        for a in touched {
+            if seen.insert((&a.project_slug, &a.session_id)) {
+                self.chats_changed(&a.project_slug, Some(&a.session_id))
+                    .await;
+            }
+        }
+    }
+
     /// The approvals inbox changed; `pending` approvals wait now.
     pub async fn approvals_changed(&self, pending: u32) {
         self.broadcast(ControlMessage::ApprovalsChanged(ApprovalsChanged {

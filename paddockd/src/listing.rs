@@ -299,6 +299,8 @@ fn fingerprint(row: &ChatSummary, before: Option<&str>) -> u64 {
         queued,
         interrupted,
         interrupted_reason,
+        waiting_approval,
+        failed,
         parked,
         status,
     } = row;
@@ -317,6 +319,7 @@ fn fingerprint(row: &ChatSummary, before: Option<&str>) -> u64 {
     message_count.hash(&mut h);
     (running, unread, archived, starred, detached, interrupted).hash(&mut h);
     interrupted_reason.hash(&mut h);
+    (waiting_approval, failed).hash(&mut h);
     trigger.hash(&mut h);
     tree_parent.hash(&mut h);
     level.hash(&mut h);

@@ -482,3 +482,38 @@ fn under_ascii_and_no_color_the_screen_is_ascii_with_a_chat_and_its_composer_ope
     assert!(wide.is_empty(), "not ASCII in the help: {wide:?}\n{screen}");
     tmux.keys(&["q"]);
 }
+
+#[test]
+fn a_chat_waiting_for_an_answer_stands_out_and_n_goes_there_first() {
+    let env = TuiEnv::new();
+    env.paddock_ok(&["project", "add", "demo"]);
+    env.paddock_ok(&["send", "--detach", "-p", "demo", "an unread chat"]);
+    let ask = serde_json::json!([
+        {"tool": "Bash", "input": {"command": "rm -rf build"}, "output": "ok", "ask": true},
+        {"text": "done"}
+    ]);
+    env.paddock_ok(&["send", "--detach", "-p", "demo", &format!("fake:{ask}")]);
+    let tmux = env.tui("needs", (120, 35), &[]);
+    tmux.wait_loaded("an unread chat");
+    let screen = tmux.wait_until("the header's count", |s| {
+        s.lines().next().is_some_and(|h| h.contains("1 need you"))
+    });
+    let asking = Tmux::tree_rows(&screen)
+        .find(|r| r.contains("fake:"))
+        .unwrap_or_default()
+        .to_owned();
+    assert!(
+        asking.contains('◉'),
+        "the asking chat's mark: {asking}\n{screen}"
+    );
+    // n: the chat that waits for an answer first, then the unread one.
+    tmux.keys(&["g", "n"]);
+    tmux.wait_until("the cursor on the asking chat", |s| {
+        cursor_row(s).contains("fake:")
+    });
+    tmux.keys(&["n"]);
+    tmux.wait_until("the cursor on the unread chat", |s| {
+        cursor_row(s).contains("an unread chat")
+    });
+    tmux.keys(&["q"]);
+}

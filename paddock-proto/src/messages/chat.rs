@@ -333,6 +333,12 @@ pub struct ChatSummary {
     /// picks it up.
     #[serde(default, skip_serializing_if = "is_false")]
     pub interrupted: bool,
+    /// A tool call of its running turn waits for a person (`approval:list` has it).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub waiting_approval: bool,
+    /// Its newest run failed (not cut short, not cancelled): a person should look.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub failed: bool,
     /// Why it was cut short, in words ("claude exited with signal 9", "paddockd stopped while
     /// it ran …"), when `interrupted`.
     #[serde(default, skip_serializing_if = "Option::is_none")]

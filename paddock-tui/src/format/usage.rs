@@ -237,6 +237,8 @@ mod tests {
             queued: None,
             interrupted: false,
             interrupted_reason: None,
+            waiting_approval: false,
+            failed: false,
             parked: None,
             status: None,
         }

@@ -204,6 +204,11 @@ fn render_header(app: &App, frame: &mut Frame<'_>, area: Rect) {
             if app.pending_approvals > 0 {
                 counts.insert(0, format!("{} waiting (I)", app.pending_approvals));
             }
+            // First: how many chats wait for you to act (`n` goes to them).
+            let waiting = app.tree.waiting_count();
+            if waiting > 0 {
+                counts.insert(0, format!("{waiting} need you (n)"));
+            }
             // First: a reply streamed now may not be saved.
             if let Some(disk) = app.low_disk.iter().min_by_key(|d| d.free_bytes) {
                 counts.insert(

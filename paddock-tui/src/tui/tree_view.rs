@@ -16,6 +16,7 @@ use ratatui::text::{Line, Span};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::theme::{Glyph, Mark, Role, Theme};
+use super::tree::needs::Need;
 use super::tree::{RowKind, TreeRow, TreeState};
 use crate::format::{clean_title, context_percent, project_label};
 
@@ -264,22 +265,22 @@ impl Look<'_> {
         }
     }
 
-    /// The running spinner, the parked, interrupted or unread mark, or a blank.
+    /// The mark of what the chat needs from you (`needs.rs`, most urgent first), else the
+    /// running spinner, else a blank.
     fn status_mark(&self, chat: &ChatSummary) -> Span<'static> {
         let t = self.theme;
-        if chat.running {
-            Span::styled(t.spinner(self.tick), t.style(Role::Running))
-        } else if chat.parked.is_some() {
-            // Parked on a usage limit until it resets.
-            Span::styled(t.mark(Mark::Waiting), t.style(Role::Warning))
-        } else if chat.interrupted {
-            // Cut short: `C` continues it.
-            Span::styled(t.mark(Mark::Interrupted), t.style(Role::Warning))
-        } else if chat.unread {
-            Span::styled(t.mark(Mark::Unread), t.style(Role::Unread))
-        } else {
-            Span::raw(" ")
-        }
+        let mark = match Need::of(chat) {
+            Some(Need::Approval) => Mark::Approval,
+            Some(Need::Failed) => Mark::Failed,
+            Some(Need::Interrupted) => Mark::Interrupted,
+            Some(Need::Parked) => Mark::Waiting,
+            _ if chat.running => {
+                return Span::styled(t.spinner(self.tick), t.style(Role::Running));
+            }
+            Some(Need::Unread) => Mark::Unread,
+            None => return Span::raw(" "),
+        };
+        Span::styled(t.mark(mark), t.style(mark.role()))
     }
 
     /// The right-aligned part: the badge, the usage cell, a column of margin (empty if neither).
@@ -330,22 +331,27 @@ impl Look<'_> {
             })
     }
 
-    /// How many chats a fold hides (`open`N`close`): running, unread or plain style.
+    /// How many chats a fold hides (`open`N`close`), then what they hold: how many wait for
+    /// you, run, failed, are unread (`+5 ◉1 ✗1 •3`), in the style of the most urgent.
     fn hidden_hint(&self, row: &TreeRow<'_>, open: &str, close: &str) -> Option<Span<'static>> {
         if !row.folded {
             return None;
         }
-        let role = if row.hidden_running {
-            Role::Running
-        } else if row.hidden_unread {
-            Role::Unread
-        } else {
-            Role::Dim
-        };
-        Some(Span::styled(
-            format!("{open}{}{close}", row.hidden),
-            self.theme.style(role),
-        ))
+        let (t, h) = (self.theme, row.hidden);
+        let mut text = format!("{open}{}{close}", h.chats);
+        let mut role = None;
+        for (count, mark) in [
+            (h.waiting, Mark::Approval),
+            (h.failed, Mark::Failed),
+            (h.running, Mark::Running),
+            (h.unread, Mark::Unread),
+        ] {
+            if count > 0 {
+                text.push_str(&format!(" {}{count}", t.mark(mark)));
+                role.get_or_insert(mark.role());
+            }
+        }
+        Some(Span::styled(text, t.style(role.unwrap_or(Role::Dim))))
     }
 }
 

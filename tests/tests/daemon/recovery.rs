@@ -494,3 +494,66 @@ async fn a_new_chat_that_never_reached_claude_survives_a_restart_and_continue_se
     assert!(complete_of(&frames).success, "{frames:?}");
     d.stop().await.unwrap();
 }
+
+/// A chat whose tool call waits for a person says so in its row (and its row changes when it is
+/// asked and answered); a chat whose last run failed says so too.
+#[tokio::test]
+async fn a_chat_row_says_it_waits_for_an_answer_and_that_its_run_failed() {
+    let d = TestDaemon::start().await;
+    let mut c = d.client().await;
+    let ask = serde_json::json!([
+        {"tool": "Bash", "input": {"command": "rm -rf build"}, "output": "ok", "ask": true},
+        {"text": "done"}
+    ]);
+    let sent = c.send_turn("", None, &format!("fake:{ask}")).await;
+    let sid = sent.session_id.clone();
+    let asking = tokio::time::timeout(DEADLINE, async {
+        loop {
+            let chat = row(&mut c, &sid).await;
+            if chat.waiting_approval {
+                return chat;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+        }
+    })
+    .await
+    .expect("the row never said it waits for an answer");
+    assert!(asking.running, "{asking:?}");
+    let Reply::Approvals(list) = c.request(Request::ApprovalList).await.unwrap() else {
+        panic!("not approvals")
+    };
+    let id = list.approvals[0].id.clone();
+    c.request(Request::ApprovalAnswer(paddock_proto::ApprovalAnswer {
+        ids: vec![id],
+        decision: paddock_proto::ApprovalDecision::Allow,
+        message: None,
+    }))
+    .await
+    .unwrap();
+    c.frames_until_complete(&sid).await;
+    let chat = row(&mut c, &sid).await;
+    assert!(!chat.waiting_approval && !chat.failed, "{chat:?}");
+
+    // A turn that fails (the API refused it after the CLI's retries) marks the row failed.
+    let sent = c
+        .send_turn(
+            "",
+            None,
+            r#"fake:[{"api_error":529,"message":"Overloaded"}]"#,
+        )
+        .await;
+    let frames = c.frames_until_complete(&sent.session_id).await;
+    let failed = tokio::time::timeout(DEADLINE, async {
+        loop {
+            let chat = row(&mut c, &sent.session_id).await;
+            if chat.failed {
+                return chat;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+        }
+    })
+    .await
+    .unwrap_or_else(|_| panic!("the row never said the run failed: {frames:?}"));
+    assert!(!failed.interrupted && !failed.running, "{failed:?}");
+    d.stop().await.unwrap();
+}

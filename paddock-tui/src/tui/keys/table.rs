@@ -60,7 +60,7 @@ pub(super) static BINDINGS: &[Binding] = &[
     b(X::Tree, &[Key::char('l'), Key::plain(K::Right)], "l/→", C::Unfold, "unfold"),
     b(X::Tree, &[ENTER], "Enter", C::Open, "open the chat"),
     b(X::Tree, &[Key::char('/')], "/", C::Filter, "filter by title"),
-    b(X::Tree, &[Key::char('n')], "n", C::NextAttention, "next unread or needing attention"),
+    b(X::Tree, &[Key::char('n')], "n", C::NextAttention, "next chat that needs you (most urgent first), then unread"),
     b(X::Tree, &[Key::char(' ')], "space", C::Mark, "select the row"),
     b(X::Tree, &[Key::char('v')], "v", C::RangeMark, "select from the last selected row to here"),
     b(X::Tree, &[ESC], "Esc", C::ClearMarks, "clear the selection and the filter"),

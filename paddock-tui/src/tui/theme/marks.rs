@@ -25,6 +25,8 @@ pub enum Mark {
     Running,
     /// Waiting: a chat parked on a usage limit, a follow-up queued behind the running turn.
     Waiting,
+    /// A tool call waits for your answer; on a fold: its chats that wait for you.
+    Approval,
     /// Cut short (a chat, a run, a task), or a warning.
     Interrupted,
     Unread,
@@ -69,10 +71,11 @@ pub const RUNNING_ASCII: [&str; 4] = ["o", "O", "o", "."];
 
 impl Mark {
     /// Every mark, in the order the help's legend lists them.
-    pub const ALL: [Mark; 25] = [
+    pub const ALL: [Mark; 26] = [
         Mark::Cursor,
         Mark::Selected,
         Mark::Running,
+        Mark::Approval,
         Mark::Waiting,
         Mark::Interrupted,
         Mark::Unread,
@@ -108,6 +111,7 @@ impl Mark {
             Mark::Selected => ("◆", "#"),
             Mark::Running => (RUNNING[0], RUNNING_ASCII[0]),
             Mark::Waiting => ("⏸", "="),
+            Mark::Approval => ("◉", "?"),
             Mark::Interrupted => ("⚠", "!"),
             Mark::Unread => ("•", "*"),
             Mark::Star => ("★", "^"),
@@ -123,7 +127,7 @@ impl Mark {
             Mark::Failed => ("✗", "x"),
             Mark::Cancelled => ("⊘", "/"),
             Mark::Skipped => ("⏭", ">>"),
-            Mark::Unverified => ("?", "?"),
+            Mark::Unverified => ("?", "??"),
             Mark::Inferred => ("~", "~"),
             Mark::Info => ("ℹ", "i"),
             Mark::Task => ("⚙", "&"),
@@ -144,7 +148,11 @@ impl Mark {
             Mark::Cursor | Mark::Nested | Mark::Folded | Mark::Unfolded => Role::Normal,
             Mark::Selected => Role::Marked,
             Mark::Running => Role::Running,
-            Mark::Waiting | Mark::Interrupted | Mark::Unverified | Mark::Inferred => Role::Warning,
+            Mark::Approval
+            | Mark::Waiting
+            | Mark::Interrupted
+            | Mark::Unverified
+            | Mark::Inferred => Role::Warning,
             Mark::Unread => Role::Unread,
             Mark::Star => Role::Star,
             Mark::Scheduled => Role::Scheduled,
@@ -168,6 +176,9 @@ impl Mark {
             Mark::Cursor => "the cursor's row",
             Mark::Selected => "selected (space, v): keys act on every selected chat",
             Mark::Running => "running (it turns)",
+            Mark::Approval => {
+                "a tool call waits for your answer (I); on a fold: chats that wait for you"
+            }
             Mark::Waiting => "waiting: parked on a usage limit, or a follow-up queued",
             Mark::Interrupted => "cut short (C continues it), or a warning",
             Mark::Unread => "unread",
@@ -181,7 +192,7 @@ impl Mark {
             Mark::Adopted => "adopted from the terminal's claude",
             Mark::Sent => "started by another chat's message",
             Mark::Done => "completed (a run); as the chat wrote it (a file)",
-            Mark::Failed => "failed (a run, a tool call); changed since (a file)",
+            Mark::Failed => "failed (a chat's last run, a tool call); changed since (a file)",
             Mark::Cancelled => "cancelled",
             Mark::Skipped => "skipped (a trigger's fire)",
             Mark::Unverified => "not checked (a file)",

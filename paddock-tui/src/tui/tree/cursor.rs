@@ -207,11 +207,32 @@ impl TreeState {
                 .as_ref()
                 .and_then(|id| rows.iter().position(|r| r.is(id)))
                 .unwrap_or(rows.len().saturating_sub(1));
-            let n = rows.len();
-            (1..=n)
-                .map(|step| &rows[(start + step) % n])
-                .find(|r| !r.context && !r.archived && r.chat().is_some_and(|c| c.unread))
-                .map(TreeRow::id)
+            // The chats that need something (`needs.rs`), most urgent first and in screen
+            // order within each need: `n` walks that list from the cursor's place in it (what
+            // waits for you before what is merely unread), and from the first of the most
+            // urgent after the cursor when the cursor is on none of them.
+            let need = |r: &TreeRow<'_>| {
+                (!r.context && !r.archived)
+                    .then(|| r.chat().and_then(super::needs::Need::of))
+                    .flatten()
+            };
+            let mut order: Vec<(super::needs::Need, usize)> = rows
+                .iter()
+                .enumerate()
+                .filter_map(|(i, r)| need(r).map(|n| (n, i)))
+                .collect();
+            order.sort_unstable();
+            let next = match order.iter().position(|&(_, i)| i == start) {
+                Some(k) => order.get((k + 1) % order.len()),
+                None => order.first().and_then(|&(most, _)| {
+                    order
+                        .iter()
+                        .filter(|(n, _)| *n == most)
+                        .find(|(_, i)| *i > start)
+                        .or_else(|| order.first())
+                }),
+            };
+            next.map(|&(_, i)| rows[i].id())
         };
         match target {
             Some(id) if self.cursor.as_ref() != Some(&id) => self.select(&id),

@@ -88,6 +88,7 @@ mod cursor;
 mod filter;
 mod folds;
 mod marks;
+pub mod needs;
 mod order;
 mod row;
 mod walk;
@@ -309,6 +310,13 @@ impl TreeState {
     /// Unread chats, in every project.
     pub fn unread_count(&self) -> usize {
         self.all_chats().filter(|c| c.unread).count()
+    }
+
+    /// The chats that wait for you to act: an answer, a failed or cut-short run, a usage limit.
+    pub fn waiting_count(&self) -> usize {
+        self.all_chats()
+            .filter(|c| needs::Need::of(c).is_some_and(needs::Need::waits_for_you))
+            .count()
     }
 
     fn all_chats(&self) -> impl Iterator<Item = &ChatSummary> {

@@ -3,6 +3,8 @@
 
 use paddock_proto::{ChatSummary, Origin, ProjectInfo};
 
+use super::needs::Hidden;
+
 /// A row's identity, stable across reloads.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum RowId {
@@ -65,12 +67,8 @@ pub struct TreeRow<'a> {
     pub marked: bool,
     /// Shown only as the ancestor of a filter match.
     pub context: bool,
-    /// How many chats the fold hides.
-    pub hidden: usize,
-    /// Whether a chat the fold hides is unread.
-    pub hidden_unread: bool,
-    /// Whether a chat the fold hides is running.
-    pub hidden_running: bool,
+    /// What the fold hides, counted.
+    pub hidden: Hidden,
     /// A chat shown inside its project's "Archived" group (its level counts the group).
     pub archived: bool,
 }
@@ -84,9 +82,7 @@ impl<'a> TreeRow<'a> {
             folded: false,
             marked: false,
             context: false,
-            hidden: 0,
-            hidden_unread: false,
-            hidden_running: false,
+            hidden: Hidden::default(),
             archived: false,
         }
     }

@@ -111,7 +111,7 @@ fn folding_hides_children_and_h_l_navigate() {
     assert_eq!(names(&s)[1..5], ["a", "  a1", "  a2", "b"]);
     let rows = s.rows();
     assert!(rows[2].folded);
-    assert_eq!(rows[2].hidden, 1);
+    assert_eq!(rows[2].hidden.chats, 1);
     drop(rows);
     s.unfold(&id("a1"));
     assert_eq!(names(&s).len(), 13);
@@ -145,7 +145,7 @@ fn folding_hides_children_and_h_l_navigate() {
     s.to_top();
     assert!(s.toggle_fold());
     assert_eq!(names(&s)[..2], ["[]", "[web]"]);
-    assert_eq!(s.rows()[0].hidden, 5);
+    assert_eq!(s.rows()[0].hidden.chats, 5);
     // Leaves do not fold.
     s.fold(&id("b"));
     assert!(!s.is_folded(&id("b")));
@@ -827,4 +827,54 @@ fn a_full_answer_without_a_revision_leaves_none() {
     };
     assert!(s.set_project_listing(String::new(), old_daemon, Some(10)));
     assert_eq!(s.project_revision(""), None);
+}
+
+/// `n` goes to what waits for you, most urgent first, before what is merely unread; a fold
+/// counts what it hides; the header's count is of chats that wait for you.
+#[test]
+fn next_attention_goes_by_urgency_and_folds_roll_up_what_they_hide() {
+    let mut s = state();
+    let mut list = s.project_chats("").to_vec();
+    // a: unread; a1: parked; a11: failed; a2: running, asking; b: cut short.
+    list[0].unread = true;
+    list[1].parked = Some("limit".into());
+    list[2].failed = true;
+    list[3].running = true;
+    list[3].waiting_approval = true;
+    list[4].interrupted = true;
+    s.set_project_chats(String::new(), list);
+    assert_eq!(s.waiting_count(), 4, "unread is not waiting");
+    let mut visited = Vec::new();
+    for _ in 0..5 {
+        assert!(s.next_attention());
+        let on = cursor_on(&s);
+        // Each need answered in turn, as a person would.
+        let mut list = s.project_chats("").to_vec();
+        for c in list.iter_mut().filter(|c| c.session_id == on) {
+            (c.waiting_approval, c.failed, c.interrupted, c.parked) = (false, false, false, None);
+            c.unread = false;
+        }
+        s.set_project_chats(String::new(), list);
+        visited.push(on);
+    }
+    assert_eq!(visited, ["a2", "a11", "b", "a1", "a"]);
+    assert_eq!(s.waiting_count(), 0);
+
+    // Folded, a parent counts what it hides.
+    let mut list = s.project_chats("").to_vec();
+    list[2].failed = true;
+    list[3].waiting_approval = true;
+    list[3].unread = true;
+    s.set_project_chats(String::new(), list);
+    s.fold(&id("a"));
+    let h = s
+        .rows()
+        .into_iter()
+        .find(|r| r.chat().is_some_and(|c| c.session_id == "a"))
+        .map(|r| r.hidden)
+        .unwrap_or_default();
+    assert_eq!(
+        (h.chats, h.waiting, h.failed, h.running, h.unread),
+        (3, 1, 1, 1, 1)
+    );
 }

@@ -58,9 +58,9 @@ impl TreeState {
         if folds && self.folded_projects.contains(slug) {
             head.folded = true;
             let list = chats.map_or(&[][..], |c| c.list.as_slice());
-            head.hidden = list.len();
-            head.hidden_unread = list.iter().any(|c| c.unread);
-            head.hidden_running = list.iter().any(|c| c.running);
+            for chat in list {
+                head.hidden.add(chat);
+            }
             rows.push(head);
             return;
         }
@@ -164,9 +164,7 @@ impl TreeState {
             if let Some((fold_level, at)) = skipping {
                 if level > fold_level {
                     if let Some(row) = rows.get_mut(at) {
-                        row.hidden += 1;
-                        row.hidden_unread |= chat.unread;
-                        row.hidden_running |= chat.running;
+                        row.hidden.add(chat);
                     }
                     continue;
                 }

@@ -130,6 +130,7 @@ impl ChatTask {
         };
         let approval_id = approval.id.clone();
         let attention = crate::attention::approval(&approval);
+        let asked = [approval.clone()];
         let pending = state
             .approvals
             .ask(approval, request_id, self.answers_tx.clone());
@@ -144,7 +145,7 @@ impl ChatTask {
             message: format!("{tool} is waiting for your approval: `paddock approvals allow {short_id}` (or deny, always; `paddock approvals` lists them), or I in the TUI"),
         }))
         .await;
-        hub.approvals_changed(pending).await;
+        hub.approvals_changed_for(pending, &asked).await;
         hub.attention(attention).await;
     }
 
@@ -170,7 +171,7 @@ impl ChatTask {
                 )),
             );
             if !done.is_empty() {
-                hub.approvals_changed(approvals.count()).await;
+                hub.approvals_changed_for(approvals.count(), &done).await;
             }
         });
     }
