@@ -517,3 +517,70 @@ fn a_chat_waiting_for_an_answer_stands_out_and_n_goes_there_first() {
     });
     tmux.keys(&["q"]);
 }
+
+#[test]
+fn approvals_home_usage_and_the_chat_pane_follow_what_another_terminal_does() {
+    let env = TuiEnv::new();
+    env.paddock_ok(&["project", "add", "demo"]);
+    env.paddock_ok(&["send", "-p", "demo", "a first chat"]);
+    let ls: serde_json::Value =
+        serde_json::from_str(&env.paddock_ok(&["ls", "-p", "demo", "--json"])).unwrap();
+    let first = ls[0]["sessionId"].as_str().unwrap().to_owned();
+    let tmux = env.tui("live2", (120, 35), &[]);
+    tmux.wait_loaded("a first chat");
+    tmux.keys(&["G", "k"]);
+    tmux.wait_until("the cursor on the chat", |s| {
+        cursor_row(s).contains("a first chat")
+    });
+
+    // Approvals: a tool call asked elsewhere shows in the open inbox, and goes when answered
+    // elsewhere.
+    tmux.keys(&["I"]);
+    tmux.wait_for("Approvals");
+    let ask = serde_json::json!([
+        {"tool": "Bash", "input": {"command": "rm -rf build"}, "output": "ok", "ask": true},
+        {"text": "done"}
+    ]);
+    env.paddock_ok(&["send", "--detach", "-p", "demo", &format!("fake:{ask}")]);
+    tmux.wait_for("$ rm -rf build");
+    let pending: serde_json::Value =
+        serde_json::from_str(&env.paddock_ok(&["approvals", "--json"])).unwrap();
+    let id = pending[0]["id"].as_str().unwrap().to_owned();
+    env.paddock_ok(&["approvals", "deny", &id]);
+    tmux.wait_until_gone("$ rm -rf build");
+    tmux.keys(&["Escape"]);
+    tmux.wait_until_gone("Approvals");
+
+    // Home: the project's counts follow a chat started elsewhere.
+    tmux.keys(&["O"]);
+    tmux.wait_for("Home · demo");
+    tmux.wait_for("2 chats");
+    env.paddock_ok(&["send", "-p", "demo", "a third chat"]);
+    tmux.wait_for("3 chats");
+    tmux.keys(&["Escape"]);
+    tmux.wait_until_gone("Home · demo");
+
+    // Usage: a chat started elsewhere is counted.
+    tmux.keys(&["$"]);
+    tmux.wait_for("Usage");
+    env.paddock_ok(&["send", "-p", "demo", "a fourth chat"]);
+    tmux.wait_for("a fourth chat");
+    tmux.keys(&["Escape"]);
+    tmux.wait_until_gone(" Usage");
+
+    // The chat pane: a turn sent elsewhere streams into the open chat.
+    tmux.keys(&["g"]);
+    for _ in 0..8 {
+        let at = cursor_row(&tmux.capture());
+        if at.contains("a first chat") {
+            break;
+        }
+        tmux.keys(&["j"]);
+        tmux.wait_until("the cursor moved down", |s| cursor_row(s) != at);
+    }
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("echo: a first chat");
+    env.paddock_ok(&["send", "-c", &first, "said from elsewhere"]);
+    tmux.wait_for("echo: said from elsewhere");
+    tmux.keys(&["q"]);
+}
