@@ -366,7 +366,7 @@ fn triggers_history_and_changes_follow_what_another_terminal_does() {
 
     // History: a run started elsewhere is listed while the view is open.
     tmux.keys(&["H"]);
-    tmux.wait_for("History");
+    tmux.wait_for("History · unattended runs");
     tmux.keys(&["U"]);
     tmux.wait_for("a first chat");
     env.paddock_ok(&["send", "-p", "web", "a run from another terminal"]);
@@ -568,16 +568,12 @@ fn approvals_home_usage_and_the_chat_pane_follow_what_another_terminal_does() {
     tmux.keys(&["Escape"]);
     tmux.wait_until_gone(" Usage");
 
-    // The chat pane: a turn sent elsewhere streams into the open chat.
-    tmux.keys(&["g"]);
-    for _ in 0..8 {
-        let at = cursor_row(&tmux.capture());
-        if at.contains("a first chat") {
-            break;
-        }
-        tmux.keys(&["j"]);
-        tmux.wait_until("the cursor moved down", |s| cursor_row(s) != at);
-    }
+    // The chat pane: a turn sent elsewhere streams into the open chat (the oldest, drawn last:
+    // new chats come in above the rows already shown).
+    tmux.keys(&["G", "k"]);
+    tmux.wait_until("the cursor on the first chat", |s| {
+        cursor_row(s).contains("a first chat")
+    });
     tmux.keys(&["Enter"]);
     tmux.wait_for("echo: a first chat");
     env.paddock_ok(&["send", "-c", &first, "said from elsewhere"]);
