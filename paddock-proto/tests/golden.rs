@@ -1218,6 +1218,13 @@ fn table() -> Vec<(&'static str, Golden)> {
             })),
         ),
         (
+            "control.project_changed.files",
+            control(ControlMessage::ProjectChanged(ProjectChanged {
+                project_slug: s(PROJECT),
+                what: ProjectPart::Files,
+            })),
+        ),
+        (
             "control.project_changed.git",
             control(ControlMessage::ProjectChanged(ProjectChanged {
                 project_slug: s(PROJECT),

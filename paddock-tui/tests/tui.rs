@@ -928,3 +928,19 @@ fn an_error_stays_until_esc_and_information_goes_at_the_next_key() -> TestResult
     assert_eq!(app.notice.text(), None, "information goes at the next key");
     Ok(())
 }
+
+/// A new connection (a restarted daemon) starts with no approvals waiting until it says some
+/// do: the count the last daemon left does not stay in the header.
+#[test]
+fn a_reconnect_forgets_the_last_daemons_approval_count() -> TestResult {
+    let mut app = canned();
+    app.pending_approvals = 1;
+    app.set_connected(paddock_proto::HelloReply {
+        protocol_version: 1,
+        daemon_version: "0.1.0".into(),
+        pid: 4243,
+        user: "me".into(),
+    });
+    assert_eq!(app.pending_approvals, 0);
+    Ok(())
+}

@@ -262,6 +262,25 @@ fn start_services(
     crate::autocommit::spawn(committer, &state.turn_ends, background);
     // Turn ends that need the user, as `attention` events for the clients that asked.
     crate::attention::spawn(daemon.hub.clone(), state.clone(), token.clone(), background);
+    // A turn's steps recorded: the clients' views of what a chat read and wrote read again.
+    let (hub, mut recorded) = (daemon.hub.clone(), state.provenance.recorded());
+    let shutdown = token.clone();
+    background.spawn(async move {
+        use tokio::sync::broadcast::error::RecvError;
+        loop {
+            let slug = tokio::select! {
+                () = shutdown.cancelled() => return,
+                next = recorded.recv() => match next {
+                    Ok(slug) => slug,
+                    // The next recording tells the views again.
+                    Err(RecvError::Lagged(_)) => continue,
+                    Err(RecvError::Closed) => return,
+                },
+            };
+            hub.project_changed(&slug, paddock_proto::ProjectPart::Files)
+                .await;
+        }
+    });
 }
 
 /// Serves clients until `shutdown` resolves (a signal) or the token is cancelled (a client's

@@ -580,3 +580,31 @@ fn approvals_home_usage_and_the_chat_pane_follow_what_another_terminal_does() {
     tmux.wait_for("echo: said from elsewhere");
     tmux.keys(&["q"]);
 }
+
+#[test]
+fn the_files_view_follows_a_turn_sent_from_another_terminal() {
+    let env = TuiEnv::new();
+    env.paddock_ok(&["project", "add", "demo"]);
+    env.paddock_ok(&["send", "-p", "demo", "a chat that writes"]);
+    let ls: serde_json::Value =
+        serde_json::from_str(&env.paddock_ok(&["ls", "-p", "demo", "--json"])).unwrap();
+    let sid = ls[0]["sessionId"].as_str().unwrap().to_owned();
+    let tmux = env.tui("files", (120, 35), &[]);
+    tmux.wait_loaded("a chat that writes");
+    tmux.keys(&["G", "k"]);
+    tmux.wait_until("the cursor on the chat", |s| {
+        cursor_row(s).contains("a chat that writes")
+    });
+    tmux.keys(&["F"]);
+    tmux.wait_for(" Files ");
+    let file = env.data_dir().join("projects/demo/notes-from-elsewhere.md");
+    let write = serde_json::json!([{
+        "tool": "Write",
+        "input": {"file_path": file, "content": "hello"},
+        "output": "File created successfully",
+        "run": format!("printf hello > '{}'", file.display()),
+    }]);
+    env.paddock_ok(&["send", "-c", &sid, &format!("fake:{write}")]);
+    tmux.wait_for("notes-from-elsewhere.md");
+    tmux.keys(&["q"]);
+}

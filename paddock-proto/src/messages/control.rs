@@ -76,6 +76,8 @@ pub enum ProjectPart {
     Triggers,
     /// Its git state (a commit or a push through paddockd).
     Git,
+    /// What its chats read and wrote: a turn's steps were all recorded (after the turn ended).
+    Files,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

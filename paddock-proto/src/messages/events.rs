@@ -223,6 +223,6 @@ pub enum Attribution {
     },
     /// ⚡ triggered by hook NAME
     Hook { name: String },
-    /// ⚠ continued after a background task was terminated
+    /// ⚠ continued after its last turn was cut short
     Recovery,
 }

@@ -203,7 +203,7 @@ has an attribution line above it:
   ⏰ scheduled by NAME          a schedule fired it
   ↩ sent by CHAT               another chat sent it (its title, else its session id)
   ⚡ triggered by hook NAME     an event hook fired it
-  ⚠ continued after a background task was terminated
+  ⚠ continued after its last turn was cut short
 
 Your own messages carry no line. Printing the transcript marks the chat read (as `paddock read` \
 does); --json does not.

@@ -86,7 +86,7 @@ pub fn attribution_line(attribution: &Attribution) -> String {
             format!("↩ sent by {who}")
         }
         Attribution::Hook { name } => format!("⚡ triggered by hook {name}"),
-        Attribution::Recovery => "⚠ continued after a background task was terminated".to_owned(),
+        Attribution::Recovery => "⚠ continued after its last turn was cut short".to_owned(),
     }
 }
 
@@ -257,7 +257,7 @@ mod tests {
         );
         assert_eq!(
             attribution_line(&Attribution::Recovery),
-            "⚠ continued after a background task was terminated"
+            "⚠ continued after its last turn was cut short"
         );
     }
 

@@ -426,6 +426,9 @@ impl App {
     pub fn set_connected(&mut self, daemon: HelloReply) {
         self.connection = Connection::Connected(daemon);
         self.notice.clear();
+        // A new daemon (or connection) says `approvals:changed` only when some wait: none
+        // until it does, whatever the last one had.
+        self.pending_approvals = 0;
     }
 
     pub fn set_unreachable(&mut self, reason: String) {

@@ -393,6 +393,8 @@ impl Overlay for FilesView {
                 ..
             }
             | News::TurnEnded { session_id } => session_id == self.session_id,
+            // Its project's steps were recorded (the recorder catches up after a turn ends).
+            News::FilesRecorded { project_slug } => project_slug == self.project_slug,
             _ => false,
         };
         if again {

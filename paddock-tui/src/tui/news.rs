@@ -119,6 +119,9 @@ impl EventLoop {
                         project_slug: &changed.project_slug,
                     }),
                     paddock_proto::ProjectPart::Git => self.news(News::GitChanged),
+                    paddock_proto::ProjectPart::Files => self.news(News::FilesRecorded {
+                        project_slug: &changed.project_slug,
+                    }),
                 }
                 false
             }

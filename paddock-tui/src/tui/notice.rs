@@ -10,7 +10,7 @@
 //!   having been said while the person looked away.
 //! - **A state** ("forking …", "Write needs your approval"): stays while it lasts, and clears
 //!   when what it says is over ([`Notice::over`]): a request's answer came, the chat's tool
-//!   calls were answered.
+//!   calls were answered; Esc puts the key hints back meanwhile.
 //!
 //! What is in force in the tree (marks, the filter, unattended only, flat) is not a message: the
 //! status line draws it in its own place, before any message (`status.rs`).
@@ -87,11 +87,10 @@ impl Notice {
         self.said = None;
     }
 
-    /// A key was pressed: information goes, and Esc dismisses an error.
+    /// A key was pressed: information goes, and Esc dismisses an error or a state (the state
+    /// goes on; the status line's key hints come back).
     pub fn on_key(&mut self, esc: bool) {
-        if matches!(self.said.as_ref().map(|s| &s.kind), Some(Kind::Info))
-            || (esc && matches!(self.said.as_ref().map(|s| &s.kind), Some(Kind::Error)))
-        {
+        if matches!(self.said.as_ref().map(|s| &s.kind), Some(Kind::Info)) || esc {
             self.said = None;
         }
     }
@@ -172,7 +171,6 @@ mod tests {
             session_id: "s1".into(),
         };
         n.while_("Write needs your approval", waiting);
-        n.on_key(true);
         n.on_key(false);
         assert!(n.text().is_some(), "keys leave it");
         assert!(n.shown(Instant::now() + INFO_FOR * 100).is_some());
@@ -180,5 +178,8 @@ mod tests {
         assert!(n.text().is_some(), "another state's end leaves it");
         n.over(|s| matches!(s, State::Approval { session_id } if session_id == "s1"));
         assert_eq!(n.text(), None, "over with its state");
+        n.while_("forking …", State::Request);
+        n.on_key(true);
+        assert_eq!(n.text(), None, "Esc puts the hints back");
     }
 }

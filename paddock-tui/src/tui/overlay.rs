@@ -161,6 +161,8 @@ pub enum News<'a> {
     GitChanged,
     /// A project's triggers changed (here, through another client, or by an agent).
     TriggersChanged { project_slug: &'a str },
+    /// What a project's chats read and wrote was recorded (a turn's steps, after it ended).
+    FilesRecorded { project_slug: &'a str },
 }
 
 /// A view over the panes. See the module docs.

@@ -281,7 +281,7 @@ impl Theme {
             ),
             Attribution::Recovery => (
                 format!(
-                    "{} continued after a background task was terminated",
+                    "{} continued after its last turn was cut short",
                     self.mark(Mark::Interrupted)
                 ),
                 Role::Warning,

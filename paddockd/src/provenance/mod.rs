@@ -175,7 +175,13 @@ pub struct Provenance {
     limits: Limits,
     /// The daemon's Claude home, where the transcripts (and subagents) are.
     claude_home: PathBuf,
+    /// A project's slug each time a turn's steps are all recorded. Bounded
+    /// ([`RECORDED_QUEUE`]); a listener that falls behind loses the oldest and is told so.
+    recorded: tokio::sync::broadcast::Sender<String>,
 }
+
+/// Turn ends whose recording a listener may be behind on before it loses the oldest.
+const RECORDED_QUEUE: usize = 64;
 
 impl Provenance {
     /// The limits it records within (hashing, queue).
@@ -201,6 +207,7 @@ impl Provenance {
         if let Err(e) = spawned {
             tracing::warn!("cannot start the provenance sampler, so no steps are recorded: {e}");
         }
+        let (recorded, _) = tokio::sync::broadcast::channel(RECORDED_QUEUE);
         let recorder = Recorder {
             limits,
             open: HashMap::new(),
@@ -209,6 +216,7 @@ impl Provenance {
             envs: HashMap::new(),
             harvester: harvest::Harvester::default(),
             capture,
+            recorded: recorded.clone(),
         };
         let spawned = std::thread::Builder::new()
             .name("provenance".into())
@@ -241,7 +249,14 @@ impl Provenance {
             incomplete,
             limits,
             claude_home: claude_home.to_path_buf(),
+            recorded,
         }
+    }
+
+    /// The projects whose chats' steps were just recorded, a slug per turn end: what a view of
+    /// the files a chat read and wrote follows (the recorder catches up after the turn ends).
+    pub fn recorded(&self) -> tokio::sync::broadcast::Receiver<String> {
+        self.recorded.subscribe()
     }
 
     /// Waits (up to `within`) until the recorder has handled every event handed to it so far:
@@ -378,6 +393,7 @@ mod tests {
             envs: HashMap::new(),
             harvester: harvest::Harvester::default(),
             capture: Arc::new(env::capture),
+            recorded: tokio::sync::broadcast::channel(1).0,
         }
     }
 

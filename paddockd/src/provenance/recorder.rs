@@ -62,6 +62,9 @@ pub(super) struct Recorder {
     pub(super) harvester: harvest::Harvester,
     /// How an environment is probed (`env::capture`; slowed down in tests).
     pub(super) capture: env::Capture,
+    /// Told the project's slug once a turn's steps are all recorded (see
+    /// [`super::Provenance::recorded`]).
+    pub(super) recorded: tokio::sync::broadcast::Sender<String>,
 }
 
 /// RFC 3339 UTC with milliseconds: such strings sort in time order.
@@ -139,6 +142,8 @@ impl Recorder {
                     self.counters.remove(&o.job_id);
                     // Background subagents finish after their Agent call returned.
                     self.harvest(&o, None);
+                    // No one listening is no error.
+                    let _ = self.recorded.send(o.slug.clone());
                 }
             }
         }

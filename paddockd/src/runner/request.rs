@@ -92,8 +92,8 @@ pub const CONTINUE_AFTER_CANCEL_PROMPT: &str =
     "I stopped your previous turn before it finished. Continue from where you left off.";
 
 /// A recovery turn (`chat:continue`, autodrive, a usage-limit resume) as it runs: after claude
-/// died or the daemon stopped, the recovery prompt with its attribution (⚠ continued after a
-/// background task was terminated); after the person cancelled the last turn, nothing was
+/// died or the daemon stopped, the recovery prompt with its attribution (⚠ continued after its
+/// last turn was cut short); after the person cancelled the last turn, nothing was
 /// killed, so it is their own turn, unlabelled, saying they stopped it. Decided by the chat's
 /// task when the turn starts, once the turn before it has ended and its run is recorded.
 pub(crate) fn recovery_as_run(

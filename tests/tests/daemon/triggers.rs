@@ -1207,3 +1207,39 @@ async fn a_burst_of_500_turn_ends_dispatches_the_hook_500_times() {
     assert_eq!(named.len(), N, "every turn end fired the hook once");
     d.stop().await.unwrap();
 }
+
+/// Every client is told when a project's triggers change, whoever changed them, so a view of
+/// them reads them again (`project:changed`, `what: triggers`).
+#[tokio::test]
+async fn a_trigger_set_or_removed_by_one_client_is_announced_to_every_client() {
+    let d = daemon(|_| {}).await;
+    let mut watcher = d.client().await;
+    let mut c = d.client().await;
+    let told = |m: &paddock_proto::ServerMessage| {
+        matches!(
+            m,
+            paddock_proto::ServerMessage::Control(paddock_proto::ControlMessage::ProjectChanged(
+                paddock_proto::ProjectChanged {
+                    what: paddock_proto::ProjectPart::Triggers,
+                    project_slug,
+                }
+            )) if project_slug.is_empty()
+        )
+    };
+    set(
+        &mut c,
+        "",
+        "ping",
+        json!({"kind": "hook", "prompt": "p", "on": "manual"}),
+    )
+    .await
+    .unwrap();
+    let seen =
+        tokio::time::timeout(DEADLINE, async { while !told(&watcher.next().await) {} }).await;
+    assert!(seen.is_ok(), "no project:changed after trigger:set");
+    remove(&mut c, "", "ping").await.unwrap();
+    let seen =
+        tokio::time::timeout(DEADLINE, async { while !told(&watcher.next().await) {} }).await;
+    assert!(seen.is_ok(), "no project:changed after trigger:remove");
+    d.stop().await.unwrap();
+}

@@ -139,19 +139,25 @@ impl ChatView {
     /// after it. Without a message id, the last hydrated user entry matches by its text, if it
     /// is the last user entry at all.
     pub(super) fn drop_replayed_turn(&mut self, message_id: Option<&str>, text: &str) {
-        let at = match message_id {
-            Some(id) => self
-                .items
+        // By the message's uuid; else (no uuid, or a hydrated copy without one: the daemon's
+        // record of a first message claude never wrote) the last user item, if it is a
+        // hydrated copy of the same text.
+        let by_id = message_id.and_then(|id| {
+            self.items
                 .iter()
-                .rposition(|item| matches!(item, Item::User(u) if u.uuid.as_deref() == Some(id))),
-            None => self
-                .items
+                .rposition(|item| matches!(item, Item::User(u) if u.uuid.as_deref() == Some(id)))
+        });
+        let at = by_id.or_else(|| {
+            self.items
                 .iter()
                 .rposition(|item| matches!(item, Item::User(_)))
-                .filter(
-                    |&i| matches!(&self.items[i], Item::User(u) if u.hydrated && u.text == text),
-                ),
-        };
+                .filter(|&i| {
+                    matches!(&self.items[i], Item::User(u)
+                        if u.hydrated
+                            && u.text == text
+                            && (message_id.is_none() || u.uuid.is_none()))
+                })
+        });
         if let Some(at) = at {
             self.truncate(at);
         }

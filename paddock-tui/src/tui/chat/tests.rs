@@ -785,3 +785,25 @@ fn the_cut_short_notice_follows_the_chat_row_and_a_killed_turn_adds_no_task_line
         Some("killed: Background task was terminated")
     );
 }
+
+/// A first message claude never wrote comes hydrated without a uuid (the daemon's own record);
+/// the turn that sends it again replaces it rather than showing it twice.
+#[test]
+fn a_first_message_sent_again_replaces_its_copy_without_a_uuid() {
+    let mut view = ChatView::new("web", SESSION);
+    view.hydrate(&transcript(
+        vec![TranscriptEntry::User {
+            uuid: None,
+            timestamp: None,
+            text: "summarise the log".into(),
+            attribution: None,
+        }],
+        false,
+    ));
+    view.apply(&frame("j1", 1, user("u9", "summarise the log")));
+    view.apply(&frame("j1", 2, text("Done.")));
+    assert_eq!(
+        lines(&view),
+        ["user: summarise the log", "assistant: Done."]
+    );
+}
