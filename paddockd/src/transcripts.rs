@@ -67,6 +67,14 @@ pub fn find_session_file(claude_home: &Path, session_id: &str) -> Option<PathBuf
 
 /// Renders a transcript for `paddock show`. A line that is not a JSON record (not even valid
 /// UTF-8) is skipped.
+/// What a turn cut short before its reply is shown as (in place of the CLI's placeholder).
+pub const NO_REPLY: &str = "no reply: the turn was cut short";
+
+/// The CLI's `<synthetic>` "No response requested." (docs/claude-cli.md §6).
+fn is_no_reply_placeholder(model: Option<&str>, text: &str) -> bool {
+    model == Some("<synthetic>") && text.trim() == "No response requested."
+}
+
 pub fn render(path: &Path) -> std::io::Result<Vec<TranscriptEntry>> {
     let mut reader = BufReader::new(std::fs::File::open(path)?);
     let mut out = Vec::new();
@@ -136,6 +144,13 @@ fn render_record(rec: &Record, out: &mut Vec<TranscriptEntry>) {
                             status: *status,
                             text,
                         }),
+                        // The placeholder the CLI writes, when a session is resumed, for a
+                        // turn that never got its reply (claude was killed mid-turn): that is
+                        // what it says, not something the model said.
+                        None if is_no_reply_placeholder(message.model.as_deref(), &text) => out
+                            .push(TranscriptEntry::Interrupted {
+                                text: NO_REPLY.to_owned(),
+                            }),
                         None => out.push(TranscriptEntry::Assistant {
                             uuid: rec.uuid.clone(),
                             timestamp: rec.timestamp.clone(),
@@ -182,6 +197,29 @@ mod tests {
         }
         dirs.sort();
         dirs
+    }
+
+    #[test]
+    fn the_clis_no_reply_placeholder_is_shown_as_a_turn_cut_short() {
+        let mut out = Vec::new();
+        render_line(
+            br#"{"type":"assistant","uuid":"a1","message":{"model":"<synthetic>","role":"assistant","content":[{"type":"text","text":"No response requested."}]}}"#,
+            &mut out,
+        );
+        render_line(
+            br#"{"type":"assistant","uuid":"a2","message":{"model":"claude-opus-5-5","role":"assistant","content":[{"type":"text","text":"No response requested."}]}}"#,
+            &mut out,
+        );
+        assert_eq!(
+            out[0],
+            TranscriptEntry::Interrupted {
+                text: NO_REPLY.to_owned()
+            }
+        );
+        assert!(
+            matches!(&out[1], TranscriptEntry::Assistant { text, .. } if text == "No response requested."),
+            "a model that says so is quoted: {out:?}"
+        );
     }
 
     #[test]
