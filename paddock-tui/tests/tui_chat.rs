@@ -490,3 +490,22 @@ fn a_blank_or_multiline_sender_title_reads_on_one_line() -> TestResult {
     assert_eq!(screen[4], "↩ sent by Fix the build", "{screen:#?}");
     Ok(())
 }
+
+/// A running chat whose tool call waits for a person says so in its header, not "running".
+#[test]
+fn the_header_says_a_chat_waits_for_your_answer() -> TestResult {
+    let mut view = ChatView::new("webapp", SESSION);
+    let mut row = summary(true);
+    view.hydrate(&Transcript {
+        chat: row.clone(),
+        entries: vec![user("u1", "Clean the build.", None)],
+    });
+    let screen = draw(&mut view, &Theme::default(), 80, 6, None)?.to_string();
+    assert!(screen.contains("running"), "{screen}");
+    row.waiting_approval = true;
+    view.take_row(&row);
+    let screen = draw(&mut view, &Theme::default(), 80, 6, None)?.to_string();
+    assert!(screen.contains("◉ waiting for your answer (I)"), "{screen}");
+    assert!(!screen.contains(" running"), "{screen}");
+    Ok(())
+}

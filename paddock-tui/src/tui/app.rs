@@ -496,7 +496,7 @@ impl App {
         };
         if let Some(chat) = self.chat.as_mut() {
             chat.set_usage(row.usage.clone());
-            chat.set_cut_short_from(&row);
+            chat.take_row(&row);
         }
     }
 

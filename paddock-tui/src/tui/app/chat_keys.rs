@@ -49,7 +49,7 @@ impl App {
             view.set_title(&row.title);
             view.set_running(row.running);
             view.set_usage(row.usage.clone());
-            view.set_cut_short_from(row);
+            view.take_row(row);
         }
         self.aim_composer(Target::Reply {
             session_id: session_id.clone(),

@@ -85,7 +85,7 @@ impl ChatView {
                 self.close_open();
             }
         }
-        self.set_cut_short_from(&t.chat);
+        self.take_row(&t.chat);
         self.clamp_cursor();
         self.cache.clear();
         self.hydrated = true;

@@ -63,6 +63,8 @@ pub struct ChatView {
     /// Why the last turn was cut short, from the chat list: said under the items, with the
     /// key that continues it, until a turn runs again.
     cut_short: Option<String>,
+    /// A tool call of the running turn waits for a person, as the chat list says.
+    waiting_approval: bool,
 }
 
 impl ChatView {
@@ -89,6 +91,7 @@ impl ChatView {
             jumped: None,
             usage: None,
             cut_short: None,
+            waiting_approval: false,
         }
     }
 
@@ -147,9 +150,15 @@ impl ChatView {
         self.cut_short.as_deref().filter(|_| !self.running)
     }
 
+    /// A tool call of the running turn waits for a person.
+    pub fn waiting_approval(&self) -> bool {
+        self.waiting_approval && self.running
+    }
+
     /// Takes the chat row's word on it: `interrupted`, with its reason (a row from a daemon
-    /// that gives none says only that it was cut short).
-    pub fn set_cut_short_from(&mut self, row: &paddock_proto::ChatSummary) {
+    /// that gives none says only that it was cut short), and whether it waits for an answer.
+    pub fn take_row(&mut self, row: &paddock_proto::ChatSummary) {
+        self.waiting_approval = row.waiting_approval;
         self.cut_short = row.interrupted.then(|| {
             row.interrupted_reason
                 .clone()

@@ -764,12 +764,12 @@ fn the_cut_short_notice_follows_the_chat_row_and_a_killed_turn_adds_no_task_line
         lines(&view)
     );
     view.apply(&frame("j1", 3, complete(false)));
-    view.set_cut_short_from(&cut_short_row(Some("claude exited with signal 9")));
+    view.take_row(&cut_short_row(Some("claude exited with signal 9")));
     assert_eq!(view.cut_short(), Some("claude exited with signal 9"));
     // An older daemon gives no reason.
-    view.set_cut_short_from(&cut_short_row(None));
+    view.take_row(&cut_short_row(None));
     assert_eq!(view.cut_short(), Some("the turn did not finish"));
-    view.set_cut_short_from(&ChatSummary::default());
+    view.take_row(&ChatSummary::default());
     assert_eq!(view.cut_short(), None);
     // A task the turn waited on is still its own line.
     view.apply(&frame(

@@ -8,7 +8,7 @@ use unicode_width::UnicodeWidthStr;
 
 use super::text::fit_end;
 use crate::tui::chat::ChatView;
-use crate::tui::theme::{Glyph, Role, Theme};
+use crate::tui::theme::{Glyph, Mark, Role, Theme};
 
 /// From this width the chat's header shows its tokens, cost and context use.
 const USAGE_HEADER_WIDTH: u16 = 60;
@@ -52,10 +52,18 @@ pub(super) fn render_header(
         if !right.is_empty() {
             right.push(Span::styled(dot.clone(), theme.style(Role::Dim)));
         }
-        right.push(Span::styled(
-            format!("{} running", theme.spinner(tick)),
-            theme.style(Role::Running),
-        ));
+        // Waiting for a person's answer is not working: it says so, and where to answer.
+        right.push(if view.waiting_approval() {
+            Span::styled(
+                format!("{} waiting for your answer (I)", theme.mark(Mark::Approval)),
+                theme.style(Mark::Approval.role()),
+            )
+        } else {
+            Span::styled(
+                format!("{} running", theme.spinner(tick)),
+                theme.style(Role::Running),
+            )
+        });
     }
     if below > 0 {
         if !right.is_empty() {
