@@ -944,3 +944,14 @@ fn a_reconnect_forgets_the_last_daemons_approval_count() -> TestResult {
     assert_eq!(app.pending_approvals, 0);
     Ok(())
 }
+
+/// `g` in the chat pane goes to its start with the cursor on the first item, so a key that
+/// acts on the cursor's item (`o`) acts at once.
+#[test]
+fn g_in_the_chat_pane_puts_the_cursor_on_the_first_item() -> TestResult {
+    let mut app = with_open_chat()?;
+    assert_eq!(app.focus, paddock_tui::tui::app::Focus::Chat);
+    press(&mut app, "g");
+    assert_eq!(app.chat.as_ref().and_then(|c| c.cursor()), Some(0));
+    Ok(())
+}

@@ -86,7 +86,11 @@ impl App {
             }
             Command::PageDown => chat.scroll_by(page),
             Command::PageUp => chat.scroll_by(-page),
-            Command::Top => chat.to_start(),
+            // The start of the chat, with the cursor on its first item (so `o`, `a`, `J` act on it).
+            Command::Top => {
+                chat.to_start();
+                chat.set_cursor(Some(0));
+            }
             Command::Bottom => chat.to_end(),
             Command::ExpandItem => {
                 chat.toggle_expand();
