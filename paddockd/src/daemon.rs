@@ -263,6 +263,17 @@ fn start_services(
     // Turn ends that need the user, as `attention` events for the clients that asked.
     crate::attention::spawn(daemon.hub.clone(), state.clone(), token.clone(), background);
     // A turn's steps recorded: the clients' views of what a chat read and wrote read again.
+    announce_recorded_files(daemon, state, token, background);
+}
+
+/// Tells every client a project's files were recorded (`project:changed`, `files`), each time
+/// the provenance recorder has caught up with a turn's end.
+fn announce_recorded_files(
+    daemon: &Arc<Daemon>,
+    state: &Arc<ChatState>,
+    token: &CancellationToken,
+    background: &TaskTracker,
+) {
     let (hub, mut recorded) = (daemon.hub.clone(), state.provenance.recorded());
     let shutdown = token.clone();
     background.spawn(async move {

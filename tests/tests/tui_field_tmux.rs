@@ -19,6 +19,15 @@ fn kill_the_daemon(env: &TuiEnv) {
     });
 }
 
+/// The TUI at 120x35 with the tree's cursor on the last chat of the last project, `title`.
+fn on_last_chat(env: &TuiEnv, name: &str, title: &str) -> Tmux {
+    let tmux = env.tui(name, (120, 35), &[]);
+    tmux.wait_loaded(title);
+    tmux.keys(&["G", "k"]);
+    tmux.wait_until("the cursor on the chat", |s| cursor_row(s).contains(title));
+    tmux
+}
+
 /// A turn that streams for a few seconds (the fake claude's script).
 const SLOW_TURN: &str =
     r#"fake:[{"text":"working on it, step by step, until done","chunks":12,"delay_ms":250}]"#;
@@ -214,12 +223,7 @@ fn status_messages_go_when_they_are_over_and_the_filter_stays_in_view() {
     let env = TuiEnv::new();
     env.paddock_ok(&["project", "add", "demo"]);
     env.paddock_ok(&["send", "-p", "demo", "a chat to star"]);
-    let tmux = env.tui("status", (120, 35), &[]);
-    tmux.wait_loaded("a chat to star");
-    tmux.keys(&["G", "k"]);
-    tmux.wait_until("the cursor on the chat", |s| {
-        cursor_row(s).contains("a chat to star")
-    });
+    let tmux = on_last_chat(&env, "status", "a chat to star");
 
     // Information goes at the next key...
     tmux.keys(&["s"]);
@@ -286,12 +290,7 @@ fn a_2000_line_paste_folds_in_the_pane_and_o_shows_it_all() {
     let env = TuiEnv::new();
     env.paddock_ok(&["project", "add", "demo"]);
     env.paddock_ok(&["send", "-p", "demo", "an older chat"]);
-    let tmux = env.tui("paste", (120, 35), &[]);
-    tmux.wait_loaded("an older chat");
-    tmux.keys(&["G", "k"]);
-    tmux.wait_until("the cursor on the chat", |s| {
-        cursor_row(s).contains("an older chat")
-    });
+    let tmux = on_last_chat(&env, "paste", "an older chat");
     tmux.keys(&["Enter"]);
     tmux.wait_for("echo: an older chat");
     tmux.keys(&["i"]);
@@ -346,12 +345,7 @@ fn triggers_history_and_changes_follow_what_another_terminal_does() {
     git(&work, &["config", "user.email", "ana@example.com"]);
     env.paddock_ok(&["project", "add", "web", "--path", &work.to_string_lossy()]);
     env.paddock_ok(&["send", "-p", "web", "a first chat"]);
-    let tmux = env.tui("live", (120, 35), &[]);
-    tmux.wait_loaded("a first chat");
-    tmux.keys(&["G", "k"]);
-    tmux.wait_until("the cursor on the chat", |s| {
-        cursor_row(s).contains("a first chat")
-    });
+    let tmux = on_last_chat(&env, "live", "a first chat");
 
     // Triggers: added and removed elsewhere, shown without closing the view.
     tmux.keys(&["Z"]);
@@ -527,12 +521,7 @@ fn approvals_home_usage_and_the_chat_pane_follow_what_another_terminal_does() {
     let ls: serde_json::Value =
         serde_json::from_str(&env.paddock_ok(&["ls", "-p", "demo", "--json"])).unwrap();
     let first = ls[0]["sessionId"].as_str().unwrap().to_owned();
-    let tmux = env.tui("live2", (120, 35), &[]);
-    tmux.wait_loaded("a first chat");
-    tmux.keys(&["G", "k"]);
-    tmux.wait_until("the cursor on the chat", |s| {
-        cursor_row(s).contains("a first chat")
-    });
+    let tmux = on_last_chat(&env, "live2", "a first chat");
 
     // Approvals: a tool call asked elsewhere shows in the open inbox, and goes when answered
     // elsewhere.
@@ -590,12 +579,7 @@ fn the_files_view_follows_a_turn_sent_from_another_terminal() {
     let ls: serde_json::Value =
         serde_json::from_str(&env.paddock_ok(&["ls", "-p", "demo", "--json"])).unwrap();
     let sid = ls[0]["sessionId"].as_str().unwrap().to_owned();
-    let tmux = env.tui("files", (120, 35), &[]);
-    tmux.wait_loaded("a chat that writes");
-    tmux.keys(&["G", "k"]);
-    tmux.wait_until("the cursor on the chat", |s| {
-        cursor_row(s).contains("a chat that writes")
-    });
+    let tmux = on_last_chat(&env, "files", "a chat that writes");
     tmux.keys(&["F"]);
     tmux.wait_for(" Files ");
     let file = env.data_dir().join("projects/demo/notes-from-elsewhere.md");

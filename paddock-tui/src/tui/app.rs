@@ -495,7 +495,6 @@ impl App {
             return;
         };
         if let Some(chat) = self.chat.as_mut() {
-            chat.set_usage(row.usage.clone());
             chat.take_row(&row);
         }
     }

@@ -102,12 +102,14 @@ impl EventLoop {
             }
             Some(Event::ApprovalsChanged(changed)) => {
                 self.app.pending_approvals = changed.pending;
+                let said = |s: &State| matches!(s, State::Approval { .. });
                 if changed.pending == 0 {
-                    self.app
-                        .notice
-                        .over(|s| matches!(s, State::Approval { .. }));
-                } else if self.app.view::<super::inbox::InboxView>().is_none() {
-                    // Which chats still wait (the inbox reads them itself when open).
+                    self.app.notice.over(said);
+                } else if self.app.notice.reports(said)
+                    && self.app.view::<super::inbox::InboxView>().is_none()
+                {
+                    // Whether the chat said to wait still does (the inbox reads them itself
+                    // when open).
                     self.fetch(Fetch::Approvals);
                 }
                 self.news(News::ApprovalsChanged);

@@ -97,9 +97,15 @@ impl Notice {
 
     /// The states `ended` picks are over: a message reporting one goes.
     pub fn over(&mut self, ended: impl Fn(&State) -> bool) {
-        if matches!(&self.said, Some(Said { kind: Kind::While(state), .. }) if ended(state)) {
+        if self.reports(ended) {
             self.said = None;
         }
+    }
+
+    /// Whether the message reports a state that `pick` picks (and so waits to be told it is
+    /// over).
+    pub fn reports(&self, pick: impl Fn(&State) -> bool) -> bool {
+        matches!(&self.said, Some(Said { kind: Kind::While(state), .. }) if pick(state))
     }
 
     /// What the status line shows at `now`: information past its time is not shown.

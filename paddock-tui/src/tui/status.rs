@@ -81,10 +81,7 @@ pub(super) fn render_status(app: &App, frame: &mut Frame<'_>, area: Rect) {
 /// The message after what is in force: an error in its colour (with how to dismiss it), a
 /// state that lasts as a warning, information plain.
 fn message(state: &[String], text: &str, kind: &Kind, theme: &Theme) -> Line<'static> {
-    let mut spans = vec![Span::raw(" ")];
-    for s in state {
-        spans.push(Span::raw(format!("{s}  ")).bold());
-    }
+    let mut spans = state_spans(state);
     // Words made elsewhere (a daemon's sentence, "forking …") in this theme's glyphs.
     let text = theme.words(text).into_owned();
     match kind {
@@ -98,12 +95,18 @@ fn message(state: &[String], text: &str, kind: &Kind, theme: &Theme) -> Line<'st
     Line::from(spans)
 }
 
-/// The status line: what is in force (marks, filters), then key hints.
-fn hints(state: &[String], keys: &[(&str, &str)]) -> Line<'static> {
+/// The start of the status line: what is in force, in bold.
+fn state_spans(state: &[String]) -> Vec<Span<'static>> {
     let mut spans = vec![Span::raw(" ")];
     for s in state {
         spans.push(Span::raw(format!("{s}  ")).bold());
     }
+    spans
+}
+
+/// The status line: what is in force (marks, filters), then key hints.
+fn hints(state: &[String], keys: &[(&str, &str)]) -> Line<'static> {
+    let mut spans = state_spans(state);
     for (key, what) in keys {
         spans.push(Span::raw((*key).to_owned()).bold());
         spans.push(Span::raw(format!(" {what}  ")).dim());

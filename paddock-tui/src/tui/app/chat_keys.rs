@@ -48,7 +48,6 @@ impl App {
         if let Some(row) = &row {
             view.set_title(&row.title);
             view.set_running(row.running);
-            view.set_usage(row.usage.clone());
             view.take_row(row);
         }
         self.aim_composer(Target::Reply {

@@ -117,10 +117,6 @@ impl ChatView {
         self.usage.as_ref()
     }
 
-    pub fn set_usage(&mut self, usage: Option<paddock_proto::ChatUsage>) {
-        self.usage = usage;
-    }
-
     pub fn items(&self) -> &[Item] {
         &self.items
     }
@@ -155,9 +151,11 @@ impl ChatView {
         self.waiting_approval && self.running
     }
 
-    /// Takes the chat row's word on it: `interrupted`, with its reason (a row from a daemon
-    /// that gives none says only that it was cut short), and whether it waits for an answer.
+    /// Takes what the pane shows of the chat's row: tokens, cost and context use; whether its
+    /// last turn was cut short, with the reason (a row from a daemon that gives none says only
+    /// that it was); whether it waits for an answer.
     pub fn take_row(&mut self, row: &paddock_proto::ChatSummary) {
+        self.usage.clone_from(&row.usage);
         self.waiting_approval = row.waiting_approval;
         self.cut_short = row.interrupted.then(|| {
             row.interrupted_reason

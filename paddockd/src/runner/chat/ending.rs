@@ -14,7 +14,7 @@ use crate::runner::{Cmd, TurnRequest};
 use crate::stores::QueuedMessage;
 
 /// Why a turn that paddockd's own shutdown cut short stopped.
-pub(super) const SHUT_DOWN: &str = "paddockd was stopped while it ran";
+const SHUT_DOWN: &str = "paddockd was stopped while it ran";
 
 /// How a turn ended, for the log and the run history.
 #[derive(Debug)]
@@ -37,10 +37,11 @@ impl TurnEnd {
         }
     }
 
-    /// The daemon is stopping and the turn did not finish (it waited for a free process, or
-    /// claude could not end it in time): it was cut short, to continue after the restart.
+    /// The daemon is stopping and the turn did not finish (claude was interrupted for it, it
+    /// waited for a free process, or claude could not end it in time): it was cut short, to
+    /// continue after the restart. The one place a shutdown's turn is marked.
     pub(super) fn stopped_by_shutdown(&mut self) {
-        if self.status == RunStatus::Failed {
+        if matches!(self.status, RunStatus::Failed | RunStatus::Cancelled) {
             self.status = RunStatus::Interrupted;
             self.reason = Some(SHUT_DOWN.to_owned());
         }

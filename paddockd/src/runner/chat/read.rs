@@ -11,7 +11,7 @@ use paddock_proto::{ChatEvent, Complete, Notice, NoticeKind, RunStatus};
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
-use super::ending::{SHUT_DOWN, TurnEnd, failure};
+use super::ending::{TurnEnd, failure};
 use super::{ChatCmd, ChatTask, hold_or_refuse, sleep_until_opt};
 use crate::claude_format::stdout::{Kind, Line};
 use crate::runner::process::{ClaudeProcess, Output, ProcessError, describe_oversize};
@@ -72,11 +72,9 @@ impl Reading {
 
     /// How the turn ended, once claude sent its `result`.
     fn outcome(&mut self) -> TurnEnd {
+        // A turn the shutdown stopped is marked so by `run_to_end` (`stopped_by_shutdown`).
         let mut end = std::mem::replace(&mut self.end, TurnEnd::failed());
-        if self.shutting_down {
-            end.status = RunStatus::Interrupted;
-            end.reason = Some(SHUT_DOWN.to_owned());
-        } else if self.cancelled && end.status != RunStatus::Completed {
+        if self.cancelled && end.status != RunStatus::Completed {
             end.status = RunStatus::Cancelled;
         }
         end
