@@ -474,7 +474,7 @@ pub async fn transcript(d: &Daemon, user: &str, sid: &str) -> Result<Transcript,
         let chat = joined.starting_row(&project.slug, sid, d);
         // Cut short before claude wrote anything: the message is all there is of it. (While
         // it runs, the live turn's replay brings the message.)
-        let entries = joined
+        let mut entries = joined
             .unwritten
             .get(sid)
             .filter(|_| !chat.running)
@@ -485,13 +485,23 @@ pub async fn transcript(d: &Daemon, user: &str, sid: &str) -> Result<Transcript,
                 attribution: first.attribution.clone(),
             })
             .into_iter()
-            .collect();
+            .collect::<Vec<_>>();
+        if !entries.is_empty() {
+            let streamed = d.state.streamed.clone();
+            let sid = sid.to_owned();
+            let kept = tokio::task::spawn_blocking(move || streamed.kept(&sid))
+                .await
+                .unwrap_or_default();
+            crate::streamed::merge(&mut entries, kept);
+        }
         return Ok(Transcript { chat, entries });
     };
     let mut chat = joined.row(&project.slug, &indexed);
     chat.tree_parent = joined.parent_of(sid).map(|p| p.session_id);
     let path = indexed.path.clone();
     let injections = d.state.stores.message_provenance.list(sid);
+    let streamed = d.state.streamed.clone();
+    let sid = sid.to_owned();
     let entries = tokio::task::spawn_blocking(move || {
         let mut entries = transcripts::render(&path).map_err(|e| {
             ErrorBody::new(
@@ -500,6 +510,7 @@ pub async fn transcript(d: &Daemon, user: &str, sid: &str) -> Result<Transcript,
             )
         })?;
         attribute(&mut entries, &injections);
+        crate::streamed::merge(&mut entries, streamed.kept(&sid));
         Ok::<_, ErrorBody>(entries)
     })
     .await

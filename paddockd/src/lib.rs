@@ -47,6 +47,7 @@ pub mod runner;
 pub mod search;
 pub mod state;
 pub mod stores;
+pub mod streamed;
 pub mod sweeper;
 pub mod tool_calls;
 pub mod tool_catalogue;

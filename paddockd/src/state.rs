@@ -34,6 +34,8 @@ pub struct ChatState {
     pub provenance: crate::provenance::Provenance,
     /// Revisions of the chat listings asked for, for `chat:list`'s deltas.
     pub listings: crate::listing::Listings,
+    /// What running turns streamed, kept until the transcript has it (`streamed.rs`).
+    pub streamed: crate::streamed::Streamed,
     /// The daemon's tracked tasks, where the index and the search run.
     tasks: tokio_util::task::TaskTracker,
 }
@@ -59,6 +61,7 @@ impl ChatState {
                 &cfg.claude_home,
             ),
             listings: crate::listing::Listings::new(),
+            streamed: crate::streamed::Streamed::start(dir.join("streamed")),
             tasks: tasks.clone(),
         })
     }

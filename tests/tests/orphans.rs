@@ -273,3 +273,82 @@ fn a_start_stops_a_recorded_claude_an_earlier_daemon_left_running() {
         "the survivor's and the stale record are gone, the live daemon's is kept"
     );
 }
+
+/// A reply the daemon's death cut short mid-stream is not lost with it: what had streamed is
+/// in the chat's transcript after the restart (for a client that opens the chat only then,
+/// and for `paddock show`), closed by a line saying it was cut short.
+#[test]
+fn what_had_streamed_before_the_daemon_was_killed_is_in_the_transcript_after_the_restart() {
+    let env = Env::new();
+    let mut daemon = env.start();
+    let mut conn = Conn::open(&env.socket(), "orphans test");
+    let ticks: Vec<String> = (1..=60).map(|n| format!("tick{n} ")).collect();
+    let script = serde_json::json!([{"text": ticks.concat(), "chunks": 60, "delay_ms": 150}]);
+    let reply = conn.request(Request::ChatSend(ChatSend {
+        project_slug: String::new(),
+        session_id: None,
+        message: format!("fake:{script}"),
+        model: None,
+        preload_context: false,
+        attachments: Vec::new(),
+    }));
+    let Reply::Sent(sent) = reply else {
+        panic!("chat:send: {reply:?}")
+    };
+    // The daemon dies once it has kept a few ticks, long before the reply is whole.
+    let kept = env
+        .data()
+        .join("state")
+        .join("streamed")
+        .join(&sent.session_id);
+    wait_until_blocking("the first ticks to be kept", DEADLINE, || {
+        std::fs::read_dir(&kept)
+            .ok()?
+            .flatten()
+            .any(|f| kept_text(&f.path()).contains("tick3"))
+            .then_some(())
+    })
+    .unwrap();
+    daemon.kill().unwrap();
+    daemon.wait().unwrap();
+
+    let daemon = env.start();
+    let mut conn = Conn::open(&env.socket(), "orphans test");
+    let reply = conn.request(Request::ChatTranscript(paddock_proto::SessionRef {
+        session_id: sent.session_id.clone(),
+    }));
+    let Reply::Transcript(t) = reply else {
+        panic!("chat:transcript: {reply:?}")
+    };
+    let said = t
+        .entries
+        .iter()
+        .position(|e| {
+            matches!(e, paddock_proto::TranscriptEntry::Assistant { text, .. }
+                if text.starts_with("tick1 tick2 tick3"))
+        })
+        .unwrap_or_else(|| panic!("what had streamed is not in the transcript: {t:?}"));
+    assert!(
+        !t.entries.iter().any(|e| matches!(e,
+            paddock_proto::TranscriptEntry::Assistant { text, .. } if text.contains("tick60"))),
+        "the reply was cut short long before its end: {t:?}"
+    );
+    assert!(
+        matches!(&t.entries.get(said + 1),
+            Some(paddock_proto::TranscriptEntry::Interrupted { text }) if text.contains("cut short")),
+        "{t:?}"
+    );
+    assert!(t.chat.interrupted, "{:?}", t.chat);
+    drop(conn);
+    stop(daemon);
+}
+
+/// The text a kept file of streamed deltas holds (its lines' `text` fields, joined).
+fn kept_text(path: &std::path::Path) -> String {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|v| v["text"].as_str().map(str::to_owned))
+        .collect()
+}

@@ -113,6 +113,22 @@ fn after_a_daemon_crash_the_pane_keeps_what_streamed_and_says_the_turn_was_cut_s
     assert!(screen.contains("paddockd stopped while it ran"), "{screen}");
     assert!(screen.contains("C continues it"), "{screen}");
 
+    // A client that opens the chat only now gets the words from the daemon, which kept them.
+    let again = env.tui("cutshort-again", (120, 35), &[]);
+    again.wait_loaded("an older chat");
+    // N on the first row started it in the root workspace: the first chat there.
+    again.keys(&["g", "j"]);
+    again.wait_until("the cursor on the cut-short chat", |s| {
+        cursor_row(s).contains("fake:")
+    });
+    again.keys(&["Enter"]);
+    let screen = again.wait_for("cut short: the rest of this reply was never written");
+    assert!(
+        screen.contains("partial words streamed"),
+        "the daemon did not keep what had streamed:\n{screen}"
+    );
+    again.keys(&["q"]);
+
     // C, from the chat pane, continues it; the notice goes with the new turn.
     tmux.keys(&["Escape"]);
     tmux.keys(&["C"]);

@@ -127,6 +127,7 @@ pub async fn delete(d: &Daemon, ids: Vec<String>) -> Result<Updated, ErrorBody> 
     .unwrap_or(0);
     let ids: Vec<String> = chats.iter().map(|(s, _)| s.clone()).collect();
     d.state.stores.forget(&ids).await.map_err(store_error)?;
+    d.state.streamed.forget(&ids);
     for (sid, _) in &chats {
         if let Some(c) = index.get(sid) {
             d.state.live_index().refresh(&c.path).await;

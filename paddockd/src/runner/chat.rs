@@ -94,6 +94,9 @@ pub struct ChatTask {
     last: Option<LastTurn>,
     /// What the coordinator was last told: the live process is idle (reapable).
     told_idle: bool,
+    /// The running prompted turn's message id: its reply's text is kept as it streams
+    /// (`streamed.rs`).
+    streaming: Option<String>,
 }
 
 /// What an unprompted turn inherits from the turn before it.
@@ -169,6 +172,7 @@ impl ChatTask {
             batch: false,
             last: None,
             told_idle: false,
+            streaming: None,
         }
     }
 
@@ -367,6 +371,14 @@ impl ChatTask {
 
     /// Sends one event to the chat's subscribers.
     async fn emit(&self, event: ChatEvent) {
+        if let Some(message_id) = &self.streaming {
+            let kept = &self.ctx.state.streamed;
+            match &event {
+                ChatEvent::Response(d) => kept.text(&self.session_id, message_id, &d.text),
+                ChatEvent::MessageBoundary(_) => kept.boundary(&self.session_id, message_id),
+                _ => {}
+            }
+        }
         self.ctx.hub.emit(&self.session_id, event).await;
     }
 

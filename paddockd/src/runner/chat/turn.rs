@@ -61,7 +61,9 @@ impl ChatTask {
         self.announce(&turn).await;
         self.copy_adopted_transcript(&turn).await;
         let launch = self.configure(&turn);
+        self.keep_streamed(&turn);
         let end = self.run_to_end(&turn, unprompted, launch).await;
+        self.end_streamed(&end);
         self.drop_approvals(&turn.job_id).await;
         let follow_up = self.take_follow_up(&end).await;
         self.recover(&turn, &end).await;
@@ -71,6 +73,25 @@ impl ChatTask {
         self.close(&turn).await;
         self.queue_follow_up(&turn, follow_up);
         self.sync_idle().await;
+    }
+
+    /// A prompted turn's reply is kept as it streams, until the transcript has it.
+    fn keep_streamed(&mut self, turn: &Turn) {
+        if !turn.unprompted {
+            self.ctx.state.streamed.begin(&turn.message_id);
+            self.streaming = Some(turn.message_id.clone());
+        }
+    }
+
+    /// A completed turn's reply is in the transcript; one cut short keeps what streamed.
+    fn end_streamed(&mut self, end: &TurnEnd) {
+        if let Some(message_id) = self.streaming.take() {
+            let cut_short = end.status != RunStatus::Completed;
+            self.ctx
+                .state
+                .streamed
+                .done(&self.session_id, &message_id, cut_short);
+        }
     }
 
     /// What the next unprompted turn inherits (a prompted turn's project, origin and
