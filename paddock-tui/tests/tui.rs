@@ -929,6 +929,25 @@ fn an_error_stays_until_esc_and_information_goes_at_the_next_key() -> TestResult
     Ok(())
 }
 
+/// Esc on an error only dismisses it: the key does not also do what it does under the
+/// message (clear the tree's filter, leave the pane).
+#[test]
+fn esc_on_an_error_dismisses_it_and_keeps_the_filter() -> TestResult {
+    let mut app = canned();
+    press(&mut app, "/");
+    press(&mut app, "fix");
+    app.on_key(key(KeyCode::Enter));
+    assert_eq!(app.tree.filter(), Some("fix"));
+    app.notice.error("archive failed: paddockd went away");
+    app.on_key(key(KeyCode::Esc));
+    assert_eq!(app.notice.text(), None, "dismissed");
+    assert_eq!(app.tree.filter(), Some("fix"), "the filter stays");
+    // The next Esc does what it does.
+    app.on_key(key(KeyCode::Esc));
+    assert_eq!(app.tree.filter(), None);
+    Ok(())
+}
+
 /// A new connection (a restarted daemon) starts with no approvals waiting until it says some
 /// do: the count the last daemon left does not stay in the header.
 #[test]

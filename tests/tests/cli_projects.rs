@@ -158,3 +158,26 @@ fn project_add_with_a_repo_then_show_set_promote_and_rm() {
     let out = env.run(&["project", "ls"]);
     assert!(!out.contains("mine") && !out.contains("notes"), "{out}");
 }
+
+/// A project whose folder was removed behind paddock's back: a turn says the folder is gone
+/// and how to go on, not that Claude Code is missing.
+#[test]
+fn a_turn_in_a_project_whose_folder_is_gone_says_so() {
+    let env = Env::new();
+    let dir = env.dir.path().join("gone");
+    env.run(&["project", "add", "gone", "--path", dir.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let out = env.output(&["send", "-p", "gone", "hello"]);
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!out.status.success(), "{said}");
+    assert!(said.contains("is gone"), "{said}");
+    assert!(
+        said.contains(&format!("mkdir -p {}", dir.display())),
+        "{said}"
+    );
+    assert!(!said.contains("install Claude Code"), "{said}");
+}

@@ -244,19 +244,19 @@ fn status_messages_go_when_they_are_over_and_the_filter_stays_in_view() {
     // Information goes at the next key...
     tmux.keys(&["s"]);
     tmux.wait_until("the star said", |s| {
-        Tmux::status_line(s).contains("1 chat changed")
+        Tmux::status_line(s).contains("starred 1 chat")
     });
     tmux.keys(&["j"]);
     tmux.wait_until("the message gone at the next key", |s| {
-        !Tmux::status_line(s).contains("chat changed")
+        !Tmux::status_line(s).contains("starred")
     });
     // ... or by itself after a few seconds.
     tmux.keys(&["k", "s"]);
     tmux.wait_until("the unstar said", |s| {
-        Tmux::status_line(s).contains("1 chat changed")
+        Tmux::status_line(s).contains("unstarred 1 chat")
     });
     tmux.wait_until("the message gone by itself", |s| {
-        !Tmux::status_line(s).contains("chat changed")
+        !Tmux::status_line(s).contains("unstarred")
     });
 
     // The filter stays in view while a message shows.
@@ -268,7 +268,7 @@ fn status_messages_go_when_they_are_over_and_the_filter_stays_in_view() {
     });
     tmux.keys(&["s"]);
     let line = tmux.wait_until("the star said", |s| {
-        Tmux::status_line(s).contains("1 chat changed")
+        Tmux::status_line(s).contains("starred 1 chat")
     });
     assert!(Tmux::status_line(&line).contains("/star"), "{line}");
     tmux.keys(&["Escape"]);
@@ -442,7 +442,7 @@ fn d_detaches_a_chat_from_its_parent_and_d_again_attaches_it() {
         !row.is_empty() && !nested(&row)
     });
     assert!(
-        Tmux::status_line(&screen).contains("1 chat changed"),
+        Tmux::status_line(&screen).contains("detached 1 chat"),
         "{screen}"
     );
     assert!(
@@ -456,7 +456,7 @@ fn d_detaches_a_chat_from_its_parent_and_d_again_attaches_it() {
         nested(&row_of(s, "the forked child"))
     });
     assert!(
-        Tmux::status_line(&screen).contains("1 chat changed"),
+        Tmux::status_line(&screen).contains("attached 1 chat"),
         "{screen}"
     );
     tmux.keys(&["q"]);

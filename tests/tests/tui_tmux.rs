@@ -135,7 +135,7 @@ fn the_tui_lists_chats_sends_streams_archives_unarchives_shows_help_and_quits() 
     let before = tmux.capture();
     assert!(before.contains("hello from tmux"), "{before}");
     keys(&["a"]);
-    tmux.wait_for("1 chat changed");
+    tmux.wait_for("archived 1 chat");
     // A spawned child appears live, nested under its parent: the test plays the parent's MCP
     // bridge with the token the daemon gave its claude, and calls create_chat.
     let listing = Command::new(bin("paddock"))
@@ -176,7 +176,7 @@ fn the_tui_lists_chats_sends_streams_archives_unarchives_shows_help_and_quits() 
     tmux.wait_for("child from tmux: Spawned chat finished");
     // Archive it from the keyboard: it is the last chat, above its project's "Archived" group.
     keys(&["G", "k", "a"]);
-    tmux.wait_for("1 chat changed");
+    tmux.wait_for("archived 1 chat");
     // Open that group (the last row): the project's archived chats are read and shown under
     // it; A on the child unarchives it, and it leaves the group again.
     keys(&["G", "l"]);

@@ -354,9 +354,9 @@ impl App {
         {
             return Some(Action::Refresh);
         }
-        // Information goes at the next key; Esc dismisses an error (and does what it does).
-        if self.confirm.is_none() {
-            self.notice.on_key(key.code == KeyCode::Esc);
+        // Information goes at the next key; Esc dismisses an error, and only that.
+        if self.confirm.is_none() && self.notice.on_key(key.code == KeyCode::Esc) {
+            return None;
         }
         if let Some(confirm) = self.confirm.take() {
             return self.answer(confirm, key);

@@ -5,10 +5,10 @@
 //! refuses it as a protocol error).
 
 use paddock_proto::{
-    Ack, ApprovalAnswer, Cancelled, ChatCancel, ChatContinue, ChatDelete, ChatFork, ChatSetQueue,
-    ChatSubscribe, ChatUnsubscribe, ChatUpdate, Fired, Forked, GitCommitRequest, GitCommitted,
-    GitPushRequest, GitPushed, HistorySeen, NotificationsSubscribe, Sent, Subscribed, TriggerFire,
-    TriggerInfo, TriggerRemove, TriggerSet, Updated,
+    Ack, ApprovalAnswer, Cancelled, ChatAction, ChatCancel, ChatContinue, ChatDelete, ChatFork,
+    ChatSetQueue, ChatSubscribe, ChatUnsubscribe, ChatUpdate, Fired, Forked, GitCommitRequest,
+    GitCommitted, GitPushRequest, GitPushed, HistorySeen, NotificationsSubscribe, Sent, Subscribed,
+    TriggerFire, TriggerInfo, TriggerRemove, TriggerSet, Updated,
 };
 
 use super::fetch::call;
@@ -44,7 +44,8 @@ pub enum Doing {
 #[derive(Debug, Clone)]
 pub enum Done {
     MarkRead(Result<Updated, String>),
-    Update(Result<Updated, String>),
+    /// What was asked (the action, of how many chats), and the answer.
+    Update(ChatAction, usize, Result<Updated, String>),
     Cancel(Result<Cancelled, String>),
     Fork(Result<Forked, String>),
     Delete(Result<Updated, String>),
@@ -119,7 +120,10 @@ impl Doing {
     pub async fn call(self, client: &Client) -> Done {
         match self {
             Doing::MarkRead(update) => Done::MarkRead(call(client, update).await),
-            Doing::Update(update) => Done::Update(call(client, update).await),
+            Doing::Update(update) => {
+                let (action, asked) = (update.action, update.session_ids.len());
+                Done::Update(action, asked, call(client, update).await)
+            }
             Doing::Cancel(cancel) => Done::Cancel(call(client, cancel).await),
             Doing::Fork(fork) => Done::Fork(call(client, fork).await),
             Doing::Delete(delete) => Done::Delete(call(client, delete).await),

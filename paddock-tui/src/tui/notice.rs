@@ -2,7 +2,7 @@
 //!
 //! Every message has a kind, and the kind decides its lifetime:
 //!
-//! - **Information** ("3 chats changed", "committed 1 file as c4ab2fc"): said once, gone after
+//! - **Information** ("archived 3 chats", "committed 1 file as c4ab2fc"): said once, gone after
 //!   [`INFO_FOR`] or at the next key, whichever comes first, so it never hides the key hints
 //!   for long.
 //! - **An error** ("send failed: …"): stays until Esc dismisses it (the Esc does what it does
@@ -88,11 +88,16 @@ impl Notice {
     }
 
     /// A key was pressed: information goes, and Esc dismisses an error or a state (the state
-    /// goes on; the status line's key hints come back).
-    pub fn on_key(&mut self, esc: bool) {
-        if matches!(self.said.as_ref().map(|s| &s.kind), Some(Kind::Info)) || esc {
+    /// goes on; the status line's key hints come back). Whether the key was spent dismissing
+    /// an error: an Esc that does so does nothing else, so the filter or the pane under the
+    /// message stays.
+    pub fn on_key(&mut self, esc: bool) -> bool {
+        let kind = self.said.as_ref().map(|s| &s.kind);
+        let error = matches!(kind, Some(Kind::Error));
+        if matches!(kind, Some(Kind::Info)) || esc {
             self.said = None;
         }
+        esc && error
     }
 
     /// The states `ended` picks are over: a message reporting one goes.

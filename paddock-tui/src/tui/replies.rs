@@ -222,13 +222,10 @@ impl EventLoop {
                 Ok(u) => self.app.deleted(u.changed),
                 Err(reason) => self.failed(what, &reason),
             },
-            Done::Update(result) => match result {
+            Done::Update(action, asked, result) => match result {
                 Ok(u) => {
-                    self.app.notice.info(match u.changed {
-                        0 => "nothing changed".to_owned(),
-                        1 => "1 chat changed".to_owned(),
-                        n => format!("{n} chats changed"),
-                    });
+                    let said = crate::format::update_summary(action, asked, u.changed);
+                    self.app.notice.info(said);
                 }
                 Err(reason) => self.failed(what, &reason),
             },

@@ -77,6 +77,13 @@ pub enum ProcessError {
         bin: PathBuf,
         source: std::io::Error,
     },
+    /// The folder claude is to run in is not there (removed behind paddock's back).
+    #[error(
+        "the folder this chat's claude runs in, {}, is gone; create it again (mkdir -p {}) or remove the project (paddock project rm)",
+        .0.display(),
+        .0.display()
+    )]
+    NoFolder(PathBuf),
     #[error("claude's {0} pipe is missing")]
     Pipe(&'static str),
     #[error("writing to claude failed: {0}")]
@@ -196,12 +203,17 @@ impl ClaudeProcess {
         if let Some(config) = &spec.mcp_config {
             cmd.args(["--mcp-config", config]);
         }
-        let mut child = super::forker::spawn(cmd)
-            .await
-            .map_err(|source| ProcessError::Spawn {
-                bin: spec.claude_bin.clone(),
-                source,
-            })?;
+        let mut child = super::forker::spawn(cmd).await.map_err(|source| {
+            // Both come back as "not found": say which is missing.
+            if !spec.cwd.is_dir() {
+                ProcessError::NoFolder(spec.cwd.clone())
+            } else {
+                ProcessError::Spawn {
+                    bin: spec.claude_bin.clone(),
+                    source,
+                }
+            }
+        })?;
         let pid = child.id();
         if let Some(pid) = pid {
             let (records, session) = (spec.records.clone(), spec.session.id().to_owned());
