@@ -8,5 +8,6 @@ pub mod client;
 pub mod commands;
 pub mod format;
 pub mod message;
+pub mod needs;
 pub mod notify;
 pub mod tui;

@@ -113,6 +113,12 @@ fn after_a_daemon_crash_the_pane_keeps_what_streamed_and_says_the_turn_was_cut_s
     assert!(screen.contains("paddockd stopped while it ran"), "{screen}");
     assert!(screen.contains("C continues it"), "{screen}");
 
+    // `paddock ls` flags it as waiting for you to continue it.
+    let ls = env.paddock_ok(&["ls", "-A"]);
+    let row = ls.lines().find(|l| l.contains("fake:")).unwrap_or_default();
+    let flags = row.split_whitespace().nth(2).unwrap_or_default();
+    assert!(flags.len() == 5 && flags.ends_with('I'), "{ls}");
+
     // A client that opens the chat only now gets the words from the daemon, which kept them.
     let again = env.tui("cutshort-again", (120, 35), &[]);
     again.wait_loaded("an older chat");

@@ -119,9 +119,11 @@ one array; projectSlug says whose). --archived and --all choose archived or all 
 either case.
 
 Columns: the session id; the origin (human, scheduled, spawned, hook, adopted; a spawned chat \
-more than one hop from its root shows the hops, e.g. `spawned·2`); four flags; CTX, how full the \
+more than one hop from its root shows the hops, e.g. `spawned·2`); five flags; CTX, how full the \
 chat's context window is (e.g. `42%`, blank when unknown); and the title. Flags: R running, \
-U unread, S starred, A archived; `-` where not set.
+U unread, S starred, A archived; then what it waits for you to do, the most urgent: W answer a \
+tool call (paddock approvals), F look at its failed run, I continue its turn cut short (paddock \
+continue), P wait out a usage limit; `-` where not set.
 
 A chat is drawn under its parent: the chat that forked or spawned it, when that chat is in the \
 listing. `paddock detach` draws a chat as a root instead.

@@ -5,6 +5,8 @@ use std::fmt::Write as _;
 
 use paddock_proto::{ChatSummary, DaemonStatus, ProjectInfo};
 
+use crate::needs::Need;
+
 use super::{clean_title, duration, origin_label, plural, project_label};
 
 /// Each row's nesting depth in the listing: the daemon's `level`, kept consistent with the rows
@@ -62,8 +64,13 @@ fn context_cell(chat: &ChatSummary) -> String {
     }
 }
 
-/// The four flags of `paddock ls`: R running, U unread, S starred, A archived.
+/// The five flags of `paddock ls`: R running, U unread, S starred, A archived, then what it
+/// waits for you to do, most urgent first ([`Need`]): W answer a tool call, F look at a failed
+/// run, I continue a turn cut short, P wait out a usage limit.
 pub fn chat_flags(chat: &ChatSummary) -> String {
+    let need = Need::of(chat)
+        .filter(|n| n.waits_for_you())
+        .map_or('-', Need::letter);
     [
         (chat.running, 'R'),
         (chat.unread, 'U'),
@@ -72,6 +79,7 @@ pub fn chat_flags(chat: &ChatSummary) -> String {
     ]
     .iter()
     .map(|&(on, c)| if on { c } else { '-' })
+    .chain([need])
     .collect()
 }
 
@@ -96,7 +104,7 @@ pub fn chat_table(chats: &[ChatSummary]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{:id_width$}  {:origin_width$}  FLAGS  CTX  TITLE",
+        "{:id_width$}  {:origin_width$}  FLAGS   CTX  TITLE",
         "SESSION", "ORIGIN"
     );
     for ((chat, depth), origin) in chats.iter().zip(tree_depths(chats)).zip(origins) {
@@ -258,6 +266,7 @@ pub(crate) mod tests {
         grandchild.depth = 2;
         // Unknown window size: no figure rather than a wrong one.
         grandchild.usage = usage(5_000, 0);
+        grandchild.interrupted = true;
         // Its parent lives in another project: the daemon draws it as a root, and its badge
         // keeps the depth that the indentation cannot show.
         let mut orphan = chat("s-orphan", "Orphan", Origin::Spawned, Some("elsewhere"));
@@ -265,21 +274,24 @@ pub(crate) mod tests {
         orphan.depth = 3;
         orphan.archived = true;
         orphan.usage = usage(1_234, 1_000_000);
-        let nightly = chat("s-nightly", "  ", Origin::Scheduled, None);
+        orphan.failed = true;
+        let mut nightly = chat("s-nightly", "  ", Origin::Scheduled, None);
+        nightly.running = true;
+        nightly.waiting_approval = true;
         let table = chat_table(&[manager, child, grandchild, orphan, nightly]);
         insta::assert_snapshot!(table, @r"
-        SESSION    ORIGIN     FLAGS  CTX  TITLE
-        s-manager  human      R-S-   21%  Manager
-        s-child    spawned    -U--  100%  └ Child task
-        s-grand    spawned·2  ----          └ Grandchild
-        s-orphan   spawned·3  ---A   <1%  Orphan
-        s-nightly  scheduled  ----        (untitled)
+        SESSION    ORIGIN     FLAGS   CTX  TITLE
+        s-manager  human      R-S--   21%  Manager
+        s-child    spawned    -U---  100%  └ Child task
+        s-grand    spawned·2  ----I          └ Grandchild
+        s-orphan   spawned·3  ---AF   <1%  Orphan
+        s-nightly  scheduled  R---W        (untitled)
         ");
     }
 
     #[test]
     fn ls_of_nothing_is_just_the_header() {
-        assert_eq!(chat_table(&[]), "SESSION  ORIGIN     FLAGS  CTX  TITLE\n");
+        assert_eq!(chat_table(&[]), "SESSION  ORIGIN     FLAGS   CTX  TITLE\n");
     }
 
     #[test]

@@ -16,9 +16,9 @@ use ratatui::text::{Line, Span};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 use super::theme::{Glyph, Mark, Role, Theme};
-use super::tree::needs::Need;
 use super::tree::{RowKind, TreeRow, TreeState};
 use crate::format::{clean_title, context_percent, project_label};
+use crate::needs::Need;
 
 /// Below this width, origin badges show only their icon and context usage is hidden.
 pub const NARROW: u16 = 60;

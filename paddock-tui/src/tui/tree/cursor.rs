@@ -213,10 +213,10 @@ impl TreeState {
             // urgent after the cursor when the cursor is on none of them.
             let need = |r: &TreeRow<'_>| {
                 (!r.context && !r.archived)
-                    .then(|| r.chat().and_then(super::needs::Need::of))
+                    .then(|| r.chat().and_then(crate::needs::Need::of))
                     .flatten()
             };
-            let mut order: Vec<(super::needs::Need, usize)> = rows
+            let mut order: Vec<(crate::needs::Need, usize)> = rows
                 .iter()
                 .enumerate()
                 .filter_map(|(i, r)| need(r).map(|n| (n, i)))

@@ -315,7 +315,7 @@ impl TreeState {
     /// The chats that wait for you to act: an answer, a failed or cut-short run, a usage limit.
     pub fn waiting_count(&self) -> usize {
         self.all_chats()
-            .filter(|c| needs::Need::of(c).is_some_and(needs::Need::waits_for_you))
+            .filter(|c| crate::needs::Need::of(c).is_some_and(crate::needs::Need::waits_for_you))
             .count()
     }
 
