@@ -34,6 +34,9 @@ _paddock() {
             paddock,cancel)
                 cmd="paddock__subcmd__cancel"
                 ;;
+            paddock,continue)
+                cmd="paddock__subcmd__continue"
+                ;;
             paddock,daemon)
                 cmd="paddock__subcmd__daemon"
                 ;;
@@ -222,6 +225,9 @@ _paddock() {
                 ;;
             paddock__subcmd__help,cancel)
                 cmd="paddock__subcmd__help__subcmd__cancel"
+                ;;
+            paddock__subcmd__help,continue)
+                cmd="paddock__subcmd__help__subcmd__continue"
                 ;;
             paddock__subcmd__help,daemon)
                 cmd="paddock__subcmd__help__subcmd__daemon"
@@ -461,7 +467,7 @@ _paddock() {
 
     case "${cmd}" in
         paddock)
-            opts="-h -V --socket --remote --remote-paddock --help --version daemon project ls list send tail cancel show doctor status approvals notify usage attachment archive unarchive star unstar read unread detach attach delete fork history search trigger import provenance blame files ls-files git proxy help"
+            opts="-h -V --socket --remote --remote-paddock --help --version daemon project ls list send tail cancel continue show doctor status approvals notify usage attachment archive unarchive star unstar read unread detach attach delete fork history search trigger import provenance blame files ls-files git proxy help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -786,6 +792,32 @@ _paddock() {
             ;;
         paddock__subcmd__cancel)
             opts="-h -V --socket --remote --remote-paddock --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__continue)
+            opts="-h -V --detach --json --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1449,7 +1481,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__help)
-            opts="daemon project ls send tail cancel show doctor status approvals notify usage attachment archive unarchive star unstar read unread detach attach delete fork history search trigger import provenance blame files ls-files git proxy help"
+            opts="daemon project ls send tail cancel continue show doctor status approvals notify usage attachment archive unarchive star unstar read unread detach attach delete fork history search trigger import provenance blame files ls-files git proxy help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1575,6 +1607,20 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__help__subcmd__cancel)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__help__subcmd__continue)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

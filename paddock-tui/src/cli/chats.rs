@@ -109,6 +109,19 @@ pub struct SessionArg {
 }
 
 #[derive(Debug, Args)]
+pub struct ContinueArgs {
+    /// The chat's session id, or a unique prefix of it (the 8 characters `paddock ls` shows)
+    pub session: String,
+    /// Return once the turn is accepted, printing the session id to stdout
+    #[arg(long)]
+    pub detach: bool,
+    /// Print every frame of the turn as one JSON line instead of the reply text (with
+    /// --detach: the accepted turn, {projectSlug, sessionId, jobId, queued})
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
 pub struct ShowArgs {
     /// The chat's session id, or a unique prefix of it (the 8 characters `paddock ls` shows)
     pub session: String,

@@ -195,6 +195,32 @@ Example:
 Succeeds whether or not a turn was running, and says which.")]
     Cancel(SessionArg),
 
+    /// Continue a chat whose last turn was cut short, and stream the new turn's reply
+    #[command(
+        long_about = "\
+Continue a chat whose last turn was cut short: its claude died or hung and was stopped, or \
+paddockd stopped while the turn ran (`paddock ls --json` says `interrupted`, `paddock show` \
+ends with the turn cut short, the TUI marks it and continues it with C). A new turn tells the \
+agent to continue from where it left off, and its reply streams to stdout as with `paddock \
+send`; the session id goes to stderr as `session: <id>`. A new chat cut short before claude \
+wrote a word of it gets its first message sent again.
+
+Fails with exit status 1, saying what to do instead, when there is nothing to continue: the \
+chat's last turn completed, failed or was cancelled (send it a message: `paddock send -c \
+SESSION ...`), or a turn is running in it (`paddock tail SESSION` follows it). A daemon \
+configured not to offer continuing (recovery_surface = false) refuses, naming the setting.
+
+Ctrl-C cancels the new turn; a second Ctrl-C stops waiting. Exits non-zero when the turn \
+fails. As with `paddock send`, the chat is marked read when the turn ends, unless --detach or \
+--json.",
+        after_help = "\
+Examples:
+  paddock continue 0198c3e1               after a crash or a restart cut its turn short
+  paddock continue --detach 0198c3e1      start it, print the session id and return
+  paddock ls -A --json | jq -r '.[] | select(.interrupted) | .sessionId' | xargs -n1 paddock continue --detach"
+    )]
+    Continue(ContinueArgs),
+
     /// Print a chat's transcript, with who injected each machine-added message
     #[command(
         long_about = "\

@@ -258,6 +258,21 @@ fn session_commands_need_a_session() -> Result<(), clap::Error> {
     ));
     let cli = parse(&["cancel", "s3"])?;
     assert!(matches!(cli.command, Some(Cmd::Cancel(SessionArg { session })) if session == "s3"));
+    assert!(parse(&["continue"]).is_err());
+    let cli = parse(&["continue", "s4"])?;
+    assert!(matches!(
+        cli.command,
+        Some(Cmd::Continue(ContinueArgs { ref session, detach: false, json: false })) if session == "s4"
+    ));
+    let cli = parse(&["continue", "--detach", "--json", "s4"])?;
+    assert!(matches!(
+        cli.command,
+        Some(Cmd::Continue(ContinueArgs {
+            detach: true,
+            json: true,
+            ..
+        }))
+    ));
     Ok(())
 }
 

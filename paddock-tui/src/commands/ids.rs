@@ -115,6 +115,7 @@ fn session_args(command: &mut Option<Cmd>) -> Vec<&mut String> {
         Cmd::Send(a) => a.session.iter_mut().collect(),
         Cmd::Tail(a) => vec![&mut a.session],
         Cmd::Cancel(a) => vec![&mut a.session],
+        Cmd::Continue(a) => vec![&mut a.session],
         Cmd::Show(a) => vec![&mut a.session],
         Cmd::Fork(a) => vec![&mut a.session],
         Cmd::Files(a) => vec![&mut a.session],

@@ -4,6 +4,7 @@
 mod approvals;
 mod batch;
 mod chats;
+mod continue_chat;
 mod daemon;
 mod doctor;
 mod follow;
@@ -136,6 +137,7 @@ pub async fn run(mut cli: Cli) -> anyhow::Result<()> {
         Some(Cmd::Send(args)) => send::run(&ctx, args).await,
         Some(Cmd::Tail(args)) => tail::run(&ctx, args).await,
         Some(Cmd::Cancel(args)) => chats::cancel(&ctx, args).await,
+        Some(Cmd::Continue(args)) => continue_chat::run(&ctx, args).await,
         Some(Cmd::Show(args)) => chats::show(&ctx, args).await,
         Some(Cmd::Status(args)) => status::run(&ctx, args).await,
         Some(Cmd::Approvals(args)) => approvals::run(&ctx, args).await,

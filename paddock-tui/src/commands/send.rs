@@ -1,4 +1,5 @@
-//! `paddock send`: one turn, streamed to its end (or, with --detach, just started).
+//! `paddock send`: one turn, streamed to its end (or, with --detach, just started); the
+//! following of an accepted turn, which `paddock continue` shares.
 
 use std::io::IsTerminal;
 
@@ -11,7 +12,7 @@ use super::follow::{TurnOutput, next_frame};
 use super::output::{Failure, eprint, print, print_json_line};
 use super::{Context, mark_read, read_stdin};
 use crate::cli::SendArgs;
-use crate::client::{Client, Follow};
+use crate::client::{Client, Events, Follow};
 use crate::format::{ROOT_SLUG, StreamPrinter};
 
 pub async fn run(ctx: &Context, args: SendArgs) -> anyhow::Result<()> {
@@ -34,10 +35,22 @@ pub async fn run(ctx: &Context, args: SendArgs) -> anyhow::Result<()> {
         attachments: uploads(ctx, &args.attach)?,
     };
     let sent = client.call(request).await?;
+    follow_accepted(&client, &mut events, &sent, args.detach, args.json).await
+}
+
+/// What `send` and `continue` do once the daemon accepted a turn: the session id to stderr,
+/// then what started (--detach), or the turn's frames to its end.
+pub(super) async fn follow_accepted(
+    client: &Client,
+    events: &mut Events,
+    sent: &Sent,
+    detach: bool,
+    json: bool,
+) -> anyhow::Result<()> {
     eprint(&format!("session: {}\n", sent.session_id));
-    if args.detach {
-        return if args.json {
-            print_json_line(&sent)
+    if detach {
+        return if json {
+            print_json_line(sent)
         } else {
             print(&format!("{}\n", sent.session_id))
         };
@@ -45,9 +58,9 @@ pub async fn run(ctx: &Context, args: SendArgs) -> anyhow::Result<()> {
     if sent.queued {
         eprint("paddock: queued until a claude process is free\n");
     }
-    // The sending connection is subscribed already: the turn's frames follow the reply.
-    let follow = Follow::new(&client, &mut events, sent.session_id.clone());
-    stream_turn(&client, follow, &sent, args.json).await
+    // The asking connection is subscribed already: the turn's frames follow the reply.
+    let follow = Follow::new(client, events, sent.session_id.clone());
+    stream_turn(client, follow, sent, json).await
 }
 
 async fn stream_turn(
