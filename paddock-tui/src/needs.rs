@@ -43,14 +43,14 @@ impl Need {
         self != Need::Unread
     }
 
-    /// Its letter in `paddock ls`'s flags.
-    pub fn letter(self) -> char {
+    /// Its letter in `paddock ls`'s need flag; none for unread, which has its own flag.
+    pub fn letter(self) -> Option<char> {
         match self {
-            Need::Approval => 'W',
-            Need::Failed => 'F',
-            Need::Interrupted => 'I',
-            Need::Parked => 'P',
-            Need::Unread => 'U',
+            Need::Approval => Some('W'),
+            Need::Failed => Some('F'),
+            Need::Interrupted => Some('I'),
+            Need::Parked => Some('P'),
+            Need::Unread => None,
         }
     }
 }

@@ -68,9 +68,7 @@ fn context_cell(chat: &ChatSummary) -> String {
 /// waits for you to do, most urgent first ([`Need`]): W answer a tool call, F look at a failed
 /// run, I continue a turn cut short, P wait out a usage limit.
 pub fn chat_flags(chat: &ChatSummary) -> String {
-    let need = Need::of(chat)
-        .filter(|n| n.waits_for_you())
-        .map_or('-', Need::letter);
+    let need = Need::of(chat).and_then(Need::letter).unwrap_or('-');
     [
         (chat.running, 'R'),
         (chat.unread, 'U'),
