@@ -55,6 +55,35 @@ impl Need {
     }
 }
 
+/// Why a chat has no turn to continue: the one rule of the TUI's `C` keys (tree and chat
+/// pane) and of `paddock continue`. Only a chat whose last turn was cut short, and that runs
+/// nothing now, has one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoContinue {
+    /// A turn runs in it now.
+    Running,
+    /// Its last turn ended on its own (or was stopped on purpose): send it a message instead.
+    NotCutShort,
+}
+
+impl NoContinue {
+    /// From what is known of the chat: whether it runs, whether its last turn was cut short.
+    pub fn of(running: bool, cut_short: bool) -> Option<NoContinue> {
+        if running {
+            Some(NoContinue::Running)
+        } else if !cut_short {
+            Some(NoContinue::NotCutShort)
+        } else {
+            None
+        }
+    }
+
+    /// From a chat's row.
+    pub fn of_chat(chat: &ChatSummary) -> Option<NoContinue> {
+        Self::of(chat.running, chat.interrupted)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

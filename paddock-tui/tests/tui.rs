@@ -512,6 +512,33 @@ fn an_interrupted_chat_is_marked_and_c_continues_it() -> TestResult {
     Ok(())
 }
 
+/// `C` follows one rule in the tree and in the chat pane (and in `paddock continue`): only a
+/// chat whose last turn was cut short, and that runs nothing now, has something to continue.
+#[test]
+fn c_in_the_chat_pane_continues_only_a_chat_cut_short() -> TestResult {
+    let shift_c = KeyEvent::new(KeyCode::Char('C'), KeyModifiers::SHIFT);
+    let mut app = with_open_chat()?;
+    assert_eq!(app.focus, paddock_tui::tui::app::Focus::Chat);
+    assert_eq!(app.on_key(shift_c), None, "a chat that ended well");
+    let said = app.notice.text().unwrap_or_default().to_owned();
+    assert!(said.contains("not cut short"), "{said}");
+
+    let mut chats: Vec<ChatSummary> = app.tree.project_chats("").to_vec();
+    let logs = chats
+        .iter_mut()
+        .find(|c| c.session_id == "s-logs")
+        .ok_or("no s-logs row")?;
+    logs.interrupted = true;
+    app.set_project_chats(String::new(), chats);
+    assert_eq!(
+        app.on_key(shift_c),
+        Some(Action::Continue {
+            session_id: "s-logs".into()
+        })
+    );
+    Ok(())
+}
+
 /// What a key asks the daemon to do to the chat under the cursor.
 fn update_of(app: &mut App, c: char) -> Option<paddock_proto::ChatAction> {
     match app.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)) {

@@ -9,6 +9,7 @@ use super::chats::listed_chat;
 use super::ids::EVERY_CHAT;
 use super::send::follow_accepted;
 use crate::cli::ContinueArgs;
+use crate::needs::NoContinue;
 
 pub async fn run(ctx: &Context, args: ContinueArgs) -> anyhow::Result<()> {
     let mut client = ctx.connect().await?;
@@ -16,7 +17,7 @@ pub async fn run(ctx: &Context, args: ContinueArgs) -> anyhow::Result<()> {
         .take_events()
         .ok_or_else(|| anyhow!("the connection's events were already taken"))?;
     // The daemon continues whatever it is asked to; whether there is anything to continue
-    // is the listing's word, as in the TUI's tree.
+    // is the listing's word, by the TUI's rule (`NoContinue`).
     let chat = listed_chat(&client, &args.session)
         .await?
         .ok_or_else(|| anyhow!("no chat {} in any project; {EVERY_CHAT}", args.session))?;
@@ -35,15 +36,13 @@ pub async fn run(ctx: &Context, args: ContinueArgs) -> anyhow::Result<()> {
 /// turn was cut short and nothing runs in it now.
 fn nothing_to_continue(chat: &ChatSummary) -> Option<String> {
     let id = &chat.session_id;
-    if chat.running {
-        return Some(format!(
+    NoContinue::of_chat(chat).map(|why| match why {
+        NoContinue::Running => format!(
             "{id} is running; nothing to continue until its turn ends (`paddock tail {id}` follows it)"
-        ));
-    }
-    (!chat.interrupted).then(|| {
-        format!(
+        ),
+        NoContinue::NotCutShort => format!(
             "the last turn of {id} was not cut short, so there is nothing to continue; send it a message instead: `paddock send -c {id} ...`"
-        )
+        ),
     })
 }
 

@@ -479,6 +479,15 @@ impl TriggersView {
             Command::Open => return self.open(),
             Command::FireTrigger | Command::RemoveTrigger if self.runs.is_none() => {
                 let Some(trigger) = self.cursor_trigger().map(TriggerId::of) else {
+                    let verb = if command == Command::FireTrigger {
+                        "fire"
+                    } else {
+                        "remove"
+                    };
+                    self.said = Some(Said {
+                        text: format!("No trigger here to {verb}."),
+                        role: Role::Dim,
+                    });
                     return TriggersOutcome::Handled;
                 };
                 self.confirm = Some(Confirm {
@@ -810,6 +819,20 @@ mod tests {
             every.on_command(Command::CycleScope, 5),
             TriggersOutcome::Handled
         );
+    }
+
+    #[test]
+    fn fire_and_remove_with_no_trigger_say_so() {
+        let mut v = TriggersView::new(Some("web".into()));
+        assert!(v.answer(Some("web"), Ok(Vec::new())));
+        assert_eq!(
+            v.on_command(Command::FireTrigger, 5),
+            TriggersOutcome::Handled
+        );
+        assert!(!v.confirming());
+        assert_eq!(v.said(), Some("No trigger here to fire."));
+        v.on_command(Command::RemoveTrigger, 5);
+        assert_eq!(v.said(), Some("No trigger here to remove."));
     }
 
     #[test]

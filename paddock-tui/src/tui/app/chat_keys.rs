@@ -4,6 +4,7 @@
 use paddock_proto::Attribution;
 
 use super::{Action, App, Focus};
+use crate::needs::NoContinue;
 use crate::tui::attachment_view::AttachmentView;
 use crate::tui::chat::ChatView;
 use crate::tui::composer::Target;
@@ -121,13 +122,9 @@ impl App {
             Command::NewChat => return self.new_chat(),
             Command::Files => return self.open_files(),
             Command::Continue => {
-                if chat.running() {
-                    self.notice.info("this chat is running");
-                    return None;
-                }
-                return Some(Action::Continue {
-                    session_id: chat.session_id().to_owned(),
-                });
+                let why = NoContinue::of(chat.running(), chat.cut_short().is_some());
+                let session_id = chat.session_id().to_owned();
+                return self.continue_or_say(session_id, why);
             }
             Command::Cancel => {
                 if chat.running() {

@@ -6,6 +6,7 @@ use paddock_proto::{ChatAction, ChatSummary};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::{Action, App, Focus};
+use crate::needs::NoContinue;
 use crate::tui::keys::{self, Command};
 use crate::tui::notice::State;
 use crate::tui::theme::Glyph;
@@ -188,14 +189,31 @@ impl App {
     /// Continues the cursor's chat when it was cut short, or says there is nothing to continue.
     fn continue_chat(&mut self) -> Option<Action> {
         let chat = self.tree.cursor_chat()?;
-        if !chat.interrupted {
-            self.notice
-                .info("this chat was not cut short; nothing to continue");
-            return None;
+        let (session_id, why) = (chat.session_id.clone(), NoContinue::of_chat(chat));
+        self.continue_or_say(session_id, why)
+    }
+
+    /// `C`, in the tree or the chat pane: continues the chat, or says why there is nothing to
+    /// continue ([`NoContinue`], the rule `paddock continue` follows too).
+    pub(super) fn continue_or_say(
+        &mut self,
+        session_id: String,
+        why: Option<NoContinue>,
+    ) -> Option<Action> {
+        match why {
+            None => Some(Action::Continue { session_id }),
+            Some(NoContinue::Running) => {
+                self.notice
+                    .info("this chat is running; nothing to continue until its turn ends");
+                None
+            }
+            Some(NoContinue::NotCutShort) => {
+                self.notice.info(
+                    "this chat was not cut short; nothing to continue (i writes to it instead)",
+                );
+                None
+            }
         }
-        Some(Action::Continue {
-            session_id: chat.session_id.clone(),
-        })
     }
 
     /// The session ids an action applies to: the marked chats, else the cursor's; with

@@ -61,6 +61,7 @@ impl TreeState {
             return;
         };
         let to = self.cursor_index.saturating_add_signed(delta).min(last);
+        let to = settle(&rows, to, delta >= 0);
         self.cursor = Some(rows[to].id());
         self.cursor_index = to;
         // The user moved: a remembered cursor waiting for its row gives way.
@@ -147,7 +148,7 @@ impl TreeState {
                 .position(|r| r.is(id))
                 .or_else(|| self.visible_ancestor(id, &rows))
         });
-        let at = found.unwrap_or(self.cursor_index.min(last));
+        let at = found.unwrap_or_else(|| settle(&rows, self.cursor_index.min(last), false));
         let id = rows[at].id();
         drop(rows);
         self.cursor = Some(id);
@@ -295,4 +296,17 @@ impl TreeState {
         let rows = self.rows().len();
         self.offset = self.view_offset(height, rows);
     }
+}
+
+/// The row the cursor may rest on nearest `at`: a "no chats" row says something but offers
+/// nothing to act on, so the cursor steps over it, on in the direction it moved and back the
+/// other way at the end of the tree.
+fn settle(rows: &[TreeRow<'_>], at: usize, forward: bool) -> usize {
+    let rests = |i: &usize| !matches!(rows[*i].kind, RowKind::Empty { .. });
+    let (first, then) = if forward {
+        ((at..rows.len()).find(rests), (0..at).rev().find(rests))
+    } else {
+        ((0..=at).rev().find(rests), (at + 1..rows.len()).find(rests))
+    };
+    first.or(then).unwrap_or(at)
 }

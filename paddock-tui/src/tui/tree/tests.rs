@@ -878,3 +878,37 @@ fn next_attention_goes_by_urgency_and_folds_roll_up_what_they_hide() {
         (3, 1, 1, 1, 1)
     );
 }
+
+#[test]
+fn the_cursor_steps_over_a_no_chats_row() {
+    let mut s = state();
+    s.to_bottom();
+    s.move_by(-1);
+    assert_eq!(
+        cursor_on(&s),
+        "[empty]",
+        "k from the group skips the no chats row"
+    );
+    s.move_by(1);
+    assert_eq!(
+        cursor_on(&s),
+        "<empty archived>",
+        "j from the header skips it too"
+    );
+
+    // A project whose last chat goes away: the cursor does not land on its "no chats" row.
+    let mut s = TreeState::new();
+    s.set_projects(vec![project("")]);
+    s.set_project_chats(String::new(), vec![chat("", "x", Origin::Human)]);
+    assert!(s.select(&id("x")));
+    s.set_project_chats(String::new(), vec![]);
+    assert_eq!(names(&s), ["[]", "( empty)", "< archived>"]);
+    assert_ne!(cursor_on(&s), "( empty)");
+
+    // A project with nothing but its header, no-chats row and group: j and k stay off it.
+    s.to_top();
+    s.move_by(1);
+    assert_eq!(cursor_on(&s), "< archived>");
+    s.move_by(-1);
+    assert_eq!(cursor_on(&s), "[]");
+}

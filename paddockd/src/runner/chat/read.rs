@@ -283,7 +283,7 @@ impl ChatTask {
                 kind: NoticeKind::Interrupted,
                 // Within the 200 characters `paddock send` shows of a notice.
                 message: format!(
-                    "claude gave no output for {silent} (no tool running, no approval waiting), so it was stopped as hung (recovery_limbo_ms); continue it with C in the TUI or `paddock send -c {short} continue`"
+                    "claude gave no output for {silent} (no tool running, no approval waiting), so it was stopped as hung (recovery_limbo_ms); continue it with C in the TUI or `paddock continue {short}`"
                 ),
             }),
             killed(format!("no output for {silent}")),
