@@ -512,6 +512,34 @@ fn an_interrupted_chat_is_marked_and_c_continues_it() -> TestResult {
     Ok(())
 }
 
+/// A chat whose turn is queued for a free claude process shows the waiting mark, not the
+/// spinner of one that runs; once it has a process, the spinner.
+#[test]
+fn a_chat_queued_for_a_free_process_is_marked_waiting() -> TestResult {
+    let mut app = canned();
+    let mut chats: Vec<ChatSummary> = app.tree.project_chats("web").to_vec();
+    chats[0].running = true;
+    chats[0].waiting_process = true;
+    chats[0].unread = false;
+    app.set_project_chats("web".into(), chats.clone());
+    let row = |app: &mut App| -> Result<String, Box<dyn std::error::Error>> {
+        let text = format!("{:?}", screen(app, 80, 24)?);
+        Ok(text
+            .lines()
+            .find(|l| l.contains("Redesign"))
+            .ok_or("no row")?
+            .to_owned())
+    };
+    let line = row(&mut app)?;
+    assert!(line.contains('⏸'), "{line}");
+    assert!(!line.contains('⠋'), "{line}");
+    chats[0].waiting_process = false;
+    app.set_project_chats("web".into(), chats);
+    let line = row(&mut app)?;
+    assert!(line.contains('⠋') && !line.contains('⏸'), "{line}");
+    Ok(())
+}
+
 /// `C` follows one rule in the tree and in the chat pane (and in `paddock continue`): only a
 /// chat whose last turn was cut short, and that runs nothing now, has something to continue.
 #[test]

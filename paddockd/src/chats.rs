@@ -51,6 +51,8 @@ struct Joined {
     parked: HashMap<String, crate::parking::Parked>,
     /// Running chats: session id → project slug.
     running: HashMap<String, String>,
+    /// Running chats whose turn is queued for a free claude process.
+    waiting_process: HashSet<String>,
     /// Chats open in a client now (subscribed).
     watched: HashSet<String>,
 }
@@ -101,6 +103,12 @@ impl Joined {
                 .collect(),
             unwritten: s.first_message.all(),
             parked: d.state.parking.all(),
+            waiting_process: hub
+                .turns
+                .iter()
+                .filter(|t| t.running && t.waiting_process)
+                .map(|t| t.session_id.clone())
+                .collect(),
             running: hub
                 .turns
                 .into_iter()
@@ -175,6 +183,7 @@ impl Joined {
             interrupted: self.interrupted_reason(sid).is_some(),
             interrupted_reason: self.interrupted_reason(sid).flatten(),
             waiting_approval: self.approvals.contains(sid),
+            waiting_process: self.waiting_process.contains(sid),
             failed: self.failed.contains(sid) && !self.running.contains_key(sid),
             parked: self.parked.get(sid).map(|p| p.message.clone()),
             status: c.last_reply.clone(),
@@ -221,6 +230,7 @@ impl Joined {
             interrupted: interrupted.is_some(),
             interrupted_reason: interrupted.flatten(),
             waiting_approval: self.approvals.contains(sid),
+            waiting_process: self.waiting_process.contains(sid),
             ..ChatSummary::default()
         }
     }

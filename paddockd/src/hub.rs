@@ -56,6 +56,8 @@ pub struct TurnInfo {
     pub job_id: String,
     pub started_at: String,
     pub running: bool,
+    /// Queued for a free claude process: every one `max_processes` allows is busy.
+    pub waiting_process: bool,
 }
 
 /// A turn that starts, as the runner tells the hub: what the hub records, and who asked for
@@ -121,6 +123,12 @@ enum Command {
     EndTurn {
         session_id: String,
         job_id: String,
+    },
+    /// Turn `job_id` started or stopped waiting for a free claude process.
+    WaitingProcess {
+        session_id: String,
+        job_id: String,
+        waiting: bool,
     },
     Broadcast(ControlMessage),
     /// The client asked for `attention` events.
@@ -243,6 +251,17 @@ impl Hub {
         self.send(Command::EndTurn {
             session_id: session_id.to_owned(),
             job_id: job_id.to_owned(),
+        })
+        .await;
+    }
+
+    /// Turn `job_id` waits for a free claude process (`waiting`), or has one now: its chat's
+    /// row says so, and every client re-lists it (`chats:changed`).
+    pub async fn waiting_process(&self, session_id: &str, job_id: &str, waiting: bool) {
+        self.send(Command::WaitingProcess {
+            session_id: session_id.to_owned(),
+            job_id: job_id.to_owned(),
+            waiting,
         })
         .await;
     }

@@ -300,6 +300,7 @@ fn fingerprint(row: &ChatSummary, before: Option<&str>) -> u64 {
         interrupted,
         interrupted_reason,
         waiting_approval,
+        waiting_process,
         failed,
         parked,
         status,
@@ -319,7 +320,7 @@ fn fingerprint(row: &ChatSummary, before: Option<&str>) -> u64 {
     message_count.hash(&mut h);
     (running, unread, archived, starred, detached, interrupted).hash(&mut h);
     interrupted_reason.hash(&mut h);
-    (waiting_approval, failed).hash(&mut h);
+    (waiting_approval, waiting_process, failed).hash(&mut h);
     trigger.hash(&mut h);
     tree_parent.hash(&mut h);
     level.hash(&mut h);

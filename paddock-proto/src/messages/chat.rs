@@ -336,6 +336,10 @@ pub struct ChatSummary {
     /// A tool call of its running turn waits for a person (`approval:list` has it).
     #[serde(default, skip_serializing_if = "is_false")]
     pub waiting_approval: bool,
+    /// Its turn is queued for a free claude process: every one `max_processes` allows is busy
+    /// (it is `running` too).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub waiting_process: bool,
     /// Its newest run failed (not cut short, not cancelled): a person should look.
     #[serde(default, skip_serializing_if = "is_false")]
     pub failed: bool,

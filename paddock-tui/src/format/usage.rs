@@ -238,6 +238,7 @@ mod tests {
             interrupted: false,
             interrupted_reason: None,
             waiting_approval: false,
+            waiting_process: false,
             failed: false,
             parked: None,
             status: None,

@@ -266,7 +266,8 @@ impl Look<'_> {
     }
 
     /// The mark of what the chat needs from you (`needs.rs`, most urgent first), else the
-    /// running spinner, else a blank.
+    /// waiting mark of a turn queued for a free claude process, else the running spinner, else
+    /// a blank.
     fn status_mark(&self, chat: &ChatSummary) -> Span<'static> {
         let t = self.theme;
         let mark = match Need::of(chat) {
@@ -274,6 +275,8 @@ impl Look<'_> {
             Some(Need::Failed) => Mark::Failed,
             Some(Need::Interrupted) => Mark::Interrupted,
             Some(Need::Parked) => Mark::Waiting,
+            // Queued for a free claude process: it waits, it does not turn yet.
+            _ if chat.running && chat.waiting_process => Mark::Waiting,
             _ if chat.running => {
                 return Span::styled(t.spinner(self.tick), t.style(Role::Running));
             }

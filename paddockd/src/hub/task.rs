@@ -104,9 +104,15 @@ impl HubTask {
                 job_id,
                 started_at,
                 running: true,
+                waiting_process: false,
             }),
             Command::Emit { session_id, event } => self.emit(&session_id, event),
             Command::EndTurn { session_id, job_id } => self.end_turn(session_id, job_id),
+            Command::WaitingProcess {
+                session_id,
+                job_id,
+                waiting,
+            } => self.waiting_process(&session_id, &job_id, waiting),
             Command::Broadcast(msg) => {
                 if let Some(line) = line_of(&ServerMessage::Control(msg)) {
                     self.broadcast_line(line);
@@ -161,6 +167,26 @@ impl HubTask {
         }
     }
 
+    /// Turn `job_id` waits for a free claude process, or has one now: the chat's row changed.
+    fn waiting_process(&mut self, session_id: &str, job_id: &str, waiting: bool) {
+        let Some(turn) = self
+            .sessions
+            .get_mut(session_id)
+            .and_then(|s| s.turn.as_mut())
+            .filter(|t| t.info.job_id == job_id && t.info.waiting_process != waiting)
+        else {
+            return;
+        };
+        turn.info.waiting_process = waiting;
+        let changed = ControlMessage::ChatsChanged(paddock_proto::ChatsChanged {
+            project_slug: turn.info.project_slug.clone(),
+            session_id: Some(session_id.to_owned()),
+        });
+        if let Some(line) = line_of(&ServerMessage::Control(changed)) {
+            self.broadcast_line(line);
+        }
+    }
+
     /// Turn `job_id` ended: it lingers, replayable, until its eviction is due, and every
     /// client hears it stopped.
     fn end_turn(&mut self, session_id: String, job_id: String) {
@@ -174,6 +200,7 @@ impl HubTask {
             return;
         };
         turn.info.running = false;
+        turn.info.waiting_process = false;
         let line = line_of(&active_msg(&turn.info, false));
         self.evictions
             .push(Reverse((Instant::now() + linger, session_id, job_id)));

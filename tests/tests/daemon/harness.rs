@@ -361,6 +361,23 @@ impl RawClient {
     }
 }
 
+impl RawClient {
+    /// Starts a new chat whose turn runs until it is cancelled (its reply begins with `text`),
+    /// and waits until the turn is visibly under way (its first reply frame).
+    pub async fn send_hanging_turn(&mut self, project: &str, text: &str) -> paddock_proto::Sent {
+        let script = format!(r#"fake:[{{"text":"{text}","chunks":1}},{{"hang":true}}]"#);
+        let sent = self.send_turn(project, None, &script).await;
+        loop {
+            if let ServerMessage::Frame(f) = self.next().await
+                && f.routing.session_id == sent.session_id
+                && matches!(f.event, ChatEvent::Response(_))
+            {
+                return sent;
+            }
+        }
+    }
+}
+
 pub fn text_of(frames: &[HubFrame]) -> String {
     frames
         .iter()

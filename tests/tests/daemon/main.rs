@@ -373,21 +373,7 @@ async fn a_client_that_never_reads_does_not_slow_the_others() {
 async fn cancel_interrupts_the_turn_and_the_chat_stays_usable() {
     let d = TestDaemon::start().await;
     let mut c = d.client().await;
-    let sent = c
-        .send_turn(
-            "",
-            None,
-            r#"fake:[{"text":"working","chunks":1},{"hang":true}]"#,
-        )
-        .await;
-    // Wait until the turn is visibly under way.
-    loop {
-        if let ServerMessage::Frame(f) = c.next().await
-            && matches!(f.event, ChatEvent::Response(_))
-        {
-            break;
-        }
-    }
+    let sent = c.send_hanging_turn("", "working").await;
     let reply = c
         .request(Request::ChatCancel(paddock_proto::ChatCancel {
             session_id: sent.session_id.clone(),
@@ -599,6 +585,61 @@ async fn the_pool_bound_queues_turns_and_reaps_idle_processes() {
     // The first chat's process was reaped to make room.
     let first_pid = d.fake_pid_for(&first.session_id).unwrap();
     harness::wait_gone(first_pid).await;
+    d.stop().await.unwrap();
+}
+
+/// The row of a chat, read with `chat:list` until `pred` holds for it (or the deadline passes).
+async fn row_until(
+    c: &mut RawClient,
+    sid: &str,
+    pred: impl Fn(&paddock_proto::ChatSummary) -> bool,
+) -> paddock_proto::ChatSummary {
+    let deadline = tokio::time::Instant::now() + DEADLINE;
+    loop {
+        let Reply::Chats(chats) = c
+            .request(Request::ChatList(paddock_proto::ChatList::default()))
+            .await
+            .unwrap()
+        else {
+            panic!("chat:list answers with chats")
+        };
+        let row = chats.chats.into_iter().find(|r| r.session_id == sid);
+        match row {
+            Some(row) if pred(&row) => return row,
+            row => assert!(
+                tokio::time::Instant::now() < deadline,
+                "the row never came to what was expected: {row:#?}"
+            ),
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+}
+
+/// A turn queued for a free claude process is drawn so (`waitingProcess`), not as one that
+/// runs: the row says it while it waits and stops saying it once it has a process.
+#[tokio::test]
+async fn a_turn_queued_for_a_free_process_says_so_in_its_row() {
+    let d = TestDaemon::start_with(|c| c.max_processes = 1).await;
+    let mut c = d.client().await;
+    let mut lister = d.client().await;
+    let first = c.send_hanging_turn("", "working").await;
+    let second = c.send_turn("", None, "second chat").await;
+    assert!(second.queued, "no free process slot");
+    let waiting = row_until(&mut lister, &second.session_id, |r| r.waiting_process).await;
+    assert!(waiting.running, "a queued turn is a running one");
+    let busy = row_until(&mut lister, &first.session_id, |r| r.running).await;
+    assert!(!busy.waiting_process, "the chat holding the process runs");
+
+    c.request(Request::ChatCancel(paddock_proto::ChatCancel {
+        session_id: first.session_id.clone(),
+        job_id: None,
+    }))
+    .await
+    .unwrap();
+    let frames = c.frames_until_complete(&second.session_id).await;
+    assert_eq!(text_of(&frames), "echo: second chat");
+    let done = row_until(&mut lister, &second.session_id, |r| !r.running).await;
+    assert!(!done.waiting_process, "{done:#?}");
     d.stop().await.unwrap();
 }
 

@@ -109,7 +109,11 @@ async fn a_silent_claude_is_stopped_and_the_notice_says_how_to_continue() {
         })
         .unwrap_or_else(|| panic!("no notice names the silence: {frames:#?}"));
     let short: String = sent.session_id.chars().take(8).collect();
-    for part in ["300ms", "C in the TUI", &format!("`paddock continue {short}`")] {
+    for part in [
+        "300ms",
+        "C in the TUI",
+        &format!("`paddock continue {short}`"),
+    ] {
         assert!(notice.contains(part), "{part:?} in {notice}");
     }
     for pid in &group {

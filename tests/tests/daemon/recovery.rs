@@ -192,20 +192,7 @@ async fn chats_running_when_the_daemon_stopped_show_as_interrupted_after_a_resta
     let data = keep.path().to_path_buf();
     let d = TestDaemon::start_with(on_data_dir(&data)).await;
     let mut c = d.client().await;
-    let sent = c
-        .send_turn(
-            "",
-            None,
-            r#"fake:[{"text":"busy","chunks":1},{"hang":true}]"#,
-        )
-        .await;
-    loop {
-        if let ServerMessage::Frame(f) = c.next().await
-            && matches!(f.event, ChatEvent::Response(_))
-        {
-            break;
-        }
-    }
+    let sent = c.send_hanging_turn("", "busy").await;
     let stopping = tokio::spawn(d.stop());
     c.frames_until_complete(&sent.session_id).await;
     stopping.await.unwrap().unwrap();

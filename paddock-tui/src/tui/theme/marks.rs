@@ -23,7 +23,8 @@ pub enum Mark {
     /// A turn running; drawn as a spinner ([`RUNNING`] and [`RUNNING_ASCII`]), its first
     /// frame in the legend.
     Running,
-    /// Waiting: a chat parked on a usage limit, a follow-up queued behind the running turn.
+    /// Waiting: a turn queued for a free claude process, a chat parked on a usage limit, a
+    /// follow-up queued behind the running turn.
     Waiting,
     /// A tool call waits for your answer; on a fold: its chats that wait for you.
     Approval,
@@ -179,7 +180,9 @@ impl Mark {
             Mark::Approval => {
                 "a tool call waits for your answer (I); on a fold: chats that wait for you"
             }
-            Mark::Waiting => "waiting: parked on a usage limit, or a follow-up queued",
+            Mark::Waiting => {
+                "waiting: for a free claude (max_processes), on a usage limit, or a follow-up queued"
+            }
             Mark::Interrupted => "cut short (C continues it), or a warning",
             Mark::Unread => "unread",
             Mark::Star => "starred (listed first)",

@@ -186,6 +186,10 @@ impl ChatTask {
         if let Ok(p) = self.ctx.pool.clone().try_acquire_owned() {
             return Ok(p);
         }
+        self.ctx
+            .hub
+            .waiting_process(&self.session_id, job_id, true)
+            .await;
         // An idle process is reaped for this turn: it waits only for that one to stop.
         if !self.ctx.ask(Cmd::Wait).await {
             let busy = match self.ctx.cfg.max_processes {
@@ -221,6 +225,10 @@ impl ChatTask {
             }
         };
         self.ctx.tell(Cmd::Waited).await;
+        self.ctx
+            .hub
+            .waiting_process(&self.session_id, job_id, false)
+            .await;
         result
     }
 }
