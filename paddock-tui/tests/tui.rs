@@ -540,6 +540,35 @@ fn a_chat_queued_for_a_free_process_is_marked_waiting() -> TestResult {
     Ok(())
 }
 
+/// `n` (which the header names when chats wait for you) works from the chat pane too: it
+/// opens the next chat that needs you, so the pane shows what the tree's cursor is on.
+#[test]
+fn n_in_the_chat_pane_opens_the_next_chat_that_needs_you() -> TestResult {
+    let mut app = with_open_chat()?;
+    assert_eq!(app.focus, paddock_tui::tui::app::Focus::Chat);
+    // The open chat is being read.
+    let mut root: Vec<ChatSummary> = app.tree.project_chats("").to_vec();
+    for c in root.iter_mut().filter(|c| c.session_id == "s-logs") {
+        c.unread = false;
+    }
+    app.set_project_chats(String::new(), root);
+    let mut chats: Vec<ChatSummary> = app.tree.project_chats("web").to_vec();
+    chats[0].running = true;
+    chats[0].waiting_approval = true;
+    let sid = chats[0].session_id.clone();
+    app.set_project_chats("web".into(), chats);
+    let action = app.on_key(key(KeyCode::Char('n')));
+    assert!(
+        matches!(action, Some(Action::Open { ref session_id, .. }) if *session_id == sid),
+        "{action:?}"
+    );
+    assert_eq!(
+        app.tree.cursor_chat().map(|c| c.session_id.clone()),
+        Some(sid)
+    );
+    Ok(())
+}
+
 /// `C` follows one rule in the tree and in the chat pane (and in `paddock continue`): only a
 /// chat whose last turn was cut short, and that runs nothing now, has something to continue.
 #[test]

@@ -120,6 +120,16 @@ impl App {
             }
             Command::ViewAttachment => return self.view_attachments(),
             Command::NewChat => return self.new_chat(),
+            Command::NextAttention => {
+                if self.tree.next_attention()
+                    && let Some(next) = self.tree.cursor_chat()
+                {
+                    let (project, session_id) =
+                        (next.project_slug.clone(), next.session_id.clone());
+                    return self.open(project, session_id);
+                }
+                self.notice.info("no other chat needs you");
+            }
             Command::Files => return self.open_files(),
             Command::Continue => {
                 let why = NoContinue::of(chat.running(), chat.cut_short().is_some());

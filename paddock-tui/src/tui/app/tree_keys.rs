@@ -90,7 +90,11 @@ impl App {
             Command::Mark => _ = tree.toggle_mark(),
             Command::RangeMark => tree.toggle_range(),
             Command::ClearMarks => self.clear_marks_and_filter(),
-            Command::NextAttention => _ = tree.next_attention(),
+            Command::NextAttention => {
+                if !tree.next_attention() {
+                    self.notice.info("no other chat needs you");
+                }
+            }
             Command::UnattendedOnly => tree.set_unattended_only(!tree.unattended_only()),
             Command::Filter => self.start_filter(),
             Command::Subtree => self.subtree_pending = true,

@@ -94,6 +94,7 @@ pub(super) static BINDINGS: &[Binding] = &[
     b(X::Chat, &[Key::char('i'), Key::char('c')], "i/c", C::Compose, "write to this chat"),
     b(X::Chat, &[Key::char('C')], "C", C::Continue, "continue this chat after it was cut short"),
     b(X::Chat, &[Key::char('N')], "N", C::NewChat, "new chat in this project"),
+    b(X::Chat, &[Key::char('n')], "n", C::NextAttention, "open the next chat that needs you (most urgent first), then unread"),
     b(X::Chat, &[Key::char('x'), Key::ctrl('c')], "x/Ctrl-C", C::Cancel, "cancel the running turn"),
     b(X::Chat, &[Key::char('F')], "F", C::Files, "Files: what this chat read and wrote, per turn"),
     b(X::Chat, &[Key::char('/')], "/", C::Search, "Search every chat (as Ctrl-F)"),
