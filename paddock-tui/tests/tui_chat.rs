@@ -509,3 +509,29 @@ fn the_header_says_a_chat_waits_for_your_answer() -> TestResult {
     assert!(!screen.contains(" running"), "{screen}");
     Ok(())
 }
+
+/// A running chat whose turn is queued for a free claude process says it waits for one, in
+/// its header and where "working…" would be.
+#[test]
+fn the_pane_says_a_turn_waits_for_a_free_claude() -> TestResult {
+    let mut view = ChatView::new("webapp", SESSION);
+    let mut row = summary(true);
+    row.waiting_process = true;
+    view.hydrate(&Transcript {
+        chat: row.clone(),
+        entries: vec![user("u1", "Clean the build.", None)],
+    });
+    view.take_row(&row);
+    let screen = draw(&mut view, &Theme::default(), 80, 8, None)?.to_string();
+    assert!(screen.contains("⏸ waiting for a free claude"), "{screen}");
+    assert!(!screen.contains("working"), "{screen}");
+    assert!(!screen.contains(" running"), "{screen}");
+    row.waiting_process = false;
+    view.take_row(&row);
+    let screen = draw(&mut view, &Theme::default(), 80, 8, None)?.to_string();
+    assert!(
+        screen.contains("running") && screen.contains("working"),
+        "{screen}"
+    );
+    Ok(())
+}

@@ -65,6 +65,8 @@ pub struct ChatView {
     cut_short: Option<String>,
     /// A tool call of the running turn waits for a person, as the chat list says.
     waiting_approval: bool,
+    /// The running turn is queued for a free claude process, as the chat list says.
+    waiting_process: bool,
 }
 
 impl ChatView {
@@ -92,6 +94,7 @@ impl ChatView {
             usage: None,
             cut_short: None,
             waiting_approval: false,
+            waiting_process: false,
         }
     }
 
@@ -151,12 +154,18 @@ impl ChatView {
         self.waiting_approval && self.running
     }
 
+    /// Whether the running turn waits for a free claude process (every one is busy).
+    pub fn waiting_process(&self) -> bool {
+        self.waiting_process && self.running
+    }
+
     /// Takes what the pane shows of the chat's row: tokens, cost and context use; whether its
     /// last turn was cut short, with the reason (a row from a daemon that gives none says only
-    /// that it was); whether it waits for an answer.
+    /// that it was); whether it waits for an answer or for a free claude process.
     pub fn take_row(&mut self, row: &paddock_proto::ChatSummary) {
         self.usage.clone_from(&row.usage);
         self.waiting_approval = row.waiting_approval;
+        self.waiting_process = row.waiting_process;
         self.cut_short = row.interrupted.then(|| {
             row.interrupted_reason
                 .clone()

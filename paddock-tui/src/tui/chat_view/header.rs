@@ -58,6 +58,11 @@ pub(super) fn render_header(
                 format!("{} waiting for your answer (I)", theme.mark(Mark::Approval)),
                 theme.style(Mark::Approval.role()),
             )
+        } else if view.waiting_process() {
+            Span::styled(
+                format!("{} waiting for a free claude", theme.mark(Mark::Waiting)),
+                theme.style(Mark::Waiting.role()),
+            )
         } else {
             Span::styled(
                 format!("{} running", theme.spinner(tick)),

@@ -159,8 +159,9 @@ impl Tail {
     }
 }
 
-/// "⠋ working…" while a turn runs and no tool shows it already; once a turn was cut short,
-/// why, and the key that continues it.
+/// "⠋ working…" while a turn runs and no tool shows it already ("⏸ waiting for a free
+/// claude…" while it is queued for a process); once a turn was cut short, why, and the key
+/// that continues it.
 fn tail(view: &ChatView, theme: &Theme, tick: u64, width: usize) -> Option<Tail> {
     let last = view.items.last();
     let gap = match last {
@@ -171,14 +172,18 @@ fn tail(view: &ChatView, theme: &Theme, tick: u64, width: usize) -> Option<Tail>
         if matches!(last, Some(Item::Tool(t)) if t.result.is_none()) {
             return None;
         }
-        let text = format!(
-            "{} working{}",
-            theme.spinner(tick),
-            theme.glyph(Glyph::Ellipsis)
-        );
+        let ellipsis = theme.glyph(Glyph::Ellipsis);
+        let line = if view.waiting_process() {
+            let mark = Mark::Waiting;
+            let text = format!("{} waiting for a free claude{ellipsis}", theme.mark(mark));
+            Line::styled(text, theme.style(mark.role()))
+        } else {
+            let text = format!("{} working{ellipsis}", theme.spinner(tick));
+            Line::styled(text, theme.style(Role::Running))
+        };
         return Some(Tail {
             gap,
-            lines: vec![Line::styled(text, theme.style(Role::Running))],
+            lines: vec![line],
         });
     }
     let why = view.cut_short()?;
