@@ -288,6 +288,15 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn a_pasted_title_is_one_short_line() {
+        let pasted: String = (1..=2000).map(|i| format!("line {i}\n")).collect();
+        let table = chat_table(&[chat("s-paste", &pasted, Origin::Human, None)]);
+        let row = table.lines().nth(1).unwrap_or_default();
+        assert_eq!(table.lines().count(), 2, "{table}");
+        assert!(row.ends_with("line 1 line 2 line 3 line 4 line 5 line 6 line 7 line 8 line 9 line 10 line 11 line 12 line 13 line 14 line 15 line 16 l…"), "{row}");
+    }
+
+    #[test]
     fn ls_of_nothing_is_just_the_header() {
         assert_eq!(chat_table(&[]), "SESSION  ORIGIN     FLAGS   CTX  TITLE\n");
     }

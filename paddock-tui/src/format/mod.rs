@@ -93,18 +93,29 @@ pub fn attribution_line(attribution: &Attribution) -> String {
 /// What a blank title shows as.
 const UNTITLED: &str = "(untitled)";
 
-/// A chat title fit for one line: control characters (a pasted newline) become spaces, and a
-/// blank title says so.
+/// The most of a title a line shows: a pasted message as the first prompt can be thousands of
+/// lines (`--json` has all of it).
+pub const TITLE_MAX_CHARS: usize = 120;
+
+/// A chat title fit for one line: whitespace and control characters (a pasted newline) become
+/// one space, a title longer than [`TITLE_MAX_CHARS`] ends in "…", and a blank title says so.
 pub fn clean_title(title: &str) -> String {
-    let one_line: String = title
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    let trimmed = one_line.trim();
-    if trimmed.is_empty() {
+    let mut out = String::new();
+    let words = title.split(|c: char| c.is_whitespace() || c.is_control());
+    for word in words.filter(|w| !w.is_empty()) {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+        if out.chars().count() > TITLE_MAX_CHARS {
+            let cut: String = out.chars().take(TITLE_MAX_CHARS).collect();
+            return format!("{}…", cut.trim_end());
+        }
+    }
+    if out.is_empty() {
         UNTITLED.to_owned()
     } else {
-        trimmed.to_owned()
+        out
     }
 }
 
