@@ -32,6 +32,9 @@ pub struct StreamPrinter {
     /// Anything went to stdout yet.
     printed: bool,
     announced_tools: HashSet<String>,
+    /// An error not printed yet: the notice that usually follows may say the same sentence,
+    /// and then only the notice is printed.
+    pending_error: Option<String>,
 }
 
 impl StreamPrinter {
@@ -44,6 +47,15 @@ impl StreamPrinter {
 
     pub fn frame(&mut self, event: &ChatEvent) -> Vec<Out> {
         let mut out = Vec::new();
+        let repeated = matches!(
+            (event, &self.pending_error),
+            (ChatEvent::Notice(n), Some(e)) if n.message == *e
+        );
+        if repeated {
+            self.pending_error = None;
+        } else {
+            self.flush_error(&mut out);
+        }
         match event {
             ChatEvent::User(turn) => {
                 if self.echo_user {
@@ -74,12 +86,7 @@ impl StreamPrinter {
                 self.gap_pending = self.printed;
             }
             ChatEvent::Complete(_) => self.end_line(&mut out),
-            ChatEvent::Error(err) => {
-                self.stderr(
-                    &mut out,
-                    format!("! error: {}\n", one_line(&err.message, ADVICE_MAX)),
-                );
-            }
+            ChatEvent::Error(err) => self.pending_error = Some(err.message.clone()),
             ChatEvent::Notice(notice) => {
                 let what = notice_label(notice.kind);
                 self.stderr(
@@ -143,8 +150,19 @@ impl StreamPrinter {
     /// What is owed at the very end (a final newline after an unterminated reply).
     pub fn finish(&mut self) -> Vec<Out> {
         let mut out = Vec::new();
+        self.flush_error(&mut out);
         self.end_line(&mut out);
         out
+    }
+
+    /// Prints the error held back, if any (no notice said it).
+    fn flush_error(&mut self, out: &mut Vec<Out>) {
+        if let Some(message) = self.pending_error.take() {
+            self.stderr(
+                out,
+                format!("! error: {}\n", one_line(&message, ADVICE_MAX)),
+            );
+        }
     }
 
     fn stdout(&mut self, out: &mut Vec<Out>, text: String) {
@@ -274,6 +292,32 @@ mod tests {
             stdout,
             "⏰ scheduled by nightly\n> check the build\n\nLet me check.\n\nThe build is broken.\n"
         );
+    }
+
+    #[test]
+    fn an_error_and_a_notice_saying_the_same_print_once() {
+        let said = "the folder this chat's claude runs in, /gone, is gone";
+        let events = [
+            ChatEvent::Error(ChatError {
+                message: said.into(),
+            }),
+            ChatEvent::Notice(Notice {
+                kind: NoticeKind::Crashed,
+                message: said.into(),
+            }),
+            complete(false),
+        ];
+        let (_, stderr) = run(&mut StreamPrinter::new(false), &events);
+        assert_eq!(stderr, format!("! claude stopped: {said}\n"));
+        // An error no notice follows is printed all the same.
+        let alone = [
+            ChatEvent::Error(ChatError {
+                message: "boom".into(),
+            }),
+            complete(false),
+        ];
+        let (_, stderr) = run(&mut StreamPrinter::new(false), &alone);
+        assert_eq!(stderr, "! error: boom\n");
     }
 
     #[test]

@@ -97,10 +97,19 @@ impl ChatView {
             ChatEvent::Error(err) => self.push_marker(Item::Error {
                 message: err.message.clone(),
             }),
-            ChatEvent::Notice(notice) => self.push_marker(Item::Notice {
-                kind: notice.kind,
-                message: notice.message.clone(),
-            }),
+            ChatEvent::Notice(notice) => {
+                // The daemon's own failures come as an error and a notice saying the same
+                // sentence: the notice (whose kind draws it) stands for both.
+                if let Some(at) = self.items.len().checked_sub(1)
+                    && matches!(&self.items[at], Item::Error { message } if *message == notice.message)
+                {
+                    self.truncate(at);
+                }
+                self.push_marker(Item::Notice {
+                    kind: notice.kind,
+                    message: notice.message.clone(),
+                })
+            }
             ChatEvent::QueuedFlushed(q) => self.push_marker(Item::QueuedFlushed {
                 message: q.message.clone(),
             }),

@@ -554,6 +554,33 @@ fn failures_and_notices_show_inline_once() {
     );
 }
 
+/// The daemon's own failures (claude could not start, crashed, printed garbage) come as a
+/// chat:error and a chat:notice with the same sentence: the pane says it once, as the notice
+/// (whose kind draws it).
+#[test]
+fn an_error_and_a_notice_saying_the_same_show_once() {
+    let mut view = ChatView::new("web", SESSION);
+    view.apply(&frame("j1", 1, user("u1", "hi")));
+    let said = "claude exited with status 1 (no such file)";
+    view.apply(&frame(
+        "j1",
+        2,
+        ChatEvent::Error(ChatError {
+            message: said.into(),
+        }),
+    ));
+    view.apply(&frame(
+        "j1",
+        3,
+        ChatEvent::Notice(Notice {
+            kind: NoticeKind::Crashed,
+            message: said.into(),
+        }),
+    ));
+    view.apply(&frame("j1", 4, complete(false)));
+    assert_eq!(lines(&view), ["user: hi", &format!("notice: {said}")]);
+}
+
 #[test]
 fn expand_all_applies_to_tools_to_come() {
     let mut view = ChatView::new("web", SESSION);
