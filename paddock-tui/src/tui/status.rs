@@ -183,8 +183,7 @@ fn tree_state(app: &App) -> Vec<String> {
 fn tree_hints(app: &App, state: &[String]) -> Line<'static> {
     let tree = &app.tree;
     let marked = tree.marked_count();
-    let row = tree.cursor_row();
-    let on_group = row.is_some_and(|r| matches!(r.kind, super::tree::RowKind::Archived { .. }));
+    let on_group = tree.cursor_on_group();
     let keys: &[(&str, &str)] = if marked > 0 || tree.range_open() {
         &[
             ("a", "archive"),
@@ -198,7 +197,7 @@ fn tree_hints(app: &App, state: &[String]) -> Line<'static> {
             ("h/l", "hide/show archived"),
             ("?", "keys"),
         ]
-    } else if row.is_some_and(|r| r.archived) {
+    } else if tree.cursor_on_archived_chat() {
         &[
             ("j/k", "move"),
             ("enter", "open"),

@@ -51,6 +51,7 @@ pub fn render_tree(
     }
     let height = usize::from(area.height);
     let offset = state.view_offset(height, rows.len());
+    state.drawn_at(offset);
     let look = Look {
         theme,
         tick,

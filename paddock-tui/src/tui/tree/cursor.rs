@@ -25,6 +25,25 @@ impl TreeState {
             .copied()
     }
 
+    /// Whether the cursor is on a project's "Archived" group row.
+    pub fn cursor_on_group(&self) -> bool {
+        matches!(self.cursor, Some(RowId::Archived(_)))
+    }
+
+    /// Whether the cursor is on an archived chat (inside its project's "Archived" group).
+    /// Asked without walking the rows, as the status line does every frame.
+    pub fn cursor_on_archived_chat(&self) -> bool {
+        match &self.cursor {
+            Some(RowId::Chat {
+                project,
+                session_id,
+            }) => self
+                .locate(project, session_id)
+                .is_some_and(|(_, _, archived)| archived),
+            _ => false,
+        }
+    }
+
     /// The chat under the cursor, if the cursor is on a chat.
     pub fn cursor_chat(&self) -> Option<&ChatSummary> {
         match self.cursor.as_ref()? {
@@ -274,15 +293,15 @@ impl TreeState {
 
     /// The first row on screen.
     pub fn offset(&self) -> usize {
-        self.offset
+        self.offset.get()
     }
 
-    /// The first row to show in `height` rows so that the cursor is on screen, scrolling as
-    /// little as possible from the current offset.
+    /// The first row to show in `height` rows of `rows` so that the cursor is on screen,
+    /// scrolling as little as possible from the current offset.
     pub fn view_offset(&self, height: usize, rows: usize) -> usize {
         let height = height.max(1);
         let cursor = self.cursor_index;
-        let mut offset = self.offset;
+        let mut offset = self.offset.get();
         if cursor < offset {
             offset = cursor;
         } else if cursor >= offset + height {
@@ -291,10 +310,15 @@ impl TreeState {
         offset.min(rows.saturating_sub(height))
     }
 
-    /// Keeps the cursor within the `height` rows on screen (call before drawing).
+    /// Keeps the cursor within the `height` rows on screen (call before drawing). The rows
+    /// are not walked for it: drawing them holds the offset within them ([`Self::drawn_at`]).
     pub fn scroll_into_view(&mut self, height: usize) {
-        let rows = self.rows().len();
-        self.offset = self.view_offset(height, rows);
+        self.offset.set(self.view_offset(height, usize::MAX));
+    }
+
+    /// The frame drew the rows from `offset` (the view's offset, held within its rows).
+    pub fn drawn_at(&self, offset: usize) {
+        self.offset.set(offset);
     }
 }
 

@@ -118,8 +118,9 @@ pub struct TreeState {
     cursor: Option<RowId>,
     /// The cursor's row index, kept in step with `cursor`.
     cursor_index: usize,
-    /// The first row on screen.
-    offset: usize,
+    /// The first row on screen: moved to follow the cursor before a frame (without walking
+    /// the rows), and held within the rows there are by the frame that walks them.
+    offset: std::cell::Cell<usize>,
     /// Lowercased; never empty.
     filter: Option<String>,
     unattended_only: bool,
