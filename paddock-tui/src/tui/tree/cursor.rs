@@ -217,8 +217,8 @@ impl TreeState {
         }
     }
 
-    /// `n`: moves the cursor to the next chat needing attention (unread), wrapping around and
-    /// unfolding what hides it; whether the cursor moved.
+    /// `n`: moves the cursor to the next chat that needs you (most urgent first, then unread),
+    /// wrapping around and unfolding what hides it; whether the cursor moved.
     pub fn next_attention(&mut self) -> bool {
         let target = {
             let rows = self.walk(false);
@@ -229,8 +229,10 @@ impl TreeState {
                 .unwrap_or(rows.len().saturating_sub(1));
             // The chats that need something (`needs.rs`), most urgent first and in screen
             // order within each need: `n` walks that list from the cursor's place in it (what
-            // waits for you before what is merely unread), and from the first of the most
-            // urgent after the cursor when the cursor is on none of them.
+            // waits for you before what is merely unread) while the cursor is where the last
+            // `n` put it, and otherwise (the cursor moved, or is on none of them) goes to the
+            // first of the most urgent after the cursor: an answer asked for while you read
+            // comes before the next unread chat.
             let need = |r: &TreeRow<'_>| {
                 (!r.context && !r.archived)
                     .then(|| r.chat().and_then(crate::needs::Need::of))
@@ -242,7 +244,11 @@ impl TreeState {
                 .filter_map(|(i, r)| need(r).map(|n| (n, i)))
                 .collect();
             order.sort_unstable();
-            let next = match order.iter().position(|&(_, i)| i == start) {
+            let cycling = self.attention_at.is_some() && self.attention_at == self.cursor;
+            let here = cycling
+                .then(|| order.iter().position(|&(_, i)| i == start))
+                .flatten();
+            let next = match here {
                 Some(k) => order.get((k + 1) % order.len()),
                 None => order.first().and_then(|&(most, _)| {
                     order
@@ -255,7 +261,11 @@ impl TreeState {
             next.map(|&(_, i)| rows[i].id())
         };
         match target {
-            Some(id) if self.cursor.as_ref() != Some(&id) => self.select(&id),
+            Some(id) if self.cursor.as_ref() != Some(&id) => {
+                let moved = self.select(&id);
+                self.attention_at = moved.then_some(id);
+                moved
+            }
             _ => false,
         }
     }

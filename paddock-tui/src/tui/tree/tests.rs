@@ -912,3 +912,27 @@ fn the_cursor_steps_over_a_no_chats_row() {
     s.move_by(-1);
     assert_eq!(cursor_on(&s), "[]");
 }
+
+#[test]
+fn from_an_unread_chat_n_goes_first_to_what_waits_for_you() {
+    let mut s = state();
+    let mut list = s.project_chats("").to_vec();
+    // a and b unread; a2 asks for an answer.
+    list[0].unread = true;
+    list[4].unread = true;
+    s.set_project_chats(String::new(), list.clone());
+    assert!(s.select(&id("a")));
+    list[3].running = true;
+    list[3].waiting_approval = true;
+    s.set_project_chats(String::new(), list);
+    assert!(s.next_attention());
+    assert_eq!(
+        cursor_on(&s),
+        "a2",
+        "the answer waits before the next unread"
+    );
+    assert!(s.next_attention());
+    assert_eq!(cursor_on(&s), "a", "then the unread ones, in screen order");
+    assert!(s.next_attention());
+    assert_eq!(cursor_on(&s), "b");
+}
