@@ -533,6 +533,17 @@ fn a_chat_queued_for_a_free_process_is_marked_waiting() -> TestResult {
     let line = row(&mut app)?;
     assert!(line.contains('⏸'), "{line}");
     assert!(!line.contains('⠋'), "{line}");
+    // The header counts it as queued, not as running.
+    let text = format!("{:?}", screen(&mut app, 120, 24)?);
+    let header = text
+        .lines()
+        .find(|l| l.contains("paddockd"))
+        .unwrap_or_default();
+    assert!(header.contains("1 queued"), "{header}");
+    assert!(
+        header.contains("2 running"),
+        "the manager and the bisect run: {header}"
+    );
     chats[0].waiting_process = false;
     app.set_project_chats("web".into(), chats);
     let line = row(&mut app)?;

@@ -193,9 +193,14 @@ fn render_header(app: &App, frame: &mut Frame<'_>, area: Rect) {
         Connection::Connected(daemon) => {
             let dot = format!(" {} ", theme.glyph(Glyph::Dot));
             let mut counts = Vec::new();
-            let running = app.tree.running_count();
+            // A turn queued for a free claude process is not counted as running: it waits.
+            let queued = app.tree.queued_count();
+            let running = app.tree.running_count().saturating_sub(queued);
             if running > 0 {
                 counts.push(format!("{running} running"));
+            }
+            if queued > 0 {
+                counts.push(format!("{queued} queued"));
             }
             let unread = app.tree.unread_count();
             if unread > 0 {

@@ -312,6 +312,13 @@ impl TreeState {
         self.all_chats().filter(|c| c.running).count()
     }
 
+    /// Running chats whose turn is queued for a free claude process, in every project.
+    pub fn queued_count(&self) -> usize {
+        self.all_chats()
+            .filter(|c| c.running && c.waiting_process)
+            .count()
+    }
+
     /// Unread chats, in every project.
     pub fn unread_count(&self) -> usize {
         self.all_chats().filter(|c| c.unread).count()
