@@ -580,6 +580,36 @@ fn n_in_the_chat_pane_opens_the_next_chat_that_needs_you() -> TestResult {
     Ok(())
 }
 
+/// From the chat pane, `n` goes on from the chat the pane shows, wherever the tree's cursor was
+/// left.
+#[test]
+fn n_in_the_chat_pane_goes_on_from_the_chat_it_shows() -> TestResult {
+    let mut app = with_open_chat()?;
+    let mut root: Vec<ChatSummary> = app.tree.project_chats("").to_vec();
+    for c in &mut root {
+        c.unread = false;
+        if c.session_id == "s-tests" {
+            (c.running, c.waiting_approval) = (true, true);
+        }
+    }
+    app.set_project_chats(String::new(), root);
+    let mut web: Vec<ChatSummary> = app.tree.project_chats("web").to_vec();
+    for c in &mut web {
+        c.unread = false;
+    }
+    web[0].running = true;
+    web[0].waiting_approval = true;
+    app.set_project_chats("web".into(), web);
+    // The tree's cursor was left below s-tests; the pane shows s-logs, above it.
+    assert!(app.tree.select(&chat_id("", "s-nightly")));
+    let action = app.on_key(key(KeyCode::Char('n')));
+    assert!(
+        matches!(action, Some(Action::Open { ref session_id, .. }) if session_id == "s-tests"),
+        "{action:?}"
+    );
+    Ok(())
+}
+
 /// `C` follows one rule in the tree and in the chat pane (and in `paddock continue`): only a
 /// chat whose last turn was cut short, and that runs nothing now, has something to continue.
 #[test]

@@ -121,6 +121,11 @@ impl App {
             Command::ViewAttachment => return self.view_attachments(),
             Command::NewChat => return self.new_chat(),
             Command::NextAttention => {
+                // From the chat the pane shows, wherever the tree's cursor was left.
+                self.tree.select(&RowId::Chat {
+                    project: chat.project_slug().to_owned(),
+                    session_id: chat.session_id().to_owned(),
+                });
                 if self.tree.next_attention()
                     && let Some(next) = self.tree.cursor_chat()
                 {

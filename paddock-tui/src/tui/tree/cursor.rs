@@ -220,7 +220,7 @@ impl TreeState {
     /// `n`: moves the cursor to the next chat that needs you (most urgent first, then unread),
     /// wrapping around and unfolding what hides it; whether the cursor moved.
     pub fn next_attention(&mut self) -> bool {
-        let target = {
+        let (target, most) = {
             let rows = self.walk(false);
             let start = self
                 .cursor
@@ -228,11 +228,12 @@ impl TreeState {
                 .and_then(|id| rows.iter().position(|r| r.is(id)))
                 .unwrap_or(rows.len().saturating_sub(1));
             // The chats that need something (`needs.rs`), most urgent first and in screen
-            // order within each need: `n` walks that list from the cursor's place in it (what
-            // waits for you before what is merely unread) while the cursor is where the last
-            // `n` put it, and otherwise (the cursor moved, or is on none of them) goes to the
-            // first of the most urgent after the cursor: an answer asked for while you read
-            // comes before the next unread chat.
+            // order within each need. `n` walks that list on from the cursor's place in it
+            // while the cursor is where the last `n` put it and nothing more urgent than what
+            // was there then has come up; otherwise (the cursor moved, it is on none of them,
+            // or an answer was asked for meanwhile) it goes to the first of the most urgent
+            // after the cursor. So what waits for you comes before what is merely unread, and
+            // needs left unanswered do not keep `n` from the rest.
             let need = |r: &TreeRow<'_>| {
                 (!r.context && !r.archived)
                     .then(|| r.chat().and_then(crate::needs::Need::of))
@@ -244,7 +245,11 @@ impl TreeState {
                 .filter_map(|(i, r)| need(r).map(|n| (n, i)))
                 .collect();
             order.sort_unstable();
-            let cycling = self.attention_at.is_some() && self.attention_at == self.cursor;
+            let most = order.first().map(|&(n, _)| n);
+            let cycling = matches!(
+                &self.attention_at,
+                Some((at, then)) if self.cursor.as_ref() == Some(at) && most >= Some(*then)
+            );
             let here = cycling
                 .then(|| order.iter().position(|&(_, i)| i == start))
                 .flatten();
@@ -258,12 +263,12 @@ impl TreeState {
                         .or_else(|| order.first())
                 }),
             };
-            next.map(|&(_, i)| rows[i].id())
+            (next.map(|&(_, i)| rows[i].id()), most)
         };
-        match target {
-            Some(id) if self.cursor.as_ref() != Some(&id) => {
+        match (target, most) {
+            (Some(id), Some(most)) if self.cursor.as_ref() != Some(&id) => {
                 let moved = self.select(&id);
-                self.attention_at = moved.then_some(id);
+                self.attention_at = moved.then_some((id, most));
                 moved
             }
             _ => false,

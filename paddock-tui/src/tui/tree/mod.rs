@@ -131,10 +131,10 @@ pub struct TreeState {
     pending_folds: HashSet<String>,
     /// Where the cursor goes once that row is listed (the client state's open chat).
     pending_select: Option<RowId>,
-    /// The row `n` put the cursor on last: while the cursor is still there, the next `n` goes
-    /// on from it through the chats that need something; from anywhere else, to the most
-    /// urgent first.
-    attention_at: Option<RowId>,
+    /// The row `n` put the cursor on last, and the most urgent need there was then: while the
+    /// cursor is still there and nothing more urgent came up, the next `n` goes on from it
+    /// through the chats that need something; otherwise to the most urgent first.
+    attention_at: Option<(RowId, crate::needs::Need)>,
     /// The revision of each project's list as held here (its `chat:list` listing), when the
     /// daemon gave one: the `since` of the next request.
     revisions: HashMap<String, u64>,

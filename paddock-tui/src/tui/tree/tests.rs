@@ -936,3 +936,33 @@ fn from_an_unread_chat_n_goes_first_to_what_waits_for_you() {
     assert!(s.next_attention());
     assert_eq!(cursor_on(&s), "b");
 }
+
+#[test]
+fn n_goes_on_through_needs_left_unanswered_and_turns_to_one_asked_meanwhile() {
+    let mut s = state();
+    let mut list = s.project_chats("").to_vec();
+    // a: unread; a11: failed; a2: asks for an answer; b: unread.
+    list[0].unread = true;
+    list[2].failed = true;
+    list[3].running = true;
+    list[3].waiting_approval = true;
+    list[4].unread = true;
+    s.set_project_chats(String::new(), list.clone());
+    let mut visited = Vec::new();
+    for _ in 0..5 {
+        assert!(s.next_attention());
+        visited.push(cursor_on(&s));
+    }
+    assert_eq!(visited, ["a2", "a11", "a", "b", "a2"], "nothing answered");
+
+    // On an unread chat that n put the cursor on, an answer asked for meanwhile comes first.
+    list[3].waiting_approval = false;
+    s.set_project_chats(String::new(), list.clone());
+    assert!(s.next_attention());
+    assert!(s.next_attention());
+    assert_eq!(cursor_on(&s), "a");
+    list[3].waiting_approval = true;
+    s.set_project_chats(String::new(), list);
+    assert!(s.next_attention());
+    assert_eq!(cursor_on(&s), "a2");
+}
