@@ -342,10 +342,15 @@ impl TreeState {
 /// other way at the end of the tree.
 fn settle(rows: &[TreeRow<'_>], at: usize, forward: bool) -> usize {
     let rests = |i: &usize| !matches!(rows[*i].kind, RowKind::Empty { .. });
-    let (first, then) = if forward {
-        ((at..rows.len()).find(rests), (0..at).rev().find(rests))
+    let found = if forward {
+        (at..rows.len())
+            .find(rests)
+            .or_else(|| (0..at).rev().find(rests))
     } else {
-        ((0..=at).rev().find(rests), (at + 1..rows.len()).find(rests))
+        (0..=at)
+            .rev()
+            .find(rests)
+            .or_else(|| (at + 1..rows.len()).find(rests))
     };
-    first.or(then).unwrap_or(at)
+    found.unwrap_or(at)
 }

@@ -186,12 +186,14 @@ impl ChatTask {
         if let Ok(p) = self.ctx.pool.clone().try_acquire_owned() {
             return Ok(p);
         }
-        self.ctx
-            .hub
-            .waiting_process(&self.session_id, job_id, true)
-            .await;
-        // An idle process is reaped for this turn: it waits only for that one to stop.
-        if !self.ctx.ask(Cmd::Wait).await {
+        // An idle process is reaped for this turn: it waits only for that one to stop, and
+        // its row does not say it waits. Otherwise the row says so until a slot is free.
+        let queued = !self.ctx.ask(Cmd::Wait).await;
+        if queued {
+            self.ctx
+                .hub
+                .waiting_process(&self.session_id, job_id, true)
+                .await;
             let busy = match self.ctx.cfg.max_processes {
                 1 => "the only one is busy".to_owned(),
                 max => format!("all {max} are busy"),
@@ -225,10 +227,12 @@ impl ChatTask {
             }
         };
         self.ctx.tell(Cmd::Waited).await;
-        self.ctx
-            .hub
-            .waiting_process(&self.session_id, job_id, false)
-            .await;
+        if queued {
+            self.ctx
+                .hub
+                .waiting_process(&self.session_id, job_id, false)
+                .await;
+        }
         result
     }
 }
