@@ -20,7 +20,7 @@ use super::action::Action;
 use super::chat_view::clean;
 use super::fetch::{Answer, Fetch, taken};
 use super::files_view::{scroll_to, short_id};
-use super::keys::{Command, Context};
+use super::keys::{Command, Context, moved};
 use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
 use super::provenance_view::{fit, wrap_lines};
 use super::theme::{Glyph, Mark, Role, Theme};
@@ -128,25 +128,20 @@ impl BlameView {
     }
 
     fn move_by(&mut self, delta: isize) {
-        let last = self.line_count().saturating_sub(1);
-        self.cursor = self.cursor.saturating_add_signed(delta).min(last);
+        self.cursor = moved(self.cursor, delta, self.line_count());
     }
 
     /// Applies a Blame-context command; `page` is how many lines a page moves.
     pub fn on_command(&mut self, command: Command, page: usize) -> BlameOutcome {
-        let page = isize::try_from(page.max(1)).unwrap_or(isize::MAX);
-        match command {
-            Command::Down => self.move_by(1),
-            Command::Up => self.move_by(-1),
-            Command::PageDown => self.move_by(page),
-            Command::PageUp => self.move_by(-page),
-            Command::Top => self.cursor = 0,
-            Command::Bottom => self.move_by(isize::MAX),
-            Command::Open => return self.open(),
-            Command::Back => return BlameOutcome::Closed,
-            _ => return BlameOutcome::Ignored,
+        if let Some(delta) = command.motion(page) {
+            self.move_by(delta);
+            return BlameOutcome::Handled;
         }
-        BlameOutcome::Handled
+        match command {
+            Command::Open => self.open(),
+            Command::Back => BlameOutcome::Closed,
+            _ => BlameOutcome::Ignored,
+        }
     }
 
     /// What Enter on the cursor's line does.

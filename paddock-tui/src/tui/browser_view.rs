@@ -20,7 +20,7 @@ use super::blame_view::open_blame;
 use super::chat_view::clean;
 use super::fetch::{Answer, Fetch, taken};
 use super::files_view::scroll_to;
-use super::keys::{Command, Context};
+use super::keys::{Command, Context, moved};
 use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
 use super::provenance_view::{
     PANEL_HINTS, ProvenanceView, fit, on_panel_command, panel_reply, render_provenance, wrap_lines,
@@ -176,11 +176,8 @@ impl BrowserView {
     }
 
     fn move_by(&mut self, delta: isize) -> BrowserOutcome {
-        let last = self
-            .listing
-            .as_ref()
-            .map_or(0, |l| l.entries.len().saturating_sub(1));
-        self.cursor = self.cursor.saturating_add_signed(delta).min(last);
+        let len = self.listing.as_ref().map_or(0, |l| l.entries.len());
+        self.cursor = moved(self.cursor, delta, len);
         match self.want_preview() {
             Some(path) => BrowserOutcome::Read(path),
             None => BrowserOutcome::Handled,
@@ -201,14 +198,10 @@ impl BrowserView {
 
     /// Applies a Browser-context command; `page` is how many rows a page moves.
     pub fn on_command(&mut self, command: Command, page: usize) -> BrowserOutcome {
-        let page = isize::try_from(page.max(1)).unwrap_or(isize::MAX);
+        if let Some(delta) = command.motion(page) {
+            return self.move_by(delta);
+        }
         match command {
-            Command::Down => self.move_by(1),
-            Command::Up => self.move_by(-1),
-            Command::PageDown => self.move_by(page),
-            Command::PageUp => self.move_by(-page),
-            Command::Top => self.move_by(isize::MIN),
-            Command::Bottom => self.move_by(isize::MAX),
             Command::Open => match self.cursor_entry() {
                 Some(e) if e.dir => {
                     let dir = join(&self.dir, &e.name);

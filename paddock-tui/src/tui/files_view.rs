@@ -24,7 +24,7 @@ use super::blame_view::open_blame;
 use super::chat::Item;
 use super::chat_view::fit_start;
 use super::fetch::{Answer, Fetch, taken};
-use super::keys::{Command, Context, label_for};
+use super::keys::{Command, Context, label_for, moved};
 use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
 use super::provenance_view::{
     PANEL_HINTS, ProvenanceView, fit, on_panel_command, panel_reply, render_provenance, wrap_lines,
@@ -248,8 +248,7 @@ impl FilesView {
     }
 
     pub fn move_by(&mut self, delta: isize) {
-        let last = self.file_rows().len().saturating_sub(1);
-        self.cursor = self.cursor.saturating_add_signed(delta).min(last);
+        self.cursor = moved(self.cursor, delta, self.file_rows().len());
     }
 
     /// Only the cursor's turn, or every turn again; the cursor stays on its file.
@@ -266,14 +265,11 @@ impl FilesView {
 
     /// Applies a Files-context command; `page` is how many rows a page moves.
     pub fn on_command(&mut self, command: Command, page: usize) -> FilesOutcome {
-        let page = isize::try_from(page.max(1)).unwrap_or(isize::MAX);
+        if let Some(delta) = command.motion(page) {
+            self.move_by(delta);
+            return FilesOutcome::Handled;
+        }
         match command {
-            Command::Down => self.move_by(1),
-            Command::Up => self.move_by(-1),
-            Command::PageDown => self.move_by(page),
-            Command::PageUp => self.move_by(-page),
-            Command::Top => self.cursor = 0,
-            Command::Bottom => self.move_by(isize::MAX),
             Command::ToggleTurn => self.toggle_turn(),
             Command::Refresh => return FilesOutcome::Reload,
             Command::Provenance => {

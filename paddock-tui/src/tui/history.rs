@@ -223,14 +223,11 @@ impl HistoryView {
     /// Applies a History-context command; `page` is how many rows a page moves (see
     /// [`HistoryView::list_height`]).
     pub fn on_command(&mut self, command: Command, page: usize) -> HistoryOutcome {
-        let page = isize::try_from(page.max(1)).unwrap_or(isize::MAX);
+        if let Some(delta) = command.motion(page) {
+            self.move_by(delta);
+            return HistoryOutcome::Handled;
+        }
         match command {
-            Command::Down => self.move_by(1),
-            Command::Up => self.move_by(-1),
-            Command::PageDown => self.move_by(page),
-            Command::PageUp => self.move_by(-page),
-            Command::Top => self.move_to(0),
-            Command::Bottom => self.move_to(usize::MAX),
             Command::UnattendedOnly => self.toggle_unattended(),
             Command::Open => {
                 return match self.cursor_run() {

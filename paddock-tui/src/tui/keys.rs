@@ -517,6 +517,31 @@ mod table;
 use table::BINDINGS;
 
 /// Every binding, grouped by context (global first) in the order the help lists them.
+impl Command {
+    /// How far a list's cursor moves for this command: a row, a page of `page` rows, or to
+    /// either end (`isize::MIN` / `isize::MAX`, which [`moved`] clamps). `None` for a command
+    /// that is not a motion. Every list view moves its cursor by this one rule.
+    pub fn motion(self, page: usize) -> Option<isize> {
+        let page = isize::try_from(page.max(1)).unwrap_or(isize::MAX);
+        match self {
+            Command::Down => Some(1),
+            Command::Up => Some(-1),
+            Command::PageDown => Some(page),
+            Command::PageUp => Some(-page),
+            Command::Top => Some(isize::MIN),
+            Command::Bottom => Some(isize::MAX),
+            _ => None,
+        }
+    }
+}
+
+/// A list cursor at `cursor` moved by `delta` among `len` rows, kept on a row (0 when empty).
+pub fn moved(cursor: usize, delta: isize, len: usize) -> usize {
+    cursor
+        .saturating_add_signed(delta)
+        .min(len.saturating_sub(1))
+}
+
 pub fn bindings() -> &'static [Binding] {
     BINDINGS
 }

@@ -26,7 +26,7 @@ use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 use super::action::Action;
 use super::fetch::{Answer, Fetch, taken};
 use super::files_view::scroll_to;
-use super::keys::{self, Command, Context, label_for};
+use super::keys::{self, Command, Context, label_for, moved};
 use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
 use super::provenance_view::{fit, wrap_lines};
 use super::theme::{Role, Theme};
@@ -385,20 +385,16 @@ impl SearchView {
     }
 
     pub fn move_by(&mut self, delta: isize) {
-        let last = self.targets().len().saturating_sub(1);
-        self.cursor = self.cursor.saturating_add_signed(delta).min(last);
+        self.cursor = moved(self.cursor, delta, self.targets().len());
     }
 
     /// A command while the results have the keyboard; `page` is how many rows a page moves.
     pub fn on_command(&mut self, command: Command, page: usize) -> SearchOutcome {
-        let page = isize::try_from(page.max(1)).unwrap_or(isize::MAX);
+        if let Some(delta) = command.motion(page) {
+            self.move_by(delta);
+            return SearchOutcome::Handled;
+        }
         match command {
-            Command::Down => self.move_by(1),
-            Command::Up => self.move_by(-1),
-            Command::PageDown => self.move_by(page),
-            Command::PageUp => self.move_by(-page),
-            Command::Top => self.cursor = 0,
-            Command::Bottom => self.move_by(isize::MAX),
             Command::Open => {
                 let Some((hit, m)) = self.cursor_target() else {
                     return SearchOutcome::Handled;

@@ -29,7 +29,7 @@ use super::action::Action;
 use super::doing::{Acted, Doing, Done};
 use super::fetch::{Answer, Fetch, taken};
 use super::files_view::scroll_to;
-use super::keys::{self, Command, Context, label_for};
+use super::keys::{self, Command, Context, label_for, moved};
 use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
 use super::provenance_view::{fit, wrap_lines};
 use super::theme::{Role, Theme};
@@ -419,12 +419,11 @@ impl TriggersView {
 
     fn move_by(&mut self, delta: isize) {
         if let Some(runs) = self.runs.as_mut() {
-            let last = runs.runs.as_ref().map_or(0, |r| r.len().saturating_sub(1));
-            runs.cursor = runs.cursor.saturating_add_signed(delta).min(last);
+            let len = runs.runs.as_ref().map_or(0, Vec::len);
+            runs.cursor = moved(runs.cursor, delta, len);
             return;
         }
-        let last = self.len().saturating_sub(1);
-        self.cursor = self.cursor.saturating_add_signed(delta).min(last);
+        self.cursor = moved(self.cursor, delta, self.len());
     }
 
     /// A key while a question waits: `yes` (the key table's [`Command::Allow`], `y`) does it,
@@ -468,14 +467,11 @@ impl TriggersView {
         if self.confirm.is_some() {
             return self.on_confirm(command == Command::Allow);
         }
-        let page = isize::try_from(page.max(1)).unwrap_or(isize::MAX);
+        if let Some(delta) = command.motion(page) {
+            self.move_by(delta);
+            return TriggersOutcome::Handled;
+        }
         match command {
-            Command::Down => self.move_by(1),
-            Command::Up => self.move_by(-1),
-            Command::PageDown => self.move_by(page),
-            Command::PageUp => self.move_by(-page),
-            Command::Top => self.move_by(isize::MIN),
-            Command::Bottom => self.move_by(isize::MAX),
             Command::Open => return self.open(),
             Command::FireTrigger | Command::RemoveTrigger if self.runs.is_none() => {
                 let Some(trigger) = self.cursor_trigger().map(TriggerId::of) else {

@@ -20,7 +20,7 @@ use unicode_width::UnicodeWidthStr;
 use super::action::Action;
 use super::fetch::{Answer, Fetch, taken};
 use super::files_view::scroll_to;
-use super::keys::{Command, Context, label_for};
+use super::keys::{Command, Context, label_for, moved};
 use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
 use super::provenance_view::{fit, wrap_lines};
 use super::theme::{Glyph, Mark, Role, Theme};
@@ -262,36 +262,30 @@ impl UsageView {
     }
 
     fn move_by(&mut self, delta: isize) {
-        let last = self
-            .report
-            .as_ref()
-            .map_or(0, |r| r.chats.len().saturating_sub(1));
-        self.cursor = self.cursor.saturating_add_signed(delta).min(last);
+        let len = self.report.as_ref().map_or(0, |r| r.chats.len());
+        self.cursor = moved(self.cursor, delta, len);
     }
 
     /// A command while the view has the keyboard; `page` is how many rows a page moves.
     pub fn on_command(&mut self, command: Command, page: usize) -> UsageOutcome {
-        let page = isize::try_from(page.max(1)).unwrap_or(isize::MAX);
+        if let Some(delta) = command.motion(page) {
+            self.move_by(delta);
+            return UsageOutcome::Handled;
+        }
         match command {
-            Command::Down => self.move_by(1),
-            Command::Up => self.move_by(-1),
-            Command::PageDown => self.move_by(page),
-            Command::PageUp => self.move_by(-page),
-            Command::Top => self.cursor = 0,
-            Command::Bottom => self.move_by(isize::MAX),
             Command::Open => {
                 let Some((project_slug, session_id, title)) = self.cursor_chat() else {
                     return UsageOutcome::Handled;
                 };
-                return UsageOutcome::Open {
+                UsageOutcome::Open {
                     project_slug: project_slug.to_owned(),
                     session_id: session_id.to_owned(),
                     title: title.to_owned(),
-                };
+                }
             }
             Command::CycleScope => {
                 self.scope = self.scope.next();
-                return self.ask();
+                self.ask()
             }
             Command::Subtree => {
                 if self.root.take().is_none() {
@@ -303,17 +297,16 @@ impl UsageView {
                         title: title.to_owned(),
                     });
                 }
-                return self.ask();
+                self.ask()
             }
             Command::Refresh => {
                 self.loading = self.chats.is_none();
                 self.error = None;
-                return UsageOutcome::Load(self.asked);
+                UsageOutcome::Load(self.asked)
             }
-            Command::Back | Command::Usage => return UsageOutcome::Closed,
-            _ => return UsageOutcome::Ignored,
+            Command::Back | Command::Usage => UsageOutcome::Closed,
+            _ => UsageOutcome::Ignored,
         }
-        UsageOutcome::Handled
     }
 }
 
