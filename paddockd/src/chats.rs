@@ -8,6 +8,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use paddock_proto::{
     Attribution, BATCH_SESSIONS_MAX, ChatAction, ChatFork, ChatImport, ChatScope, ChatSummary,
@@ -15,57 +16,70 @@ use paddock_proto::{
     TranscriptEntry, Updated,
 };
 
-use crate::handles::{Daemon, project_error};
+use crate::config::Config;
+use crate::hub::Hub;
 use crate::index::{IndexedChat, display_title};
 use crate::projects::Project;
+use crate::projects::{Projects, project_error};
+use crate::state::ChatState;
 use crate::state::{ms_of, now_ms};
 use crate::stores::{Injection, RunProvenance};
 use crate::transcripts;
 use crate::tree::{self, ChatRef, Recorded};
+use crate::trigger_state::Triggers;
 
 mod actions;
+mod inputs;
 pub mod search;
+
+pub use inputs::LastBuilt;
+use inputs::{Inputs, ListingKey};
 
 pub(crate) use actions::archive_one;
 pub use actions::{delete, fork, fork_as, import, set_queue, update};
 
-/// Everything a listing joins, snapshotted once per request (cheap `Arc` clones).
+/// The chat service: listings, transcripts, search and what is done to chats. Its handles:
+/// the configuration, the chat state, the projects, the hub (which chats run, and where
+/// changes are announced) and the triggers (told when chats are archived).
+#[derive(Clone)]
+pub struct ChatService {
+    pub cfg: std::sync::Arc<Config>,
+    pub state: std::sync::Arc<ChatState>,
+    pub projects: Projects,
+    pub hub: Hub,
+    pub triggers: Triggers,
+    /// For each listing, the inputs its newest revision was built from.
+    pub last_built: LastBuilt,
+}
+
+impl ChatService {
+    /// A project by slug (`""` is the root workspace), as a protocol error if missing.
+    pub async fn project(&self, slug: &str) -> Result<Project, ErrorBody> {
+        self.projects.get(slug).await.map_err(project_error)
+    }
+}
+
+/// Everything a listing joins: its inputs, and what the run log says of each chat's newest
+/// run.
 struct Joined {
-    user_seen: std::sync::Arc<HashMap<String, i64>>,
-    user_unread: std::sync::Arc<HashSet<String>>,
-    archived: std::sync::Arc<std::collections::BTreeSet<String>>,
-    starred: std::sync::Arc<std::collections::BTreeSet<String>>,
-    detached: std::sync::Arc<std::collections::BTreeSet<String>>,
-    provenance: std::sync::Arc<HashMap<String, RunProvenance>>,
-    injections: std::sync::Arc<HashMap<String, Vec<Injection>>>,
-    queued: crate::stores::QueuedMessageStore,
+    inputs: Arc<Inputs>,
     /// Chats whose newest run was cut short (claude died, or the daemon stopped), and why.
     interrupted: HashMap<String, Option<String>>,
     /// Chats whose newest run failed.
     failed: HashSet<String>,
-    /// Chats with a tool call waiting for a person.
-    approvals: HashSet<String>,
-    /// New chats whose first message claude has not written: session id → it.
-    unwritten: std::sync::Arc<std::collections::BTreeMap<String, crate::stores::FirstMessage>>,
-    /// Chats parked on a usage limit.
-    parked: HashMap<String, crate::parking::Parked>,
-    /// Running chats: session id → project slug.
-    running: HashMap<String, String>,
-    /// Running chats whose turn is queued for a free claude process.
-    waiting_process: HashSet<String>,
-    /// Chats open in a client now (subscribed).
-    watched: HashSet<String>,
 }
 
 impl Joined {
     /// Chats the index may not know, with their project: those running (a first turn, before
     /// the CLI wrote the transcript) and those whose first message claude never wrote.
     fn unlisted(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.running
+        self.inputs
+            .running
             .iter()
             .map(|(sid, slug)| (sid.as_str(), slug.as_str()))
             .chain(
-                self.unwritten
+                self.inputs
+                    .unwritten
                     .iter()
                     .map(|(sid, f)| (sid.as_str(), f.project_slug.as_str())),
             )
@@ -73,55 +87,24 @@ impl Joined {
 
     /// `Some(why)` when the chat's newest run was cut short and it is not running again.
     fn interrupted_reason(&self, sid: &str) -> Option<Option<String>> {
-        if self.running.contains_key(sid) {
+        if self.inputs.running.contains_key(sid) {
             return None;
         }
         self.interrupted.get(sid).cloned()
     }
 
-    async fn snapshot(d: &Daemon, user: &str) -> Self {
-        let s = &d.state.stores;
-        let hub = d.hub.snapshot().await;
+    fn of(d: &ChatService, inputs: Arc<Inputs>) -> Self {
         let (interrupted, failed) = newest_runs(&d.state.runs);
         Self {
-            user_seen: s.read_state.for_user(user),
-            user_unread: s.unread.for_user(user),
-            archived: s.archive.all(),
-            starred: s.star.all(),
-            detached: s.parent_detach.all(),
-            provenance: s.run_provenance.all(),
-            injections: s.message_provenance.all(),
-            queued: s.queued.clone(),
+            inputs,
             interrupted,
             failed,
-            approvals: d
-                .state
-                .approvals
-                .list()
-                .into_iter()
-                .map(|a| a.session_id)
-                .collect(),
-            unwritten: s.first_message.all(),
-            parked: d.state.parking.all(),
-            waiting_process: hub
-                .turns
-                .iter()
-                .filter(|t| t.running && t.waiting_process)
-                .map(|t| t.session_id.clone())
-                .collect(),
-            running: hub
-                .turns
-                .into_iter()
-                .filter(|t| t.running)
-                .map(|t| (t.session_id, t.project_slug))
-                .collect(),
-            watched: hub.watched,
         }
     }
 
     /// The parent a chat is drawn under (recorded, else inferred), by `tree.rs`'s rules.
     fn parent_of(&self, sid: &str) -> Option<ChatRef> {
-        let recorded = self.provenance.get(sid).map(|p| Recorded {
+        let recorded = self.inputs.provenance.get(sid).map(|p| Recorded {
             origin: p.origin,
             depth: p.depth,
             parent_session_id: p.parent_session_id.as_deref(),
@@ -129,9 +112,9 @@ impl Joined {
         });
         tree::resolve_parent(
             sid,
-            self.detached.contains(sid),
+            self.inputs.detached.contains(sid),
             recorded,
-            inferred_parent(self.injections.get(sid).map(Vec::as_slice)),
+            inferred_parent(self.inputs.injections.get(sid).map(Vec::as_slice)),
         )
     }
 
@@ -139,14 +122,15 @@ impl Joined {
     /// except while a turn streams into a client that has the chat open (subscribed): that is
     /// being read as it arrives. (The turn's end is marked read by the client that shows it.)
     fn is_unread(&self, sid: &str, last_activity_ms: i64) -> bool {
-        let seen = self.user_seen.get(sid).copied().unwrap_or(0);
-        let streaming_to_a_reader = self.running.contains_key(sid) && self.watched.contains(sid);
-        self.user_unread.contains(sid) || (last_activity_ms > seen && !streaming_to_a_reader)
+        let seen = self.inputs.user_seen.get(sid).copied().unwrap_or(0);
+        let streaming_to_a_reader =
+            self.inputs.running.contains_key(sid) && self.inputs.watched.contains(sid);
+        self.inputs.user_unread.contains(sid) || (last_activity_ms > seen && !streaming_to_a_reader)
     }
 
     fn row(&self, project_slug: &str, c: &IndexedChat) -> ChatSummary {
         let sid = c.session_id.as_str();
-        let prov = self.provenance.get(sid);
+        let prov = self.inputs.provenance.get(sid);
         let usage =
             (c.usage.context_tokens > 0 || c.usage.output_tokens > 0).then_some(ChatUsage {
                 context_tokens: c.usage.context_tokens,
@@ -169,32 +153,33 @@ impl Joined {
             updated_at: c.updated_at.clone(),
             model: c.model.clone(),
             message_count: c.message_count,
-            running: self.running.contains_key(sid),
+            running: self.inputs.running.contains_key(sid),
             unread: self.is_unread(sid, c.last_activity_ms),
-            archived: self.archived.contains(sid),
-            starred: self.starred.contains(sid),
-            detached: self.detached.contains(sid),
+            archived: self.inputs.archived.contains(sid),
+            starred: self.inputs.starred.contains(sid),
+            detached: self.inputs.detached.contains(sid),
             trigger: prov.and_then(|p| p.trigger.clone()),
             tree_parent: None,
             level: 0,
             children: Vec::new(),
             usage,
-            queued: self.queued.get(sid).map(|q| q.message),
+            queued: self.inputs.queued.get(sid).map(|q| q.message.clone()),
             interrupted: self.interrupted_reason(sid).is_some(),
             interrupted_reason: self.interrupted_reason(sid).flatten(),
-            waiting_approval: self.approvals.contains(sid),
-            waiting_process: self.waiting_process.contains(sid),
-            failed: self.failed.contains(sid) && !self.running.contains_key(sid),
-            parked: self.parked.get(sid).map(|p| p.message.clone()),
+            waiting_approval: self.inputs.approvals.contains(sid),
+            waiting_process: self.inputs.waiting_process.contains(sid),
+            failed: self.failed.contains(sid) && !self.inputs.running.contains_key(sid),
+            parked: self.inputs.parked.get(sid).map(|p| p.message.clone()),
             status: c.last_reply.clone(),
         }
     }
 
     /// A row for a chat whose transcript the CLI has not written yet: running its first turn,
     /// or cut short before claude wrote its first message (kept in `stores::first_message`).
-    fn starting_row(&self, project_slug: &str, sid: &str, d: &Daemon) -> ChatSummary {
-        let prov = self.provenance.get(sid);
+    fn starting_row(&self, project_slug: &str, sid: &str, d: &ChatService) -> ChatSummary {
+        let prov = self.inputs.provenance.get(sid);
         let prompt = self
+            .inputs
             .unwritten
             .get(sid)
             .map(|f| f.message.clone())
@@ -221,16 +206,16 @@ impl Joined {
             parent_session_id: prov.and_then(|p| p.parent_session_id.clone()),
             parent_project: prov.and_then(|p| p.parent_project.clone()),
             created_at: prov.and_then(|p| p.created_at.clone()),
-            running: self.running.contains_key(sid),
-            unread: self.user_unread.contains(sid),
-            archived: self.archived.contains(sid),
-            starred: self.starred.contains(sid),
-            detached: self.detached.contains(sid),
+            running: self.inputs.running.contains_key(sid),
+            unread: self.inputs.user_unread.contains(sid),
+            archived: self.inputs.archived.contains(sid),
+            starred: self.inputs.starred.contains(sid),
+            detached: self.inputs.detached.contains(sid),
             trigger: prov.and_then(|p| p.trigger.clone()),
             interrupted: interrupted.is_some(),
             interrupted_reason: interrupted.flatten(),
-            waiting_approval: self.approvals.contains(sid),
-            waiting_process: self.waiting_process.contains(sid),
+            waiting_approval: self.inputs.approvals.contains(sid),
+            waiting_process: self.inputs.waiting_process.contains(sid),
             ..ChatSummary::default()
         }
     }
@@ -289,7 +274,7 @@ fn inferred_parent(injections: Option<&[Injection]>) -> Option<ChatRef> {
     })
 }
 
-fn projects_of(d: &Daemon, project_slug: Option<&str>) -> Result<Vec<Project>, ErrorBody> {
+fn projects_of(d: &ChatService, project_slug: Option<&str>) -> Result<Vec<Project>, ErrorBody> {
     match project_slug {
         Some(slug) => Ok(vec![d.projects.get_blocking(slug).map_err(project_error)?]),
         None => d.projects.list().map_err(project_error),
@@ -299,24 +284,65 @@ fn projects_of(d: &Daemon, project_slug: Option<&str>) -> Result<Vec<Project>, E
 /// The chats of one project (`Some(slug)`, `""` being the root workspace) or of all, in tree
 /// order.
 pub async fn list(
-    d: &Daemon,
+    d: &ChatService,
     user: &str,
     project_slug: Option<&str>,
     scope: ChatScope,
 ) -> Result<Vec<ChatSummary>, ErrorBody> {
     let projects = projects_of(d, project_slug)?;
-    let joined = Joined::snapshot(d, user).await;
+    let inputs = Inputs::take(d, user, projects).await;
+    Ok(build(d, Arc::new(inputs), scope).await)
+}
+
+/// `chat:list`: the rows, or what changed since the revision `since` the client has. When
+/// that revision was built from the inputs as they are now, nothing changed, and no row is
+/// built (`inputs.rs`).
+pub async fn list_answer(
+    d: &ChatService,
+    user: &str,
+    project_slug: Option<&str>,
+    scope: ChatScope,
+    since: Option<u64>,
+) -> Result<paddock_proto::Chats, ErrorBody> {
+    let projects = projects_of(d, project_slug)?;
+    let inputs = Arc::new(Inputs::take(d, user, projects).await);
+    let key = ListingKey {
+        user: user.to_owned(),
+        project: project_slug.map(str::to_owned),
+        scope,
+    };
+    if let Some(since) = since
+        && d.last_built.unchanged(&key, &inputs, since)
+        && let Some(nothing) = d.state.listings.unchanged(user, project_slug, scope, since)
+    {
+        return Ok(nothing);
+    }
+    let rows = build(d, inputs.clone(), scope).await;
+    let chats = d
+        .state
+        .listings
+        .answer(user, project_slug, scope, since, rows);
+    if let Some(revision) = chats.revision {
+        d.last_built.record(key, inputs, revision);
+    }
+    Ok(chats)
+}
+
+/// The rows of a listing built from `inputs`, in tree order.
+async fn build(d: &ChatService, inputs: Arc<Inputs>, scope: ChatScope) -> Vec<ChatSummary> {
+    let joined = Joined::of(d, inputs);
+    let projects = &joined.inputs.projects;
     let mut rows: Vec<ChatSummary> = Vec::new();
     let mut listed: HashSet<String> = HashSet::new();
     let index = d.state.listed().await;
-    for project in &projects {
-        for chat in index.chats_in(&d.state.folder_of(project)) {
+    for (project, folder) in projects {
+        for chat in index.chats_in(folder) {
             if listed.insert(chat.session_id.clone()) {
                 rows.push(joined.row(&project.slug, &chat));
             }
         }
     }
-    let slugs: HashSet<&str> = projects.iter().map(|p| p.slug.as_str()).collect();
+    let slugs: HashSet<&str> = projects.iter().map(|(p, _)| p.slug.as_str()).collect();
     for (sid, slug) in joined.unlisted() {
         if slugs.contains(slug) && listed.insert(sid.to_owned()) {
             rows.push(joined.starting_row(slug, sid, d));
@@ -328,7 +354,7 @@ pub async fn list(
         rows.retain(|c| c.archived == (scope == ChatScope::Archived));
         rows = lay_out(rows, &joined, tree::nest);
     }
-    Ok(rows)
+    rows
 }
 
 /// Orders rows as the nested tree (`place`: [`tree::build`], or [`tree::nest`] for rows in
@@ -363,7 +389,7 @@ fn lay_out(
 }
 
 /// The project chat `sid` belongs to (see [`locate`]), with the chats running now.
-pub(crate) async fn project_of(d: &Daemon, sid: &str) -> Result<Project, ErrorBody> {
+pub(crate) async fn project_of(d: &ChatService, sid: &str) -> Result<Project, ErrorBody> {
     let running = d.hub.running().await;
     Ok(locate(d, sid, &running).await?.0)
 }
@@ -373,7 +399,7 @@ pub(crate) async fn project_of(d: &Daemon, sid: &str) -> Result<Project, ErrorBo
 /// first message is kept unwritten (`stores::first_message`): one that ran once and was
 /// deleted since is not found, so nothing can flag it again.
 pub(crate) async fn locate(
-    d: &Daemon,
+    d: &ChatService,
     sid: &str,
     running: &HashMap<String, String>,
 ) -> Result<(Project, Option<IndexedChat>), ErrorBody> {
@@ -415,7 +441,7 @@ const RESOLVE_SHOWN: usize = 6;
 /// `chat:resolve`: the chats each prefix names, from the index and the running chats (a new
 /// chat is found before its transcript exists). No transcript is read.
 pub async fn resolve(
-    d: &Daemon,
+    d: &ChatService,
     r: paddock_proto::ChatResolve,
 ) -> Result<paddock_proto::Resolved, ErrorBody> {
     use paddock_proto::{ResolvedChat, ResolvedPrefix};
@@ -477,14 +503,16 @@ pub async fn resolve(
 }
 
 /// The full rendering of one chat, with the attribution of machine-injected turns.
-pub async fn transcript(d: &Daemon, user: &str, sid: &str) -> Result<Transcript, ErrorBody> {
-    let joined = Joined::snapshot(d, user).await;
-    let (project, indexed) = locate(d, sid, &joined.running).await?;
+pub async fn transcript(d: &ChatService, user: &str, sid: &str) -> Result<Transcript, ErrorBody> {
+    let inputs = Inputs::take(d, user, Vec::new()).await;
+    let joined = Joined::of(d, Arc::new(inputs));
+    let (project, indexed) = locate(d, sid, &joined.inputs.running).await?;
     let Some(indexed) = indexed else {
         let chat = joined.starting_row(&project.slug, sid, d);
         // Cut short before claude wrote anything: the message is all there is of it. (While
         // it runs, the live turn's replay brings the message.)
         let mut entries = joined
+            .inputs
             .unwritten
             .get(sid)
             .filter(|_| !chat.running)

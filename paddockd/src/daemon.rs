@@ -250,9 +250,15 @@ fn start_services(
     background: &TaskTracker,
 ) {
     // The scheduler, the hook dispatcher and the file watcher.
-    crate::triggers::spawn(daemon, background);
+    crate::triggers::spawn(daemon.trigger_ops.clone(), background);
     // The sweeper (when configured on), following turn ends.
-    crate::sweeper::spawn(daemon, background);
+    let sweeper = crate::sweeper::Ctx::new(
+        daemon.cfg.clone(),
+        state.clone(),
+        daemon.projects.clone(),
+        daemon.shutdown.clone(),
+    );
+    crate::sweeper::spawn(sweeper, background);
     // The committer of projects' `.chats` (when the data directory is a repository).
     let committer = crate::autocommit::Committer {
         cfg: daemon.cfg.clone(),

@@ -17,7 +17,7 @@ use paddock_proto::{
     GitPushed, GitStatus, GitStatusRequest,
 };
 
-use crate::handles::Daemon;
+use crate::chats::ChatService;
 
 /// The most diff text one reply carries.
 pub const DIFF_MAX_BYTES: usize = 2 * 1024 * 1024;
@@ -58,13 +58,17 @@ use status::{changes, status_blocking};
 // ---------------------------------------------------------------------------------------------
 
 /// `git:status`.
-pub async fn status(d: &Daemon, user: &str, r: GitStatusRequest) -> Result<GitStatus, ErrorBody> {
+pub async fn status(
+    d: &ChatService,
+    user: &str,
+    r: GitStatusRequest,
+) -> Result<GitStatus, ErrorBody> {
     let (project, scope) = resolve(d, user, &r.project_slug, &r.scope).await?;
     blocking(move || status_blocking(&project.slug, &project.agent_dir, scope.as_ref())).await
 }
 
 /// `git:diff`.
-pub async fn diff(d: &Daemon, user: &str, r: GitDiffRequest) -> Result<GitDiff, ErrorBody> {
+pub async fn diff(d: &ChatService, user: &str, r: GitDiffRequest) -> Result<GitDiff, ErrorBody> {
     let (project, scope) = resolve(d, user, &r.project_slug, &r.scope).await?;
     blocking(move || {
         diff_blocking(
@@ -79,7 +83,7 @@ pub async fn diff(d: &Daemon, user: &str, r: GitDiffRequest) -> Result<GitDiff, 
 
 /// `git:commit`.
 pub async fn commit(
-    d: &Daemon,
+    d: &ChatService,
     user: &str,
     r: GitCommitRequest,
 ) -> Result<GitCommitted, ErrorBody> {
@@ -107,7 +111,7 @@ pub async fn commit(
 }
 
 /// `git:push`: a project's repository, or (`dataRoot`) the data directory's own.
-pub async fn push(d: &Daemon, r: GitPushRequest) -> Result<GitPushed, ErrorBody> {
+pub async fn push(d: &ChatService, r: GitPushRequest) -> Result<GitPushed, ErrorBody> {
     if r.data_root {
         if !r.project_slug.is_empty() {
             return Err(invalid(

@@ -1,7 +1,8 @@
-//! The handles every request handler shares today: the configuration, the session hub, the
-//! runner, the projects registry, the chat state and the triggers, with the shutdown tokens.
-//! The wiring (`daemon.rs`) builds one [`Daemon`] and hands it to the transports; nothing here
-//! knows the wiring, so a handler that takes a `&Daemon` does not depend on it.
+//! What the transports hold: the services that answer requests, each built here with only
+//! the handles it needs (the chat service, the project service, the triggers' context), and
+//! the handles a transport uses itself (the hub for subscriptions, the runner to start turns,
+//! the shutdown tokens). The wiring (`daemon.rs`) builds one [`Daemon`] and hands it to the
+//! transports; a request handler takes its service, never the `Daemon`.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -11,15 +12,23 @@ use paddock_proto::{DaemonStatus, ErrorBody, ErrorCode, PROTOCOL_VERSION};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+use crate::chats::ChatService;
 use crate::config::Config;
 use crate::hub::{ClientId, Hub};
-use crate::projects::{Project, ProjectError, Projects};
+use crate::project_ops::ProjectService;
+use crate::projects::{Project, Projects, project_error};
 use crate::runner::{Refused, Runner};
 use crate::state::ChatState;
 
 /// What every connection shares. Each piece of mutable state has its own owner task behind
 /// its handle (`hub`, `runner`); the rest is read-only or filesystem-backed.
 pub struct Daemon {
+    /// Chat lists, transcripts, search, chat actions; git and the file views.
+    pub chats: ChatService,
+    /// Creating, changing, promoting and deleting projects.
+    pub project_ops: ProjectService,
+    /// The triggers' requests and tasks.
+    pub trigger_ops: Arc<crate::triggers::Ctx>,
     pub cfg: Arc<Config>,
     pub hub: Hub,
     pub runner: Runner,
@@ -50,13 +59,39 @@ impl Daemon {
         shutdown: CancellationToken,
         tasks: TaskTracker,
     ) -> Self {
+        let triggers = crate::trigger_state::Triggers::new();
+        let chats = ChatService {
+            cfg: cfg.clone(),
+            state: state.clone(),
+            projects: projects.clone(),
+            hub: hub.clone(),
+            triggers: triggers.clone(),
+            last_built: crate::chats::LastBuilt::default(),
+        };
+        let trigger_ops = Arc::new(crate::triggers::Ctx {
+            cfg: cfg.clone(),
+            projects: projects.clone(),
+            state: state.clone(),
+            triggers: triggers.clone(),
+            hub: hub.clone(),
+            runner: runner.clone(),
+            shutdown: shutdown.clone(),
+        });
+        let project_ops = ProjectService {
+            chats: chats.clone(),
+            runner: runner.clone(),
+            schedules: trigger_ops.clone(),
+        };
         Self {
+            chats,
+            project_ops,
+            trigger_ops,
             cfg,
             hub,
             runner,
             projects,
             state,
-            triggers: crate::trigger_state::Triggers::new(),
+            triggers,
             shutdown,
             close_clients: CancellationToken::new(),
             tasks,
@@ -97,20 +132,6 @@ impl Daemon {
             low_disk: crate::disk::low(&self.cfg.written_folders(), self.cfg.disk_floor_bytes),
         }
     }
-}
-
-pub fn project_error(e: ProjectError) -> ErrorBody {
-    let code = match &e {
-        ProjectError::InvalidSlug(_) | ProjectError::Invalid(_) | ProjectError::Clone(_) => {
-            ErrorCode::InvalidArgument
-        }
-        ProjectError::Exists(_) => ErrorCode::AlreadyExists,
-        ProjectError::NotFound(_) => ErrorCode::NotFound,
-        ProjectError::Io { .. } | ProjectError::Corrupt { .. } | ProjectError::Refused { .. } => {
-            ErrorCode::Internal
-        }
-    };
-    ErrorBody::new(code, e.to_string())
 }
 
 /// A turn the runner would not start, as the wire's error.

@@ -10,9 +10,9 @@ use std::collections::HashMap;
 
 use paddock_proto::{ErrorBody, ErrorCode, History, HistoryList, Origin, RunStatus, RunSummary};
 
-use crate::handles::project_error;
 use crate::index::ChatIndex;
 use crate::projects::Projects;
+use crate::projects::project_error;
 use crate::run_log::RunRecord;
 use crate::state::{ChatState, ms_of, now_ms};
 use crate::stores::RunProvenance;
@@ -128,7 +128,7 @@ fn adopted_runs(
 ) -> Result<Vec<RunSummary>, ErrorBody> {
     let slug_of_folder: HashMap<std::path::PathBuf, String> = projects
         .list()
-        .map_err(crate::handles::project_error)?
+        .map_err(crate::projects::project_error)?
         .iter()
         .map(|p| (state.folder_of(p), p.slug.clone()))
         .collect();

@@ -39,6 +39,20 @@ struct Key {
     scope: u8,
 }
 
+impl Key {
+    fn new(user: &str, project: Option<&str>, scope: ChatScope) -> Self {
+        Self {
+            user: user.to_owned(),
+            project: project.map(str::to_owned),
+            scope: match scope {
+                ChatScope::Active => 0,
+                ChatScope::Archived => 1,
+                ChatScope::All => 2,
+            },
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy)]
 struct Row {
     fingerprint: u64,
@@ -99,6 +113,31 @@ impl Listings {
         }
     }
 
+    /// The answer "nothing changed since `since`", when `since` is the listing's newest
+    /// revision; `None` when it is not (the rows must be built and answered).
+    pub fn unchanged(
+        &self,
+        user: &str,
+        project: Option<&str>,
+        scope: ChatScope,
+        since: u64,
+    ) -> Option<Chats> {
+        let key = Key::new(user, project, scope);
+        let mut guard = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        let Inner { listings, tick, .. } = &mut *guard;
+        let listing = listings.get_mut(&key)?;
+        if listing.revision != since || !listing.answers(since) {
+            return None;
+        }
+        *tick += 1;
+        listing.used = *tick;
+        Some(Chats {
+            revision: Some(since),
+            delta: true,
+            ..Chats::default()
+        })
+    }
+
     /// The answer to a `chat:list` whose full list (in tree order) is `rows`: records the
     /// listing's new state, then answers with the full list, or with what changed since
     /// `since` when this listing issued that revision and still knows what left it since.
@@ -110,15 +149,7 @@ impl Listings {
         since: Option<u64>,
         rows: Vec<ChatSummary>,
     ) -> Chats {
-        let key = Key {
-            user: user.to_owned(),
-            project: project.map(str::to_owned),
-            scope: match scope {
-                ChatScope::Active => 0,
-                ChatScope::Archived => 1,
-                ChatScope::All => 2,
-            },
-        };
+        let key = Key::new(user, project, scope);
         // Hashed before the lock is taken: the costly part.
         let prints: Vec<u64> = rows
             .iter()

@@ -16,8 +16,20 @@ use paddock_proto::{
     ProjectInfo, ProjectOverview, ProjectPromote, ProjectRef, ProjectUpdate,
 };
 
-use crate::handles::{Daemon, project_error};
-use crate::projects::{NewProject, Project};
+use crate::chats::ChatService;
+use crate::projects::{NewProject, Project, project_error};
+use crate::runner::Runner;
+
+/// The project service. Its handles: the chat service (the configuration, the chat state,
+/// the projects and the hub are reached through it, and a project's overview lists its
+/// chats), the runner (a delete stops the project's turns) and the triggers (re-armed when
+/// a project comes or goes).
+#[derive(Clone)]
+pub struct ProjectService {
+    pub chats: ChatService,
+    pub runner: Runner,
+    pub schedules: std::sync::Arc<crate::triggers::Ctx>,
+}
 
 /// How long a forced delete waits for the project's interrupted turns to end.
 const CANCEL_WAIT: Duration = Duration::from_secs(30);
@@ -34,17 +46,17 @@ fn internal(what: &str, e: impl std::fmt::Display) -> ErrorBody {
 }
 
 /// Tells every client a project's chat list changed (it appeared, went, or moved).
-async fn announce(d: &Daemon, slug: &str) {
-    d.hub.chats_changed(slug, None).await;
+async fn announce(d: &ProjectService, slug: &str) {
+    d.chats.hub.chats_changed(slug, None).await;
 }
 
 /// `project:create` (and the agents' `create_project`).
-pub async fn create(d: &Daemon, p: ProjectCreate) -> Result<ProjectInfo, ErrorBody> {
-    let _one = d.projects.one_lifecycle_change().await;
+pub async fn create(d: &ProjectService, p: ProjectCreate) -> Result<ProjectInfo, ErrorBody> {
+    let _one = d.chats.projects.one_lifecycle_change().await;
     // Its agents would read (and claude reads its own directory without asking) what is there.
     if let Some(path) = &p.path
         && let Err(e @ crate::confine::Refused::Private(_)) =
-            crate::confine::readable(&d.cfg.private_state(), path)
+            crate::confine::readable(&d.chats.cfg.private_state(), path)
     {
         return Err(ErrorBody::new(
             paddock_proto::ErrorCode::InvalidArgument,
@@ -62,19 +74,21 @@ pub async fn create(d: &Daemon, p: ProjectCreate) -> Result<ProjectInfo, ErrorBo
     };
     let slug = p.slug;
     let project = d
+        .chats
         .projects
         .blocking(move |projects| projects.create_with(&slug, &new))
         .await
         .map_err(project_error)?;
-    d.state.attach_project(&d.cfg, &project).await;
-    crate::triggers::rearm_now(d);
+    d.chats.state.attach_project(&d.chats.cfg, &project).await;
+    crate::triggers::rearm(&d.schedules);
     announce(d, &project.slug).await;
     Ok(project.info())
 }
 
 /// `project:update`.
-pub async fn update(d: &Daemon, u: ProjectUpdate) -> Result<ProjectInfo, ErrorBody> {
+pub async fn update(d: &ProjectService, u: ProjectUpdate) -> Result<ProjectInfo, ErrorBody> {
     let project = d
+        .chats
         .projects
         .blocking(move |projects| projects.update(&u))
         .await
@@ -84,8 +98,9 @@ pub async fn update(d: &Daemon, u: ProjectUpdate) -> Result<ProjectInfo, ErrorBo
 }
 
 /// The project's turns running now.
-async fn running_in(d: &Daemon, slug: &str) -> Vec<String> {
-    d.hub
+async fn running_in(d: &ProjectService, slug: &str) -> Vec<String> {
+    d.chats
+        .hub
         .running()
         .await
         .into_iter()
@@ -110,15 +125,15 @@ fn remove_link(link: &Path) -> bool {
 }
 
 /// `project:delete`.
-pub async fn delete(d: &Daemon, r: ProjectDelete) -> Result<ProjectDeleted, ErrorBody> {
+pub async fn delete(d: &ProjectService, r: ProjectDelete) -> Result<ProjectDeleted, ErrorBody> {
     if r.slug.is_empty() {
         return Err(ErrorBody::new(
             ErrorCode::InvalidArgument,
             "the root workspace cannot be deleted",
         ));
     }
-    let _one = d.projects.one_lifecycle_change().await;
-    let project = d.project(&r.slug).await?;
+    let _one = d.chats.projects.one_lifecycle_change().await;
+    let project = d.chats.project(&r.slug).await?;
     let files = files_to_remove(d, &project, r.files)?;
     let mut done = Vec::new();
     let interrupted = stop_running_turns(d, &r.slug, r.force).await?;
@@ -130,15 +145,17 @@ pub async fn delete(d: &Daemon, r: ProjectDelete) -> Result<ProjectDeleted, Erro
     }
     let cancelled = interrupted.unwrap_or(0);
     // The recorder's writes for those turns (steps, environments) land before the folder goes.
-    d.state.provenance.settle(SETTLE_WAIT).await;
-    let folder = d.state.folder_of(&project);
-    let chats = u32::try_from(d.state.listed().await.chats_in(&folder).len()).unwrap_or(u32::MAX);
+    d.chats.state.provenance.settle(SETTLE_WAIT).await;
+    let folder = d.chats.state.folder_of(&project);
+    let chats =
+        u32::try_from(d.chats.state.listed().await.chats_in(&folder).len()).unwrap_or(u32::MAX);
     let triggers = u32::try_from(project.file.triggers.len()).unwrap_or(u32::MAX);
     let links = forget_chats(d, &project, &folder);
     // The folder itself.
     let moved = {
         let project = project.clone();
-        d.projects
+        d.chats
+            .projects
             .blocking(move |projects| projects.remove_folder(&project, files))
             .await
             .map_err(project_error)
@@ -147,7 +164,7 @@ pub async fn delete(d: &Daemon, r: ProjectDelete) -> Result<ProjectDeleted, Erro
         Ok(m) => m,
         Err(e) => {
             // Nothing was moved: the project stays as it was.
-            d.state.attach_project(&d.cfg, &project).await;
+            d.chats.state.attach_project(&d.chats.cfg, &project).await;
             return Err(e);
         }
     };
@@ -162,10 +179,10 @@ pub async fn delete(d: &Daemon, r: ProjectDelete) -> Result<ProjectDeleted, Erro
     if links > 0 {
         tracing::info!(project = %r.slug, links, "removed the project's transcripts links");
     }
-    if let Err(e) = d.state.stores.sweep.remove(&r.slug).await {
+    if let Err(e) = d.chats.state.stores.sweep.remove(&r.slug).await {
         tracing::warn!(project = %r.slug, "cannot forget the project's sweep watermark: {e}");
     }
-    crate::triggers::rearm_now(d);
+    crate::triggers::rearm(&d.schedules);
     announce(d, &r.slug).await;
     tracing::info!(project = %r.slug, chats, triggers, cancelled, moved_to = ?moved_to, "project deleted");
     Ok(ProjectDeleted {
@@ -184,7 +201,7 @@ pub async fn delete(d: &Daemon, r: ProjectDelete) -> Result<ProjectDeleted, Erro
 /// files are elsewhere (its own directory); a notebook must say. Never a delete that would take
 /// the project's own directory with it.
 fn files_to_remove(
-    d: &Daemon,
+    d: &ProjectService,
     project: &Project,
     asked: Option<ProjectFiles>,
 ) -> Result<ProjectFiles, ErrorBody> {
@@ -199,7 +216,7 @@ fn files_to_remove(
                     "project {:?} keeps its files in {}; say what to do with them: `--trash` moves the folder to {} (restorable), `--delete-files` deletes it",
                     project.slug,
                     project.meta_dir.display(),
-                    d.projects.trash_dir().display()
+                    d.chats.projects.trash_dir().display()
                 ),
             ));
         }
@@ -219,7 +236,11 @@ fn files_to_remove(
 
 /// The project's running turns: refused without `force`, else interrupted and waited for
 /// (at most [`CANCEL_WAIT`]); how many were interrupted, `None` when none was running.
-async fn stop_running_turns(d: &Daemon, slug: &str, force: bool) -> Result<Option<u32>, ErrorBody> {
+async fn stop_running_turns(
+    d: &ProjectService,
+    slug: &str,
+    force: bool,
+) -> Result<Option<u32>, ErrorBody> {
     let running = running_in(d, slug).await;
     if running.is_empty() {
         return Ok(None);
@@ -257,9 +278,9 @@ async fn stop_running_turns(d: &Daemon, slug: &str, force: bool) -> Result<Optio
 
 /// The index forgets the project's chats, and the links to them go (a host-mode link's
 /// folder, the user's own history, stays); how many links were removed.
-fn forget_chats(d: &Daemon, project: &Project, folder: &Path) -> u32 {
-    d.state.live_index().unwatch_folder(folder);
-    let meta_link = crate::chat_links::link_path(&d.cfg.claude_home, &project.meta_dir);
+fn forget_chats(d: &ProjectService, project: &Project, folder: &Path) -> u32 {
+    d.chats.state.live_index().unwatch_folder(folder);
+    let meta_link = crate::chat_links::link_path(&d.chats.cfg.claude_home, &project.meta_dir);
     let mut links = 0;
     for link in [folder.to_path_buf(), meta_link] {
         if remove_link(&link) {
@@ -271,8 +292,8 @@ fn forget_chats(d: &Daemon, project: &Project, folder: &Path) -> u32 {
 
 /// A late provenance write (a background subagent harvested after the settle) may have made
 /// the data folder again: it holds no project.toml then, only those records, which go too.
-async fn remove_late_records(d: &Daemon, project: &Project) {
-    d.state.provenance.settle(SETTLE_WAIT).await;
+async fn remove_late_records(d: &ProjectService, project: &Project) {
+    d.chats.state.provenance.settle(SETTLE_WAIT).await;
     if project.meta_dir.is_dir()
         && !project
             .meta_dir
@@ -288,7 +309,7 @@ async fn remove_late_records(d: &Daemon, project: &Project) {
 
 /// What the delete did, in sentences for the person who asked.
 fn deleted_lines(
-    d: &Daemon,
+    d: &ProjectService,
     project: &Project,
     chats: u32,
     triggers: u32,
@@ -321,7 +342,7 @@ fn deleted_lines(
             project.agent_dir.display()
         ));
     }
-    if d.cfg.transcripts == crate::chat_links::TranscriptMode::Host {
+    if d.chats.cfg.transcripts == crate::chat_links::TranscriptMode::Host {
         lines.push(
             "The transcripts stay in your own ~/.claude (host mode); only paddock's links to them were removed.".to_owned(),
         );
@@ -330,28 +351,29 @@ fn deleted_lines(
 }
 
 /// `project:promote` (and the agents' `promote_project`).
-pub async fn promote(d: &Daemon, r: ProjectPromote) -> Result<ProjectInfo, ErrorBody> {
+pub async fn promote(d: &ProjectService, r: ProjectPromote) -> Result<ProjectInfo, ErrorBody> {
     promote_within(d, r, crate::projects::repo::CLONE_LIMIT).await
 }
 
 async fn promote_within(
-    d: &Daemon,
+    d: &ProjectService,
     r: ProjectPromote,
     limit: Duration,
 ) -> Result<ProjectInfo, ErrorBody> {
-    if d.cfg.transcripts == crate::chat_links::TranscriptMode::Host {
+    if d.chats.cfg.transcripts == crate::chat_links::TranscriptMode::Host {
         return Err(ErrorBody::new(
             ErrorCode::InvalidArgument,
             "in host mode a project's chats are your terminal history for its directory, which a promotion would leave behind; create a new project with the repository instead (`paddock project add SLUG --repo URL`)",
         ));
     }
-    let _one = d.projects.one_lifecycle_change().await;
+    let _one = d.chats.projects.one_lifecycle_change().await;
     // Turns running now (the asking agent's own, say) go on in the old directory, and so does
     // a `claude` kept alive idle; each writes through the old link into the same `.chats`.
-    let before = d.project(&r.slug).await?;
-    let old_folder = d.state.folder_of(&before);
+    let before = d.chats.project(&r.slug).await?;
+    let old_folder = d.chats.state.folder_of(&before);
     let (slug, repo) = (r.slug.clone(), r.repo);
     let project: Project = d
+        .chats
         .projects
         .blocking(move |projects| projects.promote(&slug, &repo, limit))
         .await
@@ -359,9 +381,9 @@ async fn promote_within(
     // The chats stay in `.chats`; the link for the new directory leads there too. The old link
     // stays: a `claude` still alive idle in the old directory writes through it (the next
     // turn of its chat), into the same `.chats`. Only the new folder is indexed.
-    d.state.live_index().unwatch_folder(&old_folder);
-    d.state.attach_project(&d.cfg, &project).await;
-    crate::triggers::rearm_now(d);
+    d.chats.state.live_index().unwatch_folder(&old_folder);
+    d.chats.state.attach_project(&d.chats.cfg, &project).await;
+    crate::triggers::rearm(&d.schedules);
     announce(d, &project.slug).await;
     Ok(project.info())
 }
@@ -398,8 +420,12 @@ fn head_lines(text: String, max: usize) -> (String, bool) {
 }
 
 /// `project:overview`.
-pub async fn overview(d: &Daemon, user: &str, r: ProjectRef) -> Result<ProjectOverview, ErrorBody> {
-    let project = d.project(&r.slug).await?;
+pub async fn overview(
+    d: &ProjectService,
+    user: &str,
+    r: ProjectRef,
+) -> Result<ProjectOverview, ErrorBody> {
+    let project = d.chats.project(&r.slug).await?;
     let meta = project.meta_dir.clone();
     let (overview, changelog) = tokio::task::spawn_blocking(move || {
         let read = |name: &str| read_capped(&meta.join(name));
@@ -426,11 +452,11 @@ pub async fn overview(d: &Daemon, user: &str, r: ProjectRef) -> Result<ProjectOv
         }
         None => (None, false),
     };
-    let chats = crate::chats::list(d, user, Some(&r.slug), ChatScope::Active).await?;
+    let chats = crate::chats::list(&d.chats, user, Some(&r.slug), ChatScope::Active).await?;
     let count = |f: fn(&paddock_proto::ChatSummary) -> bool| {
         u32::try_from(chats.iter().filter(|c| f(c)).count()).unwrap_or(u32::MAX)
     };
-    let sweep = d.state.stores.sweep.get(&r.slug);
+    let sweep = d.chats.state.stores.sweep.get(&r.slug);
     Ok(ProjectOverview {
         project: project.info(),
         overview,

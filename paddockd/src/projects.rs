@@ -21,44 +21,15 @@ use crate::config::{projects_dir, workspace_dir};
 
 mod create;
 pub mod edit;
+pub mod error;
 pub mod repo;
 mod shadow;
 
 pub use create::NewProject;
+pub use error::{ProjectError, project_error};
 
 /// The file of a project's settings, in its metadata folder.
 pub const PROJECT_FILE: &str = "project.toml";
-
-#[derive(Debug, thiserror::Error)]
-pub enum ProjectError {
-    #[error(
-        "invalid project slug {0:?}: use 1-64 lower-case letters, digits, '-', '_' or '.', starting with a letter or digit"
-    )]
-    InvalidSlug(String),
-    #[error("project {0:?} already exists")]
-    Exists(String),
-    #[error("no project {0:?}; create it with `paddock project add {0}`")]
-    NotFound(String),
-    #[error("project directory {path}: {source}")]
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error(
-        "{path} is not a usable project file: {message}; fix it by hand (paddock never rewrites a file it cannot load)"
-    )]
-    Corrupt { path: PathBuf, message: String },
-    #[error(
-        "not changing {path}: the change would make it unusable ({message}); nothing was written"
-    )]
-    Refused { path: PathBuf, message: String },
-    /// A request that cannot be carried out as asked; the message says why and what to do.
-    #[error("{0}")]
-    Invalid(String),
-    /// Cloning the repository failed; nothing was left behind.
-    #[error("{0}")]
-    Clone(String),
-}
 
 /// Whether `rule` reads as a tool rule: a name, a `prefix*`, or `Tool(scope)`.
 fn valid_rule(rule: &str) -> bool {

@@ -98,6 +98,8 @@ struct State {
     runs: VecDeque<RunRecord>,
     /// Lines in the file now.
     lines: usize,
+    /// Changes made to `runs` in this run of the daemon (see [`RunLog::version`]).
+    version: u64,
 }
 
 /// A handle to the run log; cheap to clone.
@@ -120,7 +122,11 @@ impl RunLog {
         let (runs, lines) = load(&path, keep);
         Self {
             path: Arc::new(path),
-            state: Arc::new(Mutex::new(State { runs, lines })),
+            state: Arc::new(Mutex::new(State {
+                runs,
+                lines,
+                version: 0,
+            })),
             keep,
         }
     }
@@ -183,6 +189,12 @@ impl RunLog {
         .await
     }
 
+    /// A counter of the changes to the runs, raised under the same lock as each change: equal
+    /// versions mean equal runs, so a listing built from them can be reused.
+    pub fn version(&self) -> u64 {
+        self.lock().version
+    }
+
     /// The runs, newest first.
     pub fn recent(&self) -> Vec<RunRecord> {
         self.lock().runs.iter().rev().cloned().collect()
@@ -220,6 +232,7 @@ impl RunLog {
             crate::fsutil::append_line(&path, &bytes)?;
             state.lines += 1;
             change(&mut state.runs);
+            state.version += 1;
             if state.lines > 2 * this.keep {
                 compact(&path, &mut state)?;
             }

@@ -110,7 +110,7 @@ async fn list_chats(d: &Daemon, who: &Identity, args: &Value) -> Result<String, 
         Some("all") => ChatScope::All,
         _ => ChatScope::Active,
     };
-    let chats = crate::chats::list(d, "agent", Some(&project), scope)
+    let chats = crate::chats::list(&d.chats, "agent", Some(&project), scope)
         .await
         .map_err(|e| e.message)?;
     let rows: Vec<Value> = chats
@@ -126,7 +126,7 @@ async fn list_chats(d: &Daemon, who: &Identity, args: &Value) -> Result<String, 
 
 /// The project chat `sid` is in, as a message for the model when it is not found.
 async fn project_of(d: &Daemon, sid: &str) -> Result<crate::projects::Project, String> {
-    crate::chats::project_of(d, sid)
+    crate::chats::project_of(&d.chats, sid)
         .await
         .map_err(|e| e.message)
 }
@@ -139,9 +139,10 @@ async fn promote_project(d: &Daemon, who: &Identity, args: &Value) -> Result<Str
         .unwrap_or(&who.project_slug)
         .to_owned();
     let repo = need(args, "repo")?.trim().to_owned();
-    let p = crate::project_ops::promote(d, paddock_proto::ProjectPromote { slug, repo })
-        .await
-        .map_err(|e| format!("Error promoting project: {}", e.message))?;
+    let p =
+        crate::project_ops::promote(&d.project_ops, paddock_proto::ProjectPromote { slug, repo })
+            .await
+            .map_err(|e| format!("Error promoting project: {}", e.message))?;
     Ok(json!({"promoted": true, "slug": p.slug, "path": p.path, "repo": p.repo}).to_string())
 }
 

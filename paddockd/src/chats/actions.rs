@@ -7,7 +7,7 @@ use super::*;
 /// All-or-nothing: the first bad id fails the whole request. Returns the distinct ids with
 /// their projects.
 async fn validate_batch(
-    d: &Daemon,
+    d: &ChatService,
     ids: &[String],
     running: &HashMap<String, String>,
 ) -> Result<Vec<(String, Project)>, ErrorBody> {
@@ -41,7 +41,7 @@ async fn validate_batch(
 }
 
 /// Tells every client which projects' chat lists changed.
-async fn announce(d: &Daemon, chats: &[(String, Project)]) {
+async fn announce(d: &ChatService, chats: &[(String, Project)]) {
     let mut by_project: HashMap<&str, Vec<&str>> = HashMap::new();
     for (sid, p) in chats {
         by_project.entry(&p.slug).or_default().push(sid);
@@ -58,7 +58,7 @@ fn store_error(e: impl std::fmt::Display) -> ErrorBody {
 }
 
 /// `chat:update`: archive, star, read... on one or many chats.
-pub async fn update(d: &Daemon, user: &str, u: ChatUpdate) -> Result<Updated, ErrorBody> {
+pub async fn update(d: &ChatService, user: &str, u: ChatUpdate) -> Result<Updated, ErrorBody> {
     let chats = validate_batch(d, &u.session_ids, &d.hub.running().await).await?;
     let ids: Vec<String> = chats.iter().map(|(s, _)| s.clone()).collect();
     let s = &d.state.stores;
@@ -91,7 +91,7 @@ pub async fn update(d: &Daemon, user: &str, u: ChatUpdate) -> Result<Updated, Er
 
 /// `chat:delete`: removes transcripts the daemon owns (an adopted chat's link, never the
 /// user's own file) and forgets every flag of the chats.
-pub async fn delete(d: &Daemon, ids: Vec<String>) -> Result<Updated, ErrorBody> {
+pub async fn delete(d: &ChatService, ids: Vec<String>) -> Result<Updated, ErrorBody> {
     if d.cfg.transcripts == crate::chat_links::TranscriptMode::Host {
         return Err(ErrorBody::new(
             ErrorCode::InvalidArgument,
@@ -153,12 +153,12 @@ fn remove_transcript(path: &Path) -> std::io::Result<()> {
 }
 
 /// `chat:fork`: copies a chat into a new one that records the source as its parent.
-pub async fn fork(d: &Daemon, f: ChatFork) -> Result<Forked, ErrorBody> {
+pub async fn fork(d: &ChatService, f: ChatFork) -> Result<Forked, ErrorBody> {
     fork_as(d, f, Origin::Human).await
 }
 
 /// A fork with this origin (`spawned` when an agent forks with `fork_chat`).
-pub async fn fork_as(d: &Daemon, f: ChatFork, origin: Origin) -> Result<Forked, ErrorBody> {
+pub async fn fork_as(d: &ChatService, f: ChatFork, origin: Origin) -> Result<Forked, ErrorBody> {
     if uuid::Uuid::parse_str(&f.session_id).is_err() {
         return Err(ErrorBody::new(
             ErrorCode::InvalidArgument,
@@ -272,7 +272,7 @@ fn copy_as_fork(
 }
 
 /// `chat:import`: adopts a directory's terminal `claude` sessions into a project.
-pub async fn import(d: &Daemon, user: &str, i: ChatImport) -> Result<Imported, ErrorBody> {
+pub async fn import(d: &ChatService, user: &str, i: ChatImport) -> Result<Imported, ErrorBody> {
     let project = d.project(&i.project_slug).await?;
     if let Some(problem) = project.shadow_problem() {
         return Err(ErrorBody::new(ErrorCode::InvalidArgument, problem));
@@ -310,7 +310,7 @@ fn import_dir(project: &Project, path: Option<&str>) -> Result<PathBuf, ErrorBod
 
 /// The directory's sessions paddockd can adopt, and those it skips with the reason's name.
 async fn discover_sessions(
-    d: &Daemon,
+    d: &ChatService,
     dir: &Path,
 ) -> Result<(Vec<crate::adopt::Adoptable>, Vec<ImportSkip>), ErrorBody> {
     let provenance = d.state.stores.run_provenance.all();
@@ -338,7 +338,7 @@ async fn discover_sessions(
 /// Places the found sessions in the project's folder, stamps them adopted and read, and
 /// announces them; returns the adopted ids.
 async fn adopt_found(
-    d: &Daemon,
+    d: &ChatService,
     user: &str,
     project: &Project,
     found: &[crate::adopt::Adoptable],
@@ -434,7 +434,7 @@ fn place_if_needed(a: &crate::adopt::Adoptable, folder: &Path) -> std::io::Resul
 }
 
 /// `chat:set_queue`: sets (or clears) the follow-up sent when the chat's running turn ends.
-pub async fn set_queue(d: &Daemon, q: paddock_proto::ChatSetQueue) -> Result<(), ErrorBody> {
+pub async fn set_queue(d: &ChatService, q: paddock_proto::ChatSetQueue) -> Result<(), ErrorBody> {
     if uuid::Uuid::parse_str(&q.session_id).is_err() {
         return Err(ErrorBody::new(
             ErrorCode::InvalidArgument,
@@ -457,7 +457,7 @@ pub async fn set_queue(d: &Daemon, q: paddock_proto::ChatSetQueue) -> Result<(),
 /// the news to every client, and for a chat newly archived its project's `archived` hooks
 /// (`by`: the chat whose tool asked, when one did).
 pub(crate) async fn archive_one(
-    d: &Daemon,
+    d: &ChatService,
     project: Project,
     sid: &str,
     on: bool,

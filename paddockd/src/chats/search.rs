@@ -6,11 +6,12 @@ use std::path::PathBuf;
 
 use paddock_proto::{ErrorBody, SearchRequest, SearchResults};
 
-use crate::handles::{Daemon, project_error};
+use super::ChatService;
+use crate::projects::project_error;
 use crate::search::Scope;
 
 /// `search`.
-pub async fn search(d: &Daemon, r: SearchRequest) -> Result<SearchResults, ErrorBody> {
+pub async fn search(d: &ChatService, r: SearchRequest) -> Result<SearchResults, ErrorBody> {
     let asked = crate::search::ask(&d.state.search, &r).await?;
     let projects = match &r.project_slug {
         Some(slug) => vec![d.project(slug).await?],

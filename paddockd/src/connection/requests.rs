@@ -2,13 +2,14 @@
 //! request that starts a turn is answered through the hub (its `Sent` travels ahead of the
 //! turn's frames), so it has no answer here unless it is refused.
 
+use std::path::Path;
+
 use paddock_proto::{
     Attachment, Cancelled, ChatCommand, ChatList, ChatSend, Chats, ErrorBody, ErrorCode, Outcome,
     Projects, Reply, Request, SessionRef,
 };
 
 use super::Connection;
-use crate::handles::Daemon;
 use crate::runner::TurnRequest;
 
 /// The answer to a request that starts a turn: none when it started (the hub answers), the
@@ -44,36 +45,48 @@ impl Connection {
                 d.hub.unsubscribe(self.id, s.session_id).await;
                 Ok(Reply::Ack)
             }
-            Request::ChatSetQueue(q) => crate::chats::set_queue(&d, q).await.map(|()| Reply::Ack),
+            Request::ChatSetQueue(q) => crate::chats::set_queue(&d.chats, q)
+                .await
+                .map(|()| Reply::Ack),
             Request::ChatContinue(c) => return refusal(self.continue_turn(id, c).await),
             Request::ChatList(list) => self.list_chats(list).await.map(Reply::Chats),
-            Request::ChatResolve(r) => crate::chats::resolve(&d, r).await.map(Reply::Resolved),
-            Request::ChatTranscript(s) => crate::chats::transcript(&d, &self.user, &s.session_id)
+            Request::ChatResolve(r) => crate::chats::resolve(&d.chats, r)
                 .await
-                .map(|t| Reply::Transcript(Box::new(t))),
-            Request::ChatUpdate(u) => crate::chats::update(&d, &self.user, u)
+                .map(Reply::Resolved),
+            Request::ChatTranscript(s) => {
+                crate::chats::transcript(&d.chats, &self.user, &s.session_id)
+                    .await
+                    .map(|t| Reply::Transcript(Box::new(t)))
+            }
+            Request::ChatUpdate(u) => crate::chats::update(&d.chats, &self.user, u)
                 .await
                 .map(Reply::Updated),
-            Request::ChatDelete(ids) => crate::chats::delete(&d, ids.session_ids)
+            Request::ChatDelete(ids) => crate::chats::delete(&d.chats, ids.session_ids)
                 .await
                 .map(Reply::Updated),
-            Request::ChatFork(f) => crate::chats::fork(&d, f).await.map(Reply::Forked),
-            Request::ChatImport(i) => crate::chats::import(&d, &self.user, i)
+            Request::ChatFork(f) => crate::chats::fork(&d.chats, f).await.map(Reply::Forked),
+            Request::ChatImport(i) => crate::chats::import(&d.chats, &self.user, i)
                 .await
                 .map(Reply::Imported),
             Request::HistoryList(h) => crate::history::list(&d.state, &d.projects, &self.user, h)
                 .await
                 .map(Reply::History),
-            Request::TriggerList(r) => crate::triggers::list(&d, r).await.map(Reply::Triggers),
-            Request::TriggerSet(r) => crate::triggers::set(&d, *r)
+            Request::TriggerList(r) => crate::triggers::list(&d.trigger_ops, r)
+                .await
+                .map(Reply::Triggers),
+            Request::TriggerSet(r) => crate::triggers::set(&d.trigger_ops, *r)
                 .await
                 .map(|t| Reply::Trigger(Box::new(t))),
-            Request::TriggerRemove(r) => crate::triggers::remove(&d, r).await.map(|()| Reply::Ack),
-            Request::TriggerFire(r) => crate::triggers::fire(&d, r).await.map(Reply::Fired),
-            Request::AttachmentGet(r) => {
-                attachment(&d, r.attachment_id).await.map(Reply::Attachment)
-            }
-            Request::Search(r) => crate::chats::search::search(&d, r)
+            Request::TriggerRemove(r) => crate::triggers::remove(&d.trigger_ops, r)
+                .await
+                .map(|()| Reply::Ack),
+            Request::TriggerFire(r) => crate::triggers::fire(&d.trigger_ops, r)
+                .await
+                .map(Reply::Fired),
+            Request::AttachmentGet(r) => attachment(&d.cfg.data_dir, r.attachment_id)
+                .await
+                .map(Reply::Attachment),
+            Request::Search(r) => crate::chats::search::search(&d.chats, r)
                 .await
                 .map(Reply::SearchResults),
             Request::NotificationsSubscribe => {
@@ -90,46 +103,50 @@ impl Connection {
             }
             Request::AgentTools(a) => crate::agent::list_tools(&d, &a).map(Reply::AgentTools),
             Request::AgentCall(c) => crate::agent::call(&d, c).await.map(Reply::AgentResult),
-            Request::ProvenanceFile(r) => crate::files::provenance::file(&d, r)
+            Request::ProvenanceFile(r) => crate::files::provenance::file(&d.chats, r)
                 .await
                 .map(|p| Reply::Provenance(Box::new(p))),
-            Request::ProvenanceTouched(r) => crate::files::touched::touched(&d, r)
+            Request::ProvenanceTouched(r) => crate::files::touched::touched(&d.chats, r)
                 .await
                 .map(Reply::Touched),
-            Request::ProvenanceBlame(r) => crate::files::blame::blame(&d, r)
+            Request::ProvenanceBlame(r) => crate::files::blame::blame(&d.chats, r)
                 .await
                 .map(|b| Reply::Blame(Box::new(b))),
-            Request::GitStatus(r) => crate::git::status(&d, &self.user, r)
+            Request::GitStatus(r) => crate::git::status(&d.chats, &self.user, r)
                 .await
                 .map(Reply::GitStatus),
-            Request::GitDiff(r) => crate::git::diff(&d, &self.user, r)
+            Request::GitDiff(r) => crate::git::diff(&d.chats, &self.user, r)
                 .await
                 .map(Reply::GitDiff),
-            Request::GitCommit(r) => crate::git::commit(&d, &self.user, r)
+            Request::GitCommit(r) => crate::git::commit(&d.chats, &self.user, r)
                 .await
                 .map(Reply::GitCommitted),
-            Request::GitPush(r) => crate::git::push(&d, r).await.map(Reply::GitPushed),
-            Request::FilesList(r) => crate::files::list(&d, r).await.map(Reply::FileListing),
-            Request::FilesRead(r) => crate::files::read(&d, r).await.map(Reply::FileText),
+            Request::GitPush(r) => crate::git::push(&d.chats, r).await.map(Reply::GitPushed),
+            Request::FilesList(r) => crate::files::list(&d.chats, r)
+                .await
+                .map(Reply::FileListing),
+            Request::FilesRead(r) => crate::files::read(&d.chats, r).await.map(Reply::FileText),
             Request::HistorySeen => crate::history::seen(&d.state, &self.user)
                 .await
                 .map(|()| Reply::Ack),
-            Request::ProjectList => project_list(&d).map(Reply::Projects),
-            Request::ProjectCreate(p) => {
-                crate::project_ops::create(&d, p).await.map(Reply::Project)
-            }
-            Request::ProjectUpdate(u) => {
-                crate::project_ops::update(&d, u).await.map(Reply::Project)
-            }
-            Request::ProjectDelete(r) => crate::project_ops::delete(&d, r)
+            Request::ProjectList => project_list(&d.projects).map(Reply::Projects),
+            Request::ProjectCreate(p) => crate::project_ops::create(&d.project_ops, p)
+                .await
+                .map(Reply::Project),
+            Request::ProjectUpdate(u) => crate::project_ops::update(&d.project_ops, u)
+                .await
+                .map(Reply::Project),
+            Request::ProjectDelete(r) => crate::project_ops::delete(&d.project_ops, r)
                 .await
                 .map(Reply::ProjectDeleted),
-            Request::ProjectPromote(r) => {
-                crate::project_ops::promote(&d, r).await.map(Reply::Project)
-            }
-            Request::ProjectOverviewRequest(r) => crate::project_ops::overview(&d, &self.user, r)
+            Request::ProjectPromote(r) => crate::project_ops::promote(&d.project_ops, r)
                 .await
-                .map(|o| Reply::ProjectOverview(Box::new(o))),
+                .map(Reply::Project),
+            Request::ProjectOverviewRequest(r) => {
+                crate::project_ops::overview(&d.project_ops, &self.user, r)
+                    .await
+                    .map(|o| Reply::ProjectOverview(Box::new(o)))
+            }
             Request::DaemonStatus => Ok(Reply::Status(d.status().await)),
             Request::DaemonInfo => Ok(Reply::Info(Box::new(
                 crate::info::gather(&d.cfg, Some(std::process::id())).await,
@@ -194,7 +211,7 @@ impl Connection {
                 "chat:continue is turned off on this daemon (recovery_surface = false, PADDOCK_RECOVERY_SURFACE); send the chat a message instead",
             ));
         }
-        let project = crate::chats::project_of(d, &c.session_id).await?;
+        let project = crate::chats::project_of(&d.chats, &c.session_id).await?;
         // Cut short before claude wrote its first message: ask that again.
         let unwritten = (d.state.listed().await.get(&c.session_id).is_none())
             .then(|| d.state.stores.first_message.get(&c.session_id))
@@ -211,26 +228,21 @@ impl Connection {
     /// `chat:list`: the rows, or what changed since the revision the client has.
     async fn list_chats(&self, list: ChatList) -> Result<Chats, ErrorBody> {
         let slug = list.project_slug.as_deref();
-        let chats = crate::chats::list(&self.d, &self.user, slug, list.scope).await?;
-        Ok(self
-            .d
-            .state
-            .listings
-            .answer(&self.user, slug, list.scope, list.since, chats))
+        crate::chats::list_answer(&self.d.chats, &self.user, slug, list.scope, list.since).await
     }
 }
 
 /// `attachment:get`, read on the blocking pool.
-async fn attachment(d: &Daemon, attachment_id: String) -> Result<Attachment, ErrorBody> {
-    let data_dir = d.cfg.data_dir.clone();
+async fn attachment(data_dir: &Path, attachment_id: String) -> Result<Attachment, ErrorBody> {
+    let data_dir = data_dir.to_owned();
     tokio::task::spawn_blocking(move || crate::attachments::get(&data_dir, &attachment_id))
         .await
         .map_err(|e| internal("reading the attachment", &e))?
 }
 
 /// `project:list`: every project, the root workspace first.
-fn project_list(d: &Daemon) -> Result<Projects, ErrorBody> {
-    let projects = d.projects.list().map_err(crate::handles::project_error)?;
+fn project_list(projects: &crate::projects::Projects) -> Result<Projects, ErrorBody> {
+    let projects = projects.list().map_err(crate::projects::project_error)?;
     Ok(Projects {
         projects: projects
             .iter()

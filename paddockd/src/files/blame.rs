@@ -41,7 +41,7 @@ fn invalid(message: String) -> ErrorBody {
 }
 
 /// `provenance:blame`.
-pub async fn blame(d: &crate::handles::Daemon, r: ProvenanceFile) -> Result<Blame, ErrorBody> {
+pub async fn blame(d: &crate::chats::ChatService, r: ProvenanceFile) -> Result<Blame, ErrorBody> {
     let (project, file) = super::provenance::resolve_file(d, &r)?;
     let state = d.state.clone();
     super::provenance::blocking(move || report(&state, &project, &file.rel, &file.path)).await

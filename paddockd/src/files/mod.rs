@@ -30,7 +30,7 @@ const SCAN_MAX: usize = 50_000;
 const SNIFF: usize = 8 * 1024;
 
 /// `files:list`.
-pub async fn list(d: &crate::handles::Daemon, r: FilesList) -> Result<FileListing, ErrorBody> {
+pub async fn list(d: &crate::chats::ChatService, r: FilesList) -> Result<FileListing, ErrorBody> {
     let project = d.project(&r.project_slug).await?;
     let root = project.agent_dir.clone();
     let slug = project.slug.clone();
@@ -55,7 +55,7 @@ pub async fn list(d: &crate::handles::Daemon, r: FilesList) -> Result<FileListin
 }
 
 /// `files:read`.
-pub async fn read(d: &crate::handles::Daemon, r: FilesRead) -> Result<FileText, ErrorBody> {
+pub async fn read(d: &crate::chats::ChatService, r: FilesRead) -> Result<FileText, ErrorBody> {
     let project = d.project(&r.project_slug).await?;
     let root = project.agent_dir.clone();
     let slug = project.slug.clone();

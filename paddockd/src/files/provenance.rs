@@ -18,7 +18,7 @@ pub(super) fn invalid(message: String) -> ErrorBody {
 
 /// `provenance:file`.
 pub async fn file(
-    d: &crate::handles::Daemon,
+    d: &crate::chats::ChatService,
     r: ProvenanceFile,
 ) -> Result<paddock_proto::Provenance, ErrorBody> {
     let (project, file) = resolve_file(d, &r)?;
@@ -43,14 +43,14 @@ pub(crate) async fn blocking<T: Send + 'static>(
 /// request names (`confine.rs`): nothing outside the project's directory, symlinks resolved,
 /// and never paddockd's own state.
 pub(crate) fn resolve_file(
-    d: &crate::handles::Daemon,
+    d: &crate::chats::ChatService,
     r: &ProvenanceFile,
 ) -> Result<(Project, crate::confine::Confined), ErrorBody> {
     let project = match &r.project_slug {
         Some(slug) => d
             .projects
             .get_blocking(slug)
-            .map_err(crate::handles::project_error)?,
+            .map_err(crate::projects::project_error)?,
         None => project_holding(d, &r.path)?,
     };
     let not_a_file = || {
@@ -102,7 +102,7 @@ pub(crate) fn hash_in_project(
 
 /// The project whose directory holds an absolute path (the deepest one).
 pub(super) fn project_holding(
-    d: &crate::handles::Daemon,
+    d: &crate::chats::ChatService,
     path: &str,
 ) -> Result<Project, ErrorBody> {
     let p = Path::new(path);
@@ -111,7 +111,7 @@ pub(super) fn project_holding(
             "{path} is relative: name the project (-p) or give an absolute path"
         )));
     }
-    let projects = d.projects.list().map_err(crate::handles::project_error)?;
+    let projects = d.projects.list().map_err(crate::projects::project_error)?;
     projects
         .into_iter()
         .filter(|proj| !rel_path(&proj.agent_dir, path).starts_with('/'))

@@ -13,7 +13,7 @@ use crate::provenance::steps::{self, FileRecord, Line, Role, StepRecord};
 
 /// `provenance:touched`.
 pub async fn touched(
-    d: &crate::handles::Daemon,
+    d: &crate::chats::ChatService,
     r: ProvenanceTouched,
 ) -> Result<Touched, ErrorBody> {
     let project = d.project(&r.project_slug).await?;

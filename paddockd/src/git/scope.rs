@@ -4,7 +4,7 @@ use std::path::Path;
 
 use paddock_proto::{ChatScope, ErrorBody, GitScope};
 
-use crate::handles::Daemon;
+use crate::chats::ChatService;
 use crate::projects::Project;
 use crate::provenance::steps::{self, Line, Role};
 
@@ -12,7 +12,7 @@ use super::{ScopeFiles, internal, invalid, label};
 
 /// The chats a scope covers, after checking they are the project's.
 pub(super) async fn scope_sessions(
-    d: &Daemon,
+    d: &ChatService,
     user: &str,
     project: &Project,
     scope: &GitScope,
@@ -107,7 +107,7 @@ pub(super) fn short(id: &str) -> &str {
 
 /// The project and the scope's files (`None`: the whole project).
 pub(super) async fn resolve(
-    d: &Daemon,
+    d: &ChatService,
     user: &str,
     slug: &str,
     scope: &GitScope,

@@ -304,6 +304,12 @@ impl ChatIndex {
         }
     }
 
+    /// A counter of the changes to the watched folders' chats, raised after each change is
+    /// in place: what was read after taking it is at least as new as it.
+    pub fn generation(&self) -> u64 {
+        self.inner.shared.generation.load(Ordering::SeqCst)
+    }
+
     /// The chats of one watched folder, newest first. From memory: no IO.
     pub fn chats_in(&self, folder: &Path) -> Vec<IndexedChat> {
         let tables = self.inner.shared.read_tables();

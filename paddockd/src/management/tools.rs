@@ -76,7 +76,7 @@ impl Host<'_> {
 
     /// The project of chat `sid`, when this client may reach it.
     async fn chat_project(&self, sid: &str) -> Result<crate::projects::Project, String> {
-        let project = crate::chats::project_of(self.d, sid)
+        let project = crate::chats::project_of(&self.d.chats, sid)
             .await
             .map_err(|e| e.message)?;
         self.reach(&project.slug)?;
@@ -176,7 +176,7 @@ async fn list_chats(h: &Host<'_>, args: &Value) -> Result<String, String> {
     if let Some(slug) = arg(args, "project") {
         h.reach(slug)?;
     }
-    let mut chats = crate::chats::list(h.d, &h.user(), arg(args, "project"), scope)
+    let mut chats = crate::chats::list(&h.d.chats, &h.user(), arg(args, "project"), scope)
         .await
         .map_err(|e| e.message)?;
     chats.retain(|c| h.scope.reaches(&c.project_slug));

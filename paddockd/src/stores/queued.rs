@@ -36,6 +36,11 @@ impl QueuedMessageStore {
         }
     }
 
+    /// Every queued follow-up (for listings): a snapshot that a change replaces.
+    pub fn all(&self) -> std::sync::Arc<BTreeMap<String, QueuedMessage>> {
+        self.store.snapshot()
+    }
+
     pub fn get(&self, sid: &str) -> Option<QueuedMessage> {
         self.store.snapshot().get(sid).cloned()
     }

@@ -38,7 +38,6 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::config::Config;
-use crate::handles::Daemon;
 use crate::projects::{Project, Projects};
 use crate::state::ChatState;
 
@@ -88,18 +87,12 @@ impl Ctx {
 }
 
 /// Starts the sweeper on `tracker` when it is configured on; it stops with the daemon.
-pub fn spawn(d: &Daemon, tracker: &TaskTracker) {
-    if !d.cfg.sweeper {
+pub fn spawn(ctx: Ctx, tracker: &TaskTracker) {
+    if !ctx.cfg.sweeper {
         return;
     }
     // Subscribed here, before any turn can run, so no turn's end is missed.
-    let rx = d.state.turn_ends.follow();
-    let ctx = Ctx::new(
-        d.cfg.clone(),
-        d.state.clone(),
-        d.projects.clone(),
-        d.shutdown.clone(),
-    );
+    let rx = ctx.state.turn_ends.follow();
     tracker.spawn(follow(ctx, rx, tracker.clone()));
 }
 

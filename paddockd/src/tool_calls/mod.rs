@@ -121,7 +121,7 @@ pub async fn fork_chat(
     prompt: Option<&str>,
 ) -> Result<Forked, String> {
     let forked = crate::chats::fork_as(
-        d,
+        &d.chats,
         ChatFork {
             session_id: source.to_owned(),
             name: name.map(str::to_owned),
@@ -149,13 +149,13 @@ pub async fn archive(
     on: bool,
     by: Option<&str>,
 ) -> Result<String, String> {
-    crate::chats::archive_one(d, project, sid, on, by).await?;
+    crate::chats::archive_one(&d.chats, project, sid, on, by).await?;
     Ok(json!({"sessionId": sid, "archived": on}).to_string())
 }
 
 /// `read_chat`: the last `last` entries of chat `sid` as text, read as `user`.
 pub async fn read_chat(d: &Daemon, user: &str, sid: &str, last: usize) -> Result<String, String> {
-    let t = crate::chats::transcript(d, user, sid)
+    let t = crate::chats::transcript(&d.chats, user, sid)
         .await
         .map_err(|e| e.message)?;
     Ok(render_text(&t.chat.title, &t.entries, last))
@@ -195,7 +195,7 @@ pub async fn create_project(d: &Daemon, args: &Value) -> Result<String, String> 
         None => None,
     };
     let p = crate::project_ops::create(
-        d,
+        &d.project_ops,
         paddock_proto::ProjectCreate {
             slug,
             path: text("path"),

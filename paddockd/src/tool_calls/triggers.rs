@@ -18,7 +18,7 @@ pub(crate) async fn call(
     match tool {
         "list_triggers" => {
             let list = crate::triggers::list(
-                d,
+                &d.trigger_ops,
                 TriggerList {
                     project_slug: Some(project),
                 },
@@ -35,7 +35,7 @@ pub(crate) async fn call(
             let spec: TriggerSpec = serde_json::from_value(Value::Object(fields))
                 .map_err(|e| format!("not a trigger: {e}"))?;
             let info = crate::triggers::set(
-                d,
+                &d.trigger_ops,
                 TriggerSet {
                     project_slug: project,
                     name,
@@ -49,7 +49,7 @@ pub(crate) async fn call(
         "remove_trigger" => {
             let name = name(args)?;
             crate::triggers::remove(
-                d,
+                &d.trigger_ops,
                 TriggerRef {
                     project_slug: project,
                     name: name.clone(),
@@ -61,7 +61,7 @@ pub(crate) async fn call(
         }
         "run_trigger" => {
             let fired = crate::triggers::fire(
-                d,
+                &d.trigger_ops,
                 TriggerFire {
                     project_slug: project,
                     name: name(args)?,

@@ -29,9 +29,9 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::config::Config;
-use crate::handles::{Daemon, project_error};
 use crate::hub::Hub;
 use crate::projects::Projects;
+use crate::projects::project_error;
 use crate::projects::{Project, ProjectError};
 use crate::runner::Runner;
 use crate::state::ChatState;
@@ -55,19 +55,6 @@ pub struct Ctx {
 }
 
 impl Ctx {
-    /// The handles of a request's daemon that the triggers use.
-    pub fn of(d: &Daemon) -> Self {
-        Self {
-            cfg: d.cfg.clone(),
-            projects: d.projects.clone(),
-            state: d.state.clone(),
-            triggers: d.triggers.clone(),
-            hub: d.hub.clone(),
-            runner: d.runner.clone(),
-            shutdown: d.shutdown.clone(),
-        }
-    }
-
     /// A project by slug, as a protocol error if missing.
     pub async fn project(&self, slug: &str) -> Result<Project, ErrorBody> {
         self.projects.get(slug).await.map_err(project_error)
@@ -125,8 +112,7 @@ fn load_all(d: &Ctx) -> Vec<Loaded> {
 
 /// Starts the scheduler, the lifecycle dispatcher and the file watcher on `tracker`. They
 /// stop when the daemon shuts down.
-pub fn spawn(d: &Daemon, tracker: &TaskTracker) {
-    let d = Arc::new(Ctx::of(d));
+pub fn spawn(d: Arc<Ctx>, tracker: &TaskTracker) {
     // Subscribed here, before any turn can run, so no turn's end is missed.
     let lifecycle = d.state.turn_ends.follow();
     tracker.spawn(schedule::run(d.clone()));
@@ -210,8 +196,7 @@ fn info(d: &Ctx, slug: &str, e: Entry) -> TriggerInfo {
 }
 
 /// `trigger:list`: one project's triggers, or every project's.
-pub async fn list(d: &Daemon, r: TriggerList) -> Result<TriggersReply, ErrorBody> {
-    let d = &Ctx::of(d);
+pub async fn list(d: &Ctx, r: TriggerList) -> Result<TriggersReply, ErrorBody> {
     let slugs = match r.project_slug {
         Some(slug) => match d.projects.get(&slug).await {
             Ok(_) | Err(ProjectError::Corrupt { .. }) => vec![slug],
@@ -230,18 +215,13 @@ pub async fn list(d: &Daemon, r: TriggerList) -> Result<TriggersReply, ErrorBody
 
 /// Brings the armed schedules up to date and wakes the tasks (after triggers or projects
 /// changed).
-pub(crate) fn rearm_now(d: &Daemon) {
-    rearm(&Ctx::of(d));
-}
-
-fn rearm(d: &Ctx) {
+pub(crate) fn rearm(d: &Ctx) {
     schedule::sync(d, &d.triggers, &load_all(d), chrono::Utc::now());
     d.triggers.rearm();
 }
 
 /// `trigger:set`: adds or replaces a trigger in `project.toml`.
-pub async fn set(d: &Daemon, r: TriggerSet) -> Result<TriggerInfo, ErrorBody> {
-    let d = &Ctx::of(d);
+pub async fn set(d: &Ctx, r: TriggerSet) -> Result<TriggerInfo, ErrorBody> {
     if !spec::valid_name(&r.name) {
         return Err(invalid(spec::name_problem(&r.name)));
     }
@@ -286,8 +266,7 @@ pub async fn set(d: &Daemon, r: TriggerSet) -> Result<TriggerInfo, ErrorBody> {
 }
 
 /// `trigger:remove`: deletes a trigger and lets go of the chat it owned.
-pub async fn remove(d: &Daemon, r: TriggerRef) -> Result<(), ErrorBody> {
-    let d = &Ctx::of(d);
+pub async fn remove(d: &Ctx, r: TriggerRef) -> Result<(), ErrorBody> {
     let project = d.project(&r.project_slug).await?;
     let name = r.name.clone();
     let slug = project.slug.clone();
@@ -319,8 +298,7 @@ pub async fn remove(d: &Daemon, r: TriggerRef) -> Result<(), ErrorBody> {
 }
 
 /// `trigger:fire`: fires a trigger now, even a disabled one; `message` replaces its prompt.
-pub async fn fire(d: &Daemon, r: TriggerFire) -> Result<Fired, ErrorBody> {
-    let d = &Ctx::of(d);
+pub async fn fire(d: &Ctx, r: TriggerFire) -> Result<Fired, ErrorBody> {
     let project = d.project(&r.project_slug).await?;
     let entry = spec::read_entries(
         &d.projects.file_path(&project.slug),

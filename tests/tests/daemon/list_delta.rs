@@ -389,3 +389,162 @@ async fn a_revision_of_an_earlier_daemon_run_gets_the_full_list() {
     assert!(after.revision > before.revision, "{after:?} {before:?}");
     d.stop().await.unwrap();
 }
+
+/// Asks `since` again and again (never the full list, which would move the listing on) until
+/// the delta shows `sid`'s row as `shows` wants; returns the delta's revision. A listing that
+/// wrongly answered "nothing changed" would never show it, and the deadline fails the test.
+async fn delta_until(
+    c: &mut RawClient,
+    since: u64,
+    sid: &str,
+    what: &str,
+    shows: impl Fn(&ChatSummary) -> bool,
+) -> u64 {
+    let deadline = tokio::time::Instant::now() + DEADLINE;
+    loop {
+        let answer = ask(c, "one", ChatScope::Active, Some(since)).await;
+        assert!(
+            answer.delta,
+            "{what}: a revision the listing issued gets a delta"
+        );
+        if answer
+            .chats
+            .iter()
+            .any(|row| row.session_id == sid && shows(row))
+        {
+            return answer.revision.expect("a revision");
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{what}: the delta since {since} never showed it: {answer:?}"
+        );
+        tokio::task::yield_now().await;
+    }
+}
+
+/// Waits until the run log holds every run's end (it is written just after the turn's end
+/// reaches the client), so that what changes next is the only change.
+async fn runs_written(c: &mut RawClient) {
+    let deadline = tokio::time::Instant::now() + DEADLINE;
+    loop {
+        let reply = req(
+            c,
+            Request::HistoryList(paddock_proto::HistoryList {
+                project_slug: None,
+                unattended: false,
+                limit: None,
+            }),
+        )
+        .await;
+        let Reply::History(history) = reply else {
+            panic!("history: {reply:?}");
+        };
+        if history
+            .runs
+            .iter()
+            .all(|r| r.status != paddock_proto::RunStatus::Running)
+        {
+            return;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the run log never wrote the runs' ends: {history:?}"
+        );
+        tokio::task::yield_now().await;
+    }
+}
+
+/// Follows the listing from `since` until it is at rest: two answers in a row say nothing
+/// changed (the second from the inputs the first was built from). A turn's transcript may
+/// still be written after its end, so the listing can move on a little first. Returns the
+/// revision it rests at.
+async fn at_rest(c: &mut RawClient, mut since: u64, what: &str) -> u64 {
+    let deadline = tokio::time::Instant::now() + DEADLINE;
+    let mut quiet = 0;
+    while quiet < 2 {
+        let answer = ask(c, "one", ChatScope::Active, Some(since)).await;
+        assert!(
+            answer.delta,
+            "{what}: a revision the listing issued gets a delta"
+        );
+        let revision = answer.revision.expect("a revision");
+        if revision == since && answer.chats.is_empty() && answer.removed.is_empty() {
+            quiet += 1;
+        } else {
+            quiet = 0;
+            since = revision;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{what}: the listing never came to rest: {answer:?}"
+        );
+    }
+    since
+}
+
+#[tokio::test]
+async fn nothing_changed_holds_only_until_a_turn_or_a_queued_message_changes_a_row() {
+    let d = TestDaemon::start().await;
+    let mut c = Box::pin(d.client()).await;
+    create_project(&mut c, "one").await;
+    let first = turn(&mut c, "one", None, "first").await;
+    // The turn's end settles after it reaches the client (the run log, the hub's running
+    // set): wait for all of it, so that what changes next is the only change.
+    runs_written(&mut c).await;
+    let deadline = tokio::time::Instant::now() + DEADLINE;
+    let full = loop {
+        let full = ask(&mut c, "one", ChatScope::Active, None).await;
+        if full.chats.iter().all(|r| !r.running) {
+            break full;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the turn never ended: {full:?}"
+        );
+        tokio::task::yield_now().await;
+    };
+    let at = full.revision.expect("a revision");
+    let count = |rows: &[ChatSummary]| {
+        rows.iter()
+            .find(|r| r.session_id == first)
+            .map(|r| r.message_count)
+    };
+    let before = count(&full.chats).expect("the first chat is listed");
+    let at = at_rest(&mut c, at, "after the first turn").await;
+
+    // One store changes, and nothing else: the chat is starred.
+    update(&mut c, &first, ChatAction::Star).await;
+    let at = delta_until(&mut c, at, &first, "a chat starred", |r| r.starred).await;
+    let at = at_rest(&mut c, at, "with the chat starred").await;
+
+    // What the hub knows changes: a turn starts and streams.
+    let hanging = Box::pin(c.send_hanging_turn("one", "hang"))
+        .await
+        .session_id;
+    let at = delta_until(&mut c, at, &hanging, "a turn started", |r| r.running).await;
+
+    // A follow-up is queued on the running chat.
+    let queued = req(
+        &mut c,
+        Request::ChatSetQueue(paddock_proto::ChatSetQueue {
+            session_id: hanging.clone(),
+            message: Some("next".into()),
+        }),
+    )
+    .await;
+    assert!(matches!(queued, Reply::Ack), "{queued:?}");
+    let at = delta_until(&mut c, at, &hanging, "a message queued", |r| {
+        r.queued.as_deref() == Some("next")
+    })
+    .await;
+
+    // The index and the run log change: another turn of the first chat ends.
+    let _ = Box::pin(c.send_turn("one", Some(&first), "again")).await;
+    let _ = Box::pin(c.frames_until_complete(&first)).await;
+    let at = delta_until(&mut c, at, &first, "a turn ended", |r| {
+        r.message_count > before && !r.running
+    })
+    .await;
+    let _ = at;
+    d.stop().await.unwrap();
+}

@@ -1,0 +1,171 @@
+//! What a listing's rows are built from, taken and compared cheaply, so a `chat:list` whose
+//! `since` is the revision built from the same inputs is answered "nothing changed" without
+//! building a row.
+//!
+//! The inputs are the stores' snapshots (a store publishes a new `Arc` when it changes, so
+//! two snapshots are the same state when they are the same `Arc`), the change counters of the
+//! chat index and the run log (each raised once its change is in place, so rows read after
+//! taking a counter are at least as new as it), the small live sets (running, queued for a
+//! process, open in a client, waiting for an answer, parked) and the projects' folders. The
+//! rows are built from the very snapshots and sets taken here; only the index and the run log
+//! are read again, and those are never older than their counters.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use paddock_proto::ChatScope;
+
+use super::ChatService;
+use crate::parking::Parked;
+use crate::projects::Project;
+use crate::stores::{FirstMessage, Injection, QueuedMessage, RunProvenance};
+
+/// Everything a listing's rows depend on (see the module docs).
+pub(super) struct Inputs {
+    pub user_seen: Arc<HashMap<String, i64>>,
+    pub user_unread: Arc<HashSet<String>>,
+    pub archived: Arc<BTreeSet<String>>,
+    pub starred: Arc<BTreeSet<String>>,
+    pub detached: Arc<BTreeSet<String>>,
+    pub provenance: Arc<HashMap<String, RunProvenance>>,
+    pub injections: Arc<HashMap<String, Vec<Injection>>>,
+    pub queued: Arc<BTreeMap<String, QueuedMessage>>,
+    /// New chats whose first message claude has not written: session id → it.
+    pub unwritten: Arc<BTreeMap<String, FirstMessage>>,
+    /// Chats with a tool call waiting for a person.
+    pub approvals: HashSet<String>,
+    /// Chats parked on a usage limit.
+    pub parked: HashMap<String, Parked>,
+    /// Running chats: session id → project slug.
+    pub running: HashMap<String, String>,
+    /// Running chats whose turn is queued for a free claude process.
+    pub waiting_process: HashSet<String>,
+    /// Chats open in a client now (subscribed).
+    pub watched: HashSet<String>,
+    /// The listed projects, each with the folder its chats are indexed under.
+    pub projects: Vec<(Project, PathBuf)>,
+    index_generation: u64,
+    runs_version: u64,
+}
+
+impl Inputs {
+    /// The inputs as they are now, for `user`'s view of `projects`.
+    pub async fn take(d: &ChatService, user: &str, projects: Vec<Project>) -> Self {
+        let s = &d.state.stores;
+        // The counters first: what is read after them is at least as new.
+        let index_generation = d.state.listed().await.generation();
+        let runs_version = d.state.runs.version();
+        let hub = d.hub.snapshot().await;
+        Self {
+            user_seen: s.read_state.for_user(user),
+            user_unread: s.unread.for_user(user),
+            archived: s.archive.all(),
+            starred: s.star.all(),
+            detached: s.parent_detach.all(),
+            provenance: s.run_provenance.all(),
+            injections: s.message_provenance.all(),
+            queued: s.queued.all(),
+            unwritten: s.first_message.all(),
+            approvals: d
+                .state
+                .approvals
+                .list()
+                .into_iter()
+                .map(|a| a.session_id)
+                .collect(),
+            parked: d.state.parking.all(),
+            waiting_process: hub
+                .turns
+                .iter()
+                .filter(|t| t.running && t.waiting_process)
+                .map(|t| t.session_id.clone())
+                .collect(),
+            running: hub
+                .turns
+                .into_iter()
+                .filter(|t| t.running)
+                .map(|t| (t.session_id, t.project_slug))
+                .collect(),
+            watched: hub.watched,
+            projects: projects
+                .into_iter()
+                .map(|p| {
+                    let folder = d.state.folder_of(&p);
+                    (p, folder)
+                })
+                .collect(),
+            index_generation,
+            runs_version,
+        }
+    }
+
+    /// Whether rows built from `self` are the rows of `other`.
+    fn same_as(&self, other: &Self) -> bool {
+        // A user with nothing stored gets a new empty snapshot each time.
+        (Arc::ptr_eq(&self.user_seen, &other.user_seen)
+            || (self.user_seen.is_empty() && other.user_seen.is_empty()))
+            && (Arc::ptr_eq(&self.user_unread, &other.user_unread)
+                || (self.user_unread.is_empty() && other.user_unread.is_empty()))
+            && Arc::ptr_eq(&self.archived, &other.archived)
+            && Arc::ptr_eq(&self.starred, &other.starred)
+            && Arc::ptr_eq(&self.detached, &other.detached)
+            && Arc::ptr_eq(&self.provenance, &other.provenance)
+            && Arc::ptr_eq(&self.injections, &other.injections)
+            && Arc::ptr_eq(&self.queued, &other.queued)
+            && Arc::ptr_eq(&self.unwritten, &other.unwritten)
+            && self.index_generation == other.index_generation
+            && self.runs_version == other.runs_version
+            && self.approvals == other.approvals
+            && self.parked == other.parked
+            && self.running == other.running
+            && self.waiting_process == other.waiting_process
+            && self.watched == other.watched
+            && self.projects.len() == other.projects.len()
+            && self
+                .projects
+                .iter()
+                .zip(&other.projects)
+                .all(|((a, a_folder), (b, b_folder))| a.slug == b.slug && a_folder == b_folder)
+    }
+}
+
+/// One listing: a user's view of a project (or of all) in a scope.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(super) struct ListingKey {
+    pub user: String,
+    pub project: Option<String>,
+    pub scope: ChatScope,
+}
+
+/// Listings kept. Overflow: the cache is emptied, and each listing's next request builds
+/// its rows once.
+const MAX_KEPT: usize = 32;
+
+/// For each listing, the inputs its newest revision was built from. Cheap to clone (one
+/// cache).
+#[derive(Clone, Default)]
+pub struct LastBuilt {
+    inner: Arc<Mutex<HashMap<ListingKey, Built>>>,
+}
+
+/// A listing's revision and the inputs it was built from.
+type Built = (Arc<Inputs>, u64);
+
+impl LastBuilt {
+    /// Whether the listing's revision `since` was built from inputs the same as `now`.
+    pub(super) fn unchanged(&self, key: &ListingKey, now: &Inputs, since: u64) -> bool {
+        let kept = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        kept.get(key)
+            .is_some_and(|(built, revision)| *revision == since && built.same_as(now))
+    }
+
+    /// Keeps that the listing's revision `revision` was built from `inputs`.
+    pub(super) fn record(&self, key: ListingKey, inputs: Arc<Inputs>, revision: u64) {
+        let mut kept = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        if kept.len() >= MAX_KEPT && !kept.contains_key(&key) {
+            kept.clear();
+        }
+        kept.insert(key, (inputs, revision));
+    }
+}
