@@ -3,9 +3,10 @@
 //! A listing is what one `chat:list` shows: one user's view (read state is per user) of one
 //! project (or of all) in one scope. For each listing asked for, [`Listings`] keeps every row's
 //! fingerprint and the revision at which it last changed, and the ids that left the listing
-//! (tombstones). A listing's rows are always built in full (`chats::list`: the join over the
-//! index and the stores, then the tree layout); the fingerprints only decide which of them go
-//! on the wire. A fingerprint covers every field of the computed row (so a change of `level`,
+//! (tombstones). A listing's rows are built in full (`chats::list`: the join over the index
+//! and the stores, then the tree layout) unless nothing they are built from changed since the
+//! revision asked for (`chats/inputs.rs`, then [`Listings::unchanged`]); the fingerprints only
+//! decide which of the rows go on the wire. A fingerprint covers every field of the computed row (so a change of `level`,
 //! `children` or `treeParent` caused by another chat counts) and the id of the row listed just
 //! before it, so a row that moved is in the delta too, and a client can put every row back in
 //! its place (docs/PROTOCOL.md, `chats`).
