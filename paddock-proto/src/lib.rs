@@ -18,7 +18,9 @@ mod delta;
 mod messages;
 pub mod paths;
 
-pub use codec::{FrameError, LineFramer, MAX_LINE_BYTES, MAX_SERVER_LINE_BYTES, decode, encode};
+pub use codec::{
+    FrameError, LineFramer, MAX_LINE_BYTES, MAX_SERVER_LINE_BYTES, decode, decode_server, encode,
+};
 pub use messages::*;
 
 /// The protocol version. Bump it on any change that an older peer would misread.

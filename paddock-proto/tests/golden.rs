@@ -3304,9 +3304,43 @@ fn golden_files_decode_to_the_same_value() {
                 let got: ServerMessage = decode(line)
                     .unwrap_or_else(|e| panic!("{name}: decoding as ServerMessage: {e}"));
                 assert_eq!(got, expected, "{name}: round trip through ServerMessage");
+                let fast =
+                    decode_server(line).unwrap_or_else(|e| panic!("{name}: decode_server: {e}"));
+                assert_eq!(
+                    fast, expected,
+                    "{name}: decode_server gives what decode gives"
+                );
             }
         }
     }
+}
+
+/// Every reply kind decodes straight into its payload (`Reply::decode_kind`, the fast path of
+/// `decode_server`) to the value the derived decoding gives.
+#[test]
+fn every_reply_decodes_straight_into_its_payload() {
+    let mut kinds = BTreeSet::new();
+    for (name, value) in table() {
+        let Golden::Server(ServerMessage::Control(ControlMessage::Response(Response {
+            outcome: Outcome::Ok(expected),
+            ..
+        }))) = value
+        else {
+            continue;
+        };
+        let ok = serde_json::to_string(&expected).unwrap();
+        let got = Reply::decode_kind(expected.kind(), &ok)
+            .unwrap_or_else(|| panic!("{name}: decode_kind does not know {}", expected.kind()))
+            .unwrap_or_else(|e| panic!("{name}: decode_kind: {e}"));
+        assert_eq!(got, expected, "{name}: decode_kind gives what decode gives");
+        kinds.insert(expected.kind());
+    }
+    assert!(
+        kinds.len() > 30,
+        "the table has replies of {} kinds",
+        kinds.len()
+    );
+    assert!(Reply::decode_kind("no such kind", "{}").is_none());
 }
 
 #[test]

@@ -5,13 +5,20 @@
 //!    in-process and drives a stand-in CLI (`xtask bench-claude`, behind a wrapper script)
 //!    that stamps each text delta with the wall-clock time it was written; every attached
 //!    client subtracts that stamp from its receive time. Measured with 1 and 10 clients.
-//! 3. The TUI with 10,000 chats: first frame, frame time, key press → frame, memory
-//!    ([`crate::bench_tui`]).
-//! 4. Listing 10,000 chats, next to `cat` of the same bytes ([`crate::bench_chats`]).
-//! 5. `LineFramer` throughput: one 50 MB line (a large tool result from `claude`) and 50 MB of
+//! 3. `LineFramer` throughput: one 50 MB line (a large tool result from `claude`) and 50 MB of
 //!    short lines, each fed in 16 KiB reads as paddockd reads claude's stdout.
+//! 4. The TUI with 100,000 chats: first frame, frame time, key press → frame, memory
+//!    ([`crate::bench_tui`]).
+//! 5. Listing 10,000 chats, next to `cat` of the same bytes, search, deltas, memory and the
+//!    idle daemon ([`crate::bench_chats`]).
+//! 6. 100 chats streaming at once to 10 clients, from a daemon process of its own
+//!    ([`crate::bench_streaming`]).
+//!
+//! Every figure is measured in release builds: run from a dev build, `cargo xtask bench`
+//! builds and runs itself in release. The run ends with each figure next to its goal
+//! ([`crate::report`]) and writes them to `target/bench.json`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result, bail};
@@ -22,21 +29,33 @@ use paddock_proto::{
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{UnixListener, UnixStream};
 
+use crate::report::Report;
+
 const ECHO_ROUNDS: usize = 2000;
 const DELTAS: usize = 1000;
 const INTERVAL_US: u64 = 500;
 
-fn now_ns() -> u128 {
+pub(crate) fn now_ns() -> u128 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_nanos())
         .unwrap_or(0)
 }
 
-struct Stats(Vec<f64>);
+pub(crate) struct Stats(pub(crate) Vec<f64>);
 
 impl Stats {
-    fn line(mut self, name: &str) -> String {
+    /// The `p` quantile (0 to 1) of the samples, µs; NaN with none.
+    pub(crate) fn percentile(&self, p: f64) -> f64 {
+        let mut v = self.0.clone();
+        v.sort_by(f64::total_cmp);
+        let Some(last) = v.len().checked_sub(1) else {
+            return f64::NAN;
+        };
+        v[((last as f64) * p).round() as usize]
+    }
+
+    pub(crate) fn line(mut self, name: &str) -> String {
         self.0.sort_by(f64::total_cmp);
         let n = self.0.len();
         if n == 0 {
@@ -54,35 +73,98 @@ impl Stats {
 }
 
 pub fn run() -> Result<()> {
+    if cfg!(debug_assertions) {
+        return run_in_release();
+    }
+    let root = crate::workspace_root();
+    let release = crate::bench_chats::build_release(&root)?;
+    let mut report = Report::default();
     let rt = tokio::runtime::Runtime::new().context("tokio runtime")?;
     rt.block_on(async {
         let dir = tempfile::tempdir()?;
-        let profile = if cfg!(debug_assertions) {
-            "dev"
-        } else {
-            "release"
-        };
-        println!("paddock bench ({profile} build; both figures measured in this run)");
-        println!(
-            "{}",
-            echo(dir.path()).await?.line("unix socket echo round trip")
-        );
+        println!("paddock bench (release builds; every figure measured in this run)");
+        let echo = echo(dir.path()).await?;
+        let echo_p99 = echo.percentile(0.99);
+        println!("{}", echo.line("unix socket echo round trip"));
+        report.note("unix socket echo round trip p99", echo_p99 / 1000.0, "ms");
         for clients in [1usize, 10] {
             let s = hub_latency(dir.path(), clients).await?;
+            let p99 = s.percentile(0.99);
             println!(
                 "{}",
                 s.line(&format!(
                     "claude stdout → client frame, {clients:>2} client(s)"
                 ))
             );
+            report.note(
+                format!("stdout → frame p99, 1 chat, {clients} client(s)"),
+                p99 / 1000.0,
+                "ms",
+            );
         }
+        crate::bench_streaming::run(&release, dir.path(), &mut report).await?;
         for line in framing() {
             println!("{line}");
         }
         Ok::<_, anyhow::Error>(())
     })?;
-    crate::bench_tui::run()?;
-    crate::bench_chats::run(&crate::workspace_root())
+    crate::bench_tui::run(&mut report)?;
+    crate::bench_chats::run(&root, &release, &mut report)?;
+    report.print();
+    report.write(&root.join("target").join("bench.json"))
+}
+
+/// Builds the bench in release and runs it there: dev-build figures say little.
+fn run_in_release() -> Result<()> {
+    println!("building the bench in release (the figures are release figures)…");
+    let status = std::process::Command::new(env!("CARGO"))
+        .current_dir(crate::workspace_root())
+        .args([
+            "run",
+            "--release",
+            "--quiet",
+            "--package",
+            "xtask",
+            "--",
+            "bench",
+        ])
+        .status()
+        .context("cargo run --release --package xtask -- bench")?;
+    if !status.success() {
+        bail!("the release bench failed ({status})");
+    }
+    Ok(())
+}
+
+/// A `claude` for paddockd to start in `root`: a script that runs this binary's stand-in CLI
+/// ([`claude_stand_in`]).
+pub(crate) fn stand_in_wrapper(root: &Path) -> Result<PathBuf> {
+    let wrapper = root.join("claude");
+    let xtask = std::env::current_exe().context("xtask's own path")?;
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\nexec '{}' bench-claude \"$@\"\n",
+            xtask.display()
+        ),
+    )?;
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755))?;
+    }
+    Ok(wrapper)
+}
+
+/// The CPU time a process has used, user and system, in clock ticks (`/proc/PID/stat`).
+pub(crate) fn cpu_ticks(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    let rest = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    let utime: u64 = fields.get(11)?.parse().ok()?;
+    let stime: u64 = fields.get(12)?.parse().ok()?;
+    Some(utime + stime)
 }
 
 /// Framing figures: bytes through a [`LineFramer`] in 16 KiB pushes, as MB/s.
@@ -150,14 +232,14 @@ async fn echo(dir: &Path) -> Result<Stats> {
     Ok(Stats(out))
 }
 
-struct Conn {
+pub(crate) struct Conn {
     stream: UnixStream,
     framer: LineFramer,
     id: u64,
 }
 
 impl Conn {
-    async fn open(socket: &Path) -> Result<Self> {
+    pub(crate) async fn open(socket: &Path) -> Result<Self> {
         let mut c = Self {
             stream: UnixStream::connect(socket).await?,
             framer: LineFramer::new(paddock_proto::MAX_SERVER_LINE_BYTES),
@@ -171,7 +253,7 @@ impl Conn {
         Ok(c)
     }
 
-    async fn send(&mut self, request: Request) -> Result<u64> {
+    pub(crate) async fn send(&mut self, request: Request) -> Result<u64> {
         self.id += 1;
         let line = paddock_proto::encode(&ClientMessage {
             id: self.id,
@@ -181,11 +263,11 @@ impl Conn {
         Ok(self.id)
     }
 
-    async fn next(&mut self) -> Result<ServerMessage> {
+    pub(crate) async fn next(&mut self) -> Result<ServerMessage> {
         let mut buf = [0u8; 65536];
         loop {
             if let Some(line) = self.framer.next_frame() {
-                return Ok(paddock_proto::decode(&line?)?);
+                return Ok(paddock_proto::decode_server(&line?)?);
             }
             let n = tokio::time::timeout(Duration::from_secs(30), self.stream.read(&mut buf))
                 .await
@@ -197,7 +279,7 @@ impl Conn {
         }
     }
 
-    async fn request(&mut self, request: Request) -> Result<Reply> {
+    pub(crate) async fn request(&mut self, request: Request) -> Result<Reply> {
         let id = self.send(request).await?;
         loop {
             if let ServerMessage::Control(ControlMessage::Response(r)) = self.next().await?
@@ -212,7 +294,7 @@ impl Conn {
     }
 
     /// Latencies of the stamped deltas until `chat:complete`.
-    async fn collect(&mut self, session: &str) -> Result<Vec<f64>> {
+    pub(crate) async fn collect(&mut self, session: &str) -> Result<Vec<f64>> {
         let mut out = Vec::with_capacity(DELTAS);
         loop {
             if let ServerMessage::Frame(f) = self.next().await?
@@ -235,19 +317,7 @@ impl Conn {
 async fn hub_latency(dir: &Path, clients: usize) -> Result<Stats> {
     let root = dir.join(format!("hub-{clients}"));
     std::fs::create_dir_all(&root)?;
-    let wrapper = root.join("claude");
-    let xtask = std::env::current_exe().context("xtask's own path")?;
-    std::fs::write(
-        &wrapper,
-        format!(
-            "#!/bin/sh\nexec '{}' bench-claude \"$@\"\n",
-            xtask.display()
-        ),
-    )?;
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755))?;
-    }
+    let wrapper = stand_in_wrapper(&root)?;
     let socket = root.join("run").join("paddockd.sock");
     let mut cfg = paddockd::Config::for_data_dir(&root.join("data"), &socket);
     cfg.claude_bin = wrapper;

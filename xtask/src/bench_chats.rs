@@ -15,7 +15,8 @@
 //! 5. `chat:list` over one connection, as the TUI asks it: the full list against a delta
 //!    (`since`) after one chat changed (starred or unstarred), each decoded as the client does
 //!    and the delta applied to the 10,000 rows held;
-//! 6. the daemon's resident memory with the 10,000 chats indexed (both indexes).
+//! 6. the daemon's resident memory with the 10,000 chats indexed (both indexes);
+//! 7. the idle daemon: its CPU and wake-ups over a minute with nobody asking anything.
 //!
 //! The corpus is kept in `target/bench-chats/` and reused while its parameters match.
 
@@ -25,6 +26,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 
+use crate::report::Report;
+
 const CHATS: usize = 10_000;
 /// Bytes of tool output per tool call (the CLI stores it twice: in the result and in
 /// `toolUseResult`); with the rest, a transcript is about 100 KB.
@@ -32,9 +35,8 @@ const TOOL_OUTPUT: usize = 6_000;
 const TURNS: usize = 7;
 const CORPUS_VERSION: &str = "chats-v1-10000x7";
 
-pub fn run(root: &Path) -> Result<()> {
-    println!();
-    println!("listing {CHATS} chats (release builds; figures from this run)");
+/// Builds the release `paddockd` and `paddock` the bench runs; the folder they are in.
+pub fn build_release(root: &Path) -> Result<PathBuf> {
     let status = Command::new(env!("CARGO"))
         .current_dir(root)
         .args([
@@ -51,7 +53,13 @@ pub fn run(root: &Path) -> Result<()> {
     if !status.success() {
         bail!("building the release binaries failed");
     }
-    let release = root.join("target").join("release");
+    Ok(root.join("target").join("release"))
+}
+
+pub fn run(root: &Path, release: &Path, report: &mut Report) -> Result<()> {
+    println!();
+    println!("listing {CHATS} chats (release builds; figures from this run)");
+    let release = release.to_path_buf();
     let bench = root.join("target").join("bench-chats");
     let data = bench.join("data");
     let workspace = data.join("workspace");
@@ -78,6 +86,7 @@ pub fn run(root: &Path) -> Result<()> {
     };
     cat()?;
     let cat_time = cat()?;
+    report.note("cat of every transcript", ms(cat_time), "ms");
     println!(
         "  cat of every transcript (warm cache)         {:>9.0} ms  ({:.2} GB/s)",
         ms(cat_time),
@@ -101,6 +110,11 @@ pub fn run(root: &Path) -> Result<()> {
         ms(cold),
         ms(first)
     );
+    report.note(
+        format!("index absent: daemon start → first ls --json, {CHATS} chats"),
+        ms(cold),
+        "ms",
+    );
     let rss_cold = rss_kib(&daemon);
     env.stop_daemon(&mut daemon)?;
 
@@ -116,6 +130,12 @@ pub fn run(root: &Path) -> Result<()> {
         ms(warm_start),
         ms(first)
     );
+    report.goal(
+        "first ls --json after a restart (index persisted), × cat",
+        ms(warm_start) / ms(cat_time),
+        "×",
+        0.2,
+    );
     let mut steady = Vec::new();
     for _ in 0..5 {
         steady.push(ms(env.ls_json()?.1));
@@ -126,19 +146,83 @@ pub fn run(root: &Path) -> Result<()> {
         steady[2],
         out.len() as f64 / 1e6
     );
+    report.goal(
+        format!("ls -p P --json, steady, {CHATS} chats, × cat"),
+        steady[2] / ms(cat_time),
+        "×",
+        0.1,
+    );
     // 4. Search.
-    search_figures(&env, started, &log, log_from)?;
-    vocabulary_figures(&env)?;
+    search_figures(&env, started, &log, log_from, report)?;
+    vocabulary_figures(&env, report)?;
     // 5. Deltas.
-    delta_figures(&env)?;
+    delta_figures(&env, report)?;
     let rss = rss_kib(&daemon);
+    report.goal(
+        format!("daemon RSS, {CHATS} chats indexed"),
+        rss.map_or(f64::NAN, |k| k as f64 / 1024.0),
+        "MB",
+        50.0,
+    );
     println!(
         "  daemon RSS with {CHATS} chats indexed          {:>9.1} MB  (after the rebuild: {:.1} MB)",
         rss.unwrap_or(0) as f64 / 1024.0,
         rss_cold.unwrap_or(0) as f64 / 1024.0
     );
+    // 6. Idle.
+    idle_figures(&daemon, report);
     env.stop_daemon(&mut daemon)?;
     Ok(())
+}
+
+/// How long the idle daemon is watched.
+const IDLE: Duration = Duration::from_secs(60);
+
+/// The idle daemon with every chat indexed: its CPU and its threads' wake-ups (context
+/// switches, voluntary and not) over [`IDLE`], with no client asking anything.
+fn idle_figures(daemon: &Running, report: &mut Report) {
+    let pid = daemon.0.id();
+    let (ticks, switches) = (crate::bench::cpu_ticks(pid), context_switches(pid));
+    std::thread::sleep(IDLE);
+    let secs = IDLE.as_secs_f64();
+    let cpu = match (ticks, crate::bench::cpu_ticks(pid)) {
+        (Some(a), Some(b)) => b.saturating_sub(a) as f64 / 100.0 / secs * 100.0,
+        _ => f64::NAN,
+    };
+    let wakeups = match (switches, context_switches(pid)) {
+        (Some(a), Some(b)) => b.saturating_sub(a) as f64 / secs,
+        _ => f64::NAN,
+    };
+    println!(
+        "  idle daemon, {CHATS} chats, over {:.0} s          {cpu:>9.2} % CPU  ({wakeups:.1} wake-ups a second, all threads)",
+        secs
+    );
+    report.goal(format!("idle daemon CPU, {CHATS} chats"), cpu, "%", 0.5);
+    report.note(
+        format!("idle daemon wake-ups, {CHATS} chats"),
+        wakeups,
+        "/s",
+    );
+}
+
+/// Context switches of every thread of `pid` so far (`/proc/PID/task/*/status`).
+fn context_switches(pid: u32) -> Option<u64> {
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
+    let mut total = 0;
+    for task in tasks.flatten() {
+        let Ok(status) = std::fs::read_to_string(task.path().join("status")) else {
+            continue;
+        };
+        total += status
+            .lines()
+            .filter_map(|l| {
+                l.strip_prefix("voluntary_ctxt_switches:")
+                    .or_else(|| l.strip_prefix("nonvoluntary_ctxt_switches:"))
+            })
+            .filter_map(|v| v.trim().parse::<u64>().ok())
+            .sum::<u64>();
+    }
+    Some(total)
 }
 
 /// One connection to the daemon, speaking the protocol as the client library does (each
@@ -187,7 +271,7 @@ impl Raw {
                 bail!("paddockd closed the connection");
             }
             let read = t.elapsed();
-            let msg: ServerMessage = paddock_proto::decode(buf.trim_end().as_bytes())?;
+            let msg = paddock_proto::decode_server(buf.trim_end().as_bytes())?;
             if let ServerMessage::Control(ControlMessage::Response(r)) = msg
                 && r.id == id
             {
@@ -239,7 +323,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 /// The full `chat:list` against a delta after one chat changed, on one connection (median
 /// of 5 each).
-fn delta_figures(env: &BenchEnv) -> Result<()> {
+fn delta_figures(env: &BenchEnv, report: &mut Report) -> Result<()> {
     let mut raw = Raw::connect(&env.socket())?;
     let (mut held, _, _) = raw.list(None)?;
     let mut full = Vec::new();
@@ -252,6 +336,13 @@ fn delta_figures(env: &BenchEnv) -> Result<()> {
     }
     let rows = held.chats.len();
     let (read, decoded) = medians(&full);
+    report.note(format!("chat:list full, {rows} rows: sent"), read, "ms");
+    report.goal(
+        format!("chat:list full, {rows} rows: decoded"),
+        decoded,
+        "ms",
+        50.0,
+    );
     println!(
         "  chat:list, full                              {read:>9.1} ms  (decoded {decoded:.1} ms; {rows} rows, {:.1} MB; one connection, median of 5)",
         full_bytes as f64 / 1e6
@@ -303,6 +394,12 @@ fn delta_figures(env: &BenchEnv) -> Result<()> {
         );
     }
     let (read, decoded) = medians(&same);
+    report.goal(
+        format!("chat:list since, nothing changed, {rows} rows"),
+        decoded,
+        "ms",
+        2.0,
+    );
     println!(
         "  chat:list since, nothing changed             {read:>9.1} ms  (decoded {decoded:.1} ms; median of 5)"
     );
@@ -328,7 +425,7 @@ const QUERIES: &[(&str, &str)] = &[
 
 /// The search index with a realistic vocabulary (the corpus's is a 20-word lorem), measured
 /// in-process by the release `paddockd bench-search`.
-fn vocabulary_figures(env: &BenchEnv) -> Result<()> {
+fn vocabulary_figures(env: &BenchEnv, report: &mut Report) -> Result<()> {
     let out = Command::new(env.release.join("paddockd"))
         .args(["bench-search", "--chats", &CHATS.to_string()])
         .stdin(Stdio::null())
@@ -343,13 +440,30 @@ fn vocabulary_figures(env: &BenchEnv) -> Result<()> {
     println!("  search index, a 300,000-word vocabulary (in-process):");
     for line in String::from_utf8_lossy(&out.stdout).lines() {
         println!("    {line}");
+        if let Some(secs) = line
+            .split_once("built in ")
+            .and_then(|(_, t)| t.trim_end_matches(" s").trim().parse::<f64>().ok())
+        {
+            report.goal(
+                "search index build, a 300,000-word vocabulary",
+                secs,
+                "s",
+                3.0,
+            );
+        }
     }
     Ok(())
 }
 
 /// Waits for the daemon's "search index built" line (logged after `from`), prints the build
 /// figures, then times each of [`QUERIES`] (median of 5).
-fn search_figures(env: &BenchEnv, started: Instant, log: &Path, from: u64) -> Result<()> {
+fn search_figures(
+    env: &BenchEnv,
+    started: Instant,
+    log: &Path,
+    from: u64,
+    report: &mut Report,
+) -> Result<()> {
     let deadline = Instant::now() + Duration::from_secs(600);
     let line = loop {
         if let Some(line) = log_line_after(log, from, "search index built") {
@@ -372,6 +486,11 @@ fn search_figures(env: &BenchEnv, started: Instant, log: &Path, from: u64) -> Re
         field("elapsed_ms"),
         ms(ready),
         std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).clamp(1, 4)),
+    );
+    report.note(
+        "search index build, the corpus's vocabulary",
+        field("elapsed_ms") / 1000.0,
+        "s",
     );
     println!(
         "  search index: size                           {:>9.1} MB  ({:.0} tokens, {:.0} (token, chat) pairs)",
@@ -397,6 +516,7 @@ fn search_figures(env: &BenchEnv, started: Instant, log: &Path, from: u64) -> Re
             "  search {:<20} {:>27.0} ms  ({what}: {shown}; median of 5)",
             query, times[2]
         );
+        report.goal(format!("search {query} ({what})"), times[2], "ms", 100.0);
     }
     Ok(())
 }

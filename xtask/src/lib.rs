@@ -3,9 +3,11 @@
 
 pub mod bench;
 pub mod bench_chats;
+pub mod bench_streaming;
 pub mod bench_tui;
 pub mod docs;
 pub mod pipeline;
+pub mod report;
 
 use std::path::PathBuf;
 

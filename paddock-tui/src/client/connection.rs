@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use paddock_proto::{
     Call, ClientMessage, ControlMessage, FromReply, Hello, HelloReply, LineFramer, Outcome,
-    PROTOCOL_VERSION, Reply, Request, RequestId, ServerMessage, decode, encode,
+    PROTOCOL_VERSION, Reply, Request, RequestId, ServerMessage, decode_server, encode,
 };
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::UnixStream;
@@ -382,7 +382,7 @@ async fn read_loop(mut read: Reader, shared: Arc<Shared>, sink: EventSink, peer:
 }
 
 fn dispatch(line: &[u8], shared: &Shared, sink: &EventSink) {
-    match decode::<ServerMessage>(line) {
+    match decode_server(line) {
         Ok(ServerMessage::Frame(frame)) => sink.push(Event::Frame(frame)),
         Ok(ServerMessage::Control(control)) => match control {
             ControlMessage::Response(response) => {

@@ -349,7 +349,7 @@ fn classify(line: &[u8]) -> Option<Incoming> {
     if line.iter().all(u8::is_ascii_whitespace) {
         return None;
     }
-    match paddock_proto::decode::<ServerMessage>(line) {
+    match paddock_proto::decode_server(line) {
         Ok(ServerMessage::Control(ControlMessage::Response(r))) => {
             Some(Incoming::Response(r.id, r.outcome))
         }
