@@ -2355,7 +2355,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__ls)
-            opts="-p -A -h -V --project --archived --all --all-projects --json --socket --remote --remote-paddock --help --version"
+            opts="-p -A -h -V --project --archived --all --all-projects --json --full-titles --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

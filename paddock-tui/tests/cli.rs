@@ -66,6 +66,7 @@ async fn ls_json_is_the_array_of_chats_of_the_root_workspace() -> TestResult {
                 project_slug: Some(String::new()),
                 scope: ChatScope::Active,
                 since: None,
+                full_titles: false,
             })
         );
         conn.reply(
@@ -542,6 +543,7 @@ fn list_everything() -> Request {
         project_slug: None,
         scope: ChatScope::All,
         since: None,
+        full_titles: false,
     })
 }
 

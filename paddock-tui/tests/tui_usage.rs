@@ -130,6 +130,7 @@ fn the_scope_key_asks_for_that_scope() -> TestResult {
                 project_slug: None,
                 scope: proto,
                 since: None,
+                full_titles: false,
             }
         );
     }

@@ -303,6 +303,7 @@ pub async fn list_answer(
     project_slug: Option<&str>,
     scope: ChatScope,
     since: Option<u64>,
+    full_titles: bool,
 ) -> Result<paddock_proto::Chats, ErrorBody> {
     let projects = projects_of(d, project_slug)?;
     let inputs = Arc::new(Inputs::take(d, user, projects).await);
@@ -325,7 +326,24 @@ pub async fn list_answer(
     if let Some(revision) = chats.revision {
         d.last_built.record(key, inputs, revision);
     }
+    let mut chats = chats;
+    if !full_titles {
+        for row in &mut chats.chats {
+            cut_title(&mut row.title);
+        }
+    }
     Ok(chats)
+}
+
+/// A title as a chat row carries it by default: at most [`paddock_proto::TITLE_CHARS`]
+/// characters, a longer one cut there (less trailing white space) with `…` added. Rows are
+/// fingerprinted whole, so a change past the cut is still a change (`listing.rs`).
+fn cut_title(title: &mut String) {
+    if let Some((at, _)) = title.char_indices().nth(paddock_proto::TITLE_CHARS) {
+        title.truncate(at);
+        title.truncate(title.trim_end().len());
+        title.push('…');
+    }
 }
 
 /// The rows of a listing built from `inputs`, in tree order.

@@ -385,3 +385,27 @@ fn send_attaches_a_file_and_attachment_fetches_the_kept_copy() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// `paddock ls --json` carries a long pasted first prompt as a title of 200 characters and
+/// "…"; `--full-titles` gives the whole of it, with and without `-A`.
+#[test]
+fn ls_json_cuts_a_long_title_and_full_titles_gives_it_whole() {
+    let env = Env::new();
+    let prompt: String = (1..=40)
+        .map(|i| format!("line {i} of a pasted log, kept whole only when asked"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    env.run(&["send", &prompt]);
+    let title = |args: &[&str]| -> String {
+        let (out, _) = env.run(args);
+        let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
+        rows[0]["title"].as_str().unwrap().to_owned()
+    };
+    let cut = title(&["ls", "--json"]);
+    assert_eq!(cut.chars().count(), 201, "{cut}");
+    assert!(cut.ends_with('…'), "{cut}");
+    assert!(prompt.starts_with(cut.trim_end_matches('…')), "{cut}");
+    assert_eq!(title(&["ls", "--json", "--full-titles"]), prompt);
+    assert_eq!(title(&["ls", "-A", "--json", "--full-titles"]), prompt);
+    assert_eq!(title(&["ls", "-A", "--json"]), cut);
+}

@@ -294,6 +294,7 @@ fn list(conn: &mut Conn) -> Vec<ChatSummary> {
         project_slug: Some(String::new()),
         scope: ChatScope::All,
         since: None,
+        full_titles: false,
     }));
     match conn.reply(id) {
         Ok(Reply::Chats(c)) => c.chats,

@@ -161,6 +161,7 @@ fn a_claude_dies_with_its_killed_daemon_and_the_restart_stops_its_tools() {
         project_slug: Some(String::new()),
         scope: ChatScope::All,
         since: None,
+        full_titles: false,
     }));
     let Reply::Chats(list) = reply else {
         panic!("chat:list: {reply:?}")

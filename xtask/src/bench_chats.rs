@@ -293,6 +293,7 @@ impl Raw {
                 project_slug: Some(String::new()),
                 scope: paddock_proto::ChatScope::Active,
                 since,
+                full_titles: false,
             }))?;
         match reply {
             paddock_proto::Reply::Chats(c) => Ok((c, bytes, took)),

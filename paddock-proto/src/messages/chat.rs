@@ -202,7 +202,17 @@ pub struct ChatList {
     /// ([`Chats::delta`]). `None`: the full list.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub since: Option<u64>,
+    /// Each row's whole title. Without it a title longer than [`TITLE_CHARS`] characters is
+    /// cut there and ends in `…` (a chat's title is its first prompt until it is named, and a
+    /// pasted prompt can be thousands of lines).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub full_titles: bool,
 }
+
+/// The most characters of a title a chat row carries unless whole titles are asked for
+/// ([`ChatList::full_titles`]); a longer one keeps this many (less trailing white space) and
+/// `…` is added.
+pub const TITLE_CHARS: usize = 200;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

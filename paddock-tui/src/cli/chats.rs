@@ -53,6 +53,10 @@ pub struct LsArgs {
     /// Print one JSON array of chat objects
     #[arg(long)]
     pub json: bool,
+    /// Each chat's whole title (with --json): without it a title over 200 characters, such
+    /// as a long pasted first prompt, is cut there and ends in "…"
+    #[arg(long)]
+    pub full_titles: bool,
 }
 
 #[derive(Debug, Args)]

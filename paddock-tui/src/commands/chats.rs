@@ -19,7 +19,7 @@ pub async fn ls(ctx: &Context, args: LsArgs) -> anyhow::Result<()> {
     };
     let client = ctx.connect().await?;
     if args.all_projects {
-        return ls_every_project(&client, scope, args.json).await;
+        return ls_every_project(&client, scope, args.json, args.full_titles).await;
     }
     // No -p means the root workspace (DESIGN §6), not every project.
     let project = args.project.unwrap_or_else(|| ROOT_SLUG.to_owned());
@@ -27,6 +27,7 @@ pub async fn ls(ctx: &Context, args: LsArgs) -> anyhow::Result<()> {
         project_slug: Some(project.clone()),
         scope,
         since: None,
+        full_titles: args.full_titles,
     };
     match client.call(request).await? {
         c if args.json => print_json(&c.chats),
@@ -44,11 +45,13 @@ async fn ls_every_project(
     client: &crate::client::Client,
     scope: ChatScope,
     json: bool,
+    full_titles: bool,
 ) -> anyhow::Result<()> {
     let request = ChatList {
         project_slug: None,
         scope,
         since: None,
+        full_titles,
     };
     let chats = client.call(request).await?.chats;
     let mut by_project: std::collections::BTreeMap<String, Vec<paddock_proto::ChatSummary>> =
@@ -127,6 +130,7 @@ pub(super) async fn every_chat(client: &Client) -> anyhow::Result<Vec<ChatSummar
         project_slug: None,
         scope: ChatScope::All,
         since: None,
+        full_titles: false,
     };
     Ok(client.call(request).await?.chats)
 }

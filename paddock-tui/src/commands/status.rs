@@ -66,6 +66,7 @@ pub async fn run(ctx: &Context, args: StatusArgs) -> anyhow::Result<()> {
             project_slug: None,
             scope: ChatScope::Active,
             since: None,
+            full_titles: false,
         })
         .await?
         .chats;

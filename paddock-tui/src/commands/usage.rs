@@ -26,6 +26,7 @@ pub async fn run(ctx: &Context, args: UsageArgs) -> anyhow::Result<()> {
             scope
         },
         since: None,
+        full_titles: false,
     };
     let chats = client.call(request).await?.chats;
     let report = match &args.subtree {

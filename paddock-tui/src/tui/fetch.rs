@@ -182,6 +182,7 @@ fn chat_list(project_slug: Option<&String>, scope: ChatScope, since: Option<u64>
         project_slug: project_slug.cloned(),
         scope,
         since,
+        full_titles: false,
     }
 }
 

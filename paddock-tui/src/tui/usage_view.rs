@@ -89,6 +89,7 @@ pub fn list_request(scope: UsageScope) -> ChatList {
         project_slug: None,
         scope: scope.to_proto(),
         since: None,
+        full_titles: false,
     }
 }
 

@@ -228,7 +228,15 @@ impl Connection {
     /// `chat:list`: the rows, or what changed since the revision the client has.
     async fn list_chats(&self, list: ChatList) -> Result<Chats, ErrorBody> {
         let slug = list.project_slug.as_deref();
-        crate::chats::list_answer(&self.d.chats, &self.user, slug, list.scope, list.since).await
+        crate::chats::list_answer(
+            &self.d.chats,
+            &self.user,
+            slug,
+            list.scope,
+            list.since,
+            list.full_titles,
+        )
+        .await
     }
 }
 

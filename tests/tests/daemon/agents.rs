@@ -88,6 +88,7 @@ async fn list(c: &mut RawClient) -> Vec<ChatSummary> {
             project_slug: Some(String::new()),
             scope: ChatScope::All,
             since: None,
+            full_titles: false,
         }))
         .await
     {
@@ -747,6 +748,7 @@ async fn list_in(c: &mut RawClient, project: &str) -> Vec<ChatSummary> {
             project_slug: Some(project.into()),
             scope: ChatScope::All,
             since: None,
+            full_titles: false,
         }))
         .await
     {

@@ -58,6 +58,7 @@ async fn unread(c: &mut RawClient, project: &str, session: &str) -> bool {
             project_slug: Some(project.into()),
             scope: ChatScope::All,
             since: None,
+            full_titles: false,
         }))
         .await
         .unwrap()

@@ -62,6 +62,7 @@ async fn list(c: &mut RawClient, project: &str, scope: ChatScope) -> Vec<ChatSum
             project_slug: Some(project.into()),
             scope,
             since: None,
+            full_titles: false,
         }),
     )
     .await
@@ -416,7 +417,31 @@ async fn a_new_chat_is_listed_with_its_derived_fields_and_renders() {
     let r = &rows[0];
     assert_eq!(r.session_id, sid);
     assert_eq!(r.project_slug, "alpha");
-    assert_eq!(r.title, prompt, "the untruncated first prompt");
+    // A row carries the first 200 characters of a long title; asked for, the whole of it.
+    let cut: String = prompt.chars().take(paddock_proto::TITLE_CHARS).collect();
+    assert_eq!(
+        r.title,
+        format!("{}…", cut.trim_end()),
+        "the title cut at 200 characters"
+    );
+    let whole = req(
+        &mut c,
+        Request::ChatList(ChatList {
+            project_slug: Some("alpha".into()),
+            scope: ChatScope::Active,
+            since: None,
+            full_titles: true,
+        }),
+    )
+    .await
+    .expect("chat:list");
+    let Reply::Chats(whole) = whole else {
+        panic!("expected chats, got {whole:?}");
+    };
+    assert_eq!(
+        whole.chats[0].title, prompt,
+        "with fullTitles, the untruncated first prompt"
+    );
     assert_eq!(r.origin, Origin::Human);
     assert_eq!(r.depth, 0);
     assert_eq!(r.parent_session_id, None);
@@ -445,6 +470,7 @@ async fn a_new_chat_is_listed_with_its_derived_fields_and_renders() {
             project_slug: None,
             scope: ChatScope::Active,
             since: None,
+            full_titles: false,
         }),
     )
     .await
@@ -1767,6 +1793,7 @@ async fn attached_files_are_kept_listed_before_the_message_and_fetched_back() {
                 project_slug: Some(String::new()),
                 scope: Default::default(),
                 since: None,
+                full_titles: false,
             }))
             .await
             .unwrap()
@@ -1851,6 +1878,7 @@ async fn attachments_turned_off_refuse_a_message_with_files_naming_the_key() {
             project_slug: Some(String::new()),
             scope: ChatScope::All,
             since: None,
+            full_titles: false,
         }))
         .await
         .unwrap()

@@ -46,6 +46,7 @@ async fn ask(c: &mut RawClient, project: &str, scope: ChatScope, since: Option<u
             project_slug: Some(project.into()),
             scope,
             since,
+            full_titles: false,
         }),
     )
     .await

@@ -172,6 +172,7 @@ async fn a_streamed_turn_then_a_second_turn_in_the_same_chat() {
             project_slug: Some(String::new()),
             scope: Default::default(),
             since: None,
+            full_titles: false,
         }))
         .await
         .unwrap()

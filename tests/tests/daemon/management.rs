@@ -620,6 +620,7 @@ async fn management_create_chat_is_a_root_that_runs_and_takes_messages() {
             project_slug: Some(String::new()),
             scope: Default::default(),
             since: None,
+            full_titles: false,
         }))
         .await
         .unwrap()

@@ -44,6 +44,7 @@ async fn with_2_1_197_a_turn_streams_once_and_is_listed_and_rendered_at_its_comp
         project_slug: Some(String::new()),
         scope: ChatScope::All,
         since: None,
+        full_titles: false,
     })))
     .await
     .unwrap() else {

@@ -81,6 +81,7 @@ async fn chats(c: &mut RawClient, project: &str) -> Vec<ChatSummary> {
             project_slug: Some(project.into()),
             scope: ChatScope::All,
             since: None,
+            full_titles: false,
         }),
     )
     .await
@@ -445,6 +446,7 @@ async fn delete_refuses_running_turns_unless_forced_and_never_touches_your_direc
             project_slug: Some("code".into()),
             scope: ChatScope::All,
             since: None,
+            full_titles: false,
         }),
     )
     .await

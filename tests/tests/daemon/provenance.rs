@@ -134,6 +134,7 @@ async fn a_write_is_observed_and_current_then_stale_once_the_file_changes() {
             project_slug: Some("web".into()),
             scope: Default::default(),
             since: None,
+            full_titles: false,
         }))
         .await
         .unwrap()

@@ -11,6 +11,7 @@ async fn queued_of(c: &mut RawClient, session: &str) -> Option<String> {
             project_slug: Some(String::new()),
             scope: ChatScope::All,
             since: None,
+            full_titles: false,
         }))
         .await
         .unwrap()
@@ -162,6 +163,7 @@ async fn a_chat_row_carries_a_one_line_status_refreshed_after_each_turn() {
                         project_slug: Some(String::new()),
                         scope: ChatScope::All,
                         since: None,
+                        full_titles: false,
                     }))
                     .await
                     .unwrap()

@@ -197,6 +197,7 @@ async fn real_cli_chats_are_indexed_and_rendered_from_its_transcript() {
             project_slug: Some(String::new()),
             scope: paddock_proto::ChatScope::All,
             since: None,
+            full_titles: false,
         }))
         .await
         .unwrap()
@@ -336,6 +337,7 @@ async fn real_cli_spawns_a_child_through_mcp_and_the_report_back_streams_live() 
                     project_slug: Some(String::new()),
                     scope: paddock_proto::ChatScope::All,
                     since: None,
+                    full_titles: false,
                 }))
                 .await
                 .unwrap()
@@ -754,6 +756,7 @@ async fn real_cli_preloaded_context_reaches_the_model_and_the_title_is_the_reque
                 project_slug: Some("web".into()),
                 scope: Default::default(),
                 since: None,
+                full_titles: false,
             }))
             .await
             .unwrap()

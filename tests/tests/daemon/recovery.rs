@@ -15,6 +15,7 @@ async fn row(c: &mut RawClient, session: &str) -> ChatSummary {
             project_slug: Some(String::new()),
             scope: ChatScope::All,
             since: None,
+            full_titles: false,
         }))
         .await
         .unwrap()

@@ -117,6 +117,7 @@ async fn chat_count(c: &mut RawClient, project: &str) -> usize {
             project_slug: Some(project.into()),
             scope: ChatScope::All,
             since: None,
+            full_titles: false,
         }))
         .await
     {

@@ -100,6 +100,7 @@ async fn chats(c: &mut RawClient) -> Vec<ChatSummary> {
             project_slug: None,
             scope: ChatScope::All,
             since: None,
+            full_titles: false,
         }))
         .await
     {

@@ -305,6 +305,7 @@ async fn websocket_token_auth_then_a_streamed_turn_and_close_at_shutdown() {
             project_slug: Some(String::new()),
             scope: Default::default(),
             since: None,
+            full_titles: false,
         }))
         .await
         .unwrap()
@@ -411,6 +412,7 @@ async fn websocket_trusted_header_names_the_user() {
                 project_slug: Some(String::new()),
                 scope: Default::default(),
                 since: None,
+                full_titles: false,
             }))
             .await
             .unwrap()
