@@ -392,13 +392,23 @@ fn triggers_history_and_changes_follow_what_another_terminal_does() {
 
     // Changes of the project: a commit made elsewhere empties the list.
     std::fs::write(work.join("notes.txt"), "one\n").unwrap();
-    for _ in 0..5 {
-        let at = cursor_row(&tmux.capture());
-        if at.contains("web  ") {
+    // The cursor is wherever the views left it: above the project or below it.
+    for _ in 0..8 {
+        let screen = tmux.capture();
+        let rows: Vec<&str> = Tmux::tree_rows(&screen).collect();
+        let at = rows
+            .iter()
+            .position(|r| r.trim_start().starts_with(['›', '>']));
+        let web = rows.iter().position(|r| r.contains("web  "));
+        let (Some(at), Some(web)) = (at, web) else {
+            panic!("no cursor or no project row:\n{screen}");
+        };
+        if at == web {
             break;
         }
-        tmux.keys(&["k"]);
-        tmux.wait_until("the cursor moved up", |s| cursor_row(s) != at);
+        let row = cursor_row(&screen);
+        tmux.keys(&[if at < web { "j" } else { "k" }]);
+        tmux.wait_until("the cursor moved", |s| cursor_row(s) != row);
     }
     tmux.wait_until("the cursor on the project", |s| {
         cursor_row(s).contains("web  ")

@@ -128,13 +128,13 @@ async fn a_write_is_observed_and_current_then_stale_once_the_file_changes() {
     assert_eq!((w.tool.as_str(), w.edge), ("Write", FileEdge::Observed));
     assert_eq!(w.hash, p.current_hash);
     assert!(w.step_id.ends_with(":1"), "{}", w.step_id);
-    // The reply names the chat.
+    // The reply names the chat by its whole title (a chat row cuts a long one).
     let Reply::Chats(chats) = c
         .request(Request::ChatList(paddock_proto::ChatList {
             project_slug: Some("web".into()),
             scope: Default::default(),
             since: None,
-            full_titles: false,
+            full_titles: true,
         }))
         .await
         .unwrap()
