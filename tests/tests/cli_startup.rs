@@ -218,3 +218,32 @@ fn doctor_without_a_daemon_reports_what_one_started_now_would_see() {
         "{stdout}"
     );
 }
+
+/// The daemon bounds glibc's malloc arenas (each thread's arena kept what a large chat list
+/// left in it): started without the bound it runs with two; a bound the user set is kept.
+#[test]
+fn the_daemon_runs_with_two_malloc_arenas_unless_the_user_set_a_bound() {
+    for (set, want) in [(None, "2"), (Some("4"), "4")] {
+        let env = Env::new();
+        let mut ls = env.paddock();
+        ls.env_remove("MALLOC_ARENA_MAX");
+        if let Some(v) = set {
+            ls.env("MALLOC_ARENA_MAX", v);
+        }
+        let (out, stdout, stderr) = env.output(ls.args(["ls", "--json"]));
+        assert!(
+            out.status.success(),
+            "paddock ls failed: {stderr}\n{stdout}"
+        );
+        let (_, status, _) = env.output(env.paddock().args(["daemon", "status", "--json"]));
+        let status: serde_json::Value = serde_json::from_str(&status).unwrap();
+        let pid = status["pid"].as_u64().unwrap();
+        let environ = std::fs::read(format!("/proc/{pid}/environ")).unwrap();
+        let bound = environ
+            .split(|&b| b == 0)
+            .find_map(|kv| kv.strip_prefix(b"MALLOC_ARENA_MAX="))
+            .map(|v| String::from_utf8_lossy(v).into_owned());
+        assert_eq!(bound.as_deref(), Some(want), "MALLOC_ARENA_MAX set {set:?}");
+        let _ = env.output(env.paddock().args(["daemon", "stop"]));
+    }
+}
