@@ -19,10 +19,8 @@ use paddock_proto::{
 use crate::config::Config;
 use crate::hub::Hub;
 use crate::index::{IndexedChat, display_title};
-use crate::projects::Project;
-use crate::projects::{Projects, project_error};
-use crate::state::ChatState;
-use crate::state::{ms_of, now_ms};
+use crate::projects::{Project, Projects, project_error};
+use crate::state::{ChatState, ms_of, now_ms};
 use crate::stores::{Injection, RunProvenance};
 use crate::transcripts;
 use crate::tree::{self, ChatRef, Recorded};
@@ -43,8 +41,8 @@ pub use actions::{delete, fork, fork_as, import, set_queue, update};
 /// changes are announced) and the triggers (told when chats are archived).
 #[derive(Clone)]
 pub struct ChatService {
-    pub cfg: std::sync::Arc<Config>,
-    pub state: std::sync::Arc<ChatState>,
+    pub cfg: Arc<Config>,
+    pub state: Arc<ChatState>,
     pub projects: Projects,
     pub hub: Hub,
     pub triggers: Triggers,
@@ -319,31 +317,20 @@ pub async fn list_answer(
         return Ok(nothing);
     }
     let rows = build(d, inputs.clone(), scope).await;
-    let chats = d
+    let mut chats = d
         .state
         .listings
         .answer(user, project_slug, scope, since, rows);
     if let Some(revision) = chats.revision {
         d.last_built.record(key, inputs, revision);
     }
-    let mut chats = chats;
     if !full_titles {
+        // Rows are fingerprinted whole, so a change past the cut is still a change.
         for row in &mut chats.chats {
-            cut_title(&mut row.title);
+            row.title = crate::text::cut(&row.title, paddock_proto::TITLE_CHARS);
         }
     }
     Ok(chats)
-}
-
-/// A title as a chat row carries it by default: at most [`paddock_proto::TITLE_CHARS`]
-/// characters, a longer one cut there (less trailing white space) with `…` added. Rows are
-/// fingerprinted whole, so a change past the cut is still a change (`listing.rs`).
-fn cut_title(title: &mut String) {
-    if let Some((at, _)) = title.char_indices().nth(paddock_proto::TITLE_CHARS) {
-        title.truncate(at);
-        title.truncate(title.trim_end().len());
-        title.push('…');
-    }
 }
 
 /// The rows of a listing built from `inputs`, in tree order.

@@ -159,22 +159,15 @@ fn adopted_runs(
                 .unwrap_or_default(),
             finished_at: chat.updated_at.clone(),
             cost_usd: Some(chat.usage.cost_usd).filter(|c| *c > 0.0),
-            prompt: chat.first_prompt.as_deref().map(cut),
+            prompt: chat
+                .first_prompt
+                .as_deref()
+                .map(|p| crate::text::cut(p, 200)),
             attribution: None,
             is_new: false,
         });
     }
     Ok(runs)
-}
-
-fn cut(text: &str) -> String {
-    let mut chars = text.chars();
-    let head: String = chars.by_ref().take(200).collect();
-    if chars.next().is_some() {
-        format!("{head}…")
-    } else {
-        head
-    }
 }
 
 /// Advances this user's "runs last seen" watermark to now.

@@ -49,6 +49,7 @@ pub mod state;
 pub mod stores;
 pub mod streamed;
 pub mod sweeper;
+pub mod text;
 pub mod tool_calls;
 pub mod tool_catalogue;
 pub mod transcripts;

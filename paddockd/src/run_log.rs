@@ -133,7 +133,7 @@ impl RunLog {
 
     /// Records that a turn started.
     pub async fn started(&self, mut run: RunRecord) -> Result<(), RunLogError> {
-        run.prompt = run.prompt.map(|p| cut(&p));
+        run.prompt = run.prompt.map(|p| crate::text::cut(&p, PROMPT_CHARS));
         run.status = RunStatus::Running;
         run.finished_at = None;
         let line = Line::Start(run.clone());
@@ -174,7 +174,7 @@ impl RunLog {
     /// Records a fire that did not run (a trigger whose previous run was still going): one
     /// line, already finished, with status `skipped`.
     pub async fn skipped(&self, mut run: RunRecord) -> Result<(), RunLogError> {
-        run.prompt = run.prompt.map(|p| cut(&p));
+        run.prompt = run.prompt.map(|p| crate::text::cut(&p, PROMPT_CHARS));
         run.status = RunStatus::Skipped;
         run.finished_at = Some(run.started_at.clone());
         run.cost_usd = None;
@@ -244,16 +244,6 @@ impl RunLog {
             path: self.path.to_path_buf(),
             source,
         })
-    }
-}
-
-fn cut(text: &str) -> String {
-    let mut chars = text.chars();
-    let head: String = chars.by_ref().take(PROMPT_CHARS).collect();
-    if chars.next().is_some() {
-        format!("{head}…")
-    } else {
-        head
     }
 }
 

@@ -35,6 +35,13 @@ impl Env {
         c
     }
 
+    /// The running daemon's pid, as `paddock daemon status --json` gives it.
+    fn daemon_pid(&self) -> u64 {
+        let (_, status, _) = self.output(self.paddock().args(["daemon", "status", "--json"]));
+        let status: serde_json::Value = serde_json::from_str(&status).unwrap();
+        status["pid"].as_u64().unwrap()
+    }
+
     fn output(&self, cmd: &mut Command) -> (Output, String, String) {
         let out = cmd.output().unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -58,9 +65,7 @@ fn a_boolean_written_as_1_starts_the_daemon() {
     );
     // Once it listens, the daemon's stderr is its log, not the pipe of the command that
     // started it (which read its start-up reason from there, and is gone now).
-    let (_, status, _) = env.output(env.paddock().args(["daemon", "status", "--json"]));
-    let status: serde_json::Value = serde_json::from_str(&status).unwrap();
-    let pid = status["pid"].as_u64().unwrap();
+    let pid = env.daemon_pid();
     let fd2 = std::fs::read_link(format!("/proc/{pid}/fd/2")).unwrap();
     assert_eq!(fd2, env.log(), "the daemon's stderr");
 }
@@ -235,9 +240,7 @@ fn the_daemon_runs_with_two_malloc_arenas_unless_the_user_set_a_bound() {
             out.status.success(),
             "paddock ls failed: {stderr}\n{stdout}"
         );
-        let (_, status, _) = env.output(env.paddock().args(["daemon", "status", "--json"]));
-        let status: serde_json::Value = serde_json::from_str(&status).unwrap();
-        let pid = status["pid"].as_u64().unwrap();
+        let pid = env.daemon_pid();
         let environ = std::fs::read(format!("/proc/{pid}/environ")).unwrap();
         let bound = environ
             .split(|&b| b == 0)

@@ -155,8 +155,9 @@ pub(crate) fn stand_in_wrapper(root: &Path) -> Result<PathBuf> {
     Ok(wrapper)
 }
 
-/// The CPU time a process has used, user and system, in clock ticks (`/proc/PID/stat`).
-pub(crate) fn cpu_ticks(pid: u32) -> Option<u64> {
+/// The CPU time a process has used, user and system, in seconds (`/proc/PID/stat`, whose
+/// times are in clock ticks of 1/100 s on Linux).
+pub(crate) fn cpu_seconds(pid: u32) -> Option<f64> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // The fields after the command name, which is in parentheses and may hold spaces.
     let rest = stat.rsplit_once(')')?.1;
@@ -164,7 +165,7 @@ pub(crate) fn cpu_ticks(pid: u32) -> Option<u64> {
     // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
     let utime: u64 = fields.get(11)?.parse().ok()?;
     let stime: u64 = fields.get(12)?.parse().ok()?;
-    Some(utime + stime)
+    Some((utime + stime) as f64 / 100.0)
 }
 
 /// Framing figures: bytes through a [`LineFramer`] in 16 KiB pushes, as MB/s.

@@ -182,11 +182,11 @@ const IDLE: Duration = Duration::from_secs(60);
 /// switches, voluntary and not) over [`IDLE`], with no client asking anything.
 fn idle_figures(daemon: &Running, report: &mut Report) {
     let pid = daemon.0.id();
-    let (ticks, switches) = (crate::bench::cpu_ticks(pid), context_switches(pid));
+    let (cpu_before, switches) = (crate::bench::cpu_seconds(pid), context_switches(pid));
     std::thread::sleep(IDLE);
     let secs = IDLE.as_secs_f64();
-    let cpu = match (ticks, crate::bench::cpu_ticks(pid)) {
-        (Some(a), Some(b)) => b.saturating_sub(a) as f64 / 100.0 / secs * 100.0,
+    let cpu = match (cpu_before, crate::bench::cpu_seconds(pid)) {
+        (Some(a), Some(b)) => (b - a) / secs * 100.0,
         _ => f64::NAN,
     };
     let wakeups = match (switches, context_switches(pid)) {

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use paddock_proto::{ChatEvent, ChatSend, ChatSubscribe, Reply, Request, ServerMessage};
 
-use crate::bench::{Conn, Stats, cpu_ticks, now_ns, stand_in_wrapper};
+use crate::bench::{Conn, Stats, cpu_seconds, now_ns, stand_in_wrapper};
 use crate::report::Report;
 
 const CHATS: usize = 100;
@@ -79,7 +79,7 @@ async fn measure(socket: &Path, pid: u32, report: &mut Report) -> Result<()> {
             .await?;
         }
     }
-    let (ticks_before, started) = (cpu_ticks(pid), Instant::now());
+    let (cpu_before, started) = (cpu_seconds(pid), Instant::now());
     for sid in &sessions {
         conns[0]
             .send(send(Some(sid), &format!("bench {DELTAS} {INTERVAL_US}")))
@@ -95,8 +95,8 @@ async fn measure(socket: &Path, pid: u32, report: &mut Report) -> Result<()> {
         latencies.extend(t.await??);
     }
     let elapsed = started.elapsed().as_secs_f64();
-    let cpu = match (ticks_before, cpu_ticks(pid)) {
-        (Some(a), Some(b)) => (b.saturating_sub(a)) as f64 / ticks_per_second() / elapsed * 100.0,
+    let cpu = match (cpu_before, cpu_seconds(pid)) {
+        (Some(a), Some(b)) => (b - a) / elapsed * 100.0,
         _ => f64::NAN,
     };
     let stats = Stats(latencies);
@@ -152,9 +152,4 @@ async fn collect_all(c: &mut Conn, mut sessions: HashSet<String>) -> Result<Vec<
         }
     }
     Ok(out)
-}
-
-/// Clock ticks a second, for `/proc/PID/stat`'s times (100 on Linux).
-fn ticks_per_second() -> f64 {
-    100.0
 }

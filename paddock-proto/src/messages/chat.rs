@@ -210,8 +210,7 @@ pub struct ChatList {
 }
 
 /// The most characters of a title a chat row carries unless whole titles are asked for
-/// ([`ChatList::full_titles`]); a longer one keeps this many (less trailing white space) and
-/// `…` is added.
+/// ([`ChatList::full_titles`]); a longer one keeps this many and `…` is added.
 pub const TITLE_CHARS: usize = 200;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

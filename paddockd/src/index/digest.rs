@@ -156,7 +156,7 @@ impl Digest {
             .as_deref()
             .and_then(|t| t.lines().map(str::trim).find(|l| !l.is_empty()))
         {
-            self.last_reply = Some(one_line(line, STATUS_CHARS));
+            self.last_reply = Some(crate::text::cut(line, STATUS_CHARS));
         }
         let id = message.id.map(Cow::into_owned);
         let same_message = matches!(&self.current, Some(c) if c.id.is_some() && c.id == id);
@@ -249,16 +249,6 @@ fn prompt_text(rec: &Head<'_>) -> Option<String> {
 const STATUS_CHARS: usize = 160;
 
 /// `text` cut to `max` characters, with `…` when cut.
-fn one_line(text: &str, max: usize) -> String {
-    let mut chars = text.chars();
-    let head: String = chars.by_ref().take(max).collect();
-    if chars.next().is_some() {
-        format!("{head}…")
-    } else {
-        head
-    }
-}
-
 fn tokens(usage: HeadUsage) -> Tokens {
     Tokens {
         input: usage.input_tokens.unwrap_or(0),

@@ -421,7 +421,7 @@ async fn a_new_chat_is_listed_with_its_derived_fields_and_renders() {
     let cut: String = prompt.chars().take(paddock_proto::TITLE_CHARS).collect();
     assert_eq!(
         r.title,
-        format!("{}…", cut.trim_end()),
+        format!("{cut}…"),
         "the title cut at 200 characters"
     );
     let whole = req(
