@@ -20,7 +20,7 @@ use crate::config::Config;
 use crate::hub::Hub;
 use crate::index::{IndexedChat, display_title};
 use crate::projects::{Project, Projects, project_error};
-use crate::state::{ChatState, ms_of, now_ms};
+use crate::state::{ChatState, now_ms};
 use crate::stores::{Injection, RunProvenance};
 use crate::transcripts;
 use crate::tree::{self, ChatRef, Recorded};
@@ -28,10 +28,13 @@ use crate::trigger_state::Triggers;
 
 mod actions;
 mod inputs;
+mod rows;
 pub mod search;
 
 pub use inputs::LastBuilt;
 use inputs::{Inputs, ListingKey};
+pub use rows::KeptRows;
+use rows::{Kept, KeptRow};
 
 pub(crate) use actions::archive_one;
 pub use actions::{delete, fork, fork_as, import, set_queue, update};
@@ -48,6 +51,8 @@ pub struct ChatService {
     pub triggers: Triggers,
     /// For each listing, the inputs its newest revision was built from.
     pub last_built: LastBuilt,
+    /// The rows made for each user's listings, refreshed by the next (`chats/rows.rs`).
+    pub kept_rows: KeptRows,
 }
 
 impl ChatService {
@@ -89,6 +94,15 @@ impl Joined {
             return None;
         }
         self.interrupted.get(sid).cloned()
+    }
+
+    /// The chats whose rows may differ between rows joined by `old` and by `self` (see
+    /// [`Inputs::changed_since`]); `None` when every row may.
+    fn changed_since(&self, old: &Joined) -> Option<HashSet<String>> {
+        let mut changed = self.inputs.changed_since(&old.inputs)?;
+        inputs::differ(&old.interrupted, &self.interrupted, &mut changed);
+        inputs::differ(&old.failed, &self.failed, &mut changed);
+        Some(changed)
     }
 
     fn of(d: &ChatService, inputs: Arc<Inputs>) -> Self {
@@ -289,12 +303,14 @@ pub async fn list(
 ) -> Result<Vec<ChatSummary>, ErrorBody> {
     let projects = projects_of(d, project_slug)?;
     let inputs = Inputs::take(d, user, projects).await;
-    Ok(build(d, Arc::new(inputs), scope).await)
+    let listed = build(d, user, Arc::new(inputs), scope).await;
+    Ok(listed.iter().map(|l| l.summary(true)).collect())
 }
 
 /// `chat:list`: the rows, or what changed since the revision `since` the client has. When
 /// that revision was built from the inputs as they are now, nothing changed, and no row is
-/// built (`inputs.rs`).
+/// looked at (`inputs.rs`); otherwise only the rows whose inputs changed are made again
+/// (`rows.rs`), and only the rows that changed are put on the wire.
 pub async fn list_answer(
     d: &ChatService,
     user: &str,
@@ -316,79 +332,195 @@ pub async fn list_answer(
     {
         return Ok(nothing);
     }
-    let rows = build(d, inputs.clone(), scope).await;
-    let mut chats = d
+    let listed = build(d, user, inputs.clone(), scope).await;
+    let prints: Vec<(&str, u64)> = listed
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let before = i
+                .checked_sub(1)
+                .and_then(|b| listed.get(b))
+                .map(|b| b.kept.row.session_id.as_str());
+            (l.kept.row.session_id.as_str(), l.print(before))
+        })
+        .collect();
+    let answer = d
         .state
         .listings
-        .answer(user, project_slug, scope, since, rows);
-    if let Some(revision) = chats.revision {
+        .answer_rows(user, project_slug, scope, since, &prints);
+    if let Some(revision) = answer.revision {
         d.last_built.record(key, inputs, revision);
     }
-    if !full_titles {
-        // Rows are fingerprinted whole, so a change past the cut is still a change.
-        for row in &mut chats.chats {
-            row.title = crate::text::cut(&row.title, paddock_proto::TITLE_CHARS);
-        }
-    }
-    Ok(chats)
+    // Rows are fingerprinted whole, so a change past the cut is still a change.
+    Ok(answer.chats(|i| listed.get(i).map(|l| l.summary(full_titles))))
 }
 
-/// The rows of a listing built from `inputs`, in tree order.
-async fn build(d: &ChatService, inputs: Arc<Inputs>, scope: ChatScope) -> Vec<ChatSummary> {
-    let joined = Joined::of(d, inputs);
-    let projects = &joined.inputs.projects;
-    let mut rows: Vec<ChatSummary> = Vec::new();
-    let mut listed: HashSet<String> = HashSet::new();
-    let index = d.state.listed().await;
-    for (project, folder) in projects {
-        for chat in index.chats_in(folder) {
-            if listed.insert(chat.session_id.clone()) {
-                rows.push(joined.row(&project.slug, &chat));
-            }
+/// A row placed in a listing.
+struct Listed {
+    kept: Arc<KeptRow>,
+    tree_parent: Option<String>,
+    level: u32,
+    children: Vec<String>,
+}
+
+impl Listed {
+    /// [`crate::listing::fingerprint`] of the row as placed, `before` listed before it.
+    fn print(&self, before: Option<&str>) -> u64 {
+        crate::listing::placed_print(
+            self.kept.print,
+            self.tree_parent.as_deref(),
+            self.level,
+            &self.children,
+            before,
+        )
+    }
+
+    /// The row on the wire, its title cut to [`paddock_proto::TITLE_CHARS`] unless `full_title`.
+    fn summary(&self, full_title: bool) -> ChatSummary {
+        let row = &self.kept.row;
+        ChatSummary {
+            title: if full_title {
+                row.title.clone()
+            } else {
+                crate::text::cut(&row.title, paddock_proto::TITLE_CHARS)
+            },
+            tree_parent: self.tree_parent.clone(),
+            level: self.level,
+            children: self.children.clone(),
+            ..row.clone()
         }
     }
-    let slugs: HashSet<&str> = projects.iter().map(|(p, _)| p.slug.as_str()).collect();
+}
+
+/// The rows of a listing built from `inputs`, in tree order: the rows kept for `user` where
+/// their inputs did not change, made anew where they did (`rows.rs`).
+async fn build(
+    d: &ChatService,
+    user: &str,
+    inputs: Arc<Inputs>,
+    scope: ChatScope,
+) -> Vec<Listed> {
+    let joined = Joined::of(d, inputs);
+    let index = d.state.listed().await;
+    let mut kept = d
+        .kept_rows
+        .take(user)
+        .map(|k| k.still_valid(&joined))
+        .unwrap_or_default();
+    let mut rows: Vec<Arc<KeptRow>> = Vec::new();
+    let mut listed: HashSet<String> = HashSet::new();
+    for (project, folder) in &joined.inputs.projects {
+        let versions = index.versions_in(folder);
+        // Places in `rows` to fill with rows made anew, and the chats to make them of.
+        let mut stale: Vec<(usize, &str)> = Vec::new();
+        let mut slots: Vec<Option<Arc<KeptRow>>> = Vec::with_capacity(versions.len());
+        for (sid, version) in &versions {
+            if !listed.insert(sid.clone()) {
+                continue;
+            }
+            match kept.get(sid) {
+                Some(k) if k.version == Some(*version) && k.row.project_slug == project.slug => {
+                    slots.push(Some(k.clone()));
+                }
+                _ => {
+                    stale.push((slots.len(), sid));
+                    slots.push(None);
+                }
+            }
+        }
+        let wanted: Vec<(&Path, &str)> = stale
+            .iter()
+            .map(|&(_, sid)| (folder.as_path(), sid))
+            .collect();
+        for ((slot, _), chat) in stale.iter().zip(index.versioned_in(&wanted)) {
+            // `None`: gone since its version was read; it is not listed.
+            if let (Some((chat, version)), Some(place)) = (chat, slots.get_mut(*slot)) {
+                let made = KeptRow::new(joined.row(&project.slug, &chat), Some(version));
+                kept.insert(chat.session_id.clone(), made.clone());
+                *place = Some(made);
+            }
+        }
+        #[cfg(debug_assertions)]
+        check_kept(&joined, index, project, folder, &slots);
+        rows.extend(slots.into_iter().flatten());
+    }
+    // Kept rows of the listed projects that are no longer listed: their chats are gone.
+    let slugs: HashSet<&str> = joined
+        .inputs
+        .projects
+        .iter()
+        .map(|(p, _)| p.slug.as_str())
+        .collect();
+    kept.retain(|sid, k| listed.contains(sid) || !slugs.contains(k.row.project_slug.as_str()));
     for (sid, slug) in joined.unlisted() {
         if slugs.contains(slug) && listed.insert(sid.to_owned()) {
-            rows.push(joined.starting_row(slug, sid, d));
+            rows.push(KeptRow::new(joined.starting_row(slug, sid, d), None));
         }
     }
     // One order for every scope: the whole tree's, of which a scope keeps its part.
-    let mut rows = lay_out(rows, &joined, tree::build);
+    let mut listed = lay_out(rows, &joined, tree::build);
     if scope != ChatScope::All {
-        rows.retain(|c| c.archived == (scope == ChatScope::Archived));
-        rows = lay_out(rows, &joined, tree::nest);
+        listed.retain(|l| l.kept.row.archived == (scope == ChatScope::Archived));
+        let rows = listed.into_iter().map(|l| l.kept).collect();
+        listed = lay_out(rows, &joined, tree::nest);
     }
-    rows
+    d.kept_rows.put(user, Kept { joined, rows: kept });
+    listed
+}
+
+/// Debug builds (the tests) check every kept row a listing uses against the row made anew
+/// from the same index entry: a change `Inputs::changed_since` misses fails there.
+#[cfg(debug_assertions)]
+fn check_kept(
+    joined: &Joined,
+    index: &crate::index::ChatIndex,
+    project: &Project,
+    folder: &Path,
+    rows: &[Option<Arc<KeptRow>>],
+) {
+    let rows: Vec<&Arc<KeptRow>> = rows.iter().flatten().collect();
+    let wanted: Vec<(&Path, &str)> = rows
+        .iter()
+        .map(|k| (folder, k.row.session_id.as_str()))
+        .collect();
+    for (k, now) in rows.iter().zip(index.versioned_in(&wanted)) {
+        if let Some((chat, version)) = now
+            && k.version == Some(version)
+        {
+            let fresh = joined.row(&project.slug, &chat);
+            assert_eq!(k.row, fresh, "a kept row is not the row its inputs make");
+        }
+    }
 }
 
 /// Orders rows as the nested tree (`place`: [`tree::build`], or [`tree::nest`] for rows in
-/// that order already) and fills in `treeParent`, `level` and `children`.
+/// that order already) and gives each its `treeParent`, `level` and `children`.
 fn lay_out(
-    rows: Vec<ChatSummary>,
+    rows: Vec<Arc<KeptRow>>,
     joined: &Joined,
     place: fn(&[tree::Node]) -> Vec<tree::Placed>,
-) -> Vec<ChatSummary> {
+) -> Vec<Listed> {
+    let now = now_ms();
     let nodes: Vec<tree::Node> = rows
         .iter()
-        .map(|c| tree::Node {
-            id: c.session_id.clone(),
-            parent: joined.parent_of(&c.session_id).map(|p| p.session_id),
-            starred: c.starred,
-            activity: ms_of(c.updated_at.as_deref()).max(if c.running { now_ms() } else { 0 }),
-            created: ms_of(c.created_at.as_deref()),
+        .map(|k| tree::Node {
+            id: k.row.session_id.clone(),
+            parent: joined.parent_of(&k.row.session_id).map(|p| p.session_id),
+            starred: k.row.starred,
+            activity: k.updated_ms.max(if k.row.running { now } else { 0 }),
+            created: k.created_ms,
         })
         .collect();
     let placed = place(&nodes);
-    let mut slots: Vec<Option<ChatSummary>> = rows.into_iter().map(Some).collect();
     placed
         .into_iter()
         .filter_map(|p| {
-            let mut row = slots.get_mut(p.index)?.take()?;
-            row.tree_parent = p.tree_parent;
-            row.level = p.level;
-            row.children = p.children;
-            Some(row)
+            Some(Listed {
+                kept: rows.get(p.index)?.clone(),
+                tree_parent: p.tree_parent,
+                level: p.level,
+                children: p.children,
+            })
         })
         .collect()
 }

@@ -67,6 +67,7 @@ impl Daemon {
             hub: hub.clone(),
             triggers: triggers.clone(),
             last_built: crate::chats::LastBuilt::default(),
+            kept_rows: crate::chats::KeptRows::default(),
         };
         let trigger_ops = Arc::new(crate::triggers::Ctx {
             cfg: cfg.clone(),

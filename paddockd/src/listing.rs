@@ -142,6 +142,7 @@ impl Listings {
     /// The answer to a `chat:list` whose full list (in tree order) is `rows`: records the
     /// listing's new state, then answers with the full list, or with what changed since
     /// `since` when this listing issued that revision and still knows what left it since.
+    #[cfg(test)]
     pub fn answer(
         &self,
         user: &str,
@@ -150,9 +151,7 @@ impl Listings {
         since: Option<u64>,
         rows: Vec<ChatSummary>,
     ) -> Chats {
-        let key = Key::new(user, project, scope);
-        // Hashed before the lock is taken: the costly part.
-        let prints: Vec<u64> = rows
+        let prints: Vec<(&str, u64)> = rows
             .iter()
             .enumerate()
             .map(|(i, row)| {
@@ -160,9 +159,25 @@ impl Listings {
                     .checked_sub(1)
                     .and_then(|b| rows.get(b))
                     .map(|r| r.session_id.as_str());
-                fingerprint(row, before)
+                (row.session_id.as_str(), fingerprint(row, before))
             })
             .collect();
+        let answer = self.answer_rows(user, project, scope, since, &prints);
+        answer.chats(|i| rows.get(i).cloned())
+    }
+
+    /// [`Listings::answer`] for a listing whose rows (in tree order) are given as each one's
+    /// id and fingerprint ([`fingerprint`], of the row as placed): the answer names the rows to
+    /// send, so only those are made.
+    pub fn answer_rows(
+        &self,
+        user: &str,
+        project: Option<&str>,
+        scope: ChatScope,
+        since: Option<u64>,
+        rows: &[(&str, u64)],
+    ) -> Answer {
+        let key = Key::new(user, project, scope);
         let mut guard = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
         let Inner {
             listings,
@@ -188,12 +203,65 @@ impl Listings {
             used: 0,
         });
         listing.used = *tick;
-        if listing.update(&rows, &prints, *next) {
+        if listing.update(rows, *next) {
             *next += 1;
         }
         match since {
             Some(since) if listing.answers(since) => listing.delta(since, rows),
-            _ => full(rows, Some(listing.revision)),
+            _ => Answer {
+                revision: Some(listing.revision),
+                delta: false,
+                rows: (0..rows.len()).collect(),
+                after: Vec::new(),
+                removed: Vec::new(),
+            },
+        }
+    }
+}
+
+/// What to answer a `chat:list` with ([`Listings::answer_rows`]), by the rows' places in the
+/// listing.
+#[derive(Debug)]
+pub struct Answer {
+    pub revision: Option<u64>,
+    /// Only what changed since the `since` asked for (else the full list).
+    pub delta: bool,
+    /// The rows to send, in order.
+    pub rows: Vec<usize>,
+    /// For a delta, the id listed before each row sent (`None`: it is first).
+    pub after: Vec<Option<String>>,
+    /// For a delta, the ids that left the listing.
+    pub removed: Vec<String>,
+}
+
+impl Answer {
+    /// The answer on the wire, each row made by `row` from its place (a place it has no row
+    /// for is left out).
+    pub fn chats(self, row: impl Fn(usize) -> Option<ChatSummary>) -> Chats {
+        let Answer {
+            revision,
+            delta,
+            rows,
+            after,
+            removed,
+        } = self;
+        let mut chats = Vec::with_capacity(rows.len());
+        let mut afters = Vec::with_capacity(after.len());
+        let mut after = after.into_iter();
+        for i in rows {
+            let before = after.next();
+            let Some(r) = row(i) else { continue };
+            if let Some(before) = before {
+                afters.push(before);
+            }
+            chats.push(r);
+        }
+        Chats {
+            chats,
+            revision,
+            delta,
+            removed,
+            after: afters,
         }
     }
 }
@@ -201,12 +269,12 @@ impl Listings {
 impl Listing {
     /// Records the listing's rows now; a change of anything takes the revision `candidate`.
     /// True when it did.
-    fn update(&mut self, rows: &[ChatSummary], prints: &[u64], candidate: u64) -> bool {
+    fn update(&mut self, rows: &[(&str, u64)], candidate: u64) -> bool {
         let mut changed = false;
         let mut present: HashSet<&str> = HashSet::with_capacity(rows.len());
-        for (row, &fingerprint) in rows.iter().zip(prints) {
-            present.insert(row.session_id.as_str());
-            match self.rows.get_mut(&row.session_id) {
+        for &(sid, fingerprint) in rows {
+            present.insert(sid);
+            match self.rows.get_mut(sid) {
                 Some(known) if known.fingerprint == fingerprint => {}
                 Some(known) => {
                     *known = Row {
@@ -217,7 +285,7 @@ impl Listing {
                 }
                 None => {
                     self.rows.insert(
-                        row.session_id.clone(),
+                        sid.to_owned(),
                         Row {
                             fingerprint,
                             changed: candidate,
@@ -263,15 +331,14 @@ impl Listing {
 
     /// The rows changed after `since`, each with the id listed before it, and the ids that
     /// left after `since`.
-    fn delta(&self, since: u64, rows: Vec<ChatSummary>) -> Chats {
+    fn delta(&self, since: u64, rows: &[(&str, u64)]) -> Answer {
         let mut after = Vec::new();
-        let mut chats = Vec::new();
-        let mut before: Option<String> = None;
-        for row in rows {
-            let sid = row.session_id.clone();
-            if self.rows.get(&sid).is_none_or(|r| r.changed > since) {
-                after.push(before);
-                chats.push(row);
+        let mut send = Vec::new();
+        let mut before: Option<&str> = None;
+        for (i, &(sid, _)) in rows.iter().enumerate() {
+            if self.rows.get(sid).is_none_or(|r| r.changed > since) {
+                after.push(before.map(str::to_owned));
+                send.push(i);
             }
             before = Some(sid);
         }
@@ -284,28 +351,49 @@ impl Listing {
             .filter(|(_, sid)| !self.rows.contains_key(sid) && seen.insert(sid.as_str()))
             .map(|(_, sid)| sid.clone())
             .collect();
-        Chats {
-            chats,
+        Answer {
             revision: Some(self.revision),
             delta: true,
-            removed,
+            rows: send,
             after,
+            removed,
         }
     }
 }
 
-fn full(rows: Vec<ChatSummary>, revision: Option<u64>) -> Chats {
-    Chats {
-        chats: rows,
-        revision,
-        ..Chats::default()
-    }
+/// A hash of every field of the row and of the id listed before it.
+pub fn fingerprint(row: &ChatSummary, before: Option<&str>) -> u64 {
+    placed_print(
+        row_print(row),
+        row.tree_parent.as_deref(),
+        row.level,
+        &row.children,
+        before,
+    )
 }
 
-/// A hash of every field of the row and of the id listed before it. The destructuring names
-/// every field, so a field added to the row must be added here (it does not compile
-/// otherwise).
-fn fingerprint(row: &ChatSummary, before: Option<&str>) -> u64 {
+/// [`fingerprint`] of a row placed in a listing, from its [`row_print`] and its place: the
+/// parent it is drawn under, its level, its children and the id listed before it.
+pub fn placed_print(
+    row_print: u64,
+    tree_parent: Option<&str>,
+    level: u32,
+    children: &[String],
+    before: Option<&str>,
+) -> u64 {
+    let mut h = DefaultHasher::new();
+    row_print.hash(&mut h);
+    before.hash(&mut h);
+    tree_parent.hash(&mut h);
+    level.hash(&mut h);
+    children.hash(&mut h);
+    h.finish()
+}
+
+/// A hash of every field of the row but those of its place in the tree (`treeParent`,
+/// `level`, `children`: [`placed_print`]). The destructuring names every field, so a field
+/// added to the row must be added here (it does not compile otherwise).
+pub fn row_print(row: &ChatSummary) -> u64 {
     let ChatSummary {
         session_id,
         project_slug,
@@ -324,9 +412,9 @@ fn fingerprint(row: &ChatSummary, before: Option<&str>) -> u64 {
         starred,
         detached,
         trigger,
-        tree_parent,
-        level,
-        children,
+        tree_parent: _,
+        level: _,
+        children: _,
         usage,
         queued,
         interrupted,
@@ -338,7 +426,6 @@ fn fingerprint(row: &ChatSummary, before: Option<&str>) -> u64 {
         status,
     } = row;
     let mut h = DefaultHasher::new();
-    before.hash(&mut h);
     session_id.hash(&mut h);
     project_slug.hash(&mut h);
     title.hash(&mut h);
@@ -354,9 +441,6 @@ fn fingerprint(row: &ChatSummary, before: Option<&str>) -> u64 {
     interrupted_reason.hash(&mut h);
     (waiting_approval, waiting_process, failed).hash(&mut h);
     trigger.hash(&mut h);
-    tree_parent.hash(&mut h);
-    level.hash(&mut h);
-    children.hash(&mut h);
     match usage {
         None => 0u8.hash(&mut h),
         Some(ChatUsage {

@@ -100,6 +100,39 @@ impl Inputs {
         }
     }
 
+    /// The chats whose rows may differ between rows built from `old` and from `self`, by what
+    /// a row shows of them besides the index's fields (those have their own versions,
+    /// `chats/rows.rs`); `None` when every row may (the listed projects changed). Costs what
+    /// changed: a snapshot that is the same `Arc` is not looked into.
+    pub fn changed_since(&self, old: &Self) -> Option<HashSet<String>> {
+        let same_projects = self.projects.len() == old.projects.len()
+            && self
+                .projects
+                .iter()
+                .zip(&old.projects)
+                .all(|((a, a_folder), (b, b_folder))| a.slug == b.slug && a_folder == b_folder);
+        if !same_projects {
+            return None;
+        }
+        let mut out = HashSet::new();
+        differ(&*old.user_seen, &*self.user_seen, &mut out);
+        differ(&*old.user_unread, &*self.user_unread, &mut out);
+        differ(&*old.archived, &*self.archived, &mut out);
+        differ(&*old.starred, &*self.starred, &mut out);
+        differ(&*old.detached, &*self.detached, &mut out);
+        differ(&*old.provenance, &*self.provenance, &mut out);
+        differ(&*old.queued, &*self.queued, &mut out);
+        differ(&old.approvals, &self.approvals, &mut out);
+        differ(&old.parked, &self.parked, &mut out);
+        differ(&old.running, &self.running, &mut out);
+        differ(&old.waiting_process, &self.waiting_process, &mut out);
+        differ(&old.watched, &self.watched, &mut out);
+        // `injections` and `unwritten` show in no indexed chat's row: the first places rows
+        // (laid out anew each time), the second makes rows for chats not indexed yet (made
+        // anew each time).
+        Some(out)
+    }
+
     /// Whether rows built from `self` are the rows of `other`.
     fn same_as(&self, other: &Self) -> bool {
         // A user with nothing stored gets a new empty snapshot each time.
@@ -127,6 +160,84 @@ impl Inputs {
                 .iter()
                 .zip(&other.projects)
                 .all(|((a, a_folder), (b, b_folder))| a.slug == b.slug && a_folder == b_folder)
+    }
+}
+
+/// A set or map keyed by session id, whose entries two snapshots can be compared by.
+pub(super) trait Keyed {
+    type Value: PartialEq;
+    fn keys(&self) -> impl Iterator<Item = &String>;
+    fn value(&self, key: &str) -> Option<&Self::Value>;
+    fn len(&self) -> usize;
+}
+
+impl<V: PartialEq> Keyed for HashMap<String, V> {
+    type Value = V;
+    fn keys(&self) -> impl Iterator<Item = &String> {
+        HashMap::keys(self)
+    }
+    fn value(&self, key: &str) -> Option<&V> {
+        self.get(key)
+    }
+    fn len(&self) -> usize {
+        HashMap::len(self)
+    }
+}
+
+impl<V: PartialEq> Keyed for BTreeMap<String, V> {
+    type Value = V;
+    fn keys(&self) -> impl Iterator<Item = &String> {
+        BTreeMap::keys(self)
+    }
+    fn value(&self, key: &str) -> Option<&V> {
+        self.get(key)
+    }
+    fn len(&self) -> usize {
+        BTreeMap::len(self)
+    }
+}
+
+impl Keyed for HashSet<String> {
+    type Value = ();
+    fn keys(&self) -> impl Iterator<Item = &String> {
+        self.iter()
+    }
+    fn value(&self, key: &str) -> Option<&()> {
+        self.contains(key).then_some(&())
+    }
+    fn len(&self) -> usize {
+        HashSet::len(self)
+    }
+}
+
+impl Keyed for BTreeSet<String> {
+    type Value = ();
+    fn keys(&self) -> impl Iterator<Item = &String> {
+        self.iter()
+    }
+    fn value(&self, key: &str) -> Option<&()> {
+        self.contains(key).then_some(&())
+    }
+    fn len(&self) -> usize {
+        BTreeSet::len(self)
+    }
+}
+
+/// Adds to `out` the keys whose entries differ between `old` and `new` (in one and not the
+/// other, or with other values). Nothing is looked at when both are the same snapshot.
+pub(super) fn differ<M: Keyed>(old: &M, new: &M, out: &mut HashSet<String>) {
+    if std::ptr::eq(old, new) || (old.len() == 0 && new.len() == 0) {
+        return;
+    }
+    for key in old.keys() {
+        if new.value(key) != old.value(key) {
+            out.insert(key.clone());
+        }
+    }
+    for key in new.keys() {
+        if old.value(key).is_none() {
+            out.insert(key.clone());
+        }
     }
 }
 

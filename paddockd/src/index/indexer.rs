@@ -569,7 +569,8 @@ impl Shared {
             };
             for (sid, entry) in updates {
                 match entry {
-                    Some(entry) => {
+                    Some(mut entry) => {
+                        entry.version = self.versions.fetch_add(1, Ordering::Relaxed) + 1;
                         let shows_change = emit
                             && chats.get(&sid).is_none_or(|old| {
                                 view(folder, &sid, old) != view(folder, &sid, &entry)

@@ -190,6 +190,8 @@ struct Shared {
     state_file: PathBuf,
     /// Bumped on every change to `tables` that is worth persisting.
     generation: AtomicU64,
+    /// The last [`Entry::version`] given.
+    versions: AtomicU64,
     /// Serialises writes of the index file; holds the generation last written.
     persisted: tokio::sync::Mutex<Option<u64>>,
     full_parses: AtomicU64,
@@ -236,6 +238,7 @@ impl ChatIndex {
             touched,
             state_file,
             generation: AtomicU64::new(0),
+            versions: AtomicU64::new(0),
             persisted: tokio::sync::Mutex::new(None),
             full_parses: AtomicU64::new(0),
             continued_parses: AtomicU64::new(0),
@@ -360,6 +363,24 @@ impl ChatIndex {
         (chats, total)
     }
 
+    /// The chats of one watched folder, newest first as [`ChatIndex::chats_in`], each with its
+    /// [`Entry::version`]: a chat whose version did not change shows the same. No IO, and no
+    /// chat is copied.
+    pub fn versions_in(&self, folder: &Path) -> Vec<(String, u64)> {
+        let tables = self.inner.shared.read_tables();
+        let Some(chats) = tables.live.get(folder) else {
+            return Vec::new();
+        };
+        let mut out: Vec<(i64, &String, u64)> = chats
+            .iter()
+            .map(|(sid, e)| (activity_ms(e), sid, e.version))
+            .collect();
+        out.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+        out.into_iter()
+            .map(|(_, sid, version)| (sid.clone(), version))
+            .collect()
+    }
+
     /// Chats by (watched folder, session id), each `None` when that folder does not have it.
     /// One lock for all of them; no IO.
     pub fn get_in(&self, wanted: &[(&Path, &str)]) -> Vec<Option<IndexedChat>> {
@@ -369,6 +390,18 @@ impl ChatIndex {
             .map(|&(folder, sid)| {
                 let entry = tables.live.get(folder)?.get(sid)?;
                 Some(view(folder, sid, entry))
+            })
+            .collect()
+    }
+
+    /// [`ChatIndex::get_in`], each chat with its [`Entry::version`].
+    pub fn versioned_in(&self, wanted: &[(&Path, &str)]) -> Vec<Option<(IndexedChat, u64)>> {
+        let tables = self.inner.shared.read_tables();
+        wanted
+            .iter()
+            .map(|&(folder, sid)| {
+                let entry = tables.live.get(folder)?.get(sid)?;
+                Some((view(folder, sid, entry), entry.version))
             })
             .collect()
     }
@@ -495,6 +528,14 @@ impl Shared {
 }
 
 /// What the list shows of one entry.
+/// [`IndexedChat::last_activity_ms`] of an entry, as [`view`] has it.
+fn activity_ms(entry: &Entry) -> i64 {
+    match (&entry.digest.last_record_at, entry.digest.last_record_ms) {
+        (Some(_), Some(ms)) => ms,
+        _ => entry.stamp.mtime_ms(),
+    }
+}
+
 fn view(folder: &Path, session_id: &str, entry: &Entry) -> IndexedChat {
     let d = &entry.digest;
     let (updated_at, last_activity_ms) = match (&d.last_record_at, d.last_record_ms) {

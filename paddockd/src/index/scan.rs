@@ -47,6 +47,10 @@ pub struct Entry {
     /// FNV-1a of the last (up to) [`crate::appended::TAIL`] bytes before `digest.offset`.
     pub tail_hash: u64,
     pub digest: Digest,
+    /// Set by the index each time it puts the entry in place (never persisted; 0 as loaded):
+    /// a chat whose version is the same has the same row (`chats/rows.rs`).
+    #[serde(skip)]
+    pub version: u64,
 }
 
 /// How [`scan`] brought an entry up to date.
@@ -130,6 +134,7 @@ pub fn scan(path: &Path, base: Option<&Entry>) -> io::Result<Option<Scanned>> {
             stamp,
             tail_hash: end.tail_hash,
             digest,
+            version: 0,
         },
         kind,
         bytes_read: lines.bytes_read(),

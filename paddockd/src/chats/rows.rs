@@ -1,0 +1,107 @@
+//! The rows kept between listings, so a listing makes only the rows whose inputs changed.
+//!
+//! A row is made from two kinds of input: the chat's index entry, which carries a version
+//! that changes each time the index puts a new entry in place ([`crate::index::ChatIndex::
+//! versions_in`]), and the stores' snapshots and live sets, which a listing takes whole
+//! (`inputs.rs`). Kept with the rows are the inputs (and the run log's verdicts) they were
+//! made from; the next listing compares its own with those, which names the chats whose rows
+//! may differ (`Inputs::changed_since`: nothing is looked into that is the same snapshot),
+//! and makes again those and the ones whose version or project changed. Every other row is
+//! the one kept.
+//!
+//! One set of rows is kept per user (a row shows the user's read state), shared by all of
+//! that user's listings: a listing refreshes the rows of its projects, and drops the kept rows
+//! the changed inputs name, listed now or not, so a row kept is never older than the inputs
+//! kept with it.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use paddock_proto::ChatSummary;
+
+use super::Joined;
+use crate::state::ms_of;
+
+/// A row as made from the index and the stores, before it is placed in a listing (no
+/// `treeParent`, `level` or `children`; the whole title).
+#[derive(Debug)]
+pub(super) struct KeptRow {
+    pub row: ChatSummary,
+    /// The index entry's version it was made from; `None` for a chat not indexed yet (made
+    /// anew each time, never kept).
+    pub version: Option<u64>,
+    /// [`crate::listing::row_print`] of `row`.
+    pub print: u64,
+    /// `updatedAt` and `createdAt` in epoch ms, which order the tree.
+    pub updated_ms: i64,
+    pub created_ms: i64,
+}
+
+impl KeptRow {
+    pub fn new(row: ChatSummary, version: Option<u64>) -> Arc<Self> {
+        Arc::new(Self {
+            print: crate::listing::row_print(&row),
+            updated_ms: ms_of(row.updated_at.as_deref()),
+            created_ms: ms_of(row.created_at.as_deref()),
+            row,
+            version,
+        })
+    }
+}
+
+/// One user's kept rows, and what they were made from.
+pub(super) struct Kept {
+    pub joined: Joined,
+    /// Session id → its row.
+    pub rows: HashMap<String, Arc<KeptRow>>,
+}
+
+impl Kept {
+    /// The kept rows that are still what `now` would make: those `now` does not name as
+    /// changed since the rows were made. `None`: none are (the listed projects changed).
+    pub fn still_valid(self, now: &Joined) -> HashMap<String, Arc<KeptRow>> {
+        let Some(changed) = now.changed_since(&self.joined) else {
+            return HashMap::new();
+        };
+        let mut rows = self.rows;
+        if changed.len() * 2 > rows.len() {
+            rows.retain(|sid, _| !changed.contains(sid));
+        } else {
+            for sid in &changed {
+                rows.remove(sid);
+            }
+        }
+        rows
+    }
+}
+
+/// Users whose rows are kept. Overflow: every user's rows are dropped, and each one's next
+/// listing makes its rows once.
+const MAX_USERS: usize = 8;
+
+/// The kept rows of each user (see the module docs). Cheap to clone (one cache).
+#[derive(Clone, Default)]
+pub struct KeptRows {
+    inner: Arc<Mutex<HashMap<String, Kept>>>,
+}
+
+impl KeptRows {
+    /// Takes `user`'s kept rows out, to be refreshed and put back ([`KeptRows::put`]). A
+    /// listing made meanwhile for the same user finds none and makes every row.
+    pub(super) fn take(&self, user: &str) -> Option<Kept> {
+        self.lock().remove(user)
+    }
+
+    /// Keeps `kept` as `user`'s rows.
+    pub(super) fn put(&self, user: &str, kept: Kept) {
+        let mut users = self.lock();
+        if users.len() >= MAX_USERS && !users.contains_key(user) {
+            users.clear();
+        }
+        users.insert(user.to_owned(), kept);
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Kept>> {
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
