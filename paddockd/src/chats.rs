@@ -382,7 +382,7 @@ impl Listed {
             title: if full_title {
                 row.title.clone()
             } else {
-                crate::text::cut(&row.title, paddock_proto::TITLE_CHARS)
+                self.kept.short_title.clone()
             },
             tree_parent: self.tree_parent.clone(),
             level: self.level,
@@ -394,12 +394,7 @@ impl Listed {
 
 /// The rows of a listing built from `inputs`, in tree order: the rows kept for `user` where
 /// their inputs did not change, made anew where they did (`rows.rs`).
-async fn build(
-    d: &ChatService,
-    user: &str,
-    inputs: Arc<Inputs>,
-    scope: ChatScope,
-) -> Vec<Listed> {
+async fn build(d: &ChatService, user: &str, inputs: Arc<Inputs>, scope: ChatScope) -> Vec<Listed> {
     let joined = Joined::of(d, inputs);
     let index = d.state.listed().await;
     let mut kept = d
@@ -408,14 +403,19 @@ async fn build(
         .map(|k| k.still_valid(&joined))
         .unwrap_or_default();
     let mut rows: Vec<Arc<KeptRow>> = Vec::new();
-    let mut listed: HashSet<String> = HashSet::new();
-    for (project, folder) in &joined.inputs.projects {
-        let versions = index.versions_in(folder);
+    let versions: Vec<Vec<(String, u64)>> = joined
+        .inputs
+        .projects
+        .iter()
+        .map(|(_, folder)| index.versions_in(folder))
+        .collect();
+    let mut listed: HashSet<&str> = HashSet::with_capacity(kept.len());
+    for ((project, folder), versions) in joined.inputs.projects.iter().zip(&versions) {
         // Places in `rows` to fill with rows made anew, and the chats to make them of.
         let mut stale: Vec<(usize, &str)> = Vec::new();
         let mut slots: Vec<Option<Arc<KeptRow>>> = Vec::with_capacity(versions.len());
-        for (sid, version) in &versions {
-            if !listed.insert(sid.clone()) {
+        for (sid, version) in versions {
+            if !listed.insert(sid) {
                 continue;
             }
             match kept.get(sid) {
@@ -451,9 +451,13 @@ async fn build(
         .iter()
         .map(|(p, _)| p.slug.as_str())
         .collect();
-    kept.retain(|sid, k| listed.contains(sid) || !slugs.contains(k.row.project_slug.as_str()));
+    if kept.len() > listed.len() {
+        kept.retain(|sid, k| {
+            listed.contains(sid.as_str()) || !slugs.contains(k.row.project_slug.as_str())
+        });
+    }
     for (sid, slug) in joined.unlisted() {
-        if slugs.contains(slug) && listed.insert(sid.to_owned()) {
+        if slugs.contains(slug) && listed.insert(sid) {
             rows.push(KeptRow::new(joined.starting_row(slug, sid, d), None));
         }
     }

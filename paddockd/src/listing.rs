@@ -3,13 +3,15 @@
 //! A listing is what one `chat:list` shows: one user's view (read state is per user) of one
 //! project (or of all) in one scope. For each listing asked for, [`Listings`] keeps every row's
 //! fingerprint and the revision at which it last changed, and the ids that left the listing
-//! (tombstones). A listing's rows are built in full (`chats::list`: the join over the index
-//! and the stores, then the tree layout) unless nothing they are built from changed since the
-//! revision asked for (`chats/inputs.rs`, then [`Listings::unchanged`]); the fingerprints only
-//! decide which of the rows go on the wire. A fingerprint covers every field of the computed row (so a change of `level`,
-//! `children` or `treeParent` caused by another chat counts) and the id of the row listed just
-//! before it, so a row that moved is in the delta too, and a client can put every row back in
-//! its place (docs/PROTOCOL.md, `chats`).
+//! (tombstones). A listing's rows are the user's kept rows, made again only where their inputs
+//! changed (`chats/rows.rs`), laid out as the tree; nothing is looked at when nothing they are
+//! made from changed since the revision asked for (`chats/inputs.rs`, then
+//! [`Listings::unchanged`]). The fingerprints decide which of the rows go on the wire, and
+//! only those are copied out ([`Answer`]). A fingerprint covers every field of the placed row
+//! (so a change of `level`, `children` or `treeParent` caused by another chat counts) and the
+//! id of the row listed just before it, so a row that moved is in the delta too, and a client
+//! can put every row back in its place (docs/PROTOCOL.md, `chats`); the part that is the row's
+//! own ([`row_print`]) is kept with the row.
 //!
 //! Revisions come from one counter per daemon that starts at the wall clock in microseconds,
 //! so a revision of an earlier run is never mistaken for one of this run; on top of that, a

@@ -280,3 +280,30 @@ impl LastBuilt {
         kept.insert(key, (inputs, revision));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(names: &[&str]) -> BTreeSet<String> {
+        names.iter().map(|n| (*n).to_owned()).collect()
+    }
+
+    #[test]
+    fn differ_names_what_was_added_removed_or_changed_and_nothing_for_one_snapshot() {
+        let mut out = HashSet::new();
+        differ(&ids(&["a", "b"]), &ids(&["b", "c"]), &mut out);
+        assert_eq!(out, ["a", "c"].map(String::from).into_iter().collect());
+
+        let old: HashMap<String, i64> = [("a".into(), 1), ("b".into(), 2)].into();
+        let new: HashMap<String, i64> = [("a".into(), 1), ("b".into(), 3)].into();
+        let mut out = HashSet::new();
+        differ(&old, &new, &mut out);
+        assert_eq!(out, ["b".to_owned()].into_iter().collect());
+
+        let same = Arc::new(ids(&["x"]));
+        let mut out = HashSet::new();
+        differ(&*same, &*same.clone(), &mut out);
+        assert!(out.is_empty());
+    }
+}

@@ -27,6 +27,8 @@ use crate::state::ms_of;
 #[derive(Debug)]
 pub(super) struct KeptRow {
     pub row: ChatSummary,
+    /// The title as a listing shows it unless asked for whole ([`paddock_proto::TITLE_CHARS`]).
+    pub short_title: String,
     /// The index entry's version it was made from; `None` for a chat not indexed yet (made
     /// anew each time, never kept).
     pub version: Option<u64>,
@@ -43,6 +45,7 @@ impl KeptRow {
             print: crate::listing::row_print(&row),
             updated_ms: ms_of(row.updated_at.as_deref()),
             created_ms: ms_of(row.created_at.as_deref()),
+            short_title: crate::text::cut(&row.title, paddock_proto::TITLE_CHARS),
             row,
             version,
         })
