@@ -285,12 +285,19 @@ impl Segment {
 pub struct Batch {
     map: HashMap<Box<str>, Vec<DocId>>,
     pub pairs: usize,
+    /// Documents added, and the last one.
+    docs: usize,
+    last_doc: Option<DocId>,
 }
 
 impl Batch {
     /// Records that `doc` has `token`. A document's tokens must be added together (before the
     /// next document's), which is what lets a repeat be dropped by looking at the last entry.
     pub fn add(&mut self, token: &str, doc: DocId) {
+        if self.last_doc != Some(doc) {
+            self.last_doc = Some(doc);
+            self.docs += 1;
+        }
         match self.map.get_mut(token) {
             Some(v) => {
                 if v.last() != Some(&doc) {
@@ -441,6 +448,9 @@ pub struct Doc {
     /// Index into [`Table::folders`].
     pub folder: u32,
     pub read: super::reader::ReadState,
+    /// The [`Common::version`] its text was read with (the oldest, when read in parts): which
+    /// adjacent pairs it has keys for (those of two tokens common by then). 0 until read.
+    pub pairs_version: u32,
 }
 
 /// The documents and their postings.
@@ -454,9 +464,80 @@ pub struct Table {
     /// Documents that died since the last merge began.
     pub dead_since_merge: usize,
     pub postings: Postings,
+    /// The tokens whose adjacent pairs are indexed.
+    pub common: Arc<Common>,
+}
+
+/// The tokens found in most chats ("common"), whose adjacent pairs are indexed too, as the key
+/// `"first second"` (a space is in no token): a phrase of them, which the word postings say
+/// nearly every chat may have, is looked up by its pairs instead of being read in every chat.
+/// Pairs of rarer tokens are not kept: their words alone leave few chats to read, and they
+/// would multiply the index (most pairs of a real vocabulary are of a rare word).
+///
+/// A token becomes common when a build batch of at least [`COMMON_MIN_DOCS`] chats has it in
+/// half of them, and stays common. A chat has pair keys for two tokens only if both were
+/// common when its text was read: each token keeps the version of the set it joined, each
+/// document the version it was read with ([`Doc::pairs_version`]).
+#[derive(Debug, Default)]
+pub struct Common {
+    /// Token → the version of the set it joined.
+    since: HashMap<Box<str>, u32>,
+    pub version: u32,
+}
+
+/// A batch must hold this many chats to make tokens common.
+pub const COMMON_MIN_DOCS: usize = 16;
+
+impl Common {
+    pub fn contains(&self, token: &str) -> bool {
+        self.since.contains_key(token)
+    }
+
+    /// The first version of the set with both `a` and `b`: documents read with it or a
+    /// later one have their pair keys. `None` when one is not common.
+    fn pair_since(&self, a: &str, b: &str) -> Option<u32> {
+        Some(self.since.get(a)?.max(self.since.get(b)?).to_owned())
+    }
+
+    pub fn len(&self) -> usize {
+        self.since.len()
+    }
+}
+
+/// The key of an adjacent pair of tokens, in `buf`.
+pub fn pair_key<'a>(buf: &'a mut String, first: &str, second: &str) -> &'a str {
+    buf.clear();
+    buf.push_str(first);
+    buf.push(' ');
+    buf.push_str(second);
+    buf
 }
 
 impl Table {
+    /// Adds a batch's postings, and makes common the tokens it has in half its chats (when it
+    /// has enough of them to tell; see [`Common`]).
+    pub fn absorb(&mut self, batch: Batch) {
+        if batch.docs >= COMMON_MIN_DOCS {
+            let new: Vec<&Box<str>> = batch
+                .map
+                .iter()
+                .filter(|(token, docs)| {
+                    docs.len() * 2 >= batch.docs
+                        && !token.contains(' ')
+                        && !self.common.contains(token)
+                })
+                .map(|(token, _)| token)
+                .collect();
+            if !new.is_empty() {
+                let version = self.common.version + 1;
+                let mut since = self.common.since.clone();
+                since.extend(new.into_iter().map(|t| (t.clone(), version)));
+                self.common = Arc::new(Common { since, version });
+            }
+        }
+        self.postings.absorb(batch);
+    }
+
     /// The id of a folder, added if new.
     pub fn folder_id(&mut self, folder: &std::path::Path) -> u32 {
         match self.folders.iter().position(|f| f == folder) {
@@ -477,6 +558,7 @@ impl Table {
             session_id: session_id.into(),
             folder,
             read: super::reader::ReadState::default(),
+            pairs_version: 0,
         });
         self.by_sid.insert(session_id.into(), id);
         Some(id)
@@ -517,8 +599,12 @@ impl Table {
         Some((frozen, seg, self.dead.clone()))
     }
 
-    /// The live documents that have every term of `query`.
-    pub fn candidates(&self, query: &super::query::Query) -> Bitset {
+    /// The live documents that have every term of `query` by the index, and those of them
+    /// that surely match: that have each phrase too, by its pair keys (a closed two-word
+    /// phrase of common tokens, in a chat with their pair keys), so reading them is needed only
+    /// for their snippets. A phrase's adjacent pairs of common tokens are looked up as pairs,
+    /// so a chat with those pair keys that has the words but never in a row is not a candidate.
+    pub fn candidates(&self, query: &super::query::Query) -> (Bitset, Bitset) {
         let n = self.docs.len();
         let mut all: Option<Bitset> = None;
         for term in &query.terms {
@@ -533,7 +619,48 @@ impl Table {
         }
         let mut all = all.unwrap_or_else(|| Bitset::with_len(n));
         all.and_not(&self.dead);
-        all
+        // Candidates a phrase's pairs cannot confirm.
+        let mut unsure = Bitset::with_len(n);
+        let mut buf = String::new();
+        for term in &query.terms {
+            let k = term.tokens.len();
+            if k < 2 {
+                continue;
+            }
+            let confirms = k == 2 && !term.prefix_last;
+            let mut looked_up = false;
+            for (i, pair) in term.tokens.windows(2).enumerate() {
+                let [a, b] = pair else { continue };
+                // A last token matched as a start has no pair key of its own.
+                let open = term.prefix_last && i + 2 == k;
+                let Some(since) = self.common.pair_since(a, b).filter(|_| !open) else {
+                    continue;
+                };
+                looked_up = true;
+                let mut has = Bitset::with_len(n);
+                self.postings
+                    .lookup(pair_key(&mut buf, a, b), false, &mut has);
+                let mut drop = Bitset::with_len(n);
+                for d in all.iter() {
+                    let covered = self
+                        .docs
+                        .get(d as usize)
+                        .is_some_and(|doc| doc.pairs_version >= since);
+                    if !covered {
+                        unsure.insert(d);
+                    } else if !has.contains(d) {
+                        drop.insert(d);
+                    }
+                }
+                all.and_not(&drop);
+            }
+            if !(confirms && looked_up) {
+                unsure = all.clone();
+            }
+        }
+        let mut sure = all.clone();
+        sure.and_not(&unsure);
+        (all, sure)
     }
 
     /// An estimate of the memory the index holds.
@@ -670,7 +797,7 @@ mod tests {
             (b, &["cookie", "refreshed"]),
             (c, &["cookie", "race", "refresh"]),
         ]));
-        let ids = |t: &Table, q: &str| t.candidates(&Query::parse(q)).iter().collect::<Vec<_>>();
+        let ids = |t: &Table, q: &str| t.candidates(&Query::parse(q)).0.iter().collect::<Vec<_>>();
         assert_eq!(ids(&t, "cook refr"), [a, b, c]);
         assert_eq!(
             ids(&t, r#"cookie "refresh race""#),

@@ -231,15 +231,17 @@ impl SearchIndex {
         self.shared.stats()
     }
 
-    /// The chats (folder, session id) that have every term of `query`, by the index.
-    fn candidates(&self, query: &Query) -> Vec<(PathBuf, String)> {
+    /// The chats (folder, session id) that have every term of `query` by the index, each
+    /// with whether it surely matches ([`Table::candidates`]).
+    fn candidates(&self, query: &Query) -> Vec<(PathBuf, String, bool)> {
         let t = self.shared.read();
-        t.candidates(query)
+        let (found, sure) = t.candidates(query);
+        found
             .iter()
             .filter_map(|d| {
                 let doc = t.docs.get(d as usize)?;
                 let folder = t.folders.get(doc.folder as usize)?;
-                Some((folder.clone(), doc.session_id.to_string()))
+                Some((folder.clone(), doc.session_id.to_string(), sure.contains(d)))
             })
             .collect()
     }
@@ -257,14 +259,17 @@ fn ranked(
     query: &Query,
 ) -> Vec<Candidate> {
     let found = search.candidates(query);
-    let wanted: Vec<(&Path, &str)> = found
+    let kept: Vec<&(PathBuf, String, bool)> = found
         .iter()
-        .filter(|(folder, _)| slug_of.contains_key(folder))
-        .map(|(folder, sid)| (folder.as_path(), sid.as_str()))
+        .filter(|(folder, _, _)| slug_of.contains_key(folder))
+        .collect();
+    let wanted: Vec<(&Path, &str)> = kept
+        .iter()
+        .map(|(folder, sid, _)| (folder.as_path(), sid.as_str()))
         .collect();
     let chats = index.get_in(&wanted);
     let mut cands: Vec<Candidate> = Vec::with_capacity(wanted.len());
-    for (&(folder, sid), chat) in wanted.iter().zip(chats) {
+    for ((&(folder, sid), chat), (_, _, sure)) in wanted.iter().zip(chats).zip(kept) {
         let Some(chat) = chat else { continue };
         let is_archived = archived.contains(sid);
         if is_archived && !include_archived {
@@ -286,6 +291,7 @@ fn ranked(
             archived: is_archived,
             path: chat.path,
             title_terms,
+            sure: *sure,
         });
     }
     rank(&mut cands);

@@ -328,3 +328,86 @@ async fn many_chats_each_found_by_its_own_word() {
     assert_eq!(after.pairs, before.pairs - 10 * 8, "{before:?} → {after:?}");
     assert_eq!(s.ids("uniq20x"), [sid(20)]);
 }
+
+/// Chats that all have the words "module" and "layout", in a row only as "module layout".
+async fn everywhere(chats: usize) -> Setup {
+    Setup::new(|folder| {
+        for n in 0..chats {
+            std::fs::write(
+                folder.join(format!("{}.jsonl", sid(n))),
+                user(
+                    &format!("Chat {n}: look at the module layout"),
+                    "2026-01-01T10:00:00Z",
+                ) + &assistant("The layout of the module is fine.", "2026-01-01T10:00:01Z"),
+            )
+            .unwrap();
+        }
+    })
+    .await
+}
+
+#[tokio::test]
+async fn a_phrase_whose_words_are_everywhere_is_looked_up_by_its_pairs() {
+    let chats = 150;
+    let s = everywhere(chats).await;
+    let slug_of = HashMap::from([(s.folder.clone(), "p".to_owned())]);
+    let none = BTreeSet::new();
+    let ranked_for = |q: &str| {
+        ranked(
+            &s.search,
+            &s.index,
+            &slug_of,
+            &none,
+            false,
+            &Query::parse(q),
+        )
+    };
+    // The words are in every chat.
+    assert_eq!(ranked_for("layout module").len(), chats);
+    // In a row, one way round only: the chats read before any word was common (the first
+    // batch of each reader thread, at most four of them) are the only candidates left, and
+    // reading them finds no match.
+    let backwards = ranked_for("\"layout module\"");
+    assert!(
+        backwards.len() <= 4 * index::COMMON_MIN_DOCS,
+        "{} candidates",
+        backwards.len()
+    );
+    assert_eq!(s.hits("\"layout module\"", &none, false), (vec![], 0));
+    // The other way round every chat matches, and the index says so for all but those few:
+    // a search reads its hits and those few, and still counts every chat.
+    let forwards = ranked_for("\"module layout\"");
+    assert_eq!(forwards.len(), chats);
+    let sure = forwards.iter().filter(|c| c.sure).count();
+    assert!(sure >= chats - 4 * index::COMMON_MIN_DOCS, "{sure} sure");
+    let v = verify_ranked(&forwards, &Query::parse("\"module layout\""), 10, 1);
+    assert_eq!((v.hits.len(), v.total as usize), (10, chats));
+    assert!(v.read < chats, "read {} of {chats}", v.read);
+    // A phrase left open, or of three words, is not confirmed by pairs: read and counted.
+    assert_eq!(s.hits("\"module lay", &none, false).1 as usize, chats);
+    assert_eq!(
+        s.hits("\"the module layout\"", &none, false).1 as usize,
+        chats
+    );
+    assert_eq!(s.hits("\"the layout module\"", &none, false).1, 0);
+}
+
+#[tokio::test]
+async fn text_appended_after_the_build_has_its_pairs_looked_up_too() {
+    let chats = 60;
+    let s = everywhere(chats).await;
+    let none = BTreeSet::new();
+    append(
+        &s.path(chats - 1),
+        &user("Now the layout module, please.", "2026-01-01T10:00:02Z"),
+    );
+    let until = Instant::now() + DEADLINE;
+    loop {
+        s.search.settle().await;
+        if s.hits("\"layout module\"", &none, false).0 == [sid(chats - 1)] {
+            break;
+        }
+        assert!(Instant::now() < until, "the appended phrase was not found");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}

@@ -26,7 +26,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::{debug, info, warn};
 
 use super::Shared;
-use super::index::{Batch, DocId, merge};
+use super::index::{self, Batch, COMMON_MIN_DOCS, Common, DocId, merge};
 use super::reader::{self, Outcome, ReadState};
 use super::tokens;
 use crate::index::{ChatIndex, Touched};
@@ -244,12 +244,33 @@ fn transcript(folder: &Path, sid: &str) -> PathBuf {
     folder.join(format!("{sid}.jsonl"))
 }
 
-/// Adds the indexable tokens of `text` for `doc`.
-fn add_text(batch: &mut Batch, doc: DocId, text: &str) {
+/// Adds the indexable tokens of `text` for `doc`, and the pair keys of each two adjacent
+/// tokens that are both `common`.
+fn add_text(batch: &mut Batch, doc: DocId, text: &str, common: &Common) {
+    each_key(text, common, |key| batch.add(key, doc));
+}
+
+/// Calls `f` with every key of `text`: its indexable tokens, and the pair key of each two
+/// adjacent tokens that are both `common` ([`index::pair_key`]).
+fn each_key(text: &str, common: &Common, mut f: impl FnMut(&str)) {
+    let mut prev = String::new();
+    let mut prev_common = false;
+    let mut pair = String::new();
     tokens::for_each(text, |_, _, t| {
-        if tokens::indexable(t) {
-            batch.add(t, doc);
+        if !tokens::indexable(t) {
+            prev_common = false;
+            return;
         }
+        f(t);
+        let is_common = common.contains(t);
+        if is_common && prev_common {
+            f(index::pair_key(&mut pair, &prev, t));
+        }
+        if is_common {
+            prev.clear();
+            prev.push_str(t);
+        }
+        prev_common = is_common;
     });
 }
 
@@ -267,9 +288,9 @@ fn build(shared: &Shared, chats: Vec<(PathBuf, String)>, stop: &CancellationToke
     };
     let threads = build_threads().clamp(1, jobs.len().max(1));
     let next = AtomicUsize::new(0);
-    let (tx, rx) = std::sync::mpsc::sync_channel::<(Batch, Vec<(DocId, Option<ReadState>)>)>(
-        threads * BUILD_QUEUE,
-    );
+    /// A build batch: the postings, and each chat read with the common set's version.
+    type Read = (DocId, Option<ReadState>, u32);
+    let (tx, rx) = std::sync::mpsc::sync_channel::<(Batch, Vec<Read>)>(threads * BUILD_QUEUE);
     let jobs = &jobs;
     let next = &next;
     std::thread::scope(|s| {
@@ -286,7 +307,9 @@ fn build(shared: &Shared, chats: Vec<(PathBuf, String)>, stop: &CancellationToke
                     let Some((doc, path)) = jobs.get(i) else {
                         break;
                     };
-                    let outcome = reader::read(path, None, |text| add_text(&mut batch, *doc, text));
+                    let common = shared.read().common.clone();
+                    let outcome =
+                        reader::read(path, None, |text| add_text(&mut batch, *doc, text, &common));
                     let state = match outcome {
                         Ok(Outcome::Full(state)) => Some(state),
                         Ok(_) => None,
@@ -295,8 +318,11 @@ fn build(shared: &Shared, chats: Vec<(PathBuf, String)>, stop: &CancellationToke
                             None
                         }
                     };
-                    reads.push((*doc, state));
-                    if batch.pairs >= BATCH_PAIRS || reads.len() >= BATCH_CHATS {
+                    reads.push((*doc, state, common.version));
+                    // The first batches are small while no token is common yet, so that the
+                    // chats read after them have their pair keys.
+                    let first = reads.len() >= COMMON_MIN_DOCS && common.len() == 0;
+                    if first || batch.pairs >= BATCH_PAIRS || reads.len() >= BATCH_CHATS {
                         let full = (std::mem::take(&mut batch), std::mem::take(&mut reads));
                         if tx.send(full).is_err() {
                             return;
@@ -313,12 +339,13 @@ fn build(shared: &Shared, chats: Vec<(PathBuf, String)>, stop: &CancellationToke
             let n = reads.len();
             {
                 let mut t = shared.write();
-                t.postings.absorb(batch);
-                for (doc, state) in reads {
+                t.absorb(batch);
+                for (doc, state, version) in reads {
                     match state {
                         Some(state) => {
                             if let Some(d) = t.docs.get_mut(doc as usize) {
                                 d.read = state;
+                                d.pairs_version = version;
                             }
                         }
                         // Gone or unreadable: a later touch reads it again.
@@ -376,10 +403,11 @@ fn follow(shared: &Shared, work: Vec<(PathBuf, String)>) {
         };
         let mut found: HashSet<Box<str>> = HashSet::new();
         let path = transcript(&folder, &sid);
+        let common = shared.read().common.clone();
         let outcome = reader::read(&path, base.as_ref().map(|b| &b.1), |text| {
-            tokens::for_each(text, |_, _, t| {
-                if tokens::indexable(t) && !found.contains(t) {
-                    found.insert(t.into());
+            each_key(text, &common, |key| {
+                if !found.contains(key) {
+                    found.insert(key.into());
                 }
             });
         });
@@ -395,7 +423,11 @@ fn follow(shared: &Shared, work: Vec<(PathBuf, String)>) {
             Ok(Outcome::Continued(state)) => base.map(|(d, _)| (d, state)),
             Ok(Outcome::Full(state)) => {
                 let f = t.folder_id(&folder);
-                t.add_doc(&sid, f).map(|d| (d, state))
+                let doc = t.add_doc(&sid, f);
+                if let Some(d) = doc.and_then(|d| t.docs.get_mut(d as usize)) {
+                    d.pairs_version = common.version;
+                }
+                doc.map(|d| (d, state))
             }
             Err(e) => {
                 debug!(path = %path.display(), error = %e, "search index: cannot read a transcript");
@@ -410,7 +442,7 @@ fn follow(shared: &Shared, work: Vec<(PathBuf, String)>) {
         for token in &found {
             batch.add(token, doc);
         }
-        t.postings.absorb(batch);
+        t.absorb(batch);
     }
     freeze(shared, false);
 }

@@ -41,6 +41,8 @@ pub struct Candidate {
     pub path: PathBuf,
     /// How many of the query's terms the title has.
     pub title_terms: usize,
+    /// The index says it matches (each phrase by its pairs): it is read only for its hit.
+    pub sure: bool,
 }
 
 /// Best first: more of the query in the title, then the most recent activity.
@@ -123,6 +125,7 @@ pub struct Verified {
 /// Reads the ranked candidates best first on `threads` threads (see the module's rules).
 pub fn verify_ranked(cands: &[Candidate], query: &Query, limit: usize, threads: usize) -> Verified {
     let has_phrase = query.terms.iter().any(|t| t.tokens.len() > 1);
+    let hits_known = AtomicBool::new(false);
     let started = Instant::now();
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
@@ -149,6 +152,10 @@ pub fn verify_ranked(cands: &[Candidate], query: &Query, limit: usize, threads: 
             let Some(c) = cands.get(i) else {
                 return;
             };
+            // Counting: a chat the index says matches is counted without reading it.
+            if c.sure && hits_known.load(Ordering::Relaxed) {
+                continue;
+            }
             let result = verify(c, query);
             let mut p = progress
                 .lock()
@@ -160,8 +167,11 @@ pub fn verify_ranked(cands: &[Candidate], query: &Query, limit: usize, threads: 
                 p.prefix_hits += usize::from(hit);
             }
             let elapsed = started.elapsed();
-            let hits_known = p.prefix_hits >= limit;
-            if (hits_known && (!has_phrase || elapsed >= COUNT_BUDGET)) || elapsed >= HARD_BUDGET {
+            let known = p.prefix_hits >= limit;
+            if known {
+                hits_known.store(true, Ordering::Relaxed);
+            }
+            if (known && (!has_phrase || elapsed >= COUNT_BUDGET)) || elapsed >= HARD_BUDGET {
                 stop.store(true, Ordering::Relaxed);
             }
         }
@@ -222,6 +232,7 @@ mod tests {
             archived: false,
             path: PathBuf::from("/nonexistent"),
             title_terms,
+            sure: false,
         }
     }
 
