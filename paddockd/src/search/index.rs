@@ -7,7 +7,8 @@
 //!   `u32` ends per token. About 8 bytes per token plus its bytes, and one to two bytes per
 //!   (token, chat) pair.
 //! - [`Segment`]: what was added since (appends to running chats, new chats, the batches of a
-//!   build), a `BTreeMap` so it too can be looked up by prefix. When it holds more than a
+//!   build), one sorted run per batch (sorted by the thread that read it), so it too can be
+//!   looked up by prefix, a binary search per run. When it holds more than a
 //!   quarter of the frozen pairs (at least [`FREEZE_MIN_PAIRS`]), it is merged into a new frozen
 //!   segment, off the lock ([`Postings::begin_freeze`], [`merge`], [`Postings::finish_freeze`]);
 //!   the growing threshold keeps the merges' total cost linear-logarithmic.
@@ -15,9 +16,12 @@
 //! A document whose transcript was replaced or deleted is marked dead ([`Bitset`]) and its
 //! postings are dropped at the next merge; a replaced transcript is indexed again as a new
 //! document. Both segments are sorted by bytes, so a word's prefix is one contiguous range.
+//!
+//! Besides the tokens, the adjacent pairs of common tokens are keys too (`"module layout"`,
+//! [`Common`]), so a phrase of words that are in nearly every chat is looked up, not read.
 
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -231,59 +235,116 @@ impl Iterator for Docs<'_> {
     }
 }
 
-/// The mutable segment: token → documents (in the order added, possibly repeated when a chat's
-/// appended lines have a token again; merges sort and deduplicate).
+/// One batch's tokens, sorted by their bytes, each with its documents (ascending).
+type Run = Vec<(Box<str>, Vec<DocId>)>;
+
+/// The mutable segment: the runs of the batches absorbed since the last merge, each sorted, so
+/// absorbing one costs a push (its sort was done off the lock, [`Batch::seal`]) and a lookup
+/// costs a binary search per run. A token may be in several runs; merges gather, sort and
+/// deduplicate its documents.
 #[derive(Debug, Default)]
 pub struct Segment {
-    map: BTreeMap<Box<str>, Vec<DocId>>,
+    runs: Vec<Run>,
     pairs: usize,
     key_bytes: usize,
+    /// (token, run) entries over the runs.
+    entries: usize,
 }
 
 impl Segment {
     /// Adds every token of `batch` for its documents.
-    pub fn absorb(&mut self, batch: Batch) {
-        for (token, docs) in batch.map {
-            self.pairs += docs.len();
-            match self.map.get_mut(&token) {
-                Some(v) => v.extend(docs),
-                None => {
-                    self.key_bytes += token.len();
-                    self.map.insert(token, docs);
-                }
+    pub fn absorb(&mut self, mut batch: Batch) {
+        batch.seal();
+        if batch.run.is_empty() {
+            return;
+        }
+        self.pairs += batch.pairs;
+        self.entries += batch.run.len();
+        self.key_bytes += batch.run.iter().map(|(k, _)| k.len()).sum::<usize>();
+        self.runs.push(batch.run);
+    }
+
+    /// The documents of every token equal to `token` (or starting with it when `prefix`),
+    /// run by run.
+    fn range<'a>(&'a self, token: &'a str, prefix: bool) -> impl Iterator<Item = &'a [DocId]> + 'a {
+        self.runs.iter().flat_map(move |run| {
+            let lo = run.partition_point(|(k, _)| &**k < token);
+            run[lo..]
+                .iter()
+                .take_while(move |(k, _)| {
+                    if prefix {
+                        k.starts_with(token)
+                    } else {
+                        &**k == token
+                    }
+                })
+                .map(|(_, docs)| docs.as_slice())
+        })
+    }
+
+    /// Every token in order, once, with its documents of each run it is in.
+    fn merged(&self) -> Merged<'_> {
+        let mut heap = std::collections::BinaryHeap::new();
+        for (r, run) in self.runs.iter().enumerate() {
+            if let Some((k, _)) = run.first() {
+                heap.push(std::cmp::Reverse((&**k, r, 0usize)));
             }
+        }
+        Merged {
+            runs: &self.runs,
+            heap,
         }
     }
 
-    fn range<'a>(
-        &'a self,
-        token: &'a str,
-        prefix: bool,
-    ) -> impl Iterator<Item = (&'a str, &'a Vec<DocId>)> + 'a {
-        self.map
-            .range::<str, _>((std::ops::Bound::Included(token), std::ops::Bound::Unbounded))
-            .map(|(k, v)| (&**k, v))
-            .take_while(move |(k, _)| {
-                if prefix {
-                    k.starts_with(token)
-                } else {
-                    *k == token
-                }
-            })
-    }
-
-    /// An estimate: the keys and postings, plus a B-tree's per-entry overhead.
+    /// An estimate: the keys and postings, plus each entry's box and vector.
     pub fn heap_bytes(&self) -> usize {
         self.key_bytes
-            + self.map.values().map(|v| v.capacity() * 4).sum::<usize>()
-            + self.map.len() * (16 + 24 + 24)
+            + self
+                .runs
+                .iter()
+                .flat_map(|run| run.iter().map(|(_, v)| v.capacity() * 4))
+                .sum::<usize>()
+            + self.entries * (16 + 24)
+    }
+}
+
+/// [`Segment::merged`]: a k-way merge of the runs.
+struct Merged<'a> {
+    runs: &'a [Run],
+    heap: std::collections::BinaryHeap<std::cmp::Reverse<(&'a str, usize, usize)>>,
+}
+
+impl<'a> Merged<'a> {
+    /// The next token, with its documents appended to `docs`.
+    fn next_into(&mut self, docs: &mut Vec<DocId>) -> Option<&'a str> {
+        let std::cmp::Reverse((key, _, _)) = *self.heap.peek()?;
+        while let Some(&std::cmp::Reverse((k, r, i))) = self.heap.peek() {
+            if k != key {
+                break;
+            }
+            self.heap.pop();
+            let run = &self.runs[r];
+            if let Some((_, d)) = run.get(i) {
+                docs.extend_from_slice(d);
+            }
+            if let Some((next, _)) = run.get(i + 1) {
+                self.heap.push(std::cmp::Reverse((&**next, r, i + 1)));
+            }
+        }
+        Some(key)
+    }
+
+    fn peek(&self) -> Option<&'a str> {
+        self.heap.peek().map(|std::cmp::Reverse((k, _, _))| *k)
     }
 }
 
 /// Tokens of a few documents, gathered off the lock (a reader thread's batch).
 #[derive(Debug, Default)]
 pub struct Batch {
-    map: HashMap<Box<str>, Vec<DocId>>,
+    map: HashMap<Box<str>, Vec<DocId>, FastHash>,
+    /// The map's tokens once sorted ([`Batch::seal`]).
+    run: Run,
     pub pairs: usize,
     /// Documents added, and the last one.
     docs: usize,
@@ -311,6 +372,65 @@ impl Batch {
             }
         }
     }
+
+    /// Sorts the tokens added, for the segment (a reader thread does it before it hands the
+    /// batch over, so the lock is not held for it). Nothing may be added after.
+    pub fn seal(&mut self) {
+        if self.map.is_empty() {
+            return;
+        }
+        let mut run: Run = std::mem::take(&mut self.map).into_iter().collect();
+        run.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        if self.run.is_empty() {
+            self.run = run;
+        } else {
+            // Sealed twice: keep one sorted run.
+            self.run.append(&mut run);
+            self.run.sort_by(|a, b| a.0.cmp(&b.0));
+        }
+    }
+}
+
+/// A hasher for the batches' maps: FxHash's multiply-rotate over 8 bytes at a time, several
+/// times faster than the default on short keys. Keys are tokens of the user's own transcripts,
+/// not input an attacker chooses to flood a map with.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct FastHash;
+
+impl std::hash::BuildHasher for FastHash {
+    type Hasher = FastHasher;
+    fn build_hasher(&self) -> FastHasher {
+        FastHasher(0)
+    }
+}
+
+#[derive(Debug)]
+pub struct FastHasher(u64);
+
+impl std::hash::Hasher for FastHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x517c_c1b7_2722_0a95;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut w = [0u8; 8];
+            w[..rest.len()].copy_from_slice(rest);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+        }
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.0 = (self.0.rotate_left(5) ^ u64::from(i)).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 /// Both segments, and the one being frozen meanwhile.
@@ -332,7 +452,7 @@ impl Postings {
         }
         let segments = self.freezing.as_deref().into_iter().chain([&self.live]);
         for seg in segments {
-            for (_, docs) in seg.range(token, prefix) {
+            for docs in seg.range(token, prefix) {
                 for &d in docs {
                     out.insert(d);
                 }
@@ -370,7 +490,7 @@ impl Postings {
     }
 
     pub fn stats(&self) -> PostingStats {
-        let seg = |s: &Segment| (s.map.len(), s.pairs, s.heap_bytes());
+        let seg = |s: &Segment| (s.entries, s.pairs, s.heap_bytes());
         let (lt, lp, lb) = seg(&self.live);
         let (ft, fp, fb) = self.freezing.as_deref().map_or((0, 0, 0), seg);
         PostingStats {
@@ -399,12 +519,12 @@ pub struct PostingStats {
 pub fn merge(frozen: &Frozen, seg: &Segment, dead: &Bitset) -> Frozen {
     let mut out = Frozen {
         keys: Vec::with_capacity(frozen.keys.len() + seg.key_bytes),
-        ends: Vec::with_capacity(frozen.tokens() + seg.map.len()),
+        ends: Vec::with_capacity(frozen.tokens() + seg.entries),
         postings: Vec::with_capacity(frozen.postings.len() + seg.pairs * 2),
         ..Frozen::default()
     };
     let mut docs: Vec<DocId> = Vec::new();
-    let mut live = seg.map.iter().peekable();
+    let mut live = seg.merged();
     let mut i = 0;
     loop {
         let fk = (i < frozen.tokens()).then(|| frozen.key(i));
@@ -412,7 +532,7 @@ pub fn merge(frozen: &Frozen, seg: &Segment, dead: &Bitset) -> Frozen {
             (None, None) => break,
             (Some(_), None) => Ordering::Less,
             (None, Some(_)) => Ordering::Greater,
-            (Some(f), Some((s, _))) => f.cmp(s.as_bytes()),
+            (Some(f), Some(s)) => f.cmp(s.as_bytes()),
         };
         docs.clear();
         let mut key: &[u8] = &[];
@@ -424,9 +544,8 @@ pub fn merge(frozen: &Frozen, seg: &Segment, dead: &Bitset) -> Frozen {
             i += 1;
         }
         if order != Ordering::Less
-            && let Some((s, v)) = live.next()
+            && let Some(s) = live.next_into(&mut docs)
         {
-            docs.extend_from_slice(v);
             key = s.as_bytes();
         }
         docs.sort_unstable();
@@ -481,7 +600,7 @@ pub struct Table {
 #[derive(Debug, Default)]
 pub struct Common {
     /// Token → the version of the set it joined.
-    since: HashMap<Box<str>, u32>,
+    since: HashMap<Box<str>, u32, FastHash>,
     pub version: u32,
 }
 
@@ -516,10 +635,11 @@ pub fn pair_key<'a>(buf: &'a mut String, first: &str, second: &str) -> &'a str {
 impl Table {
     /// Adds a batch's postings, and makes common the tokens it has in half its chats (when it
     /// has enough of them to tell; see [`Common`]).
-    pub fn absorb(&mut self, batch: Batch) {
+    pub fn absorb(&mut self, mut batch: Batch) {
+        batch.seal();
         if batch.docs >= COMMON_MIN_DOCS {
             let new: Vec<&Box<str>> = batch
-                .map
+                .run
                 .iter()
                 .filter(|(token, docs)| {
                     docs.len() * 2 >= batch.docs
@@ -747,6 +867,22 @@ mod tests {
         p.finish_freeze(merge(&f, &s, &Bitset::default()));
         assert_eq!(found(&p, "refresh", false), [0, 1]);
         assert_eq!(p.stats().frozen_pairs, 9);
+    }
+
+    #[test]
+    fn a_token_in_several_runs_is_found_in_each_and_merged_once() {
+        let mut p = Postings::default();
+        p.absorb(batch(&[(3, &["cookie", "race"]), (4, &["cookie"])]));
+        p.absorb(batch(&[(1, &["cookie"]), (2, &["crumb"])]));
+        p.absorb(batch(&[(3, &["cookie"])]));
+        assert_eq!(found(&p, "cookie", false), [1, 3, 4]);
+        assert_eq!(found(&p, "c", true), [1, 2, 3, 4]);
+        let (frozen, seg) = p.begin_freeze(false).unwrap();
+        let merged = merge(&frozen, &seg, &Bitset::default());
+        p.finish_freeze(merged);
+        assert_eq!(p.stats().frozen_tokens, 3);
+        assert_eq!(found(&p, "cookie", false), [1, 3, 4]);
+        assert_eq!(found(&p, "crumb", true), [2]);
     }
 
     #[test]

@@ -323,6 +323,7 @@ fn build(shared: &Shared, chats: Vec<(PathBuf, String)>, stop: &CancellationToke
                     // chats read after them have their pair keys.
                     let first = reads.len() >= COMMON_MIN_DOCS && common.len() == 0;
                     if first || batch.pairs >= BATCH_PAIRS || reads.len() >= BATCH_CHATS {
+                        batch.seal();
                         let full = (std::mem::take(&mut batch), std::mem::take(&mut reads));
                         if tx.send(full).is_err() {
                             return;
@@ -330,6 +331,7 @@ fn build(shared: &Shared, chats: Vec<(PathBuf, String)>, stop: &CancellationToke
                     }
                 }
                 if !reads.is_empty() {
+                    batch.seal();
                     let _ = tx.send((batch, reads));
                 }
             });

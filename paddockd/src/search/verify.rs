@@ -1,13 +1,15 @@
 //! From candidates to hits: ranking, then reading the candidates' transcripts (rendered as
 //! `chat:transcript` renders them) to find where each matches, with snippets.
 //!
-//! The index says which chats have every word; only the transcript says where, and whether a
-//! phrase's words are in a row. Candidates are read best first, on a few threads, until
-//! `limit` hits are confirmed — and, for a query with a phrase (whose candidates may not
-//! match), on until [`COUNT_BUDGET`] has passed, to count the rest. Nothing is read past
-//! [`HARD_BUDGET`]. `total` is the chats confirmed plus the candidates not read: exact when
-//! every candidate was read, else an upper bound (close to exact for words, whose candidates
-//! all match but for a renamed chat's old title).
+//! The index says which chats have every word, and of those which surely have each phrase
+//! too (its pairs of common words, [`Candidate::sure`]); only the transcript says where, and
+//! whether the other phrases' words are in a row. Candidates are read best first, on a few
+//! threads, until `limit` hits are confirmed — and, for a query with a phrase, on until
+//! [`COUNT_BUDGET`] has passed, to count the candidates the index is not sure of (those it is
+//! sure of are counted unread). Nothing is read past [`HARD_BUDGET`]. `total` is the chats
+//! confirmed plus the candidates not read: exact when every candidate not sure was read, else
+//! an upper bound (close to exact for words, whose candidates all match but for a renamed
+//! chat's old title).
 
 use std::path::PathBuf;
 use std::sync::Mutex;
