@@ -225,13 +225,15 @@ fn doctor_without_a_daemon_reports_what_one_started_now_would_see() {
 }
 
 /// The daemon bounds glibc's malloc arenas (each thread's arena kept what a large chat list
-/// left in it): started without the bound it runs with two; a bound the user set is kept.
+/// left in it) and fixes its mmap threshold (a large answer freed is given back): started
+/// without them it runs with two arenas and a 128 KiB threshold; a value the user set is kept.
 #[test]
 fn the_daemon_runs_with_two_malloc_arenas_unless_the_user_set_a_bound() {
     for (set, want) in [(None, "2"), (Some("4"), "4")] {
         let env = Env::new();
         let mut ls = env.paddock();
         ls.env_remove("MALLOC_ARENA_MAX");
+        ls.env_remove("MALLOC_MMAP_THRESHOLD_");
         if let Some(v) = set {
             ls.env("MALLOC_ARENA_MAX", v);
         }
@@ -247,6 +249,14 @@ fn the_daemon_runs_with_two_malloc_arenas_unless_the_user_set_a_bound() {
             .find_map(|kv| kv.strip_prefix(b"MALLOC_ARENA_MAX="))
             .map(|v| String::from_utf8_lossy(v).into_owned());
         assert_eq!(bound.as_deref(), Some(want), "MALLOC_ARENA_MAX set {set:?}");
+        let threshold = environ
+            .split(|&b| b == 0)
+            .find_map(|kv| kv.strip_prefix(b"MALLOC_MMAP_THRESHOLD_="));
+        assert_eq!(
+            threshold,
+            Some(&b"131072"[..]),
+            "MALLOC_ARENA_MAX set {set:?}"
+        );
         let _ = env.output(env.paddock().args(["daemon", "stop"]));
     }
 }
