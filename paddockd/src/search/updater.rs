@@ -297,6 +297,7 @@ fn build(shared: &Shared, chats: Vec<(PathBuf, String)>, stop: &CancellationToke
         for _ in 0..threads {
             let tx = tx.clone();
             s.spawn(move || {
+                background_priority();
                 let mut batch = Batch::default();
                 let mut reads = Vec::new();
                 loop {
@@ -337,31 +338,46 @@ fn build(shared: &Shared, chats: Vec<(PathBuf, String)>, stop: &CancellationToke
             });
         }
         drop(tx);
-        for (batch, reads) in rx {
-            let n = reads.len();
-            {
-                let mut t = shared.write();
-                t.absorb(batch);
-                for (doc, state, version) in reads {
-                    match state {
-                        Some(state) => {
-                            if let Some(d) = t.docs.get_mut(doc as usize) {
-                                d.read = state;
-                                d.pairs_version = version;
+        // The batches are absorbed (and merged) on a thread of the build's own, at its
+        // priority too.
+        s.spawn(move || {
+            background_priority();
+            for (batch, reads) in rx {
+                let n = reads.len();
+                {
+                    let mut t = shared.write();
+                    t.absorb(batch);
+                    for (doc, state, version) in reads {
+                        match state {
+                            Some(state) => {
+                                if let Some(d) = t.docs.get_mut(doc as usize) {
+                                    d.read = state;
+                                    d.pairs_version = version;
+                                }
                             }
+                            // Gone or unreadable: a later touch reads it again.
+                            None => t.kill_doc(doc),
                         }
-                        // Gone or unreadable: a later touch reads it again.
-                        None => t.kill_doc(doc),
                     }
                 }
+                shared
+                    .done
+                    .fetch_add(u32::try_from(n).unwrap_or(0), Ordering::Relaxed);
+                freeze(shared, false);
             }
-            shared
-                .done
-                .fetch_add(u32::try_from(n).unwrap_or(0), Ordering::Relaxed);
-            freeze(shared, false);
-        }
+            freeze(shared, true);
+        });
     });
-    freeze(shared, true);
+}
+
+/// Lowers the calling thread's priority (nice 10): the build is background work, and must not
+/// slow the chat lists and turns the daemon serves meanwhile (on two cores, it would). Only
+/// for the build's own threads, which end with it: a thread cannot raise it back.
+fn background_priority() {
+    let tid = rustix::thread::gettid();
+    if let Err(e) = rustix::process::setpriority_process(Some(tid), 10) {
+        debug!(error = %e, "search index: cannot lower the build's priority");
+    }
 }
 
 /// Reader threads of a build: one CPU is left to the daemon (its chat list, its turns), at
