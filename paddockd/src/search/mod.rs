@@ -11,7 +11,8 @@
 //!   reports as read, each read on from where the search index stopped.
 //! - [`query`], [`verify`], [`snippet`]: a query's terms → candidate chats from the postings
 //!   (an AND of each word's prefix range and each phrase's tokens, a phrase of common words
-//!   by its adjacent pairs) → ranked (title matches, then recent activity) → their transcripts read, best first, to find the matches.
+//!   by its adjacent pairs) → ranked (title matches, then recent activity) → their
+//!   transcripts read, best first, to find the matches.
 //! - [`measure`]: the index with a realistic vocabulary, for `cargo xtask bench`.
 //!
 //! The index is in memory only: it is rebuilt at every start (`cargo xtask bench` measures the
