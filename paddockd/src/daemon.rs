@@ -346,7 +346,7 @@ async fn serve(
 }
 
 /// The shutdown, in order: tell every client, interrupt the turns (within the grace), stop the
-/// services, save the index, close the connections (each delivers what it has queued), then
+/// services, write what the turns streamed, save the index, close the connections (each delivers what it has queued), then
 /// let the owners of state end with their last handles.
 async fn shut_down(
     why: StopReason,
@@ -373,6 +373,14 @@ async fn shut_down(
     }
     tasks.background.close();
     tasks.background.wait().await;
+    // What the interrupted turns streamed is on disk before the daemon goes.
+    let streamed = state.streamed.clone();
+    if !tokio::task::spawn_blocking(move || streamed.sync(Duration::from_secs(2)))
+        .await
+        .unwrap_or(false)
+    {
+        tracing::warn!("the text the last turns streamed may not all be kept");
+    }
     if let Err(e) = state.live_index().flush().await {
         tracing::warn!("could not save the chat index (it is rebuilt at the next start): {e}");
     }

@@ -16,6 +16,11 @@
 //! **Queue**: one writer thread appends; the runner hands it deltas through a bounded queue of
 //! [`QUEUE`] entries and never waits. When the queue is full the delta is not kept (the
 //! clients still get it) and the loss is logged; what the file then holds is still shown.
+//!
+//! **Gathering**: after writing, the writer lets deltas gather for [`GATHER`] before it writes
+//! again, one write per turn's file for all that came meanwhile: a hundred chats streaming
+//! cost a few hundred writes a second, not one write (and one wake-up of the writer) per
+//! delta. A daemon killed loses at most that long of a reply's text.
 
 use std::collections::{HashMap, HashSet};
 use std::io::Write as _;
@@ -27,8 +32,15 @@ use paddock_proto::TranscriptEntry;
 use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
-/// Deltas waiting for the writer before more are dropped from the kept copy.
-pub const QUEUE: usize = 4096;
+/// Deltas waiting for the writer before more are dropped from the kept copy (a hundred chats
+/// streaming queue about a thousand in one [`GATHER`]).
+pub const QUEUE: usize = 8192;
+
+/// How long deltas gather between two writes of the writer.
+pub const GATHER: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// How long reading the kept text waits for the writer to write what it gathered.
+const SYNC_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// What closes the text that was kept of a reply cut short.
 pub const CUT_SHORT: &str = "cut short: the rest of this reply was never written";
@@ -52,6 +64,8 @@ enum Msg {
     },
     /// The chats were deleted.
     Forget(Vec<String>),
+    /// Write what was gathered, then answer.
+    Sync(std::sync::mpsc::SyncSender<()>),
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -70,6 +84,8 @@ pub struct Streamed {
     tx: mpsc::Sender<Msg>,
     /// Turns streaming now (message ids): their text is the live turn's, not a kept one.
     open: Arc<Mutex<HashSet<String>>>,
+    /// The writer thread, woken from its gathering by [`Streamed::sync`].
+    writer: Option<std::thread::Thread>,
 }
 
 /// The text one turn had streamed when it was cut short.
@@ -84,24 +100,49 @@ pub struct Kept {
 impl Streamed {
     /// Starts the writer thread, keeping files under `dir`.
     pub fn start(dir: PathBuf) -> Self {
+        Self::start_gathering(dir, GATHER)
+    }
+
+    /// Starts the writer thread, writing at most once per `gather`.
+    fn start_gathering(dir: PathBuf, gather: std::time::Duration) -> Self {
         let (tx, rx) = mpsc::channel(QUEUE);
         let writer = Writer {
             dir: dir.clone(),
             files: HashMap::new(),
+            gather,
         };
         let spawned = std::thread::Builder::new()
             .name("streamed-writer".into())
             .spawn(move || writer.run(rx));
-        if let Err(e) = spawned {
-            tracing::warn!(
-                "cannot start the writer of streamed text, so a reply cut short keeps only what the transcript has: {e}"
-            );
-        }
+        let writer = match spawned {
+            Ok(handle) => Some(handle.thread().clone()),
+            Err(e) => {
+                tracing::warn!(
+                    "cannot start the writer of streamed text, so a reply cut short keeps only what the transcript has: {e}"
+                );
+                None
+            }
+        };
         Self {
             dir,
             tx,
             open: Arc::new(Mutex::new(HashSet::new())),
+            writer,
         }
+    }
+
+    /// Waits (blocking, at most `timeout`) until what was handed to the writer is written:
+    /// before the kept text is read, and at the daemon's stop. Whether it was.
+    pub fn sync(&self, timeout: std::time::Duration) -> bool {
+        let Some(writer) = &self.writer else {
+            return false;
+        };
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        if self.tx.try_send(Msg::Sync(tx)).is_err() {
+            return false;
+        }
+        writer.unpark();
+        rx.recv_timeout(timeout).is_ok()
     }
 
     fn send(&self, msg: Msg) {
@@ -165,8 +206,10 @@ impl Streamed {
         }
     }
 
-    /// What was kept of `sid`'s turns cut short (not of a turn streaming now). Blocking.
+    /// What was kept of `sid`'s turns cut short (not of a turn streaming now). Blocking: it
+    /// first lets the writer write what it gathered.
     pub fn kept(&self, sid: &str) -> Vec<Kept> {
+        self.sync(SYNC_TIMEOUT);
         let Ok(entries) = std::fs::read_dir(self.dir.join(sid)) else {
             return Vec::new();
         };
@@ -219,16 +262,56 @@ fn read_messages(path: &Path) -> Option<Vec<String>> {
 /// The writer thread: appends deltas to their turn's file, kept open while the turn streams.
 struct Writer {
     dir: PathBuf,
-    files: HashMap<String, std::fs::File>,
+    files: HashMap<String, Open>,
+    /// How long deltas gather between writes ([`GATHER`]).
+    gather: std::time::Duration,
+}
+
+/// A turn's file and the lines gathered for it since the last write.
+struct Open {
+    file: std::fs::File,
+    pending: Vec<u8>,
 }
 
 impl Writer {
     fn run(mut self, mut rx: mpsc::Receiver<Msg>) {
         while let Some(msg) = rx.blocking_recv() {
-            if let Err(e) = self.handle(msg) {
-                tracing::warn!("cannot keep a turn's streamed text: {e}");
+            self.handle_logged(msg);
+            loop {
+                while let Ok(msg) = rx.try_recv() {
+                    self.handle_logged(msg);
+                }
+                if !self.write_pending() {
+                    break;
+                }
+                // What comes meanwhile is written together, without waking this thread
+                // (unless someone waits for it: `Streamed::sync` unparks it).
+                std::thread::park_timeout(self.gather);
             }
         }
+        self.write_pending();
+    }
+
+    fn handle_logged(&mut self, msg: Msg) {
+        if let Err(e) = self.handle(msg) {
+            tracing::warn!("cannot keep a turn's streamed text: {e}");
+        }
+    }
+
+    /// Writes what was gathered for each file; whether there was anything.
+    fn write_pending(&mut self) -> bool {
+        let mut wrote = false;
+        for (message_id, open) in &mut self.files {
+            if open.pending.is_empty() {
+                continue;
+            }
+            wrote = true;
+            if let Err(e) = open.file.write_all(&open.pending) {
+                tracing::warn!(message_id, "cannot keep a turn's streamed text: {e}");
+            }
+            open.pending.clear();
+        }
+        wrote
     }
 
     fn handle(&mut self, msg: Msg) -> std::io::Result<()> {
@@ -263,8 +346,11 @@ impl Writer {
                 message_id,
                 keep,
             } => {
-                self.files.remove(&message_id);
+                let open = self.files.remove(&message_id);
                 if keep {
+                    if let Some(mut open) = open {
+                        open.file.write_all(&open.pending)?;
+                    }
                     return Ok(());
                 }
                 let dir = self.dir.join(&sid);
@@ -274,6 +360,11 @@ impl Writer {
                 }
                 // The folder goes with its last file (not when others are kept).
                 let _ = std::fs::remove_dir(&dir);
+                Ok(())
+            }
+            Msg::Sync(answer) => {
+                self.write_pending();
+                let _ = answer.try_send(());
                 Ok(())
             }
             Msg::Forget(sids) => {
@@ -289,7 +380,7 @@ impl Writer {
     }
 
     fn append(&mut self, sid: &str, message_id: &str, line: &Line) -> std::io::Result<()> {
-        let file = match self.files.entry(message_id.to_owned()) {
+        let open = match self.files.entry(message_id.to_owned()) {
             std::collections::hash_map::Entry::Occupied(o) => o.into_mut(),
             std::collections::hash_map::Entry::Vacant(v) => {
                 let dir = self.dir.join(sid);
@@ -300,12 +391,15 @@ impl Writer {
                     .append(true)
                     .mode(0o600)
                     .open(dir.join(format!("{message_id}.jsonl")))?;
-                v.insert(f)
+                v.insert(Open {
+                    file: f,
+                    pending: Vec::new(),
+                })
             }
         };
-        let mut bytes = serde_json::to_vec(line).map_err(std::io::Error::other)?;
-        bytes.push(b'\n');
-        file.write_all(&bytes)
+        serde_json::to_writer(&mut open.pending, line).map_err(std::io::Error::other)?;
+        open.pending.push(b'\n');
+        Ok(())
     }
 }
 
@@ -497,6 +591,35 @@ mod tests {
         assert_eq!(mode & 0o777, 0o600);
         s.forget(&["s1".to_owned()]);
         wait_for(|| !dir.path().join("streamed/s1").exists());
+    }
+
+    /// Deltas that come while the writer gathers wait for its next write, but whoever reads
+    /// the kept text (or stops the daemon) has them written at once.
+    #[test]
+    fn gathered_deltas_are_written_when_the_kept_text_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Streamed::start_gathering(
+            dir.path().join("streamed"),
+            std::time::Duration::from_secs(3600),
+        );
+        let file = dir.path().join("streamed/s1/m1.jsonl");
+        s.begin("m1");
+        s.text("s1", "m1", "tick1 ");
+        // The first is written at once; the writer then gathers for an hour.
+        wait_for(|| read_messages(&file).is_some_and(|m| m.len() == 1));
+        s.text("s1", "m1", "tick2 ");
+        s.text("s1", "m1", "tick3");
+        assert!(
+            s.sync(std::time::Duration::from_secs(20)),
+            "the writer answers"
+        );
+        assert_eq!(
+            read_messages(&file),
+            Some(vec!["tick1 tick2 tick3".to_owned()])
+        );
+        s.text("s1", "m1", " tick4");
+        s.done("s1", "m1", true);
+        assert_eq!(s.kept("s1"), vec![kept("m1", &["tick1 tick2 tick3 tick4"])]);
     }
 
     #[test]

@@ -72,10 +72,36 @@ impl Stats {
     }
 }
 
-pub fn run() -> Result<()> {
-    if cfg!(debug_assertions) {
-        return run_in_release();
+/// A part of the bench, to run alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Part {
+    /// The socket echo, one chat streaming to 1 and 10 clients, the line framer.
+    Latency,
+    /// 100 chats streaming at once to 10 clients.
+    Streaming,
+    /// The TUI with 100,000 chats.
+    Tui,
+    /// Listing and searching 10,000 chats, memory, the idle daemon.
+    Chats,
+}
+
+impl Part {
+    fn name(self) -> &'static str {
+        match self {
+            Part::Latency => "latency",
+            Part::Streaming => "streaming",
+            Part::Tui => "tui",
+            Part::Chats => "chats",
+        }
     }
+}
+
+/// Runs the `parts` of the bench (every part when empty).
+pub fn run(parts: &[Part]) -> Result<()> {
+    if cfg!(debug_assertions) {
+        return run_in_release(parts);
+    }
+    let wanted = |p: Part| parts.is_empty() || parts.contains(&p);
     let root = crate::workspace_root();
     let release = crate::bench_chats::build_release(&root)?;
     let mut report = Report::default();
@@ -83,39 +109,58 @@ pub fn run() -> Result<()> {
     rt.block_on(async {
         let dir = tempfile::tempdir()?;
         println!("paddock bench (release builds; every figure measured in this run)");
-        let echo = echo(dir.path()).await?;
-        let echo_p99 = echo.percentile(0.99);
-        println!("{}", echo.line("unix socket echo round trip"));
-        report.note("unix socket echo round trip p99", echo_p99 / 1000.0, "ms");
-        for clients in [1usize, 10] {
-            let s = hub_latency(dir.path(), clients).await?;
-            let p99 = s.percentile(0.99);
-            println!(
-                "{}",
-                s.line(&format!(
-                    "claude stdout → client frame, {clients:>2} client(s)"
-                ))
-            );
-            report.note(
-                format!("stdout → frame p99, 1 chat, {clients} client(s)"),
-                p99 / 1000.0,
-                "ms",
-            );
+        if wanted(Part::Latency) {
+            latency(dir.path(), &mut report).await?;
         }
-        crate::bench_streaming::run(&release, dir.path(), &mut report).await?;
-        for line in framing() {
-            println!("{line}");
+        if wanted(Part::Streaming) {
+            crate::bench_streaming::run(&release, dir.path(), &mut report).await?;
         }
         Ok::<_, anyhow::Error>(())
     })?;
-    crate::bench_tui::run(&mut report)?;
-    crate::bench_chats::run(&root, &release, &mut report)?;
+    if wanted(Part::Tui) {
+        crate::bench_tui::run(&mut report)?;
+    }
+    if wanted(Part::Chats) {
+        crate::bench_chats::run(&root, &release, &mut report)?;
+    }
     report.print();
-    report.write(&root.join("target").join("bench.json"))
+    if parts.is_empty() {
+        report.write(&root.join("target").join("bench.json"))
+    } else {
+        println!("(a part run alone: target/bench.json, which holds one whole run, is unchanged)");
+        Ok(())
+    }
+}
+
+/// The socket echo, one chat to 1 and 10 clients, and the line framer.
+async fn latency(dir: &Path, report: &mut Report) -> Result<()> {
+    let echo = echo(dir).await?;
+    let echo_p99 = echo.percentile(0.99);
+    println!("{}", echo.line("unix socket echo round trip"));
+    report.note("unix socket echo round trip p99", echo_p99 / 1000.0, "ms");
+    for clients in [1usize, 10] {
+        let s = hub_latency(dir, clients).await?;
+        let p99 = s.percentile(0.99);
+        println!(
+            "{}",
+            s.line(&format!(
+                "claude stdout → client frame, {clients:>2} client(s)"
+            ))
+        );
+        report.note(
+            format!("stdout → frame p99, 1 chat, {clients} client(s)"),
+            p99 / 1000.0,
+            "ms",
+        );
+    }
+    for line in framing() {
+        println!("{line}");
+    }
+    Ok(())
 }
 
 /// Builds the bench in release and runs it there: dev-build figures say little.
-fn run_in_release() -> Result<()> {
+fn run_in_release(parts: &[Part]) -> Result<()> {
     println!("building the bench in release (the figures are release figures)…");
     let status = std::process::Command::new(env!("CARGO"))
         .current_dir(crate::workspace_root())
@@ -128,6 +173,7 @@ fn run_in_release() -> Result<()> {
             "--",
             "bench",
         ])
+        .args(parts.iter().map(|p| p.name()))
         .status()
         .context("cargo run --release --package xtask -- bench")?;
     if !status.success() {

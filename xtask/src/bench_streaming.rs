@@ -108,7 +108,7 @@ async fn measure(socket: &Path, pid: u32, report: &mut Report) -> Result<()> {
         ))
     );
     println!(
-        "{:<44} {cpu:>8.0} % of one core over {elapsed:.1} s ({} frames a second to the clients)",
+        "{:<44} {cpu:>8.0} % of one core over {elapsed:.1} s ({:.0} frames a second to the clients)",
         "paddockd CPU while they stream",
         (CHATS * DELTAS * CLIENTS) as f64 / elapsed
     );

@@ -38,9 +38,13 @@ enum Cmd {
     Test,
     /// What CI runs: cargo fmt --check, clippy with warnings denied, then `test`
     Ci,
-    /// Print latency figures: a Unix-socket echo round trip, and claude stdout → client frame
-    /// through paddockd with 1 and 10 clients attached
-    Bench,
+    /// Measure every figure in release and print each next to its goal (target/bench.json)
+    Bench {
+        /// Run only these parts (latency, streaming, tui, chats); a part run alone prints its
+        /// figures but leaves target/bench.json, which holds one whole run, as it was
+        #[arg(value_enum, value_name = "PART")]
+        parts: Vec<bench::Part>,
+    },
     /// The stand-in CLI the bench drives (not for people)
     #[command(hide = true)]
     BenchClaude {
@@ -89,7 +93,7 @@ fn run(cli: Cli) -> Result<()> {
         }
         Cmd::Test => pipeline::test(&root),
         Cmd::Ci => pipeline::ci(&root),
-        Cmd::Bench => bench::run(),
+        Cmd::Bench { parts } => bench::run(&parts),
         Cmd::BenchClaude { .. } => bench::claude_stand_in(),
     }
 }

@@ -8,8 +8,14 @@
 //! `<meta dir>/.paddock/environments/<hash>.json`, shared by every step that names it. Every
 //! probe is bounded: subprocesses get an argument vector (no shell) and [`PROBE_TIMEOUT`],
 //! and a tool that is missing or too slow is left out.
+//!
+//! The toolchains' versions probed in a folder are taken as true for the sessions that start
+//! there in the next [`TOOLCHAINS_FRESH`] ([`KnownToolchains`]): a hundred chats started at
+//! once in one folder probe `python3 --version` once, not a hundred times (a version manager's
+//! shim costs tens of milliseconds of a core each time). Git HEAD is probed every time (an
+//! agent commits), and an install-shaped command probes everything anew.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -49,7 +55,7 @@ pub struct Snapshot {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub git_head: Option<String>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub toolchains: BTreeMap<String, String>,
+    pub toolchains: Toolchains,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub lockfiles: BTreeMap<String, String>,
     pub os: String,
@@ -89,8 +95,58 @@ fn snapshot_path(meta_dir: &Path, hash: &str) -> Option<PathBuf> {
         .then(|| environments_dir(meta_dir).join(format!("{hash}.json")))
 }
 
-/// How the recorder completes a snapshot: [`capture`], or a slowed one in tests.
-pub type Capture = std::sync::Arc<dyn Fn(&Path, Moment) -> Snapshot + Send + Sync>;
+/// How the recorder completes a snapshot: [`capture`], or a slowed one in tests. The third
+/// argument is the toolchains known to be in the folder, when they need no probing.
+pub type Capture =
+    std::sync::Arc<dyn Fn(&Path, Moment, Option<Toolchains>) -> Snapshot + Send + Sync>;
+
+/// Toolchain → the first line of its `--version`.
+pub type Toolchains = BTreeMap<String, String>;
+
+/// How long the toolchains probed in a folder are taken as still there.
+pub const TOOLCHAINS_FRESH: Duration = Duration::from_secs(60);
+
+/// Folders whose toolchains are remembered; past it the oldest is forgotten first.
+const TOOLCHAIN_FOLDERS: usize = 256;
+
+/// The toolchains probed lately, by folder (the recorder's own: no lock).
+#[derive(Debug, Default)]
+pub struct KnownToolchains {
+    by_dir: HashMap<PathBuf, (Instant, Toolchains)>,
+}
+
+impl KnownToolchains {
+    /// What was probed in `dir` less than [`TOOLCHAINS_FRESH`] before `now`.
+    pub fn fresh(&self, dir: &Path, now: Instant) -> Option<Toolchains> {
+        let (at, toolchains) = self.by_dir.get(dir)?;
+        (now.saturating_duration_since(*at) < TOOLCHAINS_FRESH).then(|| toolchains.clone())
+    }
+
+    /// Folders remembered.
+    #[cfg(test)]
+    pub fn folders(&self) -> usize {
+        self.by_dir.len()
+    }
+
+    /// `toolchains` were probed in `dir` at `at`.
+    pub fn remember(&mut self, dir: &Path, at: Instant, toolchains: &Toolchains) {
+        if !self.by_dir.contains_key(dir) && self.by_dir.len() >= TOOLCHAIN_FOLDERS {
+            self.by_dir
+                .retain(|_, (probed, _)| at.saturating_duration_since(*probed) < TOOLCHAINS_FRESH);
+            if self.by_dir.len() >= TOOLCHAIN_FOLDERS
+                && let Some(oldest) = self
+                    .by_dir
+                    .iter()
+                    .min_by_key(|(_, (probed, _))| *probed)
+                    .map(|(d, _)| d.clone())
+            {
+                self.by_dir.remove(&oldest);
+            }
+        }
+        self.by_dir
+            .insert(dir.to_path_buf(), (at, toolchains.clone()));
+    }
+}
 
 /// The part of a snapshot that a step's own tools change (`npm install` rewrites the
 /// lockfile): taken by the sampler the moment the event comes, not when the recorder
@@ -114,15 +170,19 @@ pub fn moment(agent_dir: &Path) -> Moment {
 }
 
 /// Completes a snapshot of `agent_dir` taken at `moment` with the probes (blocking, bounded
-/// by the probes' timeouts). Git HEAD and the toolchains are probed now: a step rarely
-/// moves them, and probing is what makes the recorder slow.
-pub fn capture(agent_dir: &Path, moment: Moment) -> Snapshot {
+/// by the probes' timeouts). Git HEAD and the toolchains (unless `known`) are probed now: a
+/// step rarely moves them, and probing is what makes the recorder slow.
+pub fn capture(agent_dir: &Path, moment: Moment, known: Option<Toolchains>) -> Snapshot {
     let git_head = probe(agent_dir, "git", &["rev-parse", "HEAD"])
         .filter(|h| h.len() >= 7 && h.bytes().all(|b| b.is_ascii_hexdigit()));
-    let toolchains = TOOLCHAINS
-        .iter()
-        .filter_map(|tool| probe(agent_dir, tool, &["--version"]).map(|v| ((*tool).to_owned(), v)))
-        .collect();
+    let toolchains = known.unwrap_or_else(|| {
+        TOOLCHAINS
+            .iter()
+            .filter_map(|tool| {
+                probe(agent_dir, tool, &["--version"]).map(|v| ((*tool).to_owned(), v))
+            })
+            .collect()
+    });
     Snapshot {
         git_head,
         toolchains,
@@ -289,7 +349,7 @@ mod tests {
         let agent = dir.path().join("agent");
         std::fs::create_dir_all(&agent).unwrap();
         std::fs::write(agent.join("Cargo.lock"), "version = 4\n").unwrap();
-        let snap = capture(&agent, moment(&agent));
+        let snap = capture(&agent, moment(&agent), None);
         assert!(snap.git_head.is_none());
         assert!(
             snap.lockfiles
@@ -310,7 +370,7 @@ mod tests {
         // Another lockfile content: another snapshot.
         std::fs::write(agent.join("Cargo.lock"), "version = 4\n[[package]]\n").unwrap();
         assert_ne!(
-            store(dir.path(), &capture(&agent, moment(&agent))).unwrap(),
+            store(dir.path(), &capture(&agent, moment(&agent), None)).unwrap(),
             hash
         );
     }

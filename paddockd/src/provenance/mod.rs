@@ -216,6 +216,7 @@ impl Provenance {
             envs: HashMap::new(),
             harvester: harvest::Harvester::default(),
             capture,
+            toolchains: env::KnownToolchains::default(),
             recorded: recorded.clone(),
         };
         let spawned = std::thread::Builder::new()
@@ -393,6 +394,7 @@ mod tests {
             envs: HashMap::new(),
             harvester: harvest::Harvester::default(),
             capture: Arc::new(env::capture),
+            toolchains: env::KnownToolchains::default(),
             recorded: tokio::sync::broadcast::channel(1).0,
         }
     }
@@ -420,6 +422,57 @@ mod tests {
                 Line::Gap { .. } => None,
             })
             .collect()
+    }
+
+    /// Sessions that start in one folder within a minute share the toolchains probed for the
+    /// first (each still gets its own git HEAD probe); an install-shaped command probes anew.
+    #[test]
+    fn toolchains_are_probed_once_for_sessions_starting_together_and_again_after_an_install() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let probed = Arc::new(Mutex::new(Vec::new()));
+        let mut r = recorder(Limits::default());
+        let seen = probed.clone();
+        r.capture = Arc::new(move |dir: &Path, moment: env::Moment, known| {
+            seen.lock().unwrap().push(known.is_none());
+            env::capture(dir, moment, known)
+        });
+        for sid in ["s1", "s2", "s3"] {
+            let mut o = observed(root, What::TurnEnd);
+            o.session_id = sid.into();
+            r.ensure_env(&mut o);
+        }
+        assert_eq!(*probed.lock().unwrap(), [true, false, false]);
+        let hashes: HashSet<_> = r.envs.values().map(|e| e.hash.clone()).collect();
+        assert_eq!(hashes.len(), 1, "one environment: {hashes:?}");
+        r.recapture(root, root, env::moment(root));
+        assert_eq!(*probed.lock().unwrap(), [true, false, false, true]);
+        // Another folder is probed for itself.
+        let other = root.join("other");
+        std::fs::create_dir_all(&other).unwrap();
+        let mut o = observed(&other, What::TurnEnd);
+        o.session_id = "s4".into();
+        r.ensure_env(&mut o);
+        assert_eq!(*probed.lock().unwrap(), [true, false, false, true, true]);
+    }
+
+    #[test]
+    fn known_toolchains_go_stale_and_stay_bounded() {
+        let mut known = env::KnownToolchains::default();
+        let t0 = std::time::Instant::now();
+        let tools = env::Toolchains::from([("rustc".to_owned(), "rustc 1.95.0".to_owned())]);
+        known.remember(Path::new("/a"), t0, &tools);
+        assert_eq!(known.fresh(Path::new("/a"), t0), Some(tools.clone()));
+        assert_eq!(known.fresh(Path::new("/b"), t0), None);
+        assert_eq!(
+            known.fresh(Path::new("/a"), t0 + env::TOOLCHAINS_FRESH),
+            None
+        );
+        for i in 0..1000 {
+            known.remember(&PathBuf::from(format!("/d{i}")), t0, &tools);
+        }
+        assert!(known.folders() <= 256, "{}", known.folders());
+        assert_eq!(known.fresh(Path::new("/d999"), t0), Some(tools));
     }
 
     #[test]
@@ -587,11 +640,11 @@ mod tests {
             .to_owned();
         let (release, held) = std::sync::mpsc::channel::<()>();
         let held = Mutex::new(held);
-        let capture: env::Capture = Arc::new(move |dir: &Path, moment: env::Moment| {
+        let capture: env::Capture = Arc::new(move |dir: &Path, moment: env::Moment, known| {
             if let Ok(held) = held.lock() {
                 let _ = held.recv_timeout(std::time::Duration::from_secs(20));
             }
-            env::capture(dir, moment)
+            env::capture(dir, moment, known)
         });
         let p = Provenance::start_with(Limits::default(), &root, capture);
         let hand = |what: What| {

@@ -62,6 +62,8 @@ pub(super) struct Recorder {
     pub(super) harvester: harvest::Harvester,
     /// How an environment is probed (`env::capture`; slowed down in tests).
     pub(super) capture: env::Capture,
+    /// The toolchains probed lately in each folder, for the next session there.
+    pub(super) toolchains: env::KnownToolchains,
     /// Told the project's slug once a turn's steps are all recorded (see
     /// [`super::Provenance::recorded`]).
     pub(super) recorded: tokio::sync::broadcast::Sender<String>,
@@ -203,7 +205,7 @@ impl Recorder {
             // The lockfiles as the sampler saw them at this first event.
             let moment = o.sampled.session_start.take();
             let moment = moment.unwrap_or_else(|| env::moment(&o.agent_dir));
-            snapshot(&self.capture, &o.meta_dir, &o.agent_dir, moment)
+            self.snapshot(&o.meta_dir, &o.agent_dir, moment, false)
         });
         self.envs.insert(
             o.session_id.clone(),
@@ -214,9 +216,37 @@ impl Recorder {
         );
     }
 
+    /// Captures and stores a snapshot of `agent_dir` (the toolchains probed anew when `fresh`
+    /// or not probed there lately); its hash, or `None` (with a warning) when it cannot be
+    /// stored.
+    fn snapshot(
+        &mut self,
+        meta_dir: &Path,
+        agent_dir: &Path,
+        moment: env::Moment,
+        fresh: bool,
+    ) -> Option<String> {
+        let now = std::time::Instant::now();
+        let known = (!fresh)
+            .then(|| self.toolchains.fresh(agent_dir, now))
+            .flatten();
+        let probed = known.is_none();
+        let snap = (self.capture)(agent_dir, moment, known);
+        if probed {
+            self.toolchains.remember(agent_dir, now, &snap.toolchains);
+        }
+        match env::store(meta_dir, &snap) {
+            Ok(hash) => Some(hash),
+            Err(e) => {
+                tracing::warn!(dir = %agent_dir.display(), "cannot store an environment snapshot: {e}");
+                None
+            }
+        }
+    }
+
     /// After an install-shaped command: a new snapshot for every session in that directory.
     pub(super) fn recapture(&mut self, meta_dir: &Path, agent_dir: &Path, moment: env::Moment) {
-        let hash = snapshot(&self.capture, meta_dir, agent_dir, moment);
+        let hash = self.snapshot(meta_dir, agent_dir, moment, true);
         for env in self.envs.values_mut() {
             if env.agent_dir == agent_dir {
                 env.hash.clone_from(&hash);
@@ -460,24 +490,6 @@ fn command_reads(
             unhashed: false,
         })
         .collect()
-}
-
-/// Captures and stores a snapshot of `agent_dir`; its hash, or `None` (with a warning) when
-/// it cannot be stored.
-pub(super) fn snapshot(
-    capture: &env::Capture,
-    meta_dir: &Path,
-    agent_dir: &Path,
-    moment: env::Moment,
-) -> Option<String> {
-    let snap = capture(agent_dir, moment);
-    match env::store(meta_dir, &snap) {
-        Ok(hash) => Some(hash),
-        Err(e) => {
-            tracing::warn!(dir = %agent_dir.display(), "cannot store an environment snapshot: {e}");
-            None
-        }
-    }
 }
 
 /// The files a write or read tool names in its input.
