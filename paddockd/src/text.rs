@@ -3,7 +3,13 @@
 /// The first `max` characters of `text`, with `…` added when there was more.
 pub fn cut(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
-        Some((at, _)) => format!("{}…", &text[..at]),
+        Some((at, _)) => {
+            // Exactly as long as it needs: listings keep thousands of these.
+            let mut out = String::with_capacity(at + '…'.len_utf8());
+            out.push_str(&text[..at]);
+            out.push('…');
+            out
+        }
         None => text.to_owned(),
     }
 }
