@@ -37,6 +37,58 @@ impl Term {
     }
 }
 
+impl Term {
+    /// Whether the term can be in `text`: each of its ASCII tokens is in it somewhere, case
+    /// aside (a byte search, much cheaper than reading the text token by token). Lowercasing
+    /// makes ASCII letters of only two other characters, `İ` (`i` and a combining dot) and the
+    /// Kelvin sign `K` (`k`): a text with one of them may hold a token with that letter in
+    /// a form a byte search misses, so it is not ruled out for such a token. A token that is
+    /// not ASCII is never ruled out here.
+    pub fn may_be_in(&self, text: &str) -> bool {
+        self.tokens.iter().all(|token| {
+            if !token.is_ascii() {
+                return true;
+            }
+            let bytes = text.as_bytes();
+            if contains_ignoring_ascii_case(bytes, token.as_bytes()) {
+                return true;
+            }
+            let has = |c: char| !text.is_ascii() && text.contains(c);
+            (token.contains('i') && has('\u{130}')) || (token.contains('k') && has('\u{212A}'))
+        })
+    }
+}
+
+/// Whether `needle` (ASCII, lowercase) is in `hay`, ASCII case aside.
+fn contains_ignoring_ascii_case(hay: &[u8], needle: &[u8]) -> bool {
+    find_ignoring_ascii_case(hay, needle).is_some()
+}
+
+/// Where `needle` (ASCII, lowercase) first is in `hay`, ASCII case aside.
+fn find_ignoring_ascii_case(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    let Some((&first, rest)) = needle.split_first() else {
+        return Some(0);
+    };
+    let (lower, upper) = (first.to_ascii_lowercase(), first.to_ascii_uppercase());
+    let mut from = 0;
+    while from + needle.len() <= hay.len() {
+        let at = from + memchr::memchr2(lower, upper, &hay[from..=hay.len() - needle.len()])?;
+        if hay[at + 1..at + needle.len()].eq_ignore_ascii_case(rest) {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
+}
+
+/// Where the token that goes on at byte `from` of `text` ends (`from` itself when none does).
+fn token_end(text: &str, from: usize) -> usize {
+    text[from..]
+        .char_indices()
+        .find(|(_, c)| !c.is_alphanumeric())
+        .map_or(text.len(), |(i, _)| from + i)
+}
+
 /// A parsed query: its terms, each to be found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Query {
@@ -102,10 +154,65 @@ impl Query {
     }
 
     /// Every place a term is found in `text`, in text order (a term may be found many times).
-    /// Nothing is allocated per token: a term's last token is compared with the token just
-    /// read, and only then its earlier ones with the byte ranges of the tokens before it
-    /// (kept in a small ring).
+    /// A text that holds none of the terms' tokens anywhere, even inside other words, is not
+    /// read token by token at all ([`Term::may_be_in`]); one that does is read as
+    /// [`Query::find_in_tokens`] says.
     pub fn find(&self, text: &str) -> Vec<Found> {
+        if !self.terms.iter().any(|t| t.may_be_in(text)) {
+            return Vec::new();
+        }
+        self.find_by_bytes(text)
+            .unwrap_or_else(|| self.find_in_tokens(text))
+    }
+
+    /// [`Query::find`] for a query of single ASCII words (the common query), by a byte search
+    /// for each word and a look at the characters around each place it is: a word is found
+    /// where a token starts with it (ends with it too, when it is not a prefix). `None` where
+    /// that would not be exact: a term of several tokens or not ASCII, or a text holding one
+    /// of the two characters that lowercase to ASCII letters (see [`Term::may_be_in`]).
+    fn find_by_bytes(&self, text: &str) -> Option<Vec<Found>> {
+        let single_ascii = |t: &Term| t.tokens.len() == 1 && t.tokens[0].is_ascii();
+        if !self.terms.iter().all(single_ascii)
+            || (!text.is_ascii() && (text.contains('\u{130}') || text.contains('\u{212A}')))
+        {
+            return None;
+        }
+        let bytes = text.as_bytes();
+        let mut out = Vec::new();
+        for (i, term) in self.terms.iter().enumerate() {
+            let needle = term.tokens[0].as_bytes();
+            let mut from = 0;
+            while let Some(found) = find_ignoring_ascii_case(&bytes[from..], needle) {
+                // An ASCII byte is a character of its own: `at` is a character boundary.
+                let at = from + found;
+                from = at + 1;
+                if text[..at]
+                    .chars()
+                    .next_back()
+                    .is_some_and(char::is_alphanumeric)
+                {
+                    continue;
+                }
+                let end = token_end(text, at + needle.len());
+                if !term.prefix_last && end != at + needle.len() {
+                    continue;
+                }
+                out.push(Found {
+                    term: i,
+                    start: at,
+                    end,
+                });
+                from = end;
+            }
+        }
+        out.sort_by_key(|f| (f.start, f.term));
+        Some(out)
+    }
+
+    /// [`Query::find`], token by token. Nothing is allocated per token: a term's last token
+    /// is compared with the token just read, and only then its earlier ones with the byte
+    /// ranges of the tokens before it (kept in a small ring).
+    fn find_in_tokens(&self, text: &str) -> Vec<Found> {
         let longest = self.terms.iter().map(|t| t.tokens.len()).max().unwrap_or(0);
         let mut out = Vec::new();
         if longest == 0 {
@@ -158,6 +265,57 @@ mod tests {
             tokens: tokens.iter().map(|t| (*t).to_owned()).collect(),
             prefix_last,
         }
+    }
+
+    /// The byte search only rules out texts the token-by-token reading finds nothing in,
+    /// the two characters that lowercase to ASCII letters included.
+    #[test]
+    fn a_text_ruled_out_by_its_bytes_holds_no_term() {
+        let queries = [
+            "layout",
+            "summ",
+            "\"summ\"",
+            "x1",
+            "layout summ",
+            "\"module layout\"",
+            "kite",
+            "wi",
+            "\"istanbul\"",
+            "auth.ts",
+            "ÉCOLE",
+            "x1 z9",
+        ];
+        let texts = [
+            "",
+            "nothing here",
+            "The LAYOUT of the module",
+            "module\nLayout",
+            "a \u{212A}ITE flies",
+            "W\u{130} then",
+            "\u{130}STANBUL",
+            "Auth.TS and école",
+            "X1 Z9",
+            "lay out",
+            "épée → layou",
+            "élayout layoutish LAYOUT. layout",
+            "xlayout layout_2 layoutΩ Layoutä",
+            "summary summ SUMMARIES sum",
+            "9x1 x1x1 x1",
+        ];
+        for q in queries {
+            let q = Query::parse(q);
+            for text in texts {
+                let slow = q.find_in_tokens(text);
+                assert_eq!(q.find(text), slow, "{q:?} in {text:?}");
+                if !slow.is_empty() {
+                    assert!(q.terms.iter().any(|t| t.may_be_in(text)), "{q:?} {text:?}");
+                }
+            }
+        }
+        let q = Query::parse("kite");
+        assert!(!q.terms[0].may_be_in("a kit, a bite"));
+        assert!(q.terms[0].may_be_in("a \u{212A}ITE"));
+        assert!(!q.find("a \u{212A}ITE").is_empty());
     }
 
     #[test]
