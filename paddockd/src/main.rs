@@ -53,16 +53,19 @@ fn main() -> std::process::ExitCode {
 /// glibc's malloc settings the daemon runs with, each unless the user set it: read before
 /// `main`, so the daemon starts itself again, once, with them set.
 ///
-/// - `MALLOC_ARENA_MAX=2`: glibc gives each thread that allocates an arena of its own and keeps
+/// - `MALLOC_ARENA_MAX=1`: glibc gives each thread that allocates an arena of its own and keeps
 ///   what was freed in it, so a chat list of 10,000 rows built on one thread and encoded on
 ///   another leaves both holding its memory (measured with the listing bench's 10,000 chats
-///   after five `ls --json`: 143 MB resident with the default arenas, 91 MB with two).
+///   after five `ls --json`: 143 MB resident with the default arenas, 91 MB with two; with the
+///   mmap threshold below, 75 MB with two and 55 MB with one). On two cores one arena is no
+///   slower for listings and streaming; a search reading transcripts on several threads
+///   pays some 15 ms for it.
 /// - `MALLOC_MMAP_THRESHOLD_=131072`: a block this large or larger is mapped on its own and
 ///   given back when freed. By default glibc raises the threshold to the largest block freed,
 ///   so once a 7 MB answer was freed, the next ones come from the heap and stay resident: 92 MB
 ///   after five `ls --json`, 75 MB with the threshold fixed (and no slower).
 const MALLOC_TUNING: [(&str, &str); 2] = [
-    ("MALLOC_ARENA_MAX", "2"),
+    ("MALLOC_ARENA_MAX", "1"),
     ("MALLOC_MMAP_THRESHOLD_", "131072"),
 ];
 

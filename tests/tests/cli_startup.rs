@@ -226,10 +226,10 @@ fn doctor_without_a_daemon_reports_what_one_started_now_would_see() {
 
 /// The daemon bounds glibc's malloc arenas (each thread's arena kept what a large chat list
 /// left in it) and fixes its mmap threshold (a large answer freed is given back): started
-/// without them it runs with two arenas and a 128 KiB threshold; a value the user set is kept.
+/// without them it runs with one arena and a 128 KiB threshold; a value the user set is kept.
 #[test]
-fn the_daemon_runs_with_two_malloc_arenas_unless_the_user_set_a_bound() {
-    for (set, want) in [(None, "2"), (Some("4"), "4")] {
+fn the_daemon_runs_with_one_malloc_arena_unless_the_user_set_a_bound() {
+    for (set, want) in [(None, "1"), (Some("4"), "4")] {
         let env = Env::new();
         let mut ls = env.paddock();
         ls.env_remove("MALLOC_ARENA_MAX");
