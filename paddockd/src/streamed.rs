@@ -209,8 +209,14 @@ impl Streamed {
     /// What was kept of `sid`'s turns cut short (not of a turn streaming now). Blocking: it
     /// first lets the writer write what it gathered.
     pub fn kept(&self, sid: &str) -> Vec<Kept> {
+        let dir = self.dir.join(sid);
+        // A chat with no folder has nothing kept (the writer makes the folder with the first
+        // text it is handed): most chats, read without waiting on the writer.
+        if !dir.is_dir() {
+            return Vec::new();
+        }
         self.sync(SYNC_TIMEOUT);
-        let Ok(entries) = std::fs::read_dir(self.dir.join(sid)) else {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
             return Vec::new();
         };
         let open = self.open_set().clone();
@@ -273,6 +279,15 @@ struct Open {
     pending: Vec<u8>,
 }
 
+impl Open {
+    /// Writes the lines gathered (they are gone from `pending` either way).
+    fn write_pending(&mut self) -> std::io::Result<()> {
+        let written = self.file.write_all(&self.pending);
+        self.pending.clear();
+        written
+    }
+}
+
 impl Writer {
     fn run(mut self, mut rx: mpsc::Receiver<Msg>) {
         while let Some(msg) = rx.blocking_recv() {
@@ -306,10 +321,9 @@ impl Writer {
                 continue;
             }
             wrote = true;
-            if let Err(e) = open.file.write_all(&open.pending) {
+            if let Err(e) = open.write_pending() {
                 tracing::warn!(message_id, "cannot keep a turn's streamed text: {e}");
             }
-            open.pending.clear();
         }
         wrote
     }
@@ -349,7 +363,7 @@ impl Writer {
                 let open = self.files.remove(&message_id);
                 if keep {
                     if let Some(mut open) = open {
-                        open.file.write_all(&open.pending)?;
+                        open.write_pending()?;
                     }
                     return Ok(());
                 }

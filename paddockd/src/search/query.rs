@@ -39,29 +39,23 @@ impl Term {
 
 impl Term {
     /// Whether the term can be in `text`: each of its ASCII tokens is in it somewhere, case
-    /// aside (a byte search, much cheaper than reading the text token by token). Lowercasing
-    /// makes ASCII letters of only two other characters, `İ` (`i` and a combining dot) and the
-    /// Kelvin sign `K` (`k`): a text with one of them may hold a token with that letter in
-    /// a form a byte search misses, so it is not ruled out for such a token. A token that is
-    /// not ASCII is never ruled out here.
+    /// aside (a byte search, much cheaper than reading the text token by token). A text with
+    /// one of the characters a byte search misses ([`lowers_to_ascii_letters`]) is not ruled
+    /// out, nor is any text for a token that is not ASCII.
     pub fn may_be_in(&self, text: &str) -> bool {
         self.tokens.iter().all(|token| {
-            if !token.is_ascii() {
-                return true;
-            }
-            let bytes = text.as_bytes();
-            if contains_ignoring_ascii_case(bytes, token.as_bytes()) {
-                return true;
-            }
-            let has = |c: char| !text.is_ascii() && text.contains(c);
-            (token.contains('i') && has('\u{130}')) || (token.contains('k') && has('\u{212A}'))
+            !token.is_ascii()
+                || find_ignoring_ascii_case(text.as_bytes(), token.as_bytes()).is_some()
+                || lowers_to_ascii_letters(text)
         })
     }
 }
 
-/// Whether `needle` (ASCII, lowercase) is in `hay`, ASCII case aside.
-fn contains_ignoring_ascii_case(hay: &[u8], needle: &[u8]) -> bool {
-    find_ignoring_ascii_case(hay, needle).is_some()
+/// Whether `text` holds one of the two characters that are not ASCII but lowercase to ASCII
+/// letters (`İ` to `i` and a combining dot, the Kelvin sign `K` to `k`), which a byte search
+/// for ASCII words would miss.
+fn lowers_to_ascii_letters(text: &str) -> bool {
+    !text.is_ascii() && (text.contains('\u{130}') || text.contains('\u{212A}'))
 }
 
 /// Where `needle` (ASCII, lowercase) first is in `hay`, ASCII case aside.
@@ -172,9 +166,7 @@ impl Query {
     /// of the two characters that lowercase to ASCII letters (see [`Term::may_be_in`]).
     fn find_by_bytes(&self, text: &str) -> Option<Vec<Found>> {
         let single_ascii = |t: &Term| t.tokens.len() == 1 && t.tokens[0].is_ascii();
-        if !self.terms.iter().all(single_ascii)
-            || (!text.is_ascii() && (text.contains('\u{130}') || text.contains('\u{212A}')))
-        {
+        if !self.terms.iter().all(single_ascii) || lowers_to_ascii_letters(text) {
             return None;
         }
         let bytes = text.as_bytes();
