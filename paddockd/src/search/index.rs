@@ -2,7 +2,7 @@
 //!
 //! Two segments, like a small log-structured merge tree:
 //!
-//! - [`Frozen`]: the bulk, immutable and compact. Tokens sorted and concatenated in one byte
+//! - [`Frozen`] (`frozen.rs`): the bulk, immutable and compact. Tokens sorted and concatenated in one byte
 //!   array; each token's documents as ascending delta-varint bytes in another; one pair of
 //!   `u32` ends per token. About 8 bytes per token plus its bytes, and one to two bytes per
 //!   (token, chat) pair.
@@ -20,10 +20,10 @@
 //! Besides the tokens, the adjacent pairs of common tokens are keys too (`"module layout"`,
 //! [`Common`]), so a phrase of words that are in nearly every chat is looked up, not read.
 
-use std::cmp::Ordering;
 use std::collections::HashMap;
-use std::ops::Range;
 use std::sync::Arc;
+
+pub use super::frozen::{Frozen, merge};
 
 /// A document: one transcript as read once from its start.
 pub type DocId = u32;
@@ -99,142 +99,6 @@ impl Iterator for BitIter {
     }
 }
 
-/// The compact, immutable segment.
-#[derive(Debug, Default)]
-pub struct Frozen {
-    /// Every token's bytes, in sorted order, concatenated.
-    keys: Vec<u8>,
-    /// Per token: where its bytes end in `keys`, and where its documents end in `postings`.
-    ends: Vec<(u32, u32)>,
-    /// Per token: its documents, ascending, as LEB128 deltas (the first from 0).
-    postings: Vec<u8>,
-    pairs: usize,
-    /// Tokens left out because an array would have passed 4 GiB.
-    dropped: usize,
-}
-
-impl Frozen {
-    pub fn tokens(&self) -> usize {
-        self.ends.len()
-    }
-
-    pub fn pairs(&self) -> usize {
-        self.pairs
-    }
-
-    fn key(&self, i: usize) -> &[u8] {
-        let start = if i == 0 {
-            0
-        } else {
-            self.ends[i - 1].0 as usize
-        };
-        &self.keys[start..self.ends[i].0 as usize]
-    }
-
-    fn docs(&self, i: usize) -> Docs<'_> {
-        let start = if i == 0 {
-            0
-        } else {
-            self.ends[i - 1].1 as usize
-        };
-        Docs {
-            bytes: &self.postings[start..self.ends[i].1 as usize],
-            last: 0,
-        }
-    }
-
-    /// The tokens equal to `token`, or starting with it when `prefix`.
-    fn range(&self, token: &str, prefix: bool) -> Range<usize> {
-        let t = token.as_bytes();
-        let lo = partition(self.tokens(), |i| self.key(i) < t);
-        let hi = if prefix {
-            partition(self.tokens(), |i| {
-                let k = self.key(i);
-                k < t || k.starts_with(t)
-            })
-        } else {
-            lo + usize::from(lo < self.tokens() && self.key(lo) == t)
-        };
-        lo..hi.max(lo)
-    }
-
-    pub fn heap_bytes(&self) -> usize {
-        self.keys.capacity() + self.ends.capacity() * 8 + self.postings.capacity()
-    }
-
-    /// Appends a token (in sorted order) with its documents (ascending, deduplicated).
-    fn push(&mut self, key: &[u8], docs: &[DocId]) {
-        if docs.is_empty() {
-            return;
-        }
-        let mut encoded = Vec::with_capacity(docs.len() * 2);
-        let mut last = 0;
-        for (i, &d) in docs.iter().enumerate() {
-            put_varint(&mut encoded, if i == 0 { d } else { d - last });
-            last = d;
-        }
-        let (Ok(key_end), Ok(post_end)) = (
-            u32::try_from(self.keys.len() + key.len()),
-            u32::try_from(self.postings.len() + encoded.len()),
-        ) else {
-            self.dropped += 1;
-            return;
-        };
-        self.keys.extend_from_slice(key);
-        self.postings.extend_from_slice(&encoded);
-        self.ends.push((key_end, post_end));
-        self.pairs += docs.len();
-    }
-}
-
-/// The first `i` in `0..n` for which `before(i)` is false (`before` must be monotone).
-fn partition(n: usize, before: impl Fn(usize) -> bool) -> usize {
-    let (mut lo, mut hi) = (0, n);
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        if before(mid) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    lo
-}
-
-fn put_varint(out: &mut Vec<u8>, mut v: u32) {
-    while v >= 0x80 {
-        out.push((v as u8) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
-/// The documents of one frozen token.
-struct Docs<'a> {
-    bytes: &'a [u8],
-    /// The previous document (the first is a delta from 0).
-    last: u32,
-}
-
-impl Iterator for Docs<'_> {
-    type Item = DocId;
-    fn next(&mut self) -> Option<DocId> {
-        let mut v: u32 = 0;
-        let mut shift = 0;
-        loop {
-            let (&b, rest) = self.bytes.split_first()?;
-            self.bytes = rest;
-            v |= u32::from(b & 0x7f).checked_shl(shift).unwrap_or(0);
-            if b & 0x80 == 0 {
-                break;
-            }
-            shift += 7;
-        }
-        self.last = self.last.wrapping_add(v);
-        Some(self.last)
-    }
-}
-
 /// One batch's tokens, sorted by their bytes, each with its documents (ascending).
 type Run = Vec<(Box<str>, Vec<DocId>)>;
 
@@ -283,7 +147,7 @@ impl Segment {
     }
 
     /// Every token in order, once, with its documents of each run it is in.
-    fn merged(&self) -> Merged<'_> {
+    pub(super) fn merged(&self) -> Merged<'_> {
         let mut heap = std::collections::BinaryHeap::new();
         for (r, run) in self.runs.iter().enumerate() {
             if let Some((k, _)) = run.first() {
@@ -294,6 +158,18 @@ impl Segment {
             runs: &self.runs,
             heap,
         }
+    }
+
+    pub(super) fn key_bytes(&self) -> usize {
+        self.key_bytes
+    }
+
+    pub(super) fn entries(&self) -> usize {
+        self.entries
+    }
+
+    pub(super) fn pairs(&self) -> usize {
+        self.pairs
     }
 
     /// An estimate: the keys and postings, plus each entry's box and vector.
@@ -309,14 +185,14 @@ impl Segment {
 }
 
 /// [`Segment::merged`]: a k-way merge of the runs.
-struct Merged<'a> {
+pub(super) struct Merged<'a> {
     runs: &'a [Run],
     heap: std::collections::BinaryHeap<std::cmp::Reverse<(&'a str, usize, usize)>>,
 }
 
 impl<'a> Merged<'a> {
     /// The next token, with its documents appended to `docs`.
-    fn next_into(&mut self, docs: &mut Vec<DocId>) -> Option<&'a str> {
+    pub(super) fn next_into(&mut self, docs: &mut Vec<DocId>) -> Option<&'a str> {
         let std::cmp::Reverse((key, _, _)) = *self.heap.peek()?;
         while let Some(&std::cmp::Reverse((k, r, i))) = self.heap.peek() {
             if k != key {
@@ -334,7 +210,7 @@ impl<'a> Merged<'a> {
         Some(key)
     }
 
-    fn peek(&self) -> Option<&'a str> {
+    pub(super) fn peek(&self) -> Option<&'a str> {
         self.heap.peek().map(|std::cmp::Reverse((k, _, _))| *k)
     }
 }
@@ -418,9 +294,7 @@ impl std::hash::Hasher for FastHasher {
         }
         let rest = chunks.remainder();
         if !rest.is_empty() {
-            let mut w = [0u8; 8];
-            w[..rest.len()].copy_from_slice(rest);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+            self.0 = (self.0.rotate_left(5) ^ little_endian(rest)).wrapping_mul(K);
         }
     }
 
@@ -433,24 +307,56 @@ impl std::hash::Hasher for FastHasher {
     }
 }
 
-/// Both segments, and the one being frozen meanwhile.
+/// Up to eight bytes as a little-endian number, read without a call to `memcpy` (for a short
+/// token, that call cost as much as hashing it).
+pub fn little_endian(bytes: &[u8]) -> u64 {
+    bytes
+        .iter()
+        .rev()
+        .fold(0u64, |w, &b| (w << 8) | u64::from(b))
+}
+
+/// The segments, and those being merged into a new frozen one meanwhile.
 #[derive(Debug, Default)]
 pub struct Postings {
     frozen: Arc<Frozen>,
-    /// The live segment being merged into a new frozen one: still looked up until it is.
-    freezing: Option<Arc<Segment>>,
+    /// Frozen segments a build made (`builder.rs`), waiting for the next merge.
+    built: Vec<Arc<Frozen>>,
+    /// The segments being merged into a new frozen one: still looked up until it is.
+    freezing: Option<Freezing>,
     live: Segment,
 }
+
+/// What a merge under way takes in besides the frozen segment.
+#[derive(Debug)]
+struct Freezing {
+    built: Vec<Arc<Frozen>>,
+    live: Arc<Segment>,
+}
+
+/// Built segments kept apart before a merge is due: each is one more binary search a lookup.
+pub const MAX_BUILT: usize = 8;
+
+/// What [`merge`] takes: the frozen segments (the current one first) and the live one.
+pub type MergeJob = (Vec<Arc<Frozen>>, Arc<Segment>);
 
 impl Postings {
     /// Adds the documents of every token equal to `token` (or starting with it) to `out`.
     pub fn lookup(&self, token: &str, prefix: bool, out: &mut Bitset) {
-        for i in self.frozen.range(token, prefix) {
-            for d in self.frozen.docs(i) {
-                out.insert(d);
+        let building = self.freezing.iter().flat_map(|f| &f.built);
+        for frozen in [&self.frozen]
+            .into_iter()
+            .chain(&self.built)
+            .chain(building)
+        {
+            for i in frozen.range(token, prefix) {
+                for d in frozen.docs(i) {
+                    out.insert(d);
+                }
             }
         }
-        let segments = self.freezing.as_deref().into_iter().chain([&self.live]);
+        let freezing = self.freezing.as_ref().map(|f| &*f.live);
+        let segments = freezing.into_iter().chain([&self.live]);
         for seg in segments {
             for docs in seg.range(token, prefix) {
                 for &d in docs {
@@ -464,23 +370,39 @@ impl Postings {
         self.live.absorb(batch);
     }
 
-    /// Whether the live segment is due to be merged.
-    pub fn should_freeze(&self) -> bool {
-        self.freezing.is_none()
-            && self.live.pairs > 0
-            && self.live.pairs >= FREEZE_MIN_PAIRS.max(self.frozen.pairs / 4)
+    /// Adds a frozen segment a build made; it is merged with the others at the next merge.
+    pub fn absorb_built(&mut self, frozen: Frozen) {
+        if frozen.tokens() > 0 || frozen.dropped() > 0 {
+            self.built.push(Arc::new(frozen));
+        }
     }
 
-    /// Starts a merge: the live segment becomes the one being frozen (still looked up) and a
-    /// new one takes the additions. Returns what [`merge`] needs; `None` if a merge is under
-    /// way, or if the live segment is empty and not `dead_to_drop`.
-    pub fn begin_freeze(&mut self, dead_to_drop: bool) -> Option<(Arc<Frozen>, Arc<Segment>)> {
-        if self.freezing.is_some() || (self.live.pairs == 0 && !dead_to_drop) {
+    /// Whether the live segment is due to be merged, or the built ones are too many.
+    pub fn should_freeze(&self) -> bool {
+        self.freezing.is_none()
+            && (self.built.len() > MAX_BUILT
+                || (self.live.pairs > 0
+                    && self.live.pairs >= FREEZE_MIN_PAIRS.max(self.frozen.pairs() / 4)))
+    }
+
+    /// Starts a merge: the live and built segments become the ones being frozen (still looked
+    /// up) and a new live one takes the additions. Returns what [`merge`] needs; `None` if a
+    /// merge is under way, or if there is nothing to merge and not `dead_to_drop`.
+    pub fn begin_freeze(&mut self, dead_to_drop: bool) -> Option<MergeJob> {
+        let nothing = self.live.pairs == 0 && self.built.is_empty();
+        if self.freezing.is_some() || (nothing && !dead_to_drop) {
             return None;
         }
-        let seg = Arc::new(std::mem::take(&mut self.live));
-        self.freezing = Some(seg.clone());
-        Some((self.frozen.clone(), seg))
+        let live = Arc::new(std::mem::take(&mut self.live));
+        let built = std::mem::take(&mut self.built);
+        let mut frozen = Vec::with_capacity(built.len() + 1);
+        frozen.push(self.frozen.clone());
+        frozen.extend(built.iter().cloned());
+        self.freezing = Some(Freezing {
+            built,
+            live: live.clone(),
+        });
+        Some((frozen, live))
     }
 
     /// Ends a merge with its result.
@@ -492,14 +414,20 @@ impl Postings {
     pub fn stats(&self) -> PostingStats {
         let seg = |s: &Segment| (s.entries, s.pairs, s.heap_bytes());
         let (lt, lp, lb) = seg(&self.live);
-        let (ft, fp, fb) = self.freezing.as_deref().map_or((0, 0, 0), seg);
+        let (ft, fp, fb) = self.freezing.as_ref().map_or((0, 0, 0), |f| seg(&f.live));
+        let building = self.freezing.iter().flat_map(|f| &f.built);
+        let frozen: Vec<&Arc<Frozen>> = [&self.frozen]
+            .into_iter()
+            .chain(&self.built)
+            .chain(building)
+            .collect();
         PostingStats {
-            frozen_tokens: self.frozen.tokens(),
-            frozen_pairs: self.frozen.pairs(),
+            frozen_tokens: frozen.iter().map(|f| f.tokens()).sum(),
+            frozen_pairs: frozen.iter().map(|f| f.pairs()).sum(),
             live_tokens: lt + ft,
             live_pairs: lp + fp,
-            heap_bytes: self.frozen.heap_bytes() + lb + fb,
-            dropped_tokens: self.frozen.dropped,
+            heap_bytes: frozen.iter().map(|f| f.heap_bytes()).sum::<usize>() + lb + fb,
+            dropped_tokens: frozen.iter().map(|f| f.dropped()).sum(),
         }
     }
 }
@@ -513,51 +441,6 @@ pub struct PostingStats {
     pub live_pairs: usize,
     pub heap_bytes: usize,
     pub dropped_tokens: usize,
-}
-
-/// A new frozen segment with everything of `frozen` and `seg`, without the documents in `dead`.
-pub fn merge(frozen: &Frozen, seg: &Segment, dead: &Bitset) -> Frozen {
-    let mut out = Frozen {
-        keys: Vec::with_capacity(frozen.keys.len() + seg.key_bytes),
-        ends: Vec::with_capacity(frozen.tokens() + seg.entries),
-        postings: Vec::with_capacity(frozen.postings.len() + seg.pairs * 2),
-        ..Frozen::default()
-    };
-    let mut docs: Vec<DocId> = Vec::new();
-    let mut live = seg.merged();
-    let mut i = 0;
-    loop {
-        let fk = (i < frozen.tokens()).then(|| frozen.key(i));
-        let order = match (fk, live.peek()) {
-            (None, None) => break,
-            (Some(_), None) => Ordering::Less,
-            (None, Some(_)) => Ordering::Greater,
-            (Some(f), Some(s)) => f.cmp(s.as_bytes()),
-        };
-        docs.clear();
-        let mut key: &[u8] = &[];
-        if order != Ordering::Greater
-            && let Some(f) = fk
-        {
-            docs.extend(frozen.docs(i));
-            key = f;
-            i += 1;
-        }
-        if order != Ordering::Less
-            && let Some(s) = live.next_into(&mut docs)
-        {
-            key = s.as_bytes();
-        }
-        docs.sort_unstable();
-        docs.dedup();
-        docs.retain(|&d| !dead.contains(d));
-        out.push(key, &docs);
-    }
-    out.keys.shrink_to_fit();
-    out.ends.shrink_to_fit();
-    out.postings.shrink_to_fit();
-    out.dropped += frozen.dropped;
-    out
 }
 
 /// What the index holds of one document.
@@ -638,24 +521,36 @@ impl Table {
     pub fn absorb(&mut self, mut batch: Batch) {
         batch.seal();
         if batch.docs >= COMMON_MIN_DOCS {
-            let new: Vec<&Box<str>> = batch
+            let frequent = batch
                 .run
                 .iter()
-                .filter(|(token, docs)| {
-                    docs.len() * 2 >= batch.docs
-                        && !token.contains(' ')
-                        && !self.common.contains(token)
-                })
-                .map(|(token, _)| token)
-                .collect();
-            if !new.is_empty() {
-                let version = self.common.version + 1;
-                let mut since = self.common.since.clone();
-                since.extend(new.into_iter().map(|t| (t.clone(), version)));
-                self.common = Arc::new(Common { since, version });
-            }
+                .filter(|(_, docs)| docs.len() * 2 >= batch.docs)
+                .map(|(token, _)| &**token);
+            self.make_common(frequent);
         }
         self.postings.absorb(batch);
+    }
+
+    /// Adds a build's frozen segment, and makes common the tokens it has in half its chats
+    /// (as [`Table::absorb`] does a batch's).
+    pub fn absorb_built(&mut self, built: super::builder::Built) {
+        if built.docs >= COMMON_MIN_DOCS {
+            self.make_common(built.frequent.iter().map(|t| &**t));
+        }
+        self.postings.absorb_built(built.frozen);
+    }
+
+    /// Makes these tokens common (pair keys are no tokens), in a new version of the set.
+    fn make_common<'a>(&mut self, frequent: impl Iterator<Item = &'a str>) {
+        let new: Vec<&str> = frequent
+            .filter(|token| !token.contains(' ') && !self.common.contains(token))
+            .collect();
+        if !new.is_empty() {
+            let version = self.common.version + 1;
+            let mut since = self.common.since.clone();
+            since.extend(new.into_iter().map(|t| (Box::from(t), version)));
+            self.common = Arc::new(Common { since, version });
+        }
     }
 
     /// The id of a folder, added if new.
@@ -712,7 +607,7 @@ impl Table {
     }
 
     /// Starts a merge (see [`Postings::begin_freeze`]), with the dead documents to drop.
-    pub fn begin_merge(&mut self) -> Option<(Arc<Frozen>, Arc<Segment>, Bitset)> {
+    pub fn begin_merge(&mut self) -> Option<(Vec<Arc<Frozen>>, Arc<Segment>, Bitset)> {
         let dead_to_drop = self.dead_since_merge > 0;
         let (frozen, seg) = self.postings.begin_freeze(dead_to_drop)?;
         self.dead_since_merge = 0;
@@ -883,6 +778,50 @@ mod tests {
         assert_eq!(p.stats().frozen_tokens, 3);
         assert_eq!(found(&p, "cookie", false), [1, 3, 4]);
         assert_eq!(found(&p, "crumb", true), [2]);
+    }
+
+    /// A build's frozen segments: found before they are merged, while, and after, together
+    /// with the frozen and live ones; the merge keeps each token once with every chat.
+    #[test]
+    fn built_segments_are_looked_up_and_merged_with_the_others() {
+        let built = |docs: &[(DocId, &[&str])]| {
+            let mut b = super::super::builder::Builder::default();
+            for (d, tokens) in docs {
+                for t in *tokens {
+                    b.add(t, *d);
+                }
+            }
+            b.finish().frozen
+        };
+        let mut p = Postings::default();
+        p.absorb(batch(&[(0, &["cookie", "alpha"])]));
+        let (f, s) = p.begin_freeze(false).unwrap();
+        p.finish_freeze(merge(&f, &s, &Bitset::default()));
+        p.absorb_built(built(&[(1, &["cookie", "beta"]), (2, &["cookies"])]));
+        p.absorb_built(built(&[(3, &["cookie"]), (4, &["alpha", "gamma"])]));
+        p.absorb(batch(&[(5, &["cookie"])]));
+        let check = |p: &Postings| {
+            assert_eq!(found(p, "cookie", false), [0, 1, 3, 5]);
+            assert_eq!(found(p, "cookie", true), [0, 1, 2, 3, 5]);
+            assert_eq!(found(p, "alpha", false), [0, 4]);
+            assert_eq!(found(p, "gamma", true), [4]);
+        };
+        check(&p);
+        assert!(
+            !p.should_freeze(),
+            "a few built segments wait for the build's end"
+        );
+        let (f, s) = p.begin_freeze(false).unwrap();
+        assert_eq!(f.len(), 3, "the frozen segment and the two built ones");
+        check(&p);
+        let mut dead = Bitset::default();
+        dead.insert(4);
+        p.finish_freeze(merge(&f, &s, &dead));
+        assert_eq!(found(&p, "alpha", false), [0]);
+        assert_eq!(found(&p, "gamma", true), Vec::<DocId>::new());
+        assert_eq!(found(&p, "cookie", false), [0, 1, 3, 5]);
+        let stats = p.stats();
+        assert_eq!((stats.frozen_tokens, stats.live_pairs), (4, 0));
     }
 
     #[test]

@@ -2,12 +2,14 @@
 //! index's memory and candidate times with a realistic vocabulary, which the bench corpus (a
 //! 20-word lorem) does not have. Each chat holds 3,000 word occurrences drawn log-uniformly
 //! from 300,000 words, in a row (so the pairs of common words are indexed as the updater
-//! indexes them), plus 200 tokens unique to it (hashes, ids).
+//! indexes them), plus 200 tokens unique to it (hashes, ids). The chats go through the build's
+//! own path: a [`Builder`] per chunk of chats, taken into the table, merged at the end.
 
 use std::path::Path;
 use std::time::Instant;
 
-use super::index;
+use super::builder::{Builder, CHUNK_PAIRS};
+use super::index::{self, COMMON_MIN_DOCS};
 use super::query::Query;
 
 /// Word occurrences per chat.
@@ -16,12 +18,13 @@ const WORDS: usize = 3_000;
 const VOCABULARY: f64 = 300_000.0;
 /// Tokens unique to each chat.
 const UNIQUE: usize = 200;
-/// Pairs buffered before a batch goes into the index (as the updater does).
-const BATCH_PAIRS: usize = 200_000;
+/// Chats per built segment at most (the updater makes at least 8 segments of a build).
+const CHUNK_CHATS: u32 = 1_250;
 
 /// Builds an index of `chats` generated chats and returns the figures as lines: tokens,
 /// (token, chat) pairs, heap size and build time, then the candidates of a few queries.
 pub fn large_vocabulary(chats: u32) -> Vec<String> {
+    let draw = LogUniform::new();
     let started = Instant::now();
     let mut t = index::Table::default();
     let folder = t.folder_id(Path::new("/chats"));
@@ -32,22 +35,23 @@ pub fn large_vocabulary(chats: u32) -> Vec<String> {
         seed ^= seed << 17;
         (seed >> 11) as f64 / (1u64 << 53) as f64
     };
-    let mut batch = index::Batch::default();
+    let mut builder = Builder::default();
+    let mut unique = String::new();
     for n in 0..chats {
         let Some(doc) = t.add_doc(&format!("{n:08x}-0000-4000-8000-000000000000"), folder) else {
             continue;
         };
         let common = t.common.clone();
-        let (mut prev, mut pair) = (String::new(), String::new());
+        let (mut prev, mut pair, mut buf) = (String::new(), String::new(), [0u8; 24]);
         for _ in 0..WORDS {
-            let rank = (VOCABULARY.powf(next()) - 1.0) as u64;
-            let word = format!("w{rank:x}ord");
-            batch.add(&word, doc);
-            if common.contains(&word) {
+            let word = word(draw.rank(next()), &mut buf);
+            builder.add(word, doc);
+            if common.contains(word) {
                 if common.contains(&prev) {
-                    batch.add(index::pair_key(&mut pair, &prev, &word), doc);
+                    builder.add(index::pair_key(&mut pair, &prev, word), doc);
                 }
-                prev = word;
+                prev.clear();
+                prev.push_str(word);
             } else {
                 prev.clear();
             }
@@ -56,16 +60,22 @@ pub fn large_vocabulary(chats: u32) -> Vec<String> {
             d.pairs_version = common.version;
         }
         for k in 0..UNIQUE {
-            batch.add(&format!("{:012x}", u64::from(n) * 1000 + k as u64), doc);
+            use std::fmt::Write;
+            unique.clear();
+            let _ = write!(unique, "{:012x}", u64::from(n) * 1000 + k as u64);
+            builder.add(&unique, doc);
         }
-        if batch.pairs > BATCH_PAIRS {
-            t.absorb(std::mem::take(&mut batch));
+        // As the updater: a first small segment makes the common words known.
+        let first = builder.docs() >= COMMON_MIN_DOCS && common.len() == 0;
+        if first || builder.pairs() >= CHUNK_PAIRS || builder.docs() >= CHUNK_CHATS as usize {
+            let next = Builder::after(&builder);
+            t.absorb_built(std::mem::replace(&mut builder, next).finish());
             if t.merge_due() {
                 merge(&mut t);
             }
         }
     }
-    t.absorb(batch);
+    t.absorb_built(builder.finish());
     merge(&mut t);
     let p = t.postings.stats();
     let mut lines = vec![format!(
@@ -92,6 +102,45 @@ pub fn large_vocabulary(chats: u32) -> Vec<String> {
         ));
     }
     lines
+}
+
+/// The word of a rank, `w{rank:x}ord`, written in `buf` (as a tokenizer hands the index a
+/// word it just read: looking it up in a table of 300,000 strings made each word a cache
+/// miss, which text read in order does not have).
+fn word(rank: usize, buf: &mut [u8; 24]) -> &str {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let digits = (usize::BITS - rank.leading_zeros()).div_ceil(4).max(1) as usize;
+    buf[0] = b'w';
+    for i in 0..digits {
+        buf[digits - i] = HEX[(rank >> (4 * i)) & 0xf];
+    }
+    buf[digits + 1..digits + 4].copy_from_slice(b"ord");
+    std::str::from_utf8(&buf[..digits + 4]).unwrap_or("")
+}
+
+/// Draws a word's rank log-uniformly from the vocabulary: `VOCABULARY^u - 1` for a uniform
+/// `u`, by a table of that curve at 4,096 points and a straight line between them (`powf`
+/// for each of 30 million words took a second; drawing the words is not the index's work).
+struct LogUniform {
+    points: Vec<f64>,
+}
+
+impl LogUniform {
+    const STEPS: usize = 4_096;
+
+    fn new() -> Self {
+        let points = (0..=Self::STEPS)
+            .map(|i| VOCABULARY.powf(i as f64 / Self::STEPS as f64) - 1.0)
+            .collect();
+        Self { points }
+    }
+
+    fn rank(&self, u: f64) -> usize {
+        let x = u * Self::STEPS as f64;
+        let i = (x as usize).min(Self::STEPS - 1);
+        let (lo, hi) = (self.points[i], self.points[i + 1]);
+        (lo + (hi - lo) * (x - i as f64)) as usize
+    }
 }
 
 fn merge(t: &mut index::Table) {

@@ -4,8 +4,9 @@
 //! - [`tokens`]: what a word is (alphanumeric runs, lowercased), shared by everything below.
 //! - [`reader`]: what of a transcript is searchable (the texts of the entries `chat:transcript`
 //!   renders, plus custom titles) and reading it incrementally from a stored byte offset.
-//! - [`index`]: the inverted index, token → chats, in a compact frozen segment plus a small
-//!   live one merged into it now and then; dead chats are dropped at merges.
+//! - [`index`]: the inverted index, token → chats, in a compact frozen segment ([`frozen`])
+//!   plus a small live one merged into it now and then; dead chats are dropped at merges.
+//!   [`builder`] makes a build's chats straight into frozen segments.
 //! - [`updater`]: the one task that writes the index: the build at start (after the live chat
 //!   index is ready, so it never delays the chat list), then the transcripts the live index
 //!   reports as read, each read on from where the search index stopped.
@@ -19,6 +20,8 @@
 //! time and the memory at 10,000 chats), and searches answer meanwhile with what is indexed
 //! so far and the build's progress.
 
+mod builder;
+mod frozen;
 mod index;
 mod measure;
 mod query;

@@ -5,7 +5,7 @@
 //! Queues: the `Touched` broadcast is bounded (the live index's `TOUCHED_CAPACITY`); when this
 //! task lags behind it, it checks every chat instead (a stat each, and the appended lines of
 //! those that grew). Touched chats are gathered for [`COALESCE`] and each is read once. The
-//! build's reader threads hand their batches over a bounded channel ([`BUILD_QUEUE`] per
+//! build's reader threads hand their built segments over a bounded channel ([`BUILD_QUEUE`] per
 //! thread): they wait while the merging falls behind. A search that wants what was touched
 //! before it (`SearchIndex::settle`) ends the gathering at once and is answered once that is
 //! read, the touched events already queued included (a bounded queue of waiters: when full, a
@@ -26,6 +26,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::{debug, info, warn};
 
 use super::Shared;
+use super::builder::{Builder, Built, CHUNK_PAIRS};
 use super::index::{self, Batch, COMMON_MIN_DOCS, Common, DocId, merge};
 use super::reader::{self, Outcome, ReadState};
 use super::tokens;
@@ -36,11 +37,11 @@ const COALESCE: Duration = Duration::from_millis(50);
 /// Every chat is checked this often anyway (and chats of folders no longer watched are
 /// dropped): a stat each.
 const SWEEP_EVERY: Duration = Duration::from_secs(600);
-/// Batches waiting for the merge, per reader thread.
+/// Built segments waiting to be taken in, per reader thread.
 const BUILD_QUEUE: usize = 2;
-/// A reader thread hands over its batch past this many (token, chat) pairs or chats.
-const BATCH_PAIRS: usize = 200_000;
-const BATCH_CHATS: usize = 64;
+/// A reader thread hands over its segment past [`CHUNK_PAIRS`] (token, chat) pairs, or past
+/// this share of the chats to read, so a search meanwhile finds what was read.
+const CHUNKS_AT_LEAST: usize = 8;
 
 /// Searches waiting for what was touched before they asked to be read (`SearchIndex::settle`).
 pub(super) type SettleRx = mpsc::Receiver<oneshot::Sender<()>>;
@@ -244,12 +245,6 @@ fn transcript(folder: &Path, sid: &str) -> PathBuf {
     folder.join(format!("{sid}.jsonl"))
 }
 
-/// Adds the indexable tokens of `text` for `doc`, and the pair keys of each two adjacent
-/// tokens that are both `common`.
-fn add_text(batch: &mut Batch, doc: DocId, text: &str, common: &Common) {
-    each_key(text, common, |key| batch.add(key, doc));
-}
-
 /// Calls `f` with every key of `text`: its indexable tokens, and the pair key of each two
 /// adjacent tokens that are both `common` ([`index::pair_key`]).
 fn each_key(text: &str, common: &Common, mut f: impl FnMut(&str)) {
@@ -274,7 +269,9 @@ fn each_key(text: &str, common: &Common, mut f: impl FnMut(&str)) {
     });
 }
 
-/// Reads every chat from the start, on a few threads (blocking).
+/// Reads every chat from the start, on a few threads (blocking): each reader makes frozen
+/// segments of the chats it reads ([`Builder`]), one thread takes them in, and they are merged
+/// into one at the end.
 fn build(shared: &Shared, chats: Vec<(PathBuf, String)>, stop: &CancellationToken) {
     let jobs: Vec<(DocId, PathBuf)> = {
         let mut t = shared.write();
@@ -287,66 +284,28 @@ fn build(shared: &Shared, chats: Vec<(PathBuf, String)>, stop: &CancellationToke
             .collect()
     };
     let threads = build_threads().clamp(1, jobs.len().max(1));
+    let chunk_chats = (jobs.len() / (threads * CHUNKS_AT_LEAST)).max(COMMON_MIN_DOCS);
     let next = AtomicUsize::new(0);
-    /// A build batch: the postings, and each chat read with the common set's version.
-    type Read = (DocId, Option<ReadState>, u32);
-    let (tx, rx) = std::sync::mpsc::sync_channel::<(Batch, Vec<Read>)>(threads * BUILD_QUEUE);
-    let jobs = &jobs;
-    let next = &next;
+    let (tx, rx) = std::sync::mpsc::sync_channel::<(Built, Vec<Read>)>(threads * BUILD_QUEUE);
+    let (jobs, next) = (&jobs, &next);
     std::thread::scope(|s| {
         for _ in 0..threads {
             let tx = tx.clone();
             s.spawn(move || {
                 background_priority();
-                let mut batch = Batch::default();
-                let mut reads = Vec::new();
-                loop {
-                    if stop.is_cancelled() {
-                        return;
-                    }
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some((doc, path)) = jobs.get(i) else {
-                        break;
-                    };
-                    let common = shared.read().common.clone();
-                    let outcome =
-                        reader::read(path, None, |text| add_text(&mut batch, *doc, text, &common));
-                    let state = match outcome {
-                        Ok(Outcome::Full(state)) => Some(state),
-                        Ok(_) => None,
-                        Err(e) => {
-                            debug!(path = %path.display(), error = %e, "search index: cannot read a transcript");
-                            None
-                        }
-                    };
-                    reads.push((*doc, state, common.version));
-                    // The first batches are small while no token is common yet, so that the
-                    // chats read after them have their pair keys.
-                    let first = reads.len() >= COMMON_MIN_DOCS && common.len() == 0;
-                    if first || batch.pairs >= BATCH_PAIRS || reads.len() >= BATCH_CHATS {
-                        batch.seal();
-                        let full = (std::mem::take(&mut batch), std::mem::take(&mut reads));
-                        if tx.send(full).is_err() {
-                            return;
-                        }
-                    }
-                }
-                if !reads.is_empty() {
-                    batch.seal();
-                    let _ = tx.send((batch, reads));
-                }
+                read_chats(shared, jobs, next, chunk_chats, stop, &tx);
             });
         }
         drop(tx);
-        // The batches are absorbed (and merged) on a thread of the build's own, at its
+        // The segments are taken in (and merged) on a thread of the build's own, at its
         // priority too.
         s.spawn(move || {
             background_priority();
-            for (batch, reads) in rx {
+            for (built, reads) in rx {
                 let n = reads.len();
                 {
                     let mut t = shared.write();
-                    t.absorb(batch);
+                    t.absorb_built(built);
                     for (doc, state, version) in reads {
                         match state {
                             Some(state) => {
@@ -368,6 +327,59 @@ fn build(shared: &Shared, chats: Vec<(PathBuf, String)>, stop: &CancellationToke
             freeze(shared, true);
         });
     });
+}
+
+/// A chat a build read: its document, how far it was read (`None`: gone or unreadable), and
+/// the common set's version it was read with.
+type Read = (DocId, Option<ReadState>, u32);
+
+/// One reader thread of a build: takes the next chat until none is left, and hands over a
+/// finished segment past [`CHUNK_PAIRS`] pairs or `chunk_chats` chats.
+fn read_chats(
+    shared: &Shared,
+    jobs: &[(DocId, PathBuf)],
+    next: &AtomicUsize,
+    chunk_chats: usize,
+    stop: &CancellationToken,
+    tx: &std::sync::mpsc::SyncSender<(Built, Vec<Read>)>,
+) {
+    let mut builder = Builder::default();
+    let mut reads = Vec::new();
+    loop {
+        if stop.is_cancelled() {
+            return;
+        }
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        let Some((doc, path)) = jobs.get(i) else {
+            break;
+        };
+        let common = shared.read().common.clone();
+        let outcome = reader::read(path, None, |text| {
+            each_key(text, &common, |key| builder.add(key, *doc));
+        });
+        let state = match outcome {
+            Ok(Outcome::Full(state)) => Some(state),
+            Ok(_) => None,
+            Err(e) => {
+                debug!(path = %path.display(), error = %e, "search index: cannot read a transcript");
+                None
+            }
+        };
+        reads.push((*doc, state, common.version));
+        // The first segment is small while no token is common yet, so that the chats read
+        // after it have their pair keys.
+        let first = reads.len() >= COMMON_MIN_DOCS && common.len() == 0;
+        if first || builder.pairs() >= CHUNK_PAIRS || reads.len() >= chunk_chats {
+            let next = Builder::after(&builder);
+            let built = std::mem::replace(&mut builder, next).finish();
+            if tx.send((built, std::mem::take(&mut reads))).is_err() {
+                return;
+            }
+        }
+    }
+    if !reads.is_empty() {
+        let _ = tx.send((builder.finish(), reads));
+    }
 }
 
 /// Lowers the calling thread's priority (nice 10): the build is background work, and must not
