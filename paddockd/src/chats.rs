@@ -303,8 +303,32 @@ pub async fn list(
 ) -> Result<Vec<ChatSummary>, ErrorBody> {
     let projects = projects_of(d, project_slug)?;
     let inputs = Inputs::take(d, user, projects).await;
-    let listed = build(d, user, Arc::new(inputs), scope).await;
-    Ok(listed.iter().map(|l| l.summary(true)).collect())
+    let inputs = Arc::new(inputs);
+    let listed = build(d, user, inputs.clone(), scope).await;
+    let whole = whole_titles(d, &inputs, &listed);
+    Ok(listed.iter().map(|l| l.summary(Some(&whole))).collect())
+}
+
+/// The whole titles of the listed rows whose titles were cut, by session id: from the index
+/// (the kept rows hold them cut), or, for a chat not indexed yet, from its row.
+fn whole_titles(d: &ChatService, inputs: &Inputs, listed: &[Listed]) -> HashMap<String, String> {
+    let index = d.state.live_index();
+    listed
+        .iter()
+        .filter(|l| l.kept.cut)
+        .filter_map(|l| {
+            let sid = &l.kept.row.session_id;
+            let title = match &l.kept.whole_title {
+                Some(t) => t.clone(),
+                None => {
+                    let chat = index.get(sid)?;
+                    let prov = inputs.provenance.get(sid.as_str());
+                    display_title(crate::state::chat_title(&chat, prov), sid)
+                }
+            };
+            Some((sid.clone(), title))
+        })
+        .collect()
 }
 
 /// `chat:list`: the rows, or what changed since the revision `since` the client has. When
@@ -349,10 +373,11 @@ pub async fn list_answer(
         .listings
         .answer_rows(user, project_slug, scope, since, &prints);
     if let Some(revision) = answer.revision {
-        d.last_built.record(key, inputs, revision);
+        d.last_built.record(key, inputs.clone(), revision);
     }
     // Rows are fingerprinted whole, so a change past the cut is still a change.
-    Ok(answer.chats(|i| listed.get(i).map(|l| l.summary(full_titles))))
+    let whole = full_titles.then(|| whole_titles(d, &inputs, &listed));
+    Ok(answer.chats(|i| listed.get(i).map(|l| l.summary(whole.as_ref()))))
 }
 
 /// A row placed in a listing.
@@ -375,15 +400,15 @@ impl Listed {
         )
     }
 
-    /// The row on the wire, its title cut to [`paddock_proto::TITLE_CHARS`] unless `full_title`.
-    fn summary(&self, full_title: bool) -> ChatSummary {
+    /// The row on the wire, its title cut to [`paddock_proto::TITLE_CHARS`] unless `whole`
+    /// titles are given ([`whole_titles`]).
+    fn summary(&self, whole: Option<&HashMap<String, String>>) -> ChatSummary {
         let row = &self.kept.row;
         ChatSummary {
-            title: if full_title {
-                row.title.clone()
-            } else {
-                self.kept.short_title.clone()
-            },
+            title: whole
+                .and_then(|w| w.get(&row.session_id))
+                .unwrap_or(&row.title)
+                .clone(),
             tree_parent: self.tree_parent.clone(),
             level: self.level,
             children: self.children.clone(),
@@ -491,8 +516,15 @@ fn check_kept(
         if let Some((chat, version)) = now
             && k.version == Some(version)
         {
-            let fresh = joined.row(&project.slug, &chat);
-            assert_eq!(k.row, fresh, "a kept row is not the row its inputs make");
+            let fresh = KeptRow::new(joined.row(&project.slug, &chat), Some(version));
+            assert_eq!(
+                k.row, fresh.row,
+                "a kept row is not the row its inputs make"
+            );
+            assert_eq!(
+                k.print, fresh.print,
+                "a kept row's print is not its inputs'"
+            );
         }
     }
 }

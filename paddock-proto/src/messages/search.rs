@@ -50,6 +50,7 @@ pub struct SearchProgress {
 pub struct SearchHit {
     pub project_slug: String,
     pub session_id: String,
+    /// As the chat list shows it: cut to [`crate::TITLE_CHARS`] characters (and `…`).
     pub title: String,
     /// RFC 3339, the chat's last activity.
     pub updated_at: String,

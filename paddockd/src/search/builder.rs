@@ -31,18 +31,7 @@ pub struct Builder {
     last_doc: Option<DocId>,
     /// Tokens left out: the arena would have passed 4 GiB.
     dropped: usize,
-    /// Tokens of the current chat not placed yet: their bytes and where each ends. They are
-    /// placed [`GROUP`] at a time, each step over the whole group, so the cache misses of a
-    /// table far larger than the cache overlap instead of following one another.
-    pending: Vec<u8>,
-    pending_ends: Vec<usize>,
-    /// Per pending token: its hash, then its number.
-    hashes: Vec<u64>,
-    ids: Vec<u32>,
 }
-
-/// Tokens placed together (see [`Builder::pending`]).
-const GROUP: usize = 256;
 
 /// A slot of the table: a token's number (plus one; 0 for an empty slot), a check (the low
 /// half of its hash, its length in the lowest byte) and its first eight bytes, so that a
@@ -96,20 +85,24 @@ impl Builder {
     /// next chat's), as for `Batch::add`.
     pub fn add(&mut self, token: &str, doc: DocId) {
         if self.last_doc != Some(doc) {
-            self.place();
             self.last_doc = Some(doc);
             self.docs += 1;
         }
-        self.pending.extend_from_slice(token.as_bytes());
-        self.pending_ends.push(self.pending.len());
-        if self.pending_ends.len() >= GROUP {
-            self.place();
+        let Some(id) = self.id(token.as_bytes()) else {
+            self.dropped += 1;
+            return;
+        };
+        let term = &mut self.terms[id as usize];
+        if term.last != doc.wrapping_add(1) {
+            term.last = doc.wrapping_add(1);
+            term.count += 1;
+            self.pairs.push((id, doc));
         }
     }
 
-    /// (token, chat) pairs recorded, counting the tokens not placed yet (an upper bound).
+    /// (token, chat) pairs recorded.
     pub fn pairs(&self) -> usize {
-        self.pairs.len() + self.pending_ends.len()
+        self.pairs.len()
     }
 
     /// Chats recorded.
@@ -122,72 +115,15 @@ impl Builder {
         &self.arena[t.start as usize..(t.start + t.len) as usize]
     }
 
-    fn pending_token(&self, i: usize) -> &[u8] {
-        let start = if i == 0 { 0 } else { self.pending_ends[i - 1] };
-        &self.pending[start..self.pending_ends[i]]
-    }
-
-    /// Places the pending tokens (of the chat `last_doc`), in steps over all of them: hash
-    /// each and touch its slot; for a long token, touch the token its slot holds; find or add
-    /// each; touch each one's term; record the pairs.
-    fn place(&mut self) {
-        let n = self.pending_ends.len();
-        let Some(doc) = self.last_doc.filter(|_| n > 0) else {
-            return;
-        };
-        while self.slots.len() < 2 * (self.terms.len() + n + 1) {
+    /// The number of a token, given one if new; `None` when the arena is full.
+    fn id(&mut self, token: &[u8]) -> Option<u32> {
+        if self.slots.len() < 2 * (self.terms.len() + 1) {
             self.grow();
         }
-        let mask = self.slots.len() - 1;
-        let mut touched = 0u64;
-        self.hashes.clear();
-        for i in 0..n {
-            let h = hash(self.pending_token(i));
-            touched ^= self.slots[(h >> 32) as usize & mask].prefix;
-            self.hashes.push(h);
-        }
-        for i in 0..n {
-            if self.pending_token(i).len() > 8 {
-                let slot = self.slots[(self.hashes[i] >> 32) as usize & mask];
-                if let Some(t) = slot
-                    .plus_one
-                    .checked_sub(1)
-                    .map(|id| self.terms[id as usize])
-                {
-                    touched ^= u64::from(self.arena.get(t.start as usize).copied().unwrap_or(0));
-                }
-            }
-        }
-        self.ids.clear();
-        for i in 0..n {
-            match self.id(i, mask) {
-                Some(id) => self.ids.push(id),
-                None => self.dropped += 1,
-            }
-        }
-        for &id in &self.ids {
-            touched ^= u64::from(self.terms[id as usize].last);
-        }
-        std::hint::black_box(touched);
-        for &id in &self.ids {
-            let term = &mut self.terms[id as usize];
-            if term.last != doc.wrapping_add(1) {
-                term.last = doc.wrapping_add(1);
-                term.count += 1;
-                self.pairs.push((id, doc));
-            }
-        }
-        self.pending.clear();
-        self.pending_ends.clear();
-    }
-
-    /// The number of pending token `i`, given one if new (the table has room for it); `None`
-    /// when the arena is full.
-    fn id(&mut self, i: usize, mask: usize) -> Option<u32> {
-        let h = self.hashes[i];
-        let token = self.pending_token(i);
+        let h = hash(token);
         let first = prefix(token);
         let check = (h as u32 & !0xff) | token.len().min(0xff) as u32;
+        let mask = self.slots.len() - 1;
         let mut at = (h >> 32) as usize & mask;
         loop {
             let slot = self.slots[at];
@@ -206,6 +142,7 @@ impl Builder {
         let start = u32::try_from(self.arena.len()).ok()?;
         let len = u32::try_from(token.len()).ok()?;
         start.checked_add(len)?;
+        self.arena.extend_from_slice(token);
         self.terms.push(Term {
             prefix: first,
             start,
@@ -213,11 +150,6 @@ impl Builder {
             last: 0,
             count: 0,
         });
-        let (from, to) = (
-            if i == 0 { 0 } else { self.pending_ends[i - 1] },
-            self.pending_ends[i],
-        );
-        self.arena.extend_from_slice(&self.pending[from..to]);
         self.slots[at] = Slot {
             prefix: first,
             check,
@@ -244,8 +176,7 @@ impl Builder {
 
     /// The frozen segment of everything recorded (see the module docs), and the frequent
     /// tokens.
-    pub fn finish(mut self) -> Built {
-        self.place();
+    pub fn finish(self) -> Built {
         let n = self.terms.len();
         // The tokens in byte order: by their first eight bytes as a number, then whole.
         let mut order: Vec<(u64, u32)> = (0..n as u32)
@@ -298,10 +229,11 @@ impl Builder {
 /// The first eight bytes of a token as a big-endian number (zeros past its end): ordered as
 /// the tokens are, up to ties, since no token holds a zero byte.
 fn prefix(key: &[u8]) -> u64 {
-    let mut eight = [0u8; 8];
-    let n = key.len().min(8);
-    eight[..n].copy_from_slice(&key[..n]);
-    u64::from_be_bytes(eight)
+    match key.first_chunk::<8>() {
+        Some(eight) => u64::from_be_bytes(*eight),
+        // Read as little-endian, then turned: the first byte on top, zeros below the last.
+        None => little_endian(key).swap_bytes(),
+    }
 }
 
 /// FxHash's multiply-rotate over eight bytes at a time, the last few read without a call to

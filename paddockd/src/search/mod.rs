@@ -271,29 +271,36 @@ fn ranked(
         .iter()
         .map(|(folder, sid, _)| (folder.as_path(), sid.as_str()))
         .collect();
-    let chats = index.get_in(&wanted);
-    let mut cands: Vec<Candidate> = Vec::with_capacity(wanted.len());
-    for ((&(folder, sid), chat), (_, _, sure)) in wanted.iter().zip(chats).zip(kept) {
-        let Some(chat) = chat else { continue };
-        let is_archived = archived.contains(sid);
-        if is_archived && !include_archived {
-            continue;
-        }
-        let title = crate::index::display_title(&chat.title, sid);
+    // Each candidate's title as the chat list shows it (cut), and how many of the query's
+    // terms its whole title has; nothing else of the chat is copied.
+    let glances = index.glance_in(&wanted, |g| {
+        let title = crate::index::display_title(g.title, g.session_id);
         let title_terms = query
             .find(&title)
             .iter()
             .map(|f| f.term)
             .collect::<HashSet<_>>()
             .len();
+        let cut = crate::text::cut(&title, paddock_proto::TITLE_CHARS);
+        (cut, title_terms, g.updated_at, g.last_activity_ms)
+    });
+    let mut cands: Vec<Candidate> = Vec::with_capacity(wanted.len());
+    for ((&(folder, sid), glance), (_, _, sure)) in wanted.iter().zip(glances).zip(kept) {
+        let Some((title, title_terms, updated_at, activity_ms)) = glance else {
+            continue;
+        };
+        let is_archived = archived.contains(sid);
+        if is_archived && !include_archived {
+            continue;
+        }
         cands.push(Candidate {
             session_id: sid.to_owned(),
             project_slug: slug_of.get(folder).cloned().unwrap_or_default(),
             title,
-            updated_at: chat.updated_at.unwrap_or_default(),
-            activity_ms: chat.last_activity_ms,
+            updated_at: updated_at.unwrap_or_default(),
+            activity_ms,
             archived: is_archived,
-            path: chat.path,
+            path: folder.join(format!("{sid}.jsonl")),
             title_terms,
             sure: *sure,
         });

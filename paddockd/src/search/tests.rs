@@ -411,3 +411,50 @@ async fn text_appended_after_the_build_has_its_pairs_looked_up_too() {
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
+
+/// A hit carries its title as the chat list shows it (cut), yet a query word past the cut
+/// still counts as in the title for the ranking, and a chat with no title is named by its id.
+#[tokio::test]
+async fn hits_carry_the_listed_title_and_rank_by_the_whole_one() {
+    let long = format!("{} zebra", "word ".repeat(100));
+    let s = Setup::new(|folder| {
+        let p = |n: usize| folder.join(format!("{}.jsonl", sid(n)));
+        std::fs::write(p(1), user(&long, "2026-01-01T10:00:00Z")).unwrap();
+        // Newer, with zebra in a reply only.
+        std::fs::write(
+            p(2),
+            user("Something", "2026-01-02T10:00:00Z")
+                + &assistant("a zebra", "2026-01-02T10:00:01Z"),
+        )
+        .unwrap();
+        std::fs::write(p(3), assistant("zebra again", "2026-01-03T10:00:00Z")).unwrap();
+    })
+    .await;
+    let slug_of = HashMap::from([(s.folder.clone(), "p".to_owned())]);
+    let query = Query::parse("zebra");
+    let cands = ranked(
+        &s.search,
+        &s.index,
+        &slug_of,
+        &BTreeSet::new(),
+        false,
+        &query,
+    );
+    let v = verify_ranked(&cands, &query, 50, 1);
+    let hits: Vec<(&str, &str)> = v
+        .hits
+        .iter()
+        .map(|h| (h.session_id.as_str(), h.title.as_str()))
+        .collect();
+    let listed = crate::text::cut(long.trim(), paddock_proto::TITLE_CHARS);
+    let untitled = crate::index::display_title("", &sid(3));
+    assert_eq!(
+        hits,
+        [
+            (sid(1).as_str(), listed.as_str()),
+            (sid(3).as_str(), untitled.as_str()),
+            (sid(2).as_str(), "Something"),
+        ]
+    );
+    assert!(listed.chars().count() == paddock_proto::TITLE_CHARS + 1);
+}
