@@ -310,25 +310,34 @@ pub async fn list(
 }
 
 /// The whole titles of the listed rows whose titles were cut, by session id: from the index
-/// (the kept rows hold them cut), or, for a chat not indexed yet, from its row.
+/// under one lock, each title borrowed (the kept rows hold them cut), or, for a chat not
+/// indexed yet, from its row.
 fn whole_titles(d: &ChatService, inputs: &Inputs, listed: &[Listed]) -> HashMap<String, String> {
-    let index = d.state.live_index();
-    listed
+    let folder_of: HashMap<&str, &Path> = inputs
+        .projects
         .iter()
-        .filter(|l| l.kept.cut)
-        .filter_map(|l| {
-            let sid = &l.kept.row.session_id;
-            let title = match &l.kept.whole_title {
-                Some(t) => t.clone(),
-                None => {
-                    let chat = index.get(sid)?;
-                    let prov = inputs.provenance.get(sid.as_str());
-                    display_title(crate::state::chat_title(&chat, prov), sid)
-                }
-            };
-            Some((sid.clone(), title))
-        })
-        .collect()
+        .map(|(p, folder)| (p.slug.as_str(), folder.as_path()))
+        .collect();
+    let cut: Vec<&KeptRow> = listed.iter().map(|l| &*l.kept).filter(|k| k.cut).collect();
+    let mut whole: HashMap<String, String> = HashMap::with_capacity(cut.len());
+    let mut wanted: Vec<(&Path, &str)> = Vec::with_capacity(cut.len());
+    for k in &cut {
+        let sid = k.row.session_id.as_str();
+        match (&k.whole_title, folder_of.get(k.row.project_slug.as_str())) {
+            (Some(t), _) => {
+                whole.insert(sid.to_owned(), t.clone());
+            }
+            (None, Some(folder)) => wanted.push((folder, sid)),
+            (None, None) => {}
+        }
+    }
+    let titles = d.state.live_index().glance_in(&wanted, |g| {
+        let prov = inputs.provenance.get(g.session_id);
+        let title = crate::state::title_of(g.custom_title, prov, g.title);
+        (g.session_id.to_owned(), display_title(title, g.session_id))
+    });
+    whole.extend(titles.into_iter().flatten());
+    whole
 }
 
 /// `chat:list`: the rows, or what changed since the revision `since` the client has. When

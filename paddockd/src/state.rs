@@ -169,10 +169,19 @@ impl ChatState {
 /// A chat's title as the index has it, with its creation name in between: the custom title,
 /// else the name it was created with (`create_chat`'s `name`), else the first prompt.
 pub(crate) fn chat_title<'a>(c: &'a IndexedChat, prov: Option<&'a RunProvenance>) -> &'a str {
-    c.custom_title
-        .as_deref()
+    title_of(c.custom_title.as_deref(), prov, &c.title)
+}
+
+/// [`chat_title`] from its parts: the custom title, the provenance, and the index's title (the
+/// custom title, else the first prompt).
+pub(crate) fn title_of<'a>(
+    custom: Option<&'a str>,
+    prov: Option<&'a RunProvenance>,
+    title: &'a str,
+) -> &'a str {
+    custom
         .or(prov.and_then(|p| p.title.as_deref()))
-        .unwrap_or(&c.title)
+        .unwrap_or(title)
 }
 
 /// Epoch milliseconds now.

@@ -411,6 +411,7 @@ impl ChatIndex {
                 let (updated_at, last_activity_ms) = activity(entry);
                 Some(f(Glance {
                     session_id: sid,
+                    custom_title: entry.digest.custom_title.as_deref(),
                     title: entry.digest.title(),
                     updated_at,
                     last_activity_ms,
@@ -564,6 +565,7 @@ fn activity_ms(entry: &Entry) -> i64 {
 /// A chat as [`ChatIndex::glance_in`] shows it.
 pub struct Glance<'a> {
     pub session_id: &'a str,
+    pub custom_title: Option<&'a str>,
     /// The custom title if one was set, else the untruncated first prompt, else "".
     pub title: &'a str,
     pub updated_at: Option<String>,

@@ -11,7 +11,9 @@
 //! index merges them into one (`frozen.rs`).
 
 use super::frozen::Frozen;
-use super::index::{COMMON_MIN_DOCS, DocId, little_endian};
+use std::hash::{BuildHasher, Hasher};
+
+use super::index::{COMMON_MIN_DOCS, DocId, FastHash, little_endian};
 
 /// A build segment is finished past this many (token, chat) pairs: about 50 MB of buffers.
 pub const CHUNK_PAIRS: usize = 1 << 22;
@@ -100,14 +102,13 @@ impl Builder {
         }
     }
 
-    /// (token, chat) pairs recorded.
-    pub fn pairs(&self) -> usize {
-        self.pairs.len()
-    }
-
-    /// Chats recorded.
-    pub fn docs(&self) -> usize {
-        self.docs
+    /// Whether the segment is to be finished now: past [`CHUNK_PAIRS`] pairs or `chats` chats,
+    /// or, while no token is `common_known` yet, past [`COMMON_MIN_DOCS`] chats, so that the
+    /// chats read after it have their pair keys.
+    pub fn is_full(&self, chats: usize, common_known: bool) -> bool {
+        (self.docs >= COMMON_MIN_DOCS && !common_known)
+            || self.pairs.len() >= CHUNK_PAIRS
+            || self.docs >= chats
     }
 
     fn key(&self, id: u32) -> &[u8] {
@@ -164,9 +165,7 @@ impl Builder {
         let old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
         let mask = size - 1;
         for slot in old.into_iter().filter(|s| s.plus_one != 0) {
-            let t = self.terms[slot.plus_one as usize - 1];
-            let key = &self.arena[t.start as usize..(t.start + t.len) as usize];
-            let mut at = (hash(key) >> 32) as usize & mask;
+            let mut at = (hash(self.key(slot.plus_one - 1)) >> 32) as usize & mask;
             while self.slots[at].plus_one != 0 {
                 at = (at + 1) & mask;
             }
@@ -210,6 +209,7 @@ impl Builder {
             frozen.push(self.key(id), chats);
         }
         frozen.shrink_to_fit();
+        frozen.count_dropped(self.dropped);
         let frequent = if self.docs >= COMMON_MIN_DOCS {
             (0..n as u32)
                 .filter(|&id| self.terms[id as usize].count as usize * 2 >= self.docs)
@@ -236,22 +236,11 @@ fn prefix(key: &[u8]) -> u64 {
     }
 }
 
-/// FxHash's multiply-rotate over eight bytes at a time, the last few read without a call to
-/// `memcpy` (a token is short: that call cost as much as the rest).
+/// The batches' hash ([`FastHash`]) of a token's bytes.
 fn hash(bytes: &[u8]) -> u64 {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-    let mut h = 0u64;
-    let mut chunks = bytes.chunks_exact(8);
-    for c in &mut chunks {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(c);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
-    }
-    let rest = chunks.remainder();
-    if !rest.is_empty() {
-        h = (h.rotate_left(5) ^ little_endian(rest)).wrapping_mul(K);
-    }
-    h
+    let mut h = FastHash.build_hasher();
+    h.write(bytes);
+    h.finish()
 }
 
 #[cfg(test)]
@@ -305,8 +294,8 @@ mod tests {
                 b.add(t, *doc);
             }
         }
-        assert_eq!(b.docs(), 7);
         let built = b.finish();
+        assert_eq!(built.docs, 7);
         let want = listed(&through_a_batch(&chats));
         assert_eq!(listed(&built.frozen), want);
         assert_eq!(

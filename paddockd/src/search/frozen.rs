@@ -117,6 +117,11 @@ impl Frozen {
         self.dropped
     }
 
+    /// Counts `n` tokens dropped before they reached the segment (a builder's).
+    pub(super) fn count_dropped(&mut self, n: usize) {
+        self.dropped += n;
+    }
+
     fn key_bytes(&self) -> usize {
         self.keys.len()
     }

@@ -8,8 +8,8 @@
 use std::path::Path;
 use std::time::Instant;
 
-use super::builder::{Builder, CHUNK_PAIRS};
-use super::index::{self, COMMON_MIN_DOCS};
+use super::builder::Builder;
+use super::index;
 use super::query::Query;
 
 /// Word occurrences per chat.
@@ -19,7 +19,7 @@ const VOCABULARY: f64 = 300_000.0;
 /// Tokens unique to each chat.
 const UNIQUE: usize = 200;
 /// Chats per built segment at most (the updater makes at least 8 segments of a build).
-const CHUNK_CHATS: u32 = 1_250;
+const CHUNK_CHATS: usize = 1_250;
 
 /// Builds an index of `chats` generated chats and returns the figures as lines: tokens,
 /// (token, chat) pairs, heap size and build time, then the candidates of a few queries.
@@ -66,8 +66,7 @@ pub fn large_vocabulary(chats: u32) -> Vec<String> {
             builder.add(&unique, doc);
         }
         // As the updater: a first small segment makes the common words known.
-        let first = builder.docs() >= COMMON_MIN_DOCS && common.len() == 0;
-        if first || builder.pairs() >= CHUNK_PAIRS || builder.docs() >= CHUNK_CHATS as usize {
+        if builder.is_full(CHUNK_CHATS, common.len() > 0) {
             let next = Builder::after(&builder);
             t.absorb_built(std::mem::replace(&mut builder, next).finish());
             if t.merge_due() {

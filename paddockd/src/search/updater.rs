@@ -26,7 +26,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::{debug, info, warn};
 
 use super::Shared;
-use super::builder::{Builder, Built, CHUNK_PAIRS};
+use super::builder::{Builder, Built};
 use super::index::{self, Batch, COMMON_MIN_DOCS, Common, DocId, merge};
 use super::reader::{self, Outcome, ReadState};
 use super::tokens;
@@ -39,7 +39,7 @@ const COALESCE: Duration = Duration::from_millis(50);
 const SWEEP_EVERY: Duration = Duration::from_secs(600);
 /// Built segments waiting to be taken in, per reader thread.
 const BUILD_QUEUE: usize = 2;
-/// A reader thread hands over its segment past [`CHUNK_PAIRS`] (token, chat) pairs, or past
+/// A reader thread hands over its segment past [`CHUNK_PAIRS`](super::builder::CHUNK_PAIRS) (token, chat) pairs, or past
 /// this share of the chats to read, so a search meanwhile finds what was read.
 const CHUNKS_AT_LEAST: usize = 8;
 
@@ -334,7 +334,7 @@ fn build(shared: &Shared, chats: Vec<(PathBuf, String)>, stop: &CancellationToke
 type Read = (DocId, Option<ReadState>, u32);
 
 /// One reader thread of a build: takes the next chat until none is left, and hands over a
-/// finished segment past [`CHUNK_PAIRS`] pairs or `chunk_chats` chats.
+/// finished segment past [`CHUNK_PAIRS`](super::builder::CHUNK_PAIRS) pairs or `chunk_chats` chats.
 fn read_chats(
     shared: &Shared,
     jobs: &[(DocId, PathBuf)],
@@ -366,10 +366,7 @@ fn read_chats(
             }
         };
         reads.push((*doc, state, common.version));
-        // The first segment is small while no token is common yet, so that the chats read
-        // after it have their pair keys.
-        let first = reads.len() >= COMMON_MIN_DOCS && common.len() == 0;
-        if first || builder.pairs() >= CHUNK_PAIRS || reads.len() >= chunk_chats {
+        if builder.is_full(chunk_chats, common.len() > 0) {
             let next = Builder::after(&builder);
             let built = std::mem::replace(&mut builder, next).finish();
             if tx.send((built, std::mem::take(&mut reads))).is_err() {
