@@ -33,14 +33,20 @@ pub enum FrameError {
 /// answers it with `frame_too_large`.
 pub fn encode<T: Serialize>(msg: &T) -> Result<String, FrameError> {
     let mut line = serde_json::to_string(msg).map_err(|e| FrameError::Encode(e.to_string()))?;
+    within_server_limit(&line)?;
+    line.push('\n');
+    Ok(line)
+}
+
+/// Refuses a line longer than [`MAX_SERVER_LINE_BYTES`].
+pub(crate) fn within_server_limit(line: &str) -> Result<(), FrameError> {
     if line.len() > MAX_SERVER_LINE_BYTES {
         return Err(FrameError::TooLong {
             len: line.len(),
             max: MAX_SERVER_LINE_BYTES,
         });
     }
-    line.push('\n');
-    Ok(line)
+    Ok(())
 }
 
 /// Parses one line (without its newline) as a message.
@@ -232,6 +238,14 @@ impl LineFramer {
                 len: line.len(),
                 max: self.max,
             })
+        } else if self.start == self.buf.len() && line.as_ptr() == self.buf.as_ptr() {
+            // The line is all that is buffered: hand the buffer over instead of a copy (a
+            // listing's one line can be megabytes).
+            let len = line.len();
+            let mut whole = std::mem::take(&mut self.buf);
+            whole.truncate(len);
+            self.start = 0;
+            Ok(whole)
         } else {
             Ok(line.to_vec())
         };

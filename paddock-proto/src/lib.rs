@@ -15,12 +15,14 @@
 
 mod codec;
 mod delta;
+mod encoded_rows;
 mod messages;
 pub mod paths;
 
 pub use codec::{
     FrameError, LineFramer, MAX_LINE_BYTES, MAX_SERVER_LINE_BYTES, decode, decode_server, encode,
 };
+pub use encoded_rows::{EncodedRow, Place, encode_chats, write_row};
 pub use messages::*;
 
 /// The protocol version. Bump it on any change that an older peer would misread.

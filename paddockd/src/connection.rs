@@ -300,6 +300,11 @@ impl Connection {
         self.send(&msg).await;
     }
 
+    /// Queues a line already encoded (newline included).
+    async fn send_line(&self, line: String) {
+        let _ = self.out.send(Arc::from(line)).await;
+    }
+
     async fn send(&self, msg: &ServerMessage) {
         match paddock_proto::encode(msg) {
             Ok(line) => {

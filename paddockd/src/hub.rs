@@ -24,8 +24,9 @@ mod task;
 /// A connected client, as a process-unique number.
 pub type ClientId = u64;
 
-/// A serialised line, shared by every client it goes to.
-pub type Line = Arc<str>;
+/// A serialised line, shared by every client it goes to: its `String` moved in, not copied (a
+/// listing is one line of megabytes).
+pub type Line = Arc<String>;
 
 /// Capacity of the hub's command queue. Senders wait when it is full (backpressure on the
 /// producers: runners and connections); the hub itself never waits on anyone.
@@ -439,7 +440,7 @@ mod tests {
 
     #[test]
     fn a_client_that_closed_is_dropped_quietly_and_a_stuck_one_loudly() {
-        let line: Line = Arc::from("{}\n");
+        let line: Line = Arc::new("{}\n".to_owned());
         // Closed: the client went away; nothing to warn about.
         let mut hub = task::HubTask::new(HubLimits {
             buffer_frames: 4,

@@ -237,9 +237,33 @@ pub struct Answer {
 }
 
 impl Answer {
+    /// The answer's line on the wire, the response to request `id`: each row written by
+    /// `write` from its entry of `listed` (a place `listed` has no entry for is left out; a
+    /// row that cannot be written fails the answer).
+    pub fn encode<T>(
+        self,
+        id: paddock_proto::RequestId,
+        listed: &[T],
+        write: impl Fn(&T, &mut String) -> Result<(), paddock_proto::FrameError>,
+    ) -> Result<String, paddock_proto::FrameError> {
+        let (sent, head) = self.rows_with(|i| listed.get(i));
+        paddock_proto::encode_chats(id, head, sent.len(), |k, out| match sent.get(k) {
+            Some(row) => write(row, out),
+            None => Ok(()),
+        })
+    }
+
     /// The answer on the wire, each row made by `row` from its place (a place it has no row
     /// for is left out).
+    #[cfg(test)]
     pub fn chats(self, row: impl Fn(usize) -> Option<ChatSummary>) -> Chats {
+        let (chats, head) = self.rows_with(row);
+        Chats { chats, ..head }
+    }
+
+    /// The rows to send, each made by `row` from its place (a place it has no row for is
+    /// left out, with its `after`), and the rest of the answer.
+    fn rows_with<T>(self, row: impl Fn(usize) -> Option<T>) -> (Vec<T>, Chats) {
         let Answer {
             revision,
             delta,
@@ -247,7 +271,7 @@ impl Answer {
             after,
             removed,
         } = self;
-        let mut chats = Vec::with_capacity(rows.len());
+        let mut sent = Vec::with_capacity(rows.len());
         let mut afters = Vec::with_capacity(after.len());
         let mut after = after.into_iter();
         for i in rows {
@@ -256,15 +280,16 @@ impl Answer {
             if let Some(before) = before {
                 afters.push(before);
             }
-            chats.push(r);
+            sent.push(r);
         }
-        Chats {
-            chats,
+        let head = Chats {
+            chats: Vec::new(),
             revision,
             delta,
             removed,
             after: afters,
-        }
+        };
+        (sent, head)
     }
 }
 

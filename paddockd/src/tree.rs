@@ -113,7 +113,45 @@ pub fn nest(nodes: &[Node]) -> Vec<Placed> {
     place(nodes, false)
 }
 
+/// The places of [`build`]'s order, as indices into `nodes`, with nothing else made: for a
+/// listing that keeps a part of that order and nests it again ([`nest`]).
+pub fn order(nodes: &[Node]) -> Vec<usize> {
+    let (_, children, roots) = shape(nodes, true);
+    let mut out = Vec::with_capacity(nodes.len());
+    depth_first(&children, &roots, |i, _| out.push(i));
+    out
+}
+
 fn place(nodes: &[Node], sort: bool) -> Vec<Placed> {
+    let (parent, children, roots) = shape(nodes, sort);
+    let mut out = Vec::with_capacity(nodes.len());
+    depth_first(&children, &roots, |i, level| {
+        out.push(Placed {
+            index: i,
+            level,
+            tree_parent: parent[i].map(|p| nodes[p].id.clone()),
+            children: children[i].iter().map(|&c| nodes[c].id.clone()).collect(),
+        })
+    });
+    out
+}
+
+/// Visits the tree from `roots` depth first, each node with its level.
+fn depth_first(children: &[Vec<usize>], roots: &[usize], mut visit: impl FnMut(usize, u32)) {
+    let mut stack: Vec<(usize, u32)> = roots.iter().rev().map(|&r| (r, 0)).collect();
+    while let Some((i, level)) = stack.pop() {
+        visit(i, level);
+        if let Some(kids) = children.get(i) {
+            stack.extend(kids.iter().rev().map(|&c| (c, level + 1)));
+        }
+    }
+}
+
+/// Each node's parent in the listing, each one's children and the roots, as indices into
+/// `nodes`; siblings sorted when `sort` (else in the order they come).
+type Shape = (Vec<Option<usize>>, Vec<Vec<usize>>, Vec<usize>);
+
+fn shape(nodes: &[Node], sort: bool) -> Shape {
     let index: HashMap<&str, usize> = nodes
         .iter()
         .enumerate()
@@ -155,18 +193,7 @@ fn place(nodes: &[Node], sort: bool) -> Vec<Placed> {
         }
     }
 
-    let mut out = Vec::with_capacity(nodes.len());
-    let mut stack: Vec<(usize, u32)> = roots.iter().rev().map(|&r| (r, 0)).collect();
-    while let Some((i, level)) = stack.pop() {
-        out.push(Placed {
-            index: i,
-            level,
-            tree_parent: parent[i].map(|p| nodes[p].id.clone()),
-            children: children[i].iter().map(|&c| nodes[c].id.clone()).collect(),
-        });
-        stack.extend(children[i].iter().rev().map(|&c| (c, level + 1)));
-    }
-    out
+    (parent, children, roots)
 }
 
 /// Cuts every parent cycle by making its earliest-created member a root. Linear: each node is
@@ -421,6 +448,8 @@ mod tests {
             node("d", Some("c"), 1, 40),
         ];
         let got = order(&nodes);
+        let indices: Vec<usize> = build(&nodes).iter().map(|p| p.index).collect();
+        assert_eq!(super::order(&nodes), indices);
         assert_eq!(got.len(), 4, "every node appears once: {got:?}");
         assert_eq!(got[0], ("b".into(), 0), "b was created first");
         assert_eq!(
@@ -464,5 +493,8 @@ mod tests {
         assert_eq!(nodes[placed[0].index].id, "r999");
         assert_eq!(placed.iter().map(|p| p.level).max(), Some(3));
         assert_eq!(placed.iter().filter(|p| p.level == 0).count(), 1000);
+        // The order alone is the placed one.
+        let indices: Vec<usize> = placed.iter().map(|p| p.index).collect();
+        assert_eq!(super::order(&nodes), indices);
     }
 }

@@ -410,3 +410,44 @@ fn ls_json_cuts_a_long_title_and_full_titles_gives_it_whole() {
     assert_eq!(title(&["ls", "-A", "--json", "--full-titles"]), prompt);
     assert_eq!(title(&["ls", "-A", "--json"]), cut);
 }
+
+/// `paddock ls --json` passes the daemon's rows through without decoding them, and prints
+/// exactly what decoding them and printing them would: the same layout, fields and order,
+/// the tree fields of a fork and its source included; `-A` lists the root workspace's rows
+/// first, then each project's, each in its own listing's order.
+#[test]
+fn ls_json_prints_the_rows_as_their_decoded_form_prints() {
+    let env = Env::new();
+    env.run(&["project", "add", "demo"]);
+    env.run(&["send", "-p", "demo", "the \"quoted\" parent {chat}"]);
+    env.run(&["send", "in the root workspace"]);
+    let (listed, _) = env.run(&["ls", "-p", "demo", "--json"]);
+    let rows: Vec<paddock_proto::ChatSummary> = serde_json::from_str(&listed).unwrap();
+    env.run(&["fork", &rows[0].session_id, "--name", "the fork"]);
+
+    let printed = |args: &[&str]| -> (String, Vec<paddock_proto::ChatSummary>) {
+        let (out, _) = env.run(args);
+        let rows: Vec<paddock_proto::ChatSummary> = serde_json::from_str(&out).unwrap();
+        let decoded = serde_json::to_string_pretty(&rows).unwrap() + "\n";
+        assert_eq!(
+            out, decoded,
+            "paddock {args:?} prints its rows as decoded rows print"
+        );
+        (out, rows)
+    };
+    let (_, demo) = printed(&["ls", "-p", "demo", "--json"]);
+    assert_eq!(demo.len(), 2, "{demo:?}");
+    assert_eq!(demo[0].children, vec![demo[1].session_id.clone()]);
+    assert_eq!(
+        demo[1].tree_parent.as_deref(),
+        Some(demo[0].session_id.as_str())
+    );
+    assert_eq!(demo[1].level, 1);
+    let (_, root) = printed(&["ls", "--json"]);
+    let (_, all) = printed(&["ls", "-A", "--json"]);
+    let ids = |rows: &[paddock_proto::ChatSummary]| -> Vec<String> {
+        rows.iter().map(|r| r.session_id.clone()).collect()
+    };
+    assert_eq!(ids(&all), [ids(&root), ids(&demo)].concat());
+    printed(&["ls", "-A", "--all", "--json", "--full-titles"]);
+}

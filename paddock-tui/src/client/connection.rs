@@ -19,6 +19,7 @@ use tokio::task::JoinHandle;
 
 use super::error::ClientError;
 use super::events::{self, EVENT_QUEUE_CAPACITY, Event, EventSink, Events};
+use super::raw::RawReply;
 
 /// Knobs of a connection; the defaults suit an interactive command.
 #[derive(Debug, Clone)]
@@ -44,6 +45,17 @@ impl Default for ConnectOptions {
 /// What a pending request receives: the daemon's outcome, or why it could not be read.
 type Answer = Result<Outcome, String>;
 
+/// What a request waiting for its reply as written receives: the response's line.
+type RawAnswer = Result<Vec<u8>, String>;
+
+/// A request waiting for its response.
+#[derive(Debug)]
+enum Waiter {
+    Decoded(oneshot::Sender<Answer>),
+    /// [`Client::call_raw`]: the line is not decoded.
+    Raw(oneshot::Sender<RawAnswer>),
+}
+
 /// The half of a transport the client reads the daemon's lines from.
 pub type Reader = Box<dyn AsyncRead + Send + Unpin>;
 /// The half of a transport the client writes its request lines to.
@@ -57,7 +69,9 @@ struct Shared {
 
 #[derive(Debug, Default)]
 struct State {
-    pending: HashMap<RequestId, oneshot::Sender<Answer>>,
+    pending: HashMap<RequestId, Waiter>,
+    /// How many of `pending` are [`Waiter::Raw`].
+    raw: usize,
     /// Why the connection ended, once it has: later requests fail at once with it.
     closed: Option<String>,
     /// The daemon said it is stopping on purpose (`daemon:stopping`): why the close will be.
@@ -70,26 +84,69 @@ impl Shared {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn register(&self, id: RequestId, tx: oneshot::Sender<Answer>) -> Result<(), ClientError> {
+    fn register(&self, id: RequestId, waiter: Waiter) -> Result<(), ClientError> {
         let mut state = self.lock();
         if let Some(reason) = &state.closed {
             return Err(ClientError::ConnectionLost {
                 reason: reason.clone(),
             });
         }
-        state.pending.insert(id, tx);
+        if matches!(waiter, Waiter::Raw(_)) {
+            state.raw += 1;
+        }
+        if let Some(Waiter::Raw(_)) = state.pending.insert(id, waiter) {
+            state.raw -= 1;
+        }
         Ok(())
+    }
+
+    /// The waiter of `id`, taken out of the pending ones.
+    fn take(&self, id: RequestId) -> Option<Waiter> {
+        let mut state = self.lock();
+        let waiter = state.pending.remove(&id);
+        if let Some(Waiter::Raw(_)) = waiter {
+            state.raw -= 1;
+        }
+        waiter
     }
 
     fn complete(&self, id: RequestId, answer: Answer) {
         // No waiter: the request timed out or was dropped; its late answer means nothing.
-        if let Some(tx) = self.lock().pending.remove(&id) {
-            let _ = tx.send(answer);
+        match self.take(id) {
+            Some(Waiter::Decoded(tx)) => {
+                let _ = tx.send(answer);
+            }
+            Some(Waiter::Raw(tx)) => {
+                let _ = tx.send(Err(answer
+                    .err()
+                    .unwrap_or_else(|| "a reply was decoded".into())));
+            }
+            None => {}
         }
     }
 
+    /// Hands `line` as it is to its request when that waits for it so ([`Client::call_raw`]);
+    /// gives it back when no request does.
+    fn complete_raw(&self, line: Vec<u8>) -> Option<Vec<u8>> {
+        if self.lock().raw == 0 {
+            return Some(line);
+        }
+        let Some(id) = super::raw::response_id(&line) else {
+            return Some(line);
+        };
+        let mut state = self.lock();
+        if !matches!(state.pending.get(&id), Some(Waiter::Raw(_))) {
+            return Some(line);
+        }
+        state.raw -= 1;
+        if let Some(Waiter::Raw(tx)) = state.pending.remove(&id) {
+            let _ = tx.send(Ok(line));
+        }
+        None
+    }
+
     fn forget(&self, id: RequestId) {
-        self.lock().pending.remove(&id);
+        self.take(id);
     }
 
     fn stopping(&self, message: String) {
@@ -104,6 +161,7 @@ impl Shared {
             state.closed = Some(state.stopping.clone().unwrap_or(reason));
         }
         state.pending.clear();
+        state.raw = 0;
     }
 
     fn lost(&self) -> ClientError {
@@ -299,6 +357,17 @@ impl Client {
         })
     }
 
+    /// [`Client::call`] for a command that passes the reply on as the daemon wrote it: the
+    /// reply is checked to be the request's kind, and is not decoded.
+    pub async fn call_raw<R: Call>(&self, request: R) -> Result<RawReply, ClientError> {
+        let request: Request = request.into();
+        let name = request.name();
+        let line = self
+            .exchange(request, self.request_timeout, Waiter::Raw)
+            .await?;
+        super::raw::reply(line, <R::Reply as FromReply>::KIND, name)
+    }
+
     /// How long to wait for a `git:push`: the daemon stops git after 120 s, and answers then.
     pub const PUSH_TIMEOUT: Duration = Duration::from_secs(150);
 
@@ -309,11 +378,26 @@ impl Client {
         request: Request,
         limit: Duration,
     ) -> Result<Reply, ClientError> {
+        let outcome = self.exchange(request, limit, Waiter::Decoded).await?;
+        match outcome {
+            Outcome::Ok(reply) => Ok(reply),
+            Outcome::Err(body) => Err(ClientError::from_body(body)),
+        }
+    }
+
+    /// Sends `request` and waits, up to `limit`, for what its waiter (`waiter` of the sending
+    /// half) receives.
+    async fn exchange<T>(
+        &self,
+        request: Request,
+        limit: Duration,
+        waiter: fn(oneshot::Sender<Result<T, String>>) -> Waiter,
+    ) -> Result<T, ClientError> {
         let name = request.name();
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let line = encode(&ClientMessage { id, request }).map_err(ClientError::Encode)?;
         let (tx, rx) = oneshot::channel();
-        self.shared.register(id, tx)?;
+        self.shared.register(id, waiter(tx))?;
         let _guard = PendingGuard {
             shared: &self.shared,
             id,
@@ -324,22 +408,17 @@ impl Client {
                 .await
                 .map_err(|_| self.shared.lost())?;
             match rx.await {
-                Ok(Ok(outcome)) => Ok(outcome),
+                Ok(Ok(answer)) => Ok(answer),
                 Ok(Err(unreadable)) => Err(ClientError::Protocol(unreadable)),
                 Err(_) => Err(self.shared.lost()),
             }
         };
-        let outcome =
-            tokio::time::timeout(limit, exchange)
-                .await
-                .map_err(|_| ClientError::Timeout {
-                    request: name,
-                    after: limit,
-                })??;
-        match outcome {
-            Outcome::Ok(reply) => Ok(reply),
-            Outcome::Err(body) => Err(ClientError::from_body(body)),
-        }
+        tokio::time::timeout(limit, exchange)
+            .await
+            .map_err(|_| ClientError::Timeout {
+                request: name,
+                after: limit,
+            })?
     }
 }
 
@@ -373,7 +452,7 @@ async fn read_loop(mut read: Reader, shared: Arc<Shared>, sink: EventSink, peer:
         }
         while let Some(line) = framer.next_frame() {
             match line {
-                Ok(line) => dispatch(&line, &shared, &sink),
+                Ok(line) => dispatch(line, &shared, &sink),
                 Err(e) => sink.push(Event::Undecodable(e.to_string())),
             }
         }
@@ -381,7 +460,11 @@ async fn read_loop(mut read: Reader, shared: Arc<Shared>, sink: EventSink, peer:
     shared.close(reason);
 }
 
-fn dispatch(line: &[u8], shared: &Shared, sink: &EventSink) {
+fn dispatch(line: Vec<u8>, shared: &Shared, sink: &EventSink) {
+    let Some(line) = shared.complete_raw(line) else {
+        return;
+    };
+    let line = line.as_slice();
     match decode_server(line) {
         Ok(ServerMessage::Frame(frame)) => sink.push(Event::Frame(frame)),
         Ok(ServerMessage::Control(control)) => match control {

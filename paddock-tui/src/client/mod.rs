@@ -15,6 +15,7 @@ mod connection;
 mod error;
 mod events;
 mod follow;
+mod raw;
 mod remote;
 mod start;
 
@@ -22,6 +23,7 @@ pub use connection::{Client, ConnectOptions, Reader, Writer};
 pub use error::ClientError;
 pub use events::{EVENT_QUEUE_CAPACITY, Event, Events};
 pub use follow::{Follow, Followed};
+pub use raw::RawReply;
 pub use remote::{RemoteOptions, connect_remote, connect_remote_existing, run_remote, sh_quote};
 pub use start::{
     StartOptions, connect_or_start, daemon_binary, daemon_log_path, socket_answers, start_daemon,

@@ -5,10 +5,15 @@ use paddock_proto::{
     ChatCancel, ChatFork, ChatList, ChatScope, ChatSummary, ChatTranscript, SessionRef,
 };
 
-use super::output::{eprint, print, print_json};
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+use serde_json::value::RawValue;
+
+use super::output::{eprint, print, print_json, print_json_rows};
 use super::{Context, mark_read};
 use crate::cli::{ForkArgs, LsArgs, SessionArg, ShowArgs};
-use crate::client::Client;
+use crate::client::{Client, RawReply};
 use crate::format::{self, ROOT_SLUG, project_label};
 
 pub async fn ls(ctx: &Context, args: LsArgs) -> anyhow::Result<()> {
@@ -29,8 +34,11 @@ pub async fn ls(ctx: &Context, args: LsArgs) -> anyhow::Result<()> {
         since: None,
         full_titles: args.full_titles,
     };
+    if args.json {
+        let reply = client.call_raw(request).await?;
+        return print_json_rows(&rows_of(&reply)?);
+    }
     match client.call(request).await? {
-        c if args.json => print_json(&c.chats),
         c if c.chats.is_empty() => {
             eprint(&format!("no chats in {}\n", project_label(&project)));
             Ok(())
@@ -53,18 +61,31 @@ async fn ls_every_project(
         since: None,
         full_titles,
     };
+    if json {
+        let reply = client.call_raw(request).await?;
+        let mut by_project: BTreeMap<Cow<'_, str>, Vec<&RawValue>> = BTreeMap::new();
+        for row in rows_of(&reply)? {
+            #[derive(serde::Deserialize)]
+            #[serde(rename_all = "camelCase")]
+            struct Slug<'a> {
+                #[serde(borrow)]
+                project_slug: Cow<'a, str>,
+            }
+            let slug: Slug<'_> = serde_json::from_str(row.get()).map_err(|e| {
+                anyhow::anyhow!("paddockd sent a chat row without its project: {e}")
+            })?;
+            by_project.entry(slug.project_slug).or_default().push(row);
+        }
+        let all: Vec<&RawValue> = by_project.into_values().flatten().collect();
+        return print_json_rows(&all);
+    }
     let chats = client.call(request).await?.chats;
-    let mut by_project: std::collections::BTreeMap<String, Vec<paddock_proto::ChatSummary>> =
-        std::collections::BTreeMap::new();
+    let mut by_project: BTreeMap<String, Vec<ChatSummary>> = BTreeMap::new();
     for chat in chats {
         by_project
             .entry(chat.project_slug.clone())
             .or_default()
             .push(chat);
-    }
-    if json {
-        let all: Vec<_> = by_project.into_values().flatten().collect();
-        return print_json(&all);
     }
     if by_project.is_empty() {
         eprint("no chats in any project\n");
@@ -79,6 +100,18 @@ async fn ls_every_project(
         out.push_str(&format::chat_table(chats));
     }
     print(&out)
+}
+
+/// The rows of a `chat:list` reply as the daemon wrote them.
+fn rows_of(reply: &RawReply) -> anyhow::Result<Vec<&RawValue>> {
+    #[derive(serde::Deserialize)]
+    struct Rows<'a> {
+        #[serde(borrow)]
+        chats: Vec<&'a RawValue>,
+    }
+    let rows: Rows<'_> = serde_json::from_str(reply.json())
+        .map_err(|e| anyhow::anyhow!("paddockd's list of chats could not be read: {e}"))?;
+    Ok(rows.chats)
 }
 
 pub async fn show(ctx: &Context, args: ShowArgs) -> anyhow::Result<()> {

@@ -12,6 +12,7 @@ mod git;
 mod history;
 mod ids;
 mod import;
+mod indent;
 mod ls_files;
 mod notify;
 mod output;

@@ -66,6 +66,30 @@ pub fn print_json<T: Serialize + ?Sized>(value: &T) -> anyhow::Result<()> {
     print(&text)
 }
 
+/// Rows as the daemon wrote them, on stdout as [`print_json`] prints the decoded rows (which
+/// it would cost more to decode than to write): `ls --json`. Written as they are laid out, a
+/// few hundred kilobytes at a time.
+pub fn print_json_rows(rows: &[&serde_json::value::RawValue]) -> anyhow::Result<()> {
+    const CHUNK: usize = 256 * 1024;
+    let mut stdout = std::io::stdout().lock();
+    let mut text = String::with_capacity(CHUNK + 64 * 1024);
+    let mut written = Ok(());
+    super::indent::array(rows, &mut text, |text| {
+        if written.is_ok() && text.len() >= CHUNK {
+            written = stdout.write_all(text.as_bytes());
+            text.clear();
+        }
+    });
+    match written
+        .and_then(|()| stdout.write_all(text.as_bytes()))
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == ErrorKind::BrokenPipe => Err(Failure::broken_pipe().into()),
+        Err(e) => Err(anyhow::Error::new(e).context("could not write to stdout")),
+    }
+}
+
 /// One JSON value on one line (a stream of frames).
 pub fn print_json_line<T: Serialize + ?Sized>(value: &T) -> anyhow::Result<()> {
     let mut text = serde_json::to_string(value)?;

@@ -17,7 +17,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use paddock_proto::ChatSummary;
+use paddock_proto::{ChatSummary, EncodedRow};
 
 use super::Joined;
 use crate::state::ms_of;
@@ -38,6 +38,9 @@ pub(super) struct KeptRow {
     /// The index entry's version it was made from; `None` for a chat not indexed yet (made
     /// anew each time, never kept).
     pub version: Option<u64>,
+    /// `row` as it goes on the wire, its place in a listing left open; `None` if it could not
+    /// be encoded (the row is then encoded each time it is listed, and fails there).
+    pub encoded: Option<EncodedRow>,
     /// [`crate::listing::row_print`] of `row`.
     pub print: u64,
     /// `updatedAt` and `createdAt` in epoch ms, which order the tree.
@@ -52,7 +55,13 @@ impl KeptRow {
         let short = crate::text::cut(&row.title, paddock_proto::TITLE_CHARS);
         let cut = short.len() != row.title.len();
         let whole = std::mem::replace(&mut row.title, short);
+        let encoded = EncodedRow::new(&row)
+            .inspect_err(
+                |e| tracing::error!(session = %row.session_id, "cannot encode a listing row: {e}"),
+            )
+            .ok();
         Arc::new(Self {
+            encoded,
             print,
             updated_ms: ms_of(row.updated_at.as_deref()),
             created_ms: ms_of(row.created_at.as_deref()),

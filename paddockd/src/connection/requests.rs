@@ -5,8 +5,8 @@
 use std::path::Path;
 
 use paddock_proto::{
-    Attachment, Cancelled, ChatCommand, ChatList, ChatSend, Chats, ErrorBody, ErrorCode, Outcome,
-    Projects, Reply, Request, SessionRef,
+    Attachment, Cancelled, ChatCommand, ChatSend, ErrorBody, ErrorCode, Outcome, Projects, Reply,
+    Request, SessionRef,
 };
 
 use super::Connection;
@@ -49,7 +49,16 @@ impl Connection {
                 .await
                 .map(|()| Reply::Ack),
             Request::ChatContinue(c) => return refusal(self.continue_turn(id, c).await),
-            Request::ChatList(list) => self.list_chats(list).await.map(Reply::Chats),
+            Request::ChatList(list) => {
+                // Its rows are kept encoded: the answer is written as a whole line here.
+                match crate::chats::list_answer(&d.chats, &self.user, id, list).await {
+                    Ok(line) => {
+                        self.send_line(line).await;
+                        return None;
+                    }
+                    Err(e) => Err(e),
+                }
+            }
             Request::ChatResolve(r) => crate::chats::resolve(&d.chats, r)
                 .await
                 .map(Reply::Resolved),
@@ -223,20 +232,6 @@ impl Connection {
         .asked_by(self.id, id);
         d.runner.send(turn).await?;
         Ok(())
-    }
-
-    /// `chat:list`: the rows, or what changed since the revision the client has.
-    async fn list_chats(&self, list: ChatList) -> Result<Chats, ErrorBody> {
-        let slug = list.project_slug.as_deref();
-        crate::chats::list_answer(
-            &self.d.chats,
-            &self.user,
-            slug,
-            list.scope,
-            list.since,
-            list.full_titles,
-        )
-        .await
     }
 }
 
