@@ -18,7 +18,7 @@ pub const MAX_LINE_BYTES: usize = 8 * 1024 * 1024;
 /// a client buffer without limit.
 pub const MAX_SERVER_LINE_BYTES: usize = 256 * 1024 * 1024;
 
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[derive(Debug, Clone, thiserror::Error, PartialEq, Eq)]
 pub enum FrameError {
     #[error("line of {len} bytes exceeds the {max}-byte limit")]
     TooLong { len: usize, max: usize },

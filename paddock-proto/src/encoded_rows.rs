@@ -23,9 +23,9 @@ const LEVEL_ZERO: &[u8] = b",\"level\":0";
 /// `children`), which [`EncodedRow::write_placed`] puts in.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EncodedRow {
-    /// The row's JSON with the tree fields at their defaults, `,"level":0` cut out.
+    /// The row's JSON with the tree fields at their defaults.
     json: Box<str>,
-    /// Where `,"level":0` was.
+    /// Where its `,"level":0` is, which the placed row's tree fields replace.
     place: usize,
 }
 
@@ -40,18 +40,21 @@ pub struct Place<'a> {
 impl EncodedRow {
     /// Encodes `row`; its own tree fields are ignored (a row is placed when it is listed).
     pub fn new(row: &ChatSummary) -> Result<Self, FrameError> {
-        let unplaced = Unplaced(row);
-        let json =
-            serde_json::to_string(&unplaced).map_err(|e| FrameError::Encode(e.to_string()))?;
+        // Sized for the row at once: grown from empty, the buffer was copied four times.
+        let texts = [&row.status, &row.queued, &row.parked]
+            .iter()
+            .map(|s| s.as_deref().map_or(0, str::len))
+            .sum::<usize>();
+        let mut buf = Vec::with_capacity(row.title.len() + texts + 640);
+        serde_json::to_writer(&mut buf, &Unplaced(row))
+            .map_err(|e| FrameError::Encode(e.to_string()))?;
+        let json = String::from_utf8(buf).map_err(|e| FrameError::Encode(e.to_string()))?;
         // Inside a JSON string every `"` is escaped, and no key of a row ends in `level`
         // but `level` itself: the first match is the field.
         let place = memchr::memmem::find(json.as_bytes(), LEVEL_ZERO)
             .ok_or_else(|| FrameError::Encode("a listing row has no `level`".into()))?;
-        let mut cut = String::with_capacity(json.len() - LEVEL_ZERO.len());
-        cut.push_str(&json[..place]);
-        cut.push_str(&json[place + LEVEL_ZERO.len()..]);
         Ok(Self {
-            json: cut.into_boxed_str(),
+            json: json.into_boxed_str(),
             place,
         })
     }
@@ -68,7 +71,11 @@ impl EncodedRow {
     /// Appends the row placed at `place` to `out`: what [`crate::encode`] writes for the
     /// [`ChatSummary`] with those tree fields.
     pub fn write_placed(&self, place: Place<'_>, out: &mut String) {
-        let (head, tail) = self.json.split_at(self.place);
+        let head = self.json.get(..self.place).unwrap_or_default();
+        let tail = self
+            .json
+            .get(self.place + LEVEL_ZERO.len()..)
+            .unwrap_or_default();
         out.reserve(head.len() + tail.len() + 64);
         out.push_str(head);
         if let Some(parent) = place.tree_parent {

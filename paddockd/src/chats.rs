@@ -18,7 +18,7 @@ use paddock_proto::{
 
 use crate::config::Config;
 use crate::hub::Hub;
-use crate::index::{IndexedChat, display_title};
+use crate::index::{Facts, IndexedChat, display_title};
 use crate::projects::{Project, Projects, project_error};
 use crate::state::{ChatState, now_ms};
 use crate::stores::{Injection, RunProvenance};
@@ -141,8 +141,9 @@ impl Joined {
         self.inputs.user_unread.contains(sid) || (last_activity_ms > seen && !streaming_to_a_reader)
     }
 
-    fn row(&self, project_slug: &str, c: &IndexedChat) -> ChatSummary {
-        let sid = c.session_id.as_str();
+    fn row(&self, project_slug: &str, c: &Facts<'_>) -> ChatSummary {
+        let g = &c.glance;
+        let sid = g.session_id;
         let prov = self.inputs.provenance.get(sid);
         let usage =
             (c.usage.context_tokens > 0 || c.usage.output_tokens > 0).then_some(ChatUsage {
@@ -155,19 +156,19 @@ impl Joined {
                 cost_usd: c.usage.cost_usd,
             });
         ChatSummary {
-            session_id: c.session_id.clone(),
+            session_id: sid.to_owned(),
             project_slug: project_slug.to_owned(),
-            title: display_title(crate::state::chat_title(c, prov), sid),
+            title: display_title(crate::state::title_of(g.custom_title, prov, g.title), sid),
             origin: prov.map_or(Origin::Human, |p| p.origin),
             depth: prov.map_or(0, |p| p.depth),
             parent_session_id: prov.and_then(|p| p.parent_session_id.clone()),
             parent_project: prov.and_then(|p| p.parent_project.clone()),
-            created_at: created_at(prov, c.created_at.as_deref()),
-            updated_at: c.updated_at.clone(),
-            model: c.model.clone(),
+            created_at: created_at(prov, c.created_at),
+            updated_at: g.updated_at.clone(),
+            model: c.model.map(str::to_owned),
             message_count: c.message_count,
             running: self.inputs.running.contains_key(sid),
-            unread: self.is_unread(sid, c.last_activity_ms),
+            unread: self.is_unread(sid, g.last_activity_ms),
             archived: self.inputs.archived.contains(sid),
             starred: self.inputs.starred.contains(sid),
             detached: self.inputs.detached.contains(sid),
@@ -183,7 +184,7 @@ impl Joined {
             waiting_process: self.inputs.waiting_process.contains(sid),
             failed: self.failed.contains(sid) && !self.inputs.running.contains_key(sid),
             parked: self.inputs.parked.get(sid).map(|p| p.message.clone()),
-            status: c.last_reply.clone(),
+            status: c.last_reply.map(str::to_owned),
         }
     }
 
@@ -433,7 +434,7 @@ pub async fn transcript(d: &ChatService, user: &str, sid: &str) -> Result<Transc
         }
         return Ok(Transcript { chat, entries });
     };
-    let mut chat = joined.row(&project.slug, &indexed);
+    let mut chat = joined.row(&project.slug, &indexed.facts());
     chat.tree_parent = joined.parent_of(sid).map(|p| p.session_id);
     let path = indexed.path.clone();
     let injections = d.state.stores.message_provenance.list(sid);

@@ -6,7 +6,9 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
-use paddock_proto::{ChatList, ChatScope, ChatSummary, ErrorBody, ErrorCode, RequestId};
+use paddock_proto::{
+    ChatList, ChatScope, ChatSummary, ErrorBody, ErrorCode, FrameError, Place, RequestId,
+};
 
 use super::inputs::{Inputs, ListingKey};
 use super::rows::{Kept, KeptRow};
@@ -36,7 +38,11 @@ pub async fn list(
     let inputs = Arc::new(inputs);
     let listed = build(d, user, inputs.clone(), scope).await;
     let whole = whole_titles(d, &inputs, &listed);
-    Ok(listed.iter().map(|l| l.summary(Some(&whole))).collect())
+    listed
+        .iter()
+        .map(|l| l.summary(Some(&whole)))
+        .collect::<Result<_, _>>()
+        .map_err(unencodable)
 }
 
 /// The whole titles of the listed rows whose titles were cut, by session id: from the index
@@ -52,8 +58,8 @@ fn whole_titles(d: &ChatService, inputs: &Inputs, listed: &[Listed]) -> HashMap<
     let mut whole: HashMap<String, String> = HashMap::with_capacity(cut.len());
     let mut wanted: Vec<(&Path, &str)> = Vec::with_capacity(cut.len());
     for k in &cut {
-        let sid = k.row.session_id.as_str();
-        match (&k.whole_title, folder_of.get(k.row.project_slug.as_str())) {
+        let sid = k.session_id.as_str();
+        match (&k.whole_title, folder_of.get(k.project_slug.as_str())) {
             (Some(t), _) => {
                 whole.insert(sid.to_owned(), t.clone());
             }
@@ -88,6 +94,8 @@ pub async fn list_answer(
     } = list;
     let project_slug = project_slug.as_deref();
     let projects = projects_of(d, project_slug)?;
+    // Someone waits for it: the search index build steps aside meanwhile.
+    let _serving = d.state.search.serving();
     let inputs = Arc::new(Inputs::take(d, user, projects).await);
     let key = ListingKey {
         user: user.to_owned(),
@@ -108,8 +116,8 @@ pub async fn list_answer(
             let before = i
                 .checked_sub(1)
                 .and_then(|b| listed.get(b))
-                .map(|b| b.kept.row.session_id.as_str());
-            (l.kept.row.session_id.as_str(), l.print(before))
+                .map(|b| b.kept.session_id.as_str());
+            (l.kept.session_id.as_str(), l.print(before))
         })
         .collect();
     let answer = d
@@ -155,47 +163,43 @@ impl Listed {
         )
     }
 
-    /// Appends the row as it goes on the wire ([`Listed::summary`]), from the row's encoding
-    /// kept with it unless its title is given whole.
+    /// Where the listing places the row.
+    fn place(&self) -> Place<'_> {
+        Place {
+            tree_parent: self.tree_parent.as_deref(),
+            level: self.level,
+            children: &self.children,
+        }
+    }
+
+    /// Appends the row as it goes on the wire, from the encoding kept with it, its title
+    /// whole if `whole` has it ([`whole_titles`]).
     fn write(
         &self,
         whole: Option<&HashMap<String, String>>,
         out: &mut String,
-    ) -> Result<(), paddock_proto::FrameError> {
-        let row = &self.kept.row;
-        match (
-            &self.kept.encoded,
-            whole.and_then(|w| w.get(&row.session_id)),
-        ) {
-            (Some(encoded), None) => {
-                encoded.write_placed(
-                    paddock_proto::Place {
-                        tree_parent: self.tree_parent.as_deref(),
-                        level: self.level,
-                        children: &self.children,
-                    },
-                    out,
-                );
+    ) -> Result<(), FrameError> {
+        match whole.and_then(|w| w.get(&self.kept.session_id)) {
+            None => {
+                self.kept
+                    .encoded
+                    .as_ref()
+                    .map_err(Clone::clone)?
+                    .write_placed(self.place(), out);
                 Ok(())
             }
-            _ => paddock_proto::write_row(&self.summary(whole), out),
+            Some(_) => paddock_proto::write_row(&self.summary(whole)?, out),
         }
     }
 
-    /// The row on the wire, its title cut to [`paddock_proto::TITLE_CHARS`] unless `whole`
-    /// titles are given ([`whole_titles`]).
-    fn summary(&self, whole: Option<&HashMap<String, String>>) -> ChatSummary {
-        let row = &self.kept.row;
-        ChatSummary {
-            title: whole
-                .and_then(|w| w.get(&row.session_id))
-                .unwrap_or(&row.title)
-                .clone(),
-            tree_parent: self.tree_parent.clone(),
-            level: self.level,
-            children: self.children.clone(),
-            ..row.clone()
+    /// The row on the wire, decoded, its title cut to [`paddock_proto::TITLE_CHARS`] unless
+    /// `whole` titles are given ([`whole_titles`]).
+    fn summary(&self, whole: Option<&HashMap<String, String>>) -> Result<ChatSummary, FrameError> {
+        let mut row = self.kept.decoded(self.place())?;
+        if let Some(title) = whole.and_then(|w| w.get(&self.kept.session_id)) {
+            row.title = title.clone();
         }
+        Ok(row)
     }
 }
 
@@ -226,7 +230,7 @@ async fn build(d: &ChatService, user: &str, inputs: Arc<Inputs>, scope: ChatScop
                 continue;
             }
             match kept.get(sid) {
-                Some(k) if k.version == Some(*version) && k.row.project_slug == project.slug => {
+                Some(k) if k.version == Some(*version) && k.project_slug == project.slug => {
                     slots.push(Some(k.clone()));
                 }
                 _ => {
@@ -239,11 +243,13 @@ async fn build(d: &ChatService, user: &str, inputs: Arc<Inputs>, scope: ChatScop
             .iter()
             .map(|&(_, sid)| (folder.as_path(), sid))
             .collect();
-        for ((slot, _), chat) in stale.iter().zip(index.versioned_in(&wanted)) {
+        let made = index.facts_in(&wanted, |chat, version| {
+            KeptRow::new(joined.row(&project.slug, &chat), Some(version))
+        });
+        for ((slot, _), made) in stale.iter().zip(made) {
             // `None`: gone since its version was read; it is not listed.
-            if let (Some((chat, version)), Some(place)) = (chat, slots.get_mut(*slot)) {
-                let made = KeptRow::new(joined.row(&project.slug, &chat), Some(version));
-                kept.insert(chat.session_id.clone(), made.clone());
+            if let (Some(made), Some(place)) = (made, slots.get_mut(*slot)) {
+                kept.insert(made.session_id.clone(), made.clone());
                 *place = Some(made);
             }
         }
@@ -260,7 +266,7 @@ async fn build(d: &ChatService, user: &str, inputs: Arc<Inputs>, scope: ChatScop
         .collect();
     if kept.len() > listed.len() {
         kept.retain(|sid, k| {
-            listed.contains(sid.as_str()) || !slugs.contains(k.row.project_slug.as_str())
+            listed.contains(sid.as_str()) || !slugs.contains(k.project_slug.as_str())
         });
     }
     for (sid, slug) in joined.unlisted() {
@@ -286,15 +292,20 @@ fn check_kept(
     let rows: Vec<&Arc<KeptRow>> = rows.iter().flatten().collect();
     let wanted: Vec<(&Path, &str)> = rows
         .iter()
-        .map(|k| (folder, k.row.session_id.as_str()))
+        .map(|k| (folder, k.session_id.as_str()))
         .collect();
-    for (k, now) in rows.iter().zip(index.versioned_in(&wanted)) {
-        if let Some((chat, version)) = now
+    let fresh = index.facts_in(&wanted, |chat, version| {
+        (
+            KeptRow::new(joined.row(&project.slug, &chat), Some(version)),
+            version,
+        )
+    });
+    for (k, now) in rows.iter().zip(fresh) {
+        if let Some((fresh, version)) = now
             && k.version == Some(version)
         {
-            let fresh = KeptRow::new(joined.row(&project.slug, &chat), Some(version));
             assert_eq!(
-                k.row, fresh.row,
+                k.encoded, fresh.encoded,
                 "a kept row is not the row its inputs make"
             );
             assert_eq!(
@@ -313,10 +324,10 @@ fn lay_out(rows: Vec<Arc<KeptRow>>, joined: &Joined, scope: ChatScope) -> Vec<Li
     let nodes: Vec<tree::Node> = rows
         .iter()
         .map(|k| tree::Node {
-            id: k.row.session_id.clone(),
-            parent: joined.parent_of(&k.row.session_id).map(|p| p.session_id),
-            starred: k.row.starred,
-            activity: k.updated_ms.max(if k.row.running { now } else { 0 }),
+            id: k.session_id.clone(),
+            parent: joined.parent_of(&k.session_id).map(|p| p.session_id),
+            starred: k.starred,
+            activity: k.updated_ms.max(if k.running { now } else { 0 }),
             created: k.created_ms,
         })
         .collect();
@@ -330,7 +341,7 @@ fn lay_out(rows: Vec<Arc<KeptRow>>, joined: &Joined, scope: ChatScope) -> Vec<Li
         let (mut part, mut part_nodes) = (Vec::new(), Vec::new());
         for i in order {
             if let (Some(k), Some(node)) = (rows.get(i), nodes.get_mut(i))
-                && k.row.archived == archived
+                && k.archived == archived
                 && let Some(node) = node.take()
             {
                 part.push(k.clone());

@@ -17,19 +17,28 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use paddock_proto::{ChatSummary, EncodedRow};
+use paddock_proto::{ChatSummary, EncodedRow, FrameError, Place};
 
 use super::Joined;
 use crate::state::ms_of;
 
 /// A row as made from the index and the stores, before it is placed in a listing (no
-/// `treeParent`, `level` or `children`), its title cut as a listing shows it unless asked for
-/// whole ([`paddock_proto::TITLE_CHARS`]). The whole title is not kept: with 10,000 chats whose
-/// titles are long first prompts it was 6.6 MB; a listing that asks for whole titles reads
-/// them from the index (`chats.rs`, `whole_titles`).
+/// `treeParent`, `level` or `children`), kept as it goes on the wire ([`EncodedRow`]) with
+/// the few fields a listing lays rows out by. Its title is cut as a listing shows it
+/// ([`paddock_proto::TITLE_CHARS`]); the whole title is not kept (with 10,000 chats whose
+/// titles are long first prompts it was 6.6 MB): a listing that asks for whole titles reads
+/// them from the index (`list.rs`, `whole_titles`). Nor is the row itself: 10,000 rows held
+/// both ways were 7 MB more, and making them the first time cost a page fault every few rows.
 #[derive(Debug)]
 pub(super) struct KeptRow {
-    pub row: ChatSummary,
+    pub session_id: String,
+    pub project_slug: String,
+    pub archived: bool,
+    pub starred: bool,
+    pub running: bool,
+    /// The row on the wire, its place left open; the error if it could not be encoded (a
+    /// listing with it then fails, saying so).
+    pub encoded: Result<EncodedRow, FrameError>,
     /// The title was cut.
     pub cut: bool,
     /// The whole title of a row that was cut and is not in the index (a chat starting): the
@@ -38,10 +47,7 @@ pub(super) struct KeptRow {
     /// The index entry's version it was made from; `None` for a chat not indexed yet (made
     /// anew each time, never kept).
     pub version: Option<u64>,
-    /// `row` as it goes on the wire, its place in a listing left open; `None` if it could not
-    /// be encoded (the row is then encoded each time it is listed, and fails there).
-    pub encoded: Option<EncodedRow>,
-    /// [`crate::listing::row_print`] of `row`.
+    /// [`crate::listing::row_print`] of the row (its whole title included).
     pub print: u64,
     /// `updatedAt` and `createdAt` in epoch ms, which order the tree.
     pub updated_ms: i64,
@@ -55,11 +61,9 @@ impl KeptRow {
         let short = crate::text::cut(&row.title, paddock_proto::TITLE_CHARS);
         let cut = short.len() != row.title.len();
         let whole = std::mem::replace(&mut row.title, short);
-        let encoded = EncodedRow::new(&row)
-            .inspect_err(
-                |e| tracing::error!(session = %row.session_id, "cannot encode a listing row: {e}"),
-            )
-            .ok();
+        let encoded = EncodedRow::new(&row).inspect_err(
+            |e| tracing::error!(session = %row.session_id, "cannot encode a listing row: {e}"),
+        );
         Arc::new(Self {
             encoded,
             print,
@@ -67,9 +71,24 @@ impl KeptRow {
             created_ms: ms_of(row.created_at.as_deref()),
             cut,
             whole_title: (cut && version.is_none()).then_some(whole),
-            row,
+            archived: row.archived,
+            starred: row.starred,
+            running: row.running,
+            session_id: row.session_id,
+            project_slug: row.project_slug,
             version,
         })
+    }
+
+    /// The row placed at `place`, decoded: for what needs it whole (the daemon's own list,
+    /// whole titles).
+    pub fn decoded(&self, place: Place<'_>) -> Result<ChatSummary, FrameError> {
+        let mut json = String::new();
+        self.encoded
+            .as_ref()
+            .map_err(Clone::clone)?
+            .write_placed(place, &mut json);
+        paddock_proto::decode(json.as_bytes())
     }
 }
 

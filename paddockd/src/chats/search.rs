@@ -12,6 +12,8 @@ use crate::search::Scope;
 
 /// `search`.
 pub async fn search(d: &ChatService, r: SearchRequest) -> Result<SearchResults, ErrorBody> {
+    // Someone waits for it: the index build steps aside meanwhile.
+    let _serving = d.state.search.serving();
     let asked = crate::search::ask(&d.state.search, &r).await?;
     let projects = match &r.project_slug {
         Some(slug) => vec![d.project(slug).await?],

@@ -420,14 +420,35 @@ impl ChatIndex {
             .collect()
     }
 
-    /// [`ChatIndex::get_in`], each chat with its [`Entry::version`].
-    pub fn versioned_in(&self, wanted: &[(&Path, &str)]) -> Vec<Option<(IndexedChat, u64)>> {
+    /// What `f` makes of each chat asked for, from [`Facts`] about it (borrowed, nothing
+    /// copied) and its entry's version: a listing's rows are made of these. One lock for all.
+    pub fn facts_in<T>(
+        &self,
+        wanted: &[(&Path, &str)],
+        mut f: impl FnMut(Facts<'_>, u64) -> T,
+    ) -> Vec<Option<T>> {
         let tables = self.inner.shared.read_tables();
         wanted
             .iter()
             .map(|&(folder, sid)| {
                 let entry = tables.live.get(folder)?.get(sid)?;
-                Some((view(folder, sid, entry), entry.version))
+                let d = &entry.digest;
+                let (updated_at, last_activity_ms) = activity(entry);
+                let facts = Facts {
+                    glance: Glance {
+                        session_id: sid,
+                        custom_title: d.custom_title.as_deref(),
+                        title: d.title(),
+                        updated_at,
+                        last_activity_ms,
+                    },
+                    created_at: d.created_at.as_deref(),
+                    model: d.last_model.as_deref(),
+                    message_count: d.message_count(),
+                    usage: usage(d),
+                    last_reply: d.last_reply.as_deref(),
+                };
+                Some(f(facts, entry.version))
             })
             .collect()
     }
@@ -572,6 +593,36 @@ pub struct Glance<'a> {
     pub last_activity_ms: i64,
 }
 
+impl IndexedChat {
+    /// The chat as [`ChatIndex::facts_in`] shows it, borrowed from this copy.
+    pub fn facts(&self) -> Facts<'_> {
+        Facts {
+            glance: Glance {
+                session_id: &self.session_id,
+                custom_title: self.custom_title.as_deref(),
+                title: &self.title,
+                updated_at: self.updated_at.clone(),
+                last_activity_ms: self.last_activity_ms,
+            },
+            created_at: self.created_at.as_deref(),
+            model: self.model.as_deref(),
+            message_count: self.message_count,
+            usage: self.usage.clone(),
+            last_reply: self.last_reply.as_deref(),
+        }
+    }
+}
+
+/// A chat as [`ChatIndex::facts_in`] shows it: what a listing's row is made of.
+pub struct Facts<'a> {
+    pub glance: Glance<'a>,
+    pub created_at: Option<&'a str>,
+    pub model: Option<&'a str>,
+    pub message_count: u64,
+    pub usage: ChatUsage,
+    pub last_reply: Option<&'a str>,
+}
+
 /// `updatedAt` of a chat and that instant in epoch ms: its latest `user`/`assistant` record's,
 /// else the file's mtime.
 fn activity(entry: &Entry) -> (Option<String>, i64) {
@@ -590,7 +641,6 @@ fn activity(entry: &Entry) -> (Option<String>, i64) {
 fn view(folder: &Path, session_id: &str, entry: &Entry) -> IndexedChat {
     let d = &entry.digest;
     let (updated_at, last_activity_ms) = activity(entry);
-    let totals = d.totals();
     IndexedChat {
         session_id: session_id.to_owned(),
         path: folder.join(format!("{session_id}.jsonl")),
@@ -605,19 +655,25 @@ fn view(folder: &Path, session_id: &str, entry: &Entry) -> IndexedChat {
         model: d.last_model.clone(),
         first_model: d.first_model.clone(),
         message_count: d.message_count(),
-        usage: ChatUsage {
-            context_tokens: d.context_tokens,
-            context_limit: if d.context_limit == 0 {
-                200_000
-            } else {
-                d.context_limit
-            },
-            input_tokens: totals.input,
-            output_tokens: totals.output,
-            cache_read_tokens: totals.cache_read,
-            cache_creation_tokens: totals.cache_creation,
-            cost_usd: d.cost_usd(),
+        usage: usage(d),
+    }
+}
+
+/// A chat's usage as the list shows it: the last context, the totals, the cost.
+fn usage(d: &Digest) -> ChatUsage {
+    let totals = d.totals();
+    ChatUsage {
+        context_tokens: d.context_tokens,
+        context_limit: if d.context_limit == 0 {
+            200_000
+        } else {
+            d.context_limit
         },
+        input_tokens: totals.input,
+        output_tokens: totals.output,
+        cache_read_tokens: totals.cache_read,
+        cache_creation_tokens: totals.cache_creation,
+        cost_usd: d.cost_usd(),
     }
 }
 

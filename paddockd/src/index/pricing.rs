@@ -77,7 +77,12 @@ const CACHE_WRITE_FACTOR: f64 = 1.25;
 
 /// The price of a model id, if its family is in the table.
 pub fn price_of(model: &str) -> Option<Price> {
-    let model = model.to_ascii_lowercase();
+    // Ids are lower case already, all but a few: no copy for them.
+    let model = if model.bytes().any(|b| b.is_ascii_uppercase()) {
+        std::borrow::Cow::Owned(model.to_ascii_lowercase())
+    } else {
+        std::borrow::Cow::Borrowed(model)
+    };
     TABLE
         .iter()
         .find(|(needle, _)| model.contains(needle))

@@ -21,6 +21,7 @@
 //! so far and the build's progress.
 
 mod builder;
+mod foreground;
 mod frozen;
 mod index;
 mod measure;
@@ -41,6 +42,7 @@ use paddock_proto::{ErrorBody, ErrorCode, SearchProgress, SearchRequest, SearchR
 use tokio_util::sync::{CancellationToken, DropGuard};
 use tokio_util::task::TaskTracker;
 
+pub use foreground::Serving;
 pub use measure::large_vocabulary;
 pub use query::Query;
 
@@ -83,6 +85,8 @@ pub(crate) struct Shared {
     total: AtomicU32,
     launched: AtomicBool,
     searches: tokio::sync::Semaphore,
+    /// Requests at work, which the build steps aside for.
+    foreground: Arc<foreground::Foreground>,
 }
 
 /// Sizes of the index, for logs and the bench.
@@ -165,10 +169,17 @@ impl SearchIndex {
                 total: AtomicU32::new(0),
                 launched: AtomicBool::new(false),
                 searches: tokio::sync::Semaphore::new(CONCURRENT_SEARCHES),
+                foreground: Arc::default(),
             }),
             _guard: Arc::new(stop.clone().drop_guard()),
             stop,
         }
+    }
+
+    /// Marks a request someone waits on (a chat list) at work until the guard is dropped:
+    /// the build steps aside for it meanwhile (`foreground.rs`).
+    pub fn serving(&self) -> Serving {
+        self.shared.foreground.enter()
     }
 
     /// Builds the index from every chat `index` lists now, in the background, then follows

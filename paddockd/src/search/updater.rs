@@ -233,10 +233,12 @@ fn all_chats(index: &ChatIndex) -> Vec<(PathBuf, String)> {
         .folders()
         .into_iter()
         .flat_map(|folder| {
+            // Ids only (newest first): a copy of every chat whole, made when the index is
+            // ready, slowed the first chat list after a restart.
             index
-                .chats_in(&folder)
+                .versions_in(&folder)
                 .into_iter()
-                .map(move |c| (folder.clone(), c.session_id))
+                .map(move |(sid, _)| (folder.clone(), sid))
         })
         .collect()
 }
@@ -302,6 +304,7 @@ fn build(shared: &Shared, chats: Vec<(PathBuf, String)>, stop: &CancellationToke
         s.spawn(move || {
             background_priority();
             for (built, reads) in rx {
+                shared.foreground.wait_clear(super::foreground::MAX_WAIT);
                 let n = reads.len();
                 {
                     let mut t = shared.write();
@@ -349,6 +352,8 @@ fn read_chats(
         if stop.is_cancelled() {
             return;
         }
+        // A request someone waits on goes first (`foreground.rs`).
+        shared.foreground.wait_clear(super::foreground::MAX_WAIT);
         let i = next.fetch_add(1, Ordering::Relaxed);
         let Some((doc, path)) = jobs.get(i) else {
             break;
