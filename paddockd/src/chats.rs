@@ -20,7 +20,7 @@ use crate::config::Config;
 use crate::hub::Hub;
 use crate::index::{Facts, IndexedChat, display_title};
 use crate::projects::{Project, Projects, project_error};
-use crate::state::{ChatState, now_ms};
+use crate::state::{ChatState, now_ms, title_of};
 use crate::stores::{Injection, RunProvenance};
 use crate::transcripts;
 use crate::tree::{self, ChatRef, Recorded};
@@ -35,6 +35,7 @@ pub mod search;
 use inputs::Inputs;
 pub use inputs::LastBuilt;
 pub use list::{list, list_answer};
+use rows::KeptRow;
 pub use rows::KeptRows;
 
 pub(crate) use actions::archive_one;
@@ -143,6 +144,31 @@ impl Joined {
 
     fn row(&self, project_slug: &str, c: &Facts<'_>) -> ChatSummary {
         let g = &c.glance;
+        let prov = self.inputs.provenance.get(g.session_id);
+        let title = display_title(title_of(g.custom_title, prov, g.title), g.session_id);
+        ChatSummary {
+            title,
+            ..self.untitled_row(project_slug, c)
+        }
+    }
+
+    /// The row kept for a listing ([`KeptRow::titled`]), made without copying its title whole.
+    fn kept_row(&self, project_slug: &str, c: &Facts<'_>, version: u64) -> Arc<KeptRow> {
+        let g = &c.glance;
+        let prov = self.inputs.provenance.get(g.session_id);
+        let title = title_of(g.custom_title, prov, g.title).trim();
+        let row = self.untitled_row(project_slug, c);
+        if title.is_empty() {
+            let fallback = display_title(title, g.session_id);
+            KeptRow::titled(row, &fallback, Some(version))
+        } else {
+            KeptRow::titled(row, title, Some(version))
+        }
+    }
+
+    /// [`Joined::row`] with an empty title.
+    fn untitled_row(&self, project_slug: &str, c: &Facts<'_>) -> ChatSummary {
+        let g = &c.glance;
         let sid = g.session_id;
         let prov = self.inputs.provenance.get(sid);
         let usage =
@@ -158,7 +184,7 @@ impl Joined {
         ChatSummary {
             session_id: sid.to_owned(),
             project_slug: project_slug.to_owned(),
-            title: display_title(crate::state::title_of(g.custom_title, prov, g.title), sid),
+            title: String::new(),
             origin: prov.map_or(Origin::Human, |p| p.origin),
             depth: prov.map_or(0, |p| p.depth),
             parent_session_id: prov.and_then(|p| p.parent_session_id.clone()),

@@ -390,7 +390,7 @@ impl Listing {
 /// A hash of every field of the row and of the id listed before it.
 pub fn fingerprint(row: &ChatSummary, before: Option<&str>) -> u64 {
     placed_print(
-        row_print(row),
+        row_print(row, &row.title),
         row.tree_parent.as_deref(),
         row.level,
         &row.children,
@@ -425,13 +425,14 @@ pub fn placed_print(
 }
 
 /// A hash of every field of the row but those of its place in the tree (`treeParent`,
-/// `level`, `children`: [`placed_print`]). The destructuring names every field, so a field
-/// added to the row must be added here (it does not compile otherwise).
-pub fn row_print(row: &ChatSummary) -> u64 {
+/// `level`, `children`: [`placed_print`]), its title being `title` (a kept row's is cut, and
+/// is fingerprinted whole). The destructuring names every field, so a field added to the row
+/// must be added here (it does not compile otherwise).
+pub fn row_print(row: &ChatSummary, title: &str) -> u64 {
     let ChatSummary {
         session_id,
         project_slug,
-        title,
+        title: _,
         origin,
         depth,
         parent_session_id,

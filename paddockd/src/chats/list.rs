@@ -244,7 +244,7 @@ async fn build(d: &ChatService, user: &str, inputs: Arc<Inputs>, scope: ChatScop
             .map(|&(_, sid)| (folder.as_path(), sid))
             .collect();
         let made = index.facts_in(&wanted, |chat, version| {
-            KeptRow::new(joined.row(&project.slug, &chat), Some(version))
+            joined.kept_row(&project.slug, &chat, version)
         });
         for ((slot, _), made) in stale.iter().zip(made) {
             // `None`: gone since its version was read; it is not listed.
@@ -295,10 +295,7 @@ fn check_kept(
         .map(|k| (folder, k.session_id.as_str()))
         .collect();
     let fresh = index.facts_in(&wanted, |chat, version| {
-        (
-            KeptRow::new(joined.row(&project.slug, &chat), Some(version)),
-            version,
-        )
+        (joined.kept_row(&project.slug, &chat, version), version)
     });
     for (k, now) in rows.iter().zip(fresh) {
         if let Some((fresh, version)) = now

@@ -56,11 +56,17 @@ pub(super) struct KeptRow {
 
 impl KeptRow {
     pub fn new(mut row: ChatSummary, version: Option<u64>) -> Arc<Self> {
+        let whole = std::mem::take(&mut row.title);
+        Self::titled(row, &whole, version)
+    }
+
+    /// [`KeptRow::new`] of `row` titled `whole`: the title cut from it without a copy of it
+    /// whole (10,000 first prompts copied to be cut left the heap full of holes).
+    pub fn titled(mut row: ChatSummary, whole: &str, version: Option<u64>) -> Arc<Self> {
         // Fingerprinted whole, so a change past the cut is still a change.
-        let print = crate::listing::row_print(&row);
-        let short = crate::text::cut(&row.title, paddock_proto::TITLE_CHARS);
-        let cut = short.len() != row.title.len();
-        let whole = std::mem::replace(&mut row.title, short);
+        let print = crate::listing::row_print(&row, whole);
+        row.title = crate::text::cut(whole, paddock_proto::TITLE_CHARS);
+        let cut = row.title.len() != whole.len();
         let encoded = EncodedRow::new(&row).inspect_err(
             |e| tracing::error!(session = %row.session_id, "cannot encode a listing row: {e}"),
         );
@@ -70,7 +76,7 @@ impl KeptRow {
             updated_ms: ms_of(row.updated_at.as_deref()),
             created_ms: ms_of(row.created_at.as_deref()),
             cut,
-            whole_title: (cut && version.is_none()).then_some(whole),
+            whole_title: (cut && version.is_none()).then(|| whole.to_owned()),
             archived: row.archived,
             starred: row.starred,
             running: row.running,

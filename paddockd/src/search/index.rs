@@ -461,7 +461,7 @@ pub struct Table {
     pub docs: Vec<Doc>,
     /// Session id → its live document.
     pub by_sid: HashMap<Box<str>, DocId>,
-    pub folders: Vec<std::path::PathBuf>,
+    pub folders: Vec<std::sync::Arc<std::path::Path>>,
     pub dead: Bitset,
     /// Documents that died since the last merge began.
     pub dead_since_merge: usize,
@@ -555,10 +555,10 @@ impl Table {
 
     /// The id of a folder, added if new.
     pub fn folder_id(&mut self, folder: &std::path::Path) -> u32 {
-        match self.folders.iter().position(|f| f == folder) {
+        match self.folders.iter().position(|f| **f == *folder) {
             Some(i) => u32::try_from(i).unwrap_or(u32::MAX),
             None => {
-                self.folders.push(folder.to_path_buf());
+                self.folders.push(std::sync::Arc::from(folder));
                 u32::try_from(self.folders.len() - 1).unwrap_or(u32::MAX)
             }
         }

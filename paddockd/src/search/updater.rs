@@ -430,7 +430,8 @@ fn follow(shared: &Shared, work: Vec<(PathBuf, String)>) {
             let t = shared.read();
             t.by_sid.get(sid.as_str()).and_then(|&d| {
                 let doc = t.docs.get(d as usize)?;
-                (t.folders.get(doc.folder as usize) == Some(&folder)).then_some((d, doc.read))
+                (t.folders.get(doc.folder as usize).map(|f| &**f) == Some(folder.as_path()))
+                    .then_some((d, doc.read))
             })
         };
         let mut found: HashSet<Box<str>> = HashSet::new();

@@ -11,9 +11,9 @@
 //! an upper bound (close to exact for words, whose candidates all match but for a renamed
 //! chat's old title).
 
-use std::path::PathBuf;
-use std::sync::Mutex;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use paddock_proto::{SearchField, SearchHit, SearchMatch, TranscriptEntry};
@@ -40,11 +40,20 @@ pub struct Candidate {
     pub updated_at: String,
     pub activity_ms: i64,
     pub archived: bool,
-    pub path: PathBuf,
+    /// Its transcripts folder (shared by every candidate of the folder: a path each was most
+    /// of what a search of a word every chat has held).
+    pub folder: Arc<Path>,
     /// How many of the query's terms the title has.
     pub title_terms: usize,
     /// The index says it matches (each phrase by its pairs): it is read only for its hit.
     pub sure: bool,
+}
+
+impl Candidate {
+    /// Its transcript.
+    pub fn path(&self) -> PathBuf {
+        self.folder.join(format!("{}.jsonl", self.session_id))
+    }
 }
 
 /// Best first: more of the query in the title, then the most recent activity.
@@ -61,7 +70,7 @@ pub fn rank(cands: &mut [Candidate]) {
 /// transcript's entries in order) and how many more; `None` when some term is nowhere in it
 /// (or its transcript cannot be read).
 pub fn verify(c: &Candidate, query: &Query) -> Option<(Vec<SearchMatch>, u32)> {
-    let entries = transcripts::render(&c.path).ok()?;
+    let entries = transcripts::render(&c.path()).ok()?;
     verify_entries(&c.title, &entries, query)
 }
 
@@ -232,7 +241,7 @@ mod tests {
             updated_at: String::new(),
             activity_ms,
             archived: false,
-            path: PathBuf::from("/nonexistent"),
+            folder: Arc::from(Path::new("/nonexistent")),
             title_terms,
             sure: false,
         }
@@ -321,7 +330,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut cands = Vec::new();
         for i in 0..40 {
-            let p = dir.path().join(format!("{i}.jsonl"));
+            let p = dir.path().join(format!("{i:02}.jsonl"));
             let text = if i % 2 == 0 {
                 "cookie refresh race"
             } else {
@@ -333,7 +342,7 @@ mod tests {
             )
             .unwrap();
             let mut c = cand(&format!("{i:02}"), 0, 1000 - i);
-            c.path = p;
+            c.folder = Arc::from(dir.path());
             cands.push(c);
         }
         rank(&mut cands);
@@ -359,7 +368,7 @@ mod tests {
         }
         // A chat whose transcript is gone is no hit.
         let mut gone = cands[..3].to_vec();
-        gone[1].path = dir.path().join("missing.jsonl");
+        gone[1].folder = Arc::from(dir.path().join("missing").as_path());
         let v = verify_ranked(&gone, &Query::parse("cookie"), 50, 2);
         assert_eq!((v.hits.len(), v.total), (2, 2));
     }
