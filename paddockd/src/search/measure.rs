@@ -6,11 +6,13 @@
 //! own path: a [`Builder`] per chunk of chats, taken into the table, merged at the end.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use super::builder::Builder;
+use super::builder::{Builder, Built};
 use super::index;
 use super::query::Query;
+use super::updater::{FirstTakenIn, build_threads};
 
 /// Word occurrences per chat.
 const WORDS: usize = 3_000;
@@ -22,59 +24,50 @@ const UNIQUE: usize = 200;
 const CHUNK_CHATS: usize = 1_250;
 
 /// Builds an index of `chats` generated chats and returns the figures as lines: tokens,
-/// (token, chat) pairs, heap size and build time, then the candidates of a few queries.
+/// (token, chat) pairs, heap size and build time, then the candidates of a few queries. The
+/// chats are made on as many threads as the daemon's build reads on ([`build_threads`]), each
+/// with its own builder, and taken into the table on this one, as the updater does.
 pub fn large_vocabulary(chats: u32) -> Vec<String> {
     let draw = LogUniform::new();
     let started = Instant::now();
     let mut t = index::Table::default();
     let folder = t.folder_id(Path::new("/chats"));
-    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-    let mut next = || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed >> 11) as f64 / (1u64 << 53) as f64
-    };
-    let mut builder = Builder::default();
-    let mut unique = String::new();
-    for n in 0..chats {
-        let Some(doc) = t.add_doc(&format!("{n:08x}-0000-4000-8000-000000000000"), folder) else {
-            continue;
-        };
-        let common = t.common.clone();
-        let (mut prev, mut pair, mut buf) = (String::new(), String::new(), [0u8; 24]);
-        for _ in 0..WORDS {
-            let word = word(draw.rank(next()), &mut buf);
-            builder.add(word, doc);
-            if common.contains(word) {
-                if common.contains(&prev) {
-                    builder.add(index::pair_key(&mut pair, &prev, word), doc);
+    let docs: Vec<(u32, index::DocId)> = (0..chats)
+        .filter_map(|n| {
+            Some((
+                n,
+                t.add_doc(&format!("{n:08x}-0000-4000-8000-000000000000"), folder)?,
+            ))
+        })
+        .collect();
+    let threads = build_threads().clamp(1, docs.len().max(1));
+    let common = std::sync::RwLock::new(t.common.clone());
+    let next = AtomicUsize::new(0);
+    let first = FirstTakenIn::default();
+    let (tx, rx) = std::sync::mpsc::sync_channel::<(Built, Vec<Read>)>(threads * 2);
+    let (docs, next, common, draw, first) = (&docs, &next, &common, &draw, &first);
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            s.spawn(move || make_chats(docs, next, common, draw, first, &tx));
+        }
+        drop(tx);
+        for (built, read) in rx {
+            t.absorb_built(built);
+            for (doc, version) in read {
+                if let Some(d) = t.docs.get_mut(doc as usize) {
+                    d.pairs_version = version;
                 }
-                prev.clear();
-                prev.push_str(word);
-            } else {
-                prev.clear();
             }
-        }
-        if let Some(d) = t.docs.get_mut(doc as usize) {
-            d.pairs_version = common.version;
-        }
-        for k in 0..UNIQUE {
-            use std::fmt::Write;
-            unique.clear();
-            let _ = write!(unique, "{:012x}", u64::from(n) * 1000 + k as u64);
-            builder.add(&unique, doc);
-        }
-        // As the updater: a first small segment makes the common words known.
-        if builder.is_full(CHUNK_CHATS, common.len() > 0) {
-            let next = Builder::after(&builder);
-            t.absorb_built(std::mem::replace(&mut builder, next).finish());
+            if let Ok(mut c) = common.write() {
+                *c = t.common.clone();
+            }
+            first.set();
             if t.merge_due() {
                 merge(&mut t);
             }
         }
-    }
-    t.absorb_built(builder.finish());
+    });
     merge(&mut t);
     let p = t.postings.stats();
     let mut lines = vec![format!(
@@ -102,6 +95,74 @@ pub fn large_vocabulary(chats: u32) -> Vec<String> {
     }
     lines
 }
+
+/// One build thread's share of the chats: each taken from `next`, its words drawn with a
+/// generator of the chat's own (so a chat is the same whichever thread makes it), added to
+/// this thread's builder, whose segments go to `tx` (with the chats they hold, each with the
+/// common set's version it was made with) as the updater's readers send theirs.
+fn make_chats(
+    docs: &[(u32, index::DocId)],
+    next: &AtomicUsize,
+    common: &std::sync::RwLock<std::sync::Arc<index::Common>>,
+    draw: &LogUniform,
+    first: &FirstTakenIn,
+    tx: &std::sync::mpsc::SyncSender<(Built, Vec<Read>)>,
+) {
+    let mut builder = Builder::default();
+    let mut read: Vec<Read> = Vec::new();
+    let (mut unique, mut prev, mut pair, mut buf) =
+        (String::new(), String::new(), String::new(), [0u8; 24]);
+    while let Some(&(n, doc)) = docs.get(next.fetch_add(1, Ordering::Relaxed)) {
+        let common = match common.read() {
+            Ok(c) => c.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
+        };
+        let mut seed =
+            0x2545_f491_4f6c_dd1d_u64 ^ (u64::from(n) + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let mut random = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        prev.clear();
+        for _ in 0..WORDS {
+            let word = word(draw.rank(random()), &mut buf);
+            builder.add(word, doc);
+            if common.contains(word) {
+                if common.contains(&prev) {
+                    builder.add(index::pair_key(&mut pair, &prev, word), doc);
+                }
+                prev.clear();
+                prev.push_str(word);
+            } else {
+                prev.clear();
+            }
+        }
+        for k in 0..UNIQUE {
+            use std::fmt::Write;
+            unique.clear();
+            let _ = write!(unique, "{:012x}", u64::from(n) * 1000 + k as u64);
+            builder.add(&unique, doc);
+        }
+        read.push((doc, common.version));
+        // As the updater: a first small segment makes the common words known.
+        if builder.is_full(CHUNK_CHATS, common.len() > 0) {
+            let next = Builder::after(&builder);
+            let built = std::mem::replace(&mut builder, next).finish();
+            if tx.send((built, std::mem::take(&mut read))).is_err() {
+                return;
+            }
+            if common.len() == 0 {
+                first.wait();
+            }
+        }
+    }
+    let _ = tx.send((builder.finish(), read));
+}
+
+/// A chat made, and the version of the common set it was made with.
+type Read = (index::DocId, u32);
 
 /// The word of a rank, `w{rank:x}ord`, written in `buf` (as a tokenizer hands the index a
 /// word it just read: looking it up in a table of 300,000 strings made each word a cache
