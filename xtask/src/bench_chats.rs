@@ -495,7 +495,7 @@ fn search_figures(
         "  search index: build (after the chat list)    {:>9.0} ms  (daemon start → built {:.0} ms; {} threads)",
         field("elapsed_ms"),
         ms(ready),
-        std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).clamp(1, 4)),
+        field("threads"),
     );
     report.note(
         "search index build, the corpus's vocabulary",

@@ -108,6 +108,7 @@ async fn build_at_start(shared: &Arc<Shared>, index: &ChatIndex, stop: &Cancella
     let stats = shared.stats();
     info!(
         chats = total,
+        threads = build_threads(),
         elapsed_ms = started.elapsed().as_millis(),
         tokens = stats.tokens,
         pairs = stats.pairs,
