@@ -91,6 +91,7 @@ impl Indexer {
                 let chats: usize = folders.values().map(HashMap::len).sum();
                 info!(file, folders = folders.len(), chats, "chat index loaded");
                 shared.write_tables().cold = folders;
+                shared.loaded().await;
                 false
             }
             Loaded::Missing => {
@@ -196,16 +197,22 @@ impl Indexer {
         let initial = {
             let mut tables = self.shared.write_tables();
             if tables.live.contains_key(&folder) {
-                false
+                None
             } else {
-                let chats = tables.cold.remove(&folder).unwrap_or_default();
-                tables.live.insert(folder.clone(), chats);
-                true
+                let cold = tables.cold.remove(&folder);
+                let was_cold = cold.is_some();
+                tables.live.insert(folder.clone(), cold.unwrap_or_default());
+                Some(was_cold)
             }
         };
-        if initial {
-            self.shared.changed();
+        match initial {
+            // Listed now; the file holds its chats already.
+            Some(true) => self.shared.listed_again(),
+            // A new folder: the file is to hold it (even empty).
+            Some(false) => self.shared.changed(),
+            None => {}
         }
+        let initial = initial.is_some();
         self.reconcile(&folder, initial).await
     }
 

@@ -188,11 +188,14 @@ struct Shared {
     events: broadcast::Sender<IndexEvent>,
     touched: broadcast::Sender<Touched>,
     state_file: PathBuf,
-    /// Bumped on every change to `tables` that is worth persisting.
+    /// Bumped on every change to what the index lists (`tables.live`).
     generation: AtomicU64,
+    /// Bumped on every change to what the index file holds: all of `generation`'s but a
+    /// folder's chats moving from cold to live as it is watched (the file holds both).
+    content: AtomicU64,
     /// The last [`Entry::version`] given.
     versions: AtomicU64,
-    /// Serialises writes of the index file; holds the generation last written.
+    /// Serialises writes of the index file; holds the `content` last written (or loaded).
     persisted: tokio::sync::Mutex<Option<u64>>,
     full_parses: AtomicU64,
     continued_parses: AtomicU64,
@@ -238,6 +241,7 @@ impl ChatIndex {
             touched,
             state_file,
             generation: AtomicU64::new(0),
+            content: AtomicU64::new(0),
             versions: AtomicU64::new(0),
             persisted: tokio::sync::Mutex::new(None),
             full_parses: AtomicU64::new(0),
@@ -540,13 +544,25 @@ impl Shared {
     }
 
     fn changed(&self) {
+        self.content.fetch_add(1, Ordering::SeqCst);
         self.generation.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// A change to what the index lists that the file already holds (a folder watched again,
+    /// its chats as loaded).
+    fn listed_again(&self) {
+        self.generation.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// The index file holds the index as it is now (it was just loaded from it).
+    async fn loaded(&self) {
+        *self.persisted.lock().await = Some(self.content.load(Ordering::SeqCst));
     }
 
     /// Writes the index file if it is behind.
     async fn persist(self: &Arc<Self>) -> Result<(), IndexError> {
         let mut persisted = self.persisted.lock().await;
-        let generation = self.generation.load(Ordering::SeqCst);
+        let generation = self.content.load(Ordering::SeqCst);
         if *persisted == Some(generation) {
             return Ok(());
         }
