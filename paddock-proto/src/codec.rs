@@ -81,29 +81,35 @@ fn decode_response(line: &[u8]) -> Option<ServerMessage> {
         #[serde(borrow, default)]
         ok: Option<&'a RawValue>,
     }
-    #[derive(Deserialize)]
-    struct Kind<'a> {
-        #[serde(borrow)]
-        kind: &'a str,
-    }
     let head: Head<'_> = serde_json::from_slice(line).ok()?;
     if head.kind != Some("response") {
         return None;
     }
     let (id, ok) = (head.id?, head.ok?.get());
-    // The encoder writes the tag first; any other order costs one more pass to find it.
-    let kind = match ok
-        .strip_prefix("{\"kind\":\"")
-        .and_then(|rest| rest.split_once('"'))
-    {
-        Some((kind, _)) if !kind.contains('\\') => kind,
-        _ => serde_json::from_str::<Kind<'_>>(ok).ok()?.kind,
-    };
-    let reply = Reply::decode_kind(kind, ok)?.ok()?;
+    let reply = Reply::decode_kind(reply_kind(ok)?, ok)?.ok()?;
     Some(ServerMessage::Control(ControlMessage::Response(Response {
         id,
         outcome: Outcome::Ok(reply),
     })))
+}
+
+/// The `kind` of a reply object (a response's `ok`); `None` when it has none.
+pub fn reply_kind(ok: &str) -> Option<&str> {
+    use serde::Deserialize;
+    // The encoder writes the tag first; any other order costs one more pass to find it.
+    if let Some((kind, _)) = ok
+        .strip_prefix("{\"kind\":\"")
+        .and_then(|rest| rest.split_once('"'))
+        && !kind.contains('\\')
+    {
+        return Some(kind);
+    }
+    #[derive(Deserialize)]
+    struct Kind<'a> {
+        #[serde(borrow)]
+        kind: &'a str,
+    }
+    serde_json::from_str::<Kind<'_>>(ok).ok().map(|k| k.kind)
 }
 
 /// Splits a byte stream into lines of at most `max` bytes.

@@ -59,15 +59,6 @@ impl EncodedRow {
         })
     }
 
-    /// The bytes kept (for memory accounting).
-    pub fn len(&self) -> usize {
-        self.json.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.json.is_empty()
-    }
-
     /// Appends the row placed at `place` to `out`: what [`crate::encode`] writes for the
     /// [`ChatSummary`] with those tree fields.
     pub fn write_placed(&self, place: Place<'_>, out: &mut String) {

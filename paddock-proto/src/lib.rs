@@ -21,6 +21,7 @@ pub mod paths;
 
 pub use codec::{
     FrameError, LineFramer, MAX_LINE_BYTES, MAX_SERVER_LINE_BYTES, decode, decode_server, encode,
+    reply_kind,
 };
 pub use encoded_rows::{EncodedRow, Place, encode_chats, write_row};
 pub use messages::*;

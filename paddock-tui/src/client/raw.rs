@@ -30,16 +30,14 @@ const RESPONSE: &str = "{\"type\":\"response\",\"id\":";
 
 /// The id of `line` when it is a response (`None`: it is something else, or not JSON).
 pub(super) fn response_id(line: &[u8]) -> Option<RequestId> {
-    if let Some(rest) = line.strip_prefix(RESPONSE.as_bytes()) {
-        let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
-        if let (Some(b','), Some(id)) = (
-            rest.get(digits),
-            std::str::from_utf8(rest.get(..digits)?)
-                .ok()
-                .and_then(|d| d.parse().ok()),
-        ) {
-            return Some(id);
-        }
+    // The prefix and the id are ASCII: only the start is looked at (a listing is megabytes).
+    let start = line.get(..64).unwrap_or(line);
+    let start = match std::str::from_utf8(start) {
+        Ok(s) => s,
+        Err(e) => std::str::from_utf8(start.get(..e.valid_up_to())?).ok()?,
+    };
+    if let Some((id, _)) = after_id(start) {
+        return Some(id);
     }
     #[derive(Deserialize)]
     struct Head<'a> {
@@ -49,6 +47,15 @@ pub(super) fn response_id(line: &[u8]) -> Option<RequestId> {
     }
     let head: Head<'_> = serde_json::from_slice(line).ok()?;
     (head.kind == "response").then_some(head.id)
+}
+
+/// The id of a line that begins as the daemon begins a response (`{"type":"response","id":N,`)
+/// and what follows its comma.
+fn after_id(line: &str) -> Option<(RequestId, &str)> {
+    let rest = line.strip_prefix(RESPONSE)?;
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let id = rest.get(..digits)?.parse().ok()?;
+    Some((id, rest.get(digits..)?.strip_prefix(',')?))
 }
 
 /// The reply of the response `line`, checked to be of `kind`; the daemon's error when it
@@ -64,7 +71,7 @@ pub(super) fn reply(line: Vec<u8>, kind: &str, request: &str) -> Result<RawReply
         None => slow_ok(&line, request)?,
     };
     let reply = RawReply { line, ok };
-    let answered = reply_kind(reply.json())
+    let answered = paddock_proto::reply_kind(reply.json())
         .ok_or_else(|| ClientError::Protocol(format!("{request} was answered without a kind")))?;
     if answered != kind {
         return Err(ClientError::Protocol(format!(
@@ -78,9 +85,8 @@ pub(super) fn reply(line: Vec<u8>, kind: &str, request: &str) -> Result<RawReply
 /// "id":N,"ok":{…}}`); `None` for any other shape. What is inside is checked by whoever reads
 /// the reply.
 fn fast_ok(line: &str) -> Option<Range<usize>> {
-    let rest = line.strip_prefix(RESPONSE)?;
-    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-    let rest = rest.get(digits..)?.strip_prefix(",\"ok\":{")?;
+    let (_, rest) = after_id(line)?;
+    let rest = rest.strip_prefix("\"ok\":{")?;
     let start = line.len() - rest.len() - 1;
     let end = line.strip_suffix("}}")?.len() + 1;
     (start < end).then_some(start..end)
@@ -108,24 +114,6 @@ fn slow_ok(line: &str, request: &str) -> Result<Range<usize>, ClientError> {
             "{request} was answered with neither a reply nor an error"
         ))),
     }
-}
-
-/// The `kind` of a reply object.
-fn reply_kind(ok: &str) -> Option<&str> {
-    // The encoder writes the tag first; any other order costs one more pass to find it.
-    if let Some((kind, _)) = ok
-        .strip_prefix("{\"kind\":\"")
-        .and_then(|rest| rest.split_once('"'))
-        && !kind.contains('\\')
-    {
-        return Some(kind);
-    }
-    #[derive(Deserialize)]
-    struct Kind<'a> {
-        #[serde(borrow)]
-        kind: &'a str,
-    }
-    serde_json::from_str::<Kind<'_>>(ok).ok().map(|k| k.kind)
 }
 
 #[cfg(test)]

@@ -388,14 +388,7 @@ impl ChatIndex {
     /// Chats by (watched folder, session id), each `None` when that folder does not have it.
     /// One lock for all of them; no IO.
     pub fn get_in(&self, wanted: &[(&Path, &str)]) -> Vec<Option<IndexedChat>> {
-        let tables = self.inner.shared.read_tables();
-        wanted
-            .iter()
-            .map(|&(folder, sid)| {
-                let entry = tables.live.get(folder)?.get(sid)?;
-                Some(view(folder, sid, entry))
-            })
-            .collect()
+        self.each_in(wanted, view)
     }
 
     /// What `f` makes of each chat asked for, from a [`Glance`] at it (its title borrowed,
@@ -407,53 +400,41 @@ impl ChatIndex {
         wanted: &[(&Path, &str)],
         mut f: impl FnMut(Glance<'_>) -> T,
     ) -> Vec<Option<T>> {
-        let tables = self.inner.shared.read_tables();
-        wanted
-            .iter()
-            .map(|&(folder, sid)| {
-                let entry = tables.live.get(folder)?.get(sid)?;
-                let (updated_at, last_activity_ms) = activity(entry);
-                Some(f(Glance {
-                    session_id: sid,
-                    custom_title: entry.digest.custom_title.as_deref(),
-                    title: entry.digest.title(),
-                    updated_at,
-                    last_activity_ms,
-                }))
-            })
-            .collect()
+        self.each_in(wanted, |_, sid, entry| f(glance(sid, entry)))
     }
 
     /// What `f` makes of each chat asked for, from [`Facts`] about it (borrowed, nothing
-    /// copied) and its entry's version: a listing's rows are made of these. One lock for all.
+    /// copied) and its entry's version: a listing's rows are made of these.
     pub fn facts_in<T>(
         &self,
         wanted: &[(&Path, &str)],
         mut f: impl FnMut(Facts<'_>, u64) -> T,
     ) -> Vec<Option<T>> {
+        self.each_in(wanted, |_, sid, entry| {
+            let d = &entry.digest;
+            let facts = Facts {
+                glance: glance(sid, entry),
+                created_at: d.created_at.as_deref(),
+                model: d.last_model.as_deref(),
+                message_count: d.message_count(),
+                usage: usage(d),
+                last_reply: d.last_reply.as_deref(),
+            };
+            f(facts, entry.version)
+        })
+    }
+
+    /// What `f` makes of each chat asked for (by watched folder and session id), `None` where
+    /// that folder does not have it. One lock for all of them; no IO.
+    fn each_in<T>(
+        &self,
+        wanted: &[(&Path, &str)],
+        mut f: impl FnMut(&Path, &str, &Entry) -> T,
+    ) -> Vec<Option<T>> {
         let tables = self.inner.shared.read_tables();
         wanted
             .iter()
-            .map(|&(folder, sid)| {
-                let entry = tables.live.get(folder)?.get(sid)?;
-                let d = &entry.digest;
-                let (updated_at, last_activity_ms) = activity(entry);
-                let facts = Facts {
-                    glance: Glance {
-                        session_id: sid,
-                        custom_title: d.custom_title.as_deref(),
-                        title: d.title(),
-                        updated_at,
-                        last_activity_ms,
-                    },
-                    created_at: d.created_at.as_deref(),
-                    model: d.last_model.as_deref(),
-                    message_count: d.message_count(),
-                    usage: usage(d),
-                    last_reply: d.last_reply.as_deref(),
-                };
-                Some(f(facts, entry.version))
-            })
+            .map(|&(folder, sid)| Some(f(folder, sid, tables.live.get(folder)?.get(sid)?)))
             .collect()
     }
 
@@ -651,6 +632,18 @@ fn activity(entry: &Entry) -> (Option<String>, i64) {
                 .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true));
             (at, ms)
         }
+    }
+}
+
+/// A chat's [`Glance`], borrowed from its entry.
+fn glance<'a>(session_id: &'a str, entry: &'a Entry) -> Glance<'a> {
+    let (updated_at, last_activity_ms) = activity(entry);
+    Glance {
+        session_id,
+        custom_title: entry.digest.custom_title.as_deref(),
+        title: entry.digest.title(),
+        updated_at,
+        last_activity_ms,
     }
 }
 
