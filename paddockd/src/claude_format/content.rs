@@ -124,6 +124,9 @@ pub struct Message {
     pub model: Option<String>,
     pub content: Content,
     pub usage: Option<Usage>,
+    /// Why the reply stopped (`end_turn`, `tool_use`...): every record of a reply carries the
+    /// reply's own, so a text record followed by a tool call says `tool_use` too.
+    pub stop_reason: Option<String>,
 }
 
 impl Message {
@@ -136,6 +139,7 @@ impl Message {
             model: string_of(m, "model"),
             content: Content::decode(m.get("content")),
             usage: Usage::decode(m.get("usage")),
+            stop_reason: string_of(m, "stop_reason"),
         }
     }
 }

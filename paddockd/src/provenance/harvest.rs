@@ -39,6 +39,12 @@ pub const MAX_TRANSCRIPT_BYTES: u64 = 64 * 1024 * 1024;
 /// How long an Agent call's subagent may take to finish before the harvester forgets it.
 pub const PENDING_TTL: Duration = Duration::from_secs(6 * 3600);
 
+/// How long a subagent its meta file calls finished may keep a transcript that has not ended
+/// before it is harvested as it stands. The CLI marks the meta file at once but writes the
+/// transcript's last records from a buffer, later (docs/claude-cli.md §6); a subagent that
+/// stopped on an error never writes a closing reply.
+pub const FINISHED_GRACE: Duration = Duration::from_secs(20);
+
 /// Where a harvest happens, and the turn an Agent call was made in (its subagent's steps
 /// belong to that turn).
 #[derive(Debug, Clone)]
@@ -59,14 +65,34 @@ pub struct Turn {
 /// subagents of Agent calls the recorder saw are harvested; pending calls are not persisted, so
 /// a background subagent still running when the daemon stops is not harvested, and one that
 /// has not finished after [`PENDING_TTL`] is given up.
-#[derive(Default)]
 pub struct Harvester {
     done: HashMap<String, HashSet<String>>,
     /// Session → Agent call id → the turn that made it, and when.
     pending: HashMap<String, HashMap<String, (Turn, Instant)>>,
+    /// Session → agent id → when its meta file was first seen finished while its transcript
+    /// had not ended (dropped with the session's last pending call).
+    settling: HashMap<String, HashMap<String, Instant>>,
+    grace: Duration,
+}
+
+impl Default for Harvester {
+    fn default() -> Self {
+        Self::with_grace(FINISHED_GRACE)
+    }
 }
 
 impl Harvester {
+    /// A harvester that waits `grace` (not [`FINISHED_GRACE`]) for a finished subagent's
+    /// transcript to end.
+    pub fn with_grace(grace: Duration) -> Self {
+        Self {
+            done: HashMap::new(),
+            pending: HashMap::new(),
+            settling: HashMap::new(),
+            grace,
+        }
+    }
+
     /// After an Agent call returned (`agent_call`) or a turn ended (`None`): harvests the
     /// finished subagents of the session's pending calls; returns how many steps were recorded.
     pub fn harvest(&mut self, turn: &Turn, agent_call: Option<&str>, limits: Limits) -> usize {
@@ -85,6 +111,9 @@ impl Harvester {
             calls.retain(|_, (_, since)| since.elapsed() < PENDING_TTL);
         }
         self.pending.retain(|_, calls| !calls.is_empty());
+        let pending = &self.pending;
+        self.settling
+            .retain(|session, _| pending.contains_key(session));
         let sessions: Vec<String> = self.pending.keys().cloned().collect();
         sessions
             .iter()
@@ -114,8 +143,9 @@ impl Harvester {
             .entry(session.to_owned())
             .or_insert_with(|| recorded_agents(&steps_file));
         let folder = place.transcripts.join(session).join("subagents");
+        let settling = self.settling.entry(session.to_owned()).or_default();
         let mut recorded = 0;
-        for (agent_id, meta_path) in finished_agents(&folder, done) {
+        for (agent_id, meta_path) in finished_agents(&folder, done, settling, self.grace) {
             let meta = SubagentMeta::read(&meta_path);
             // The turn of the call that started it; a subagent of a call not seen (one before
             // a restart, or one still to come) waits. Without a call id: the current turn.
@@ -127,6 +157,7 @@ impl Harvester {
                 None => place.clone(),
             };
             done.insert(agent_id.clone());
+            settling.remove(&agent_id);
             if meta.spawn_depth > 1 {
                 continue;
             }
@@ -171,7 +202,16 @@ fn recorded_agents(steps_file: &Path) -> HashSet<String> {
 
 /// `(agent id, meta path)` of the finished subagents in a `subagents/` folder that are not in
 /// `done`, in name order, at most [`MAX_AGENTS`].
-fn finished_agents(folder: &Path, done: &HashSet<String>) -> Vec<(String, PathBuf)> {
+///
+/// Finished: its transcript ends with a reply that stopped for no tool, unless its meta file
+/// says it is still running; or its meta file has said it finished for `grace` (the transcript's
+/// last records come later than the meta file's mark; `settling` holds since when).
+fn finished_agents(
+    folder: &Path,
+    done: &HashSet<String>,
+    settling: &mut HashMap<String, Instant>,
+    grace: Duration,
+) -> Vec<(String, PathBuf)> {
     let Ok(entries) = std::fs::read_dir(folder) else {
         return Vec::new();
     };
@@ -183,9 +223,20 @@ fn finished_agents(folder: &Path, done: &HashSet<String>) -> Vec<(String, PathBu
             (!done.contains(id)).then(|| (id.to_owned(), e.path()))
         })
         .filter(|(id, meta)| {
-            SubagentMeta::read(meta).finished.unwrap_or_else(|| {
-                read_subagent(&folder.join(format!("agent-{id}.jsonl"))).is_ok_and(|s| s.ended)
-            })
+            let finished = SubagentMeta::read(meta).finished;
+            if finished == Some(false) {
+                return false;
+            }
+            let transcript = folder.join(format!("agent-{id}.jsonl"));
+            if read_subagent(&transcript).is_ok_and(|s| s.ended) {
+                return true;
+            }
+            finished == Some(true)
+                && settling
+                    .entry(id.clone())
+                    .or_insert_with(Instant::now)
+                    .elapsed()
+                    >= grace
         })
         .collect();
     found.sort();
@@ -211,7 +262,7 @@ struct Subagent {
     calls: Vec<Call>,
     /// The model of its first reply.
     model: Option<String>,
-    /// Its last message is a reply that calls no tool: it has finished.
+    /// Its last message is a reply that stopped for no tool call: it has finished.
     ended: bool,
 }
 
@@ -236,7 +287,9 @@ fn read_subagent(path: &Path) -> std::io::Result<Subagent> {
                 if model.is_none() {
                     model.clone_from(&message.model);
                 }
-                ended = !blocks.iter().any(|b| matches!(b, Block::ToolUse { .. }));
+                // A reply is written a record per block, each with the reply's stop reason.
+                ended = message.stop_reason.as_deref() != Some("tool_use")
+                    && !blocks.iter().any(|b| matches!(b, Block::ToolUse { .. }));
             }
             RecordKind::User { .. } => ended = false,
             _ => {}
@@ -421,7 +474,9 @@ mod tests {
             job_id: "job".into(),
             environment: Some("envhash".into()),
         };
-        let mut h = Harvester::default();
+        // These transcripts end mid-call, as a subagent's that stopped on an error does: one
+        // finished by its meta file is harvested as it stands after the grace, none here.
+        let mut h = Harvester::with_grace(Duration::ZERO);
         let limits = Limits::default();
         // Nested: not harvested. Still running: waits.
         assert_eq!(h.harvest(&turn, Some("toolu_a2"), limits), 0);
@@ -478,6 +533,88 @@ mod tests {
             panic!("no step")
         };
         assert_eq!((s.job_id.as_str(), s.step_id.as_str()), ("job", "job:a3:4"));
+    }
+
+    /// What 2.1.332 was seen doing (docs/claude-cli.md §6): it writes `finished: true` into the
+    /// meta file at once, but the transcript's last records later, from its write buffer; under
+    /// load the buffer can lag the Agent call's result. A harvest then must wait for the
+    /// transcript to end, not record a subagent with none of its calls and forget it.
+    #[test]
+    fn a_finished_subagent_whose_transcript_lags_is_harvested_once_it_has_caught_up() {
+        let dir = tempfile::tempdir().unwrap();
+        let agent = dir.path().join("work");
+        std::fs::create_dir_all(&agent).unwrap();
+        std::fs::write(agent.join("notes.md"), "hi").unwrap();
+        let folder = dir
+            .path()
+            .join("transcripts")
+            .join("sess")
+            .join("subagents");
+        std::fs::create_dir_all(&folder).unwrap();
+        let turn = Turn {
+            meta_dir: dir.path().join("meta"),
+            agent_dir: agent.clone(),
+            transcripts: dir.path().join("transcripts"),
+            session_id: "sess".into(),
+            job_id: "job".into(),
+            environment: None,
+        };
+        let meta = |finished: Option<bool>| {
+            let mut m =
+                json!({"agentType": "general-purpose", "toolUseId": "toolu_b1", "spawnDepth": 1});
+            if let Some(f) = finished {
+                m["finished"] = json!(f);
+            }
+            std::fs::write(folder.join("agent-b1.meta.json"), m.to_string()).unwrap();
+        };
+        let reply = |content: Value, stop: &str| {
+            json!({"type": "assistant", "isSidechain": true, "timestamp": "2026-12-05T16:00:01.000Z",
+                   "message": {"role": "assistant", "model": "claude-opus-5-5", "stop_reason": stop,
+                               "content": [content]}})
+        };
+        let prompt = json!({"type": "user", "isSidechain": true, "timestamp": "2026-12-05T16:00:00.000Z",
+                            "message": {"role": "user", "content": "task"}});
+        let preamble = reply(
+            json!({"type": "text", "text": "I will write it."}),
+            "tool_use",
+        );
+        let write = reply(
+            json!({"type": "tool_use", "id": "toolu_w", "name": "Write",
+                   "input": {"file_path": agent.join("notes.md"), "content": "hi"}}),
+            "tool_use",
+        );
+        let result = json!({"type": "user", "isSidechain": true, "timestamp": "2026-12-05T16:00:02.000Z",
+                            "message": {"role": "user", "content": [
+                                {"type": "tool_result", "tool_use_id": "toolu_w", "content": "ok"}]}});
+        let done = reply(json!({"type": "text", "text": "Done."}), "end_turn");
+        let transcript = folder.join("agent-b1.jsonl");
+        let mut h = Harvester::default();
+        let limits = Limits::default();
+
+        // Running (no `finished` yet), its reply's text written before the reply's tool call:
+        // that text ends no turn (the reply stopped for a tool).
+        meta(None);
+        write_lines(&transcript, &[prompt.clone(), preamble.clone()]);
+        assert_eq!(h.harvest(&turn, Some("toolu_b1"), limits), 0);
+        // Finished by its meta file, while its transcript lacks the Write's result and the
+        // closing reply (harvested now, the Write would have no result, so no file).
+        meta(Some(true));
+        write_lines(
+            &transcript,
+            &[prompt.clone(), preamble.clone(), write.clone()],
+        );
+        assert_eq!(h.harvest(&turn, None, limits), 0);
+        assert!(h.has_pending(), "the call still waits for its subagent");
+        // The transcript catches up: the next pass records its Write.
+        write_lines(&transcript, &[prompt, preamble, write, result, done]);
+        assert_eq!(h.harvest_pending(limits), 1);
+        assert!(!h.has_pending());
+        let steps = steps::read(&steps::steps_path(&turn.meta_dir, "sess")).unwrap();
+        let [Line::Step(s)] = steps.as_slice() else {
+            panic!("one step: {steps:?}")
+        };
+        assert_eq!(s.tool, "Write");
+        assert_eq!(s.files[0].path, "notes.md");
     }
 
     #[test]
