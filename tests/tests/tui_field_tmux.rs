@@ -389,6 +389,7 @@ fn triggers_history_and_changes_follow_what_another_terminal_does() {
     env.paddock_ok(&["send", "-p", "web", "a run from another terminal"]);
     tmux.wait_for("a run from another terminal");
     tmux.keys(&["Escape"]);
+    tmux.wait_until_gone("History ·");
 
     // Changes of the project: a commit made elsewhere empties the list.
     std::fs::write(work.join("notes.txt"), "one\n").unwrap();

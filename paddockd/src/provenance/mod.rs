@@ -146,6 +146,9 @@ struct Observed {
     /// The project's transcripts folder, for harvesting subagents (Agent calls, turn ends).
     transcripts: Option<PathBuf>,
     what: What,
+    /// When the event came (RFC 3339): a step's start and end, however late the recorder
+    /// gets to it.
+    at: String,
     /// What the disk held when the event came (`sampler.rs`).
     sampled: sampler::Sampled,
 }
@@ -305,6 +308,7 @@ impl Provenance {
             job_id: job_id.to_owned(),
             transcripts,
             what,
+            at: recorder::now(),
             sampled: sampler::Sampled::default(),
         };
         if let Err(mpsc::error::TrySendError::Full(Msg::Event(o))) =
@@ -381,6 +385,7 @@ mod tests {
             job_id: "job".into(),
             transcripts: None,
             what,
+            at: recorder::now(),
             sampled: sampler::Sampled::default(),
         }
     }
@@ -663,10 +668,12 @@ mod tests {
             input: serde_json::json!({"file_path": file}),
             is_error: false,
         });
+        let before_t2 = recorder::now();
         hand(What::Start {
             tool_use_id: "t2".into(),
             tool: "Bash".into(),
         });
+        let after_t2 = recorder::now();
         // The command runs for a while, then writes a file and updates the lockfile.
         tokio::time::sleep(std::time::Duration::from_millis(300)).await;
         std::fs::write(root.join("out.csv"), "1\n2").unwrap();
@@ -687,5 +694,12 @@ mod tests {
         assert!(wrote.contains(&"out.csv"), "{steps:#?}");
         let env = env::load(&root, steps[0].environment.as_deref().unwrap()).unwrap();
         assert_eq!(env.lockfiles["package-lock.json"], lock_before);
+        // Its times are the events' too: the recorder was held until after t2 ended.
+        assert!(
+            before_t2 <= steps[1].started_at && steps[1].started_at <= after_t2,
+            "{before_t2} <= {} <= {after_t2}",
+            steps[1].started_at
+        );
+        assert!(steps[1].ended_at <= recorder::now() && steps[0].ended_at <= before_t2);
     }
 }

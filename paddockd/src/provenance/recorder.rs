@@ -43,6 +43,8 @@ pub(super) struct Open {
 pub(super) struct Ended {
     pub(super) after: Option<Arc<Result<Snapshot, ScanError>>>,
     pub(super) moment: Option<env::Moment>,
+    /// When the call ended (the event's time); now when missing.
+    pub(super) at: Option<String>,
 }
 
 /// A session's current environment.
@@ -118,6 +120,7 @@ impl Recorder {
                     let effects = Ended {
                         after: sampled,
                         moment: o.sampled.after_install.take(),
+                        at: Some(o.at.clone()),
                     };
                     self.finish(open, tool_use_id, input, is_error, false, effects);
                     if is_agent_tool(tool) {
@@ -137,6 +140,7 @@ impl Recorder {
                             let effects = Ended {
                                 after: sampled.clone(),
                                 moment: None,
+                                at: Some(o.at.clone()),
                             };
                             self.finish(open, &id, &Value::Null, true, true, effects);
                         }
@@ -270,7 +274,7 @@ impl Recorder {
             job_id: o.job_id.clone(),
             step_id: format!("{}:{n}", o.job_id),
             tool,
-            started_at: now(),
+            started_at: o.at.clone(),
             baseline,
             overlapped: false,
             written_elsewhere: HashSet::new(),
@@ -341,7 +345,7 @@ impl Recorder {
             tool_use_id: tool_use_id.to_owned(),
             tool: open.tool,
             started_at: open.started_at,
-            ended_at: now(),
+            ended_at: ended.at.unwrap_or_else(now),
             is_error,
             no_result,
             args_preview,

@@ -595,6 +595,11 @@ async fn a_finished_subagents_writes_are_harvested_with_its_name_and_model() {
             "timestamp": "2026-11-29T10:00:02.000Z",
             "message": {"role": "user", "content": [{"type": "tool_result",
                 "tool_use_id": "toolu_sub1", "content": "File created successfully"}]}}),
+        // Its closing reply: what says the transcript is whole.
+        serde_json::json!({"type": "assistant", "isSidechain": true, "agentId": "a77",
+            "timestamp": "2026-11-29T10:00:03.000Z",
+            "message": {"role": "assistant", "model": "claude-haiku-4-5", "stop_reason": "end_turn",
+                "content": [{"type": "text", "text": "Wrote report.md."}]}}),
     ];
     let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
     std::fs::write(staged.join("agent-a77.jsonl"), text).unwrap();
@@ -667,7 +672,7 @@ async fn a_finished_subagents_writes_are_harvested_with_its_name_and_model() {
         panic!("not touched")
     };
     assert_eq!(t.turns.len(), 2, "{t:#?}");
-    assert_eq!(t.turns[0].files[0].path, "README.md");
+    assert_eq!(t.turns[0].files[0].path, "README.md", "{t:#?}");
     assert_eq!(t.turns[0].files[0].role, paddock_proto::FileRole::Read);
     let wrote = &t.turns[1].files;
     assert!(
