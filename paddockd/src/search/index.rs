@@ -146,12 +146,13 @@ impl Segment {
         })
     }
 
-    /// Every token in order, once, with its documents of each run it is in.
-    pub(super) fn merged(&self) -> Merged<'_> {
+    /// Every token not below `lo` in order, once, with its documents of each run it is in.
+    pub(super) fn merged_from(&self, lo: Option<&[u8]>) -> Merged<'_> {
         let mut heap = std::collections::BinaryHeap::new();
         for (r, run) in self.runs.iter().enumerate() {
-            if let Some((k, _)) = run.first() {
-                heap.push(std::cmp::Reverse((&**k, r, 0usize)));
+            let from = lo.map_or(0, |lo| run.partition_point(|(k, _)| k.as_bytes() < lo));
+            if let Some((k, _)) = run.get(from) {
+                heap.push(std::cmp::Reverse((&**k, r, from)));
             }
         }
         Merged {

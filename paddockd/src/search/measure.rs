@@ -64,11 +64,13 @@ pub fn large_vocabulary(chats: u32) -> Vec<String> {
             }
             first.set();
             if t.merge_due() {
-                merge(&mut t);
+                let _ = merge(&mut t);
             }
         }
     });
-    merge(&mut t);
+    let merging = Instant::now();
+    let segments = merge(&mut t);
+    let merged = merging.elapsed();
     let p = t.postings.stats();
     let mut lines = vec![format!(
         "{chats} chats: {} tokens ({} common), {} pairs, {:.1} MB, built in {:.1} s",
@@ -78,6 +80,11 @@ pub fn large_vocabulary(chats: u32) -> Vec<String> {
         t.heap_bytes() as f64 / 1e6,
         started.elapsed().as_secs_f64()
     )];
+    lines.push(format!(
+        "the last merge: {segments} segments in {:.2} s on {} threads",
+        merged.as_secs_f64(),
+        super::updater::build_threads()
+    ));
     for q in [
         "w1ord",
         "w1ord w2ord",
@@ -203,11 +210,14 @@ impl LogUniform {
     }
 }
 
-fn merge(t: &mut index::Table) {
-    if let Some((frozen, segment, dead)) = t.begin_merge() {
-        let merged = index::merge(&frozen, &segment, &dead);
-        t.postings.finish_freeze(merged);
-    }
+/// Merges every segment into one; how many there were (the live one counted).
+fn merge(t: &mut index::Table) -> usize {
+    let Some((frozen, segment, dead)) = t.begin_merge() else {
+        return 0;
+    };
+    let merged = index::merge(&frozen, &segment, &dead);
+    t.postings.finish_freeze(merged);
+    frozen.len() + 1
 }
 
 #[cfg(test)]
@@ -219,7 +229,7 @@ mod tests {
     fn the_measurement_indexes_every_chat() {
         let lines = large_vocabulary(20);
         assert!(lines[0].starts_with("20 chats: "), "{lines:?}");
-        assert_eq!(lines.len(), 7, "{lines:?}");
+        assert_eq!(lines.len(), 8, "{lines:?}");
         let unique = lines
             .iter()
             .find(|l| l.starts_with("candidates of 00000000000a:"))
