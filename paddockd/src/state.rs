@@ -50,7 +50,7 @@ impl ChatState {
             agents: crate::grants::AgentTokens::default(),
             approvals: crate::approvals::Approvals::default(),
             parking: crate::parking::Parking::default(),
-            index: ChatIndex::open(dir.join("chat-index.json"), tasks),
+            index: ChatIndex::open(dir.join("chat-index.bin"), tasks),
             search: crate::search::SearchIndex::new(),
             runs: RunLog::open(dir.join("runs.jsonl")),
             claude_home: cfg.claude_home.clone(),

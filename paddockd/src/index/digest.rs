@@ -78,6 +78,15 @@ pub struct Digest {
 pub struct PerModel(Vec<(String, Tokens)>);
 
 impl PerModel {
+    /// Totals per model from a list in any order (a model listed twice: added up).
+    pub fn from_list(list: Vec<(String, Tokens)>) -> Self {
+        let mut per = Self(Vec::with_capacity(list.len()));
+        for (model, tokens) in list {
+            per.add(model, &tokens);
+        }
+        per
+    }
+
     /// Adds `tokens` to `model`'s total.
     pub fn add(&mut self, model: String, tokens: &Tokens) {
         match self.0.binary_search_by(|(m, _)| m.as_str().cmp(&model)) {

@@ -94,6 +94,18 @@ impl Indexer {
                 shared.loaded().await;
                 false
             }
+            Loaded::FromJson(folders) => {
+                let chats: usize = folders.values().map(HashMap::len).sum();
+                info!(
+                    file,
+                    folders = folders.len(),
+                    chats,
+                    "chat index loaded from an earlier release's JSON file; it is written again in the binary format"
+                );
+                // Not marked as what the file holds: the next write makes the binary file.
+                shared.write_tables().cold = folders;
+                false
+            }
             Loaded::Missing => {
                 info!(
                     file,

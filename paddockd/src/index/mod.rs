@@ -15,6 +15,7 @@
 //!
 //! Readers ([`ChatIndex::chats_in`], [`ChatIndex::get`]) take a read lock and never do IO.
 
+mod codec;
 mod digest;
 mod indexer;
 mod persist;
@@ -119,8 +120,6 @@ pub enum IndexError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("cannot encode the chat index: {0}")]
-    Encode(#[from] serde_json::Error),
     #[error("the chat indexer has stopped")]
     Stopped,
     #[error("a chat index task failed: {0}")]
@@ -555,7 +554,7 @@ impl Shared {
                     .iter()
                     .chain(tables.cold.iter())
                     .map(|(f, c)| (f.as_path(), c)),
-            )?
+            )
         };
         let path = self.state_file.clone();
         let result = tokio::task::spawn_blocking(move || persist::save(&path, &bytes))

@@ -1,20 +1,30 @@
-//! The chat index on disk: one JSON file, written atomically, carrying a format version.
+//! The chat index on disk: one binary file (`codec.rs`), written atomically, carrying a format
+//! version.
 //!
-//! A file of another version, or one that does not parse, is ignored as a whole: every folder
+//! A file of another version, or one that does not decode, is ignored as a whole: every folder
 //! is then parsed again when it is watched. **Bump [`INDEX_VERSION`] whenever what a
 //! [`Digest`](super::digest::Digest) derives from a transcript changes**, or stale derived
 //! fields would be kept for every unchanged file.
+//!
+//! Releases before the binary file kept the index as JSON (`chat-index.json`, version 3, the
+//! same fields): when the binary file is missing, that one is read instead, so an upgrade
+//! parses no transcript again; the next write replaces it.
 
 use std::collections::HashMap;
 use std::io;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
+use super::codec;
 use super::scan::Entry;
 
-pub const INDEX_VERSION: u32 = 3;
+pub const INDEX_VERSION: u32 = 4;
+
+/// The version of the JSON file of earlier releases, and its name beside the binary one.
+const JSON_VERSION: u32 = 3;
+const JSON_FILE: &str = "chat-index.json";
 
 /// Entries per folder, per session id.
 pub type Folders = HashMap<PathBuf, HashMap<String, Entry>>;
@@ -23,21 +33,11 @@ pub type Folders = HashMap<PathBuf, HashMap<String, Entry>>;
 #[derive(Debug)]
 pub enum Loaded {
     Entries(Folders),
+    /// Read from an earlier release's JSON file: to be written again in the binary format.
+    FromJson(Folders),
     Missing,
     Unreadable(String),
     OtherVersion(Option<u32>),
-}
-
-#[derive(Serialize)]
-struct FileRef<'a> {
-    version: u32,
-    folders: Vec<FolderRef<'a>>,
-}
-
-#[derive(Serialize)]
-struct FolderRef<'a> {
-    folder: &'a str,
-    chats: &'a HashMap<String, Entry>,
 }
 
 #[derive(Deserialize)]
@@ -56,20 +56,43 @@ struct FolderOwned {
     chats: HashMap<String, Entry>,
 }
 
-/// Reads the index file.
+/// Reads the index file, or, when it is missing, an earlier release's JSON file beside it.
 pub fn load(path: &Path) -> Loaded {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return load_json(&json_path(path)),
+        Err(e) => return Loaded::Unreadable(e.to_string()),
+    };
+    match codec::version_of(&bytes) {
+        Ok(INDEX_VERSION) => {}
+        Ok(version) => return Loaded::OtherVersion(Some(version)),
+        Err(e) => return Loaded::Unreadable(e.to_string()),
+    }
+    match codec::decode(&bytes) {
+        Ok(folders) => Loaded::Entries(folders),
+        Err(e) => Loaded::Unreadable(e.to_string()),
+    }
+}
+
+/// Where an earlier release kept the index: `chat-index.json` beside `path`.
+fn json_path(path: &Path) -> PathBuf {
+    path.with_file_name(JSON_FILE)
+}
+
+/// Reads an earlier release's JSON index file.
+fn load_json(path: &Path) -> Loaded {
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Loaded::Missing,
         Err(e) => return Loaded::Unreadable(e.to_string()),
     };
     match version_of(&bytes) {
-        Ok(Some(INDEX_VERSION)) => {}
+        Ok(Some(JSON_VERSION)) => {}
         Ok(version) => return Loaded::OtherVersion(version),
         Err(e) => return Loaded::Unreadable(e),
     }
     match serde_json::from_slice::<FileOwned>(&bytes) {
-        Ok(file) => Loaded::Entries(
+        Ok(file) => Loaded::FromJson(
             file.folders
                 .into_iter()
                 .map(|f| (f.folder, f.chats))
@@ -79,8 +102,8 @@ pub fn load(path: &Path) -> Loaded {
     }
 }
 
-/// The file's format version. [`encode`] writes it first, where it is read without a pass over
-/// the whole file (14 MB with 10,000 chats: 8 ms); a file in another shape is read whole.
+/// The JSON file's format version, read from its prefix where the earlier releases wrote
+/// it, else from a pass over the whole file.
 fn version_of(bytes: &[u8]) -> Result<Option<u32>, String> {
     if let Some(rest) = bytes.strip_prefix(b"{\"version\":") {
         let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
@@ -98,26 +121,15 @@ fn version_of(bytes: &[u8]) -> Result<Option<u32>, String> {
         .map_err(|e| e.to_string())
 }
 
-/// Serialises folders to the file format. Folders whose path is not UTF-8 are left out (JSON
-/// cannot hold them); they are parsed again after a restart.
+/// Serialises folders to the file format (`codec.rs`).
 pub fn encode<'a>(
     folders: impl Iterator<Item = (&'a Path, &'a HashMap<String, Entry>)>,
-) -> serde_json::Result<Vec<u8>> {
-    let folders = folders
-        .filter_map(|(folder, chats)| {
-            Some(FolderRef {
-                folder: folder.to_str()?,
-                chats,
-            })
-        })
-        .collect();
-    serde_json::to_vec(&FileRef {
-        version: INDEX_VERSION,
-        folders,
-    })
+) -> Vec<u8> {
+    codec::encode(INDEX_VERSION, folders)
 }
 
-/// Writes the file atomically, owner-only: it holds the first prompt of every chat.
+/// Writes the file atomically, owner-only: it holds the first prompt of every chat. An
+/// earlier release's JSON file beside it, read at start, goes.
 pub fn save(path: &Path, bytes: &[u8]) -> io::Result<()> {
     if let Some(dir) = path.parent()
         && !dir.as_os_str().is_empty()
@@ -126,7 +138,11 @@ pub fn save(path: &Path, bytes: &[u8]) -> io::Result<()> {
         crate::fsutil::create_private_dir(dir)?;
     }
     crate::fsutil::write_atomic(path, bytes)?;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
+    match std::fs::remove_file(json_path(path)) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
 }
 
 #[cfg(test)]
@@ -147,24 +163,23 @@ mod tests {
         assert!(version_of(b"not json").is_err());
     }
 
-    #[test]
-    fn round_trip_and_refusals() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("state/chat-index.json");
-        assert!(matches!(load(&path), Loaded::Missing));
-
-        let mut chats = HashMap::new();
+    fn chats() -> HashMap<String, Entry> {
         let mut entry = Entry::default();
         entry
             .digest
             .feed(b"{\"type\":\"user\",\"message\":{\"content\":\"hi\"}}\n");
-        chats.insert("s1".to_owned(), entry);
+        HashMap::from([("s1".to_owned(), entry)])
+    }
+
+    #[test]
+    fn round_trip_and_refusals() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state/chat-index.bin");
+        assert!(matches!(load(&path), Loaded::Missing));
+
+        let chats = chats();
         let folder = PathBuf::from("/x/y");
-        save(
-            &path,
-            &encode(std::iter::once((folder.as_path(), &chats))).unwrap(),
-        )
-        .unwrap();
+        save(&path, &encode(std::iter::once((folder.as_path(), &chats)))).unwrap();
         let mode = std::fs::metadata(&path).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o600);
         match load(&path) {
@@ -172,15 +187,41 @@ mod tests {
             other => panic!("{other:?}"),
         }
 
-        std::fs::write(&path, b"{\"version\":999,\"folders\":\"whatever\"}").unwrap();
+        let other = codec::encode(999, std::iter::once((folder.as_path(), &chats)));
+        std::fs::write(&path, other).unwrap();
         assert!(matches!(load(&path), Loaded::OtherVersion(Some(999))));
-        std::fs::write(&path, b"{\"vers").unwrap();
+        std::fs::write(&path, b"{\"version\":4}").unwrap();
         assert!(matches!(load(&path), Loaded::Unreadable(_)));
-        std::fs::write(
-            &path,
-            format!("{{\"version\":{INDEX_VERSION},\"folders\":7}}"),
-        )
-        .unwrap();
+        let mut cut = encode(std::iter::once((folder.as_path(), &chats)));
+        cut.truncate(cut.len() - 3);
+        std::fs::write(&path, cut).unwrap();
+        assert!(matches!(load(&path), Loaded::Unreadable(e) if e.contains("ends in the middle")));
+    }
+
+    /// An upgrade from a release that kept the index as JSON: that file is read (no transcript
+    /// parsed again), and goes once the binary file is written.
+    #[test]
+    fn an_earlier_releases_json_file_is_read_then_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("chat-index.bin");
+        let json = dir.path().join("chat-index.json");
+        let chats = chats();
+        let v3 = serde_json::json!({"version": 3, "folders": [{"folder": "/x/y", "chats": chats}]});
+        std::fs::write(&json, serde_json::to_vec(&v3).unwrap()).unwrap();
+        match load(&path) {
+            Loaded::FromJson(f) => assert_eq!(f.get(Path::new("/x/y")), Some(&chats)),
+            other => panic!("{other:?}"),
+        }
+        save(&path, &encode(std::iter::once((Path::new("/x/y"), &chats)))).unwrap();
+        assert!(!json.exists(), "the JSON file is gone");
+        assert!(matches!(load(&path), Loaded::Entries(_)));
+
+        std::fs::remove_file(&path).unwrap();
+        std::fs::write(&json, b"{\"version\":2,\"folders\":[]}").unwrap();
+        assert!(matches!(load(&path), Loaded::OtherVersion(Some(2))));
+        std::fs::write(&json, b"{\"vers").unwrap();
+        assert!(matches!(load(&path), Loaded::Unreadable(_)));
+        std::fs::write(&json, b"{\"version\":3,\"folders\":7}").unwrap();
         assert!(matches!(load(&path), Loaded::Unreadable(_)));
     }
 }

@@ -314,7 +314,7 @@ async fn reloading_the_persisted_index_reads_nothing_unchanged() {
     let tmp = tempfile::tempdir().unwrap();
     let folder = tmp.path().join("proj");
     let n = copy_fixtures(&folder);
-    let state = tmp.path().join("state/chat-index.json");
+    let state = tmp.path().join("state/chat-index.bin");
 
     let first = ChatIndex::open_with(state.clone(), options(), &TaskTracker::new());
     first.watch_folder(&folder).await.unwrap();
@@ -356,7 +356,7 @@ async fn folders_not_watched_again_are_kept_until_forgotten() {
         std::fs::create_dir_all(f).unwrap();
         append(&f.join(format!("{}.jsonl", sid())), &prompt_line("x"));
     }
-    let state = tmp.path().join("chat-index.json");
+    let state = tmp.path().join("chat-index.bin");
     let first = ChatIndex::open_with(state.clone(), options(), &TaskTracker::new());
     first.watch_folder(&a).await.unwrap();
     first.watch_folder(&b).await.unwrap();
@@ -384,16 +384,62 @@ async fn folders_not_watched_again_are_kept_until_forgotten() {
     assert_eq!(folders_on_disk(), vec![a.clone()]);
 }
 
+/// An upgrade from a release that kept the index as JSON: its entries are used (no transcript
+/// parsed again), and the first write leaves the binary file in its place, even when nothing
+/// changed.
+#[tokio::test]
+async fn an_earlier_releases_json_index_is_used_and_replaced() {
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = tmp.path().join("proj");
+    let n = copy_fixtures(&folder) as u64;
+    let state = tmp.path().join("chat-index.bin");
+    let first = ChatIndex::open_with(state.clone(), options(), &TaskTracker::new());
+    first.watch_folder(&folder).await.unwrap();
+    first.flush().await.unwrap();
+    drop(first);
+    let persist::Loaded::Entries(folders) = persist::load(&state) else {
+        panic!("no index written")
+    };
+    let json = tmp.path().join("chat-index.json");
+    let v3 = serde_json::json!({"version": 3, "folders": folders
+        .iter()
+        .map(|(f, chats)| serde_json::json!({"folder": f, "chats": chats}))
+        .collect::<Vec<_>>()});
+    std::fs::write(&json, serde_json::to_vec(&v3).unwrap()).unwrap();
+    std::fs::remove_file(&state).unwrap();
+
+    let upgraded = ChatIndex::open_with(state.clone(), options(), &TaskTracker::new());
+    upgraded.watch_folder(&folder).await.unwrap();
+    assert_eq!(
+        upgraded.stats().full_parses,
+        0,
+        "no transcript parsed again"
+    );
+    assert_eq!(upgraded.chats_in(&folder).len() as u64, n);
+    upgraded.flush().await.unwrap();
+    assert!(
+        matches!(persist::load(&state), persist::Loaded::Entries(f) if f == folders),
+        "the binary file holds what the JSON one did"
+    );
+    assert!(!json.exists(), "the JSON file is gone");
+}
+
 #[tokio::test]
 async fn a_corrupt_or_other_version_index_is_rebuilt() {
     let tmp = tempfile::tempdir().unwrap();
     let folder = tmp.path().join("proj");
     let n = copy_fixtures(&folder) as u64;
-    let state = tmp.path().join("chat-index.json");
+    let state = tmp.path().join("chat-index.bin");
+    let mut other_version = super::codec::MAGIC.to_vec();
+    other_version.extend_from_slice(&(INDEX_VERSION + 1).to_le_bytes());
+    let mut cut = super::codec::MAGIC.to_vec();
+    cut.extend_from_slice(&INDEX_VERSION.to_le_bytes());
+    cut.extend_from_slice(&[1, 0]);
     for junk in [
-        "{\"version\":1,\"folders\":[{\"folder\":".to_owned(),
-        "\u{0}\u{1}garbage".to_owned(),
-        format!("{{\"version\":{},\"folders\":[]}}", INDEX_VERSION + 1),
+        b"{\"version\":1,\"folders\":[{\"folder\":".to_vec(),
+        b"\x00\x01garbage".to_vec(),
+        other_version,
+        cut,
     ] {
         std::fs::write(&state, &junk).unwrap();
         let index = ChatIndex::open_with(state.clone(), options(), &TaskTracker::new());
@@ -411,7 +457,7 @@ async fn changes_are_persisted_without_a_flush() {
     std::fs::create_dir_all(&folder).unwrap();
     let id = sid();
     append(&folder.join(format!("{id}.jsonl")), &prompt_line("kept"));
-    let state = tmp.path().join("chat-index.json");
+    let state = tmp.path().join("chat-index.bin");
     let index = ChatIndex::open_with(state.clone(), options(), &TaskTracker::new());
     index.watch_folder(&folder).await.unwrap();
     let deadline = Instant::now() + DEADLINE;
@@ -442,7 +488,7 @@ async fn measure_reconciling_ten_thousand_transcripts() {
     for _ in 0..10_000 {
         std::fs::write(folder.join(format!("{}.jsonl", sid())), &body).unwrap();
     }
-    let state = tmp.path().join("chat-index.json");
+    let state = tmp.path().join("chat-index.bin");
 
     let cold = ChatIndex::open_with(state.clone(), options(), &TaskTracker::new());
     let started = std::time::Instant::now();
