@@ -87,23 +87,23 @@ impl Indexer {
             .unwrap_or_else(|e| Loaded::Unreadable(e.to_string()));
         let file = shared.state_file.display().to_string();
         let rebuilding = match loaded {
-            Loaded::Entries(folders) => {
+            Loaded::Entries { folders, from_json } => {
                 let chats: usize = folders.values().map(HashMap::len).sum();
-                info!(file, folders = folders.len(), chats, "chat index loaded");
+                if from_json {
+                    info!(
+                        file,
+                        folders = folders.len(),
+                        chats,
+                        "chat index loaded from an earlier release's JSON file; it is written again in the binary format"
+                    );
+                } else {
+                    info!(file, folders = folders.len(), chats, "chat index loaded");
+                }
                 shared.write_tables().cold = folders;
-                shared.loaded().await;
-                false
-            }
-            Loaded::FromJson(folders) => {
-                let chats: usize = folders.values().map(HashMap::len).sum();
-                info!(
-                    file,
-                    folders = folders.len(),
-                    chats,
-                    "chat index loaded from an earlier release's JSON file; it is written again in the binary format"
-                );
-                // Not marked as what the file holds: the next write makes the binary file.
-                shared.write_tables().cold = folders;
+                // From JSON it is not what the file holds: the next write makes the binary one.
+                if !from_json {
+                    shared.loaded().await;
+                }
                 false
             }
             Loaded::Missing => {
@@ -413,28 +413,43 @@ fn stamps_of(
             .map(|m| Stamp::of(&m));
         (sid, path, stamp)
     };
-    // Below this, a thread costs more than it saves.
-    const PER_THREAD: usize = 512;
-    let threads = threads.clamp(1, listing.len() / PER_THREAD + 1);
+    // Below this many files a thread, a thread costs more than it saves.
+    on_threads(listing, threads, 512, |item| Some(stamp(item)))
+}
+
+/// What `f` makes of each item (its `None`s left out), in the items' order, on up to
+/// `threads` threads with at least `per_thread` items each. A thread that panicked panics
+/// here too: its part silently missing would read as transcripts gone.
+fn on_threads<T: Send, U: Send>(
+    items: Vec<T>,
+    threads: usize,
+    per_thread: usize,
+    f: impl Fn(T) -> Option<U> + Sync,
+) -> Vec<U> {
+    let threads = threads.clamp(1, items.len() / per_thread.max(1) + 1);
     if threads == 1 {
-        return listing.into_iter().map(stamp).collect();
+        return items.into_iter().filter_map(f).collect();
     }
-    let per = listing.len().div_ceil(threads);
-    let mut parts: Vec<Vec<(String, PathBuf)>> = Vec::with_capacity(threads);
-    let mut rest = listing;
+    let per = items.len().div_ceil(threads);
+    let mut parts: Vec<Vec<T>> = Vec::with_capacity(threads);
+    let mut rest = items;
     while rest.len() > per {
         let tail = rest.split_off(per);
         parts.push(std::mem::replace(&mut rest, tail));
     }
     parts.push(rest);
+    let f = &f;
     std::thread::scope(|s| {
         let handles: Vec<_> = parts
             .into_iter()
-            .map(|part| s.spawn(move || part.into_iter().map(stamp).collect::<Vec<_>>()))
+            .map(|part| s.spawn(move || part.into_iter().filter_map(f).collect::<Vec<_>>()))
             .collect();
         handles
             .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
+            .flat_map(|h| {
+                h.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
             .collect()
     })
 }
@@ -566,31 +581,7 @@ fn scan_all(
         }
         result
     };
-    let threads = threads.clamp(1, total / 64 + 1);
-    if threads == 1 {
-        return todo.into_iter().filter_map(work).collect();
-    }
-    let chunk = total.div_ceil(threads);
-    let mut chunks = Vec::with_capacity(threads);
-    let mut rest = todo.into_iter();
-    loop {
-        let c: Vec<_> = rest.by_ref().take(chunk).collect();
-        if c.is_empty() {
-            break;
-        }
-        chunks.push(c);
-    }
-    let work = &work;
-    std::thread::scope(|s| {
-        let handles: Vec<_> = chunks
-            .into_iter()
-            .map(|c| s.spawn(move || c.into_iter().filter_map(work).collect::<Vec<_>>()))
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
-    })
+    on_threads(todo, threads, 64, work)
 }
 
 impl Shared {
@@ -674,5 +665,27 @@ impl Shared {
             }
         }
         count
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::on_threads;
+
+    #[test]
+    fn work_on_threads_keeps_the_order_and_a_panic_is_not_lost() {
+        let items: Vec<u32> = (0..5000).collect();
+        let f = |n: u32| n.is_multiple_of(3).then_some(n * 2);
+        let one: Vec<u32> = items.iter().copied().filter_map(f).collect();
+        for threads in [1, 2, 3, 8] {
+            assert_eq!(on_threads(items.clone(), threads, 64, f), one);
+        }
+        let panicked = std::panic::catch_unwind(|| {
+            on_threads((0..100).collect::<Vec<u32>>(), 4, 1, |n| {
+                assert_ne!(n, 77, "a failing item");
+                Some(n)
+            })
+        });
+        assert!(panicked.is_err(), "the panic reaches the caller");
     }
 }

@@ -32,9 +32,12 @@ pub type Folders = HashMap<PathBuf, HashMap<String, Entry>>;
 /// What was found at the index's path.
 #[derive(Debug)]
 pub enum Loaded {
-    Entries(Folders),
-    /// Read from an earlier release's JSON file: to be written again in the binary format.
-    FromJson(Folders),
+    /// `from_json`: read from an earlier release's JSON file, to be written again in the
+    /// binary format.
+    Entries {
+        folders: Folders,
+        from_json: bool,
+    },
     Missing,
     Unreadable(String),
     OtherVersion(Option<u32>),
@@ -69,7 +72,10 @@ pub fn load(path: &Path) -> Loaded {
         Err(e) => return Loaded::Unreadable(e.to_string()),
     }
     match codec::decode(&bytes) {
-        Ok(folders) => Loaded::Entries(folders),
+        Ok(folders) => Loaded::Entries {
+            folders,
+            from_json: false,
+        },
         Err(e) => Loaded::Unreadable(e.to_string()),
     }
 }
@@ -92,12 +98,14 @@ fn load_json(path: &Path) -> Loaded {
         Err(e) => return Loaded::Unreadable(e),
     }
     match serde_json::from_slice::<FileOwned>(&bytes) {
-        Ok(file) => Loaded::FromJson(
-            file.folders
+        Ok(file) => Loaded::Entries {
+            folders: file
+                .folders
                 .into_iter()
                 .map(|f| (f.folder, f.chats))
                 .collect(),
-        ),
+            from_json: true,
+        },
         Err(e) => Loaded::Unreadable(e.to_string()),
     }
 }
@@ -183,7 +191,10 @@ mod tests {
         let mode = std::fs::metadata(&path).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o600);
         match load(&path) {
-            Loaded::Entries(f) => assert_eq!(f.get(&folder), Some(&chats)),
+            Loaded::Entries {
+                folders,
+                from_json: false,
+            } => assert_eq!(folders.get(&folder), Some(&chats)),
             other => panic!("{other:?}"),
         }
 
@@ -209,12 +220,21 @@ mod tests {
         let v3 = serde_json::json!({"version": 3, "folders": [{"folder": "/x/y", "chats": chats}]});
         std::fs::write(&json, serde_json::to_vec(&v3).unwrap()).unwrap();
         match load(&path) {
-            Loaded::FromJson(f) => assert_eq!(f.get(Path::new("/x/y")), Some(&chats)),
+            Loaded::Entries {
+                folders,
+                from_json: true,
+            } => assert_eq!(folders.get(Path::new("/x/y")), Some(&chats)),
             other => panic!("{other:?}"),
         }
         save(&path, &encode(std::iter::once((Path::new("/x/y"), &chats)))).unwrap();
         assert!(!json.exists(), "the JSON file is gone");
-        assert!(matches!(load(&path), Loaded::Entries(_)));
+        assert!(matches!(
+            load(&path),
+            Loaded::Entries {
+                from_json: false,
+                ..
+            }
+        ));
 
         std::fs::remove_file(&path).unwrap();
         std::fs::write(&json, b"{\"version\":2,\"folders\":[]}").unwrap();

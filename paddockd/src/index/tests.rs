@@ -364,7 +364,7 @@ async fn folders_not_watched_again_are_kept_until_forgotten() {
     drop(first);
 
     let folders_on_disk = || match persist::load(&state) {
-        persist::Loaded::Entries(f) => {
+        persist::Loaded::Entries { folders: f, .. } => {
             let mut v: Vec<PathBuf> = f.into_keys().collect();
             v.sort();
             v
@@ -397,7 +397,11 @@ async fn an_earlier_releases_json_index_is_used_and_replaced() {
     first.watch_folder(&folder).await.unwrap();
     first.flush().await.unwrap();
     drop(first);
-    let persist::Loaded::Entries(folders) = persist::load(&state) else {
+    let persist::Loaded::Entries {
+        folders,
+        from_json: false,
+    } = persist::load(&state)
+    else {
         panic!("no index written")
     };
     let json = tmp.path().join("chat-index.json");
@@ -418,7 +422,10 @@ async fn an_earlier_releases_json_index_is_used_and_replaced() {
     assert_eq!(upgraded.chats_in(&folder).len() as u64, n);
     upgraded.flush().await.unwrap();
     assert!(
-        matches!(persist::load(&state), persist::Loaded::Entries(f) if f == folders),
+        matches!(
+            persist::load(&state),
+            persist::Loaded::Entries { folders: f, from_json: false } if f == folders
+        ),
         "the binary file holds what the JSON one did"
     );
     assert!(!json.exists(), "the JSON file is gone");
@@ -446,7 +453,13 @@ async fn a_corrupt_or_other_version_index_is_rebuilt() {
         index.watch_folder(&folder).await.unwrap();
         assert_eq!(index.stats().full_parses, n, "after {junk:?}");
         index.flush().await.unwrap();
-        assert!(matches!(persist::load(&state), persist::Loaded::Entries(_)));
+        assert!(matches!(
+            persist::load(&state),
+            persist::Loaded::Entries {
+                from_json: false,
+                ..
+            }
+        ));
     }
 }
 
@@ -463,7 +476,7 @@ async fn changes_are_persisted_without_a_flush() {
     let deadline = Instant::now() + DEADLINE;
     // The debounce is 50 ms; poll for the file with a deadline.
     loop {
-        if let persist::Loaded::Entries(f) = persist::load(&state)
+        if let persist::Loaded::Entries { folders: f, .. } = persist::load(&state)
             && f.get(&folder).is_some_and(|c| c.contains_key(&id))
         {
             break;

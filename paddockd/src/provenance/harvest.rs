@@ -145,8 +145,12 @@ impl Harvester {
         let folder = place.transcripts.join(session).join("subagents");
         let settling = self.settling.entry(session.to_owned()).or_default();
         let mut recorded = 0;
-        for (agent_id, meta_path) in finished_agents(&folder, done, settling, self.grace) {
-            let meta = SubagentMeta::read(&meta_path);
+        for finished in finished_agents(&folder, done, settling, self.grace) {
+            let Finished {
+                id: agent_id,
+                meta,
+                transcript,
+            } = finished;
             // The turn of the call that started it; a subagent of a call not seen (one before
             // a restart, or one still to come) waits. Without a call id: the current turn.
             let turn = match &meta.tool_use_id {
@@ -161,8 +165,7 @@ impl Harvester {
             if meta.spawn_depth > 1 {
                 continue;
             }
-            let transcript = folder.join(format!("agent-{agent_id}.jsonl"));
-            let sub = match read_subagent(&transcript) {
+            let sub = match transcript {
                 Ok(sub) => sub,
                 Err(e) => {
                     tracing::warn!(session = %session, agent = %agent_id, "cannot harvest a subagent's transcript: {e}");
@@ -200,8 +203,15 @@ fn recorded_agents(steps_file: &Path) -> HashSet<String> {
         .collect()
 }
 
-/// `(agent id, meta path)` of the finished subagents in a `subagents/` folder that are not in
-/// `done`, in name order, at most [`MAX_AGENTS`].
+/// A finished subagent: its id, its meta file, and its transcript as read to tell.
+struct Finished {
+    id: String,
+    meta: SubagentMeta,
+    transcript: std::io::Result<Subagent>,
+}
+
+/// The finished subagents in a `subagents/` folder that are not in `done`, in name order, at
+/// most [`MAX_AGENTS`]; each meta file and transcript read once.
 ///
 /// Finished: its transcript ends with a reply that stopped for no tool, unless its meta file
 /// says it is still running; or its meta file has said it finished for `grace` (the transcript's
@@ -211,36 +221,45 @@ fn finished_agents(
     done: &HashSet<String>,
     settling: &mut HashMap<String, Instant>,
     grace: Duration,
-) -> Vec<(String, PathBuf)> {
+) -> Vec<Finished> {
     let Ok(entries) = std::fs::read_dir(folder) else {
         return Vec::new();
     };
-    let mut found: Vec<(String, PathBuf)> = entries
+    let mut ids: Vec<String> = entries
         .flatten()
         .filter_map(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
             let id = name.strip_prefix("agent-")?.strip_suffix(".meta.json")?;
-            (!done.contains(id)).then(|| (id.to_owned(), e.path()))
+            (!done.contains(id)).then(|| id.to_owned())
         })
-        .filter(|(id, meta)| {
-            let finished = SubagentMeta::read(meta).finished;
-            if finished == Some(false) {
-                return false;
-            }
-            let transcript = folder.join(format!("agent-{id}.jsonl"));
-            if read_subagent(&transcript).is_ok_and(|s| s.ended) {
-                return true;
-            }
-            finished == Some(true)
+        .collect();
+    ids.sort();
+    let mut found = Vec::new();
+    for id in ids {
+        if found.len() >= MAX_AGENTS {
+            break;
+        }
+        let meta = SubagentMeta::read(&folder.join(format!("agent-{id}.meta.json")));
+        if meta.finished == Some(false) {
+            continue;
+        }
+        let transcript = read_subagent(&folder.join(format!("agent-{id}.jsonl")));
+        let ended = transcript.as_ref().is_ok_and(|s| s.ended);
+        if ended
+            || (meta.finished == Some(true)
                 && settling
                     .entry(id.clone())
                     .or_insert_with(Instant::now)
                     .elapsed()
-                    >= grace
-        })
-        .collect();
-    found.sort();
-    found.truncate(MAX_AGENTS);
+                    >= grace)
+        {
+            found.push(Finished {
+                id,
+                meta,
+                transcript,
+            });
+        }
+    }
     found
 }
 

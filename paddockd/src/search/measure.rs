@@ -12,7 +12,7 @@ use std::time::Instant;
 use super::builder::{Builder, Built};
 use super::index;
 use super::query::Query;
-use super::updater::{FirstTakenIn, build_threads};
+use super::updater::{FirstTakenIn, build_threads, hand_over_if_full};
 
 /// Word occurrences per chat.
 const WORDS: usize = 3_000;
@@ -83,7 +83,7 @@ pub fn large_vocabulary(chats: u32) -> Vec<String> {
     lines.push(format!(
         "the last merge: {segments} segments in {:.2} s on {} threads",
         merged.as_secs_f64(),
-        super::updater::build_threads()
+        build_threads()
     ));
     for q in [
         "w1ord",
@@ -154,15 +154,15 @@ fn make_chats(
         }
         read.push((doc, common.version));
         // As the updater: a first small segment makes the common words known.
-        if builder.is_full(CHUNK_CHATS, common.len() > 0) {
-            let next = Builder::after(&builder);
-            let built = std::mem::replace(&mut builder, next).finish();
-            if tx.send((built, std::mem::take(&mut read))).is_err() {
-                return;
-            }
-            if common.len() == 0 {
-                first.wait();
-            }
+        if !hand_over_if_full(
+            &mut builder,
+            &mut read,
+            CHUNK_CHATS,
+            common.len() > 0,
+            tx,
+            first,
+        ) {
+            return;
         }
     }
     let _ = tx.send((builder.finish(), read));

@@ -376,20 +376,46 @@ fn read_chats(
             }
         };
         reads.push((*doc, state, common.version));
-        if builder.is_full(chunk_chats, common.len() > 0) {
-            let next = Builder::after(&builder);
-            let built = std::mem::replace(&mut builder, next).finish();
-            if tx.send((built, std::mem::take(&mut reads))).is_err() {
-                return;
-            }
-            if common.len() == 0 {
-                first.wait();
-            }
+        if !hand_over_if_full(
+            &mut builder,
+            &mut reads,
+            chunk_chats,
+            common.len() > 0,
+            tx,
+            first,
+        ) {
+            return;
         }
     }
     if !reads.is_empty() {
         let _ = tx.send((builder.finish(), reads));
     }
+}
+
+/// Hands `builder`'s segment over with the chats read into it when it is full
+/// ([`Builder::is_full`]), and starts the next; after one read without the common words, waits
+/// until the first segment is taken in ([`FirstTakenIn`]). `false`: no one takes segments any
+/// more.
+pub(super) fn hand_over_if_full<R>(
+    builder: &mut Builder,
+    read: &mut Vec<R>,
+    chunk_chats: usize,
+    common_known: bool,
+    tx: &std::sync::mpsc::SyncSender<(Built, Vec<R>)>,
+    first: &FirstTakenIn,
+) -> bool {
+    if !builder.is_full(chunk_chats, common_known) {
+        return true;
+    }
+    let next = Builder::after(builder);
+    let built = std::mem::replace(builder, next).finish();
+    if tx.send((built, std::mem::take(read))).is_err() {
+        return false;
+    }
+    if !common_known {
+        first.wait();
+    }
+    true
 }
 
 /// Whether a build's first segment has been taken in: it makes the common words known (when it
