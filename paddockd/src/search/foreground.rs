@@ -4,9 +4,9 @@
 //! allocations still contend with a request's: the first chat list after a restart, made while
 //! the build reads every transcript, took 120 ms of rows instead of 46 ms. So a request whose
 //! answer someone waits for marks itself ([`Foreground::enter`]) for as long as it works, and
-//! the build's threads wait, between two chats, until no request does
-//! ([`Foreground::wait_clear`]) — at most [`MAX_WAIT`] at a time, so a stream of requests slows
-//! the build down but never stops it.
+//! the build waits until no request does ([`Foreground::wait_clear`]) before it starts and
+//! between two chats — at most [`MAX_WAIT`] at a time, so a stream of requests slows the build
+//! down but never stops it.
 
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;

@@ -89,21 +89,32 @@ pub(super) async fn run(
 /// Builds the index from every chat the live index has (on blocking threads) and logs its
 /// size; `false` when the daemon stopped meanwhile.
 async fn build_at_start(shared: &Arc<Shared>, index: &ChatIndex, stop: &CancellationToken) -> bool {
-    let chats = all_chats(index);
-    let total = chats.len();
-    shared
-        .total
-        .store(u32::try_from(total).unwrap_or(u32::MAX), Ordering::Relaxed);
-    shared.started.store(true, Ordering::Release);
     let started = Instant::now();
-    let (s, token) = (shared.clone(), stop.clone());
-    let built = tokio::task::spawn_blocking(move || build(&s, chats, &token)).await;
+    let (s, token, index) = (shared.clone(), stop.clone(), index.clone());
+    let built = tokio::task::spawn_blocking(move || {
+        // The first chat list after a restart is asked for while the live index loads, and
+        // is made once it is ready, as this starts: listing every chat and making their
+        // documents meanwhile slowed its rows (one malloc arena). It goes first.
+        s.foreground.wait_clear(super::foreground::MAX_WAIT);
+        let chats = all_chats(&index);
+        let total = chats.len();
+        s.total
+            .store(u32::try_from(total).unwrap_or(u32::MAX), Ordering::Relaxed);
+        s.started.store(true, Ordering::Release);
+        build(&s, chats, &token);
+        total
+    })
+    .await;
     if stop.is_cancelled() {
         return false;
     }
-    if let Err(e) = built {
-        warn!(error = %e, "search index: the build failed; searches cover what was indexed");
-    }
+    let total = match built {
+        Ok(total) => total,
+        Err(e) => {
+            warn!(error = %e, "search index: the build failed; searches cover what was indexed");
+            shared.total.load(Ordering::Relaxed) as usize
+        }
+    };
     shared.built.store(true, Ordering::Release);
     let stats = shared.stats();
     info!(
