@@ -9,15 +9,10 @@
 
 use std::fmt::Write;
 
-use serde::Serialize;
-
 use crate::codec::within_server_limit;
+use crate::row_json::{LEVEL_ZERO, RowView, push_str};
 use crate::{ChatSummary, Chats, ControlMessage, FrameError, Outcome};
 use crate::{Reply, RequestId, Response, ServerMessage};
-
-/// The tree fields' place in a row encoded without them: `level` is always written, and the
-/// two fields around it are left out when empty (`ChatSummary`'s serde attributes).
-const LEVEL_ZERO: &[u8] = b",\"level\":0";
 
 /// A [`ChatSummary`] as JSON, without its place in a listing (`treeParent`, `level`,
 /// `children`), which [`EncodedRow::write_placed`] puts in.
@@ -39,24 +34,19 @@ pub struct Place<'a> {
 
 impl EncodedRow {
     /// Encodes `row`; its own tree fields are ignored (a row is placed when it is listed).
-    pub fn new(row: &ChatSummary) -> Result<Self, FrameError> {
+    pub fn new(row: &ChatSummary) -> Self {
+        Self::of(&RowView::of(row))
+    }
+
+    /// Encodes the row `view` stands for ([`RowView::write`]).
+    pub fn of(view: &RowView<'_>) -> Self {
         // Sized for the row at once: grown from empty, the buffer was copied four times.
-        let texts = [&row.status, &row.queued, &row.parked]
-            .iter()
-            .map(|s| s.as_deref().map_or(0, str::len))
-            .sum::<usize>();
-        let mut buf = Vec::with_capacity(row.title.len() + texts + 640);
-        serde_json::to_writer(&mut buf, &Unplaced(row))
-            .map_err(|e| FrameError::Encode(e.to_string()))?;
-        let json = String::from_utf8(buf).map_err(|e| FrameError::Encode(e.to_string()))?;
-        // Inside a JSON string every `"` is escaped, and no key of a row ends in `level`
-        // but `level` itself: the first match is the field.
-        let place = memchr::memmem::find(json.as_bytes(), LEVEL_ZERO)
-            .ok_or_else(|| FrameError::Encode("a listing row has no `level`".into()))?;
-        Ok(Self {
+        let mut json = String::with_capacity(view.len_hint());
+        let place = view.write(&mut json);
+        Self {
             json: json.into_boxed_str(),
             place,
-        })
+        }
     }
 
     /// Appends the row placed at `place` to `out`: what [`crate::encode`] writes for the
@@ -71,7 +61,7 @@ impl EncodedRow {
         out.push_str(head);
         if let Some(parent) = place.tree_parent {
             out.push_str(",\"treeParent\":");
-            push_json_str(out, parent);
+            push_str(out, parent);
         }
         // Writing to a `String` cannot fail.
         let _ = write!(out, ",\"level\":{}", place.level);
@@ -81,38 +71,11 @@ impl EncodedRow {
                 if i > 0 {
                     out.push(',');
                 }
-                push_json_str(out, child);
+                push_str(out, child);
             }
             out.push(']');
         }
         out.push_str(tail);
-    }
-}
-
-/// Serialises a row as [`ChatSummary`] does, with its tree fields at their defaults.
-struct Unplaced<'a>(&'a ChatSummary);
-
-impl Serialize for Unplaced<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        if self.0.tree_parent.is_none() && self.0.level == 0 && self.0.children.is_empty() {
-            return self.0.serialize(s);
-        }
-        ChatSummary {
-            tree_parent: None,
-            level: 0,
-            children: Vec::new(),
-            ..self.0.clone()
-        }
-        .serialize(s)
-    }
-}
-
-/// Appends `s` as a JSON string, escaped as `serde_json` escapes it.
-fn push_json_str(out: &mut String, s: &str) {
-    match serde_json::to_string(s) {
-        Ok(quoted) => out.push_str(&quoted),
-        // A `&str` always serialises; keep the row valid regardless.
-        Err(_) => out.push_str("\"\""),
     }
 }
 
@@ -247,7 +210,7 @@ mod tests {
             },
         ];
         for row in rows() {
-            let encoded = EncodedRow::new(&row).expect("encodes");
+            let encoded = EncodedRow::new(&row);
             for place in places {
                 let mut out = String::new();
                 encoded.write_placed(place, &mut out);
@@ -260,7 +223,7 @@ mod tests {
     #[test]
     fn a_chats_line_is_what_encode_writes_for_its_rows() {
         let rows = rows();
-        let encoded: Vec<EncodedRow> = rows.iter().map(|r| EncodedRow::new(r).unwrap()).collect();
+        let encoded: Vec<EncodedRow> = rows.iter().map(EncodedRow::new).collect();
         let answers = [
             Chats::default(),
             Chats {

@@ -18,6 +18,7 @@ mod delta;
 mod encoded_rows;
 mod messages;
 pub mod paths;
+mod row_json;
 
 pub use codec::{
     FrameError, LineFramer, MAX_LINE_BYTES, MAX_SERVER_LINE_BYTES, decode, decode_server, encode,
@@ -25,6 +26,7 @@ pub use codec::{
 };
 pub use encoded_rows::{EncodedRow, Place, encode_chats, write_row};
 pub use messages::*;
+pub use row_json::RowView;
 
 /// The protocol version. Bump it on any change that an older peer would misread.
 pub const PROTOCOL_VERSION: u32 = 2;

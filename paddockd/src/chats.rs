@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use paddock_proto::{
     Attribution, BATCH_SESSIONS_MAX, ChatAction, ChatFork, ChatImport, ChatSummary, ChatUpdate,
-    ChatUsage, ErrorBody, ErrorCode, Forked, ImportSkip, Imported, Origin, Transcript,
+    ChatUsage, ErrorBody, ErrorCode, Forked, ImportSkip, Imported, Origin, RowView, Transcript,
     TranscriptEntry, Updated,
 };
 
@@ -91,11 +91,11 @@ impl Joined {
     }
 
     /// `Some(why)` when the chat's newest run was cut short and it is not running again.
-    fn interrupted_reason(&self, sid: &str) -> Option<Option<String>> {
+    fn interrupted_reason(&self, sid: &str) -> Option<Option<&str>> {
         if self.inputs.running.contains_key(sid) {
             return None;
         }
-        self.interrupted.get(sid).cloned()
+        self.interrupted.get(sid).map(Option::as_deref)
     }
 
     /// The chats whose rows may differ between rows joined by `old` and by `self` (see
@@ -146,71 +146,68 @@ impl Joined {
         let g = &c.glance;
         let prov = self.inputs.provenance.get(g.session_id);
         let title = display_title(title_of(g.custom_title, prov, g.title), g.session_id);
+        let usage = usage_of(c);
         ChatSummary {
             title,
-            ..self.untitled_row(project_slug, c)
+            ..self.view(project_slug, c, usage.as_ref()).to_summary()
         }
     }
 
-    /// The row kept for a listing ([`KeptRow::titled`]), made without copying its title whole.
+    /// The row kept for a listing ([`KeptRow::titled`]), made without copying its texts.
     fn kept_row(&self, project_slug: &str, c: &Facts<'_>, version: u64) -> Arc<KeptRow> {
         let g = &c.glance;
         let prov = self.inputs.provenance.get(g.session_id);
         let title = title_of(g.custom_title, prov, g.title).trim();
-        let row = self.untitled_row(project_slug, c);
+        let usage = usage_of(c);
+        let view = self.view(project_slug, c, usage.as_ref());
         if title.is_empty() {
             let fallback = display_title(title, g.session_id);
-            KeptRow::titled(row, &fallback, Some(version))
+            KeptRow::titled(view, &fallback, Some(version))
         } else {
-            KeptRow::titled(row, title, Some(version))
+            KeptRow::titled(view, title, Some(version))
         }
     }
 
-    /// [`Joined::row`] with an empty title.
-    fn untitled_row(&self, project_slug: &str, c: &Facts<'_>) -> ChatSummary {
+    /// The row of an indexed chat, borrowed from its facts and the inputs, untitled (its
+    /// title is the caller's); `usage` is [`usage_of`] the facts.
+    fn view<'a>(
+        &'a self,
+        project_slug: &'a str,
+        c: &'a Facts<'_>,
+        usage: Option<&'a ChatUsage>,
+    ) -> RowView<'a> {
         let g = &c.glance;
         let sid = g.session_id;
         let prov = self.inputs.provenance.get(sid);
-        let usage =
-            (c.usage.context_tokens > 0 || c.usage.output_tokens > 0).then_some(ChatUsage {
-                context_tokens: c.usage.context_tokens,
-                context_limit: c.usage.context_limit,
-                input_tokens: c.usage.input_tokens,
-                output_tokens: c.usage.output_tokens,
-                cache_read_tokens: c.usage.cache_read_tokens,
-                cache_creation_tokens: c.usage.cache_creation_tokens,
-                cost_usd: c.usage.cost_usd,
-            });
-        ChatSummary {
-            session_id: sid.to_owned(),
-            project_slug: project_slug.to_owned(),
-            title: String::new(),
+        let interrupted = self.interrupted_reason(sid);
+        RowView {
+            session_id: sid,
+            project_slug,
+            title: "",
+            title_cut: false,
             origin: prov.map_or(Origin::Human, |p| p.origin),
             depth: prov.map_or(0, |p| p.depth),
-            parent_session_id: prov.and_then(|p| p.parent_session_id.clone()),
-            parent_project: prov.and_then(|p| p.parent_project.clone()),
+            parent_session_id: prov.and_then(|p| p.parent_session_id.as_deref()),
+            parent_project: prov.and_then(|p| p.parent_project.as_deref()),
             created_at: created_at(prov, c.created_at),
-            updated_at: g.updated_at.clone(),
-            model: c.model.map(str::to_owned),
+            updated_at: g.updated_at.as_deref(),
+            model: c.model,
             message_count: c.message_count,
             running: self.inputs.running.contains_key(sid),
             unread: self.is_unread(sid, g.last_activity_ms),
             archived: self.inputs.archived.contains(sid),
             starred: self.inputs.starred.contains(sid),
             detached: self.inputs.detached.contains(sid),
-            trigger: prov.and_then(|p| p.trigger.clone()),
-            tree_parent: None,
-            level: 0,
-            children: Vec::new(),
+            trigger: prov.and_then(|p| p.trigger.as_deref()),
             usage,
-            queued: self.inputs.queued.get(sid).map(|q| q.message.clone()),
-            interrupted: self.interrupted_reason(sid).is_some(),
-            interrupted_reason: self.interrupted_reason(sid).flatten(),
+            queued: self.inputs.queued.get(sid).map(|q| q.message.as_str()),
+            interrupted: interrupted.is_some(),
+            interrupted_reason: interrupted.flatten(),
             waiting_approval: self.inputs.approvals.contains(sid),
             waiting_process: self.inputs.waiting_process.contains(sid),
             failed: self.failed.contains(sid) && !self.inputs.running.contains_key(sid),
-            parked: self.inputs.parked.get(sid).map(|p| p.message.clone()),
-            status: c.last_reply.map(str::to_owned),
+            parked: self.inputs.parked.get(sid).map(|p| p.message.as_str()),
+            status: c.last_reply,
         }
     }
 
@@ -253,7 +250,7 @@ impl Joined {
             detached: self.inputs.detached.contains(sid),
             trigger: prov.and_then(|p| p.trigger.clone()),
             interrupted: interrupted.is_some(),
-            interrupted_reason: interrupted.flatten(),
+            interrupted_reason: interrupted.flatten().map(str::to_owned),
             waiting_approval: self.inputs.approvals.contains(sid),
             waiting_process: self.inputs.waiting_process.contains(sid),
             ..ChatSummary::default()
@@ -265,14 +262,30 @@ impl Joined {
 /// provenance stamp: a new chat, a fork, a spawned chat), else when its transcript began (a
 /// chat the daemon did not make: adopted, whose stamp is only the file's last write, or one
 /// with no provenance). A fork's transcript is a copy that begins when its source began.
-fn created_at(prov: Option<&RunProvenance>, transcript_began: Option<&str>) -> Option<String> {
+fn created_at<'a>(
+    prov: Option<&'a RunProvenance>,
+    transcript_began: Option<&'a str>,
+) -> Option<&'a str> {
     let stamped = prov
         .filter(|p| p.origin != Origin::Adopted)
         .and_then(|p| p.created_at.as_deref());
     stamped
         .or(transcript_began)
         .or_else(|| prov.and_then(|p| p.created_at.as_deref()))
-        .map(str::to_owned)
+}
+
+/// A chat's usage as its row shows it: `None` before it used any tokens.
+fn usage_of(c: &Facts<'_>) -> Option<ChatUsage> {
+    let u = &c.usage;
+    (u.context_tokens > 0 || u.output_tokens > 0).then_some(ChatUsage {
+        context_tokens: u.context_tokens,
+        context_limit: u.context_limit,
+        input_tokens: u.input_tokens,
+        output_tokens: u.output_tokens,
+        cache_read_tokens: u.cache_read_tokens,
+        cache_creation_tokens: u.cache_creation_tokens,
+        cost_usd: u.cost_usd,
+    })
 }
 
 /// What the chats' newest runs say: those cut short (with why), and those that failed.

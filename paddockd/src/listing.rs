@@ -22,7 +22,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::hash::{Hash, Hasher};
 use std::sync::{Mutex, PoisonError};
 
-use paddock_proto::{ChatScope, ChatSummary, ChatUsage, Chats};
+use paddock_proto::{ChatScope, ChatSummary, ChatUsage, Chats, RowView};
 
 /// Listings kept. Overflow: the least recently asked listing is dropped; its next `since`
 /// gets the full list.
@@ -390,7 +390,7 @@ impl Listing {
 /// A hash of every field of the row and of the id listed before it.
 pub fn fingerprint(row: &ChatSummary, before: Option<&str>) -> u64 {
     placed_print(
-        row_print(row, &row.title),
+        row_print(&RowView::of(row), &row.title),
         row.tree_parent.as_deref(),
         row.level,
         &row.children,
@@ -428,11 +428,12 @@ pub fn placed_print(
 /// `level`, `children`: [`placed_print`]), its title being `title` (a kept row's is cut, and
 /// is fingerprinted whole). The destructuring names every field, so a field added to the row
 /// must be added here (it does not compile otherwise).
-pub fn row_print(row: &ChatSummary, title: &str) -> u64 {
-    let ChatSummary {
+pub fn row_print(row: &RowView<'_>, title: &str) -> u64 {
+    let RowView {
         session_id,
         project_slug,
         title: _,
+        title_cut: _,
         origin,
         depth,
         parent_session_id,
@@ -447,9 +448,6 @@ pub fn row_print(row: &ChatSummary, title: &str) -> u64 {
         starred,
         detached,
         trigger,
-        tree_parent: _,
-        level: _,
-        children: _,
         usage,
         queued,
         interrupted,
@@ -459,12 +457,12 @@ pub fn row_print(row: &ChatSummary, title: &str) -> u64 {
         failed,
         parked,
         status,
-    } = row;
+    } = *row;
     let mut h = print_hasher();
     session_id.hash(&mut h);
     project_slug.hash(&mut h);
     title.hash(&mut h);
-    std::mem::discriminant(origin).hash(&mut h);
+    std::mem::discriminant(&origin).hash(&mut h);
     depth.hash(&mut h);
     parent_session_id.hash(&mut h);
     parent_project.hash(&mut h);

@@ -292,6 +292,19 @@ pub enum Origin {
     Adopted,
 }
 
+impl Origin {
+    /// The origin's wire name (`human`, `scheduled`, ...), as serde writes it.
+    pub fn wire_name(self) -> &'static str {
+        match self {
+            Origin::Human => "human",
+            Origin::Scheduled => "scheduled",
+            Origin::Spawned => "spawned",
+            Origin::Hook => "hook",
+            Origin::Adopted => "adopted",
+        }
+    }
+}
+
 /// One row of a chat list, in tree order.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

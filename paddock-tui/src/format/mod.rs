@@ -50,13 +50,7 @@ pub fn project_label(slug: &str) -> &str {
 
 /// The origin's wire name (`human`, `scheduled`, ...).
 pub fn origin_name(origin: Origin) -> &'static str {
-    match origin {
-        Origin::Human => "human",
-        Origin::Scheduled => "scheduled",
-        Origin::Spawned => "spawned",
-        Origin::Hook => "hook",
-        Origin::Adopted => "adopted",
-    }
+    origin.wire_name()
 }
 
 /// A chat's origin as `paddock ls` shows it: the wire name, with the hops from its root for a

@@ -108,7 +108,9 @@ pub async fn list_answer(
     {
         return paddock_proto::encode_chats(id, nothing, 0, |_, _| Ok(())).map_err(unencodable);
     }
+    let started = std::time::Instant::now();
     let listed = build(d, user, inputs.clone(), scope).await;
+    let built = started.elapsed();
     let prints: Vec<(&str, u64)> = listed
         .iter()
         .enumerate()
@@ -129,9 +131,16 @@ pub async fn list_answer(
     }
     // Rows are fingerprinted whole, so a change past the cut is still a change.
     let whole = full_titles.then(|| whole_titles(d, &inputs, &listed));
-    answer
+    let line = answer
         .encode(id, &listed, |l, out| l.write(whole.as_ref(), out))
-        .map_err(unencodable)
+        .map_err(unencodable);
+    tracing::debug!(
+        rows = listed.len(),
+        build_us = built.as_micros(),
+        answer_us = (started.elapsed() - built).as_micros(),
+        "chat list made"
+    );
+    line
 }
 
 /// The error answering a listing that could not be encoded.
@@ -181,11 +190,7 @@ impl Listed {
     ) -> Result<(), FrameError> {
         match whole.and_then(|w| w.get(&self.kept.session_id)) {
             None => {
-                self.kept
-                    .encoded
-                    .as_ref()
-                    .map_err(Clone::clone)?
-                    .write_placed(self.place(), out);
+                self.kept.encoded.write_placed(self.place(), out);
                 Ok(())
             }
             Some(_) => paddock_proto::write_row(&self.summary(whole)?, out),
@@ -208,6 +213,8 @@ impl Listed {
 async fn build(d: &ChatService, user: &str, inputs: Arc<Inputs>, scope: ChatScope) -> Vec<Listed> {
     let joined = Joined::of(d, inputs);
     let index = d.state.listed().await;
+    let started = std::time::Instant::now();
+    let mut made = 0usize;
     let mut kept = d
         .kept_rows
         .take(user)
@@ -243,14 +250,15 @@ async fn build(d: &ChatService, user: &str, inputs: Arc<Inputs>, scope: ChatScop
             .iter()
             .map(|&(_, sid)| (folder.as_path(), sid))
             .collect();
-        let made = index.facts_in(&wanted, |chat, version| {
+        let rows_made = index.facts_in(&wanted, |chat, version| {
             joined.kept_row(&project.slug, &chat, version)
         });
-        for ((slot, _), made) in stale.iter().zip(made) {
+        for ((slot, _), made_row) in stale.iter().zip(rows_made) {
             // `None`: gone since its version was read; it is not listed.
-            if let (Some(made), Some(place)) = (made, slots.get_mut(*slot)) {
-                kept.insert(made.session_id.clone(), made.clone());
-                *place = Some(made);
+            if let (Some(row), Some(place)) = (made_row, slots.get_mut(*slot)) {
+                kept.insert(row.session_id.clone(), row.clone());
+                *place = Some(row);
+                made += 1;
             }
         }
         #[cfg(debug_assertions)]
@@ -271,11 +279,18 @@ async fn build(d: &ChatService, user: &str, inputs: Arc<Inputs>, scope: ChatScop
     }
     for (sid, slug) in joined.unlisted() {
         if slugs.contains(slug) && listed.insert(sid) {
-            rows.push(KeptRow::new(joined.starting_row(slug, sid, d), None));
+            rows.push(KeptRow::new(&joined.starting_row(slug, sid, d), None));
         }
     }
+    let made_in = started.elapsed();
     let listed = lay_out(rows, &joined, scope);
     d.kept_rows.put(user, Kept { joined, rows: kept });
+    tracing::debug!(
+        made,
+        made_us = made_in.as_micros(),
+        laid_out_us = (started.elapsed() - made_in).as_micros(),
+        "chat list rows"
+    );
     listed
 }
 

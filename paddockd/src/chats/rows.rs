@@ -17,7 +17,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use paddock_proto::{ChatSummary, EncodedRow, FrameError, Place};
+use paddock_proto::{ChatSummary, EncodedRow, FrameError, Place, RowView};
 
 use super::Joined;
 use crate::state::ms_of;
@@ -36,9 +36,8 @@ pub(super) struct KeptRow {
     pub archived: bool,
     pub starred: bool,
     pub running: bool,
-    /// The row on the wire, its place left open; the error if it could not be encoded (a
-    /// listing with it then fails, saying so).
-    pub encoded: Result<EncodedRow, FrameError>,
+    /// The row on the wire, its place left open.
+    pub encoded: EncodedRow,
     /// The title was cut.
     pub cut: bool,
     /// The whole title of a row that was cut and is not in the index (a chat starting): the
@@ -55,33 +54,36 @@ pub(super) struct KeptRow {
 }
 
 impl KeptRow {
-    pub fn new(mut row: ChatSummary, version: Option<u64>) -> Arc<Self> {
-        let whole = std::mem::take(&mut row.title);
-        Self::titled(row, &whole, version)
+    /// The row kept for `row`, its title cut as a listing shows it.
+    pub fn new(row: &ChatSummary, version: Option<u64>) -> Arc<Self> {
+        Self::titled(RowView::of(row), &row.title, version)
     }
 
-    /// [`KeptRow::new`] of `row` titled `whole`: the title cut from it without a copy of it
-    /// whole (10,000 first prompts copied to be cut left the heap full of holes).
-    pub fn titled(mut row: ChatSummary, whole: &str, version: Option<u64>) -> Arc<Self> {
+    /// The row `view` stands for, titled `whole` (the view's own title is ignored): the
+    /// title cut from it without a copy of it whole (10,000 first prompts copied to be cut
+    /// left the heap full of holes).
+    pub fn titled(view: RowView<'_>, whole: &str, version: Option<u64>) -> Arc<Self> {
         // Fingerprinted whole, so a change past the cut is still a change.
-        let print = crate::listing::row_print(&row, whole);
-        row.title = crate::text::cut(whole, paddock_proto::TITLE_CHARS);
-        let cut = row.title.len() != whole.len();
-        let encoded = EncodedRow::new(&row).inspect_err(
-            |e| tracing::error!(session = %row.session_id, "cannot encode a listing row: {e}"),
-        );
+        let print = crate::listing::row_print(&view, whole);
+        let cut_at = crate::text::cut_at(whole, paddock_proto::TITLE_CHARS);
+        let view = RowView {
+            title: cut_at.and_then(|at| whole.get(..at)).unwrap_or(whole),
+            title_cut: cut_at.is_some(),
+            ..view
+        };
+        let cut = cut_at.is_some();
         Arc::new(Self {
-            encoded,
+            encoded: EncodedRow::of(&view),
             print,
-            updated_ms: ms_of(row.updated_at.as_deref()),
-            created_ms: ms_of(row.created_at.as_deref()),
+            updated_ms: ms_of(view.updated_at),
+            created_ms: ms_of(view.created_at),
             cut,
             whole_title: (cut && version.is_none()).then(|| whole.to_owned()),
-            archived: row.archived,
-            starred: row.starred,
-            running: row.running,
-            session_id: row.session_id,
-            project_slug: row.project_slug,
+            archived: view.archived,
+            starred: view.starred,
+            running: view.running,
+            session_id: view.session_id.to_owned(),
+            project_slug: view.project_slug.to_owned(),
             version,
         })
     }
@@ -90,10 +92,7 @@ impl KeptRow {
     /// whole titles).
     pub fn decoded(&self, place: Place<'_>) -> Result<ChatSummary, FrameError> {
         let mut json = String::new();
-        self.encoded
-            .as_ref()
-            .map_err(Clone::clone)?
-            .write_placed(place, &mut json);
+        self.encoded.write_placed(place, &mut json);
         paddock_proto::decode(json.as_bytes())
     }
 }
