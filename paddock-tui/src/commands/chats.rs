@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use serde_json::value::RawValue;
 
-use super::output::{eprint, print, print_json, print_json_rows};
+use super::output::{eprint, print, print_json, print_json_array, print_json_rows};
 use super::{Context, mark_read};
 use crate::cli::{ForkArgs, LsArgs, SessionArg, ShowArgs};
 use crate::client::{Client, RawReply};
@@ -36,7 +36,7 @@ pub async fn ls(ctx: &Context, args: LsArgs) -> anyhow::Result<()> {
     };
     if args.json {
         let reply = client.call_raw(request).await?;
-        return print_json_rows(&rows_of(&reply)?);
+        return print_rows_of(&reply);
     }
     match client.call(request).await? {
         c if c.chats.is_empty() => {
@@ -100,6 +100,27 @@ async fn ls_every_project(
         out.push_str(&format::chat_table(chats));
     }
     print(&out)
+}
+
+/// `ls --json`: the rows of a `chat:list` reply laid out from its `chats` array as the daemon
+/// wrote it (`kind`, then `chats`, first), not split into rows first; a reply of any other
+/// shape through [`rows_of`].
+fn print_rows_of(reply: &RawReply) -> anyhow::Result<()> {
+    const HEAD: &str = "{\"kind\":\"chats\",\"chats\":";
+    let Some(array) = reply
+        .json()
+        .strip_prefix(HEAD)
+        .filter(|rest| rest.starts_with('['))
+    else {
+        return print_json_rows(&rows_of(reply)?);
+    };
+    let end = print_json_array(array)?;
+    match array.get(end..).and_then(|rest| rest.chars().next()) {
+        Some(',' | '}') => Ok(()),
+        _ => Err(anyhow::anyhow!(
+            "paddockd's list of chats could not be read: its rows end where the reply does not"
+        )),
+    }
 }
 
 /// The rows of a `chat:list` reply as the daemon wrote them.

@@ -24,13 +24,36 @@ pub fn array(values: &[&RawValue], out: &mut String, mut each: impl FnMut(&mut S
 
 /// Appends `json`, one valid JSON value, laid out as if it began `depth` levels deep.
 pub fn value_at(json: &str, depth: usize, out: &mut String) {
+    first_value(json, depth, out, |_| ());
+}
+
+/// Appends the JSON value `json` begins with, laid out as if it began `depth` levels deep,
+/// and a newline: `paddock ls --json`'s rows straight from the reply's `chats` array, which
+/// is not split into rows first (that was a third of the command's work). `each` is called
+/// with `out` after each element of it (to write out what is there so far). Returns how long
+/// the value is in `json`; `None` when it does not end (what came is in `out` regardless).
+pub fn array_text(json: &str, out: &mut String, each: impl FnMut(&mut String)) -> Option<usize> {
+    let end = first_value(json, 0, out, each)?;
+    out.push('\n');
+    Some(end)
+}
+
+/// The one pass of [`value_at`] and [`array_text`]: lays out the value `json` begins with,
+/// `depth` levels deep, calling `each` after each of its elements (or members), and returns
+/// where the value ends (`None`: it does not, or a bracket closes what was not opened).
+fn first_value(
+    json: &str,
+    base: usize,
+    out: &mut String,
+    mut each: impl FnMut(&mut String),
+) -> Option<usize> {
     let bytes = json.as_bytes();
-    let mut depth = depth;
+    let mut depth = base;
     let mut i = 0;
     while let Some(&b) = bytes.get(i) {
         match b {
             b'"' => {
-                let end = string_end(bytes, i);
+                let end = string_end(bytes, i)?;
                 out.push_str(json.get(i..end).unwrap_or_default());
                 i = end;
             }
@@ -46,10 +69,14 @@ pub fn value_at(json: &str, depth: usize, out: &mut String) {
                     out.push(char::from(b));
                     newline(depth, out);
                     i = next;
+                    continue;
                 }
             }
             b'}' | b']' => {
-                depth = depth.saturating_sub(1);
+                if depth == base {
+                    return None;
+                }
+                depth -= 1;
                 newline(depth, out);
                 out.push(char::from(b));
                 i += 1;
@@ -58,12 +85,20 @@ pub fn value_at(json: &str, depth: usize, out: &mut String) {
                 out.push(',');
                 newline(depth, out);
                 i = skip_space(bytes, i + 1);
+                if depth == base + 1 {
+                    each(out);
+                }
+                continue;
             }
             b':' => {
                 out.push_str(": ");
                 i = skip_space(bytes, i + 1);
+                continue;
             }
-            b' ' | b'\t' | b'\n' | b'\r' => i += 1,
+            b' ' | b'\t' | b'\n' | b'\r' => {
+                i += 1;
+                continue;
+            }
             _ => {
                 // A number or a literal: up to the next structural byte or space.
                 let end = bytes
@@ -78,20 +113,26 @@ pub fn value_at(json: &str, depth: usize, out: &mut String) {
                 i = end;
             }
         }
+        // A string, a scalar or a closing bracket ended a value: the whole one, at `base`.
+        if depth == base {
+            return Some(i);
+        }
     }
+    None
 }
 
-/// Where the string starting at `start` (its opening quote) ends: just past its closing quote.
-fn string_end(bytes: &[u8], start: usize) -> usize {
+/// Where the string starting at `start` (its opening quote) ends: just past its closing quote
+/// (`None`: it does not end).
+fn string_end(bytes: &[u8], start: usize) -> Option<usize> {
     let mut i = start + 1;
     while let Some(rest) = bytes.get(i..) {
         match memchr::memchr2(b'"', b'\\', rest) {
             Some(n) if rest.get(n) == Some(&b'\\') => i += n + 2,
-            Some(n) => return i + n + 1,
+            Some(n) => return Some(i + n + 1),
             None => break,
         }
     }
-    bytes.len()
+    None
 }
 
 fn skip_space(bytes: &[u8], mut i: usize) -> usize {
@@ -175,5 +216,46 @@ mod tests {
         let mut none = String::new();
         array(&[], &mut none, |_| ());
         assert_eq!(none, "[]\n");
+    }
+
+    #[test]
+    fn an_array_is_laid_out_from_its_text_and_its_end_found() {
+        let rows = vec![
+            ChatSummary {
+                session_id: "s1".into(),
+                title: "a ] and a } in \"a\" title, \\".into(),
+                children: vec!["s2".into()],
+                ..ChatSummary::default()
+            },
+            ChatSummary {
+                session_id: "s2".into(),
+                level: 1,
+                ..ChatSummary::default()
+            },
+        ];
+        let array = serde_json::to_string(&rows).expect("encodes");
+        let pretty = serde_json::to_string_pretty(&rows).expect("encodes") + "\n";
+        for (text, rows_json, want) in [
+            (format!("{array},\"revision\":3}}"), array.clone(), pretty),
+            ("[]}".to_owned(), "[]".to_owned(), "[]\n".to_owned()),
+        ] {
+            let (mut out, mut written, mut chunks) = (String::new(), String::new(), 0);
+            let end = array_text(&text, &mut out, |out| {
+                chunks += 1;
+                written.push_str(&std::mem::take(out));
+            });
+            written.push_str(&out);
+            assert_eq!(end, Some(rows_json.len()));
+            assert_eq!(written, want);
+            if rows_json.len() > 2 {
+                assert_eq!(chunks, 1, "called between the two rows");
+            }
+        }
+        // An array cut anywhere does not end; a bracket closing nothing ends nothing.
+        for cut in 0..array.len() {
+            let mut out = String::new();
+            assert_eq!(array_text(&array[..cut], &mut out, |_| ()), None, "{cut}");
+        }
+        assert_eq!(array_text("]", &mut String::new(), |_| ()), None);
     }
 }

@@ -67,26 +67,63 @@ pub fn print_json<T: Serialize + ?Sized>(value: &T) -> anyhow::Result<()> {
 }
 
 /// Rows as the daemon wrote them, on stdout as [`print_json`] prints the decoded rows (which
-/// it would cost more to decode than to write): `ls --json`. Written as they are laid out, a
-/// few hundred kilobytes at a time.
+/// it would cost more to decode than to write): `ls -A --json`. Written as they are laid out,
+/// a few hundred kilobytes at a time.
 pub fn print_json_rows(rows: &[&serde_json::value::RawValue]) -> anyhow::Result<()> {
+    let mut stdout = Chunked::new();
+    let mut text = String::with_capacity(Chunked::CHUNK + 64 * 1024);
+    super::indent::array(rows, &mut text, |text| stdout.write_if_full(text));
+    stdout.finish(&text)
+}
+
+/// A JSON array as the daemon wrote it (`array` begins with it), on stdout as
+/// [`print_json_rows`] prints its elements: `ls --json`, straight from the reply. Returns how
+/// long the array is in `array`; an error when it does not end (what came is written).
+pub fn print_json_array(array: &str) -> anyhow::Result<usize> {
+    let mut stdout = Chunked::new();
+    let mut text = String::with_capacity(Chunked::CHUNK + 64 * 1024);
+    let end = super::indent::array_text(array, &mut text, |text| stdout.write_if_full(text));
+    stdout.finish(&text)?;
+    end.ok_or_else(|| anyhow::anyhow!("paddockd's list of chats ends in the middle of a row"))
+}
+
+/// Stdout written a chunk at a time as text is laid out.
+struct Chunked {
+    stdout: std::io::StdoutLock<'static>,
+    written: std::io::Result<()>,
+}
+
+impl Chunked {
     const CHUNK: usize = 256 * 1024;
-    let mut stdout = std::io::stdout().lock();
-    let mut text = String::with_capacity(CHUNK + 64 * 1024);
-    let mut written = Ok(());
-    super::indent::array(rows, &mut text, |text| {
-        if written.is_ok() && text.len() >= CHUNK {
-            written = stdout.write_all(text.as_bytes());
+
+    fn new() -> Self {
+        Self {
+            stdout: std::io::stdout().lock(),
+            written: Ok(()),
+        }
+    }
+
+    /// Writes `text` out and empties it once it holds a chunk (after a failed write, only
+    /// empties it).
+    fn write_if_full(&mut self, text: &mut String) {
+        if text.len() >= Self::CHUNK {
+            if self.written.is_ok() {
+                self.written = self.stdout.write_all(text.as_bytes());
+            }
             text.clear();
         }
-    });
-    match written
-        .and_then(|()| stdout.write_all(text.as_bytes()))
-        .and_then(|()| stdout.flush())
-    {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == ErrorKind::BrokenPipe => Err(Failure::broken_pipe().into()),
-        Err(e) => Err(anyhow::Error::new(e).context("could not write to stdout")),
+    }
+
+    /// Writes the rest and flushes; the first failure, if any.
+    fn finish(mut self, rest: &str) -> anyhow::Result<()> {
+        match std::mem::replace(&mut self.written, Ok(()))
+            .and_then(|()| self.stdout.write_all(rest.as_bytes()))
+            .and_then(|()| self.stdout.flush())
+        {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == ErrorKind::BrokenPipe => Err(Failure::broken_pipe().into()),
+            Err(e) => Err(anyhow::Error::new(e).context("could not write to stdout")),
+        }
     }
 }
 
