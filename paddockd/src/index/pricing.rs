@@ -77,24 +77,6 @@ const CACHE_WRITE_FACTOR: f64 = 1.25;
 
 /// The price of a model id, if its family is in the table.
 pub fn price_of(model: &str) -> Option<Price> {
-    // A listing prices every chat's models, nearly all the same few: the last answer is kept
-    // (the table's substring searches were a twentieth of making 10,000 rows).
-    thread_local! {
-        static LAST: std::cell::RefCell<Option<(Box<str>, Option<Price>)>> =
-            const { std::cell::RefCell::new(None) };
-    }
-    LAST.with_borrow_mut(|last| match last {
-        Some((id, price)) if **id == *model => *price,
-        _ => {
-            let price = look_up(model);
-            *last = Some((model.into(), price));
-            price
-        }
-    })
-}
-
-/// [`price_of`] from the table.
-fn look_up(model: &str) -> Option<Price> {
     // Ids are lower case already, all but a few: no copy for them.
     let model = if model.bytes().any(|b| b.is_ascii_uppercase()) {
         std::borrow::Cow::Owned(model.to_ascii_lowercase())
@@ -142,17 +124,6 @@ pub fn estimate_usd(model: Option<&str>, tokens: &Tokens) -> f64 {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
-
-    #[test]
-    fn the_kept_answer_is_only_for_the_same_id() {
-        for _ in 0..2 {
-            assert_eq!(price_of("claude-opus-4-1-20250805"), Some(LEGACY_OPUS));
-            assert_eq!(price_of("claude-opus-4-1-20250805"), Some(LEGACY_OPUS));
-            assert_eq!(price_of("claude-opus-4-5").map(|p| p.input), Some(5.0));
-            assert_eq!(price_of("gpt"), None);
-            assert_eq!(price_of("claude-sonnet-4-5").map(|p| p.input), Some(3.0));
-        }
-    }
 
     #[test]
     fn families_and_legacy_rows() {

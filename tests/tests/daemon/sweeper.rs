@@ -355,6 +355,29 @@ async fn overview_json(c: &mut RawClient, slug: &str) -> Value {
     }
 }
 
+/// Polls `project:overview` until `pred` holds. The state file is not what to wait on here:
+/// a store publishes a change once it is on disk, so the file is a moment ahead of what the
+/// daemon answers (this test once read the old error after the file had the new state).
+async fn wait_overview(
+    c: &mut RawClient,
+    slug: &str,
+    what: &str,
+    pred: impl Fn(&Value) -> bool,
+) -> Value {
+    let deadline = tokio::time::Instant::now() + DEADLINE;
+    loop {
+        let o = overview_json(c, slug).await;
+        if pred(&o) {
+            return o;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "timed out waiting for {what}: {o}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 #[tokio::test]
 async fn a_failed_sweep_is_reported_as_failed_with_its_reason() {
     let d = daemon(Duration::from_millis(300), |_| {}).await;
@@ -362,8 +385,10 @@ async fn a_failed_sweep_is_reported_as_failed_with_its_reason() {
     let mut c = d.client().await;
     create_project(&mut c, "demo", None).await;
     turn(&mut c, "demo", "First turn.").await;
-    wait_state(&d, "demo", "the failed sweep's time", |_| true).await;
-    let o = overview_json(&mut c, "demo").await;
+    let o = wait_overview(&mut c, "demo", "the failed sweep", |o| {
+        o["sweepError"].is_string()
+    })
+    .await;
     assert!(
         o["sweepError"]
             .as_str()
@@ -374,9 +399,12 @@ async fn a_failed_sweep_is_reported_as_failed_with_its_reason() {
     answer(&d, &reply("# Fixed", "NOCHANGE", "NOCHANGE"));
     turn(&mut c, "demo", "Second turn.").await;
     wait_state(&d, "demo", "the retry to succeed", |s| s.0 > 0).await;
-    let o = overview_json(&mut c, "demo").await;
-    assert!(o.get("sweepError").is_none(), "{o}");
+    let o = wait_overview(&mut c, "demo", "the error to be cleared", |o| {
+        o.get("sweepError").is_none()
+    })
+    .await;
     assert!(o["sweptAt"].is_string(), "{o}");
+    assert_eq!(o["overview"], "# Fixed\n", "{o}");
     d.stop().await.unwrap();
 }
 
