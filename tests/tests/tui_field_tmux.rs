@@ -523,8 +523,12 @@ fn a_chat_waiting_for_an_answer_stands_out_and_n_goes_there_first() {
     env.paddock_ok(&["send", "--detach", "-p", "demo", &format!("fake:{ask}")]);
     let tmux = env.tui("needs", (120, 35), &[]);
     tmux.wait_loaded("an unread chat");
-    let screen = tmux.wait_until("the header's count", |s| {
+    // The detached chat is unread once the index has its transcript: until then it is listed
+    // as a chat starting, with nothing to read (and `n` would have nowhere to go after the
+    // asking chat).
+    let screen = tmux.wait_until("the header's count and the unread mark", |s| {
         s.lines().next().is_some_and(|h| h.contains("1 need you"))
+            && Tmux::tree_rows(s).any(|r| r.contains("an unread chat") && r.contains('•'))
     });
     let asking = Tmux::tree_rows(&screen)
         .find(|r| r.contains("fake:"))
