@@ -227,7 +227,8 @@ async fn build(d: &ChatService, user: &str, inputs: Arc<Inputs>, scope: ChatScop
         .iter()
         .map(|(_, folder)| index.versions_in(folder))
         .collect();
-    let mut listed: HashSet<&str> = HashSet::with_capacity(kept.len());
+    let mut listed: HashSet<&str, foldhash::fast::RandomState> =
+        HashSet::with_capacity_and_hasher(kept.len(), foldhash::fast::RandomState::default());
     for ((project, folder), versions) in joined.inputs.projects.iter().zip(&versions) {
         // Places in `rows` to fill with rows made anew, and the chats to make them of.
         let mut stale: Vec<(usize, &str)> = Vec::new();

@@ -97,19 +97,23 @@ impl KeptRow {
     }
 }
 
+/// Session id → its kept row. Hashed with foldhash: a listing looks up and inserts every row,
+/// and SipHash's rounds on 36-byte ids were most of that.
+pub(super) type RowMap = HashMap<String, Arc<KeptRow>, foldhash::fast::RandomState>;
+
 /// One user's kept rows, and what they were made from.
 pub(super) struct Kept {
     pub joined: Joined,
     /// Session id → its row.
-    pub rows: HashMap<String, Arc<KeptRow>>,
+    pub rows: RowMap,
 }
 
 impl Kept {
     /// The kept rows that are still what `now` would make: those `now` does not name as
     /// changed since the rows were made. `None`: none are (the listed projects changed).
-    pub fn still_valid(self, now: &Joined) -> HashMap<String, Arc<KeptRow>> {
+    pub fn still_valid(self, now: &Joined) -> RowMap {
         let Some(changed) = now.changed_since(&self.joined) else {
-            return HashMap::new();
+            return RowMap::default();
         };
         let mut rows = self.rows;
         if changed.len() * 2 > rows.len() {
