@@ -25,7 +25,6 @@
 //! than the file. The encoder destructures each struct whole, so a field added to one does
 //! not compile until it is written here too (and [`super::persist::INDEX_VERSION`] bumped).
 
-use std::collections::HashMap;
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt as _;
 use std::path::PathBuf;
@@ -33,7 +32,7 @@ use std::path::PathBuf;
 use super::digest::{CurrentMessage, Digest, PerModel};
 use super::persist::Folders;
 use super::pricing::Tokens;
-use super::scan::{Entry, Stamp};
+use super::scan::{Chats, Entry, Stamp};
 
 /// What a binary index file starts with.
 pub const MAGIC: &[u8; 8] = b"PDKIDX\0\n";
@@ -62,7 +61,7 @@ pub fn version_of(bytes: &[u8]) -> Result<u32, DecodeError> {
 /// The whole file: [`MAGIC`], `version`, then every folder's entries.
 pub fn encode<'a>(
     version: u32,
-    folders: impl Iterator<Item = (&'a std::path::Path, &'a HashMap<String, Entry>)>,
+    folders: impl Iterator<Item = (&'a std::path::Path, &'a Chats)>,
 ) -> Vec<u8> {
     let folders: Vec<_> = folders.collect();
     let chats: usize = folders.iter().map(|(_, c)| c.len()).sum();
@@ -93,7 +92,7 @@ pub fn decode(bytes: &[u8]) -> Result<Folders, DecodeError> {
         let folder = PathBuf::from(OsStr::from_bytes(r.bytes("a folder")?));
         // An entry takes well over 100 bytes.
         let chats = r.count("a chat count", 100)?;
-        let mut entries = HashMap::with_capacity(chats);
+        let mut entries = Chats::with_capacity_and_hasher(chats, Default::default());
         for _ in 0..chats {
             let sid = r.string("a session id")?;
             entries.insert(sid, r.entry()?);
@@ -424,14 +423,14 @@ mod tests {
     }
 
     fn sample() -> Folders {
-        let mut a = HashMap::new();
+        let mut a = Chats::default();
         a.insert("s1".to_owned(), full_entry());
         a.insert("s2".to_owned(), Entry::default());
         let mut folders = Folders::new();
         folders.insert(PathBuf::from("/home/ana/web"), a);
         folders.insert(
             PathBuf::from(OsStr::from_bytes(b"/tmp/not-utf8-\xff")),
-            HashMap::new(),
+            Chats::default(),
         );
         folders
     }
@@ -476,7 +475,7 @@ mod tests {
         huge.extend_from_slice(&u32::MAX.to_le_bytes());
         assert!(matches!(decode(&huge), Err(DecodeError::Short(_))));
         // A session id that is not UTF-8.
-        let mut chats = HashMap::new();
+        let mut chats = Chats::default();
         chats.insert("s\u{e9}".to_owned(), Entry::default());
         let mut bytes = encode(1, std::iter::once((Path::new("/x"), &chats)));
         let at = bytes

@@ -476,7 +476,7 @@ fn reconcile_folder(
         let Some(existing) = tables.live.get(folder) else {
             return Ok(()); // unwatched meanwhile
         };
-        let present: HashSet<&str> = stamps
+        let present: HashSet<&str, foldhash::fast::RandomState> = stamps
             .iter()
             .filter(|(_, _, stamp)| stamp.is_some())
             .map(|(sid, _, _)| sid.as_str())

@@ -35,7 +35,7 @@ use tokio_util::task::TaskTracker;
 
 pub use digest::{Digest, context_limit};
 pub use persist::INDEX_VERSION;
-use scan::Entry;
+use scan::{Chats, Entry};
 
 /// One chat as the chat list shows it.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -206,10 +206,10 @@ struct Shared {
 #[derive(Default)]
 struct Tables {
     /// Watched folders (keyed as the caller gave them) → session id → entry.
-    live: HashMap<PathBuf, HashMap<String, Entry>>,
+    live: HashMap<PathBuf, Chats>,
     /// Loaded from the index file, for folders not watched (yet) in this run: the starting
     /// point of their first reconcile, and persisted again as they are.
-    cold: HashMap<PathBuf, HashMap<String, Entry>>,
+    cold: HashMap<PathBuf, Chats>,
 }
 
 /// Capacity of the change-event broadcast. A receiver that lags gets `Lagged` and should

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use super::codec;
-use super::scan::Entry;
+use super::scan::Chats;
 
 pub const INDEX_VERSION: u32 = 4;
 
@@ -27,7 +27,7 @@ const JSON_VERSION: u32 = 3;
 const JSON_FILE: &str = "chat-index.json";
 
 /// Entries per folder, per session id.
-pub type Folders = HashMap<PathBuf, HashMap<String, Entry>>;
+pub type Folders = HashMap<PathBuf, Chats>;
 
 /// What was found at the index's path.
 #[derive(Debug)]
@@ -56,7 +56,7 @@ struct FileOwned {
 #[derive(Deserialize)]
 struct FolderOwned {
     folder: PathBuf,
-    chats: HashMap<String, Entry>,
+    chats: Chats,
 }
 
 /// Reads the index file, or, when it is missing, an earlier release's JSON file beside it.
@@ -130,9 +130,7 @@ fn version_of(bytes: &[u8]) -> Result<Option<u32>, String> {
 }
 
 /// Serialises folders to the file format (`codec.rs`).
-pub fn encode<'a>(
-    folders: impl Iterator<Item = (&'a Path, &'a HashMap<String, Entry>)>,
-) -> Vec<u8> {
+pub fn encode<'a>(folders: impl Iterator<Item = (&'a Path, &'a Chats)>) -> Vec<u8> {
     codec::encode(INDEX_VERSION, folders)
 }
 
@@ -171,12 +169,12 @@ mod tests {
         assert!(version_of(b"not json").is_err());
     }
 
-    fn chats() -> HashMap<String, Entry> {
-        let mut entry = Entry::default();
+    fn chats() -> Chats {
+        let mut entry = super::super::scan::Entry::default();
         entry
             .digest
             .feed(b"{\"type\":\"user\",\"message\":{\"content\":\"hi\"}}\n");
-        HashMap::from([("s1".to_owned(), entry)])
+        Chats::from_iter([("s1".to_owned(), entry)])
     }
 
     #[test]

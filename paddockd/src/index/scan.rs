@@ -40,6 +40,11 @@ impl Stamp {
     }
 }
 
+/// One folder's entries by session id. Hashed with foldhash: loading, reconciling and listing
+/// 10,000 chats hash each id several times, and SipHash's rounds on 36-byte ids cost more than
+/// the rest of a lookup. (Ids are file names in the user's own folders, not input from others.)
+pub type Chats = std::collections::HashMap<String, Entry, foldhash::fast::RandomState>;
+
 /// One transcript in the index: the file version it was read at, and what it says.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Entry {
