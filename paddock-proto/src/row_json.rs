@@ -355,7 +355,7 @@ fn push_escaped(out: &mut String, s: &str) {
             i += 8;
             continue;
         }
-        if b >= 0x20 && b != b'"' && b != b'\\' {
+        if !to_escape(b) {
             i += 1;
             continue;
         }
@@ -382,8 +382,13 @@ fn push_escaped(out: &mut String, s: &str) {
     out.push_str(s.get(start..).unwrap_or_default());
 }
 
-/// Whether one of the eight bytes of `word` is one a JSON string escapes: below 0x20, `"`
-/// or `\` (the bit tricks of "Bit Twiddling Hacks": exact as a yes or no).
+/// Whether a JSON string escapes `b`: a control character, `"` or `\`.
+fn to_escape(b: u8) -> bool {
+    b < 0x20 || b == b'"' || b == b'\\'
+}
+
+/// Whether one of the eight bytes of `word` is one [`to_escape`] names (the bit tricks of "Bit
+/// Twiddling Hacks": exact as a yes or no).
 fn any_to_escape(word: u64) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;

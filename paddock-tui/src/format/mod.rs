@@ -48,17 +48,12 @@ pub fn project_label(slug: &str) -> &str {
     if slug == ROOT_SLUG { "(root)" } else { slug }
 }
 
-/// The origin's wire name (`human`, `scheduled`, ...).
-pub fn origin_name(origin: Origin) -> &'static str {
-    origin.wire_name()
-}
-
 /// A chat's origin as `paddock ls` shows it: the wire name, with the hops from its root for a
 /// spawned chat more than one hop deep (`spawned·2`), where indentation alone would not say it.
 pub fn origin_label(origin: Origin, depth: u32) -> String {
     match origin {
         Origin::Spawned if depth > 1 => format!("spawned·{depth}"),
-        other => origin_name(other).to_owned(),
+        other => other.wire_name().to_owned(),
     }
 }
 

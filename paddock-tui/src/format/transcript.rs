@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 use paddock_proto::{Transcript, TranscriptEntry};
 
 use super::{
-    attribution_line, clean_title, compaction_sizes, one_line, origin_name, project_label,
-    task_status, tool_summary,
+    attribution_line, clean_title, compaction_sizes, one_line, project_label, task_status,
+    tool_summary,
 };
 
 /// How many characters of a tool result or thinking block to show on its one line.
@@ -40,7 +40,7 @@ fn header(t: &Transcript) -> String {
         "session {} · project {} · {}",
         chat.session_id,
         project_label(&chat.project_slug),
-        origin_name(chat.origin)
+        chat.origin.wire_name()
     );
     if let Some(parent) = &chat.parent_session_id {
         let _ = write!(about, " from {parent}");

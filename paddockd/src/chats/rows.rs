@@ -66,12 +66,12 @@ impl KeptRow {
         // Fingerprinted whole, so a change past the cut is still a change.
         let print = crate::listing::row_print(&view, whole);
         let cut_at = crate::text::cut_at(whole, paddock_proto::TITLE_CHARS);
+        let cut = cut_at.is_some();
         let view = RowView {
             title: cut_at.and_then(|at| whole.get(..at)).unwrap_or(whole),
-            title_cut: cut_at.is_some(),
+            title_cut: cut,
             ..view
         };
-        let cut = cut_at.is_some();
         Arc::new(Self {
             encoded: EncodedRow::of(&view),
             print,
