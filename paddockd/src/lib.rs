@@ -13,6 +13,7 @@ pub mod chat_links;
 pub mod chats;
 pub mod child;
 pub mod claude_format;
+pub mod claude_md;
 pub mod claude_version;
 pub mod cli;
 pub mod config;

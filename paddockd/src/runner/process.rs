@@ -62,6 +62,9 @@ pub struct SpawnSpec {
     pub env: ClaudeEnv,
     /// `--mcp-config` JSON: the MCP bridges to paddockd's agent tools.
     pub mcp_config: Option<String>,
+    /// `--append-system-prompt`: the project's CLAUDE.md, which claude does not read itself
+    /// (`claude_md.rs`).
+    pub instructions: Option<String>,
     /// Where the live process is recorded until its group is stopped (`survivors.rs`).
     pub records: super::survivors::Records,
     /// How long a write to its stdin may make no progress (`Config::stdin_stall`).
@@ -149,10 +152,12 @@ impl ClaudeEnv {
     }
 }
 
-/// `claude` in `cwd` with `env`, no auto-update and not a nested session; piped stdio, its
-/// own process group, killed when dropped.
+/// `claude` in `cwd` with `env`, no auto-update and not a nested session, loading only its
+/// user settings (paddockd's own Claude home: never the settings, hooks or MCP servers of the
+/// folder it runs in, `claude_md.rs`); piped stdio, its own process group, killed when dropped.
 pub fn claude_command(bin: &Path, cwd: &Path, env: &ClaudeEnv) -> tokio::process::Command {
     let mut cmd = tokio::process::Command::new(bin);
+    cmd.args(["--setting-sources", "user"]);
     cmd.current_dir(cwd)
         .env("CLAUDE_CONFIG_DIR", &env.claude_home)
         .env("CLAUDE_CODE_TMPDIR", &env.tmp_dir)
@@ -202,6 +207,9 @@ impl ClaudeProcess {
         }
         if let Some(config) = &spec.mcp_config {
             cmd.args(["--mcp-config", config]);
+        }
+        if let Some(text) = &spec.instructions {
+            cmd.args(["--append-system-prompt", text]);
         }
         let mut child = super::forker::spawn(cmd).await.map_err(|source| {
             // Both come back as "not found": say which is missing.

@@ -30,6 +30,7 @@ mod search;
 mod sweeper;
 mod triggers;
 mod websocket;
+mod workspace_walls;
 
 use std::time::Duration;
 

@@ -85,6 +85,15 @@ impl ChatTask {
             return Err(failure(NoticeKind::Info, refusal));
         }
         let mcp_config = self.mcp_config(project, &token, launch.manage).await;
+        let (agent_dir, private) = (project.agent_dir.clone(), cfg.private_state());
+        let instructions = tokio::task::spawn_blocking(move || {
+            crate::claude_md::system_prompt(&agent_dir, &private)
+        })
+        .await
+        .unwrap_or_else(|e| {
+            tracing::warn!("cannot read the project's CLAUDE.md: {e}");
+            None
+        });
         let spec = SpawnSpec {
             claude_bin: cfg.claude_bin.clone(),
             cwd: project.agent_dir.clone(),
@@ -96,6 +105,7 @@ impl ChatTask {
             model: launch.model.clone(),
             env: ClaudeEnv::of(&cfg),
             mcp_config,
+            instructions,
             records: crate::runner::survivors::Records::new(&cfg.data_dir),
             stdin_stall: cfg.stdin_stall,
         };
