@@ -99,6 +99,52 @@ fn physical(dir: &Path) -> PathBuf {
         .unwrap_or_else(|_| dir.to_path_buf())
 }
 
+/// A notebook's agents moved from its metadata folder `old` into `new` (`projects/layout.rs`):
+/// the link the CLI used for `old` goes (the one for `new` is made by [`ensure_project_chats`]);
+/// in `host` mode the user's transcript folder of `old` is renamed to that of `new`, so the
+/// chats stay the project's and resume in the new folder. Never fails: see the report.
+pub fn agent_dir_moved(
+    claude_home: &Path,
+    host_claude_home: &Path,
+    mode: TranscriptMode,
+    old: &Path,
+    new: &Path,
+) -> LinkReport {
+    let mut r = LinkReport::default();
+    let link = link_path(claude_home, old);
+    if fs::symlink_metadata(&link).is_ok_and(|m| m.file_type().is_symlink()) {
+        match fs::remove_file(&link) {
+            Ok(()) => r.act(format!(
+                "removed the link {} (the agents run in {} now)",
+                link.display(),
+                new.display()
+            )),
+            Err(e) => r.warn(format!("cannot remove the link {}: {e}", link.display())),
+        }
+    }
+    if mode == TranscriptMode::Host {
+        let (from, to) = (
+            link_path(host_claude_home, old),
+            link_path(host_claude_home, new),
+        );
+        if from.is_dir() && !from.is_symlink() && !to.exists() && !to.is_symlink() {
+            match fs::rename(&from, &to) {
+                Ok(()) => r.act(format!(
+                    "moved the transcripts {} to {}",
+                    from.display(),
+                    to.display()
+                )),
+                Err(e) => r.warn(format!(
+                    "cannot move the transcripts {} to {}: {e}",
+                    from.display(),
+                    to.display()
+                )),
+            }
+        }
+    }
+    r
+}
+
 /// Makes the project's transcript layout right for `mode` (see the module doc). Idempotent and
 /// self-healing; never panics or returns an error: problems are in the report's warnings.
 pub fn ensure_project_chats(

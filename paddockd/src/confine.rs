@@ -117,38 +117,82 @@ impl From<Refused> for ErrorBody {
 pub struct Private {
     /// Everything under these is private (each as given and resolved)...
     roots: Vec<PathBuf>,
-    /// ...but what is under these (the projects inside the data directory).
+    /// ...but what is under these...
     open: Vec<PathBuf>,
+    /// ...and, in each project's metadata folder, its agents' folder: in a folder whose every
+    /// child is a metadata folder (`<data>/projects`), or in a metadata folder itself
+    /// (`<data>/workspace`), a directory at the top whose name does not start with `.` (a
+    /// notebook's `work/`, a repository's checkout). The rest of a metadata folder
+    /// (`project.toml`, `.chats/`, `.paddock/`, the curated files, anything added later) is
+    /// paddockd's.
+    meta_parents: Vec<PathBuf>,
+    meta_dirs: Vec<PathBuf>,
 }
 
 impl Private {
     /// Everything under `roots` is private but what is under `open` (each as given and
     /// resolved). The daemon's comes from [`crate::Config::private_state`].
     pub fn new(roots: Vec<PathBuf>, open: Vec<PathBuf>) -> Self {
-        let both = |paths: Vec<PathBuf>| -> Vec<PathBuf> {
-            let mut out = Vec::new();
-            for p in paths {
-                let p = normalize(&p);
-                if let Ok(real) = std::fs::canonicalize(&p)
-                    && real != p
-                {
-                    out.push(real);
-                }
-                out.push(p);
-            }
-            out
-        };
         Self {
-            roots: both(roots),
-            open: both(open),
+            roots: given_and_resolved(roots),
+            open: given_and_resolved(open),
+            meta_parents: Vec::new(),
+            meta_dirs: Vec::new(),
         }
+    }
+
+    /// Opens the agents' folder of each metadata folder in `parents` (each child a project's)
+    /// and of each of `dirs` (see the fields).
+    pub fn with_agent_folders(mut self, parents: Vec<PathBuf>, dirs: Vec<PathBuf>) -> Self {
+        self.meta_parents = given_and_resolved(parents);
+        self.meta_dirs = given_and_resolved(dirs);
+        self
     }
 
     /// Whether a resolved path is paddockd's own state.
     pub fn holds(&self, path: &Path) -> bool {
         self.roots.iter().any(|r| path.starts_with(r))
             && !self.open.iter().any(|o| path.starts_with(o))
+            && !self.in_agents_folder(path)
     }
+
+    /// Whether `path` is in (or is) the agents' folder of a metadata folder.
+    fn in_agents_folder(&self, path: &Path) -> bool {
+        let agents = |meta: &Path, rest: &Path| {
+            let Some(Component::Normal(name)) = rest.components().next() else {
+                return false;
+            };
+            !name.as_encoded_bytes().starts_with(b".")
+                && std::fs::symlink_metadata(meta.join(name)).is_ok_and(|m| m.is_dir())
+        };
+        self.meta_dirs
+            .iter()
+            .any(|m| path.strip_prefix(m).is_ok_and(|rest| agents(m, rest)))
+            || self.meta_parents.iter().any(|p| {
+                path.strip_prefix(p).is_ok_and(|rest| {
+                    let mut parts = rest.components();
+                    match parts.next() {
+                        Some(Component::Normal(slug)) => agents(&p.join(slug), parts.as_path()),
+                        _ => false,
+                    }
+                })
+            })
+    }
+}
+
+/// Each path normalized, and also resolved where that differs.
+fn given_and_resolved(paths: Vec<PathBuf>) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for p in paths {
+        let p = normalize(&p);
+        if let Ok(real) = std::fs::canonicalize(&p)
+            && real != p
+        {
+            out.push(real);
+        }
+        out.push(p);
+    }
+    out
 }
 
 /// The confinement of a request: `raw`, named as `naming` says, inside the project's

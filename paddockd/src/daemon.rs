@@ -113,6 +113,41 @@ fn stopping(why: StopReason) -> Stopping {
     }
 }
 
+/// Every notebook's agents' files in its `work/` folder, away from paddockd's own
+/// (`projects/layout.rs`): a move an older release's folder needs, or one a kill cut short,
+/// finished before any claude runs in them, and the transcript links made to follow.
+fn move_notebooks(cfg: &Config, projects: &Projects) {
+    for (project, moved) in projects.ensure_layouts() {
+        let slug = &project.slug;
+        match moved {
+            Ok(m) => {
+                if m.finished {
+                    tracing::info!(project = %slug, moved = ?m.moved, "the agents' files are in {} now, apart from paddockd's", project.agent_dir.display());
+                    let report = crate::chat_links::agent_dir_moved(
+                        &cfg.claude_home,
+                        &cfg.host_claude_home,
+                        cfg.transcripts,
+                        &project.meta_dir,
+                        &project.agent_dir,
+                    );
+                    for action in &report.actions {
+                        tracing::info!(project = %slug, "{action}");
+                    }
+                    for warning in &report.warnings {
+                        tracing::warn!(project = %slug, "{warning}");
+                    }
+                }
+                if !m.left.is_empty() {
+                    tracing::warn!(project = %slug, left = ?m.left, "these stay in {}: the same names are in {} already; move them by hand", project.meta_dir.display(), project.agent_dir.display());
+                }
+            }
+            Err(e) => {
+                tracing::error!(project = %slug, "cannot move the agents' files of {} into its work/ folder: {e}; its chats may not start until it is fixed", project.meta_dir.display())
+            }
+        }
+    }
+}
+
 /// Runs the daemon until `shutdown` resolves or a client asks it to stop: bind, clear what an
 /// earlier daemon left, build the parts, serve, shut down in order.
 pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Result<()> {
@@ -124,6 +159,7 @@ pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Res
         .ensure_root()
         .context("cannot create the root workspace")?;
     stop_survivors(&cfg).await;
+    move_notebooks(&cfg, &projects);
 
     let cfg = Arc::new(cfg);
     let token = CancellationToken::new();

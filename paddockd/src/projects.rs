@@ -22,6 +22,7 @@ use crate::config::{projects_dir, workspace_dir};
 mod create;
 pub mod edit;
 pub mod error;
+pub mod layout;
 pub mod repo;
 mod shadow;
 
@@ -168,6 +169,12 @@ impl Project {
             allowed_tools: f.allowed_tools.clone(),
             shadowed_by: self.shadowed_by.clone(),
         }
+    }
+
+    /// Whether it is a notebook: its files in paddock's data folder (`work/` of its metadata
+    /// folder, `layout.rs`), neither a directory of the user's own nor a repository's checkout.
+    pub fn is_notebook(&self) -> bool {
+        self.file.path.is_none() && self.file.repo.is_none()
     }
 
     /// Whether its agents run in a directory of the user's own (`path`), not in its data
@@ -335,7 +342,32 @@ impl Projects {
             path: dir.clone(),
             source,
         })?;
+        layout::ensure(&dir).map_err(|source| ProjectError::Io { path: dir, source })?;
         self.get_blocking("")
+    }
+
+    /// Brings every notebook's folder (the root workspace's too) to the layout of `layout.rs`,
+    /// finishing a move a kill cut short: run at start, before anything runs in them. Each
+    /// notebook whose move finished now, with what was moved (or why it could not be).
+    pub fn ensure_layouts(&self) -> Vec<(Project, std::io::Result<layout::Moved>)> {
+        let mut out = Vec::new();
+        for slug in self.slugs().unwrap_or_default() {
+            let Ok(project) = self.load(&slug) else {
+                continue;
+            };
+            if !project.is_notebook() {
+                continue;
+            }
+            match layout::ensure(&project.meta_dir) {
+                Ok(moved) if !moved.finished && moved.left.is_empty() => {}
+                result => {
+                    // Loaded again: its agents' folder exists now, and resolves.
+                    let project = self.load(&slug).unwrap_or(project);
+                    out.push((project, result));
+                }
+            }
+        }
+        out
     }
 
     /// [`Projects::get_blocking`] on the blocking pool: what async code calls.
@@ -406,7 +438,7 @@ impl Projects {
         let agent_dir = match (&file.path, &file.repo) {
             (Some(path), _) => path.clone(),
             (None, Some(repo)) => meta_dir.join(repo::checkout_name(repo)),
-            (None, None) => meta_dir.clone(),
+            (None, None) => meta_dir.join(layout::WORK_DIR),
         };
         // The CLI keys transcripts by the physical path, so resolve symlinks once here.
         let agent_dir = std::fs::canonicalize(&agent_dir).unwrap_or(agent_dir);
@@ -544,8 +576,7 @@ impl Projects {
     /// Makes a notebook project repo-backed (`project:promote`): clones `url` into
     /// `<meta>/<checkout name>` first (a failure removes just that), then records `repo` in
     /// `project.toml` (a failure removes the clone again). Blocking: run it off the async
-    /// threads. The notebook's CLAUDE.md, which claude would read from the checkout (its
-    /// parent folder), is renamed `CLAUDE.notebook.md`.
+    /// threads. The notebook's files stay in its `work/` folder.
     pub fn promote(
         &self,
         slug: &str,
@@ -584,15 +615,6 @@ impl Projects {
         }) {
             repo::undo_clone(&dest, false);
             return Err(e);
-        }
-        let claude = project.meta_dir.join("CLAUDE.md");
-        if claude.is_file() {
-            let aside = project.meta_dir.join("CLAUDE.notebook.md");
-            if aside.exists() {
-                tracing::warn!(project = %slug, "the notebook's CLAUDE.md stays: CLAUDE.notebook.md exists already");
-            } else if let Err(e) = std::fs::rename(&claude, &aside) {
-                tracing::warn!(project = %slug, "cannot move the notebook's CLAUDE.md aside: {e}");
-            }
         }
         self.get_blocking(slug)
     }

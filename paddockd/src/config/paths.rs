@@ -39,8 +39,12 @@ impl Config {
                 roots.push(path.clone());
             }
         }
-        let open = vec![projects_dir(&cfg.data_dir), workspace_dir(&cfg.data_dir)];
-        crate::confine::Private::new(roots, open)
+        // In the data directory, only the projects' agents' folders are open: a project's
+        // metadata folder (project.toml, its transcripts, provenance) is paddockd's.
+        crate::confine::Private::new(roots, Vec::new()).with_agent_folders(
+            vec![projects_dir(&cfg.data_dir)],
+            vec![workspace_dir(&cfg.data_dir)],
+        )
     }
 
     /// The folders paddockd and its agents write to: the data folder, the Claude home, and the

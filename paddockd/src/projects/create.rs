@@ -4,8 +4,8 @@
 use super::*;
 
 impl Projects {
-    /// Creates a project. `path`: where its agents run (created if missing); default: its
-    /// metadata folder.
+    /// Creates a project. `path`: where its agents run (created if missing); default: `work/`
+    /// in its metadata folder (a notebook, `layout.rs`).
     pub fn create(&self, slug: &str, path: Option<&Path>) -> Result<Project, ProjectError> {
         self.create_with(
             slug,
@@ -180,6 +180,12 @@ fn make_agent_dir(
     {
         undo(meta_dir, None);
         return Err(io_error(dir)(e));
+    }
+    if own_dir.is_none()
+        && let Err(e) = super::layout::create(meta_dir)
+    {
+        undo(meta_dir, None);
+        return Err(io_error(meta_dir)(e));
     }
     Ok(None)
 }

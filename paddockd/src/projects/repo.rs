@@ -24,6 +24,7 @@ const RESERVED: &[&str] = &[
     "CHANGELOG.md",
     "CLAUDE.md",
     "CLAUDE.notebook.md",
+    super::layout::WORK_DIR,
 ];
 
 /// Checks a repository address and returns it trimmed: `https://`, `http://`, `ssh://`,

@@ -283,8 +283,7 @@ fn log(slug: &str, outcome: &Outcome, elapsed: Duration) {
 /// Whether the project's agents run in a directory of its own (`--path`): then CLAUDE.md
 /// belongs to that repository, and the sweeper leaves it alone.
 pub fn repo_backed(project: &Project) -> bool {
-    let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-    canon(&project.agent_dir) != canon(&project.meta_dir)
+    !project.is_notebook()
 }
 
 /// What a sweep reads before it asks claude.

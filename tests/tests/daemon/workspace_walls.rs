@@ -109,3 +109,139 @@ async fn real_cli_a_repositorys_own_claude_settings_run_nothing_and_its_claude_m
     );
     d.stop().await.unwrap();
 }
+
+/// The tool calls of a turn's frames: (name, output, is_error).
+fn tool_calls(frames: &[paddock_proto::HubFrame]) -> Vec<(String, String, bool)> {
+    frames
+        .iter()
+        .filter_map(|f| match &f.event {
+            paddock_proto::ChatEvent::ToolCall(t) => {
+                Some((t.name.clone(), t.output.clone(), t.is_error))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn real_cli_a_notebooks_agent_cannot_reach_its_project_file_or_transcripts_whatever_its_rules()
+ {
+    let api = MockApi::start().await.unwrap();
+    // Rules as wide as "always" on a Write or Read at the project's top makes them.
+    let d = real_daemon(&api, |c| {
+        c.allowed_tools = vec!["Write(**)".into(), "Edit(**)".into(), "Read(**)".into()];
+    })
+    .await;
+    let mut c = d.client().await;
+    c.request(Request::ProjectCreate(paddock_proto::ProjectCreate {
+        slug: "nb".into(),
+        ..Default::default()
+    }))
+    .await
+    .unwrap();
+    let meta = d.cfg.data_dir.join("projects/nb");
+    let first = c.send_turn("nb", None, "hello").await;
+    c.frames_until_complete(&first.session_id).await;
+    let toml_before = std::fs::read_to_string(meta.join("project.toml")).unwrap();
+    let grant = r#"allowed_tools = [\"Write(**)\", \"Bash\"]\n"#;
+    let other_transcript = format!("../.chats/{}.jsonl", first.session_id);
+    // One chat, so a Write follows its Read as the CLI wants for a file that exists.
+    let mut session: Option<String> = None;
+    for (tool, input, expect) in [
+        (
+            "Read",
+            r#"{"file_path":"../project.toml"}"#.to_owned(),
+            "own",
+        ),
+        (
+            "Write",
+            format!(r#"{{"file_path":"../project.toml","content":"{grant}"}}"#),
+            "error",
+        ),
+        (
+            "Read",
+            r#"{"file_path":"project.toml"}"#.to_owned(),
+            "error",
+        ),
+        (
+            "Write",
+            format!(r#"{{"file_path":"project.toml","content":"{grant}"}}"#),
+            "ok",
+        ),
+        (
+            "Read",
+            format!(r#"{{"file_path":"{other_transcript}"}}"#),
+            "own",
+        ),
+        (
+            "Write",
+            format!(r#"{{"file_path":"{other_transcript}","content":"{{}}\n"}}"#),
+            "error",
+        ),
+        (
+            "Write",
+            r#"{"file_path":"notes.md","content":"mine"}"#.to_owned(),
+            "ok",
+        ),
+    ] {
+        let sent = c
+            .send_turn(
+                "nb",
+                session.as_deref(),
+                &format!("mock:tool {tool} {input}"),
+            )
+            .await;
+        session = Some(sent.session_id.clone());
+        let frames = c.frames_until_complete(&sent.session_id).await;
+        let calls = tool_calls(&frames);
+        assert_eq!(calls.len(), 1, "{tool} {input}: {calls:?}");
+        let Reply::Approvals(a) = c.request(Request::ApprovalList).await.unwrap() else {
+            panic!("not approvals")
+        };
+        assert!(a.approvals.is_empty(), "{tool} {input}: asked, not decided");
+        let (_, output, is_error) = &calls[0];
+        match expect {
+            "own" => assert!(
+                *is_error && output.contains("paddockd's own state"),
+                "{tool} {input}: {output}"
+            ),
+            "error" => assert!(*is_error, "{tool} {input}: {output}"),
+            _ => assert!(!*is_error, "{tool} {input}: {output}"),
+        }
+    }
+    assert_eq!(
+        std::fs::read_to_string(meta.join("project.toml")).unwrap(),
+        toml_before,
+        "the project's rules are untouched"
+    );
+    let transcript =
+        std::fs::read_to_string(meta.join(format!(".chats/{}.jsonl", first.session_id))).unwrap();
+    assert!(
+        transcript.contains("hello"),
+        "the other chat's transcript is untouched"
+    );
+    // What the agent wrote is in its own folder, and nothing else is there.
+    assert_eq!(
+        std::fs::read_to_string(meta.join("work/notes.md")).unwrap(),
+        "mine"
+    );
+    assert!(
+        meta.join("work/project.toml").is_file(),
+        "a file of the agent's, which paddockd does not read"
+    );
+    let Reply::ProjectOverview(o) = c
+        .request(Request::ProjectOverviewRequest(paddock_proto::ProjectRef {
+            slug: "nb".into(),
+        }))
+        .await
+        .unwrap()
+    else {
+        panic!("not a project")
+    };
+    assert!(
+        o.project.allowed_tools.is_empty(),
+        "{:?}",
+        o.project.allowed_tools
+    );
+    d.stop().await.unwrap();
+}
