@@ -278,7 +278,7 @@ fn the_files_view_lists_what_a_chat_wrote_and_blame_names_the_chat() {
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
     // A chat in the root workspace writes plan.md for real (the fake's `run`).
-    let workspace = dir.path().join("data/workspace");
+    let workspace = dir.path().join("data/workspace/work");
     let plan = workspace.join("plan.md");
     let script = serde_json::json!([
         {"tool": "Write", "input": {"file_path": plan, "content": "step one"},

@@ -478,7 +478,7 @@ async fn send_file_shows_a_text_file_inline_in_the_chat() {
     settled(&mut c, &sent.session_id, 2).await;
     let token = token_of(&mcp_config_of(&d, &sent.session_id).unwrap());
     std::fs::write(
-        d.cfg.data_dir.join("workspace/notes.md"),
+        d.cfg.data_dir.join("workspace/work/notes.md"),
         "# Findings\nthe cache is cold\n",
     )
     .unwrap();
@@ -526,7 +526,11 @@ async fn send_file_shows_a_text_file_inline_in_the_chat() {
         .expect("a snapshot id")
         .to_owned();
     assert!(notice.message.contains(&snapshot), "{}", notice.message);
-    std::fs::write(d.cfg.data_dir.join("workspace/notes.md"), "changed later\n").unwrap();
+    std::fs::write(
+        d.cfg.data_dir.join("workspace/work/notes.md"),
+        "changed later\n",
+    )
+    .unwrap();
     let Reply::Attachment(a) = c
         .request(Request::AttachmentGet(paddock_proto::AttachmentRef {
             attachment_id: snapshot,
@@ -624,7 +628,7 @@ async fn send_file_shows_inline_content_with_its_message_as_a_snapshot() {
         .expect("a snapshot id")
         .to_owned();
     assert!(snapshot.ends_with(".mmd"), "{snapshot}");
-    assert!(!d.cfg.data_dir.join("workspace/flow.mmd").exists());
+    assert!(!d.cfg.data_dir.join("workspace/work/flow.mmd").exists());
     let notice = next_notice(&mut c).await;
     let first = notice.lines().next().unwrap_or_default();
     assert_eq!(
@@ -647,7 +651,11 @@ async fn send_file_shows_inline_content_with_its_message_as_a_snapshot() {
     );
 
     // A real file by the reference's names (file_path, filename, kind, language).
-    std::fs::write(d.cfg.data_dir.join("workspace/calc.txt"), "fn add() {}\n").unwrap();
+    std::fs::write(
+        d.cfg.data_dir.join("workspace/work/calc.txt"),
+        "fn add() {}\n",
+    )
+    .unwrap();
     let (text, is_error) = send_file(
         &mut c,
         &token,
@@ -962,13 +970,13 @@ async fn send_file_reads_nothing_outside_the_project_unasked_nor_paddockds_own_s
     let other_file = mcp_config_file_of(&d, &other.session_id);
     let other_token = token_of(&mcp_config_of(&d, &other.session_id).unwrap());
     let secret = outside_secret(&d);
-    // The root workspace is <data>/workspace; the secret is two folders up.
-    let workspace = d.cfg.data_dir.join("workspace");
+    // The root workspace's agents run in <data>/workspace/work; the secret is three folders up.
+    let workspace = d.cfg.data_dir.join("workspace/work");
     std::os::unix::fs::symlink(&secret, workspace.join("pwlink")).unwrap();
     let secret = secret.to_string_lossy().into_owned();
     for (path, says) in [
         (secret.as_str(), "outside"),
-        ("../../outside/secret.txt", "outside"),
+        ("../../../outside/secret.txt", "outside"),
         ("pwlink", "outside"),
         (other_file.as_str(), "paddockd's own state"),
     ] {

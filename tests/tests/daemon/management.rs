@@ -685,7 +685,8 @@ async fn management_create_chat_preloads_the_project_context_when_asked() {
     else {
         panic!()
     };
-    let overview = std::path::Path::new(&p.path).join("OVERVIEW.md");
+    let _ = &p;
+    let overview = d.cfg.data_dir.join("projects/web/OVERVIEW.md");
     std::fs::write(&overview, "# Web\nThe shop's front end.\n").unwrap();
     let created = call_json(
         addr,

@@ -638,7 +638,7 @@ async fn promote_clones_into_a_notebook_and_keeps_its_chats() {
     let bare = bare_repo(d.dir.path());
     let notebook = create(&mut c, named("notes")).await.unwrap();
     let meta = meta_dir(&d, "notes");
-    std::fs::write(meta.join("CLAUDE.md"), "notebook instructions\n").unwrap();
+    std::fs::write(meta.join("work/CLAUDE.md"), "notebook instructions\n").unwrap();
     let sid = turn(&mut c, "notes", None, "hello").await;
     let before = std::fs::read_to_string(meta.join("project.toml")).unwrap();
 
@@ -657,7 +657,7 @@ async fn promote_clones_into_a_notebook_and_keeps_its_chats() {
         std::fs::read_to_string(meta.join("project.toml")).unwrap(),
         before
     );
-    assert!(meta.join("CLAUDE.md").is_file());
+    assert!(meta.join("work/CLAUDE.md").is_file());
 
     let p = promote(&mut c, "notes", &bare.to_string_lossy())
         .await
@@ -666,8 +666,10 @@ async fn promote_clones_into_a_notebook_and_keeps_its_chats() {
     assert_eq!(PathBuf::from(&p.path), checkout);
     assert!(checkout.join("README.md").is_file());
     assert_eq!(p.repo.as_deref(), Some(&*bare.to_string_lossy()));
-    assert!(!meta.join("CLAUDE.md").exists());
-    assert!(meta.join("CLAUDE.notebook.md").is_file());
+    // The notebook's files, its CLAUDE.md among them, stay in its work/ folder: not in the
+    // checkout nor a folder above it.
+    assert!(meta.join("work/CLAUDE.md").is_file());
+    assert!(!meta.join("CLAUDE.md").exists() && !checkout.join("CLAUDE.md").exists());
     assert!(transcripts_link(&d, &p.path).is_symlink());
     // The old link stays (a live `claude` of the notebook's time may still write through it),
     // leading to the same `.chats`.

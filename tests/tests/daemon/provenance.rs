@@ -359,7 +359,7 @@ async fn real_cli_writes_are_recorded_observed_and_bash_inferred() {
     })
     .await;
     let mut c = d.client().await;
-    let workspace = d.cfg.data_dir.join("workspace");
+    let workspace = d.cfg.data_dir.join("workspace/work");
     let notes = workspace.join("notes.md");
     let write = format!(
         "mock:tool Write {}",

@@ -486,7 +486,7 @@ async fn real_cli_tool_calls_wait_in_the_inbox_for_allow_and_deny() {
                 _ => None,
             })
             .expect("the tool call completed");
-        let flag = d.cfg.data_dir.join("workspace/approved-run.flag");
+        let flag = d.cfg.data_dir.join("workspace/work/approved-run.flag");
         if ran {
             assert!(!call.is_error, "{call:?}");
             assert!(flag.exists(), "the allowed command ran");
@@ -536,7 +536,7 @@ async fn real_cli_subagent_writes_are_harvested_with_the_subagents_name_and_mode
     })
     .await;
     let mut c = d.client().await;
-    let workspace = d.cfg.data_dir.join("workspace");
+    let workspace = d.cfg.data_dir.join("workspace/work");
     let delegate = |file: &std::path::Path, background: bool| {
         let sub_prompt = format!(
             "mock:tool Write {}",

@@ -151,7 +151,7 @@ async fn a_persons_turn_curates_the_three_files_and_keeps_the_rest_of_claude_md(
     create_project(&mut c, "demo", None).await;
     let meta = meta_dir(&d, "demo");
     let human = "# Demo rules\n\nWritten by hand: always run the tests.\n";
-    std::fs::write(meta.join("CLAUDE.md"), human).unwrap();
+    std::fs::write(meta.join("work/CLAUDE.md"), human).unwrap();
 
     turn(&mut c, "demo", "We decided to use Postgres for storage.").await;
     let (watermark, _) = wait_state(&d, "demo", "the sweep to succeed", |s| s.0 > 0).await;
@@ -164,7 +164,7 @@ async fn a_persons_turn_curates_the_three_files_and_keeps_the_rest_of_claude_md(
         read(&meta.join("CHANGELOG.md")).unwrap(),
         "# Changelog\n\n## 2026-02-03\n- Chose Postgres.\n"
     );
-    let claude = read(&meta.join("CLAUDE.md")).unwrap();
+    let claude = read(&meta.join("work/CLAUDE.md")).unwrap();
     assert!(
         claude.starts_with(human.trim_end()),
         "the hand-written part is kept: {claude}"
@@ -266,7 +266,7 @@ async fn the_curation_budgets_come_from_the_config_and_the_project_and_are_enfor
         written.len()
     );
     assert!(!written.contains("fact 099"), "{written}");
-    let claude = read(&meta.join("CLAUDE.md")).unwrap();
+    let claude = read(&meta.join("work/CLAUDE.md")).unwrap();
     let body = claude
         .split_once("-->\n")
         .and_then(|(_, rest)| rest.split_once("<!-- paddock:curated:end"))
@@ -302,7 +302,7 @@ async fn nochange_leaves_its_file_alone() {
     assert_eq!(read(&meta.join("OVERVIEW.md")).unwrap(), "# New overview\n");
     assert_eq!(read(&meta.join("CHANGELOG.md")).unwrap(), changelog);
     assert!(
-        !meta.join("CLAUDE.md").exists(),
+        !meta.join("work/CLAUDE.md").exists(),
         "NOCHANGE does not create CLAUDE.md"
     );
     // The current CHANGELOG was shown to the model.
@@ -324,7 +324,7 @@ async fn a_reply_without_markers_writes_nothing_and_the_next_turn_retries() {
     assert_eq!(watermark, 0, "the watermark does not move");
     assert!(!meta.join("OVERVIEW.md").exists());
     assert!(!meta.join("CHANGELOG.md").exists());
-    assert!(!meta.join("CLAUDE.md").exists());
+    assert!(!meta.join("work/CLAUDE.md").exists());
 
     // A sound reply next time: the next turn's sweep covers both turns.
     answer(&d, &reply("# Fixed", "NOCHANGE", "NOCHANGE"));

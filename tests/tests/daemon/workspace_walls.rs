@@ -245,3 +245,139 @@ async fn real_cli_a_notebooks_agent_cannot_reach_its_project_file_or_transcripts
     );
     d.stop().await.unwrap();
 }
+
+/// Puts a notebook of this release back into the layout of the releases before it: its
+/// agents' files beside paddockd's, the transcripts saying they ran there, the CLI's link
+/// made for that folder.
+fn into_older_layout(meta: &std::path::Path, claude_home: &std::path::Path) {
+    let work = meta.join("work");
+    let (old, new) = (
+        std::fs::canonicalize(meta).unwrap(),
+        std::fs::canonicalize(&work).unwrap(),
+    );
+    for e in std::fs::read_dir(&work).unwrap() {
+        let e = e.unwrap();
+        std::fs::rename(e.path(), meta.join(e.file_name())).unwrap();
+    }
+    std::fs::remove_dir(&work).unwrap();
+    std::fs::remove_file(meta.join(".paddock/layout")).unwrap();
+    let (old_s, new_s) = (old.to_string_lossy(), new.to_string_lossy());
+    for e in std::fs::read_dir(meta.join(".chats")).unwrap() {
+        let p = e.unwrap().path();
+        if !p.is_file() {
+            continue;
+        }
+        let text = std::fs::read_to_string(&p).unwrap();
+        std::fs::write(&p, text.replace(&*new_s, &old_s)).unwrap();
+    }
+    let new_link = paddockd::chat_links::link_path(claude_home, &new);
+    std::fs::remove_file(&new_link).unwrap();
+    let old_link = paddockd::chat_links::link_path(claude_home, &old);
+    std::os::unix::fs::symlink(meta.join(".chats"), &old_link).unwrap();
+}
+
+#[tokio::test]
+async fn real_cli_an_older_notebook_moves_at_start_with_its_chats_and_files_kept() {
+    let api = MockApi::start().await.unwrap();
+    let keep = tempfile::tempdir().unwrap();
+    let data = keep.path().to_path_buf();
+    let tune = |data: std::path::PathBuf| {
+        move |c: &mut paddockd::Config| {
+            on_data_dir(&data)(c);
+            c.allowed_tools = vec!["Write(**)".into()];
+        }
+    };
+    let d = real_daemon(&api, tune(data.clone())).await;
+    let mut c = d.client().await;
+    c.request(Request::ProjectCreate(paddock_proto::ProjectCreate {
+        slug: "nb".into(),
+        ..Default::default()
+    }))
+    .await
+    .unwrap();
+    let sent = c
+        .send_turn(
+            "nb",
+            None,
+            r#"mock:tool Write {"file_path":"notes.md","content":"kept"}"#,
+        )
+        .await;
+    c.frames_until_complete(&sent.session_id).await;
+    let claude_home = d.cfg.claude_home.clone();
+    drop(c);
+    d.stop().await.unwrap();
+    let meta = data.join("projects/nb");
+    assert_eq!(
+        std::fs::read_to_string(meta.join("work/notes.md")).unwrap(),
+        "kept"
+    );
+    into_older_layout(&meta, &claude_home);
+    std::fs::write(meta.join("CLAUDE.md"), "MARKER-OLD-NOTEBOOK-RULES").unwrap();
+    assert!(meta.join("notes.md").is_file());
+
+    let d = real_daemon(&api, tune(data.clone())).await;
+    let mut c = d.client().await;
+    for moved in ["notes.md", "CLAUDE.md"] {
+        assert!(meta.join("work").join(moved).is_file(), "{moved}");
+        assert!(!meta.join(moved).exists(), "{moved}");
+    }
+    assert!(meta.join("project.toml").is_file() && meta.join(".chats").is_dir());
+    assert!(
+        !paddockd::chat_links::link_path(&claude_home, &meta).is_symlink(),
+        "the old folder's link is gone"
+    );
+    // The chat is listed (once the index has read the folder again), and goes on in the new
+    // folder with its history.
+    let deadline = tokio::time::Instant::now() + DEADLINE;
+    loop {
+        let Reply::Chats(list) = c
+            .request(Request::ChatList(paddock_proto::ChatList {
+                project_slug: Some("nb".into()),
+                scope: paddock_proto::ChatScope::All,
+                since: None,
+                full_titles: false,
+            }))
+            .await
+            .unwrap()
+        else {
+            panic!("not chats")
+        };
+        if list.chats.iter().any(|r| r.session_id == sent.session_id) {
+            assert_eq!(list.chats.len(), 1, "{:?}", list.chats);
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the chat is not listed"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+    let again = c.send_turn("nb", Some(&sent.session_id), "second").await;
+    let frames = c.frames_until_complete(&again.session_id).await;
+    assert_eq!(text_of(&frames), "echo: second");
+    let body = api
+        .message_requests()
+        .pop()
+        .expect("a request")
+        .body
+        .to_string();
+    assert!(
+        body.contains("notes.md"),
+        "the resumed request carries the earlier turn"
+    );
+    // A new chat of the notebook reads its CLAUDE.md from the new folder (a resumed one keeps
+    // the instructions its first process was given: docs/claude-cli.md §17).
+    let new = c.send_turn("nb", None, "third").await;
+    c.frames_until_complete(&new.session_id).await;
+    let body = api
+        .message_requests()
+        .pop()
+        .expect("a request")
+        .body
+        .to_string();
+    assert!(
+        body.contains("MARKER-OLD-NOTEBOOK-RULES"),
+        "its CLAUDE.md counts"
+    );
+    d.stop().await.unwrap();
+}
