@@ -442,14 +442,11 @@ pub fn turn_prompts(turns: &[TouchedTurn], items: &[Item]) -> HashMap<String, St
     out
 }
 
-/// The first line of `text` that has something on it, on one line.
+/// The first line of `text` that has something on it, on one line (tabs as spaces, anything
+/// else a terminal would act on made visible).
 fn prompt_words(text: &str) -> Option<String> {
     let line = text.lines().map(str::trim).find(|l| !l.is_empty())?;
-    Some(
-        line.chars()
-            .map(|c| if c.is_control() { ' ' } else { c })
-            .collect(),
-    )
+    Some(crate::format::visible(&line.replace('\t', " ")).into_owned())
 }
 
 /// A write's status as a one-column mark, and its role.
