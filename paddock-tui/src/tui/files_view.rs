@@ -22,7 +22,7 @@ use unicode_width::UnicodeWidthStr;
 use super::action::Action;
 use super::blame_view::open_blame;
 use super::chat::Item;
-use super::chat_view::fit_start;
+use super::chat_view::{clean, fit_start};
 use super::fetch::{Answer, Fetch, taken};
 use super::keys::{Command, Context, label_for, moved};
 use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
@@ -522,7 +522,7 @@ fn file_lines(
         .map_or((" ", Role::Normal), |s| status_mark(s, theme));
     let change = fit(&file.change, CHANGE, theme);
     let pad = CHANGE.saturating_sub(change.width());
-    let path = fit_start(&file.path, path_col, ellipsis);
+    let path = fit_start(&clean(&file.path), path_col, ellipsis);
     let path_pad = path_col.saturating_sub(path.width());
     let mut spans = vec![
         Span::raw(format!(
@@ -703,7 +703,7 @@ fn title_line(view: &FilesView, theme: &Theme, width: usize) -> Line<'static> {
     let mut title = vec![
         Span::styled(" Files ", theme.style(Role::Accent)),
         Span::raw(fit(
-            &format!("\"{}\"", view.title),
+            &format!("\"{}\"", crate::format::clean_title(&view.title)),
             width.saturating_sub(7),
             theme,
         )),
