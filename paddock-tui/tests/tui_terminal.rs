@@ -116,7 +116,7 @@ fn a_chat_and_its_title_with_escapes_draw_them_visible_and_no_cell_holds_one() -
 #[test]
 fn the_last_sweep_leaves_no_cell_a_terminal_would_act_on() {
     let mut buffer = Buffer::empty(Rect::new(0, 0, 20, 1));
-    let line = ratatui::text::Line::raw(format!("ab\u{202e}cd\u{2067}e\u{1b}[2J"));
+    let line = ratatui::text::Line::raw("ab\u{202e}cd\u{2067}e\u{1b}[2J");
     ratatui::widgets::Widget::render(&line, buffer.area, &mut buffer);
     assert!(!scan(&buffer).0.is_empty(), "ratatui keeps bidi overrides");
     render::inert(&mut buffer);

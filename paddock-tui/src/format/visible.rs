@@ -212,7 +212,8 @@ mod tests {
         s.content("a\x1b[1m");
         s.style(Style::Bold);
         s.content_char('\x1b');
-        let _ = write!(s, "{}", "\x07");
+        let bell = '\x07';
+        let _ = write!(s, "{bell}");
         s.style(Style::NotBold);
         assert_eq!(s.as_str(), "a␛[1m\x1b[1m␛␇\x1b[22m");
     }
