@@ -1,6 +1,6 @@
 //! Nothing from content controls a real terminal: a chat whose prompt and reply carry OSC 0
-//! (the window title), OSC 52 (the clipboard) and a clear screen, shown by `paddock show` and by
-//! the TUI in tmux, leaves the pane's title alone, writes none of those sequences, and shows
+//! (the window title), OSC 52 (the clipboard) and a clear screen, and a file attached to it
+//! that carries them too, shown by `paddock show`, `paddock attachment` and the TUI in tmux, leaves the pane's title alone, writes none of those sequences, and shows
 //! them as text.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -54,8 +54,21 @@ fn escapes_in_a_chat_change_nothing_in_a_real_terminal() {
         .to_owned();
     let dir = tempfile::tempdir().unwrap();
 
-    // `paddock show` in a pane of its own once the pane is recorded (the test makes `go`),
-    // then a marker; the pane stays.
+    // A file carrying the same, attached to a message: `paddock attachment` shows it.
+    let file = dir.path().join("notes.txt");
+    std::fs::write(&file, format!("file {PROMPT}\n")).unwrap();
+    let file_arg = file.display().to_string();
+    env.paddock_ok(&["send", "-c", &session, "-a", &file_arg, "see the file"]);
+    let json = env.paddock_ok(&["show", "--json", &session]);
+    let attachment = json
+        .split("\\n")
+        .find(|l| l.contains("\\tnotes.txt\\t"))
+        .and_then(|l| l.split("\\t").next())
+        .expect("the message names its attachment")
+        .to_owned();
+
+    // `paddock show` and `paddock attachment` in a pane of their own once the pane is
+    // recorded (the test makes `go`), then a marker; the pane stays.
     let cli = Tmux {
         server: format!("paddock-show-{}", std::process::id()),
     };
@@ -65,9 +78,9 @@ fn escapes_in_a_chat_change_nothing_in_a_real_terminal() {
         shell.push_str(&format!(" {k}='{}'", v.display()));
     }
     shell.push_str(&format!(
-        " sh -c \"echo READY; while [ ! -e '{}' ]; do sleep 0.05; done; '{}' show {session}; echo END; exec sleep 600\"",
+        " sh -c \"echo READY; while [ ! -e '{}' ]; do sleep 0.05; done; '{paddock}' show {session}; '{paddock}' attachment {attachment}; echo END; exec sleep 600\"",
         go.display(),
-        bin("paddock").display()
+        paddock = bin("paddock").display()
     ));
     cli.start_sized(&shell, 160, 30);
     cli.wait_for("READY");
@@ -76,6 +89,7 @@ fn escapes_in_a_chat_change_nothing_in_a_real_terminal() {
     std::fs::write(&go, "").unwrap();
     let screen = cli.wait_for("END");
     assert!(screen.contains(&format!("echo: {SHOWN}")), "{screen}");
+    assert!(screen.contains(&format!("file {SHOWN}")), "{screen}");
     assert!(!pane_title(&cli).contains("pwned"), "{}", pane_title(&cli));
     assert_raw_clean(&shown_raw);
 
