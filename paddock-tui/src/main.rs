@@ -25,8 +25,10 @@ fn main() -> ExitCode {
                 None => (1, Some(format!("{err:#}"))),
             };
             if let Some(message) = message {
-                // One line, whatever the error chain held.
+                // One line, whatever the error chain held, and nothing in it the terminal
+                // would act on (it may quote a reply or a file).
                 let line = message.replace('\n', " ");
+                let line = paddock_tui::format::visible(&line);
                 let _ = writeln!(std::io::stderr(), "paddock: {line}");
             }
             ExitCode::from(code)

@@ -46,12 +46,17 @@ impl Mode {
     }
 }
 
-/// Text safe inside an OSC string: control characters dropped, at most `max` characters;
-/// `;` becomes `,` where it would split OSC 777's fields.
+/// Text safe inside an OSC string: what a terminal would act on made visible
+/// (`format::visible`: nothing in it can end the sequence), newlines and tabs as spaces, at
+/// most `max` characters; `;` becomes `,` where it would split OSC 777's fields.
 fn clean(text: &str, max: usize, semicolons: bool) -> String {
-    text.chars()
-        .filter(|c| !c.is_control())
-        .map(|c| if c == ';' && !semicolons { ',' } else { c })
+    crate::format::visible(text)
+        .chars()
+        .map(|c| match c {
+            '\n' | '\t' | '\r' => ' ',
+            ';' if !semicolons => ',',
+            c => c,
+        })
         .take(max)
         .collect()
 }
@@ -150,7 +155,19 @@ mod tests {
         );
         assert_eq!(
             sequence(Mode::Osc777, "a;b", "x\ny", false),
-            b"\x1b]777;notify;a,b;xy\x07\x07".to_vec()
+            b"\x1b]777;notify;a,b;x y\x07\x07".to_vec()
+        );
+        // Nothing in a title or a body can end the sequence and start another.
+        assert_eq!(
+            sequence(
+                Mode::Osc9,
+                "t\x07\x1b]52;c;eA==\x07",
+                "b\u{9c}\x1b\\",
+                false
+            ),
+            "\x1b]9;t␇␛]52;c;eA==␇: b\\u{9c}␛\\\x07\x07"
+                .as_bytes()
+                .to_vec()
         );
         assert_eq!(
             sequence(Mode::Osc9, "T", "B", true),

@@ -381,7 +381,9 @@ Examples:
 Write the bytes of a kept attachment to stdout (or to --output FILE): a file attached to a \
 message (`paddock send --attach`), or a snapshot of a file an agent showed with send_file. The \
 id is the first field of the message's <paddock-attachments> line, or the `snapshot` in the \
-send_file notice. Snapshots never change, even when the agent's file does.",
+send_file notice. Snapshots never change, even when the agent's file does. To a file or a pipe \
+the bytes go as they are; on a terminal they are shown as text, with what the terminal would act \
+on (an escape sequence, a carriage return) made visible, as every command shows content.",
         after_help = "\
 Examples:
   paddock attachment 3f2a9c1e-7b4d-4e8a-9c0f-1d2e3f4a5b6c.png -o shot.png

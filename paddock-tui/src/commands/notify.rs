@@ -11,7 +11,8 @@ use crate::cli::NotifyArgs;
 use crate::client::Event;
 use crate::notify::{Mode, Seen, in_tmux, sequence};
 
-/// The line printed for an announcement: `HH:MM  title — body`.
+/// The line printed for an announcement: `HH:MM  title — body` (made visible where it is
+/// written).
 pub fn line(a: &Attention, now: &chrono::DateTime<chrono::Local>) -> String {
     let when = crate::format::short_time(&a.at, now);
     format!(
@@ -54,7 +55,8 @@ pub async fn run(ctx: &Context, args: NotifyArgs) -> anyhow::Result<()> {
         }
         let mut out = std::io::stdout().lock();
         let mut bytes = sequence(mode, &crate::format::clean_title(&a.title), &a.body, tmux);
-        bytes.extend_from_slice(line(&a, &chrono::Local::now()).as_bytes());
+        let said = line(&a, &chrono::Local::now());
+        bytes.extend_from_slice(crate::format::visible(&said).as_bytes());
         bytes.push(b'\n');
         // A closed stdout (the pane went away) ends the command.
         if out.write_all(&bytes).and_then(|()| out.flush()).is_err() {

@@ -1,9 +1,18 @@
 //! Writing to stdout and stderr from commands, and failures that carry their own exit status.
+//!
+//! The one way a command writes: [`print`] and [`eprint`] make every character a terminal would
+//! act on visible (`format::visible`), whatever the text holds (a reply, a tool's output, a
+//! file's name, a title, a daemon's message quoting any of them), so nothing printed can write
+//! the clipboard, set the title or clear the screen. JSON goes out as serde writes it (its
+//! strings escape C0 controls; `--json` is for programs), and the program's own styling as a
+//! [`Styled`] text through [`print_styled`].
 
 use std::fmt;
 use std::io::{ErrorKind, Write};
 
 use serde::Serialize;
+
+use crate::format::{Styled, visible};
 
 /// A failure with a chosen exit status. `main` prints `paddock: <message>` (nothing when there
 /// is no message) and exits with `code`.
@@ -39,8 +48,19 @@ impl fmt::Display for Failure {
 
 impl std::error::Error for Failure {}
 
-/// Writes to stdout and flushes at once, so streamed text shows as it arrives.
+/// Writes `text` to stdout, every character a terminal would act on made visible, and flushes
+/// at once, so streamed text shows as it arrives.
 pub fn print(text: &str) -> anyhow::Result<()> {
+    write_stdout(&visible(text))
+}
+
+/// Writes content and the program's own styling to stdout, as they are.
+pub fn print_styled(text: &Styled) -> anyhow::Result<()> {
+    write_stdout(text.as_str())
+}
+
+/// Writes `text` to stdout as it is and flushes.
+fn write_stdout(text: &str) -> anyhow::Result<()> {
     let mut stdout = std::io::stdout().lock();
     match stdout
         .write_all(text.as_bytes())
@@ -52,10 +72,11 @@ pub fn print(text: &str) -> anyhow::Result<()> {
     }
 }
 
-/// Writes to stderr; if even that fails there is nobody left to tell.
+/// Writes to stderr, every character a terminal would act on made visible; if even that fails
+/// there is nobody left to tell.
 pub fn eprint(text: &str) {
     let mut stderr = std::io::stderr().lock();
-    let _ = stderr.write_all(text.as_bytes());
+    let _ = stderr.write_all(visible(text).as_bytes());
     let _ = stderr.flush();
 }
 
@@ -63,7 +84,7 @@ pub fn eprint(text: &str) {
 pub fn print_json<T: Serialize + ?Sized>(value: &T) -> anyhow::Result<()> {
     let mut text = serde_json::to_string_pretty(value)?;
     text.push('\n');
-    print(&text)
+    write_stdout(&text)
 }
 
 /// Rows as the daemon wrote them, on stdout as [`print_json`] prints the decoded rows (which
@@ -131,5 +152,5 @@ impl Chunked {
 pub fn print_json_line<T: Serialize + ?Sized>(value: &T) -> anyhow::Result<()> {
     let mut text = serde_json::to_string(value)?;
     text.push('\n');
-    print(&text)
+    write_stdout(&text)
 }

@@ -5,7 +5,7 @@ use std::io::IsTerminal as _;
 use paddock_proto::SearchRequest;
 
 use super::Context;
-use super::output::{eprint, print, print_json};
+use super::output::{eprint, print_json, print_styled};
 use crate::cli::SearchArgs;
 use crate::format::{self, Highlight};
 
@@ -26,7 +26,7 @@ pub async fn run(ctx: &Context, args: SearchArgs) -> anyhow::Result<()> {
         std::env::var_os("NO_COLOR").as_deref(),
     );
     if !results.hits.is_empty() {
-        print(&format::search_results(
+        print_styled(&format::search_results(
             &results,
             &chrono::Local::now(),
             style,

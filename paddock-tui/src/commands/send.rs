@@ -154,6 +154,8 @@ pub async fn attachment(ctx: &Context, args: crate::cli::AttachmentArgs) -> anyh
     match args.output {
         Some(path) => std::fs::write(&path, &bytes)
             .with_context(|| format!("cannot write {}", path.display())),
+        // On a terminal, a file's bytes are content like any other: shown, not obeyed.
+        None if std::io::stdout().is_terminal() => print(&String::from_utf8_lossy(&bytes)),
         None => {
             let mut out = std::io::stdout().lock();
             out.write_all(&bytes)

@@ -14,6 +14,7 @@ mod touched;
 mod transcript;
 mod triggers;
 mod usage;
+mod visible;
 
 pub use actions::{delete_confirmation, deleted_summary, import_summary, update_summary};
 pub use blame::blame;
@@ -35,6 +36,7 @@ pub use triggers::{
     trigger_table, trigger_when,
 };
 pub use usage::{Report as UsageReport, report as usage_report, subtree, tokens, usage_text, usd};
+pub use visible::{Style, Styled, is_hidden, push_visible, push_visible_char, visible};
 
 use paddock_proto::{Attribution, NoticeKind, Origin};
 use serde_json::Value;
@@ -86,16 +88,17 @@ const UNTITLED: &str = "(untitled)";
 /// lines (`--json` has all of it).
 pub const TITLE_MAX_CHARS: usize = 120;
 
-/// A chat title fit for one line: whitespace and control characters (a pasted newline) become
-/// one space, a title longer than [`TITLE_MAX_CHARS`] ends in "…", and a blank title says so.
+/// A chat title fit for one line: whitespace (a pasted newline) becomes one space, other
+/// control characters are made [`visible`], a title longer than [`TITLE_MAX_CHARS`] ends in
+/// "…", and a blank title says so.
 pub fn clean_title(title: &str) -> String {
     let mut out = String::new();
-    let words = title.split(|c: char| c.is_whitespace() || c.is_control());
+    let words = title.split(char::is_whitespace);
     for word in words.filter(|w| !w.is_empty()) {
         if !out.is_empty() {
             out.push(' ');
         }
-        out.push_str(word);
+        push_visible(&mut out, word);
         if out.chars().count() > TITLE_MAX_CHARS {
             let cut: String = out.chars().take(TITLE_MAX_CHARS).collect();
             return format!("{}…", cut.trim_end());
@@ -283,6 +286,10 @@ mod tests {
     fn titles_fit_on_one_line() {
         assert_eq!(clean_title("Fix\nthe build\t"), "Fix the build");
         assert_eq!(clean_title("  "), "(untitled)");
+        assert_eq!(
+            clean_title("a\r\nb\u{1b}]0;pwned\u{7}\u{85}c\u{9b}2J"),
+            "a b␛]0;pwned␇ c\\u{9b}2J"
+        );
     }
 
     #[test]

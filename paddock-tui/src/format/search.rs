@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use chrono::{DateTime, TimeZone};
 use paddock_proto::{SearchField, SearchHit, SearchMatch, SearchResults};
 
-use super::{clean_title, project_label, short_time};
+use super::{Style, Styled, clean_title, project_label, short_time};
 
 /// How the matched parts of a snippet are marked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,10 +28,17 @@ impl Highlight {
         }
     }
 
-    fn marks(self) -> (&'static str, &'static str) {
+    fn open(self, out: &mut Styled) {
         match self {
-            Highlight::Bold => ("\x1b[1m", "\x1b[22m"),
-            Highlight::Brackets => ("[", "]"),
+            Highlight::Bold => out.style(Style::Bold),
+            Highlight::Brackets => out.content("["),
+        }
+    }
+
+    fn close(self, out: &mut Styled) {
+        match self {
+            Highlight::Bold => out.style(Style::NotBold),
+            Highlight::Brackets => out.content("]"),
         }
     }
 }
@@ -47,26 +54,27 @@ pub fn field_name(field: SearchField) -> &'static str {
     }
 }
 
-/// `text` with the `[start, end)` character ranges of `highlights` marked. Ranges out of order,
-/// overlapping or past the end are clamped, never a panic.
-pub fn highlighted(text: &str, highlights: &[[u32; 2]], style: Highlight) -> String {
-    let (open, close) = style.marks();
+/// `text` with the `[start, end)` character ranges of `highlights` marked, its characters made
+/// visible one by one (so the ranges keep their meaning). Ranges out of order, overlapping or
+/// past the end are clamped, never a panic.
+pub fn highlighted(text: &str, highlights: &[[u32; 2]], style: Highlight) -> Styled {
     let chars: Vec<char> = text.chars().collect();
-    let mut out = String::with_capacity(text.len() + highlights.len() * 8);
+    let mut out = Styled::new();
     let mut at = 0usize;
+    let content = |out: &mut Styled, part: &[char]| part.iter().for_each(|&c| out.content_char(c));
     for &[start, end] in highlights {
         let start = (start as usize).clamp(at, chars.len());
         let end = (end as usize).clamp(start, chars.len());
         if end == start {
             continue;
         }
-        out.extend(&chars[at..start]);
-        out.push_str(open);
-        out.extend(&chars[start..end]);
-        out.push_str(close);
+        content(&mut out, &chars[at..start]);
+        style.open(&mut out);
+        content(&mut out, &chars[start..end]);
+        style.close(&mut out);
         at = end;
     }
-    out.extend(&chars[at..]);
+    content(&mut out, &chars[at..]);
     out
 }
 
@@ -75,21 +83,21 @@ pub fn search_results<Tz: TimeZone>(
     results: &SearchResults,
     now: &DateTime<Tz>,
     style: Highlight,
-) -> String
+) -> Styled
 where
     Tz::Offset: std::fmt::Display,
 {
-    let mut out = String::new();
+    let mut out = Styled::new();
     for (i, hit) in results.hits.iter().enumerate() {
         if i > 0 {
-            out.push('\n');
+            out.content("\n");
         }
         hit_block(&mut out, hit, now, style);
     }
     out
 }
 
-fn hit_block<Tz: TimeZone>(out: &mut String, hit: &SearchHit, now: &DateTime<Tz>, style: Highlight)
+fn hit_block<Tz: TimeZone>(out: &mut Styled, hit: &SearchHit, now: &DateTime<Tz>, style: Highlight)
 where
     Tz::Offset: std::fmt::Display,
 {
@@ -109,12 +117,9 @@ where
         .max()
         .unwrap_or(0);
     for m in &hit.matches {
-        let _ = writeln!(
-            out,
-            "    {:width$}  {}",
-            field_name(m.field),
-            snippet(m, style)
-        );
+        let _ = write!(out, "    {:width$}  ", field_name(m.field));
+        snippet(out, m, style);
+        out.content("\n");
     }
     if hit.more > 0 {
         let _ = writeln!(
@@ -126,15 +131,15 @@ where
     }
 }
 
-/// A match's snippet on one line (the daemon sends one line; control characters are blanked
-/// anyway, so nothing it sends can move the cursor), its matches marked.
-fn snippet(m: &SearchMatch, style: Highlight) -> String {
-    let clean: String = m
+/// A match's snippet on one line (the daemon sends one line; a newline in it is a space, and
+/// every other character a terminal would act on is made visible), its matches marked.
+fn snippet(out: &mut Styled, m: &SearchMatch, style: Highlight) {
+    let one_line: String = m
         .snippet
         .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
+        .map(|c| if c == '\n' || c == '\t' { ' ' } else { c })
         .collect();
-    highlighted(&clean, &m.highlights, style)
+    out.append(highlighted(&one_line, &m.highlights, style));
 }
 
 /// What stderr says after the results: how many matched beyond those shown, and whether the
@@ -227,11 +232,11 @@ mod tests {
     fn blocks_per_chat_with_marked_matches() {
         let text = search_results(&results(), &now(), Highlight::Brackets);
         assert_eq!(
-            text,
+            text.as_str(),
             "\
 a3e9b1c4  webapp  09:20  Investigate cookie refresh race
     title        Investigate [cookie] [refresh race]
-    tool result  …Café: the [cookie] [refresh race] [2J happens…
+    tool result  …Café: the [cookie] [refresh race]␛[2J happens…
     … 3 more matches
 
 c71d4e2a  (root)  2025-02-01  Old notes  (archived)
@@ -240,6 +245,7 @@ c71d4e2a  (root)  2025-02-01  Old notes  (archived)
 "
         );
         let bold = search_results(&results(), &now(), Highlight::Bold);
+        let bold = bold.as_str();
         assert!(bold.contains("Investigate \x1b[1mcookie\x1b[22m \x1b[1mrefresh race\x1b[22m"));
         assert_eq!(
             bold.matches('\x1b').count(),
@@ -251,7 +257,7 @@ c71d4e2a  (root)  2025-02-01  Old notes  (archived)
     #[test]
     fn highlights_are_characters_and_bad_ranges_are_clamped() {
         assert_eq!(
-            highlighted("naïve café", &[[6, 10]], Highlight::Brackets),
+            highlighted("naïve café", &[[6, 10]], Highlight::Brackets).as_str(),
             "naïve [café]"
         );
         assert_eq!(
@@ -259,10 +265,16 @@ c71d4e2a  (root)  2025-02-01  Old notes  (archived)
                 "abc",
                 &[[2, 1], [1, 2], [0, 9], [5, 7]],
                 Highlight::Brackets
-            ),
+            )
+            .as_str(),
             "a[b][c]"
         );
-        assert_eq!(highlighted("", &[[0, 3]], Highlight::Bold), "");
+        assert_eq!(highlighted("", &[[0, 3]], Highlight::Bold).as_str(), "");
+        // A character made visible as several keeps the ranges on the characters they name.
+        assert_eq!(
+            highlighted("\u{9b}2J ab", &[[4, 5]], Highlight::Brackets).as_str(),
+            "\\u{9b}2J [a]b"
+        );
     }
 
     #[test]

@@ -16,6 +16,7 @@ use ratatui::widgets::Paragraph;
 use unicode_width::UnicodeWidthStr;
 
 use super::action::Action;
+use super::chat_view::clean;
 use super::fetch::{Answer, Fetch, taken};
 use super::keys::{self, Command, Context};
 use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
@@ -685,11 +686,11 @@ fn file_line(file: &GitFile, cursor: bool, theme: &Theme) -> Line<'static> {
         Span::raw(" "),
         Span::styled(code, theme.style(role)),
         Span::raw(" "),
-        Span::raw(file.path.clone()),
+        Span::raw(clean(&file.path)),
     ];
     if let Some(orig) = &file.orig_path {
         spans.push(Span::styled(
-            format!(" ({} {orig})", theme.glyph(Glyph::Back)),
+            format!(" ({} {})", theme.glyph(Glyph::Back), clean(orig)),
             theme.style(Role::Dim),
         ));
     }
@@ -710,7 +711,7 @@ fn render_diff(view: &ChangesView, theme: &Theme, frame: &mut Frame<'_>, area: R
         return;
     }
     let rule = theme.glyph(Glyph::Rule);
-    let label = format!("{rule}{rule} {path} ");
+    let label = format!("{rule}{rule} {} ", clean(path));
     let fill = usize::from(area.width).saturating_sub(label.chars().count());
     let mut lines = vec![Line::styled(
         format!("{label}{}", rule.repeat(fill)),
@@ -722,7 +723,7 @@ fn render_diff(view: &ChangesView, theme: &Theme, frame: &mut Frame<'_>, area: R
                 .diff
                 .lines()
                 .skip(usize::from(view.diff_scroll))
-                .map(|l| Line::styled(l.replace('\t', "    "), theme.style(diff_role(l))))
+                .map(|l| Line::styled(clean(l), theme.style(diff_role(l))))
                 .collect();
             if diff.diff.is_empty() {
                 lines.push(Line::styled(" (no textual diff)", theme.style(Role::Dim)));

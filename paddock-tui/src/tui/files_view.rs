@@ -22,7 +22,7 @@ use unicode_width::UnicodeWidthStr;
 use super::action::Action;
 use super::blame_view::open_blame;
 use super::chat::Item;
-use super::chat_view::fit_start;
+use super::chat_view::{clean, fit_start};
 use super::fetch::{Answer, Fetch, taken};
 use super::keys::{Command, Context, label_for, moved};
 use super::overlay::{Cx, DrawCx, Layer, News, Overlay, Reaction};
@@ -442,14 +442,11 @@ pub fn turn_prompts(turns: &[TouchedTurn], items: &[Item]) -> HashMap<String, St
     out
 }
 
-/// The first line of `text` that has something on it, on one line.
+/// The first line of `text` that has something on it, on one line (tabs as spaces, anything
+/// else a terminal would act on made visible).
 fn prompt_words(text: &str) -> Option<String> {
     let line = text.lines().map(str::trim).find(|l| !l.is_empty())?;
-    Some(
-        line.chars()
-            .map(|c| if c.is_control() { ' ' } else { c })
-            .collect(),
-    )
+    Some(crate::format::visible(&line.replace('\t', " ")).into_owned())
 }
 
 /// A write's status as a one-column mark, and its role.
@@ -525,7 +522,7 @@ fn file_lines(
         .map_or((" ", Role::Normal), |s| status_mark(s, theme));
     let change = fit(&file.change, CHANGE, theme);
     let pad = CHANGE.saturating_sub(change.width());
-    let path = fit_start(&file.path, path_col, ellipsis);
+    let path = fit_start(&clean(&file.path), path_col, ellipsis);
     let path_pad = path_col.saturating_sub(path.width());
     let mut spans = vec![
         Span::raw(format!(
@@ -706,7 +703,7 @@ fn title_line(view: &FilesView, theme: &Theme, width: usize) -> Line<'static> {
     let mut title = vec![
         Span::styled(" Files ", theme.style(Role::Accent)),
         Span::raw(fit(
-            &format!("\"{}\"", view.title),
+            &format!("\"{}\"", crate::format::clean_title(&view.title)),
             width.saturating_sub(7),
             theme,
         )),

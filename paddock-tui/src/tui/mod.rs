@@ -298,7 +298,7 @@ impl EventLoop {
         };
         if wait {
             if let Err(e) = write() {
-                eprintln!("paddock: {e}");
+                eprintln!("paddock: {}", crate::format::visible(&e));
             }
             return;
         }

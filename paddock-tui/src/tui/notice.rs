@@ -75,9 +75,12 @@ impl Notice {
         }
     }
 
+    /// Says `text` (which may quote a title, a path or a daemon's message: what a terminal
+    /// would act on in it is made visible).
     pub fn say(&mut self, text: impl Into<String>, kind: Kind) {
+        let text = text.into();
         self.said = Some(Said {
-            text: text.into(),
+            text: crate::format::visible(&text).into_owned(),
             kind,
             at: Instant::now(),
         });

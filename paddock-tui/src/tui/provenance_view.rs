@@ -171,7 +171,7 @@ fn short_time(at: &str) -> String {
 /// The chat's title, else its short id.
 fn chat_name(step: &FileStep) -> String {
     match step.title.as_deref().and_then(|t| t.lines().next()) {
-        Some(title) if !title.trim().is_empty() => title.to_owned(),
+        Some(title) if !title.trim().is_empty() => crate::format::clean_title(title),
         _ => format!(
             "chat {}",
             step.session_id.get(..8).unwrap_or(&step.session_id)

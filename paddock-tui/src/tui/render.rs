@@ -92,6 +92,22 @@ pub fn render(app: &mut App, frame: &mut Frame<'_>) {
     for view in app.overlays.iter_mut().filter(|v| v.over_screen()) {
         view.render(frame, cx.screen, &cx);
     }
+    inert(frame.buffer_mut());
+}
+
+/// The last guard before the terminal: a cell holding a character a terminal would act on
+/// (`format::is_hidden`: a control, a bidirectional override) loses it. The views lay content
+/// out with it made visible (`chat_view::text::clean`, `format::clean_title`); this catches
+/// what a view did not clean, so no text reaches the terminal raw (ratatui leaves out most
+/// controls but draws the zero-width bidirectional ones).
+pub fn inert(buf: &mut ratatui::buffer::Buffer) {
+    let acts = |c: char| c.is_control() || crate::format::is_hidden(c);
+    for cell in &mut buf.content {
+        if cell.symbol().contains(acts) {
+            let kept: String = cell.symbol().chars().filter(|&c| !acts(c)).collect();
+            cell.set_symbol(if kept.is_empty() { " " } else { &kept });
+        }
+    }
 }
 
 /// The top view over the panes (else History) in the body.

@@ -28,6 +28,7 @@ mod recovery;
 mod releases;
 mod search;
 mod sweeper;
+mod terminal;
 mod triggers;
 mod websocket;
 mod workspace_walls;

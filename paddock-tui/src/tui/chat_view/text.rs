@@ -5,9 +5,11 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-/// Text fit for the screen: terminal escape sequences removed, a line rewritten with `\r`
-/// keeps what a terminal would show (the last part), tabs become spaces, other control
-/// characters go.
+use crate::format::push_visible_char;
+
+/// Text fit for the screen: every character a terminal would act on made visible by the one
+/// rule of `format::visible` (an escape sequence shows as `␛[31m`, a carriage return that
+/// would rewrite a line as `␍`), a CRLF line end as a newline, tabs as four spaces.
 pub(crate) fn clean(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for (i, line) in text.split('\n').enumerate() {
@@ -15,43 +17,14 @@ pub(crate) fn clean(text: &str) -> String {
             out.push('\n');
         }
         let line = line.strip_suffix('\r').unwrap_or(line);
-        let line = line.rsplit('\r').next().unwrap_or(line);
-        let mut chars = line.chars().peekable();
-        while let Some(c) = chars.next() {
+        for c in line.chars() {
             match c {
-                '\u{1b}' => skip_escape(&mut chars),
                 '\t' => out.push_str("    "),
-                c if c.is_control() => {}
-                c => out.push(c),
+                c => push_visible_char(&mut out, c),
             }
         }
     }
     out
-}
-
-/// Skips the rest of an escape sequence (CSI, OSC, or a two-character one).
-fn skip_escape(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
-    match chars.next() {
-        Some('[') => {
-            for c in chars.by_ref() {
-                if ('@'..='~').contains(&c) {
-                    break;
-                }
-            }
-        }
-        Some(']') => {
-            while let Some(c) = chars.next() {
-                if c == '\u{7}' {
-                    break;
-                }
-                if c == '\u{1b}' {
-                    chars.next();
-                    break;
-                }
-            }
-        }
-        _ => {}
-    }
 }
 
 /// `text` wrapped at word boundaries to `width` columns (a word longer than a row is split),
@@ -218,11 +191,12 @@ mod tests {
     }
 
     #[test]
-    fn clean_drops_escapes_and_keeps_the_last_carriage_return_part() {
-        assert_eq!(clean("\u{1b}[31mred\u{1b}[0m"), "red");
-        assert_eq!(clean("10%\r50%\r100%\nok\r\n"), "100%\nok\n");
+    fn clean_shows_escapes_and_carriage_returns() {
+        assert_eq!(clean("\u{1b}[31mred\u{1b}[0m"), "␛[31mred␛[0m");
+        assert_eq!(clean("10%\r50%\nok\r\n"), "10%␍50%\nok\n");
         assert_eq!(clean("a\tb"), "a    b");
-        assert_eq!(clean("\u{1b}]0;title\u{7}x"), "x");
+        assert_eq!(clean("\u{1b}]0;title\u{7}x"), "␛]0;title␇x");
+        assert_eq!(clean("\u{9b}2J\u{202e}x"), "\\u{9b}2J\\u{202e}x");
     }
 
     #[test]

@@ -92,20 +92,29 @@ pub fn snippet_spans(
     spans
 }
 
-/// The snippet's chars on one line (control chars as spaces, one char per char so offsets
-/// keep their meaning), and for each whether a highlight covers it.
+/// The snippet's chars on one line (a newline or a tab as a space, anything else a terminal
+/// would act on made visible, as `format::visible` shows it), and for each whether a highlight
+/// covers it; the highlights' offsets count the snippet's own chars.
 fn lit_chars(snippet: &str, highlights: &[[u32; 2]]) -> (Vec<char>, Vec<bool>) {
-    let chars: Vec<char> = snippet
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    let mut lit = vec![false; chars.len()];
-    for [start, end] in highlights {
-        let (Ok(start), Ok(end)) = (usize::try_from(*start), usize::try_from(*end)) else {
-            continue;
-        };
-        for slot in lit.iter_mut().take(end.min(chars.len())).skip(start) {
-            *slot = true;
+    let covered = |i: usize| {
+        highlights.iter().any(|[start, end]| {
+            usize::try_from(*start).is_ok_and(|s| s <= i)
+                && usize::try_from(*end).is_ok_and(|e| i < e)
+        })
+    };
+    let mut chars = Vec::with_capacity(snippet.len());
+    let mut lit = Vec::with_capacity(snippet.len());
+    let mut shown = String::new();
+    for (i, c) in snippet.chars().enumerate() {
+        shown.clear();
+        match c {
+            '\n' | '\t' => shown.push(' '),
+            c => crate::format::push_visible_char(&mut shown, c),
+        }
+        let on = covered(i);
+        for c in shown.chars() {
+            chars.push(c);
+            lit.push(on);
         }
     }
     (chars, lit)
