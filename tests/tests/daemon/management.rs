@@ -1092,6 +1092,7 @@ async fn management_project_scopes_filter_and_refuse_and_deny_removes_tools() {
         c.management
             .clients
             .insert("rooted".into(), ClientToken::Inline(ROOTED.into()));
+        c.management.allow.insert("rooted".into(), vec!["*".into()]);
         c.management.scopes.insert(
             "rooted".into(),
             paddockd::management::Scope {
