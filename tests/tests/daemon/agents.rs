@@ -459,6 +459,14 @@ async fn fork_archive_and_project_tools() {
     assert!(!is_error);
     let archived = list(&mut c).await;
     assert!(archived.iter().any(|x| x.session_id == fork && x.archived));
+    // A chat creates only a project its own may reach: a person names it first.
+    c.request(Request::ProjectUpdate(paddock_proto::ProjectUpdate {
+        slug: String::new(),
+        reach: vec!["made-by-agent".into()],
+        ..Default::default()
+    }))
+    .await
+    .unwrap();
     let (text, is_error) = call(
         &mut c,
         &token,

@@ -67,7 +67,7 @@ impl Reaching {
             ),
         };
         Err(format!(
-            "not allowed: {what}; this chat's project {} may reach {reaches} (its `reach` setting). Nothing was done. Only a person can allow it, with `paddock project set {} --reach {}`; tell the user if this is needed.",
+            "not allowed: {what}; this chat is in {}, which may reach {reaches} (its `reach` setting). Nothing was done. Only a person can allow it, with `paddock project set {} --reach {}`; tell the user if this is needed.",
             named(&self.slug),
             shell_word(&self.slug),
             shell_word(slug),
