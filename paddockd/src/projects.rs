@@ -209,13 +209,21 @@ fn reachable_slug(entry: &str) -> bool {
     entry.is_empty() || entry == crate::reach::EVERY || valid_slug(entry)
 }
 
-/// A project as a sentence names it: `web`, or the root workspace.
-fn label(slug: &str) -> String {
-    if slug.is_empty() {
-        "(root)".to_owned()
-    } else {
-        slug.to_owned()
+/// Whether `project:update`'s `reach` adds only what may be listed, and its `unreach` removes
+/// only what is (`now`).
+fn check_reach(u: &paddock_proto::ProjectUpdate, now: &[String]) -> Result<(), ProjectError> {
+    if let Some(slug) = u.reach.iter().find(|s| !reachable_slug(s.trim())) {
+        return Err(ProjectError::Invalid(format!(
+            "{slug:?} is not a project to reach: give a project's slug, '' for the root workspace, or '*' for every project"
+        )));
     }
+    if let Some(slug) = u.unreach.iter().find(|s| !now.contains(s)) {
+        let name = if u.slug.is_empty() { "(root)" } else { &u.slug };
+        return Err(ProjectError::Invalid(format!(
+            "project {name} does not list {slug:?} in its reach (now {now:?}); nothing was changed"
+        )));
+    }
+    Ok(())
 }
 
 pub fn valid_slug(slug: &str) -> bool {
@@ -514,19 +522,8 @@ impl Projects {
                 "{rule:?} is not a tool rule: give a tool name (Read), a prefix (mcp__github__*) or a scoped rule (Bash(mkdir:*), Edit(src/**))"
             )));
         }
-        if let Some(slug) = u.reach.iter().find(|s| !reachable_slug(s.trim())) {
-            return Err(ProjectError::Invalid(format!(
-                "{slug:?} is not a project to reach: give a project's slug, '' for the root workspace, or '*' for every project"
-            )));
-        }
         let file = self.get_blocking(&u.slug)?.file;
-        if let Some(slug) = u.unreach.iter().find(|s| !file.reach.contains(s)) {
-            return Err(ProjectError::Invalid(format!(
-                "project {} does not list {slug:?} in its reach (now {:?}); nothing was changed",
-                label(&u.slug),
-                file.reach
-            )));
-        }
+        check_reach(u, &file.reach)?;
         let rules = file.allowed_tools;
         if let Some(rule) = u.disallow.iter().find(|r| !rules.contains(r)) {
             let (name, show) = if u.slug.is_empty() {
