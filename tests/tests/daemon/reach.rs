@@ -323,6 +323,11 @@ async fn agent_tools_reach_only_their_project_and_the_ones_it_lists() {
     )
     .await;
     assert!(is_error && !text.contains("paddock project set"), "{text}");
+    // Nothing but a slug is taken for one.
+    for name in ["Secret", "secret ", "../secret", "*", "secret\n"] {
+        let (text, is_error) = call(&mut c, &web, "list_chats", json!({"project": name})).await;
+        assert!(is_error && text.contains("no project"), "{name:?}: {text}");
+    }
     let (text, _) = call(&mut c, &web, "list_projects", json!({})).await;
     assert_eq!(slugs_listed(&text), ["web"]);
     assert_eq!(
