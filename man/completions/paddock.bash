@@ -2723,7 +2723,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__project__subcmd__set)
-            opts="-h -V --name --summary --area --status --model --drive-mode --max-spawn-depth --unset --allow --disallow --socket --remote --remote-paddock --help --version"
+            opts="-h -V --name --summary --area --status --model --drive-mode --max-spawn-depth --unset --allow --disallow --reach --unreach --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2766,6 +2766,14 @@ _paddock() {
                     return 0
                     ;;
                 --disallow)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reach)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --unreach)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -483,6 +483,18 @@ fn table() -> Vec<(&'static str, Golden)> {
             ),
         ),
         (
+            "request.project_update.reach",
+            request(
+                97,
+                Request::ProjectUpdate(ProjectUpdate {
+                    slug: s(PROJECT),
+                    reach: vec![s("api"), s("")],
+                    unreach: vec![s("ops")],
+                    ..Default::default()
+                }),
+            ),
+        ),
+        (
             "request.project_delete",
             request(
                 92,
@@ -1734,6 +1746,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                     drive_mode: None,
                     max_spawn_depth: None,
                     allowed_tools: vec![s("Read"), s("Bash(npm test:*)"), s("Edit(src/**)")],
+                    reach: Vec::new(),
                     shadowed_by: None,
                 }),
             ),

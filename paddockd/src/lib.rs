@@ -43,6 +43,7 @@ pub mod preload;
 pub mod project_ops;
 pub mod projects;
 pub mod provenance;
+pub mod reach;
 pub mod run_log;
 pub mod runner;
 pub mod search;

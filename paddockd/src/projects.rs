@@ -91,6 +91,11 @@ pub struct ProjectFile {
     /// Tools the agents may use without asking, on top of the instance's `allowed_tools`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub allowed_tools: Vec<String>,
+    /// The other projects this project's chats' tools may act on (create chats in, message,
+    /// read, ...): slugs, `""` the root workspace, `"*"` every project. Empty: only this one
+    /// (`reach.rs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reach: Vec<String>,
     /// The model for chats that do not choose one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
@@ -167,6 +172,7 @@ impl Project {
             }),
             max_spawn_depth: f.max_spawn_depth,
             allowed_tools: f.allowed_tools.clone(),
+            reach: f.reach.clone(),
             shadowed_by: self.shadowed_by.clone(),
         }
     }
@@ -202,6 +208,29 @@ struct Locks {
     edit: std::sync::Mutex<()>,
     /// One project lifecycle change (create, promote, delete) at a time (`project_ops.rs`).
     lifecycle: tokio::sync::Mutex<()>,
+}
+
+/// Whether `entry` may be listed in a project's `reach`: a slug, `""` (the root workspace) or
+/// `"*"` (every project).
+fn reachable_slug(entry: &str) -> bool {
+    entry.is_empty() || entry == crate::reach::EVERY || valid_slug(entry)
+}
+
+/// Whether `project:update`'s `reach` adds only what may be listed, and its `unreach` removes
+/// only what is (`now`).
+fn check_reach(u: &paddock_proto::ProjectUpdate, now: &[String]) -> Result<(), ProjectError> {
+    if let Some(slug) = u.reach.iter().find(|s| !reachable_slug(s.trim())) {
+        return Err(ProjectError::Invalid(format!(
+            "{slug:?} is not a project to reach: give a project's slug, '' for the root workspace, or '*' for every project"
+        )));
+    }
+    if let Some(slug) = u.unreach.iter().find(|s| !now.contains(s)) {
+        let name = if u.slug.is_empty() { "(root)" } else { &u.slug };
+        return Err(ProjectError::Invalid(format!(
+            "project {name} does not list {slug:?} in its reach (now {now:?}); nothing was changed"
+        )));
+    }
+    Ok(())
 }
 
 pub fn valid_slug(slug: &str) -> bool {
@@ -525,7 +554,9 @@ impl Projects {
                 "{rule:?} is not a tool rule: give a tool name (Read), a prefix (mcp__github__*) or a scoped rule (Bash(mkdir:*), Edit(src/**))"
             )));
         }
-        let rules = self.get_blocking(&u.slug)?.file.allowed_tools;
+        let file = self.get_blocking(&u.slug)?.file;
+        check_reach(u, &file.reach)?;
+        let rules = file.allowed_tools;
         if let Some(rule) = u.disallow.iter().find(|r| !rules.contains(r)) {
             let (name, show) = if u.slug.is_empty() {
                 ("(root)".to_owned(), "paddock project show".to_owned())
@@ -542,6 +573,12 @@ impl Projects {
             }
             for rule in &u.disallow {
                 edit::disallow_tool(doc, rule);
+            }
+            for slug in &u.reach {
+                edit::add_to_list(doc, "reach", slug.trim());
+            }
+            for slug in &u.unreach {
+                edit::remove_from_list(doc, "reach", slug);
             }
             edit::set_key(doc, "name", name.map(|v| v.map(value)));
             edit::set_key(doc, "summary", summary.map(|v| v.map(value)));

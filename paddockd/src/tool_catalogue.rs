@@ -4,8 +4,10 @@
 //!
 //! The two audiences read different words because the same tool acts differently for them: a
 //! chat's `create_chat` starts a child of that chat in its own project by default, a client's
-//! starts a root chat in the project it names. What a tool does is in `tool_calls.rs` (the
-//! parts both share), `agent/tools.rs` (as a chat) and `management/tools.rs` (as a client).
+//! starts a root chat in the project it names. A chat's tools act only on the projects its
+//! own project reaches, a client's on those its `projects` names (`reach.rs`). What a tool
+//! does is in `tool_calls/` (the parts both share), `agent/tools.rs` (as a chat) and
+//! `management/tools.rs` (as a client).
 
 use paddock_proto::AgentTool;
 use serde_json::{Value, json};
@@ -121,7 +123,7 @@ fn list_chats_schema(audience: Audience) -> Value {
     match audience {
         Audience::Chat => object(
             json!({
-                "project": {"type": "string", "description": "project slug; \"\" is the root workspace"},
+                "project": {"type": "string", "description": "project slug (default: this chat's; \"\" is the root workspace); another project only when this chat's project reaches it"},
                 "scope": {"type": "string", "enum": ["active", "archived", "all"]}
             }),
             &[],
@@ -158,7 +160,7 @@ fn create_chat_schema(audience: Audience) -> Value {
         Audience::Chat => object(
             json!({
                 "prompt": {"type": "string", "description": "the child's first message"},
-                "project": {"type": "string", "description": "project slug (default: this chat's)"},
+                "project": {"type": "string", "description": "project slug (default: this chat's); another project only when this chat's project reaches it (list_projects lists those)"},
                 "name": {"type": "string", "description": "a title for the child"},
                 "model": {"type": "string"},
                 "preloadContext": preload
@@ -233,16 +235,17 @@ fn create_project_schema(audience: Audience) -> Value {
 fn promote_project_schema(_: Audience) -> Value {
     object(
         json!({
-            "project": {"type": "string", "description": "Slug of the notebook project to promote. Omit to promote this chat's project."},
+            "project": {"type": "string", "description": "Slug of the notebook project to promote (one this chat's project reaches). Omit to promote this chat's project."},
             "repo": {"type": "string", "description": "Git URL (https://, ssh://, git://, file://, git@host:owner/repo) or absolute path of the repository to clone. Required."}
         }),
         &["repo"],
     )
 }
 
-/// A trigger tool's `project`: a chat's defaults to its own.
+/// A trigger tool's `project`: a chat's defaults to its own, and may name only one its
+/// project reaches.
 fn trigger_project() -> Value {
-    json!({"type": "string", "description": "project slug; \"\" is the root workspace"})
+    json!({"type": "string", "description": "project slug; \"\" is the root workspace (a chat: default its own, another only when its project reaches it)"})
 }
 
 fn list_triggers_schema(audience: Audience) -> Value {
@@ -314,7 +317,7 @@ pub const TOOLS: &[Tool] = &[
         name: "list_projects",
         chat: manage(Tier::Read),
         client: true,
-        about: "List the projects: slug, directory, and the settings that are set (name, summary, area, status, repo for a repo-backed project, model, driveMode, maxSpawnDepth). The root workspace's slug is \"\".",
+        about: "List the projects this chat's tools may act on (this chat's project, and those its `reach` setting names): slug, directory, and the settings that are set (name, summary, area, status, repo for a repo-backed project, model, driveMode, maxSpawnDepth, reach). The root workspace's slug is \"\".",
         about_client: Some(
             "List Paddock's projects: slug and directory. The root workspace's slug is \"\".",
         ),
@@ -390,7 +393,7 @@ pub const TOOLS: &[Tool] = &[
         name: "create_project",
         chat: manage(Tier::Projects),
         client: true,
-        about: "Create a project: a notebook (a new folder in paddock's data), a folder of your own (`path`), or a repo-backed project (`repo`: the repository is cloned and the project's agents work in the clone). Returns the new project's slug and directory.",
+        about: "Create a project: a notebook (a new folder in paddock's data), a folder of your own (`path`), or a repo-backed project (`repo`: the repository is cloned and the project's agents work in the clone). Only a slug this chat's project may reach already (its `reach` setting, which a person sets) can be created. Returns the new project's slug and directory.",
         about_client: Some(
             "Create a project: a notebook (a new folder in Paddock's data), a folder of your own (`path`), or a repo-backed project (`repo`, cloned). Returns its slug and directory.",
         ),

@@ -121,6 +121,25 @@ fn project_add_with_a_repo_then_show_set_promote_and_rm() {
     let err = env.fail(&["project", "set", "api", "--max-spawn-depth", "9"]);
     assert!(!err.is_empty());
 
+    // reach: the other projects its chats' tools may act on, '' the root workspace.
+    let out = env.run(&[
+        "project", "set", "api", "--reach", "web", "--reach", "", "--reach", "web",
+    ]);
+    assert!(
+        out.contains("reaches") && out.contains("web, '' (root)"),
+        "{out}"
+    );
+    let toml = std::fs::read_to_string(env.data().join("projects/api/project.toml")).unwrap();
+    assert!(toml.contains(r#"reach = ["web", ""]"#), "{toml}");
+    let out = env.run(&["project", "show", "api"]);
+    assert!(out.contains("web, '' (root)"), "{out}");
+    let err = env.fail(&["project", "set", "api", "--reach", "Not A Slug"]);
+    assert!(err.contains("not a project to reach"), "{err}");
+    let err = env.fail(&["project", "set", "api", "--unreach", "ops"]);
+    assert!(err.contains("does not list \"ops\""), "{err}");
+    let out = env.run(&["project", "set", "api", "--unreach", "web", "--unreach", ""]);
+    assert!(!out.contains("reaches"), "{out}");
+
     // promote a notebook.
     env.run(&["project", "add", "notes"]);
     let url = format!("file://{}", bare.display());

@@ -157,6 +157,14 @@ pub struct ProjectUpdate {
     /// there fails the update (nothing is changed).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub disallow: Vec<String>,
+    /// Project slugs to add to the project's `reach` (`""` the root workspace, `"*"` every
+    /// project); one already there is kept once.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reach: Vec<String>,
+    /// Slugs to remove from the project's `reach`, exactly as listed; one that is not there
+    /// fails the update (nothing is changed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unreach: Vec<String>,
 }
 
 /// What `project:delete` does with the project's folder in the data directory (its
@@ -240,6 +248,10 @@ pub struct ProjectInfo {
     /// instance's: calls they match run without asking.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub allowed_tools: Vec<String>,
+    /// The other projects its chats' tools may act on (`reach` in its `project.toml`; `""` the
+    /// root workspace, `"*"` every project); empty: only this one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reach: Vec<String>,
     /// Set when another project (this slug; `""` the root workspace) owns `path`: this one
     /// shows no chats and runs no turns until its `path` changes (a directory belongs to one
     /// project).

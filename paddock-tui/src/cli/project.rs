@@ -57,7 +57,7 @@ Examples:
     #[command(visible_alias = "list")]
     Ls {
         /// Print one JSON array of {slug, path, createdAt, and the settings that are set: name,
-        /// summary, area, status, repo, model, driveMode, maxSpawnDepth} (the root workspace's
+        /// summary, area, status, repo, model, driveMode, maxSpawnDepth, allowedTools, reach} (the root workspace's
         /// slug is "")
         #[arg(long)]
         json: bool,
@@ -97,13 +97,20 @@ order and other keys stay. --model, --drive-mode and --max-spawn-depth win over 
 own settings for this project's chats from their next turn. --unset KEY clears a setting (the \
 daemon's default applies again); KEY is one of name, summary, area, status, model, drive-mode, \
 max-spawn-depth. --allow RULE and --disallow RULE add and remove the project's tool rules \
-(allowed_tools; see `paddock approvals --help` for their syntax). Prints the project as it is now.",
+(allowed_tools; see `paddock approvals --help` for their syntax).
+
+--reach SLUG and --unreach SLUG add and remove the other projects this project's chats may act \
+on with their paddock tools (reach): start chats there (which then run under that project's \
+rules), message, read, fork and archive its chats, manage its triggers. Without it a chat's \
+tools act only on its own project, and a call naming another is refused, saying which command \
+would allow it. '' is the root workspace, '*' every project. Prints the project as it is now.",
         after_help = "\
 Examples:
   paddock project set web --summary 'The customer-facing web app' --status active
   paddock project set web --drive-mode batch --max-spawn-depth 2
   paddock project set web --unset model
   paddock project set web --disallow 'Bash(mkdir:*)'      a rule an \"always\" added
+  paddock project set ops --reach web --reach api     ops's chats may start chats in web and api
   paddock project set '' --summary 'Everything else'     the root workspace"
     )]
     Set {
@@ -136,6 +143,13 @@ Examples:
         /// Remove a tool rule from allowed_tools, as `project show` lists it (repeatable)
         #[arg(long, value_name = "RULE")]
         disallow: Vec<String>,
+        /// Let this project's chats act on project SLUG with their paddock tools ('' the root
+        /// workspace, '*' every project; repeatable)
+        #[arg(long, value_name = "SLUG")]
+        reach: Vec<String>,
+        /// Take project SLUG out of reach, as `project show` lists it (repeatable)
+        #[arg(long, value_name = "SLUG")]
+        unreach: Vec<String>,
     },
     /// Remove a project; refused while its turns run unless --force
     #[command(

@@ -64,6 +64,8 @@ pub async fn run(ctx: &Context, action: ProjectCmd) -> anyhow::Result<()> {
             unset,
             allow,
             disallow,
+            reach,
+            unreach,
         } => {
             let update = ProjectUpdate {
                 slug,
@@ -76,6 +78,8 @@ pub async fn run(ctx: &Context, action: ProjectCmd) -> anyhow::Result<()> {
                 max_spawn_depth: setting(max_spawn_depth, &unset, ProjectKey::MaxSpawnDepth),
                 allow,
                 disallow,
+                reach,
+                unreach,
             };
             set(&client, update).await
         }
@@ -264,6 +268,23 @@ fn settings(p: &ProjectInfo) -> String {
         line(
             if i == 0 { "allowed tools" } else { "" },
             Some(rule.clone()),
+        );
+    }
+    // The projects its chats' tools may act on besides it, as `--unreach` takes them.
+    if !p.reach.is_empty() {
+        line(
+            "reaches",
+            Some(
+                p.reach
+                    .iter()
+                    .map(|s| match s.as_str() {
+                        "" => "'' (root)".to_owned(),
+                        "*" => "* (every project)".to_owned(),
+                        s => s.to_owned(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
         );
     }
     out

@@ -1,6 +1,11 @@
 //! What each of a chat's tools does, as that chat (the catalogue is `tool_catalogue.rs`), and
 //! which of them the tiers let it see.
 //!
+//! A chat acts within its project: a tool that names another project, or a chat of another
+//! project, is refused unless the chat's project's `reach` setting names that project
+//! ([`reach`], the rule of the management endpoint's clients); `list_projects` lists only
+//! what is reached.
+//!
 //! Results are text the model reads: JSON objects for what a program would parse (ids),
 //! plain sentences for errors, which come back as `isError` results rather than protocol
 //! errors so the model can correct itself.
@@ -14,8 +19,10 @@ use crate::stores::RunProvenance;
 use crate::tool_calls::{self, Acting, arg, need};
 use crate::tool_catalogue::{Audience, READ_DEFAULT, TOOLS, Tier};
 
+mod reach;
 mod send_file;
 
+use reach::Reaching;
 use send_file::send_file;
 
 /// Whether a tier is on. Each tier rides on the one below it, and turning a tier on implies
@@ -46,54 +53,68 @@ pub fn catalogue(cfg: &crate::Config, server: &str, manage: bool) -> Vec<AgentTo
         .collect()
 }
 
-/// Runs a tool the caller may use. `Err` is a message for the model.
+/// Runs a tool the caller may use. `Err` is a message for the model. A tool naming another
+/// project, or a chat of one, acts only where the caller's project reaches ([`Reaching`]).
 pub async fn run(d: &Daemon, who: &Identity, call: &AgentCall) -> Result<String, String> {
     let args = &call.arguments;
+    if call.tool == "send_file" {
+        return send_file(d, who, args).await;
+    }
+    let reach = Reaching::of(d, who).await;
     match call.tool.as_str() {
-        "list_projects" => list_projects(d),
-        "list_chats" => list_chats(d, who, args).await,
+        "list_projects" => list_projects(d, &reach),
+        "list_chats" => list_chats(d, who, &reach, args).await,
         "read_chat" => {
             let sid = need(args, "sessionId")?;
             let last = args
                 .get("last")
                 .and_then(Value::as_u64)
                 .map_or(READ_DEFAULT, |n| usize::try_from(n).unwrap_or(READ_DEFAULT));
+            reach.chat(d, sid).await?;
             tool_calls::read_chat(d, "agent", sid, last).await
         }
-        "create_chat" => create_chat(d, who, args).await,
-        "fork_chat" => fork_chat(d, who, args).await,
+        "create_chat" => create_chat(d, who, &reach, args).await,
+        "fork_chat" => fork_chat(d, who, &reach, args).await,
         "send_message" => {
             let target = need(args, "sessionId")?;
             let message = need(args, "message")?;
             if target == who.session_id {
                 return Err("send_message goes to another chat, not this one".into());
             }
-            let project = project_of(d, target).await?;
+            let project = reach.chat(d, target).await?;
             tool_calls::send_message(d, &acting(d, who), project, target, message).await
         }
         "archive_chat" | "unarchive_chat" => {
             let sid = need(args, "sessionId")?;
-            let project = project_of(d, sid).await?;
+            let project = reach.chat(d, sid).await?;
             let on = call.tool == "archive_chat";
             tool_calls::archive(d, project, sid, on, Some(&who.session_id)).await
         }
-        "create_project" => tool_calls::create_project(d, args).await,
-        "promote_project" => promote_project(d, who, args).await,
+        "create_project" => {
+            if reach.confined() {
+                let slug = tool_calls::new_project_slug(args)?;
+                reach.new_project(&slug)?;
+            }
+            tool_calls::create_project(d, args).await
+        }
+        "promote_project" => promote_project(d, who, &reach, args).await,
         "list_triggers" | "set_trigger" | "remove_trigger" | "run_trigger" => {
             let project = arg(args, "project").unwrap_or(&who.project_slug).to_owned();
+            reach.project(&project)?;
             tool_calls::triggers::call(d, project, &call.tool, args).await
         }
-        "send_file" => send_file(d, who, args).await,
         other => Err(format!("unknown tool {other}")),
     }
 }
 
-/// `list_projects`: each project's slug and directory, then the settings that are set (name,
-/// summary, area, status, repo, ...), as `project:list` carries them.
-fn list_projects(d: &Daemon) -> Result<String, String> {
+/// `list_projects`: each project this chat's project reaches, with its slug and directory,
+/// then the settings that are set (name, summary, area, status, repo, ...), as `project:list`
+/// carries them.
+fn list_projects(d: &Daemon, reach: &Reaching) -> Result<String, String> {
     let projects = d.projects.list().map_err(|e| e.to_string())?;
     let rows: Vec<Value> = projects
         .iter()
+        .filter(|p| reach.reaches(&p.slug))
         .map(|p| {
             serde_json::to_value(p.info())
                 .unwrap_or_else(|_| json!({"slug": p.slug, "path": p.agent_dir}))
@@ -103,8 +124,14 @@ fn list_projects(d: &Daemon) -> Result<String, String> {
 }
 
 /// `list_chats`: a project's chats (this chat's by default) in tree order.
-async fn list_chats(d: &Daemon, who: &Identity, args: &Value) -> Result<String, String> {
+async fn list_chats(
+    d: &Daemon,
+    who: &Identity,
+    reach: &Reaching,
+    args: &Value,
+) -> Result<String, String> {
     let project = arg(args, "project").unwrap_or(&who.project_slug).to_owned();
+    reach.project(&project)?;
     let scope = match arg(args, "scope") {
         Some("archived") => ChatScope::Archived,
         Some("all") => ChatScope::All,
@@ -124,20 +151,19 @@ async fn list_chats(d: &Daemon, who: &Identity, args: &Value) -> Result<String, 
     Ok(Value::Array(rows).to_string())
 }
 
-/// The project chat `sid` is in, as a message for the model when it is not found.
-async fn project_of(d: &Daemon, sid: &str) -> Result<crate::projects::Project, String> {
-    crate::chats::project_of(&d.chats, sid)
-        .await
-        .map_err(|e| e.message)
-}
-
-/// `promote_project`: this chat's project unless `project` names another.
-async fn promote_project(d: &Daemon, who: &Identity, args: &Value) -> Result<String, String> {
+/// `promote_project`: this chat's project unless `project` names another it reaches.
+async fn promote_project(
+    d: &Daemon,
+    who: &Identity,
+    reach: &Reaching,
+    args: &Value,
+) -> Result<String, String> {
     let slug = arg(args, "project")
         .map(str::trim)
         .filter(|p| !p.is_empty())
         .unwrap_or(&who.project_slug)
         .to_owned();
+    reach.project(&slug)?;
     let repo = need(args, "repo")?.trim().to_owned();
     let p =
         crate::project_ops::promote(&d.project_ops, paddock_proto::ProjectPromote { slug, repo })
@@ -173,10 +199,17 @@ fn depth_of(d: &Daemon, sid: &str) -> u32 {
         .map_or(0, |p| p.depth)
 }
 
-/// `create_chat`: a child of this chat, one level deeper, in this chat's project by default.
-async fn create_chat(d: &Daemon, who: &Identity, args: &Value) -> Result<String, String> {
+/// `create_chat`: a child of this chat, one level deeper, in this chat's project by default
+/// (another only when this chat's project reaches it).
+async fn create_chat(
+    d: &Daemon,
+    who: &Identity,
+    reach: &Reaching,
+    args: &Value,
+) -> Result<String, String> {
     let prompt = need(args, "prompt")?;
     let slug = arg(args, "project").unwrap_or(&who.project_slug);
+    reach.project(slug)?;
     let project = d.project(slug).await.map_err(|e| e.message)?;
     let depth = depth_of(d, &who.session_id) + 1;
     let preload = args
@@ -213,9 +246,16 @@ async fn create_chat(d: &Daemon, who: &Identity, args: &Value) -> Result<String,
     )
 }
 
-/// `fork_chat`: this chat by default.
-async fn fork_chat(d: &Daemon, who: &Identity, args: &Value) -> Result<String, String> {
+/// `fork_chat`: this chat by default (another only in a project this chat's reaches: the
+/// fork is made in its source's project).
+async fn fork_chat(
+    d: &Daemon,
+    who: &Identity,
+    reach: &Reaching,
+    args: &Value,
+) -> Result<String, String> {
     let source = arg(args, "sessionId").unwrap_or(&who.session_id);
+    reach.chat(d, source).await?;
     let forked = tool_calls::fork_chat(
         d,
         &acting(d, who),

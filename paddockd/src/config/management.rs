@@ -9,6 +9,8 @@ use std::sync::{Arc, OnceLock};
 
 use serde::Deserialize;
 
+use crate::reach::Reach;
+
 /// The shortest token accepted.
 pub const MIN_TOKEN_CHARS: usize = 16;
 /// How a client's token is given in the config file.
@@ -324,14 +326,12 @@ pub fn allow_from_file(
 }
 
 /// What a client may reach beyond its `allow` list: `mcp_clients.NAME.projects`,
-/// `.deny_projects` and `.deny`.
+/// `.deny_projects` (its [`Reach`], the rule a chat's project is held to as well) and `.deny`.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Scope {
-    /// The project slugs the client may reach; `None` (no `projects`, or one holding `*`) is
-    /// every project. `""` is the root workspace, a slug like any other.
-    pub projects: Option<Vec<String>>,
-    /// Slugs refused whatever `projects` says (`*`: every one).
-    pub deny_projects: Vec<String>,
+    /// The project slugs the client may reach (`projects`; absent or `*`: every project),
+    /// less `deny_projects`. `""` is the root workspace, a slug like any other.
+    pub reach: Reach,
     /// Tools refused whatever `allow` says (names, `*`, or prefixes ending in `*`).
     pub deny: Vec<String>,
 }
@@ -344,13 +344,12 @@ impl Scope {
 
     /// Whether the client may reach the project `slug`.
     pub fn reaches(&self, slug: &str) -> bool {
-        let listed = |list: &[String]| list.iter().any(|e| e == "*" || e == slug);
-        !listed(&self.deny_projects) && self.projects.as_deref().is_none_or(listed)
+        self.reach.reaches(slug)
     }
 
     /// Whether the client is confined to some projects (a `projects` or `deny_projects`).
     pub fn confined(&self) -> bool {
-        self.projects.is_some() || !self.deny_projects.is_empty()
+        self.reach.confined()
     }
 
     /// Why `client` may not reach `slug` (`None`: it may), naming the key to change.
@@ -358,19 +357,17 @@ impl Scope {
         if self.reaches(slug) {
             return None;
         }
-        Some(
-            if self.deny_projects.iter().any(|e| e == "*" || e == slug) {
-                format!(
-                    "not allowed: client {client:?} may not reach project {slug:?}: mcp_clients.{client}.deny_projects lists it ({:?}); remove it there in paddockd's config file and restart paddockd",
-                    self.deny_projects
-                )
-            } else {
-                format!(
-                    "not allowed: client {client:?} may not reach project {slug:?}; add \"{slug}\" to mcp_clients.{client}.projects in paddockd's config file (now {:?}) and restart paddockd",
-                    self.projects.as_deref().unwrap_or_default()
-                )
-            },
-        )
+        Some(if self.reach.denies(slug) {
+            format!(
+                "not allowed: client {client:?} may not reach project {slug:?}: mcp_clients.{client}.deny_projects lists it ({:?}); remove it there in paddockd's config file and restart paddockd",
+                self.reach.deny
+            )
+        } else {
+            format!(
+                "not allowed: client {client:?} may not reach project {slug:?}; add \"{slug}\" to mcp_clients.{client}.projects in paddockd's config file (now {:?}) and restart paddockd",
+                self.reach.projects.as_deref().unwrap_or_default()
+            )
+        })
     }
 }
 
@@ -395,16 +392,11 @@ pub fn scopes_from_file(
                 });
             }
         }
-        let projects = t
-            .projects
-            .as_ref()
-            .map(|_| trimmed(&t.projects))
-            .filter(|list| !list.iter().any(|e| e == "*"));
+        let projects = t.projects.as_ref().map(|_| trimmed(&t.projects));
         out.insert(
             name.clone(),
             Scope {
-                projects,
-                deny_projects: trimmed(&t.deny_projects),
+                reach: Reach::listed(projects, trimmed(&t.deny_projects)),
                 deny,
             },
         );

@@ -212,8 +212,10 @@ fn digest_eq(a: &[u8; 32], b: &[u8; 32]) -> bool {
 
 /// The scope of a client the gate has none for (it has one for each).
 static NO_SCOPE: Scope = Scope {
-    projects: Some(Vec::new()),
-    deny_projects: Vec::new(),
+    reach: crate::reach::Reach {
+        projects: Some(Vec::new()),
+        deny: Vec::new(),
+    },
     deny: Vec::new(),
 };
 
@@ -637,10 +639,11 @@ fn warn_unknown_projects(gate: &Gate, d: &Daemon) {
     };
     for (name, scope) in &gate.scopes {
         let unknown: Vec<&str> = scope
+            .reach
             .projects
             .iter()
             .flatten()
-            .chain(&scope.deny_projects)
+            .chain(&scope.reach.deny)
             .map(String::as_str)
             .filter(|s| *s != "*" && !projects.iter().any(|p| p.slug == *s))
             .collect();

@@ -274,13 +274,14 @@ async fn archive(h: &Host<'_>, args: &Value, on: bool) -> Result<String, String>
 /// (a slug derived from the name could be any).
 async fn create_project(h: &Host<'_>, args: &Value) -> Result<String, String> {
     if h.scope.confined() {
-        let slug = arg(args, "slug").map(str::trim).ok_or_else(|| {
-            format!(
+        if arg(args, "slug").is_none_or(|s| s.trim().is_empty()) {
+            return Err(format!(
                 "client {:?} is confined to some projects (mcp_clients.{}.projects / deny_projects): give create_project a `slug` it may reach",
                 h.client, h.client
-            )
-        })?;
-        h.reach(slug)?;
+            ));
+        }
+        // The slug the project is made with, as create_project reads it.
+        h.reach(&tool_calls::new_project_slug(args)?)?;
     }
     tool_calls::create_project(h.d, args).await
 }

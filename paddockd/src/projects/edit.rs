@@ -119,15 +119,24 @@ pub fn set_key(doc: &mut DocumentMut, key: &str, change: Option<Option<Item>>) {
 /// Adds `tool` to `allowed_tools` (creating the list); whether it was not there yet. A value
 /// that is not a list is left alone (the file would not have loaded).
 pub fn allow_tool(doc: &mut DocumentMut, tool: &str) -> bool {
+    add_to_list(doc, "allowed_tools", tool)
+}
+
+/// Removes `rule` from `allowed_tools` (exactly as written); whether it was there. The list
+/// stays, empty, when it was the last rule (the file keeps its place for the next one).
+pub fn disallow_tool(doc: &mut DocumentMut, rule: &str) -> bool {
+    remove_from_list(doc, "allowed_tools", rule)
+}
+
+/// Adds `entry` to the top-level list `key` (creating the list); whether it was not there
+/// yet. A value that is not a list is left alone (the file would not have loaded).
+pub fn add_to_list(doc: &mut DocumentMut, key: &str, entry: &str) -> bool {
     let root = doc.as_table_mut();
-    let Some(item) = root.get_mut("allowed_tools") else {
+    let Some(item) = root.get_mut(key) else {
         let first_key = root
             .iter()
             .all(|(_, v)| v.is_table() || v.is_array_of_tables());
-        root.insert(
-            "allowed_tools",
-            toml_edit::value(toml_edit::Array::from_iter([tool])),
-        );
+        root.insert(key, toml_edit::value(toml_edit::Array::from_iter([entry])));
         if first_key {
             hoist_header_comment(doc);
         }
@@ -136,7 +145,7 @@ pub fn allow_tool(doc: &mut DocumentMut, tool: &str) -> bool {
     let Some(list) = item.as_array_mut() else {
         return false;
     };
-    if list.iter().any(|v| v.as_str() == Some(tool)) {
+    if list.iter().any(|v| v.as_str() == Some(entry)) {
         return false;
     }
     // Laid out like the entries before it: on a line of its own in a list written one per line.
@@ -150,7 +159,7 @@ pub fn allow_tool(doc: &mut DocumentMut, tool: &str) -> bool {
             None if list.len() >= 2 => p.to_owned(),
             None => " ".to_owned(),
         });
-    let mut v = Value::from(tool);
+    let mut v = Value::from(entry);
     if let Some(prefix) = prefix {
         v.decor_mut().set_prefix(prefix);
     }
@@ -158,18 +167,14 @@ pub fn allow_tool(doc: &mut DocumentMut, tool: &str) -> bool {
     true
 }
 
-/// Removes `rule` from `allowed_tools` (exactly as written); whether it was there. The list
-/// stays, empty, when it was the last rule (the file keeps its place for the next one).
-pub fn disallow_tool(doc: &mut DocumentMut, rule: &str) -> bool {
-    let Some(list) = doc
-        .as_table_mut()
-        .get_mut("allowed_tools")
-        .and_then(Item::as_array_mut)
-    else {
+/// Removes `entry` from the top-level list `key` (exactly as written); whether it was there.
+/// The list stays, empty, when it was the last entry (the file keeps its place for the next).
+pub fn remove_from_list(doc: &mut DocumentMut, key: &str, entry: &str) -> bool {
+    let Some(list) = doc.as_table_mut().get_mut(key).and_then(Item::as_array_mut) else {
         return false;
     };
     let before = list.len();
-    list.retain(|v| v.as_str() != Some(rule));
+    list.retain(|v| v.as_str() != Some(entry));
     list.len() != before
 }
 

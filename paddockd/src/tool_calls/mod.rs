@@ -161,31 +161,37 @@ pub async fn read_chat(d: &Daemon, user: &str, sid: &str, last: usize) -> Result
     Ok(render_text(&t.chat.title, &t.entries, last))
 }
 
-/// `create_project`: the reference's arguments (`name` required, `slug` derived from it when
-/// absent, `repo`, `summary`, `area`, `status`), plus `path`.
-pub async fn create_project(d: &Daemon, args: &Value) -> Result<String, String> {
-    let text = |key: &str| {
-        arg(args, key)
-            .map(str::trim)
-            .filter(|v| !v.is_empty())
-            .map(str::to_owned)
-    };
-    let name = text("name");
-    let slug = match (text("slug"), &name) {
-        (Some(slug), _) => slug,
+/// A text argument, trimmed, when not blank.
+fn text(args: &Value, key: &str) -> Option<String> {
+    arg(args, key)
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .map(str::to_owned)
+}
+
+/// The slug `create_project` gives the new project: `slug`, else one derived from `name`.
+pub fn new_project_slug(args: &Value) -> Result<String, String> {
+    match (text(args, "slug"), text(args, "name")) {
+        (Some(slug), _) => Ok(slug),
         (None, Some(name)) => {
-            let slug = slugify(name);
+            let slug = slugify(&name);
             if slug.is_empty() {
                 return Err(format!(
                     "Error: cannot make a slug of {name:?}; give `slug` (lower-case letters, digits and '-')"
                 ));
             }
-            slug
+            Ok(slug)
         }
-        (None, None) => {
-            return Err("Error: `name` is required (the project's display name).".into());
-        }
-    };
+        (None, None) => Err("Error: `name` is required (the project's display name).".into()),
+    }
+}
+
+/// `create_project`: the reference's arguments (`name` required, `slug` derived from it when
+/// absent, `repo`, `summary`, `area`, `status`), plus `path`.
+pub async fn create_project(d: &Daemon, args: &Value) -> Result<String, String> {
+    let text = |key: &str| text(args, key);
+    let name = text("name");
+    let slug = new_project_slug(args)?;
     let status = match text("status") {
         Some(s) => Some(
             s.to_ascii_lowercase()

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use crate::harness::*;
 
 /// A daemon whose agents get MCP config (the fake CLI never runs the bridge, so any path does).
-async fn daemon(tune: impl FnOnce(&mut paddockd::Config)) -> TestDaemon {
+pub(crate) async fn daemon(tune: impl FnOnce(&mut paddockd::Config)) -> TestDaemon {
     TestDaemon::start_with(|c| {
         c.mcp_bin = Some("/opt/paddock/bin/paddockd".into());
         tune(c);
@@ -23,7 +23,7 @@ async fn daemon(tune: impl FnOnce(&mut paddockd::Config)) -> TestDaemon {
 
 /// The `--mcp-config` the daemon gave a process of `session`, parsed (for a chat that ran in
 /// one process).
-fn mcp_config_of(d: &TestDaemon, session: &str) -> Option<Value> {
+pub(crate) fn mcp_config_of(d: &TestDaemon, session: &str) -> Option<Value> {
     d.fake_argvs().into_iter().rev().find_map(|argv| {
         if !argv.iter().any(|a| a == session) {
             return None;
@@ -55,7 +55,7 @@ fn mcp_configs_of(d: &TestDaemon, session: &str) -> Vec<Value> {
         .collect()
 }
 
-fn token_of(config: &Value) -> String {
+pub(crate) fn token_of(config: &Value) -> String {
     config["mcpServers"]["paddock"]["env"]["PADDOCK_AGENT_TOKEN"]
         .as_str()
         .expect("a token")
@@ -66,7 +66,12 @@ fn has_manage(config: &Value) -> bool {
     config["mcpServers"].get("paddock_manage").is_some()
 }
 
-async fn call(c: &mut RawClient, token: &str, tool: &str, arguments: Value) -> (String, bool) {
+pub(crate) async fn call(
+    c: &mut RawClient,
+    token: &str,
+    tool: &str,
+    arguments: Value,
+) -> (String, bool) {
     match c
         .request(Request::AgentCall(AgentCall {
             token: token.into(),
@@ -454,6 +459,14 @@ async fn fork_archive_and_project_tools() {
     assert!(!is_error);
     let archived = list(&mut c).await;
     assert!(archived.iter().any(|x| x.session_id == fork && x.archived));
+    // A chat creates only a project its own may reach: a person names it first.
+    c.request(Request::ProjectUpdate(paddock_proto::ProjectUpdate {
+        slug: String::new(),
+        reach: vec!["made-by-agent".into()],
+        ..Default::default()
+    }))
+    .await
+    .unwrap();
     let (text, is_error) = call(
         &mut c,
         &token,

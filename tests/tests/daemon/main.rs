@@ -23,6 +23,7 @@ mod project_file;
 mod projects;
 mod provenance;
 mod queue;
+mod reach;
 mod real_cli;
 mod recovery;
 mod releases;

@@ -1083,19 +1083,24 @@ async fn management_project_scopes_filter_and_refuse_and_deny_removes_tools() {
         c.management.scopes.insert(
             "scoped".into(),
             paddockd::management::Scope {
-                projects: Some(vec!["web".into(), "not-yet".into()]),
-                deny_projects: Vec::new(),
+                reach: paddockd::reach::Reach::listed(
+                    Some(vec!["web".into(), "not-yet".into()]),
+                    Vec::new(),
+                ),
                 deny: vec!["archive_*".into()],
             },
         );
         c.management
             .clients
             .insert("rooted".into(), ClientToken::Inline(ROOTED.into()));
+        c.management.allow.insert("rooted".into(), vec!["*".into()]);
         c.management.scopes.insert(
             "rooted".into(),
             paddockd::management::Scope {
-                projects: Some(vec!["".into(), "web".into()]),
-                deny_projects: vec!["web".into()],
+                reach: paddockd::reach::Reach::listed(
+                    Some(vec!["".into(), "web".into()]),
+                    vec!["web".into()],
+                ),
                 deny: Vec::new(),
             },
         );
@@ -1186,6 +1191,26 @@ async fn management_project_scopes_filter_and_refuse_and_deny_removes_tools() {
         is_error && text.contains("mcp_clients.rooted.deny_projects"),
         "{text}"
     );
+    // A blank slug is no slug: the project would be named after `name`, which is not reached.
+    let (text, is_error) = call_as(
+        addr,
+        ROOTED,
+        "create_project",
+        json!({"name": "Api", "slug": " "}),
+    )
+    .await;
+    assert!(
+        is_error && text.contains("give create_project a `slug`"),
+        "{text}"
+    );
+    let (text, is_error) = call_as(
+        addr,
+        SCOPED,
+        "create_project",
+        json!({"name": "Api", "slug": "api"}),
+    )
+    .await;
+    assert!(is_error && text.contains("\"api\""), "{text}");
     let (text, is_error) = call_as(addr, SCOPED, "archive_chat", json!({"sessionId": web})).await;
     assert!(
         is_error && text.contains("mcp_clients.scoped.deny"),
@@ -1199,5 +1224,7 @@ async fn management_project_scopes_filter_and_refuse_and_deny_removes_tools() {
         list["total"], 2,
         "nothing was created by a refused call: {list}"
     );
+    let projects = call_json(addr, "list_projects", json!({})).await;
+    assert_eq!(projects.as_array().map(Vec::len), Some(2), "{projects}");
     d.stop().await.unwrap();
 }

@@ -776,6 +776,17 @@ async fn the_agents_create_project_and_promote_project_tools() {
     let repo = bare.to_string_lossy().into_owned();
     let sid = turn(&mut c, "", None, "hello").await;
     let token = token_for(&d, &sid);
+    // A chat creates and promotes only projects its own may reach: here, every one.
+    update(
+        &mut c,
+        ProjectUpdate {
+            slug: String::new(),
+            reach: vec!["*".into()],
+            ..Default::default()
+        },
+    )
+    .await
+    .unwrap();
 
     // The reference's arguments: name (the slug derived from it), repo, summary, area, status.
     let (text, is_error) = call_tool(

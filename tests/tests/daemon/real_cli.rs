@@ -250,7 +250,7 @@ async fn real_cli_chats_are_indexed_and_rendered_from_its_transcript() {
 }
 
 /// `target/<profile>/paddockd`, beside this test's executable (built by `cargo xtask test`).
-fn paddockd_bin() -> std::path::PathBuf {
+pub(crate) fn paddockd_bin() -> std::path::PathBuf {
     let exe = std::env::current_exe().unwrap();
     let path = exe
         .parent()
