@@ -29,7 +29,7 @@ pub use messages::*;
 pub use row_json::RowView;
 
 /// The protocol version. Bump it on any change that an older peer would misread.
-pub const PROTOCOL_VERSION: u32 = 2;
+pub const PROTOCOL_VERSION: u32 = 3;
 
 /// The exit status of a `paddockd` that did not start because another daemon holds its socket's
 /// lock (two clients started one at once): the client that started it waits for the other to

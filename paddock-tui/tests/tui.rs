@@ -991,7 +991,8 @@ fn always_in_the_inbox_says_the_rule_it_adds() -> TestResult {
         input: serde_json::json!({"command": "mkdir -p tmp"}),
         preview: Some("$ mkdir -p tmp".into()),
         asked_at: "2026-11-03T09:14:02Z".into(),
-        always_rule: Some("Bash(mkdir:*)".into()),
+        always_rules: vec!["Bash(mkdir:*)".into()],
+        always_why_not: None,
     };
     app.set_approvals(vec![approval]);
     let action = app.on_key(key(KeyCode::Char('a')));

@@ -195,8 +195,9 @@ impl Approvals {
 }
 
 /// `approval:answer`: validates all ids first (1 to 500, all pending), then answers them; an
-/// `always` also adds each approval's `always_rule` (scoped to the call: `Bash(mkdir:*)`, never
-/// the whole of Bash) to its project's `allowed_tools`. Every client hears of it.
+/// `always` also adds each approval's `always_rules` (what makes the call allowed next time and
+/// nothing wider: `Bash(mkdir:*)`, never the whole of Bash; `permissions/always.rs`) to its
+/// project's `allowed_tools`, exactly as they were shown. Every client hears of it.
 pub async fn answer_request(
     approvals: &Approvals,
     projects: &crate::projects::Projects,
@@ -225,20 +226,24 @@ pub async fn answer_request(
     let done = approvals.answer(&a.ids, a.decision, a.message.as_deref());
     if a.decision == ApprovalDecision::Always {
         for approval in &done {
-            let Some(rule) = approval.always_rule.clone() else {
-                tracing::info!(project = %approval.project_slug, tool = %approval.tool, "always: no rule can be scoped to this call; it was allowed once");
+            if approval.always_rules.is_empty() {
+                tracing::info!(project = %approval.project_slug, tool = %approval.tool, why = ?approval.always_why_not, "always: no rule can cover this call; it was allowed once");
                 continue;
-            };
-            let (slug, allow) = (approval.project_slug.clone(), rule.clone());
+            }
+            let (slug, rules) = (approval.project_slug.clone(), approval.always_rules.clone());
             let added = projects
                 .blocking(move |projects| {
                     projects.edit_file(&slug, |file| {
-                        crate::projects::edit::allow_tool(file, &allow)
+                        let mut any = false;
+                        for rule in &rules {
+                            any |= crate::projects::edit::allow_tool(file, rule);
+                        }
+                        any
                     })
                 })
                 .await;
             if let Err(e) = added {
-                tracing::warn!(project = %approval.project_slug, %rule, "cannot add the rule: {e}");
+                tracing::warn!(project = %approval.project_slug, rules = ?approval.always_rules, "cannot add the rules: {e}");
             }
         }
     }
@@ -249,8 +254,10 @@ pub async fn answer_request(
 }
 
 /// A short preview of a tool call for the inbox: the command, the file and a diff of an edit,
-/// the start of a written file; `None` for anything else.
-pub fn preview(tool: &str, input: &Value) -> Option<String> {
+/// the start of a written file; `None` for anything else. A path is shown as where it really
+/// leads (`permissions::shown_path`): `/elsewhere/x (outside the project; named out/x)`; a
+/// command is followed by a line for each path it names outside the project.
+pub fn preview(tool: &str, input: &Value, project_dir: &std::path::Path) -> Option<String> {
     let s = |k: &str| input.get(k).and_then(Value::as_str);
     let cut = |text: &str, lines: usize| -> String {
         let mut out: Vec<&str> = text.lines().take(lines).collect();
@@ -259,10 +266,18 @@ pub fn preview(tool: &str, input: &Value) -> Option<String> {
         }
         out.join("\n")
     };
+    let path = || crate::permissions::shown_path(tool, input, project_dir);
     match tool {
-        "Bash" => s("command").map(|c| format!("$ {}", cut(c, 8))),
+        "Bash" => s("command").map(|c| {
+            let mut text = format!("$ {}", cut(c, 8));
+            for line in crate::permissions::shown_outside(c, project_dir) {
+                text.push('\n');
+                text.push_str(&line);
+            }
+            text
+        }),
         "Edit" => {
-            let path = s("file_path")?;
+            let path = path()?;
             let old = s("old_string").unwrap_or_default();
             let new = s("new_string").unwrap_or_default();
             let minus: Vec<String> = old.lines().take(12).map(|l| format!("- {l}")).collect();
@@ -270,21 +285,21 @@ pub fn preview(tool: &str, input: &Value) -> Option<String> {
             Some(format!("{path}\n{}\n{}", minus.join("\n"), plus.join("\n")))
         }
         "Write" => {
-            let path = s("file_path")?;
+            let path = path()?;
             Some(format!(
                 "{path}\n{}",
                 cut(s("content").unwrap_or_default(), 12)
             ))
         }
-        "NotebookEdit" => s("notebook_path").map(str::to_owned),
-        "Read" | "Glob" | "Grep" => s("file_path")
-            .or_else(|| s("pattern"))
-            .or_else(|| s("path"))
-            .map(str::to_owned),
-        "WebFetch" => s("url").map(str::to_owned),
-        crate::permissions::SEND_FILE => {
-            crate::permissions::send_file_path(input).map(str::to_owned)
+        "Glob" | "Grep" => {
+            let pattern = s("pattern").unwrap_or_default();
+            Some(match path() {
+                Some(path) if s("path").is_some() => format!("{pattern} in {path}"),
+                _ => pattern.to_owned(),
+            })
         }
+        "NotebookEdit" | "Read" | crate::permissions::SEND_FILE => path(),
+        "WebFetch" => s("url").map(str::to_owned),
         _ => None,
     }
 }
@@ -309,7 +324,8 @@ mod tests {
             input: json!({"command": "ls"}),
             preview: None,
             asked_at: "2026-01-01T00:00:00Z".into(),
-            always_rule: Some("Bash(ls:*)".into()),
+            always_rules: vec!["Bash(ls:*)".into()],
+            always_why_not: None,
         }
     }
 
@@ -375,17 +391,45 @@ mod tests {
 
     #[test]
     fn previews_show_commands_and_edits() {
+        let tmp = tempfile::tempdir().unwrap();
+        let base = std::fs::canonicalize(tmp.path()).unwrap();
+        let dir = base.join("web");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::os::unix::fs::symlink(&base, dir.join("out")).unwrap();
         assert_eq!(
-            preview("Bash", &json!({"command": "cargo test"})).as_deref(),
+            preview("Bash", &json!({"command": "cargo test"}), &dir).as_deref(),
             Some("$ cargo test")
         );
         let edit = preview(
             "Edit",
-            &json!({"file_path": "/x.rs", "old_string": "a\nb", "new_string": "c"}),
+            &json!({"file_path": "x.rs", "old_string": "a\nb", "new_string": "c"}),
+            &dir,
         )
         .unwrap();
-        assert_eq!(edit, "/x.rs\n- a\n- b\n+ c");
-        assert_eq!(preview("mcp__x__y", &json!({})), None);
+        assert_eq!(edit, "x.rs\n- a\n- b\n+ c");
+        // Where a path really leads, marked.
+        let write = preview(
+            "Write",
+            &json!({"file_path": "out/pwned.txt", "content": "x"}),
+            &dir,
+        )
+        .unwrap();
+        assert_eq!(
+            write,
+            format!(
+                "{}/pwned.txt (outside the project; named out/pwned.txt)\nx",
+                base.display()
+            )
+        );
+        let bash = preview("Bash", &json!({"command": "cat out/secret > copy"}), &dir).unwrap();
+        assert_eq!(
+            bash,
+            format!(
+                "$ cat out/secret > copy\n⚠ {}/secret (outside the project; named out/secret)",
+                base.display()
+            )
+        );
+        assert_eq!(preview("mcp__x__y", &json!({}), &dir), None);
         assert_ne!(
             Approvals::new_id().get(..8),
             Approvals::new_id().get(..8),

@@ -21,8 +21,8 @@ pub struct ApprovalAnswer {
 pub enum ApprovalDecision {
     Allow,
     Deny,
-    /// Allow, and add the approval's `alwaysRule` to the project's allowed tools, so a call
-    /// it covers is not asked again.
+    /// Allow, and add the approval's `alwaysRules` to the project's allowed tools, so a call
+    /// they cover is not asked again.
     Always,
 }
 
@@ -51,9 +51,16 @@ pub struct Approval {
     pub preview: Option<String>,
     /// RFC 3339.
     pub asked_at: String,
-    /// The rule an `always` answer adds to the project's `allowedTools`, scoped to this kind
-    /// of call (`Bash(mkdir:*)`, `Edit(src/**)`, a bare tool name for a tool without an input
-    /// to scope); absent when none can be scoped, and `always` then allows this call only.
+    /// The rules an `always` answer adds to the project's `allowedTools`, exactly as written
+    /// there: what makes this call allowed next time and nothing wider (`Bash(mkdir:*)` and
+    /// `Write(build/**)` for `mkdir -p build && echo x > build/a`; `Read(/home/ana/notes.txt)`,
+    /// the one file, outside the project; a bare tool name for a tool without an input to
+    /// scope). Empty when no rule can cover the call: `alwaysWhyNot` says why, and `always`
+    /// then allows this call only.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub always_rules: Vec<String>,
+    /// Why no rule can cover the call (a command substitution, a path that leads into
+    /// paddockd's own state, …); absent when `alwaysRules` has them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub always_rule: Option<String>,
+    pub always_why_not: Option<String>,
 }

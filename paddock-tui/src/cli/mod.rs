@@ -301,24 +301,35 @@ the chat (its short session id and title), the tool, a one-line preview of the c
 chat's origin and how long it has waited.
 
 allow runs the call once, deny refuses it (--message tells the agent why), always runs it and \
-adds a rule to the project's allowed_tools, scoped like Claude Code's own permission rules, \
-and says which before it is written (`always: adds Bash(mkdir:*) to project demo`):
+adds the rules that make this call allowed next time and nothing wider, written like Claude \
+Code's own permission rules; the list (and the preview) says which before you answer \
+(`always: adds Bash(mkdir:*), Bash(echo:*), Write(build/**) to project demo`):
 
-  Bash(CMD:*)      a command starting with CMD's words: the first word, or the first two when \
-the first is one whose second word says what it does (git, npm, pnpm, yarn, bun, npx, cargo, go, \
-docker, kubectl, gh, make, pip, uv, ...: `Bash(git commit:*)`). Never all of Bash. A command \
-chaining others (`;`, `&&`, `|`, `$(...)`, a redirection...) matches no Bash rule and is asked.
-  Edit(DIR/**)     Edit, Write, MultiEdit, NotebookEdit, Read: the file's directory and \
-everything below it, relative to the project's directory (`Edit(src/**)`; `Edit(**)` for a file \
-at its top), or absolute outside it (`Write(/tmp/out/**)`). Glob and Grep: the directory searched.
+  Bash(CMD:*)      for each part of a command line (split at &&, ||, ;, |) not allowed yet: its \
+first word, or the first two when the first is one whose second word says what it does (git, \
+npm, pnpm, yarn, bun, npx, cargo, go, docker, kubectl, gh, make, pip, uv, ...: \
+`Bash(git commit:*)`). Never all of Bash. A part whose other words name a path outside the \
+project gets that command exactly instead (`Bash(cat ../notes.txt)`): `Bash(cat:*)` would read \
+any file.
+  Write(DIR/**)    a file a command redirects to (`> build/out.txt`), as a write.
+  Edit(DIR/**)     Edit, Write, MultiEdit, NotebookEdit, Read: inside the project, the folder \
+of the file (where it really leads, links followed) and below (`Edit(src/**)`; `Edit(**)` at its \
+top); outside it, that one file (`Read(/home/ana/notes.txt)`), never its folder. Glob and Grep: \
+the directory searched.
   WebFetch(domain:HOST)   fetches from HOST.
   TOOL             any other tool (an MCP tool...), which has no input to scope.
+
+No rule can cover a command with $(...), backticks, a subshell, a here-document or a shell \
+keyword (if, for, while...), a path through a variable or a link to nothing: the list says why, \
+and always then allows the call once.
+
+A path is shown as where it really leads: `/srv/x (outside the project; named out/x)`.
 
 `paddock project show` lists a project's rules; `paddock project set SLUG --disallow RULE` \
 removes one.
 
 --json prints one array of approvals: {id, projectSlug, sessionId, jobId, title, origin, depth, \
-tool, input, preview, askedAt, alwaysRule}. Answering prints one line per approval.",
+tool, input, preview, askedAt, alwaysRules, alwaysWhyNot}. Answering prints one line per approval.",
         after_help = "\
 Examples:
   paddock approvals

@@ -57,13 +57,18 @@ fn answer_line(a: &Approval, decision: ApprovalDecision) -> String {
     match decision {
         ApprovalDecision::Allow => format!("allowed {call}"),
         ApprovalDecision::Deny => format!("denied {call}"),
-        ApprovalDecision::Always => match &a.always_rule {
-            Some(rule) => format!("always: adds {rule} to project {project} (allowed {call})"),
-            None => format!(
-                "always: no rule can be scoped to this {} call, so none is added; allowed {call} once",
-                a.tool
-            ),
-        },
+        ApprovalDecision::Always if a.always_rules.is_empty() => format!(
+            "always: no rule can cover this {} call{}, so none is added; allowed {call} once",
+            a.tool,
+            a.always_why_not
+                .as_deref()
+                .map(|why| format!(" ({why})"))
+                .unwrap_or_default()
+        ),
+        ApprovalDecision::Always => format!(
+            "always: adds {} to project {project} (allowed {call})",
+            a.always_rules.join(", ")
+        ),
     }
 }
 
@@ -206,7 +211,8 @@ mod tests {
             input: serde_json::json!({ "command": command }),
             preview: Some(format!("$ {command}")),
             asked_at: "2026-01-01T00:00:00Z".into(),
-            always_rule: Some("Bash(mkdir:*)".into()),
+            always_rules: vec!["Bash(mkdir:*)".into()],
+            always_why_not: None,
         }
     }
 
@@ -255,9 +261,12 @@ mod tests {
             "always: adds Bash(mkdir:*) to project demo (allowed Bash in demo / 5f0c2d8e Make the dirs)"
         );
         let none = Approval {
-            always_rule: None,
+            always_rules: Vec::new(),
+            always_why_not: Some("it runs a command substitution".into()),
             ..a
         };
-        assert!(answer_line(&none, ApprovalDecision::Always).contains("none is added"));
+        let line = answer_line(&none, ApprovalDecision::Always);
+        assert!(line.contains("none is added"), "{line}");
+        assert!(line.contains("(it runs a command substitution)"), "{line}");
     }
 }

@@ -232,16 +232,20 @@ pub fn render_inbox(view: &InboxView, theme: &Theme, frame: &mut Frame<'_>, area
     }
 }
 
-/// What "always" does for this call: the rule it adds to which project, or that it can only
-/// allow the call once.
+/// What "always" does for this call: the rules it adds to which project, or why no rule can
+/// cover it (then it allows the call once).
 pub fn always_note(a: &Approval) -> String {
-    match &a.always_rule {
-        Some(rule) => format!(
-            "always adds {rule} to project {}",
-            crate::format::project_label(&a.project_slug)
-        ),
-        None => "always: no rule can be scoped to this call; allows it once".to_owned(),
+    if a.always_rules.is_empty() {
+        return match &a.always_why_not {
+            Some(why) => format!("always: no rule can cover this call ({why}); allows it once"),
+            None => "always: no rule can cover this call; allows it once".to_owned(),
+        };
     }
+    format!(
+        "always adds {} to project {}",
+        a.always_rules.join(", "),
+        crate::format::project_label(&a.project_slug)
+    )
 }
 
 /// Where the asking chat is: its project, then its title (or short id).
@@ -319,7 +323,8 @@ mod tests {
             input: serde_json::json!({"command": "rm -rf /tmp/x"}),
             preview: Some("$ rm -rf /tmp/x".into()),
             asked_at: "2026-01-01T00:00:00Z".into(),
-            always_rule: Some("Bash(rm:*)".into()),
+            always_rules: vec!["Bash(rm:*)".into()],
+            always_why_not: None,
         }
     }
 

@@ -348,6 +348,27 @@ mod tests {
     }
 
     #[test]
+    fn a_path_through_a_link_is_recorded_where_it_leads() {
+        let tmp = tempfile::tempdir().unwrap();
+        let base = std::fs::canonicalize(tmp.path()).unwrap();
+        let dir = base.join("web");
+        std::fs::create_dir_all(dir.join("src")).unwrap();
+        std::fs::create_dir_all(base.join("elsewhere")).unwrap();
+        std::os::unix::fs::symlink(base.join("elsewhere"), dir.join("out")).unwrap();
+        assert_eq!(
+            rel_path(&dir, "out/pwned.txt"),
+            base.join("elsewhere/pwned.txt").to_string_lossy()
+        );
+        assert_eq!(rel_path(&dir, "src/new.rs"), "src/new.rs");
+        let files = command_files("cat out/x src/a.rs", &dir);
+        assert!(files.contains(&"src/a.rs".to_owned()), "{files:?}");
+        assert!(
+            !files.iter().any(|f| f.contains("out")),
+            "a word through the link is no file of the project: {files:?}"
+        );
+    }
+
+    #[test]
     fn tools_are_classified() {
         assert_eq!(kind_of("Edit"), Kind::Writes);
         assert_eq!(kind_of("Read"), Kind::Reads);

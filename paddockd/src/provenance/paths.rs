@@ -3,8 +3,16 @@
 use std::path::{Component, Path, PathBuf};
 
 /// A path as recorded: relative to the project's directory (`/`-separated, `.` and `..`
-/// resolved lexically) when inside it, else absolute.
+/// resolved) when it leads inside it, else the absolute path it really leads to: a write
+/// through a link `out -> /elsewhere` is recorded as `/elsewhere/x`, never as the project's
+/// `out/x` (`confine::locate`). A path that cannot be resolved is recorded by name.
 pub fn rel_path(agent_dir: &Path, raw: &str) -> String {
+    use crate::confine::{Naming, Place, Private};
+    match crate::confine::locate(&Private::default(), agent_dir, raw, Naming::Agent) {
+        Ok(Place::Inside(c)) => return c.rel,
+        Ok(Place::Outside(path)) => return path.to_string_lossy().into_owned(),
+        Err(_) => {}
+    }
     let joined = agent_dir.join(raw);
     let clean = normalize(&joined);
     let inside = |dir: &Path| {

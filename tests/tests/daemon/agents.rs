@@ -1061,15 +1061,13 @@ async fn send_file_outside_the_project_goes_through_the_approvals_inbox() {
     assert!(is_error && text.contains("paddockd's own state"), "{text}");
 
     // An outside file: refused until a person allows that call, then sent once.
-    let dir = std::path::Path::new(&secret)
-        .parent()
-        .unwrap()
-        .to_string_lossy()
-        .into_owned();
     assert_eq!(
-        asked[0].always_rule.as_deref(),
-        Some(format!("mcp__paddock__send_file({dir}/**)").as_str()),
-        "always allows that folder, not every file"
+        asked[0].always_rules,
+        vec![format!(
+            "mcp__paddock__send_file({})",
+            std::fs::canonicalize(&secret).unwrap().display()
+        )],
+        "always allows that file, not its folder"
     );
     let (text, is_error) = send_file(&mut c, &token, json!({ "file_path": secret })).await;
     assert!(is_error && text.contains("approv"), "{text}");

@@ -109,7 +109,7 @@ async fn always_adds_a_rule_so_the_next_call_is_not_asked() {
     c.frames_until_complete(&sent.session_id).await;
     let toml = std::fs::read_to_string(d.cfg.data_dir.join("workspace/project.toml")).unwrap();
     assert!(
-        toml.contains(&format!("{:?}", list[0].always_rule.clone().unwrap())),
+        toml.contains(&format!("{:?}", list[0].always_rules[0])),
         "{toml}"
     );
     assert!(!toml.contains("\"Bash\""), "never the whole tool: {toml}");

@@ -94,7 +94,8 @@ impl ChatTask {
                 input,
             }) => {
                 r.waiting_approvals += 1;
-                self.ask_person(project, job_id, request_id, tool, input)
+                let always = permissions::always(&tool, &input, &r.allowed, &project.agent_dir);
+                self.ask_person(project, job_id, request_id, (tool, input), always)
                     .await;
             }
             None => {}
@@ -109,8 +110,8 @@ impl ChatTask {
         project: &crate::projects::Project,
         job_id: &str,
         request_id: String,
-        tool: String,
-        input: Value,
+        (tool, input): (String, Value),
+        always: permissions::Always,
     ) {
         let (state, hub) = (&self.ctx.state, &self.ctx.hub);
         let prov = state.stores.run_provenance.get(&self.session_id);
@@ -122,8 +123,9 @@ impl ChatTask {
             title: self.title(),
             origin: prov.as_ref().map_or(Origin::Human, |p| p.origin),
             depth: prov.as_ref().map_or(0, |p| p.depth),
-            preview: crate::approvals::preview(&tool, &input),
-            always_rule: permissions::always_rule(&tool, &input, &project.agent_dir),
+            preview: crate::approvals::preview(&tool, &input, &project.agent_dir),
+            always_rules: always.rules,
+            always_why_not: always.why_not,
             tool: tool.clone(),
             input,
             asked_at: chrono::Utc::now().to_rfc3339(),
