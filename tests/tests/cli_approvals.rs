@@ -105,7 +105,11 @@ fn a_waiting_send_is_answered_by_paddock_approvals_allow_from_another_process() 
     assert_eq!(a["tool"], "Bash", "{a:#}");
     assert_eq!(a["origin"], "human", "{a:#}");
     assert_eq!(a["preview"], "$ mkdir -p made", "{a:#}");
-    assert_eq!(a["alwaysRules"], serde_json::json!(["Bash(mkdir:*)"]), "{a:#}");
+    assert_eq!(
+        a["alwaysRules"],
+        serde_json::json!(["Bash(mkdir:*)"]),
+        "{a:#}"
+    );
     assert!(a["sessionId"].as_str().is_some_and(|s| s.len() == 36));
     let id = a["id"].as_str().unwrap().to_owned();
 

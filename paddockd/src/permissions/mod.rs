@@ -307,7 +307,7 @@ fn call_place(tool: &str, input: &Value, project_dir: &Path) -> Option<Place> {
 /// tool without one.
 pub fn shown_path(tool: &str, input: &Value, project_dir: &Path) -> Option<String> {
     let raw = call_raw(tool, input)?;
-    Some(place::locate(&Private::default(), project_dir, raw).shown(raw))
+    Some(place::locate(&Private::default(), project_dir, raw).shown(raw, project_dir))
 }
 
 /// A line for each path a command names (a word or a redirection) that does not stay inside
@@ -317,7 +317,7 @@ pub fn shown_outside(command: &str, project_dir: &Path) -> Vec<String> {
     let words = command_words(command);
     let mut lines: Vec<String> = Vec::new();
     for (raw, place) in place::words_outside(&Private::default(), project_dir, &words) {
-        let line = format!("⚠ {}", place.shown(raw));
+        let line = format!("⚠ {}", place.shown(raw, project_dir));
         if !lines.contains(&line) {
             lines.push(line);
         }

@@ -28,8 +28,15 @@ impl Place {
     }
 
     /// The path as a person should see it: the real path, marked when it is not inside, with
-    /// the name it was given when that differs; `raw` is the name as given.
-    pub fn shown(&self, raw: &str) -> String {
+    /// the name it was given when that differs; `raw` is the name as given from the project's
+    /// directory `dir` (shown relative to it when it names a path below it).
+    pub fn shown(&self, raw: &str, dir: &Path) -> String {
+        let rel = Path::new(raw)
+            .strip_prefix(dir)
+            .ok()
+            .and_then(Path::to_str)
+            .filter(|r| !r.is_empty());
+        let raw = rel.unwrap_or(raw);
         match self {
             Self::Inside { real, named } if real == named || real.is_empty() => raw.to_owned(),
             Self::Inside { real, .. } => format!("{raw} → {real} (a link inside the project)"),
@@ -146,7 +153,7 @@ mod tests {
             locate(&p, &dir, "../web/../elsewhere/x"),
             Place::Outside(base.join("elsewhere/x"))
         );
-        let shown = locate(&p, &dir, "out/pwned.txt").shown("out/pwned.txt");
+        let shown = locate(&p, &dir, "out/pwned.txt").shown("out/pwned.txt", &dir);
         assert!(
             shown.contains("elsewhere/pwned.txt (outside the project; named out/pwned.txt)"),
             "{shown}"

@@ -30,6 +30,7 @@ mod releases;
 mod search;
 mod sweeper;
 mod terminal;
+mod tool_rules;
 mod triggers;
 mod websocket;
 mod workspace_walls;
