@@ -2054,6 +2054,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                             preview: Some(s("$ npm test -- auth")),
                             asked_at: s("2026-11-03T09:14:02Z"),
                             always_rule: Some(s("Bash(npm test:*)")),
+                            kind: ApprovalKind::Tool,
                         },
                         Approval {
                             id: s("apr_02"),
@@ -2068,8 +2069,34 @@ fn table() -> Vec<(&'static str, Golden)> {
                             preview: Some(s("/srv/backup/check.sh\n- retries=1\n+ retries=3")),
                             asked_at: s("2026-11-02T02:00:41Z"),
                             always_rule: Some(s("Edit(/srv/backup/**)")),
+                            kind: ApprovalKind::Tool,
                         },
                     ],
+                }),
+            ),
+        ),
+        (
+            "reply.approvals.cap",
+            ok(
+                51,
+                Reply::Approvals(Approvals {
+                    approvals: vec![Approval {
+                        id: s("apr_03"),
+                        project_slug: s(PROJECT),
+                        session_id: s(CHILD),
+                        job_id: s(JOB),
+                        title: s("Investigate cookie refresh race"),
+                        origin: Origin::Spawned,
+                        depth: 1,
+                        tool: s("mcp__paddock_manage__create_chat"),
+                        input: json!({"prompt": "Look at the retry path"}),
+                        preview: Some(s(
+                            "paused: the tree hit its cap (20 chats created in the last minute, limit 20)",
+                        )),
+                        asked_at: s("2026-11-03T09:15:40Z"),
+                        always_rule: None,
+                        kind: ApprovalKind::Cap,
+                    }],
                 }),
             ),
         ),

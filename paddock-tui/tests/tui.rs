@@ -992,6 +992,7 @@ fn always_in_the_inbox_says_the_rule_it_adds() -> TestResult {
         preview: Some("$ mkdir -p tmp".into()),
         asked_at: "2026-11-03T09:14:02Z".into(),
         always_rule: Some("Bash(mkdir:*)".into()),
+        kind: paddock_proto::ApprovalKind::Tool,
     };
     app.set_approvals(vec![approval]);
     let action = app.on_key(key(KeyCode::Char('a')));

@@ -207,6 +207,7 @@ mod tests {
             preview: Some(format!("$ {command}")),
             asked_at: "2026-01-01T00:00:00Z".into(),
             always_rule: Some("Bash(mkdir:*)".into()),
+            kind: paddock_proto::ApprovalKind::Tool,
         }
     }
 
@@ -256,6 +257,7 @@ mod tests {
         );
         let none = Approval {
             always_rule: None,
+            kind: paddock_proto::ApprovalKind::Tool,
             ..a
         };
         assert!(answer_line(&none, ApprovalDecision::Always).contains("none is added"));

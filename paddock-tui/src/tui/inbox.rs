@@ -320,6 +320,7 @@ mod tests {
             preview: Some("$ rm -rf /tmp/x".into()),
             asked_at: "2026-01-01T00:00:00Z".into(),
             always_rule: Some("Bash(rm:*)".into()),
+            kind: paddock_proto::ApprovalKind::Tool,
         }
     }
 

@@ -74,7 +74,11 @@ async fn real_cli_a_child_messaging_its_root_does_not_spawn_without_end() {
     depths.sort_unstable();
     assert_eq!(
         depths,
-        [(0, None), (1, Some(root.as_str())), (2, Some(root.as_str()))],
+        [
+            (0, None),
+            (1, Some(root.as_str())),
+            (2, Some(root.as_str()))
+        ],
         "the root, its child, and the chat the root's messaged turn spawned (the tree still \
          shows who made it): {rows:#?}"
     );

@@ -124,6 +124,7 @@ impl ChatTask {
             depth: prov.as_ref().map_or(0, |p| p.depth),
             preview: crate::approvals::preview(&tool, &input),
             always_rule: permissions::always_rule(&tool, &input, &project.agent_dir),
+            kind: paddock_proto::ApprovalKind::Tool,
             tool: tool.clone(),
             input,
             asked_at: chrono::Utc::now().to_rfc3339(),
