@@ -110,3 +110,96 @@ async fn real_cli_a_child_messaging_its_root_does_not_spawn_without_end() {
     );
     d.stop().await.unwrap();
 }
+
+/// The approvals pending now.
+async fn pending(c: &mut RawClient) -> Vec<paddock_proto::Approval> {
+    match c.request(Request::ApprovalList).await {
+        Ok(Reply::Approvals(a)) => a.approvals,
+        other => panic!("approval:list: {other:?}"),
+    }
+}
+
+/// Polls until one approval is pending: it.
+async fn one_pending(c: &mut RawClient) -> paddock_proto::Approval {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let mut now = pending(c).await;
+        if let Some(a) = now.pop() {
+            return a;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "no approval came");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Past the cap a tree's next `create_chat` waits in the inbox as a `cap` approval; allowing
+/// it lifts the cap and the chat is made; denying the next one gives the agent an error.
+#[tokio::test]
+async fn real_cli_past_the_tree_cap_a_create_chat_waits_for_a_person() {
+    let api = MockApi::start().await.unwrap();
+    let d = real_daemon(&api, |c| {
+        c.mcp_bin = Some(paddockd_bin());
+        c.tree_chats_per_minute = 2;
+    })
+    .await;
+    let mut c = d.client().await;
+    let first = c.send_turn("", None, "hello").await;
+    let root = first.session_id.clone();
+    c.frames_until_complete(&root).await;
+    let create = r#"mock:tool mcp__paddock_manage__create_chat {"prompt": "hi"}"#;
+    for _ in 0..2 {
+        let t = c.send_turn("", Some(&root), create).await;
+        c.frames_until_complete(&t.session_id).await;
+    }
+    assert_eq!(chats(&mut c, "").await.len(), 3);
+    assert!(pending(&mut c).await.is_empty());
+
+    // The third waits; a person allows it: the chat is made.
+    let t = c.send_turn("", Some(&root), create).await;
+    let a = one_pending(&mut c).await;
+    assert_eq!(a.kind, paddock_proto::ApprovalKind::Cap, "{a:#?}");
+    assert_eq!(
+        a.preview.as_deref(),
+        Some("paused: the tree hit its cap (2 chats created in the last minute, limit 2)")
+    );
+    assert_eq!(a.session_id, root);
+    c.request(Request::ApprovalAnswer(paddock_proto::ApprovalAnswer {
+        ids: vec![a.id.clone()],
+        decision: paddock_proto::ApprovalDecision::Allow,
+        message: None,
+    }))
+    .await
+    .unwrap();
+    c.frames_until_complete(&t.session_id).await;
+    assert_eq!(chats(&mut c, "").await.len(), 4, "allowed: made");
+
+    // The lift counted that one: one more is made, the next waits, and is denied.
+    let t = c.send_turn("", Some(&root), create).await;
+    c.frames_until_complete(&t.session_id).await;
+    assert_eq!(chats(&mut c, "").await.len(), 5);
+    let t = c.send_turn("", Some(&root), create).await;
+    let a = one_pending(&mut c).await;
+    c.request(Request::ApprovalAnswer(paddock_proto::ApprovalAnswer {
+        ids: vec![a.id],
+        decision: paddock_proto::ApprovalDecision::Deny,
+        message: Some("enough".into()),
+    }))
+    .await
+    .unwrap();
+    let frames = c.frames_until_complete(&t.session_id).await;
+    let call = frames
+        .iter()
+        .find_map(|f| match &f.event {
+            paddock_proto::ChatEvent::ToolCall(t) => Some(t.clone()),
+            _ => None,
+        })
+        .expect("the tool call");
+    assert!(
+        call.is_error
+            && call.output.contains("paused: the tree hit its cap")
+            && call.output.contains("enough"),
+        "{call:#?}"
+    );
+    assert_eq!(chats(&mut c, "").await.len(), 5, "denied: nothing made");
+    d.stop().await.unwrap();
+}
