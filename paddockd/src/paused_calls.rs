@@ -24,7 +24,7 @@ pub struct Pauser<'a> {
     pub wait: Option<Duration>,
 }
 
-/// A call a cap counts, and the chat it is made in (or that set it off), as the inbox shows it.
+/// A call a cap counts, and the chat it is made in, as the inbox shows it.
 #[derive(Debug, Clone)]
 pub struct Call<'a> {
     /// The tree's root chat.
@@ -38,7 +38,7 @@ pub struct Call<'a> {
     pub title: String,
     pub origin: Origin,
     pub depth: u32,
-    /// The tool (`mcp__paddock_manage__create_chat`) or the trigger (`hook NAME`).
+    /// The tool (`mcp__paddock_manage__create_chat`).
     pub tool: String,
     pub input: Value,
 }

@@ -70,7 +70,7 @@ pub enum ApprovalKind {
     /// A tool call no rule allows (`can_use_tool`).
     #[default]
     Tool,
-    /// A self-management call, or a hook's turn, paused by its spawn tree's per-minute cap.
+    /// A self-management call paused by its spawn tree's per-minute cap.
     Cap,
 }
 
