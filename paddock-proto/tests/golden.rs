@@ -2055,6 +2055,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                             asked_at: s("2026-11-03T09:14:02Z"),
                             always_rules: vec![s("Bash(npm test:*)"), s("Write(build/**)")],
                             always_why_not: None,
+                            kind: ApprovalKind::Tool,
                         },
                         Approval {
                             id: s("apr_02"),
@@ -2070,6 +2071,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                             asked_at: s("2026-11-02T02:00:41Z"),
                             always_rules: vec![s("Edit(/srv/backup/check.sh)")],
                             always_why_not: None,
+                            kind: ApprovalKind::Tool,
                         },
                         Approval {
                             id: s("apr_03"),
@@ -2085,8 +2087,35 @@ fn table() -> Vec<(&'static str, Golden)> {
                             asked_at: s("2026-11-03T09:15:10Z"),
                             always_rules: vec![],
                             always_why_not: Some(s("paddock cannot judge this command before it runs: it runs a command substitution ($(…), `…` or <(…))")),
+                            kind: ApprovalKind::Tool,
                         },
                     ],
+                }),
+            ),
+        ),
+        (
+            "reply.approvals.cap",
+            ok(
+                51,
+                Reply::Approvals(Approvals {
+                    approvals: vec![Approval {
+                        id: s("apr_03"),
+                        project_slug: s(PROJECT),
+                        session_id: s(CHILD),
+                        job_id: s(JOB),
+                        title: s("Investigate cookie refresh race"),
+                        origin: Origin::Spawned,
+                        depth: 1,
+                        tool: s("mcp__paddock_manage__create_chat"),
+                        input: json!({"prompt": "Look at the retry path"}),
+                        preview: Some(s(
+                            "paused: the tree hit its cap (20 chats created in the last minute, limit 20)",
+                        )),
+                        asked_at: s("2026-11-03T09:15:40Z"),
+                        always_rules: vec![],
+                        always_why_not: Some(s("a cap is lifted for this call, not by a rule")),
+                        kind: ApprovalKind::Cap,
+                    }],
                 }),
             ),
         ),

@@ -993,6 +993,7 @@ fn always_in_the_inbox_says_the_rule_it_adds() -> TestResult {
         asked_at: "2026-11-03T09:14:02Z".into(),
         always_rules: vec!["Bash(mkdir:*)".into()],
         always_why_not: None,
+        kind: paddock_proto::ApprovalKind::Tool,
     };
     app.set_approvals(vec![approval]);
     let action = app.on_key(key(KeyCode::Char('a')));

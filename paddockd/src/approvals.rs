@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use paddock_proto::{Approval, ApprovalDecision};
 use serde_json::Value;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
 /// Answers a chat task can have waiting; more than this many at once means it is stuck.
 pub const ANSWER_QUEUE: usize = 64;
@@ -49,8 +49,25 @@ struct Waiting {
     /// The order it was asked in.
     seq: u64,
     approval: Approval,
-    request_id: String,
-    chat: mpsc::Sender<Answer>,
+    to: Asker,
+}
+
+/// Who waits for an approval's answer.
+enum Asker {
+    /// A chat's `can_use_tool`: the CLI's control request id, and the chat task's channel.
+    Chat {
+        request_id: String,
+        chat: mpsc::Sender<Answer>,
+    },
+    /// A call paused by a tree's cap (`tree_caps.rs`), waiting on its own answer.
+    Call(oneshot::Sender<Decided>),
+}
+
+/// A person's answer to a paused call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decided {
+    pub decision: ApprovalDecision,
+    pub message: Option<String>,
 }
 
 /// The pending approvals; cheap to clone.
@@ -83,17 +100,21 @@ impl Approvals {
 
     /// Files a request; its answer will go to `chat`. Returns how many are pending.
     pub fn ask(&self, approval: Approval, request_id: String, chat: mpsc::Sender<Answer>) -> u32 {
+        self.file(approval, Asker::Chat { request_id, chat })
+    }
+
+    /// Files a paused call (`tree_caps.rs`); its answer comes on the receiver, which errs
+    /// when the approval is dropped unanswered (the turn that made the call ended). Returns
+    /// it and how many are pending.
+    pub fn ask_call(&self, approval: Approval) -> (oneshot::Receiver<Decided>, u32) {
+        let (tx, rx) = oneshot::channel();
+        (rx, self.file(approval, Asker::Call(tx)))
+    }
+
+    fn file(&self, approval: Approval, to: Asker) -> u32 {
         let seq = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let mut pending = self.lock();
-        pending.insert(
-            approval.id.clone(),
-            Waiting {
-                seq,
-                approval,
-                request_id,
-                chat,
-            },
-        );
+        pending.insert(approval.id.clone(), Waiting { seq, approval, to });
         u32::try_from(pending.len()).unwrap_or(u32::MAX)
     }
 
@@ -135,15 +156,28 @@ impl Approvals {
             {
                 self.grant(&w.approval);
             }
-            let answer = Answer {
-                request_id: w.request_id,
-                tool: w.approval.tool.clone(),
-                input: w.approval.input.clone(),
-                decision,
-                message: message.map(str::to_owned),
-            };
-            if let Err(e) = w.chat.try_send(answer) {
-                tracing::warn!(approval = %id, "the chat that asked is gone; its answer is dropped: {e}");
+            match w.to {
+                Asker::Chat { request_id, chat } => {
+                    let answer = Answer {
+                        request_id,
+                        tool: w.approval.tool.clone(),
+                        input: w.approval.input.clone(),
+                        decision,
+                        message: message.map(str::to_owned),
+                    };
+                    if let Err(e) = chat.try_send(answer) {
+                        tracing::warn!(approval = %id, "the chat that asked is gone; its answer is dropped: {e}");
+                    }
+                }
+                Asker::Call(to) => {
+                    let decided = Decided {
+                        decision,
+                        message: message.map(str::to_owned),
+                    };
+                    if to.send(decided).is_err() {
+                        tracing::warn!(approval = %id, "the paused call is gone; its answer is dropped");
+                    }
+                }
             }
             done.push(w.approval);
         }
@@ -326,6 +360,7 @@ mod tests {
             asked_at: "2026-01-01T00:00:00Z".into(),
             always_rules: vec!["Bash(ls:*)".into()],
             always_why_not: None,
+            kind: paddock_proto::ApprovalKind::Tool,
         }
     }
 

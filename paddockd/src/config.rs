@@ -72,6 +72,8 @@ struct FileConfig {
     client_queue: Option<usize>,
     disk_floor_mb: Option<u64>,
     max_spawn_depth: Option<u32>,
+    tree_chats_per_minute: Option<u32>,
+    tree_turns_per_minute: Option<u32>,
     self_mcp: Option<Flag>,
     self_mcp_write: Option<Flag>,
     self_mcp_projects: Option<Flag>,
@@ -114,6 +116,10 @@ struct FileConfig {
     net_waiting_per_peer: Option<usize>,
 }
 
+/// The largest per-tree cap a setting may give (`tree_chats_per_minute`,
+/// `tree_turns_per_minute`): a window holds at most this many timestamps (`tree_caps.rs`).
+pub const TREE_CAP_MAX: u32 = 10_000;
+
 /// The resolved configuration the daemon runs with.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -154,6 +160,11 @@ pub struct Config {
     /// The depth gate: a machine-started turn gets the self-management tools when its chat's
     /// depth is at most this (a project's own setting wins).
     pub max_spawn_depth: u32,
+    /// The per-tree caps (`tree_caps.rs`): chats created, and machine-started turns, in a
+    /// spawn tree within a minute before the next waits for a person (0: no cap; a
+    /// project's own setting wins).
+    pub tree_chats_per_minute: u32,
+    pub tree_turns_per_minute: u32,
     /// The tool tiers (each needs the one before).
     pub self_mcp: bool,
     pub self_mcp_write: bool,
@@ -246,6 +257,8 @@ impl Config {
             claude_env: Vec::new(),
             stderr_to_log: false,
             max_spawn_depth: 1,
+            tree_chats_per_minute: 20,
+            tree_turns_per_minute: 60,
             self_mcp: true,
             self_mcp_write: true,
             self_mcp_projects: false,
@@ -325,6 +338,17 @@ impl Config {
                 "max_spawn_depth is {}; it must be between 0 and 8",
                 self.max_spawn_depth
             )));
+        }
+        for (key, n) in [
+            ("tree_chats_per_minute", self.tree_chats_per_minute),
+            ("tree_turns_per_minute", self.tree_turns_per_minute),
+        ] {
+            if n > TREE_CAP_MAX {
+                return Err(ConfigError::Invalid(format!(
+                    "{key} is {n}; it must be between 0 (no cap) and {}",
+                    TREE_CAP_MAX
+                )));
+            }
         }
         for (key, tokens) in [
             (

@@ -25,6 +25,9 @@ pub struct MachineTurn {
     /// Who injected the message (shown above it, and matched in the transcript).
     pub attribution: Option<Attribution>,
     pub trigger: Option<String>,
+    /// The turn that started it: the sender's, or the one that set off the hook. The turn
+    /// runs at that turn's depth for the gate, in its tree (`lineage.rs`).
+    pub cause: Option<crate::lineage::Lineage>,
 }
 
 /// The one path for machine-started turns. A chat that is running queues the turn; it runs
@@ -37,7 +40,8 @@ pub async fn start_turn(runner: &Runner, turn: MachineTurn) -> Result<String, Er
                 .attribution(turn.attribution)
                 .origin(turn.origin)
                 .provenance(turn.provenance)
-                .trigger(turn.trigger),
+                .trigger(turn.trigger)
+                .cause(turn.cause),
         )
         .await
         .map_err(ErrorBody::from)

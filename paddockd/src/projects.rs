@@ -102,6 +102,12 @@ pub struct ProjectFile {
     /// The depth gate for this project's chats (0-8); wins over the instance's setting.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_spawn_depth: Option<u32>,
+    /// The per-tree caps for calls made in this project's chats (`tree_caps.rs`); each wins
+    /// over the instance's `tree_chats_per_minute` / `tree_turns_per_minute`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tree_chats_per_minute: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tree_turns_per_minute: Option<u32>,
     /// How this project's chats run `claude` (`session` or `batch`); wins over the instance's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub drive_mode: Option<crate::config::DriveMode>,

@@ -16,6 +16,10 @@ pub struct ChatState {
     pub agents: crate::grants::AgentTokens,
     /// Tool calls waiting for a person.
     pub approvals: crate::approvals::Approvals,
+    /// What each chat's latest turn runs at: its depth for the gate, its tree (`lineage.rs`).
+    pub lineages: crate::lineage::Lineages,
+    /// The per-tree caps' windows (`tree_caps.rs`).
+    pub caps: crate::tree_caps::TreeCaps,
     /// Chats parked on a usage limit.
     pub parking: crate::parking::Parking,
     /// Read through [`ChatState::listed`] (complete chat lists) or [`ChatState::live_index`]
@@ -49,6 +53,8 @@ impl ChatState {
             stores: Stores::open(&dir)?,
             agents: crate::grants::AgentTokens::default(),
             approvals: crate::approvals::Approvals::default(),
+            lineages: crate::lineage::Lineages::default(),
+            caps: crate::tree_caps::TreeCaps::default(),
             parking: crate::parking::Parking::default(),
             index: ChatIndex::open(dir.join("chat-index.bin"), tasks),
             search: crate::search::SearchIndex::new(),

@@ -63,4 +63,28 @@ pub struct Approval {
     /// paddockd's own state, …); absent when `alwaysRules` has them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub always_why_not: Option<String>,
+    /// What waits: a tool call no rule allows (`tool`, the default, left out), or a call
+    /// paused because its spawn tree hit a cap (`cap`: `preview` says which; `allow` lifts the
+    /// cap and the call runs, `deny` gives the agent an error).
+    #[serde(default, skip_serializing_if = "ApprovalKind::is_tool")]
+    pub kind: ApprovalKind,
+}
+
+/// What an [`Approval`] waits on.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ApprovalKind {
+    /// A tool call no rule allows (`can_use_tool`).
+    #[default]
+    Tool,
+    /// A self-management call paused by its spawn tree's per-minute cap.
+    Cap,
+}
+
+impl ApprovalKind {
+    /// Whether it is the default, [`ApprovalKind::Tool`] (not written on the wire).
+    #[must_use]
+    pub fn is_tool(&self) -> bool {
+        *self == Self::Tool
+    }
 }

@@ -213,6 +213,7 @@ mod tests {
             asked_at: "2026-01-01T00:00:00Z".into(),
             always_rules: vec!["Bash(mkdir:*)".into()],
             always_why_not: None,
+            kind: paddock_proto::ApprovalKind::Tool,
         }
     }
 
@@ -263,6 +264,7 @@ mod tests {
         let none = Approval {
             always_rules: Vec::new(),
             always_why_not: Some("it runs a command substitution".into()),
+            kind: paddock_proto::ApprovalKind::Tool,
             ..a
         };
         let line = answer_line(&none, ApprovalDecision::Always);

@@ -325,6 +325,7 @@ mod tests {
             asked_at: "2026-01-01T00:00:00Z".into(),
             always_rules: vec!["Bash(rm:*)".into()],
             always_why_not: None,
+            kind: paddock_proto::ApprovalKind::Tool,
         }
     }
 

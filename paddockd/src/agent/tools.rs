@@ -15,10 +15,13 @@ use serde_json::{Value, json};
 
 use super::Identity;
 use crate::handles::Daemon;
+use crate::lineage::Lineage;
 use crate::stores::RunProvenance;
 use crate::tool_calls::{self, Acting, arg, need};
 use crate::tool_catalogue::{Audience, READ_DEFAULT, TOOLS, Tier};
+use crate::tree_caps::Counted;
 
+mod cap;
 mod reach;
 mod send_file;
 
@@ -82,7 +85,10 @@ pub async fn run(d: &Daemon, who: &Identity, call: &AgentCall) -> Result<String,
                 return Err("send_message goes to another chat, not this one".into());
             }
             let project = reach.chat(d, target).await?;
-            tool_calls::send_message(d, &acting(d, who), project, target, message).await
+            let lineage = lineage(d, who);
+            cap::admit(d, who, &lineage, &[Counted::Turns], &call.tool, args).await?;
+            let acting = acting(d, who, &lineage);
+            tool_calls::send_message(d, &acting, project, target, message).await
         }
         "archive_chat" | "unarchive_chat" => {
             let sid = need(args, "sessionId")?;
@@ -172,9 +178,11 @@ async fn promote_project(
     Ok(json!({"promoted": true, "slug": p.slug, "path": p.path, "repo": p.repo}).to_string())
 }
 
-/// A chat's tool acts as that chat: its turns are spawned, "↩ sent by <its title>".
-fn acting(d: &Daemon, who: &Identity) -> Acting {
+/// A chat's tool acts as that chat: its turns are spawned, "↩ sent by <its title>", and run
+/// at the depth and in the tree of the turn that called it (`lineage.rs`).
+fn acting(d: &Daemon, who: &Identity, lineage: &Lineage) -> Acting {
     Acting {
+        cause: Some(lineage.clone()),
         origin: Origin::Spawned,
         attribution: Some(Attribution::Sent {
             from_session_id: who.session_id.clone(),
@@ -189,6 +197,13 @@ fn acting(d: &Daemon, who: &Identity) -> Acting {
             }),
         }),
     }
+}
+
+/// The calling chat's turn: its depth and tree (`lineage.rs`).
+fn lineage(d: &Daemon, who: &Identity) -> Lineage {
+    d.state
+        .lineages
+        .current(&d.state.stores.run_provenance, &who.session_id)
 }
 
 fn depth_of(d: &Daemon, sid: &str) -> u32 {
@@ -211,7 +226,9 @@ async fn create_chat(
     let slug = arg(args, "project").unwrap_or(&who.project_slug);
     reach.project(slug)?;
     let project = d.project(slug).await.map_err(|e| e.message)?;
-    let depth = depth_of(d, &who.session_id) + 1;
+    // One level below the calling turn, which may run deeper than its chat (`lineage.rs`).
+    let lineage = lineage(d, who);
+    let depth = lineage.depth + 1;
     let preload = args
         .get("preloadContext")
         .and_then(Value::as_bool)
@@ -227,11 +244,13 @@ async fn create_chat(
             .map(|n| n.trim().to_owned())
             .filter(|n| !n.is_empty()),
     };
+    let counted = [Counted::Chats, Counted::Turns];
+    cap::admit(d, who, &lineage, &counted, "create_chat", args).await?;
     let message = tool_calls::first_message(&project, prompt, preload);
     let model = arg(args, "model").map(str::to_owned);
     let sid = tool_calls::start_chat(
         d,
-        &acting(d, who),
+        &acting(d, who, &lineage),
         project.clone(),
         message,
         model,
@@ -256,12 +275,20 @@ async fn fork_chat(
 ) -> Result<String, String> {
     let source = arg(args, "sessionId").unwrap_or(&who.session_id);
     reach.chat(d, source).await?;
+    let lineage = lineage(d, who);
+    let prompt = arg(args, "prompt").filter(|p| !p.trim().is_empty());
+    let counted: &[Counted] = if prompt.is_some() {
+        &[Counted::Chats, Counted::Turns]
+    } else {
+        &[Counted::Chats]
+    };
+    cap::admit(d, who, &lineage, counted, "fork_chat", args).await?;
     let forked = tool_calls::fork_chat(
         d,
-        &acting(d, who),
+        &acting(d, who, &lineage),
         source,
         arg(args, "name"),
-        arg(args, "prompt"),
+        prompt,
     )
     .await?;
     let depth = depth_of(d, &forked.session_id);

@@ -154,11 +154,17 @@ fn remove_transcript(path: &Path) -> std::io::Result<()> {
 
 /// `chat:fork`: copies a chat into a new one that records the source as its parent.
 pub async fn fork(d: &ChatService, f: ChatFork) -> Result<Forked, ErrorBody> {
-    fork_as(d, f, Origin::Human).await
+    fork_as(d, f, Origin::Human, 0).await
 }
 
-/// A fork with this origin (`spawned` when an agent forks with `fork_chat`).
-pub async fn fork_as(d: &ChatService, f: ChatFork, origin: Origin) -> Result<Forked, ErrorBody> {
+/// A fork made by `origin` (`spawned` when an agent forks with `fork_chat`), one level below the deeper of its source and `acting_depth` (the
+/// depth of the turn that asked: a chat's tool forks at its turn's depth, `lineage.rs`).
+pub async fn fork_as(
+    d: &ChatService,
+    f: ChatFork,
+    origin: Origin,
+    acting_depth: u32,
+) -> Result<Forked, ErrorBody> {
     if uuid::Uuid::parse_str(&f.session_id).is_err() {
         return Err(ErrorBody::new(
             ErrorCode::InvalidArgument,
@@ -197,7 +203,8 @@ pub async fn fork_as(d: &ChatService, f: ChatFork, origin: Origin) -> Result<For
         .stores
         .run_provenance
         .get(&f.session_id)
-        .map_or(0, |p| p.depth);
+        .map_or(0, |p| p.depth)
+        .max(acting_depth);
     let stamped = d
         .state
         .stores

@@ -114,7 +114,17 @@ pub const KEYS: &[KeyDoc] = &[
     KeyDoc {
         key: "max_spawn_depth",
         default: "1",
-        about: "spawn depth (0-8) up to which a machine-started chat gets the self-management tools; a project's max_spawn_depth wins",
+        about: "spawn depth (0-8) up to which a machine-started turn gets the self-management tools; a turn a chat's message started runs at its sender's depth; a project's max_spawn_depth wins",
+    },
+    KeyDoc {
+        key: "tree_chats_per_minute",
+        default: "20",
+        about: "chats a spawn tree may create in a minute (0-10000, 0: no cap); the next waits in the approvals inbox until a person allows or denies it; a project's tree_chats_per_minute wins",
+    },
+    KeyDoc {
+        key: "tree_turns_per_minute",
+        default: "60",
+        about: "machine-started turns (spawned, messaged, hooks a chat's turn set off) a spawn tree may start in a minute (0-10000, 0: no cap); the next waits in the approvals inbox; a project's tree_turns_per_minute wins",
     },
     KeyDoc {
         key: "self_mcp",

@@ -147,6 +147,20 @@ fn tool_tiers(
     if let Some(n) = pick(env, "max_spawn_depth", file.max_spawn_depth.take())? {
         cfg.max_spawn_depth = n;
     }
+    if let Some(n) = pick(
+        env,
+        "tree_chats_per_minute",
+        file.tree_chats_per_minute.take(),
+    )? {
+        cfg.tree_chats_per_minute = n;
+    }
+    if let Some(n) = pick(
+        env,
+        "tree_turns_per_minute",
+        file.tree_turns_per_minute.take(),
+    )? {
+        cfg.tree_turns_per_minute = n;
+    }
     if let Some(b) = pick_flag(env, "self_mcp", file.self_mcp.take())? {
         cfg.self_mcp = b;
     }

@@ -205,6 +205,7 @@ async fn list_chats(h: &Host<'_>, args: &Value) -> Result<String, String> {
 const PERSON: Acting = Acting {
     origin: Origin::Human,
     attribution: None,
+    cause: None,
 };
 
 async fn create_chat(h: &Host<'_>, args: &Value) -> Result<String, String> {

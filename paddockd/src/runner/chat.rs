@@ -350,7 +350,15 @@ impl ChatTask {
         let job = TurnJob {
             req: TurnRequest::new(last.project, Some(self.session_id.clone()), label)
                 .origin(last.origin)
-                .trigger(last.trigger),
+                .trigger(last.trigger)
+                // At the lineage of the turn before it, whose work it reports.
+                .cause(
+                    self.ctx
+                        .state
+                        .lineages
+                        .get(&self.session_id)
+                        .map(|t| t.lineage),
+                ),
             new_chat: false,
             reply,
             unprompted: Some(first),

@@ -72,6 +72,10 @@ pub struct TurnRequest {
     pub provenance: Option<RunProvenance>,
     /// The schedule or hook that fired the run.
     pub trigger: Option<String>,
+    /// The turn that started this one (the sender of its message, or the turn that set off
+    /// its hook): the turn runs at that turn's depth for the gate, in its tree
+    /// (`lineage.rs`). `None`: the chat's own.
+    pub cause: Option<crate::lineage::Lineage>,
     /// The connection and request that asked: it is subscribed and gets the `Sent` reply
     /// ahead of the turn's first frame.
     pub reply_to: Option<(ClientId, RequestId)>,

@@ -21,6 +21,7 @@ impl TurnRequest {
             origin: Origin::Human,
             provenance: None,
             trigger: None,
+            cause: None,
             reply_to: None,
             fresh_session: false,
         }
@@ -74,6 +75,12 @@ impl TurnRequest {
     #[must_use]
     pub fn trigger(self, trigger: Option<String>) -> Self {
         Self { trigger, ..self }
+    }
+
+    /// The turn that started this one (`lineage.rs`).
+    #[must_use]
+    pub fn cause(self, cause: Option<crate::lineage::Lineage>) -> Self {
+        Self { cause, ..self }
     }
 
     #[must_use]

@@ -27,6 +27,9 @@ pub struct Acting {
     pub origin: Origin,
     /// Shown above an injected message ("↩ sent by …"); `None` for a person's.
     pub attribution: Option<Attribution>,
+    /// The acting chat's turn, whose depth and tree the turns it starts run at
+    /// (`lineage.rs`); `None` for a person's.
+    pub cause: Option<crate::lineage::Lineage>,
 }
 
 impl Acting {
@@ -42,6 +45,7 @@ impl Acting {
             provenance: None,
             attribution: self.attribution.clone(),
             trigger: None,
+            cause: self.cause.clone(),
         }
     }
 }
@@ -127,6 +131,7 @@ pub async fn fork_chat(
             name: name.map(str::to_owned),
         },
         acting.origin,
+        acting.cause.as_ref().map_or(0, |c| c.depth),
     )
     .await
     .map_err(|e| e.message)?;

@@ -169,6 +169,7 @@ fn machine_turn(
         origin,
         attribution: Some(attribution_of(spec.kind, name)),
         trigger: Some(name.to_owned()),
+        cause: None,
     }
 }
 

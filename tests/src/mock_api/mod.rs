@@ -12,6 +12,9 @@
 //! * `mock:hang N` → waits N seconds before answering;
 //! * `mock:text-tool NAME JSON` → a text block `Running it.`, then the tool call;
 //! * `mock:thinking` → a thinking block, then text;
+//! * `mock:loop-spawn SESSION` → paddock's `create_chat` with the prompt `mock:loop-back SESSION`,
+//!   and `mock:loop-back SESSION` → `send_message` to SESSION saying `mock:loop-spawn SESSION`:
+//!   a prompt-injected spawn loop (each child messages the root, which spawns again);
 //! * anything else → `echo: <text>` in 3 deltas.
 //!
 //! A request whose `x-api-key` is [`INVALID_API_KEY`] always gets a 401. `POST /mcp` is an MCP

@@ -169,6 +169,14 @@ fn parse_directive(text: &str) -> Directive {
         "broken" => Directive::Broken,
         "hang" => Directive::Hang(args.parse().unwrap_or(30)),
         "thinking" => Directive::Thinking,
+        "loop-spawn" if !args.is_empty() => Directive::Tool {
+            name: "mcp__paddock_manage__create_chat".into(),
+            input: json!({"prompt": format!("mock:loop-back {args}")}),
+        },
+        "loop-back" if !args.is_empty() => Directive::Tool {
+            name: "mcp__paddock_manage__send_message".into(),
+            input: json!({"sessionId": args, "message": format!("mock:loop-spawn {args}")}),
+        },
         _ => Directive::Echo(text.to_owned()),
     }
 }
@@ -442,6 +450,20 @@ mod tests {
             Directive::Tool {
                 name: "Bash".into(),
                 input: json!({"command": "echo all-good"})
+            }
+        );
+        assert_eq!(
+            parse_directive("mock:loop-spawn s1"),
+            Directive::Tool {
+                name: "mcp__paddock_manage__create_chat".into(),
+                input: json!({"prompt": "mock:loop-back s1"})
+            }
+        );
+        assert_eq!(
+            parse_directive("mock:loop-back s1"),
+            Directive::Tool {
+                name: "mcp__paddock_manage__send_message".into(),
+                input: json!({"sessionId": "s1", "message": "mock:loop-spawn s1"})
             }
         );
         assert!(matches!(

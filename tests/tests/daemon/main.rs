@@ -7,6 +7,7 @@ mod background;
 mod blame;
 mod chats;
 mod confine;
+mod depth;
 mod disk;
 mod drive;
 mod files;

@@ -126,6 +126,7 @@ impl ChatTask {
             preview: crate::approvals::preview(&tool, &input, &project.agent_dir),
             always_rules: always.rules,
             always_why_not: always.why_not,
+            kind: paddock_proto::ApprovalKind::Tool,
             tool: tool.clone(),
             input,
             asked_at: chrono::Utc::now().to_rfc3339(),

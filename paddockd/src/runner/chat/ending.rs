@@ -143,6 +143,7 @@ impl ChatTask {
         TurnRequest::continuing(turn.req.project.clone(), self.session_id.clone())
             .origin(turn.req.origin)
             .trigger(turn.req.trigger.clone())
+            .cause(turn.req.cause.clone())
     }
 
     /// Sends `req` to the coordinator after `wait`, unless the daemon shuts down first.

@@ -313,14 +313,14 @@ impl ChatTask {
             .or_else(|| project.file.model.clone())
             .or_else(|| cfg.default_model.clone());
         // The depth gate: a person's turn always gets the self-management tools; a machine's
-        // only while this chat's depth is within the limit.
-        let depth = self
-            .ctx
-            .state
-            .stores
-            .run_provenance
-            .get(&self.session_id)
-            .map_or(0, |p| p.depth);
+        // only while its depth is within the limit. Depth follows the message: a turn another
+        // chat's message (or a hook it set off) started runs at the sender's turn's depth
+        // when that is deeper than this chat's, in the sender's tree (`lineage.rs`).
+        let state = &self.ctx.state;
+        let own = crate::lineage::own(&state.stores.run_provenance, &self.session_id);
+        let lineage = crate::lineage::of_turn(own, req.cause.as_ref());
+        let depth = lineage.depth;
+        state.lineages.set(&self.session_id, lineage, &turn.job_id);
         // A person's turn: typed, queued, or a continue they asked for (a client waits on it).
         // An unprompted turn has no person behind it, whoever started the work it reports.
         let human = !turn.unprompted

@@ -1,0 +1,205 @@
+//! Depth follows the message: a turn started by a chat's message runs at the sender's depth
+//! for the depth gate, so a child cannot walk around the gate by messaging its root. The real
+//! Claude Code CLI, scripted by the Messages API stand-in, runs the loop of issue 35: a child
+//! messages its root, whose turn spawns again, and so on.
+
+use std::time::Duration;
+
+use paddock_proto::{ChatList, ChatScope, ChatSummary, Reply, Request};
+use paddock_tests::mock_api::MockApi;
+
+use crate::harness::*;
+use crate::real_cli::{paddockd_bin, real_daemon};
+
+pub(crate) async fn chats(c: &mut RawClient, slug: &str) -> Vec<ChatSummary> {
+    match c
+        .request(Request::ChatList(ChatList {
+            project_slug: Some(slug.into()),
+            scope: ChatScope::All,
+            since: None,
+            full_titles: false,
+        }))
+        .await
+    {
+        Ok(Reply::Chats(list)) => list.chats,
+        other => panic!("chat:list: {other:?}"),
+    }
+}
+
+/// More chats than this and the loop was not stopped.
+const RUNAWAY: usize = 8;
+
+/// The finding: the root, messaged by its child, spawned again at depth 1, and so on (87
+/// chats in 40 s). Now the root's turn runs at its sender's depth (1), so the chat it
+/// spawns is at depth 2, past the default limit: that child has no self-management tools,
+/// its message back is refused by the CLI, and the loop stops at three chats.
+#[tokio::test]
+async fn real_cli_a_child_messaging_its_root_does_not_spawn_without_end() {
+    let api = MockApi::start().await.unwrap();
+    let d = real_daemon(&api, |c| c.mcp_bin = Some(paddockd_bin())).await;
+    let mut c = d.client().await;
+    let first = c.send_turn("", None, "hello").await;
+    let root = first.session_id.clone();
+    c.frames_until_complete(&root).await;
+    let turn = c
+        .send_turn("", Some(&root), &format!("mock:loop-spawn {root}"))
+        .await;
+    c.frames_until_complete(&turn.session_id).await;
+
+    // Poll until the loop settles: a chat at depth 2 exists and nothing runs.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
+    let rows = loop {
+        let rows = chats(&mut c, "").await;
+        assert!(
+            rows.len() <= RUNAWAY,
+            "the loop did not stop: {} chats: {:#?}",
+            rows.len(),
+            rows.iter()
+                .map(|r| (&r.session_id, r.depth, &r.parent_session_id))
+                .collect::<Vec<_>>()
+        );
+        if rows.iter().any(|r| r.depth == 2) && rows.iter().all(|r| !r.running) {
+            break rows;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the loop never settled: {rows:#?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let mut depths: Vec<(u32, Option<&str>)> = rows
+        .iter()
+        .map(|r| (r.depth, r.parent_session_id.as_deref()))
+        .collect();
+    depths.sort_unstable();
+    assert_eq!(
+        depths,
+        [
+            (0, None),
+            (1, Some(root.as_str())),
+            (2, Some(root.as_str()))
+        ],
+        "the root, its child, and the chat the root's messaged turn spawned (the tree still \
+         shows who made it): {rows:#?}"
+    );
+    // The last child got no self-management tools: its send_message never reached the root,
+    // whose last turn is the one the first child's message started.
+    let deepest = rows.iter().find(|r| r.depth == 2).unwrap();
+    let show = match c
+        .request(Request::ChatTranscript(paddock_proto::SessionRef {
+            session_id: deepest.session_id.clone(),
+        }))
+        .await
+    {
+        Ok(Reply::Transcript(t)) => t,
+        other => panic!("transcript: {other:?}"),
+    };
+    let tool_results: Vec<String> = show
+        .entries
+        .iter()
+        .filter_map(|e| match e {
+            paddock_proto::TranscriptEntry::ToolResult {
+                output, is_error, ..
+            } => Some(format!("{is_error}: {output}")),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        tool_results.iter().all(|r| r.starts_with("true")),
+        "the depth-2 child's send_message was not run: {tool_results:#?}"
+    );
+    d.stop().await.unwrap();
+}
+
+/// The approvals pending now.
+async fn pending(c: &mut RawClient) -> Vec<paddock_proto::Approval> {
+    match c.request(Request::ApprovalList).await {
+        Ok(Reply::Approvals(a)) => a.approvals,
+        other => panic!("approval:list: {other:?}"),
+    }
+}
+
+/// Polls until one approval is pending: it.
+async fn one_pending(c: &mut RawClient) -> paddock_proto::Approval {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let mut now = pending(c).await;
+        if let Some(a) = now.pop() {
+            return a;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "no approval came");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Past the cap a tree's next `create_chat` waits in the inbox as a `cap` approval; allowing
+/// it lifts the cap and the chat is made; denying the next one gives the agent an error.
+#[tokio::test]
+async fn real_cli_past_the_tree_cap_a_create_chat_waits_for_a_person() {
+    let api = MockApi::start().await.unwrap();
+    let d = real_daemon(&api, |c| {
+        c.mcp_bin = Some(paddockd_bin());
+        c.tree_chats_per_minute = 2;
+    })
+    .await;
+    let mut c = d.client().await;
+    let first = c.send_turn("", None, "hello").await;
+    let root = first.session_id.clone();
+    c.frames_until_complete(&root).await;
+    let create = r#"mock:tool mcp__paddock_manage__create_chat {"prompt": "hi"}"#;
+    for _ in 0..2 {
+        let t = c.send_turn("", Some(&root), create).await;
+        c.frames_until_complete(&t.session_id).await;
+    }
+    assert_eq!(chats(&mut c, "").await.len(), 3);
+    assert!(pending(&mut c).await.is_empty());
+
+    // The third waits; a person allows it: the chat is made.
+    let t = c.send_turn("", Some(&root), create).await;
+    let a = one_pending(&mut c).await;
+    assert_eq!(a.kind, paddock_proto::ApprovalKind::Cap, "{a:#?}");
+    assert_eq!(
+        a.preview.as_deref(),
+        Some("paused: the tree hit its cap (2 chats created in the last minute, limit 2)")
+    );
+    assert_eq!(a.session_id, root);
+    c.request(Request::ApprovalAnswer(paddock_proto::ApprovalAnswer {
+        ids: vec![a.id.clone()],
+        decision: paddock_proto::ApprovalDecision::Allow,
+        message: None,
+    }))
+    .await
+    .unwrap();
+    c.frames_until_complete(&t.session_id).await;
+    assert_eq!(chats(&mut c, "").await.len(), 4, "allowed: made");
+
+    // The lift counted that one: one more is made, the next waits, and is denied.
+    let t = c.send_turn("", Some(&root), create).await;
+    c.frames_until_complete(&t.session_id).await;
+    assert_eq!(chats(&mut c, "").await.len(), 5);
+    let t = c.send_turn("", Some(&root), create).await;
+    let a = one_pending(&mut c).await;
+    c.request(Request::ApprovalAnswer(paddock_proto::ApprovalAnswer {
+        ids: vec![a.id],
+        decision: paddock_proto::ApprovalDecision::Deny,
+        message: Some("enough".into()),
+    }))
+    .await
+    .unwrap();
+    let frames = c.frames_until_complete(&t.session_id).await;
+    let call = frames
+        .iter()
+        .find_map(|f| match &f.event {
+            paddock_proto::ChatEvent::ToolCall(t) => Some(t.clone()),
+            _ => None,
+        })
+        .expect("the tool call");
+    assert!(
+        call.is_error
+            && call.output.contains("paused: the tree hit its cap")
+            && call.output.contains("enough"),
+        "{call:#?}"
+    );
+    assert_eq!(chats(&mut c, "").await.len(), 5, "denied: nothing made");
+    d.stop().await.unwrap();
+}
