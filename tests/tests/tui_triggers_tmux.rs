@@ -112,6 +112,8 @@ fn triggers_are_listed_fired_and_removed_and_home_shows_the_project() {
     // Z from the chat is its project's; d asks, naming it, and y removes it.
     tmux.keys(&["Z"]);
     tmux.wait_for("Triggers · demo");
+    // The list arrives after the view opens: d acts on the row a person sees.
+    tmux.wait_for("›⚡ ping");
     tmux.keys(&["d"]);
     tmux.wait_for("Remove ping from demo's project.toml? y removes it.");
     tmux.keys(&["y"]);

@@ -539,7 +539,11 @@ async fn permission_requests_are_answered_from_the_project_settings() {
     .expect("Bash waits for an answer");
     assert_eq!(approval.tool, "Bash");
     assert_eq!(approval.session_id, sent.session_id);
-    assert_eq!(approval.preview.as_deref(), Some("$ rm -rf /"));
+    assert_eq!(
+        approval.preview.as_deref(),
+        Some("$ rm -rf /\n⚠ / (outside the project)"),
+        "the command, and the path it names outside the project"
+    );
     inbox
         .request(Request::ApprovalAnswer(paddock_proto::ApprovalAnswer {
             ids: vec![approval.id.clone()],
