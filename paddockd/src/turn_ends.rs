@@ -28,6 +28,8 @@ pub struct TurnEnded {
     pub trigger: Option<String>,
     /// The chat's recorded parent (project, session), for `child_finished`.
     pub parent: Option<(String, String)>,
+    /// The depth and tree the turn ran at (`lineage.rs`): a hook it sets off runs at it.
+    pub lineage: Option<crate::lineage::Lineage>,
 }
 
 /// Events kept for followers that have not read them yet (see the module's overflow policy).
@@ -217,6 +219,7 @@ mod tests {
             origin: Origin::Human,
             trigger: None,
             parent: None,
+            lineage: None,
         }
     }
 

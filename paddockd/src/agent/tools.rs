@@ -107,7 +107,13 @@ pub async fn run(d: &Daemon, who: &Identity, call: &AgentCall) -> Result<String,
         "list_triggers" | "set_trigger" | "remove_trigger" | "run_trigger" => {
             let project = arg(args, "project").unwrap_or(&who.project_slug).to_owned();
             reach.project(&project)?;
-            tool_calls::triggers::call(d, project, &call.tool, args).await
+            if call.tool != "run_trigger" {
+                return tool_calls::triggers::call(d, project, &call.tool, args, None).await;
+            }
+            // A fire the agent asks for is a machine-started turn of its tree.
+            let lineage = lineage(d, who);
+            cap::admit(d, who, &lineage, &[Counted::Turns], &call.tool, args).await?;
+            tool_calls::triggers::call(d, project, &call.tool, args, Some(&lineage)).await
         }
         other => Err(format!("unknown tool {other}")),
     }

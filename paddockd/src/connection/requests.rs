@@ -89,7 +89,7 @@ impl Connection {
             Request::TriggerRemove(r) => crate::triggers::remove(&d.trigger_ops, r)
                 .await
                 .map(|()| Reply::Ack),
-            Request::TriggerFire(r) => crate::triggers::fire(&d.trigger_ops, r)
+            Request::TriggerFire(r) => crate::triggers::fire(&d.trigger_ops, r, None)
                 .await
                 .map(Reply::Fired),
             Request::AttachmentGet(r) => attachment(&d.cfg.data_dir, r.attachment_id)

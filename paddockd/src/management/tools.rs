@@ -294,7 +294,7 @@ async fn trigger_tool(h: &Host<'_>, tool: &str, args: &Value) -> Result<String, 
         })?
         .to_owned();
     h.reach(&project)?;
-    let answer = tool_calls::triggers::call(h.d, project, tool, args).await;
+    let answer = tool_calls::triggers::call(h.d, project, tool, args, None).await;
     if tool == "run_trigger" && answer.is_ok() {
         tracing::info!(client = %h.client, "management client fired a trigger");
     }

@@ -613,6 +613,7 @@ mod tests {
             origin,
             trigger: trigger.map(str::to_owned),
             parent: None,
+            lineage: None,
         }
     }
 

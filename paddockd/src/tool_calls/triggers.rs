@@ -8,12 +8,14 @@ use serde_json::{Value, json};
 use crate::handles::Daemon;
 
 /// Runs trigger tool `tool` on `project` with the call's `args`; the answer as JSON text for
-/// the model, or why not.
+/// the model, or why not. `cause`: the calling agent's turn, which a `run_trigger` fire runs
+/// at (`lineage.rs`; a management client's call has none).
 pub(crate) async fn call(
     d: &Daemon,
     project: String,
     tool: &str,
     args: &Value,
+    cause: Option<&crate::lineage::Lineage>,
 ) -> Result<String, String> {
     match tool {
         "list_triggers" => {
@@ -70,6 +72,7 @@ pub(crate) async fn call(
                         .and_then(Value::as_str)
                         .map(str::to_owned),
                 },
+                cause,
             )
             .await
             .map_err(|e| e.message)?;

@@ -21,6 +21,7 @@ use paddock_proto::{
 };
 
 use super::Ctx;
+use crate::lineage::Lineage;
 use crate::machine_turns::{MachineTurn, start_turn};
 use crate::projects::Project;
 use crate::run_log::RunRecord;
@@ -51,13 +52,17 @@ pub fn bindings(d: &Ctx, kind: TriggerKind) -> &SessionBindingStore {
     }
 }
 
-/// Fires `name` of `project` now. `message` replaces the prompt for this fire.
+/// Fires `name` of `project` now. `message` replaces the prompt for this fire. `cause` is
+/// the turn that set it off (a chat's turn ending, its archive, its `run_trigger`): the
+/// fire's turn runs at that turn's depth, in its tree (`lineage.rs`); `None` for a schedule,
+/// a file change or a person.
 pub async fn fire(
     d: &Ctx,
     project: &Project,
     name: &str,
     spec: &TriggerSpec,
     message: Option<String>,
+    cause: Option<&Lineage>,
 ) -> Result<Fired, ErrorBody> {
     let slug = project.slug.as_str();
     let key = binding_key(slug, name);
@@ -70,15 +75,17 @@ pub async fn fire(
     // One fire of a trigger at a time: the check and the start are one step, so a second
     // fire at the same instant waits, then finds the first one running.
     let _firing = d.triggers.begin_fire(&key).await;
-    let running = d.hub.running().await;
-    let last = d.state.runs.latest_for_trigger(slug, name);
-    let owned = if resume { store.get(&key) } else { None };
-    if let Some(sid) = still_going(last.as_ref(), owned.as_deref(), &running) {
+    if let Some(sid) = going(d, slug, name, spec).await {
         tracing::info!(project = slug, trigger = name, session = %sid, "trigger fire skipped: {SKIPPED}");
-        record_skipped(d, slug, name, spec.kind, sid, message).await;
+        record_skipped(d, slug, name, spec.kind, sid, message, None).await;
         return Ok(skipped());
     }
-    let turn = |session_id: Option<String>| machine_turn(project, name, spec, &message, session_id);
+    let owned = if resume { store.get(&key) } else { None };
+    let turn = |session_id: Option<String>| {
+        let mut turn = machine_turn(project, name, spec, &message, session_id);
+        turn.cause = cause.cloned();
+        turn
+    };
     if let Some(sid) = owned
         && let Some(sid) =
             fire_into_owned(d, store, &key, name, &sid, turn(Some(sid.clone()))).await?
@@ -91,6 +98,17 @@ pub async fn fire(
         tracing::warn!(project = slug, trigger = name, session = %sid, "could not remember the trigger's chat (the next fire starts another): {e}");
     }
     Ok(started(sid))
+}
+
+/// The chat of trigger `name`'s previous run when that run is still going (a fire now is
+/// skipped).
+pub(super) async fn going(d: &Ctx, slug: &str, name: &str, spec: &TriggerSpec) -> Option<String> {
+    let running = d.hub.running().await;
+    let last = d.state.runs.latest_for_trigger(slug, name);
+    let owned = (spec.session == SessionPolicy::Resume)
+        .then(|| bindings(d, spec.kind).get(&binding_key(slug, name)))
+        .flatten();
+    still_going(last.as_ref(), owned.as_deref(), &running)
 }
 
 /// The chat of the trigger's previous run when that run is still going: the last run is
@@ -109,14 +127,16 @@ fn still_going(
         })
 }
 
-/// Records a skipped fire in the run log, in the chat whose run is still going.
-async fn record_skipped(
+/// Records a skipped fire in the run log, in the chat whose run is still going (or, with
+/// `reason`, the chat whose turn set it off).
+pub(super) async fn record_skipped(
     d: &Ctx,
     slug: &str,
     name: &str,
     kind: TriggerKind,
     session_id: String,
     message: String,
+    reason: Option<String>,
 ) {
     let record = RunRecord {
         job_id: uuid::Uuid::new_v4().to_string(),
@@ -131,7 +151,7 @@ async fn record_skipped(
         cost_usd: None,
         attribution: None,
         watched: false,
-        reason: None,
+        reason,
     };
     if let Err(e) = d.state.runs.skipped(record).await {
         tracing::warn!(
@@ -226,8 +246,9 @@ pub async fn fire_logged(
     name: &str,
     spec: &TriggerSpec,
     message: Option<String>,
+    cause: Option<&Lineage>,
 ) {
-    if let Err(e) = fire(d, project, name, spec, message).await {
+    if let Err(e) = fire(d, project, name, spec, message, cause).await {
         if e.code == ErrorCode::ShuttingDown {
             tracing::info!(project = %project.slug, trigger = name, "trigger not fired: the daemon is stopping");
         } else {

@@ -4,7 +4,9 @@
 //! `turn_failed` fire for turns of chats in the hook's project; `child_finished` for a
 //! turn (completed or failed) of a chat whose recorded parent is in the project. Hooks
 //! cannot loop: a turn a trigger started never fires a hook, nor does any turn of a chat
-//! the same hook started (or of one of that chat's descendants).
+//! the same hook started (or of one of that chat's descendants). A hook a chat's turn set off
+//! counts against that turn's spawn tree's cap and runs at its depth (`capped.rs`), so a loop
+//! through a chat the hook's chat messages stops at the cap.
 //!
 //! `archived` fires when a person (`chat:update`) or an agent (`archive_chat`) archives a chat
 //! of the hook's project, with the chat as context ([`on_archived`]). The same guard holds: an
@@ -33,6 +35,7 @@ use tokio::time::Instant;
 use super::Ctx;
 use super::Loaded;
 
+use super::capped::SetOff;
 use crate::turn_ends::{Follower, Next, TurnEnded};
 
 /// Changed paths a `file_changed` message names before "and N more".
@@ -129,11 +132,16 @@ fn from_trigger(d: &Ctx, sid: &str) -> bool {
 /// Fires the `archived` hooks for chats just archived: `chats` are (session, project slug)
 /// pairs that were not archived before; `by` is the chat whose agent archived them
 /// (`archive_chat`), `None` for a person.
-async fn on_archived(d: &Ctx, chats: &[(String, String)], by: Option<&str>) {
+async fn on_archived(d: &Arc<Ctx>, chats: &[(String, String)], by: Option<&str>) {
     // An archive a trigger's own run made never fires a hook: no hook can set off another.
     if by.is_some_and(|by| from_trigger(d, by)) {
         return;
     }
+    // An agent's archive is its turn's work: the hook counts against that turn's tree.
+    let set_off = by.map(|by| SetOff {
+        session_id: by.to_owned(),
+        lineage: d.state.lineages.current(&d.state.stores.run_provenance, by),
+    });
     let who = match by {
         Some(by) => format!("by the agent of chat {by} \"{}\"", title_of(d, by)),
         None => "by a person".to_owned(),
@@ -162,12 +170,12 @@ async fn on_archived(d: &Ctx, chats: &[(String, String)], by: Option<&str>) {
                 "{}\n\nEvent: chat {sid} \"{title}\" was archived ({who}).",
                 hook.spec.prompt
             );
-            super::fire::fire_logged(d, &hook.project, &hook.name, &hook.spec, Some(message)).await;
+            super::capped::fire_hook(d, &hook, message, set_off.clone()).await;
         }
     }
 }
 
-async fn on_turn_end(d: &Ctx, ev: &TurnEnded) {
+async fn on_turn_end(d: &Arc<Ctx>, ev: &TurnEnded) {
     // A trigger's own turns never fire hooks: no hook can set off another, or itself.
     if ev.trigger.is_some() {
         return;
@@ -211,7 +219,12 @@ async fn on_turn_end(d: &Ctx, ev: &TurnEnded) {
                 continue;
             }
             let message = format!("{}\n\n{context}", hook.spec.prompt);
-            super::fire::fire_logged(d, &hook.project, &hook.name, &hook.spec, Some(message)).await;
+            // The ended turn set it off: it counts against that turn's tree.
+            let set_off = ev.lineage.clone().map(|lineage| SetOff {
+                session_id: ev.session_id.clone(),
+                lineage,
+            });
+            super::capped::fire_hook(d, &hook, message, set_off).await;
         }
     }
 }
@@ -433,6 +446,7 @@ async fn fire_due(d: &Ctx, hooks: &[FileHook], pending: &mut HashMap<String, Pen
             &h.hook.name,
             &h.hook.spec,
             Some(message),
+            None,
         )
         .await;
     }

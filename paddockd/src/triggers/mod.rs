@@ -11,10 +11,12 @@
 //! - [`hooks`]: the lifecycle dispatcher (`turn_completed`, `turn_failed`,
 //!   `child_finished`) and the file watcher (`file_changed`, debounced per hook).
 //! - [`fire`]: firing, new chat or resume, skip-if-running, recording.
+//! - [`capped`]: a hook a chat's turn set off counts against that turn's tree's cap.
 //!
 //! Every fire goes through [`crate::machine_turns::start_turn`], so triggered chats stream through
 //! the hub and show up in every client like a person's.
 
+mod capped;
 pub mod fire;
 mod hooks;
 pub mod schedule;
@@ -298,7 +300,13 @@ pub async fn remove(d: &Ctx, r: TriggerRef) -> Result<(), ErrorBody> {
 }
 
 /// `trigger:fire`: fires a trigger now, even a disabled one; `message` replaces its prompt.
-pub async fn fire(d: &Ctx, r: TriggerFire) -> Result<Fired, ErrorBody> {
+/// `cause`: the turn of the agent that called `run_trigger` (counted against its tree's cap
+/// already), whose depth and tree the fire's turn runs at.
+pub async fn fire(
+    d: &Ctx,
+    r: TriggerFire,
+    cause: Option<&crate::lineage::Lineage>,
+) -> Result<Fired, ErrorBody> {
     let project = d.project(&r.project_slug).await?;
     let entry = spec::read_entries(
         &d.projects.file_path(&project.slug),
@@ -313,5 +321,5 @@ pub async fn fire(d: &Ctx, r: TriggerFire) -> Result<Fired, ErrorBody> {
             r.name
         )));
     }
-    fire::fire(d, &project, &r.name, &entry.spec, r.message).await
+    fire::fire(d, &project, &r.name, &entry.spec, r.message, cause).await
 }

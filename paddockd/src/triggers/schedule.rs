@@ -130,7 +130,7 @@ pub async fn run(d: Arc<Ctx>) {
         };
         if missed_since(when, last, now) {
             tracing::info!(project = %l.project.slug, trigger = %l.name, %last, "firing a schedule missed while the daemon was down");
-            super::fire::fire_logged(&d, &l.project, &l.name, &l.spec, None).await;
+            super::fire::fire_logged(&d, &l.project, &l.name, &l.spec, None, None).await;
         }
     }
     sync(&d, &triggers, &loaded, Utc::now());
@@ -188,7 +188,7 @@ async fn fire_due(d: &Ctx, triggers: &Triggers) {
                 continue;
             }
         };
-        super::fire::fire_logged(d, &project, &a.name, &a.spec, None).await;
+        super::fire::fire_logged(d, &project, &a.name, &a.spec, None, None).await;
     }
 }
 

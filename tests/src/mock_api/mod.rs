@@ -3,7 +3,8 @@
 //!
 //! The reply is chosen from the last `user` message of the request:
 //! * it holds a `tool_result` block → text `tool said: <result text>`;
-//! * `mock:tool NAME JSON` → a `tool_use` block (streamed as `input_json_delta`), stop `tool_use`;
+//! * `mock:tool NAME JSON` → a `tool_use` block (streamed as `input_json_delta`), stop `tool_use`
+//!   (text after the JSON, such as a hook's event line, is ignored);
 //! * `mock:slow N` → N text deltas 200 ms apart;
 //! * `mock:error STATUS` → that HTTP status with an Anthropic-style JSON error, every time;
 //! * `mock:fail STATUS N [TEXT]` → that status for the first N attempts of this message (429 with

@@ -136,10 +136,14 @@ fn parse_directive(text: &str) -> Directive {
             let (name, input) = args
                 .split_once(char::is_whitespace)
                 .map_or((args, ""), |(n, i)| (n, i.trim()));
+            // The JSON value after the name; text after it (a hook's event line) is ignored.
             let input = if input.is_empty() {
                 Ok(json!({}))
             } else {
-                serde_json::from_str::<Value>(input)
+                serde_json::Deserializer::from_str(input)
+                    .into_iter::<Value>()
+                    .next()
+                    .unwrap_or(Ok(json!({})))
             };
             match input {
                 Ok(input) if !name.is_empty() && cmd == "tool" => Directive::Tool {
@@ -451,6 +455,14 @@ mod tests {
                 name: "Bash".into(),
                 input: json!({"command": "echo all-good"})
             }
+        );
+        assert_eq!(
+            parse_directive("mock:tool Bash {\"command\": \"ls\"}\n\nEvent: a turn completed."),
+            Directive::Tool {
+                name: "Bash".into(),
+                input: json!({"command": "ls"})
+            },
+            "a hook's event line after the JSON"
         );
         assert_eq!(
             parse_directive("mock:loop-spawn s1"),

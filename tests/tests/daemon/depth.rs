@@ -203,3 +203,105 @@ async fn real_cli_past_the_tree_cap_a_create_chat_waits_for_a_person() {
     assert_eq!(chats(&mut c, "").await.len(), 5, "denied: nothing made");
     d.stop().await.unwrap();
 }
+
+/// A loop through a hook: a hook on `turn_completed` starts a new chat that messages a
+/// person's chat, whose turn's end fires the hook again. Each new chat was a tree of its own
+/// and the hook's fire was counted nowhere, so the loop went on without end. Now the hook's
+/// fire counts against the tree of the turn that set it off, its chat works in that tree,
+/// and past the cap the fire waits in the inbox on the chat that set it off. (X's messaged
+/// turn is slow, so the hook's chat has ended when X's turn ends and the fire is not skipped.)
+#[tokio::test]
+async fn real_cli_a_loop_through_a_hook_stops_at_the_tree_cap() {
+    let api = MockApi::start().await.unwrap();
+    let d = real_daemon(&api, |c| {
+        c.mcp_bin = Some(paddockd_bin());
+        c.tree_turns_per_minute = 4;
+    })
+    .await;
+    let mut c = d.client().await;
+    let first = c.send_turn("", None, "hello").await;
+    let x = first.session_id.clone();
+    c.frames_until_complete(&x).await;
+    let prompt = format!(
+        r#"mock:tool mcp__paddock_manage__send_message {{"sessionId": "{x}", "message": "mock:slow 5"}}"#
+    );
+    let set = c
+        .request(Request::TriggerSet(Box::new(paddock_proto::TriggerSet {
+            project_slug: String::new(),
+            name: "loop".into(),
+            spec: serde_json::from_value(serde_json::json!({
+                "kind": "hook", "on": "turn_completed", "session": "new", "prompt": prompt,
+            }))
+            .unwrap(),
+        })))
+        .await;
+    assert!(matches!(set, Ok(Reply::Trigger(_))), "{set:?}");
+
+    // A person's turn ends: the hook fires (1), its chat messages X (2), X's turn ends: the
+    // hook fires (3), its chat messages X (4), X's turn ends: the third fire is past the cap.
+    let t = c.send_turn("", Some(&x), "hi").await;
+    c.frames_until_complete(&t.session_id).await;
+    let a = tokio::time::timeout(Duration::from_secs(120), async {
+        loop {
+            let rows = chats(&mut c, "").await;
+            assert!(
+                rows.len() <= RUNAWAY,
+                "the loop did not stop: {} chats",
+                rows.len()
+            );
+            if let Some(a) = pending(&mut c).await.pop() {
+                return a;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    })
+    .await
+    .expect("the hook's loop reached no cap");
+    assert_eq!(a.kind, paddock_proto::ApprovalKind::Cap, "{a:#?}");
+    assert_eq!(a.tool, "hook loop", "{a:#?}");
+    assert_eq!(a.session_id, x, "on the chat whose turn set it off");
+    assert_eq!(
+        a.preview.as_deref(),
+        Some("paused: the tree hit its cap (4 machine-started turns in the last minute, limit 4)")
+    );
+    let rows = chats(&mut c, "").await;
+    assert_eq!(rows.len(), 3, "X and the hook's two chats: {rows:#?}");
+
+    // Denied: nothing more runs, and the run log says the fire was skipped.
+    c.request(Request::ApprovalAnswer(paddock_proto::ApprovalAnswer {
+        ids: vec![a.id],
+        decision: paddock_proto::ApprovalDecision::Deny,
+        message: None,
+    }))
+    .await
+    .unwrap();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let runs = match c
+            .request(Request::HistoryList(paddock_proto::HistoryList {
+                project_slug: None,
+                unattended: false,
+                limit: Some(100),
+            }))
+            .await
+        {
+            Ok(Reply::History(h)) => h.runs,
+            other => panic!("history:list: {other:?}"),
+        };
+        if runs.iter().any(|r| {
+            r.trigger.as_deref() == Some("loop")
+                && r.status == paddock_proto::RunStatus::Skipped
+                && r.session_id == x
+        }) {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no skipped fire: {runs:#?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(chats(&mut c, "").await.len(), 3, "denied: no chat made");
+    assert!(pending(&mut c).await.is_empty());
+    d.stop().await.unwrap();
+}

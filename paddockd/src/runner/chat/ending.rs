@@ -190,6 +190,11 @@ impl ChatTask {
             origin,
             trigger: turn.req.trigger.clone(),
             parent,
+            lineage: state
+                .lineages
+                .get(&self.session_id)
+                .filter(|t| t.job_id == *job_id)
+                .map(|t| t.lineage),
         });
         // A person's background task reporting back: they may be away (an unattended
         // origin's end is announced by the attention follower already; a failure too).
