@@ -2,7 +2,7 @@
 //! holding escape sequences (OSC 52 writing the clipboard, OSC 0 setting the title, a clear
 //! screen, a colour, an 8-bit CSI, a carriage return rewriting a line, a bidi override) reaches
 //! the real `paddock` commands' output with those characters made visible, never raw; `--json`
-//! keeps them as JSON escapes them.
+//! keeps them as JSON escapes, every one of them (serde leaves DEL, C1 and bidi raw).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use paddock_tests::cli_env::CliEnv;
@@ -54,6 +54,16 @@ fn clean_output(what: &str, out: &Output) -> String {
         }
     }
     String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Whether a string in `value` holds `text`.
+fn holds(value: &serde_json::Value, text: &str) -> bool {
+    match value {
+        serde_json::Value::String(s) => s.contains(text),
+        serde_json::Value::Array(a) => a.iter().any(|v| holds(v, text)),
+        serde_json::Value::Object(o) => o.values().any(|v| holds(v, text)),
+        _ => false,
+    }
 }
 
 fn session_of(out: &Output) -> String {
@@ -121,10 +131,22 @@ fn replies_tool_output_and_titles_reach_the_cli_with_controls_made_visible() {
     .unwrap();
     assert!(found.contains("demo"), "search: {found:?}");
 
-    // JSON keeps the text, escaped as JSON escapes it.
-    let json = env.run(&["show", "--json", &session]);
-    assert!(
-        json.contains("\\u001b]52;c;cHduZWQ=\\u0007"),
-        "show --json: {json:?}"
-    );
+    // JSON keeps the text, escaped as JSON escapes it: C0 by serde, and DEL, the 8-bit CSI
+    // and the bidi override too (serde writes them raw), so `--json` on a terminal is safe.
+    for args in [
+        &["show", "--json", session.as_str()][..],
+        &["ls", "--json", "-p", "demo"],
+        &["ls", "-A", "--json"],
+        &["history", "--json"],
+        &["search", "--json", "cHduZWQ"],
+    ] {
+        let what = args.join(" ");
+        let json = clean_output(&what, &env.output(args));
+        assert!(
+            json.contains("\\u001b]52;c;cHduZWQ=\\u0007"),
+            "{what}: {json:?}"
+        );
+        let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert!(holds(&value, PAYLOAD), "{what}: the same text: {json:?}");
+    }
 }

@@ -4,15 +4,16 @@
 //! act on visible (`format::visible`), whatever the text holds (a reply, a tool's output, a
 //! file's name, a title, a daemon's message quoting any of them), so nothing printed can write
 //! the clipboard, set the title or clear the screen. JSON goes out as serde writes it (its
-//! strings escape C0 controls; `--json` is for programs), and the program's own styling as a
-//! [`Styled`] text through [`print_styled`].
+//! strings escape C0 controls) with DEL, the C1 and the bidi controls escaped too
+//! (`format::json_escaped`: the same value, harmless when `--json` reaches a terminal), and the
+//! program's own styling as a [`Styled`] text through [`print_styled`].
 
 use std::fmt;
 use std::io::{ErrorKind, Write};
 
 use serde::Serialize;
 
-use crate::format::{Styled, visible};
+use crate::format::{Styled, json_escaped, visible};
 
 /// A failure with a chosen exit status. `main` prints `paddock: <message>` (nothing when there
 /// is no message) and exits with `code`.
@@ -84,7 +85,7 @@ pub fn eprint(text: &str) {
 pub fn print_json<T: Serialize + ?Sized>(value: &T) -> anyhow::Result<()> {
     let mut text = serde_json::to_string_pretty(value)?;
     text.push('\n');
-    write_stdout(&text)
+    write_stdout(&json_escaped(&text))
 }
 
 /// Rows as the daemon wrote them, on stdout as [`print_json`] prints the decoded rows (which
@@ -108,7 +109,7 @@ pub fn print_json_array(array: &str) -> anyhow::Result<usize> {
     end.ok_or_else(|| anyhow::anyhow!("paddockd's list of chats ends in the middle of a row"))
 }
 
-/// Stdout written a chunk at a time as text is laid out.
+/// Stdout written a chunk at a time as JSON text is laid out (escaped as [`print_json`]'s).
 struct Chunked {
     stdout: std::io::StdoutLock<'static>,
     written: std::io::Result<()>,
@@ -129,7 +130,7 @@ impl Chunked {
     fn write_if_full(&mut self, text: &mut String) {
         if text.len() >= Self::CHUNK {
             if self.written.is_ok() {
-                self.written = self.stdout.write_all(text.as_bytes());
+                self.written = self.stdout.write_all(json_escaped(text).as_bytes());
             }
             text.clear();
         }
@@ -138,7 +139,7 @@ impl Chunked {
     /// Writes the rest and flushes; the first failure, if any.
     fn finish(mut self, rest: &str) -> anyhow::Result<()> {
         match std::mem::replace(&mut self.written, Ok(()))
-            .and_then(|()| self.stdout.write_all(rest.as_bytes()))
+            .and_then(|()| self.stdout.write_all(json_escaped(rest).as_bytes()))
             .and_then(|()| self.stdout.flush())
         {
             Ok(()) => Ok(()),
@@ -152,5 +153,5 @@ impl Chunked {
 pub fn print_json_line<T: Serialize + ?Sized>(value: &T) -> anyhow::Result<()> {
     let mut text = serde_json::to_string(value)?;
     text.push('\n');
-    write_stdout(&text)
+    write_stdout(&json_escaped(&text))
 }

@@ -36,7 +36,9 @@ pub use triggers::{
     trigger_table, trigger_when,
 };
 pub use usage::{Report as UsageReport, report as usage_report, subtree, tokens, usage_text, usd};
-pub use visible::{Style, Styled, is_hidden, push_visible, push_visible_char, visible};
+pub use visible::{
+    Style, Styled, is_hidden, json_escaped, push_visible, push_visible_char, visible,
+};
 
 use paddock_proto::{Attribution, NoticeKind, Origin};
 use serde_json::Value;

@@ -12,7 +12,8 @@
 //! | a C1 control (U+0080–U+009F; U+009B is an 8-bit CSI) | `\u{9b}` |
 //! | a bidirectional embedding, override or isolate (U+202A–U+202E, U+2066–U+2069), which can make text read other than it is | `\u{202e}` |
 //!
-//! The command line writes everything it prints but JSON through this rule (`commands/output.rs`);
+//! The command line writes everything it prints but JSON through this rule (`commands/output.rs`),
+//! and JSON with those characters as `\uXXXX` escapes ([`json_escaped`]: serde escapes only C0);
 //! the TUI cleans text with it as it lays it out (`tui/chat_view/text.rs`), and every frame's
 //! cells are swept before they reach the terminal (`tui/render.rs`). The program's own styling
 //! (the bold of `paddock search`) is added outside the content, as a [`Styled`] text.
@@ -73,6 +74,37 @@ pub fn push_visible_char(out: &mut String, c: char) {
             let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
         }
         c => out.push(c),
+    }
+}
+
+/// JSON text with every character a terminal would act on that serde writes as it is (DEL,
+/// the C1 controls, the bidirectional controls: it escapes only C0) written as a `\uXXXX`
+/// escape: the same JSON value, harmless on a terminal. Such characters can only be inside
+/// strings (JSON's own syntax is ASCII), where the escape means the same character.
+pub fn json_escaped(json: &str) -> Cow<'_, str> {
+    let bytes = json.as_bytes();
+    // DEL is 0x7F; a C1 control is encoded 0xC2 0x80-0x9F; a bidi control 0xE2 0x80/0x81 ….
+    let mut from = 0;
+    let mut out: Option<String> = None;
+    let mut copied = 0;
+    while let Some(i) = memchr::memchr3(0x7f, 0xc2, 0xe2, &bytes[from..]).map(|i| i + from) {
+        let Some(c) = json[i..].chars().next() else {
+            break;
+        };
+        from = i + c.len_utf8();
+        if is_hidden(c) {
+            let out = out.get_or_insert_with(|| String::with_capacity(json.len() + 16));
+            out.push_str(&json[copied..i]);
+            let _ = write!(out, "\\u{:04x}", u32::from(c));
+            copied = from;
+        }
+    }
+    match out {
+        Some(mut out) => {
+            out.push_str(&json[copied..]);
+            Cow::Owned(out)
+        }
+        None => Cow::Borrowed(json),
     }
 }
 
@@ -203,6 +235,27 @@ mod tests {
     fn plain_text_is_borrowed() {
         for text in ["", "hello", "tab\tand\nnewline", "café ✓ 日本 👍", "عربى"] {
             assert!(matches!(visible(text), Cow::Borrowed(t) if t == text));
+        }
+    }
+
+    #[test]
+    #[allow(clippy::unwrap_used)]
+    fn json_holds_no_character_a_terminal_acts_on_and_means_the_same() {
+        let all: String = ('\u{0}'..='\u{2fff}').collect();
+        let value = serde_json::json!({"text": all, "k\u{9b}": ["\u{202e}", "\u{7f}é€"]});
+        for json in [
+            serde_json::to_string(&value).unwrap(),
+            serde_json::to_string_pretty(&value).unwrap(),
+        ] {
+            let escaped = json_escaped(&json);
+            assert!(!escaped.chars().any(acts), "{escaped}");
+            let back: serde_json::Value = serde_json::from_str(&escaped).unwrap();
+            assert_eq!(back, value);
+        }
+        assert_eq!(json_escaped("\"a\u{9b}2J\""), r#""a\u009b2J""#);
+        assert_eq!(json_escaped("\"\u{202e}\u{7f}\""), r#""\u202e\u007f""#);
+        for plain in [r#"{"a":"café ✓ – ‘q’ 日本 👍"}"#, "[]", ""] {
+            assert!(matches!(json_escaped(plain), Cow::Borrowed(t) if t == plain));
         }
     }
 
