@@ -54,6 +54,12 @@ pub async fn run(ctx: &Context, args: ApprovalsArgs) -> anyhow::Result<()> {
 fn answer_line(a: &Approval, decision: ApprovalDecision) -> String {
     let call = format!("{} in {}", a.tool, chat_label(a));
     let project = project_label(&a.project_slug);
+    if a.kind == paddock_proto::ApprovalKind::Cap {
+        return match decision {
+            ApprovalDecision::Deny => format!("denied {call}; the tree's cap stays"),
+            _ => format!("lifted the tree's cap: {call} runs, and the tree's count starts again"),
+        };
+    }
     match decision {
         ApprovalDecision::Allow => format!("allowed {call}"),
         ApprovalDecision::Deny => format!("denied {call}"),
@@ -270,5 +276,26 @@ mod tests {
         let line = answer_line(&none, ApprovalDecision::Always);
         assert!(line.contains("none is added"), "{line}");
         assert!(line.contains("(it runs a command substitution)"), "{line}");
+    }
+
+    #[test]
+    fn answering_a_cap_says_the_cap_is_lifted_or_stays() {
+        let cap = Approval {
+            tool: "hook nudge".into(),
+            always_rules: Vec::new(),
+            always_why_not: Some("a cap is lifted for this call, not by a rule".into()),
+            kind: paddock_proto::ApprovalKind::Cap,
+            ..approval("apr_1", "x")
+        };
+        for decision in [ApprovalDecision::Allow, ApprovalDecision::Always] {
+            assert_eq!(
+                answer_line(&cap, decision),
+                "lifted the tree's cap: hook nudge in demo / 5f0c2d8e Make the dirs runs, and the tree's count starts again"
+            );
+        }
+        assert_eq!(
+            answer_line(&cap, ApprovalDecision::Deny),
+            "denied hook nudge in demo / 5f0c2d8e Make the dirs; the tree's cap stays"
+        );
     }
 }

@@ -235,6 +235,10 @@ pub fn render_inbox(view: &InboxView, theme: &Theme, frame: &mut Frame<'_>, area
 /// What "always" does for this call: the rules it adds to which project, or why no rule can
 /// cover it (then it allows the call once).
 pub fn always_note(a: &Approval) -> String {
+    if a.kind == paddock_proto::ApprovalKind::Cap {
+        return "y or a lifts the tree's cap (its count starts again) and runs it; n denies it"
+            .to_owned();
+    }
     if a.always_rules.is_empty() {
         return match &a.always_why_not {
             Some(why) => format!("always: no rule can cover this call ({why}); allows it once"),
@@ -361,6 +365,33 @@ mod tests {
         assert!(
             text.contains("a: always adds Bash(rm:*) to project (root)"),
             "the rule, before it is written: {text}"
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn a_cap_says_what_answering_it_does() -> Result<(), Box<dyn std::error::Error>> {
+        let mut v = InboxView::default();
+        v.set(vec![Approval {
+            tool: "mcp__paddock_manage__create_chat".into(),
+            preview: Some(
+                "paused: the tree hit its cap (20 chats created in the last minute, limit 20)"
+                    .into(),
+            ),
+            always_rules: Vec::new(),
+            kind: paddock_proto::ApprovalKind::Cap,
+            ..approval("a")
+        }]);
+        let mut term = ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 10))?;
+        term.draw(|f| render_inbox(&v, &Theme::plain(), f, f.area()))?;
+        let text = format!("{:?}", term.backend());
+        assert!(
+            text.contains("paused: the tree hit its cap (20 chats"),
+            "{text}"
+        );
+        assert!(
+            text.contains("y or a lifts the tree's cap (its count starts again) and runs it"),
+            "{text}"
         );
         Ok(())
     }
