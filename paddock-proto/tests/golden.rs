@@ -1033,6 +1033,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                 9,
                 ChatEvent::Complete(Complete {
                     success: true,
+                    ended: Some(paddock_proto::Ended::Done),
                     error: None,
                     model: Some(s("claude-sonnet-4-5")),
                     usage: Some(Usage {
@@ -1085,6 +1086,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                 9,
                 ChatEvent::Complete(Complete {
                     success: false,
+                    ended: Some(paddock_proto::Ended::Failed),
                     error: Some(s("API Error: 529 Overloaded")),
                     model: Some(s("claude-sonnet-4-5")),
                     usage: None,
@@ -1679,7 +1681,7 @@ fn table() -> Vec<(&'static str, Golden)> {
             transcript(
                 16,
                 vec![TranscriptEntry::Interrupted {
-                    text: s("[Request interrupted by user]"),
+                    text: s("the turn was stopped before it finished"),
                 }],
             ),
         ),

@@ -152,6 +152,7 @@ async fn send_streams_the_reply_and_fails_with_the_turn() -> TestResult {
             }),
             ChatEvent::Complete(Complete {
                 success: false,
+                ended: None,
                 error: None,
                 model: None,
                 usage: None,
@@ -205,6 +206,7 @@ fn finished_turn(session: &str, job: &str, first_seq: u64, reply: &str) -> Vec<H
         ChatEvent::Response(TextDelta { text: reply.into() }),
         ChatEvent::Complete(Complete {
             success: true,
+            ended: None,
             error: None,
             model: None,
             usage: None,

@@ -142,7 +142,7 @@ impl From<Refused> for ErrorBody {
             Refused::Shadowed(_) | Refused::NotASession(_) => ErrorCode::InvalidArgument,
             Refused::NoChat { .. } => ErrorCode::NotFound,
             Refused::FirstUnwritten(_) => ErrorCode::InvalidArgument,
-            Refused::Busy => ErrorCode::Busy,
+            Refused::Busy(_) => ErrorCode::Busy,
             Refused::ShuttingDown => ErrorCode::ShuttingDown,
         };
         ErrorBody::new(code, e.to_string())

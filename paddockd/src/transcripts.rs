@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 use paddock_proto::TranscriptEntry;
 
 use crate::claude_format::content::Block;
-use crate::claude_format::transcript::{Record, RecordKind, is_interrupt_marker};
+use crate::claude_format::transcript::{
+    Record, RecordKind, interrupted_words, is_interrupt_marker,
+};
 
 /// The CLI's folder name for a working directory: every UTF-16 code unit outside
 /// `[A-Za-z0-9]` becomes `-`; past 200 characters, the first 200 plus `-` and the base-36
@@ -125,7 +127,9 @@ fn render_record(rec: &Record, out: &mut Vec<TranscriptEntry>) {
             }
             if let Some(text) = message.content.text() {
                 if is_interrupt_marker(&text) {
-                    out.push(TranscriptEntry::Interrupted { text });
+                    out.push(TranscriptEntry::Interrupted {
+                        text: interrupted_words(&text).to_owned(),
+                    });
                 } else if !is_compact_summary {
                     out.push(TranscriptEntry::User {
                         uuid: rec.uuid.clone(),

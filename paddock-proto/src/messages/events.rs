@@ -127,10 +127,30 @@ pub struct MessageBoundary {
     pub message_id: Option<String>,
 }
 
+/// How a turn ended, the one way every client says it: `send`'s exit status, the TUI's line,
+/// a notification.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ended {
+    /// It finished.
+    Done,
+    /// It failed: `error` says why, in words (never the CLI's internals).
+    Failed,
+    /// A person (or a client) cancelled it; the chat stays resumable.
+    Cancelled,
+    /// It was cut short: paddockd stopped, or its `claude` died or hung; `paddock continue`
+    /// goes on with it.
+    Cut,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Complete {
     pub success: bool,
+    /// How the turn ended (absent from a daemon older than protocol 3's `ended`: then
+    /// `success` and `error` are all there is).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended: Option<Ended>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -73,6 +73,11 @@ pub struct SendArgs {
     /// Return once the turn is accepted, printing the session id to stdout
     #[arg(long)]
     pub detach: bool,
+    /// With -c, when the chat is running a turn: queue the message as its follow-up, sent
+    /// when that turn ends well (after a queued one already there; every client shows it),
+    /// then stream the follow-up's reply. Without it a running chat refuses the message
+    #[arg(long, requires = "session", conflicts_with_all = ["attach", "model", "detach"])]
+    pub queue: bool,
     /// Start the new chat from the project's curated context: its OVERVIEW.md and the end of
     /// its CHANGELOG.md go before the message (when it has an overview)
     #[arg(long, conflicts_with = "session")]

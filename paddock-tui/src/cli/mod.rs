@@ -155,8 +155,13 @@ stderr, and the chat's session id goes to stderr as `session: <id>` as soon as i
 The message is TEXT (several words are joined with spaces); `-`, or no TEXT with stdin not \
 a terminal, reads it from stdin.
 
-Ctrl-C cancels the running turn (the chat stays resumable); a second Ctrl-C stops waiting. \
-Exits non-zero when the turn fails.
+Ctrl-C cancels the running turn (the chat stays resumable); a second Ctrl-C stops waiting.
+
+Exit status, by how the turn ended (the same for tail and continue):
+  0    done
+  1    failed: the reason is on stderr (or the message could not be sent)
+  75   cut short: paddockd stopped, or its claude died or hung; `paddock continue SESSION` goes on
+  130  cancelled: by Ctrl-C, `paddock cancel`, the TUI or another client; the chat stays resumable
 
 When the turn ends, the chat is marked read: you watched the reply. With --detach or --json it \
 is not (nobody watched it here).",
@@ -178,7 +183,8 @@ replayed, to its end. When nothing is running and nothing is replayable, say so 
 stderr and exit 0; with --wait, wait for the chat's next turn instead and follow it.
 
 Output is as for `paddock send`, with the user's message (and who injected it) shown too. \
-Exits non-zero when the turn fails, or when there is no such chat.",
+Exits as `paddock send` does by how the turn ended (1 failed, 75 cut short, 130 cancelled), \
+and 1 when there is no such chat.",
         after_help = "\
 Examples:
   paddock tail 0198c3e1-...
@@ -210,8 +216,8 @@ chat's last turn completed, failed or was cancelled (send it a message: `paddock
 SESSION ...`), or a turn is running in it (`paddock tail SESSION` follows it). A daemon \
 configured not to offer continuing (recovery_surface = false) refuses, naming the setting.
 
-Ctrl-C cancels the new turn; a second Ctrl-C stops waiting. Exits non-zero when the turn \
-fails. As with `paddock send`, the chat is marked read when the turn ends, unless --detach or \
+Ctrl-C cancels the new turn; a second Ctrl-C stops waiting. Exits as `paddock send` does by \
+how the turn ended (1 failed, 75 cut short, 130 cancelled). As with `paddock send`, the chat is marked read when the turn ends, unless --detach or \
 --json.",
         after_help = "\
 Examples:

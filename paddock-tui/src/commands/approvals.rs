@@ -23,7 +23,13 @@ pub async fn run(ctx: &Context, args: ApprovalsArgs) -> anyhow::Result<()> {
     let approvals = client.call(ApprovalList).await?.approvals;
     let (decision, ids, message) = match args.action {
         None if args.json => return print_json(&approvals),
-        None => return print(&table(&approvals, chrono::Utc::now())),
+        None => {
+            return print(&table(
+                &approvals,
+                chrono::Utc::now(),
+                format::IdForm::for_stdout(),
+            ));
+        }
         Some(ApprovalsCmd::Allow(a)) => (ApprovalDecision::Allow, a.ids, None),
         Some(ApprovalsCmd::Deny { ids, message }) => (ApprovalDecision::Deny, ids.ids, message),
         Some(ApprovalsCmd::Always(a)) => (ApprovalDecision::Always, a.ids, None),
@@ -133,13 +139,19 @@ fn chat_label(a: &Approval) -> String {
 }
 
 /// `paddock approvals`: one row per waiting call, oldest first.
-fn table(approvals: &[Approval], now: chrono::DateTime<chrono::Utc>) -> String {
+fn table(
+    approvals: &[Approval],
+    now: chrono::DateTime<chrono::Utc>,
+    ids: format::IdForm,
+) -> String {
     if approvals.is_empty() {
         return "nothing waits for a person\n".to_owned();
     }
+    let sessions: Vec<&str> = approvals.iter().map(|a| a.session_id.as_str()).collect();
     let rows: Vec<[String; 7]> = approvals
         .iter()
-        .map(|a| {
+        .zip(ids.show(&sessions))
+        .map(|(a, session)| {
             let id = a.id.strip_prefix(ID_PREFIX).unwrap_or(&a.id);
             let age = chrono::DateTime::parse_from_rfc3339(&a.asked_at)
                 .ok()
@@ -159,8 +171,7 @@ fn table(approvals: &[Approval], now: chrono::DateTime<chrono::Utc>) -> String {
                 id.chars().take(SHOWN_ID).collect(),
                 project_label(&a.project_slug).to_owned(),
                 format!(
-                    "{} {}",
-                    a.session_id.get(..8).unwrap_or(&a.session_id),
+                    "{session} {}",
                     format::one_line(&format::clean_title(&a.title), 30)
                 ),
                 a.tool.clone(),
@@ -228,13 +239,20 @@ mod tests {
         let now = chrono::DateTime::parse_from_rfc3339("2026-01-01T00:02:05Z")
             .map(|t| t.with_timezone(&chrono::Utc))
             .unwrap_or_default();
-        let text = table(&[approval("apr_3f9c1a2b77", "mkdir -p x")], now);
+        let text = table(
+            &[approval("apr_3f9c1a2b77", "mkdir -p x")],
+            now,
+            format::IdForm::Short,
+        );
         assert_eq!(
             text,
             "ID        PROJECT  CHAT                    TOOL  CALL          ORIGIN     AGE\n\
              3f9c1a2b  demo     5f0c2d8e Make the dirs  Bash  $ mkdir -p x  scheduled  2m 05s\n"
         );
-        assert_eq!(table(&[], now), "nothing waits for a person\n");
+        assert_eq!(
+            table(&[], now, format::IdForm::Short),
+            "nothing waits for a person\n"
+        );
     }
 
     #[test]

@@ -43,7 +43,7 @@ pub async fn ls(ctx: &Context, args: LsArgs) -> anyhow::Result<()> {
             eprint(&format!("no chats in {}\n", project_label(&project)));
             Ok(())
         }
-        c => print(&format::chat_table(&c.chats)),
+        c => print(&format::chat_table(&c.chats, format::IdForm::for_stdout())),
     }
 }
 
@@ -97,7 +97,7 @@ async fn ls_every_project(
             out.push('\n');
         }
         out.push_str(&format!("{}\n", project_label(slug)));
-        out.push_str(&format::chat_table(chats));
+        out.push_str(&format::chat_table(chats, format::IdForm::for_stdout()));
     }
     print(&out)
 }

@@ -2,11 +2,18 @@
 //! them.
 
 use anyhow::anyhow;
-use paddock_proto::{ChatEvent, Complete, HubFrame};
+use paddock_proto::{ChatEvent, Complete, Ended, HubFrame};
 
 use super::output::{Failure, eprint, print, print_json_line};
 use crate::client::{ClientError, Follow, Followed};
 use crate::format::{Out, StreamPrinter, one_line};
+
+/// `send`'s and `tail`'s exit status for a turn that failed (`send --help` lists them all).
+pub const EXIT_FAILED: u8 = 1;
+/// ... that was cut short: paddockd stopped, or its claude died or hung (`paddock continue`).
+pub const EXIT_CUT: u8 = 75;
+/// ... that was cancelled (by Ctrl-C, another terminal or the TUI).
+pub const EXIT_CANCELLED: u8 = 130;
 
 /// The next frame of the followed chat; notices go to stderr on the way.
 pub async fn next_frame(follow: &mut Follow<'_>) -> anyhow::Result<HubFrame> {
@@ -108,26 +115,43 @@ impl TurnReasons {
         }
     }
 
-    /// The command's result for a completed turn.
+    /// The command's result for a completed turn: how it ended, in words, with its exit
+    /// status ([`EXIT_FAILED`], [`EXIT_CUT`], [`EXIT_CANCELLED`]). `cancelled`: this command
+    /// cancelled it (Ctrl-C).
     fn result(&self, complete: &Complete, cancelled: bool, session_id: &str) -> anyhow::Result<()> {
-        if complete.success {
-            return Ok(());
-        }
-        if cancelled {
-            return Err(Failure::new(
-                130,
+        let ended = match complete.ended {
+            _ if cancelled => Ended::Cancelled,
+            Some(ended) => ended,
+            // A daemon that does not say: its success is all there is.
+            None if complete.success => Ended::Done,
+            None => Ended::Failed,
+        };
+        let reason = || {
+            let reason = complete
+                .error
+                .clone()
+                .or_else(|| self.last.clone())
+                .or_else(|| complete.terminal_reason.clone())
+                .unwrap_or_else(|| "no reason given".to_owned());
+            one_line(&reason, 300)
+        };
+        let failure = match ended {
+            Ended::Done => return Ok(()),
+            Ended::Cancelled => Failure::new(
+                EXIT_CANCELLED,
                 format!(
                     "the turn was cancelled; the chat stays resumable: `paddock send -c {session_id} ...`"
                 ),
-            )
-            .into());
-        }
-        let reason = complete
-            .error
-            .clone()
-            .or_else(|| self.last.clone())
-            .or_else(|| complete.terminal_reason.clone())
-            .unwrap_or_else(|| "no reason given".to_owned());
-        Err(Failure::new(1, format!("the turn failed: {}", one_line(&reason, 300))).into())
+            ),
+            Ended::Cut => Failure::new(
+                EXIT_CUT,
+                format!(
+                    "{}; the chat stays resumable: `paddock continue {session_id}`",
+                    reason()
+                ),
+            ),
+            Ended::Failed => Failure::new(EXIT_FAILED, format!("the turn failed: {}", reason())),
+        };
+        Err(failure.into())
     }
 }

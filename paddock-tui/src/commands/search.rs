@@ -30,6 +30,7 @@ pub async fn run(ctx: &Context, args: SearchArgs) -> anyhow::Result<()> {
             &results,
             &chrono::Local::now(),
             style,
+            format::IdForm::for_stdout(),
         ))?;
     }
     eprint(&format::search_notes(&results));

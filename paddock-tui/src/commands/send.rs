@@ -4,7 +4,9 @@
 use std::io::IsTerminal;
 
 use anyhow::{Context as _, anyhow};
-use paddock_proto::{AttachmentUpload, ChatCancel, ChatSend, Sent};
+use paddock_proto::{
+    AttachmentUpload, ChatCancel, ChatEvent, ChatSend, ChatSetQueue, ErrorCode, Sent,
+};
 use tokio::signal::unix::{SignalKind, signal};
 
 use super::chats::listed_chat;
@@ -29,13 +31,95 @@ pub async fn run(ctx: &Context, args: SendArgs) -> anyhow::Result<()> {
     let request = ChatSend {
         project_slug,
         session_id: args.session.clone(),
-        message,
+        message: message.clone(),
         model: args.model.clone(),
         preload_context: args.preload,
         attachments: uploads(ctx, &args.attach)?,
     };
-    let sent = client.call(request).await?;
+    let sent = match client.call(request).await {
+        Err(e) if args.queue && e.code() == Some(ErrorCode::Busy) => {
+            let session = args.session.as_deref().unwrap_or_default();
+            return queue_then_follow(&client, &mut events, session, message, args.json).await;
+        }
+        sent => sent?,
+    };
     follow_accepted(&client, &mut events, &sent, args.detach, args.json).await
+}
+
+/// `send -c S --queue` while S runs a turn: the message joins S's queued follow-up (sent when
+/// the running turn ends well), and the follow-up's turn is followed to its end as a sent one
+/// is. The chat's other clients show the queued message (it is on the chat's row).
+async fn queue_then_follow(
+    client: &Client,
+    events: &mut Events,
+    session: &str,
+    message: String,
+    json: bool,
+) -> anyhow::Result<()> {
+    let chat = listed_chat(client, session)
+        .await?
+        .ok_or_else(|| anyhow!("no chat {session}; `paddock ls -A` lists the chats"))?;
+    let session = chat.session_id.as_str();
+    let queued = match chat.queued.filter(|q| !q.trim().is_empty()) {
+        Some(before) => format!("{before}\n\n{message}"),
+        None => message,
+    };
+    // Subscribed before queuing, so the flush cannot pass unseen.
+    let mut follow = Follow::new(client, events, session.to_owned());
+    let running = follow.subscribe().await?.job_id;
+    client
+        .call(ChatSetQueue {
+            session_id: session.to_owned(),
+            message: Some(queued),
+        })
+        .await?;
+    eprint(&format!(
+        "session: {session}\npaddock: queued: sent when the running turn ends (Ctrl-C stops waiting; it stays queued)\n"
+    ));
+    // The running turn is not this command's: its end sends the follow-up, or, when it did
+    // not end well, leaves it queued.
+    loop {
+        let frame = next_frame(&mut follow).await?;
+        if Some(&frame.routing.job_id) != running.as_ref() {
+            break follow_next_turn(client, follow, frame, session, json).await;
+        }
+        if let ChatEvent::Complete(c) = &frame.event
+            && !c.success
+        {
+            return Err(Failure::new(
+                1,
+                format!(
+                    "the running turn did not finish, so your message stays queued: `paddock send -c {session}` sends it now (the TUI shows it in the chat's composer)"
+                ),
+            )
+            .into());
+        }
+    }
+}
+
+/// Prints the turn `first` (a frame of it) begins, to its end.
+async fn follow_next_turn(
+    client: &Client,
+    mut follow: Follow<'_>,
+    first: paddock_proto::HubFrame,
+    session: &str,
+    json: bool,
+) -> anyhow::Result<()> {
+    let mut turn = TurnOutput::new(
+        StreamPrinter::new(false),
+        json,
+        Some(first.routing.job_id.clone()),
+    );
+    let mut frame = first;
+    loop {
+        if let Some(complete) = turn.frame(&frame)? {
+            if !json {
+                mark_read(client, session).await;
+            }
+            return turn.result(complete, false, session);
+        }
+        frame = next_frame(&mut follow).await?;
+    }
 }
 
 /// What `send` and `continue` do once the daemon accepted a turn: the session id to stderr,

@@ -58,5 +58,9 @@ pub async fn run(ctx: &Context, args: UsageArgs) -> anyhow::Result<()> {
     if args.json {
         return print_json(&report);
     }
-    print(&format::usage_text(&report, args.top))
+    print(&format::usage_text(
+        &report,
+        args.top,
+        format::IdForm::for_stdout(),
+    ))
 }

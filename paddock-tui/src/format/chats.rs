@@ -81,11 +81,14 @@ pub fn chat_flags(chat: &ChatSummary) -> String {
     .collect()
 }
 
-/// `paddock ls`: a header and one row per chat in tree order, titles indented by depth.
-pub fn chat_table(chats: &[ChatSummary]) -> String {
-    let id_width = chats
+/// `paddock ls`: a header and one row per chat in tree order, titles indented by depth; ids
+/// as `ids` shows them.
+pub fn chat_table(chats: &[ChatSummary], ids: super::IdForm) -> String {
+    let listed: Vec<&str> = chats.iter().map(|c| c.session_id.as_str()).collect();
+    let shown = ids.show(&listed);
+    let id_width = shown
         .iter()
-        .map(|c| c.session_id.chars().count())
+        .map(|id| id.chars().count())
         .max()
         .unwrap_or(0)
         .max("SESSION".len());
@@ -105,7 +108,9 @@ pub fn chat_table(chats: &[ChatSummary]) -> String {
         "{:id_width$}  {:origin_width$}  FLAGS   CTX  TITLE",
         "SESSION", "ORIGIN"
     );
-    for ((chat, depth), origin) in chats.iter().zip(tree_depths(chats)).zip(origins) {
+    for (((chat, depth), origin), id) in
+        chats.iter().zip(tree_depths(chats)).zip(origins).zip(shown)
+    {
         let branch = if depth == 0 {
             String::new()
         } else {
@@ -114,8 +119,7 @@ pub fn chat_table(chats: &[ChatSummary]) -> String {
         let ctx = context_cell(chat);
         let _ = writeln!(
             out,
-            "{:id_width$}  {origin:origin_width$}  {}  {ctx:>4}  {branch}{}",
-            chat.session_id,
+            "{id:id_width$}  {origin:origin_width$}  {}  {ctx:>4}  {branch}{}",
             chat_flags(chat),
             clean_title(&chat.title),
         );
@@ -276,7 +280,10 @@ pub(crate) mod tests {
         let mut nightly = chat("s-nightly", "  ", Origin::Scheduled, None);
         nightly.running = true;
         nightly.waiting_approval = true;
-        let table = chat_table(&[manager, child, grandchild, orphan, nightly]);
+        let table = chat_table(
+            &[manager, child, grandchild, orphan, nightly],
+            crate::format::IdForm::Whole,
+        );
         insta::assert_snapshot!(table, @r"
         SESSION    ORIGIN     FLAGS   CTX  TITLE
         s-manager  human      R-S--   21%  Manager
@@ -290,7 +297,10 @@ pub(crate) mod tests {
     #[test]
     fn a_pasted_title_is_one_short_line() {
         let pasted: String = (1..=2000).map(|i| format!("line {i}\n")).collect();
-        let table = chat_table(&[chat("s-paste", &pasted, Origin::Human, None)]);
+        let table = chat_table(
+            &[chat("s-paste", &pasted, Origin::Human, None)],
+            crate::format::IdForm::Whole,
+        );
         let row = table.lines().nth(1).unwrap_or_default();
         assert_eq!(table.lines().count(), 2, "{table}");
         assert!(row.ends_with("line 1 line 2 line 3 line 4 line 5 line 6 line 7 line 8 line 9 line 10 line 11 line 12 line 13 line 14 line 15 line 16 l…"), "{row}");
@@ -298,7 +308,10 @@ pub(crate) mod tests {
 
     #[test]
     fn ls_of_nothing_is_just_the_header() {
-        assert_eq!(chat_table(&[]), "SESSION  ORIGIN     FLAGS   CTX  TITLE\n");
+        assert_eq!(
+            chat_table(&[], crate::format::IdForm::Whole),
+            "SESSION  ORIGIN     FLAGS   CTX  TITLE\n"
+        );
     }
 
     #[test]

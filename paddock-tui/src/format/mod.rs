@@ -6,6 +6,7 @@ mod blame;
 mod chats;
 mod git;
 mod history;
+mod ids;
 mod listing;
 mod provenance;
 mod search;
@@ -25,6 +26,7 @@ pub use git::{git_committed, git_pushed, git_status};
 pub use history::{
     history_banner, history_table, run_duration, run_origin, run_source, short_time, status_name,
 };
+pub use ids::IdForm;
 pub use listing::{entry_name, entry_time, file_listing, file_size};
 pub use provenance::provenance;
 pub use search::{Highlight, field_name, highlighted, search_notes, search_results};

@@ -83,25 +83,31 @@ pub fn search_results<Tz: TimeZone>(
     results: &SearchResults,
     now: &DateTime<Tz>,
     style: Highlight,
+    ids: super::IdForm,
 ) -> Styled
 where
     Tz::Offset: std::fmt::Display,
 {
     let mut out = Styled::new();
-    for (i, hit) in results.hits.iter().enumerate() {
+    let listed: Vec<&str> = results.hits.iter().map(|h| h.session_id.as_str()).collect();
+    for (i, (hit, id)) in results.hits.iter().zip(ids.show(&listed)).enumerate() {
         if i > 0 {
             out.content("\n");
         }
-        hit_block(&mut out, hit, now, style);
+        hit_block(&mut out, hit, id, now, style);
     }
     out
 }
 
-fn hit_block<Tz: TimeZone>(out: &mut Styled, hit: &SearchHit, now: &DateTime<Tz>, style: Highlight)
-where
+fn hit_block<Tz: TimeZone>(
+    out: &mut Styled,
+    hit: &SearchHit,
+    short: &str,
+    now: &DateTime<Tz>,
+    style: Highlight,
+) where
     Tz::Offset: std::fmt::Display,
 {
-    let short = hit.session_id.get(..8).unwrap_or(&hit.session_id);
     let archived = if hit.archived { "  (archived)" } else { "" };
     let _ = writeln!(
         out,
@@ -230,7 +236,12 @@ mod tests {
 
     #[test]
     fn blocks_per_chat_with_marked_matches() {
-        let text = search_results(&results(), &now(), Highlight::Brackets);
+        let text = search_results(
+            &results(),
+            &now(),
+            Highlight::Brackets,
+            crate::format::IdForm::Short,
+        );
         assert_eq!(
             text.as_str(),
             "\
@@ -244,7 +255,12 @@ c71d4e2a  (root)  2025-02-01  Old notes  (archived)
     … 1 more match
 "
         );
-        let bold = search_results(&results(), &now(), Highlight::Bold);
+        let bold = search_results(
+            &results(),
+            &now(),
+            Highlight::Bold,
+            crate::format::IdForm::Short,
+        );
         let bold = bold.as_str();
         assert!(bold.contains("Investigate \x1b[1mcookie\x1b[22m \x1b[1mrefresh race\x1b[22m"));
         assert_eq!(

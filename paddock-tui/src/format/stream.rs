@@ -226,6 +226,7 @@ mod tests {
     fn complete(success: bool) -> ChatEvent {
         ChatEvent::Complete(Complete {
             success,
+            ended: None,
             error: None,
             model: None,
             usage: None,

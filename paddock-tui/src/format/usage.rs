@@ -144,7 +144,7 @@ pub fn usd(x: f64) -> String {
 }
 
 /// The report as text: totals, then one line per project, then the costliest `top` chats.
-pub fn usage_text(r: &Report, top: usize) -> String {
+pub fn usage_text(r: &Report, top: usize, ids: super::IdForm) -> String {
     let mut out = String::new();
     let t = &r.total;
     let _ = writeln!(
@@ -177,14 +177,19 @@ pub fn usage_text(r: &Report, top: usize) -> String {
     }
     if !r.chats.is_empty() && top > 0 {
         let _ = writeln!(out, "\nSESSION    TOKENS      COST  CTX   TITLE");
-        for c in r.chats.iter().take(top) {
+        let listed: Vec<&str> = r
+            .chats
+            .iter()
+            .take(top)
+            .map(|c| c.session_id.as_str())
+            .collect();
+        for (c, id) in r.chats.iter().take(top).zip(ids.show(&listed)) {
             let ctx = c
                 .context_percent
                 .map_or_else(|| "  -".to_owned(), |p| format!("{p:>2}%"));
             let _ = writeln!(
                 out,
-                "{:<8}  {:>7}  {:>8}  {ctx:<4}  {}{}",
-                c.session_id.get(..8).unwrap_or(&c.session_id),
+                "{id:<8}  {:>7}  {:>8}  {ctx:<4}  {}{}",
                 tokens(c.tokens),
                 usd(c.cost_usd),
                 one_line(&c.title, 60),
@@ -260,7 +265,7 @@ mod tests {
         assert_eq!(r.projects["web"].chats, 2);
         assert_eq!(r.chats[0].session_id, "bbbbbbbb-2");
         assert_eq!(r.chats[0].context_percent, Some(25));
-        let text = usage_text(&r, 2);
+        let text = usage_text(&r, 2, crate::format::IdForm::Short);
         assert!(
             text.starts_with("3 chats (2 with usage): 27k tokens (in 2k, out 4k, cache read 20k, cache write 1k), about $1.75\n"),
             "{text}"

@@ -486,7 +486,9 @@ impl App {
     }
 
     /// What the open chat's pane takes from its row, as the chat list has it now: tokens,
-    /// cost and context use, and whether (and why) its last turn was cut short.
+    /// cost and context use, and whether (and why) its last turn was cut short; and the
+    /// composer, the follow-up queued for it (by this client or another: `paddock send
+    /// --queue`, a second TUI).
     fn refresh_open_chat_row(&mut self) {
         let Some(sid) = self.chat.as_ref().map(|c| c.session_id().to_owned()) else {
             return;
@@ -496,6 +498,11 @@ impl App {
         };
         if let Some(chat) = self.chat.as_mut() {
             chat.take_row(&row);
+        }
+        let aimed = matches!(self.composer.target(),
+            Target::Reply { session_id, .. } if *session_id == sid);
+        if aimed && self.composer.queued() != row.queued.as_deref() {
+            self.composer.set_queued(row.queued.clone());
         }
     }
 

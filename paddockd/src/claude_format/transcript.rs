@@ -181,6 +181,27 @@ pub fn is_interrupt_marker(text: &str) -> bool {
     text.starts_with("[Request interrupted by user")
 }
 
+/// What an interrupt marker means, in words a person reads (the marker itself is the CLI's
+/// own text, and says "by user" whoever stopped the turn).
+pub fn interrupted_words(marker: &str) -> &'static str {
+    if marker.contains("tool use") {
+        "the turn was stopped during a tool call"
+    } else {
+        "the turn was stopped before it finished"
+    }
+}
+
+/// The CLI's `errors` of a failed `result` that a person can read: its diagnostics
+/// (`[ede_diagnostic] result_type=user …`) are its internals, not a reason.
+pub fn readable_errors(errors: &[String]) -> Option<String> {
+    let readable: Vec<&str> = errors
+        .iter()
+        .map(|e| e.trim())
+        .filter(|e| !e.is_empty() && !e.starts_with("[ede_diagnostic]"))
+        .collect();
+    (!readable.is_empty()).then(|| readable.join("; "))
+}
+
 /// The fields of a record the live index reads; everything else is skipped unparsed, and the
 /// strings are borrowed from the line where JSON escaping allows.
 #[derive(Deserialize)]

@@ -118,7 +118,7 @@ fn hold_or_refuse(
     job: TurnJob,
 ) {
     if job.req.reply_to.is_some() || pending.len() >= PENDING_MAX {
-        busy(job);
+        busy(session_id, job);
         return;
     }
     let TurnJob {
@@ -425,8 +425,10 @@ impl ChatTask {
     }
 }
 
-fn busy(job: TurnJob) {
-    let _ = job.reply.send(Err(super::Refused::Busy));
+fn busy(session_id: &str, job: TurnJob) {
+    let _ = job
+        .reply
+        .send(Err(super::Refused::Busy(session_id.to_owned())));
 }
 
 async fn next_output(live: &mut Option<Live>) -> Output {

@@ -48,9 +48,9 @@ pub enum Refused {
     )]
     FirstUnwritten(String),
     #[error(
-        "this chat is running a turn; wait for it to finish or cancel it with `paddock cancel SESSION`"
+        "chat {0} is running a turn: `paddock send -c {0} --queue ...` sends your message when it ends (`paddock tail {0}` follows it, `paddock cancel {0}` stops it)"
     )]
-    Busy,
+    Busy(String),
     #[error("paddockd is shutting down; try again once it has restarted")]
     ShuttingDown,
 }

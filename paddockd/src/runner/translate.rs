@@ -8,7 +8,8 @@
 use std::collections::{HashMap, HashSet};
 
 use paddock_proto::{
-    ChatEvent, Complete, MessageBoundary, Notice, NoticeKind, TextDelta, ToolCall, ToolStart, Usage,
+    ChatEvent, Complete, Ended, MessageBoundary, Notice, NoticeKind, TextDelta, ToolCall,
+    ToolStart, Usage,
 };
 use serde_json::Value;
 
@@ -16,7 +17,7 @@ use crate::claude_format::content::{Block, Content};
 use crate::claude_format::stdout::{
     Assistant, Event, Kind, Line, StreamEvent, System, TurnResult, User,
 };
-use crate::claude_format::transcript::is_interrupt_marker;
+use crate::claude_format::transcript::{interrupted_words, is_interrupt_marker, readable_errors};
 
 /// Longest tool output forwarded in a frame; the transcript keeps the whole of it.
 const MAX_TOOL_OUTPUT: usize = 64 * 1024;
@@ -228,15 +229,21 @@ impl Translator {
         });
         let error = r.is_error.then(|| match r.result.as_deref() {
             Some(res) if !res.is_empty() => res.to_owned(),
-            _ if !r.errors.is_empty() => r.errors.join("; "),
-            _ => match r.terminal_reason.as_deref() {
-                Some(t) if t.starts_with("aborted") => "interrupted".to_owned(),
+            _ => readable_errors(&r.errors).unwrap_or_else(|| match r.terminal_reason.as_deref() {
+                Some(t) if t.starts_with("aborted") => {
+                    "the turn was stopped before it finished".to_owned()
+                }
                 Some(t) => t.replace('_', " "),
                 None => "the turn failed".to_owned(),
-            },
+            }),
         });
         out.events.push(ChatEvent::Complete(Complete {
             success: !r.is_error,
+            ended: Some(if r.is_error {
+                Ended::Failed
+            } else {
+                Ended::Done
+            }),
             error,
             model: self.model.clone(),
             usage,
@@ -253,8 +260,10 @@ impl Translator {
 
 fn interrupt_marker(text: &str, out: &mut Translated) {
     if is_interrupt_marker(text) {
-        out.events
-            .push(notice(NoticeKind::Interrupted, text.to_owned()));
+        out.events.push(notice(
+            NoticeKind::Interrupted,
+            interrupted_words(text).to_owned(),
+        ));
     }
 }
 

@@ -33,6 +33,7 @@ mod sweeper;
 mod terminal;
 mod tool_rules;
 mod triggers;
+mod turn_endings;
 mod websocket;
 mod workspace_walls;
 

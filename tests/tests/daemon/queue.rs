@@ -181,3 +181,49 @@ async fn a_chat_row_carries_a_one_line_status_refreshed_after_each_turn() {
     }
     d.stop().await.unwrap();
 }
+
+/// `paddock send -c S` while S runs a turn: refused with S's id and `--queue` named (it said
+/// `SESSION` literally); `--queue` queues it, another client sees it on the chat's row, and
+/// the command streams the follow-up's reply when the running turn ends. The real CLI.
+#[tokio::test]
+async fn real_cli_send_queue_queues_a_follow_up_every_client_sees_and_streams_it() {
+    use crate::turn_endings::{paddock, running_chat};
+    let api = paddock_tests::mock_api::MockApi::start().await.unwrap();
+    let d = crate::real_cli::real_daemon(&api, |_| {}).await;
+    let mut c = d.client().await;
+    let first = paddock(&d, &["send", "mock:slow 15"]);
+    let sid = running_chat(&mut c).await;
+    first.printing().await;
+
+    let (code, stderr) = paddock(&d, &["send", "-c", &sid, "too soon"]).ended().await;
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        !stderr.contains("SESSION") && stderr.contains(&format!("paddock send -c {sid} --queue")),
+        "{stderr}"
+    );
+
+    let queued = paddock(&d, &["send", "-c", &sid, "--queue", "after you"]);
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+    while queued_of(&mut c, &sid).await.as_deref() != Some("after you") {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no client sees it queued"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let (code, stderr) = first.ended().await;
+    assert_eq!(code, Some(0), "the first turn: {stderr}");
+    let (code, stdout, stderr) = queued.output().await;
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stderr.contains("queued: sent when the running turn ends"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("echo: after you"), "{stdout:?}");
+    assert_eq!(
+        queued_of(&mut c, &sid).await,
+        None,
+        "sent once, the slot is empty"
+    );
+    d.stop().await.unwrap();
+}

@@ -38,6 +38,7 @@ fn boundary() -> ChatEvent {
 fn complete(success: bool) -> ChatEvent {
     ChatEvent::Complete(Complete {
         success,
+        ended: None,
         error: None,
         model: None,
         usage: None,

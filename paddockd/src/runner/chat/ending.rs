@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use paddock_proto::{ChatError, ChatEvent, Complete, Notice, NoticeKind, Origin, RunStatus};
+use paddock_proto::{ChatError, ChatEvent, Complete, Ended, Notice, NoticeKind, Origin, RunStatus};
 use tokio::sync::oneshot;
 
 use super::turn::Turn;
@@ -13,8 +13,11 @@ use super::{ChatTask, TurnJob};
 use crate::runner::{Cmd, TurnRequest};
 use crate::stores::QueuedMessage;
 
-/// Why a turn that paddockd's own shutdown cut short stopped.
+/// Why a turn that paddockd's own shutdown cut short stopped (the run's history).
 const SHUT_DOWN: &str = "paddockd was stopped while it ran";
+/// What the turn's followers are told when paddockd's shutdown cuts it (they add how to
+/// continue it).
+pub(super) const STOPPED: &str = "paddockd stopped while the turn ran";
 
 /// How a turn ended, for the log and the run history.
 #[derive(Debug)]
@@ -281,6 +284,10 @@ pub(super) fn failure(kind: NoticeKind, message: String) -> Vec<ChatEvent> {
         }),
         ChatEvent::Complete(Complete {
             success: false,
+            ended: Some(match kind {
+                NoticeKind::Interrupted => Ended::Cancelled,
+                _ => Ended::Cut,
+            }),
             error: Some(message),
             model: None,
             usage: None,
@@ -294,8 +301,8 @@ pub(super) fn failure(kind: NoticeKind, message: String) -> Vec<ChatEvent> {
     ]
 }
 
-/// A turn stopped before claude ran it (cancelled while waiting, or at shutdown).
-pub(super) fn cancelled(why: &str) -> Vec<ChatEvent> {
+/// A turn stopped before claude ran it: cancelled while waiting, or cut by the shutdown.
+pub(super) fn stopped_early(ended: Ended, why: &str) -> Vec<ChatEvent> {
     vec![
         ChatEvent::Notice(Notice {
             kind: NoticeKind::Interrupted,
@@ -303,6 +310,7 @@ pub(super) fn cancelled(why: &str) -> Vec<ChatEvent> {
         }),
         ChatEvent::Complete(Complete {
             success: false,
+            ended: Some(ended),
             error: Some(why.to_owned()),
             model: None,
             usage: None,

@@ -1,11 +1,11 @@
 //! A prompted turn's start: a claude process for it (a pool slot, the release check, the
 //! spawn), its model, and the user's message on its stdin.
 
-use paddock_proto::{ChatEvent, Notice, NoticeKind};
+use paddock_proto::{ChatEvent, Ended, Notice, NoticeKind};
 use serde_json::json;
 use tokio::sync::OwnedSemaphorePermit;
 
-use super::ending::{TurnEnd, cancelled, failure};
+use super::ending::{STOPPED, TurnEnd, failure, stopped_early};
 use super::{ChatCmd, ChatTask, Live, hold_or_refuse};
 use crate::runner::Cmd;
 use crate::runner::background::Background;
@@ -221,14 +221,14 @@ impl ChatTask {
         tokio::pin!(acquire);
         let result = loop {
             tokio::select! {
-                permit = &mut acquire => break permit.map_err(|_| cancelled("the daemon is shutting down")),
-                () = self.ctx.shutdown.cancelled() => break Err(cancelled("the daemon is shutting down")),
+                permit = &mut acquire => break permit.map_err(|_| stopped_early(Ended::Cut, STOPPED)),
+                () = self.ctx.shutdown.cancelled() => break Err(stopped_early(Ended::Cut, STOPPED)),
                 cmd = self.rx.recv() => match cmd {
                     Some(ChatCmd::Cancel { job_id: want, reply }) => {
                         let hit = want.as_deref().is_none_or(|w| w == job_id);
                         let _ = reply.send(hit);
                         if hit {
-                            break Err(cancelled("cancelled while waiting for a claude process"));
+                            break Err(stopped_early(Ended::Cancelled, "cancelled while waiting for a claude process"));
                         }
                     }
                     Some(ChatCmd::Turn(job)) => hold_or_refuse(&mut self.pending, &self.session_id, *job),

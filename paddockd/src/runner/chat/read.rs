@@ -7,7 +7,7 @@ use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use paddock_proto::{ChatEvent, Complete, Notice, NoticeKind, RunStatus};
+use paddock_proto::{ChatEvent, Complete, Ended, Notice, NoticeKind, RunStatus};
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
@@ -68,6 +68,21 @@ impl Reading {
             _ => {}
         }
         self.end.observe(event);
+    }
+
+    /// A turn claude ended unsuccessfully after a cancel or in paddockd's shutdown is said as
+    /// that, not as the CLI's own account of being interrupted.
+    fn say_end(&self, c: &mut Complete) {
+        if c.success {
+            return;
+        }
+        if self.shutting_down {
+            c.ended = Some(Ended::Cut);
+            c.error = Some(super::ending::STOPPED.to_owned());
+        } else if self.cancelled {
+            c.ended = Some(Ended::Cancelled);
+            c.error = Some("the turn was cancelled".to_owned());
+        }
     }
 
     /// How the turn ended, once claude sent its `result`.
@@ -182,7 +197,10 @@ impl ChatTask {
         if t.turn_over {
             self.settle_transcript(r, &mut t.events).await;
         }
-        for e in t.events {
+        for mut e in t.events {
+            if let ChatEvent::Complete(c) = &mut e {
+                r.say_end(c);
+            }
             r.observe(&e);
             self.ctx
                 .state
@@ -308,6 +326,7 @@ impl ChatTask {
 fn killed(error: String) -> ChatEvent {
     ChatEvent::Complete(Complete {
         success: false,
+        ended: Some(Ended::Cut),
         error: Some(error),
         model: None,
         usage: None,
