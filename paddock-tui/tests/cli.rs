@@ -826,9 +826,11 @@ fn history_reply(new_unattended: u32) -> History {
             prompt: None,
             attribution: None,
             is_new: new_unattended > 0,
+            waiting: false,
         }],
         last_seen: Some("2026-11-01T18:30:00Z".into()),
         new_unattended,
+        waiting: 0,
     }
 }
 

@@ -495,6 +495,7 @@ fn project_views(out: &mut Vec<String>) -> Result<(), Error> {
                     runs: triggers::ci_runs(),
                     last_seen: None,
                     new_unattended: 0,
+                    waiting: 0,
                 })),
             );
             Ok(app)

@@ -100,6 +100,7 @@ fn triggers_runs_80x24() -> TestResult {
             runs: ci_runs(),
             last_seen: None,
             new_unattended: 0,
+            waiting: 0,
         })),
     );
     insta::assert_snapshot!(screen(&mut app, 80, 24)?);
@@ -119,6 +120,7 @@ fn triggers_runs_plain_40x24() -> TestResult {
             runs: ci_runs(),
             last_seen: None,
             new_unattended: 0,
+            waiting: 0,
         })),
     );
     insta::assert_snapshot!(screen(&mut app, 40, 24)?);
@@ -272,6 +274,7 @@ fn a_stale_answer_is_dropped() -> TestResult {
             runs: ci_runs(),
             last_seen: None,
             new_unattended: 0,
+            waiting: 0,
         })),
     );
     let still = text(&mut app, 80, 24)?;
@@ -336,6 +339,7 @@ fn a_run_opens_its_chat() -> TestResult {
             runs: ci_runs(),
             last_seen: None,
             new_unattended: 0,
+            waiting: 0,
         })),
     );
     // Only ci-failed's runs: the docs run is not listed.

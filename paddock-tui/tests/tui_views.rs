@@ -78,6 +78,7 @@ fn history_empty_all_runs_40x24() -> TestResult {
         runs: Vec::new(),
         last_seen: None,
         new_unattended: 0,
+        waiting: 0,
     }));
     v.on_command(Command::UnattendedOnly, 10);
     insta::assert_snapshot!(history_screen(&v, Theme::default(), 40, 24)?);

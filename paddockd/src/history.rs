@@ -68,8 +68,24 @@ pub async fn list(
             .cmp(&ms_of(Some(&a.started_at)))
             .then_with(|| b.job_id.cmp(&a.job_id))
     });
+    // A running run whose call waits in the inbox waits for a person.
+    let asking: std::collections::HashSet<String> = state
+        .approvals
+        .list()
+        .into_iter()
+        .map(|a| a.job_id)
+        .collect();
+    for run in &mut runs {
+        run.waiting = run.status == RunStatus::Running && asking.contains(&run.job_id);
+    }
     let new_unattended =
         u32::try_from(runs.iter().filter(|r| r.is_new).count()).unwrap_or(u32::MAX);
+    let waiting = u32::try_from(
+        runs.iter()
+            .filter(|r| r.waiting && is_unattended(r.origin))
+            .count(),
+    )
+    .unwrap_or(u32::MAX);
     let limit = req.limit.unwrap_or(LIMIT_DEFAULT).clamp(1, LIMIT_MAX);
     runs.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
     Ok(History {
@@ -78,6 +94,7 @@ pub async fn list(
             chrono::DateTime::<chrono::Utc>::from_timestamp_millis(ms).map(|t| t.to_rfc3339())
         }),
         new_unattended,
+        waiting,
     })
 }
 
@@ -104,6 +121,7 @@ fn turn_summary(r: RunRecord, title: String, depth: u32, seen_ms: i64) -> RunSum
             && !r.watched
             && !matches!(r.status, RunStatus::Running | RunStatus::Skipped)
             && finished.is_some_and(|f| f > seen_ms),
+        waiting: false,
         job_id: r.job_id,
         project_slug: r.project_slug,
         session_id: r.session_id,
@@ -165,6 +183,7 @@ fn adopted_runs(
                 .map(|p| crate::text::cut(p, 200)),
             attribution: None,
             is_new: false,
+            waiting: false,
         });
     }
     Ok(runs)

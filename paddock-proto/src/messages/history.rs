@@ -39,6 +39,14 @@ pub struct History {
     pub last_seen: Option<String>,
     /// Unattended runs that finished since then: "while you were away".
     pub new_unattended: u32,
+    /// Listed unattended runs that wait for a person now (a tool call's approval, or a
+    /// paused call): they count in "while you were away" too.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub waiting: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// One run: a turn the daemon ran, or an adopted chat.
@@ -74,6 +82,9 @@ pub struct RunSummary {
     pub attribution: Option<Attribution>,
     /// Unattended and finished since the user last looked.
     pub is_new: bool,
+    /// Running, and waiting for a person: a call of it is in the approvals inbox.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub waiting: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

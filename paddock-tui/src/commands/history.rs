@@ -100,11 +100,13 @@ mod tests {
             prompt: None,
             attribution: None,
             is_new: true,
+            waiting: false,
         };
         History {
             runs: vec![run; new_listed],
             last_seen: None,
             new_unattended,
+            waiting: 0,
         }
     }
 

@@ -58,6 +58,16 @@ pub fn run_source(run: &RunSummary, width: usize) -> String {
     }
 }
 
+/// A run's status word, as the history shows it: a running run whose call is in the inbox
+/// waits for you.
+pub fn run_status_name(run: &RunSummary) -> &'static str {
+    if run.waiting {
+        "waiting for you"
+    } else {
+        status_name(run.status)
+    }
+}
+
 /// A run status's word, as the table shows it.
 pub fn status_name(status: RunStatus) -> &'static str {
     match status {
@@ -108,25 +118,32 @@ pub fn run_duration<Tz: TimeZone>(run: &RunSummary, now: &DateTime<Tz>) -> Strin
         .unwrap_or_default()
 }
 
-/// "while you were away: N unattended runs finished since TIME", when there are any.
+/// "while you were away: N unattended runs finished since TIME, M wait for you", when there
+/// are any.
 pub fn history_banner<Tz: TimeZone>(history: &History, now: &DateTime<Tz>) -> Option<String>
 where
     Tz::Offset: std::fmt::Display,
 {
+    let waiting = usize::try_from(history.waiting).unwrap_or(usize::MAX);
+    let waits = (waiting > 0).then(|| {
+        let verb = if waiting == 1 { "waits" } else { "wait" };
+        format!("{waiting} {verb} for you (approvals: I, or `paddock approvals`)")
+    });
     if history.new_unattended == 0 {
-        return None;
+        return waits.map(|w| format!("while you were away: {w}"));
     }
     let runs = count(
         usize::try_from(history.new_unattended).unwrap_or(usize::MAX),
         "unattended run",
         "unattended runs",
     );
-    Some(match &history.last_seen {
-        Some(seen) => format!(
-            "while you were away: {runs} finished since {}",
-            short_time(seen, now)
-        ),
-        None => format!("while you were away: {runs} finished"),
+    let finished = match &history.last_seen {
+        Some(seen) => format!("{runs} finished since {}", short_time(seen, now)),
+        None => format!("{runs} finished"),
+    };
+    Some(match waits {
+        Some(w) => format!("while you were away: {finished}; {w}"),
+        None => format!("while you were away: {finished}"),
     })
 }
 
@@ -146,7 +163,7 @@ where
             [
                 short_time(&run.started_at, now),
                 run_source(run, SENDER_CHARS),
-                status_name(run.status).to_owned(),
+                run_status_name(run).to_owned(),
                 run_duration(run, now),
                 project_label(&run.project_slug).to_owned(),
             ]
@@ -222,6 +239,7 @@ mod tests {
             prompt: None,
             attribution: None,
             is_new: false,
+            waiting: false,
         }
     }
 
@@ -278,6 +296,7 @@ mod tests {
             ],
             last_seen: Some("2026-11-01T18:30:00Z".into()),
             new_unattended: 2,
+            waiting: 0,
         }
     }
 
@@ -339,6 +358,7 @@ mod tests {
             runs: vec![report.clone()],
             last_seen: None,
             new_unattended: 0,
+            waiting: 0,
         };
         let table = history_table(&history, &now());
         assert!(table.contains("sent by Investigate"), "{table}");

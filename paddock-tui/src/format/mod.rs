@@ -24,7 +24,8 @@ pub use chats::{
 };
 pub use git::{git_committed, git_pushed, git_status};
 pub use history::{
-    history_banner, history_table, run_duration, run_origin, run_source, short_time, status_name,
+    history_banner, history_table, run_duration, run_origin, run_source, run_status_name,
+    short_time, status_name,
 };
 pub use ids::IdForm;
 pub use listing::{entry_name, entry_time, file_listing, file_size};

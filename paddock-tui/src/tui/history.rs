@@ -24,8 +24,8 @@ use super::help::{truncate, wrap};
 use super::keys::{Command, Context, label_for};
 use super::theme::{Glyph, Mark, Role, Theme};
 use crate::format::{
-    clean_title, history_banner, project_label, run_duration, run_origin, run_source, short_time,
-    status_name,
+    clean_title, history_banner, project_label, run_duration, run_origin, run_source,
+    run_status_name, short_time,
 };
 
 /// How many runs the view asks for (the daemon's maximum): it filters them itself.
@@ -469,9 +469,12 @@ fn origin_chip(theme: &Theme, run: &RunSummary, narrow: bool) -> (String, Role) 
     }
 }
 
-/// The status: its glyph (the running spinner at `tick`), and its word when `words`.
-fn status_cell(theme: &Theme, status: RunStatus, tick: u64, words: bool) -> (String, Role) {
+/// The status: its glyph (the running spinner at `tick`; a run waiting for you, the warning
+/// mark), and its word when `words`.
+fn status_cell(theme: &Theme, run: &RunSummary, tick: u64, words: bool) -> (String, Role) {
+    let status = run.status;
     let (glyph, role) = match status {
+        RunStatus::Running if run.waiting => (theme.mark(Mark::WARNING), Role::Warning),
         RunStatus::Running => (theme.spinner(tick), Role::Running),
         RunStatus::Completed => (theme.mark(Mark::Done), Role::Success),
         RunStatus::Failed => (theme.mark(Mark::Failed), Role::Error),
@@ -480,7 +483,7 @@ fn status_cell(theme: &Theme, status: RunStatus, tick: u64, words: bool) -> (Str
         RunStatus::Skipped => (theme.mark(Mark::Skipped), Role::Dim),
     };
     if words {
-        (format!("{glyph} {}", status_name(status)), role)
+        (format!("{glyph} {}", run_status_name(run)), role)
     } else {
         (glyph.to_owned(), role)
     }
@@ -516,7 +519,7 @@ where
         new: run.is_new,
         when: when(run, now, fit),
         origin: origin_chip(theme, run, fit == Fit::Narrow),
-        status: status_cell(theme, run.status, view.tick, fit == Fit::Wide),
+        status: status_cell(theme, run, view.tick, fit == Fit::Wide),
         duration: run_duration(run, now),
         project: project_label(&run.project_slug).to_owned(),
         title: clean_title(&run.title),
@@ -675,6 +678,7 @@ mod tests {
             prompt: None,
             attribution: None,
             is_new,
+            waiting: false,
         }
     }
 
@@ -689,6 +693,7 @@ mod tests {
             ],
             last_seen: None,
             new_unattended: 2,
+            waiting: 0,
         }
     }
 

@@ -774,6 +774,7 @@ mod tests {
             prompt: None,
             attribution: None,
             is_new: false,
+            waiting: false,
         }
     }
 

@@ -3,6 +3,7 @@
 
 mod agents;
 mod approvals;
+mod away;
 mod background;
 mod blame;
 mod chats;
