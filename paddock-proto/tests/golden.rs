@@ -1844,6 +1844,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                     max_processes: 8,
                     queued_turns: 0,
                     clients: 2,
+                    agent_clients: 2,
                     low_disk: vec![DiskSpace {
                         path: s("/home/ana/.local/share/paddock"),
                         free_bytes: 3_145_728,

@@ -49,6 +49,23 @@ fn usage_error(err: &clap::Error) -> ExitCode {
         return ExitCode::from(2);
     }
     let rendered = err.render().to_string();
+    // The help of the command the mistake was made in: `paddock ls --bogus` points at
+    // `paddock ls --help`, the one that lists what `ls` takes.
+    let help = rendered
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Usage:"))
+        .map(|usage| {
+            usage
+                .split_whitespace()
+                .take_while(|w| {
+                    !w.starts_with(['[', '<', '-'])
+                        && !w.chars().all(|c| c.is_ascii_uppercase() || c == '.')
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .filter(|command| command.starts_with("paddock"))
+        .unwrap_or_else(|| "paddock".to_owned());
     // Everything clap says before the usage, on one line.
     let mut reason = String::new();
     for line in rendered.lines().map(str::trim).filter(|l| !l.is_empty()) {
@@ -61,6 +78,6 @@ fn usage_error(err: &clap::Error) -> ExitCode {
         }
         reason.push_str(line);
     }
-    let _ = writeln!(std::io::stderr(), "paddock: {reason}; see `paddock --help`");
+    let _ = writeln!(std::io::stderr(), "paddock: {reason}; see `{help} --help`");
     ExitCode::from(2)
 }

@@ -124,6 +124,7 @@ pub async fn serve_client(
         frames: frames_tx.clone(),
         resync: resync_tx,
         kill: kill.clone(),
+        agent: false,
     };
     let done = CancellationToken::new();
     let mut writer = d.tasks.spawn(write_loop(
@@ -278,7 +279,8 @@ impl Connection {
         }));
         self.greeted = true;
         self.respond(id, reply).await;
-        if let Some(sink) = self.sink.take() {
+        if let Some(mut sink) = self.sink.take() {
+            sink.agent = hello.client == crate::mcp::daemon::CLIENT_NAME;
             self.d.hub.register(sink).await;
         }
         let pending = self.d.state.approvals.count();

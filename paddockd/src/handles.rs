@@ -130,6 +130,7 @@ impl Daemon {
             max_processes: pool.max_processes,
             queued_turns: pool.queued_turns,
             clients: snap.clients,
+            agent_clients: snap.agent_clients,
             low_disk: crate::disk::low(&self.cfg.written_folders(), self.cfg.disk_floor_bytes),
         }
     }

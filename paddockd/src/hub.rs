@@ -44,6 +44,8 @@ pub struct ClientSink {
     pub resync: mpsc::Sender<Line>,
     /// Cancelled to disconnect the client.
     pub kill: CancellationToken,
+    /// An agent's tool bridge (`paddockd mcp`), not a person's client: counted apart.
+    pub agent: bool,
 }
 
 /// Capacity of a client's resync queue.
@@ -86,7 +88,10 @@ pub struct Asker {
 #[derive(Debug, Clone, Default)]
 pub struct HubSnapshot {
     pub turns: Vec<TurnInfo>,
+    /// People's clients (TUIs, commands, management clients).
     pub clients: u32,
+    /// Agents' tool bridges.
+    pub agent_clients: u32,
     /// Chats some client is subscribed to now: open in it, read as their turns stream.
     pub watched: HashSet<String>,
 }
@@ -381,6 +386,7 @@ mod tests {
                 frames: ftx,
                 resync: rtx,
                 kill: CancellationToken::new(),
+                agent: false,
             },
             frx,
             rrx,

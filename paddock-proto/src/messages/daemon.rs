@@ -35,7 +35,11 @@ pub struct DaemonStatus {
     pub max_processes: u32,
     /// Turns waiting for a free process slot.
     pub queued_turns: u32,
+    /// People's clients connected now (TUIs, commands, management clients).
     pub clients: u32,
+    /// Agents' tool bridges connected now (one per chat process with paddock's tools).
+    #[serde(default)]
+    pub agent_clients: u32,
     /// The daemon's folders whose disk has less free space than `disk_floor_mb`: a turn's
     /// transcript may not be saved. Empty when there is room.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -169,7 +169,14 @@ pub fn daemon_status(status: &DaemonStatus) -> String {
     );
     let _ = writeln!(out, "socket   {}", status.socket);
     let _ = writeln!(out, "data     {}", status.data_dir);
-    let _ = writeln!(out, "clients  {}", status.clients);
+    let _ = match status.agent_clients {
+        0 => writeln!(out, "clients  {}", status.clients),
+        agents => writeln!(
+            out,
+            "clients  {} (and {agents} agents' tool bridges)",
+            status.clients
+        ),
+    };
     let _ = writeln!(
         out,
         "claude   {} of {} processes live, {} {} queued",
@@ -403,6 +410,7 @@ pub(crate) mod tests {
             max_processes: 4,
             queued_turns: 0,
             clients: 2,
+            agent_clients: 3,
             low_disk: vec![],
         };
         assert_eq!(
@@ -411,7 +419,7 @@ pub(crate) mod tests {
 paddockd 0.1.0 (protocol 1), pid 4242, up 1h 02m
 socket   /run/paddock.sock
 data     /data
-clients  2
+clients  2 (and 3 agents' tool bridges)
 claude   1 of 4 processes live, 0 turns queued
 running  1 turn
   web  s1  since 2026-11-29T10:00:00Z

@@ -223,9 +223,11 @@ impl HubTask {
             .filter(|(_, s)| !s.subscribers.is_empty())
             .map(|(sid, _)| sid.clone())
             .collect();
+        let agents = self.clients.values().filter(|s| s.agent).count();
         HubSnapshot {
             turns,
-            clients: u32::try_from(self.clients.len()).unwrap_or(u32::MAX),
+            clients: u32::try_from(self.clients.len() - agents).unwrap_or(u32::MAX),
+            agent_clients: u32::try_from(agents).unwrap_or(u32::MAX),
             watched,
         }
     }

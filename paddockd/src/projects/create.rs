@@ -91,6 +91,12 @@ impl Projects {
     /// project may run in it (two projects on one directory share one transcript folder, so
     /// deleting either would take the other's chats).
     fn check_own_dir(&self, dir: &Path) -> Result<(), ProjectError> {
+        if dir.exists() && !dir.is_dir() {
+            return Err(ProjectError::Invalid(format!(
+                "{} is a file, not a folder: --path takes the project's folder (made when missing)",
+                dir.display()
+            )));
+        }
         let resolved = match std::fs::canonicalize(dir) {
             Ok(d) => d,
             Err(_) => {

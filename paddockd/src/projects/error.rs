@@ -12,7 +12,9 @@ pub enum ProjectError {
     InvalidSlug(String),
     #[error("project {0:?} already exists")]
     Exists(String),
-    #[error("no project {0:?}; create it with `paddock project add {0}`")]
+    #[error(
+        "no project {0:?}; `paddock project ls` lists them (`paddock project add {0}` makes it)"
+    )]
     NotFound(String),
     #[error("project directory {path}: {source}")]
     Io {

@@ -137,13 +137,31 @@ fn where_(slug: &str) -> String {
     }
 }
 
-fn not_found(slug: &str, name: &str) -> ErrorBody {
+/// No trigger `name` in project `slug`: says which projects have one by that name, if any.
+fn not_found(d: &Ctx, slug: &str, name: &str) -> ErrorBody {
+    let elsewhere: Vec<String> = d
+        .projects
+        .slugs()
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|other| other != slug)
+        .filter(|other| entries_for_list(d, other).iter().any(|e| e.name == name))
+        .map(|other| {
+            if other.is_empty() {
+                "the root workspace (no -p)".to_owned()
+            } else {
+                format!("project {other} (-p {other})")
+            }
+        })
+        .collect();
+    let hint = if elsewhere.is_empty() {
+        "`paddock trigger ls` lists them".to_owned()
+    } else {
+        format!("{} has one", elsewhere.join(", "))
+    };
     ErrorBody::new(
         ErrorCode::NotFound,
-        format!(
-            "no trigger {name:?} in {}; `paddock trigger ls` lists them",
-            where_(slug)
-        ),
+        format!("no trigger {name:?} in {}; {hint}", where_(slug)),
     )
 }
 
@@ -263,7 +281,7 @@ pub async fn set(d: &Ctx, r: TriggerSet) -> Result<TriggerInfo, ErrorBody> {
     let entry = entries_for_list(d, &project.slug)
         .into_iter()
         .find(|e| e.name == r.name)
-        .ok_or_else(|| not_found(&project.slug, &r.name))?;
+        .ok_or_else(|| not_found(d, &project.slug, &r.name))?;
     Ok(info(d, &project.slug, entry))
 }
 
@@ -282,7 +300,7 @@ pub async fn remove(d: &Ctx, r: TriggerRef) -> Result<(), ErrorBody> {
         .await
         .map_err(project_error)?;
     if !existed {
-        return Err(not_found(&project.slug, &r.name));
+        return Err(not_found(d, &project.slug, &r.name));
     }
     let key = binding_key(&project.slug, &r.name);
     for kind in [TriggerKind::Schedule, TriggerKind::Hook] {
@@ -314,7 +332,7 @@ pub async fn fire(
     )
     .into_iter()
     .find(|e| e.name == r.name)
-    .ok_or_else(|| not_found(&project.slug, &r.name))?;
+    .ok_or_else(|| not_found(d, &project.slug, &r.name))?;
     if let Some(problem) = entry.problem {
         return Err(invalid(format!(
             "trigger {:?} cannot run: {problem}; fix it with `paddock trigger add` or in project.toml",

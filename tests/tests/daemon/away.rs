@@ -7,7 +7,6 @@ use std::time::Duration;
 use paddock_proto::{Reply, Request, TriggerFire, TriggerSet};
 
 use crate::depth::chats;
-use crate::harness::*;
 use crate::real_cli::real_daemon;
 use crate::turn_endings::paddock;
 

@@ -775,3 +775,30 @@ async fn real_cli_preloaded_context_reaches_the_model_and_the_title_is_the_reque
     }
     d.stop().await.unwrap();
 }
+
+/// `daemon status` counts people's clients and agents' tool bridges apart: a chat's claude
+/// connects its paddock tools' bridge, which is not a person (17 "clients" with one TUI open).
+#[tokio::test]
+async fn real_cli_status_counts_agents_tool_bridges_apart_from_clients() {
+    let api = MockApi::start().await.unwrap();
+    let d = real_daemon(&api, |c| c.mcp_bin = Some(paddockd_bin())).await;
+    let mut c = d.client().await;
+    let first = c.send_turn("", None, "hello").await;
+    c.frames_until_complete(&first.session_id).await;
+    let deadline = tokio::time::Instant::now() + DEADLINE;
+    let status = loop {
+        let Reply::Status(s) = c.request(Request::DaemonStatus).await.unwrap() else {
+            panic!("not a status")
+        };
+        if s.agent_clients > 0 {
+            break s;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no tool bridge was counted: {s:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert_eq!(status.clients, 1, "this test's client alone: {status:?}");
+    d.stop().await.unwrap();
+}
