@@ -534,7 +534,7 @@ async fn a_usage_mistake_is_one_line() -> TestResult {
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         text(&out.stderr),
-        "paddock: the argument '--archived' cannot be used with '--all'; see `paddock --help`\n"
+        "paddock: the argument '--archived' cannot be used with '--all'; see `paddock ls --help`\n"
     );
     Ok(())
 }

@@ -83,6 +83,8 @@ pub struct App {
     pub history: HistoryView,
     /// The filter being typed after `/`.
     pub filter_input: Option<String>,
+    /// The filter line's text is selected (just opened again): typing replaces it.
+    pub filter_selected: bool,
     /// `S` was pressed: the next tree action applies to whole subtrees.
     pub subtree_pending: bool,
     pub focus: Focus,
@@ -142,6 +144,7 @@ impl App {
             composer: Composer::new(),
             history: HistoryView::new(),
             filter_input: None,
+            filter_selected: false,
             subtree_pending: false,
             focus: Focus::Tree,
             theme,

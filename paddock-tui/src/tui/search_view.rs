@@ -87,6 +87,9 @@ pub struct SearchView {
     query: Vec<char>,
     /// The caret, as a char index into `query`.
     caret: usize,
+    /// The whole query is selected (just opened again): typing replaces it, a deletion
+    /// clears it, a move keeps it.
+    pub(super) selected: bool,
     /// The query line has the keyboard (else the results).
     editing: bool,
     /// The next search takes archived chats too.
@@ -112,14 +115,17 @@ impl SearchView {
     pub fn new() -> Self {
         Self {
             editing: true,
+            selected: false,
             ..Self::default()
         }
     }
 
     /// The query line takes the keyboard (opening the view again, `/`, Tab).
+    /// Gives the query line the keyboard, its text selected: a new query replaces it.
     pub fn edit(&mut self) {
         self.editing = true;
         self.caret = self.query.len();
+        self.selected = !self.query.is_empty();
     }
 
     /// Whether the query line has the keyboard.
@@ -177,6 +183,14 @@ impl SearchView {
     pub fn edit_key(&mut self, key: KeyEvent) {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         let alt = key.modifiers.contains(KeyModifiers::ALT);
+        // A selected query: typing replaces it, a deletion clears it, anything else keeps it.
+        if std::mem::take(&mut self.selected) && !ctrl && !alt {
+            match key.code {
+                KeyCode::Char(_) => self.clear_query(),
+                KeyCode::Backspace | KeyCode::Delete => return self.clear_query(),
+                _ => {}
+            }
+        }
         let len = self.query.len();
         match key.code {
             KeyCode::Char(c) if !ctrl && !alt => {
@@ -207,8 +221,16 @@ impl SearchView {
         }
     }
 
-    /// A bracketed paste: its first line, at the caret.
+    fn clear_query(&mut self) {
+        self.query.clear();
+        self.caret = 0;
+    }
+
+    /// A bracketed paste: its first line, at the caret (in place of a selected query).
     pub fn paste(&mut self, text: &str) {
+        if std::mem::take(&mut self.selected) {
+            self.clear_query();
+        }
         let line = text.lines().next().unwrap_or_default();
         for c in line.chars().filter(|c| !c.is_control()) {
             self.query.insert(self.caret, c);
@@ -687,8 +709,10 @@ mod tests {
             .cursor_target()
             .map(|(h, m)| (h.session_id.clone(), m.and_then(|m| m.entry)));
         assert_eq!(at, Some(("s2".into(), Some(3))));
-        // Another query starts over; the old one's answer is dropped.
+        // Another query starts over; the old one's answer is dropped. Editing again selects
+        // the query (typing would replace it); a move keeps it, to add to it.
         v.edit();
+        v.edit_key(KeyEvent::new(KeyCode::End, KeyModifiers::NONE));
         typed(&mut v, " race");
         let other = Asked {
             query: "cookie   race".into(),

@@ -20,9 +20,14 @@ use super::tree_view;
 pub(super) fn render_status(app: &App, frame: &mut Frame<'_>, area: Rect) {
     let theme = &app.theme;
     if let Some(filter) = &app.filter_input {
+        let text = if app.filter_selected {
+            Span::raw(filter.clone()).reversed()
+        } else {
+            Span::raw(filter.clone())
+        };
         let line = Line::from(vec![
             Span::raw(" /").bold(),
-            Span::raw(filter.clone()),
+            text,
             Span::raw(theme.glyph(Glyph::TextCursor)).dim(),
             Span::raw(format!(
                 "  enter keep {} esc clear",

@@ -126,7 +126,7 @@ impl App {
                     project: chat.project_slug().to_owned(),
                     session_id: chat.session_id().to_owned(),
                 });
-                if self.tree.next_attention()
+                if self.next_attention_anywhere()
                     && let Some(next) = self.tree.cursor_chat()
                 {
                     let (project, session_id) =

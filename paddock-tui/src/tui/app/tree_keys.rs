@@ -29,6 +29,20 @@ impl App {
     /// A key while the tree's filter is typed after `/`.
     pub(super) fn on_filter_key(&mut self, key: KeyEvent) -> Option<Action> {
         let filter = self.filter_input.get_or_insert_with(String::new);
+        // A selected filter: typing replaces it, Backspace clears it.
+        if std::mem::take(&mut self.filter_selected) {
+            match key.code {
+                KeyCode::Char(_) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
+                    filter.clear();
+                }
+                KeyCode::Backspace => {
+                    filter.clear();
+                    self.tree.set_filter(None);
+                    return None;
+                }
+                _ => {}
+            }
+        }
         match key.code {
             KeyCode::Enter => self.filter_input = None,
             KeyCode::Esc => {
@@ -91,7 +105,7 @@ impl App {
             Command::RangeMark => tree.toggle_range(),
             Command::ClearMarks => self.clear_marks_and_filter(),
             Command::NextAttention => {
-                if !tree.next_attention() {
+                if !self.next_attention_anywhere() {
                     self.notice.info("no other chat needs you");
                 }
             }
@@ -117,9 +131,37 @@ impl App {
         self.tree.set_filter(None);
     }
 
-    /// Opens the filter line after `/`, holding the filter the tree has now.
+    /// `n`: moves the tree's cursor to the next chat that needs you; whether there was one.
+    /// A chat the filter (or "unattended only") hides is found too: the filter is cleared,
+    /// and that is said, so the header's count and `n` never disagree.
+    pub(super) fn next_attention_anywhere(&mut self) -> bool {
+        if self.tree.next_attention() {
+            return true;
+        }
+        let filter = self.tree.filter().map(str::to_owned);
+        let unattended = self.tree.unattended_only();
+        if filter.is_none() && !unattended {
+            return false;
+        }
+        self.tree.set_filter(None);
+        self.tree.set_unattended_only(false);
+        if self.tree.next_attention() {
+            self.filter_input = None;
+            self.notice
+                .info("the filter hid the chat that needs you, so it was cleared");
+            return true;
+        }
+        self.tree.set_filter(filter);
+        self.tree.set_unattended_only(unattended);
+        false
+    }
+
+    /// Opens the filter line after `/`, holding the filter the tree has now, selected: typing
+    /// starts a new one.
     fn start_filter(&mut self) {
-        self.filter_input = Some(self.tree.filter().map(str::to_owned).unwrap_or_default());
+        let now = self.tree.filter().map(str::to_owned).unwrap_or_default();
+        self.filter_selected = !now.is_empty();
+        self.filter_input = Some(now);
     }
 
     /// Opens the cursor's chat in the chat pane, or folds or unfolds the cursor's row when it

@@ -298,7 +298,12 @@ pub(super) fn query_line(view: &SearchView, theme: &Theme, width: usize) -> Line
             std::cmp::Ordering::Greater => after.push(c),
         }
     }
-    let normal = theme.style(Role::Normal);
+    // A selected query shows selected: typing replaces it.
+    let normal = if view.editing && view.selected {
+        theme.style(Role::Selected)
+    } else {
+        theme.style(Role::Normal)
+    };
     spans.push(Span::styled(before, normal));
     if view.editing {
         if at.is_empty() {
