@@ -33,3 +33,27 @@ fn mistakes_say_what_to_do_next() {
         "{said}"
     );
 }
+
+/// A claude that cannot start is a failure said once, not "claude stopped" twice, and not a
+/// turn to continue.
+#[test]
+fn a_claude_that_cannot_start_is_said_once() {
+    let env = CliEnv::new();
+    let out = env
+        .paddock()
+        .env("PADDOCK_CLAUDE_BIN", "/nonexistent/claude")
+        .args(["send", "hello"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(
+        stderr.matches("cannot start /nonexistent/claude").count(),
+        1,
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("claude stopped") && !stderr.contains("paddock continue"),
+        "{stderr}"
+    );
+}

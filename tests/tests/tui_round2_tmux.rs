@@ -59,3 +59,47 @@ fn fields_start_fresh_and_n_finds_what_the_filter_hides() {
     );
     tmux.keys(&["q"]);
 }
+
+/// On a first start inside a project's folder, the cursor starts on that project, not on the
+/// root workspace.
+#[test]
+fn a_first_start_in_a_projects_folder_starts_on_that_project() {
+    let env = TuiEnv::new();
+    let dir = tempfile::tempdir().unwrap();
+    let inner = dir.path().join("src");
+    std::fs::create_dir_all(&inner).unwrap();
+    env.paddock_ok(&["project", "add", "aaa"]);
+    env.paddock_ok(&[
+        "project",
+        "add",
+        "mine",
+        "--path",
+        dir.path().to_str().unwrap(),
+    ]);
+    env.paddock_ok(&["project", "add", "zzz"]);
+    let tmux = Tmux {
+        server: format!("paddock-here-{}", std::process::id()),
+    };
+    let mut shell = format!(
+        "cd '{}' && env -u PADDOCK_CONFIG -u PADDOCK_REMOTE",
+        inner.display()
+    );
+    for (k, v) in &env.vars {
+        shell.push_str(&format!(" {k}='{}'", v.display()));
+    }
+    shell.push_str(&format!(
+        " '{}'",
+        paddock_tests::bins::bin("paddock").display()
+    ));
+    tmux.start_sized(&format!("sh -c \"{shell}\""), 120, 35);
+    let screen = tmux.wait_loaded("zzz");
+    let cursor = Tmux::tree_rows(&screen)
+        .find(|r| r.trim_start().starts_with(['›', '>']))
+        .unwrap_or_default()
+        .to_owned();
+    assert!(
+        cursor.contains("mine"),
+        "the cursor is on {cursor:?}:\n{screen}"
+    );
+    tmux.keys(&["q"]);
+}

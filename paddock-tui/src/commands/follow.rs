@@ -126,15 +126,13 @@ impl TurnReasons {
             None if complete.success => Ended::Done,
             None => Ended::Failed,
         };
-        let reason = || {
-            let reason = complete
-                .error
-                .clone()
-                .or_else(|| self.last.clone())
-                .or_else(|| complete.terminal_reason.clone())
-                .unwrap_or_else(|| "no reason given".to_owned());
-            one_line(&reason, 300)
-        };
+        let reason = complete
+            .error
+            .clone()
+            .or_else(|| self.last.clone())
+            .or_else(|| complete.terminal_reason.clone())
+            .unwrap_or_else(|| "no reason given".to_owned());
+        let reason = one_line(&reason, 300);
         let failure = match ended {
             Ended::Done => return Ok(()),
             Ended::Cancelled => Failure::new(
@@ -145,12 +143,9 @@ impl TurnReasons {
             ),
             Ended::Cut => Failure::new(
                 EXIT_CUT,
-                format!(
-                    "{}; the chat stays resumable: `paddock continue {session_id}`",
-                    reason()
-                ),
+                format!("{reason}; the chat stays resumable: `paddock continue {session_id}`"),
             ),
-            Ended::Failed => Failure::new(EXIT_FAILED, format!("the turn failed: {}", reason())),
+            Ended::Failed => Failure::new(EXIT_FAILED, format!("the turn failed: {reason}")),
         };
         Err(failure.into())
     }

@@ -443,7 +443,16 @@ impl App {
     }
 
     pub fn set_projects(&mut self, projects: Vec<ProjectInfo>) {
+        // At the first listing, with no row chosen yet, the cursor starts on the project
+        // `paddock` was started in (the deepest whose folder holds the working directory).
+        let here = (!self.loaded && self.tree.cursor_id().is_none())
+            .then(|| std::env::current_dir().ok())
+            .flatten()
+            .and_then(|cwd| project_holding(&projects, &cwd));
         self.tree.set_projects(projects);
+        if let Some(slug) = here {
+            self.tree.select(&RowId::Project(slug));
+        }
         self.loaded = true;
     }
 
@@ -534,4 +543,19 @@ fn draft_key(target: &Target) -> String {
         Target::Reply { session_id, .. } => session_id.clone(),
         Target::NewChat { project_slug } => prefs::new_chat_key(project_slug),
     }
+}
+
+/// The project whose folder holds `dir` (the deepest, when folders nest), by real paths.
+fn project_holding(projects: &[ProjectInfo], dir: &std::path::Path) -> Option<String> {
+    let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    projects
+        .iter()
+        .filter_map(|p| {
+            let path = std::path::Path::new(&p.path);
+            let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+            dir.starts_with(&path)
+                .then(|| (path.components().count(), p.slug.clone()))
+        })
+        .max()
+        .map(|(_, slug)| slug)
 }

@@ -301,6 +301,21 @@ pub(super) fn failure(kind: NoticeKind, message: String) -> Vec<ChatEvent> {
     ]
 }
 
+/// A turn whose claude could not start (no binary, no folder): it failed, said once (no
+/// notice: `chat:complete`'s error is the sentence), and continuing would not help.
+pub(super) fn not_started(message: String) -> Vec<ChatEvent> {
+    vec![ChatEvent::Complete(Complete {
+        success: false,
+        ended: Some(Ended::Failed),
+        error: Some(message),
+        model: None,
+        usage: None,
+        cost_usd: None,
+        duration_ms: None,
+        terminal_reason: Some("not_started".into()),
+    })]
+}
+
 /// A turn stopped before claude ran it: cancelled while waiting, or cut by the shutdown.
 pub(super) fn stopped_early(ended: Ended, why: &str) -> Vec<ChatEvent> {
     vec![

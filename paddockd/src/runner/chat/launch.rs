@@ -5,7 +5,7 @@ use paddock_proto::{ChatEvent, Ended, Notice, NoticeKind};
 use serde_json::json;
 use tokio::sync::OwnedSemaphorePermit;
 
-use super::ending::{STOPPED, TurnEnd, failure, stopped_early};
+use super::ending::{STOPPED, TurnEnd, failure, not_started, stopped_early};
 use super::{ChatCmd, ChatTask, Live, hold_or_refuse};
 use crate::runner::Cmd;
 use crate::runner::background::Background;
@@ -111,7 +111,7 @@ impl ChatTask {
         };
         let proc = ClaudeProcess::spawn(&spec, permit, &self.ctx.tracker)
             .await
-            .map_err(|e| failure(NoticeKind::Crashed, e.to_string()))?;
+            .map_err(|e| not_started(e.to_string()))?;
         self.live = Some(Live {
             proc,
             translator: Translator::new(),
