@@ -438,8 +438,8 @@ async fn evicted(place: &Option<crate::admission::Waiting>) {
 }
 
 /// The answer to one request, and whether the connection may serve another (its body was
-/// read in full). The request keeps its waiting `place` until its token is checked, then
-/// waits for a serving slot.
+/// read in full). The token is checked first, from the head alone; the request keeps its
+/// waiting `place` until then, then waits for a serving slot.
 #[allow(clippy::too_many_arguments)]
 async fn respond<S>(
     conn: &mut Conn<S>,
@@ -458,7 +458,12 @@ where
         Ok(len) => len,
         Err(refused) => return (refused, false),
     };
-    // Read the body whatever the verdict, so the connection stays in step.
+    // The token is checked before a byte of the body is read: a caller without one costs
+    // no more than its head. Refused, the connection closes (its body is never read).
+    let (client, from) = match authenticate(head, peer, gate) {
+        Ok(who) => who,
+        Err(refused) => return (refused, len.is_none()),
+    };
     let body = tokio::select! {
         () = evicted(place) => {
             return (
@@ -477,10 +482,6 @@ where
             let status = e.status().unwrap_or(Status::BAD_REQUEST);
             return (Response::text(status, format!("{e}\n")), false);
         }
-    };
-    let (client, from) = match authenticate(head, peer, gate) {
-        Ok(who) => who,
-        Err(refused) => return (refused, true),
     };
     if let Err(refused) = check_call(head, len) {
         return (refused, true);

@@ -381,6 +381,21 @@ async fn management_refuses_without_the_right_token_and_serves_only_post_mcp() {
     d.stop().await.unwrap();
 }
 
+/// The token is checked from the head, before any body is read: a caller with a wrong token
+/// announcing a large body that never comes is refused at once (it used to be held until the
+/// body's deadline), and the connection is closed.
+#[tokio::test]
+async fn management_checks_the_token_before_reading_the_body() {
+    let d = mgmt_daemon().await;
+    let addr = addr(&d).await;
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let head = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer pdk_wrong_wrongwrongwrongwrongwrongwrong\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n";
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let a = read_answer(&mut stream).await;
+    assert_eq!(a.status, 401, "{a:?}");
+    d.stop().await.unwrap();
+}
+
 #[tokio::test]
 async fn management_idle_connections_do_not_hold_up_a_request() {
     let d = mgmt_daemon().await;
