@@ -241,6 +241,7 @@ complete -c paddock -n "__fish_paddock_using_subcommand send" -l socket -d 'The 
 complete -c paddock -n "__fish_paddock_using_subcommand send" -l remote -d 'Reach the paddockd on HOST through ssh (`ssh HOST paddock proxy`) instead of this machine\'s; HOST is anything ssh takes: `devbox`, `me@devbox.example.com`' -r
 complete -c paddock -n "__fish_paddock_using_subcommand send" -l remote-paddock -d 'With --remote: the paddock program on HOST; `~/` is HOST\'s home [default: paddock]' -r -F
 complete -c paddock -n "__fish_paddock_using_subcommand send" -l detach -d 'Return once the turn is accepted, printing the session id to stdout'
+complete -c paddock -n "__fish_paddock_using_subcommand send" -l queue -d 'With -c, when the chat is running a turn: queue the message as its follow-up, sent when that turn ends well (after a queued one already there; every client shows it), then stream the follow-up\'s reply. Without it a running chat refuses the message'
 complete -c paddock -n "__fish_paddock_using_subcommand send" -l preload -d 'Start the new chat from the project\'s curated context: its OVERVIEW.md and the end of its CHANGELOG.md go before the message (when it has an overview)'
 complete -c paddock -n "__fish_paddock_using_subcommand send" -l json -d 'Print every frame of the turn as one JSON line instead of the reply text (with --detach: the accepted turn, {projectSlug, sessionId, jobId, queued})'
 complete -c paddock -n "__fish_paddock_using_subcommand send" -s h -l help -d 'Print help (see more with \'--help\')'
