@@ -489,6 +489,21 @@ fn open_chat_40x24() -> TestResult {
     Ok(())
 }
 
+/// `J` acts on what is visible: with no item cursor drawn (no `g` pressed), it opens the chat
+/// that the `↩ sent by …` line names.
+#[test]
+fn j_opens_the_sender_the_chat_shows_without_an_item_cursor() -> TestResult {
+    let mut app = with_open_chat()?;
+    let text = format!("{:?}", screen(&mut app, 80, 24)?);
+    assert!(text.contains("sent by Fix the flaky build"), "{text}");
+    let action = app.on_key(KeyEvent::new(KeyCode::Char('J'), KeyModifiers::SHIFT));
+    assert!(
+        matches!(action, Some(Action::Open { ref session_id, .. }) if session_id == "s-manager"),
+        "{action:?}"
+    );
+    Ok(())
+}
+
 #[test]
 fn an_interrupted_chat_is_marked_and_c_continues_it() -> TestResult {
     let mut app = canned();

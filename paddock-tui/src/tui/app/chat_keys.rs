@@ -104,7 +104,7 @@ impl App {
                     from_session_id,
                     from_project,
                     ..
-                }) = chat.cursor_attribution().cloned()
+                }) = chat.sender_in_view().cloned()
                 {
                     self.tree.select(&RowId::Chat {
                         project: from_project.clone(),
@@ -112,7 +112,7 @@ impl App {
                     });
                     return self.open(from_project, from_session_id);
                 }
-                self.notice.info("no chat sent the turn under the cursor");
+                self.notice.info("no chat sent a turn of this chat");
             }
             Command::Compose => {
                 self.aim_at_open_chat();

@@ -125,4 +125,21 @@ impl ChatView {
             _ => None,
         }
     }
+
+    /// The chat that sent a turn, as the pane shows it: the turn under the item cursor when
+    /// there is one, else the latest turn another chat sent (the `↩ sent by …` line in view).
+    pub fn sender_in_view(&self) -> Option<&Attribution> {
+        if self.cursor.is_some() {
+            return self
+                .cursor_attribution()
+                .filter(|a| matches!(a, Attribution::Sent { .. }));
+        }
+        self.items.iter().rev().find_map(|item| match item {
+            Item::User(user) => user
+                .attribution
+                .as_ref()
+                .filter(|a| matches!(a, Attribution::Sent { .. })),
+            _ => None,
+        })
+    }
 }
