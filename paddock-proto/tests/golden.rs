@@ -1136,6 +1136,23 @@ fn table() -> Vec<(&'static str, Golden)> {
                 }),
             ),
         ),
+        (
+            "event.chat_answered",
+            frame(
+                PROJECT,
+                SESSION,
+                JOB,
+                15,
+                ChatEvent::Answered(paddock_proto::Answered {
+                    tool: s("Bash"),
+                    decision: paddock_proto::ApprovalDecision::Deny,
+                    asked: s(
+                        "Bash is waiting for your approval: `paddock approvals allow 3f9c1a2b` (or deny, always; `paddock approvals` lists them), or I in the TUI",
+                    ),
+                    message: s("Bash: denied (not on main)"),
+                }),
+            ),
+        ),
         // --- attribution of injected user turns -------------------------------------------
         (
             "attribution.scheduled",
@@ -3067,6 +3084,7 @@ covers!(event_row, EVENT_ROWS, ChatEvent {
     ChatEvent::Notice(_) => "event.chat_notice",
     ChatEvent::QueuedFlushed(_) => "event.chat_queued_flushed",
     ChatEvent::KilledTask(_) => "event.chat_killed_task",
+    ChatEvent::Answered(_) => "event.chat_answered",
 });
 
 covers!(attribution_row, ATTRIBUTION_ROWS, Attribution {

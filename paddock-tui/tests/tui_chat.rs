@@ -535,3 +535,39 @@ fn the_pane_says_a_turn_waits_for_a_free_claude() -> TestResult {
     );
     Ok(())
 }
+
+/// An answered call stops saying "waiting": `chat:answered` puts its answer where the
+/// waiting notice was.
+#[test]
+fn an_answered_call_shows_its_answer_where_it_said_waiting() -> TestResult {
+    let waiting = "Bash is waiting for your approval: `paddock approvals allow f10fb676` (or deny, always; `paddock approvals` lists them), or I in the TUI";
+    let mut view = ChatView::new("webapp", SESSION);
+    apply_all(
+        &mut view,
+        vec![
+            ChatEvent::User(UserTurn {
+                message_id: Some("u1".into()),
+                text: "Clean up.".into(),
+                attribution: None,
+            }),
+            ChatEvent::Notice(paddock_proto::Notice {
+                kind: paddock_proto::NoticeKind::Info,
+                message: waiting.into(),
+            }),
+            ChatEvent::Answered(paddock_proto::Answered {
+                tool: "Bash".into(),
+                decision: paddock_proto::ApprovalDecision::Deny,
+                asked: waiting.into(),
+                message: "Bash: denied (not on main)".into(),
+            }),
+        ],
+    );
+    let screen = format!("{:?}", draw(&mut view, &Theme::plain(), 100, 20, None)?);
+    assert!(!screen.contains("is waiting for your approval"), "{screen}");
+    assert_eq!(
+        screen.matches("Bash: denied (not on main)").count(),
+        1,
+        "{screen}"
+    );
+    Ok(())
+}

@@ -59,6 +59,10 @@ pub enum ChatEvent {
     /// A background task the chat awaited was killed; `chat:continue` re-drives it.
     #[serde(rename = "chat:killed_task")]
     KilledTask(KilledTask),
+    /// A call that waited in the approvals inbox was answered: its waiting notice (`asked`)
+    /// now says the answer (`message`).
+    #[serde(rename = "chat:answered")]
+    Answered(Answered),
 }
 
 impl ChatEvent {
@@ -75,6 +79,7 @@ impl ChatEvent {
             ChatEvent::Notice(_) => "chat:notice",
             ChatEvent::QueuedFlushed(_) => "chat:queued_flushed",
             ChatEvent::KilledTask(_) => "chat:killed_task",
+            ChatEvent::Answered(_) => "chat:answered",
         }
     }
 }
@@ -211,6 +216,18 @@ pub enum NoticeKind {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Notice {
     pub kind: NoticeKind,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Answered {
+    pub tool: String,
+    pub decision: crate::ApprovalDecision,
+    /// The `chat:notice` that said the call waits, word for word: a client showing it shows
+    /// `message` in its place.
+    pub asked: String,
+    /// The answer in words: `Bash: allowed by you`, `Bash: denied by you: not now`.
     pub message: String,
 }
 

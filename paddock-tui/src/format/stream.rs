@@ -94,6 +94,17 @@ impl StreamPrinter {
                     format!("! {what}: {}\n", one_line(&notice.message, ADVICE_MAX)),
                 );
             }
+            ChatEvent::Answered(a) => {
+                let line = if a.decision == paddock_proto::ApprovalDecision::Deny {
+                    format!(
+                        "! permission denied: {}\n",
+                        one_line(&a.message, ADVICE_MAX)
+                    )
+                } else {
+                    format!("  {}\n", one_line(&a.message, ADVICE_MAX))
+                };
+                self.stderr(&mut out, line);
+            }
             ChatEvent::QueuedFlushed(q) => {
                 self.stderr(
                     &mut out,

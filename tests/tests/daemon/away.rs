@@ -46,7 +46,7 @@ async fn real_cli_a_trigger_run_waiting_on_an_approval_is_listed_as_waiting_for_
     assert_eq!(code, Some(0), "{stderr}");
     let row = stdout
         .lines()
-        .find(|l| l.contains("made-by-night"))
+        .find(|l| l.contains("hook"))
         .unwrap_or_else(|| panic!("the run is listed: {stdout}"));
     assert!(
         row.contains("waiting for you") && !row.contains("running"),

@@ -570,9 +570,10 @@ async fn permission_requests_are_answered_from_the_project_settings() {
         "{}",
         calls[1].output
     );
-    assert!(frames.iter().any(
-        |f| matches!(&f.event, ChatEvent::Notice(n) if n.kind == NoticeKind::PermissionDenied)
-    ));
+    // The deny is said where the call said it waits (chat:answered), with its reason.
+    assert!(frames.iter().any(|f| matches!(&f.event,
+        ChatEvent::Answered(a) if a.decision == paddock_proto::ApprovalDecision::Deny
+            && a.message.contains("not on this machine"))));
     assert!(complete_of(&frames).success);
     d.stop().await.unwrap();
 }

@@ -5,7 +5,7 @@
 
 use paddock_tests::mock_api::MockApi;
 
-use paddock_proto::{Approval, ApprovalDecision, Reply, Request};
+use paddock_proto::{Approval, ApprovalDecision, ChatEvent, Reply, Request};
 
 use crate::harness::*;
 use crate::real_cli::{paddockd_bin, real_daemon};
@@ -308,5 +308,50 @@ async fn real_cli_always_on_a_send_file_from_outside_is_listed_by_the_project() 
         _ => false,
     });
     assert!(sent_ok, "the file was not sent the second time");
+    d.stop().await.unwrap();
+}
+
+/// An answered call stops saying it waits: after the notice that a call waits for approval
+/// comes `chat:answered`, naming that notice word for word and saying the answer, for a
+/// deny (with the reason the agent got) and an allow.
+#[tokio::test]
+async fn real_cli_an_answered_call_says_its_answer_in_place_of_waiting() {
+    let api = MockApi::start().await.unwrap();
+    let d = real_daemon(&api, |_| {}).await;
+    let mut c = d.client().await;
+    for (decision, said) in [
+        (ApprovalDecision::Deny, "Bash: denied (the user denied Bash"),
+        (ApprovalDecision::Allow, "Bash: allowed"),
+    ] {
+        let sent = c
+            .send_turn(
+                "",
+                None,
+                r#"mock:tool Bash {"command":"touch answered-here","description":"Touch"}"#,
+            )
+            .await;
+        let asked = wait_asked(&mut c, &sent).await;
+        answer(&mut c, &asked.id, decision).await;
+        let frames = c.frames_until_complete(&sent.session_id).await;
+        let waiting = frames
+            .iter()
+            .find_map(|f| match &f.event {
+                ChatEvent::Notice(n) if n.message.contains("is waiting for your approval") => {
+                    Some(n.message.clone())
+                }
+                _ => None,
+            })
+            .expect("the waiting notice");
+        let answered = frames
+            .iter()
+            .find_map(|f| match &f.event {
+                ChatEvent::Answered(a) => Some(a.clone()),
+                _ => None,
+            })
+            .expect("chat:answered");
+        assert_eq!(answered.asked, waiting);
+        assert_eq!(answered.decision, decision);
+        assert!(answered.message.starts_with(said), "{answered:?}");
+    }
     d.stop().await.unwrap();
 }

@@ -110,6 +110,7 @@ impl ChatView {
                     message: notice.message.clone(),
                 })
             }
+            ChatEvent::Answered(a) => self.answered(a),
             ChatEvent::QueuedFlushed(q) => self.push_marker(Item::QueuedFlushed {
                 message: q.message.clone(),
             }),
@@ -119,6 +120,32 @@ impl ChatView {
             ChatEvent::KilledTask(k) => self.push_marker(Item::KilledTask {
                 message: k.message.clone(),
             }),
+        }
+    }
+
+    /// A call that waited for a person was answered: its waiting notice says the answer now
+    /// (the last notice saying it waits; a pane that did not see it adds the answer).
+    fn answered(&mut self, a: &paddock_proto::Answered) -> bool {
+        let kind = if a.decision == paddock_proto::ApprovalDecision::Deny {
+            paddock_proto::NoticeKind::PermissionDenied
+        } else {
+            paddock_proto::NoticeKind::Info
+        };
+        let answer = Item::Notice {
+            kind,
+            message: a.message.clone(),
+        };
+        let waiting = self
+            .items
+            .iter()
+            .rposition(|item| matches!(item, Item::Notice { message, .. } if *message == a.asked));
+        match waiting {
+            Some(i) if !a.asked.is_empty() => {
+                self.items[i] = answer;
+                self.cache.invalidate(i);
+                true
+            }
+            _ => self.push_marker(answer),
         }
     }
 

@@ -95,8 +95,10 @@ impl ChatTask {
             }) => {
                 r.waiting_approvals += 1;
                 let always = permissions::always(&tool, &input, &r.allowed, &project.agent_dir);
-                self.ask_person(project, job_id, request_id, (tool, input), always)
+                let asked = self
+                    .ask_person(project, job_id, request_id.clone(), (tool, input), always)
                     .await;
+                r.asked.insert(request_id, asked);
             }
             None => {}
         }
@@ -112,7 +114,7 @@ impl ChatTask {
         request_id: String,
         (tool, input): (String, Value),
         always: permissions::Always,
-    ) {
+    ) -> String {
         let (state, hub) = (&self.ctx.state, &self.ctx.hub);
         let prov = state.stores.run_provenance.get(&self.session_id);
         let approval = paddock_proto::Approval {
@@ -143,13 +145,17 @@ impl ChatTask {
             .take(8)
             .collect();
         self.deny_unanswered(approval_id);
+        let waiting = format!(
+            "{tool} is waiting for your approval: `paddock approvals allow {short_id}` (or deny, always; `paddock approvals` lists them), or I in the TUI"
+        );
         self.emit(ChatEvent::Notice(Notice {
             kind: NoticeKind::Info,
-            message: format!("{tool} is waiting for your approval: `paddock approvals allow {short_id}` (or deny, always; `paddock approvals` lists them), or I in the TUI"),
+            message: waiting.clone(),
         }))
         .await;
         hub.approvals_changed_for(pending, &asked).await;
         hub.attention(attention).await;
+        waiting
     }
 
     /// Nobody may be watching an unattended run: its approval is denied after the configured
@@ -198,13 +204,25 @@ impl ChatTask {
             }
             _ => None,
         };
-        if let Some(msg) = &deny {
-            self.emit(ChatEvent::Notice(Notice {
-                kind: NoticeKind::PermissionDenied,
-                message: msg.clone(),
-            }))
-            .await;
-        }
+        // The waiting notice now says the answer.
+        let said = match answer.decision {
+            paddock_proto::ApprovalDecision::Allow => format!("{}: allowed", answer.tool),
+            paddock_proto::ApprovalDecision::Always => {
+                format!("{}: allowed, and from now on without asking", answer.tool)
+            }
+            paddock_proto::ApprovalDecision::Deny => format!(
+                "{}: denied ({})",
+                answer.tool,
+                deny.as_deref().unwrap_or_default()
+            ),
+        };
+        self.emit(ChatEvent::Answered(paddock_proto::Answered {
+            tool: answer.tool.clone(),
+            decision: answer.decision,
+            asked: r.asked.remove(&answer.request_id).unwrap_or_default(),
+            message: said,
+        }))
+        .await;
         let reply = permissions::answer(&answer.request_id, &answer.input, deny.as_deref());
         if let Some(live) = self.live.as_mut()
             && let Err(e) = live.proc.send(&reply)

@@ -36,6 +36,8 @@ pub(super) struct Reading {
     /// that may take long: a person (an approval), a tool it started (a `tool_use` with no
     /// result yet), a background task.
     pub(super) waiting_approvals: u32,
+    /// The notice each waiting call's request (by the CLI's request id) was announced with.
+    pub(super) asked: std::collections::HashMap<String, String>,
     running_tools: HashSet<String>,
     pub(super) last_output: Instant,
     /// Where the turn's records start, and the last reply record it will have (settle.rs).
@@ -157,6 +159,7 @@ impl ChatTask {
             cancelled: false,
             end: TurnEnd::failed(),
             waiting_approvals: 0,
+            asked: std::collections::HashMap::new(),
             running_tools: HashSet::new(),
             last_output: Instant::now(),
             transcript,
