@@ -22,6 +22,26 @@ fn history_80x24() -> TestResult {
     Ok(())
 }
 
+/// At 60 columns a run another chat sent shows the icon alone, and its title keeps its room
+/// (the whole "↩ sent by chat …" chip left titles 11 characters).
+#[test]
+fn history_at_60_columns_shows_the_sent_icon_alone() -> TestResult {
+    let mut history = canned();
+    let mut run = history.runs[0].clone();
+    run.attribution = Some(paddock_proto::Attribution::Sent {
+        from_session_id: "73c72aa0-1111-4222-8333-944445555666".into(),
+        from_project: String::new(),
+        from_title: None,
+    });
+    run.title = "Fix the flaky login test for good".into();
+    history.runs.insert(0, run);
+    let v = view(Some(history));
+    let screen = format!("{:?}", history_screen(&v, Theme::default(), 60, 24)?);
+    assert!(!screen.contains("sent by"), "{screen}");
+    assert!(screen.contains("Fix the flaky login test"), "{screen}");
+    Ok(())
+}
+
 #[test]
 fn history_40x24() -> TestResult {
     let v = view(Some(canned()));

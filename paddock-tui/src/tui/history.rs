@@ -31,8 +31,8 @@ use crate::format::{
 /// How many runs the view asks for (the daemon's maximum): it filters them itself.
 pub const FETCH_LIMIT: u32 = 500;
 
-/// Below this width the view drops the duration and project columns and shows origin and
-/// status as glyphs (see `Fit`).
+/// Up to this width (a 60-column terminal included) the view drops the duration and project
+/// columns and shows origin and status as glyphs (see `Fit`), so a title keeps its room.
 const NARROW: u16 = 60;
 
 /// Whether a run ran without the user. Written as an exclusion list (the reference's
@@ -401,7 +401,7 @@ const WIDE: u16 = 100;
 
 impl Fit {
     fn of(width: u16) -> Self {
-        if width < NARROW {
+        if width <= NARROW {
             Fit::Narrow
         } else if width < WIDE {
             Fit::Medium
