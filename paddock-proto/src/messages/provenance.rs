@@ -175,6 +175,9 @@ pub struct TouchedTurn {
     /// When its first recorded step started (RFC 3339).
     pub started_at: String,
     pub files: Vec<TouchedFile>,
+    /// The first line of the turn's prompt (at most 80 characters), when the run log has it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -63,9 +63,14 @@ where
         );
     }
     for turn in t.turns.iter().filter(|turn| !turn.files.is_empty()) {
+        let prompt = turn
+            .prompt
+            .as_deref()
+            .map(|p| format!("  {}", super::one_line(&super::clean_title(p), 60)))
+            .unwrap_or_default();
         let _ = writeln!(
             out,
-            "turn {}  {}",
+            "turn {}  {}{prompt}",
             short(&turn.job_id),
             short_time(&turn.started_at, now)
         );
@@ -151,6 +156,7 @@ mod tests {
             session_id: "5f0c2d8e-3b7a-4c1e-9a6f-2d4b8e1c7a90".into(),
             turns: vec![
                 TouchedTurn {
+                    prompt: Some("Fix the cookie refresh".into()),
                     job_id: "0193f4c2-7a1e".into(),
                     started_at: "2026-11-03T09:14:02Z".into(),
                     files: vec![
@@ -161,6 +167,7 @@ mod tests {
                     ],
                 },
                 TouchedTurn {
+                    prompt: None,
                     job_id: "0193f4c3-0000".into(),
                     started_at: "2026-11-03T10:00:00Z".into(),
                     files: vec![],
@@ -170,7 +177,7 @@ mod tests {
         };
         assert_eq!(
             touched(&t, &now),
-            "turn 0193f4c2  09:14\n\
+            "turn 0193f4c2  09:14  Fix the cookie refresh\n\
              \x20 current     wrote     src/auth/cookie.ts  Edit\n\
              \x20 stale       created   build.log           Bash, inferred\n\
              \x20 unverified  wrote     notes.md            Write, subagent general-purpose\n\

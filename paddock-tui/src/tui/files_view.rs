@@ -631,7 +631,7 @@ fn list_lines(
                 heading_at = lines.len();
                 lines.push(turn_heading(
                     turn,
-                    view.prompt(&turn.job_id),
+                    view.prompt(&turn.job_id).or(turn.prompt.as_deref()),
                     &now,
                     theme,
                     width,
@@ -808,6 +808,7 @@ mod tests {
 
     fn turn(job: &str, at: &str, files: Vec<TouchedFile>) -> TouchedTurn {
         TouchedTurn {
+            prompt: None,
             job_id: job.into(),
             started_at: at.into(),
             files,

@@ -30,6 +30,15 @@ pub async fn touched(
         ));
     }
     let lost = d.state.provenance.lost_events(&r.session_id);
+    // Each turn's prompt, first line, from the run log: what a turn is, for a person.
+    let prompts: HashMap<String, String> = d
+        .state
+        .runs
+        .recent()
+        .into_iter()
+        .filter(|run| run.session_id == r.session_id)
+        .filter_map(|run| Some((run.job_id, first_words(run.prompt.as_deref()?)?)))
+        .collect();
     let max_hash_bytes = d.state.provenance.limits().max_hash_bytes;
     let private = d.cfg.private_state();
     blocking(move || {
@@ -44,9 +53,12 @@ pub async fn touched(
             }
         }
         records.sort_by(|a, b| a.ended_at.cmp(&b.ended_at));
-        let turns = by_turn(&records, r.job_id.as_deref(), |path| {
+        let mut turns = by_turn(&records, r.job_id.as_deref(), |path| {
             super::provenance::hash_in_project(&private, &project, path, max_hash_bytes)
         });
+        for turn in &mut turns {
+            turn.prompt = prompts.get(&turn.job_id).cloned();
+        }
         let mut notes = Vec::new();
         if gaps > 0 || lost {
             notes.push(format!(
@@ -76,6 +88,12 @@ pub async fn touched(
     .await
 }
 
+/// A prompt's first non-blank line, at most 80 characters.
+fn first_words(prompt: &str) -> Option<String> {
+    let line = prompt.lines().map(str::trim).find(|l| !l.is_empty())?;
+    Some(line.chars().take(80).collect())
+}
+
 /// Groups a chat's steps (in time order) into turns, oldest first: each path once per role,
 /// with the turn's last step on it. A write's status compares the turn's last hash of the file
 /// with `now(path)`; paths outside the project are not checked.
@@ -100,6 +118,7 @@ fn by_turn(
                     job_id: s.job_id.clone(),
                     started_at: s.started_at.clone(),
                     files: Vec::new(),
+                    prompt: None,
                 });
                 last.push(Vec::new());
                 lead_seen.push(false);

@@ -672,6 +672,15 @@ async fn a_finished_subagents_writes_are_harvested_with_its_name_and_model() {
         panic!("not touched")
     };
     assert_eq!(t.turns.len(), 2, "{t:#?}");
+    // Each turn says what it was asked, from the run log (the Files view opened from the
+    // tree has no transcript loaded to read it from).
+    assert!(
+        t.turns.iter().all(|turn| turn
+            .prompt
+            .as_deref()
+            .is_some_and(|p| p.starts_with("fake:["))),
+        "{t:#?}"
+    );
     assert_eq!(t.turns[0].files[0].path, "README.md", "{t:#?}");
     assert_eq!(t.turns[0].files[0].role, paddock_proto::FileRole::Read);
     let wrote = &t.turns[1].files;
