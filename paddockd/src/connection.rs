@@ -280,7 +280,7 @@ impl Connection {
         self.greeted = true;
         self.respond(id, reply).await;
         if let Some(mut sink) = self.sink.take() {
-            sink.agent = hello.client == crate::mcp::daemon::CLIENT_NAME;
+            sink.agent = hello.client == paddock_proto::MCP_BRIDGE_CLIENT;
             self.d.hub.register(sink).await;
         }
         let pending = self.d.state.approvals.count();

@@ -77,6 +77,7 @@ impl Daemon {
             hub: hub.clone(),
             runner: runner.clone(),
             shutdown: shutdown.clone(),
+            tasks: tasks.clone(),
         });
         let project_ops = ProjectService {
             chats: chats.clone(),

@@ -199,9 +199,10 @@ fn a_turn_in_a_project_whose_folder_is_gone_says_so() {
         "{said}"
     );
     assert!(!said.contains("install Claude Code"), "{said}");
-    // Said once as the turn streams (the daemon's error and notice carry the same sentence),
-    // and once more as the command's own failure.
+    // Said once, as the command's own failure: a claude that cannot start is a failed turn,
+    // not a notice and then the same sentence again.
     let stderr = String::from_utf8_lossy(&out.stderr);
     let streamed = stderr.lines().filter(|l| l.starts_with("! ")).count();
-    assert_eq!(streamed, 1, "{stderr}");
+    assert_eq!(streamed, 0, "{stderr}");
+    assert_eq!(stderr.matches("is gone").count(), 1, "{stderr}");
 }

@@ -10,6 +10,10 @@ pub struct Hello {
     pub client: String,
 }
 
+/// The `client` of an agent's tool bridge (`paddockd mcp`): `daemon:status` counts those
+/// apart from people's clients.
+pub const MCP_BRIDGE_CLIENT: &str = "paddockd mcp";
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HelloReply {

@@ -24,7 +24,7 @@ use paddock_proto::{
 };
 
 /// How the bridge names itself in `hello`.
-pub const CLIENT_NAME: &str = "paddockd mcp";
+pub const CLIENT_NAME: &str = paddock_proto::MCP_BRIDGE_CLIENT;
 
 /// Why a request to the daemon did not produce its reply.
 #[derive(Debug, thiserror::Error)]

@@ -53,7 +53,8 @@ pub async fn fire_hook(d: &Arc<Ctx>, hook: &Loaded, message: String, by: Option<
         return fire_now(d, hook, message, Some(&by.lineage)).await;
     }
     let (d, hook) = (Arc::clone(d), hook.clone());
-    tokio::spawn(async move { paused(&d, &hook, message, &by, limits).await });
+    let tasks = d.tasks.clone();
+    tasks.spawn(async move { paused(&d, &hook, message, &by, limits).await });
 }
 
 /// Fires `hook` now, its turn at `cause`.

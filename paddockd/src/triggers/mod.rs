@@ -44,7 +44,7 @@ use spec::{Entry, When};
 
 /// What the trigger tasks and requests use: the configuration, the projects and their
 /// `project.toml`, the chat state (bindings, run log, turn ends), the armed schedules, the
-/// hub (which chats run) and the runner to start turns, and the shutdown.
+/// hub (which chats run) and the runner to start turns, the shutdown and its task tracker.
 #[derive(Clone)]
 pub struct Ctx {
     pub cfg: Arc<Config>,
@@ -54,6 +54,8 @@ pub struct Ctx {
     pub hub: Hub,
     pub runner: Runner,
     pub shutdown: CancellationToken,
+    /// Where a fire paused at its tree's cap waits (`capped.rs`), so shutdown waits for it.
+    pub tasks: TaskTracker,
 }
 
 impl Ctx {
