@@ -97,6 +97,28 @@ impl TuiEnv {
         let tmux = Tmux {
             server: format!("paddock-{name}-{}", std::process::id()),
         };
+        let shell = format!("{} '{}'", self.env_prefix(extra), bin("paddock").display());
+        tmux.start_sized(&shell, width, height);
+        tmux
+    }
+
+    /// Runs `command` (`sh -c`, in double quotes: quote paths with single ones) in a tmux
+    /// window of `width`x`height`, with this world's variables: `paddock` commands on a real
+    /// terminal, or the TUI started from another folder.
+    pub fn shell(&self, name: &str, (width, height): (u16, u16), command: &str) -> Tmux {
+        let tmux = Tmux {
+            server: format!("paddock-{name}-{}", std::process::id()),
+        };
+        tmux.start_sized(
+            &format!("{} sh -c \"{command}\"", self.env_prefix(&[])),
+            width,
+            height,
+        );
+        tmux
+    }
+
+    /// `env` with the variables the world unsets and sets, and `extra`.
+    fn env_prefix(&self, extra: &[(&str, &str)]) -> String {
         let mut shell = String::from("env");
         for name in UNSET {
             shell.push_str(&format!(" -u {name}"));
@@ -107,9 +129,7 @@ impl TuiEnv {
         for (k, v) in extra {
             shell.push_str(&format!(" {k}='{v}'"));
         }
-        shell.push_str(&format!(" '{}'", bin("paddock").display()));
-        tmux.start_sized(&shell, width, height);
-        tmux
+        shell
     }
 }
 

@@ -4,7 +4,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use paddock_tests::bins::bin;
-use paddock_tests::tmux::Tmux;
 use paddock_tests::tui_env::TuiEnv;
 
 #[test]
@@ -31,18 +30,14 @@ fn listings_show_short_ids_on_a_terminal_and_whole_ones_piped() {
     }
 
     // On a terminal 80 columns wide: short ids, and no row wraps.
-    let cli = Tmux {
-        server: format!("paddock-ids-{}", std::process::id()),
-    };
-    let mut shell = String::from("env -u PADDOCK_CONFIG -u PADDOCK_REMOTE");
-    for (k, v) in &env.vars {
-        shell.push_str(&format!(" {k}='{}'", v.display()));
-    }
-    shell.push_str(&format!(
-        " sh -c \"'{paddock}' ls -p demo; '{paddock}' usage -p demo; echo END; exec sleep 600\"",
-        paddock = bin("paddock").display()
-    ));
-    cli.start_sized(&shell, 80, 30);
+    let cli = env.shell(
+        "ids",
+        (80, 30),
+        &format!(
+            "'{paddock}' ls -p demo; '{paddock}' usage -p demo; echo END; exec sleep 600",
+            paddock = bin("paddock").display()
+        ),
+    );
     let screen = cli.wait_for("END");
     for s in &sessions {
         assert!(

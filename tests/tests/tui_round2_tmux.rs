@@ -77,21 +77,15 @@ fn a_first_start_in_a_projects_folder_starts_on_that_project() {
         dir.path().to_str().unwrap(),
     ]);
     env.paddock_ok(&["project", "add", "zzz"]);
-    let tmux = Tmux {
-        server: format!("paddock-here-{}", std::process::id()),
-    };
-    let mut shell = format!(
-        "cd '{}' && env -u PADDOCK_CONFIG -u PADDOCK_REMOTE",
-        inner.display()
+    let tmux = env.shell(
+        "here",
+        (120, 35),
+        &format!(
+            "cd '{}' && exec '{}'",
+            inner.display(),
+            paddock_tests::bins::bin("paddock").display()
+        ),
     );
-    for (k, v) in &env.vars {
-        shell.push_str(&format!(" {k}='{}'", v.display()));
-    }
-    shell.push_str(&format!(
-        " '{}'",
-        paddock_tests::bins::bin("paddock").display()
-    ));
-    tmux.start_sized(&format!("sh -c \"{shell}\""), 120, 35);
     let screen = tmux.wait_loaded("zzz");
     let cursor = Tmux::tree_rows(&screen)
         .find(|r| r.trim_start().starts_with(['›', '>']))

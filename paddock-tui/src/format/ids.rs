@@ -49,14 +49,6 @@ impl IdForm {
             })
             .collect()
     }
-
-    /// One id on its own, as shown.
-    pub fn one(self, id: &str) -> &str {
-        match self {
-            Self::Whole => id,
-            Self::Short => prefix(id, SHORT),
-        }
-    }
 }
 
 /// The first `chars` characters of `id` (all of it when shorter).
@@ -87,8 +79,6 @@ mod tests {
         );
         assert_eq!(IdForm::Whole.show(&ids), ids.to_vec());
         assert_eq!(IdForm::Short.show(&["s1", "s2"]), ["s1", "s2"]);
-        assert_eq!(IdForm::Short.one("5f0c2d8e-3b7a"), "5f0c2d8e");
-        assert_eq!(IdForm::Whole.one("5f0c2d8e-3b7a"), "5f0c2d8e-3b7a");
     }
 
     #[test]

@@ -23,9 +23,6 @@ use paddock_proto::{
     MAX_SERVER_LINE_BYTES, Outcome, PROTOCOL_VERSION, Reply, Request, RequestId, ServerMessage,
 };
 
-/// How the bridge names itself in `hello`.
-pub const CLIENT_NAME: &str = paddock_proto::MCP_BRIDGE_CLIENT;
-
 /// Why a request to the daemon did not produce its reply.
 #[derive(Debug, thiserror::Error)]
 pub enum DaemonError {
@@ -253,7 +250,7 @@ impl Connection {
             id: hello_id,
             request: Request::Hello(Hello {
                 protocol_version: PROTOCOL_VERSION,
-                client: CLIENT_NAME.into(),
+                client: paddock_proto::MCP_BRIDGE_CLIENT.into(),
             }),
         };
         conn.send(&hello).map_err(unreachable)?;
