@@ -393,7 +393,7 @@ complete -c paddock -n "__fish_paddock_using_subcommand delete" -l subtree -d 'A
 complete -c paddock -n "__fish_paddock_using_subcommand delete" -s y -l yes -d 'Do not ask for confirmation (required when stdin is not a terminal)'
 complete -c paddock -n "__fish_paddock_using_subcommand delete" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c paddock -n "__fish_paddock_using_subcommand delete" -s V -l version -d 'Print version'
-complete -c paddock -n "__fish_paddock_using_subcommand fork" -l name -d 'The fork\'s title [default: the chat\'s title]' -r
+complete -c paddock -n "__fish_paddock_using_subcommand fork" -l name -d 'The fork\'s title [default: "fork of" and the chat\'s title]' -r
 complete -c paddock -n "__fish_paddock_using_subcommand fork" -l socket -d 'The daemon\'s socket [env: PADDOCK_SOCKET] [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]; with --remote, the socket on HOST [default: HOST\'s]' -r -F
 complete -c paddock -n "__fish_paddock_using_subcommand fork" -l remote -d 'Reach the paddockd on HOST through ssh (`ssh HOST paddock proxy`) instead of this machine\'s; HOST is anything ssh takes: `devbox`, `me@devbox.example.com`' -r
 complete -c paddock -n "__fish_paddock_using_subcommand fork" -l remote-paddock -d 'With --remote: the paddock program on HOST; `~/` is HOST\'s home [default: paddock]' -r -F

@@ -159,6 +159,7 @@ mod tests {
             archived: true,
             starred: true,
             detached: true,
+            fork: true,
             trigger: Some("nightly".into()),
             tree_parent: Some("ignored".into()),
             level: 7,

@@ -32,6 +32,7 @@ pub struct RowView<'a> {
     pub archived: bool,
     pub starred: bool,
     pub detached: bool,
+    pub fork: bool,
     pub trigger: Option<&'a str>,
     pub usage: Option<&'a ChatUsage>,
     pub queued: Option<&'a str>,
@@ -69,6 +70,7 @@ impl<'a> RowView<'a> {
             archived,
             starred,
             detached,
+            fork,
             trigger,
             tree_parent: _,
             level: _,
@@ -101,6 +103,7 @@ impl<'a> RowView<'a> {
             archived: *archived,
             starred: *starred,
             detached: *detached,
+            fork: *fork,
             trigger: trigger.as_deref(),
             usage: usage.as_ref(),
             queued: queued.as_deref(),
@@ -138,6 +141,7 @@ impl<'a> RowView<'a> {
             archived: self.archived,
             starred: self.starred,
             detached: self.detached,
+            fork: self.fork,
             trigger: owned(self.trigger),
             tree_parent: None,
             level: 0,
@@ -196,6 +200,7 @@ impl<'a> RowView<'a> {
             archived,
             starred,
             detached,
+            fork,
             trigger,
             usage,
             queued,
@@ -233,6 +238,9 @@ impl<'a> RowView<'a> {
         flag(out, "starred", starred);
         if detached {
             out.push_str(",\"detached\":true");
+        }
+        if fork {
+            out.push_str(",\"fork\":true");
         }
         optional(out, "trigger", trigger);
         let place = out.len();
@@ -467,6 +475,7 @@ mod tests {
                 archived: i % 2 == 1,
                 starred: i % 3 == 1,
                 detached: true,
+                fork: i % 2 == 1,
                 trigger: some.clone(),
                 usage: Some(usage(costs[i % costs.len()])),
                 queued: some.clone(),

@@ -1116,3 +1116,44 @@ fn g_in_the_chat_pane_puts_the_cursor_on_the_first_item() -> TestResult {
     assert_eq!(app.chat.as_ref().and_then(|c| c.cursor()), Some(0));
     Ok(())
 }
+
+/// A fork carries its mark in the tree (issue 36.6), in both themes, wide and narrow; its
+/// source does not.
+#[test]
+fn a_fork_is_marked_in_the_tree() -> TestResult {
+    for (theme, mark) in [(Theme::default(), "⋔"), (Theme::plain(), "-<")] {
+        let mut app = connected(theme);
+        app.set_projects(vec![project("", "/home/me/root")]);
+        let mut source = chat("", "s-src", "Fix the flaky build", Origin::Human);
+        source.children = vec!["s-fork".into()];
+        let mut fork = child(
+            chat("", "s-fork", "fork of Fix the flaky build", Origin::Human),
+            "s-src",
+            1,
+        );
+        fork.fork = true;
+        app.set_all_chats(vec![source, fork]);
+        for width in [160, 40] {
+            let backend = screen(&mut app, width, 12)?;
+            let buffer = backend.buffer();
+            let rows: Vec<String> = (0..buffer.area.height)
+                .map(|y| {
+                    (0..buffer.area.width)
+                        .map(|x| buffer[(x, y)].symbol())
+                        .collect()
+                })
+                .collect();
+            let tree = |row: &String| row.split(['│', '|']).next().unwrap_or_default().to_owned();
+            let fork_row = rows.iter().map(tree).find(|r| r.contains("fork of"));
+            let fork_row = fork_row.ok_or("no fork row")?;
+            assert!(fork_row.contains(mark), "{width}: {fork_row:?}");
+            let source_row = rows
+                .iter()
+                .map(tree)
+                .find(|r| r.contains("Fix the") && !r.contains("fork of"))
+                .ok_or("no source row")?;
+            assert!(!source_row.contains(mark), "{width}: {source_row:?}");
+        }
+    }
+    Ok(())
+}

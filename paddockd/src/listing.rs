@@ -447,6 +447,7 @@ pub fn row_print(row: &RowView<'_>, title: &str) -> u64 {
         archived,
         starred,
         detached,
+        fork,
         trigger,
         usage,
         queued,
@@ -470,7 +471,16 @@ pub fn row_print(row: &RowView<'_>, title: &str) -> u64 {
     updated_at.hash(&mut h);
     model.hash(&mut h);
     message_count.hash(&mut h);
-    (running, unread, archived, starred, detached, interrupted).hash(&mut h);
+    (
+        running,
+        unread,
+        archived,
+        starred,
+        detached,
+        fork,
+        interrupted,
+    )
+        .hash(&mut h);
     interrupted_reason.hash(&mut h);
     (waiting_approval, waiting_process, failed).hash(&mut h);
     trigger.hash(&mut h);

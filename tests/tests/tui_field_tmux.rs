@@ -444,9 +444,18 @@ fn d_detaches_a_chat_from_its_parent_and_d_again_attaches_it() {
     let parent = listing[0]["sessionId"].as_str().unwrap().to_owned();
     env.paddock_ok(&["fork", &parent, "--name", "the forked child"]);
     let tmux = env.tui("detach", (120, 35), &[]);
-    tmux.wait_until("the fork nested under its source", |s| {
+    let screen = tmux.wait_until("the fork nested under its source", |s| {
         nested(&row_of(s, "the forked child"))
     });
+    // Told from its source (issue 36.6): the fork's mark on its row, none on the source's.
+    assert!(
+        row_of(&screen, "the forked child").contains('⋔'),
+        "{screen}"
+    );
+    assert!(
+        !row_of(&screen, "the parent chat").contains('⋔'),
+        "{screen}"
+    );
 
     // The fork is the last chat, above the project's "Archived" group.
     tmux.keys(&["G", "k"]);
@@ -494,9 +503,14 @@ fn under_ascii_and_no_color_the_screen_is_ascii_with_a_chat_and_its_composer_ope
         (120, 35),
         &[("PADDOCK_ASCII", "1"), ("NO_COLOR", "1")],
     );
-    tmux.wait_until("the fork nested under its source", |s| {
+    let screen = tmux.wait_until("the fork nested under its source", |s| {
         nested(&row_of(s, "the forked child"))
     });
+    // The fork's mark in ASCII.
+    assert!(
+        row_of(&screen, "the forked child").contains("-<"),
+        "{screen}"
+    );
     // The fork open in the chat pane, the keyboard in its composer.
     tmux.keys(&["G", "k", "i"]);
     let screen = tmux.wait_for("reply to the forked child");

@@ -333,6 +333,9 @@ pub struct ChatSummary {
     /// Explicitly detached from its parent (drawn as a root).
     #[serde(default, skip_serializing_if = "is_false")]
     pub detached: bool,
+    /// A fork: a copy of the chat `parent_session_id` names (`chat:fork`, `fork_chat`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub fork: bool,
     /// The schedule or hook that started it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trigger: Option<String>,

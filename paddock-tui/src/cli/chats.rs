@@ -167,7 +167,7 @@ pub struct DeleteArgs {
 pub struct ForkArgs {
     /// The chat to fork
     pub session: String,
-    /// The fork's title [default: the chat's title]
+    /// The fork's title [default: "fork of" and the chat's title]
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
     /// Print {projectSlug, sessionId} of the new chat as one JSON object

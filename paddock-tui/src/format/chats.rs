@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use paddock_proto::{ChatSummary, DaemonStatus, ProjectInfo};
+use paddock_proto::{ChatSummary, DaemonStatus, Origin, ProjectInfo};
 
 use crate::needs::Need;
 
@@ -94,7 +94,12 @@ pub fn chat_table(chats: &[ChatSummary], ids: super::IdForm) -> String {
         .max("SESSION".len());
     let origins: Vec<String> = chats
         .iter()
-        .map(|c| origin_label(c.origin, c.depth))
+        .map(|c| match (c.fork, c.origin) {
+            // A person's fork is told by being one; another origin keeps its word.
+            (true, Origin::Human) => "fork".to_owned(),
+            (true, _) => format!("{} fork", origin_label(c.origin, c.depth)),
+            (false, _) => origin_label(c.origin, c.depth),
+        })
         .collect();
     let origin_width = origins
         .iter()
@@ -284,20 +289,40 @@ pub(crate) mod tests {
         orphan.archived = true;
         orphan.usage = usage(1_234, 1_000_000);
         orphan.failed = true;
+        // A fork a person made, and one an agent made (`fork_chat`).
+        let mut fork = under(
+            chat(
+                "s-fork",
+                "fork of Manager",
+                Origin::Human,
+                Some("s-manager"),
+            ),
+            "s-manager",
+            1,
+        );
+        fork.fork = true;
+        fork.depth = 1;
+        let mut agent_fork = chat("s-afork", "Retry", Origin::Spawned, Some("s-manager"));
+        agent_fork.fork = true;
+        agent_fork.depth = 1;
         let mut nightly = chat("s-nightly", "  ", Origin::Scheduled, None);
         nightly.running = true;
         nightly.waiting_approval = true;
         let table = chat_table(
-            &[manager, child, grandchild, orphan, nightly],
+            &[
+                manager, child, grandchild, fork, orphan, agent_fork, nightly,
+            ],
             crate::format::IdForm::Whole,
         );
         insta::assert_snapshot!(table, @r"
-        SESSION    ORIGIN     FLAGS   CTX  TITLE
-        s-manager  human      R-S--   21%  Manager
-        s-child    spawned    -U---  100%  └ Child task
-        s-grand    spawned·2  ----I          └ Grandchild
-        s-orphan   spawned·3  ---AF   <1%  Orphan
-        s-nightly  scheduled  R---W        (untitled)
+        SESSION    ORIGIN        FLAGS   CTX  TITLE
+        s-manager  human         R-S--   21%  Manager
+        s-child    spawned       -U---  100%  └ Child task
+        s-grand    spawned·2     ----I          └ Grandchild
+        s-fork     fork          -----        └ fork of Manager
+        s-orphan   spawned·3     ---AF   <1%  Orphan
+        s-afork    spawned fork  -----        Retry
+        s-nightly  scheduled     R---W        (untitled)
         ");
     }
 

@@ -58,6 +58,9 @@ pub struct ChatLine {
     pub project_slug: String,
     pub title: String,
     pub archived: bool,
+    /// A fork of another chat (the listing's `fork`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub fork: bool,
     pub tokens: u64,
     pub cost_usd: f64,
     /// Context-window use after the latest message, in percent.
@@ -104,6 +107,7 @@ pub fn report<'a>(chats: impl IntoIterator<Item = &'a ChatSummary>) -> Report {
             project_slug: c.project_slug.clone(),
             title: clean_title(&c.title),
             archived: c.archived,
+            fork: c.fork,
             tokens: one.tokens(),
             cost_usd: one.cost_usd,
             context_percent: c
@@ -189,10 +193,11 @@ pub fn usage_text(r: &Report, top: usize, ids: super::IdForm) -> String {
                 .map_or_else(|| "  -".to_owned(), |p| format!("{p:>2}%"));
             let _ = writeln!(
                 out,
-                "{id:<8}  {:>7}  {:>8}  {ctx:<4}  {}{}",
+                "{id:<8}  {:>7}  {:>8}  {ctx:<4}  {}{}{}",
                 tokens(c.tokens),
                 usd(c.cost_usd),
                 one_line(&c.title, 60),
+                if c.fork { " (fork)" } else { "" },
                 if c.archived { " (archived)" } else { "" }
             );
         }
@@ -226,6 +231,7 @@ mod tests {
             archived: false,
             starred: false,
             detached: false,
+            fork: false,
             trigger: None,
             tree_parent: parent.map(str::to_owned),
             level: 0,
@@ -254,7 +260,10 @@ mod tests {
     fn totals_per_project_and_the_costliest_chats_first() {
         let chats = vec![
             chat("aaaaaaaa-1", "web", None, Some(0.5)),
-            chat("bbbbbbbb-2", "web", Some("aaaaaaaa-1"), Some(1.25)),
+            ChatSummary {
+                fork: true,
+                ..chat("bbbbbbbb-2", "web", Some("aaaaaaaa-1"), Some(1.25))
+            },
             chat("cccccccc-3", "", None, None),
         ];
         let r = report(&chats);
@@ -275,7 +284,7 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("bbbbbbbb    13.5k     $1.25  25%   chat bbbbbbbb-2"),
+            text.contains("bbbbbbbb    13.5k     $1.25  25%   chat bbbbbbbb-2 (fork)\n"),
             "{text}"
         );
         assert!(text.ends_with("… 1 more (--top N shows more)\n"), "{text}");

@@ -256,6 +256,17 @@ impl Theme {
         Some(Span::styled(text, self.style(role)))
     }
 
+    /// A fork's mark, after its origin's badge: `⋔ fork`, the icon alone when `narrow`.
+    pub fn fork_badge(&self, narrow: bool) -> Span<'static> {
+        let icon = self.mark(Mark::Fork);
+        let text = if narrow {
+            icon.to_owned()
+        } else {
+            format!("{icon} fork")
+        };
+        Span::styled(text, self.style(Mark::Fork.role()))
+    }
+
     /// The attribution line's text above a machine-injected turn; `from` is how to name the
     /// sending chat (its title, else its id).
     pub fn attribution(&self, a: &Attribution) -> (String, Role) {

@@ -298,6 +298,12 @@ impl Look<'_> {
         if let Some(badge) = badge {
             right.push(badge);
         }
+        if chat.fork {
+            if !right.is_empty() {
+                right.push(Span::raw(" "));
+            }
+            right.push(t.fork_badge(self.narrow));
+        }
         if let Some(usage) = usage {
             if !right.is_empty() {
                 right.push(Span::raw(" "));

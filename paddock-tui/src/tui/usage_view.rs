@@ -624,7 +624,18 @@ fn chat_lines(
         } else {
             theme.style(Role::Normal)
         };
-        spans.push(Span::styled(cell(&c.title, room, theme), title_style));
+        if c.fork {
+            // The fork's mark before its title, in the title's column.
+            let mark = theme.fork_badge(true);
+            let inner = room.saturating_sub(mark.content.width() + 1);
+            spans.push(mark);
+            spans.push(Span::styled(
+                format!(" {}", cell(&c.title, inner, theme)),
+                title_style,
+            ));
+        } else {
+            spans.push(Span::styled(cell(&c.title, room, theme), title_style));
+        }
         spans.push(Span::raw(format!(
             " {:>TOKENS$} {:>COST$}",
             tokens(c.tokens),

@@ -249,6 +249,7 @@ async fn create_chat(
         title: arg(args, "name")
             .map(|n| n.trim().to_owned())
             .filter(|n| !n.is_empty()),
+        fork: false,
     };
     let counted = [Counted::Chats, Counted::Turns];
     cap::admit(d, who, &lineage, &counted, "create_chat", args).await?;

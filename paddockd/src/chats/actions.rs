@@ -152,6 +152,9 @@ fn remove_transcript(path: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
+/// How much of its source's title an unnamed fork's title quotes.
+const FORK_TITLE_CHARS: usize = 60;
+
 /// `chat:fork`: copies a chat into a new one that records the source as its parent.
 pub async fn fork(d: &ChatService, f: ChatFork) -> Result<Forked, ErrorBody> {
     fork_as(d, f, Origin::Human, 0).await
@@ -180,31 +183,31 @@ pub async fn fork_as(
     };
     let new_id = uuid::Uuid::new_v4().to_string();
     let dest = source.path.with_file_name(format!("{new_id}.jsonl"));
-    let (src, old, new, name) = (
-        source.path.clone(),
-        f.session_id.clone(),
-        new_id.clone(),
-        f.name.clone(),
-    );
+    let source_prov = d.state.stores.run_provenance.get(&f.session_id);
+    // Unnamed, it says what it is: the source's title would tell the two apart by id alone.
+    let name = f
+        .name
+        .clone()
+        .map(|n| n.trim().to_owned())
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| {
+            let title = crate::state::chat_title(&source, source_prov.as_ref());
+            let line = title.lines().next().unwrap_or_default();
+            let shown = crate::index::display_title(line, &f.session_id);
+            format!("fork of {}", crate::text::cut(&shown, FORK_TITLE_CHARS))
+        });
+    let (src, old, new) = (source.path.clone(), f.session_id.clone(), new_id.clone());
     let dest_for_copy = dest.clone();
-    tokio::task::spawn_blocking(move || {
-        copy_as_fork(&src, &dest_for_copy, &old, &new, name.as_deref())
-    })
-    .await
-    .map_err(store_error)?
-    .map_err(|e| {
-        ErrorBody::new(
-            ErrorCode::Internal,
-            format!("cannot write the fork's transcript: {e}"),
-        )
-    })?;
-    let depth = d
-        .state
-        .stores
-        .run_provenance
-        .get(&f.session_id)
-        .map_or(0, |p| p.depth)
-        .max(acting_depth);
+    tokio::task::spawn_blocking(move || copy_as_fork(&src, &dest_for_copy, &old, &new, &name))
+        .await
+        .map_err(store_error)?
+        .map_err(|e| {
+            ErrorBody::new(
+                ErrorCode::Internal,
+                format!("cannot write the fork's transcript: {e}"),
+            )
+        })?;
+    let depth = source_prov.map_or(0, |p| p.depth).max(acting_depth);
     let stamped = d
         .state
         .stores
@@ -219,6 +222,7 @@ pub async fn fork_as(
                 created_at: Some(chrono::Utc::now().to_rfc3339()),
                 trigger: None,
                 title: None,
+                fork: true,
             },
         )
         .await;
@@ -234,15 +238,10 @@ pub async fn fork_as(
     })
 }
 
-/// Writes `dest` as a copy of `src` whose records carry the new session id, plus a
-/// custom-title record when the fork is named. Lines that are not JSON are copied as they are.
-fn copy_as_fork(
-    src: &Path,
-    dest: &Path,
-    old: &str,
-    new: &str,
-    name: Option<&str>,
-) -> std::io::Result<()> {
+/// Writes `dest` as a copy of `src` whose records carry the new session id, then a
+/// custom-title record naming the fork (it wins over a title the source was renamed to).
+/// Lines that are not JSON are copied as they are.
+fn copy_as_fork(src: &Path, dest: &Path, old: &str, new: &str, name: &str) -> std::io::Result<()> {
     use std::io::{BufRead, Write};
     use std::os::unix::fs::OpenOptionsExt;
     let input = std::io::BufReader::new(std::fs::File::open(src)?);
@@ -263,12 +262,9 @@ fn copy_as_fork(
         }
         out.push(b'\n');
     }
-    if let Some(name) = name {
-        let rec =
-            serde_json::json!({"type": "custom-title", "customTitle": name, "sessionId": new});
-        serde_json::to_writer(&mut out, &rec).map_err(std::io::Error::other)?;
-        out.push(b'\n');
-    }
+    let rec = serde_json::json!({"type": "custom-title", "customTitle": name, "sessionId": new});
+    serde_json::to_writer(&mut out, &rec).map_err(std::io::Error::other)?;
+    out.push(b'\n');
     let mut f = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
@@ -423,6 +419,7 @@ fn adopted_stamp(a: &crate::adopt::Adoptable) -> RunProvenance {
         created_at: Some(chrono::DateTime::<chrono::Utc>::from(a.mtime).to_rfc3339()),
         trigger: None,
         title: None,
+        fork: false,
     }
 }
 

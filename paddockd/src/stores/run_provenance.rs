@@ -39,6 +39,9 @@ pub struct RunProvenance {
     /// the transcript (`/rename`) wins over it; it wins over the first prompt.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// A fork: a copy of the parent chat (`chat:fork`, `fork_chat`), not a new chat it started.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fork: bool,
 }
 
 impl RunProvenance {
@@ -53,6 +56,7 @@ impl RunProvenance {
             created_at: None,
             trigger: None,
             title: None,
+            fork: false,
         }
     }
 }
@@ -144,6 +148,7 @@ mod tests {
             created_at: Some("2026-01-02T03:04:05Z".to_owned()),
             trigger: None,
             title: None,
+            fork: false,
         }
     }
 

@@ -182,6 +182,7 @@ fn machine_turn(
             created_at: None,
             trigger: Some(name.to_owned()),
             title: None,
+            fork: false,
         }),
         session_id,
         message: message.to_owned(),

@@ -1146,10 +1146,14 @@ async fn a_fork_is_drawn_under_its_source_and_can_be_continued() {
         find(&rows, &named.session_id).title,
         "Login test: the retry approach"
     );
+    // Unnamed, a fork says what it is (issue 36.6): told from its source at a glance.
     assert_eq!(
         find(&rows, &plain.session_id).title,
-        "Try to fix the login test"
+        "fork of Try to fix the login test"
     );
+    assert!(!s.fork, "the source is no fork: {s:#?}");
+    assert!(find(&rows, &named.session_id).fork);
+    assert!(find(&rows, &plain.session_id).fork);
 
     // The fork resumes like any chat, and the source is untouched.
     let (_, frames) = turn(
@@ -1199,6 +1203,10 @@ async fn a_fork_is_drawn_under_its_source_and_can_be_continued() {
     let r = row(&mut c, "forks", &deeper.session_id).await;
     assert_eq!((r.depth, r.level), (2, 2));
     assert_eq!(r.tree_parent.as_deref(), Some(named.session_id.as_str()));
+    assert_eq!(
+        r.title, "fork of Login test: the retry approach",
+        "a renamed source is quoted by its name"
+    );
 
     let bad = req(
         &mut c,

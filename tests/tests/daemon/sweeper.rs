@@ -471,7 +471,9 @@ async fn the_activity_gate_skips_a_project_with_nothing_new() {
 
 #[tokio::test]
 async fn turns_in_quick_succession_are_swept_once_after_the_interval() {
-    let interval = Duration::from_secs(2);
+    // Long enough that two turns end inside it on a loaded 2-core machine (at 2 s, a third
+    // turn slowed by a whole suite running beside it once ended after the trailing sweep).
+    let interval = Duration::from_secs(5);
     let d = daemon(interval, |_| {}).await;
     answer(&d, &reply("# Overview", "NOCHANGE", "NOCHANGE"));
     let mut c = d.client().await;

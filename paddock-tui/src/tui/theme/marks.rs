@@ -42,6 +42,8 @@ pub enum Mark {
     Spawned,
     Hook,
     Adopted,
+    /// A fork: a copy of the chat it is drawn under (or names).
+    Fork,
     /// A turn another chat's message started.
     Sent,
     /// A run completed; a file still what the chat wrote.
@@ -72,7 +74,7 @@ pub const RUNNING_ASCII: [&str; 4] = ["o", "O", "o", "."];
 
 impl Mark {
     /// Every mark, in the order the help's legend lists them.
-    pub const ALL: [Mark; 26] = [
+    pub const ALL: [Mark; 27] = [
         Mark::Cursor,
         Mark::Selected,
         Mark::Running,
@@ -88,6 +90,7 @@ impl Mark {
         Mark::Spawned,
         Mark::Hook,
         Mark::Adopted,
+        Mark::Fork,
         Mark::Sent,
         Mark::Done,
         Mark::Failed,
@@ -123,6 +126,7 @@ impl Mark {
             Mark::Spawned => ("⑂", "Y"),
             Mark::Hook => ("⚡", "%"),
             Mark::Adopted => ("▣", ">_"),
+            Mark::Fork => ("⋔", "-<"),
             Mark::Sent => ("↩", "<-"),
             Mark::Done => ("✓", "v"),
             Mark::Failed => ("✗", "x"),
@@ -157,7 +161,7 @@ impl Mark {
             Mark::Unread => Role::Unread,
             Mark::Star => Role::Star,
             Mark::Scheduled => Role::Scheduled,
-            Mark::Spawned | Mark::Sent => Role::Spawned,
+            Mark::Spawned | Mark::Sent | Mark::Fork => Role::Spawned,
             Mark::Hook => Role::Hook,
             Mark::Adopted => Role::Adopted,
             Mark::Done => Role::Success,
@@ -193,6 +197,7 @@ impl Mark {
             Mark::Spawned => "started by another chat (:N levels down)",
             Mark::Hook => "started by a hook",
             Mark::Adopted => "adopted from the terminal's claude",
+            Mark::Fork => "a fork: a copy of the chat it is drawn under",
             Mark::Sent => "started by another chat's message",
             Mark::Done => "completed (a run); as the chat wrote it (a file)",
             Mark::Failed => "failed (a chat's last run, a tool call); changed since (a file)",
