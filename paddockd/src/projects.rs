@@ -200,12 +200,14 @@ impl Project {
     }
 }
 
-/// The project store: stateless over the filesystem but for its two locks, so it needs no
-/// owner task. Clones share the locks; each daemon has its own.
+/// The project store: over the filesystem, with its two locks and the projects' claims on
+/// their directories kept (`shadow.rs`), so it needs no owner task. Clones share them; each
+/// daemon has its own.
 #[derive(Debug, Clone)]
 pub struct Projects {
     data_dir: PathBuf,
     locks: std::sync::Arc<Locks>,
+    claim_cache: std::sync::Arc<shadow::ClaimCache>,
 }
 
 #[derive(Debug, Default)]
@@ -254,6 +256,7 @@ impl Projects {
         Self {
             data_dir: data_dir.to_path_buf(),
             locks: std::sync::Arc::default(),
+            claim_cache: std::sync::Arc::default(),
         }
     }
 
@@ -357,8 +360,9 @@ impl Projects {
                 message: parse_problem(&edited, &e),
             });
         }
-        crate::fsutil::write_atomic(&path, edited.as_bytes())
-            .map_err(|source| ProjectError::Io { path, source })?;
+        let written = crate::fsutil::write_atomic(&path, edited.as_bytes());
+        self.forget_claims();
+        written.map_err(|source| ProjectError::Io { path, source })?;
         Ok(out)
     }
 
@@ -385,6 +389,8 @@ impl Projects {
     /// finishing a move a kill cut short: run at start, before anything runs in them. Each
     /// notebook whose move finished now, with what was moved (or why it could not be).
     pub fn ensure_layouts(&self) -> Vec<(Project, std::io::Result<layout::Moved>)> {
+        // Agents' folders move here.
+        self.forget_claims();
         let mut out = Vec::new();
         for slug in self.slugs().unwrap_or_default() {
             let Ok(project) = self.load(&slug) else {
@@ -431,18 +437,12 @@ impl Projects {
     }
 
     /// A project by slug, with who owns its directory when another project shares it.
-    /// Blocking: reads every project's file.
+    /// Blocking: reads its file (and, once after a change, every project's: `shadow.rs`).
     pub fn get_blocking(&self, slug: &str) -> Result<Project, ProjectError> {
         let mut project = self.load(slug)?;
         if project.has_own_dir() {
-            let others: Vec<Project> = self
-                .slugs()
-                .unwrap_or_default()
-                .into_iter()
-                .filter(|s| *s != project.slug)
-                .filter_map(|s| self.load(&s).ok())
-                .collect();
-            project.shadowed_by = shadow::owner_among(&project, &others);
+            let claims = self.claims();
+            project.shadowed_by = shadow::owner_among(&shadow::Claim::of(&project), &claims);
         }
         Ok(project)
     }
@@ -488,6 +488,7 @@ impl Projects {
 
     /// Every project, the root workspace first, then by slug.
     pub fn list(&self) -> Result<Vec<Project>, ProjectError> {
+        let generation = self.claims_generation();
         let mut out = vec![self.ensure_root()?];
         let dir = self.projects_dir();
         let entries = match std::fs::read_dir(&dir) {
@@ -508,15 +509,8 @@ impl Projects {
                 Err(e) => tracing::warn!("skipping project {slug}: {e}"),
             }
         }
-        // Who owns each directory, from the projects read once.
-        let owners: Vec<Option<String>> = out
-            .iter()
-            .map(|p| {
-                p.has_own_dir()
-                    .then(|| shadow::owner_among(p, &out))
-                    .flatten()
-            })
-            .collect();
+        // Who owns each directory, from the projects read once (and kept).
+        let owners = self.owners_of(generation, &out);
         for (p, owner) in out.iter_mut().zip(owners) {
             p.shadowed_by = owner;
         }
@@ -680,6 +674,8 @@ impl Projects {
             ));
         }
         let meta = &project.meta_dir;
+        // Whatever happens below, this project's claim may be gone.
+        self.forget_claims();
         let io = |path: &Path| {
             let path = path.to_path_buf();
             move |source| ProjectError::Io { path, source }

@@ -38,11 +38,15 @@ impl Projects {
             ..texts
         };
         let limit = new.clone_limit.unwrap_or(repo::CLONE_LIMIT);
-        let cloned = make_agent_dir(&meta_dir, repo_url.as_deref(), own_dir.as_deref(), limit)?;
-        if let Err(e) = write_project_file(&meta_dir, &mut file, own_dir.as_deref()) {
-            undo(&meta_dir, cloned.as_ref().map(|(d, e)| (d.as_path(), *e)));
-            return Err(e);
-        }
+        let made = make_agent_dir(&meta_dir, repo_url.as_deref(), own_dir.as_deref(), limit)
+            .and_then(|cloned| {
+                write_project_file(&meta_dir, &mut file, own_dir.as_deref()).inspect_err(|_| {
+                    undo(&meta_dir, cloned.as_ref().map(|(d, e)| (d.as_path(), *e)));
+                })
+            });
+        // Read in between, the folder claimed what its file did not say yet.
+        self.forget_claims();
+        made?;
         self.get_blocking(slug)
     }
 
