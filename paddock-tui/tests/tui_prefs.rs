@@ -372,7 +372,13 @@ fn drafts_models_folds_and_the_view_survive_a_restart() -> TestResult {
         Some("s-manager"),
         "the cursor on the open chat"
     );
+    // Typed before the reopened chat is read: held, then replayed once it is.
     after.on_key(key_char('i'));
+    assert_eq!(after.focus, Focus::Chat, "held while the chat is read");
+    after.reopened();
+    for key in after.typed_ahead() {
+        after.on_key(key);
+    }
     assert_eq!(after.focus, Focus::Composer);
     assert_eq!(after.composer.text(), "unsent, then the terminal closed");
     assert_eq!(after.composer.model.as_deref(), Some("sonnet"));

@@ -97,3 +97,55 @@ fn a_first_start_in_a_projects_folder_starts_on_that_project() {
     );
     tmux.keys(&["q"]);
 }
+
+/// Keys typed while `paddock` starts its daemon and reads the lists are not lost (issue
+/// 36.14): held, then replayed once the tree is in. `G` typed on the first frame puts the
+/// cursor on the last row (it moved over an empty list before, and nothing happened). The
+/// daemon starts only once the key is typed: `paddock` starts it through a gate, a script
+/// that waits on a FIFO until the test writes to it.
+#[test]
+fn keys_typed_while_paddock_starts_are_replayed_once_the_tree_is_in() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = TuiEnv::new();
+    env.paddock_ok(&["project", "add", "demo"]);
+    for title in ["one chat", "two chat", "three chat"] {
+        env.paddock_ok(&["send", "-p", "demo", title]);
+    }
+    env.paddock_ok(&["daemon", "stop"]);
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("gate");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let gate = dir.path().join("gated-paddockd");
+    std::fs::write(
+        &gate,
+        format!(
+            "#!/bin/sh\nread _ < '{}'\nexec '{}' \"$@\"\n",
+            fifo.display(),
+            paddock_tests::bins::bin("paddockd").display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&gate, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let tmux = env.tui(
+        "typeahead",
+        (120, 35),
+        &[("PADDOCK_DAEMON_BIN", &gate.to_string_lossy())],
+    );
+    tmux.wait_until("the first frame", |s| s.contains("Paddock"));
+    tmux.keys(&["G"]);
+    // The key is on the terminal before the daemon starts: the gate opens only now.
+    std::fs::write(&fifo, "go\n").unwrap();
+    let screen = tmux.wait_until("the cursor on the last row", |s| {
+        let rows: Vec<&str> = Tmux::tree_rows(s)
+            .filter(|r| !r.trim().is_empty())
+            .collect();
+        rows.last()
+            .is_some_and(|r| r.trim_start().starts_with(['›', '>']))
+    });
+    assert!(screen.contains("three chat"), "{screen}");
+    tmux.keys(&["q"]);
+}

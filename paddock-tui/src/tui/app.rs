@@ -35,6 +35,7 @@ use super::overlay::{Cx, Overlay, Overlays, Reaction};
 use super::prefs::{self, LastView, OpenChat, Pane, Prefs};
 use super::theme::Theme;
 use super::tree::{RowId, TreeState};
+use super::typeahead::Typeahead;
 use crate::attachments::Picked;
 
 pub use super::action::Action;
@@ -96,6 +97,14 @@ pub struct App {
     pub notice: Notice,
     /// Whether the projects were loaded at least once (else the list says "loading").
     pub loaded: bool,
+    /// Whether the chats were listed at least once.
+    listed: bool,
+    /// The chat the client state reopened is not read yet.
+    reopening: bool,
+    /// A listing or the reopened chat could not be read: keys are not held for it.
+    settle_given_up: bool,
+    /// Keys typed before the screen could take them, replayed once it can (`typeahead.rs`).
+    typeahead: Typeahead,
     /// The last screen width drawn: below [`SPLIT_WIDTH`] one pane shows at a time.
     pub width: u16,
     /// Rows of the pane last drawn, for paging.
@@ -151,6 +160,10 @@ impl App {
             tick: 0,
             notice: Notice::default(),
             loaded: false,
+            listed: false,
+            reopening: false,
+            settle_given_up: false,
+            typeahead: Typeahead::default(),
             width: SPLIT_WIDTH,
             page: 10,
             pending_approvals: 0,
@@ -187,6 +200,7 @@ impl App {
             });
             // Read and followed by the loop once connected.
             let _ = self.open(open.project_slug, open.session_id);
+            self.reopening = true;
             self.focus = match pane {
                 Pane::Chat => Focus::Chat,
                 Pane::Tree => Focus::Tree,
@@ -334,6 +348,9 @@ impl App {
 
     /// Handles a key press; the loop carries out the returned action.
     pub fn on_key(&mut self, key: KeyEvent) -> Option<Action> {
+        if self.settling() && self.typeahead.hold(key) {
+            return None;
+        }
         let action = self.key(key).or_else(|| {
             // An "Archived" group opened: its chats are read.
             let asked = self.tree.take_archive_requests();
@@ -419,6 +436,48 @@ impl App {
         }
     }
 
+    /// Whether the screen cannot take keys yet: connecting or connected, and the projects or
+    /// the chats not listed yet, or the chat reopened from the client state not read yet.
+    fn settling(&self) -> bool {
+        !self.settle_given_up
+            && matches!(
+                self.connection,
+                Connection::Connecting | Connection::Connected(_)
+            )
+            && (!self.loaded || !self.listed || self.reopening)
+    }
+
+    /// What the screen waited for could not be read (said on the status line): keys go on
+    /// at once, and those held are replayed.
+    pub fn stop_settling(&mut self) {
+        self.settle_given_up = true;
+    }
+
+    /// The chat reopened from the client state was read.
+    pub fn reopened(&mut self) {
+        self.reopening = false;
+    }
+
+    /// The keys typed before the screen could take them, once it can (none before; the
+    /// held keys are dropped when the daemon cannot be reached: its screen takes other keys).
+    /// Says on the status line when some were dropped past the bound.
+    pub fn typed_ahead(&mut self) -> Vec<KeyEvent> {
+        if self.typeahead.is_empty() || self.settling() {
+            return Vec::new();
+        }
+        let (keys, dropped) = self.typeahead.take();
+        if !matches!(self.connection, Connection::Connected(_)) {
+            return Vec::new();
+        }
+        if dropped > 0 {
+            self.notice.info(format!(
+                "{dropped} keys typed while paddock started were dropped (it keeps {})",
+                super::typeahead::KEPT
+            ));
+        }
+        keys
+    }
+
     /// Keeps the cursor within the `height` rows on screen (called before every draw with the
     /// list's height).
     pub fn scroll_into_view(&mut self, height: usize) {
@@ -463,6 +522,7 @@ impl App {
             prefs::unix_now(),
         );
         self.tree.set_all_chats(chats);
+        self.listed = true;
         // Folds waiting for chats the full list does not have are for chats gone.
         self.tree.drop_pending_folds();
         self.refresh_open_chat_row();
@@ -470,6 +530,7 @@ impl App {
 
     pub fn set_project_chats(&mut self, slug: String, chats: Vec<ChatSummary>) {
         self.tree.set_project_chats(slug, chats);
+        self.listed = true;
         self.refresh_open_chat_row();
     }
 
@@ -482,6 +543,7 @@ impl App {
         since: Option<u64>,
     ) -> bool {
         let taken = self.tree.set_project_listing(slug, answer, since);
+        self.listed = true;
         if taken {
             self.refresh_open_chat_row();
         }

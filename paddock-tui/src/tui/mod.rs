@@ -46,6 +46,7 @@ pub mod theme;
 pub mod tree;
 pub mod tree_view;
 pub mod triggers_view;
+pub mod typeahead;
 pub mod usage_view;
 
 use std::collections::HashSet;
@@ -352,6 +353,9 @@ impl EventLoop {
                 },
                 Some(msg) = self.msgs_rx.recv() => {
                     self.on_msg(msg);
+                    if self.replay_typed_ahead() {
+                        return Ok(());
+                    }
                     self.prefs_changed();
                     dirty = true;
                 }
@@ -385,6 +389,17 @@ impl EventLoop {
                 }
             }
         }
+    }
+
+    /// Acts on the keys typed before the screen could take them, once it can; true when one
+    /// quits.
+    fn replay_typed_ahead(&mut self) -> bool {
+        for key in self.app.typed_ahead() {
+            if self.on_terminal_input(&InputEvent::Key(key)) {
+                return true;
+            }
+        }
+        false
     }
 
     /// Acts on a key, a paste or a resize, and on the archived groups it opened; true when it

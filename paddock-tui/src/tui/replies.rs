@@ -111,10 +111,12 @@ impl EventLoop {
             },
             (Fetch::Transcript(sid), Answer::Transcript(result)) => match result {
                 Ok(t) => self.hydrate(&sid, &t),
-                Err(reason) => self
-                    .app
-                    .notice
-                    .error(format!("cannot read the chat: {reason}")),
+                Err(reason) => {
+                    self.app
+                        .notice
+                        .error(format!("cannot read the chat: {reason}"));
+                    self.app.stop_settling();
+                }
             },
             (Fetch::History, Answer::History(result)) => match result {
                 Ok(h) => self.app.history.set(h),
@@ -138,6 +140,7 @@ impl EventLoop {
     /// A list the app keeps could not be read: said on the status line.
     fn reload_failed(&mut self, reason: &str) {
         self.app.notice.error(format!("reload failed: {reason}"));
+        self.app.stop_settling();
     }
 
     /// A project's `chat:list`: asked again only once the answer is in (the next `since` is
@@ -187,6 +190,7 @@ impl EventLoop {
         chat.set_running(t.chat.running);
         self.app.composer.set_running(t.chat.running);
         self.app.match_prompts();
+        self.app.reopened();
         self.subscribed.insert(sid.to_owned());
         self.command(Doing::Follow(ChatSubscribe {
             session_id: sid.to_owned(),
