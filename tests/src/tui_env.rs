@@ -34,6 +34,26 @@ impl TuiEnv {
         Self { _dir: dir, vars }
     }
 
+    /// This world with the real Claude Code CLI ([`crate::real_claude::find_claude_bin`])
+    /// answering from a Messages API stand-in at `base_url` instead of the fake claude.
+    pub fn with_real_claude(mut self, base_url: &str) -> Self {
+        let bin = crate::real_claude::find_claude_bin().unwrap_or_else(|e| panic!("{e}"));
+        self.vars.retain(|(k, _)| *k != "PADDOCK_CLAUDE_BIN");
+        self.vars.push(("PADDOCK_CLAUDE_BIN", bin));
+        for (k, v) in [
+            ("ANTHROPIC_BASE_URL", base_url),
+            ("ANTHROPIC_API_KEY", "dummy"),
+            ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"),
+            ("DISABLE_TELEMETRY", "1"),
+            ("DISABLE_ERROR_REPORTING", "1"),
+            ("DISABLE_AUTOUPDATER", "1"),
+            ("CLAUDE_CODE_MAX_RETRIES", "1"),
+        ] {
+            self.vars.push((k, PathBuf::from(v)));
+        }
+        self
+    }
+
     pub fn socket(&self) -> &Path {
         &self.vars[0].1
     }

@@ -50,9 +50,9 @@ pub const MAIN_CLAUDE_VERSION: &str = "2.1.332";
 pub const OLDER_CLAUDE_VERSION: &str = "2.1.197";
 
 /// The nextest filter of the tests that drive the real CLI: the conformance tests and the
-/// daemon tests named `real_cli…` (tests/tests/daemon/real_cli.rs and provenance.rs).
-pub const REAL_CLI_FILTER: &str =
-    "package(paddock-tests) & (binary(cli_conformance) | (binary(daemon) & test(real_cli)))";
+/// daemon tests named `real_cli…` (tests/tests/daemon/real_cli.rs and provenance.rs), and the
+/// TUI in tmux over the real CLI (tests/tests/tui_real_cli_tmux.rs).
+pub const REAL_CLI_FILTER: &str = "package(paddock-tests) & (binary(cli_conformance) | binary(tui_real_cli_tmux) | (binary(daemon) & test(real_cli)))";
 
 /// Installs a Claude Code release (`.ci/install-claude.sh VERSION`, quick when it is already
 /// there) and returns the path of its binary: the script's last line on stdout.
