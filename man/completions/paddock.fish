@@ -219,7 +219,7 @@ complete -c paddock -n "__fish_paddock_using_subcommand ls" -l archived -d 'List
 complete -c paddock -n "__fish_paddock_using_subcommand ls" -l all -d 'List active and archived chats'
 complete -c paddock -n "__fish_paddock_using_subcommand ls" -s A -l all-projects -d 'Every project\'s chats, project by project (the root workspace first)'
 complete -c paddock -n "__fish_paddock_using_subcommand ls" -l json -d 'Print one JSON array of chat objects'
-complete -c paddock -n "__fish_paddock_using_subcommand ls" -l full-titles -d 'Each chat\'s whole title (with --json): without it a title over 200 characters, such as a long pasted first prompt, is cut there and ends in "…"'
+complete -c paddock -n "__fish_paddock_using_subcommand ls" -l full-titles -d 'Each chat\'s whole title: without it a title over 200 characters, such as a long pasted first prompt, is cut there and ends in "…" (with --json), and on a terminal each title is cut to fit the row in its width'
 complete -c paddock -n "__fish_paddock_using_subcommand ls" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c paddock -n "__fish_paddock_using_subcommand ls" -s V -l version -d 'Print version'
 complete -c paddock -n "__fish_paddock_using_subcommand list" -s p -l project -d 'The project [default: the root workspace]' -r
@@ -230,7 +230,7 @@ complete -c paddock -n "__fish_paddock_using_subcommand list" -l archived -d 'Li
 complete -c paddock -n "__fish_paddock_using_subcommand list" -l all -d 'List active and archived chats'
 complete -c paddock -n "__fish_paddock_using_subcommand list" -s A -l all-projects -d 'Every project\'s chats, project by project (the root workspace first)'
 complete -c paddock -n "__fish_paddock_using_subcommand list" -l json -d 'Print one JSON array of chat objects'
-complete -c paddock -n "__fish_paddock_using_subcommand list" -l full-titles -d 'Each chat\'s whole title (with --json): without it a title over 200 characters, such as a long pasted first prompt, is cut there and ends in "…"'
+complete -c paddock -n "__fish_paddock_using_subcommand list" -l full-titles -d 'Each chat\'s whole title: without it a title over 200 characters, such as a long pasted first prompt, is cut there and ends in "…" (with --json), and on a terminal each title is cut to fit the row in its width'
 complete -c paddock -n "__fish_paddock_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c paddock -n "__fish_paddock_using_subcommand list" -s V -l version -d 'Print version'
 complete -c paddock -n "__fish_paddock_using_subcommand send" -s p -l project -d 'The project of a new chat [default: the root workspace; with -c, the chat\'s own project]' -r

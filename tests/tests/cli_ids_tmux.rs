@@ -1,6 +1,6 @@
 //! Ids as the README promises, one rule for every listing: on a terminal `paddock ls` (and
 //! `usage`, `search`, `approvals`) show a session id by its first 8 characters, so a row fits
-//! 80 columns; piped, the whole id, for scripts.
+//! 80 columns (and `ls` and `usage` cut a long title to fit); piped, the whole id, for scripts.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use paddock_tests::bins::bin;
@@ -11,7 +11,11 @@ fn listings_show_short_ids_on_a_terminal_and_whole_ones_piped() {
     let env = TuiEnv::new();
     env.paddock_ok(&["project", "add", "demo"]);
     let mut sessions = Vec::new();
-    for text in ["first chat", "second chat"] {
+    let long = format!(
+        "third chat {}",
+        "with a first prompt far too long for a row ".repeat(4)
+    );
+    for text in ["first chat", "second chat", long.as_str()] {
         let sent = env.paddock(&["send", "-p", "demo", text], &[]);
         assert!(sent.status.success());
         let session = String::from_utf8_lossy(&sent.stderr)
@@ -52,10 +56,14 @@ fn listings_show_short_ids_on_a_terminal_and_whole_ones_piped() {
             "one row in ls and one in usage for {short}: {screen}"
         );
         for row in rows {
-            let title = if s == &sessions[0] {
-                "first chat"
-            } else {
-                "second chat"
+            let title = match sessions.iter().position(|x| x == s) {
+                Some(0) => "first chat",
+                Some(1) => "second chat",
+                _ => {
+                    // Cut to fit, not wrapped onto the next line.
+                    assert!(row.trim_end().ends_with('…'), "{row:?}\n{screen}");
+                    "third chat"
+                }
             };
             assert!(
                 row.contains(title),

@@ -53,8 +53,9 @@ pub struct LsArgs {
     /// Print one JSON array of chat objects
     #[arg(long)]
     pub json: bool,
-    /// Each chat's whole title (with --json): without it a title over 200 characters, such
-    /// as a long pasted first prompt, is cut there and ends in "…"
+    /// Each chat's whole title: without it a title over 200 characters, such as a long pasted
+    /// first prompt, is cut there and ends in "…" (with --json), and on a terminal each title
+    /// is cut to fit the row in its width
     #[arg(long)]
     pub full_titles: bool,
 }

@@ -43,7 +43,11 @@ pub async fn ls(ctx: &Context, args: LsArgs) -> anyhow::Result<()> {
             eprint(&format!("no chats in {}\n", project_label(&project)));
             Ok(())
         }
-        c => print(&format::chat_table(&c.chats, format::IdForm::for_stdout())),
+        c => print(&format::chat_table(
+            &c.chats,
+            format::IdForm::for_stdout(),
+            fit_to(args.full_titles),
+        )),
     }
 }
 
@@ -97,9 +101,18 @@ async fn ls_every_project(
             out.push('\n');
         }
         out.push_str(&format!("{}\n", project_label(slug)));
-        out.push_str(&format::chat_table(chats, format::IdForm::for_stdout()));
+        out.push_str(&format::chat_table(
+            chats,
+            format::IdForm::for_stdout(),
+            fit_to(full_titles),
+        ));
     }
     print(&out)
+}
+
+/// The width `ls` fits its rows to: the terminal's, unless whole titles were asked for.
+fn fit_to(full_titles: bool) -> Option<usize> {
+    (!full_titles).then(format::stdout_width).flatten()
 }
 
 /// `ls --json`: the rows of a `chat:list` reply laid out from its `chats` array as the daemon

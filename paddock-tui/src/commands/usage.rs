@@ -62,5 +62,6 @@ pub async fn run(ctx: &Context, args: UsageArgs) -> anyhow::Result<()> {
         &report,
         args.top,
         format::IdForm::for_stdout(),
+        format::stdout_width(),
     ))
 }

@@ -3,6 +3,8 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
+use unicode_width::UnicodeWidthStr as _;
+
 use paddock_proto::{ChatSummary, DaemonStatus, Origin, ProjectInfo};
 
 use crate::needs::Need;
@@ -82,8 +84,9 @@ pub fn chat_flags(chat: &ChatSummary) -> String {
 }
 
 /// `paddock ls`: a header and one row per chat in tree order, titles indented by depth; ids
-/// as `ids` shows them.
-pub fn chat_table(chats: &[ChatSummary], ids: super::IdForm) -> String {
+/// as `ids` shows them; with a `width` (a terminal's), each title cut so its row fits it (to
+/// [`TITLE_AT_LEAST`] columns at least).
+pub fn chat_table(chats: &[ChatSummary], ids: super::IdForm, width: Option<usize>) -> String {
     let listed: Vec<&str> = chats.iter().map(|c| c.session_id.as_str()).collect();
     let shown = ids.show(&listed);
     let id_width = shown
@@ -122,14 +125,33 @@ pub fn chat_table(chats: &[ChatSummary], ids: super::IdForm) -> String {
             format!("{}└ ", "  ".repeat(depth - 1))
         };
         let ctx = context_cell(chat);
-        let _ = writeln!(
-            out,
-            "{id:id_width$}  {origin:origin_width$}  {}  {ctx:>4}  {branch}{}",
-            chat_flags(chat),
-            clean_title(&chat.title),
+        let head = format!(
+            "{id:id_width$}  {origin:origin_width$}  {}  {ctx:>4}  {branch}",
+            chat_flags(chat)
         );
+        let mut title = clean_title(&chat.title);
+        if let Some(width) = width {
+            let room = width.saturating_sub(head.width()).max(TITLE_AT_LEAST);
+            title = super::fit_width(&title, room, "…");
+        }
+        let _ = writeln!(out, "{head}{title}");
     }
     out
+}
+
+/// The fewest columns `paddock ls` cuts a title to on a narrow terminal (the row wraps then).
+pub const TITLE_AT_LEAST: usize = 16;
+
+/// The columns of the terminal stdout is, when it is one: what `paddock ls` fits its rows to.
+pub fn stdout_width() -> Option<usize> {
+    use std::io::IsTerminal as _;
+    if !std::io::stdout().is_terminal() {
+        return None;
+    }
+    ratatui::crossterm::terminal::size()
+        .ok()
+        .map(|(cols, _)| usize::from(cols))
+        .filter(|&cols| cols > 0)
 }
 
 /// `paddock project ls`: slug and directory.
@@ -313,6 +335,7 @@ pub(crate) mod tests {
                 manager, child, grandchild, fork, orphan, agent_fork, nightly,
             ],
             crate::format::IdForm::Whole,
+            None,
         );
         insta::assert_snapshot!(table, @r"
         SESSION    ORIGIN        FLAGS   CTX  TITLE
@@ -332,6 +355,7 @@ pub(crate) mod tests {
         let table = chat_table(
             &[chat("s-paste", &pasted, Origin::Human, None)],
             crate::format::IdForm::Whole,
+            None,
         );
         let row = table.lines().nth(1).unwrap_or_default();
         assert_eq!(table.lines().count(), 2, "{table}");
@@ -339,9 +363,23 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn on_a_terminal_each_row_fits_its_width() {
+        let long = "a long first prompt ".repeat(10);
+        let chats = [chat("s-long", &long, Origin::Human, None)];
+        let table = chat_table(&chats, crate::format::IdForm::Whole, Some(60));
+        let row = table.lines().nth(1).unwrap_or_default();
+        assert_eq!(row.width(), 60, "{row:?}");
+        assert!(row.ends_with('…'), "{row:?}");
+        // Too narrow for the columns: the title keeps its least, and the row wraps.
+        let table = chat_table(&chats, crate::format::IdForm::Whole, Some(20));
+        let row = table.lines().nth(1).unwrap_or_default();
+        assert!(row.ends_with("  a long first pr…"), "{row:?}");
+    }
+
+    #[test]
     fn ls_of_nothing_is_just_the_header() {
         assert_eq!(
-            chat_table(&[], crate::format::IdForm::Whole),
+            chat_table(&[], crate::format::IdForm::Whole, None),
             "SESSION  ORIGIN     FLAGS   CTX  TITLE\n"
         );
     }

@@ -20,7 +20,8 @@ mod visible;
 pub use actions::{delete_confirmation, deleted_summary, import_summary, update_summary};
 pub use blame::blame;
 pub use chats::{
-    chat_flags, chat_table, context_percent, daemon_status, project_table, tree_depths,
+    chat_flags, chat_table, context_percent, daemon_status, project_table, stdout_width,
+    tree_depths,
 };
 pub use git::{git_committed, git_pushed, git_status};
 pub use history::{
@@ -134,6 +135,29 @@ pub(crate) fn duration(secs: u64) -> String {
         (0, _, _) => format!("{h}h {m:02}m"),
         _ => format!("{d}d {h}h"),
     }
+}
+
+/// Cuts `text` to at most `max` terminal columns, marking the cut with `ellipsis` (`…`, or
+/// `...` in ASCII).
+pub fn fit_width(text: &str, max: usize, ellipsis: &str) -> String {
+    use unicode_width::{UnicodeWidthChar as _, UnicodeWidthStr as _};
+    if text.width() <= max {
+        return text.to_owned();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w + ellipsis.width() > max {
+            break;
+        }
+        out.push(c);
+        used += w;
+    }
+    if max >= ellipsis.width() {
+        out.push_str(ellipsis);
+    }
+    out
 }
 
 /// The first line of `text`, cut to `max` characters; `…` marks anything left out.

@@ -7,6 +7,8 @@ use std::fmt::Write as _;
 use paddock_proto::{ChatSummary, ChatUsage};
 use serde::Serialize;
 
+use unicode_width::UnicodeWidthStr as _;
+
 use super::{clean_title, one_line, project_label};
 
 /// Sums of token counts and cost over some chats.
@@ -147,8 +149,9 @@ pub fn usd(x: f64) -> String {
     }
 }
 
-/// The report as text: totals, then one line per project, then the costliest `top` chats.
-pub fn usage_text(r: &Report, top: usize, ids: super::IdForm) -> String {
+/// The report as text: totals, then one line per project, then the costliest `top` chats
+/// (titles cut to 60 characters, or to fit `width`, a terminal's, when narrower).
+pub fn usage_text(r: &Report, top: usize, ids: super::IdForm, width: Option<usize>) -> String {
     let mut out = String::new();
     let t = &r.total;
     let _ = writeln!(
@@ -191,15 +194,22 @@ pub fn usage_text(r: &Report, top: usize, ids: super::IdForm) -> String {
             let ctx = c
                 .context_percent
                 .map_or_else(|| "  -".to_owned(), |p| format!("{p:>2}%"));
-            let _ = writeln!(
-                out,
-                "{id:<8}  {:>7}  {:>8}  {ctx:<4}  {}{}{}",
+            let head = format!(
+                "{id:<8}  {:>7}  {:>8}  {ctx:<4}  ",
                 tokens(c.tokens),
-                usd(c.cost_usd),
-                one_line(&c.title, 60),
+                usd(c.cost_usd)
+            );
+            let marks = format!(
+                "{}{}",
                 if c.fork { " (fork)" } else { "" },
                 if c.archived { " (archived)" } else { "" }
             );
+            let mut title = one_line(&c.title, 60);
+            if let Some(width) = width {
+                let room = width.saturating_sub(head.width() + marks.width());
+                title = super::fit_width(&title, room.max(super::chats::TITLE_AT_LEAST), "…");
+            }
+            let _ = writeln!(out, "{head}{title}{marks}");
         }
         if r.chats.len() > top {
             let _ = writeln!(out, "… {} more (--top N shows more)", r.chats.len() - top);
@@ -274,7 +284,7 @@ mod tests {
         assert_eq!(r.projects["web"].chats, 2);
         assert_eq!(r.chats[0].session_id, "bbbbbbbb-2");
         assert_eq!(r.chats[0].context_percent, Some(25));
-        let text = usage_text(&r, 2, crate::format::IdForm::Short);
+        let text = usage_text(&r, 2, crate::format::IdForm::Short, None);
         assert!(
             text.starts_with("3 chats (2 with usage): 27k tokens (in 2k, out 4k, cache read 20k, cache write 1k), about $1.75\n"),
             "{text}"

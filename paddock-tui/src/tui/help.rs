@@ -235,27 +235,8 @@ pub(crate) fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
-/// Cuts `text` to at most `max` columns, marking the cut with `ellipsis` (`…`, or `...` in
-/// ASCII).
-pub(crate) fn truncate(text: &str, max: usize, ellipsis: &str) -> String {
-    if text.width() <= max {
-        return text.to_owned();
-    }
-    let mut out = String::new();
-    let mut used = 0;
-    for c in text.chars() {
-        let w = c.width().unwrap_or(0);
-        if used + w + ellipsis.width() > max {
-            break;
-        }
-        out.push(c);
-        used += w;
-    }
-    if max >= ellipsis.width() {
-        out.push_str(ellipsis);
-    }
-    out
-}
+/// Cuts `text` to at most `max` columns ([`crate::format::fit_width`]).
+pub(crate) use crate::format::fit_width as truncate;
 
 #[cfg(test)]
 mod tests {

@@ -13,7 +13,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+use unicode_width::UnicodeWidthStr;
 
 use super::theme::{Glyph, Mark, Role, Theme};
 use super::tree::{RowKind, TreeRow, TreeState};
@@ -384,23 +384,7 @@ fn usage_cell(chat: &ChatSummary, theme: &Theme) -> Span<'static> {
 
 /// Cuts `text` to at most `max` columns, marking the cut with `…` (`~` in ASCII).
 pub fn truncate(text: &str, max: usize, theme: &Theme) -> String {
-    if text.width() <= max {
-        return text.to_owned();
-    }
-    let mut out = String::new();
-    let mut used = 0;
-    for c in text.chars() {
-        let w = c.width().unwrap_or(0);
-        if used + w + 1 > max {
-            break;
-        }
-        out.push(c);
-        used += w;
-    }
-    if max > 0 {
-        out.push_str(theme.glyph(Glyph::Cut));
-    }
-    out
+    crate::format::fit_width(text, max, theme.glyph(Glyph::Cut))
 }
 
 #[cfg(test)]
