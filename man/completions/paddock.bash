@@ -2947,7 +2947,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__send)
-            opts="-p -c -a -h -V --project --session --model --detach --queue --preload --attach --json --socket --remote --remote-paddock --help --version"
+            opts="-p -c -a -h -V --project --session --model --detach --queue --preload --worktree --branch --base --attach --json --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2970,6 +2970,14 @@ _paddock() {
                     return 0
                     ;;
                 --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --branch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --base)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -236,6 +236,8 @@ complete -c paddock -n "__fish_paddock_using_subcommand list" -s V -l version -d
 complete -c paddock -n "__fish_paddock_using_subcommand send" -s p -l project -d 'The project of a new chat [default: the root workspace; with -c, the chat\'s own project]' -r
 complete -c paddock -n "__fish_paddock_using_subcommand send" -s c -l session -d 'Continue this chat instead of starting a new one' -r
 complete -c paddock -n "__fish_paddock_using_subcommand send" -l model -d 'The model for a new chat (e.g. `sonnet`, `opus`) [default: the daemon\'s]' -r
+complete -c paddock -n "__fish_paddock_using_subcommand send" -l branch -d 'The worktree\'s branch [default: paddock/<first 8 of the session id>]' -r
+complete -c paddock -n "__fish_paddock_using_subcommand send" -l base -d 'What the worktree starts from: a commit, branch or tag [default: the project\'s HEAD]' -r
 complete -c paddock -n "__fish_paddock_using_subcommand send" -s a -l attach -d 'Attach a file to the message (repeatable): images and PDFs reach the model as they are, other files it reads; the daemon keeps a copy (limits: attachments_* in its config)' -r -F
 complete -c paddock -n "__fish_paddock_using_subcommand send" -l socket -d 'The daemon\'s socket [env: PADDOCK_SOCKET] [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]; with --remote, the socket on HOST [default: HOST\'s]' -r -F
 complete -c paddock -n "__fish_paddock_using_subcommand send" -l remote -d 'Reach the paddockd on HOST through ssh (`ssh HOST paddock proxy`) instead of this machine\'s; HOST is anything ssh takes: `devbox`, `me@devbox.example.com`' -r
@@ -243,6 +245,7 @@ complete -c paddock -n "__fish_paddock_using_subcommand send" -l remote-paddock 
 complete -c paddock -n "__fish_paddock_using_subcommand send" -l detach -d 'Return once the turn is accepted, printing the session id to stdout'
 complete -c paddock -n "__fish_paddock_using_subcommand send" -l queue -d 'With -c, when the chat is running a turn: queue the message as its follow-up, sent when that turn ends well (after a queued one already there; every client shows it), then stream the follow-up\'s reply. Without it a running chat refuses the message'
 complete -c paddock -n "__fish_paddock_using_subcommand send" -l preload -d 'Start the new chat from the project\'s curated context: its OVERVIEW.md and the end of its CHANGELOG.md go before the message (when it has an overview)'
+complete -c paddock -n "__fish_paddock_using_subcommand send" -l worktree -d 'Start the new chat in a git worktree of its own: a folder paddockd owns, on a branch of its own from the project\'s HEAD, so its edits never meet another chat\'s (the project must be in a git repository with a commit)'
 complete -c paddock -n "__fish_paddock_using_subcommand send" -l json -d 'Print every frame of the turn as one JSON line instead of the reply text (with --detach: the accepted turn, {projectSlug, sessionId, jobId, queued})'
 complete -c paddock -n "__fish_paddock_using_subcommand send" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c paddock -n "__fish_paddock_using_subcommand send" -s V -l version -d 'Print version'

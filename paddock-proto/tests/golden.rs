@@ -241,6 +241,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                     model: Some(s("claude-sonnet-4-5")),
                     preload_context: true,
                     attachments: Vec::new(),
+                    isolation: None,
                 }),
             ),
         ),
@@ -255,6 +256,25 @@ fn table() -> Vec<(&'static str, Golden)> {
                     model: None,
                     preload_context: false,
                     attachments: Vec::new(),
+                    isolation: None,
+                }),
+            ),
+        ),
+        (
+            "request.chat_send.worktree",
+            request(
+                5,
+                Request::ChatSend(ChatSend {
+                    project_slug: s(PROJECT),
+                    session_id: None,
+                    message: s("Try the retry approach on the login test."),
+                    model: None,
+                    preload_context: false,
+                    attachments: Vec::new(),
+                    isolation: Some(Isolation::Worktree {
+                        branch: Some(s("login-retry")),
+                        base: None,
+                    }),
                 }),
             ),
         ),
@@ -280,6 +300,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                             data: Some(s("ZXJyb3I6IGNhbm5vdCBmaW5kIG1vZHVsZSAnLi9hcHAnCg==")),
                         },
                     ],
+                    isolation: None,
                 }),
             ),
         ),
@@ -3627,6 +3648,7 @@ fn encode_rejects_an_oversize_line() {
             model: None,
             preload_context: false,
             attachments: Vec::new(),
+            isolation: None,
         }),
     };
     match encode(&msg) {
@@ -3650,6 +3672,7 @@ fn a_line_of_exactly_the_limit_is_accepted() {
             model: None,
             preload_context: false,
             attachments: Vec::new(),
+            isolation: None,
         }),
     })
     .unwrap()
@@ -3664,6 +3687,7 @@ fn a_line_of_exactly_the_limit_is_accepted() {
             model: None,
             preload_context: false,
             attachments: Vec::new(),
+            isolation: None,
         }),
     };
     let line = encode(&msg).unwrap();
@@ -3765,6 +3789,7 @@ fn the_root_workspace_slug_survives_as_an_empty_string() {
             model: None,
             preload_context: false,
             attachments: Vec::new(),
+            isolation: None,
         }),
     };
     let line = encode(&send).unwrap();

@@ -97,6 +97,7 @@ async fn frames_pushed_before_a_response_are_queued_before_it_returns() -> TestR
         model: None,
         preload_context: false,
         attachments: Vec::new(),
+        isolation: None,
     });
     let (reply, fake) = tokio::join!(send, fake);
     fake?;

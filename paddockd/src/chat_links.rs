@@ -145,6 +145,35 @@ pub fn agent_dir_moved(
     r
 }
 
+/// Makes the transcripts folder of a worktree chat's directory (`<claude_home>/projects/
+/// <encoded worktree>`) a link to its project's (`project_folder`, resolved: the real folder
+/// in either mode), so the chat's transcripts are the project's: listed, searched and resumed
+/// with it. A link already there to that folder is kept; anything else there is an error.
+pub fn link_worktree(
+    claude_home: &Path,
+    project_folder: &Path,
+    worktree_dir: &Path,
+) -> io::Result<()> {
+    let target = fs::canonicalize(project_folder)?;
+    let link = link_path(claude_home, worktree_dir);
+    match fs::read_link(&link) {
+        Ok(to) if to == target => return Ok(()),
+        Ok(to) => {
+            return Err(io::Error::other(format!(
+                "{} links to {}, not to the project's transcripts",
+                link.display(),
+                to.display()
+            )));
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
+    if let Some(parent) = link.parent() {
+        fs::create_dir_all(parent)?;
+    }
+    std::os::unix::fs::symlink(&target, &link)
+}
+
 /// Makes the project's transcript layout right for `mode` (see the module doc). Idempotent and
 /// self-healing; never panics or returns an error: problems are in the report's warnings.
 pub fn ensure_project_chats(

@@ -21,7 +21,7 @@ mod values;
 pub mod ws;
 pub use git_identity::GitIdentity;
 pub use keys::{KEYS, KeyDoc};
-pub use paths::{projects_dir, workspace_dir};
+pub use paths::{projects_dir, workspace_dir, worktrees_dir};
 pub use values::{FLAG_WORDS, Flag, parse_flag};
 
 /// How long a write to claude's stdin may make no progress before claude counts as not

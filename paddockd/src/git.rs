@@ -42,6 +42,7 @@ mod push;
 mod run;
 mod scope;
 mod status;
+mod worktree;
 
 use commit::{commit_blocking, commit_paths, committable_branch};
 use diff::diff_blocking;
@@ -52,6 +53,9 @@ use run::{Git, failed, trimmed};
 use scope::{blocking, resolve};
 pub use status::ScopeFiles;
 use status::{changes, status_blocking};
+pub use worktree::{
+    Added as WorktreeAdded, Ask as WorktreeAsk, add_worktree, make as make_worktree,
+};
 
 // ---------------------------------------------------------------------------------------------
 // The requests

@@ -146,6 +146,7 @@ impl From<Refused> for ErrorBody {
             Refused::FirstUnwritten(_) => ErrorCode::InvalidArgument,
             Refused::Busy(_) => ErrorCode::Busy,
             Refused::ShuttingDown => ErrorCode::ShuttingDown,
+            Refused::Worktree(_) => ErrorCode::InvalidArgument,
         };
         ErrorBody::new(code, e.to_string())
     }

@@ -157,9 +157,26 @@ pub struct Project {
     /// `project:create` refuses such a path; this covers projects made before it did, or a
     /// `project.toml` edited by hand.
     pub shadowed_by: Option<String>,
+    /// Seen from a chat's git worktree ([`Project::in_worktree`]): the project's own directory,
+    /// where its transcripts are keyed (`agent_dir` is then the worktree).
+    pub worktree_of: Option<PathBuf>,
 }
 
 impl Project {
+    /// The project as a chat working in its own worktree at `dir` sees it: its agents run,
+    /// and are confined, there; its transcripts stay the project's.
+    pub fn in_worktree(&self, dir: &Path) -> Self {
+        Self {
+            agent_dir: dir.to_path_buf(),
+            worktree_of: Some(self.home_dir().to_path_buf()),
+            ..self.clone()
+        }
+    }
+
+    /// The project's own directory: `agent_dir`, or the checkout a worktree view came from.
+    pub fn home_dir(&self) -> &Path {
+        self.worktree_of.as_deref().unwrap_or(&self.agent_dir)
+    }
     pub fn info(&self) -> ProjectInfo {
         let f = &self.file;
         ProjectInfo {
@@ -483,6 +500,7 @@ impl Projects {
             agent_dir,
             file,
             shadowed_by: None,
+            worktree_of: None,
         })
     }
 

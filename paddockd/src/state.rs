@@ -138,7 +138,7 @@ impl ChatState {
     pub fn folder_of(&self, project: &Project) -> PathBuf {
         let dir = match project.shadowed_by {
             Some(_) => &project.meta_dir,
-            None => &project.agent_dir,
+            None => project.home_dir(),
         };
         crate::chat_links::link_path(&self.claude_home, dir)
     }

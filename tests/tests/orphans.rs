@@ -123,6 +123,7 @@ fn a_claude_dies_with_its_killed_daemon_and_the_restart_stops_its_tools() {
         model: None,
         preload_context: false,
         attachments: Vec::new(),
+        isolation: None,
     }));
     let Reply::Sent(sent) = reply else {
         panic!("chat:send: {reply:?}")
@@ -292,6 +293,7 @@ fn what_had_streamed_before_the_daemon_was_killed_is_in_the_transcript_after_the
         model: None,
         preload_context: false,
         attachments: Vec::new(),
+        isolation: None,
     }));
     let Reply::Sent(sent) = reply else {
         panic!("chat:send: {reply:?}")

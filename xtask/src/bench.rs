@@ -392,6 +392,7 @@ async fn hub_latency(dir: &Path, clients: usize) -> Result<Stats> {
             model: None,
             preload_context: false,
             attachments: Vec::new(),
+            isolation: None,
         }))
         .await?
     else {
@@ -414,6 +415,7 @@ async fn hub_latency(dir: &Path, clients: usize) -> Result<Stats> {
             model: None,
             preload_context: false,
             attachments: Vec::new(),
+            isolation: None,
         }))
         .await?;
     let mut tasks = Vec::new();

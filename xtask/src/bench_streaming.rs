@@ -130,6 +130,7 @@ fn send(session: Option<&str>, message: &str) -> Request {
         model: None,
         preload_context: false,
         attachments: Vec::new(),
+        isolation: None,
     })
 }
 

@@ -22,6 +22,31 @@ pub struct ChatSend {
     /// Files to attach to the message (within the daemon's limits on size, count and type).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attachments: Vec<AttachmentUpload>,
+    /// Where a new chat works: in a git worktree of its own, or in the project's directory.
+    /// Absent: the project's directory. Ignored for an existing chat (it works where it began).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub isolation: Option<Isolation>,
+}
+
+/// Where a new chat works (`chat:send`'s `isolation`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(
+    tag = "kind",
+    rename_all = "snake_case",
+    rename_all_fields = "camelCase"
+)]
+pub enum Isolation {
+    /// A git worktree of the project's repository, in a folder paddockd owns, on a branch of
+    /// its own: `branch` (default `paddock/<first 8 of the session id>`) from `base` (a commit,
+    /// branch or tag; default the project's `HEAD`).
+    Worktree {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        branch: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        base: Option<String>,
+    },
+    /// The project's own directory, shared with its other chats.
+    None,
 }
 
 /// `attachment:get`: which kept attachment.

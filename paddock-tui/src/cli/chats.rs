@@ -83,6 +83,17 @@ pub struct SendArgs {
     /// its CHANGELOG.md go before the message (when it has an overview)
     #[arg(long, conflicts_with = "session")]
     pub preload: bool,
+    /// Start the new chat in a git worktree of its own: a folder paddockd owns, on a branch
+    /// of its own from the project's HEAD, so its edits never meet another chat's (the
+    /// project must be in a git repository with a commit)
+    #[arg(long, conflicts_with = "session")]
+    pub worktree: bool,
+    /// The worktree's branch [default: paddock/<first 8 of the session id>]
+    #[arg(long, value_name = "NAME", requires = "worktree")]
+    pub branch: Option<String>,
+    /// What the worktree starts from: a commit, branch or tag [default: the project's HEAD]
+    #[arg(long, value_name = "REF", requires = "worktree")]
+    pub base: Option<String>,
     /// Attach a file to the message (repeatable): images and PDFs reach the model as they are,
     /// other files it reads; the daemon keeps a copy (limits: attachments_* in its config)
     #[arg(short = 'a', long = "attach", value_name = "FILE")]

@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 
 use anyhow::{Context as _, anyhow};
 use paddock_proto::{
-    AttachmentUpload, ChatCancel, ChatEvent, ChatSend, ChatSetQueue, ErrorCode, Sent,
+    AttachmentUpload, ChatCancel, ChatEvent, ChatSend, ChatSetQueue, ErrorCode, Isolation, Sent,
 };
 use tokio::signal::unix::{SignalKind, signal};
 
@@ -35,6 +35,10 @@ pub async fn run(ctx: &Context, args: SendArgs) -> anyhow::Result<()> {
         model: args.model.clone(),
         preload_context: args.preload,
         attachments: uploads(ctx, &args.attach)?,
+        isolation: args.worktree.then(|| Isolation::Worktree {
+            branch: args.branch.clone(),
+            base: args.base.clone(),
+        }),
     };
     let sent = match client.call(request).await {
         Err(e) if args.queue && e.code() == Some(ErrorCode::Busy) => {

@@ -164,6 +164,7 @@ pub fn chat_send(action: &Action, remote: bool) -> Option<Result<ChatSend, Strin
             model: model.clone(),
             preload_context: *preload,
             attachments,
+            isolation: None,
         }),
     )
 }

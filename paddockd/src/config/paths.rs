@@ -11,6 +11,12 @@ pub fn projects_dir(data_dir: &Path) -> PathBuf {
     data_dir.join("projects")
 }
 
+/// Where paddockd keeps the git worktrees of worktree chats (`worktrees.rs`), one folder per
+/// project.
+pub fn worktrees_dir(data_dir: &Path) -> PathBuf {
+    data_dir.join("worktrees")
+}
+
 /// The root workspace's folder in the data directory.
 pub fn workspace_dir(data_dir: &Path) -> PathBuf {
     data_dir.join("workspace")
@@ -39,9 +45,10 @@ impl Config {
                 roots.push(path.clone());
             }
         }
-        // In the data directory, only the projects' agents' folders are open: a project's
-        // metadata folder (project.toml, its transcripts, provenance) is paddockd's.
-        crate::confine::Private::new(roots, Vec::new()).with_agent_folders(
+        // In the data directory, only the projects' agents' folders are open (and the
+        // worktrees chats work in): a project's metadata folder (project.toml, its
+        // transcripts, provenance) is paddockd's.
+        crate::confine::Private::new(roots, vec![worktrees_dir(&cfg.data_dir)]).with_agent_folders(
             vec![projects_dir(&cfg.data_dir)],
             vec![workspace_dir(&cfg.data_dir)],
         )

@@ -195,9 +195,23 @@ impl Connection {
         } else {
             message
         };
-        let turn = TurnRequest::new(project, send.session_id, message)
+        // A new chat in a worktree of its own: made now, with the chat's id (its branch
+        // carries it); claude then starts the session with that id.
+        let (session_id, fresh) = match send.isolation {
+            Some(paddock_proto::Isolation::Worktree { branch, base })
+                if send.session_id.is_none() =>
+            {
+                let sid = uuid::Uuid::new_v4().to_string();
+                let ask = crate::git::WorktreeAsk { branch, base };
+                crate::git::make_worktree(&d.cfg, &d.state, &project, &sid, ask).await?;
+                (Some(sid), true)
+            }
+            _ => (send.session_id, false),
+        };
+        let mut turn = TurnRequest::new(project, session_id, message)
             .model(send.model)
             .asked_by(self.id, id);
+        turn.fresh_session = fresh;
         d.runner.send(turn).await?;
         Ok(())
     }

@@ -16,6 +16,7 @@ mod request;
 mod settle;
 pub mod survivors;
 pub mod translate;
+mod worktree;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -53,6 +54,9 @@ pub enum Refused {
     Busy(String),
     #[error("paddockd is shutting down; try again once it has restarted")]
     ShuttingDown,
+    /// The chat's worktree could not be made, or is gone (`worktree.rs`).
+    #[error("{0}")]
+    Worktree(String),
 }
 
 /// A turn to run.
@@ -156,6 +160,9 @@ const COMMAND_QUEUE: usize = 1024;
 #[derive(Clone)]
 pub struct Runner {
     tx: mpsc::Sender<Cmd>,
+    /// What placing a turn in its chat's worktree reads (`worktree.rs`).
+    cfg: Arc<Config>,
+    state: Arc<ChatState>,
 }
 
 impl Runner {
@@ -170,6 +177,7 @@ impl Runner {
     ) -> Self {
         let (tx, rx) = mpsc::channel(COMMAND_QUEUE);
         let max = usize::try_from(cfg.max_processes).unwrap_or(1);
+        let (runner_cfg, runner_state) = (cfg.clone(), state.clone());
         let ctx = Arc::new(Ctx {
             cfg,
             releases: Arc::new(release::Releases::new(tracker.clone())),
@@ -196,7 +204,11 @@ impl Runner {
             tracker: tracker.clone(),
         };
         tracker.spawn(coordinator.run(rx));
-        Self { tx }
+        Self {
+            tx,
+            cfg: runner_cfg,
+            state: runner_state,
+        }
     }
 
     /// Starts a turn; returns the session id. The `Sent` reply reaches `reply_to` through the
@@ -206,6 +218,8 @@ impl Runner {
         if let Some(problem) = req.project.shadow_problem() {
             return Err(Refused::Shadowed(problem));
         }
+        // A worktree chat's turn runs in its worktree.
+        let req = worktree::place(&self.cfg, &self.state, req)?;
         let (tx, rx) = oneshot::channel();
         if self.tx.send(Cmd::Send(Box::new(req), tx)).await.is_err() {
             return Err(Refused::ShuttingDown);

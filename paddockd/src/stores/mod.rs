@@ -59,6 +59,7 @@ mod sweep;
 #[cfg(test)]
 mod testutil;
 mod unread;
+mod worktrees;
 
 use std::path::Path;
 
@@ -72,6 +73,7 @@ pub use read_state::ReadStateStore;
 pub use run_provenance::{RunProvenance, RunProvenanceStore};
 pub use sweep::{SweepState, SweepStateStore};
 pub use unread::UnreadStore;
+pub use worktrees::{WorktreeRecord, WorktreeStore};
 
 /// Every sidecar store of one state folder. Cheap to clone (handles).
 #[derive(Debug, Clone)]
@@ -95,6 +97,8 @@ pub struct Stores {
     /// `"<project>\0<trigger>"` → the chat a resuming trigger fires into.
     pub trigger_sessions: SessionBindingStore,
     pub sweep: SweepStateStore,
+    /// Chats that work in a git worktree of their own.
+    pub worktrees: WorktreeStore,
 }
 
 impl Stores {
@@ -119,6 +123,7 @@ impl Stores {
             schedule_sessions: SessionBindingStore::open(file("schedule-sessions.json")),
             trigger_sessions: SessionBindingStore::open(file("trigger-sessions.json")),
             sweep: SweepStateStore::open(file("sweep-state.json")),
+            worktrees: WorktreeStore::open(file("worktrees.json")),
         })
     }
 

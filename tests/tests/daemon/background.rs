@@ -266,6 +266,7 @@ async fn a_follow_up_sent_during_claudes_own_turn_is_queued_and_sent_after_it() 
             model: None,
             preload_context: false,
             attachments: Vec::new(),
+            isolation: None,
         }))
         .await
         .expect_err("busy while claude's own turn runs");

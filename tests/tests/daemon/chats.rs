@@ -1755,6 +1755,7 @@ async fn attached_files_are_kept_listed_before_the_message_and_fetched_back() {
                     data: Some(base64::engine::general_purpose::STANDARD.encode("error: boom\n")),
                 },
             ],
+            isolation: None,
         }))
         .await
         .unwrap();
@@ -1841,6 +1842,7 @@ async fn attached_files_are_kept_listed_before_the_message_and_fetched_back() {
                     data: Some("eA==".into()),
                 })
                 .collect(),
+            isolation: None,
         }))
         .await
         .unwrap_err();
@@ -1869,6 +1871,7 @@ async fn attachments_turned_off_refuse_a_message_with_files_naming_the_key() {
                 path: None,
                 data: Some("eA==".into()),
             }],
+            isolation: None,
         }))
         .await
         .unwrap_err();

@@ -158,6 +158,7 @@ async fn an_attachment_is_never_paddockds_own_state() {
                     path: Some(path.clone()),
                     data: None,
                 }],
+                isolation: None,
             }))
             .await;
         refused("an attachment", &path, sent);

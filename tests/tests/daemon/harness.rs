@@ -343,6 +343,17 @@ impl RawClient {
         session: Option<&str>,
         message: &str,
     ) -> paddock_proto::Sent {
+        self.send_new(project, session, message, None).await
+    }
+
+    /// Starts a turn, a new chat working where `isolation` says; returns the `Sent` reply.
+    pub async fn send_new(
+        &mut self,
+        project: &str,
+        session: Option<&str>,
+        message: &str,
+        isolation: Option<paddock_proto::Isolation>,
+    ) -> paddock_proto::Sent {
         let reply = self
             .request(Request::ChatSend(paddock_proto::ChatSend {
                 project_slug: project.into(),
@@ -351,6 +362,7 @@ impl RawClient {
                 model: None,
                 preload_context: false,
                 attachments: Vec::new(),
+                isolation,
             }))
             .await
             .expect("turn accepted");

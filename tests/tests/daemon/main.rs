@@ -37,6 +37,7 @@ mod triggers;
 mod turn_endings;
 mod websocket;
 mod workspace_walls;
+mod worktrees;
 
 use std::time::Duration;
 

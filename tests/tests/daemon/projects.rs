@@ -1122,6 +1122,7 @@ async fn a_second_project_on_a_directory_never_takes_the_first_ones_chats() {
             model: None,
             preload_context: false,
             attachments: Vec::new(),
+            isolation: None,
         }))
         .await
         .unwrap_err();

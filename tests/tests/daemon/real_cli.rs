@@ -682,6 +682,7 @@ async fn real_cli_sends_an_attached_image_as_an_image_block() {
                 path: None,
                 data: Some(PNG.into()),
             }],
+            isolation: None,
         }))
         .await
         .unwrap();
@@ -731,6 +732,7 @@ async fn real_cli_preloaded_context_reaches_the_model_and_the_title_is_the_reque
             model: None,
             preload_context: true,
             attachments: Vec::new(),
+            isolation: None,
         }))
         .await
         .unwrap();

@@ -465,6 +465,7 @@ async fn a_new_chat_that_never_reached_claude_survives_a_restart_and_continue_se
             model: None,
             preload_context: false,
             attachments: Vec::new(),
+            isolation: None,
         }))
         .await
         .unwrap_err();

@@ -212,6 +212,7 @@ impl WsClient {
                 model: None,
                 preload_context: false,
                 attachments: Vec::new(),
+                isolation: None,
             }))
             .await
             .expect("turn accepted");

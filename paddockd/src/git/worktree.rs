@@ -1,0 +1,262 @@
+//! A new chat's own git worktree (`chat:send`'s `isolation: "worktree"`), made before its
+//! first turn: a folder paddockd owns (`<data>/worktrees/<project>/<first 8 of the session
+//! id>`, outside the user's checkout) on a branch of its own (`paddock/<first 8>` unless
+//! named) from the project's `HEAD` or a named base (`git worktree add -b BRANCH DEST BASE`,
+//! after checking what would make it fail half-way: no repository, no commit, a branch or
+//! folder that exists), recorded with the chat (`stores/worktrees.rs`: path, branch, base
+//! commit, the branch the base came from). The runner then places every turn of the chat
+//! there (`runner/worktree.rs`).
+
+use std::path::{Path, PathBuf};
+
+use paddock_proto::{ErrorBody, ErrorCode};
+
+use super::{Git, invalid, trimmed};
+use crate::config::Config;
+use crate::projects::Project;
+use crate::state::ChatState;
+use crate::stores::WorktreeRecord;
+
+/// A worktree made: the commit its branch starts from, and the branch that commit was taken
+/// from (empty on a detached HEAD or a `base` that is no branch).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Added {
+    pub base: String,
+    pub target: String,
+}
+
+/// Adds a worktree of the repository holding `repo_dir` at `dest` (which must not exist), on a
+/// new branch `branch` from `base` (default: HEAD). Blocking.
+pub fn add_worktree(
+    repo_dir: &Path,
+    dest: &Path,
+    branch: &str,
+    base: Option<&str>,
+) -> Result<Added, ErrorBody> {
+    let git = Git { dir: repo_dir };
+    if git.prefix()?.is_none() {
+        return Err(invalid(format!(
+            "{} is not in a git repository, and a worktree chat needs one: run `git init` there (and commit), or send without --worktree",
+            repo_dir.display()
+        )));
+    }
+    let base_ref = base.unwrap_or("HEAD");
+    let out = git.output([
+        "rev-parse",
+        "-q",
+        "--verify",
+        &format!("{base_ref}^{{commit}}"),
+    ])?;
+    if !out.status.success() {
+        return Err(invalid(match base {
+            None => format!(
+                "the repository of {} has no commit yet, and a worktree starts from one: commit first",
+                repo_dir.display()
+            ),
+            Some(b) => format!("--base {b:?} names no commit of the repository"),
+        }));
+    }
+    let base_sha = trimmed(&out.stdout);
+    let ok_name = git.output(["check-ref-format", "--branch", branch])?;
+    if !ok_name.status.success() {
+        return Err(invalid(format!("{branch:?} is not a valid branch name")));
+    }
+    let exists = git.output([
+        "rev-parse",
+        "-q",
+        "--verify",
+        &format!("refs/heads/{branch}"),
+    ])?;
+    if exists.status.success() {
+        return Err(ErrorBody::new(
+            ErrorCode::AlreadyExists,
+            format!("the branch {branch} exists already; name another with --branch"),
+        ));
+    }
+    if dest.exists() {
+        return Err(ErrorBody::new(
+            ErrorCode::AlreadyExists,
+            format!(
+                "{} exists already; paddockd never makes a worktree over files",
+                dest.display()
+            ),
+        ));
+    }
+    let target = match base {
+        None => git.branch()?.unwrap_or_default(),
+        Some(b) => {
+            let out = git.output(["rev-parse", "-q", "--verify", &format!("refs/heads/{b}")])?;
+            if out.status.success() {
+                b.to_owned()
+            } else {
+                String::new()
+            }
+        }
+    };
+    let dest_arg = dest.as_os_str().to_string_lossy().into_owned();
+    git.run([
+        "worktree", "add", "--quiet", "-b", branch, &dest_arg, &base_sha,
+    ])?;
+    Ok(Added {
+        base: base_sha,
+        target,
+    })
+}
+
+/// What a new chat asks of its worktree.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Ask {
+    /// Its branch; default `paddock/<first 8 of the session id>`.
+    pub branch: Option<String>,
+    /// What it starts from; default the project's `HEAD`.
+    pub base: Option<String>,
+}
+
+/// The first 8 characters of a session id.
+fn short(sid: &str) -> &str {
+    sid.get(..8).unwrap_or(sid)
+}
+
+/// The folder of `sid`'s worktree in `project`.
+fn folder(cfg: &Config, project: &Project, sid: &str) -> PathBuf {
+    let slug = if project.slug.is_empty() {
+        "_root"
+    } else {
+        project.slug.as_str()
+    };
+    crate::config::worktrees_dir(&cfg.data_dir)
+        .join(slug)
+        .join(short(sid))
+}
+
+/// Makes the worktree of the new chat `sid` in `project` and records it; nothing is made or
+/// recorded when it fails (the error says why and what to do).
+pub async fn make(
+    cfg: &Config,
+    state: &ChatState,
+    project: &Project,
+    sid: &str,
+    ask: Ask,
+) -> Result<WorktreeRecord, ErrorBody> {
+    let dest = folder(cfg, project, sid);
+    let branch = ask
+        .branch
+        .clone()
+        .unwrap_or_else(|| format!("paddock/{}", short(sid)));
+    let (repo, dest_for_git, branch_for_git) = (
+        project.home_dir().to_path_buf(),
+        dest.clone(),
+        branch.clone(),
+    );
+    let added = tokio::task::spawn_blocking(move || {
+        if let Some(parent) = dest_for_git.parent() {
+            crate::fsutil::create_private_dir(parent).map_err(|e| {
+                ErrorBody::new(
+                    ErrorCode::Internal,
+                    format!("cannot create {}: {e}", parent.display()),
+                )
+            })?;
+        }
+        add_worktree(&repo, &dest_for_git, &branch_for_git, ask.base.as_deref())
+    })
+    .await
+    .map_err(|e| {
+        ErrorBody::new(
+            ErrorCode::Internal,
+            format!("making the worktree failed: {e}"),
+        )
+    })??;
+    let record = WorktreeRecord {
+        path: dest,
+        branch,
+        base: added.base,
+        target: added.target,
+        created_at: chrono::Utc::now().to_rfc3339(),
+    };
+    state
+        .stores
+        .worktrees
+        .set(sid, record.clone())
+        .await
+        .map_err(|e| {
+            ErrorBody::new(
+                ErrorCode::Internal,
+                format!("cannot record the worktree: {e}"),
+            )
+        })?;
+    Ok(record)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+    use std::process::Command;
+
+    fn git(dir: &Path, args: &[&str]) {
+        let out = Command::new("git")
+            .current_dir(dir)
+            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+    }
+
+    fn repo() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        git(dir.path(), &["init", "-q", "-b", "main"]);
+        std::fs::write(dir.path().join("a.txt"), "a").unwrap();
+        git(dir.path(), &["add", "."]);
+        git(dir.path(), &["commit", "-qm", "first"]);
+        dir
+    }
+
+    #[test]
+    fn a_worktree_on_its_own_branch_from_head() {
+        let repo = repo();
+        let out = tempfile::tempdir().unwrap();
+        let dest = out.path().join("wt");
+        let added = add_worktree(repo.path(), &dest, "paddock/0a1b2c3d", None).unwrap();
+        assert_eq!(added.target, "main");
+        assert_eq!(added.base.len(), 40);
+        assert!(dest.join("a.txt").is_file());
+        let again = add_worktree(
+            repo.path(),
+            &out.path().join("wt2"),
+            "paddock/0a1b2c3d",
+            None,
+        )
+        .unwrap_err();
+        assert!(
+            again.message.contains("exists already"),
+            "{}",
+            again.message
+        );
+        let taken = add_worktree(repo.path(), &dest, "other", None).unwrap_err();
+        assert!(
+            taken.message.contains("never makes a worktree over"),
+            "{}",
+            taken.message
+        );
+    }
+
+    #[test]
+    fn no_repository_no_commit_and_a_bad_base_are_said() {
+        let plain = tempfile::tempdir().unwrap();
+        let dest = plain.path().join("wt");
+        let e = add_worktree(plain.path(), &dest, "b", None).unwrap_err();
+        assert!(
+            e.message.contains("not in a git repository"),
+            "{}",
+            e.message
+        );
+        git(plain.path(), &["init", "-q"]);
+        let e = add_worktree(plain.path(), &dest, "b", None).unwrap_err();
+        assert!(e.message.contains("no commit yet"), "{}", e.message);
+        let repo = repo();
+        let e = add_worktree(repo.path(), &dest, "b", Some("nosuch")).unwrap_err();
+        assert!(e.message.contains("names no commit"), "{}", e.message);
+        assert!(!dest.exists());
+    }
+}

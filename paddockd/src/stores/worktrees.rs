@@ -1,0 +1,103 @@
+//! The chats that work in a git worktree of their own: session id → where the worktree is,
+//! its branch, the commit it started from and the branch it came from. Written before the
+//! chat's first turn starts, so every later turn (a follow-up, a resume after the process was
+//! reaped or the daemon restarted, `continue`, a queued message, a trigger) runs there too.
+//! On disk: `{ "<sessionId>": { "path": …, "branch": …, "base": …, "target": … } }`.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::StoreError;
+use super::json_store::JsonStore;
+
+/// A chat's worktree, as paddockd made it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WorktreeRecord {
+    /// The worktree's folder (paddockd's own, under its data folder).
+    pub path: PathBuf,
+    /// The chat's branch (`paddock/<first 8 of the session id>` unless named).
+    pub branch: String,
+    /// The commit the branch started from.
+    pub base: String,
+    /// What the chat's work is for: the branch the base was taken from (empty on a detached
+    /// HEAD).
+    pub target: String,
+    /// RFC 3339, when the worktree was made.
+    pub created_at: String,
+}
+
+/// Session id → its worktree.
+#[derive(Debug, Clone)]
+pub struct WorktreeStore {
+    store: JsonStore<BTreeMap<String, WorktreeRecord>>,
+}
+
+impl WorktreeStore {
+    /// Loads `file` (a missing file is empty; a corrupt one is moved aside).
+    pub fn open(file: PathBuf) -> Self {
+        Self {
+            store: JsonStore::open(file),
+        }
+    }
+
+    pub fn get(&self, sid: &str) -> Option<WorktreeRecord> {
+        self.store.snapshot().get(sid).cloned()
+    }
+
+    pub fn all(&self) -> Arc<BTreeMap<String, WorktreeRecord>> {
+        self.store.snapshot()
+    }
+
+    /// Records `sid`'s worktree.
+    pub async fn set(&self, sid: &str, record: WorktreeRecord) -> Result<(), StoreError> {
+        self.store
+            .update(|d| {
+                d.edit().insert(sid.to_owned(), record);
+            })
+            .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+    use crate::stores::testutil::check_corrupt_files_are_moved_aside;
+
+    fn record() -> WorktreeRecord {
+        WorktreeRecord {
+            path: "/data/worktrees/web/0a1b2c3d".into(),
+            branch: "paddock/0a1b2c3d".into(),
+            base: "3f9a2c1".into(),
+            target: "main".into(),
+            created_at: "2026-12-06T10:00:00Z".into(),
+        }
+    }
+
+    #[tokio::test]
+    async fn corrupt_files_are_moved_aside() {
+        check_corrupt_files_are_moved_aside(
+            "worktrees.json",
+            r#"{"s1": 7}"#,
+            WorktreeStore::open,
+            |s| s.get("s1").is_none(),
+            |s| async move { s.set("s1", record()).await },
+        )
+        .await;
+    }
+
+    #[tokio::test]
+    async fn a_record_survives_a_reload() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("worktrees.json");
+        WorktreeStore::open(file.clone())
+            .set("s1", record())
+            .await
+            .unwrap();
+        assert_eq!(WorktreeStore::open(file).get("s1"), Some(record()));
+    }
+}
