@@ -128,3 +128,46 @@ fn a_daemon_that_does_not_offer_continue_is_named_with_its_key() {
     assert_eq!(err.lines().count(), 1, "one line: {err}");
     assert!(row(&env, &session)["interrupted"] == true, "not picked up");
 }
+
+/// paddockd killed mid-turn (SIGKILL: no goodbye, its claude goes with it): `paddock send`
+/// says the turn was cut short and how to pick it up, with the exit status of a cut turn
+/// (issue 36.1), not "the turn may still be running" and a `paddock tail` that finds nothing.
+#[test]
+fn a_daemon_killed_mid_turn_is_a_cut_turn_to_continue() {
+    let env = CliEnv::new();
+    let hang = r#"fake:[{"text":"working","chunks":1},{"hang":true}]"#;
+    let send = env
+        .paddock()
+        .args(["send", hang])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let session = wait_until_blocking("a running turn", DEADLINE, || {
+        let listed: serde_json::Value =
+            serde_json::from_str(&env.run(&["ls", "-A", "--json"])).ok()?;
+        listed.as_array()?.iter().find_map(|r| {
+            (r["running"] == true).then(|| r["sessionId"].as_str().unwrap_or_default().to_owned())
+        })
+    })
+    .unwrap();
+    let status: serde_json::Value =
+        serde_json::from_str(&env.run(&["daemon", "status", "--json"])).unwrap();
+    let pid = status["pid"]
+        .as_u64()
+        .expect("the daemon's pid")
+        .to_string();
+    let killed = std::process::Command::new("kill")
+        .args(["-9", &pid])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = send.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(75), "{err}");
+    assert!(err.contains("cut short"), "{err}");
+    assert!(
+        err.contains(&format!("paddock continue {session}")),
+        "{err}"
+    );
+}

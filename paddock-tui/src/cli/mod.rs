@@ -160,7 +160,7 @@ Ctrl-C cancels the running turn (the chat stays resumable); a second Ctrl-C stop
 Exit status, by how the turn ended (the same for tail and continue):
   0    done
   1    failed: the reason is on stderr (or the message could not be sent)
-  75   cut short: paddockd stopped, or its claude died or hung; `paddock continue SESSION` goes on
+  75   cut short: paddockd stopped (or was killed), or its claude died or hung; `paddock continue SESSION` goes on
   130  cancelled: by Ctrl-C, `paddock cancel`, the TUI or another client; the chat stays resumable
 
 When the turn ends, the chat is marked read: you watched the reply. With --detach or --json it \

@@ -1,7 +1,6 @@
 //! What `send` and `tail` share: following a chat's frames to the end of a turn and printing
 //! them.
 
-use anyhow::anyhow;
 use paddock_proto::{ChatEvent, Complete, Ended, HubFrame};
 
 use super::output::{Failure, eprint, print, print_json_line};
@@ -15,21 +14,55 @@ pub const EXIT_CUT: u8 = 75;
 /// ... that was cancelled (by Ctrl-C, another terminal or the TUI).
 pub const EXIT_CANCELLED: u8 = 130;
 
+/// The connection to paddockd closed while a turn was followed ([`after_loss`] says what
+/// that means).
+#[derive(Debug, thiserror::Error)]
+#[error("{lost}; the turn may still be running: `paddock tail {session_id}`")]
+pub struct LostMidTurn {
+    lost: ClientError,
+    session_id: String,
+}
+
 /// The next frame of the followed chat; notices go to stderr on the way.
 pub async fn next_frame(follow: &mut Follow<'_>) -> anyhow::Result<HubFrame> {
     loop {
         match follow.next().await {
             Ok(Followed::Frame(frame)) => return Ok(frame),
             Ok(Followed::Notice(notice)) => eprint(&format!("paddock: {notice}\n")),
-            Err(e @ ClientError::ConnectionLost { .. }) => {
-                return Err(anyhow!(
-                    "{e}; the turn may still be running: `paddock tail {}`",
-                    follow.session_id()
-                ));
+            Err(lost @ ClientError::ConnectionLost { .. }) => {
+                return Err(LostMidTurn {
+                    lost,
+                    session_id: follow.session_id().to_owned(),
+                }
+                .into());
             }
             Err(e) => return Err(e.into()),
         }
     }
+}
+
+/// What a following command's end says when its connection closed mid-turn: paddockd died
+/// (killed, crashed; its claude went with it), so the turn was cut short and `paddock continue`
+/// picks it up (exit status [`EXIT_CUT`]); or paddockd still answers (the link to it broke),
+/// and the turn may run on: `paddock tail` follows it. Any other end as it was.
+pub async fn after_loss(ctx: &super::Context, result: anyhow::Result<()>) -> anyhow::Result<()> {
+    let Err(err) = result else {
+        return Ok(());
+    };
+    let Some(lost) = err.downcast_ref::<LostMidTurn>() else {
+        return Err(err);
+    };
+    if ctx.open_existing().await.is_ok() {
+        return Err(err);
+    }
+    let session = &lost.session_id;
+    Err(Failure::new(
+        EXIT_CUT,
+        format!(
+            "paddockd stopped while the turn ran (its connection closed), so the turn was cut short; the chat stays resumable: `paddock continue {session}` (which starts paddockd again)"
+        ),
+    )
+    .into())
 }
 
 /// One turn of a chat, printed as its frames come (or as JSON lines), remembering why it

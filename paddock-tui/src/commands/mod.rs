@@ -135,10 +135,12 @@ pub async fn run(mut cli: Cli) -> anyhow::Result<()> {
         Some(Cmd::Daemon { action }) => daemon::run(&ctx, action).await,
         Some(Cmd::Project { action }) => project::run(&ctx, action).await,
         Some(Cmd::Ls(args)) => chats::ls(&ctx, args).await,
-        Some(Cmd::Send(args)) => send::run(&ctx, args).await,
-        Some(Cmd::Tail(args)) => tail::run(&ctx, args).await,
+        Some(Cmd::Send(args)) => follow::after_loss(&ctx, send::run(&ctx, args).await).await,
+        Some(Cmd::Tail(args)) => follow::after_loss(&ctx, tail::run(&ctx, args).await).await,
         Some(Cmd::Cancel(args)) => chats::cancel(&ctx, args).await,
-        Some(Cmd::Continue(args)) => continue_chat::run(&ctx, args).await,
+        Some(Cmd::Continue(args)) => {
+            follow::after_loss(&ctx, continue_chat::run(&ctx, args).await).await
+        }
         Some(Cmd::Show(args)) => chats::show(&ctx, args).await,
         Some(Cmd::Status(args)) => status::run(&ctx, args).await,
         Some(Cmd::Approvals(args)) => approvals::run(&ctx, args).await,
