@@ -117,13 +117,20 @@ impl ChatState {
     }
 
     /// A chat's title: its custom title (`/rename`, a named fork), else the name it was
-    /// created with (`create_chat`'s `name`), else its first prompt; `None` when blank. Read
-    /// from `index`: a list's titles from [`ChatState::listed`], so none is missing while the
-    /// index is built.
+    /// created with (`create_chat`'s `name`), else its first prompt (kept until claude writes
+    /// it, for a new chat not in the index yet); `None` when blank. Read from `index`: a
+    /// list's titles from [`ChatState::listed`], so none is missing while the index is built.
     pub fn title_in(&self, index: &ChatIndex, session_id: &str) -> Option<String> {
-        let chat = index.get(session_id)?;
         let prov = self.stores.run_provenance.get(session_id);
-        Some(chat_title(&chat, prov.as_ref()).to_owned()).filter(|t| !t.trim().is_empty())
+        let title = match index.get(session_id) {
+            Some(chat) => chat_title(&chat, prov.as_ref()).to_owned(),
+            // Not written yet (a new chat in its first turn): the name it was created with,
+            // else its first message, as its listing row says.
+            None => prov
+                .and_then(|p| p.title)
+                .or_else(|| self.stores.first_message.get(session_id).map(|f| f.message))?,
+        };
+        Some(title).filter(|t| !t.trim().is_empty())
     }
 
     /// [`ChatState::title_in`] the index as it is now: for a notice or a label about one

@@ -305,3 +305,57 @@ async fn real_cli_a_loop_through_a_hook_stops_at_the_tree_cap() {
     assert!(pending(&mut c).await.is_empty());
     d.stop().await.unwrap();
 }
+
+/// A new chat whose first turn messages another names itself in the turn it sent: "↩ sent by
+/// <its first prompt>", not its bare id, though its own transcript is not written yet (issue
+/// 36, from the hand walk: `paddock show` and the TUI said `sent by 94f4e9cc-…`).
+#[tokio::test]
+async fn real_cli_a_new_chats_message_names_its_sender_by_title() {
+    let api = MockApi::start().await.unwrap();
+    let d = real_daemon(&api, |c| c.mcp_bin = Some(paddockd_bin())).await;
+    let mut c = d.client().await;
+    let first = c.send_turn("", None, "the receiving chat").await;
+    let x = first.session_id.clone();
+    c.frames_until_complete(&x).await;
+    let prompt = format!(
+        r#"mock:tool mcp__paddock_manage__send_message {{"sessionId": "{x}", "message": "a word from the sender"}}"#
+    );
+    let y = c.send_turn("", None, &prompt).await;
+    c.frames_until_complete(&y.session_id).await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    let attribution = loop {
+        let Ok(Reply::Transcript(t)) = c
+            .request(Request::ChatTranscript(paddock_proto::SessionRef {
+                session_id: x.clone(),
+            }))
+            .await
+        else {
+            panic!("no transcript")
+        };
+        let sent = t.entries.iter().find_map(|e| match e {
+            paddock_proto::TranscriptEntry::User {
+                attribution: Some(a @ paddock_proto::Attribution::Sent { .. }),
+                ..
+            } => Some(a.clone()),
+            _ => None,
+        });
+        if let Some(sent) = sent {
+            break sent;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no sent turn in X: {t:#?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let paddock_proto::Attribution::Sent { from_title, .. } = attribution else {
+        unreachable!()
+    };
+    assert!(
+        from_title
+            .as_deref()
+            .is_some_and(|t| t.starts_with("mock:tool mcp__paddock_manage__send_message")),
+        "{from_title:?}"
+    );
+    d.stop().await.unwrap();
+}
