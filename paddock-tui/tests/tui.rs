@@ -1157,3 +1157,34 @@ fn a_fork_is_marked_in_the_tree() -> TestResult {
     }
     Ok(())
 }
+
+/// `n` under a filter takes the chats the filter hides in their turn (issue 36.2, from the
+/// hand walk): with two shown chats cut short and a hidden unread one, `n` went ⚠ → ⚠ → ⚠
+/// and never reached the unread chat; now the third `n` goes there, clearing the filter.
+#[test]
+fn n_under_a_filter_reaches_a_hidden_chat_in_its_turn() -> TestResult {
+    let mut app = connected(Theme::default());
+    app.set_projects(vec![project("", "/home/me/root")]);
+    let mut one = chat("", "s-one", "slow one", Origin::Human);
+    one.interrupted = true;
+    let mut two = chat("", "s-two", "slow two", Origin::Human);
+    two.interrupted = true;
+    let mut hello = chat("", "s-hello", "hello", Origin::Human);
+    hello.unread = true;
+    app.set_all_chats(vec![one, two, hello]);
+    press(&mut app, "/slow");
+    app.on_key(key(KeyCode::Enter));
+    assert_eq!(app.tree.filter(), Some("slow"));
+    let mut visited = Vec::new();
+    for _ in 0..3 {
+        press(&mut app, "n");
+        visited.push(cursor_session(&app).unwrap_or_default());
+    }
+    assert_eq!(visited, ["s-one", "s-two", "s-hello"]);
+    assert_eq!(
+        app.tree.filter(),
+        None,
+        "the filter cleared for the hidden chat"
+    );
+    Ok(())
+}

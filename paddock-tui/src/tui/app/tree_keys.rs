@@ -135,25 +135,32 @@ impl App {
     /// A chat the filter (or "unattended only") hides is found too: the filter is cleared,
     /// and that is said, so the header's count and `n` never disagree.
     pub(super) fn next_attention_anywhere(&mut self) -> bool {
-        if self.tree.next_attention() {
-            return true;
-        }
         let filter = self.tree.filter().map(str::to_owned);
         let unattended = self.tree.unattended_only();
         if filter.is_none() && !unattended {
+            return self.tree.next_attention();
+        }
+        // Walked over every chat, hidden or not, in the order `n` takes them: a chat the
+        // filter hides comes in its turn, not only once no shown one needs you.
+        self.tree.set_filter(None);
+        self.tree.set_unattended_only(false);
+        let found = self.tree.next_attention();
+        let target = self.tree.cursor_id().cloned();
+        self.tree.set_filter(filter);
+        self.tree.set_unattended_only(unattended);
+        let Some(target) = target.filter(|_| found) else {
             return false;
+        };
+        if self.tree.select(&target) {
+            return true;
         }
         self.tree.set_filter(None);
         self.tree.set_unattended_only(false);
-        if self.tree.next_attention() {
-            self.filter_input = None;
-            self.notice
-                .info("the filter hid the chat that needs you, so it was cleared");
-            return true;
-        }
-        self.tree.set_filter(filter);
-        self.tree.set_unattended_only(unattended);
-        false
+        self.tree.select(&target);
+        self.filter_input = None;
+        self.notice
+            .info("the filter hid the chat that needs you, so it was cleared");
+        true
     }
 
     /// Opens the filter line after `/`, holding the filter the tree has now, selected: typing
