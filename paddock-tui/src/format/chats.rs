@@ -45,7 +45,12 @@ pub fn tree_depths(chats: &[ChatSummary]) -> Vec<usize> {
 
 /// How full the chat's context window is, in whole percent (`None` when unknown).
 pub fn context_percent(chat: &ChatSummary) -> Option<u64> {
-    let usage = chat.usage.as_ref()?;
+    usage_percent(chat.usage.as_ref()?)
+}
+
+/// How full a chat's context window is, in percent, rounded: the one figure `ls`, `usage`,
+/// the tree and the chat's header show. `None` when the window's size is not known.
+pub fn usage_percent(usage: &paddock_proto::ChatUsage) -> Option<u64> {
     if usage.context_limit == 0 {
         return None;
     }

@@ -21,7 +21,7 @@ pub use actions::{delete_confirmation, deleted_summary, import_summary, update_s
 pub use blame::blame;
 pub use chats::{
     chat_flags, chat_table, context_percent, daemon_status, project_table, stdout_width,
-    tree_depths,
+    tree_depths, usage_percent,
 };
 pub use git::{git_committed, git_pushed, git_status};
 pub use history::{

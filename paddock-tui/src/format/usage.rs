@@ -112,11 +112,7 @@ pub fn report<'a>(chats: impl IntoIterator<Item = &'a ChatSummary>) -> Report {
             fork: c.fork,
             tokens: one.tokens(),
             cost_usd: one.cost_usd,
-            context_percent: c
-                .usage
-                .as_ref()
-                .filter(|u| u.context_limit > 0)
-                .map(|u| u.context_tokens * 100 / u.context_limit),
+            context_percent: c.usage.as_ref().and_then(super::usage_percent),
         });
     }
     lines.sort_by(|a, b| {
@@ -183,25 +179,37 @@ pub fn usage_text(r: &Report, top: usize, ids: super::IdForm, width: Option<usiz
         }
     }
     if !r.chats.is_empty() && top > 0 {
-        let _ = writeln!(out, "\nSESSION    TOKENS      COST  CTX   TITLE");
         let listed: Vec<&str> = r
             .chats
             .iter()
             .take(top)
             .map(|c| c.session_id.as_str())
             .collect();
-        for (c, id) in r.chats.iter().take(top).zip(ids.show(&listed)) {
+        let shown = ids.show(&listed);
+        // Whole ids (piped) are wider than the short ones the header was made for.
+        let id_width = shown.iter().map(|id| id.width()).max().unwrap_or(0).max(8);
+        let _ = writeln!(
+            out,
+            "\n{:<id_width$}  {:>7}  {:>8}  {:<4}  TITLE",
+            "SESSION", "TOKENS", "COST", "CTX"
+        );
+        for (c, id) in r.chats.iter().take(top).zip(shown) {
             let ctx = c
                 .context_percent
                 .map_or_else(|| "  -".to_owned(), |p| format!("{p:>2}%"));
             let head = format!(
-                "{id:<8}  {:>7}  {:>8}  {ctx:<4}  ",
+                "{id:<id_width$}  {:>7}  {:>8}  {ctx:<4}  ",
                 tokens(c.tokens),
                 usd(c.cost_usd)
             );
             let marks = format!(
                 "{}{}",
-                if c.fork { " (fork)" } else { "" },
+                // Unless its title says so already ("fork of …").
+                if c.fork && !c.title.starts_with("fork of ") {
+                    " (fork)"
+                } else {
+                    ""
+                },
                 if c.archived { " (archived)" } else { "" }
             );
             let mut title = one_line(&c.title, 60);
@@ -298,6 +306,42 @@ mod tests {
             "{text}"
         );
         assert!(text.ends_with("… 1 more (--top N shows more)\n"), "{text}");
+    }
+
+    /// Piped, ids are whole: the header's columns stand over the rows' (from the hand walk:
+    /// it was laid out for 8-character ids).
+    #[test]
+    fn whole_ids_keep_the_columns_under_their_heads() {
+        let chats = vec![chat(
+            "aaaaaaaa-1111-2222-3333-444444444444",
+            "web",
+            None,
+            Some(0.5),
+        )];
+        let text = usage_text(&report(&chats), 5, crate::format::IdForm::Whole, None);
+        let head = text
+            .lines()
+            .find(|l| l.starts_with("SESSION"))
+            .unwrap_or_default();
+        let row = text
+            .lines()
+            .find(|l| l.starts_with("aaaaaaaa"))
+            .unwrap_or_default();
+        let end_of = |line: &str, word: &str| line.find(word).map(|at| at + word.len());
+        assert_eq!(end_of(head, "TOKENS"), end_of(row, "13.5k"), "{text}");
+        assert_eq!(end_of(head, "COST"), end_of(row, "$0.50"), "{text}");
+    }
+
+    /// One figure for a chat's context use in every view (from the hand walk: `ls` and the
+    /// tree said 7%, `usage` and the chat's header 6%, for 13,739 of 200,000 tokens).
+    #[test]
+    fn context_use_is_one_rounded_figure_everywhere() {
+        let mut c = chat("a", "web", None, Some(0.1));
+        if let Some(u) = c.usage.as_mut() {
+            u.context_tokens = 13_739;
+        }
+        assert_eq!(crate::format::context_percent(&c), Some(7));
+        assert_eq!(report([&c]).chats[0].context_percent, Some(7));
     }
 
     #[test]

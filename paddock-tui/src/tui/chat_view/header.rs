@@ -23,8 +23,7 @@ fn usage_text(u: &paddock_proto::ChatUsage, theme: &Theme) -> Option<String> {
     if u.cost_usd > 0.0 {
         parts.push(crate::format::usd(u.cost_usd));
     }
-    if u.context_limit > 0 {
-        let percent = u128::from(u.context_tokens) * 100 / u128::from(u.context_limit);
+    if let Some(percent) = crate::format::usage_percent(u) {
         parts.push(format!("{percent}%"));
     }
     let dot = format!(" {} ", theme.glyph(Glyph::Dot));
