@@ -150,11 +150,15 @@ fn render_record(rec: &Record, out: &mut Vec<TranscriptEntry>) {
                         }),
                         // The placeholder the CLI writes, when a session is resumed, for a
                         // turn that never got its reply (claude was killed mid-turn): that is
-                        // what it says, not something the model said.
-                        None if is_no_reply_placeholder(message.model.as_deref(), &text) => out
-                            .push(TranscriptEntry::Interrupted {
-                                text: NO_REPLY.to_owned(),
-                            }),
+                        // what it says, not something the model said. Right after the
+                        // interruption's own marker it is the same cut, said once.
+                        None if is_no_reply_placeholder(message.model.as_deref(), &text) => {
+                            if !matches!(out.last(), Some(TranscriptEntry::Interrupted { .. })) {
+                                out.push(TranscriptEntry::Interrupted {
+                                    text: NO_REPLY.to_owned(),
+                                });
+                            }
+                        }
                         None => out.push(TranscriptEntry::Assistant {
                             uuid: rec.uuid.clone(),
                             timestamp: rec.timestamp.clone(),
@@ -224,6 +228,26 @@ mod tests {
             matches!(&out[1], TranscriptEntry::Assistant { text, .. } if text == "No response requested."),
             "a model that says so is quoted: {out:?}"
         );
+    }
+
+    /// A turn stopped mid-way, then continued: the CLI writes `[Request interrupted by user]`,
+    /// and on resuming its "No response requested." placeholder. One cut, said once (from
+    /// the hand walk of issue 36: `paddock show` drew two "interrupted" lines).
+    #[test]
+    fn an_interruption_and_its_placeholder_are_one_cut() {
+        let mut out = Vec::new();
+        for line in [
+            &br#"{"type":"user","uuid":"u1","message":{"role":"user","content":"mock:slow 100"}}"#[..],
+            br#"{"type":"user","uuid":"u2","message":{"role":"user","content":[{"type":"text","text":"[Request interrupted by user]"}]}}"#,
+            br#"{"type":"assistant","uuid":"a1","message":{"model":"<synthetic>","role":"assistant","content":[{"type":"text","text":"No response requested."}]}}"#,
+        ] {
+            render_line(line, &mut out);
+        }
+        let cuts = out
+            .iter()
+            .filter(|e| matches!(e, TranscriptEntry::Interrupted { .. }))
+            .count();
+        assert_eq!(cuts, 1, "{out:?}");
     }
 
     #[test]
