@@ -1188,3 +1188,30 @@ fn n_under_a_filter_reaches_a_hidden_chat_in_its_turn() -> TestResult {
     );
     Ok(())
 }
+
+/// Esc on the filter line puts the cursor back on the row it was on (from the hand walk of
+/// issue 36: it was left on `(root)` or a project row, wherever the filter had moved it).
+#[test]
+fn esc_on_the_filter_puts_the_cursor_back() -> TestResult {
+    for typed in ["/xyz", "/rerun", "/"] {
+        let mut app = canned();
+        on_logs(&mut app)?;
+        press(&mut app, typed);
+        app.on_key(key(KeyCode::Esc));
+        assert_eq!(app.tree.filter(), None);
+        assert_eq!(
+            cursor_session(&app).as_deref(),
+            Some("s-logs"),
+            "after {typed:?} and Esc"
+        );
+    }
+    // Enter keeps the filter, and Esc later does not jump back to before it.
+    let mut app = canned();
+    on_logs(&mut app)?;
+    press(&mut app, "/rerun");
+    app.on_key(key(KeyCode::Enter));
+    let kept = cursor_session(&app);
+    assert_eq!(app.tree.filter(), Some("rerun"));
+    assert_ne!(kept.as_deref(), Some("s-logs"), "the filter hid it");
+    Ok(())
+}

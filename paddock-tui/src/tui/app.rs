@@ -86,6 +86,8 @@ pub struct App {
     pub filter_input: Option<String>,
     /// The filter line's text is selected (just opened again): typing replaces it.
     pub filter_selected: bool,
+    /// The row the cursor was on when the filter line opened: Esc puts it back there.
+    filter_from: Option<RowId>,
     /// `S` was pressed: the next tree action applies to whole subtrees.
     pub subtree_pending: bool,
     pub focus: Focus,
@@ -154,6 +156,7 @@ impl App {
             history: HistoryView::new(),
             filter_input: None,
             filter_selected: false,
+            filter_from: None,
             subtree_pending: false,
             focus: Focus::Tree,
             theme,

@@ -44,10 +44,17 @@ impl App {
             }
         }
         match key.code {
-            KeyCode::Enter => self.filter_input = None,
+            KeyCode::Enter => {
+                self.filter_input = None;
+                self.filter_from = None;
+            }
             KeyCode::Esc => {
                 self.filter_input = None;
                 self.tree.set_filter(None);
+                // Cancelled: the cursor goes back where it was, as if nothing was typed.
+                if let Some(from) = self.filter_from.take() {
+                    self.tree.select(&from);
+                }
             }
             KeyCode::Backspace => {
                 filter.pop();
@@ -169,6 +176,7 @@ impl App {
         let now = self.tree.filter().map(str::to_owned).unwrap_or_default();
         self.filter_selected = !now.is_empty();
         self.filter_input = Some(now);
+        self.filter_from = self.tree.cursor_id().cloned();
     }
 
     /// Opens the cursor's chat in the chat pane, or folds or unfolds the cursor's row when it
