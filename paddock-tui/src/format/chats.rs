@@ -190,6 +190,17 @@ pub fn project_table(projects: &[ProjectInfo]) -> String {
 
 /// `paddock daemon status`.
 pub fn daemon_status(status: &DaemonStatus) -> String {
+    daemon_status_at(status, &chrono::Local::now())
+}
+
+/// [`daemon_status`] as of `now` (its zone is the one times are shown in).
+pub fn daemon_status_at<Tz: chrono::TimeZone>(
+    status: &DaemonStatus,
+    now: &chrono::DateTime<Tz>,
+) -> String
+where
+    Tz::Offset: std::fmt::Display,
+{
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -229,7 +240,7 @@ pub fn daemon_status(status: &DaemonStatus) -> String {
             "  {}  {}  since {}",
             project_label(&turn.project_slug),
             turn.session_id,
-            turn.started_at
+            super::short_time(&turn.started_at, now)
         );
     }
     for disk in &status.low_disk {
@@ -481,8 +492,11 @@ pub(crate) mod tests {
             agent_clients: 3,
             low_disk: vec![],
         };
+        let now = chrono::DateTime::parse_from_rfc3339("2026-11-29T10:05:00Z")
+            .unwrap_or_default()
+            .with_timezone(&chrono::Utc);
         assert_eq!(
-            daemon_status(&status),
+            daemon_status_at(&status, &now),
             "\
 paddockd 0.1.0 (protocol 1), pid 4242, up 1h 02m
 socket   /run/paddock.sock
@@ -490,7 +504,7 @@ data     /data
 clients  2 (and 3 agents' tool bridges)
 claude   1 of 4 processes live, 0 turns queued
 running  1 turn
-  web  s1  since 2026-11-29T10:00:00Z
+  web  s1  since 10:00
 "
         );
     }
