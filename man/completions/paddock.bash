@@ -2723,7 +2723,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__project__subcmd__set)
-            opts="-h -V --name --summary --area --status --model --drive-mode --max-spawn-depth --unset --allow --disallow --reach --unreach --socket --remote --remote-paddock --help --version"
+            opts="-h -V --name --summary --area --status --model --drive-mode --max-spawn-depth --isolation --unset --allow --disallow --reach --unreach --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2757,8 +2757,12 @@ _paddock() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --isolation)
+                    COMPREPLY=($(compgen -W "worktree none" -- "${cur}"))
+                    return 0
+                    ;;
                 --unset)
-                    COMPREPLY=($(compgen -W "name summary area status model drive-mode max-spawn-depth" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "name summary area status model drive-mode max-spawn-depth isolation" -- "${cur}"))
                     return 0
                     ;;
                 --allow)
@@ -2947,7 +2951,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__send)
-            opts="-p -c -a -h -V --project --session --model --detach --queue --preload --worktree --branch --base --attach --json --socket --remote --remote-paddock --help --version"
+            opts="-p -c -a -h -V --project --session --model --detach --queue --preload --worktree --no-worktree --branch --base --attach --json --socket --remote --remote-paddock --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -164,13 +164,16 @@ complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen
 complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from set" -l drive-mode -d 'session: one `claude` kept per chat between turns; batch: one per turn' -r -f -a "session\t''
 batch\t''"
 complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from set" -l max-spawn-depth -d 'How deep chats may spawn chats that get the agent tools (0-8)' -r
+complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from set" -l isolation -d 'Where new chats work: worktree (each in a git worktree of its own) or none (the project\'s directory)' -r -f -a "worktree\t''
+none\t''"
 complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from set" -l unset -d 'Clear a setting (repeatable)' -r -f -a "name\t''
 summary\t''
 area\t''
 status\t''
 model\t''
 drive-mode\t''
-max-spawn-depth\t''"
+max-spawn-depth\t''
+isolation\t''"
 complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from set" -l allow -d 'Add a tool rule to allowed_tools: `Read`, `Bash(npm test:*)`, `Edit(src/**)` (repeatable; the syntax is in `paddock approvals --help`)' -r
 complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from set" -l disallow -d 'Remove a tool rule from allowed_tools, as `project show` lists it (repeatable)' -r
 complete -c paddock -n "__fish_paddock_using_subcommand project; and __fish_seen_subcommand_from set" -l reach -d 'Let this project\'s chats act on project SLUG with their paddock tools (\'\' the root workspace, \'*\' every project; repeatable)' -r
@@ -245,7 +248,8 @@ complete -c paddock -n "__fish_paddock_using_subcommand send" -l remote-paddock 
 complete -c paddock -n "__fish_paddock_using_subcommand send" -l detach -d 'Return once the turn is accepted, printing the session id to stdout'
 complete -c paddock -n "__fish_paddock_using_subcommand send" -l queue -d 'With -c, when the chat is running a turn: queue the message as its follow-up, sent when that turn ends well (after a queued one already there; every client shows it), then stream the follow-up\'s reply. Without it a running chat refuses the message'
 complete -c paddock -n "__fish_paddock_using_subcommand send" -l preload -d 'Start the new chat from the project\'s curated context: its OVERVIEW.md and the end of its CHANGELOG.md go before the message (when it has an overview)'
-complete -c paddock -n "__fish_paddock_using_subcommand send" -l worktree -d 'Start the new chat in a git worktree of its own: a folder paddockd owns, on a branch of its own from the project\'s HEAD, so its edits never meet another chat\'s (the project must be in a git repository with a commit)'
+complete -c paddock -n "__fish_paddock_using_subcommand send" -l worktree -d 'Start the new chat in a git worktree of its own: a folder paddockd owns, on a branch of its own from the project\'s HEAD, so its edits never meet another chat\'s (the project must be in a git repository with a commit); the default when the project\'s isolation is worktree (`paddock project set SLUG --isolation worktree`)'
+complete -c paddock -n "__fish_paddock_using_subcommand send" -l no-worktree -d 'Start the new chat in the project\'s directory, though its isolation is worktree'
 complete -c paddock -n "__fish_paddock_using_subcommand send" -l json -d 'Print every frame of the turn as one JSON line instead of the reply text (with --detach: the accepted turn, {projectSlug, sessionId, jobId, queued})'
 complete -c paddock -n "__fish_paddock_using_subcommand send" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c paddock -n "__fish_paddock_using_subcommand send" -s V -l version -d 'Print version'

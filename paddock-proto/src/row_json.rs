@@ -8,7 +8,7 @@
 //! the `ChatSummary` it stands for (the tests compare the two over every field, escape and
 //! number shape), so a client cannot tell them apart.
 
-use crate::{ChatSummary, ChatUsage, Origin};
+use crate::{ChatSummary, ChatUsage, ChatWorktree, Origin};
 
 /// A [`ChatSummary`] without its place in a listing (`treeParent`, `level`, `children`),
 /// borrowed. Its title is `title`, followed by `…` when `title_cut` (a title cut to
@@ -33,6 +33,7 @@ pub struct RowView<'a> {
     pub starred: bool,
     pub detached: bool,
     pub fork: bool,
+    pub worktree: Option<&'a ChatWorktree>,
     pub trigger: Option<&'a str>,
     pub usage: Option<&'a ChatUsage>,
     pub queued: Option<&'a str>,
@@ -71,6 +72,7 @@ impl<'a> RowView<'a> {
             starred,
             detached,
             fork,
+            worktree,
             trigger,
             tree_parent: _,
             level: _,
@@ -104,6 +106,7 @@ impl<'a> RowView<'a> {
             starred: *starred,
             detached: *detached,
             fork: *fork,
+            worktree: worktree.as_ref(),
             trigger: trigger.as_deref(),
             usage: usage.as_ref(),
             queued: queued.as_deref(),
@@ -142,6 +145,7 @@ impl<'a> RowView<'a> {
             starred: self.starred,
             detached: self.detached,
             fork: self.fork,
+            worktree: self.worktree.cloned(),
             trigger: owned(self.trigger),
             tree_parent: None,
             level: 0,
@@ -175,7 +179,17 @@ impl<'a> RowView<'a> {
         .iter()
         .map(|t| t.map_or(0, |t| t.len() + 24))
         .sum::<usize>();
-        self.session_id.len() + self.project_slug.len() + self.title.len() + texts + 460
+        let worktree = self.worktree.map_or(0, |w| {
+            w.path.len()
+                + w.prefix.len()
+                + 12
+                + w.branch.len()
+                + w.base.len()
+                + w.target.len()
+                + w.created_at.as_ref().map_or(0, |c| c.len() + 16)
+                + 60
+        });
+        self.session_id.len() + self.project_slug.len() + self.title.len() + texts + worktree + 460
     }
 
     /// Appends the row's JSON, tree fields at their defaults; returns where its
@@ -201,6 +215,7 @@ impl<'a> RowView<'a> {
             starred,
             detached,
             fork,
+            worktree,
             trigger,
             usage,
             queued,
@@ -242,6 +257,9 @@ impl<'a> RowView<'a> {
         if fork {
             out.push_str(",\"fork\":true");
         }
+        if let Some(worktree) = worktree {
+            push_worktree(out, worktree);
+        }
         optional(out, "trigger", trigger);
         let place = out.len();
         out.push_str(LEVEL_ZERO);
@@ -267,6 +285,31 @@ impl<'a> RowView<'a> {
         out.push('}');
         place
     }
+}
+
+fn push_worktree(out: &mut String, worktree: &ChatWorktree) {
+    let ChatWorktree {
+        path,
+        prefix,
+        branch,
+        base,
+        target,
+        created_at,
+    } = worktree;
+    out.push_str(",\"worktree\":{\"path\":");
+    push_str(out, path);
+    if !prefix.is_empty() {
+        out.push_str(",\"prefix\":");
+        push_str(out, prefix);
+    }
+    out.push_str(",\"branch\":");
+    push_str(out, branch);
+    out.push_str(",\"base\":");
+    push_str(out, base);
+    out.push_str(",\"target\":");
+    push_str(out, target);
+    optional(out, "createdAt", created_at.as_deref());
+    out.push('}');
 }
 
 fn push_usage(out: &mut String, usage: &ChatUsage) {
@@ -476,6 +519,18 @@ mod tests {
                 starred: i % 3 == 1,
                 detached: true,
                 fork: i % 2 == 1,
+                worktree: Some(ChatWorktree {
+                    path: text.clone(),
+                    prefix: if i % 3 == 0 {
+                        String::new()
+                    } else {
+                        text.clone()
+                    },
+                    branch: text.clone(),
+                    base: text.clone(),
+                    target: text.clone(),
+                    created_at: (i % 2 == 0).then(|| text.clone()),
+                }),
                 trigger: some.clone(),
                 usage: Some(usage(costs[i % costs.len()])),
                 queued: some.clone(),

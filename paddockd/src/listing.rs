@@ -448,6 +448,7 @@ pub fn row_print(row: &RowView<'_>, title: &str) -> u64 {
         starred,
         detached,
         fork,
+        worktree,
         trigger,
         usage,
         queued,
@@ -484,6 +485,7 @@ pub fn row_print(row: &RowView<'_>, title: &str) -> u64 {
     interrupted_reason.hash(&mut h);
     (waiting_approval, waiting_process, failed).hash(&mut h);
     trigger.hash(&mut h);
+    worktree.hash(&mut h);
     match usage {
         None => 0u8.hash(&mut h),
         Some(ChatUsage {

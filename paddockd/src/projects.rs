@@ -99,6 +99,10 @@ pub struct ProjectFile {
     /// The model for chats that do not choose one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
+    /// Where new chats work by default: `"worktree"` (each in a git worktree of its own) or
+    /// `"none"` (the project's directory, the default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub isolation: Option<paddock_proto::ProjectIsolation>,
     /// The depth gate for this project's chats (0-8); wins over the instance's setting.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_spawn_depth: Option<u32>,
@@ -193,6 +197,7 @@ impl Project {
                 crate::config::DriveMode::Session => paddock_proto::ProjectDriveMode::Session,
                 crate::config::DriveMode::Batch => paddock_proto::ProjectDriveMode::Batch,
             }),
+            isolation: f.isolation,
             max_spawn_depth: f.max_spawn_depth,
             allowed_tools: f.allowed_tools.clone(),
             reach: f.reach.clone(),
@@ -607,23 +612,13 @@ impl Projects {
                 u.status.map(|v| v.map(|s| value(s.as_str()))),
             );
             edit::set_key(doc, "model", model.map(|v| v.map(value)));
-            edit::set_key(
-                doc,
-                "drive_mode",
-                u.drive_mode.map(|v| {
-                    v.map(|m| {
-                        value(match m {
-                            paddock_proto::ProjectDriveMode::Session => "session",
-                            paddock_proto::ProjectDriveMode::Batch => "batch",
-                        })
-                    })
-                }),
-            );
+            edit::set_key(doc, "drive_mode", words(u.drive_mode, drive_mode_word));
             edit::set_key(
                 doc,
                 "max_spawn_depth",
                 u.max_spawn_depth.map(|v| v.map(|n| value(i64::from(n)))),
             );
+            edit::set_key(doc, "isolation", words(u.isolation, isolation_word));
         })?;
         self.get_blocking(&u.slug)
     }
@@ -717,6 +712,30 @@ impl Projects {
                 Ok(None)
             }
         }
+    }
+}
+
+/// A `project:update` field of words (set, clear, or leave) as `edit::set_key` takes it.
+fn words<T>(
+    field: Option<Option<T>>,
+    word: fn(T) -> &'static str,
+) -> Option<Option<toml_edit::Item>> {
+    field.map(|v| v.map(|x| toml_edit::value(word(x))))
+}
+
+/// `drive_mode` as project.toml spells it.
+fn drive_mode_word(m: paddock_proto::ProjectDriveMode) -> &'static str {
+    match m {
+        paddock_proto::ProjectDriveMode::Session => "session",
+        paddock_proto::ProjectDriveMode::Batch => "batch",
+    }
+}
+
+/// `isolation` as project.toml spells it.
+fn isolation_word(i: paddock_proto::ProjectIsolation) -> &'static str {
+    match i {
+        paddock_proto::ProjectIsolation::Worktree => "worktree",
+        paddock_proto::ProjectIsolation::None => "none",
     }
 }
 

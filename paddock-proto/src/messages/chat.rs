@@ -361,6 +361,9 @@ pub struct ChatSummary {
     /// A fork: a copy of the chat `parent_session_id` names (`chat:fork`, `fork_chat`).
     #[serde(default, skip_serializing_if = "is_false")]
     pub fork: bool,
+    /// The git worktree it works in, when it has one of its own (`chat:send`'s `isolation`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub worktree: Option<ChatWorktree>,
     /// The schedule or hook that started it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trigger: Option<String>,
@@ -403,6 +406,28 @@ pub struct ChatSummary {
     /// A one-line status, refreshed after each turn: the first line of the newest reply.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
+}
+
+/// A chat's own git worktree, as paddockd made it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatWorktree {
+    /// Its folder (paddockd's own, outside the user's checkout).
+    pub path: String,
+    /// The project's folder below the repository's top (`sub/dir/`; empty at the top): the
+    /// chat works in `path` joined with it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub prefix: String,
+    /// Its branch.
+    pub branch: String,
+    /// The commit the branch started from.
+    pub base: String,
+    /// The branch the base was taken from, which its work is for (empty: a detached HEAD or
+    /// a base that is no branch).
+    pub target: String,
+    /// RFC 3339, when it was made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<String>,
 }
 
 /// Tokens and cost of a chat, from its transcript.

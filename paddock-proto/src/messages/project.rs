@@ -32,6 +32,17 @@ pub struct ProjectCreate {
     pub status: Option<ProjectStatus>,
 }
 
+/// Where a project's new chats work by default (`isolation` in its `project.toml`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProjectIsolation {
+    /// Each new chat in a git worktree of its own (`chat:send`'s `isolation` says otherwise
+    /// for one chat).
+    Worktree,
+    /// The project's directory, shared by its chats.
+    None,
+}
+
 /// A project's lifecycle status, as the reference's `project.yaml` spells it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -143,6 +154,13 @@ pub struct ProjectUpdate {
         skip_serializing_if = "Option::is_none"
     )]
     pub drive_mode: Option<Option<ProjectDriveMode>>,
+    /// Where its new chats work by default (clear: its directory).
+    #[serde(
+        default,
+        deserialize_with = "set_or_clear",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub isolation: Option<Option<ProjectIsolation>>,
     /// The depth gate for the project's chats, 0-8.
     #[serde(
         default,
@@ -242,6 +260,9 @@ pub struct ProjectInfo {
     pub model: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub drive_mode: Option<ProjectDriveMode>,
+    /// Where its new chats work by default (absent: its directory).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub isolation: Option<ProjectIsolation>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_spawn_depth: Option<u32>,
     /// The project's own tool rules (`allowed_tools` in its `project.toml`), on top of the

@@ -85,9 +85,13 @@ pub struct SendArgs {
     pub preload: bool,
     /// Start the new chat in a git worktree of its own: a folder paddockd owns, on a branch
     /// of its own from the project's HEAD, so its edits never meet another chat's (the
-    /// project must be in a git repository with a commit)
+    /// project must be in a git repository with a commit); the default when the project's
+    /// isolation is worktree (`paddock project set SLUG --isolation worktree`)
     #[arg(long, conflicts_with = "session")]
     pub worktree: bool,
+    /// Start the new chat in the project's directory, though its isolation is worktree
+    #[arg(long, conflicts_with_all = ["session", "worktree"])]
+    pub no_worktree: bool,
     /// The worktree's branch [default: paddock/<first 8 of the session id>]
     #[arg(long, value_name = "NAME", requires = "worktree")]
     pub branch: Option<String>,

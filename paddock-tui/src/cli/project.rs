@@ -94,9 +94,11 @@ Examples:
         long_about = "\
 Change a project's settings. They are written into its project.toml as edits: your comments, \
 order and other keys stay. --model, --drive-mode and --max-spawn-depth win over the daemon's \
-own settings for this project's chats from their next turn. --unset KEY clears a setting (the \
-daemon's default applies again); KEY is one of name, summary, area, status, model, drive-mode, \
-max-spawn-depth. --allow RULE and --disallow RULE add and remove the project's tool rules \
+own settings for this project's chats from their next turn. --isolation worktree starts each \
+new chat in a git worktree of its own (as `paddock send --worktree`; `--no-worktree` overrides it \
+for one chat); none, the default, runs them in the project's directory. --unset KEY clears a \
+setting (the daemon's default applies again); KEY is one of name, summary, area, status, model, \
+drive-mode, max-spawn-depth, isolation. --allow RULE and --disallow RULE add and remove the project's tool rules \
 (allowed_tools; see `paddock approvals --help` for their syntax).
 
 --reach SLUG and --unreach SLUG add and remove the other projects this project's chats may act \
@@ -108,6 +110,7 @@ would allow it. '' is the root workspace, '*' every project. Prints the project 
 Examples:
   paddock project set web --summary 'The customer-facing web app' --status active
   paddock project set web --drive-mode batch --max-spawn-depth 2
+  paddock project set web --isolation worktree     each new chat in a worktree of its own
   paddock project set web --unset model
   paddock project set web --disallow 'Bash(mkdir:*)'      a rule an \"always\" added
   paddock project set ops --reach web --reach api     ops's chats may start chats in web and api
@@ -133,6 +136,10 @@ Examples:
         /// How deep chats may spawn chats that get the agent tools (0-8)
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=8))]
         max_spawn_depth: Option<u32>,
+        /// Where new chats work: worktree (each in a git worktree of its own) or none (the
+        /// project's directory)
+        #[arg(long, value_enum)]
+        isolation: Option<IsolationArg>,
         /// Clear a setting (repeatable)
         #[arg(long, value_enum, value_name = "KEY")]
         unset: Vec<ProjectKey>,
@@ -242,6 +249,13 @@ pub enum DriveModeArg {
     Batch,
 }
 
+/// Where a project's new chats work, as `--isolation` takes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum IsolationArg {
+    Worktree,
+    None,
+}
+
 /// A setting `project set --unset` clears.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ProjectKey {
@@ -252,4 +266,5 @@ pub enum ProjectKey {
     Model,
     DriveMode,
     MaxSpawnDepth,
+    Isolation,
 }

@@ -4,13 +4,14 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use paddock_proto::{
-    ProjectCreate, ProjectDelete, ProjectDriveMode, ProjectFiles, ProjectInfo, ProjectList,
-    ProjectOverview, ProjectOverviewRequest, ProjectPromote, ProjectRef, ProjectUpdate,
+    ProjectCreate, ProjectDelete, ProjectDriveMode, ProjectFiles, ProjectInfo, ProjectIsolation,
+    ProjectList, ProjectOverview, ProjectOverviewRequest, ProjectPromote, ProjectRef,
+    ProjectUpdate,
 };
 
 use super::Context;
 use super::output::{print, print_json};
-use crate::cli::{DriveModeArg, ProjectCmd, ProjectKey};
+use crate::cli::{DriveModeArg, IsolationArg, ProjectCmd, ProjectKey};
 use crate::client::Client;
 use crate::format::{self, project_label};
 
@@ -61,6 +62,7 @@ pub async fn run(ctx: &Context, action: ProjectCmd) -> anyhow::Result<()> {
             model,
             drive_mode,
             max_spawn_depth,
+            isolation,
             unset,
             allow,
             disallow,
@@ -80,6 +82,14 @@ pub async fn run(ctx: &Context, action: ProjectCmd) -> anyhow::Result<()> {
                 disallow,
                 reach,
                 unreach,
+                isolation: setting(
+                    isolation.map(|i| match i {
+                        IsolationArg::Worktree => ProjectIsolation::Worktree,
+                        IsolationArg::None => ProjectIsolation::None,
+                    }),
+                    &unset,
+                    ProjectKey::Isolation,
+                ),
             };
             set(&client, update).await
         }
@@ -263,6 +273,18 @@ fn settings(p: &ProjectInfo) -> String {
         }),
     );
     line("max spawn depth", p.max_spawn_depth.map(|n| n.to_string()));
+    line(
+        "isolation",
+        p.isolation.map(|i| {
+            match i {
+                ProjectIsolation::Worktree => {
+                    "worktree (each new chat in a git worktree of its own)"
+                }
+                ProjectIsolation::None => "none",
+            }
+            .to_owned()
+        }),
+    );
     // The project's tool rules, one a line, as `--disallow` takes them.
     for (i, rule) in p.allowed_tools.iter().enumerate() {
         line(

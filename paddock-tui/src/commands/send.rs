@@ -35,10 +35,16 @@ pub async fn run(ctx: &Context, args: SendArgs) -> anyhow::Result<()> {
         model: args.model.clone(),
         preload_context: args.preload,
         attachments: uploads(ctx, &args.attach)?,
-        isolation: args.worktree.then(|| Isolation::Worktree {
-            branch: args.branch.clone(),
-            base: args.base.clone(),
-        }),
+        isolation: if args.worktree {
+            Some(Isolation::Worktree {
+                branch: args.branch.clone(),
+                base: args.base.clone(),
+            })
+        } else if args.no_worktree {
+            Some(Isolation::None)
+        } else {
+            None
+        },
     };
     let sent = match client.call(request).await {
         Err(e) if args.queue && e.code() == Some(ErrorCode::Busy) => {

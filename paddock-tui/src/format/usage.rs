@@ -250,6 +250,7 @@ mod tests {
             starred: false,
             detached: false,
             fork: false,
+            worktree: None,
             trigger: None,
             tree_parent: parent.map(str::to_owned),
             level: 0,

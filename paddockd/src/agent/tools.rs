@@ -193,14 +193,10 @@ fn acting(d: &Daemon, who: &Identity, lineage: &Lineage) -> Acting {
         attribution: Some(Attribution::Sent {
             from_session_id: who.session_id.clone(),
             from_project: who.project_slug.clone(),
-            from_title: d.state.title_now(&who.session_id).map(|t| {
-                t.lines()
-                    .next()
-                    .unwrap_or_default()
-                    .chars()
-                    .take(80)
-                    .collect()
-            }),
+            from_title: d
+                .state
+                .title_now(&who.session_id)
+                .map(|t| crate::text::cut(t.lines().next().unwrap_or_default(), 80)),
         }),
     }
 }

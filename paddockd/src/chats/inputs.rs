@@ -19,7 +19,7 @@ use paddock_proto::ChatScope;
 use super::ChatService;
 use crate::parking::Parked;
 use crate::projects::Project;
-use crate::stores::{FirstMessage, Injection, QueuedMessage, RunProvenance};
+use crate::stores::{FirstMessage, Injection, QueuedMessage, RunProvenance, WorktreeRecord};
 
 /// Everything a listing's rows depend on (see the module docs).
 pub(super) struct Inputs {
@@ -33,6 +33,8 @@ pub(super) struct Inputs {
     pub queued: Arc<BTreeMap<String, QueuedMessage>>,
     /// New chats whose first message claude has not written: session id → it.
     pub unwritten: Arc<BTreeMap<String, FirstMessage>>,
+    /// Chats that work in a git worktree of their own: session id → it.
+    pub worktrees: Arc<BTreeMap<String, WorktreeRecord>>,
     /// Chats with a tool call waiting for a person.
     pub approvals: HashSet<String>,
     /// Chats parked on a usage limit.
@@ -67,6 +69,7 @@ impl Inputs {
             injections: s.message_provenance.all(),
             queued: s.queued.all(),
             unwritten: s.first_message.all(),
+            worktrees: s.worktrees.all(),
             approvals: d
                 .state
                 .approvals
@@ -122,6 +125,7 @@ impl Inputs {
         differ(&*old.detached, &*self.detached, &mut out);
         differ(&*old.provenance, &*self.provenance, &mut out);
         differ(&*old.queued, &*self.queued, &mut out);
+        differ(&*old.worktrees, &*self.worktrees, &mut out);
         differ(&old.approvals, &self.approvals, &mut out);
         differ(&old.parked, &self.parked, &mut out);
         differ(&old.running, &self.running, &mut out);
@@ -147,6 +151,7 @@ impl Inputs {
             && Arc::ptr_eq(&self.injections, &other.injections)
             && Arc::ptr_eq(&self.queued, &other.queued)
             && Arc::ptr_eq(&self.unwritten, &other.unwritten)
+            && Arc::ptr_eq(&self.worktrees, &other.worktrees)
             && self.index_generation == other.index_generation
             && self.runs_version == other.runs_version
             && self.approvals == other.approvals

@@ -197,7 +197,16 @@ impl Connection {
         };
         // A new chat in a worktree of its own: made now, with the chat's id (its branch
         // carries it); claude then starts the session with that id.
-        let (session_id, fresh) = match send.isolation {
+        // Unsaid, a new chat works where its project's `isolation` says.
+        let isolation = send.isolation.or_else(|| {
+            (project.file.isolation == Some(paddock_proto::ProjectIsolation::Worktree)).then_some(
+                paddock_proto::Isolation::Worktree {
+                    branch: None,
+                    base: None,
+                },
+            )
+        });
+        let (session_id, fresh) = match isolation {
             Some(paddock_proto::Isolation::Worktree { branch, base })
                 if send.session_id.is_none() =>
             {

@@ -23,6 +23,8 @@ use crate::stores::WorktreeRecord;
 pub struct Added {
     pub base: String,
     pub target: String,
+    /// `repo_dir` below the repository's top (`sub/`; empty at the top).
+    pub prefix: String,
 }
 
 /// Adds a worktree of the repository holding `repo_dir` at `dest` (which must not exist), on a
@@ -34,12 +36,12 @@ pub fn add_worktree(
     base: Option<&str>,
 ) -> Result<Added, ErrorBody> {
     let git = Git { dir: repo_dir };
-    if git.prefix()?.is_none() {
+    let Some(prefix) = git.prefix()? else {
         return Err(invalid(format!(
             "{} is not in a git repository, and a worktree chat needs one: run `git init` there (and commit), or send without --worktree",
             repo_dir.display()
         )));
-    }
+    };
     let base_ref = base.unwrap_or("HEAD");
     let out = git.output([
         "rev-parse",
@@ -97,9 +99,14 @@ pub fn add_worktree(
     git.run([
         "worktree", "add", "--quiet", "-b", branch, &dest_arg, &base_sha,
     ])?;
+    // The project's folder, in the worktree too (made when the base commit has none of it).
+    let workdir = dest.join(&prefix);
+    std::fs::create_dir_all(&workdir)
+        .map_err(|e| invalid(format!("cannot create {}: {e}", workdir.display())))?;
     Ok(Added {
         base: base_sha,
         target,
+        prefix,
     })
 }
 
@@ -167,11 +174,12 @@ pub async fn make(
         )
     })??;
     let record = WorktreeRecord {
-        path: dest,
+        path: dest.to_string_lossy().into_owned(),
+        prefix: added.prefix,
         branch,
         base: added.base,
         target: added.target,
-        created_at: chrono::Utc::now().to_rfc3339(),
+        created_at: Some(chrono::Utc::now().to_rfc3339()),
     };
     state
         .stores

@@ -25,14 +25,16 @@ pub(super) fn place(
     let Some(record) = state.stores.worktrees.get(sid) else {
         return Ok(req);
     };
-    if !record.path.is_dir() {
+    let dir = std::path::Path::new(&record.path).join(&record.prefix);
+    let dir = dir.as_path();
+    if !dir.is_dir() {
         return Err(Refused::Worktree(format!(
             "chat {sid} works in the worktree {}, which is gone (removed by hand?); paddockd does not make it again by itself",
-            record.path.display()
+            record.path
         )));
     }
-    link(cfg, state, &req.project, &record.path)?;
-    req.project = req.project.in_worktree(&record.path);
+    link(cfg, state, &req.project, dir)?;
+    req.project = req.project.in_worktree(dir);
     Ok(req)
 }
 

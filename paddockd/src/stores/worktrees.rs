@@ -8,27 +8,11 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
-
 use super::StoreError;
 use super::json_store::JsonStore;
 
-/// A chat's worktree, as paddockd made it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct WorktreeRecord {
-    /// The worktree's folder (paddockd's own, under its data folder).
-    pub path: PathBuf,
-    /// The chat's branch (`paddock/<first 8 of the session id>` unless named).
-    pub branch: String,
-    /// The commit the branch started from.
-    pub base: String,
-    /// What the chat's work is for: the branch the base was taken from (empty on a detached
-    /// HEAD).
-    pub target: String,
-    /// RFC 3339, when the worktree was made.
-    pub created_at: String,
-}
+/// A chat's worktree, as paddockd made it: what its listing row carries.
+pub type WorktreeRecord = paddock_proto::ChatWorktree;
 
 /// Session id → its worktree.
 #[derive(Debug, Clone)]
@@ -71,10 +55,11 @@ mod tests {
     fn record() -> WorktreeRecord {
         WorktreeRecord {
             path: "/data/worktrees/web/0a1b2c3d".into(),
+            prefix: String::new(),
             branch: "paddock/0a1b2c3d".into(),
             base: "3f9a2c1".into(),
             target: "main".into(),
-            created_at: "2026-12-06T10:00:00Z".into(),
+            created_at: Some("2026-12-06T10:00:00Z".into()),
         }
     }
 

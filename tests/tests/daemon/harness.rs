@@ -133,6 +133,21 @@ impl TestDaemon {
             })
     }
 
+    /// The folder each fake-claude process this daemon started ran in.
+    pub fn fake_cwds(&self) -> Vec<String> {
+        std::fs::read_dir(&self.state_dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
+            .filter_map(|e| {
+                let t = std::fs::read_to_string(e.path()).ok()?;
+                let v: serde_json::Value = serde_json::from_str(&t).ok()?;
+                v["cwd"].as_str().map(str::to_owned)
+            })
+            .collect()
+    }
+
     pub fn fake_argvs(&self) -> Vec<Vec<String>> {
         let mut out = Vec::new();
         for e in std::fs::read_dir(&self.state_dir)

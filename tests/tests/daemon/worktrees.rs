@@ -44,6 +44,21 @@ fn write(file: &str, content: &str) -> String {
     format!(r#"mock:tool Write {{"file_path":"{file}","content":"{content}"}}"#)
 }
 
+/// `project`'s chats as the daemon lists them.
+async fn rows_of(c: &mut RawClient, project: &str) -> paddock_proto::Chats {
+    let Reply::Chats(rows) = c
+        .request(Request::ChatList(paddock_proto::ChatList {
+            project_slug: Some(project.into()),
+            ..Default::default()
+        }))
+        .await
+        .unwrap()
+    else {
+        panic!("not chats")
+    };
+    rows
+}
+
 /// The worktrees of the repository, as git lists them: (path, branch).
 fn worktrees(repo: &Path) -> Vec<(String, String)> {
     let listed = git(repo, &["worktree", "list", "--porcelain"]);
@@ -116,22 +131,25 @@ async fn real_cli_two_worktree_chats_write_apart_from_each_other_and_the_checkou
     }
 
     // Both are listed in the project, with their transcripts.
-    let Reply::Chats(rows) = c
-        .request(Request::ChatList(paddock_proto::ChatList {
-            project_slug: Some("web".into()),
-            ..Default::default()
-        }))
-        .await
-        .unwrap()
-    else {
-        panic!("not chats")
-    };
+    let rows = rows_of(&mut c, "web").await;
+    // Each row carries its worktree: where, on which branch, from which commit, for which
+    // branch.
+    let head = git(&checkout, &["rev-parse", "HEAD"]).trim().to_owned();
     for sid in &chats {
+        let row = rows
+            .chats
+            .iter()
+            .find(|r| &r.session_id == sid && r.message_count >= 2)
+            .unwrap_or_else(|| panic!("{sid} not listed: {rows:#?}"));
+        let wt = row.worktree.as_ref().expect("the row's worktree");
+        assert_eq!(wt.branch, format!("paddock/{}", &sid[..8]));
+        assert_eq!(
+            (wt.base.as_str(), wt.target.as_str()),
+            (head.as_str(), "main")
+        );
         assert!(
-            rows.chats
-                .iter()
-                .any(|r| &r.session_id == sid && r.message_count >= 2),
-            "{sid} not listed: {rows:#?}"
+            listed.iter().any(|(p, _)| *p == wt.path),
+            "{wt:?} {listed:?}"
         );
     }
 
@@ -188,6 +206,78 @@ async fn a_worktree_chat_needs_a_repository() {
         refused.message.contains("not in a git repository"),
         "{}",
         refused.message
+    );
+    d.stop().await.unwrap();
+}
+
+/// A project whose `isolation` is `worktree` starts each new chat a person sends in a worktree
+/// of its own; `isolation: none` on one chat keeps it in the project's directory (`paddock
+/// send --no-worktree`).
+#[tokio::test]
+async fn a_projects_isolation_is_its_new_chats_default() {
+    let d = TestDaemon::start().await;
+    let mut c = d.client().await;
+    let repo = repo();
+    create_project(&mut c, "web", repo.path()).await;
+    let set = c
+        .request(Request::ProjectUpdate(paddock_proto::ProjectUpdate {
+            slug: "web".into(),
+            isolation: Some(Some(paddock_proto::ProjectIsolation::Worktree)),
+            ..Default::default()
+        }))
+        .await
+        .unwrap();
+    let Reply::Project(info) = set else {
+        panic!("not a project: {set:?}")
+    };
+    assert_eq!(
+        info.isolation,
+        Some(paddock_proto::ProjectIsolation::Worktree)
+    );
+    let file = std::fs::read_to_string(d.cfg.data_dir.join("projects/web/project.toml")).unwrap();
+    assert!(file.contains("isolation = \"worktree\""), "{file}");
+
+    let isolated = c.send_turn("web", None, "in a worktree").await;
+    c.frames_until_complete(&isolated.session_id).await;
+    let shared = c
+        .send_new("web", None, "in the checkout", Some(Isolation::None))
+        .await;
+    c.frames_until_complete(&shared.session_id).await;
+    let rows = rows_of(&mut c, "web").await;
+    let row = |sid: &str| rows.chats.iter().find(|r| r.session_id == sid).cloned();
+    assert!(
+        row(&isolated.session_id).is_some_and(|r| r.worktree.is_some()),
+        "{rows:#?}"
+    );
+    assert!(
+        row(&shared.session_id).is_some_and(|r| r.worktree.is_none()),
+        "{rows:#?}"
+    );
+    d.stop().await.unwrap();
+}
+
+/// A project in a folder below its repository's top works in that same folder of its
+/// worktrees (from the hand walk: a chat of `repo/sub` ran at the worktree's top).
+#[tokio::test]
+async fn a_project_below_its_repositorys_top_works_in_that_folder_of_the_worktree() {
+    let d = TestDaemon::start().await;
+    let mut c = d.client().await;
+    let repo = repo();
+    let sub = repo.path().join("sub");
+    std::fs::create_dir_all(&sub).unwrap();
+    std::fs::write(sub.join("keep.txt"), "x").unwrap();
+    git(repo.path(), &["add", "."]);
+    git(repo.path(), &["commit", "-qm", "sub"]);
+    create_project(&mut c, "sub", &sub).await;
+    let sent = c.send_new("sub", None, "where am I", worktree()).await;
+    c.frames_until_complete(&sent.session_id).await;
+    let rows = rows_of(&mut c, "sub").await;
+    let wt = rows.chats[0].worktree.clone().expect("a worktree");
+    // The fake claude records the folder it ran in.
+    let ran_in = d.fake_cwds().into_iter().last().expect("claude ran");
+    assert_eq!(
+        std::fs::canonicalize(&ran_in).unwrap(),
+        std::fs::canonicalize(Path::new(&wt.path).join("sub")).unwrap()
     );
     d.stop().await.unwrap();
 }
