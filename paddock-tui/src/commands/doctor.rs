@@ -347,9 +347,8 @@ pub async fn run(ctx: &Context, args: DoctorArgs) -> anyhow::Result<()> {
     if let Some((info, running)) = &info {
         checks.extend(info_checks(info, *running));
     }
-    for (tool, why) in [("git", "the git view"), ("tmux", "the tmux status segment")] {
-        checks.push(tool_check(tool, why));
-    }
+    checks.push(git_check(on_path("git").map(|p| (git_version(&p), p))));
+    checks.push(tool_check("tmux", "the tmux status segment"));
     if args.json {
         return print_json_report(&checks, info.as_ref().map(|(i, _)| i));
     }
@@ -417,11 +416,88 @@ fn log_check(info: &DaemonInfo) -> Check {
     }
 }
 
+/// The oldest git worktree chats work with (`git worktree add -b`, `worktree remove`).
+const GIT_FOR_WORKTREES: (u32, u32) = (2, 17);
+
+/// A git release: major, minor, patch.
+type GitVersion = (u32, u32, u32);
+
+/// What `<git> --version` says, as `major.minor.patch` (`None`: it did not say).
+fn git_version(git: &Path) -> Option<GitVersion> {
+    let out = std::process::Command::new(git)
+        .arg("--version")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    parse_git_version(&String::from_utf8_lossy(&out.stdout))
+}
+
+/// `git version 2.43.0` (or `2.39.5 (Apple Git-154)`) as numbers.
+fn parse_git_version(text: &str) -> Option<GitVersion> {
+    let word = text
+        .trim()
+        .strip_prefix("git version ")?
+        .split_whitespace()
+        .next()?;
+    let mut parts = word.split('.').map(|p| p.parse::<u32>().ok());
+    Some((
+        parts.next()??,
+        parts.next()??,
+        parts.next().flatten().unwrap_or(0),
+    ))
+}
+
+/// git on the PATH (with its version), what needs it, and whether it is new enough for
+/// worktree chats.
+fn git_check(found: Option<(Option<GitVersion>, PathBuf)>) -> Check {
+    let (min_major, min_minor) = GIT_FOR_WORKTREES;
+    let fix = Some(format!(
+        "install git {min_major}.{min_minor} or newer (e.g. `apt-get install git`) for the git view and worktree chats"
+    ));
+    let Some((version, path)) = found else {
+        return Check {
+            name: "git",
+            ok: false,
+            required: false,
+            detail: "not found (the git view and worktree chats need it)".into(),
+            fix,
+        };
+    };
+    let (detail, ok) = match version {
+        Some((major, minor, patch)) => {
+            let new_enough = (major, minor) >= GIT_FOR_WORKTREES;
+            (
+                format!(
+                    "{} {major}.{minor}.{patch}{}",
+                    path.display(),
+                    if new_enough {
+                        String::new()
+                    } else {
+                        format!(" (worktree chats need {min_major}.{min_minor} or newer)")
+                    }
+                ),
+                new_enough,
+            )
+        }
+        None => (
+            format!("{} (its version could not be read)", path.display()),
+            false,
+        ),
+    };
+    Check {
+        name: "git",
+        ok,
+        required: false,
+        detail,
+        fix,
+    }
+}
+
 /// Where an optional tool is on the PATH, and what needs it.
 fn tool_check(tool: &str, why: &str) -> Check {
     let found = on_path(tool);
     Check {
-        name: if tool == "git" { "git" } else { "tmux" },
+        name: "tmux",
         ok: found.is_some(),
         required: false,
         detail: match &found {
@@ -470,6 +546,29 @@ mod tests {
             login: None,
             disks: vec![],
         }
+    }
+
+    #[test]
+    fn git_is_checked_for_what_worktree_chats_need() {
+        assert_eq!(parse_git_version("git version 2.43.0\n"), Some((2, 43, 0)));
+        assert_eq!(
+            parse_git_version("git version 2.39.5 (Apple Git-154)"),
+            Some((2, 39, 5))
+        );
+        assert_eq!(parse_git_version("git version 2.17"), Some((2, 17, 0)));
+        assert_eq!(parse_git_version("nonsense"), None);
+        let at = PathBuf::from("/usr/bin/git");
+        assert!(git_check(Some((Some((2, 43, 0)), at.clone()))).ok);
+        let old = git_check(Some((Some((2, 11, 0)), at.clone())));
+        assert!(!old.ok && !old.required);
+        assert!(
+            old.detail.contains("worktree chats need 2.17"),
+            "{}",
+            old.detail
+        );
+        let missing = git_check(None);
+        assert!(!missing.ok && missing.detail.contains("worktree chats"));
+        assert!(!git_check(Some((None, at))).ok);
     }
 
     #[test]
