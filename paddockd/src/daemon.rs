@@ -82,7 +82,11 @@ async fn announce_index_changes(
                 ev = rx.recv() => if !take(ev) { break },
             }
         }
-        let Ok(list) = projects.list() else { continue };
+        // Which folder is whose: the kept listing (this runs at every burst of transcript
+        // changes, and must not read every project's file each time).
+        let Ok(list) = projects.list_kept() else {
+            continue;
+        };
         let by_folder: HashMap<std::path::PathBuf, String> = list
             .iter()
             .map(|p| (state.folder_of(p), p.slug.clone()))

@@ -537,6 +537,7 @@ impl Projects {
         for (p, owner) in out.iter_mut().zip(owners) {
             p.shadowed_by = owner;
         }
+        self.keep_listed(generation, &out);
         Ok(out)
     }
 

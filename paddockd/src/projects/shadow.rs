@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use super::{PROJECT_FILE, Project, Projects};
+use super::{PROJECT_FILE, Project, ProjectError, Projects};
 
 /// A project's claim on its directory: what [`owner_among`] compares.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,11 +44,14 @@ pub(super) fn owner_among(project: &Claim, others: &[Claim]) -> Option<String> {
 /// creates, edits or removes a project ([`Projects::forget_claims`]): opening a project on a
 /// directory of the user's own asks who else claims it, and that must not read every other
 /// project's file each time. A `project.toml` edited by hand is read at the next start (as
-/// the shadowed project's message says) or the next listing.
+/// the shadowed project's message says) or the next listing. The last whole listing is kept
+/// beside them, for what only needs to know which folder is whose ([`Projects::list_kept`]).
 #[derive(Debug, Default)]
 pub(super) struct ClaimCache {
     /// Bumped by every forget, so a read that raced a change is not kept.
     state: Mutex<(u64, Option<Arc<Vec<Claim>>>)>,
+    /// The last whole listing, and the generation it was read at.
+    listed: Mutex<Option<(u64, Arc<Vec<Project>>)>>,
 }
 
 impl ClaimCache {
@@ -64,6 +67,23 @@ impl ClaimCache {
         if state.0 == generation {
             state.1 = Some(claims);
         }
+    }
+
+    /// Keeps a whole listing read as of `generation`.
+    fn keep_listed(&self, generation: u64, projects: Vec<Project>) {
+        *self.listed.lock().unwrap_or_else(PoisonError::into_inner) =
+            Some((generation, Arc::new(projects)));
+    }
+
+    /// The kept listing, when nothing changed since it was read.
+    fn listed(&self) -> Option<Arc<Vec<Project>>> {
+        let now = self.generation();
+        self.listed
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+            .filter(|(generation, _)| *generation == now)
+            .map(|(_, projects)| projects.clone())
     }
 
     fn generation(&self) -> u64 {
@@ -118,6 +138,21 @@ impl Projects {
         self.claim_cache.generation()
     }
 
+    /// Every project as the last listing read them, while paddockd changed none since (else
+    /// read now): for what asks which folder is whose, often (each burst of transcript
+    /// changes), and must not read every project's file each time.
+    pub fn list_kept(&self) -> Result<Arc<Vec<Project>>, ProjectError> {
+        match self.claim_cache.listed() {
+            Some(projects) => Ok(projects),
+            None => self.list().map(Arc::new),
+        }
+    }
+
+    /// Keeps `projects`, a whole listing read as of `generation`.
+    pub(super) fn keep_listed(&self, generation: u64, projects: &[Project]) {
+        self.claim_cache.keep_listed(generation, projects.to_vec());
+    }
+
     /// Drops the kept claims: a project was created, edited, moved or removed.
     pub(crate) fn forget_claims(&self) {
         self.claim_cache.forget();
@@ -141,5 +176,64 @@ impl Project {
             self.meta_dir.join(PROJECT_FILE).display(),
             self.slug,
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+    use super::*;
+
+    /// A FIFO in place of `file`, with a writer that counts who opens it to read (each let go
+    /// at once, with nothing to read); the count, and the switch that ends the count.
+    fn counted_fifo(file: &std::path::Path) -> (Arc<AtomicUsize>, Arc<AtomicBool>) {
+        std::fs::remove_file(file).unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(file)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let (reads, done) = (
+            Arc::new(AtomicUsize::new(0)),
+            Arc::new(AtomicBool::new(false)),
+        );
+        let (f, r, stop) = (file.to_path_buf(), reads.clone(), done.clone());
+        // Opening a FIFO to write returns when someone opens it to read; the thread ends with
+        // the test's process once the FIFO is gone.
+        std::thread::spawn(move || {
+            while std::fs::OpenOptions::new().write(true).open(&f).is_ok()
+                && !stop.load(Ordering::SeqCst)
+            {
+                r.fetch_add(1, Ordering::SeqCst);
+            }
+        });
+        (reads, done)
+    }
+
+    /// Opening a project on a directory of the user's own asks who else claims it from the
+    /// kept claims, and a listing for which folder is whose is the kept one: neither reads
+    /// another project's file (issue 36.14; it read every one, each time).
+    #[test]
+    fn opening_a_project_on_its_own_directory_reads_no_other_projects_file() {
+        let data = tempfile::tempdir().unwrap();
+        let own = tempfile::tempdir().unwrap();
+        let store = Projects::new(data.path());
+        store.create("web", Some(own.path())).unwrap();
+        store.create("other", None).unwrap();
+        store.list().unwrap();
+        let (reads, done) = counted_fifo(&store.file_path("other"));
+        let web = store.get_blocking("web").unwrap();
+        let kept = store.list_kept().unwrap();
+        let read = reads.load(Ordering::SeqCst);
+        done.store(true, Ordering::SeqCst);
+        std::fs::remove_file(store.file_path("other")).unwrap();
+        assert_eq!(read, 0, "another project's file was opened {read} times");
+        assert_eq!(web.shadowed_by, None);
+        assert_eq!(kept.len(), 3, "the root, web and other");
+        // A change paddockd makes is seen: the kept claims and listing are dropped.
+        store.create("third", None).unwrap();
+        assert!(store.list_kept().unwrap().iter().any(|p| p.slug == "third"));
     }
 }

@@ -1026,53 +1026,6 @@ async fn daemon_with_web_on_own_dir(data: &Path, home: &Path) -> (TestDaemon, Ra
     (d, c)
 }
 
-/// A turn in a project on a directory of the user's own asks who else claims that directory
-/// from what paddockd kept, not by reading every other project's file each time (issue 36.14).
-/// Another project's `project.toml` is made a FIFO with a writer that counts who opens it to
-/// read (each is let go at once, with nothing to read).
-#[tokio::test]
-async fn a_turn_on_a_users_own_directory_reads_no_other_projects_file() {
-    use std::sync::Arc;
-    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-    let data = tempfile::tempdir().unwrap();
-    let home = tempfile::tempdir().unwrap();
-    let (d, mut c) = daemon_with_web_on_own_dir(data.path(), home.path()).await;
-    create(&mut c, named("other")).await.unwrap();
-    turn(&mut c, "web", None, "the first turn").await;
-
-    let file = data.path().join("projects/other/project.toml");
-    std::fs::remove_file(&file).unwrap();
-    let made = Command::new("mkfifo").arg(&file).status().unwrap();
-    assert!(made.success());
-    let (reads, done) = (
-        Arc::new(AtomicUsize::new(0)),
-        Arc::new(AtomicBool::new(false)),
-    );
-    let writer = {
-        let (file, reads, done) = (file.clone(), reads.clone(), done.clone());
-        // Opening a FIFO to write returns when someone opens it to read.
-        std::thread::spawn(move || {
-            while std::fs::OpenOptions::new().write(true).open(&file).is_ok()
-                && !done.load(Ordering::SeqCst)
-            {
-                reads.fetch_add(1, Ordering::SeqCst);
-            }
-        })
-    };
-    turn(&mut c, "web", None, "the second turn").await;
-    let read = reads.load(Ordering::SeqCst);
-    // The FIFO goes: nobody can open it any more (the writer, waiting for a reader that will
-    // not come, ends with the test's process).
-    done.store(true, Ordering::SeqCst);
-    std::fs::remove_file(&file).unwrap();
-    drop(writer);
-    assert_eq!(
-        read, 0,
-        "a turn in web opened other/project.toml to read it (the counting writer got in {read} times)"
-    );
-    d.stop().await.unwrap();
-}
-
 /// Two projects on one directory from before `project:create` refused it (or a
 /// project.toml edited by hand): the later one is kept apart, and removing it leaves the
 /// first one's chats where they are.
