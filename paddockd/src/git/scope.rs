@@ -116,6 +116,20 @@ pub(super) async fn resolve(
     let Some((sessions, job)) = scope_sessions(d, user, &project, scope).await? else {
         return Ok((project, None));
     };
+    // A chat that works in a worktree of its own: its work is everything changed there, so
+    // the view is of that worktree, whole (nothing of other chats, nothing of the checkout).
+    if let GitScope::Chat { session_id } = scope
+        && let Some(record) = d.state.stores.worktrees.get(session_id)
+    {
+        let dir = Path::new(&record.path).join(&record.prefix);
+        if !dir.is_dir() {
+            return Err(invalid(format!(
+                "chat {session_id} works in the worktree {}, which is gone (removed by hand?)",
+                dir.display()
+            )));
+        }
+        return Ok((project.in_worktree(&dir), None));
+    }
     let meta = project.meta_dir.clone();
     let files = blocking(move || Ok(written_files(&meta, &sessions, job.as_deref()))).await?;
     Ok((project, Some(files)))

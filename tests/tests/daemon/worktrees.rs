@@ -44,6 +44,22 @@ fn write(file: &str, content: &str) -> String {
     format!(r#"mock:tool Write {{"file_path":"{file}","content":"{content}"}}"#)
 }
 
+/// `git:diff` of project `web` in `scope`.
+async fn git_diff(c: &mut RawClient, scope: paddock_proto::GitScope) -> paddock_proto::GitDiff {
+    let reply = c
+        .request(Request::GitDiff(paddock_proto::GitDiffRequest {
+            project_slug: "web".into(),
+            scope,
+            path: None,
+        }))
+        .await
+        .unwrap();
+    let Reply::GitDiff(diff) = reply else {
+        panic!("not a diff: {reply:?}")
+    };
+    diff
+}
+
 /// `project`'s chats as the daemon lists them.
 async fn rows_of(c: &mut RawClient, project: &str) -> paddock_proto::Chats {
     let Reply::Chats(rows) = c
@@ -129,6 +145,25 @@ async fn real_cli_two_worktree_chats_write_apart_from_each_other_and_the_checkou
             "the user's file came along"
         );
     }
+
+    // Each chat's diff is its own work, and the project's is the checkout's (the user's file).
+    for (sid, mine) in chats.iter().zip(["one.txt", "two.txt"]) {
+        let diff = git_diff(
+            &mut c,
+            paddock_proto::GitScope::Chat {
+                session_id: sid.clone(),
+            },
+        )
+        .await;
+        assert_eq!(diff.files, [mine], "{diff:#?}");
+        assert!(
+            diff.diff.contains(&format!("+++ b/{mine}")),
+            "{}",
+            diff.diff
+        );
+    }
+    let whole = git_diff(&mut c, paddock_proto::GitScope::Project).await;
+    assert_eq!(whole.files, ["mine.txt"], "{whole:#?}");
 
     // Both are listed in the project, with their transcripts.
     let rows = rows_of(&mut c, "web").await;
