@@ -491,6 +491,34 @@ fn a_blank_or_multiline_sender_title_reads_on_one_line() -> TestResult {
     Ok(())
 }
 
+/// A chat that works in a git worktree of its own says on which branch, in its header (issue
+/// 37), in both themes.
+#[test]
+fn the_header_names_a_worktree_chats_branch() -> TestResult {
+    for (theme, mark) in [(Theme::default(), "⎇"), (Theme::plain(), "branch")] {
+        let mut view = ChatView::new("webapp", SESSION);
+        let mut row = summary(false);
+        view.hydrate(&Transcript {
+            chat: row.clone(),
+            entries: vec![user("u1", "Try the retry approach.", None)],
+        });
+        let screen = draw(&mut view, &theme, 100, 6, None)?.to_string();
+        assert!(!screen.contains("paddock/5f0c2d8e"), "{screen}");
+        row.worktree = Some(paddock_proto::ChatWorktree {
+            path: "/data/worktrees/webapp/5f0c2d8e".into(),
+            branch: "paddock/5f0c2d8e".into(),
+            ..Default::default()
+        });
+        view.take_row(&row);
+        let screen = draw(&mut view, &theme, 100, 6, None)?.to_string();
+        assert!(
+            screen.contains(&format!("{mark} paddock/5f0c2d8e")),
+            "{screen}"
+        );
+    }
+    Ok(())
+}
+
 /// A running chat whose tool call waits for a person says so in its header, not "running".
 #[test]
 fn the_header_says_a_chat_waits_for_your_answer() -> TestResult {

@@ -67,6 +67,8 @@ pub struct ChatView {
     waiting_approval: bool,
     /// The running turn is queued for a free claude process, as the chat list says.
     waiting_process: bool,
+    /// The branch of the git worktree the chat works in, as the chat list says.
+    worktree_branch: Option<String>,
 }
 
 impl ChatView {
@@ -95,6 +97,7 @@ impl ChatView {
             cut_short: None,
             waiting_approval: false,
             waiting_process: false,
+            worktree_branch: None,
         }
     }
 
@@ -113,6 +116,11 @@ impl ChatView {
 
     pub fn set_title(&mut self, title: &str) {
         self.title = clean_title(title);
+    }
+
+    /// The branch of the chat's own git worktree, when it works in one (the header shows it).
+    pub fn worktree_branch(&self) -> Option<&str> {
+        self.worktree_branch.as_deref()
     }
 
     /// The chat's tokens, cost and context use as the chat list has them.
@@ -164,6 +172,7 @@ impl ChatView {
     /// that it was); whether it waits for an answer or for a free claude process.
     pub fn take_row(&mut self, row: &paddock_proto::ChatSummary) {
         self.usage.clone_from(&row.usage);
+        self.worktree_branch = row.worktree.as_ref().map(|w| w.branch.clone());
         self.waiting_approval = row.waiting_approval;
         self.waiting_process = row.waiting_process;
         self.cut_short = row.interrupted.then(|| {

@@ -97,7 +97,11 @@ pub(super) fn render_header(
     } else {
         theme.style(Role::Normal).add_modifier(Modifier::BOLD)
     };
-    let id_part = format!("{dot}{id}");
+    // A worktree chat says on which branch it works.
+    let id_part = match view.worktree_branch() {
+        Some(branch) => format!("{dot}{id}{dot}{} {branch}", theme.mark(Mark::Worktree)),
+        None => format!("{dot}{id}"),
+    };
     let mut left = vec![];
     if id.is_empty() || title.width() + id_part.width() > room {
         left.push(Span::styled(fit_end(title, room, ellipsis), title_style));

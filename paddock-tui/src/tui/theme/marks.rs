@@ -44,6 +44,8 @@ pub enum Mark {
     Adopted,
     /// A fork: a copy of the chat it is drawn under (or names).
     Fork,
+    /// A chat that works in a git worktree of its own (before its branch).
+    Worktree,
     /// A turn another chat's message started.
     Sent,
     /// A run completed; a file still what the chat wrote.
@@ -74,7 +76,7 @@ pub const RUNNING_ASCII: [&str; 4] = ["o", "O", "o", "."];
 
 impl Mark {
     /// Every mark, in the order the help's legend lists them.
-    pub const ALL: [Mark; 27] = [
+    pub const ALL: [Mark; 28] = [
         Mark::Cursor,
         Mark::Selected,
         Mark::Running,
@@ -91,6 +93,7 @@ impl Mark {
         Mark::Hook,
         Mark::Adopted,
         Mark::Fork,
+        Mark::Worktree,
         Mark::Sent,
         Mark::Done,
         Mark::Failed,
@@ -127,6 +130,7 @@ impl Mark {
             Mark::Hook => ("⚡", "%"),
             Mark::Adopted => ("▣", ">_"),
             Mark::Fork => ("⋔", "-<"),
+            Mark::Worktree => ("⎇", "branch"),
             Mark::Sent => ("↩", "<-"),
             Mark::Done => ("✓", "v"),
             Mark::Failed => ("✗", "x"),
@@ -162,6 +166,7 @@ impl Mark {
             Mark::Star => Role::Star,
             Mark::Scheduled => Role::Scheduled,
             Mark::Spawned | Mark::Sent | Mark::Fork => Role::Spawned,
+            Mark::Worktree => Role::Dim,
             Mark::Hook => Role::Hook,
             Mark::Adopted => Role::Adopted,
             Mark::Done => Role::Success,
@@ -198,6 +203,9 @@ impl Mark {
             Mark::Hook => "started by a hook",
             Mark::Adopted => "adopted from the terminal's claude",
             Mark::Fork => "a fork: a copy of the chat it is drawn under",
+            Mark::Worktree => {
+                "works in a git worktree of its own, on this branch (the chat's header)"
+            }
             Mark::Sent => "started by another chat's message",
             Mark::Done => "completed (a run); as the chat wrote it (a file)",
             Mark::Failed => "failed (a chat's last run, a tool call); changed since (a file)",
