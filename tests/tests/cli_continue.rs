@@ -165,6 +165,12 @@ fn a_daemon_killed_mid_turn_is_a_cut_turn_to_continue() {
     let out = send.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(75), "{err}");
+    // The reply's line is ended before the cut is said (on a terminal the two share it).
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.starts_with("working") && said.ends_with('\n'),
+        "{said:?}"
+    );
     assert!(err.contains("cut short"), "{err}");
     assert!(
         err.contains(&format!("paddock continue {session}")),

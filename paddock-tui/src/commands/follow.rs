@@ -111,6 +111,17 @@ impl TurnOutput {
         emit(self.printer.finish())
     }
 
+    /// The next frame of the followed chat ([`next_frame`]); when there is none (the
+    /// connection closed), the line being printed is ended first, so what is said next starts
+    /// a line of its own.
+    pub async fn next(&mut self, follow: &mut Follow<'_>) -> anyhow::Result<HubFrame> {
+        let next = next_frame(follow).await;
+        if next.is_err() && !self.json {
+            self.flush()?;
+        }
+        next
+    }
+
     /// The command's result for the turn `complete` ended.
     pub fn result(
         &self,

@@ -128,7 +128,7 @@ async fn follow_next_turn(
             }
             return turn.result(complete, false, session);
         }
-        frame = next_frame(&mut follow).await?;
+        frame = turn.next(&mut follow).await?;
     }
 }
 
@@ -169,7 +169,16 @@ async fn stream_turn(
     let mut cancelled = false;
     loop {
         let frame = tokio::select! {
-            frame = next_frame(&mut follow) => frame?,
+            frame = next_frame(&mut follow) => match frame {
+                Ok(frame) => frame,
+                Err(e) => {
+                    // What is said next starts a line of its own.
+                    if !json {
+                        turn.flush()?;
+                    }
+                    return Err(e);
+                }
+            },
             _ = interrupts.recv() => {
                 if cancelled {
                     return Err(Failure::new(130, format!(

@@ -5,7 +5,7 @@ use anyhow::anyhow;
 
 use super::Context;
 use super::chats::listed_chat;
-use super::follow::{TurnOutput, next_frame};
+use super::follow::TurnOutput;
 use super::output::eprint;
 use crate::cli::TailArgs;
 use crate::client::{Client, Follow};
@@ -40,7 +40,7 @@ pub async fn run(ctx: &Context, args: TailArgs) -> anyhow::Result<()> {
     }
     let mut turn = TurnOutput::new(StreamPrinter::new(true), args.json, job);
     loop {
-        let frame = next_frame(&mut follow).await?;
+        let frame = turn.next(&mut follow).await?;
         if let Some(complete) = turn.frame(&frame)? {
             return turn.result(complete, false, &args.session);
         }
