@@ -53,9 +53,7 @@ use run::{Git, failed, trimmed};
 use scope::{blocking, resolve};
 pub use status::ScopeFiles;
 use status::{changes, status_blocking};
-pub use worktree::{
-    Added as WorktreeAdded, Ask as WorktreeAsk, add_worktree, make as make_worktree,
-};
+pub use worktree::new_chat as new_chat_worktree;
 
 // ---------------------------------------------------------------------------------------------
 // The requests

@@ -222,14 +222,14 @@ impl Project {
     }
 }
 
-/// The project store: over the filesystem, with its two locks and the projects' claims on
-/// their directories kept (`shadow.rs`), so it needs no owner task. Clones share them; each
+/// The project store: over the filesystem, with its two locks and the last whole listing
+/// kept (`shadow.rs`), so it needs no owner task. Clones share them; each
 /// daemon has its own.
 #[derive(Debug, Clone)]
 pub struct Projects {
     data_dir: PathBuf,
     locks: std::sync::Arc<Locks>,
-    claim_cache: std::sync::Arc<shadow::ClaimCache>,
+    kept: std::sync::Arc<shadow::KeptListing>,
 }
 
 #[derive(Debug, Default)]
@@ -278,7 +278,7 @@ impl Projects {
         Self {
             data_dir: data_dir.to_path_buf(),
             locks: std::sync::Arc::default(),
-            claim_cache: std::sync::Arc::default(),
+            kept: std::sync::Arc::default(),
         }
     }
 
@@ -383,7 +383,7 @@ impl Projects {
             });
         }
         let written = crate::fsutil::write_atomic(&path, edited.as_bytes());
-        self.forget_claims();
+        self.forget_kept();
         written.map_err(|source| ProjectError::Io { path, source })?;
         Ok(out)
     }
@@ -412,7 +412,7 @@ impl Projects {
     /// notebook whose move finished now, with what was moved (or why it could not be).
     pub fn ensure_layouts(&self) -> Vec<(Project, std::io::Result<layout::Moved>)> {
         // Agents' folders move here.
-        self.forget_claims();
+        self.forget_kept();
         let mut out = Vec::new();
         for slug in self.slugs().unwrap_or_default() {
             let Ok(project) = self.load(&slug) else {
@@ -463,8 +463,8 @@ impl Projects {
     pub fn get_blocking(&self, slug: &str) -> Result<Project, ProjectError> {
         let mut project = self.load(slug)?;
         if project.has_own_dir() {
-            let claims = self.claims();
-            project.shadowed_by = shadow::owner_among(&shadow::Claim::of(&project), &claims);
+            let all = self.list_kept().unwrap_or_default();
+            project.shadowed_by = shadow::owner_among(&project, &all);
         }
         Ok(project)
     }
@@ -511,7 +511,7 @@ impl Projects {
 
     /// Every project, the root workspace first, then by slug.
     pub fn list(&self) -> Result<Vec<Project>, ProjectError> {
-        let generation = self.claims_generation();
+        let generation = self.kept_generation();
         let mut out = vec![self.ensure_root()?];
         let dir = self.projects_dir();
         let entries = match std::fs::read_dir(&dir) {
@@ -532,12 +532,19 @@ impl Projects {
                 Err(e) => tracing::warn!("skipping project {slug}: {e}"),
             }
         }
-        // Who owns each directory, from the projects read once (and kept).
-        let owners = self.owners_of(generation, &out);
+        // Who owns each directory, from the projects read once.
+        let owners: Vec<Option<String>> = out
+            .iter()
+            .map(|p| {
+                p.has_own_dir()
+                    .then(|| shadow::owner_among(p, &out))
+                    .flatten()
+            })
+            .collect();
         for (p, owner) in out.iter_mut().zip(owners) {
             p.shadowed_by = owner;
         }
-        self.keep_listed(generation, &out);
+        self.keep_listing(generation, &out);
         Ok(out)
     }
 
@@ -689,7 +696,7 @@ impl Projects {
         }
         let meta = &project.meta_dir;
         // Whatever happens below, this project's claim may be gone.
-        self.forget_claims();
+        self.forget_kept();
         let io = |path: &Path| {
             let path = path.to_path_buf();
             move |source| ProjectError::Io { path, source }

@@ -195,27 +195,14 @@ impl Connection {
         } else {
             message
         };
-        // A new chat in a worktree of its own: made now, with the chat's id (its branch
-        // carries it); claude then starts the session with that id.
-        // Unsaid, a new chat works where its project's `isolation` says.
-        let isolation = send.isolation.or_else(|| {
-            (project.file.isolation == Some(paddock_proto::ProjectIsolation::Worktree)).then_some(
-                paddock_proto::Isolation::Worktree {
-                    branch: None,
-                    base: None,
-                },
-            )
-        });
-        let (session_id, fresh) = match isolation {
-            Some(paddock_proto::Isolation::Worktree { branch, base })
-                if send.session_id.is_none() =>
-            {
-                let sid = uuid::Uuid::new_v4().to_string();
-                let ask = crate::git::WorktreeAsk { branch, base };
-                crate::git::make_worktree(&d.cfg, &d.state, &project, &sid, ask).await?;
-                (Some(sid), true)
+        let (session_id, fresh) = match send.session_id {
+            Some(sid) => (Some(sid), false),
+            None => {
+                let made =
+                    crate::git::new_chat_worktree(&d.cfg, &d.state, &project, send.isolation)
+                        .await?;
+                (made.clone(), made.is_some())
             }
-            _ => (send.session_id, false),
         };
         let mut turn = TurnRequest::new(project, session_id, message)
             .model(send.model)

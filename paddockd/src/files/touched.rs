@@ -88,10 +88,10 @@ pub async fn touched(
     .await
 }
 
-/// A prompt's first non-blank line, at most 80 characters.
+/// A prompt's first non-blank line, cut to 80 characters (`…` where it was cut).
 fn first_words(prompt: &str) -> Option<String> {
     let line = prompt.lines().map(str::trim).find(|l| !l.is_empty())?;
-    Some(line.chars().take(80).collect())
+    Some(crate::text::cut(line, 80))
 }
 
 /// Groups a chat's steps (in time order) into turns, oldest first: each path once per role,

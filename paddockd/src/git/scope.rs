@@ -121,13 +121,7 @@ pub(super) async fn resolve(
     if let GitScope::Chat { session_id } = scope
         && let Some(record) = d.state.stores.worktrees.get(session_id)
     {
-        let dir = Path::new(&record.path).join(&record.prefix);
-        if !dir.is_dir() {
-            return Err(invalid(format!(
-                "chat {session_id} works in the worktree {}, which is gone (removed by hand?)",
-                dir.display()
-            )));
-        }
+        let dir = crate::stores::workdir(session_id, &record).map_err(invalid)?;
         return Ok((project.in_worktree(&dir), None));
     }
     let meta = project.meta_dir.clone();

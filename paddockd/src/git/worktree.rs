@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use paddock_proto::{ErrorBody, ErrorCode};
 
+use super::scope::short;
 use super::{Git, invalid, trimmed};
 use crate::config::Config;
 use crate::projects::Project;
@@ -20,7 +21,7 @@ use crate::stores::WorktreeRecord;
 /// A worktree made: the commit its branch starts from, and the branch that commit was taken
 /// from (empty on a detached HEAD or a `base` that is no branch).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Added {
+struct Added {
     pub base: String,
     pub target: String,
     /// `repo_dir` below the repository's top (`sub/`; empty at the top).
@@ -29,7 +30,7 @@ pub struct Added {
 
 /// Adds a worktree of the repository holding `repo_dir` at `dest` (which must not exist), on a
 /// new branch `branch` from `base` (default: HEAD). Blocking.
-pub fn add_worktree(
+fn add_worktree(
     repo_dir: &Path,
     dest: &Path,
     branch: &str,
@@ -63,13 +64,11 @@ pub fn add_worktree(
     if !ok_name.status.success() {
         return Err(invalid(format!("{branch:?} is not a valid branch name")));
     }
-    let exists = git.output([
-        "rev-parse",
-        "-q",
-        "--verify",
-        &format!("refs/heads/{branch}"),
-    ])?;
-    if exists.status.success() {
+    let is_branch = |name: &str| -> Result<bool, ErrorBody> {
+        let out = git.output(["rev-parse", "-q", "--verify", &format!("refs/heads/{name}")])?;
+        Ok(out.status.success())
+    };
+    if is_branch(branch)? {
         return Err(ErrorBody::new(
             ErrorCode::AlreadyExists,
             format!("the branch {branch} exists already; name another with --branch"),
@@ -86,14 +85,8 @@ pub fn add_worktree(
     }
     let target = match base {
         None => git.branch()?.unwrap_or_default(),
-        Some(b) => {
-            let out = git.output(["rev-parse", "-q", "--verify", &format!("refs/heads/{b}")])?;
-            if out.status.success() {
-                b.to_owned()
-            } else {
-                String::new()
-            }
-        }
+        Some(b) if is_branch(b)? => b.to_owned(),
+        Some(_) => String::new(),
     };
     let dest_arg = dest.as_os_str().to_string_lossy().into_owned();
     git.run([
@@ -112,16 +105,11 @@ pub fn add_worktree(
 
 /// What a new chat asks of its worktree.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Ask {
+struct Ask {
     /// Its branch; default `paddock/<first 8 of the session id>`.
     pub branch: Option<String>,
     /// What it starts from; default the project's `HEAD`.
     pub base: Option<String>,
-}
-
-/// The first 8 characters of a session id.
-fn short(sid: &str) -> &str {
-    sid.get(..8).unwrap_or(sid)
 }
 
 /// The folder of `sid`'s worktree in `project`.
@@ -136,9 +124,35 @@ fn folder(cfg: &Config, project: &Project, sid: &str) -> PathBuf {
         .join(short(sid))
 }
 
+/// Where a new chat of `project` works, as `isolation` says (unsaid: as the project's
+/// `isolation` says): in a worktree of its own, made now with the chat's id (its branch
+/// carries it; claude then starts the session with that id), or `None`: the project's
+/// directory, the chat's id still to be chosen.
+pub async fn new_chat(
+    cfg: &Config,
+    state: &ChatState,
+    project: &Project,
+    isolation: Option<paddock_proto::Isolation>,
+) -> Result<Option<String>, ErrorBody> {
+    let isolation = isolation.or_else(|| {
+        (project.file.isolation == Some(paddock_proto::ProjectIsolation::Worktree)).then_some(
+            paddock_proto::Isolation::Worktree {
+                branch: None,
+                base: None,
+            },
+        )
+    });
+    let Some(paddock_proto::Isolation::Worktree { branch, base }) = isolation else {
+        return Ok(None);
+    };
+    let sid = uuid::Uuid::new_v4().to_string();
+    make(cfg, state, project, &sid, Ask { branch, base }).await?;
+    Ok(Some(sid))
+}
+
 /// Makes the worktree of the new chat `sid` in `project` and records it; nothing is made or
 /// recorded when it fails (the error says why and what to do).
-pub async fn make(
+async fn make(
     cfg: &Config,
     state: &ChatState,
     project: &Project,

@@ -45,7 +45,7 @@ impl Projects {
                 })
             });
         // Read in between, the folder claimed what its file did not say yet.
-        self.forget_claims();
+        self.forget_kept();
         made?;
         self.get_blocking(slug)
     }

@@ -2,88 +2,51 @@
 //! `project.toml` edited by hand): which one owns it, and what the other one says. The other
 //! is kept apart ([`Project::shadowed_by`]): no chats, no turns, no links.
 
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use super::{PROJECT_FILE, Project, ProjectError, Projects};
-
-/// A project's claim on its directory: what [`owner_among`] compares.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Claim {
-    slug: String,
-    agent_dir: PathBuf,
-    /// Who wins a shared directory: the lowest (a project inside its own folder before one on
-    /// the user's, then the one created first, then by slug).
-    rank: (bool, Option<String>, String),
-}
-
-impl Claim {
-    pub(super) fn of(p: &Project) -> Self {
-        Self {
-            slug: p.slug.clone(),
-            agent_dir: p.agent_dir.clone(),
-            rank: (p.has_own_dir(), p.file.created_at.clone(), p.slug.clone()),
-        }
-    }
-}
 
 /// The project among `others` that owns `project`'s directory, when it is not `project`
 /// itself: the root workspace, a notebook or a clone own theirs outright (it is inside their
 /// folder); among projects on a directory of the user's own, the one created first (then by
 /// slug).
-pub(super) fn owner_among(project: &Claim, others: &[Claim]) -> Option<String> {
+pub(super) fn owner_among(project: &Project, others: &[Project]) -> Option<String> {
+    let rank = |p: &Project| (p.has_own_dir(), p.file.created_at.clone(), p.slug.clone());
+    let mine = rank(project);
     others
         .iter()
         .filter(|other| other.slug != project.slug && other.agent_dir == project.agent_dir)
-        .filter(|other| other.rank < project.rank)
-        .min_by_key(|other| &other.rank)
+        .filter(|other| rank(other) < mine)
+        .min_by_key(|other| rank(other))
         .map(|other| other.slug.clone())
 }
 
-/// Every project's claim, read from every `project.toml` once and kept until paddockd
-/// creates, edits or removes a project ([`Projects::forget_claims`]): opening a project on a
-/// directory of the user's own asks who else claims it, and that must not read every other
-/// project's file each time. A `project.toml` edited by hand is read at the next start (as
-/// the shadowed project's message says) or the next listing. The last whole listing is kept
-/// beside them, for what only needs to know which folder is whose ([`Projects::list_kept`]).
+/// The last whole listing, read from every `project.toml` and kept until paddockd creates,
+/// edits, moves or removes a project ([`Projects::forget_kept`]): opening a project on a
+/// directory of the user's own asks who else claims it, and the chat lists' news asks which
+/// folder is whose after every burst of transcript changes; neither may read every project's
+/// file each time. A `project.toml` edited by hand is read at the next start (as the
+/// shadowed project's message says) or the next listing.
 #[derive(Debug, Default)]
-pub(super) struct ClaimCache {
-    /// Bumped by every forget, so a read that raced a change is not kept.
-    state: Mutex<(u64, Option<Arc<Vec<Claim>>>)>,
-    /// The last whole listing, and the generation it was read at.
-    listed: Mutex<Option<(u64, Arc<Vec<Project>>)>>,
+pub(super) struct KeptListing {
+    /// Bumped by every forget, so a listing read while a change came is not kept; the
+    /// listing kept.
+    state: Mutex<(u64, Option<Arc<Vec<Project>>>)>,
 }
 
-impl ClaimCache {
-    /// The kept claims, or the generation a read made now must match to be kept.
-    fn kept(&self) -> Result<Arc<Vec<Claim>>, u64> {
+impl KeptListing {
+    /// The kept listing, or the generation a listing read now must match to be kept.
+    fn kept(&self) -> Result<Arc<Vec<Project>>, u64> {
         let state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         state.1.clone().ok_or(state.0)
     }
 
-    /// Keeps `claims`, read from the files as of `generation`, unless a change came since.
-    fn keep(&self, generation: u64, claims: Arc<Vec<Claim>>) {
+    /// Keeps `projects`, read from the files as of `generation`, unless a change came since.
+    fn keep(&self, generation: u64, projects: Arc<Vec<Project>>) {
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         if state.0 == generation {
-            state.1 = Some(claims);
+            state.1 = Some(projects);
         }
-    }
-
-    /// Keeps a whole listing read as of `generation`.
-    fn keep_listed(&self, generation: u64, projects: Vec<Project>) {
-        *self.listed.lock().unwrap_or_else(PoisonError::into_inner) =
-            Some((generation, Arc::new(projects)));
-    }
-
-    /// The kept listing, when nothing changed since it was read.
-    fn listed(&self) -> Option<Arc<Vec<Project>>> {
-        let now = self.generation();
-        self.listed
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .as_ref()
-            .filter(|(generation, _)| *generation == now)
-            .map(|(_, projects)| projects.clone())
     }
 
     fn generation(&self) -> u64 {
@@ -98,64 +61,28 @@ impl ClaimCache {
 }
 
 impl Projects {
-    /// Every project's claim: kept, else read from every project's file (and kept).
-    pub(super) fn claims(&self) -> Arc<Vec<Claim>> {
-        match self.claim_cache.kept() {
-            Ok(claims) => claims,
-            Err(generation) => {
-                let claims: Vec<Claim> = self
-                    .slugs()
-                    .unwrap_or_default()
-                    .into_iter()
-                    .filter_map(|s| self.load(&s).ok())
-                    .map(|p| Claim::of(&p))
-                    .collect();
-                let claims = Arc::new(claims);
-                self.claim_cache.keep(generation, claims.clone());
-                claims
-            }
-        }
-    }
-
-    /// Keeps `projects` (every project, just read) as the claims, unless a change came since
-    /// `generation`; their owners.
-    pub(super) fn owners_of(&self, generation: u64, projects: &[Project]) -> Vec<Option<String>> {
-        let claims: Arc<Vec<Claim>> = Arc::new(projects.iter().map(Claim::of).collect());
-        self.claim_cache.keep(generation, claims.clone());
-        projects
-            .iter()
-            .zip(claims.iter())
-            .map(|(p, claim)| {
-                p.has_own_dir()
-                    .then(|| owner_among(claim, &claims))
-                    .flatten()
-            })
-            .collect()
-    }
-
-    /// The generation a full read starting now must match to be kept.
-    pub(super) fn claims_generation(&self) -> u64 {
-        self.claim_cache.generation()
-    }
-
     /// Every project as the last listing read them, while paddockd changed none since (else
-    /// read now): for what asks which folder is whose, often (each burst of transcript
-    /// changes), and must not read every project's file each time.
+    /// read now, and kept).
     pub fn list_kept(&self) -> Result<Arc<Vec<Project>>, ProjectError> {
-        match self.claim_cache.listed() {
-            Some(projects) => Ok(projects),
-            None => self.list().map(Arc::new),
+        match self.kept.kept() {
+            Ok(projects) => Ok(projects),
+            Err(_) => self.list().map(Arc::new),
         }
+    }
+
+    /// The generation a whole listing starting now must match to be kept.
+    pub(super) fn kept_generation(&self) -> u64 {
+        self.kept.generation()
     }
 
     /// Keeps `projects`, a whole listing read as of `generation`.
-    pub(super) fn keep_listed(&self, generation: u64, projects: &[Project]) {
-        self.claim_cache.keep_listed(generation, projects.to_vec());
+    pub(super) fn keep_listing(&self, generation: u64, projects: &[Project]) {
+        self.kept.keep(generation, Arc::new(projects.to_vec()));
     }
 
-    /// Drops the kept claims: a project was created, edited, moved or removed.
-    pub(crate) fn forget_claims(&self) {
-        self.claim_cache.forget();
+    /// Drops the kept listing: a project was created, edited, moved or removed.
+    pub(crate) fn forget_kept(&self) {
+        self.kept.forget();
     }
 }
 

@@ -25,16 +25,9 @@ pub(super) fn place(
     let Some(record) = state.stores.worktrees.get(sid) else {
         return Ok(req);
     };
-    let dir = std::path::Path::new(&record.path).join(&record.prefix);
-    let dir = dir.as_path();
-    if !dir.is_dir() {
-        return Err(Refused::Worktree(format!(
-            "chat {sid} works in the worktree {}, which is gone (removed by hand?); paddockd does not make it again by itself",
-            record.path
-        )));
-    }
-    link(cfg, state, &req.project, dir)?;
-    req.project = req.project.in_worktree(dir);
+    let dir = crate::stores::workdir(sid, &record).map_err(Refused::Worktree)?;
+    link(cfg, state, &req.project, &dir)?;
+    req.project = req.project.in_worktree(&dir);
     Ok(req)
 }
 

@@ -14,6 +14,20 @@ use super::json_store::JsonStore;
 /// A chat's worktree, as paddockd made it: what its listing row carries.
 pub type WorktreeRecord = paddock_proto::ChatWorktree;
 
+/// The folder chat `sid` works in: its worktree joined with the project's folder below the
+/// repository's top. An error says it is gone (removed by hand).
+pub fn workdir(sid: &str, record: &WorktreeRecord) -> Result<PathBuf, String> {
+    let dir = std::path::Path::new(&record.path).join(&record.prefix);
+    if dir.is_dir() {
+        Ok(dir)
+    } else {
+        Err(format!(
+            "chat {sid} works in the worktree {}, which is gone (removed by hand?); paddockd does not make it again by itself",
+            dir.display()
+        ))
+    }
+}
+
 /// Session id → its worktree.
 #[derive(Debug, Clone)]
 pub struct WorktreeStore {

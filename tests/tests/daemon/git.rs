@@ -14,7 +14,7 @@ use paddock_proto::{
 use crate::harness::*;
 
 /// Runs git in `dir`; its stdout.
-fn git(dir: &Path, args: &[&str]) -> String {
+pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
     let out = std::process::Command::new("git")
         .current_dir(dir)
         .args(args)

@@ -3,23 +3,29 @@
 //! the user's checkout, and every later turn of it runs there too.
 
 use std::path::Path;
-use std::process::Command;
 
 use paddock_proto::{ErrorCode, Isolation, Reply, Request};
 use paddock_tests::mock_api::MockApi;
 
+use crate::git::git;
 use crate::harness::*;
 use crate::real_cli::real_daemon;
 
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .current_dir(dir)
-        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {out:?}");
-    String::from_utf8_lossy(&out.stdout).into_owned()
+/// A commit of everything in `dir`, by a test identity.
+fn commit(dir: &Path, message: &str) {
+    git(dir, &["add", "."]);
+    git(
+        dir,
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-qm",
+            message,
+        ],
+    );
 }
 
 /// A repository with one commit and a file of the user's not committed.
@@ -27,8 +33,7 @@ fn repo() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     git(dir.path(), &["init", "-q", "-b", "main"]);
     std::fs::write(dir.path().join("README.md"), "hello\n").unwrap();
-    git(dir.path(), &["add", "."]);
-    git(dir.path(), &["commit", "-qm", "first"]);
+    commit(dir.path(), "first");
     std::fs::write(dir.path().join("mine.txt"), "the user's, uncommitted\n").unwrap();
     dir
 }
@@ -301,8 +306,7 @@ async fn a_project_below_its_repositorys_top_works_in_that_folder_of_the_worktre
     let sub = repo.path().join("sub");
     std::fs::create_dir_all(&sub).unwrap();
     std::fs::write(sub.join("keep.txt"), "x").unwrap();
-    git(repo.path(), &["add", "."]);
-    git(repo.path(), &["commit", "-qm", "sub"]);
+    commit(repo.path(), "sub");
     create_project(&mut c, "sub", &sub).await;
     let sent = c.send_new("sub", None, "where am I", worktree()).await;
     c.frames_until_complete(&sent.session_id).await;
