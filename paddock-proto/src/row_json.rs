@@ -187,7 +187,8 @@ impl<'a> RowView<'a> {
                 + w.base.len()
                 + w.target.len()
                 + w.created_at.as_ref().map_or(0, |c| c.len() + 16)
-                + 60
+                + w.changed_files.iter().map(|f| f.len() + 3).sum::<usize>()
+                + 160
         });
         self.session_id.len() + self.project_slug.len() + self.title.len() + texts + worktree + 460
     }
@@ -287,29 +288,14 @@ impl<'a> RowView<'a> {
     }
 }
 
+/// The worktree's object as serde writes it (a rare, nested field: exactness over speed).
 fn push_worktree(out: &mut String, worktree: &ChatWorktree) {
-    let ChatWorktree {
-        path,
-        prefix,
-        branch,
-        base,
-        target,
-        created_at,
-    } = worktree;
-    out.push_str(",\"worktree\":{\"path\":");
-    push_str(out, path);
-    if !prefix.is_empty() {
-        out.push_str(",\"prefix\":");
-        push_str(out, prefix);
+    out.push_str(",\"worktree\":");
+    match serde_json::to_string(worktree) {
+        Ok(json) => out.push_str(&json),
+        // Strings and numbers only: it cannot fail; an empty object keeps the row valid.
+        Err(_) => out.push_str("{}"),
     }
-    out.push_str(",\"branch\":");
-    push_str(out, branch);
-    out.push_str(",\"base\":");
-    push_str(out, base);
-    out.push_str(",\"target\":");
-    push_str(out, target);
-    optional(out, "createdAt", created_at.as_deref());
-    out.push('}');
 }
 
 fn push_usage(out: &mut String, usage: &ChatUsage) {

@@ -284,6 +284,7 @@ pub async fn answer_request(
     hub.approvals_changed_for(approvals.count(), &done).await;
     Ok(paddock_proto::Updated {
         changed: u32::try_from(done.len()).unwrap_or(u32::MAX),
+        notes: Vec::new(),
     })
 }
 

@@ -306,6 +306,14 @@ fn start_services(
         shutdown: daemon.shutdown.clone(),
     };
     crate::autocommit::spawn(committer, &state.turn_ends, background);
+    // Each worktree chat's work (ahead, behind, changed files), read at start and after its
+    // turns.
+    crate::git::spawn_worktree_refresher(
+        daemon.chats.clone(),
+        &state.turn_ends,
+        token.clone(),
+        background,
+    );
     // Turn ends that need the user, as `attention` events for the clients that asked.
     crate::attention::spawn(daemon.hub.clone(), state.clone(), token.clone(), background);
     // A turn's steps recorded: the clients' views of what a chat read and wrote read again.

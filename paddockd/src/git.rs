@@ -10,7 +10,10 @@
 //!
 //! The requests are here; `run.rs` runs git, `status.rs`, `diff.rs`, `commit.rs` and
 //! `push.rs` do one git operation each, `scope.rs` finds the files of a scope, and
-//! `generated.rs` makes the daemon's own commits in the data directory.
+//! `generated.rs` makes the daemon's own commits in the data directory. A chat may work in a
+//! git worktree of its own: `worktree.rs` makes it, `work.rs` reads its work against its
+//! target, `merge.rs` merges and rebases it, `discard.rs` removes it, and `worktrees.rs`
+//! answers the `worktree:*` requests and keeps each record's work current.
 
 use paddock_proto::{
     ErrorBody, ErrorCode, GitCommitRequest, GitCommitted, GitDiff, GitDiffRequest, GitPushRequest,
@@ -37,12 +40,16 @@ fn label(slug: &str) -> &str {
 
 mod commit;
 mod diff;
+mod discard;
 mod generated;
+mod merge;
 mod push;
 mod run;
 mod scope;
 mod status;
+mod work;
 mod worktree;
+mod worktrees;
 
 use commit::{commit_blocking, commit_paths, committable_branch};
 use diff::diff_blocking;
@@ -54,6 +61,11 @@ use scope::{blocking, resolve};
 pub use status::ScopeFiles;
 use status::{changes, status_blocking};
 pub use worktree::new_chat as new_chat_worktree;
+pub use worktrees::{
+    discard as worktree_discard, list as worktree_list, merge as worktree_merge,
+    prune as worktree_prune, rebase as worktree_rebase,
+    spawn_refresher as spawn_worktree_refresher, tidy as tidy_worktrees,
+};
 
 // ---------------------------------------------------------------------------------------------
 // The requests
@@ -66,12 +78,32 @@ pub async fn status(
     r: GitStatusRequest,
 ) -> Result<GitStatus, ErrorBody> {
     let (project, scope) = resolve(d, user, &r.project_slug, &r.scope).await?;
-    blocking(move || status_blocking(&project.slug, &project.agent_dir, scope.as_ref())).await
+    let view = scope::work_view(d, &r.scope).await?;
+    let (slug, dir) = (project.slug.clone(), project.agent_dir.clone());
+    let mut status = blocking(move || {
+        let mut status = status_blocking(&slug, &dir, scope.as_ref())?;
+        // A worktree chat's branch is measured against its target, not an upstream.
+        if let Some(view) = view {
+            let work = work::work(&view.root, &view.prefix, view.target.as_deref(), &view.base)?;
+            status.upstream = view.target;
+            status.ahead = Some(work.ahead);
+            status.behind = Some(work.behind);
+        }
+        Ok(status)
+    })
+    .await?;
+    if r.scope.is_project() {
+        status.worktrees = worktrees::of_project(d, user, &project.slug).await;
+    }
+    Ok(status)
 }
 
 /// `git:diff`.
 pub async fn diff(d: &ChatService, user: &str, r: GitDiffRequest) -> Result<GitDiff, ErrorBody> {
     let (project, scope) = resolve(d, user, &r.project_slug, &r.scope).await?;
+    if let Some(view) = scope::work_view(d, &r.scope).await? {
+        return blocking(move || diff::diff_work(&project.slug, &view, r.path.as_deref())).await;
+    }
     blocking(move || {
         diff_blocking(
             &project.slug,

@@ -243,6 +243,9 @@ pub const TITLE_CHARS: usize = 200;
 pub struct Updated {
     /// Chats whose state actually changed (already-archived chats do not count).
     pub changed: u32,
+    /// What a person should know of it (a worktree kept because it holds unmerged work).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -428,6 +431,25 @@ pub struct ChatWorktree {
     /// RFC 3339, when it was made.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<String>,
+    /// The chat whose worktree it merges into (a child spawned by a worktree chat), instead
+    /// of `target` as a branch of the project's checkout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_chat: Option<String>,
+    /// Commits on its branch that its target lacks, and on its target that it lacks.
+    #[serde(default)]
+    pub ahead: u32,
+    #[serde(default)]
+    pub behind: u32,
+    /// The files its work changes against its base (the merge-base with its target):
+    /// committed, uncommitted and untracked, relative to the project's folder.
+    #[serde(default)]
+    pub changed_files: Vec<String>,
+    /// Its latest merge into its target.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merged: Option<WorktreeMergeRecord>,
+    /// Its folder is gone (removed by hand): its turns are refused until it is discarded.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub missing: bool,
 }
 
 /// Tokens and cost of a chat, from its transcript.

@@ -14,6 +14,10 @@ pub struct ErrorBody {
     /// Set with `git_failed`: why, and what git said.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub git: Option<GitFailure>,
+    /// The files the refusal is about: those a merge or rebase would conflict on (with
+    /// `conflict`), or the uncommitted ones a merge would overwrite.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<String>,
 }
 
 impl ErrorBody {
@@ -23,6 +27,7 @@ impl ErrorBody {
             message: message.into(),
             mismatch: None,
             git: None,
+            files: Vec::new(),
         }
     }
 }
@@ -56,6 +61,10 @@ pub enum ErrorCode {
     /// git ran and failed (a push the remote rejected, credentials it could not get, a remote
     /// it could not reach); the body's `git` says why and carries git's own words.
     GitFailed,
+    /// Work would collide (a merge or rebase conflict, uncommitted changes a merge would
+    /// overwrite, unmerged work a discard would lose): nothing was changed, `files` names the
+    /// files and the message says what to do.
+    Conflict,
     Internal,
 }
 

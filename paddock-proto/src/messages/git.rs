@@ -91,6 +91,9 @@ pub struct GitStatus {
     /// What the scope may be missing (incomplete steps), for a person.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// The project's worktree chats, each with its work (a project's status only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub worktrees: Vec<WorktreeEntry>,
 }
 
 /// One changed file, as `git status` sees it.

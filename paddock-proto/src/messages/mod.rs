@@ -22,6 +22,7 @@ mod request;
 mod search;
 mod transcript;
 mod triggers;
+mod worktree;
 
 pub use agent::*;
 pub use approvals::*;
@@ -42,6 +43,7 @@ pub use request::*;
 pub use search::*;
 pub use transcript::*;
 pub use triggers::*;
+pub use worktree::*;
 
 use serde::{Deserialize, Serialize};
 

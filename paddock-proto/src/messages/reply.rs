@@ -158,6 +158,12 @@ replies! {
     "git_diff" GitDiff(GitDiff);
     /// `git:commit`: the new commit.
     "git_committed" GitCommitted(GitCommitted);
+    /// The worktree chats (`worktree:list`).
+    "worktrees" Worktrees(Worktrees);
+    "worktree_merged" WorktreeMerged(WorktreeMerged);
+    "worktree_rebased" WorktreeRebased(WorktreeRebased);
+    "worktree_discarded" WorktreeDiscarded(WorktreeDiscarded);
+    "worktree_pruned" WorktreePruned(WorktreePruned);
     /// `git:push`: what was pushed, or that the remote was up to date.
     "git_pushed" GitPushed(GitPushed);
 }

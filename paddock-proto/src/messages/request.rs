@@ -186,6 +186,22 @@ requests! {
     /// Push the current branch of a project (or of the data directory's repository) to its
     /// upstream; never forced.
     "git:push" GitPush(GitPushRequest) -> GitPushed;
+    /// The worktree chats of a project or of every project (`orphans`: those whose chat was
+    /// deleted), each with its branch, base, target and work.
+    "worktree:list" WorktreeList(WorktreeList) -> Worktrees;
+    /// Bring a worktree chat's work into its target: its uncommitted work committed on its
+    /// branch, a trial merge that touches no checkout, then the merge; refused, changing
+    /// nothing, on a conflict (the files named), a turn running, or a target checkout whose
+    /// uncommitted changes the merge would touch.
+    "worktree:merge" WorktreeMerge(WorktreeMerge) -> WorktreeMerged;
+    /// Bring a worktree chat up to date with its target (a rebase); on a conflict nothing
+    /// changes and the files are named.
+    "worktree:rebase" WorktreeRebase(WorktreeRebase) -> WorktreeRebased;
+    /// Remove a worktree chat's worktree and branch; refused without `force` when the branch
+    /// holds work its target lacks (by content: a squash-merged branch counts as merged).
+    "worktree:discard" WorktreeDiscard(WorktreeDiscard) -> WorktreeDiscarded;
+    /// Remove the worktrees whose chat was deleted and that hold no unmerged work.
+    "worktree:prune" WorktreePrune(WorktreePrune) -> WorktreePruned;
     "project:list" ProjectList = ProjectList -> Projects;
     "project:create" ProjectCreate(ProjectCreate) -> ProjectInfo;
     /// Change a project's settings (description, status, model, drive mode, depth gate...).

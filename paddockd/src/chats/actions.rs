@@ -86,6 +86,7 @@ pub async fn update(d: &ChatService, user: &str, u: ChatUpdate) -> Result<Update
     d.triggers.archived(&newly_archived, None).await;
     Ok(Updated {
         changed: u32::try_from(changed).unwrap_or(u32::MAX),
+        notes: Vec::new(),
     })
 }
 
@@ -134,7 +135,10 @@ pub async fn delete(d: &ChatService, ids: Vec<String>) -> Result<Updated, ErrorB
         }
     }
     announce(d, &chats).await;
-    Ok(Updated { changed: removed })
+    Ok(Updated {
+        changed: removed,
+        notes: Vec::new(),
+    })
 }
 
 /// Removes a transcript file (a symlink is removed, never its target) and the chat's

@@ -67,12 +67,29 @@ impl Connection {
                     .await
                     .map(|t| Reply::Transcript(Box::new(t)))
             }
-            Request::ChatUpdate(u) => crate::chats::update(&d.chats, &self.user, u)
-                .await
-                .map(Reply::Updated),
-            Request::ChatDelete(ids) => crate::chats::delete(&d.chats, ids.session_ids)
-                .await
-                .map(Reply::Updated),
+            Request::ChatUpdate(u) => {
+                let archived =
+                    (u.action == paddock_proto::ChatAction::Archive).then(|| u.session_ids.clone());
+                match crate::chats::update(&d.chats, &self.user, u).await {
+                    Ok(mut updated) => {
+                        if let Some(ids) = archived {
+                            updated.notes = crate::git::tidy_worktrees(&d.chats, &ids, false).await;
+                        }
+                        Ok(Reply::Updated(updated))
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+            Request::ChatDelete(ids) => {
+                let sids = ids.session_ids.clone();
+                match crate::chats::delete(&d.chats, ids.session_ids).await {
+                    Ok(mut updated) => {
+                        updated.notes = crate::git::tidy_worktrees(&d.chats, &sids, true).await;
+                        Ok(Reply::Updated(updated))
+                    }
+                    Err(e) => Err(e),
+                }
+            }
             Request::ChatFork(f) => crate::chats::fork(&d.chats, f).await.map(Reply::Forked),
             Request::ChatImport(i) => crate::chats::import(&d.chats, &self.user, i)
                 .await
@@ -131,6 +148,21 @@ impl Connection {
                 .await
                 .map(Reply::GitCommitted),
             Request::GitPush(r) => crate::git::push(&d.chats, r).await.map(Reply::GitPushed),
+            Request::WorktreeList(r) => crate::git::worktree_list(&d.chats, &self.user, r)
+                .await
+                .map(Reply::Worktrees),
+            Request::WorktreeMerge(r) => crate::git::worktree_merge(&d.chats, &self.user, r)
+                .await
+                .map(Reply::WorktreeMerged),
+            Request::WorktreeRebase(r) => crate::git::worktree_rebase(&d.chats, r)
+                .await
+                .map(Reply::WorktreeRebased),
+            Request::WorktreeDiscard(r) => crate::git::worktree_discard(&d.chats, r)
+                .await
+                .map(Reply::WorktreeDiscarded),
+            Request::WorktreePrune(r) => crate::git::worktree_prune(&d.chats, &self.user, r)
+                .await
+                .map(Reply::WorktreePruned),
             Request::FilesList(r) => crate::files::list(&d.chats, r)
                 .await
                 .map(Reply::FileListing),

@@ -140,3 +140,53 @@ pub(super) fn diff_blocking(
     reply.diff = String::from_utf8_lossy(&out).into_owned();
     Ok(reply)
 }
+
+/// The diff of a worktree chat's work (`work.rs`): its worktree as it is against the commit
+/// its work is measured from, in the project's folder `dir` of the worktree at `root`.
+pub(super) fn diff_work(
+    slug: &str,
+    view: &super::scope::WorkView,
+    path: Option<&str>,
+) -> Result<GitDiff, ErrorBody> {
+    let work = super::work::work(&view.root, &view.prefix, view.target.as_deref(), &view.base)?;
+    let dir = view.root.join(&view.prefix);
+    let mut files = work.paths();
+    if let Some(path) = path {
+        let path = crate::provenance::rel_path(&dir, path);
+        if !files.contains(&path) {
+            return Err(invalid(format!(
+                "{path} is not among the files this chat's work changed"
+            )));
+        }
+        files = vec![path];
+    }
+    let mut reply = GitDiff {
+        project_slug: slug.to_owned(),
+        is_repo: true,
+        diff: String::new(),
+        files: files.clone(),
+        truncated: false,
+        hidden: 0,
+    };
+    if files.is_empty() {
+        return Ok(reply);
+    }
+    let git = Git { dir: &dir };
+    let mut args: Vec<String> = [
+        "diff",
+        "--no-color",
+        "--no-ext-diff",
+        "--relative",
+        work.base.as_str(),
+        work.snapshot.as_str(),
+        "--",
+    ]
+    .iter()
+    .map(|s| (*s).to_owned())
+    .collect();
+    args.extend(files);
+    let mut out = Vec::new();
+    reply.truncated = append_capped(&git, &args, &mut out, DIFF_MAX_BYTES)?;
+    reply.diff = String::from_utf8_lossy(&out).into_owned();
+    Ok(reply)
+}

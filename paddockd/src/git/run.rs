@@ -88,7 +88,24 @@ impl Git<'_> {
         I: IntoIterator<Item = S>,
         S: AsRef<OsStr>,
     {
+        self.output_env(args, input, &[], identity)
+    }
+
+    /// As [`Git::output_as`], with `env` added to git's environment (a private index, an
+    /// editor that never waits).
+    pub(super) fn output_env<I, S>(
+        &self,
+        args: I,
+        input: Option<&[u8]>,
+        env: &[(&str, &OsStr)],
+        identity: &Identity,
+    ) -> Result<Output, ErrorBody>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
         let mut cmd = self.command(args);
+        cmd.envs(env.iter().copied());
         identity.apply(&mut cmd);
         crate::child::output_within(&mut cmd, input, GIT_TIMEOUT).map_err(|e| match e {
             crate::child::RunError::Spawn(e) => self.spawn_error(&e),
@@ -117,6 +134,28 @@ impl Git<'_> {
         } else {
             Err(failed(&args, &out))
         }
+    }
+
+    /// As [`Git::run`], with `env` added and `identity` as the author of what it commits.
+    pub(super) fn run_env<S: AsRef<OsStr>>(
+        &self,
+        args: &[S],
+        env: &[(&str, &OsStr)],
+        identity: &Identity,
+    ) -> Result<Vec<u8>, ErrorBody> {
+        let out = self.output_env(args, None, env, identity)?;
+        if out.status.success() {
+            Ok(out.stdout)
+        } else {
+            Err(failed(args, &out))
+        }
+    }
+
+    /// The full id `rev` names as a commit; `None` when it names none.
+    pub(super) fn commit_of(&self, rev: &str) -> Result<Option<String>, ErrorBody> {
+        let spec = format!("{rev}^{{commit}}");
+        let out = self.output(["rev-parse", "-q", "--verify", spec.as_str()])?;
+        Ok(out.status.success().then(|| trimmed(&out.stdout)))
     }
 
     /// Whether the directory is in a repository: `Some(prefix)`, the directory's path below the

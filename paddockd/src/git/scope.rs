@@ -129,6 +129,36 @@ pub(super) async fn resolve(
     Ok((project, Some(files)))
 }
 
+/// A worktree chat's work, where to read it.
+#[derive(Debug, Clone)]
+pub(super) struct WorkView {
+    pub root: std::path::PathBuf,
+    pub prefix: String,
+    pub target: Option<String>,
+    pub base: String,
+}
+
+/// The work of the chat a `Chat` scope names, when it works in a worktree of its own.
+pub(super) async fn work_view(
+    d: &ChatService,
+    scope: &GitScope,
+) -> Result<Option<WorkView>, ErrorBody> {
+    let GitScope::Chat { session_id } = scope else {
+        return Ok(None);
+    };
+    let Some(record) = d.state.stores.worktrees.get(session_id) else {
+        return Ok(None);
+    };
+    crate::stores::workdir(session_id, &record).map_err(invalid)?;
+    let target = super::worktrees::target_branch(d, &record);
+    Ok(Some(WorkView {
+        root: record.worktree.path.clone().into(),
+        prefix: record.worktree.prefix.clone(),
+        target,
+        base: record.worktree.base.clone(),
+    }))
+}
+
 pub(super) async fn blocking<T: Send + 'static>(
     job: impl FnOnce() -> Result<T, ErrorBody> + Send + 'static,
 ) -> Result<T, ErrorBody> {

@@ -158,6 +158,7 @@ pub(super) fn status_blocking(
         files: Vec::new(),
         hidden: 0,
         notes: Vec::new(),
+        worktrees: Vec::new(),
     };
     let Some(prefix) = git.prefix()? else {
         return Ok(status);

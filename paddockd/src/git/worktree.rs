@@ -188,12 +188,16 @@ async fn make(
         )
     })??;
     let record = WorktreeRecord {
-        path: dest.to_string_lossy().into_owned(),
-        prefix: added.prefix,
-        branch,
-        base: added.base,
-        target: added.target,
-        created_at: Some(chrono::Utc::now().to_rfc3339()),
+        project: project.slug.clone(),
+        worktree: paddock_proto::ChatWorktree {
+            path: dest.to_string_lossy().into_owned(),
+            prefix: added.prefix,
+            branch,
+            base: added.base,
+            target: added.target,
+            created_at: Some(chrono::Utc::now().to_rfc3339()),
+            ..paddock_proto::ChatWorktree::default()
+        },
     };
     state
         .stores

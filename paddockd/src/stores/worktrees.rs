@@ -2,21 +2,34 @@
 //! its branch, the commit it started from and the branch it came from. Written before the
 //! chat's first turn starts, so every later turn (a follow-up, a resume after the process was
 //! reaped or the daemon restarted, `continue`, a queued message, a trigger) runs there too.
-//! On disk: `{ "<sessionId>": { "path": …, "branch": …, "base": …, "target": … } }`.
+//! Kept after the chat is deleted when the worktree holds work (an orphan, for `worktree ls
+//! --orphans` and `worktree prune`). On disk: `{ "<sessionId>": { "project": …, "path": …,
+//! "branch": …, "base": …, "target": …, "ahead": …, "changedFiles": […] } }`.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use paddock_proto::ChatWorktree;
+use serde::{Deserialize, Serialize};
+
 use super::StoreError;
 use super::json_store::JsonStore;
 
-/// A chat's worktree, as paddockd made it: what its listing row carries.
-pub type WorktreeRecord = paddock_proto::ChatWorktree;
+/// A chat's worktree, as paddockd made it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WorktreeRecord {
+    /// The project whose repository it is of.
+    pub project: String,
+    /// What the chat's listing row carries.
+    #[serde(flatten)]
+    pub worktree: ChatWorktree,
+}
 
 /// The folder chat `sid` works in: its worktree joined with the project's folder below the
 /// repository's top. An error says it is gone (removed by hand).
 pub fn workdir(sid: &str, record: &WorktreeRecord) -> Result<PathBuf, String> {
+    let record = &record.worktree;
     let dir = std::path::Path::new(&record.path).join(&record.prefix);
     if dir.is_dir() {
         Ok(dir)
@@ -58,6 +71,33 @@ impl WorktreeStore {
             })
             .await
     }
+
+    /// Changes `sid`'s record with `f` (nothing when it has none; nothing is written when
+    /// `f` leaves it as it was). Whether it had one.
+    pub async fn update(
+        &self,
+        sid: &str,
+        f: impl FnOnce(&mut ChatWorktree),
+    ) -> Result<bool, StoreError> {
+        self.store
+            .update(|d| {
+                let Some(old) = d.get().get(sid) else {
+                    return false;
+                };
+                let mut new = old.clone();
+                f(&mut new.worktree);
+                if new != *old {
+                    d.edit().insert(sid.to_owned(), new);
+                }
+                true
+            })
+            .await
+    }
+
+    /// Forgets `sid`'s worktree (after it was removed).
+    pub async fn remove(&self, sid: &str) -> Result<(), StoreError> {
+        self.store.remove_keys(&[sid.to_owned()]).await.map(drop)
+    }
 }
 
 #[cfg(test)]
@@ -68,12 +108,16 @@ mod tests {
 
     fn record() -> WorktreeRecord {
         WorktreeRecord {
-            path: "/data/worktrees/web/0a1b2c3d".into(),
-            prefix: String::new(),
-            branch: "paddock/0a1b2c3d".into(),
-            base: "3f9a2c1".into(),
-            target: "main".into(),
-            created_at: Some("2026-12-06T10:00:00Z".into()),
+            project: "web".into(),
+            worktree: ChatWorktree {
+                path: "/data/worktrees/web/0a1b2c3d".into(),
+                branch: "paddock/0a1b2c3d".into(),
+                base: "3f9a2c1".into(),
+                target: "main".into(),
+                created_at: Some("2026-12-06T10:00:00Z".into()),
+                changed_files: vec!["a.txt".into()],
+                ..ChatWorktree::default()
+            },
         }
     }
 
@@ -97,6 +141,19 @@ mod tests {
             .set("s1", record())
             .await
             .unwrap();
-        assert_eq!(WorktreeStore::open(file).get("s1"), Some(record()));
+        let store = WorktreeStore::open(file.clone());
+        assert_eq!(store.get("s1"), Some(record()));
+        assert!(store.update("s1", |w| w.ahead = 2).await.unwrap());
+        assert!(!store.update("s2", |w| w.ahead = 2).await.unwrap());
+        assert_eq!(
+            WorktreeStore::open(file.clone())
+                .get("s1")
+                .unwrap()
+                .worktree
+                .ahead,
+            2
+        );
+        store.remove("s1").await.unwrap();
+        assert_eq!(WorktreeStore::open(file).get("s1"), None);
     }
 }

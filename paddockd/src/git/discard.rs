@@ -1,0 +1,99 @@
+//! Throwing a worktree away without losing work: what of its work its target lacks, judged by
+//! content (a trial merge of the worktree as it is into the target: a branch merged, squashed
+//! or whose changes were made again there leaves nothing), and removing the worktree and its
+//! branch, checked afterwards (a folder still there is an error, never "removed").
+//!
+//! Blocking: each function runs git.
+
+use std::path::Path;
+
+use paddock_proto::ErrorBody;
+
+use super::{Git, internal, trimmed};
+
+/// Who the snapshot commits (objects no branch points at) are by, whatever git's config says.
+const SNAPSHOT_IDENTITY: [(&str, &str); 4] = [
+    ("GIT_AUTHOR_NAME", "paddockd"),
+    ("GIT_AUTHOR_EMAIL", "paddockd@localhost"),
+    ("GIT_COMMITTER_NAME", "paddockd"),
+    ("GIT_COMMITTER_EMAIL", "paddockd@localhost"),
+];
+
+/// The files of the worktree's work (see `work.rs`) that `target` lacks; empty when it has no
+/// work or all of it is in the target already.
+pub(super) fn unmerged(
+    root: &Path,
+    prefix: &str,
+    target: Option<&str>,
+    recorded_base: &str,
+) -> Result<Vec<String>, ErrorBody> {
+    let w = super::work::work(root, prefix, target, recorded_base)?;
+    if w.files.is_empty() {
+        return Ok(Vec::new());
+    }
+    let git = Git { dir: root };
+    let Some(t) = target
+        .map(|t| git.commit_of(&format!("refs/heads/{t}")))
+        .transpose()?
+        .flatten()
+    else {
+        return Ok(w.paths());
+    };
+    let env: Vec<(&str, &std::ffi::OsStr)> = SNAPSHOT_IDENTITY
+        .iter()
+        .map(|(k, v)| (*k, std::ffi::OsStr::new(v)))
+        .collect();
+    let snap = trimmed(&git.run_env(
+        &[
+            "commit-tree",
+            w.snapshot.as_str(),
+            "-p",
+            w.head.as_str(),
+            "-m",
+            "paddock: the worktree as it is",
+        ],
+        &env,
+        &super::Identity::default(),
+    )?);
+    let out = git.output([
+        "merge-tree",
+        "--write-tree",
+        "--name-only",
+        "--no-messages",
+        "-z",
+        t.as_str(),
+        snap.as_str(),
+    ])?;
+    if out.status.code() != Some(0) {
+        return Ok(w.paths());
+    }
+    let merged = String::from_utf8_lossy(out.stdout.split(|b| *b == 0).next().unwrap_or(b""))
+        .trim()
+        .to_owned();
+    Ok(super::work::changed(&git, &t, &merged, prefix)?
+        .into_iter()
+        .map(|(_, p)| p)
+        .collect())
+}
+
+/// Removes the worktree at `path` of the repository holding `repo_dir`, and its `branch`.
+/// A folder removed by hand is forgotten by git; a branch deleted by hand is no error.
+pub(super) fn remove(repo_dir: &Path, path: &Path, branch: &str) -> Result<(), ErrorBody> {
+    let git = Git { dir: repo_dir };
+    let path_arg = path.to_string_lossy().into_owned();
+    if path.exists() {
+        git.run(["worktree", "remove", "--force", path_arg.as_str()])?;
+    } else {
+        git.run(["worktree", "prune"])?;
+    }
+    if path.exists() {
+        return Err(internal(format!(
+            "git said it removed the worktree {}, but the folder is still there; remove it by hand (rm -r), then run `git worktree prune` in the project",
+            path.display()
+        )));
+    }
+    if git.commit_of(&format!("refs/heads/{branch}"))?.is_some() {
+        git.run(["branch", "-D", branch])?;
+    }
+    Ok(())
+}
