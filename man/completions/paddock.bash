@@ -124,6 +124,9 @@ _paddock() {
             paddock,usage)
                 cmd="paddock__subcmd__usage"
                 ;;
+            paddock,worktree)
+                cmd="paddock__subcmd__worktree"
+                ;;
             paddock__subcmd__approvals,allow)
                 cmd="paddock__subcmd__approvals__subcmd__allow"
                 ;;
@@ -313,6 +316,9 @@ _paddock() {
             paddock__subcmd__help,usage)
                 cmd="paddock__subcmd__help__subcmd__usage"
                 ;;
+            paddock__subcmd__help,worktree)
+                cmd="paddock__subcmd__help__subcmd__worktree"
+                ;;
             paddock__subcmd__help__subcmd__approvals,allow)
                 cmd="paddock__subcmd__help__subcmd__approvals__subcmd__allow"
                 ;;
@@ -375,6 +381,21 @@ _paddock() {
                 ;;
             paddock__subcmd__help__subcmd__trigger,rm)
                 cmd="paddock__subcmd__help__subcmd__trigger__subcmd__rm"
+                ;;
+            paddock__subcmd__help__subcmd__worktree,discard)
+                cmd="paddock__subcmd__help__subcmd__worktree__subcmd__discard"
+                ;;
+            paddock__subcmd__help__subcmd__worktree,ls)
+                cmd="paddock__subcmd__help__subcmd__worktree__subcmd__ls"
+                ;;
+            paddock__subcmd__help__subcmd__worktree,merge)
+                cmd="paddock__subcmd__help__subcmd__worktree__subcmd__merge"
+                ;;
+            paddock__subcmd__help__subcmd__worktree,prune)
+                cmd="paddock__subcmd__help__subcmd__worktree__subcmd__prune"
+                ;;
+            paddock__subcmd__help__subcmd__worktree,rebase)
+                cmd="paddock__subcmd__help__subcmd__worktree__subcmd__rebase"
                 ;;
             paddock__subcmd__project,add)
                 cmd="paddock__subcmd__project__subcmd__add"
@@ -460,6 +481,42 @@ _paddock() {
             paddock__subcmd__trigger__subcmd__help,rm)
                 cmd="paddock__subcmd__trigger__subcmd__help__subcmd__rm"
                 ;;
+            paddock__subcmd__worktree,discard)
+                cmd="paddock__subcmd__worktree__subcmd__discard"
+                ;;
+            paddock__subcmd__worktree,help)
+                cmd="paddock__subcmd__worktree__subcmd__help"
+                ;;
+            paddock__subcmd__worktree,ls)
+                cmd="paddock__subcmd__worktree__subcmd__ls"
+                ;;
+            paddock__subcmd__worktree,merge)
+                cmd="paddock__subcmd__worktree__subcmd__merge"
+                ;;
+            paddock__subcmd__worktree,prune)
+                cmd="paddock__subcmd__worktree__subcmd__prune"
+                ;;
+            paddock__subcmd__worktree,rebase)
+                cmd="paddock__subcmd__worktree__subcmd__rebase"
+                ;;
+            paddock__subcmd__worktree__subcmd__help,discard)
+                cmd="paddock__subcmd__worktree__subcmd__help__subcmd__discard"
+                ;;
+            paddock__subcmd__worktree__subcmd__help,help)
+                cmd="paddock__subcmd__worktree__subcmd__help__subcmd__help"
+                ;;
+            paddock__subcmd__worktree__subcmd__help,ls)
+                cmd="paddock__subcmd__worktree__subcmd__help__subcmd__ls"
+                ;;
+            paddock__subcmd__worktree__subcmd__help,merge)
+                cmd="paddock__subcmd__worktree__subcmd__help__subcmd__merge"
+                ;;
+            paddock__subcmd__worktree__subcmd__help,prune)
+                cmd="paddock__subcmd__worktree__subcmd__help__subcmd__prune"
+                ;;
+            paddock__subcmd__worktree__subcmd__help,rebase)
+                cmd="paddock__subcmd__worktree__subcmd__help__subcmd__rebase"
+                ;;
             *)
                 ;;
         esac
@@ -467,7 +524,7 @@ _paddock() {
 
     case "${cmd}" in
         paddock)
-            opts="-h -V --socket --remote --remote-paddock --help --version daemon project ls list send tail cancel continue show doctor status approvals notify usage attachment archive unarchive star unstar read unread detach attach delete fork history search trigger import provenance blame files ls-files git proxy help"
+            opts="-h -V --socket --remote --remote-paddock --help --version daemon project ls list send tail cancel continue show doctor status approvals notify usage attachment archive unarchive star unstar read unread detach attach delete fork history search trigger import provenance blame files ls-files git worktree proxy help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1481,7 +1538,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__help)
-            opts="daemon project ls send tail cancel continue show doctor status approvals notify usage attachment archive unarchive star unstar read unread detach attach delete fork history search trigger import provenance blame files ls-files git proxy help"
+            opts="daemon project ls send tail cancel continue show doctor status approvals notify usage attachment archive unarchive star unstar read unread detach attach delete fork history search trigger import provenance blame files ls-files git worktree proxy help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2267,6 +2324,90 @@ _paddock() {
         paddock__subcmd__help__subcmd__usage)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__help__subcmd__worktree)
+            opts="ls merge rebase discard prune"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__help__subcmd__worktree__subcmd__discard)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__help__subcmd__worktree__subcmd__ls)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__help__subcmd__worktree__subcmd__merge)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__help__subcmd__worktree__subcmd__prune)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__help__subcmd__worktree__subcmd__rebase)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -3511,6 +3652,284 @@ _paddock() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__worktree)
+            opts="-h -V --socket --remote --remote-paddock --help --version ls merge rebase discard prune help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__worktree__subcmd__discard)
+            opts="-y -h -V --force --yes --json --socket --remote --remote-paddock --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__worktree__subcmd__help)
+            opts="ls merge rebase discard prune help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__worktree__subcmd__help__subcmd__discard)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__worktree__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__worktree__subcmd__help__subcmd__ls)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__worktree__subcmd__help__subcmd__merge)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__worktree__subcmd__help__subcmd__prune)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__worktree__subcmd__help__subcmd__rebase)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__worktree__subcmd__ls)
+            opts="-p -h -V --project --orphans --json --socket --remote --remote-paddock --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -p)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__worktree__subcmd__merge)
+            opts="-m -h -V --squash --message --json --socket --remote --remote-paddock --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --message)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__worktree__subcmd__prune)
+            opts="-p -h -V --project --json --socket --remote --remote-paddock --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --project)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -p)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__worktree__subcmd__rebase)
+            opts="-h -V --json --socket --remote --remote-paddock --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --socket)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -167,6 +167,9 @@ mod tests {
                 base: "3f9a2c1".into(),
                 target: "main".into(),
                 created_at: None,
+                ahead: 2,
+                changed_files: vec!["a \"b\".txt".into()],
+                ..Default::default()
             }),
             trigger: Some("nightly".into()),
             tree_parent: Some("ignored".into()),

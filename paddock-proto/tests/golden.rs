@@ -92,6 +92,29 @@ fn s(v: &str) -> String {
     v.to_owned()
 }
 
+/// A worktree chat's worktree, merged once.
+fn worktree_example() -> ChatWorktree {
+    ChatWorktree {
+        path: s("/home/ana/.local/share/paddock/worktrees/webapp/5f0c2d8e"),
+        prefix: String::new(),
+        branch: s("paddock/5f0c2d8e"),
+        base: s("8d1e4b7c2a9f3e6d5b0a1c4f7e2d9b8a6c3f1e0d"),
+        target: s("main"),
+        created_at: Some(s("2026-11-03T09:12:40Z")),
+        target_chat: None,
+        ahead: 1,
+        behind: 2,
+        changed_files: vec![s("src/auth/cookie.ts")],
+        merged: Some(WorktreeMergeRecord {
+            commit: s("4c2b9e1d7a3f5e8b0c6d2a9f1e4b7c3d8a5f0e2b"),
+            into: s("main"),
+            squash: false,
+            at: s("2026-11-03T10:02:11Z"),
+        }),
+        missing: false,
+    }
+}
+
 fn user_turn(message_id: &str, text: &str, attribution: Option<Attribution>) -> ChatEvent {
     ChatEvent::User(UserTurn {
         message_id: Some(s(message_id)),
@@ -126,6 +149,12 @@ fn chat_summary() -> ChatSummary {
             base: s("8d1e4b7c2a9f3e6d5b0a1c4f7e2d9b8a6c3f1e0d"),
             target: s("main"),
             created_at: Some(s("2026-11-03T09:12:40Z")),
+            target_chat: None,
+            ahead: 2,
+            behind: 0,
+            changed_files: vec![s("src/auth/cookie.ts"), s("tests/cookie-race.spec.ts")],
+            merged: None,
+            missing: false,
         }),
         trigger: None,
         tree_parent: None,
@@ -876,6 +905,53 @@ fn table() -> Vec<(&'static str, Golden)> {
                     project_slug: s(PROJECT),
                     data_root: false,
                 }),
+            ),
+        ),
+        (
+            "request.worktree_list",
+            request(
+                75,
+                Request::WorktreeList(WorktreeList {
+                    project_slug: Some(s(PROJECT)),
+                    orphans: false,
+                }),
+            ),
+        ),
+        (
+            "request.worktree_merge",
+            request(
+                76,
+                Request::WorktreeMerge(WorktreeMerge {
+                    session_id: s(CHILD),
+                    squash: true,
+                    message: Some(s("Fix the cookie refresh race")),
+                }),
+            ),
+        ),
+        (
+            "request.worktree_rebase",
+            request(
+                77,
+                Request::WorktreeRebase(WorktreeRebase {
+                    session_id: s(CHILD),
+                }),
+            ),
+        ),
+        (
+            "request.worktree_discard",
+            request(
+                78,
+                Request::WorktreeDiscard(WorktreeDiscard {
+                    session_id: s(CHILD),
+                    force: false,
+                }),
+            ),
+        ),
+        (
+            "request.worktree_prune",
+            request(
+                79,
+                Request::WorktreePrune(WorktreePrune { project_slug: None }),
             ),
         ),
         (
@@ -2000,7 +2076,7 @@ fn table() -> Vec<(&'static str, Golden)> {
         ),
         (
             "reply.updated",
-            ok(21, Reply::Updated(Updated { changed: 2 })),
+            ok(21, Reply::Updated(Updated { changed: 2, notes: Vec::new() })),
         ),
         (
             "reply.triggers",
@@ -2524,6 +2600,13 @@ fn table() -> Vec<(&'static str, Golden)> {
                     ],
                     hidden: 3,
                     notes: vec![],
+                    worktrees: vec![WorktreeEntry {
+                        session_id: s(CHILD),
+                        project_slug: s(PROJECT),
+                        title: Some(s("Fix the cookie refresh race")),
+                        orphan: false,
+                        worktree: worktree_example(),
+                    }],
                 }),
             ),
         ),
@@ -2542,6 +2625,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                     files: vec![],
                     hidden: 0,
                     notes: vec![],
+                    worktrees: vec![],
                 }),
             ),
         ),
@@ -2570,6 +2654,81 @@ fn table() -> Vec<(&'static str, Golden)> {
                     commit: s("8d1e4b7a0c9f2e3d5b6a7c8e9f0a1b2c3d4e5f60"),
                     branch: s("main"),
                     files: vec![s("src/auth/cookie.ts"), s("tests/cookie-race.spec.ts")],
+                }),
+            ),
+        ),
+        (
+            "reply.worktrees",
+            ok(
+                75,
+                Reply::Worktrees(Worktrees {
+                    worktrees: vec![WorktreeEntry {
+                        session_id: s(CHILD),
+                        project_slug: s(PROJECT),
+                        title: Some(s("Fix the cookie refresh race")),
+                        orphan: false,
+                        worktree: worktree_example(),
+                    }],
+                }),
+            ),
+        ),
+        (
+            "reply.worktree_merged",
+            ok(
+                76,
+                Reply::WorktreeMerged(WorktreeMerged {
+                    session_id: s(CHILD),
+                    into: s("main"),
+                    commit: s("4c2b9e1d7a3f5e8b0c6d2a9f1e4b7c3d8a5f0e2b"),
+                    squash: true,
+                    files: vec![s("src/auth/cookie.ts"), s("tests/cookie-race.spec.ts")],
+                    committed: Some(s("9a1f3c5e7b2d4f6a8c0e1b3d5f7a9c2e4b6d8f0a")),
+                    checkout: Some(s("/home/ana/src/webapp")),
+                }),
+            ),
+        ),
+        (
+            "reply.worktree_rebased",
+            ok(
+                77,
+                Reply::WorktreeRebased(WorktreeRebased {
+                    session_id: s(CHILD),
+                    onto: s("main"),
+                    base: s("4c2b9e1d7a3f5e8b0c6d2a9f1e4b7c3d8a5f0e2b"),
+                    committed: None,
+                }),
+            ),
+        ),
+        (
+            "reply.worktree_discarded",
+            ok(
+                78,
+                Reply::WorktreeDiscarded(WorktreeDiscarded {
+                    session_id: s(CHILD),
+                    path: s("/home/ana/.local/share/paddock/worktrees/webapp/5f0c2d8e"),
+                    branch: s("paddock/5f0c2d8e"),
+                    lost: vec![],
+                }),
+            ),
+        ),
+        (
+            "reply.worktree_pruned",
+            ok(
+                79,
+                Reply::WorktreePruned(WorktreePruned {
+                    removed: vec![],
+                    kept: vec![WorktreeKept {
+                        entry: WorktreeEntry {
+                            session_id: s(CHILD),
+                            project_slug: s(PROJECT),
+                            title: None,
+                            orphan: true,
+                            worktree: worktree_example(),
+                        },
+                        reason: s(
+                            "its branch paddock/5f0c2d8e has work its target lacks (src/auth/cookie.ts): merge it by hand, or `paddock worktree discard 5f0c2d8e --force`",
+                        ),
+                    }],
                 }),
             ),
         ),
@@ -2892,13 +3051,14 @@ fn table() -> Vec<(&'static str, Golden)> {
                     message: s(
                         "paddockd 0.2.0 speaks protocol 2 but this client speaks 1; it is idle, so `paddock daemon restart` is safe.",
                     ),
-                    mismatch: Some(ProtocolMismatch {
+                    mismatch: Some(Box::new(ProtocolMismatch {
                         daemon_protocol: 2,
                         daemon_version: s("0.2.0"),
                         pid: 48213,
                         running_turns: 0,
-                    }),
+                    })),
                     git: None,
+                    files: vec![],
                 }),
             })),
         ),
@@ -2918,6 +3078,22 @@ fn table() -> Vec<(&'static str, Golden)> {
                             "error: failed to push some refs to 'git@github.com:ana/webapp.git'\nhint: Updates were rejected because the remote contains work that you do not\nhint: have locally. This is usually caused by another repository pushing to\nhint: the same ref. If you want to integrate the remote changes, use\nhint: 'git pull' before pushing again.",
                         ),
                     }),
+                    files: vec![],
+                }),
+            })),
+        ),
+        (
+            "error.conflict",
+            control(ControlMessage::Response(Response {
+                id: 77,
+                outcome: Outcome::Err(ErrorBody {
+                    code: ErrorCode::Conflict,
+                    message: s(
+                        "the merge would conflict in src/auth/cookie.ts; nothing was changed: bring the chat up to date (paddock worktree rebase) and resolve there, or ask the chat to",
+                    ),
+                    mismatch: None,
+                    git: None,
+                    files: vec![s("src/auth/cookie.ts")],
                 }),
             })),
         ),
@@ -3052,6 +3228,11 @@ covers!(request_row, REQUEST_ROWS, Request {
     Request::GitStatus(_) => "request.git_status",
     Request::GitDiff(_) => "request.git_diff",
     Request::GitCommit(_) => "request.git_commit",
+    Request::WorktreeList(_) => "request.worktree_list",
+    Request::WorktreeMerge(_) => "request.worktree_merge",
+    Request::WorktreeRebase(_) => "request.worktree_rebase",
+    Request::WorktreeDiscard(_) => "request.worktree_discard",
+    Request::WorktreePrune(_) => "request.worktree_prune",
     Request::GitPush(_) => "request.git_push",
 });
 
@@ -3199,6 +3380,11 @@ covers!(reply_row, REPLY_ROWS, Reply {
     Reply::GitStatus(_) => "reply.git_status",
     Reply::GitDiff(_) => "reply.git_diff",
     Reply::GitCommitted(_) => "reply.git_committed",
+    Reply::Worktrees(_) => "reply.worktrees",
+    Reply::WorktreeMerged(_) => "reply.worktree_merged",
+    Reply::WorktreeRebased(_) => "reply.worktree_rebased",
+    Reply::WorktreeDiscarded(_) => "reply.worktree_discarded",
+    Reply::WorktreePruned(_) => "reply.worktree_pruned",
     Reply::GitPushed(_) => "reply.git_pushed",
 });
 
@@ -3215,6 +3401,7 @@ covers!(transcript_row, TRANSCRIPT_ROWS, TranscriptEntry {
 
 covers!(error_row, ERROR_ROWS, ErrorCode {
     ErrorCode::ProtocolMismatch => "error.protocol_mismatch",
+    ErrorCode::Conflict => "error.conflict",
     ErrorCode::HelloRequired => "error.hello_required",
     ErrorCode::MalformedFrame => "error.malformed_frame",
     ErrorCode::FrameTooLarge => "error.frame_too_large",

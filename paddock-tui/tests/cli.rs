@@ -173,8 +173,14 @@ async fn send_streams_the_reply_and_fails_with_the_turn() -> TestResult {
                 action: ChatAction::Read,
             })
         );
-        conn.reply(msg.id, Reply::Updated(Updated { changed: 1 }))
-            .await?;
+        conn.reply(
+            msg.id,
+            Reply::Updated(Updated {
+                changed: 1,
+                notes: Vec::new(),
+            }),
+        )
+        .await?;
         TestResult::Ok(conn)
     };
     let (out, fake) = tokio::join!(
@@ -597,8 +603,14 @@ async fn archive_subtree_is_one_request_for_the_whole_family() -> TestResult {
             })
         );
         // One of them was archived already.
-        conn.reply(msg.id, Reply::Updated(Updated { changed: 3 }))
-            .await?;
+        conn.reply(
+            msg.id,
+            Reply::Updated(Updated {
+                changed: 3,
+                notes: Vec::new(),
+            }),
+        )
+        .await?;
         TestResult::Ok(())
     };
     let (out, fake) = tokio::join!(
@@ -629,8 +641,14 @@ async fn star_without_subtree_sends_the_ids_as_given_and_says_when_nothing_chang
                 action: ChatAction::Star,
             })
         );
-        conn.reply(msg.id, Reply::Updated(Updated { changed: 0 }))
-            .await?;
+        conn.reply(
+            msg.id,
+            Reply::Updated(Updated {
+                changed: 0,
+                notes: Vec::new(),
+            }),
+        )
+        .await?;
         TestResult::Ok(())
     };
     let (out, fake) = tokio::join!(
@@ -719,8 +737,14 @@ async fn delete_yes_subtree_deletes_the_family() -> TestResult {
                 session_ids: vec!["sess-c1".into(), "sess-g".into()],
             })
         );
-        conn.reply(msg.id, Reply::Updated(Updated { changed: 2 }))
-            .await?;
+        conn.reply(
+            msg.id,
+            Reply::Updated(Updated {
+                changed: 2,
+                notes: Vec::new(),
+            }),
+        )
+        .await?;
         TestResult::Ok(())
     };
     let (out, fake) = tokio::join!(

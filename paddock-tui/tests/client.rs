@@ -122,7 +122,7 @@ async fn a_protocol_mismatch_is_a_typed_error_with_the_details() -> TestResult {
         let mut conn = daemon.accept().await?;
         let hello = conn.recv().await?;
         let mut body = ErrorBody::new(ErrorCode::ProtocolMismatch, "speak protocol 99");
-        body.mismatch = Some(details.clone());
+        body.mismatch = Some(Box::new(details.clone()));
         conn.refuse(hello.id, body).await?;
         TestResult::Ok(conn)
     };
@@ -148,7 +148,7 @@ async fn a_busy_daemon_of_another_protocol_is_not_restarted() -> TestResult {
         let mut conn = daemon.accept().await?;
         let hello = conn.recv().await?;
         let mut body = ErrorBody::new(ErrorCode::ProtocolMismatch, "speak protocol 99");
-        body.mismatch = Some(details.clone());
+        body.mismatch = Some(Box::new(details.clone()));
         conn.refuse(hello.id, body).await?;
         TestResult::Ok(conn)
     };
@@ -369,12 +369,12 @@ async fn an_idle_daemon_of_another_protocol_is_stopped_and_replaced() -> TestRes
         let mut conn = daemon.accept().await?;
         let hello = conn.recv().await?;
         let mut body = ErrorBody::new(ErrorCode::ProtocolMismatch, "speak protocol 99");
-        body.mismatch = Some(ProtocolMismatch {
+        body.mismatch = Some(Box::new(ProtocolMismatch {
             daemon_protocol: 99,
             daemon_version: "99.0.0".into(),
             pid,
             running_turns: 0,
-        });
+        }));
         conn.refuse(hello.id, body).await?;
         // Serve until the process is told to stop, as a real daemon would.
         let status = tokio::time::timeout(DEADLINE, old.wait()).await??;

@@ -262,12 +262,12 @@ impl Connection {
                     hello.client
                 ),
             );
-            body.mismatch = Some(ProtocolMismatch {
+            body.mismatch = Some(Box::new(ProtocolMismatch {
                 daemon_protocol: PROTOCOL_VERSION,
                 daemon_version: env!("CARGO_PKG_VERSION").to_owned(),
                 pid: std::process::id(),
                 running_turns: u32::try_from(running).unwrap_or(u32::MAX),
-            });
+            }));
             self.respond(id, Outcome::Err(body)).await;
             return;
         }

@@ -10,7 +10,7 @@ pub struct ErrorBody {
     pub message: String,
     /// Set with `protocol_mismatch`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mismatch: Option<ProtocolMismatch>,
+    pub mismatch: Option<Box<ProtocolMismatch>>,
     /// Set with `git_failed`: why, and what git said.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub git: Option<GitFailure>,

@@ -13,6 +13,7 @@ mod provenance;
 #[cfg(test)]
 mod tests;
 mod trigger;
+mod worktree;
 
 use std::path::PathBuf;
 
@@ -26,6 +27,7 @@ pub use git::*;
 pub use project::*;
 pub use provenance::*;
 pub use trigger::*;
+pub use worktree::*;
 
 /// What every flag-changing command (archive, star, read, detach...) shares, said in each help.
 macro_rules! update_rules {
@@ -751,6 +753,33 @@ Examples:
     Git {
         #[command(subcommand)]
         action: GitCmd,
+    },
+
+    /// Worktree chats: list them, merge one back safely, bring one up to date, discard, prune
+    #[command(
+        long_about = "\
+The chats that work in a git worktree of their own: started with `paddock send --worktree`, or \
+in a project whose isolation is worktree (`paddock project set SLUG --isolation worktree`). Each \
+has a branch (paddock/<first 8 of its id> unless named) from the project's HEAD, in a folder \
+paddockd owns outside your checkout, so parallel chats never write over each other or over your \
+uncommitted work. Its work is everything its worktree holds that its base did not: committed, \
+uncommitted and untracked (`paddock git diff --chat SESSION` shows it).
+
+`ls` lists them; `merge` brings one's work into its target after a trial merge that changes \
+nothing on a conflict; `rebase` brings one up to date with its target; `discard` removes one's \
+worktree and branch (never unmerged work without --force); `prune` removes those whose chat was \
+deleted. Archiving or deleting a chat whose worktree holds no work removes it by itself.",
+        after_help = "\
+Examples:
+  paddock send -p web --worktree 'Fix the flaky login test'
+  paddock worktree ls
+  paddock git diff --chat 7ce589bd
+  paddock worktree merge 7ce589bd
+  paddock worktree discard 7ce589bd --yes"
+    )]
+    Worktree {
+        #[command(subcommand)]
+        action: WorktreeCmd,
     },
 
     /// Bridge stdin and stdout to paddockd's socket: what `paddock --remote HOST` runs on HOST

@@ -24,7 +24,7 @@ pub enum ClientError {
     },
     /// The daemon refused the request; its message is a sentence for the user.
     #[error("{0}")]
-    Daemon(ErrorBody),
+    Daemon(Box<ErrorBody>),
     /// The daemon speaks another protocol version; the details say whether it is safe to
     /// restart it.
     #[error(
@@ -70,8 +70,8 @@ impl ClientError {
     /// A daemon error body as a typed error (a mismatch carries its details).
     pub(crate) fn from_body(body: ErrorBody) -> Self {
         match (&body.code, body.mismatch) {
-            (ErrorCode::ProtocolMismatch, Some(details)) => ClientError::ProtocolMismatch(details),
-            (_, mismatch) => ClientError::Daemon(ErrorBody { mismatch, ..body }),
+            (ErrorCode::ProtocolMismatch, Some(details)) => ClientError::ProtocolMismatch(*details),
+            (_, mismatch) => ClientError::Daemon(Box::new(ErrorBody { mismatch, ..body })),
         }
     }
 

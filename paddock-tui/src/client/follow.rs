@@ -86,7 +86,7 @@ impl<'a> Follow<'a> {
                 Event::Lagged { .. } => {
                     self.resync(None).await?;
                 }
-                Event::DaemonError(body) => return Err(ClientError::Daemon(body)),
+                Event::DaemonError(body) => return Err(ClientError::Daemon(Box::new(body))),
                 Event::Undecodable(what) => {
                     return Ok(Followed::Notice(format!(
                         "skipped a message from paddockd that this paddock cannot read: {what}"

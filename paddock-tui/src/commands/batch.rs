@@ -30,10 +30,18 @@ pub async fn update(ctx: &Context, action: ChatAction, args: UpdateArgs) -> anyh
         action,
     };
     let updated = client.call(request).await?;
+    say_notes(&updated.notes);
     print(&format!(
         "{}\n",
         format::update_summary(action, asked, updated.changed)
     ))
+}
+
+/// What the daemon says a person should know of a change (a worktree kept), on stderr.
+fn say_notes(notes: &[String]) {
+    for note in notes {
+        eprint(&format!("paddock: {note}\n"));
+    }
 }
 
 /// What is refused before anything else, even looking the session ids up or starting the
@@ -101,6 +109,7 @@ pub async fn delete(ctx: &Context, args: DeleteArgs) -> anyhow::Result<()> {
     }
     let request = ChatDelete(SessionIds { session_ids: ids });
     let deleted = client.call(request).await?;
+    say_notes(&deleted.notes);
     print(&format!("{}\n", format::deleted_summary(deleted.changed)))
 }
 
@@ -175,7 +184,7 @@ fn check_cap(n: usize, subtree: bool) -> anyhow::Result<()> {
 }
 
 /// Reads the answer to the question on stderr: yes only for `y` or `yes`.
-async fn confirmed() -> anyhow::Result<bool> {
+pub(super) async fn confirmed() -> anyhow::Result<bool> {
     // Off the runtime's thread: the connection keeps reading while the user thinks.
     let line = tokio::task::spawn_blocking(|| {
         let mut line = String::new();

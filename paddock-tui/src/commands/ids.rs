@@ -11,7 +11,7 @@ use anyhow::anyhow;
 use paddock_proto::{ChatResolve, ResolvedChat, ResolvedPrefix};
 
 use super::{Context, Failure};
-use crate::cli::{Cmd, GitCmd};
+use crate::cli::{Cmd, GitCmd, WorktreeCmd};
 
 /// The shortest prefix that names a chat.
 pub const MIN_PREFIX: usize = 4;
@@ -139,6 +139,12 @@ fn session_args(command: &mut Option<Cmd>) -> Vec<&mut String> {
             };
             scope.chat.iter_mut().chain(scope.turn.iter_mut()).collect()
         }
+        // A discard may name a deleted chat's worktree: paddockd resolves that prefix itself.
+        Cmd::Worktree { action } => match action {
+            WorktreeCmd::Merge(a) => vec![&mut a.session],
+            WorktreeCmd::Rebase(a) => vec![&mut a.session],
+            _ => Vec::new(),
+        },
         _ => Vec::new(),
     }
 }

@@ -25,6 +25,7 @@ mod status;
 mod tail;
 mod trigger;
 mod usage;
+mod worktree;
 
 use std::path::{Path, PathBuf};
 
@@ -167,6 +168,7 @@ pub async fn run(mut cli: Cli) -> anyhow::Result<()> {
         Some(Cmd::Files(args)) => provenance::files(&ctx, args).await,
         Some(Cmd::LsFiles(args)) => ls_files::run(&ctx, args).await,
         Some(Cmd::Git { action }) => git::run(&ctx, action).await,
+        Some(Cmd::Worktree { action }) => worktree::run(&ctx, action).await,
         Some(Cmd::Proxy { no_start }) => proxy::run(&ctx, no_start).await,
     }
 }

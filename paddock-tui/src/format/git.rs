@@ -79,6 +79,9 @@ pub fn git_status(s: &GitStatus, scoped: bool) -> String {
     for note in &s.notes {
         let _ = writeln!(out, "Note: {note}");
     }
+    if !s.worktrees.is_empty() {
+        out.push_str(&super::worktree_summary(&s.worktrees));
+    }
     out
 }
 
@@ -154,6 +157,7 @@ mod tests {
             ],
             hidden: 1,
             notes: vec![],
+            worktrees: Vec::new(),
         }
     }
 

@@ -16,6 +16,7 @@ mod transcript;
 mod triggers;
 mod usage;
 mod visible;
+mod worktrees;
 
 pub use actions::{delete_confirmation, deleted_summary, import_summary, update_summary};
 pub use blame::blame;
@@ -42,6 +43,10 @@ pub use triggers::{
 pub use usage::{Report as UsageReport, report as usage_report, subtree, tokens, usage_text, usd};
 pub use visible::{
     Style, Styled, is_hidden, json_escaped, push_visible, push_visible_char, visible,
+};
+pub use worktrees::{
+    discard_question, worktree_discarded, worktree_list, worktree_merged, worktree_pruned,
+    worktree_rebased, worktree_summary,
 };
 
 use paddock_proto::{Attribution, NoticeKind, Origin};

@@ -774,6 +774,7 @@ mod tests {
             files: paths.iter().map(|p| file(p)).collect(),
             hidden: 0,
             notes: Vec::new(),
+            worktrees: Vec::new(),
         }
     }
 

@@ -349,3 +349,230 @@ pub(super) fn rebase(
         files,
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+    use std::process::Command;
+
+    fn git(dir: &Path, args: &[&str]) -> String {
+        let out = Command::new("git")
+            .current_dir(dir)
+            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    }
+
+    /// A repository on `main` with a.txt, and a chat's worktree on `chat` beside it.
+    struct Setup {
+        _dir: tempfile::TempDir,
+        repo: PathBuf,
+        wt: PathBuf,
+    }
+
+    fn setup() -> Setup {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = dir.path().join("repo");
+        std::fs::create_dir(&repo).unwrap();
+        git(&repo, &["init", "-q", "-b", "main"]);
+        std::fs::write(repo.join("a.txt"), "a\n").unwrap();
+        git(&repo, &["add", "."]);
+        git(&repo, &["commit", "-qm", "first"]);
+        let wt = dir.path().join("wt");
+        git(
+            &repo,
+            &["worktree", "add", "-q", "-b", "chat", wt.to_str().unwrap()],
+        );
+        Setup {
+            _dir: dir,
+            repo,
+            wt,
+        }
+    }
+
+    fn identity() -> Identity {
+        Identity {
+            name: Some("t".into()),
+            email: Some("t@t".into()),
+        }
+    }
+
+    fn ask<'a>(s: &'a Setup, identity: &'a Identity, squash: bool) -> MergeAsk<'a> {
+        MergeAsk {
+            root: &s.wt,
+            prefix: "",
+            branch: "chat",
+            target: "main",
+            home: &s.repo,
+            squash,
+            message: "merge the chat",
+            pending_message: "the chat's work",
+            identity,
+        }
+    }
+
+    #[test]
+    fn a_merge_commits_the_pending_work_and_keeps_the_users_changes() {
+        let s = setup();
+        std::fs::write(s.wt.join("b.txt"), "b\n").unwrap();
+        // The user's own uncommitted changes in the checkout, in files the merge leaves alone.
+        std::fs::write(s.repo.join("a.txt"), "the user's edit\n").unwrap();
+        std::fs::write(s.repo.join("mine.txt"), "mine\n").unwrap();
+        let id = identity();
+        let merged = merge(&ask(&s, &id, false)).unwrap();
+        assert!(merged.committed.is_some());
+        assert_eq!(merged.files, ["b.txt"]);
+        assert_eq!(
+            merged
+                .checkout
+                .as_deref()
+                .map(|p| p.canonicalize().unwrap()),
+            Some(s.repo.canonicalize().unwrap())
+        );
+        assert_eq!(git(&s.repo, &["rev-parse", "HEAD"]), merged.commit);
+        assert_eq!(
+            std::fs::read_to_string(s.repo.join("b.txt")).unwrap(),
+            "b\n"
+        );
+        assert_eq!(
+            std::fs::read_to_string(s.repo.join("a.txt")).unwrap(),
+            "the user's edit\n"
+        );
+        assert_eq!(
+            std::fs::read_to_string(s.repo.join("mine.txt")).unwrap(),
+            "mine\n"
+        );
+        // A merge commit: both parents.
+        assert_eq!(
+            git(&s.repo, &["rev-list", "--parents", "-n1", "HEAD"])
+                .split(' ')
+                .count(),
+            3
+        );
+        // Nothing more to merge.
+        let again = merge(&ask(&s, &id, false)).unwrap_err();
+        assert!(
+            again.message.contains("nothing to merge"),
+            "{}",
+            again.message
+        );
+    }
+
+    #[test]
+    fn a_conflict_or_a_checkout_in_the_way_changes_nothing() {
+        let s = setup();
+        std::fs::write(s.wt.join("a.txt"), "the chat's a\n").unwrap();
+        std::fs::write(s.repo.join("a.txt"), "main's a\n").unwrap();
+        git(&s.repo, &["commit", "-qam", "main moves"]);
+        let head = git(&s.repo, &["rev-parse", "HEAD"]);
+        let id = identity();
+        let e = merge(&ask(&s, &id, false)).unwrap_err();
+        assert_eq!(e.code, ErrorCode::Conflict);
+        assert_eq!(e.files, ["a.txt"]);
+        assert_eq!(git(&s.repo, &["rev-parse", "HEAD"]), head);
+        assert_eq!(
+            std::fs::read_to_string(s.repo.join("a.txt")).unwrap(),
+            "main's a\n"
+        );
+        assert_eq!(git(&s.repo, &["status", "--porcelain"]), "");
+
+        // The chat's conflicting change brought up to date is refused too, and aborted.
+        let e = rebase(&s.wt, "", "main", "pending", &id).unwrap_err();
+        assert_eq!(e.code, ErrorCode::Conflict);
+        assert_eq!(e.files, ["a.txt"]);
+        assert!(!s.repo.join(".git/worktrees/wt/rebase-merge").exists());
+        assert_eq!(git(&s.wt, &["status", "--porcelain"]), "");
+    }
+
+    #[test]
+    fn uncommitted_changes_the_merge_would_overwrite_are_named() {
+        let s = setup();
+        std::fs::write(s.wt.join("b.txt"), "the chat's b\n").unwrap();
+        std::fs::write(s.repo.join("b.txt"), "the user's b\n").unwrap();
+        let head = git(&s.repo, &["rev-parse", "HEAD"]);
+        let id = identity();
+        let e = merge(&ask(&s, &id, false)).unwrap_err();
+        assert_eq!(e.code, ErrorCode::Conflict);
+        assert_eq!(e.files, ["b.txt"]);
+        assert!(e.message.contains("commit or stash"), "{}", e.message);
+        assert_eq!(git(&s.repo, &["rev-parse", "HEAD"]), head);
+        assert_eq!(
+            std::fs::read_to_string(s.repo.join("b.txt")).unwrap(),
+            "the user's b\n"
+        );
+    }
+
+    #[test]
+    fn a_target_checked_out_elsewhere_is_refused_and_one_checked_out_nowhere_moves() {
+        let s = setup();
+        std::fs::write(s.wt.join("b.txt"), "b\n").unwrap();
+        let other = s.repo.parent().unwrap().join("other");
+        git(&s.repo, &["checkout", "-q", "-b", "side"]);
+        git(
+            &s.repo,
+            &["worktree", "add", "-q", other.to_str().unwrap(), "main"],
+        );
+        let id = identity();
+        let e = merge(&ask(&s, &id, false)).unwrap_err();
+        assert!(e.message.contains("is checked out in"), "{}", e.message);
+        git(&s.repo, &["worktree", "remove", other.to_str().unwrap()]);
+        // main is checked out nowhere now: only the branch moves.
+        let merged = merge(&ask(&s, &id, true)).unwrap();
+        assert!(merged.checkout.is_none());
+        assert_eq!(git(&s.repo, &["rev-parse", "main"]), merged.commit);
+        // A squash: one parent.
+        assert_eq!(
+            git(&s.repo, &["rev-list", "--parents", "-n1", "main"])
+                .split(' ')
+                .count(),
+            2
+        );
+        assert!(!s.repo.join("b.txt").exists());
+    }
+
+    #[test]
+    fn a_squash_merged_branch_has_no_unmerged_work() {
+        let s = setup();
+        std::fs::write(s.wt.join("b.txt"), "b\n").unwrap();
+        let base = git(&s.repo, &["rev-parse", "HEAD"]);
+        assert_eq!(
+            super::super::discard::unmerged(&s.wt, "", Some("main"), &base).unwrap(),
+            ["b.txt"]
+        );
+        let id = identity();
+        merge(&ask(&s, &id, true)).unwrap();
+        assert!(
+            super::super::discard::unmerged(&s.wt, "", Some("main"), &base)
+                .unwrap()
+                .is_empty()
+        );
+        // New work after the merge is unmerged again.
+        std::fs::write(s.wt.join("c.txt"), "c\n").unwrap();
+        assert_eq!(
+            super::super::discard::unmerged(&s.wt, "", Some("main"), &base).unwrap(),
+            ["c.txt"]
+        );
+        super::super::discard::remove(&s.repo, &s.wt, "chat").unwrap();
+        assert!(!s.wt.exists());
+        assert_eq!(git(&s.repo, &["branch", "--list", "chat"]), "");
+    }
+
+    #[test]
+    fn a_rebase_brings_the_work_onto_the_target() {
+        let s = setup();
+        std::fs::write(s.wt.join("b.txt"), "b\n").unwrap();
+        std::fs::write(s.repo.join("t.txt"), "t\n").unwrap();
+        git(&s.repo, &["add", "t.txt"]);
+        git(&s.repo, &["commit", "-qm", "main moves"]);
+        let id = identity();
+        let done = rebase(&s.wt, "", "main", "pending", &id).unwrap();
+        assert!(done.committed.is_some());
+        assert_eq!(done.onto, git(&s.repo, &["rev-parse", "main"]));
+        assert!(s.wt.join("t.txt").is_file() && s.wt.join("b.txt").is_file());
+        assert_eq!(git(&s.wt, &["rev-parse", "HEAD~1"]), done.onto);
+    }
+}

@@ -84,7 +84,13 @@ async fn allow_reaches_the_waiting_turn_and_every_client_hears_of_it() {
         ApprovalDecision::Allow,
     )
     .await;
-    assert_eq!(reply, Reply::Updated(paddock_proto::Updated { changed: 1 }));
+    assert_eq!(
+        reply,
+        Reply::Updated(paddock_proto::Updated {
+            changed: 1,
+            notes: Vec::new()
+        })
+    );
     let frames = c.frames_until_complete(&sent.session_id).await;
     let call = frames
         .iter()

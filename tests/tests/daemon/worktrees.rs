@@ -32,6 +32,8 @@ fn commit(dir: &Path, message: &str) {
 fn repo() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     git(dir.path(), &["init", "-q", "-b", "main"]);
+    git(dir.path(), &["config", "user.name", "Ana Test"]);
+    git(dir.path(), &["config", "user.email", "ana@example.com"]);
     std::fs::write(dir.path().join("README.md"), "hello\n").unwrap();
     commit(dir.path(), "first");
     std::fs::write(dir.path().join("mine.txt"), "the user's, uncommitted\n").unwrap();
@@ -318,5 +320,308 @@ async fn a_project_below_its_repositorys_top_works_in_that_folder_of_the_worktre
         std::fs::canonicalize(&ran_in).unwrap(),
         std::fs::canonicalize(Path::new(&wt.path).join("sub")).unwrap()
     );
+    d.stop().await.unwrap();
+}
+
+/// `request`'s reply, or the refusal.
+async fn ask(c: &mut RawClient, request: Request) -> Result<Reply, paddock_proto::ErrorBody> {
+    c.request(request).await
+}
+
+/// Asks until chat `sid`'s row lists its worktree's changed files as `want` (the record is read
+/// again a moment after the turn ends).
+async fn changed_files_until(
+    c: &mut RawClient,
+    project: &str,
+    sid: &str,
+    want: &[&str],
+) -> paddock_proto::ChatWorktree {
+    let deadline = tokio::time::Instant::now() + DEADLINE;
+    loop {
+        let rows = rows_of(c, project).await;
+        let wt = rows
+            .chats
+            .iter()
+            .find(|r| r.session_id == sid)
+            .and_then(|r| r.worktree.clone());
+        if let Some(wt) = &wt
+            && wt.changed_files == want
+        {
+            return wt.clone();
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "chat {sid}'s worktree never listed {want:?}: {wt:#?}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+}
+
+/// Every file of `dir` but `.git`, with its bytes, and git's HEAD and status there: what must
+/// not change when a merge is refused.
+fn checkout_state(dir: &Path) -> (Vec<(String, Vec<u8>)>, String, String) {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let entry = entry.unwrap();
+            let path = entry.path();
+            if entry.file_name() == ".git" {
+                continue;
+            }
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let rel = path
+                    .strip_prefix(dir)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                files.push((rel, std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    files.sort();
+    (
+        files,
+        git(dir, &["rev-parse", "HEAD"]),
+        git(dir, &["status", "--porcelain"]),
+    )
+}
+
+/// Two worktree chats edit the same file: each row names its files; the first merge brings its
+/// work into the checkout and keeps the user's uncommitted file; the second is refused with the
+/// file named and the checkout byte for byte as it was; a discard of unmerged work needs force
+/// and then removes the folder and the branch; a merged chat's discard needs none.
+#[tokio::test]
+async fn real_cli_a_merge_is_tried_first_and_never_loses_the_users_work() {
+    let api = MockApi::start().await.unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let tune = |c: &mut paddockd::Config| {
+        on_data_dir(data.path())(c);
+        c.allowed_tools = vec!["Write(**)".into()];
+    };
+    let d = real_daemon(&api, tune).await;
+    let mut c = d.client().await;
+    let repo = repo();
+    let checkout = std::fs::canonicalize(repo.path()).unwrap();
+    create_project(&mut c, "web", &checkout).await;
+
+    let mut chats = Vec::new();
+    for who in ["A", "B"] {
+        let sent = c
+            .send_new(
+                "web",
+                None,
+                &write("shared.txt", &format!("from {who}")),
+                worktree(),
+            )
+            .await;
+        let frames = c.frames_until_complete(&sent.session_id).await;
+        assert!(complete_of(&frames).success, "{frames:#?}");
+        chats.push(sent.session_id);
+    }
+    let (a, b) = (chats[0].clone(), chats[1].clone());
+    for sid in &chats {
+        let wt = changed_files_until(&mut c, "web", sid, &["shared.txt"]).await;
+        assert_eq!((wt.ahead, wt.behind), (0, 0), "{wt:?}");
+    }
+
+    let merged = ask(
+        &mut c,
+        Request::WorktreeMerge(paddock_proto::WorktreeMerge {
+            session_id: a.clone(),
+            squash: false,
+            message: None,
+        }),
+    )
+    .await
+    .unwrap();
+    let Reply::WorktreeMerged(merged) = merged else {
+        panic!("not merged: {merged:?}")
+    };
+    assert_eq!(merged.into, "main");
+    assert_eq!(merged.files, ["shared.txt"]);
+    assert!(merged.committed.is_some(), "{merged:?}");
+    assert_eq!(
+        std::fs::read_to_string(checkout.join("shared.txt")).unwrap(),
+        "from A"
+    );
+    assert_eq!(git(&checkout, &["rev-parse", "HEAD"]).trim(), merged.commit);
+    // The user's uncommitted file is as it was, and still theirs (untracked).
+    assert_eq!(
+        std::fs::read_to_string(checkout.join("mine.txt")).unwrap(),
+        "the user's, uncommitted\n"
+    );
+    assert_eq!(git(&checkout, &["status", "--porcelain"]), "?? mine.txt\n");
+    // The merge is recorded with the chat.
+    let rows = rows_of(&mut c, "web").await;
+    let row = rows.chats.iter().find(|r| r.session_id == a).unwrap();
+    let mark = row.worktree.as_ref().and_then(|w| w.merged.clone());
+    assert_eq!(mark.map(|m| m.commit), Some(merged.commit.clone()));
+
+    // B changed the same file: refused, the file named, nothing changed.
+    let before = checkout_state(&checkout);
+    let refused = ask(
+        &mut c,
+        Request::WorktreeMerge(paddock_proto::WorktreeMerge {
+            session_id: b.clone(),
+            squash: false,
+            message: None,
+        }),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(refused.code, ErrorCode::Conflict, "{refused:?}");
+    assert_eq!(refused.files, ["shared.txt"]);
+    assert!(
+        refused.message.contains("shared.txt"),
+        "{}",
+        refused.message
+    );
+    assert_eq!(checkout_state(&checkout), before);
+
+    // B's work is not in main: discarding it needs force, then removes folder and branch.
+    let b_path = changed_files_until(&mut c, "web", &b, &["shared.txt"])
+        .await
+        .path;
+    let kept = ask(
+        &mut c,
+        Request::WorktreeDiscard(paddock_proto::WorktreeDiscard {
+            session_id: b.clone(),
+            force: false,
+        }),
+    )
+    .await
+    .unwrap_err();
+    assert_eq!(kept.code, ErrorCode::Conflict, "{kept:?}");
+    assert!(Path::new(&b_path).is_dir());
+    ask(
+        &mut c,
+        Request::WorktreeDiscard(paddock_proto::WorktreeDiscard {
+            session_id: b.clone(),
+            force: true,
+        }),
+    )
+    .await
+    .unwrap();
+    assert!(!Path::new(&b_path).exists());
+    let b_branch = format!("paddock/{}", &b[..8]);
+    assert_eq!(git(&checkout, &["branch", "--list", &b_branch]), "");
+    // A was merged: its discard needs no force.
+    ask(
+        &mut c,
+        Request::WorktreeDiscard(paddock_proto::WorktreeDiscard {
+            session_id: a.clone(),
+            force: false,
+        }),
+    )
+    .await
+    .unwrap();
+    assert!(
+        worktrees(&checkout).len() == 1,
+        "{:?}",
+        worktrees(&checkout)
+    );
+    assert_eq!(
+        git(&checkout, &["fsck", "--no-dangling", "--no-progress"]),
+        ""
+    );
+    d.stop().await.unwrap();
+}
+
+/// Archiving a worktree chat that did nothing removes its worktree and branch; deleting one
+/// with work keeps it as an orphan, which prune keeps and a forced discard removes.
+#[tokio::test]
+async fn archiving_or_deleting_a_chat_tidies_a_worktree_without_work() {
+    let d = TestDaemon::start().await;
+    let mut c = d.client().await;
+    let repo = repo();
+    let checkout = std::fs::canonicalize(repo.path()).unwrap();
+    create_project(&mut c, "web", &checkout).await;
+    let idle = c.send_new("web", None, "just talk", worktree()).await;
+    c.frames_until_complete(&idle.session_id).await;
+    let busy = c.send_new("web", None, "work", worktree()).await;
+    c.frames_until_complete(&busy.session_id).await;
+    assert_eq!(worktrees(&checkout).len(), 3);
+    let rows = rows_of(&mut c, "web").await;
+    let path_of = |sid: &str| {
+        rows.chats
+            .iter()
+            .find(|r| r.session_id == sid)
+            .and_then(|r| r.worktree.clone())
+            .unwrap()
+            .path
+    };
+    let (idle_path, busy_path) = (path_of(&idle.session_id), path_of(&busy.session_id));
+    std::fs::write(Path::new(&busy_path).join("work.txt"), "work\n").unwrap();
+
+    let archived = ask(
+        &mut c,
+        Request::ChatUpdate(paddock_proto::ChatUpdate {
+            session_ids: vec![idle.session_id.clone()],
+            action: paddock_proto::ChatAction::Archive,
+        }),
+    )
+    .await
+    .unwrap();
+    let Reply::Updated(archived) = archived else {
+        panic!("{archived:?}")
+    };
+    assert!(archived.notes.is_empty(), "{archived:?}");
+    assert!(!Path::new(&idle_path).exists());
+    assert_eq!(worktrees(&checkout).len(), 2);
+
+    let deleted = ask(
+        &mut c,
+        Request::ChatDelete(paddock_proto::SessionIds {
+            session_ids: vec![busy.session_id.clone()],
+        }),
+    )
+    .await
+    .unwrap();
+    let Reply::Updated(deleted) = deleted else {
+        panic!("{deleted:?}")
+    };
+    assert!(
+        deleted.notes.iter().any(|n| n.contains("work.txt")),
+        "{deleted:?}"
+    );
+    assert!(Path::new(&busy_path).is_dir());
+    let Reply::Worktrees(orphans) = ask(
+        &mut c,
+        Request::WorktreeList(paddock_proto::WorktreeList {
+            project_slug: None,
+            orphans: true,
+        }),
+    )
+    .await
+    .unwrap() else {
+        panic!("not worktrees")
+    };
+    assert_eq!(orphans.worktrees.len(), 1, "{orphans:#?}");
+    assert!(orphans.worktrees[0].orphan);
+    let Reply::WorktreePruned(pruned) = ask(
+        &mut c,
+        Request::WorktreePrune(paddock_proto::WorktreePrune { project_slug: None }),
+    )
+    .await
+    .unwrap() else {
+        panic!("not pruned")
+    };
+    assert!(pruned.removed.is_empty(), "{pruned:#?}");
+    assert!(pruned.kept[0].reason.contains("work.txt"), "{pruned:#?}");
+    assert!(Path::new(&busy_path).is_dir());
+    ask(
+        &mut c,
+        Request::WorktreeDiscard(paddock_proto::WorktreeDiscard {
+            session_id: busy.session_id[..8].to_owned(),
+            force: true,
+        }),
+    )
+    .await
+    .unwrap();
+    assert!(!Path::new(&busy_path).exists());
+    assert_eq!(worktrees(&checkout).len(), 1);
     d.stop().await.unwrap();
 }
