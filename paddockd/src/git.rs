@@ -60,9 +60,9 @@ use run::{Git, failed, trimmed};
 use scope::{blocking, resolve};
 pub use status::ScopeFiles;
 use status::{changes, status_blocking};
-pub use worktree::new_chat as new_chat_worktree;
+pub use worktree::{new_chat as new_chat_worktree, undo as undo_new_worktree};
 pub use worktrees::{
-    discard as worktree_discard, list as worktree_list, merge as worktree_merge,
+    discard as worktree_discard, fork_chat, list as worktree_list, merge as worktree_merge,
     prune as worktree_prune, rebase as worktree_rebase,
     spawn_refresher as spawn_worktree_refresher, tidy as tidy_worktrees,
 };

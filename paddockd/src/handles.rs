@@ -49,6 +49,15 @@ pub struct Daemon {
 }
 
 impl Daemon {
+    /// What starting a machine turn needs.
+    pub fn starter(&self) -> crate::machine_turns::Starter<'_> {
+        crate::machine_turns::Starter {
+            cfg: &self.cfg,
+            state: &self.state,
+            runner: &self.runner,
+        }
+    }
+
     /// The shared handles, with no client yet and the triggers not armed.
     pub fn new(
         cfg: Arc<Config>,

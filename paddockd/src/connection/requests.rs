@@ -90,7 +90,11 @@ impl Connection {
                     Err(e) => Err(e),
                 }
             }
-            Request::ChatFork(f) => crate::chats::fork(&d.chats, f).await.map(Reply::Forked),
+            Request::ChatFork(f) => {
+                crate::git::fork_chat(&d.chats, f, paddock_proto::Origin::Human, 0)
+                    .await
+                    .map(Reply::Forked)
+            }
             Request::ChatImport(i) => crate::chats::import(&d.chats, &self.user, i)
                 .await
                 .map(Reply::Imported),
@@ -231,16 +235,23 @@ impl Connection {
             Some(sid) => (Some(sid), false),
             None => {
                 let made =
-                    crate::git::new_chat_worktree(&d.cfg, &d.state, &project, send.isolation)
+                    crate::git::new_chat_worktree(&d.cfg, &d.state, &project, send.isolation, None)
                         .await?;
                 (made.clone(), made.is_some())
             }
         };
-        let mut turn = TurnRequest::new(project, session_id, message)
+        let kept = project.clone();
+        let mut turn = TurnRequest::new(project, session_id.clone(), message)
             .model(send.model)
             .asked_by(self.id, id);
         turn.fresh_session = fresh;
-        d.runner.send(turn).await?;
+        if let Err(refused) = d.runner.send(turn).await {
+            // A worktree made for a chat that did not start is not left behind.
+            if let (true, Some(sid)) = (fresh, &session_id) {
+                crate::git::undo_new_worktree(&d.cfg, &d.state, &kept, sid).await;
+            }
+            return Err(refused.into());
+        }
         Ok(())
     }
 

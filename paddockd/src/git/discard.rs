@@ -9,15 +9,7 @@ use std::path::Path;
 
 use paddock_proto::ErrorBody;
 
-use super::{Git, internal, trimmed};
-
-/// Who the snapshot commits (objects no branch points at) are by, whatever git's config says.
-const SNAPSHOT_IDENTITY: [(&str, &str); 4] = [
-    ("GIT_AUTHOR_NAME", "paddockd"),
-    ("GIT_AUTHOR_EMAIL", "paddockd@localhost"),
-    ("GIT_COMMITTER_NAME", "paddockd"),
-    ("GIT_COMMITTER_EMAIL", "paddockd@localhost"),
-];
+use super::{Git, internal};
 
 /// The files of the worktree's work (see `work.rs`) that `target` lacks; empty when it has no
 /// work or all of it is in the target already.
@@ -39,22 +31,8 @@ pub(super) fn unmerged(
     else {
         return Ok(w.paths());
     };
-    let env: Vec<(&str, &std::ffi::OsStr)> = SNAPSHOT_IDENTITY
-        .iter()
-        .map(|(k, v)| (*k, std::ffi::OsStr::new(v)))
-        .collect();
-    let snap = trimmed(&git.run_env(
-        &[
-            "commit-tree",
-            w.snapshot.as_str(),
-            "-p",
-            w.head.as_str(),
-            "-m",
-            "paddock: the worktree as it is",
-        ],
-        &env,
-        &super::Identity::default(),
-    )?);
+    let snap =
+        super::work::commit_tree(&git, &w.snapshot, &w.head, "paddock: the worktree as it is")?;
     let out = git.output([
         "merge-tree",
         "--write-tree",

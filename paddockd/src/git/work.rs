@@ -58,6 +58,42 @@ pub(super) fn snapshot(git: &Git<'_>) -> Result<String, ErrorBody> {
     Ok(trimmed(&git.run_env(&["write-tree"], &env, &identity)?))
 }
 
+/// Who the snapshot commits (a worktree as it is, for a fork or a trial merge) are by,
+/// whatever git's configuration says.
+const SNAPSHOT_IDENTITY: [(&str, &str); 4] = [
+    ("GIT_AUTHOR_NAME", "paddockd"),
+    ("GIT_AUTHOR_EMAIL", "paddockd@localhost"),
+    ("GIT_COMMITTER_NAME", "paddockd"),
+    ("GIT_COMMITTER_EMAIL", "paddockd@localhost"),
+];
+
+/// The worktree as it is, as a commit on top of its branch's (no branch moves to it); its id.
+pub(super) fn snapshot_commit(git: &Git<'_>, message: &str) -> Result<String, ErrorBody> {
+    let head = git
+        .head()?
+        .ok_or_else(|| internal(format!("the worktree {} has no commit", git.dir.display())))?;
+    let tree = snapshot(git)?;
+    commit_tree(git, &tree, &head, message)
+}
+
+/// A commit of `tree` on `parent` by paddockd; its id.
+pub(super) fn commit_tree(
+    git: &Git<'_>,
+    tree: &str,
+    parent: &str,
+    message: &str,
+) -> Result<String, ErrorBody> {
+    let env: Vec<(&str, &OsStr)> = SNAPSHOT_IDENTITY
+        .iter()
+        .map(|(k, v)| (*k, OsStr::new(v)))
+        .collect();
+    Ok(trimmed(&git.run_env(
+        &["commit-tree", tree, "-p", parent, "-m", message],
+        &env,
+        &super::Identity::default(),
+    )?))
+}
+
 /// A private index beside `index`, named for this process and moment.
 fn private_index_path(index: &Path) -> std::path::PathBuf {
     use std::sync::atomic::{AtomicU64, Ordering};

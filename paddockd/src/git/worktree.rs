@@ -110,6 +110,10 @@ struct Ask {
     pub branch: Option<String>,
     /// What it starts from; default the project's `HEAD`.
     pub base: Option<String>,
+    /// The chat whose worktree its work merges into (a child of a worktree chat).
+    pub target_chat: Option<String>,
+    /// What it is for, when not the branch `base` names (a fork: its source's target).
+    pub target: Option<String>,
 }
 
 /// The folder of `sid`'s worktree in `project`.
@@ -124,16 +128,43 @@ fn folder(cfg: &Config, project: &Project, sid: &str) -> PathBuf {
         .join(short(sid))
 }
 
-/// Where a new chat of `project` works, as `isolation` says (unsaid: as the project's
-/// `isolation` says): in a worktree of its own, made now with the chat's id (its branch
-/// carries it; claude then starts the session with that id), or `None`: the project's
-/// directory, the chat's id still to be chosen.
+/// Where a new chat of `project` works, as `isolation` says (unsaid: a child of a worktree
+/// chat of the same project, `parent`, works in a worktree of its own from its parent's branch
+/// and merges back into it; any other chat as the project's `isolation` says): in a worktree of
+/// its own, made now with the chat's id (its branch carries it; claude then starts the session
+/// with that id), or `None`: the project's directory, the chat's id still to be chosen.
 pub async fn new_chat(
     cfg: &Config,
     state: &ChatState,
     project: &Project,
     isolation: Option<paddock_proto::Isolation>,
+    parent: Option<&str>,
 ) -> Result<Option<String>, ErrorBody> {
+    let sid = uuid::Uuid::new_v4().to_string();
+    if isolation.is_none()
+        && let Some(parent) = parent
+        && let Some(rec) = state.stores.worktrees.get(parent)
+        && rec.project == project.slug
+    {
+        // The parent's uncommitted work is committed on its branch first, so the child starts
+        // from all of it and its merge back applies cleanly.
+        let root = PathBuf::from(&rec.worktree.path);
+        let identity = cfg.git_identity.clone();
+        let message = format!(
+            "paddock: work of chat {} before it started a child",
+            short(parent)
+        );
+        if root.is_dir() {
+            run_blocking(move || super::merge::commit_pending(&root, &message, &identity)).await?;
+        }
+        let ask = Ask {
+            base: Some(rec.worktree.branch.clone()),
+            target_chat: Some(parent.to_owned()),
+            ..Ask::default()
+        };
+        make(cfg, state, project, &sid, ask).await?;
+        return Ok(Some(sid));
+    }
     let isolation = isolation.or_else(|| {
         (project.file.isolation == Some(paddock_proto::ProjectIsolation::Worktree)).then_some(
             paddock_proto::Isolation::Worktree {
@@ -145,9 +176,84 @@ pub async fn new_chat(
     let Some(paddock_proto::Isolation::Worktree { branch, base }) = isolation else {
         return Ok(None);
     };
-    let sid = uuid::Uuid::new_v4().to_string();
-    make(cfg, state, project, &sid, Ask { branch, base }).await?;
+    let ask = Ask {
+        branch,
+        base,
+        ..Ask::default()
+    };
+    make(cfg, state, project, &sid, ask).await?;
     Ok(Some(sid))
+}
+
+/// The worktree of `fork`, a fork of `source`: when `source` works in a worktree of its own, a
+/// new one on a branch of its own from the source's worktree as it is now (its uncommitted and
+/// untracked work included, as a commit on the fork's branch; the source's branch and index
+/// are not touched), for the same target.
+pub async fn fork(
+    cfg: &Config,
+    state: &ChatState,
+    project: &Project,
+    source: &str,
+    fork: &str,
+) -> Result<(), ErrorBody> {
+    let Some(rec) = state.stores.worktrees.get(source) else {
+        return Ok(());
+    };
+    let root = PathBuf::from(&rec.worktree.path);
+    if !root.is_dir() {
+        return Ok(());
+    }
+    let message = format!(
+        "paddock: chat {}'s worktree as it was forked",
+        short(source)
+    );
+    let base = run_blocking(move || {
+        let git = Git { dir: &root };
+        super::work::snapshot_commit(&git, &message)
+    })
+    .await?;
+    let ask = Ask {
+        base: Some(base),
+        target_chat: rec.worktree.target_chat.clone(),
+        target: Some(rec.worktree.target.clone()),
+        ..Ask::default()
+    };
+    make(cfg, state, project, fork, ask).await?;
+    Ok(())
+}
+
+/// Removes the worktree just made for `sid`, whose first turn did not start, and its record.
+pub async fn undo(cfg: &Config, state: &ChatState, project: &Project, sid: &str) {
+    let Some(rec) = state.stores.worktrees.get(sid) else {
+        return;
+    };
+    let (repo, path, branch) = (
+        project.home_dir().to_path_buf(),
+        PathBuf::from(&rec.worktree.path),
+        rec.worktree.branch.clone(),
+    );
+    if !path.starts_with(crate::config::worktrees_dir(&cfg.data_dir)) {
+        return;
+    }
+    match run_blocking(move || super::discard::remove(&repo, &path, &branch)).await {
+        Ok(()) => {
+            if let Err(e) = state.stores.worktrees.remove(sid).await {
+                tracing::warn!(session = %sid, "cannot forget an unused worktree: {e}");
+            }
+        }
+        Err(e) => tracing::warn!(session = %sid, "cannot remove an unused worktree: {}", e.message),
+    }
+}
+
+async fn run_blocking<T: Send + 'static>(
+    job: impl FnOnce() -> Result<T, ErrorBody> + Send + 'static,
+) -> Result<T, ErrorBody> {
+    tokio::task::spawn_blocking(job).await.map_err(|e| {
+        ErrorBody::new(
+            ErrorCode::Internal,
+            format!("the worktree's git work failed: {e}"),
+        )
+    })?
 }
 
 /// Makes the worktree of the new chat `sid` in `project` and records it; nothing is made or
@@ -164,10 +270,11 @@ async fn make(
         .branch
         .clone()
         .unwrap_or_else(|| format!("paddock/{}", short(sid)));
-    let (repo, dest_for_git, branch_for_git) = (
+    let (repo, dest_for_git, branch_for_git, base) = (
         project.home_dir().to_path_buf(),
         dest.clone(),
         branch.clone(),
+        ask.base.clone(),
     );
     let added = tokio::task::spawn_blocking(move || {
         if let Some(parent) = dest_for_git.parent() {
@@ -178,7 +285,7 @@ async fn make(
                 )
             })?;
         }
-        add_worktree(&repo, &dest_for_git, &branch_for_git, ask.base.as_deref())
+        add_worktree(&repo, &dest_for_git, &branch_for_git, base.as_deref())
     })
     .await
     .map_err(|e| {
@@ -194,7 +301,8 @@ async fn make(
             prefix: added.prefix,
             branch,
             base: added.base,
-            target: added.target,
+            target: ask.target.clone().unwrap_or(added.target),
+            target_chat: ask.target_chat.clone(),
             created_at: Some(chrono::Utc::now().to_rfc3339()),
             ..paddock_proto::ChatWorktree::default()
         },

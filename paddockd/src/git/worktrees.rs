@@ -157,6 +157,43 @@ pub(super) async fn of_project(d: &ChatService, user: &str, slug: &str) -> Vec<W
         .unwrap_or_default()
 }
 
+/// `chat:fork` (and an agent's `fork_chat`): the fork, and when its source works in a worktree
+/// of its own, the fork's own worktree from the source's as it is. A fork whose worktree cannot
+/// be made is deleted again (it must not work in the shared checkout instead), and the error
+/// says why.
+pub async fn fork_chat(
+    d: &ChatService,
+    f: paddock_proto::ChatFork,
+    origin: paddock_proto::Origin,
+    acting_depth: u32,
+) -> Result<paddock_proto::Forked, ErrorBody> {
+    let source = f.session_id.clone();
+    let forked = crate::chats::fork_as(d, f, origin, acting_depth).await?;
+    if d.state.stores.worktrees.get(&source).is_none() {
+        return Ok(forked);
+    }
+    let project = d.project(&forked.project_slug).await?;
+    if let Err(e) =
+        super::worktree::fork(&d.cfg, &d.state, &project, &source, &forked.session_id).await
+    {
+        if let Err(undo) = crate::chats::delete(d, vec![forked.session_id.clone()]).await {
+            tracing::warn!(session = %forked.session_id, "cannot delete a fork whose worktree failed: {}", undo.message);
+        }
+        return Err(ErrorBody::new(
+            e.code,
+            format!(
+                "the fork's worktree could not be made, so the fork was not kept: {}",
+                e.message
+            ),
+        ));
+    }
+    if let Err(e) = refresh(d, &forked.session_id).await {
+        tracing::warn!(session = %forked.session_id, "cannot read the fork's work: {e}");
+    }
+    changed(d, &forked.project_slug, &forked.session_id).await;
+    Ok(forked)
+}
+
 /// `worktree:list`.
 pub async fn list(d: &ChatService, user: &str, r: WorktreeList) -> Result<Worktrees, ErrorBody> {
     let all = d.state.stores.worktrees.all();

@@ -85,7 +85,7 @@ pub async fn start_chat(
         provenance: Some(provenance),
         ..acting.turn(project, None, message)
     };
-    start_turn(&d.runner, turn).await.map_err(|e| e.message)
+    start_turn(d.starter(), turn).await.map_err(|e| e.message)
 }
 
 /// Sends `message` into chat `target` of `project` (queued behind a running turn): its
@@ -112,7 +112,7 @@ async fn continue_chat(
     message: &str,
 ) -> Result<String, String> {
     let turn = acting.turn(project, Some(session_id.to_owned()), message.to_owned());
-    start_turn(&d.runner, turn).await.map_err(|e| e.message)
+    start_turn(d.starter(), turn).await.map_err(|e| e.message)
 }
 
 /// Forks chat `source` (titled `name`), then starts the fork's first turn with `prompt` when
@@ -124,7 +124,7 @@ pub async fn fork_chat(
     name: Option<&str>,
     prompt: Option<&str>,
 ) -> Result<Forked, String> {
-    let forked = crate::chats::fork_as(
+    let forked = crate::git::fork_chat(
         &d.chats,
         ChatFork {
             session_id: source.to_owned(),

@@ -92,7 +92,7 @@ pub async fn fire(
     {
         return Ok(started(sid));
     }
-    let sid = start_turn(&d.runner, turn(None)).await?;
+    let sid = start_turn(d.starter(), turn(None)).await?;
     tracing::info!(project = slug, trigger = name, session = %sid, "trigger fired a new chat");
     if resume && let Err(e) = store.bind(&key, &sid).await {
         tracing::warn!(project = slug, trigger = name, session = %sid, "could not remember the trigger's chat (the next fire starts another): {e}");
@@ -206,7 +206,7 @@ async fn fire_into_owned(
 ) -> Result<Option<String>, ErrorBody> {
     let slug = turn.project.slug.clone();
     let slug = slug.as_str();
-    match start_turn(&d.runner, turn).await {
+    match start_turn(d.starter(), turn).await {
         Ok(sid) => {
             tracing::info!(project = slug, trigger = name, session = %sid, "trigger fired into its chat");
             Ok(Some(sid))

@@ -59,6 +59,15 @@ pub struct Ctx {
 }
 
 impl Ctx {
+    /// What starting a fired turn needs.
+    pub fn starter(&self) -> crate::machine_turns::Starter<'_> {
+        crate::machine_turns::Starter {
+            cfg: &self.cfg,
+            state: &self.state,
+            runner: &self.runner,
+        }
+    }
+
     /// A project by slug, as a protocol error if missing.
     pub async fn project(&self, slug: &str) -> Result<Project, ErrorBody> {
         self.projects.get(slug).await.map_err(project_error)

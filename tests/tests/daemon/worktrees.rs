@@ -9,7 +9,7 @@ use paddock_tests::mock_api::MockApi;
 
 use crate::git::git;
 use crate::harness::*;
-use crate::real_cli::real_daemon;
+use crate::real_cli::{paddockd_bin, real_daemon};
 
 /// A commit of everything in `dir`, by a test identity.
 fn commit(dir: &Path, message: &str) {
@@ -623,5 +623,204 @@ async fn archiving_or_deleting_a_chat_tidies_a_worktree_without_work() {
     .unwrap();
     assert!(!Path::new(&busy_path).exists());
     assert_eq!(worktrees(&checkout).len(), 1);
+    d.stop().await.unwrap();
+}
+
+/// The row of chat `sid` once it is listed with a worktree whose changed files are `want`.
+async fn worktree_row(
+    c: &mut RawClient,
+    sid_of: impl Fn(&paddock_proto::ChatSummary) -> bool,
+    want: &[&str],
+) -> paddock_proto::ChatSummary {
+    let deadline = tokio::time::Instant::now() + DEADLINE;
+    loop {
+        let rows = rows_of(c, "web").await;
+        let row = rows.chats.iter().find(|r| sid_of(r)).cloned();
+        if let Some(row) = &row
+            && row
+                .worktree
+                .as_ref()
+                .is_some_and(|w| w.changed_files == want)
+            && !row.running
+        {
+            return row.clone();
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no such worktree chat with {want:?}: {rows:#?}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
+/// A worktree chat's child (`create_chat`) works in a worktree of its own from its parent's
+/// branch (with the parent's work, committed there first), its work measured against it, and
+/// merges back into the parent's worktree, not the checkout; a fork of the parent gets a
+/// worktree of the parent as it is, uncommitted work included.
+#[tokio::test]
+async fn real_cli_a_worktree_chats_child_branches_from_it_and_merges_back_into_it() {
+    let api = MockApi::start().await.unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let tune = |c: &mut paddockd::Config| {
+        on_data_dir(data.path())(c);
+        c.allowed_tools = vec!["Write(**)".into()];
+        c.mcp_bin = Some(paddockd_bin());
+    };
+    let d = real_daemon(&api, tune).await;
+    let mut c = d.client().await;
+    let repo = repo();
+    let checkout = std::fs::canonicalize(repo.path()).unwrap();
+    create_project(&mut c, "web", &checkout).await;
+
+    let parent = c
+        .send_new(
+            "web",
+            None,
+            &write("parent.txt", "from the parent"),
+            worktree(),
+        )
+        .await
+        .session_id;
+    c.frames_until_complete(&parent).await;
+    let create = format!(
+        "mock:tool mcp__paddock_manage__create_chat {}",
+        serde_json::json!({ "prompt": write("child.txt", "from the child") })
+    );
+    let t = c.send_turn("web", Some(&parent), &create).await;
+    let frames = c.frames_until_complete(&t.session_id).await;
+    assert!(complete_of(&frames).success, "{frames:#?}");
+
+    let child = worktree_row(
+        &mut c,
+        |r| r.parent_session_id.as_deref() == Some(&parent),
+        &["child.txt"],
+    )
+    .await;
+    let parent_row = worktree_row(&mut c, |r| r.session_id == parent, &["parent.txt"]).await;
+    let (cw, pw) = (
+        child.worktree.clone().unwrap(),
+        parent_row.worktree.clone().unwrap(),
+    );
+    assert_eq!(cw.target_chat.as_deref(), Some(parent.as_str()));
+    assert_eq!(cw.target, pw.branch);
+    // It built on the parent's work, which was committed on the parent's branch first.
+    assert!(Path::new(&cw.path).join("parent.txt").is_file());
+    assert_eq!(pw.ahead, 1, "{pw:?}");
+
+    // Its diff is its own work only.
+    let diff = git_diff(
+        &mut c,
+        paddock_proto::GitScope::Chat {
+            session_id: child.session_id.clone(),
+        },
+    )
+    .await;
+    assert_eq!(diff.files, ["child.txt"], "{diff:#?}");
+
+    // Merged: into the parent's worktree, not the checkout.
+    let Reply::WorktreeMerged(merged) = ask(
+        &mut c,
+        Request::WorktreeMerge(paddock_proto::WorktreeMerge {
+            session_id: child.session_id.clone(),
+            squash: false,
+            message: None,
+        }),
+    )
+    .await
+    .unwrap() else {
+        panic!("not merged")
+    };
+    assert_eq!(merged.into, pw.branch);
+    assert_eq!(
+        merged.checkout.map(|p| std::fs::canonicalize(p).unwrap()),
+        Some(std::fs::canonicalize(&pw.path).unwrap())
+    );
+    assert_eq!(
+        std::fs::read_to_string(Path::new(&pw.path).join("child.txt")).unwrap(),
+        "from the child"
+    );
+    assert!(!checkout.join("child.txt").exists());
+    assert!(!checkout.join("parent.txt").exists());
+
+    // A fork of the parent: the parent's worktree as it is, uncommitted work included.
+    std::fs::write(Path::new(&pw.path).join("draft.txt"), "not committed\n").unwrap();
+    let Reply::Forked(forked) = ask(
+        &mut c,
+        Request::ChatFork(paddock_proto::ChatFork {
+            session_id: parent.clone(),
+            name: None,
+        }),
+    )
+    .await
+    .unwrap() else {
+        panic!("not forked")
+    };
+    let fork = worktree_row(
+        &mut c,
+        |r| r.session_id == forked.session_id,
+        &["child.txt", "draft.txt", "parent.txt"],
+    )
+    .await;
+    let fw = fork.worktree.unwrap();
+    assert_ne!(fw.branch, pw.branch);
+    assert_eq!(
+        (fw.target.as_str(), fw.target_chat.as_deref()),
+        ("main", None)
+    );
+    assert!(Path::new(&fw.path).join("draft.txt").is_file());
+    // The parent's own worktree and branch are as they were.
+    assert_eq!(
+        git(Path::new(&pw.path), &["status", "--porcelain"]),
+        "?? draft.txt\n"
+    );
+    d.stop().await.unwrap();
+}
+
+/// A schedule fired in a project whose isolation is `worktree` starts its chat in a worktree
+/// of its own, as a person's new chat would.
+#[tokio::test]
+async fn a_schedule_run_follows_the_projects_isolation() {
+    let d = TestDaemon::start().await;
+    let mut c = d.client().await;
+    let repo = repo();
+    create_project(&mut c, "web", repo.path()).await;
+    c.request(Request::ProjectUpdate(paddock_proto::ProjectUpdate {
+        slug: "web".into(),
+        isolation: Some(Some(paddock_proto::ProjectIsolation::Worktree)),
+        ..Default::default()
+    }))
+    .await
+    .unwrap();
+    let spec: paddock_proto::TriggerSpec = serde_json::from_value(serde_json::json!({
+        "kind": "schedule", "prompt": "Check the build.", "cron": "0 2 * * *"
+    }))
+    .unwrap();
+    c.request(Request::TriggerSet(Box::new(paddock_proto::TriggerSet {
+        project_slug: "web".into(),
+        name: "nightly".into(),
+        spec,
+    })))
+    .await
+    .unwrap();
+    let Reply::Fired(fired) = c
+        .request(Request::TriggerFire(paddock_proto::TriggerFire {
+            project_slug: "web".into(),
+            name: "nightly".into(),
+            message: None,
+        }))
+        .await
+        .unwrap()
+    else {
+        panic!("not fired")
+    };
+    let sid = fired.session_id.expect("a chat");
+    let row = worktree_row(&mut c, |r| r.session_id == sid, &[]).await;
+    let wt = row.worktree.as_ref().expect("in a worktree");
+    assert_eq!(wt.branch, format!("paddock/{}", &sid[..8]));
+    let ran_in = d.fake_cwds().into_iter().last().expect("claude ran");
+    assert_eq!(
+        std::fs::canonicalize(&ran_in).unwrap(),
+        std::fs::canonicalize(&wt.path).unwrap()
+    );
     d.stop().await.unwrap();
 }
