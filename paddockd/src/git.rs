@@ -11,7 +11,8 @@
 //! The requests are here; `run.rs` runs git, `status.rs`, `diff.rs`, `commit.rs` and
 //! `push.rs` do one git operation each, `scope.rs` finds the files of a scope, and
 //! `generated.rs` makes the daemon's own commits in the data directory. A chat may work in a
-//! git worktree of its own: `worktree.rs` makes it, `work.rs` reads its work against its
+//! git worktree of its own: `worktree.rs` makes it (`include.rs` copies the ignored files the
+//! project names into it), `work.rs` reads its work against its
 //! target, `merge.rs` merges and rebases it, `discard.rs` removes it, and `worktrees.rs`
 //! answers the `worktree:*` requests and keeps each record's work current.
 
@@ -42,6 +43,7 @@ mod commit;
 mod diff;
 mod discard;
 mod generated;
+mod include;
 mod merge;
 mod push;
 mod run;

@@ -19,6 +19,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::config::{projects_dir, workspace_dir};
 
+mod command_line;
 mod create;
 pub mod edit;
 pub mod error;
@@ -26,6 +27,7 @@ pub mod layout;
 pub mod repo;
 mod shadow;
 
+pub use command_line::CommandLine;
 pub use create::NewProject;
 pub use error::{ProjectError, project_error};
 
@@ -103,6 +105,10 @@ pub struct ProjectFile {
     /// `"none"` (the project's directory, the default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub isolation: Option<paddock_proto::ProjectIsolation>,
+    /// A command run in each new worktree of the project's chats before its first turn
+    /// (`npm ci`), without a shell.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub worktree_setup: Option<CommandLine>,
     /// The depth gate for this project's chats (0-8); wins over the instance's setting.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_spawn_depth: Option<u32>,

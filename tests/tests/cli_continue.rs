@@ -136,13 +136,35 @@ fn a_daemon_that_does_not_offer_continue_is_named_with_its_key() {
 fn a_daemon_killed_mid_turn_is_a_cut_turn_to_continue() {
     let env = CliEnv::new();
     let hang = r#"fake:[{"text":"working","chunks":1},{"hang":true}]"#;
-    let send = env
+    let mut send = env
         .paddock()
         .args(["send", hang])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
+    // What send prints, as it prints it: the kill comes after the reply's first words.
+    let printed = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let reader = {
+        let (printed, mut stdout) = (printed.clone(), send.stdout.take().unwrap());
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 256];
+            while let Ok(n) = std::io::Read::read(&mut stdout, &mut buf) {
+                if n == 0 {
+                    break;
+                }
+                printed.lock().unwrap().extend_from_slice(&buf[..n]);
+            }
+        })
+    };
+    wait_until_blocking("the reply's first words", DEADLINE, || {
+        printed
+            .lock()
+            .unwrap()
+            .starts_with(b"working")
+            .then_some(())
+    })
+    .unwrap();
     let session = wait_until_blocking("a running turn", DEADLINE, || {
         let listed: serde_json::Value =
             serde_json::from_str(&env.run(&["ls", "-A", "--json"])).ok()?;
@@ -163,10 +185,11 @@ fn a_daemon_killed_mid_turn_is_a_cut_turn_to_continue() {
         .unwrap();
     assert!(killed.success());
     let out = send.wait_with_output().unwrap();
+    reader.join().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(75), "{err}");
     // The reply's line is ended before the cut is said (on a terminal the two share it).
-    let said = String::from_utf8_lossy(&out.stdout);
+    let said = String::from_utf8_lossy(&printed.lock().unwrap()).into_owned();
     assert!(
         said.starts_with("working") && said.ends_with('\n'),
         "{said:?}"

@@ -96,6 +96,12 @@ fn add_worktree(
     let workdir = dest.join(&prefix);
     std::fs::create_dir_all(&workdir)
         .map_err(|e| invalid(format!("cannot create {}: {e}", workdir.display())))?;
+    if let Err(e) = super::include::copy_included(repo_dir, &workdir) {
+        // Not half made: the worktree goes again, and the error says what to fix.
+        let _ = git.run(["worktree", "remove", "--force", dest_arg.as_str()]);
+        let _ = git.run(["branch", "-D", branch]);
+        return Err(e);
+    }
     Ok(Added {
         base: base_sha,
         target,
@@ -306,6 +312,7 @@ async fn make(
             created_at: Some(chrono::Utc::now().to_rfc3339()),
             ..paddock_proto::ChatWorktree::default()
         },
+        setup_pending: project.file.worktree_setup.is_some(),
     };
     state
         .stores

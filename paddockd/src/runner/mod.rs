@@ -45,7 +45,7 @@ pub enum Refused {
     #[error("no chat {session_id} in {where_}; `paddock ls --all` lists the chats")]
     NoChat { session_id: String, where_: String },
     #[error(
-        "chat {0}'s first message never reached claude (paddockd stopped first); continue the chat (C on it in the TUI) to send that message again, then reply"
+        "chat {0}'s first message never reached claude (paddockd stopped first, or its worktree's setup failed); continue the chat (`paddock continue {0}`, C on it in the TUI) to send that message again, then reply"
     )]
     FirstUnwritten(String),
     #[error(

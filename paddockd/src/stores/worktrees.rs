@@ -24,6 +24,9 @@ pub struct WorktreeRecord {
     /// What the chat's listing row carries.
     #[serde(flatten)]
     pub worktree: ChatWorktree,
+    /// The project's `worktree_setup` has yet to run there (before the chat's next turn).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub setup_pending: bool,
 }
 
 /// The folder chat `sid` works in: its worktree joined with the project's folder below the
@@ -94,6 +97,19 @@ impl WorktreeStore {
             .await
     }
 
+    /// Marks `sid`'s setup done.
+    pub async fn set_up(&self, sid: &str) -> Result<(), StoreError> {
+        self.store
+            .update(|d| {
+                if d.get().get(sid).is_some_and(|r| r.setup_pending)
+                    && let Some(r) = d.edit().get_mut(sid)
+                {
+                    r.setup_pending = false;
+                }
+            })
+            .await
+    }
+
     /// Forgets `sid`'s worktree (after it was removed).
     pub async fn remove(&self, sid: &str) -> Result<(), StoreError> {
         self.store.remove_keys(&[sid.to_owned()]).await.map(drop)
@@ -118,6 +134,7 @@ mod tests {
                 changed_files: vec!["a.txt".into()],
                 ..ChatWorktree::default()
             },
+            setup_pending: true,
         }
     }
 
@@ -152,6 +169,13 @@ mod tests {
                 .worktree
                 .ahead,
             2
+        );
+        store.set_up("s1").await.unwrap();
+        assert!(
+            !WorktreeStore::open(file.clone())
+                .get("s1")
+                .unwrap()
+                .setup_pending
         );
         store.remove("s1").await.unwrap();
         assert_eq!(WorktreeStore::open(file).get("s1"), None);

@@ -824,3 +824,93 @@ async fn a_schedule_run_follows_the_projects_isolation() {
     );
     d.stop().await.unwrap();
 }
+
+/// The notices of `frames`.
+fn notices(frames: &[paddock_proto::HubFrame]) -> Vec<String> {
+    frames
+        .iter()
+        .filter_map(|f| match &f.event {
+            paddock_proto::ChatEvent::Notice(n) => Some(n.message.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A new worktree gets the ignored files the project names in `.worktreeinclude`, and the
+/// project's `worktree_setup` runs there before the first turn, said in the chat; a setup that
+/// fails is the turn's failure (claude is not asked), and the next message runs it again.
+#[tokio::test]
+async fn a_new_worktree_gets_the_included_files_and_its_setup_runs_first() {
+    let d = TestDaemon::start().await;
+    let mut c = d.client().await;
+    let repo = repo();
+    std::fs::write(repo.path().join(".gitignore"), ".env\n").unwrap();
+    std::fs::write(repo.path().join(".worktreeinclude"), ".env\n").unwrap();
+    commit(repo.path(), "ignore .env");
+    std::fs::write(repo.path().join(".env"), "TOKEN=local\n").unwrap();
+    create_project(&mut c, "web", repo.path()).await;
+    let toml = d.cfg.data_dir.join("projects/web/project.toml");
+    let mut file = std::fs::read_to_string(&toml).unwrap();
+    file.push_str("worktree_setup = [\"touch\", \"set-up\"]\n");
+    std::fs::write(&toml, &file).unwrap();
+
+    let sent = c.send_new("web", None, "hello", worktree()).await;
+    let frames = c.frames_until_complete(&sent.session_id).await;
+    assert!(complete_of(&frames).success, "{frames:#?}");
+    assert!(
+        notices(&frames)
+            .iter()
+            .any(|n| n.starts_with("worktree setup `touch set-up` ran in")),
+        "{frames:#?}"
+    );
+    let rows = rows_of(&mut c, "web").await;
+    let wt = rows.chats[0].worktree.clone().expect("a worktree");
+    let path = Path::new(&wt.path);
+    assert_eq!(
+        std::fs::read_to_string(path.join(".env")).unwrap(),
+        "TOKEN=local\n"
+    );
+    assert!(path.join("set-up").is_file());
+    // Once: a follow-up does not run it again.
+    let again = c.send_turn("web", Some(&sent.session_id), "more").await;
+    let frames = c.frames_until_complete(&again.session_id).await;
+    assert!(
+        notices(&frames)
+            .iter()
+            .all(|n| !n.contains("worktree setup")),
+        "{frames:#?}"
+    );
+
+    // A setup that fails: the turn fails, claude never runs, and it is tried again.
+    std::fs::write(&toml, file.replace("[\"touch\", \"set-up\"]", "\"false\"")).unwrap();
+    let ran = d.fake_cwds().len();
+    let failing = c.send_new("web", None, "hello", worktree()).await;
+    let frames = c.frames_until_complete(&failing.session_id).await;
+    let end = complete_of(&frames);
+    assert!(!end.success, "{frames:#?}");
+    assert_eq!(end.ended, Some(paddock_proto::Ended::Failed));
+    assert!(
+        end.error
+            .as_deref()
+            .is_some_and(|e| e.contains("worktree setup `false` failed")),
+        "{end:?}"
+    );
+    assert_eq!(d.fake_cwds().len(), ran, "claude ran after a failed setup");
+    // Its first message never reached claude: continuing the chat sends it again, after the
+    // setup, which fails again.
+    c.request(Request::ChatContinue(paddock_proto::SessionRef {
+        session_id: failing.session_id.clone(),
+    }))
+    .await
+    .unwrap();
+    let frames = c.frames_until_complete(&failing.session_id).await;
+    let end = complete_of(&frames);
+    assert!(
+        end.error
+            .as_deref()
+            .is_some_and(|e| e.contains("worktree setup `false` failed")),
+        "{end:?}"
+    );
+    assert_eq!(d.fake_cwds().len(), ran);
+    d.stop().await.unwrap();
+}

@@ -317,6 +317,16 @@ pub(super) fn not_started(message: String) -> Vec<ChatEvent> {
 }
 
 /// A turn stopped before claude ran it: cancelled while waiting, or cut by the shutdown.
+/// A turn that failed before claude was asked (its worktree's setup failed): `why` as an
+/// error and a notice, and its end (`failed`, not cut short: sending again retries).
+pub(super) fn failed(why: String) -> Vec<ChatEvent> {
+    let mut events = failure(NoticeKind::Info, why);
+    if let Some(ChatEvent::Complete(c)) = events.last_mut() {
+        c.ended = Some(Ended::Failed);
+    }
+    events
+}
+
 pub(super) fn stopped_early(ended: Ended, why: &str) -> Vec<ChatEvent> {
     vec![
         ChatEvent::Notice(Notice {

@@ -357,6 +357,26 @@ impl ChatTask {
         }
     }
 
+    /// A new worktree's setup (`worktree_setup`), before its chat's first turn: what it said
+    /// as a notice, or the turn's failure.
+    async fn set_up_worktree(
+        &mut self,
+        project: &crate::projects::Project,
+    ) -> Result<(), Vec<ChatEvent>> {
+        match crate::runner::worktree::setup(&self.ctx.state, &self.session_id, project).await {
+            Ok(None) => Ok(()),
+            Ok(Some(said)) => {
+                self.emit(ChatEvent::Notice(Notice {
+                    kind: NoticeKind::Info,
+                    message: said,
+                }))
+                .await;
+                Ok(())
+            }
+            Err(why) => Err(super::ending::failed(why)),
+        }
+    }
+
     /// Runs the turn until it ends: an unprompted one is read from the line that started
     /// it; any other is sent to claude (started for it if need be). A turn that failed
     /// outside claude's own `result` is closed with frames of ours.
@@ -378,16 +398,19 @@ impl ChatTask {
                 }
                 driven
             }
-            None => {
-                self.drive(
-                    project,
-                    &turn.job_id,
-                    &turn.message_id,
-                    &turn.req.message,
-                    launch,
-                )
-                .await
-            }
+            None => match self.set_up_worktree(project).await {
+                Ok(()) => {
+                    self.drive(
+                        project,
+                        &turn.job_id,
+                        &turn.message_id,
+                        &turn.req.message,
+                        launch,
+                    )
+                    .await
+                }
+                Err(events) => Err(events),
+            },
         };
         let mut end = match driven {
             Ok(end) => end,
