@@ -62,6 +62,7 @@ fn split_words(line: &str) -> Result<Vec<String>, String> {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
 
     #[test]
