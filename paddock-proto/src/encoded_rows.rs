@@ -171,6 +171,10 @@ mod tests {
                 changed_files: vec!["a \"b\".txt".into()],
                 ..Default::default()
             }),
+            overlaps: vec![crate::ChatOverlap {
+                session_id: "b".into(),
+                files: vec!["a \"b\".txt".into()],
+            }],
             trigger: Some("nightly".into()),
             tree_parent: Some("ignored".into()),
             level: 7,

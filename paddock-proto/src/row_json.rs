@@ -8,7 +8,7 @@
 //! the `ChatSummary` it stands for (the tests compare the two over every field, escape and
 //! number shape), so a client cannot tell them apart.
 
-use crate::{ChatSummary, ChatUsage, ChatWorktree, Origin};
+use crate::{ChatOverlap, ChatSummary, ChatUsage, ChatWorktree, Origin};
 
 /// A [`ChatSummary`] without its place in a listing (`treeParent`, `level`, `children`),
 /// borrowed. Its title is `title`, followed by `…` when `title_cut` (a title cut to
@@ -34,6 +34,7 @@ pub struct RowView<'a> {
     pub detached: bool,
     pub fork: bool,
     pub worktree: Option<&'a ChatWorktree>,
+    pub overlaps: &'a [ChatOverlap],
     pub trigger: Option<&'a str>,
     pub usage: Option<&'a ChatUsage>,
     pub queued: Option<&'a str>,
@@ -73,6 +74,7 @@ impl<'a> RowView<'a> {
             detached,
             fork,
             worktree,
+            overlaps,
             trigger,
             tree_parent: _,
             level: _,
@@ -107,6 +109,7 @@ impl<'a> RowView<'a> {
             detached: *detached,
             fork: *fork,
             worktree: worktree.as_ref(),
+            overlaps,
             trigger: trigger.as_deref(),
             usage: usage.as_ref(),
             queued: queued.as_deref(),
@@ -146,6 +149,7 @@ impl<'a> RowView<'a> {
             detached: self.detached,
             fork: self.fork,
             worktree: self.worktree.cloned(),
+            overlaps: self.overlaps.to_vec(),
             trigger: owned(self.trigger),
             tree_parent: None,
             level: 0,
@@ -190,7 +194,18 @@ impl<'a> RowView<'a> {
                 + w.changed_files.iter().map(|f| f.len() + 3).sum::<usize>()
                 + 160
         });
-        self.session_id.len() + self.project_slug.len() + self.title.len() + texts + worktree + 460
+        let overlaps = self
+            .overlaps
+            .iter()
+            .map(|o| o.session_id.len() + 24 + o.files.iter().map(|f| f.len() + 3).sum::<usize>())
+            .sum::<usize>();
+        self.session_id.len()
+            + self.project_slug.len()
+            + self.title.len()
+            + texts
+            + worktree
+            + overlaps
+            + 460
     }
 
     /// Appends the row's JSON, tree fields at their defaults; returns where its
@@ -217,6 +232,7 @@ impl<'a> RowView<'a> {
             detached,
             fork,
             worktree,
+            overlaps,
             trigger,
             usage,
             queued,
@@ -261,6 +277,9 @@ impl<'a> RowView<'a> {
         if let Some(worktree) = worktree {
             push_worktree(out, worktree);
         }
+        if !overlaps.is_empty() {
+            push_serde(out, "overlaps", &overlaps);
+        }
         optional(out, "trigger", trigger);
         let place = out.len();
         out.push_str(LEVEL_ZERO);
@@ -290,11 +309,18 @@ impl<'a> RowView<'a> {
 
 /// The worktree's object as serde writes it (a rare, nested field: exactness over speed).
 fn push_worktree(out: &mut String, worktree: &ChatWorktree) {
-    out.push_str(",\"worktree\":");
-    match serde_json::to_string(worktree) {
+    push_serde(out, "worktree", worktree);
+}
+
+/// `,"key":` and `value` as serde writes it.
+fn push_serde<T: serde::Serialize + ?Sized>(out: &mut String, key: &str, value: &T) {
+    out.push_str(",\"");
+    out.push_str(key);
+    out.push_str("\":");
+    match serde_json::to_string(value) {
         Ok(json) => out.push_str(&json),
-        // Strings and numbers only: it cannot fail; an empty object keeps the row valid.
-        Err(_) => out.push_str("{}"),
+        // Strings and numbers only: it cannot fail; null keeps the row valid.
+        Err(_) => out.push_str("null"),
     }
 }
 

@@ -9,6 +9,9 @@
 //! - A tool call waiting for approval: `approval` (sent by the runner when it asks, see
 //!   [`approval`]).
 //!
+//! - Two chats of a project that changed the same files: `overlap`, once per pair (sent by
+//!   `git/overlap.rs`), even to a client watching one of them (it does not show the other).
+//!
 //! Cancelled, interrupted and skipped runs need nobody. Turn ends come from the journal
 //! (`turn_ends.rs`): every one, in order; its overflow policy is the journal's.
 

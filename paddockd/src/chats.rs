@@ -200,6 +200,12 @@ impl Joined {
             detached: self.inputs.detached.contains(sid),
             fork: prov.is_some_and(|p| p.fork),
             worktree: self.inputs.worktrees.get(sid).map(|r| &r.worktree),
+            overlaps: self
+                .inputs
+                .overlaps
+                .chats
+                .get(sid)
+                .map_or(&[], |o| o.with.as_slice()),
             trigger: prov.and_then(|p| p.trigger.as_deref()),
             usage,
             queued: self.inputs.queued.get(sid).map(|q| q.message.as_str()),
@@ -252,6 +258,13 @@ impl Joined {
             detached: self.inputs.detached.contains(sid),
             fork: prov.is_some_and(|p| p.fork),
             worktree: self.inputs.worktrees.get(sid).map(|r| r.worktree.clone()),
+            overlaps: self
+                .inputs
+                .overlaps
+                .chats
+                .get(sid)
+                .map(|o| o.with.clone())
+                .unwrap_or_default(),
             trigger: prov.and_then(|p| p.trigger.clone()),
             interrupted: interrupted.is_some(),
             interrupted_reason: interrupted.flatten().map(str::to_owned),

@@ -13,7 +13,8 @@
 //! `generated.rs` makes the daemon's own commits in the data directory. A chat may work in a
 //! git worktree of its own: `worktree.rs` makes it (`include.rs` copies the ignored files the
 //! project names into it), `work.rs` reads its work against its
-//! target, `merge.rs` merges and rebases it, `discard.rs` removes it, and `worktrees.rs`
+//! target, `merge.rs` merges and rebases it, `discard.rs` removes it, `overlap.rs` finds chats
+//! that changed the same files, and `worktrees.rs`
 //! answers the `worktree:*` requests and keeps each record's work current.
 
 use paddock_proto::{
@@ -45,6 +46,7 @@ mod discard;
 mod generated;
 mod include;
 mod merge;
+mod overlap;
 mod push;
 mod run;
 mod scope;

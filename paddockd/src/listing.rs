@@ -449,6 +449,7 @@ pub fn row_print(row: &RowView<'_>, title: &str) -> u64 {
         detached,
         fork,
         worktree,
+        overlaps,
         trigger,
         usage,
         queued,
@@ -486,6 +487,7 @@ pub fn row_print(row: &RowView<'_>, title: &str) -> u64 {
     (waiting_approval, waiting_process, failed).hash(&mut h);
     trigger.hash(&mut h);
     worktree.hash(&mut h);
+    overlaps.hash(&mut h);
     match usage {
         None => 0u8.hash(&mut h),
         Some(ChatUsage {

@@ -367,6 +367,10 @@ pub struct ChatSummary {
     /// The git worktree it works in, when it has one of its own (`chat:send`'s `isolation`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub worktree: Option<ChatWorktree>,
+    /// Other chats of its project that changed some of the files it changed (their work not
+    /// merged, or not committed in the shared checkout): seen before any merge.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub overlaps: Vec<ChatOverlap>,
     /// The schedule or hook that started it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trigger: Option<String>,
@@ -409,6 +413,15 @@ pub struct ChatSummary {
     /// A one-line status, refreshed after each turn: the first line of the newest reply.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
+}
+
+/// Another chat that changed some of the same files.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatOverlap {
+    pub session_id: String,
+    /// The files both changed, relative to the project's folder.
+    pub files: Vec<String>,
 }
 
 /// A chat's own git worktree, as paddockd made it.

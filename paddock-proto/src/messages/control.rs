@@ -97,6 +97,8 @@ pub enum AttentionKind {
     Failed,
     /// A tool call waits for approval.
     Approval,
+    /// Two chats of a project changed the same files (said once per pair, when it starts).
+    Overlap,
 }
 
 /// `attention`: a chat needs the user.

@@ -44,6 +44,9 @@ pub struct WorktreeEntry {
     #[serde(default, skip_serializing_if = "is_false")]
     pub orphan: bool,
     pub worktree: ChatWorktree,
+    /// Other chats of the project that changed some of the same files.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub overlaps: Vec<ChatOverlap>,
 }
 
 /// The worktree chats.

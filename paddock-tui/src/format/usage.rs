@@ -251,6 +251,7 @@ mod tests {
             detached: false,
             fork: false,
             worktree: None,
+            overlaps: vec![],
             trigger: None,
             tree_parent: parent.map(str::to_owned),
             level: 0,

@@ -32,6 +32,9 @@ fn marks(e: &WorktreeEntry) -> String {
     if e.worktree.merged.is_some() {
         marks.push("merged");
     }
+    if !e.overlaps.is_empty() {
+        marks.push("overlaps");
+    }
     marks.join(",")
 }
 
@@ -95,7 +98,35 @@ pub fn worktree_list(entries: &[WorktreeEntry], orphans: bool) -> String {
         let cells: Vec<&str> = row.iter().map(String::as_str).collect();
         line(&mut out, &cells);
     }
+    overlap_lines(&mut out, entries);
     out
+}
+
+/// Each pair of chats that changed the same files, once, with the files.
+fn overlap_lines(out: &mut String, entries: &[WorktreeEntry]) {
+    let mut said = std::collections::BTreeSet::new();
+    for e in entries {
+        for o in &e.overlaps {
+            let (a, b) = if e.session_id < o.session_id {
+                (&e.session_id, &o.session_id)
+            } else {
+                (&o.session_id, &e.session_id)
+            };
+            if !said.insert((a.clone(), b.clone())) {
+                continue;
+            }
+            if said.len() == 1 {
+                out.push_str("\nChanged by both (merging both may conflict):\n");
+            }
+            let _ = writeln!(
+                out,
+                "  {} and {}: {}",
+                short(a),
+                short(b),
+                o.files.join(", ")
+            );
+        }
+    }
 }
 
 /// The project status's list of worktree chats (after the checkout's own files).

@@ -19,7 +19,9 @@ use paddock_proto::ChatScope;
 use super::ChatService;
 use crate::parking::Parked;
 use crate::projects::Project;
-use crate::stores::{FirstMessage, Injection, QueuedMessage, RunProvenance, WorktreeRecord};
+use crate::stores::{
+    FirstMessage, Injection, OverlapState, QueuedMessage, RunProvenance, WorktreeRecord,
+};
 
 /// Everything a listing's rows depend on (see the module docs).
 pub(super) struct Inputs {
@@ -35,6 +37,8 @@ pub(super) struct Inputs {
     pub unwritten: Arc<BTreeMap<String, FirstMessage>>,
     /// Chats that work in a git worktree of their own: session id → it.
     pub worktrees: Arc<BTreeMap<String, WorktreeRecord>>,
+    /// Chats of a project that changed the same files.
+    pub overlaps: Arc<OverlapState>,
     /// Chats with a tool call waiting for a person.
     pub approvals: HashSet<String>,
     /// Chats parked on a usage limit.
@@ -70,6 +74,7 @@ impl Inputs {
             queued: s.queued.all(),
             unwritten: s.first_message.all(),
             worktrees: s.worktrees.all(),
+            overlaps: s.overlaps.all(),
             approvals: d
                 .state
                 .approvals
@@ -126,6 +131,7 @@ impl Inputs {
         differ(&*old.provenance, &*self.provenance, &mut out);
         differ(&*old.queued, &*self.queued, &mut out);
         differ(&*old.worktrees, &*self.worktrees, &mut out);
+        differ(&old.overlaps.chats, &self.overlaps.chats, &mut out);
         differ(&old.approvals, &self.approvals, &mut out);
         differ(&old.parked, &self.parked, &mut out);
         differ(&old.running, &self.running, &mut out);
@@ -152,6 +158,7 @@ impl Inputs {
             && Arc::ptr_eq(&self.queued, &other.queued)
             && Arc::ptr_eq(&self.unwritten, &other.unwritten)
             && Arc::ptr_eq(&self.worktrees, &other.worktrees)
+            && Arc::ptr_eq(&self.overlaps, &other.overlaps)
             && self.index_generation == other.index_generation
             && self.runs_version == other.runs_version
             && self.approvals == other.approvals

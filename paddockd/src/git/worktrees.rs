@@ -102,6 +102,7 @@ async fn refuse_running(d: &ChatService, sid: &str, what: &str) -> Result<(), Er
 }
 
 async fn changed(d: &ChatService, slug: &str, sid: &str) {
+    super::overlap::refresh_project(d, slug).await;
     d.hub.chats_changed(slug, Some(sid)).await;
     d.hub
         .project_changed(slug, paddock_proto::ProjectPart::Git)
@@ -214,6 +215,15 @@ pub async fn list(d: &ChatService, user: &str, r: WorktreeList) -> Result<Worktr
             title: row.map(|row| row.title.clone()),
             orphan,
             worktree: rec.worktree.clone(),
+            overlaps: d
+                .state
+                .stores
+                .overlaps
+                .all()
+                .chats
+                .get(sid)
+                .map(|o| o.with.clone())
+                .unwrap_or_default(),
         });
     }
     Ok(Worktrees { worktrees })
@@ -486,7 +496,9 @@ pub async fn tidy(d: &ChatService, ids: &[String], deleted: bool) -> Vec<String>
 }
 
 /// Keeps every record's work current: all of them now (and a folder removed by hand marked
-/// missing), then each chat's after each of its turns.
+/// missing), then each chat's after each of its turns; and each project's overlaps
+/// (`overlap.rs`) after its worktree chats' turns and each time the provenance recorder has
+/// caught up with one of its turns (a shared-checkout chat's files are known then).
 pub fn spawn_refresher(
     d: ChatService,
     turn_ends: &TurnEnds,
@@ -494,52 +506,60 @@ pub fn spawn_refresher(
     tracker: &TaskTracker,
 ) {
     let ends = turn_ends.follow();
-    tracker.spawn(follow(d, ends, shutdown));
+    let recorded = d.state.provenance.recorded();
+    tracker.spawn(follow(d, ends, recorded, shutdown));
 }
 
-async fn follow(d: ChatService, mut ends: Follower, shutdown: CancellationToken) {
-    let all: Vec<(String, String)> = d
-        .state
-        .stores
-        .worktrees
-        .all()
-        .iter()
-        .map(|(sid, r)| (sid.clone(), r.project.clone()))
-        .collect();
-    for (sid, slug) in all {
+async fn follow(
+    d: ChatService,
+    mut ends: Follower,
+    mut recorded: tokio::sync::broadcast::Receiver<String>,
+    shutdown: CancellationToken,
+) {
+    use tokio::sync::broadcast::error::RecvError;
+    let all = d.state.stores.worktrees.all();
+    let mut projects = std::collections::BTreeSet::new();
+    for (sid, rec) in all.iter() {
         if shutdown.is_cancelled() {
             return;
         }
-        match refresh(&d, &sid).await {
-            Ok(()) => d.hub.chats_changed(&slug, Some(&sid)).await,
+        match refresh(&d, sid).await {
+            Ok(()) => d.hub.chats_changed(&rec.project, Some(sid)).await,
             Err(e) => {
-                tracing::warn!(session = %sid, project = %label(&slug), "cannot read a worktree chat's work: {e}")
+                tracing::warn!(session = %sid, project = %label(&rec.project), "cannot read a worktree chat's work: {e}")
             }
         }
+        projects.insert(rec.project.clone());
+    }
+    for slug in projects {
+        super::overlap::refresh_project(&d, &slug).await;
     }
     loop {
-        let ended = tokio::select! {
+        tokio::select! {
             () = shutdown.cancelled() => return,
             next = ends.next() => match next {
-                Next::Ended(ev) => ev,
+                Next::Ended(ev) => after_turn(&d, &ev.project_slug, &ev.session_id).await,
                 Next::Missed(missed) => {
                     tracing::error!(missed, "the worktree refresher was stuck; {missed} turn ends were dropped");
-                    continue;
                 }
             },
-        };
-        if d.state.stores.worktrees.get(&ended.session_id).is_none() {
-            continue;
-        }
-        match refresh(&d, &ended.session_id).await {
-            Ok(()) => {
-                d.hub
-                    .chats_changed(&ended.project_slug, Some(&ended.session_id))
-                    .await;
-            }
-            Err(e) => {
-                tracing::warn!(session = %ended.session_id, "cannot read a worktree chat's work: {e}")
-            }
+            slug = recorded.recv() => match slug {
+                Ok(slug) => super::overlap::refresh_project(&d, &slug).await,
+                Err(RecvError::Lagged(_)) => {}
+                Err(RecvError::Closed) => std::future::pending::<()>().await,
+            },
         }
     }
+}
+
+/// A turn of `sid` ended: its worktree's work read again, and its project's overlaps.
+async fn after_turn(d: &ChatService, slug: &str, sid: &str) {
+    if d.state.stores.worktrees.get(sid).is_none() {
+        return;
+    }
+    match refresh(d, sid).await {
+        Ok(()) => d.hub.chats_changed(slug, Some(sid)).await,
+        Err(e) => tracing::warn!(session = %sid, "cannot read a worktree chat's work: {e}"),
+    }
+    super::overlap::refresh_project(d, slug).await;
 }

@@ -445,10 +445,13 @@ impl HubTask {
             self.attended.pop_front();
         }
         self.attended.push_back(attention.id.clone());
-        let watched = self
-            .sessions
-            .get(&attention.session_id)
-            .is_some_and(|s| !s.subscribers.is_empty());
+        // An overlap names another chat, which the one in view does not show: it is said
+        // even to a person watching.
+        let watched = attention.kind != paddock_proto::AttentionKind::Overlap
+            && self
+                .sessions
+                .get(&attention.session_id)
+                .is_some_and(|s| !s.subscribers.is_empty());
         if watched {
             return;
         }

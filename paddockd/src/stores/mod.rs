@@ -1,6 +1,7 @@
 //! Crash-safe JSON sidecar stores: the durable state the daemon owns that is not part of
 //! a transcript (flags, read-state, provenance, queued messages, bindings, the sweep
-//! watermark, first messages claude has not written yet). Twelve files in the state folder,
+//! watermark, first messages claude has not written yet, worktrees, overlaps). Fourteen files
+//! in the state folder,
 //! one store each:
 //!
 //! | store | file | keyed by |
@@ -17,6 +18,8 @@
 //! | [`Stores::schedule_sessions`] | `schedule-sessions.json` | project `\0` schedule |
 //! | [`Stores::trigger_sessions`] | `trigger-sessions.json` | project `\0` trigger |
 //! | [`Stores::sweep`] | `sweep-state.json` | project slug ("" = root workspace) |
+//! | [`Stores::worktrees`] | `worktrees.json` | session id (kept after the chat is deleted) |
+//! | [`Stores::overlaps`] | `overlaps.json` | session id (replaced per project) |
 //!
 //! # The pattern (`json_store.rs`)
 //!
@@ -51,6 +54,7 @@ mod first_message;
 mod flags;
 mod json_store;
 mod message_provenance;
+mod overlaps;
 mod per_user;
 mod queued;
 mod read_state;
@@ -68,6 +72,7 @@ pub use error::StoreError;
 pub use first_message::{FirstMessage, FirstMessageStore};
 pub use flags::FlagStore;
 pub use message_provenance::{Injection, MessageProvenanceStore};
+pub use overlaps::{OverlapState, OverlapStore};
 pub use queued::{QueuedMessage, QueuedMessageStore};
 pub use read_state::ReadStateStore;
 pub use run_provenance::{RunProvenance, RunProvenanceStore};
@@ -99,6 +104,8 @@ pub struct Stores {
     pub sweep: SweepStateStore,
     /// Chats that work in a git worktree of their own.
     pub worktrees: WorktreeStore,
+    /// Chats of a project that changed the same files.
+    pub overlaps: OverlapStore,
 }
 
 impl Stores {
@@ -124,6 +131,7 @@ impl Stores {
             trigger_sessions: SessionBindingStore::open(file("trigger-sessions.json")),
             sweep: SweepStateStore::open(file("sweep-state.json")),
             worktrees: WorktreeStore::open(file("worktrees.json")),
+            overlaps: OverlapStore::open(file("overlaps.json")),
         })
     }
 

@@ -403,6 +403,11 @@ async fn real_cli_a_merge_is_tried_first_and_never_loses_the_users_work() {
     };
     let d = real_daemon(&api, tune).await;
     let mut c = d.client().await;
+    let mut told = d.client().await;
+    assert_eq!(
+        told.request(Request::NotificationsSubscribe).await.unwrap(),
+        Reply::Ack
+    );
     let repo = repo();
     let checkout = std::fs::canonicalize(repo.path()).unwrap();
     create_project(&mut c, "web", &checkout).await;
@@ -426,6 +431,15 @@ async fn real_cli_a_merge_is_tried_first_and_never_loses_the_users_work() {
         let wt = changed_files_until(&mut c, "web", sid, &["shared.txt"]).await;
         assert_eq!((wt.ahead, wt.behind), (0, 0), "{wt:?}");
     }
+    // Seen before any merge: each row names the other chat and the file, and one
+    // notification says so.
+    let rows = overlaps_until(&mut c, &a, &b).await;
+    let row_b = rows.chats.iter().find(|r| r.session_id == b).unwrap();
+    assert_eq!(row_b.overlaps[0].session_id, a);
+    assert_eq!(row_b.overlaps[0].files, ["shared.txt"]);
+    let said = next_overlap(&mut told).await;
+    assert!(said.body.contains("shared.txt"), "{said:?}");
+    assert!([&a, &b].contains(&&said.session_id), "{said:?}");
 
     let merged = ask(
         &mut c,
@@ -912,5 +926,86 @@ async fn a_new_worktree_gets_the_included_files_and_its_setup_runs_first() {
         "{end:?}"
     );
     assert_eq!(d.fake_cwds().len(), ran);
+    d.stop().await.unwrap();
+}
+
+/// The next `attention` of kind `overlap` on `c` (others are dropped).
+async fn next_overlap(c: &mut RawClient) -> paddock_proto::Attention {
+    loop {
+        if let paddock_proto::ServerMessage::Control(paddock_proto::ControlMessage::Attention(a)) =
+            c.next().await
+            && a.kind == paddock_proto::AttentionKind::Overlap
+        {
+            return a;
+        }
+    }
+}
+
+/// The rows of `web` once chat `a` is listed as overlapping with `b` on shared.txt.
+async fn overlaps_until(c: &mut RawClient, a: &str, b: &str) -> paddock_proto::Chats {
+    let deadline = tokio::time::Instant::now() + DEADLINE;
+    loop {
+        let rows = rows_of(c, "web").await;
+        let hit = rows.chats.iter().any(|r| {
+            r.session_id == a
+                && r.overlaps
+                    .iter()
+                    .any(|o| o.session_id == b && o.files == ["shared.txt"])
+        });
+        if hit {
+            return rows;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{a} never overlapped {b}: {rows:#?}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+}
+
+/// Two chats of the shared checkout (no worktrees) that wrote the same file, uncommitted, are
+/// marked as overlapping, where it matters most.
+#[tokio::test]
+async fn real_cli_chats_of_the_shared_checkout_that_wrote_one_file_overlap() {
+    let api = MockApi::start().await.unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let tune = |c: &mut paddockd::Config| {
+        on_data_dir(data.path())(c);
+        c.allowed_tools = vec!["Write(**)".into()];
+    };
+    let d = real_daemon(&api, tune).await;
+    let mut c = d.client().await;
+    let repo = repo();
+    let checkout = std::fs::canonicalize(repo.path()).unwrap();
+    create_project(&mut c, "web", &checkout).await;
+    let mut chats = Vec::new();
+    for who in ["A", "B"] {
+        let sent = c
+            .send_new(
+                "web",
+                None,
+                &write("shared.txt", &format!("from {who}")),
+                None,
+            )
+            .await;
+        let frames = c.frames_until_complete(&sent.session_id).await;
+        assert!(complete_of(&frames).success, "{frames:#?}");
+        chats.push(sent.session_id);
+    }
+    let rows = overlaps_until(&mut c, &chats[0], &chats[1]).await;
+    assert!(rows.chats.iter().all(|r| r.worktree.is_none()));
+    // Committed: no longer anyone's unmerged work, so no longer an overlap.
+    commit(&checkout, "take it");
+    let again = c.send_new("web", None, "hello", None).await;
+    c.frames_until_complete(&again.session_id).await;
+    let deadline = tokio::time::Instant::now() + DEADLINE;
+    loop {
+        let rows = rows_of(&mut c, "web").await;
+        if rows.chats.iter().all(|r| r.overlaps.is_empty()) {
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{rows:#?}");
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
     d.stop().await.unwrap();
 }
