@@ -276,6 +276,7 @@ fn attach_complete_send_refused_then_sent() -> TestResult {
             model: None,
             attachments: vec![notes.clone()],
             preload: false,
+            worktree: None,
         }
     );
     assert!(app.composer.is_empty() && app.composer.attachments().is_empty());

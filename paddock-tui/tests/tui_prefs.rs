@@ -204,6 +204,7 @@ fn a_draft_stays_with_its_chat_and_comes_back_with_its_composer() -> TestResult 
             model: None,
             attachments: Vec::new(),
             preload: false,
+            worktree: None,
         })
     );
     assert_eq!(app.prefs.draft("s-landing"), None);

@@ -86,3 +86,82 @@ fn real_cli_j_opens_the_sender_and_history_at_60_columns_keeps_titles() {
     );
     narrow.keys(&["q"]);
 }
+
+/// Runs git in `dir`.
+fn git(dir: &std::path::Path, args: &[&str]) {
+    let out = std::process::Command::new("git")
+        .current_dir(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+}
+
+/// Issue 37 in the TUI: the new-chat composer says where the chat will work and Alt-w turns
+/// it to a worktree of its own; two worktree chats that wrote the same file are both marked
+/// `⇄` in the tree before any merge; the Changes view of a worktree chat is its own work
+/// (its file, not the user's uncommitted one in the checkout).
+#[test]
+fn real_cli_worktree_composer_overlap_mark_and_changes() {
+    let api = MockApi::start_blocking().unwrap();
+    let env = TuiEnv::new().with_real_claude(&api.base_url());
+    let repo = tempfile::tempdir().unwrap();
+    git(repo.path(), &["init", "-q", "-b", "main"]);
+    std::fs::write(repo.path().join("README.md"), "hello\n").unwrap();
+    git(repo.path(), &["add", "."]);
+    git(repo.path(), &["commit", "-qm", "first"]);
+    std::fs::write(repo.path().join("mine.txt"), "the user's\n").unwrap();
+    let dir = repo.path().to_str().unwrap();
+    env.paddock_ok(&["project", "add", "demo", "--path", dir]);
+    env.paddock_ok(&["project", "set", "demo", "--allow", "Write(**)"]);
+    let write = |content: &str| {
+        format!(r#"mock:tool Write {{"file_path":"shared.txt","content":"{content}"}}"#)
+    };
+
+    let tmux = env.tui("worktrees", (120, 35), &[]);
+    tmux.wait_loaded("demo");
+    let cursor_row = |s: &str| {
+        Tmux::tree_rows(s)
+            .find(|r| r.trim_start().starts_with(['›', '>']))
+            .map(str::to_owned)
+    };
+    // Down, one row at a time (each move seen before the next), to the project.
+    for _ in 0..6 {
+        let was = cursor_row(&tmux.capture());
+        if was.as_deref().is_some_and(|r| r.contains("demo")) {
+            break;
+        }
+        tmux.keys(&["j"]);
+        tmux.wait_until("the cursor to move", |s| cursor_row(s) != was);
+    }
+    tmux.keys(&["N"]);
+    tmux.wait_for("new chat in demo");
+    tmux.keys(&["M-w"]);
+    tmux.wait_for("new chat in demo · ⎇ worktree");
+    tmux.paste(&write("from the TUI"));
+    tmux.keys(&["Enter"]);
+    env.paddock_ok(&["send", "-p", "demo", "--worktree", &write("from the CLI")]);
+    // Both wrote shared.txt, each in its own worktree: both rows are marked.
+    let screen = tmux.wait_until("two rows marked as overlapping", |s| {
+        Tmux::tree_rows(s).filter(|r| r.contains('⇄')).count() == 2
+    });
+    assert!(!repo.path().join("shared.txt").exists(), "{screen}");
+    let rows: Vec<serde_json::Value> =
+        serde_json::from_str(&env.paddock_ok(&["ls", "-p", "demo", "--json"])).unwrap();
+    assert!(
+        rows.iter()
+            .all(|r| r["worktree"]["changedFiles"] == serde_json::json!(["shared.txt"])),
+        "{rows:#?}"
+    );
+
+    // The open chat's Changes: its own file, not the user's.
+    tmux.keys(&["Escape"]);
+    tmux.keys(&["D"]);
+    let screen = tmux.wait_for("shared.txt");
+    assert!(!screen.contains("mine.txt"), "{screen}");
+    tmux.wait_until("its diff", |s| {
+        s.contains("+from the TUI") || s.contains("+from the CLI")
+    });
+    tmux.keys(&["q"]);
+}

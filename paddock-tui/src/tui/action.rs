@@ -41,6 +41,9 @@ pub enum Action {
         attachments: Vec<PathBuf>,
         /// A new chat: the project's overview and changelog go before the message.
         preload: bool,
+        /// A new chat: in a git worktree of its own (`Some(true)`) or the project's
+        /// directory (`Some(false)`); `None` for a reply (it works where it began).
+        worktree: Option<bool>,
     },
     /// Re-drive a chat whose last turn was cut short.
     Continue {

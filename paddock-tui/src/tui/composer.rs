@@ -17,6 +17,11 @@
 //! message. The title says so; the choice is the project's (the lead keeps it in the client
 //! state) and means nothing for a reply, which says so.
 //!
+//! A new chat works in a git worktree of its own or in the project's checkout: its project's
+//! `isolation` chooses, Alt-w turns it the other way for this chat, and the title says which
+//! (`⎇ worktree`, or `checkout` in a project whose chats take worktrees). A reply works where
+//! its chat began, which Alt-w says.
+//!
 //! The keys are those of `keys.rs` (the composer context): [`Composer::handle_key`] does all
 //! of them, and each also has its own method for a dispatcher that goes through that table.
 
@@ -83,6 +88,12 @@ pub struct Composer {
     /// A new chat starts with the project's overview and changelog preloaded. The lead may
     /// set it; a reply ignores it.
     pub preload: bool,
+    /// A new chat works in a git worktree of its own (else the project's checkout). The lead
+    /// sets it from the project's `isolation`; Alt-w turns it.
+    pub worktree: bool,
+    /// What the project's `isolation` says (the title names the place when it is a worktree
+    /// or not the project's way).
+    pub worktree_default: bool,
     queued: Option<String>,
     /// The target chat runs a turn (Enter queues).
     running: bool,
@@ -105,6 +116,8 @@ impl Composer {
             },
             model: None,
             preload: false,
+            worktree: false,
+            worktree_default: false,
             queued: None,
             running: false,
             attachments: Vec::new(),
@@ -226,6 +239,23 @@ impl Composer {
         })
     }
 
+    /// Turns a new chat's worktree on or off; a reply works where its chat began, and says so.
+    pub fn toggle_worktree(&mut self) -> ComposerOutcome {
+        if !matches!(self.target, Target::NewChat { .. }) {
+            return ComposerOutcome::Notice(
+                "a chat works where it began; the worktree choice is for a new chat (N starts one)"
+                    .to_owned(),
+            );
+        }
+        self.worktree = !self.worktree;
+        ComposerOutcome::Notice(if self.worktree {
+            "worktree on: the new chat works in a git worktree of its own, on its own branch"
+                .to_owned()
+        } else {
+            "worktree off: the new chat works in the project's checkout".to_owned()
+        })
+    }
+
     /// Whether the next send starts a new chat with its context preloaded.
     pub fn preloads(&self) -> bool {
         self.preload && matches!(self.target, Target::NewChat { .. })
@@ -267,6 +297,7 @@ impl Composer {
             KeyCode::Char('x') if alt => queue_changed(self.drop_queued()),
             KeyCode::Char('t') if ctrl => ComposerOutcome::Attach,
             KeyCode::Char('p') if alt => self.toggle_preload(),
+            KeyCode::Char('w') if alt => self.toggle_worktree(),
             KeyCode::Char('t') if alt => ComposerOutcome::Notice(match self.drop_attachment() {
                 Some(dropped) => format!("{} is no longer attached", dropped.name),
                 None => "no file is attached".to_owned(),
@@ -452,15 +483,18 @@ impl Composer {
             format!(" {model} ")
         };
         let title = match &self.target {
-            Target::NewChat { project_slug } if self.preload => {
-                format!(
-                    "new chat in {} {} preload",
-                    project_label(project_slug),
-                    theme.glyph(Glyph::Dot)
-                )
-            }
             Target::NewChat { project_slug } => {
-                format!("new chat in {}", project_label(project_slug))
+                let dot = theme.glyph(Glyph::Dot);
+                let mut title = format!("new chat in {}", project_label(project_slug));
+                if self.worktree {
+                    title.push_str(&format!(" {dot} {} worktree", theme.mark(Mark::Worktree)));
+                } else if self.worktree_default {
+                    title.push_str(&format!(" {dot} checkout"));
+                }
+                if self.preload {
+                    title.push_str(&format!(" {dot} preload"));
+                }
+                title
             }
             Target::Reply { title, .. } => format!("reply to {}", clean_title(title)),
         };

@@ -256,6 +256,8 @@ pub enum Command {
     DropAttachment,
     /// Composer: a new chat starts with the project's overview and changelog, or not.
     Preload,
+    /// Composer: a new chat works in a git worktree of its own, or in the project's checkout.
+    Worktree,
     /// A path: complete it (again: list the matches, then move through them).
     Complete,
     /// A path: take it (attach the file, or save to it).
@@ -278,7 +280,7 @@ pub enum Command {
 
 impl Command {
     /// Every command (each has at least one binding; a unit test checks it).
-    pub const ALL: [Command; 77] = [
+    pub const ALL: [Command; 78] = [
         Command::Quit,
         Command::Help,
         Command::SwitchPane,
@@ -347,6 +349,7 @@ impl Command {
         Command::Attach,
         Command::DropAttachment,
         Command::Preload,
+        Command::Worktree,
         Command::Complete,
         Command::TakePath,
         Command::ViewAttachment,

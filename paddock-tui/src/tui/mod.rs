@@ -152,6 +152,7 @@ pub fn chat_send(action: &Action, remote: bool) -> Option<Result<ChatSend, Strin
         model,
         attachments,
         preload,
+        worktree,
     } = action
     else {
         return None;
@@ -164,7 +165,16 @@ pub fn chat_send(action: &Action, remote: bool) -> Option<Result<ChatSend, Strin
             model: model.clone(),
             preload_context: *preload,
             attachments,
-            isolation: None,
+            isolation: worktree.map(|on| {
+                if on {
+                    paddock_proto::Isolation::Worktree {
+                        branch: None,
+                        base: None,
+                    }
+                } else {
+                    paddock_proto::Isolation::None
+                }
+            }),
         }),
     )
 }

@@ -267,6 +267,17 @@ impl Theme {
         Span::styled(text, self.style(Mark::Fork.role()))
     }
 
+    /// An overlap's mark: `⇄ overlap`, the icon alone when `narrow`.
+    pub fn overlap_badge(&self, narrow: bool) -> Span<'static> {
+        let icon = self.mark(Mark::Overlap);
+        let text = if narrow {
+            icon.to_owned()
+        } else {
+            format!("{icon} overlap")
+        };
+        Span::styled(text, self.style(Mark::Overlap.role()))
+    }
+
     /// The attribution line's text above a machine-injected turn; `from` is how to name the
     /// sending chat (its title, else its id).
     pub fn attribution(&self, a: &Attribution) -> (String, Role) {

@@ -304,6 +304,12 @@ impl Look<'_> {
             }
             right.push(t.fork_badge(self.narrow));
         }
+        if !chat.overlaps.is_empty() {
+            if !right.is_empty() {
+                right.push(Span::raw(" "));
+            }
+            right.push(t.overlap_badge(self.narrow));
+        }
         if let Some(usage) = usage {
             if !right.is_empty() {
                 right.push(Span::raw(" "));

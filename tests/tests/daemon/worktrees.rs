@@ -978,20 +978,32 @@ async fn real_cli_chats_of_the_shared_checkout_that_wrote_one_file_overlap() {
     let repo = repo();
     let checkout = std::fs::canonicalize(repo.path()).unwrap();
     create_project(&mut c, "web", &checkout).await;
-    let mut chats = Vec::new();
-    for who in ["A", "B"] {
-        let sent = c
-            .send_new(
-                "web",
-                None,
-                &write("shared.txt", &format!("from {who}")),
-                None,
-            )
-            .await;
-        let frames = c.frames_until_complete(&sent.session_id).await;
-        assert!(complete_of(&frames).success, "{frames:#?}");
-        chats.push(sent.session_id);
-    }
+    let a = c
+        .send_new("web", None, &write("shared.txt", "from A"), None)
+        .await
+        .session_id;
+    c.frames_until_complete(&a).await;
+    // B reads the file first: 2.1.197 refuses to write over a file the chat has not read.
+    let b = c
+        .send_new(
+            "web",
+            None,
+            r#"mock:tool Read {"file_path":"shared.txt"}"#,
+            None,
+        )
+        .await
+        .session_id;
+    c.frames_until_complete(&b).await;
+    let sent = c
+        .send_turn("web", Some(&b), &write("shared.txt", "from B"))
+        .await;
+    let frames = c.frames_until_complete(&sent.session_id).await;
+    assert!(complete_of(&frames).success, "{frames:#?}");
+    assert_eq!(
+        std::fs::read_to_string(checkout.join("shared.txt")).unwrap(),
+        "from B"
+    );
+    let chats = [a, b];
     let rows = overlaps_until(&mut c, &chats[0], &chats[1]).await;
     assert!(rows.chats.iter().all(|r| r.worktree.is_none()));
     // Committed: no longer anyone's unmerged work, so no longer an overlap.

@@ -22,6 +22,15 @@ impl App {
         }
         self.composer.model = self.prefs.model(&key).map(str::to_owned);
         self.composer.preload = self.prefs.preload(&key);
+        // A new chat works where its project's chats do, until Alt-w says otherwise.
+        if let Target::NewChat { project_slug } = self.composer.target() {
+            let by_default = self.tree.projects().iter().any(|p| {
+                p.slug == *project_slug
+                    && p.isolation == Some(paddock_proto::ProjectIsolation::Worktree)
+            });
+            self.composer.worktree = by_default;
+            self.composer.worktree_default = by_default;
+        }
     }
 
     /// Aims the composer at another chat (or a new one): the draft typed so far stays with
@@ -231,6 +240,7 @@ impl App {
             ComposerOutcome::Send(text) => {
                 let model = self.composer.model.clone();
                 let preload = self.composer.preloads();
+                let worktree = self.composer.worktree;
                 let files = self.composer.take_attachments();
                 let attachments = files.iter().map(|f| f.path.clone()).collect();
                 self.sending.push(Sending {
@@ -246,6 +256,7 @@ impl App {
                         model,
                         attachments,
                         preload,
+                        worktree: Some(worktree),
                     }),
                     Target::Reply { session_id, .. } => Some(Action::Send {
                         project_slug: self
@@ -258,6 +269,7 @@ impl App {
                         model,
                         attachments,
                         preload: false,
+                        worktree: None,
                     }),
                 }
             }

@@ -109,6 +109,7 @@ pub(super) static BINDINGS: &[Binding] = &[
     b(X::Composer, &[Key::ctrl('t')], "Ctrl-T", C::Attach, "attach a file (asks for its path; Tab completes)"),
     b(X::Composer, &[Key::alt(K::Char('t'))], "Alt-t", C::DropAttachment, "drop the last file attached"),
     b(X::Composer, &[Key::alt(K::Char('p'))], "Alt-p", C::Preload, "new chat: preload the project's overview and changelog"),
+    b(X::Composer, &[Key::alt(K::Char('w'))], "Alt-w", C::Worktree, "new chat: in a git worktree of its own, or the project's checkout"),
     b(X::Composer, &[Key::ctrl('c')], "Ctrl-C", C::Cancel, "cancel the running turn"),
     b(X::Composer, &[ESC], "Esc", C::Back, "leave the composer (keeps the draft)"),
     // History.

@@ -46,6 +46,8 @@ pub enum Mark {
     Fork,
     /// A chat that works in a git worktree of its own (before its branch).
     Worktree,
+    /// A chat that changed some of the files another chat of its project changed.
+    Overlap,
     /// A turn another chat's message started.
     Sent,
     /// A run completed; a file still what the chat wrote.
@@ -76,7 +78,7 @@ pub const RUNNING_ASCII: [&str; 4] = ["o", "O", "o", "."];
 
 impl Mark {
     /// Every mark, in the order the help's legend lists them.
-    pub const ALL: [Mark; 28] = [
+    pub const ALL: [Mark; 29] = [
         Mark::Cursor,
         Mark::Selected,
         Mark::Running,
@@ -94,6 +96,7 @@ impl Mark {
         Mark::Adopted,
         Mark::Fork,
         Mark::Worktree,
+        Mark::Overlap,
         Mark::Sent,
         Mark::Done,
         Mark::Failed,
@@ -131,6 +134,7 @@ impl Mark {
             Mark::Adopted => ("▣", ">_"),
             Mark::Fork => ("⋔", "-<"),
             Mark::Worktree => ("⎇", "branch"),
+            Mark::Overlap => ("⇄", "<>"),
             Mark::Sent => ("↩", "<-"),
             Mark::Done => ("✓", "v"),
             Mark::Failed => ("✗", "x"),
@@ -161,7 +165,8 @@ impl Mark {
             | Mark::Waiting
             | Mark::Interrupted
             | Mark::Unverified
-            | Mark::Inferred => Role::Warning,
+            | Mark::Inferred
+            | Mark::Overlap => Role::Warning,
             Mark::Unread => Role::Unread,
             Mark::Star => Role::Star,
             Mark::Scheduled => Role::Scheduled,
@@ -205,6 +210,9 @@ impl Mark {
             Mark::Fork => "a fork: a copy of the chat it is drawn under",
             Mark::Worktree => {
                 "works in a git worktree of its own, on this branch (the chat's header)"
+            }
+            Mark::Overlap => {
+                "changed files another chat changed too (paddock worktree ls names them)"
             }
             Mark::Sent => "started by another chat's message",
             Mark::Done => "completed (a run); as the chat wrote it (a file)",
