@@ -32,11 +32,13 @@ pub async fn refresh_project(d: &ChatService, slug: &str) {
     };
     let now = pairs(&changed);
     match d.state.stores.overlaps.set_project(slug, now).await {
-        Ok(new) => {
+        Ok((changed, new)) => {
             for (a, b, files) in new {
                 say(d, slug, &a, &b, &files).await;
             }
-            d.hub.chats_changed(slug, None).await;
+            if changed {
+                d.hub.chats_changed(slug, None).await;
+            }
         }
         Err(e) => tracing::warn!(project = %slug, "cannot keep the overlaps: {e}"),
     }

@@ -57,14 +57,15 @@ impl OverlapStore {
         self.store.snapshot()
     }
 
-    /// Replaces project `slug`'s overlaps with `now` (session id → its overlaps); the pairs
-    /// that overlap now and were never said, each once as (a, b, files), are returned and
-    /// marked said. A pair that stops overlapping may be said again when it starts again.
+    /// Replaces project `slug`'s overlaps with `now` (session id → its overlaps). Returns
+    /// whether any chat's overlaps changed, and the pairs that overlap now and were never
+    /// said, each once as (a, b, files), which are marked said. A pair that stops overlapping
+    /// may be said again when it starts again.
     pub async fn set_project(
         &self,
         slug: &str,
         now: BTreeMap<String, Vec<ChatOverlap>>,
-    ) -> Result<Vec<(String, String, Vec<String>)>, StoreError> {
+    ) -> Result<(bool, Vec<(String, String, Vec<String>)>), StoreError> {
         self.store
             .update(|d| {
                 let old = d.get();
@@ -106,7 +107,7 @@ impl OverlapStore {
                     .cloned()
                     .collect();
                 if same && new.is_empty() && stale.is_empty() {
-                    return new;
+                    return (false, new);
                 }
                 let state = d.edit();
                 state.chats.retain(|_, o| o.project != slug);
@@ -127,7 +128,7 @@ impl OverlapStore {
                 for k in pairs_now.keys() {
                     state.said.insert(k.clone());
                 }
-                new
+                (!same, new)
             })
             .await
     }
@@ -154,17 +155,15 @@ mod tests {
             ("a".to_owned(), with("b", &["x.rs"])),
             ("b".to_owned(), with("a", &["x.rs"])),
         ]);
-        let said = store.set_project("web", both.clone()).await.unwrap();
+        let (changed, said) = store.set_project("web", both.clone()).await.unwrap();
+        assert!(changed);
         assert_eq!(
             said,
             [("a".to_owned(), "b".to_owned(), vec!["x.rs".to_owned()])]
         );
-        assert!(
-            store
-                .set_project("web", both.clone())
-                .await
-                .unwrap()
-                .is_empty()
+        assert_eq!(
+            store.set_project("web", both.clone()).await.unwrap(),
+            (false, vec![])
         );
         // Another project's overlaps are its own.
         store
@@ -175,14 +174,11 @@ mod tests {
         assert_eq!(reloaded.all().chats["a"].with, with("b", &["x.rs"]));
         assert_eq!(reloaded.all().chats["c"].project, "api");
         // Gone, then back: said again.
-        assert!(
-            store
-                .set_project("web", BTreeMap::new())
-                .await
-                .unwrap()
-                .is_empty()
+        assert_eq!(
+            store.set_project("web", BTreeMap::new()).await.unwrap(),
+            (true, vec![])
         );
         assert!(!store.all().chats.contains_key("a"));
-        assert_eq!(store.set_project("web", both).await.unwrap().len(), 1);
+        assert_eq!(store.set_project("web", both).await.unwrap().1.len(), 1);
     }
 }
