@@ -21,6 +21,7 @@ pub mod confine;
 pub mod connection;
 pub mod daemon;
 pub mod disk;
+pub mod failpoint;
 pub mod files;
 pub mod fsutil;
 pub mod git;

@@ -13,6 +13,8 @@
 //!    idle daemon ([`crate::bench_chats`]).
 //! 6. 100 chats streaming at once to 10 clients, from a daemon process of its own
 //!    ([`crate::bench_streaming`]).
+//! 7. Worktree chats: a new one's start next to `git worktree add` alone and a plain chat's,
+//!    and `worktree ls` of 50 ([`crate::bench_worktrees`]).
 //!
 //! Every figure is measured in release builds: run from a dev build, `cargo xtask bench`
 //! builds and runs itself in release. The run ends with each figure next to its goal
@@ -83,6 +85,8 @@ pub enum Part {
     Tui,
     /// Listing and searching 10,000 chats, memory, the idle daemon.
     Chats,
+    /// A worktree chat's start, and `worktree ls` of 50.
+    Worktrees,
 }
 
 impl Part {
@@ -92,6 +96,7 @@ impl Part {
             Part::Streaming => "streaming",
             Part::Tui => "tui",
             Part::Chats => "chats",
+            Part::Worktrees => "worktrees",
         }
     }
 }
@@ -122,6 +127,9 @@ pub fn run(parts: &[Part]) -> Result<()> {
     }
     if wanted(Part::Chats) {
         crate::bench_chats::run(&root, &release, &mut report)?;
+    }
+    if wanted(Part::Worktrees) {
+        crate::bench_worktrees::run(&root, &release, &mut report)?;
     }
     report.print();
     if parts.is_empty() {

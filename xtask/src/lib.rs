@@ -5,6 +5,7 @@ pub mod bench;
 pub mod bench_chats;
 pub mod bench_streaming;
 pub mod bench_tui;
+pub mod bench_worktrees;
 pub mod docs;
 pub mod pipeline;
 pub mod report;

@@ -70,6 +70,7 @@ pub(super) fn remove(repo_dir: &Path, path: &Path, branch: &str) -> Result<(), E
             path.display()
         )));
     }
+    crate::failpoint::reached_blocking("worktree.discard.removed");
     if git.commit_of(&format!("refs/heads/{branch}"))?.is_some() {
         git.run(["branch", "-D", branch])?;
     }

@@ -102,17 +102,30 @@ pub(super) struct MergeAsk<'a> {
     pub identity: &'a Identity,
 }
 
-/// A merge made.
+/// A merge made, or ready to be put on its target ([`prepare`], then [`apply`]).
 #[derive(Debug)]
 pub(super) struct Merged {
+    /// The merge's commit.
     pub commit: String,
     pub files: Vec<String>,
     pub committed: Option<String>,
     pub checkout: Option<PathBuf>,
+    /// The target's commit the merge is made on (what `apply` moves it from).
+    pub from: String,
 }
 
 /// Merges the chat's branch into its target (see the module's documentation).
+#[cfg(test)]
 pub(super) fn merge(ask: &MergeAsk<'_>) -> Result<Merged, ErrorBody> {
+    let merged = prepare(ask)?;
+    apply(ask.root, ask.target, &merged)?;
+    Ok(merged)
+}
+
+/// Everything of a merge but putting it on the target: the chat's uncommitted work committed
+/// on its branch, the trial merge, the checks of the target's checkout, the merge's commit
+/// (an object nothing points at yet).
+pub(super) fn prepare(ask: &MergeAsk<'_>) -> Result<Merged, ErrorBody> {
     let git = Git { dir: ask.root };
     let Some(target) = git.commit_of(&format!("refs/heads/{}", ask.target))? else {
         return Err(invalid(format!(
@@ -151,22 +164,6 @@ pub(super) fn merge(ask: &MergeAsk<'_>) -> Result<Merged, ErrorBody> {
     }
     args.extend(["-m", ask.message]);
     let commit = trimmed(&git.run_env(&args, &[], ask.identity)?);
-    match &checkout {
-        Some(dir) => {
-            Git { dir }.run(["merge", "--ff-only", "--quiet", commit.as_str()])?;
-        }
-        None => {
-            let name = format!("refs/heads/{}", ask.target);
-            git.run([
-                "update-ref",
-                "-m",
-                "paddock: worktree merge",
-                name.as_str(),
-                commit.as_str(),
-                target.as_str(),
-            ])?;
-        }
-    }
     let files = touched
         .into_iter()
         .filter_map(|p| p.strip_prefix(ask.prefix).map(str::to_owned))
@@ -176,7 +173,37 @@ pub(super) fn merge(ask: &MergeAsk<'_>) -> Result<Merged, ErrorBody> {
         files,
         committed,
         checkout,
+        from: target,
     })
+}
+
+/// Puts a prepared merge on branch `target`: the checkout that has it is fast-forwarded, or
+/// the branch is moved (only from the commit the merge was made on).
+pub(super) fn apply(root: &Path, target: &str, m: &Merged) -> Result<(), ErrorBody> {
+    match &m.checkout {
+        Some(dir) => {
+            Git { dir }.run(["merge", "--ff-only", "--quiet", m.commit.as_str()])?;
+        }
+        None => {
+            let name = format!("refs/heads/{target}");
+            Git { dir: root }.run([
+                "update-ref",
+                "-m",
+                "paddock: worktree merge",
+                name.as_str(),
+                m.commit.as_str(),
+                m.from.as_str(),
+            ])?;
+        }
+    }
+    Ok(())
+}
+
+/// Whether branch `into` has `commit` (a merge that was put on it).
+pub(super) fn has_commit(root: &Path, into: &str, commit: &str) -> Result<bool, ErrorBody> {
+    let branch = format!("refs/heads/{into}");
+    let out = Git { dir: root }.output(["merge-base", "--is-ancestor", commit, branch.as_str()])?;
+    Ok(out.status.success())
 }
 
 /// The checkout to bring along: the home checkout when it has the target checked out, `None`

@@ -263,7 +263,8 @@ async fn run_blocking<T: Send + 'static>(
 }
 
 /// Makes the worktree of the new chat `sid` in `project` and records it; nothing is made or
-/// recorded when it fails (the error says why and what to do).
+/// recorded when it fails (the error says why and what to do). The record is written first,
+/// marked as being made, so a daemon killed half-way undoes it at its next start.
 async fn make(
     cfg: &Config,
     state: &ChatState,
@@ -276,13 +277,37 @@ async fn make(
         .branch
         .clone()
         .unwrap_or_else(|| format!("paddock/{}", short(sid)));
-    let (repo, dest_for_git, branch_for_git, base) = (
+    let mut record = WorktreeRecord {
+        project: project.slug.clone(),
+        worktree: paddock_proto::ChatWorktree {
+            path: dest.to_string_lossy().into_owned(),
+            branch: branch.clone(),
+            target_chat: ask.target_chat.clone(),
+            created_at: Some(chrono::Utc::now().to_rfc3339()),
+            ..paddock_proto::ChatWorktree::default()
+        },
+        setup_pending: project.file.worktree_setup.is_some(),
+        pending: Some(crate::stores::Pending::Create),
+    };
+    let keep = |e: crate::stores::StoreError| {
+        ErrorBody::new(
+            ErrorCode::Internal,
+            format!("cannot record the worktree: {e}"),
+        )
+    };
+    state
+        .stores
+        .worktrees
+        .set(sid, record.clone())
+        .await
+        .map_err(keep)?;
+    crate::failpoint::reached("worktree.create.recorded").await;
+    let (repo, dest_for_git, base) = (
         project.home_dir().to_path_buf(),
         dest.clone(),
-        branch.clone(),
         ask.base.clone(),
     );
-    let added = tokio::task::spawn_blocking(move || {
+    let added = run_blocking(move || {
         if let Some(parent) = dest_for_git.parent() {
             crate::fsutil::create_private_dir(parent).map_err(|e| {
                 ErrorBody::new(
@@ -291,40 +316,30 @@ async fn make(
                 )
             })?;
         }
-        add_worktree(&repo, &dest_for_git, &branch_for_git, base.as_deref())
+        add_worktree(&repo, &dest_for_git, &branch, base.as_deref())
     })
-    .await
-    .map_err(|e| {
-        ErrorBody::new(
-            ErrorCode::Internal,
-            format!("making the worktree failed: {e}"),
-        )
-    })??;
-    let record = WorktreeRecord {
-        project: project.slug.clone(),
-        worktree: paddock_proto::ChatWorktree {
-            path: dest.to_string_lossy().into_owned(),
-            prefix: added.prefix,
-            branch,
-            base: added.base,
-            target: ask.target.clone().unwrap_or(added.target),
-            target_chat: ask.target_chat.clone(),
-            created_at: Some(chrono::Utc::now().to_rfc3339()),
-            ..paddock_proto::ChatWorktree::default()
-        },
-        setup_pending: project.file.worktree_setup.is_some(),
+    .await;
+    let added = match added {
+        Ok(added) => added,
+        Err(e) => {
+            // add_worktree leaves nothing behind when it fails.
+            if let Err(forget) = state.stores.worktrees.remove(sid).await {
+                tracing::warn!(session = %sid, "cannot forget a worktree that was not made: {forget}");
+            }
+            return Err(e);
+        }
     };
+    crate::failpoint::reached("worktree.create.added").await;
+    record.worktree.prefix = added.prefix;
+    record.worktree.base = added.base;
+    record.worktree.target = ask.target.clone().unwrap_or(added.target);
+    record.pending = None;
     state
         .stores
         .worktrees
         .set(sid, record.clone())
         .await
-        .map_err(|e| {
-            ErrorBody::new(
-                ErrorCode::Internal,
-                format!("cannot record the worktree: {e}"),
-            )
-        })?;
+        .map_err(keep)?;
     Ok(record)
 }
 

@@ -21,7 +21,7 @@ use super::merge::{MergeAsk, conflict, some_files};
 use super::scope::{blocking, short};
 use super::{Git, internal, invalid, label, trimmed};
 use crate::chats::ChatService;
-use crate::stores::WorktreeRecord;
+use crate::stores::{Pending, WorktreeRecord};
 use crate::turn_ends::{Follower, Next, TurnEnds};
 
 /// The record named by `sid` (a session id, or a prefix naming one record).
@@ -239,7 +239,31 @@ async fn title_of(d: &ChatService, user: &str, slug: &str, sid: &str) -> Option<
         .map(|r| r.title)
 }
 
-/// `worktree:merge`.
+/// A merge's commit message: the one asked for, else the chat's id, branch and title.
+async fn merge_message(
+    d: &ChatService,
+    user: &str,
+    rec: &WorktreeRecord,
+    sid: &str,
+    asked: Option<String>,
+) -> String {
+    if let Some(m) = asked {
+        return m;
+    }
+    let title = title_of(d, user, &rec.project, sid)
+        .await
+        .unwrap_or_default();
+    format!(
+        "paddock: chat {} ({}){}{title}",
+        short(sid),
+        rec.worktree.branch,
+        if title.is_empty() { "" } else { ": " }
+    )
+}
+
+/// `worktree:merge`. The merge's commit is made first; the record then says it is being put
+/// on its target (a daemon killed from there on records it as merged at its next start when
+/// the target has it), and says it is merged once it is.
 pub async fn merge(
     d: &ChatService,
     user: &str,
@@ -255,26 +279,13 @@ pub async fn merge(
             rec.worktree.branch
         )));
     };
-    let message = match r.message.clone() {
-        Some(m) => m,
-        None => {
-            let title = title_of(d, user, &rec.project, &sid)
-                .await
-                .unwrap_or_default();
-            format!(
-                "paddock: chat {} ({}){}{title}",
-                short(&sid),
-                rec.worktree.branch,
-                if title.is_empty() { "" } else { ": " }
-            )
-        }
-    };
+    let message = merge_message(d, user, &rec, &sid, r.message.clone()).await;
     let pending = format!("paddock: uncommitted work of chat {}", short(&sid));
     let identity = d.cfg.git_identity.clone();
     let (w, squash, into_) = (rec.worktree.clone(), r.squash, into.clone());
     let merged = blocking(move || {
         let root = PathBuf::from(&w.path);
-        super::merge::merge(&MergeAsk {
+        super::merge::prepare(&MergeAsk {
             root: &root,
             prefix: &w.prefix,
             branch: &w.branch,
@@ -287,21 +298,31 @@ pub async fn merge(
         })
     })
     .await?;
-    let mark = WorktreeMergeRecord {
+    let underway = Pending::Merge {
         commit: merged.commit.clone(),
         into: into.clone(),
         squash: r.squash,
-        at: chrono::Utc::now().to_rfc3339(),
     };
-    d.state
-        .stores
+    let stores = &d.state.stores;
+    stores
         .worktrees
-        .update(&sid, |w| w.merged = Some(mark))
+        .set_pending(&sid, Some(underway))
         .await
         .map_err(store_error)?;
-    if let Err(e) = refresh(d, &sid).await {
-        tracing::warn!(session = %sid, "cannot read the merged chat's work again: {e}");
-    }
+    crate::failpoint::reached("worktree.merge.prepared").await;
+    let (root, into_, m) = (PathBuf::from(&rec.worktree.path), into.clone(), merged);
+    let applied = blocking(move || super::merge::apply(&root, &into_, &m).map(|()| m)).await;
+    let merged = match applied {
+        Ok(m) => m,
+        Err(e) => {
+            if let Err(forget) = stores.worktrees.set_pending(&sid, None).await {
+                tracing::warn!(session = %sid, "cannot clear a merge that failed: {forget}");
+            }
+            return Err(e);
+        }
+    };
+    crate::failpoint::reached("worktree.merge.applied").await;
+    record_merge(d, &sid, &merged.commit, &into, r.squash).await?;
     changed(d, &rec.project, &sid).await;
     Ok(WorktreeMerged {
         session_id: sid,
@@ -312,6 +333,35 @@ pub async fn merge(
         committed: merged.committed,
         checkout: merged.checkout.map(|p| p.to_string_lossy().into_owned()),
     })
+}
+
+/// Records that `commit` brought `sid`'s work into `into`, and reads its work again.
+async fn record_merge(
+    d: &ChatService,
+    sid: &str,
+    commit: &str,
+    into: &str,
+    squash: bool,
+) -> Result<(), ErrorBody> {
+    let mark = WorktreeMergeRecord {
+        commit: commit.to_owned(),
+        into: into.to_owned(),
+        squash,
+        at: chrono::Utc::now().to_rfc3339(),
+    };
+    let worktrees = &d.state.stores.worktrees;
+    worktrees
+        .update(sid, |w| w.merged = Some(mark))
+        .await
+        .map_err(store_error)?;
+    worktrees
+        .set_pending(sid, None)
+        .await
+        .map_err(store_error)?;
+    if let Err(e) = refresh(d, sid).await {
+        tracing::warn!(session = %sid, "cannot read the merged chat's work again: {e}");
+    }
+    Ok(())
 }
 
 /// `worktree:rebase`.
@@ -364,7 +414,8 @@ async fn unmerged(d: &ChatService, rec: &WorktreeRecord) -> Result<Vec<String>, 
     blocking(move || super::discard::unmerged(&root, &prefix, dest.branch.as_deref(), &base)).await
 }
 
-/// Removes `sid`'s worktree and branch, then its record.
+/// Removes `sid`'s worktree and branch, then its record. The record says first that it is
+/// being removed: a daemon killed half-way finishes it at its next start.
 async fn remove(d: &ChatService, sid: &str, rec: &WorktreeRecord) -> Result<(), ErrorBody> {
     let path = PathBuf::from(&rec.worktree.path);
     let owned = crate::config::worktrees_dir(&d.cfg.data_dir);
@@ -375,16 +426,23 @@ async fn remove(d: &ChatService, sid: &str, rec: &WorktreeRecord) -> Result<(), 
             owned.display()
         )));
     }
+    let worktrees = &d.state.stores.worktrees;
+    worktrees
+        .set_pending(sid, Some(Pending::Discard))
+        .await
+        .map_err(store_error)?;
+    crate::failpoint::reached("worktree.discard.marked").await;
     let project = d.project(&rec.project).await?;
     let repo = project.home_dir().to_path_buf();
     let branch = rec.worktree.branch.clone();
-    blocking(move || super::discard::remove(&repo, &path, &branch)).await?;
-    d.state
-        .stores
-        .worktrees
-        .remove(sid)
-        .await
-        .map_err(store_error)?;
+    let removed = blocking(move || super::discard::remove(&repo, &path, &branch)).await;
+    if let Err(e) = removed {
+        if let Err(forget) = worktrees.set_pending(sid, None).await {
+            tracing::warn!(session = %sid, "cannot clear a discard that failed: {forget}");
+        }
+        return Err(e);
+    }
+    worktrees.remove(sid).await.map_err(store_error)?;
     changed(d, &rec.project, sid).await;
     Ok(())
 }
@@ -517,6 +575,7 @@ async fn follow(
     shutdown: CancellationToken,
 ) {
     use tokio::sync::broadcast::error::RecvError;
+    reconcile(&d).await;
     let all = d.state.stores.worktrees.all();
     let mut projects = std::collections::BTreeSet::new();
     for (sid, rec) in all.iter() {
@@ -550,6 +609,96 @@ async fn follow(
             },
         }
     }
+}
+
+/// At start: each change a killed daemon left half done is finished or undone — a worktree
+/// being made is removed with its branch (its chat never began), a merge is recorded when its
+/// target has the merge's commit (and forgotten when not: nothing moved), a discard is
+/// finished. Folders removed by hand are marked `missing` by the refresh that follows.
+async fn reconcile(d: &ChatService) {
+    let all = d.state.stores.worktrees.all();
+    for (sid, rec) in all.iter() {
+        let Some(pending) = &rec.pending else {
+            continue;
+        };
+        let done = match pending {
+            Pending::Create => undo_create(d, sid, rec).await,
+            Pending::Merge {
+                commit,
+                into,
+                squash,
+            } => finish_merge(d, sid, rec, commit, into, *squash).await,
+            Pending::Discard => remove(d, sid, rec).await,
+        };
+        match done {
+            Ok(()) => {
+                tracing::info!(session = %sid, "a worktree change cut short by a stop was settled: {pending:?}")
+            }
+            Err(e) => {
+                tracing::warn!(session = %sid, "a worktree change cut short by a stop could not be settled ({pending:?}): {}", e.message)
+            }
+        }
+    }
+}
+
+/// A worktree whose making was cut short: its folder and the branch checked out there go
+/// (a branch no worktree of ours has is left alone: it may be the user's), then the record.
+async fn undo_create(d: &ChatService, sid: &str, rec: &WorktreeRecord) -> Result<(), ErrorBody> {
+    let path = PathBuf::from(&rec.worktree.path);
+    let project = d.project(&rec.project).await?;
+    let repo = project.home_dir().to_path_buf();
+    let owned = crate::config::worktrees_dir(&d.cfg.data_dir);
+    if path.starts_with(&owned) {
+        let branch = rec.worktree.branch.clone();
+        blocking(move || {
+            let ours = super::merge::checked_out(&Git { dir: &repo }, &branch)?
+                .iter()
+                .any(|p| p == &path || p.canonicalize().ok() == path.canonicalize().ok());
+            if ours {
+                super::discard::remove(&repo, &path, &branch)
+            } else {
+                if path.exists() {
+                    std::fs::remove_dir_all(&path)
+                        .map_err(|e| internal(format!("cannot remove {}: {e}", path.display())))?;
+                }
+                Git { dir: &repo }.run(["worktree", "prune"]).map(drop)
+            }
+        })
+        .await?;
+    }
+    d.state
+        .stores
+        .worktrees
+        .remove(sid)
+        .await
+        .map_err(store_error)
+}
+
+/// A merge cut short after its commit was made: recorded when its target has it.
+async fn finish_merge(
+    d: &ChatService,
+    sid: &str,
+    rec: &WorktreeRecord,
+    commit: &str,
+    into: &str,
+    squash: bool,
+) -> Result<(), ErrorBody> {
+    let project = d.project(&rec.project).await?;
+    let (repo, into_, commit_) = (
+        project.home_dir().to_path_buf(),
+        into.to_owned(),
+        commit.to_owned(),
+    );
+    let landed = blocking(move || super::merge::has_commit(&repo, &into_, &commit_)).await?;
+    if landed {
+        return record_merge(d, sid, commit, into, squash).await;
+    }
+    d.state
+        .stores
+        .worktrees
+        .set_pending(sid, None)
+        .await
+        .map_err(store_error)
 }
 
 /// A turn of `sid` ended: its worktree's work read again, and its project's overlaps.

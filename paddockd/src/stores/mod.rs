@@ -78,7 +78,7 @@ pub use read_state::ReadStateStore;
 pub use run_provenance::{RunProvenance, RunProvenanceStore};
 pub use sweep::{SweepState, SweepStateStore};
 pub use unread::UnreadStore;
-pub use worktrees::{WorktreeRecord, WorktreeStore, workdir};
+pub use worktrees::{Pending, WorktreeRecord, WorktreeStore, workdir};
 
 /// Every sidecar store of one state folder. Cheap to clone (handles).
 #[derive(Debug, Clone)]

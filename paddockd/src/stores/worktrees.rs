@@ -27,6 +27,27 @@ pub struct WorktreeRecord {
     /// The project's `worktree_setup` has yet to run there (before the chat's next turn).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub setup_pending: bool,
+    /// A change of the repository begun for it and not known to have ended: the next start
+    /// finishes it or undoes it (`git/worktrees.rs`, `reconcile`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending: Option<Pending>,
+}
+
+/// A change of a worktree's repository under way, written before it starts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Pending {
+    /// Its worktree and branch are being made (undone at start: the chat never began).
+    Create,
+    /// `commit` is being put on `into` (at start: recorded as merged when `into` has it).
+    Merge {
+        commit: String,
+        into: String,
+        #[serde(default)]
+        squash: bool,
+    },
+    /// Its worktree and branch are being removed (finished at start).
+    Discard,
 }
 
 /// The folder chat `sid` works in: its worktree joined with the project's folder below the
@@ -97,6 +118,19 @@ impl WorktreeStore {
             .await
     }
 
+    /// Sets or clears `sid`'s pending change.
+    pub async fn set_pending(&self, sid: &str, pending: Option<Pending>) -> Result<(), StoreError> {
+        self.store
+            .update(|d| {
+                if d.get().get(sid).is_some_and(|r| r.pending != pending)
+                    && let Some(r) = d.edit().get_mut(sid)
+                {
+                    r.pending = pending;
+                }
+            })
+            .await
+    }
+
     /// Marks `sid`'s setup done.
     pub async fn set_up(&self, sid: &str) -> Result<(), StoreError> {
         self.store
@@ -135,6 +169,7 @@ mod tests {
                 ..ChatWorktree::default()
             },
             setup_pending: true,
+            pending: None,
         }
     }
 
