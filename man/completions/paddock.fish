@@ -240,8 +240,8 @@ complete -c paddock -n "__fish_paddock_using_subcommand list" -s V -l version -d
 complete -c paddock -n "__fish_paddock_using_subcommand send" -s p -l project -d 'The project of a new chat [default: the root workspace; with -c, the chat\'s own project]' -r
 complete -c paddock -n "__fish_paddock_using_subcommand send" -s c -l session -d 'Continue this chat instead of starting a new one' -r
 complete -c paddock -n "__fish_paddock_using_subcommand send" -l model -d 'The model for a new chat (e.g. `sonnet`, `opus`) [default: the daemon\'s]' -r
-complete -c paddock -n "__fish_paddock_using_subcommand send" -l branch -d 'The worktree\'s branch [default: paddock/<first 8 of the session id>]' -r
-complete -c paddock -n "__fish_paddock_using_subcommand send" -l base -d 'What the worktree starts from: a commit, branch or tag [default: the project\'s HEAD]' -r
+complete -c paddock -n "__fish_paddock_using_subcommand send" -l branch -d 'The worktree\'s branch [default: paddock/<first 8 of the session id>] (implies --worktree)' -r
+complete -c paddock -n "__fish_paddock_using_subcommand send" -l base -d 'What the worktree starts from: a commit, branch or tag [default: the project\'s HEAD] (implies --worktree)' -r
 complete -c paddock -n "__fish_paddock_using_subcommand send" -s a -l attach -d 'Attach a file to the message (repeatable): images and PDFs reach the model as they are, other files it reads; the daemon keeps a copy (limits: attachments_* in its config)' -r -F
 complete -c paddock -n "__fish_paddock_using_subcommand send" -l socket -d 'The daemon\'s socket [env: PADDOCK_SOCKET] [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]; with --remote, the socket on HOST [default: HOST\'s]' -r -F
 complete -c paddock -n "__fish_paddock_using_subcommand send" -l remote -d 'Reach the paddockd on HOST through ssh (`ssh HOST paddock proxy`) instead of this machine\'s; HOST is anything ssh takes: `devbox`, `me@devbox.example.com`' -r

@@ -948,6 +948,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                 Request::WorktreeDiscard(WorktreeDiscard {
                     session_id: s(CHILD),
                     force: false,
+                    dry_run: false,
                 }),
             ),
         ),

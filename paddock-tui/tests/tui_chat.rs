@@ -515,6 +515,20 @@ fn the_header_names_a_worktree_chats_branch() -> TestResult {
             screen.contains(&format!("{mark} paddock/5f0c2d8e")),
             "{screen}"
         );
+        // A long title (a first message that is a whole paragraph) is cut for the branch
+        // (from the hand walk: at 140 columns the branch was gone).
+        row.title = "Refactor the session store so that every write goes through one place and the cookie refresh race cannot happen again".into();
+        view.hydrate(&Transcript {
+            chat: row.clone(),
+            entries: vec![user("u1", "Try the retry approach.", None)],
+        });
+        view.take_row(&row);
+        let screen = draw(&mut view, &theme, 100, 6, None)?.to_string();
+        let header = screen.lines().next().unwrap_or_default();
+        assert!(
+            header.contains(&format!("{mark} paddock/5f0c2d8e")) && header.contains("Refactor the"),
+            "{screen}"
+        );
     }
     Ok(())
 }

@@ -394,8 +394,9 @@ pub(crate) async fn locate(
 /// How many chats a `chat:resolve` prefix lists (a sixth says "more than five").
 const RESOLVE_SHOWN: usize = 6;
 
-/// `chat:resolve`: the chats each prefix names, from the index and the running chats (a new
-/// chat is found before its transcript exists). No transcript is read.
+/// `chat:resolve`: the chats each prefix names, from the index, the running chats and those
+/// whose first message claude has not written (a new chat is found before its transcript
+/// exists). No transcript is read.
 pub async fn resolve(
     d: &ChatService,
     r: paddock_proto::ChatResolve,
@@ -431,7 +432,16 @@ pub async fn resolve(
                 .collect();
             let mut more = total.saturating_sub(chats.len());
             let wanted = prefix.to_ascii_lowercase();
-            for (sid, slug) in &running {
+            // Not indexed yet: running (a first turn), or its first message kept unwritten
+            // (cut short before claude wrote it, or its worktree's setup failed).
+            let unwritten = d.state.stores.first_message.all();
+            let unindexed = running.iter().chain(
+                unwritten
+                    .iter()
+                    .filter(|(sid, _)| !running.contains_key(*sid))
+                    .map(|(sid, m)| (sid, &m.project_slug)),
+            );
+            for (sid, slug) in unindexed {
                 let named = sid.to_ascii_lowercase().starts_with(&wanted);
                 if !named || chats.iter().any(|c| &c.session_id == sid) || index.get(sid).is_some()
                 {

@@ -145,6 +145,8 @@ pub async fn commit(
     d.hub
         .project_changed(&slug, paddock_proto::ProjectPart::Git)
         .await;
+    // A commit on a worktree chat's branch moves its count of commits ahead.
+    worktrees::refresh_project(d, &slug).await;
     Ok(committed)
 }
 

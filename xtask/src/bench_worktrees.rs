@@ -143,8 +143,22 @@ pub fn run(root: &Path, release: &Path, report: &mut Report) -> Result<()> {
         dir: dir.clone(),
     };
 
-    // 1. git alone.
-    let mut alone = Vec::new();
+    let mut c = Command::new(release.join("paddockd"));
+    env.envs(&mut c);
+    let child = c
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .context("starting paddockd")?;
+    let _daemon = Daemon(&env, child);
+    let big_arg = big.to_string_lossy().into_owned();
+    let small_arg = small.to_string_lossy().into_owned();
+    env.paddock(&["project", "add", "big", "--path", &big_arg])?;
+    env.paddock(&["project", "add", "small", "--path", &small_arg])?;
+    // Side by side, round after round (each round: git alone, a plain chat, a worktree chat),
+    // so a machine that slows down slows all three.
+    let (mut alone, mut plain, mut isolated) = (Vec::new(), Vec::new(), Vec::new());
     for i in 0..RUNS {
         let dest = dir.join(format!("alone-{i}"));
         let branch = format!("alone-{i}");
@@ -159,26 +173,6 @@ pub fn run(root: &Path, release: &Path, report: &mut Report) -> Result<()> {
         alone.push(ms(t.elapsed()));
         git(&big, &["worktree", "remove", "--force", &dest_arg])?;
         git(&big, &["branch", "-D", &branch])?;
-    }
-    let alone = median(alone);
-
-    // 2. A new chat, plain and in a worktree.
-    let mut c = Command::new(release.join("paddockd"));
-    env.envs(&mut c);
-    let child = c
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .context("starting paddockd")?;
-    let _daemon = Daemon(&env, child);
-    let big_arg = big.to_string_lossy().into_owned();
-    let small_arg = small.to_string_lossy().into_owned();
-    env.paddock(&["project", "add", "big", "--path", &big_arg])?;
-    env.paddock(&["project", "add", "small", "--path", &small_arg])?;
-    let mut plain = Vec::new();
-    let mut isolated = Vec::new();
-    for _ in 0..RUNS {
         plain.push(ms(env.timed(&["send", "-p", "big", "--detach", "hello"])?));
         isolated.push(ms(env.timed(&[
             "send",
@@ -189,7 +183,7 @@ pub fn run(root: &Path, release: &Path, report: &mut Report) -> Result<()> {
             "hello",
         ])?));
     }
-    let (plain, isolated) = (median(plain), median(isolated));
+    let (alone, plain, isolated) = (median(alone), median(plain), median(isolated));
     println!("  git worktree add alone                      {alone:>9.1} ms");
     println!("  new chat, the project's checkout            {plain:>9.1} ms");
     println!("  new chat in a worktree of its own           {isolated:>9.1} ms");

@@ -119,6 +119,9 @@ pub struct WorktreeDiscard {
     /// Also when its branch holds work its target lacks.
     #[serde(default, skip_serializing_if = "is_false")]
     pub force: bool,
+    /// Only check: answer what would be removed (or the refusal), removing nothing.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub dry_run: bool,
 }
 
 /// A worktree removed with its branch.

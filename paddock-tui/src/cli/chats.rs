@@ -92,11 +92,12 @@ pub struct SendArgs {
     /// Start the new chat in the project's directory, though its isolation is worktree
     #[arg(long, conflicts_with_all = ["session", "worktree"])]
     pub no_worktree: bool,
-    /// The worktree's branch [default: paddock/<first 8 of the session id>]
-    #[arg(long, value_name = "NAME", requires = "worktree")]
+    /// The worktree's branch [default: paddock/<first 8 of the session id>] (implies --worktree)
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["session", "no_worktree"])]
     pub branch: Option<String>,
     /// What the worktree starts from: a commit, branch or tag [default: the project's HEAD]
-    #[arg(long, value_name = "REF", requires = "worktree")]
+    /// (implies --worktree)
+    #[arg(long, value_name = "REF", conflicts_with_all = ["session", "no_worktree"])]
     pub base: Option<String>,
     /// Attach a file to the message (repeatable): images and PDFs reach the model as they are,
     /// other files it reads; the daemon keeps a copy (limits: attachments_* in its config)

@@ -11,7 +11,7 @@ use anyhow::anyhow;
 use paddock_proto::{ChatResolve, ResolvedChat, ResolvedPrefix};
 
 use super::{Context, Failure};
-use crate::cli::{Cmd, GitCmd, WorktreeCmd};
+use crate::cli::{Cmd, GitCmd};
 
 /// The shortest prefix that names a chat.
 pub const MIN_PREFIX: usize = 4;
@@ -139,12 +139,8 @@ fn session_args(command: &mut Option<Cmd>) -> Vec<&mut String> {
             };
             scope.chat.iter_mut().chain(scope.turn.iter_mut()).collect()
         }
-        // A discard may name a deleted chat's worktree: paddockd resolves that prefix itself.
-        Cmd::Worktree { action } => match action {
-            WorktreeCmd::Merge(a) => vec![&mut a.session],
-            WorktreeCmd::Rebase(a) => vec![&mut a.session],
-            _ => Vec::new(),
-        },
+        // `worktree merge|rebase|discard` may name a deleted chat's worktree (an orphan):
+        // paddockd resolves those prefixes among the worktrees itself.
         _ => Vec::new(),
     }
 }

@@ -35,7 +35,7 @@ pub async fn run(ctx: &Context, args: SendArgs) -> anyhow::Result<()> {
         model: args.model.clone(),
         preload_context: args.preload,
         attachments: uploads(ctx, &args.attach)?,
-        isolation: if args.worktree {
+        isolation: if args.worktree || args.branch.is_some() || args.base.is_some() {
             Some(Isolation::Worktree {
                 branch: args.branch.clone(),
                 base: args.base.clone(),

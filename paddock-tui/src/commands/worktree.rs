@@ -76,25 +76,27 @@ async fn rebase(client: &Client, args: WorktreeChatArgs) -> anyhow::Result<()> {
 }
 
 async fn discard(client: &Client, args: WorktreeDiscardArgs) -> anyhow::Result<()> {
+    let ask = |dry_run: bool| WorktreeDiscard {
+        session_id: args.session.clone(),
+        force: args.force,
+        dry_run,
+    };
     if !args.yes {
+        // Refused before asking: a question answered "y" must not then be refused.
+        client.call(ask(true)).await?;
         let all = client.call(WorktreeList::default()).await?;
-        let entry = all
+        if let Some(entry) = all
             .worktrees
             .iter()
-            .find(|e| e.session_id.starts_with(&args.session));
-        if let Some(entry) = entry {
+            .find(|e| e.session_id.starts_with(&args.session))
+        {
             eprint(&format::discard_question(entry));
             if !super::batch::confirmed().await? {
                 return Err(Failure::new(1, "not confirmed; nothing was removed").into());
             }
         }
     }
-    let discarded = client
-        .call(WorktreeDiscard {
-            session_id: args.session,
-            force: args.force,
-        })
-        .await?;
+    let discarded = client.call(ask(false)).await?;
     if args.json {
         return print_json(&discarded);
     }

@@ -138,7 +138,26 @@ pub(super) fn prepare(ask: &MergeAsk<'_>) -> Result<Merged, ErrorBody> {
     let head = git
         .head()?
         .ok_or_else(|| invalid("the chat's worktree has no commit"))?;
-    let tree = trial(&git, &target, &head, ask.prefix, "merge")?;
+    // A refusal from here on says the commit of the pending work was made.
+    let said = |mut e: ErrorBody| {
+        if let Some(c) = &committed {
+            e.message = format!(
+                "{} (the chat's uncommitted work was committed on its branch first, as {})",
+                e.message,
+                c.get(..7).unwrap_or(c)
+            );
+        }
+        e
+    };
+    let tree = trial(&git, &target, &head, ask.prefix).map_err(|e| {
+        said(with_advice(
+            e,
+            &format!(
+                "ask the chat to merge {} into its branch and resolve them, then merge again",
+                ask.target
+            ),
+        ))
+    })?;
     let target_tree = trimmed(&git.run(["rev-parse", &format!("{target}^{{tree}}")])?);
     if tree == target_tree {
         return Err(invalid(format!(
@@ -156,7 +175,7 @@ pub(super) fn prepare(ask: &MergeAsk<'_>) -> Result<Merged, ErrorBody> {
         .map(|(_, p)| p)
         .collect();
     if let Some(dir) = &checkout {
-        check_checkout(dir, &target, &touched, ask.target)?;
+        check_checkout(dir, &target, &touched, ask.target).map_err(said)?;
     }
     let mut args = vec!["commit-tree", tree.as_str(), "-p", target.as_str()];
     if !ask.squash {
@@ -226,14 +245,16 @@ fn where_to(git: &Git<'_>, ask: &MergeAsk<'_>) -> Result<Option<PathBuf>, ErrorB
     Ok(checkout)
 }
 
-/// The tree of `ours` and `theirs` merged, or a conflict naming the files.
-fn trial(
-    git: &Git<'_>,
-    ours: &str,
-    theirs: &str,
-    prefix: &str,
-    what: &str,
-) -> Result<String, ErrorBody> {
+/// A conflict's sentence with what to do about it.
+fn with_advice(mut e: ErrorBody, advice: &str) -> ErrorBody {
+    if e.code == ErrorCode::Conflict {
+        e.message = format!("{}: {advice}", e.message);
+    }
+    e
+}
+
+/// The tree of `ours` and `theirs` merged, or a conflict naming the files (nothing changed).
+fn trial(git: &Git<'_>, ours: &str, theirs: &str, prefix: &str) -> Result<String, ErrorBody> {
     let out = git.output([
         "merge-tree",
         "--write-tree",
@@ -259,7 +280,7 @@ fn trial(
             files.dedup();
             Err(conflict(
                 format!(
-                    "the {what} would conflict in {}; nothing was changed: bring the chat up to date (paddock worktree rebase) and resolve there, or ask the chat to",
+                    "the merge would conflict in {}, so nothing was merged",
                     some_files(&files)
                 ),
                 files,
@@ -303,7 +324,7 @@ fn check_checkout(
     }
     Err(conflict(
         format!(
-            "the checkout {} (branch {name}) has uncommitted changes to {}, which the merge changes; nothing was changed: commit or stash them there, then merge again",
+            "the checkout {} (branch {name}) has uncommitted changes to {}, which the merge changes, so nothing was merged: commit or stash them there, then merge again",
             dir.display(),
             some_files(&dirty)
         ),
@@ -365,12 +386,14 @@ pub(super) fn rebase(
     }
     Err(conflict(
         format!(
-            "bringing the chat up to date with {target} would conflict in {}; nothing was changed{}: ask the chat to merge {target} and resolve them",
+            "bringing the chat up to date with {target} would conflict in {}, so the rebase was undone{}: ask the chat to merge {target} into its branch and resolve them",
             some_files(&files),
-            if committed.is_some() {
-                " (its uncommitted work was committed on its branch)"
-            } else {
-                ""
+            match &committed {
+                Some(c) => format!(
+                    " (the chat's uncommitted work was committed on its branch first, as {})",
+                    c.get(..7).unwrap_or(c)
+                ),
+                None => String::new(),
             }
         ),
         files,

@@ -101,8 +101,11 @@ async fn refuse_running(d: &ChatService, sid: &str, what: &str) -> Result<(), Er
     Ok(())
 }
 
+/// After a change of `sid`'s worktree or its project's repository: every worktree chat of the
+/// project read again (a merge moves others' targets, a child's merge changes its parent's
+/// work), its overlaps worked out again, and the clients told.
 async fn changed(d: &ChatService, slug: &str, sid: &str) {
-    super::overlap::refresh_project(d, slug).await;
+    refresh_project(d, slug).await;
     d.hub.chats_changed(slug, Some(sid)).await;
     d.hub
         .project_changed(slug, paddock_proto::ProjectPart::Git)
@@ -111,6 +114,28 @@ async fn changed(d: &ChatService, slug: &str, sid: &str) {
 
 fn store_error(e: impl std::fmt::Display) -> ErrorBody {
     internal(format!("cannot record the worktree: {e}"))
+}
+
+/// Reads every worktree chat of project `slug` again, then the project's overlaps.
+pub async fn refresh_project(d: &ChatService, slug: &str) {
+    let sids: Vec<String> = d
+        .state
+        .stores
+        .worktrees
+        .all()
+        .iter()
+        .filter(|(_, r)| r.project == slug && r.pending.is_none())
+        .map(|(sid, _)| sid.clone())
+        .collect();
+    for sid in &sids {
+        if let Err(e) = refresh(d, sid).await {
+            tracing::warn!(session = %sid, "cannot read a worktree chat's work: {e}");
+        }
+    }
+    if !sids.is_empty() {
+        d.hub.chats_changed(slug, None).await;
+    }
+    super::overlap::refresh_project(d, slug).await;
 }
 
 /// Reads the work of `sid`'s worktree again into its record (or marks its folder missing).
@@ -464,7 +489,9 @@ pub async fn discard(d: &ChatService, r: WorktreeDiscard) -> Result<WorktreeDisc
             lost,
         ));
     }
-    remove(d, &sid, &rec).await?;
+    if !r.dry_run {
+        remove(d, &sid, &rec).await?;
+    }
     Ok(WorktreeDiscarded {
         session_id: sid,
         path: rec.worktree.path,
@@ -518,10 +545,19 @@ pub async fn prune(
 /// one with work is kept, and a sentence for each says so.
 pub async fn tidy(d: &ChatService, ids: &[String], deleted: bool) -> Vec<String> {
     let mut notes = Vec::new();
+    let running = d.hub.running().await;
     for sid in ids {
         let Some(rec) = d.state.stores.worktrees.get(sid) else {
             continue;
         };
+        if running.contains_key(sid) {
+            notes.push(format!(
+                "chat {} is running a turn, so its worktree is kept; `paddock worktree discard {}` removes it once the turn has ended",
+                short(sid),
+                short(sid)
+            ));
+            continue;
+        }
         match unmerged(d, &rec).await {
             Ok(lost) if lost.is_empty() => {
                 if let Err(e) = remove(d, sid, &rec).await {

@@ -59,6 +59,8 @@ struct Live {
     model: Option<String>,
     /// Whether this process was given the self-management tools (the depth gate).
     manage: bool,
+    /// The folder it works in (the project's, or the chat's worktree).
+    cwd: std::path::PathBuf,
     /// Its background tasks, which keep it alive after the turn (`background.rs`).
     background: Background,
 }

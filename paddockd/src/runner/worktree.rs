@@ -97,8 +97,9 @@ pub(super) async fn setup(
     let tail = output_tail(&out.stdout, &out.stderr);
     if !out.status.success() {
         return Err(format!(
-            "worktree setup `{shown}` failed ({}) after {took:.1} s; the turn did not start (fix it, then send again):\n{tail}",
-            out.status
+            "worktree setup `{shown}` failed ({}) after {took:.1} s, so claude was not asked; fix worktree_setup in project.toml (or what it runs), then continue the chat (paddock continue, C in the TUI){}{tail}",
+            out.status,
+            if tail.is_empty() { "" } else { ":\n" }
         ));
     }
     if let Err(e) = state.stores.worktrees.set_up(sid).await {

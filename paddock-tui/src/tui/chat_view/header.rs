@@ -103,10 +103,18 @@ pub(super) fn render_header(
         None => format!("{dot}{id}"),
     };
     let mut left = vec![];
-    if id.is_empty() || title.width() + id_part.width() > room {
+    // A worktree chat's branch keeps its place while the title has a dozen columns left (a
+    // long title is cut for it); a plain chat's id goes first when the title needs the room.
+    const TITLE_MIN: usize = 12;
+    let keep_id = view.worktree_branch().is_some() && id_part.width() + TITLE_MIN <= room;
+    if id.is_empty() || (!keep_id && title.width() + id_part.width() > room) {
         left.push(Span::styled(fit_end(title, room, ellipsis), title_style));
     } else {
-        left.push(Span::styled(title.to_owned(), title_style));
+        let title_room = room - id_part.width();
+        left.push(Span::styled(
+            fit_end(title, title_room, ellipsis),
+            title_style,
+        ));
         left.push(Span::styled(id_part, theme.style(Role::Dim)));
     }
     let buf = frame.buffer_mut();

@@ -59,7 +59,10 @@ impl TurnEnd {
         }
         if let ChatEvent::Complete(c) = event {
             self.cost_usd = c.cost_usd.or(self.cost_usd);
-            if matches!(c.terminal_reason.as_deref(), Some("killed" | "crashed")) {
+            if matches!(
+                c.terminal_reason.as_deref(),
+                Some("killed" | "crashed" | SETUP_FAILED)
+            ) {
                 self.status = RunStatus::Interrupted;
                 self.reason.clone_from(&c.error);
             } else if c.success {
@@ -301,6 +304,25 @@ pub(super) fn failure(kind: NoticeKind, message: String) -> Vec<ChatEvent> {
     ]
 }
 
+/// A turn whose worktree's setup failed before claude was asked: said once (`chat:complete`'s
+/// error is the sentence), and cut short, so continuing it (or the next message) runs the
+/// setup again and then asks claude.
+pub(super) fn setup_failed(why: String) -> Vec<ChatEvent> {
+    vec![ChatEvent::Complete(Complete {
+        success: false,
+        ended: Some(Ended::Cut),
+        error: Some(why),
+        model: None,
+        usage: None,
+        cost_usd: None,
+        duration_ms: None,
+        terminal_reason: Some(SETUP_FAILED.into()),
+    })]
+}
+
+/// The `terminal_reason` of a turn whose worktree's setup failed.
+const SETUP_FAILED: &str = "setup_failed";
+
 /// A turn whose claude could not start (no binary, no folder): it failed, said once (no
 /// notice: `chat:complete`'s error is the sentence), and continuing would not help.
 pub(super) fn not_started(message: String) -> Vec<ChatEvent> {
@@ -317,16 +339,6 @@ pub(super) fn not_started(message: String) -> Vec<ChatEvent> {
 }
 
 /// A turn stopped before claude ran it: cancelled while waiting, or cut by the shutdown.
-/// A turn that failed before claude was asked (its worktree's setup failed): `why` as an
-/// error and a notice, and its end (`failed`, not cut short: sending again retries).
-pub(super) fn failed(why: String) -> Vec<ChatEvent> {
-    let mut events = failure(NoticeKind::Info, why);
-    if let Some(ChatEvent::Complete(c)) = events.last_mut() {
-        c.ended = Some(Ended::Failed);
-    }
-    events
-}
-
 pub(super) fn stopped_early(ended: Ended, why: &str) -> Vec<ChatEvent> {
     vec![
         ChatEvent::Notice(Notice {

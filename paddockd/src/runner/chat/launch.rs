@@ -43,6 +43,15 @@ impl ChatTask {
         {
             self.stop_process("its tools change for this turn").await;
         }
+        // Nor can its folder change: a chat whose worktree was discarded (or archived away)
+        // works in the project's folder from its next turn, in a process started there.
+        if self
+            .live
+            .as_ref()
+            .is_some_and(|l| l.cwd != project.agent_dir)
+        {
+            self.stop_process("the folder it works in changed").await;
+        }
         if self.live.is_none() {
             self.start_process(project, job_id, &launch).await?;
         } else {
@@ -117,6 +126,7 @@ impl ChatTask {
             translator: Translator::new(),
             model: launch.model.clone(),
             manage: launch.manage,
+            cwd: project.agent_dir.clone(),
             background: Background::default(),
         });
         Ok(())

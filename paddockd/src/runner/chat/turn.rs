@@ -373,7 +373,7 @@ impl ChatTask {
                 .await;
                 Ok(())
             }
-            Err(why) => Err(super::ending::failed(why)),
+            Err(why) => Err(super::ending::setup_failed(why)),
         }
     }
 
