@@ -416,8 +416,10 @@ fn log_check(info: &DaemonInfo) -> Check {
     }
 }
 
-/// The oldest git worktree chats work with (`git worktree add -b`, `worktree remove`).
-const GIT_FOR_WORKTREES: (u32, u32) = (2, 17);
+/// The oldest git worktree chats work with: a merge tried without touching a checkout
+/// (`git merge-tree --write-tree --name-only`, 2.38), `worktree list -z` (2.36), `rev-parse
+/// --path-format` (2.31), `worktree add -b` and `worktree remove`.
+const GIT_FOR_WORKTREES: (u32, u32) = (2, 38);
 
 /// A git release: major, minor, patch.
 type GitVersion = (u32, u32, u32);
@@ -559,10 +561,10 @@ mod tests {
         assert_eq!(parse_git_version("nonsense"), None);
         let at = PathBuf::from("/usr/bin/git");
         assert!(git_check(Some((Some((2, 43, 0)), at.clone()))).ok);
-        let old = git_check(Some((Some((2, 11, 0)), at.clone())));
+        let old = git_check(Some((Some((2, 37, 1)), at.clone())));
         assert!(!old.ok && !old.required);
         assert!(
-            old.detail.contains("worktree chats need 2.17"),
+            old.detail.contains("worktree chats need 2.38"),
             "{}",
             old.detail
         );
