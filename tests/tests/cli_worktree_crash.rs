@@ -10,20 +10,10 @@ use std::process::{Child, Stdio};
 use std::time::Duration;
 
 use paddock_tests::cli_env::CliEnv;
+use paddock_tests::git::git;
 use paddock_tests::wait::wait_until_blocking;
 
 const DEADLINE: Duration = Duration::from_secs(60);
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = std::process::Command::new("git")
-        .current_dir(dir)
-        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {out:?}");
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 /// The file chat `sid`'s work writes.
 fn work_file(sid: &str) -> String {

@@ -4,6 +4,7 @@
 
 use std::time::{Duration, Instant};
 
+use paddock_tests::git::git;
 use paddock_tests::mock_api::MockApi;
 use paddock_tests::tmux::Tmux;
 use paddock_tests::tui_env::TuiEnv;
@@ -85,17 +86,6 @@ fn real_cli_j_opens_the_sender_and_history_at_60_columns_keeps_titles() {
         "the title cut short:\n{screen}"
     );
     narrow.keys(&["q"]);
-}
-
-/// Runs git in `dir`.
-fn git(dir: &std::path::Path, args: &[&str]) {
-    let out = std::process::Command::new("git")
-        .current_dir(dir)
-        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {out:?}");
 }
 
 /// Issue 37 in the TUI: the new-chat composer says where the chat will work and Alt-w turns

@@ -40,6 +40,41 @@ fn repo() -> tempfile::TempDir {
     dir
 }
 
+/// A daemon on the real CLI whose agents may write files (`tune` says more), a client, and
+/// project `web` on a fresh repository ([`repo`]); each part kept while the world lives.
+struct RealWorld {
+    d: TestDaemon,
+    c: RawClient,
+    checkout: std::path::PathBuf,
+    _repo: tempfile::TempDir,
+    _data: tempfile::TempDir,
+    _api: MockApi,
+}
+
+async fn real_world(tune: impl FnOnce(&mut paddockd::Config)) -> RealWorld {
+    let api = MockApi::start().await.unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let dir = data.path().to_path_buf();
+    let d = real_daemon(&api, move |c| {
+        on_data_dir(&dir)(c);
+        c.allowed_tools = vec!["Write(**)".into()];
+        tune(c);
+    })
+    .await;
+    let mut c = d.client().await;
+    let repo = repo();
+    let checkout = std::fs::canonicalize(repo.path()).unwrap();
+    create_project(&mut c, "web", &checkout).await;
+    RealWorld {
+        d,
+        c,
+        checkout,
+        _repo: repo,
+        _data: data,
+        _api: api,
+    }
+}
+
 fn worktree() -> Option<Isolation> {
     Some(Isolation::Worktree {
         branch: None,
@@ -395,22 +430,20 @@ fn checkout_state(dir: &Path) -> (Vec<(String, Vec<u8>)>, String, String) {
 /// and then removes the folder and the branch; a merged chat's discard needs none.
 #[tokio::test]
 async fn real_cli_a_merge_is_tried_first_and_never_loses_the_users_work() {
-    let api = MockApi::start().await.unwrap();
-    let data = tempfile::tempdir().unwrap();
-    let tune = |c: &mut paddockd::Config| {
-        on_data_dir(data.path())(c);
-        c.allowed_tools = vec!["Write(**)".into()];
-    };
-    let d = real_daemon(&api, tune).await;
-    let mut c = d.client().await;
+    // Every part bound: `..` would drop the repository, data and stand-in at once.
+    let RealWorld {
+        d,
+        mut c,
+        checkout,
+        _repo,
+        _data,
+        _api,
+    } = real_world(|_| {}).await;
     let mut told = d.client().await;
     assert_eq!(
         told.request(Request::NotificationsSubscribe).await.unwrap(),
         Reply::Ack
     );
-    let repo = repo();
-    let checkout = std::fs::canonicalize(repo.path()).unwrap();
-    create_project(&mut c, "web", &checkout).await;
 
     let mut chats = Vec::new();
     for who in ["A", "B"] {
@@ -684,18 +717,15 @@ async fn worktree_row(
 /// worktree of the parent as it is, uncommitted work included.
 #[tokio::test]
 async fn real_cli_a_worktree_chats_child_branches_from_it_and_merges_back_into_it() {
-    let api = MockApi::start().await.unwrap();
-    let data = tempfile::tempdir().unwrap();
-    let tune = |c: &mut paddockd::Config| {
-        on_data_dir(data.path())(c);
-        c.allowed_tools = vec!["Write(**)".into()];
-        c.mcp_bin = Some(paddockd_bin());
-    };
-    let d = real_daemon(&api, tune).await;
-    let mut c = d.client().await;
-    let repo = repo();
-    let checkout = std::fs::canonicalize(repo.path()).unwrap();
-    create_project(&mut c, "web", &checkout).await;
+    // Every part bound: `..` would drop the repository, data and stand-in at once.
+    let RealWorld {
+        d,
+        mut c,
+        checkout,
+        _repo,
+        _data,
+        _api,
+    } = real_world(|c| c.mcp_bin = Some(paddockd_bin())).await;
 
     let parent = c
         .send_new(
@@ -996,17 +1026,15 @@ async fn overlaps_until(c: &mut RawClient, a: &str, b: &str) -> paddock_proto::C
 /// marked as overlapping, where it matters most.
 #[tokio::test]
 async fn real_cli_chats_of_the_shared_checkout_that_wrote_one_file_overlap() {
-    let api = MockApi::start().await.unwrap();
-    let data = tempfile::tempdir().unwrap();
-    let tune = |c: &mut paddockd::Config| {
-        on_data_dir(data.path())(c);
-        c.allowed_tools = vec!["Write(**)".into()];
-    };
-    let d = real_daemon(&api, tune).await;
-    let mut c = d.client().await;
-    let repo = repo();
-    let checkout = std::fs::canonicalize(repo.path()).unwrap();
-    create_project(&mut c, "web", &checkout).await;
+    // Every part bound: `..` would drop the repository, data and stand-in at once.
+    let RealWorld {
+        d,
+        mut c,
+        checkout,
+        _repo,
+        _data,
+        _api,
+    } = real_world(|_| {}).await;
     let a = c
         .send_new("web", None, &write("shared.txt", "from A"), None)
         .await
