@@ -55,6 +55,24 @@ mod work;
 mod worktree;
 mod worktrees;
 
+/// git for the git modules' tests: a test identity, stdout as text, a failure a panic.
+#[cfg(test)]
+pub(crate) mod testing {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use std::path::Path;
+
+    pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
+        let out = std::process::Command::new("git")
+            .current_dir(dir)
+            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    }
+}
+
 use commit::{commit_blocking, commit_paths, committable_branch};
 use diff::diff_blocking;
 pub use generated::{commit_chats, commit_generated};

@@ -33,21 +33,12 @@ pub(super) fn unmerged(
     };
     let snap =
         super::work::commit_tree(&git, &w.snapshot, &w.head, "paddock: the worktree as it is")?;
-    let out = git.output([
-        "merge-tree",
-        "--write-tree",
-        "--name-only",
-        "--no-messages",
-        "-z",
-        t.as_str(),
-        snap.as_str(),
-    ])?;
-    if out.status.code() != Some(0) {
-        return Ok(w.paths());
-    }
-    let merged = String::from_utf8_lossy(out.stdout.split(|b| *b == 0).next().unwrap_or(b""))
-        .trim()
-        .to_owned();
+    let merged = match super::merge::trial(&git, &t, &snap, prefix) {
+        Ok(tree) => tree,
+        // It conflicts with the target: none of it is in there as it is.
+        Err(e) if e.code == paddock_proto::ErrorCode::Conflict => return Ok(w.paths()),
+        Err(e) => return Err(e),
+    };
     Ok(super::work::changed(&git, &t, &merged, prefix)?
         .into_iter()
         .map(|(_, p)| p)

@@ -254,7 +254,12 @@ fn with_advice(mut e: ErrorBody, advice: &str) -> ErrorBody {
 }
 
 /// The tree of `ours` and `theirs` merged, or a conflict naming the files (nothing changed).
-fn trial(git: &Git<'_>, ours: &str, theirs: &str, prefix: &str) -> Result<String, ErrorBody> {
+pub(super) fn trial(
+    git: &Git<'_>,
+    ours: &str,
+    theirs: &str,
+    prefix: &str,
+) -> Result<String, ErrorBody> {
     let out = git.output([
         "merge-tree",
         "--write-tree",
@@ -404,18 +409,8 @@ pub(super) fn rebase(
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
-    use std::process::Command;
 
-    fn git(dir: &Path, args: &[&str]) -> String {
-        let out = Command::new("git")
-            .current_dir(dir)
-            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "git {args:?}: {out:?}");
-        String::from_utf8_lossy(&out.stdout).trim().to_owned()
-    }
+    use crate::git::testing::git;
 
     /// A repository on `main` with a.txt, and a chat's worktree on `chat` beside it.
     struct Setup {

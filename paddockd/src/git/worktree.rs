@@ -347,17 +347,8 @@ async fn make(
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
-    use std::process::Command;
 
-    fn git(dir: &Path, args: &[&str]) {
-        let out = Command::new("git")
-            .current_dir(dir)
-            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "git {args:?}: {out:?}");
-    }
+    use crate::git::testing::git;
 
     fn repo() -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
