@@ -20,7 +20,10 @@ work, or made before the chat was); `paddock worktree prune` removes those witho
 work.
 
 --json prints {worktrees: [{sessionId, projectSlug, title, orphan, worktree: {path, prefix, \
-branch, base, target, targetChat, ahead, behind, changedFiles, merged, missing}}]}.",
+branch, base, target, targetChat, createdAt, ahead, behind, changedFiles, merged: {commit, into, \
+squash, at}, missing}, overlaps: [{sessionId, files}]}]}. A key whose value is false, empty or \
+unknown is left out (title of a deleted chat, orphan, prefix at the repository's top, targetChat, \
+merged, missing, overlaps, squash).",
         after_help = "\
 Examples:
   paddock worktree ls
@@ -45,7 +48,9 @@ another worktree (merge there by hand); a turn of the chat running. Your other u
 changes in the checkout are kept as they are.
 
 Prints the new commit, the branch it went into and the files it changed. Exit status 1 on a \
-refusal. --json prints {sessionId, into, commit, squash, files, committed, checkout}.",
+refusal. --json prints {sessionId, into, commit, squash, files, committed, checkout}; squash, \
+committed (no uncommitted work) and checkout (the branch was moved, no checkout has it) are left \
+out when false or absent.",
         after_help = "\
 Examples:
   paddock worktree merge 7ce589bd
