@@ -71,6 +71,37 @@ pub(crate) mod testing {
         assert!(out.status.success(), "git {args:?}: {out:?}");
         String::from_utf8_lossy(&out.stdout).trim().to_owned()
     }
+
+    /// A repository on `main` with a.txt (and `files`) committed, and a chat's worktree on
+    /// branch `chat` beside it.
+    pub(crate) struct Setup {
+        pub(crate) _dir: tempfile::TempDir,
+        pub(crate) repo: std::path::PathBuf,
+        pub(crate) wt: std::path::PathBuf,
+    }
+
+    pub(crate) fn repo_with_worktree(files: &[(&str, &str)]) -> Setup {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = dir.path().join("repo");
+        std::fs::create_dir(&repo).unwrap();
+        git(&repo, &["init", "-q", "-b", "main"]);
+        std::fs::write(repo.join("a.txt"), "a\n").unwrap();
+        for (name, text) in files {
+            std::fs::write(repo.join(name), text).unwrap();
+        }
+        git(&repo, &["add", "."]);
+        git(&repo, &["commit", "-qm", "first"]);
+        let wt = dir.path().join("wt");
+        git(
+            &repo,
+            &["worktree", "add", "-q", "-b", "chat", wt.to_str().unwrap()],
+        );
+        Setup {
+            _dir: dir,
+            repo,
+            wt,
+        }
+    }
 }
 
 use commit::{commit_blocking, commit_paths, committable_branch};
@@ -115,7 +146,7 @@ pub async fn status(
     })
     .await?;
     if r.scope.is_project() {
-        status.worktrees = worktrees::of_project(d, user, &project.slug).await;
+        status.worktrees = worktrees::of_project(d, &project.slug).await;
     }
     Ok(status)
 }

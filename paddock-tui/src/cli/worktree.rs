@@ -10,7 +10,7 @@ pub enum WorktreeCmd {
         long_about = "\
 List the chats that work in a git worktree of their own (`paddock send --worktree`, or a \
 project whose isolation is worktree): per chat its id, project, branch, the branch its work is \
-for (its target; `chat XXXXXXXX` for a child that merges into its parent chat's worktree), how \
+for (its target; `chat 7ce589bd`, say, for a child that merges into its parent chat's worktree), how \
 many commits it is ahead of and behind that target, how many files its work changes (committed, \
 uncommitted and untracked, against where it started), its title, and marks: `merged` once \
 merged, `missing` when its folder was removed by hand, `orphan` when its chat was deleted.

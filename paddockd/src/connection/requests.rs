@@ -152,10 +152,10 @@ impl Connection {
                 .await
                 .map(Reply::GitCommitted),
             Request::GitPush(r) => crate::git::push(&d.chats, r).await.map(Reply::GitPushed),
-            Request::WorktreeList(r) => crate::git::worktree_list(&d.chats, &self.user, r)
+            Request::WorktreeList(r) => crate::git::worktree_list(&d.chats, r)
                 .await
                 .map(Reply::Worktrees),
-            Request::WorktreeMerge(r) => crate::git::worktree_merge(&d.chats, &self.user, r)
+            Request::WorktreeMerge(r) => crate::git::worktree_merge(&d.chats, r)
                 .await
                 .map(Reply::WorktreeMerged),
             Request::WorktreeRebase(r) => crate::git::worktree_rebase(&d.chats, r)
@@ -164,7 +164,7 @@ impl Connection {
             Request::WorktreeDiscard(r) => crate::git::worktree_discard(&d.chats, r)
                 .await
                 .map(Reply::WorktreeDiscarded),
-            Request::WorktreePrune(r) => crate::git::worktree_prune(&d.chats, &self.user, r)
+            Request::WorktreePrune(r) => crate::git::worktree_prune(&d.chats, r)
                 .await
                 .map(Reply::WorktreePruned),
             Request::FilesList(r) => crate::files::list(&d.chats, r)

@@ -410,33 +410,10 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
 
-    use crate::git::testing::git;
-
-    /// A repository on `main` with a.txt, and a chat's worktree on `chat` beside it.
-    struct Setup {
-        _dir: tempfile::TempDir,
-        repo: PathBuf,
-        wt: PathBuf,
-    }
+    use crate::git::testing::{Setup, git, repo_with_worktree};
 
     fn setup() -> Setup {
-        let dir = tempfile::tempdir().unwrap();
-        let repo = dir.path().join("repo");
-        std::fs::create_dir(&repo).unwrap();
-        git(&repo, &["init", "-q", "-b", "main"]);
-        std::fs::write(repo.join("a.txt"), "a\n").unwrap();
-        git(&repo, &["add", "."]);
-        git(&repo, &["commit", "-qm", "first"]);
-        let wt = dir.path().join("wt");
-        git(
-            &repo,
-            &["worktree", "add", "-q", "-b", "chat", wt.to_str().unwrap()],
-        );
-        Setup {
-            _dir: dir,
-            repo,
-            wt,
-        }
+        repo_with_worktree(&[])
     }
 
     fn identity() -> Identity {

@@ -210,19 +210,8 @@ mod tests {
 
     #[test]
     fn work_is_committed_uncommitted_and_untracked_against_the_merge_base() {
-        let dir = tempfile::tempdir().unwrap();
-        let repo = dir.path().join("repo");
-        std::fs::create_dir(&repo).unwrap();
-        git(&repo, &["init", "-q", "-b", "main"]);
-        std::fs::write(repo.join("a.txt"), "a\n").unwrap();
-        std::fs::write(repo.join(".gitignore"), "*.log\n").unwrap();
-        git(&repo, &["add", "."]);
-        git(&repo, &["commit", "-qm", "first"]);
-        let wt = dir.path().join("wt");
-        git(
-            &repo,
-            &["worktree", "add", "-q", "-b", "chat", wt.to_str().unwrap()],
-        );
+        let crate::git::testing::Setup { _dir, repo, wt } =
+            crate::git::testing::repo_with_worktree(&[(".gitignore", "*.log\n")]);
         let base = git(&repo, &["rev-parse", "HEAD"]);
         // Committed on the chat's branch, changed and staged, untracked, ignored.
         std::fs::write(wt.join("c.txt"), "c\n").unwrap();

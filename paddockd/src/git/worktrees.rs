@@ -10,9 +10,9 @@
 use std::path::{Path, PathBuf};
 
 use paddock_proto::{
-    ChatScope, ErrorBody, ErrorCode, WorktreeDiscard, WorktreeDiscarded, WorktreeEntry,
-    WorktreeList, WorktreeMerge, WorktreeMergeRecord, WorktreeMerged, WorktreePrune,
-    WorktreePruned, WorktreeRebase, WorktreeRebased, Worktrees,
+    ErrorBody, ErrorCode, WorktreeDiscard, WorktreeDiscarded, WorktreeEntry, WorktreeList,
+    WorktreeMerge, WorktreeMergeRecord, WorktreeMerged, WorktreePrune, WorktreePruned,
+    WorktreeRebase, WorktreeRebased, Worktrees,
 };
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
@@ -172,12 +172,12 @@ pub async fn refresh(d: &ChatService, sid: &str) -> Result<(), ErrorBody> {
 }
 
 /// The worktree chats of a project, with their titles (for its git status).
-pub(super) async fn of_project(d: &ChatService, user: &str, slug: &str) -> Vec<WorktreeEntry> {
+pub(super) async fn of_project(d: &ChatService, slug: &str) -> Vec<WorktreeEntry> {
     let request = WorktreeList {
         project_slug: Some(slug.to_owned()),
         orphans: false,
     };
-    list(d, user, request)
+    list(d, request)
         .await
         .map(|w| w.worktrees)
         .unwrap_or_default()
@@ -220,31 +220,27 @@ pub async fn fork_chat(
     Ok(forked)
 }
 
-/// `worktree:list`.
-pub async fn list(d: &ChatService, user: &str, r: WorktreeList) -> Result<Worktrees, ErrorBody> {
+/// `worktree:list`. Titles and orphans come from the index, as any label of one chat does;
+/// no listing is built.
+pub async fn list(d: &ChatService, r: WorktreeList) -> Result<Worktrees, ErrorBody> {
     let all = d.state.stores.worktrees.all();
-    let rows = crate::chats::list(d, user, r.project_slug.as_deref(), ChatScope::All).await?;
+    let overlaps = d.state.stores.overlaps.all();
     let mut worktrees = Vec::new();
     for (sid, rec) in all.iter() {
         if r.project_slug.as_ref().is_some_and(|p| *p != rec.project) {
             continue;
         }
-        let row = rows.iter().find(|row| row.session_id == *sid);
-        let orphan = row.is_none() && crate::chats::project_of(d, sid).await.is_err();
+        let orphan = crate::chats::project_of(d, sid).await.is_err();
         if r.orphans && !orphan {
             continue;
         }
         worktrees.push(WorktreeEntry {
             session_id: sid.clone(),
             project_slug: rec.project.clone(),
-            title: row.map(|row| row.title.clone()),
+            title: (!orphan).then(|| d.state.title_now(sid)).flatten(),
             orphan,
             worktree: rec.worktree.clone(),
-            overlaps: d
-                .state
-                .stores
-                .overlaps
-                .all()
+            overlaps: overlaps
                 .chats
                 .get(sid)
                 .map(|o| o.with.clone())
@@ -254,20 +250,9 @@ pub async fn list(d: &ChatService, user: &str, r: WorktreeList) -> Result<Worktr
     Ok(Worktrees { worktrees })
 }
 
-/// A chat's title, from its project's listing.
-async fn title_of(d: &ChatService, user: &str, slug: &str, sid: &str) -> Option<String> {
-    let rows = crate::chats::list(d, user, Some(slug), ChatScope::All)
-        .await
-        .ok()?;
-    rows.into_iter()
-        .find(|r| r.session_id == sid)
-        .map(|r| r.title)
-}
-
 /// A merge's commit message: the one asked for, else the chat's id, branch and title.
-async fn merge_message(
+fn merge_message(
     d: &ChatService,
-    user: &str,
     rec: &WorktreeRecord,
     sid: &str,
     asked: Option<String>,
@@ -275,9 +260,7 @@ async fn merge_message(
     if let Some(m) = asked {
         return m;
     }
-    let title = title_of(d, user, &rec.project, sid)
-        .await
-        .unwrap_or_default();
+    let title = d.state.title_now(sid).unwrap_or_default();
     format!(
         "paddock: chat {} ({}){}{title}",
         short(sid),
@@ -289,11 +272,7 @@ async fn merge_message(
 /// `worktree:merge`. The merge's commit is made first; the record then says it is being put
 /// on its target (a daemon killed from there on records it as merged at its next start when
 /// the target has it), and says it is merged once it is.
-pub async fn merge(
-    d: &ChatService,
-    user: &str,
-    r: WorktreeMerge,
-) -> Result<WorktreeMerged, ErrorBody> {
+pub async fn merge(d: &ChatService, r: WorktreeMerge) -> Result<WorktreeMerged, ErrorBody> {
     let (sid, rec) = record(d, &r.session_id)?;
     refuse_running(d, &sid, "merge it").await?;
     let dest = destination(d, &rec).await?;
@@ -304,7 +283,7 @@ pub async fn merge(
             rec.worktree.branch
         )));
     };
-    let message = merge_message(d, user, &rec, &sid, r.message.clone()).await;
+    let message = merge_message(d, &rec, &sid, r.message.clone());
     let pending = format!("paddock: uncommitted work of chat {}", short(&sid));
     let identity = d.cfg.git_identity.clone();
     let (w, squash, into_) = (rec.worktree.clone(), r.squash, into.clone());
@@ -501,14 +480,9 @@ pub async fn discard(d: &ChatService, r: WorktreeDiscard) -> Result<WorktreeDisc
 }
 
 /// `worktree:prune`.
-pub async fn prune(
-    d: &ChatService,
-    user: &str,
-    r: WorktreePrune,
-) -> Result<WorktreePruned, ErrorBody> {
+pub async fn prune(d: &ChatService, r: WorktreePrune) -> Result<WorktreePruned, ErrorBody> {
     let orphans = list(
         d,
-        user,
         WorktreeList {
             project_slug: r.project_slug,
             orphans: true,

@@ -41,7 +41,8 @@ fn repo() -> tempfile::TempDir {
 }
 
 /// A daemon on the real CLI whose agents may write files (`tune` says more), a client, and
-/// project `web` on a fresh repository ([`repo`]); each part kept while the world lives.
+/// project `web` on a fresh repository ([`repo`]); each part kept while the world lives (bind
+/// it, then take parts out of it: a temporary's other parts would go at once).
 struct RealWorld {
     d: TestDaemon,
     c: RawClient,
@@ -363,33 +364,44 @@ async fn ask(c: &mut RawClient, request: Request) -> Result<Reply, paddock_proto
     c.request(request).await
 }
 
-/// Asks until chat `sid`'s row lists its worktree's changed files as `want` (the record is read
-/// again a moment after the turn ends).
+/// Asks until `found` finds something in `project`'s rows (a record is read again a moment
+/// after a turn ends, overlaps once the recorder has caught up); `what` names it in the
+/// failure.
+async fn rows_until<T>(
+    c: &mut RawClient,
+    project: &str,
+    what: &str,
+    found: impl Fn(&paddock_proto::Chats) -> Option<T>,
+) -> T {
+    let deadline = tokio::time::Instant::now() + DEADLINE;
+    loop {
+        let rows = rows_of(c, project).await;
+        if let Some(hit) = found(&rows) {
+            return hit;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "never listed {what}: {rows:#?}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+}
+
+/// Chat `sid`'s worktree once its row lists the changed files as `want`.
 async fn changed_files_until(
     c: &mut RawClient,
     project: &str,
     sid: &str,
     want: &[&str],
 ) -> paddock_proto::ChatWorktree {
-    let deadline = tokio::time::Instant::now() + DEADLINE;
-    loop {
-        let rows = rows_of(c, project).await;
-        let wt = rows
-            .chats
+    rows_until(c, project, &format!("{sid} changing {want:?}"), |rows| {
+        rows.chats
             .iter()
             .find(|r| r.session_id == sid)
-            .and_then(|r| r.worktree.clone());
-        if let Some(wt) = &wt
-            && wt.changed_files == want
-        {
-            return wt.clone();
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "chat {sid}'s worktree never listed {want:?}: {wt:#?}"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
-    }
+            .and_then(|r| r.worktree.clone())
+            .filter(|w| w.changed_files == want)
+    })
+    .await
 }
 
 /// Every file of `dir` but `.git`, with its bytes, and git's HEAD and status there: what must
@@ -430,15 +442,10 @@ fn checkout_state(dir: &Path) -> (Vec<(String, Vec<u8>)>, String, String) {
 /// and then removes the folder and the branch; a merged chat's discard needs none.
 #[tokio::test]
 async fn real_cli_a_merge_is_tried_first_and_never_loses_the_users_work() {
-    // Every part bound: `..` would drop the repository, data and stand-in at once.
+    let world = real_world(|_| {}).await;
     let RealWorld {
-        d,
-        mut c,
-        checkout,
-        _repo,
-        _data,
-        _api,
-    } = real_world(|_| {}).await;
+        d, mut c, checkout, ..
+    } = world;
     let mut told = d.client().await;
     assert_eq!(
         told.request(Request::NotificationsSubscribe).await.unwrap(),
@@ -684,31 +691,28 @@ async fn archiving_or_deleting_a_chat_tidies_a_worktree_without_work() {
     d.stop().await.unwrap();
 }
 
-/// The row of chat `sid` once it is listed with a worktree whose changed files are `want`.
+/// The row `sid_of` picks in `web` once it is idle, with a worktree whose changed files are
+/// `want`.
 async fn worktree_row(
     c: &mut RawClient,
     sid_of: impl Fn(&paddock_proto::ChatSummary) -> bool,
     want: &[&str],
 ) -> paddock_proto::ChatSummary {
-    let deadline = tokio::time::Instant::now() + DEADLINE;
-    loop {
-        let rows = rows_of(c, "web").await;
-        let row = rows.chats.iter().find(|r| sid_of(r)).cloned();
-        if let Some(row) = &row
-            && row
-                .worktree
-                .as_ref()
-                .is_some_and(|w| w.changed_files == want)
-            && !row.running
-        {
-            return row.clone();
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "no such worktree chat with {want:?}: {rows:#?}"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
+    rows_until(
+        c,
+        "web",
+        &format!("an idle worktree chat changing {want:?}"),
+        |rows| {
+            rows.chats
+                .iter()
+                .find(|r| sid_of(r))
+                .filter(|r| {
+                    !r.running && r.worktree.as_ref().is_some_and(|w| w.changed_files == want)
+                })
+                .cloned()
+        },
+    )
+    .await
 }
 
 /// A worktree chat's child (`create_chat`) works in a worktree of its own from its parent's
@@ -717,15 +721,10 @@ async fn worktree_row(
 /// worktree of the parent as it is, uncommitted work included.
 #[tokio::test]
 async fn real_cli_a_worktree_chats_child_branches_from_it_and_merges_back_into_it() {
-    // Every part bound: `..` would drop the repository, data and stand-in at once.
+    let world = real_world(|c| c.mcp_bin = Some(paddockd_bin())).await;
     let RealWorld {
-        d,
-        mut c,
-        checkout,
-        _repo,
-        _data,
-        _api,
-    } = real_world(|c| c.mcp_bin = Some(paddockd_bin())).await;
+        d, mut c, checkout, ..
+    } = world;
 
     let parent = c
         .send_new(
@@ -1002,39 +1001,28 @@ async fn next_overlap(c: &mut RawClient) -> paddock_proto::Attention {
 
 /// The rows of `web` once chat `a` is listed as overlapping with `b` on shared.txt.
 async fn overlaps_until(c: &mut RawClient, a: &str, b: &str) -> paddock_proto::Chats {
-    let deadline = tokio::time::Instant::now() + DEADLINE;
-    loop {
-        let rows = rows_of(c, "web").await;
-        let hit = rows.chats.iter().any(|r| {
-            r.session_id == a
-                && r.overlaps
-                    .iter()
-                    .any(|o| o.session_id == b && o.files == ["shared.txt"])
-        });
-        if hit {
-            return rows;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "{a} never overlapped {b}: {rows:#?}"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
-    }
+    rows_until(c, "web", &format!("{a} overlapping {b}"), |rows| {
+        rows.chats
+            .iter()
+            .any(|r| {
+                r.session_id == a
+                    && r.overlaps
+                        .iter()
+                        .any(|o| o.session_id == b && o.files == ["shared.txt"])
+            })
+            .then(|| rows.clone())
+    })
+    .await
 }
 
 /// Two chats of the shared checkout (no worktrees) that wrote the same file, uncommitted, are
 /// marked as overlapping, where it matters most.
 #[tokio::test]
 async fn real_cli_chats_of_the_shared_checkout_that_wrote_one_file_overlap() {
-    // Every part bound: `..` would drop the repository, data and stand-in at once.
+    let world = real_world(|_| {}).await;
     let RealWorld {
-        d,
-        mut c,
-        checkout,
-        _repo,
-        _data,
-        _api,
-    } = real_world(|_| {}).await;
+        d, mut c, checkout, ..
+    } = world;
     let a = c
         .send_new("web", None, &write("shared.txt", "from A"), None)
         .await
@@ -1067,15 +1055,13 @@ async fn real_cli_chats_of_the_shared_checkout_that_wrote_one_file_overlap() {
     commit(&checkout, "take it");
     let again = c.send_new("web", None, "hello", None).await;
     c.frames_until_complete(&again.session_id).await;
-    let deadline = tokio::time::Instant::now() + DEADLINE;
-    loop {
-        let rows = rows_of(&mut c, "web").await;
-        if rows.chats.iter().all(|r| r.overlaps.is_empty()) {
-            break;
-        }
-        assert!(tokio::time::Instant::now() < deadline, "{rows:#?}");
-        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
-    }
+    rows_until(&mut c, "web", "no overlaps", |rows| {
+        rows.chats
+            .iter()
+            .all(|r| r.overlaps.is_empty())
+            .then_some(())
+    })
+    .await;
     d.stop().await.unwrap();
 }
 
@@ -1134,17 +1120,14 @@ async fn archiving_a_running_worktree_chat_keeps_its_worktree() {
     let hang = r#"fake:[{"text":"working","chunks":1},{"hang":true}]"#;
     let sent = c.send_new("web", None, hang, worktree()).await;
     let sid = sent.session_id;
-    let deadline = tokio::time::Instant::now() + DEADLINE;
-    let path = loop {
-        let rows = rows_of(&mut c, "web").await;
-        if let Some(r) = rows.chats.iter().find(|r| r.session_id == sid && r.running)
-            && let Some(w) = &r.worktree
-        {
-            break w.path.clone();
-        }
-        assert!(tokio::time::Instant::now() < deadline, "{rows:#?}");
-        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
-    };
+    let path = rows_until(&mut c, "web", "the chat running in its worktree", |rows| {
+        rows.chats
+            .iter()
+            .find(|r| r.session_id == sid && r.running)
+            .and_then(|r| r.worktree.as_ref())
+            .map(|w| w.path.clone())
+    })
+    .await;
     let Reply::Updated(archived) = c
         .request(Request::ChatUpdate(paddock_proto::ChatUpdate {
             session_ids: vec![sid.clone()],
