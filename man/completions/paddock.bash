@@ -82,6 +82,9 @@ _paddock() {
             paddock,project)
                 cmd="paddock__subcmd__project"
                 ;;
+            paddock,promote)
+                cmd="paddock__subcmd__promote"
+                ;;
             paddock,provenance)
                 cmd="paddock__subcmd__provenance"
                 ;;
@@ -273,6 +276,9 @@ _paddock() {
                 ;;
             paddock__subcmd__help,project)
                 cmd="paddock__subcmd__help__subcmd__project"
+                ;;
+            paddock__subcmd__help,promote)
+                cmd="paddock__subcmd__help__subcmd__promote"
                 ;;
             paddock__subcmd__help,provenance)
                 cmd="paddock__subcmd__help__subcmd__provenance"
@@ -524,7 +530,7 @@ _paddock() {
 
     case "${cmd}" in
         paddock)
-            opts="-h -V --socket --remote --remote-paddock --help --version daemon project ls list send tail cancel continue show doctor status approvals notify usage attachment archive unarchive star unstar read unread detach attach delete fork history search trigger import provenance blame files ls-files git worktree proxy help"
+            opts="-h -V --socket --remote --remote-paddock --help --version daemon project ls list send tail cancel continue show doctor status approvals notify usage attachment archive unarchive star unstar read unread detach attach delete fork promote history search trigger import provenance blame files ls-files git worktree proxy help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1538,7 +1544,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__help)
-            opts="daemon project ls send tail cancel continue show doctor status approvals notify usage attachment archive unarchive star unstar read unread detach attach delete fork history search trigger import provenance blame files ls-files git worktree proxy help"
+            opts="daemon project ls send tail cancel continue show doctor status approvals notify usage attachment archive unarchive star unstar read unread detach attach delete fork promote history search trigger import provenance blame files ls-files git worktree proxy help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2072,6 +2078,20 @@ _paddock() {
         paddock__subcmd__help__subcmd__project__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__help__subcmd__promote)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -2948,6 +2968,36 @@ _paddock() {
                 return 0
             fi
             case "${prev}" in
+                --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__promote)
+            opts="-h -V --to --json --socket --remote --remote-paddock --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --to)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --socket)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

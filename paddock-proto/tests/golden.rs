@@ -685,6 +685,16 @@ fn table() -> Vec<(&'static str, Golden)> {
             ),
         ),
         (
+            "request.chat_promote",
+            request(
+                24,
+                Request::ChatPromote(ChatPromote {
+                    session_id: s(SESSION),
+                    to_project: s("login-service"),
+                }),
+            ),
+        ),
+        (
             "request.history_list",
             request(
                 25,
@@ -2911,6 +2921,18 @@ fn table() -> Vec<(&'static str, Golden)> {
             ),
         ),
         (
+            "reply.promoted",
+            ok(
+                24,
+                Reply::Promoted(Promoted {
+                    from_project: s(PROJECT),
+                    to_project: s("login-service"),
+                    session_ids: vec![s(SESSION), s("d2f6a8c0-1e3b-4d5f-9a7c-2b4e6f8a0c13")],
+                    created_project: true,
+                }),
+            ),
+        ),
+        (
             "reply.history",
             ok(
                 25,
@@ -3234,6 +3256,7 @@ covers!(request_row, REQUEST_ROWS, Request {
     Request::ChatUpdate(_) => "request.chat_update",
     Request::ChatDelete(_) => "request.chat_delete",
     Request::ChatFork(_) => "request.chat_fork",
+    Request::ChatPromote(_) => "request.chat_promote",
     Request::HistoryList(_) => "request.history_list",
     Request::HistorySeen => "request.history_seen",
     Request::ChatImport(_) => "request.chat_import",
@@ -3390,6 +3413,7 @@ covers!(reply_row, REPLY_ROWS, Reply {
     Reply::Resolved(_) => "reply.resolved",
     Reply::Updated(_) => "reply.updated",
     Reply::Forked(_) => "reply.forked",
+    Reply::Promoted(_) => "reply.promoted",
     Reply::History(_) => "reply.history",
     Reply::Imported(_) => "reply.imported",
     Reply::Triggers(_) => "reply.triggers",

@@ -34,7 +34,7 @@ pub mod search;
 
 use inputs::Inputs;
 pub use inputs::LastBuilt;
-pub use list::{list, list_answer};
+pub use list::{list, list_answer, subtree};
 use rows::KeptRow;
 pub use rows::KeptRows;
 

@@ -169,6 +169,8 @@ pub async fn run(cfg: Config, shutdown: impl Future<Output = ()>) -> anyhow::Res
     let token = CancellationToken::new();
     let tasks = Tasks::default();
     let (daemon, state) = build(&cfg, projects, &token, &tasks)?;
+    // A move of chats a killed daemon left half done, finished before any turn.
+    crate::promotion::finish_left(&cfg.data_dir, &state).await;
     start_services(&daemon, &state, &token, &tasks.background);
     tracing::info!(socket = %listeners.socket.path.display(), pid = std::process::id(), "paddockd listening");
     if cfg.stderr_to_log {

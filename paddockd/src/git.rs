@@ -107,6 +107,7 @@ pub(crate) mod testing {
 use commit::{commit_blocking, commit_paths, committable_branch};
 use diff::diff_blocking;
 pub use generated::{commit_chats, commit_generated};
+pub use overlap::refresh_project as refresh_overlaps;
 use push::push_blocking;
 pub use run::{GIT_TIMEOUT, Identity};
 use run::{Git, failed, trimmed};

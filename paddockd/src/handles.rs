@@ -153,7 +153,7 @@ impl From<Refused> for ErrorBody {
             Refused::Shadowed(_) | Refused::NotASession(_) => ErrorCode::InvalidArgument,
             Refused::NoChat { .. } => ErrorCode::NotFound,
             Refused::FirstUnwritten(_) => ErrorCode::InvalidArgument,
-            Refused::Busy(_) => ErrorCode::Busy,
+            Refused::Busy(_) | Refused::Moving(_) => ErrorCode::Busy,
             Refused::ShuttingDown => ErrorCode::ShuttingDown,
             Refused::Worktree(_) => ErrorCode::InvalidArgument,
         };

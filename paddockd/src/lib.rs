@@ -45,6 +45,7 @@ pub mod permissions;
 pub mod preload;
 pub mod project_ops;
 pub mod projects;
+pub mod promotion;
 pub mod provenance;
 pub mod reach;
 pub mod run_log;

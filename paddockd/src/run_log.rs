@@ -84,6 +84,12 @@ enum Line {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         reason: Option<String>,
     },
+    /// Chats moved to another project (`chat:promote`): their runs are that project's.
+    #[serde(rename_all = "camelCase")]
+    Moved {
+        session_ids: Vec<String>,
+        project_slug: String,
+    },
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -169,6 +175,18 @@ impl RunLog {
             }
         })
         .await
+    }
+
+    /// Records that chats moved to project `to`: their runs, past and to come, are its.
+    /// Asked again (a move finished after a crash), it changes nothing more.
+    pub async fn moved(&self, session_ids: &[String], to: &str) -> Result<(), RunLogError> {
+        let line = Line::Moved {
+            session_ids: session_ids.to_vec(),
+            project_slug: to.to_owned(),
+        };
+        let (ids, to) = (session_ids.to_vec(), to.to_owned());
+        self.append(line, move |runs| relabel(runs.iter_mut(), &ids, &to))
+            .await
     }
 
     /// Records a fire that did not run (a trigger whose previous run was still going): one
@@ -283,6 +301,10 @@ fn load(path: &Path, keep: usize) -> (VecDeque<RunRecord>, usize) {
                     r.reason = reason;
                 }
             }
+            Ok(Line::Moved {
+                session_ids,
+                project_slug,
+            }) => relabel(runs.iter_mut(), &session_ids, &project_slug),
             Err(_) => bad += 1,
         }
     }
@@ -298,6 +320,13 @@ fn load(path: &Path, keep: usize) -> (VecDeque<RunRecord>, usize) {
     }
     let skip = runs.len().saturating_sub(keep);
     (runs.into_iter().skip(skip).collect(), lines)
+}
+
+/// The runs of `session_ids` made `to`'s.
+fn relabel<'a>(runs: impl Iterator<Item = &'a mut RunRecord>, session_ids: &[String], to: &str) {
+    for r in runs.filter(|r| session_ids.contains(&r.session_id)) {
+        r.project_slug = to.to_owned();
+    }
 }
 
 fn compact(path: &Path, state: &mut State) -> std::io::Result<()> {
@@ -379,6 +408,41 @@ mod tests {
             .map(|r| r.job_id)
             .collect();
         assert_eq!(ids, ["b", "a"]);
+    }
+
+    /// A chat moved to another project takes its runs, past and later, in memory, after a
+    /// restart and after the log is compacted.
+    #[tokio::test]
+    async fn a_moved_chats_runs_are_its_new_projects() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("runs.jsonl");
+        let log = RunLog::with_capacity(path.clone(), 2);
+        log.started(run("a")).await.unwrap();
+        log.started(run("b")).await.unwrap();
+        log.moved(&["s-a".to_owned()], "web").await.unwrap();
+        let slugs = |log: &RunLog| -> Vec<(String, String)> {
+            log.recent()
+                .into_iter()
+                .map(|r| (r.job_id, r.project_slug))
+                .collect()
+        };
+        let want = [
+            ("b".to_owned(), String::new()),
+            ("a".to_owned(), "web".to_owned()),
+        ];
+        assert_eq!(slugs(&log), want);
+        drop(log);
+        let log = RunLog::with_capacity(path.clone(), 2);
+        assert_eq!(slugs(&log), want);
+        // Asked again after a crash: nothing more changes.
+        log.moved(&["s-a".to_owned()], "web").await.unwrap();
+        assert_eq!(slugs(&log), want);
+        // Compacted (the file holds more than twice what is kept): still the new project's.
+        log.finished("b", end(RunStatus::Completed, None, false))
+            .await
+            .unwrap();
+        drop(log);
+        assert_eq!(slugs(&RunLog::with_capacity(path, 2)), want);
     }
 
     #[tokio::test]

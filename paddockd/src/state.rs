@@ -42,6 +42,8 @@ pub struct ChatState {
     pub streamed: crate::streamed::Streamed,
     /// The daemon's tracked tasks, where the index and the search run.
     tasks: tokio_util::task::TaskTracker,
+    /// Chats being moved to another project: no turn starts in them meanwhile.
+    pub moving: Moving,
 }
 
 impl ChatState {
@@ -69,6 +71,7 @@ impl ChatState {
             listings: crate::listing::Listings::new(),
             streamed: crate::streamed::Streamed::start(dir.join("streamed")),
             tasks: tasks.clone(),
+            moving: Moving::default(),
         })
     }
 
@@ -175,6 +178,51 @@ impl ChatState {
         let folder = self.folder_of(project);
         if let Err(e) = self.index.watch_folder(&folder).await {
             tracing::warn!(project = %project.slug, folder = %folder.display(), "cannot index the project's transcripts: {e}");
+        }
+    }
+}
+
+/// The chats being moved to another project (`chat:promote`), each held by one move.
+#[derive(Default)]
+pub struct Moving(std::sync::Mutex<std::collections::HashSet<String>>);
+
+impl Moving {
+    fn set(&self) -> std::sync::MutexGuard<'_, std::collections::HashSet<String>> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Holds every chat of `ids` until the guard is dropped; `None` (holding none) when one
+    /// is held by another move already.
+    pub fn hold(&self, ids: &[String]) -> Option<MovingGuard<'_>> {
+        let mut set = self.set();
+        if ids.iter().any(|id| set.contains(id)) {
+            return None;
+        }
+        set.extend(ids.iter().cloned());
+        Some(MovingGuard {
+            moving: self,
+            ids: ids.to_vec(),
+        })
+    }
+
+    pub fn holds(&self, id: &str) -> bool {
+        self.set().contains(id)
+    }
+}
+
+/// Chats held by one move; let go when it is dropped.
+pub struct MovingGuard<'a> {
+    moving: &'a Moving,
+    ids: Vec<String>,
+}
+
+impl Drop for MovingGuard<'_> {
+    fn drop(&mut self) {
+        let mut set = self.moving.set();
+        for id in &self.ids {
+            set.remove(id);
         }
     }
 }

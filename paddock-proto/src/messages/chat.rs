@@ -255,6 +255,28 @@ pub struct Forked {
     pub session_id: String,
 }
 
+/// `chat:promote`: move a chat, with the chats under it in its project, to another project.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatPromote {
+    pub session_id: String,
+    /// The project it moves to ("" is the root workspace). A slug no project has makes a
+    /// new project (its folder in paddock's data), as `project:create` would.
+    pub to_project: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Promoted {
+    pub from_project: String,
+    pub to_project: String,
+    /// The chats moved: the one named first, then the chats under it, in tree order.
+    pub session_ids: Vec<String>,
+    /// The project was made for this move.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub created_project: bool,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Sent {

@@ -127,6 +127,8 @@ replies! {
     "updated" Updated(Updated);
     /// `chat:fork`: the new chat.
     "forked" Forked(Forked);
+    /// `chat:promote`: the chats moved.
+    "promoted" Promoted(Promoted);
     "history" History(History);
     "imported" Imported(Imported);
     "triggers" Triggers(Triggers);

@@ -138,6 +138,10 @@ requests! {
     "chat:delete" ChatDelete(SessionIds) as ChatDelete -> Updated;
     /// Copy a chat into a new one that records it as its parent.
     "chat:fork" ChatFork(ChatFork) -> Forked;
+    /// Move a chat and the chats under it in its project to another project (a new one when
+    /// no project has the slug): transcripts, provenance, flags and history go with them; the
+    /// chats resume there. Refused while one of them runs, or has a worktree.
+    "chat:promote" ChatPromote(ChatPromote) -> Promoted;
     /// Recent runs across projects, by origin, with "while you were away".
     "history:list" HistoryList(HistoryList) -> History;
     /// Advance this user's "runs last seen" watermark to now.

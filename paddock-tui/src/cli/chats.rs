@@ -193,6 +193,18 @@ pub struct ForkArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct PromoteArgs {
+    /// The chat to move (the chats under it go with it)
+    pub session: String,
+    /// The project to move it to: a slug (made if no project has it), '' for the root workspace
+    #[arg(long, value_name = "SLUG")]
+    pub to: String,
+    /// Print {fromProject, toProject, sessionIds, createdProject} as one JSON object
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
 pub struct SearchArgs {
     /// Words to find (each as the start of a word) and "quoted phrases"
     #[arg(value_name = "QUERY", required = true, num_args = 1..)]

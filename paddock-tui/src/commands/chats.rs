@@ -1,8 +1,8 @@
-//! `paddock ls`, `paddock show`, `paddock cancel`, `paddock fork`; and finding a chat in the
+//! `paddock ls`, `paddock show`, `paddock cancel`, `paddock fork`, `paddock promote`; and finding a chat in the
 //! listing, for the commands that need its project or state.
 
 use paddock_proto::{
-    ChatCancel, ChatFork, ChatList, ChatScope, ChatSummary, ChatTranscript, SessionRef,
+    ChatCancel, ChatFork, ChatList, ChatPromote, ChatScope, ChatSummary, ChatTranscript, SessionRef,
 };
 
 use std::borrow::Cow;
@@ -12,7 +12,7 @@ use serde_json::value::RawValue;
 
 use super::output::{eprint, print, print_json, print_json_array, print_json_rows};
 use super::{Context, mark_read};
-use crate::cli::{ForkArgs, LsArgs, SessionArg, ShowArgs};
+use crate::cli::{ForkArgs, LsArgs, PromoteArgs, SessionArg, ShowArgs};
 use crate::client::{Client, RawReply};
 use crate::format::{self, ROOT_SLUG, project_label};
 
@@ -174,6 +174,39 @@ pub async fn fork(ctx: &Context, args: ForkArgs) -> anyhow::Result<()> {
         f if args.json => print_json(&f),
         f => print(&format!("{}\n", f.session_id)),
     }
+}
+
+pub async fn promote(ctx: &Context, args: PromoteArgs) -> anyhow::Result<()> {
+    let client = ctx.connect().await?;
+    let request = ChatPromote {
+        session_id: args.session,
+        to_project: args.to,
+    };
+    let p = client.call(request).await?;
+    if args.json {
+        return print_json(&p);
+    }
+    let label = |slug: &str| match slug {
+        "" => "the root workspace".to_owned(),
+        s => format!("project {s}"),
+    };
+    if p.created_project {
+        print(&format!("made {}\n", label(&p.to_project)))?;
+    }
+    let (first, under) = p
+        .session_ids
+        .split_first()
+        .map_or(("", 0), |(f, r)| (f.as_str(), r.len()));
+    let with = match under {
+        0 => String::new(),
+        1 => " and the chat under it".to_owned(),
+        n => format!(" and the {n} chats under it"),
+    };
+    print(&format!(
+        "moved chat {first}{with} from {} to {}\n",
+        label(&p.from_project),
+        label(&p.to_project)
+    ))
 }
 
 pub async fn cancel(ctx: &Context, args: SessionArg) -> anyhow::Result<()> {

@@ -118,6 +118,7 @@ fn session_args(command: &mut Option<Cmd>) -> Vec<&mut String> {
         Cmd::Continue(a) => vec![&mut a.session],
         Cmd::Show(a) => vec![&mut a.session],
         Cmd::Fork(a) => vec![&mut a.session],
+        Cmd::Promote(a) => vec![&mut a.session],
         Cmd::Files(a) => vec![&mut a.session],
         Cmd::Usage(a) => a.subtree.iter_mut().collect(),
         Cmd::Archive(a)

@@ -159,6 +159,7 @@ pub async fn run(mut cli: Cli) -> anyhow::Result<()> {
         Some(Cmd::Attach(args)) => batch::update(&ctx, ChatAction::Attach, args).await,
         Some(Cmd::Delete(args)) => batch::delete(&ctx, args).await,
         Some(Cmd::Fork(args)) => chats::fork(&ctx, args).await,
+        Some(Cmd::Promote(args)) => chats::promote(&ctx, args).await,
         Some(Cmd::History(args)) => history::run(&ctx, args).await,
         Some(Cmd::Search(args)) => search::run(&ctx, args).await,
         Some(Cmd::Trigger { action }) => trigger::run(&ctx, action).await,

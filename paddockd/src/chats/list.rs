@@ -25,6 +25,30 @@ fn projects_of(d: &ChatService, project_slug: Option<&str>) -> Result<Vec<Projec
     }
 }
 
+/// Chat `sid` and every chat under it in `project`'s tree, parents before their children
+/// (a child in another project is not in its listing, so not here).
+pub async fn subtree(
+    d: &ChatService,
+    user: &str,
+    project: &str,
+    sid: &str,
+) -> Result<Vec<String>, ErrorBody> {
+    let rows = list(d, user, Some(project), ChatScope::All).await?;
+    let mut ids = vec![sid.to_owned()];
+    let mut i = 0;
+    while let Some(cur) = ids.get(i).cloned() {
+        if let Some(row) = rows.iter().find(|r| r.session_id == cur) {
+            for child in &row.children {
+                if !ids.contains(child) {
+                    ids.push(child.clone());
+                }
+            }
+        }
+        i += 1;
+    }
+    Ok(ids)
+}
+
 /// The chats of one project (`Some(slug)`, `""` being the root workspace) or of all, in tree
 /// order.
 pub async fn list(

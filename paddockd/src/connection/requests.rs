@@ -95,6 +95,9 @@ impl Connection {
                     .await
                     .map(Reply::Forked)
             }
+            Request::ChatPromote(r) => crate::promotion::promote(&d.project_ops, &self.user, r)
+                .await
+                .map(Reply::Promoted),
             Request::ChatImport(i) => crate::chats::import(&d.chats, &self.user, i)
                 .await
                 .map(Reply::Imported),

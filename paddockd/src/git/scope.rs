@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use paddock_proto::{ChatScope, ErrorBody, GitScope};
+use paddock_proto::{ErrorBody, GitScope};
 
 use crate::chats::ChatService;
 use crate::projects::Project;
@@ -30,21 +30,10 @@ pub(super) async fn scope_sessions(
             label(&project.slug)
         )));
     }
-    let mut sessions = vec![sid.clone()];
-    if matches!(scope, GitScope::Subtree { .. }) {
-        let rows = crate::chats::list(d, user, Some(&project.slug), ChatScope::All).await?;
-        let mut i = 0;
-        while let Some(cur) = sessions.get(i).cloned() {
-            if let Some(row) = rows.iter().find(|r| r.session_id == cur) {
-                for child in &row.children {
-                    if !sessions.contains(child) {
-                        sessions.push(child.clone());
-                    }
-                }
-            }
-            i += 1;
-        }
-    }
+    let sessions = match scope {
+        GitScope::Subtree { .. } => crate::chats::subtree(d, user, &project.slug, sid).await?,
+        _ => vec![sid.clone()],
+    };
     Ok(Some((sessions, job)))
 }
 

@@ -59,6 +59,18 @@ impl AgentTokens {
         token
     }
 
+    /// The chat moved to `project_slug` (`chat:promote`): its token, if it has one, speaks
+    /// for it there, so nothing left of its old process acts for the project it left.
+    pub fn moved(&self, session_id: &str, project_slug: &str) {
+        let mut state = self.lock();
+        let Some(token) = state.by_session.get(session_id).cloned() else {
+            return;
+        };
+        if let Some(who) = state.by_token.get_mut(&token) {
+            who.project_slug = project_slug.to_owned();
+        }
+    }
+
     /// Who a token speaks for.
     pub fn resolve(&self, token: &str) -> Option<Identity> {
         self.lock().by_token.get(token).cloned()

@@ -50,6 +50,9 @@ pub enum ChatCmd {
     },
     /// Stop the process if it is idle (the pool needs the slot).
     Reap,
+    /// Stop the process now unless background tasks hold it (the chat moves to another
+    /// project, whose folder its next turn runs in); answers whether none is left.
+    Release(oneshot::Sender<bool>),
 }
 
 /// A process and the translation state that goes with it.
@@ -212,6 +215,14 @@ impl ChatTask {
                     }
                     Some(ChatCmd::Cancel { reply, .. }) => {
                         let _ = reply.send(false);
+                    }
+                    Some(ChatCmd::Release(reply)) => {
+                        let free = self.hold_until(Instant::now()).is_none();
+                        if free && self.live.is_some() {
+                            self.told_idle = false;
+                            self.stop_process("the chat moves to another project").await;
+                        }
+                        let _ = reply.send(free);
                     }
                     Some(ChatCmd::Reap) => {
                         // The coordinator no longer counts this process as idle.

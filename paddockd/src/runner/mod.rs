@@ -57,6 +57,11 @@ pub enum Refused {
     /// The chat's worktree could not be made, or is gone (`worktree.rs`).
     #[error("{0}")]
     Worktree(String),
+    /// The chat is being moved to another project (`chat:promote`).
+    #[error(
+        "chat {0} is being moved to another project; send again in a moment (`paddock ls --all` shows where it is)"
+    )]
+    Moving(String),
 }
 
 /// A turn to run.
@@ -150,6 +155,11 @@ enum Cmd {
     Waited,
     /// Whether an idle process could be reaped now.
     HasIdle(oneshot::Sender<bool>),
+    /// Stop a chat's idle process (`Runner::release`).
+    Release {
+        session_id: String,
+        reply: oneshot::Sender<bool>,
+    },
     Status(oneshot::Sender<RunnerStatus>),
 }
 
@@ -218,6 +228,12 @@ impl Runner {
         if let Some(problem) = req.project.shadow_problem() {
             return Err(Refused::Shadowed(problem));
         }
+        // Its transcript is being renamed into another project's folder.
+        if let Some(sid) = req.session_id.as_deref()
+            && self.state.moving.holds(sid)
+        {
+            return Err(Refused::Moving(sid.to_owned()));
+        }
         // A worktree chat's turn runs in its worktree.
         let req = worktree::place(&self.cfg, &self.state, req)?;
         let (tx, rx) = oneshot::channel();
@@ -236,6 +252,24 @@ impl Runner {
             reply: tx,
         };
         if self.tx.send(cmd).await.is_err() {
+            return false;
+        }
+        rx.await.unwrap_or(false)
+    }
+
+    /// Stops a chat's `claude` if it has one and no background task holds it; waits for the
+    /// turn a running chat is in. False when a background task holds it (or shutdown came).
+    pub async fn release(&self, session_id: String) -> bool {
+        let (tx, rx) = oneshot::channel();
+        if self
+            .tx
+            .send(Cmd::Release {
+                session_id,
+                reply: tx,
+            })
+            .await
+            .is_err()
+        {
             return false;
         }
         rx.await.unwrap_or(false)
@@ -316,6 +350,19 @@ impl Coordinator {
                 let _ = reaped.send(self.reap_one().await);
             }
             Cmd::Waited => self.waiting = self.waiting.saturating_sub(1),
+            Cmd::Release { session_id, reply } => match self.chats.get(&session_id) {
+                Some(chat) => {
+                    self.idle.remove(&session_id);
+                    if let Err(mpsc::error::SendError(chat::ChatCmd::Release(reply))) =
+                        chat.tx.send(chat::ChatCmd::Release(reply)).await
+                    {
+                        let _ = reply.send(true);
+                    }
+                }
+                None => {
+                    let _ = reply.send(true);
+                }
+            },
             Cmd::HasIdle(reply) => {
                 let _ = reply.send(!self.idle.is_empty());
             }

@@ -79,6 +79,41 @@ impl MessageProvenanceStore {
     }
 
     /// Drops the injections of deleted chats. Returns how many chats had some.
+    /// Chats that moved to project `to` (`chat:promote`): the messages they sent name `to` as
+    /// their project. Returns how many changed; writes nothing when none did.
+    pub async fn moved(&self, sids: &[String], to: &str) -> Result<usize, StoreError> {
+        let stale = |inj: &Injection| {
+            matches!(&inj.source, Attribution::Sent { from_session_id, from_project, .. }
+                if sids.contains(from_session_id) && from_project != to)
+        };
+        self.store
+            .update(|d| {
+                let keys: Vec<String> = d
+                    .get()
+                    .iter()
+                    .filter(|(_, injections)| injections.iter().any(stale))
+                    .map(|(sid, _)| sid.clone())
+                    .collect();
+                let mut changed = 0;
+                if keys.is_empty() {
+                    return changed;
+                }
+                let all = d.edit();
+                for key in &keys {
+                    for inj in all.get_mut(key).into_iter().flatten() {
+                        if stale(inj)
+                            && let Attribution::Sent { from_project, .. } = &mut inj.source
+                        {
+                            *from_project = to.to_owned();
+                            changed += 1;
+                        }
+                    }
+                }
+                changed
+            })
+            .await
+    }
+
     pub async fn forget(&self, sids: &[String]) -> Result<usize, StoreError> {
         self.store.remove_keys(sids).await
     }

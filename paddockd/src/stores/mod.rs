@@ -151,6 +151,22 @@ impl Stores {
         Ok(())
     }
 
+    /// Chats moved to project `to` (`chat:promote`): their children's markers and the messages
+    /// they sent name `to`; schedules and hooks of the project they left no longer continue
+    /// them. Idempotent: asked again after a crash, it changes only what was left.
+    pub async fn moved(&self, session_ids: &[String], to: &str) -> Result<(), StoreError> {
+        if session_ids.is_empty() {
+            return Ok(());
+        }
+        tokio::try_join!(
+            self.run_provenance.moved(session_ids, to),
+            self.message_provenance.moved(session_ids, to),
+            self.schedule_sessions.forget(session_ids),
+            self.trigger_sessions.forget(session_ids),
+        )?;
+        Ok(())
+    }
+
     /// Removes `session_ids` from every per-chat store (the chats were deleted), so a
     /// future chat can never inherit their flags, provenance or bindings. The sweep
     /// watermark is per project and is left alone. Injections other chats received

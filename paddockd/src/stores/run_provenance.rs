@@ -125,6 +125,38 @@ impl RunProvenanceStore {
             .await
     }
 
+    /// Chats that moved to project `to` (`chat:promote`): every marker naming one of them as
+    /// its parent names `to` as the parent's project. Returns how many changed; writes nothing
+    /// when none did, so a finished move asked again changes nothing.
+    pub async fn moved(&self, sids: &[String], to: &str) -> Result<usize, StoreError> {
+        let stale = |p: &RunProvenance| {
+            p.parent_session_id
+                .as_ref()
+                .is_some_and(|s| sids.contains(s))
+                && p.parent_project.as_deref() != Some(to)
+        };
+        self.store
+            .update(|d| {
+                let ids: Vec<String> = d
+                    .get()
+                    .iter()
+                    .filter(|(_, p)| stale(p))
+                    .map(|(sid, _)| sid.clone())
+                    .collect();
+                if ids.is_empty() {
+                    return 0;
+                }
+                let all = d.edit();
+                for sid in &ids {
+                    if let Some(p) = all.get_mut(sid) {
+                        p.parent_project = Some(to.to_owned());
+                    }
+                }
+                ids.len()
+            })
+            .await
+    }
+
     /// Drops the markers of deleted chats. Returns how many went.
     pub async fn forget(&self, sids: &[String]) -> Result<usize, StoreError> {
         self.store.remove_keys(sids).await

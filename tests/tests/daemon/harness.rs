@@ -498,3 +498,35 @@ pub async fn create_project(c: &mut RawClient, slug: &str, path: &Path) {
     .await
     .expect("project created");
 }
+
+/// Project `project`'s chats, archived ones too, in tree order.
+pub async fn chats_of(c: &mut RawClient, project: &str) -> Vec<paddock_proto::ChatSummary> {
+    let list = Request::ChatList(paddock_proto::ChatList {
+        project_slug: Some(project.into()),
+        scope: paddock_proto::ChatScope::All,
+        since: None,
+        full_titles: false,
+    });
+    match Box::pin(c.request(list)).await {
+        Ok(Reply::Chats(chats)) => chats.chats,
+        other => panic!("chat:list: {other:?}"),
+    }
+}
+
+/// Lists `project` until `done` holds, polling within the deadline.
+pub async fn chats_until(
+    c: &mut RawClient,
+    project: &str,
+    what: &str,
+    done: impl Fn(&[paddock_proto::ChatSummary]) -> bool,
+) -> Vec<paddock_proto::ChatSummary> {
+    let deadline = tokio::time::Instant::now() + DEADLINE;
+    loop {
+        let now = chats_of(c, project).await;
+        if done(&now) {
+            return now;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{what}: {now:#?}");
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+}

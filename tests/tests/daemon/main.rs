@@ -23,6 +23,7 @@ mod notifications;
 mod older_release;
 mod project_file;
 mod projects;
+mod promote;
 mod provenance;
 mod queue;
 mod reach;

@@ -242,6 +242,10 @@ impl ChatTask {
                         }
                     }
                     Some(ChatCmd::Turn(job)) => hold_or_refuse(&mut self.pending, &self.session_id, *job),
+                    // A turn runs: its process cannot be let go now.
+                    Some(ChatCmd::Release(reply)) => {
+                        let _ = reply.send(false);
+                    }
                     Some(ChatCmd::Reap) | None => {}
                 },
             }
