@@ -1,5 +1,5 @@
-//! A daemon killed (SIGKILL) at each step of making, merging and discarding a worktree chat
-//! (issue 37.10): the repository stays consistent (`git fsck` clean, no `index.lock`, no half
+//! A daemon killed (SIGKILL) at each step of making, merging and discarding a worktree chat,
+//! and of moving a chat to another project (issue 37.10): the repository stays consistent (`git fsck` clean, no `index.lock`, no half
 //! merge) and the chat's record true, and the next start finishes or undoes what was half
 //! done. The daemon is stopped at each step by `PADDOCK_FAILPOINT` (it says so in a mark
 //! file and waits), then killed.
@@ -101,32 +101,36 @@ impl World {
         out["worktrees"].as_array().unwrap().clone()
     }
 
-    /// A worktree chat, made and idle, with a file of its work: its id and folder.
-    fn worktree_chat(&self) -> (String, PathBuf) {
-        let out = self.env.run(&[
-            "send",
-            "-p",
-            "web",
-            "--worktree",
-            "--detach",
-            "--json",
-            "hi",
-        ]);
+    /// A new chat of `web` (`send` with `more` flags), once it is listed and idle: its id and
+    /// its row.
+    fn idle_chat(&self, more: &[&str]) -> (String, serde_json::Value) {
+        let args = [&["send", "-p", "web", "--detach", "--json"], more, &["hi"]].concat();
+        let out = self.env.run(&args);
         let sid = serde_json::from_str::<serde_json::Value>(&out).unwrap()["sessionId"]
             .as_str()
             .unwrap()
             .to_owned();
-        let path = wait_until_blocking("the chat listed and idle", DEADLINE, || {
-            let rows: serde_json::Value =
-                serde_json::from_str(&self.env.run(&["ls", "-p", "web", "--json"])).ok()?;
-            let row = rows
-                .as_array()?
-                .iter()
-                .find(|r| r["sessionId"] == sid.as_str())?;
-            (row["running"] == false)
-                .then(|| row["worktree"]["path"].as_str().map(PathBuf::from))?
+        let row = wait_until_blocking("the chat listed and idle", DEADLINE, || {
+            self.row("web", &sid).filter(|row| row["running"] == false)
         })
         .unwrap();
+        (sid, row)
+    }
+
+    /// Chat `sid`'s row in `project`'s listing, if it is there.
+    fn row(&self, project: &str, sid: &str) -> Option<serde_json::Value> {
+        let rows: serde_json::Value =
+            serde_json::from_str(&self.env.run(&["ls", "-p", project, "--json"])).ok()?;
+        rows.as_array()?
+            .iter()
+            .find(|r| r["sessionId"] == sid)
+            .cloned()
+    }
+
+    /// A worktree chat, made and idle, with a file of its work: its id and folder.
+    fn worktree_chat(&self) -> (String, PathBuf) {
+        let (sid, row) = self.idle_chat(&["--worktree"]);
+        let path = PathBuf::from(row["worktree"]["path"].as_str().expect("a worktree"));
         std::fs::write(path.join(work_file(&sid)), format!("work of {sid}\n")).unwrap();
         (sid, path)
     }
@@ -235,6 +239,39 @@ fn a_discard_cut_short_is_finished_at_the_next_start() {
                 .then_some(())
         })
         .unwrap();
+        w.consistent();
+    }
+}
+
+#[test]
+fn a_move_cut_short_is_finished_at_the_next_start() {
+    for point in [
+        "promote.journal",
+        "promote.first_renamed",
+        "promote.renamed",
+    ] {
+        let w = World::new();
+        let (sid, _) = w.idle_chat(&[]);
+        let waiting = w.stop_at(point, &["promote", &sid, "--to", "docs"]);
+        w.kill_daemon(waiting);
+        // The next start finishes the move: listed in docs only, its journal gone.
+        let row = wait_until_blocking(&format!("{point} finished"), DEADLINE, || {
+            w.row("docs", &sid)
+        })
+        .unwrap();
+        assert_eq!(row["messageCount"], 2, "{row}");
+        assert!(w.row("web", &sid).is_none(), "{point}: still in web");
+        let journals = w.env.data().join("state").join("promotions");
+        let left: Vec<_> = std::fs::read_dir(&journals).into_iter().flatten().collect();
+        assert!(left.is_empty(), "{point}: {left:?}");
+        // It resumes there, and moves back as any chat does.
+        let out = w.env.run(&["send", "-c", &sid, "again"]);
+        assert!(out.contains("echo: again"), "{out}");
+        let out = w.env.run(&["promote", &sid[..8], "--to", "web"]);
+        assert_eq!(
+            out,
+            format!("moved chat {sid} from project docs to project web\n")
+        );
         w.consistent();
     }
 }

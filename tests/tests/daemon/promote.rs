@@ -245,3 +245,45 @@ async fn a_move_is_refused_while_a_turn_runs_and_nothing_changes() {
     let now = chats_of(&mut c, "").await;
     assert_eq!(now.len(), 2, "{now:#?}");
 }
+
+/// With the real CLI: a chat moved while its claude is still up resumes in the new project's
+/// folder with its history (the CLI finds the transcript where the move put it), and its
+/// turns are written to that one transcript.
+#[tokio::test]
+async fn real_cli_a_moved_chat_resumes_in_its_new_project_with_its_history() {
+    let api = paddock_tests::mock_api::MockApi::start().await.unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let d = crate::real_cli::real_daemon(&api, on_data_dir(data.path())).await;
+    let mut c = d.client().await;
+    let sent = c.send_turn("", None, "remember the quokka").await;
+    let frames = c.frames_until_complete(&sent.session_id).await;
+    assert!(complete_of(&frames).success, "{frames:#?}");
+    let sid = sent.session_id;
+    chats_until(&mut c, "", "idle", |r| idle(r, &sid, 2)).await;
+
+    let p = promote(&mut c, &sid, "zoo").await.expect("moved");
+    assert_eq!(p.session_ids, [sid.clone()]);
+    let again = c.send_turn("zoo", Some(&sid), "what did I ask?").await;
+    let frames = c.frames_until_complete(&again.session_id).await;
+    assert_eq!(text_of(&frames), "echo: what did I ask?", "{frames:#?}");
+    let last = api.message_requests().pop().expect("a request");
+    assert!(
+        last.body.to_string().contains("remember the quokka"),
+        "the resumed request carries the earlier turn: {}",
+        last.body
+    );
+    let rows = chats_until(&mut c, "zoo", "the second turn listed", |r| {
+        idle(r, &sid, 4)
+    })
+    .await;
+    assert_eq!(rows.len(), 1, "{rows:#?}");
+    let found = find_all(&d.cfg.claude_home, &format!("{sid}.jsonl"));
+    assert_eq!(found.len(), 1, "one transcript: {found:?}");
+    let folder = found[0].parent().unwrap().file_name().unwrap();
+    assert_eq!(
+        folder.to_string_lossy(),
+        encode_cwd(&project_path(&mut c, "zoo").await)
+    );
+    assert!(chats_of(&mut c, "").await.is_empty());
+    d.stop().await.unwrap();
+}
