@@ -262,7 +262,7 @@ async fn real_cli_a_moved_chat_resumes_in_its_new_project_with_its_history() {
     chats_until(&mut c, "", "idle", |r| idle(r, &sid, 2)).await;
 
     let p = promote(&mut c, &sid, "zoo").await.expect("moved");
-    assert_eq!(p.session_ids, [sid.clone()]);
+    assert_eq!(p.session_ids, std::slice::from_ref(&sid));
     let again = c.send_turn("zoo", Some(&sid), "what did I ask?").await;
     let frames = c.frames_until_complete(&again.session_id).await;
     assert_eq!(text_of(&frames), "echo: what did I ask?", "{frames:#?}");
