@@ -1215,3 +1215,85 @@ fn esc_on_the_filter_puts_the_cursor_back() -> TestResult {
     assert_ne!(kept.as_deref(), Some("s-logs"), "the filter hid it");
     Ok(())
 }
+
+#[test]
+fn m_moves_a_root_chat_to_the_project_typed_or_tabbed_to() -> TestResult {
+    let mut app = canned();
+    on_logs(&mut app)?;
+    // Under another chat: it moves with its root, so only the root is offered.
+    assert_eq!(press_one(&mut app, 'M'), None);
+    assert!(app.move_prompt.is_none());
+    assert!(
+        app.notice
+            .text()
+            .is_some_and(|t| t.starts_with("only a root chat moves")),
+        "{:?}",
+        app.notice.text()
+    );
+    assert!(app.tree.select(&chat_id("", "s-manager")));
+    assert_eq!(press_one(&mut app, 'M'), None);
+    let question = app.move_prompt.as_ref().map(|p| p.question());
+    assert_eq!(
+        question.as_deref(),
+        Some("move “Fix the flaky build” and the 3 chats under it to project: ")
+    );
+    // Enter with nothing typed, or its own project: the prompt stays, saying why.
+    assert_eq!(app.on_key(key(KeyCode::Enter)), None);
+    assert!(app.move_prompt.as_ref().is_some_and(|p| p.error.is_some()));
+    press(&mut app, "(root)");
+    assert_eq!(app.on_key(key(KeyCode::Enter)), None);
+    assert_eq!(
+        app.move_prompt.as_ref().and_then(|p| p.error.as_deref()),
+        Some("it is in (root) already")
+    );
+    for _ in 0.."(root)".len() {
+        app.on_key(key(KeyCode::Backspace));
+    }
+    // Tab goes through the other projects: `web` here.
+    press(&mut app, "w");
+    app.on_key(key(KeyCode::Tab));
+    assert_eq!(
+        app.move_prompt.as_ref().map(|p| p.input.as_str()),
+        Some("web")
+    );
+    insta::assert_snapshot!("move_prompt_80x24", screen(&mut app, 80, 24)?);
+    assert_eq!(
+        app.on_key(key(KeyCode::Enter)),
+        Some(Action::Promote {
+            session_id: "s-manager".into(),
+            to_project: "web".into()
+        })
+    );
+    assert!(app.move_prompt.is_none());
+    assert_eq!(
+        app.notice.text(),
+        Some("moving “Fix the flaky build” to web…")
+    );
+    app.promoted(paddock_proto::Promoted {
+        from_project: String::new(),
+        to_project: "web".into(),
+        session_ids: ["s-manager", "s-logs", "s-bisect", "s-tests"]
+            .map(String::from)
+            .to_vec(),
+        created_project: false,
+    });
+    assert_eq!(
+        app.notice.text(),
+        Some("moved with the 3 chats under it to web")
+    );
+    // Esc leaves it where it is; a slug no project has is taken as it is (a new project).
+    assert!(app.tree.select(&chat_id("", "s-manager")));
+    press(&mut app, "Mx");
+    app.on_key(key(KeyCode::Esc));
+    assert!(app.move_prompt.is_none());
+    assert_eq!(app.notice.text(), Some("nothing was moved"));
+    press(&mut app, "Mnew-home");
+    assert_eq!(
+        app.on_key(key(KeyCode::Enter)),
+        Some(Action::Promote {
+            session_id: "s-manager".into(),
+            to_project: "new-home".into()
+        })
+    );
+    Ok(())
+}

@@ -134,6 +134,11 @@ pub enum Action {
     Fork {
         session_id: String,
     },
+    /// Move a chat and the chats under it to another project (`chat:promote`).
+    Promote {
+        session_id: String,
+        to_project: String,
+    },
     /// Delete these chats (`chat:delete`); only ever after a [`Confirm`] answered `y`.
     Delete {
         session_ids: Vec<String>,

@@ -39,10 +39,12 @@ use super::typeahead::Typeahead;
 use crate::attachments::Picked;
 
 pub use super::action::Action;
+pub use move_prompt::MovePrompt;
 pub use tree_keys::{Confirm, find_chat};
 
 mod chat_keys;
 mod compose;
+mod move_prompt;
 mod tree_keys;
 mod views;
 
@@ -84,6 +86,8 @@ pub struct App {
     pub history: HistoryView,
     /// The filter being typed after `/`.
     pub filter_input: Option<String>,
+    /// The project a root chat is moved to, being typed after `M`.
+    pub move_prompt: Option<MovePrompt>,
     /// The filter line's text is selected (just opened again): typing replaces it.
     pub filter_selected: bool,
     /// The row the cursor was on when the filter line opened: Esc puts it back there.
@@ -155,6 +159,7 @@ impl App {
             composer: Composer::new(),
             history: HistoryView::new(),
             filter_input: None,
+            move_prompt: None,
             filter_selected: false,
             filter_from: None,
             subtree_pending: false,
@@ -343,6 +348,8 @@ impl App {
             && !self.history.is_open()
         {
             self.composer.handle_paste(text);
+        } else if self.move_prompt.is_some() {
+            self.paste_move(text);
         } else if let Some(filter) = &mut self.filter_input {
             filter.push_str(text.lines().next().unwrap_or_default());
             self.tree.set_filter(Some(filter.clone()));
@@ -386,6 +393,9 @@ impl App {
         }
         if self.filter_input.is_some() {
             return self.on_filter_key(key);
+        }
+        if self.move_prompt.is_some() {
+            return self.on_move_key(key);
         }
         if let Some(view) = self.overlays.top_mut() {
             let mut cx = Cx::new(self.page, &self.tree, &mut self.notice);

@@ -6,9 +6,9 @@
 
 use paddock_proto::{
     Ack, ApprovalAnswer, Cancelled, ChatAction, ChatCancel, ChatContinue, ChatDelete, ChatFork,
-    ChatSetQueue, ChatSubscribe, ChatUnsubscribe, ChatUpdate, Fired, Forked, GitCommitRequest,
-    GitCommitted, GitPushRequest, GitPushed, HistorySeen, NotificationsSubscribe, Sent, Subscribed,
-    TriggerFire, TriggerInfo, TriggerRemove, TriggerSet, Updated,
+    ChatPromote, ChatSetQueue, ChatSubscribe, ChatUnsubscribe, ChatUpdate, Fired, Forked,
+    GitCommitRequest, GitCommitted, GitPushRequest, GitPushed, HistorySeen, NotificationsSubscribe,
+    Promoted, Sent, Subscribed, TriggerFire, TriggerInfo, TriggerRemove, TriggerSet, Updated,
 };
 
 use super::fetch::call;
@@ -23,6 +23,7 @@ pub enum Doing {
     Update(ChatUpdate),
     Cancel(ChatCancel),
     Fork(ChatFork),
+    Promote(ChatPromote),
     Delete(ChatDelete),
     Continue(ChatContinue),
     Queue(ChatSetQueue),
@@ -48,6 +49,7 @@ pub enum Done {
     Update(ChatAction, usize, Result<Updated, String>),
     Cancel(Result<Cancelled, String>),
     Fork(Result<Forked, String>),
+    Promote(Result<Promoted, String>),
     Delete(Result<Updated, String>),
     Continue(Result<Sent, String>),
     Queue(Result<Ack, String>),
@@ -100,6 +102,7 @@ impl Doing {
             Doing::Update(_) => "update",
             Doing::Cancel(_) => "cancel",
             Doing::Fork(_) => "fork",
+            Doing::Promote(_) => "move",
             Doing::Delete(_) => "delete",
             Doing::Continue(_) => "continue",
             Doing::Queue(_) => "queue the follow-up",
@@ -126,6 +129,7 @@ impl Doing {
             }
             Doing::Cancel(cancel) => Done::Cancel(call(client, cancel).await),
             Doing::Fork(fork) => Done::Fork(call(client, fork).await),
+            Doing::Promote(promote) => Done::Promote(call(client, promote).await),
             Doing::Delete(delete) => Done::Delete(call(client, delete).await),
             Doing::Continue(chat) => Done::Continue(call(client, chat).await),
             Doing::Queue(queue) => Done::Queue(call(client, queue).await),

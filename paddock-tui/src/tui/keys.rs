@@ -276,11 +276,13 @@ pub enum Command {
     Fork,
     /// Tree: delete the chat, the selection or (after `S`) the subtree, once confirmed.
     Delete,
+    /// Tree: move a root chat, with the chats under it, to another project (asks which).
+    Move,
 }
 
 impl Command {
     /// Every command (each has at least one binding; a unit test checks it).
-    pub const ALL: [Command; 78] = [
+    pub const ALL: [Command; 79] = [
         Command::Quit,
         Command::Help,
         Command::SwitchPane,
@@ -359,6 +361,7 @@ impl Command {
         Command::Theme,
         Command::Fork,
         Command::Delete,
+        Command::Move,
     ];
 
     /// Whether the `S` prefix can widen this command to the cursor row's subtree.
@@ -634,7 +637,7 @@ mod tests {
                 "{c:?} has no binding"
             );
         }
-        assert_eq!(Command::ALL.len(), Command::Delete as usize + 1);
+        assert_eq!(Command::ALL.len(), Command::Move as usize + 1);
     }
 
     #[test]

@@ -222,6 +222,10 @@ impl EventLoop {
                 Ok(f) => self.app.forked(f.project_slug, f.session_id),
                 Err(reason) => self.failed(what, &reason),
             },
+            Done::Promote(result) => match result {
+                Ok(p) => self.app.promoted(p),
+                Err(reason) => self.failed(what, &reason),
+            },
             Done::Delete(result) => match result {
                 Ok(u) => self.app.deleted(u.changed),
                 Err(reason) => self.failed(what, &reason),

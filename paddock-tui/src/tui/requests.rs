@@ -287,6 +287,13 @@ fn command_for(action: Action) -> Result<Doing, Action> {
             session_id,
             name: None,
         }),
+        Action::Promote {
+            session_id,
+            to_project,
+        } => Doing::Promote(paddock_proto::ChatPromote {
+            session_id,
+            to_project,
+        }),
         Action::Delete { session_ids } => {
             Doing::Delete(ChatDelete(paddock_proto::SessionIds { session_ids }))
         }

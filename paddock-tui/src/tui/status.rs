@@ -38,6 +38,10 @@ pub(super) fn render_status(app: &App, frame: &mut Frame<'_>, area: Rect) {
         frame.render_widget(line, area);
         return;
     }
+    if let Some(prompt) = &app.move_prompt {
+        render_move(prompt, theme, frame, area);
+        return;
+    }
     if let Some(confirm) = &app.confirm {
         // The question, cut so that its answer always shows.
         let tail = "? y/N";
@@ -221,4 +225,35 @@ fn tree_hints(app: &App, state: &[String]) -> Line<'static> {
         ]
     };
     hints(state, keys)
+}
+
+/// The move prompt (`M`): the question and the line, then what Tab, Enter and Esc do when
+/// there is room for them, or why Enter did not take the line.
+fn render_move(prompt: &super::app::MovePrompt, theme: &Theme, frame: &mut Frame<'_>, area: Rect) {
+    let asked = prompt.question();
+    let question = theme.words(&asked);
+    let width = usize::from(area.width);
+    let used = 1 + question.width() + prompt.input.width() + 1;
+    let tail = match &prompt.error {
+        Some(e) => Span::styled(format!("  {e}"), theme.style(Role::Error)),
+        None => {
+            let dot = theme.glyph(Glyph::Dot);
+            let hints = format!("  tab projects {dot} enter move {dot} esc leave it");
+            let hints = if used + hints.width() <= width {
+                hints
+            } else {
+                String::new()
+            };
+            Span::raw(hints).dim()
+        }
+    };
+    let room = width.saturating_sub(prompt.input.width() + tail.content.width() + 2);
+    let question = tree_view::truncate(&question, room, theme);
+    let line = Line::from(vec![
+        Span::raw(format!(" {question}")).bold(),
+        Span::raw(prompt.input.clone()),
+        Span::raw(theme.glyph(Glyph::TextCursor)).dim(),
+        tail,
+    ]);
+    frame.render_widget(line, area);
 }

@@ -88,6 +88,10 @@ impl App {
             Command::NewChat => self.new_chat(),
             Command::Files => self.open_files(),
             Command::Fork => self.fork(),
+            Command::Move => {
+                self.start_move();
+                None
+            }
             Command::Continue => self.continue_chat(),
             other => self.global(other),
         }

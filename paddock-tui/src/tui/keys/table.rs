@@ -81,6 +81,7 @@ pub(super) static BINDINGS: &[Binding] = &[
     b(X::Tree, &[Key::char('F')], "F", C::Files, "Files: what the chat read and wrote, per turn"),
     b(X::Tree, &[Key::char('f')], "f", C::Fork, "fork: a copy of the chat, nested under it"),
     b(X::Tree, &[Key::char('X')], "X", C::Delete, "delete (row or selection), after a y"),
+    b(X::Tree, &[Key::char('M')], "M", C::Move, "move a root chat, with the chats under it, to another project (asks which)"),
     // The chat pane.
     b(X::Chat, &[Key::char('j'), DOWN], "j/↓", C::Down, "next item"),
     b(X::Chat, &[Key::char('k'), UP], "k/↑", C::Up, "previous item"),
