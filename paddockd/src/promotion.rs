@@ -129,6 +129,7 @@ pub async fn promote(
         session_ids: ids.clone(),
     };
     run(&c.cfg.data_dir, &c.state, &journal).await?;
+    c.state.moving.moved(&ids, &to);
     for slug in [&from.slug, &to.slug] {
         c.hub.chats_changed(slug, None).await;
         crate::git::refresh_overlaps(c, slug).await;

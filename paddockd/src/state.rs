@@ -182,15 +182,39 @@ impl ChatState {
     }
 }
 
-/// The chats being moved to another project (`chat:promote`), each held by one move.
+/// The chats being moved to another project (`chat:promote`), each held by one move; and
+/// where the chats moved since the daemon started went, for a turn asked before (a queued
+/// continue, a recovery, a request resolved while the move ran), which then runs there.
 #[derive(Default)]
-pub struct Moving(std::sync::Mutex<std::collections::HashSet<String>>);
+pub struct Moving {
+    held: std::sync::Mutex<std::collections::HashSet<String>>,
+    moved: std::sync::Mutex<std::collections::HashMap<String, Project>>,
+}
 
 impl Moving {
     fn set(&self) -> std::sync::MutexGuard<'_, std::collections::HashSet<String>> {
-        self.0
+        self.held
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn moved_map(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<String, Project>> {
+        self.moved
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The chats of `ids` are `to`'s now.
+    pub fn moved(&self, ids: &[String], to: &Project) {
+        let mut map = self.moved_map();
+        for id in ids {
+            map.insert(id.clone(), to.clone());
+        }
+    }
+
+    /// The project chat `id` was last moved to, if it was moved since the daemon started.
+    pub fn moved_to(&self, id: &str) -> Option<Project> {
+        self.moved_map().get(id).cloned()
     }
 
     /// Holds every chat of `ids` until the guard is dropped; `None` (holding none) when one

@@ -378,7 +378,20 @@ impl Coordinator {
         }
     }
 
-    async fn send(&mut self, req: TurnRequest, reply: oneshot::Sender<Result<String, Refused>>) {
+    async fn send(
+        &mut self,
+        mut req: TurnRequest,
+        reply: oneshot::Sender<Result<String, Refused>>,
+    ) {
+        // A turn asked before its chat moved to another project runs where the chat is now.
+        if let Some(to) = req
+            .session_id
+            .as_deref()
+            .and_then(|sid| self.ctx.state.moving.moved_to(sid))
+            && to.slug != req.project.slug
+        {
+            req.project = to;
+        }
         let session_id = match &req.session_id {
             Some(id) => {
                 if uuid::Uuid::parse_str(id).is_err() {

@@ -287,3 +287,40 @@ async fn real_cli_a_moved_chat_resumes_in_its_new_project_with_its_history() {
     assert!(chats_of(&mut c, "").await.is_empty());
     d.stop().await.unwrap();
 }
+
+/// A continue asked before the move (recovery's, after a turn stopped as hung) runs where
+/// the chat is now, resuming its one transcript there.
+#[tokio::test]
+async fn a_continue_asked_before_the_move_runs_in_the_new_project() {
+    let d = TestDaemon::start_with(|c| {
+        c.recovery_limbo = Some(std::time::Duration::from_millis(400));
+        c.recovery_autodrive = true;
+        c.recovery_debounce = std::time::Duration::from_secs(3);
+        c.recovery_max_retries = 1;
+    })
+    .await;
+    let mut c = d.client().await;
+    let script = r#"fake:[{"text":"thinking","chunks":1},{"hang":true}]"#;
+    let sid = c.send_turn("", None, script).await.session_id;
+    let frames = c.frames_until_complete(&sid).await;
+    assert!(!complete_of(&frames).success, "stopped as hung");
+    chats_until(&mut c, "", "the hung chat listed", |r| {
+        r.iter().any(|x| x.session_id == sid && !x.running)
+    })
+    .await;
+    // Moved while recovery's continue waits for its turn.
+    promote(&mut c, &sid, "elsewhere").await.expect("moved");
+    let frames = c.frames_until_complete(&sid).await;
+    assert!(complete_of(&frames).success, "{frames:#?}");
+    let moved = chats_until(&mut c, "elsewhere", "the continue listed", |r| {
+        r.iter()
+            .any(|x| x.session_id == sid && !x.running && x.message_count >= 3)
+    })
+    .await;
+    assert_eq!(moved.len(), 1);
+    assert!(chats_of(&mut c, "").await.is_empty(), "nothing left behind");
+    let found = find_all(&d.cfg.claude_home, &format!("{sid}.jsonl"));
+    assert_eq!(found.len(), 1, "one transcript: {found:?}");
+    let here = project_path(&mut c, "elsewhere").await;
+    assert_eq!(d.fake_cwds().iter().filter(|w| **w == here).count(), 1);
+}
