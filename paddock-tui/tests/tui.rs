@@ -1297,3 +1297,28 @@ fn m_moves_a_root_chat_to_the_project_typed_or_tabbed_to() -> TestResult {
     );
     Ok(())
 }
+
+/// The composer of a new chat names Alt-w (its worktree or the checkout) on the status line,
+/// and keeps Esc in sight at 80 columns; a reply's composer does not offer it.
+#[test]
+fn a_new_chats_composer_hints_its_worktree_key() -> TestResult {
+    let status_line = |app: &mut App| -> Result<String, Box<dyn std::error::Error>> {
+        let backend = screen(app, 80, 24)?;
+        let buf = backend.buffer();
+        let y = buf.area.height - 1;
+        Ok((0..buf.area.width).map(|x| buf[(x, y)].symbol()).collect())
+    };
+    let mut app = canned();
+    app.tree.to_top();
+    press(&mut app, "N");
+    let line = status_line(&mut app)?;
+    assert!(line.contains("alt-w worktree"), "{line}");
+    assert!(line.contains("esc leave"), "{line}");
+    let mut app = canned();
+    on_logs(&mut app)?;
+    press(&mut app, "i");
+    let line = status_line(&mut app)?;
+    assert!(!line.contains("alt-w"), "{line}");
+    assert!(line.contains("enter send"), "{line}");
+    Ok(())
+}

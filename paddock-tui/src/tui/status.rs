@@ -127,16 +127,27 @@ fn hints(state: &[String], keys: &[(&str, &str)]) -> Line<'static> {
 fn pane_hints(app: &App, state: &[String]) -> Line<'static> {
     match app.focus {
         Focus::Composer => {
-            let mut keys = vec![
-                ("enter", "send"),
-                ("alt-enter", "newline"),
-                ("ctrl-o", "model"),
-                ("ctrl-t", "attach"),
-            ];
+            // A new chat's own choice first: where it works (Alt-p, preloading, is in `?`).
+            let new_chat = matches!(
+                app.composer.target(),
+                crate::tui::composer::Target::NewChat { .. }
+            );
+            let mut keys = vec![("enter", "send")];
+            if new_chat {
+                keys.push(("alt-w", "worktree"));
+            }
+            keys.extend([("alt-enter", "newline"), ("ctrl-o", "model")]);
+            if new_chat {
+                // Esc before what a narrow line can lose.
+                keys.push(("esc", "leave"));
+            }
+            keys.push(("ctrl-t", "attach"));
             if !app.composer.attachments().is_empty() {
                 keys.push(("alt-t", "drop file"));
             }
-            keys.push(("esc", "leave"));
+            if !new_chat {
+                keys.push(("esc", "leave"));
+            }
             hints(state, &keys)
         }
         Focus::Chat => {
