@@ -148,6 +148,14 @@ pub async fn status(
     .await?;
     if r.scope.is_project() {
         status.worktrees = worktrees::of_project(d, &project.slug).await;
+    } else if matches!(r.scope, paddock_proto::GitScope::Subtree { .. }) {
+        // The subtree's chats in worktrees of their own: their work is there.
+        let views = scope::subtree_views(d, user, &project.slug, &r.scope).await?;
+        status.worktrees = worktrees::of_project(d, &project.slug)
+            .await
+            .into_iter()
+            .filter(|w| views.iter().any(|(sid, _)| *sid == w.session_id))
+            .collect();
     }
     Ok(status)
 }
@@ -158,13 +166,33 @@ pub async fn diff(d: &ChatService, user: &str, r: GitDiffRequest) -> Result<GitD
     if let Some(view) = scope::work_view(d, &r.scope).await? {
         return blocking(move || diff::diff_work(&project.slug, &view, r.path.as_deref())).await;
     }
+    let views = scope::subtree_views(d, user, &project.slug, &r.scope).await?;
     blocking(move || {
-        diff_blocking(
-            &project.slug,
-            &project.agent_dir,
-            scope.as_ref(),
-            r.path.as_deref(),
-        )
+        let path = r.path.as_deref();
+        let shared = diff_blocking(&project.slug, &project.agent_dir, scope.as_ref(), path);
+        if views.is_empty() {
+            return shared;
+        }
+        // A subtree's chats in worktrees of their own: each one's work, from its worktree.
+        let mut found = match path {
+            None => Some(shared?),
+            // One file: from whichever of them changed it.
+            Some(_) => shared.ok().filter(|d| !d.files.is_empty()),
+        };
+        for (_, view) in &views {
+            match (diff::diff_work(&project.slug, view, path), &mut found) {
+                (Ok(more), Some(diff)) => diff::append(diff, more),
+                (Ok(more), None) => found = Some(more),
+                (Err(e), _) if path.is_none() => return Err(e),
+                (Err(_), _) => {}
+            }
+        }
+        found.ok_or_else(|| {
+            invalid(format!(
+                "{} is not among the files this subtree's chats changed",
+                path.unwrap_or_default()
+            ))
+        })
     })
     .await
 }

@@ -143,6 +143,31 @@ pub(super) fn diff_blocking(
 
 /// The diff of a worktree chat's work (`work.rs`): its worktree as it is against the commit
 /// its work is measured from, in the project's folder `dir` of the worktree at `root`.
+/// `more` (another worktree's work) after `diff`: the text, the files not listed yet, the
+/// counts; cut when the whole would pass the bound.
+pub(super) fn append(diff: &mut GitDiff, more: GitDiff) {
+    diff.truncated |= more.truncated;
+    let room = DIFF_MAX_BYTES.saturating_sub(diff.diff.len());
+    if more.diff.len() <= room {
+        diff.diff.push_str(&more.diff);
+    } else {
+        // Cut at a line's end, as git's own output is cut.
+        let end = (0..=room)
+            .rev()
+            .find(|&i| more.diff.is_char_boundary(i))
+            .unwrap_or(0);
+        let cut = more.diff[..end].rfind('\n').map_or(0, |i| i + 1);
+        diff.diff.push_str(&more.diff[..cut]);
+        diff.truncated = true;
+    }
+    for f in more.files {
+        if !diff.files.contains(&f) {
+            diff.files.push(f);
+        }
+    }
+    diff.hidden += more.hidden;
+}
+
 pub(super) fn diff_work(
     slug: &str,
     view: &super::scope::WorkView,

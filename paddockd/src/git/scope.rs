@@ -135,10 +135,15 @@ pub(super) async fn work_view(
     let GitScope::Chat { session_id } = scope else {
         return Ok(None);
     };
-    let Some(record) = d.state.stores.worktrees.get(session_id) else {
+    view_of(d, session_id)
+}
+
+/// Chat `sid`'s work, when it works in a worktree of its own.
+fn view_of(d: &ChatService, sid: &str) -> Result<Option<WorkView>, ErrorBody> {
+    let Some(record) = d.state.stores.worktrees.get(sid) else {
         return Ok(None);
     };
-    crate::stores::workdir(session_id, &record).map_err(invalid)?;
+    crate::stores::workdir(sid, &record).map_err(invalid)?;
     let target = super::worktrees::target_branch(d, &record);
     Ok(Some(WorkView {
         root: record.worktree.path.clone().into(),
@@ -146,6 +151,26 @@ pub(super) async fn work_view(
         target,
         base: record.worktree.base.clone(),
     }))
+}
+
+/// The chats of a subtree scope that work in worktrees of their own, each with its work:
+/// their changes are in those worktrees, not the checkout the scope's other chats share.
+pub(super) async fn subtree_views(
+    d: &ChatService,
+    user: &str,
+    project: &str,
+    scope: &GitScope,
+) -> Result<Vec<(String, WorkView)>, ErrorBody> {
+    let GitScope::Subtree { session_id } = scope else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for sid in crate::chats::subtree(d, user, project, session_id).await? {
+        if let Some(view) = view_of(d, &sid)? {
+            out.push((sid, view));
+        }
+    }
+    Ok(out)
 }
 
 pub(super) async fn blocking<T: Send + 'static>(

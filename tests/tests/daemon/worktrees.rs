@@ -770,6 +770,41 @@ async fn real_cli_a_worktree_chats_child_branches_from_it_and_merges_back_into_i
     )
     .await;
     assert_eq!(diff.files, ["child.txt"], "{diff:#?}");
+    // The parent's subtree: its work and its child's, each read from its own worktree.
+    let diff = git_diff(
+        &mut c,
+        paddock_proto::GitScope::Subtree {
+            session_id: parent.clone(),
+        },
+    )
+    .await;
+    let mut files = diff.files.clone();
+    files.sort();
+    assert_eq!(files, ["child.txt", "parent.txt"], "{diff:#?}");
+    assert!(diff.diff.contains("+from the child"), "{}", diff.diff);
+    assert!(diff.diff.contains("+from the parent"), "{}", diff.diff);
+    let Reply::GitStatus(status) = ask(
+        &mut c,
+        Request::GitStatus(paddock_proto::GitStatusRequest {
+            project_slug: "web".into(),
+            scope: paddock_proto::GitScope::Subtree {
+                session_id: parent.clone(),
+            },
+        }),
+    )
+    .await
+    .unwrap() else {
+        panic!("not a status")
+    };
+    let mut listed: Vec<&str> = status
+        .worktrees
+        .iter()
+        .map(|w| w.session_id.as_str())
+        .collect();
+    listed.sort_unstable();
+    let mut want = vec![parent.as_str(), child.session_id.as_str()];
+    want.sort_unstable();
+    assert_eq!(listed, want, "{status:#?}");
 
     // Merged: into the parent's worktree, not the checkout.
     let Reply::WorktreeMerged(merged) = ask(
