@@ -215,3 +215,39 @@ pub(super) fn diff_work(
     reply.diff = String::from_utf8_lossy(&out).into_owned();
     Ok(reply)
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+
+    fn diff(text: &str, files: &[&str]) -> GitDiff {
+        GitDiff {
+            project_slug: "web".into(),
+            is_repo: true,
+            diff: text.into(),
+            files: files.iter().map(|f| (*f).to_owned()).collect(),
+            truncated: false,
+            hidden: 0,
+        }
+    }
+
+    #[test]
+    fn another_worktrees_work_is_appended_within_the_bound() {
+        let mut d = diff("a\n", &["one.txt", "two.txt"]);
+        append(&mut d, diff("b\n", &["two.txt", "three.txt"]));
+        assert_eq!(d.diff, "a\nb\n");
+        assert_eq!(d.files, ["one.txt", "two.txt", "three.txt"]);
+        assert!(!d.truncated);
+        // Past the bound: cut at a line's end (never inside a character), and said.
+        let mut d = diff(&"x".repeat(DIFF_MAX_BYTES - 4), &[]);
+        append(&mut d, diff("ab\néé\ncd\n", &["big.txt"]));
+        assert!(d.truncated);
+        assert!(
+            d.diff.ends_with("xab\n"),
+            "{:?}",
+            &d.diff[d.diff.len() - 8..]
+        );
+        assert!(d.diff.len() <= DIFF_MAX_BYTES);
+    }
+}
