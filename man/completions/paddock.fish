@@ -413,7 +413,7 @@ complete -c paddock -n "__fish_paddock_using_subcommand promote" -l to -d 'The p
 complete -c paddock -n "__fish_paddock_using_subcommand promote" -l socket -d 'The daemon\'s socket [env: PADDOCK_SOCKET] [default: $XDG_RUNTIME_DIR/paddock/paddockd.sock, else /tmp/paddock-$UID/paddockd.sock]; with --remote, the socket on HOST [default: HOST\'s]' -r -F
 complete -c paddock -n "__fish_paddock_using_subcommand promote" -l remote -d 'Reach the paddockd on HOST through ssh (`ssh HOST paddock proxy`) instead of this machine\'s; HOST is anything ssh takes: `devbox`, `me@devbox.example.com`' -r
 complete -c paddock -n "__fish_paddock_using_subcommand promote" -l remote-paddock -d 'With --remote: the paddock program on HOST; `~/` is HOST\'s home [default: paddock]' -r -F
-complete -c paddock -n "__fish_paddock_using_subcommand promote" -l json -d 'Print {fromProject, toProject, sessionIds, createdProject} as one JSON object'
+complete -c paddock -n "__fish_paddock_using_subcommand promote" -l json -d 'Print {fromProject, toProject, sessionIds} as one JSON object (createdProject: true when it made the project)'
 complete -c paddock -n "__fish_paddock_using_subcommand promote" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c paddock -n "__fish_paddock_using_subcommand promote" -s V -l version -d 'Print version'
 complete -c paddock -n "__fish_paddock_using_subcommand history" -s p -l project -d 'Only this project\'s runs [default: every project]' -r

@@ -1230,7 +1230,19 @@ fn m_moves_a_root_chat_to_the_project_typed_or_tabbed_to() -> TestResult {
         "{:?}",
         app.notice.text()
     );
+    // A chat under it runs: refused at once, in the TUI's keys.
     assert!(app.tree.select(&chat_id("", "s-manager")));
+    assert_eq!(press_one(&mut app, 'M'), None);
+    assert!(app.move_prompt.is_none());
+    assert_eq!(
+        app.notice.text(),
+        Some("it is running a turn: move it once it is idle (x stops a turn)")
+    );
+    let mut root = app.tree.project_chats("").to_vec();
+    for c in &mut root {
+        c.running = false;
+    }
+    app.set_project_chats(String::new(), root);
     assert_eq!(press_one(&mut app, 'M'), None);
     let question = app.move_prompt.as_ref().map(|p| p.question());
     assert_eq!(
@@ -1267,7 +1279,7 @@ fn m_moves_a_root_chat_to_the_project_typed_or_tabbed_to() -> TestResult {
     assert!(app.move_prompt.is_none());
     assert_eq!(
         app.notice.text(),
-        Some("moving “Fix the flaky build” to web…")
+        Some("moving “Fix the flaky build” to project web…")
     );
     app.promoted(paddock_proto::Promoted {
         from_project: String::new(),
@@ -1279,7 +1291,7 @@ fn m_moves_a_root_chat_to_the_project_typed_or_tabbed_to() -> TestResult {
     });
     assert_eq!(
         app.notice.text(),
-        Some("moved with the 3 chats under it to web")
+        Some("moved “Fix the flaky build” with the 3 chats under it to project web")
     );
     // Esc leaves it where it is; a slug no project has is taken as it is (a new project).
     assert!(app.tree.select(&chat_id("", "s-manager")));
@@ -1287,7 +1299,20 @@ fn m_moves_a_root_chat_to_the_project_typed_or_tabbed_to() -> TestResult {
     app.on_key(key(KeyCode::Esc));
     assert!(app.move_prompt.is_none());
     assert_eq!(app.notice.text(), Some("nothing was moved"));
+    // No slug: said in the prompt, which stays; a new slug is said to make a project.
+    press(&mut app, "MBad Slug");
+    assert_eq!(app.on_key(key(KeyCode::Enter)), None);
+    assert!(
+        app.move_prompt
+            .as_ref()
+            .and_then(|p| p.error.as_deref())
+            .is_some_and(|e| e.starts_with("a slug is 1-64 lower-case")),
+        "{:?}",
+        app.move_prompt
+    );
+    app.on_key(key(KeyCode::Esc));
     press(&mut app, "Mnew-home");
+    assert!(app.move_prompt.as_ref().is_some_and(|p| p.new_project));
     assert_eq!(
         app.on_key(key(KeyCode::Enter)),
         Some(Action::Promote {
@@ -1295,6 +1320,16 @@ fn m_moves_a_root_chat_to_the_project_typed_or_tabbed_to() -> TestResult {
             to_project: "new-home".into()
         })
     );
+    // Refused by the daemon: the prompt opens again with the reason.
+    app.promote_failed("paddockd is busy");
+    assert_eq!(
+        app.move_prompt
+            .as_ref()
+            .map(|p| (p.input.as_str(), p.error.as_deref())),
+        Some(("new-home", Some("paddockd is busy")))
+    );
+    app.on_key(key(KeyCode::Esc));
+    assert!(app.move_prompt.is_none());
     Ok(())
 }
 
@@ -1320,5 +1355,33 @@ fn a_new_chats_composer_hints_its_worktree_key() -> TestResult {
     let line = status_line(&mut app)?;
     assert!(!line.contains("alt-w"), "{line}");
     assert!(line.contains("enter send"), "{line}");
+    Ok(())
+}
+
+/// The open chat moved to another project (by `M`, or `paddock promote` elsewhere): once the
+/// lists say so, the pane is that project's, and what it sends goes there.
+#[test]
+fn the_open_chat_follows_its_move_to_another_project() -> TestResult {
+    let mut app = with_open_chat()?;
+    let mut root = app.tree.project_chats("").to_vec();
+    let at = root
+        .iter()
+        .position(|c| c.session_id == "s-logs")
+        .ok_or("no s-logs")?;
+    let mut moved = root.remove(at);
+    (moved.project_slug, moved.tree_parent, moved.level) = ("web".into(), None, 0);
+    app.set_project_chats(String::new(), root);
+    let mut web = app.tree.project_chats("web").to_vec();
+    web.push(moved);
+    app.set_project_chats("web".into(), web);
+    assert_eq!(app.chat.as_ref().map(|c| c.project_slug()), Some("web"));
+    app.on_key(key(KeyCode::Tab));
+    press(&mut app, "ihello");
+    let sent = app.on_key(key(KeyCode::Enter));
+    assert!(
+        matches!(&sent, Some(Action::Send { project_slug, session_id: Some(s), .. })
+            if project_slug == "web" && s == "s-logs"),
+        "{sent:?}"
+    );
     Ok(())
 }

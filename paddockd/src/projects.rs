@@ -269,15 +269,7 @@ fn check_reach(u: &paddock_proto::ProjectUpdate, now: &[String]) -> Result<(), P
     Ok(())
 }
 
-pub fn valid_slug(slug: &str) -> bool {
-    let mut chars = slug.chars();
-    let Some(first) = chars.next() else {
-        return false;
-    };
-    slug.len() <= 64
-        && (first.is_ascii_lowercase() || first.is_ascii_digit())
-        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "-_.".contains(c))
-}
+pub use paddock_proto::valid_slug;
 
 impl Projects {
     pub fn new(data_dir: &Path) -> Self {

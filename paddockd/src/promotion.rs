@@ -2,9 +2,11 @@
 //! project (a new one when no project has the slug).
 //!
 //! A chat belongs to the project whose transcript folder holds its transcript, so a move is a
-//! rename of each transcript (and of the subagent folder beside it) into the target's folder,
-//! and of each chat's file-provenance steps into the target's data folder: nothing is copied,
-//! nothing is left behind. The sidecar stores are keyed by session id, so flags, read state,
+//! rename of each transcript (and of the subagent folder beside it) into the target's folder:
+//! nothing is copied, nothing of the chat is left behind. The files it changed stay where they
+//! are, in the project it left, and so do their file-provenance steps (facts about that
+//! project's files, which its blame and provenance views read); its turns in the new project
+//! record theirs there. The sidecar stores are keyed by session id, so flags, read state,
 //! queued follow-ups and run provenance go with the chats as they are; what names a project
 //! is changed: the History runs (`run_log.rs`), the markers of children in other projects
 //! and the messages the chats sent (`Stores::moved`), the chat's tool token. A schedule or
@@ -40,9 +42,6 @@ struct Journal {
     /// The projects' transcript folders.
     from_folder: PathBuf,
     to_folder: PathBuf,
-    /// Their data folders, where each chat's file-provenance steps are kept.
-    from_meta: PathBuf,
-    to_meta: PathBuf,
     /// The chat named first, then those under it, parents before their children.
     session_ids: Vec<String>,
 }
@@ -124,8 +123,6 @@ pub async fn promote(
         to_project: to.slug.clone(),
         from_folder: c.state.folder_of(&from),
         to_folder: c.state.folder_of(&to),
-        from_meta: from.meta_dir.clone(),
-        to_meta: to.meta_dir.clone(),
         session_ids: ids.clone(),
     };
     run(&c.cfg.data_dir, &c.state, &journal).await?;
@@ -149,12 +146,18 @@ async fn movable(d: &ProjectService, ids: &[String]) -> Result<(), ErrorBody> {
     let c = &d.chats;
     let index = c.state.listed().await;
     let running = c.hub.running().await;
+    // A chat under the one named is named as such.
+    let which = |id: &str| match ids.first() {
+        Some(first) if first != id => format!("chat {id}, under {first},"),
+        _ => format!("chat {id}"),
+    };
     for id in ids {
         if running.contains_key(id) {
             return Err(refused(
                 ErrorCode::Busy,
                 format!(
-                    "chat {id} is running a turn; move it once it is idle (`paddock tail {id}` follows it, `paddock cancel {id}` stops it); nothing was moved"
+                    "{} is running a turn; move it once it is idle (`paddock tail {id}` follows it, `paddock approvals` lists what it waits for, `paddock cancel {id}` stops it); nothing was moved",
+                    which(id)
                 ),
             ));
         }
@@ -162,7 +165,8 @@ async fn movable(d: &ProjectService, ids: &[String]) -> Result<(), ErrorBody> {
             return Err(refused(
                 ErrorCode::InvalidArgument,
                 format!(
-                    "chat {id} works in its own worktree of this project's repository; merge or discard it first (`paddock worktree merge {id}`, `paddock worktree discard {id}`); nothing was moved"
+                    "{} works in its own worktree of this project's repository; merge or discard it first (`paddock worktree merge {id}`, `paddock worktree discard {id}`); nothing was moved",
+                    which(id)
                 ),
             ));
         }
@@ -170,7 +174,8 @@ async fn movable(d: &ProjectService, ids: &[String]) -> Result<(), ErrorBody> {
             return Err(refused(
                 ErrorCode::InvalidArgument,
                 format!(
-                    "chat {id}'s first message has not been written by claude yet; continue it (`paddock continue {id}`) or delete it, then move it; nothing was moved"
+                    "{} has a first message claude has not written yet; continue it (`paddock continue {id}`) or delete it, then move it; nothing was moved",
+                    which(id)
                 ),
             ));
         }
@@ -308,15 +313,13 @@ async fn finish(state: &ChatState, j: &Journal) -> Result<(), String> {
     Ok(())
 }
 
-/// Each chat's renames: its transcript, its subagent folder, its steps.
+/// Each chat's renames: its transcript, its subagent folder.
 fn renames(j: &Journal) -> Vec<(PathBuf, PathBuf)> {
-    let steps = |meta: &Path, id: &str| crate::provenance::steps::provenance_dir(meta).join(id);
     let mut out = Vec::new();
     for id in &j.session_ids {
         let file = format!("{id}.jsonl");
         out.push((j.from_folder.join(&file), j.to_folder.join(&file)));
         out.push((j.from_folder.join(id), j.to_folder.join(id)));
-        out.push((steps(&j.from_meta, id), steps(&j.to_meta, id)));
     }
     out
 }

@@ -28,7 +28,7 @@ fn m_moves_a_root_chat_to_a_new_project_and_the_tree_follows_it() {
     );
     tmux.keys(&["-l", "zoo"]);
     tmux.keys(&["Enter"]);
-    let screen = tmux.wait_for("moved to zoo (a new project)");
+    let screen = tmux.wait_for("to project zoo (a new project)");
     // The tree lists it under its new project, and paddockd agrees.
     let rows: Vec<&str> = Tmux::tree_rows(&screen).collect();
     let zoo = rows

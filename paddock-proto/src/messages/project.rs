@@ -339,3 +339,19 @@ pub struct ProjectOverview {
 pub const OVERVIEW_MAX_BYTES: usize = 64 * 1024;
 /// The most of CHANGELOG.md `project:overview` carries.
 pub const CHANGELOG_MAX_BYTES: usize = 32 * 1024;
+
+/// The rule a project's slug keeps (the root workspace's `""` aside), in words.
+pub const SLUG_RULE: &str =
+    "1-64 lower-case letters, digits, '-', '_' or '.', starting with a letter or digit";
+
+/// Whether `slug` keeps [`SLUG_RULE`]: what the daemon takes as a new project's slug, and
+/// what a client can check before it asks.
+pub fn valid_slug(slug: &str) -> bool {
+    let mut chars = slug.chars();
+    let Some(first) = chars.next() else {
+        return false;
+    };
+    slug.len() <= 64
+        && (first.is_ascii_lowercase() || first.is_ascii_digit())
+        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "-_.".contains(c))
+}

@@ -199,7 +199,7 @@ pub struct PromoteArgs {
     /// The project to move it to: a slug (made if no project has it), '' for the root workspace
     #[arg(long, value_name = "SLUG")]
     pub to: String,
-    /// Print {fromProject, toProject, sessionIds, createdProject} as one JSON object
+    /// Print {fromProject, toProject, sessionIds} as one JSON object (createdProject: true when it made the project)
     #[arg(long)]
     pub json: bool,
 }

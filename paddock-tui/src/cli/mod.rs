@@ -520,17 +520,21 @@ Examples:
         long_about = "\
 Move a chat to another project, with every chat under it in its project's tree. Their \
 transcripts are moved (never copied) into the target project's folder; their ids, origins, \
-flags, read state, queued follow-ups, file provenance and History go with them, and their next \
-turns run in the target's directory. A SLUG no project has makes a new project first (its \
-folder in paddock's data), as `paddock project add SLUG` would; `--to ''` is the root \
-workspace. Refused, moving nothing, while a turn of one of the chats runs, for a chat with its \
+flags, read state, queued follow-ups and History go with them, and their next turns run in the \
+target's directory. The files they changed stay in the project they left, with their \
+provenance (`paddock provenance` and `blame` there still name the chats). A SLUG no project \
+has makes a new project first (its folder in paddock's data), as `paddock project add SLUG` \
+would, and the output says so (`paddock project rm SLUG` removes one made by a typo); `--to \
+''` is the root workspace. Refused, moving nothing, while a turn of one of the chats runs, for a chat with its \
 own worktree (merge or discard it first), and in host mode. (`paddock project promote` is \
 another thing: it makes a notebook project repo-backed.)",
         after_help = "\
 Examples:
   paddock promote 0198c3e1-... --to login-service     into a project, made if need be
   paddock promote 0198c3e1-... --to ''                back to the root workspace
-  paddock promote 0198c3e1-... --to web --json        {fromProject, toProject, sessionIds, createdProject}"
+  paddock promote 0198c3e1-... --to web --json        {fromProject, toProject, sessionIds[, createdProject]}
+
+--json: createdProject is there (true) only when the move made the project."
     )]
     Promote(PromoteArgs),
 

@@ -191,7 +191,12 @@ pub async fn promote(ctx: &Context, args: PromoteArgs) -> anyhow::Result<()> {
         s => format!("project {s}"),
     };
     if p.created_project {
-        print(&format!("made {}\n", label(&p.to_project)))?;
+        // A typo makes a project too: say how to take it back.
+        print(&format!(
+            "made {} (no project had that slug; `paddock project rm {}` removes it)\n",
+            label(&p.to_project),
+            p.to_project
+        ))?;
     }
     let (first, under) = p
         .session_ids

@@ -88,6 +88,8 @@ pub struct App {
     pub filter_input: Option<String>,
     /// The project a root chat is moved to, being typed after `M`.
     pub move_prompt: Option<MovePrompt>,
+    /// The move asked for, until the daemon answers (its prompt opens again on a refusal).
+    move_sent: Option<MovePrompt>,
     /// The filter line's text is selected (just opened again): typing replaces it.
     pub filter_selected: bool,
     /// The row the cursor was on when the filter line opened: Esc puts it back there.
@@ -160,6 +162,7 @@ impl App {
             history: HistoryView::new(),
             filter_input: None,
             move_prompt: None,
+            move_sent: None,
             filter_selected: false,
             filter_from: None,
             subtree_pending: false,

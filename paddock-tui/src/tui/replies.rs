@@ -224,7 +224,7 @@ impl EventLoop {
             },
             Done::Promote(result) => match result {
                 Ok(p) => self.app.promoted(p),
-                Err(reason) => self.failed(what, &reason),
+                Err(reason) => self.app.promote_failed(&reason),
             },
             Done::Delete(result) => match result {
                 Ok(u) => self.app.deleted(u.changed),

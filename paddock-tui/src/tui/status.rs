@@ -247,6 +247,9 @@ fn render_move(prompt: &super::app::MovePrompt, theme: &Theme, frame: &mut Frame
     let used = 1 + question.width() + prompt.input.width() + 1;
     let tail = match &prompt.error {
         Some(e) => Span::styled(format!("  {e}"), theme.style(Role::Error)),
+        None if prompt.new_project => {
+            Span::styled("  a new project".to_owned(), theme.style(Role::Warning))
+        }
         None => {
             let dot = theme.glyph(Glyph::Dot);
             let hints = format!("  tab projects {dot} enter move {dot} esc leave it");

@@ -732,3 +732,37 @@ async fn a_finished_subagents_writes_are_harvested_with_its_name_and_model() {
     assert_eq!(err.code, ErrorCode::NotFound, "{err:?}");
     d.stop().await.unwrap();
 }
+
+/// A chat moved to another project (`chat:promote`) leaves the files it wrote, and their
+/// provenance, in the project it left: they still name it there, as current.
+#[tokio::test]
+async fn a_moved_chats_writes_keep_their_provenance_where_the_files_are() {
+    let d = TestDaemon::start().await;
+    let mut c = d.client().await;
+    let dir = d.dir.path().join("src-web");
+    std::fs::create_dir_all(&dir).unwrap();
+    create_project(&mut c, "web", &dir).await;
+    let file = dir.join("notes.txt");
+    let script = format!(
+        "fake:[{},{{\"text\":\"written\"}}]",
+        write_step(&file, "hello")
+    );
+    let session = turn(&mut c, "web", None, &script).await;
+    provenance_until(&mut c, "web", "notes.txt", |p| {
+        p.producers.first().is_some_and(|s| s.title.is_some())
+    })
+    .await;
+    let moved = c
+        .request(Request::ChatPromote(paddock_proto::ChatPromote {
+            session_id: session.clone(),
+            to_project: "elsewhere".into(),
+        }))
+        .await;
+    assert!(matches!(moved, Ok(Reply::Promoted(_))), "{moved:?}");
+    let p = provenance(&mut c, Some("web"), "notes.txt").await.unwrap();
+    assert_eq!(p.status, FileStatus::Current, "{p:#?}");
+    assert_eq!(
+        p.producers.first().map(|s| s.session_id.as_str()),
+        Some(session.as_str())
+    );
+}

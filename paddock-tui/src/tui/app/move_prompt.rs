@@ -1,8 +1,10 @@
 //! `M` on a root chat in the tree: the project to move it to, with the chats under it, typed
 //! on the status line. Tab goes through the projects whose slugs start with what was typed
-//! (Shift-Tab backwards); a slug no project has makes a new project. Enter moves it
-//! (`chat:promote`), Esc leaves it where it is. Only a root chat moves: one under another
-//! chat is moved with its root, or detached (`d`) first.
+//! (Shift-Tab backwards); a slug no project has makes a new project, which the prompt says
+//! before Enter. Enter moves it (`chat:promote`), Esc leaves it where it is; a line that is
+//! no slug, or a move the daemon refuses, keeps (or opens again) the prompt with the reason.
+//! Only a root chat moves: one under another chat is moved with its root, or detached (`d`)
+//! first; a chat that cannot move now (it runs, or works in a worktree) is refused at `M`.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -28,6 +30,8 @@ pub struct MovePrompt {
     at: Option<usize>,
     /// Said in the prompt after an Enter it could not take.
     pub error: Option<String>,
+    /// The line names no project: Enter makes one.
+    pub new_project: bool,
 }
 
 impl MovePrompt {
@@ -50,18 +54,18 @@ fn slug_of(line: &str) -> &str {
     }
 }
 
-/// How many chats are under `sid` in the listed tree of `project`.
-fn count_under(app: &App, project: &str, sid: &str) -> usize {
+/// The chats under `sid` in the listed tree of `project`.
+fn under<'a>(app: &'a App, project: &str, sid: &str) -> Vec<&'a paddock_proto::ChatSummary> {
     let chats = app.tree.project_chats(project);
     let mut stack = vec![sid.to_owned()];
-    let mut seen = 0;
+    let mut out = Vec::new();
     while let Some(cur) = stack.pop() {
         if let Some(c) = chats.iter().find(|c| c.session_id == cur) {
-            seen += c.children.len();
+            out.extend(chats.iter().filter(|x| c.children.contains(&x.session_id)));
             stack.extend(c.children.iter().cloned());
         }
     }
-    seen
+    out
 }
 
 impl App {
@@ -82,13 +86,38 @@ impl App {
             ));
             return;
         }
+        // What the daemon would refuse, said now, in the TUI's keys.
+        let below = under(self, &chat.project_slug, &chat.session_id);
+        if chat.running || below.iter().any(|c| c.running) {
+            let who = if chat.running {
+                "it is"
+            } else {
+                "a chat under it is"
+            };
+            self.notice.info(format!(
+                "{who} running a turn: move it once it is idle (x stops a turn)"
+            ));
+            return;
+        }
+        if chat.worktree.is_some() || below.iter().any(|c| c.worktree.is_some()) {
+            let who = if chat.worktree.is_some() {
+                "it works"
+            } else {
+                "a chat under it works"
+            };
+            self.notice.info(format!(
+                "{who} in a worktree of its own: merge or discard it first (paddock worktree merge|discard)"
+            ));
+            return;
+        }
+        let under = below.len();
         let (sid, project, title) = (
             chat.session_id.clone(),
             chat.project_slug.clone(),
             chat.title.clone(),
         );
         self.move_prompt = Some(MovePrompt {
-            under: count_under(self, &project, &sid),
+            under,
             session_id: sid,
             title: self.quoted(&title, 40),
             from: project,
@@ -96,11 +125,21 @@ impl App {
             typed: String::new(),
             at: None,
             error: None,
+            new_project: false,
         });
     }
 
     /// A key while the prompt is open.
     pub(super) fn on_move_key(&mut self, key: KeyEvent) -> Option<Action> {
+        match key.code {
+            KeyCode::Esc => {
+                self.move_prompt = None;
+                self.notice.info("nothing was moved");
+                return None;
+            }
+            KeyCode::Enter => return self.take_move(),
+            _ => {}
+        }
         let slugs: Vec<String> = self
             .tree
             .projects()
@@ -108,44 +147,11 @@ impl App {
             .map(|p| project_label(&p.slug).to_owned())
             .collect();
         let prompt = self.move_prompt.as_mut()?;
-        match key.code {
-            KeyCode::Esc => {
-                self.move_prompt = None;
-                self.notice.info("nothing was moved");
-            }
-            KeyCode::Enter => return self.take_move(),
-            KeyCode::Tab | KeyCode::BackTab => {
-                let matches: Vec<&String> = slugs
-                    .iter()
-                    .filter(|s| s.starts_with(&prompt.typed) && **s != project_label(&prompt.from))
-                    .collect();
-                if matches.is_empty() {
-                    prompt.error = Some(format!("no project starts with {:?}", prompt.typed));
-                    return None;
-                }
-                let n = matches.len();
-                let at = match (prompt.at, key.code) {
-                    (None, KeyCode::BackTab) => n - 1,
-                    (None, _) => 0,
-                    (Some(i), KeyCode::BackTab) => (i + n - 1) % n,
-                    (Some(i), _) => (i + 1) % n,
-                };
-                prompt.at = Some(at);
-                prompt.input = matches[at].clone();
-                prompt.error = None;
-            }
-            KeyCode::Backspace => {
-                prompt.input.pop();
-                prompt.typed = prompt.input.clone();
-                (prompt.at, prompt.error) = (None, None);
-            }
-            KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
-                prompt.input.push(c);
-                prompt.typed = prompt.input.clone();
-                (prompt.at, prompt.error) = (None, None);
-            }
-            _ => {}
-        }
+        prompt.on_key(key, &slugs);
+        prompt.new_project = {
+            let line = prompt.input.trim();
+            !line.is_empty() && !slugs.iter().any(|s| s == line)
+        };
         None
     }
 
@@ -160,32 +166,40 @@ impl App {
         }
     }
 
-    /// Enter: the move, unless the line names nothing or the chat's own project.
+    /// Enter: the move, unless the line names nothing, no slug, or the chat's own project.
+    /// The prompt is kept until the daemon answers, to open again if it refuses.
     fn take_move(&mut self) -> Option<Action> {
         let prompt = self.move_prompt.as_mut()?;
         let to = slug_of(&prompt.input).to_owned();
-        if prompt.input.trim().is_empty() {
-            prompt.error = Some("type a project's slug (Tab goes through them)".to_owned());
-            return None;
-        }
-        if to == prompt.from {
-            prompt.error = Some(format!("it is in {} already", project_label(&to)));
+        let refusal = if prompt.input.trim().is_empty() {
+            Some("type a project's slug (Tab goes through them)".to_owned())
+        } else if to == prompt.from {
+            Some(format!("it is in {} already", project_label(&to)))
+        } else if !to.is_empty() && !paddock_proto::valid_slug(&to) {
+            Some(format!("a slug is {}", paddock_proto::SLUG_RULE))
+        } else {
+            None
+        };
+        if let Some(why) = refusal {
+            prompt.error = Some(why);
             return None;
         }
         let prompt = self.move_prompt.take()?;
-        let title = prompt.title.clone();
         self.notice.while_(
-            format!("moving {title} to {}…", project_label(&to)),
+            format!("moving {} to {}…", prompt.title, place(&to)),
             State::Request,
         );
-        Some(Action::Promote {
-            session_id: prompt.session_id,
+        let action = Action::Promote {
+            session_id: prompt.session_id.clone(),
             to_project: to,
-        })
+        };
+        self.move_sent = Some(prompt);
+        Some(action)
     }
 
     /// The daemon moved the chats: the cursor follows the chat to its new project.
     pub fn promoted(&mut self, p: paddock_proto::Promoted) {
+        let asked = self.move_sent.take();
         let Some(first) = p.session_ids.first().cloned() else {
             return;
         };
@@ -193,6 +207,7 @@ impl App {
             project: p.to_project.clone(),
             session_id: first,
         });
+        let title = asked.map_or_else(|| "the chat".to_owned(), |a| a.title);
         let made = if p.created_project {
             " (a new project)"
         } else {
@@ -204,9 +219,70 @@ impl App {
             n => format!(" with the {} chats under it", n - 1),
         };
         self.notice.info(format!(
-            "moved{with} to {}{made}",
-            project_label(&p.to_project)
+            "moved {title}{with} to {}{made}",
+            place(&p.to_project)
         ));
+    }
+
+    /// The daemon refused the move: the prompt opens again with its reason (Esc leaves it).
+    pub fn promote_failed(&mut self, reason: &str) {
+        match self.move_sent.take() {
+            Some(mut prompt) => {
+                self.notice.clear();
+                prompt.error = Some(reason.to_owned());
+                self.move_prompt = Some(prompt);
+            }
+            None => self.notice.error(format!("move failed: {reason}")),
+        }
+    }
+}
+
+/// A project as a sentence names it.
+fn place(slug: &str) -> String {
+    if slug == ROOT_SLUG {
+        "the root workspace".to_owned()
+    } else {
+        format!("project {slug}")
+    }
+}
+
+impl MovePrompt {
+    /// A key that edits the line or goes through the projects (`slugs`, as labels).
+    fn on_key(&mut self, key: KeyEvent, slugs: &[String]) {
+        match key.code {
+            KeyCode::Tab | KeyCode::BackTab => {
+                let own = project_label(&self.from);
+                let matches: Vec<&String> = slugs
+                    .iter()
+                    .filter(|s| s.starts_with(&self.typed) && s.as_str() != own)
+                    .collect();
+                if matches.is_empty() {
+                    self.error = Some(format!("no project starts with {:?}", self.typed));
+                    return;
+                }
+                let n = matches.len();
+                let at = match (self.at, key.code) {
+                    (None, KeyCode::BackTab) => n - 1,
+                    (None, _) => 0,
+                    (Some(i), KeyCode::BackTab) => (i + n - 1) % n,
+                    (Some(i), _) => (i + 1) % n,
+                };
+                self.at = Some(at);
+                self.input = matches[at].clone();
+                self.error = None;
+            }
+            KeyCode::Backspace => {
+                self.input.pop();
+                self.typed = self.input.clone();
+                (self.at, self.error) = (None, None);
+            }
+            KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
+                self.input.push(c);
+                self.typed = self.input.clone();
+                (self.at, self.error) = (None, None);
+            }
+            _ => {}
+        }
     }
 }
 

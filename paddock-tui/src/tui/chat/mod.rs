@@ -167,10 +167,14 @@ impl ChatView {
         self.waiting_process && self.running
     }
 
-    /// Takes what the pane shows of the chat's row: tokens, cost and context use; whether its
+    /// Takes what the pane shows of the chat's row: its project (where what it sends goes),
+    /// tokens, cost and context use; whether its
     /// last turn was cut short, with the reason (a row from a daemon that gives none says only
     /// that it was); whether it waits for an answer or for a free claude process.
     pub fn take_row(&mut self, row: &paddock_proto::ChatSummary) {
+        // A chat moved to another project (`chat:promote`) is that project's now: what the
+        // pane sends goes there.
+        self.project_slug.clone_from(&row.project_slug);
         self.usage.clone_from(&row.usage);
         self.worktree_branch = row.worktree.as_ref().map(|w| w.branch.clone());
         self.waiting_approval = row.waiting_approval;
