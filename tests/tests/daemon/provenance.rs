@@ -96,24 +96,29 @@ fn read_step(file: &Path) -> String {
     .to_string()
 }
 
+/// Project `web` in a folder of its own, where a chat's turn wrote `notes.txt`: the folder,
+/// the file and the chat.
+async fn wrote_notes(
+    d: &TestDaemon,
+    c: &mut RawClient,
+) -> (std::path::PathBuf, std::path::PathBuf, String) {
+    let dir = d.dir.path().join("src-web");
+    std::fs::create_dir_all(&dir).unwrap();
+    create_project(c, "web", &dir).await;
+    let file = dir.join("notes.txt");
+    let script = format!(
+        "fake:[{},{{\"text\":\"written\"}}]",
+        write_step(&file, "hello")
+    );
+    let session = turn(c, "web", None, &script).await;
+    (dir, file, session)
+}
+
 #[tokio::test]
 async fn a_write_is_observed_and_current_then_stale_once_the_file_changes() {
     let d = TestDaemon::start().await;
     let mut c = d.client().await;
-    let dir = d.dir.path().join("src-web");
-    std::fs::create_dir_all(&dir).unwrap();
-    create_project(&mut c, "web", &dir).await;
-    let file = dir.join("notes.txt");
-    let session = turn(
-        &mut c,
-        "web",
-        None,
-        &format!(
-            "fake:[{},{{\"text\":\"written\"}}]",
-            write_step(&file, "hello")
-        ),
-    )
-    .await;
+    let (dir, file, session) = wrote_notes(&d, &mut c).await;
 
     let p = provenance_until(&mut c, "web", "notes.txt", |p| {
         p.producers.first().is_some_and(|s| s.title.is_some())
@@ -739,15 +744,7 @@ async fn a_finished_subagents_writes_are_harvested_with_its_name_and_model() {
 async fn a_moved_chats_writes_keep_their_provenance_where_the_files_are() {
     let d = TestDaemon::start().await;
     let mut c = d.client().await;
-    let dir = d.dir.path().join("src-web");
-    std::fs::create_dir_all(&dir).unwrap();
-    create_project(&mut c, "web", &dir).await;
-    let file = dir.join("notes.txt");
-    let script = format!(
-        "fake:[{},{{\"text\":\"written\"}}]",
-        write_step(&file, "hello")
-    );
-    let session = turn(&mut c, "web", None, &script).await;
+    let (_, _, session) = wrote_notes(&d, &mut c).await;
     provenance_until(&mut c, "web", "notes.txt", |p| {
         p.producers.first().is_some_and(|s| s.title.is_some())
     })
