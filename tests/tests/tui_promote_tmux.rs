@@ -28,17 +28,18 @@ fn m_moves_a_root_chat_to_a_new_project_and_the_tree_follows_it() {
     );
     tmux.keys(&["-l", "zoo"]);
     tmux.keys(&["Enter"]);
-    let screen = tmux.wait_for("to project zoo (a new project)");
-    // The tree lists it under its new project, and paddockd agrees.
-    let rows: Vec<&str> = Tmux::tree_rows(&screen).collect();
-    let zoo = rows
-        .iter()
-        .position(|r| r.contains("zoo"))
-        .unwrap_or_else(|| panic!("no zoo project: {screen}"));
-    assert!(
-        rows[zoo..].iter().any(|r| r.contains("plan the quokka")),
-        "{screen}"
-    );
+    tmux.wait_for("to project zoo (a new project)");
+    // The tree lists it under its new project, and no longer under the root workspace, once
+    // both lists come in; and paddockd agrees.
+    let moved = |s: &str| {
+        let rows: Vec<&str> = Tmux::tree_rows(s).collect();
+        let Some(at) = rows.iter().position(|r| r.contains("zoo")) else {
+            return false;
+        };
+        let quokka = |r: &&&str| r.contains("plan the quokka");
+        rows[at..].iter().any(|r| quokka(&r)) && !rows[..at].iter().any(|r| quokka(&r))
+    };
+    tmux.wait_until("the chat under zoo only", moved);
     let listed: serde_json::Value =
         serde_json::from_str(&env.paddock_ok(&["ls", "-p", "zoo", "--json"])).unwrap();
     assert_eq!(listed[0]["sessionId"], sid.as_str(), "{listed}");
