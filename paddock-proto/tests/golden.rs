@@ -2399,6 +2399,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                     project_slug: s(PROJECT),
                     session_id: s(CHILD),
                     turns: vec![TouchedTurn {
+                        project_slug: None,
                         prompt: None,
                         job_id: s(JOB),
                         started_at: s("2026-11-03T09:14:02Z"),

@@ -1301,6 +1301,13 @@ fn m_moves_a_root_chat_to_the_project_typed_or_tabbed_to() -> TestResult {
     assert_eq!(app.notice.text(), Some("nothing was moved"));
     // No slug: said in the prompt, which stays; a new slug is said to make a project.
     press(&mut app, "MBad Slug");
+    assert!(
+        app.move_prompt
+            .as_ref()
+            .is_some_and(|p| p.not_a_slug && !p.new_project),
+        "said while typing: {:?}",
+        app.move_prompt
+    );
     assert_eq!(app.on_key(key(KeyCode::Enter)), None);
     assert!(
         app.move_prompt

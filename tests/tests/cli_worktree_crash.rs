@@ -272,6 +272,14 @@ fn a_move_cut_short_is_finished_at_the_next_start() {
             out,
             format!("moved chat {sid} from project docs to project web\n")
         );
+        if point == "promote.journal" {
+            // A slug no project has: made, and said how to take it back.
+            let out = w.env.run(&["promote", &sid, "--to", "fresh"]);
+            assert!(
+                out.starts_with(&format!("made project fresh (no project had that slug; to take it back: `paddock promote {sid} --to 'web'`, then `paddock project rm fresh --delete-files`)\n")),
+                "{out}"
+            );
+        }
         w.consistent();
     }
 }

@@ -178,6 +178,11 @@ pub struct TouchedTurn {
     /// The first line of the turn's prompt (at most 80 characters), when the run log has it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prompt: Option<String>,
+    /// The project whose files the turn touched, when it is not the chat's now (the chat was
+    /// moved since, `chat:promote`): its paths are relative to that project's directory, and
+    /// its statuses are checked there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project_slug: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -192,10 +192,14 @@ pub async fn promote(ctx: &Context, args: PromoteArgs) -> anyhow::Result<()> {
     };
     if p.created_project {
         // A typo makes a project too: say how to take it back.
+        let (first, from, to) = (
+            p.session_ids.first().map_or("SESSION", String::as_str),
+            &p.from_project,
+            &p.to_project,
+        );
         print(&format!(
-            "made {} (no project had that slug; `paddock project rm {}` removes it)\n",
-            label(&p.to_project),
-            p.to_project
+            "made {} (no project had that slug; to take it back: `paddock promote {first} --to '{from}'`, then `paddock project rm {to} --delete-files`)\n",
+            label(to)
         ))?;
     }
     let (first, under) = p

@@ -68,9 +68,15 @@ where
             .as_deref()
             .map(|p| format!("  {}", super::one_line(&super::clean_title(p), 60)))
             .unwrap_or_default();
+        // A turn from before the chat moved: its paths are that project's.
+        let place = turn
+            .project_slug
+            .as_deref()
+            .map(|s| format!("  (in project {})", super::project_label(s)))
+            .unwrap_or_default();
         let _ = writeln!(
             out,
-            "turn {}  {}{prompt}",
+            "turn {}  {}{place}{prompt}",
             short(&turn.job_id),
             short_time(&turn.started_at, now)
         );
@@ -156,6 +162,7 @@ mod tests {
             session_id: "5f0c2d8e-3b7a-4c1e-9a6f-2d4b8e1c7a90".into(),
             turns: vec![
                 TouchedTurn {
+                    project_slug: None,
                     prompt: Some("Fix the cookie refresh".into()),
                     job_id: "0193f4c2-7a1e".into(),
                     started_at: "2026-11-03T09:14:02Z".into(),
@@ -167,6 +174,7 @@ mod tests {
                     ],
                 },
                 TouchedTurn {
+                    project_slug: None,
                     prompt: None,
                     job_id: "0193f4c3-0000".into(),
                     started_at: "2026-11-03T10:00:00Z".into(),
@@ -184,6 +192,32 @@ mod tests {
              \x20             read      tests/login.ts      Read\n\
              3 writes, 1 read; 1 written file changed since\n\
              note: Some tool calls were not recorded.\n"
+        );
+    }
+
+    /// A turn from before the chat moved names the project its files are in.
+    #[test]
+    fn a_turn_from_before_a_move_names_its_project() {
+        let now = Utc.with_ymd_and_hms(2026, 11, 3, 12, 0, 0).unwrap();
+        let mut wrote = file("notes.txt", FileRole::Write, "wrote", "Write");
+        wrote.status = Some(FileStatus::Current);
+        let t = Touched {
+            project_slug: "beta".into(),
+            session_id: "5f0c2d8e-3b7a".into(),
+            turns: vec![TouchedTurn {
+                project_slug: Some("alpha".into()),
+                prompt: None,
+                job_id: "0193f4c2-7a1e".into(),
+                started_at: "2026-11-03T09:14:02Z".into(),
+                files: vec![wrote],
+            }],
+            notes: vec![],
+        };
+        assert_eq!(
+            touched(&t, &now),
+            "turn 0193f4c2  09:14  (in project alpha)\n\
+             \x20 current     wrote     notes.txt  Write\n\
+             1 write, 0 reads\n"
         );
     }
 

@@ -218,6 +218,14 @@ impl FilesView {
         self.cursor_entry().map(|(_, f)| f)
     }
 
+    /// The project whose file the cursor's row names: the chat's, or, for a turn it ran before
+    /// it was moved, the project it ran in.
+    fn cursor_project(&self) -> String {
+        self.cursor_entry()
+            .and_then(|(turn, _)| turn.project_slug.clone())
+            .unwrap_or_else(|| self.project_slug.clone())
+    }
+
     fn cursor_key(&self) -> Option<FileKey> {
         let (turn, file) = self.cursor_entry()?;
         Some(FileKey {
@@ -276,8 +284,7 @@ impl FilesView {
                 let Some(path) = self.cursor_file().map(|f| f.path.clone()) else {
                     return FilesOutcome::Handled;
                 };
-                self.provenance =
-                    Some(ProvenanceView::new(self.project_slug.clone(), path.clone()));
+                self.provenance = Some(ProvenanceView::new(self.cursor_project(), path.clone()));
                 return FilesOutcome::LoadProvenance(path);
             }
             Command::Blame => {
@@ -324,17 +331,19 @@ impl Overlay for FilesView {
         if self.provenance.is_some() {
             return on_panel_command(&mut self.provenance, command, cx.page);
         }
-        let project_slug = self.project_slug.clone();
+        // A file's own project (a turn from before the chat moved names another).
+        let file_project = self.cursor_project();
         match FilesView::on_command(self, command, cx.page) {
             FilesOutcome::Handled => Reaction::Handled,
             FilesOutcome::Reload => Reaction::Ask(Action::LoadTouched {
-                project_slug,
+                project_slug: self.project_slug.clone(),
                 session_id: self.session_id.clone(),
             }),
-            FilesOutcome::LoadProvenance(path) => {
-                Reaction::Ask(Action::LoadProvenance { project_slug, path })
-            }
-            FilesOutcome::Blame(path) => open_blame(project_slug, path),
+            FilesOutcome::LoadProvenance(path) => Reaction::Ask(Action::LoadProvenance {
+                project_slug: file_project,
+                path,
+            }),
+            FilesOutcome::Blame(path) => open_blame(file_project, path),
             FilesOutcome::Closed => Reaction::Close,
             FilesOutcome::Ignored => Reaction::Pass(command),
         }
@@ -494,6 +503,13 @@ fn turn_heading(
             theme.style(Role::Dim),
         ),
     ];
+    // A turn from before the chat moved: its files are that project's.
+    if let Some(slug) = &turn.project_slug {
+        spans.push(Span::styled(
+            format!(" {dot} in {}", crate::format::project_label(slug)),
+            theme.style(Role::Warning),
+        ));
+    }
     let used: usize = spans.iter().map(Span::width).sum();
     let room = width.saturating_sub(used + 3);
     if let Some(prompt) = prompt.filter(|_| room >= 6) {
@@ -808,6 +824,7 @@ mod tests {
 
     fn turn(job: &str, at: &str, files: Vec<TouchedFile>) -> TouchedTurn {
         TouchedTurn {
+            project_slug: None,
             prompt: None,
             job_id: job.into(),
             started_at: at.into(),

@@ -250,6 +250,10 @@ fn render_move(prompt: &super::app::MovePrompt, theme: &Theme, frame: &mut Frame
         None if prompt.new_project => {
             Span::styled("  a new project".to_owned(), theme.style(Role::Warning))
         }
+        None if prompt.not_a_slug => Span::styled(
+            "  not a slug: lower-case letters, digits, - _ .".to_owned(),
+            theme.style(Role::Error),
+        ),
         None => {
             let dot = theme.glyph(Glyph::Dot);
             let hints = format!("  tab projects {dot} enter move {dot} esc leave it");

@@ -41,21 +41,44 @@ pub async fn touched(
         .collect();
     let max_hash_bytes = d.state.provenance.limits().max_hash_bytes;
     let private = d.cfg.private_state();
+    // A chat moved from another project (`chat:promote`) left the steps of its turns there,
+    // with the files they touched: those turns are listed too, named by that project.
+    let others: Vec<crate::projects::Project> = d
+        .projects
+        .list()
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|p| p.slug != project.slug)
+        .collect();
     blocking(move || {
-        let lines = steps::read(&steps::steps_path(&project.meta_dir, &r.session_id))
-            .unwrap_or_default();
         let mut gaps = 0u64;
         let mut records = Vec::new();
-        for line in lines {
-            match line {
-                Line::Step(s) => records.push(*s),
-                Line::Gap { dropped, .. } => gaps += dropped,
+        let mut turns = Vec::new();
+        for p in std::iter::once(&project).chain(&others) {
+            let path = steps::steps_path(&p.meta_dir, &r.session_id);
+            if p.slug != project.slug && !path.is_file() {
+                continue;
             }
+            let mut mine = Vec::new();
+            for line in steps::read(&path).unwrap_or_default() {
+                match line {
+                    Line::Step(s) => mine.push(*s),
+                    Line::Gap { dropped, .. } => gaps += dropped,
+                }
+            }
+            mine.sort_by(|a, b| a.ended_at.cmp(&b.ended_at));
+            let mut these = by_turn(&mine, r.job_id.as_deref(), |path| {
+                super::provenance::hash_in_project(&private, p, path, max_hash_bytes)
+            });
+            if p.slug != project.slug {
+                for t in &mut these {
+                    t.project_slug = Some(p.slug.clone());
+                }
+            }
+            turns.extend(these);
+            records.extend(mine);
         }
-        records.sort_by(|a, b| a.ended_at.cmp(&b.ended_at));
-        let mut turns = by_turn(&records, r.job_id.as_deref(), |path| {
-            super::provenance::hash_in_project(&private, &project, path, max_hash_bytes)
-        });
+        turns.sort_by(|a, b| a.started_at.cmp(&b.started_at));
         for turn in &mut turns {
             turn.prompt = prompts.get(&turn.job_id).cloned();
         }
@@ -115,6 +138,7 @@ fn by_turn(
             Some(t) => t,
             None => {
                 turns.push(TouchedTurn {
+                    project_slug: None,
                     job_id: s.job_id.clone(),
                     started_at: s.started_at.clone(),
                     files: Vec::new(),

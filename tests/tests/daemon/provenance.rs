@@ -762,4 +762,25 @@ async fn a_moved_chats_writes_keep_their_provenance_where_the_files_are() {
         p.producers.first().map(|s| s.session_id.as_str()),
         Some(session.as_str())
     );
+    // The chat's own list of files still has the write, named by the project it is in.
+    let touched = c
+        .request(Request::ProvenanceTouched(
+            paddock_proto::ProvenanceTouched {
+                project_slug: "elsewhere".into(),
+                session_id: session.clone(),
+                job_id: None,
+            },
+        ))
+        .await;
+    let Ok(Reply::Touched(t)) = touched else {
+        panic!("{touched:?}")
+    };
+    let turn = t.turns.first().expect("the turn that wrote");
+    assert_eq!(turn.project_slug.as_deref(), Some("web"), "{t:#?}");
+    let file = &turn.files[0];
+    assert_eq!(
+        (file.path.as_str(), file.status),
+        ("notes.txt", Some(FileStatus::Current)),
+        "{t:#?}"
+    );
 }

@@ -32,6 +32,8 @@ pub struct MovePrompt {
     pub error: Option<String>,
     /// The line names no project: Enter makes one.
     pub new_project: bool,
+    /// The line is no project's and no slug a project could have.
+    pub not_a_slug: bool,
 }
 
 impl MovePrompt {
@@ -126,6 +128,7 @@ impl App {
             at: None,
             error: None,
             new_project: false,
+            not_a_slug: false,
         });
     }
 
@@ -148,10 +151,10 @@ impl App {
             .collect();
         let prompt = self.move_prompt.as_mut()?;
         prompt.on_key(key, &slugs);
-        prompt.new_project = {
-            let line = prompt.input.trim();
-            !line.is_empty() && !slugs.iter().any(|s| s == line)
-        };
+        let line = prompt.input.trim();
+        let new = !line.is_empty() && !slugs.iter().any(|s| s == line);
+        let valid = paddock_proto::valid_slug(slug_of(line));
+        (prompt.new_project, prompt.not_a_slug) = (new && valid, new && !valid);
         None
     }
 
