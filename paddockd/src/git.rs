@@ -36,9 +36,7 @@ fn internal(message: impl Into<String>) -> ErrorBody {
 }
 
 /// A slug for people: the root workspace is `(root)`.
-fn label(slug: &str) -> &str {
-    if slug.is_empty() { "(root)" } else { slug }
-}
+use crate::projects::label;
 
 mod commit;
 mod diff;

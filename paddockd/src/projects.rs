@@ -271,6 +271,11 @@ fn check_reach(u: &paddock_proto::ProjectUpdate, now: &[String]) -> Result<(), P
 
 pub use paddock_proto::valid_slug;
 
+/// A slug for people: the root workspace is `(root)`.
+pub fn label(slug: &str) -> &str {
+    if slug.is_empty() { "(root)" } else { slug }
+}
+
 impl Projects {
     pub fn new(data_dir: &Path) -> Self {
         Self {

@@ -54,12 +54,9 @@ fn refused(code: ErrorCode, message: String) -> ErrorBody {
     ErrorBody::new(code, message)
 }
 
+/// A project as a sentence names it.
 fn label(slug: &str) -> String {
-    if slug.is_empty() {
-        "the root workspace".to_owned()
-    } else {
-        format!("project {slug}")
-    }
+    format!("project {}", crate::projects::label(slug))
 }
 
 /// `chat:promote`.

@@ -26,6 +26,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 
+use crate::bench_env::BenchEnv;
 use crate::report::Report;
 
 const CHATS: usize = 10_000;
@@ -97,6 +98,8 @@ pub fn run(root: &Path, release: &Path, report: &mut Report) -> Result<()> {
         release: release.clone(),
         dir: bench.clone(),
         data: data.clone(),
+        // No turn runs in this bench.
+        claude: PathBuf::from("/bin/false"),
     };
     // 2. Index absent.
     let state = data.join("state");
@@ -571,28 +574,7 @@ fn rss_kib(child: &Running) -> Option<u64> {
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
 }
 
-struct BenchEnv {
-    release: PathBuf,
-    dir: PathBuf,
-    data: PathBuf,
-}
-
 impl BenchEnv {
-    fn socket(&self) -> PathBuf {
-        self.dir.join("run").join("paddockd.sock")
-    }
-
-    fn envs(&self, c: &mut Command) {
-        c.env("PADDOCK_SOCKET", self.socket())
-            .env("PADDOCK_DATA_DIR", &self.data)
-            .env("PADDOCK_LOG", self.dir.join("paddockd.log"))
-            .env("PADDOCK_HOST_CLAUDE_HOME", self.dir.join("host-claude"))
-            .env("PADDOCK_CLAUDE_BIN", "/bin/false")
-            .env("PADDOCK_DAEMON_BIN", self.release.join("paddockd"))
-            .env_remove("PADDOCK_CONFIG")
-            .env("XDG_CONFIG_HOME", self.dir.join("config"));
-    }
-
     fn start_daemon(&self) -> Result<(Running, Instant)> {
         // A daemon left from an earlier, interrupted run would answer instead.
         if self.socket().exists() {

@@ -10,12 +10,13 @@
 //!
 //! Each figure is the median of [`RUNS`] runs, side by side in one run.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 
+use crate::bench_env::BenchEnv;
 use crate::report::Report;
 
 /// Files in the large repository.
@@ -25,28 +26,7 @@ const LISTED: usize = 50;
 /// Runs per figure (the median is reported).
 const RUNS: usize = 5;
 
-struct Env {
-    release: PathBuf,
-    dir: PathBuf,
-    claude: PathBuf,
-}
-
-impl Env {
-    fn socket(&self) -> PathBuf {
-        self.dir.join("run").join("paddockd.sock")
-    }
-
-    fn envs(&self, c: &mut Command) {
-        c.env("PADDOCK_SOCKET", self.socket())
-            .env("PADDOCK_DATA_DIR", self.dir.join("data"))
-            .env("PADDOCK_LOG", self.dir.join("paddockd.log"))
-            .env("PADDOCK_HOST_CLAUDE_HOME", self.dir.join("host-claude"))
-            .env("PADDOCK_CLAUDE_BIN", &self.claude)
-            .env("PADDOCK_DAEMON_BIN", self.release.join("paddockd"))
-            .env_remove("PADDOCK_CONFIG")
-            .env("XDG_CONFIG_HOME", self.dir.join("config"));
-    }
-
+impl BenchEnv {
     /// `paddock ARGS`, which must succeed; its stdout.
     fn paddock(&self, args: &[&str]) -> Result<String> {
         let mut c = Command::new(self.release.join("paddock"));
@@ -70,7 +50,7 @@ impl Env {
 }
 
 /// The daemon, stopped when dropped.
-struct Daemon<'a>(&'a Env, Child);
+struct Daemon<'a>(&'a BenchEnv, Child);
 
 impl Drop for Daemon<'_> {
     fn drop(&mut self) {
@@ -137,9 +117,10 @@ pub fn run(root: &Path, release: &Path, report: &mut Report) -> Result<()> {
     let small = dir.join("repo-small");
     repository(&big, FILES)?;
     repository(&small, 100)?;
-    let env = Env {
+    let env = BenchEnv {
         release: release.to_path_buf(),
         claude: crate::bench::stand_in_wrapper(&dir)?,
+        data: dir.join("data"),
         dir: dir.clone(),
     };
 

@@ -186,10 +186,6 @@ pub async fn promote(ctx: &Context, args: PromoteArgs) -> anyhow::Result<()> {
     if args.json {
         return print_json(&p);
     }
-    let label = |slug: &str| match slug {
-        "" => "the root workspace".to_owned(),
-        s => format!("project {s}"),
-    };
     if p.created_project {
         // A typo makes a project too: say how to take it back.
         let (first, from, to) = (
@@ -199,7 +195,7 @@ pub async fn promote(ctx: &Context, args: PromoteArgs) -> anyhow::Result<()> {
         );
         print(&format!(
             "made {} (no project had that slug; to take it back: `paddock promote {first} --to '{from}'`, then `paddock project rm {to} --delete-files`)\n",
-            label(to)
+            format::project_phrase(to)
         ))?;
     }
     let (first, under) = p
@@ -213,8 +209,8 @@ pub async fn promote(ctx: &Context, args: PromoteArgs) -> anyhow::Result<()> {
     };
     print(&format!(
         "moved chat {first}{with} from {} to {}\n",
-        label(&p.from_project),
-        label(&p.to_project)
+        format::project_phrase(&p.from_project),
+        format::project_phrase(&p.to_project)
     ))
 }
 

@@ -61,6 +61,15 @@ pub fn project_label(slug: &str) -> &str {
     if slug == ROOT_SLUG { "(root)" } else { slug }
 }
 
+/// A project as a sentence names it: `project web`, `the root workspace`.
+pub fn project_phrase(slug: &str) -> String {
+    if slug == ROOT_SLUG {
+        "the root workspace".to_owned()
+    } else {
+        format!("project {slug}")
+    }
+}
+
 /// A chat's origin as `paddock ls` shows it: the wire name, with the hops from its root for a
 /// spawned chat more than one hop deep (`spawned·2`), where indentation alone would not say it.
 pub fn origin_label(origin: Origin, depth: u32) -> String {

@@ -447,10 +447,7 @@ pub(super) fn changed_since_use(
     }
 }
 
-/// A slug for people: the root workspace is `(root)`.
-pub(super) fn label(slug: &str) -> &str {
-    if slug.is_empty() { "(root)" } else { slug }
-}
+pub(super) use crate::projects::label;
 
 pub(super) fn short(id: &str) -> &str {
     id.get(..8).unwrap_or(id)

@@ -9,7 +9,7 @@
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::{Action, App};
-use crate::format::{ROOT_SLUG, project_label};
+use crate::format::{ROOT_SLUG, project_label, project_phrase};
 use crate::tui::notice::State;
 use crate::tui::tree::RowId;
 
@@ -58,13 +58,18 @@ fn slug_of(line: &str) -> &str {
 
 /// The chats under `sid` in the listed tree of `project`.
 fn under<'a>(app: &'a App, project: &str, sid: &str) -> Vec<&'a paddock_proto::ChatSummary> {
-    let chats = app.tree.project_chats(project);
-    let mut stack = vec![sid.to_owned()];
     let mut out = Vec::new();
+    let mut stack: Vec<&str> = vec![sid];
     while let Some(cur) = stack.pop() {
-        if let Some(c) = chats.iter().find(|c| c.session_id == cur) {
-            out.extend(chats.iter().filter(|x| c.children.contains(&x.session_id)));
-            stack.extend(c.children.iter().cloned());
+        for child in app
+            .tree
+            .chat(project, cur)
+            .map_or(&[][..], |c| &c.children[..])
+        {
+            if let Some(c) = app.tree.chat(project, child) {
+                out.push(c);
+                stack.push(&c.session_id);
+            }
         }
     }
     out
@@ -189,7 +194,7 @@ impl App {
         }
         let prompt = self.move_prompt.take()?;
         self.notice.while_(
-            format!("moving {} to {}…", prompt.title, place(&to)),
+            format!("moving {} to {}…", prompt.title, project_phrase(&to)),
             State::Request,
         );
         let action = Action::Promote {
@@ -223,7 +228,7 @@ impl App {
         };
         self.notice.info(format!(
             "moved {title}{with} to {}{made}",
-            place(&p.to_project)
+            project_phrase(&p.to_project)
         ));
     }
 
@@ -237,15 +242,6 @@ impl App {
             }
             None => self.notice.error(format!("move failed: {reason}")),
         }
-    }
-}
-
-/// A project as a sentence names it.
-fn place(slug: &str) -> String {
-    if slug == ROOT_SLUG {
-        "the root workspace".to_owned()
-    } else {
-        format!("project {slug}")
     }
 }
 
