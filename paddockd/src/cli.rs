@@ -66,13 +66,6 @@ printed as one line of JSON (the `daemon:info` reply's object, without a pid)."
         #[arg(long, value_name = "PATH")]
         socket: Option<PathBuf>,
     },
-    /// Measures the search index with a realistic vocabulary; for `cargo xtask bench`.
-    #[command(name = "bench-search", hide = true)]
-    BenchSearch {
-        /// How many generated chats to index
-        #[arg(long, default_value_t = 10_000)]
-        chats: u32,
-    },
 }
 
 /// `paddockd mcp`'s arguments. The token comes only from `PADDOCK_AGENT_TOKEN`.

@@ -9,12 +9,6 @@ fn main() -> std::process::ExitCode {
     let args = Args::parse();
     match &args.command {
         Some(Command::Mcp(mcp)) => return paddockd::mcp::main(mcp),
-        Some(Command::BenchSearch { chats }) => {
-            for line in paddockd::search::large_vocabulary(*chats) {
-                println!("{line}");
-            }
-            return std::process::ExitCode::SUCCESS;
-        }
         Some(Command::Info { socket }) => {
             return paddockd::info::main(&Sources {
                 config_file: args.config.clone(),

@@ -59,7 +59,7 @@ impl ChatState {
             caps: crate::tree_caps::TreeCaps::default(),
             parking: crate::parking::Parking::default(),
             index: ChatIndex::open(dir.join("chat-index.bin"), tasks),
-            search: crate::search::SearchIndex::new(),
+            search: crate::search::SearchIndex::new(dir.join("search")),
             runs: RunLog::open(dir.join("runs.jsonl")),
             claude_home: cfg.claude_home.clone(),
             ready: tokio::sync::watch::Sender::new(false),

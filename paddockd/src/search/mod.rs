@@ -1,30 +1,23 @@
-//! Full-text search across every chat: a word index of the transcripts, kept current as they
-//! grow.
+//! Full-text search across every chat: a tantivy index of the transcripts in the data folder,
+//! kept current as they grow.
 //!
-//! - [`tokens`]: what a word is (alphanumeric runs, lowercased), shared by everything below.
+//! - [`tokens`]: what a word is (alphanumeric runs, lowercased), shared by the index, the query
+//!   parser and the matcher.
 //! - [`reader`]: what of a transcript is searchable (the texts of the entries `chat:transcript`
 //!   renders, plus custom titles) and reading it incrementally from a stored byte offset.
-//! - [`index`]: the inverted index, token → chats, in a compact frozen segment ([`frozen`])
-//!   plus a small live one merged into it now and then; dead chats are dropped at merges.
-//!   [`builder`] makes a build's chats straight into frozen segments.
-//! - [`updater`]: the one task that writes the index: the build at start (after the live chat
-//!   index is ready, so it never delays the chat list), then the transcripts the live index
-//!   reports as read, each read on from where the search index stopped.
-//! - [`query`], [`verify`], [`snippet`]: a query's terms → candidate chats from the postings
-//!   (an AND of each word's prefix range and each phrase's tokens, a phrase of common words
-//!   by its adjacent pairs) → ranked (title matches, then recent activity) → their
-//!   transcripts read, best first, to find the matches.
-//! - [`measure`]: the index with a realistic vocabulary, for `cargo xtask bench`.
-//!
-//! The index is in memory only: it is rebuilt at every start (`cargo xtask bench` measures the
-//! time and the memory at 10,000 chats), and searches answer meanwhile with what is indexed
-//! so far and the build's progress.
+//! - [`engine`]: the tantivy index: its schema and tokenizer, documents of a chat's texts,
+//!   commits that carry how far each chat was read, opening it (or moving an unusable one
+//!   aside).
+//! - [`updater`]: the one task that writes the index: it opens it at start (complete at once)
+//!   or builds it in the background, then reads the transcripts the live index reports as
+//!   touched, each from where the index stopped, and commits.
+//! - [`query`], [`lookup`], [`verify`], [`snippet`]: a query's terms → the chats that have every
+//!   one, from the index (positions for phrases) → ranked (title matches, then recent
+//!   activity) → the best ones' transcripts read for their matches and snippets.
 
-mod builder;
+mod engine;
 mod foreground;
-mod frozen;
-mod index;
-mod measure;
+mod lookup;
 mod query;
 mod reader;
 mod snippet;
@@ -35,19 +28,18 @@ mod verify;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::sync::{Arc, PoisonError, RwLock};
 use std::time::Instant;
 
 use paddock_proto::{ErrorBody, ErrorCode, SearchProgress, SearchRequest, SearchResults};
 use tokio_util::sync::{CancellationToken, DropGuard};
 use tokio_util::task::TaskTracker;
 
+pub use engine::WRITER_BUDGET_BYTES;
 pub use foreground::Serving;
-pub use measure::large_vocabulary;
 pub use query::Query;
 
 use crate::index::ChatIndex;
-use index::Table;
 use verify::{Candidate, rank, verify_ranked};
 
 /// Chats per answer unless `limit` says otherwise, and the most it may say.
@@ -75,12 +67,25 @@ const SETTLE_QUEUE: usize = 64;
 /// The longest a search waits for the updater to read what was touched before it.
 const SETTLE_BOUND: std::time::Duration = std::time::Duration::from_secs(2);
 
+/// A chat the index has, as a search names it.
+struct Known {
+    folder: Arc<Path>,
+    session_id: Box<str>,
+}
+
 pub(crate) struct Shared {
-    table: RwLock<Table>,
-    /// The build has listed the chats (`total` is set) / has finished.
+    /// Where the index lives.
+    dir: PathBuf,
+    /// The index as of its last commit, once it is open.
+    searchable: RwLock<Option<engine::Searchable>>,
+    /// Chat key → the chat, for every chat the index has (set by the updater as it reads).
+    known: RwLock<HashMap<u64, Known>>,
+    /// The index is open / has every chat (opened as committed, or built).
     started: AtomicBool,
     built: AtomicBool,
-    /// Chats read by the build so far, of `total`.
+    /// The updater follows the live index (after it brought the index up to date at start).
+    following: AtomicBool,
+    /// Chats read by a build so far, of `total`.
     done: AtomicU32,
     total: AtomicU32,
     launched: AtomicBool,
@@ -89,82 +94,109 @@ pub(crate) struct Shared {
     foreground: Arc<foreground::Foreground>,
 }
 
-/// Sizes of the index, for logs and the bench.
+/// Sizes of the index, for logs and tests.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SearchStats {
-    /// Chats indexed (live documents).
+    /// Chats indexed.
     pub chats: usize,
-    /// Document slots, dead ones included.
-    pub docs: usize,
-    /// Distinct tokens (frozen segment, plus the live one's, which may repeat them).
-    pub tokens: usize,
-    /// (token, chat) pairs.
-    pub pairs: usize,
-    /// Estimated heap bytes of the whole index.
-    pub heap_bytes: usize,
+    /// Documents searches see (live ones, as of the last commit).
+    pub docs: u64,
+    /// Segments searches see.
+    pub segments: usize,
 }
 
 impl Shared {
-    fn read(&self) -> RwLockReadGuard<'_, Table> {
-        self.table.read().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    fn write(&self) -> RwLockWriteGuard<'_, Table> {
-        self.table.write().unwrap_or_else(PoisonError::into_inner)
-    }
-
     fn stats(&self) -> SearchStats {
-        let t = self.read();
-        let p = t.postings.stats();
+        let chats = self
+            .known
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len();
+        let searcher = self.searcher();
         SearchStats {
-            chats: t.by_sid.len(),
-            docs: t.docs.len(),
-            tokens: p.frozen_tokens + p.live_tokens,
-            pairs: p.frozen_pairs + p.live_pairs,
-            heap_bytes: t.heap_bytes(),
+            chats,
+            docs: searcher.as_ref().map_or(0, |(s, _)| s.num_docs()),
+            segments: searcher
+                .as_ref()
+                .map_or(0, |(s, _)| s.segment_readers().len()),
         }
     }
 
-    /// Forgets the chats not in `known` (folder, session id): chats of folders no longer
-    /// watched, and any whose removal was missed.
-    fn forget_except(&self, known: &HashSet<(&Path, &str)>) {
-        let mut t = self.write();
-        let gone: Vec<Box<str>> = t
-            .by_sid
-            .iter()
-            .filter(|&(sid, &d)| {
-                let folder = t
-                    .docs
-                    .get(d as usize)
-                    .and_then(|doc| t.folders.get(doc.folder as usize));
-                folder.is_none_or(|f| !known.contains(&(&**f, &**sid)))
-            })
-            .map(|(sid, _)| sid.clone())
-            .collect();
-        for sid in gone {
-            t.kill(&sid);
+    fn set_searcher(&self, s: engine::Searchable) {
+        *self
+            .searchable
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = Some(s);
+    }
+
+    fn searcher(&self) -> Option<(tantivy::Searcher, engine::Fields)> {
+        let s = self
+            .searchable
+            .read()
+            .unwrap_or_else(PoisonError::into_inner);
+        s.as_ref().map(|s| (s.searcher(), s.fields))
+    }
+
+    fn known(&self) -> std::sync::RwLockWriteGuard<'_, HashMap<u64, Known>> {
+        self.known.write().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The index has `sid`, in `folder`.
+    fn publish(&self, sid: &str, folder: &Path) {
+        let key = engine::chat_key(sid);
+        let mut known = self.known();
+        if known.get(&key).is_some_and(|k| &*k.folder == folder) {
+            return;
+        }
+        known.insert(
+            key,
+            Known {
+                folder: folder.into(),
+                session_id: sid.into(),
+            },
+        );
+    }
+
+    /// The index has every chat of `chats` (at start).
+    fn publish_all(&self, chats: &HashMap<String, engine::ReadChat>) {
+        let mut folders: HashMap<&Path, Arc<Path>> = HashMap::new();
+        let mut known = self.known();
+        for (sid, c) in chats {
+            let folder = folders
+                .entry(&c.folder)
+                .or_insert_with(|| c.folder.as_path().into())
+                .clone();
+            known.insert(
+                engine::chat_key(sid),
+                Known {
+                    folder,
+                    session_id: sid.as_str().into(),
+                },
+            );
         }
     }
-}
 
-impl Default for SearchIndex {
-    fn default() -> Self {
-        Self::new()
+    fn unpublish(&self, sid: &str) {
+        self.known().remove(&engine::chat_key(sid));
     }
 }
 
 impl SearchIndex {
-    /// An empty index; [`SearchIndex::start`] builds it and keeps it current.
-    pub fn new() -> Self {
+    /// An index in `dir` (made there if there is none); [`SearchIndex::start`] opens it and
+    /// keeps it current.
+    pub fn new(dir: PathBuf) -> Self {
         let stop = CancellationToken::new();
         let (settle, settle_rx) = tokio::sync::mpsc::channel(SETTLE_QUEUE);
         SearchIndex {
             settle,
             settle_rx: Arc::new(std::sync::Mutex::new(Some(settle_rx))),
             shared: Arc::new(Shared {
-                table: RwLock::new(Table::default()),
+                dir,
+                searchable: RwLock::new(None),
+                known: RwLock::new(HashMap::new()),
                 started: AtomicBool::new(false),
                 built: AtomicBool::new(false),
+                following: AtomicBool::new(false),
                 done: AtomicU32::new(0),
                 total: AtomicU32::new(0),
                 launched: AtomicBool::new(false),
@@ -182,9 +214,9 @@ impl SearchIndex {
         self.shared.foreground.enter()
     }
 
-    /// Builds the index from every chat `index` lists now, in the background, then follows
-    /// it. Call it once the live index is ready (later calls do nothing); within a runtime.
-    /// The updater runs on `tasks` and stops with the last clone.
+    /// Opens the index (or builds it from every chat `index` lists now) in the background,
+    /// then follows `index`. Call it once the live index is ready (later calls do nothing);
+    /// within a runtime. The updater runs on `tasks` and stops with the last clone.
     pub fn start(&self, index: &ChatIndex, tasks: &TaskTracker) {
         if self.shared.launched.swap(true, Ordering::AcqRel) {
             return;
@@ -205,11 +237,12 @@ impl SearchIndex {
         ));
     }
 
-    /// Waits (at most [`SETTLE_BOUND`]) until the updater has read every transcript the live
-    /// index touched before now: a search after a turn's `chat:complete` finds its text. Does
-    /// not wait while the index is being built (a search then covers what is indexed).
+    /// Waits (at most [`SETTLE_BOUND`]) until the updater has read and committed every
+    /// transcript the live index touched before now: a search after a turn's `chat:complete`
+    /// finds its text. Does not wait while the index is opened or built (a search then covers
+    /// what is committed).
     pub async fn settle(&self) {
-        if !self.is_built() {
+        if !self.shared.following.load(Ordering::Acquire) {
             return;
         }
         let (tx, rx) = tokio::sync::oneshot::channel();
@@ -219,13 +252,13 @@ impl SearchIndex {
         let _ = tokio::time::timeout(SETTLE_BOUND, rx).await;
     }
 
-    /// Whether the build has finished.
+    /// Whether searches cover every chat: the index was opened as committed, or built.
     pub fn is_built(&self) -> bool {
         self.shared.built.load(Ordering::Acquire)
     }
 
-    /// How far the build has come; `None` once it is done. Before it starts (the live index
-    /// is still being built), `total` is `chats_now`.
+    /// How far the build has come; `None` once searches cover every chat. Before it starts,
+    /// `total` is `chats_now`.
     pub fn progress(&self, chats_now: usize) -> Option<SearchProgress> {
         if self.is_built() {
             return None;
@@ -247,17 +280,28 @@ impl SearchIndex {
     }
 
     /// The chats (folder, session id) that have every term of `query` by the index, each
-    /// with whether it surely matches ([`Table::candidates`]).
+    /// with whether it surely matches ([`lookup::Matching::sure`]).
     fn candidates(&self, query: &Query) -> Vec<(Arc<Path>, String, bool)> {
-        let t = self.shared.read();
-        let (found, sure) = t.candidates(query);
+        let Some((searcher, fields)) = self.shared.searcher() else {
+            return Vec::new();
+        };
+        let found = match lookup::matching(&searcher, fields, query) {
+            Ok(found) => found,
+            Err(e) => {
+                tracing::warn!(error = %e, "search index: a lookup failed");
+                return Vec::new();
+            }
+        };
+        let known = self
+            .shared
+            .known
+            .read()
+            .unwrap_or_else(PoisonError::into_inner);
         found
+            .chats
             .iter()
-            .filter_map(|d| {
-                let doc = t.docs.get(d as usize)?;
-                let folder = t.folders.get(doc.folder as usize)?;
-                Some((folder.clone(), doc.session_id.to_string(), sure.contains(d)))
-            })
+            .filter_map(|key| known.get(key))
+            .map(|k| (k.folder.clone(), k.session_id.to_string(), found.sure))
             .collect()
     }
 }

@@ -1,5 +1,5 @@
 //! The search index end to end with a real live index: the build, appends, replaced and
-//! deleted transcripts, ranking, and the merges.
+//! deleted transcripts, ranking, phrases from positions, and the index on disk across restarts.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::io::Write;
@@ -43,10 +43,22 @@ fn append(path: &Path, text: &str) {
 }
 
 struct Setup {
-    _dir: tempfile::TempDir,
+    dir: tempfile::TempDir,
     folder: PathBuf,
     index: ChatIndex,
     search: SearchIndex,
+}
+
+/// A search index over `dir/search` following `index`, once searches cover every chat.
+async fn started(dir: &Path, index: &ChatIndex) -> SearchIndex {
+    let search = SearchIndex::new(dir.join("search"));
+    search.start(index, &tokio_util::task::TaskTracker::new());
+    let until = Instant::now() + DEADLINE;
+    while !search.is_built() {
+        assert!(Instant::now() < until, "the search index was not built");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    search
 }
 
 impl Setup {
@@ -65,19 +77,41 @@ impl Setup {
             &tokio_util::task::TaskTracker::new(),
         );
         index.watch_folder(&folder).await.unwrap();
-        let search = SearchIndex::new();
-        search.start(&index, &tokio_util::task::TaskTracker::new());
-        let until = Instant::now() + DEADLINE;
-        while !search.is_built() {
-            assert!(Instant::now() < until, "the search index was not built");
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
+        let search = started(dir.path(), &index).await;
         Setup {
-            _dir: dir,
+            dir,
             folder,
             index,
             search,
         }
+    }
+
+    /// The search index stopped and opened again over the same folder, as a restart does.
+    async fn restart(&mut self) {
+        self.stop().await;
+        self.search = started(self.dir.path(), &self.index).await;
+    }
+
+    /// The search index stopped, its updater gone.
+    async fn stop(&mut self) {
+        let old = std::mem::replace(&mut self.search, SearchIndex::new(PathBuf::new()));
+        let shared = Arc::downgrade(&old.shared);
+        drop(old);
+        // The old updater lets go of the index (its writer's lock) as it stops.
+        let until = Instant::now() + DEADLINE;
+        while shared.strong_count() > 0 {
+            assert!(Instant::now() < until, "the old search index did not stop");
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+
+    /// Whether the index was built from the transcripts at its start (not opened as committed).
+    fn was_built(&self) -> bool {
+        self.search.shared.started.load(Ordering::Acquire)
+    }
+
+    fn search_dir(&self) -> PathBuf {
+        self.dir.path().join("search")
     }
 
     fn path(&self, n: usize) -> PathBuf {
@@ -316,17 +350,14 @@ async fn many_chats_each_found_by_its_own_word() {
     let (hits, total) = s.hits("shared", &BTreeSet::new(), false);
     assert_eq!((hits.len(), total), (50, N as u32));
     assert_eq!(s.search.stats().chats, N);
-    // A merge with dead documents drops them.
+    // Deleted ones are dropped.
     for n in 0..10 {
         std::fs::remove_file(s.path(n)).unwrap();
     }
     s.wait_for("uniq5x", &[]).await;
     s.wait_for_chats(N - 10).await;
-    let before = s.search.stats();
-    updater::freeze(&s.search.shared, true);
-    let after = s.search.stats();
-    assert_eq!(after.pairs, before.pairs - 10 * 8, "{before:?} → {after:?}");
     assert_eq!(s.ids("uniq20x"), [sid(20)]);
+    assert_eq!(s.hits("shared", &BTreeSet::new(), false).1, N as u32 - 10);
 }
 
 /// Chats that all have the words "module" and "layout", in a row only as "module layout".
@@ -346,8 +377,11 @@ async fn everywhere(chats: usize) -> Setup {
     .await
 }
 
+/// A phrase of words every chat has is answered from the index's positions: every chat it
+/// finds surely matches, so a search reads only the transcripts of its hits, and one the other
+/// way round finds nothing without reading any.
 #[tokio::test]
-async fn a_phrase_whose_words_are_everywhere_is_looked_up_by_its_pairs() {
+async fn a_phrase_of_common_words_is_answered_from_positions() {
     let chats = 150;
     let s = everywhere(chats).await;
     let slug_of = HashMap::from([(s.folder.clone(), "p".to_owned())]);
@@ -362,38 +396,41 @@ async fn a_phrase_whose_words_are_everywhere_is_looked_up_by_its_pairs() {
             &Query::parse(q),
         )
     };
-    // The words are in every chat.
     assert_eq!(ranked_for("layout module").len(), chats);
-    // In a row, one way round only: the chats read before any word was common (the first
-    // batch of each reader thread, at most four of them) are the only candidates left, and
-    // reading them finds no match.
-    let backwards = ranked_for("\"layout module\"");
-    assert!(
-        backwards.len() <= 4 * index::COMMON_MIN_DOCS,
-        "{} candidates",
-        backwards.len()
-    );
-    assert_eq!(s.hits("\"layout module\"", &none, false), (vec![], 0));
-    // The other way round every chat matches, and the index says so for all but those few:
-    // a search reads its hits and those few, and still counts every chat.
-    let forwards = ranked_for("\"module layout\"");
-    assert_eq!(forwards.len(), chats);
-    let sure = forwards.iter().filter(|c| c.sure).count();
-    assert!(sure >= chats - 4 * index::COMMON_MIN_DOCS, "{sure} sure");
-    let v = verify_ranked(&forwards, &Query::parse("\"module layout\""), 10, 1);
-    assert_eq!((v.hits.len(), v.total as usize), (10, chats));
-    assert!(v.read < chats, "read {} of {chats}", v.read);
-    // A phrase left open, or of three words, is not confirmed by pairs: read and counted.
-    assert_eq!(s.hits("\"module lay", &none, false).1 as usize, chats);
+    for q in [
+        "\"layout module\"",
+        "\"the layout module\"",
+        "\"module the\"",
+    ] {
+        assert!(ranked_for(q).is_empty(), "{q}");
+        assert_eq!(s.hits(q, &none, false), (vec![], 0), "{q}");
+    }
+    for q in [
+        "\"module layout\"",
+        "\"the module layout\"",
+        "\"at the module lay",
+        "module.lay",
+    ] {
+        let found = ranked_for(q);
+        assert_eq!(found.len(), chats, "{q}");
+        assert!(
+            found.iter().all(|c| c.sure),
+            "{q}: every chat found surely matches"
+        );
+        let v = verify_ranked(&found, &Query::parse(q), 10, 1);
+        assert_eq!((v.hits.len(), v.total as usize), (10, chats), "{q}");
+        assert_eq!(v.read, 10, "{q}: only the hits are read");
+    }
+    // A phrase's one-letter words are looked up too.
     assert_eq!(
-        s.hits("\"the module layout\"", &none, false).1 as usize,
+        s.hits("\"at the module layout\"", &none, false).1 as usize,
         chats
     );
-    assert_eq!(s.hits("\"the layout module\"", &none, false).1, 0);
+    assert_eq!(s.hits("\"at a module layout\"", &none, false).1, 0);
 }
 
 #[tokio::test]
-async fn text_appended_after_the_build_has_its_pairs_looked_up_too() {
+async fn text_appended_after_the_build_is_found_at_once() {
     let chats = 60;
     let s = everywhere(chats).await;
     let none = BTreeSet::new();
@@ -401,15 +438,72 @@ async fn text_appended_after_the_build_has_its_pairs_looked_up_too() {
         &s.path(chats - 1),
         &user("Now the layout module, please.", "2026-01-01T10:00:02Z"),
     );
-    let until = Instant::now() + DEADLINE;
-    loop {
-        s.search.settle().await;
-        if s.hits("\"layout module\"", &none, false).0 == [sid(chats - 1)] {
-            break;
-        }
-        assert!(Instant::now() < until, "the appended phrase was not found");
-        tokio::time::sleep(Duration::from_millis(10)).await;
+    // The live index sees the line, then a search waits for the search index to have it.
+    s.index.refresh(&s.path(chats - 1)).await;
+    s.search.settle().await;
+    assert_eq!(
+        s.hits("\"layout module\"", &none, false).0,
+        [sid(chats - 1)]
+    );
+}
+
+/// A restart opens the index as committed: no build, every chat found at once, and what was
+/// written while it was stopped read on.
+#[tokio::test]
+async fn a_restart_opens_the_index_without_a_build() {
+    let mut s = everywhere(40).await;
+    assert!(s.was_built());
+    append(
+        &s.path(3),
+        &user("a lighthouse keeper", "2026-01-01T10:00:02Z"),
+    );
+    s.wait_for("lighthouse", &[sid(3)]).await;
+    s.restart().await;
+    assert!(!s.was_built(), "opened, not built again");
+    assert_eq!(s.search.progress(40), None);
+    assert_eq!(s.hits("\"module layout\"", &BTreeSet::new(), false).1, 40);
+    assert_eq!(s.ids("lighthouse"), [sid(3)]);
+    assert_eq!(s.search.stats().chats, 40);
+    // Written while the search index was stopped: read on at the start.
+    s.stop().await;
+    append(&s.path(5), &user("a quiet harbour", "2026-01-01T10:00:03Z"));
+    s.index.refresh(&s.path(5)).await;
+    s.restart().await;
+    s.wait_for("harbour", &[sid(5)]).await;
+    assert!(!s.was_built());
+}
+
+/// An index that cannot be used is moved aside and built again, answering as before.
+#[tokio::test]
+async fn a_corrupt_index_is_rebuilt() {
+    let mut s = everywhere(30).await;
+    let meta = s.search_dir().join("meta.json");
+    for garbage in [
+        &b"{not json"[..],
+        br#"{"index_settings":{},"segments":[],"schema":[],"opstamp":0}"#,
+    ] {
+        s.stop().await;
+        std::fs::write(&meta, garbage).unwrap();
+        s.restart().await;
+        assert!(
+            s.was_built(),
+            "built again after {:?}",
+            String::from_utf8_lossy(garbage)
+        );
+        assert!(s.dir.path().join("search.broken").is_dir());
+        assert_eq!(s.hits("\"module layout\"", &BTreeSet::new(), false).1, 30);
     }
+    // A segment file lost.
+    s.stop().await;
+    let seg = std::fs::read_dir(s.search_dir())
+        .unwrap()
+        .flatten()
+        .find(|e| e.path().extension().is_some_and(|x| x == "idx"))
+        .unwrap();
+    std::fs::remove_file(seg.path()).unwrap();
+    s.restart().await;
+    assert!(s.was_built());
+    assert_eq!(s.hits("\"module layout\"", &BTreeSet::new(), false).1, 30);
 }
 
 /// A hit carries its title as the chat list shows it (cut), yet a query word past the cut

@@ -20,17 +20,28 @@ pub fn indexable(token: &str) -> bool {
 /// Calls `f(start, end, lowercased)` for every token of `text`, in order; `start..end` is the
 /// token's byte range in `text` (not in the lowercased form, which may differ in length).
 pub fn for_each(text: &str, mut f: impl FnMut(usize, usize, &str)) {
-    let bytes = text.as_bytes();
     let mut lower = String::new();
+    let mut from = 0;
+    while let Some((start, end)) = next(text, from, &mut lower) {
+        f(start, end, &lower);
+        from = end;
+    }
+}
+
+/// The next token of `text` at or after byte `from`: its byte range, its lowercased form left
+/// in `lower`; `None` when there is none. [`for_each`] is this in a loop; the index's tokenizer
+/// calls it one token at a time.
+pub fn next(text: &str, from: usize, lower: &mut String) -> Option<(usize, usize)> {
+    let bytes = text.as_bytes();
     let mut start: Option<usize> = None;
-    let mut i = 0;
+    let mut i = from;
     while i < bytes.len() {
         let b = bytes[i];
         // ASCII, the common case, without decoding.
         let (c, len) = if b.is_ascii() {
             (char::from(b), 1)
         } else {
-            match text[i..].chars().next() {
+            match text.get(i..).and_then(|rest| rest.chars().next()) {
                 Some(c) => (c, c.len_utf8()),
                 None => break,
             }
@@ -45,14 +56,12 @@ pub fn for_each(text: &str, mut f: impl FnMut(usize, usize, &str)) {
             } else {
                 lower.extend(c.to_lowercase());
             }
-        } else if let Some(s) = start.take() {
-            f(s, i, &lower);
+        } else if let Some(s) = start {
+            return Some((s, i));
         }
         i += len;
     }
-    if let Some(s) = start {
-        f(s, text.len(), &lower);
-    }
+    start.map(|s| (s, text.len()))
 }
 
 /// Whether `text` (a token's original form) lowercases to `want`, or to a string starting

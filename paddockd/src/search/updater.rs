@@ -1,20 +1,22 @@
-//! The one task that changes the search index: it builds it at start (once the live index is
-//! ready), then follows the live index's [`Touched`] events, reading each touched transcript
-//! from the offset the search index stopped at.
+//! The one task that changes the search index. At start it opens the index in the data folder
+//! ([`Engine::open`]): one committed before is complete at once, and every chat the live index
+//! has is read on from where the index stopped (a stat and a 64-byte look each, for those that
+//! did not grow); an empty one (new, or moved aside as unusable) is built from every chat, in
+//! the background, committed as it goes, with its progress counted for `indexing`. Then it
+//! follows the live index's [`Touched`] events, reading each touched transcript from where the
+//! index stopped, and commits.
 //!
 //! Queues: the `Touched` broadcast is bounded (the live index's `TOUCHED_CAPACITY`); when this
 //! task lags behind it, it checks every chat instead (a stat each, and the appended lines of
-//! those that grew). Touched chats are gathered for [`COALESCE`] and each is read once. The
-//! build's reader threads hand their built segments over a bounded channel ([`BUILD_QUEUE`] per
-//! thread): they wait while the merging falls behind. A search that wants what was touched
-//! before it (`SearchIndex::settle`) ends the gathering at once and is answered once that is
-//! read, the touched events already queued included (a bounded queue of waiters: when full, a
-//! search does not wait).
+//! those that grew). Touched chats are gathered for [`COALESCE`] and each is read once. A search
+//! that wants what was touched before it (`SearchIndex::settle`) ends the gathering at once and
+//! is answered once that is read and committed, the touched events already queued included (a
+//! bounded queue of waiters: when full, a search does not wait).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use tokio::sync::broadcast::{
@@ -26,10 +28,8 @@ use tokio_util::sync::CancellationToken;
 use tracing::{debug, info, warn};
 
 use super::Shared;
-use super::builder::{Builder, Built};
-use super::index::{self, Batch, COMMON_MIN_DOCS, Common, DocId, merge};
-use super::reader::{self, Outcome, ReadState};
-use super::tokens;
+use super::engine::{Engine, Opened, Payload, ReadChat};
+use super::reader::{self, Outcome};
 use crate::index::{ChatIndex, Touched};
 
 /// How long touched chats are gathered before they are read.
@@ -37,16 +37,14 @@ const COALESCE: Duration = Duration::from_millis(50);
 /// Every chat is checked this often anyway (and chats of folders no longer watched are
 /// dropped): a stat each.
 const SWEEP_EVERY: Duration = Duration::from_secs(600);
-/// Built segments waiting to be taken in, per reader thread.
-const BUILD_QUEUE: usize = 2;
-/// A reader thread hands over its segment past [`CHUNK_PAIRS`](super::builder::CHUNK_PAIRS) (token, chat) pairs, or past
-/// this share of the chats to read, so a search meanwhile finds what was read.
-const CHUNKS_AT_LEAST: usize = 8;
+/// A build commits what it has read this often, so that searches meanwhile find it and a
+/// build cut short by a stop goes on from there at the next start.
+const BUILD_COMMIT_EVERY: Duration = Duration::from_secs(2);
 
 /// Searches waiting for what was touched before they asked to be read (`SearchIndex::settle`).
 pub(super) type SettleRx = mpsc::Receiver<oneshot::Sender<()>>;
 
-/// The updater: builds the index at start, then reads what the live index says was touched
+/// The updater: opens (or builds) the index, then reads what the live index says was touched
 /// (every chat when it fell behind, or at each sweep), answering the searches that wait.
 pub(super) async fn run(
     shared: Arc<Shared>,
@@ -58,9 +56,10 @@ pub(super) async fn run(
     let Some(mut settle) = settle else {
         return;
     };
-    if !build_at_start(&shared, &index, &stop).await {
+    let Some(mut writer) = open(&shared, &index, &stop).await else {
         return;
-    }
+    };
+    shared.following.store(true, Ordering::Release);
     let mut sweep =
         tokio::time::interval_at(tokio::time::Instant::now() + SWEEP_EVERY, SWEEP_EVERY);
     sweep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -73,60 +72,264 @@ pub(super) async fn run(
         else {
             return;
         };
-        if pending.is_empty() && !everything {
-            answer(waiters);
-            continue;
-        }
-        let work = chats_to_read(&shared, &index, pending, everything);
-        let s = shared.clone();
-        if let Err(e) = tokio::task::spawn_blocking(move || follow(&s, work)).await {
-            warn!(error = %e, "search index: an update failed");
+        if !pending.is_empty() || everything {
+            let live = everything.then(|| all_chats(&index));
+            let work = match &live {
+                Some(live) => live.clone(),
+                None => pending.into_iter().collect(),
+            };
+            let s = shared.clone();
+            let followed = tokio::task::spawn_blocking(move || {
+                writer.follow(&s, work, live.as_deref());
+                writer.commit();
+                writer
+            })
+            .await;
+            match followed {
+                Ok(w) => writer = w,
+                Err(e) => {
+                    warn!(error = %e, "search index: an update failed; searches answer from what was committed until paddockd restarts");
+                    answer(waiters);
+                    return;
+                }
+            }
         }
         answer(waiters);
     }
 }
 
-/// Builds the index from every chat the live index has (on blocking threads) and logs its
-/// size; `false` when the daemon stopped meanwhile.
-async fn build_at_start(shared: &Arc<Shared>, index: &ChatIndex, stop: &CancellationToken) -> bool {
+/// Opens the index and brings it up to date with every chat the live index has (reading on, or
+/// building it from nothing); `None` when the daemon stopped meanwhile or the index cannot be
+/// had at all (logged: searches then find nothing).
+async fn open(shared: &Arc<Shared>, index: &ChatIndex, stop: &CancellationToken) -> Option<Writer> {
     let started = Instant::now();
-    let (s, token, index) = (shared.clone(), stop.clone(), index.clone());
-    let built = tokio::task::spawn_blocking(move || {
+    let (s, idx, token) = (shared.clone(), index.clone(), stop.clone());
+    // On a thread of its own at a low priority: tantivy's indexing and merging threads,
+    // started by the writer there, inherit it.
+    let done = on_background_thread(move || {
+        let (engine, opened) = match Engine::open(&s.dir) {
+            Ok(x) => x,
+            Err(e) => {
+                warn!(error = %e, "search index: cannot open it; searches find nothing until paddockd restarts");
+                s.built.store(true, Ordering::Release);
+                return None;
+            }
+        };
+        s.set_searcher(engine.searcher_source());
+        let mut w = Writer::new(engine);
         // The first chat list after a restart is asked for while the live index loads, and
-        // is made once it is ready, as this starts: listing every chat and making their
-        // documents meanwhile slowed its rows (one malloc arena). It goes first.
+        // is made once it is ready, as this starts: it goes first.
         s.foreground.wait_clear(super::foreground::MAX_WAIT);
-        let chats = all_chats(&index);
-        let total = chats.len();
-        s.total
-            .store(u32::try_from(total).unwrap_or(u32::MAX), Ordering::Relaxed);
-        s.started.store(true, Ordering::Release);
-        build(&s, chats, &token);
-        total
+        let live = all_chats(&idx);
+        let built = match opened {
+            Opened::Committed(payload) => {
+                w.chats = payload.chats();
+                s.publish_all(&w.chats);
+                s.built.store(true, Ordering::Release);
+                info!(chats = w.chats.len(), "search index opened");
+                w.follow(&s, live.clone(), Some(&live));
+                false
+            }
+            Opened::Empty { reason } => {
+                if let Some(reason) = reason {
+                    warn!(%reason, "search index: the one on disk cannot be used; building it again in the background");
+                }
+                w.build(&s, live, &token);
+                true
+            }
+        };
+        w.commit();
+        Some((w, built))
     })
-    .await;
+    .await
+    .flatten();
+    let (w, built) = done?;
     if stop.is_cancelled() {
-        return false;
+        return None;
     }
-    let total = match built {
-        Ok(total) => total,
-        Err(e) => {
-            warn!(error = %e, "search index: the build failed; searches cover what was indexed");
-            shared.total.load(Ordering::Relaxed) as usize
-        }
-    };
     shared.built.store(true, Ordering::Release);
     let stats = shared.stats();
     info!(
-        chats = total,
-        threads = build_threads(),
+        chats = stats.chats,
+        documents = stats.docs,
+        segments = stats.segments,
         elapsed_ms = started.elapsed().as_millis(),
-        tokens = stats.tokens,
-        pairs = stats.pairs,
-        index_bytes = stats.heap_bytes,
-        "search index built"
+        "{}",
+        if built {
+            "search index built"
+        } else {
+            "search index up to date"
+        }
     );
-    true
+    Some(w)
+}
+
+/// Runs `f` on a new thread at a low priority ([`background_priority`]); `None` if it panicked.
+async fn on_background_thread<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Option<T> {
+    let (tx, rx) = oneshot::channel();
+    let spawned = std::thread::Builder::new()
+        .name("search-index".into())
+        .spawn(move || {
+            background_priority();
+            let _ = tx.send(f());
+        });
+    if let Err(e) = spawned {
+        warn!(error = %e, "search index: cannot start its thread");
+        return None;
+    }
+    rx.await.ok()
+}
+
+/// The index's writer and what it has read of each chat.
+pub(super) struct Writer {
+    engine: Engine,
+    /// Session id → where its transcript is and how far it was read (as committed, plus what
+    /// was read since).
+    chats: HashMap<String, ReadChat>,
+    /// Something was added or deleted since the last commit.
+    dirty: bool,
+}
+
+impl Writer {
+    fn new(engine: Engine) -> Self {
+        Writer {
+            engine,
+            chats: HashMap::new(),
+            dirty: false,
+        }
+    }
+
+    /// Reads every chat of `chats` from the start (blocking), committing every
+    /// [`BUILD_COMMIT_EVERY`]; counts them in the progress.
+    fn build(&mut self, shared: &Shared, chats: Vec<(PathBuf, String)>, stop: &CancellationToken) {
+        shared.total.store(
+            u32::try_from(chats.len()).unwrap_or(u32::MAX),
+            Ordering::Relaxed,
+        );
+        shared.started.store(true, Ordering::Release);
+        let mut last_commit = Instant::now();
+        for (folder, sid) in chats {
+            if stop.is_cancelled() {
+                return;
+            }
+            // A request someone waits on goes first (`foreground.rs`).
+            shared.foreground.wait_clear(super::foreground::MAX_WAIT);
+            self.read(shared, &folder, &sid);
+            shared.done.fetch_add(1, Ordering::Relaxed);
+            if last_commit.elapsed() >= BUILD_COMMIT_EVERY {
+                self.commit();
+                last_commit = Instant::now();
+            }
+        }
+    }
+
+    /// Brings the chats of `work` up to date (blocking); with `live` (every chat there is),
+    /// drops the chats it does not have.
+    fn follow(
+        &mut self,
+        shared: &Shared,
+        work: Vec<(PathBuf, String)>,
+        live: Option<&[(PathBuf, String)]>,
+    ) {
+        if let Some(live) = live {
+            let known: HashSet<&str> = live.iter().map(|(_, s)| s.as_str()).collect();
+            let gone: Vec<String> = self
+                .chats
+                .keys()
+                .filter(|sid| !known.contains(sid.as_str()))
+                .cloned()
+                .collect();
+            for sid in gone {
+                self.forget(shared, &sid);
+            }
+        }
+        for (folder, sid) in work {
+            self.read(shared, &folder, &sid);
+        }
+    }
+
+    /// Reads one transcript on from where the index stopped (all of it when it is new, or
+    /// replaced), and adds what it read; forgets a chat whose transcript is gone.
+    fn read(&mut self, shared: &Shared, folder: &Path, sid: &str) {
+        let path = folder.join(format!("{sid}.jsonl"));
+        let base = self.chats.get(sid).map(|c| c.mark);
+        let mut texts: Vec<String> = Vec::new();
+        let outcome = reader::read(&path, base.as_ref(), |t| texts.push(t.to_owned()));
+        let mark = match outcome {
+            Ok(Outcome::Unchanged) => None,
+            Ok(Outcome::Gone) => {
+                // Only where the index has it: a chat moved to another folder is gone from
+                // this one, not gone.
+                if self.chats.get(sid).is_some_and(|c| c.folder == folder) {
+                    self.forget(shared, sid);
+                }
+                return;
+            }
+            Ok(Outcome::Continued(mark)) => Some(mark),
+            Ok(Outcome::Full(mark)) => {
+                if base.is_some() {
+                    self.engine.delete(sid);
+                }
+                Some(mark)
+            }
+            Err(e) => {
+                debug!(path = %path.display(), error = %e, "search index: cannot read a transcript");
+                return;
+            }
+        };
+        if let Some(mark) = mark {
+            if let Err(e) = self.engine.add(sid, texts.iter().map(String::as_str)) {
+                warn!(error = %e, "search index: cannot add a chat's text");
+                return;
+            }
+            self.dirty = true;
+            self.chats.insert(
+                sid.to_owned(),
+                ReadChat {
+                    folder: folder.to_owned(),
+                    mark,
+                },
+            );
+            shared.publish(sid, folder);
+        } else if let Some(c) = self.chats.get_mut(sid)
+            && c.folder != folder
+        {
+            // Moved here, the same file: nothing to read again.
+            c.folder = folder.to_owned();
+            self.dirty = true;
+            shared.publish(sid, folder);
+        }
+    }
+
+    fn forget(&mut self, shared: &Shared, sid: &str) {
+        self.engine.delete(sid);
+        self.chats.remove(sid);
+        shared.unpublish(sid);
+        self.dirty = true;
+    }
+
+    /// Commits what changed, with what was read of every chat (blocking).
+    fn commit(&mut self) {
+        if !self.dirty {
+            return;
+        }
+        let started = Instant::now();
+        match self.engine.commit(&Payload::of(&self.chats)) {
+            Ok(()) => {
+                self.dirty = false;
+                debug!(
+                    chats = self.chats.len(),
+                    elapsed_ms = started.elapsed().as_millis(),
+                    "search index: committed"
+                );
+            }
+            Err(e) => {
+                warn!(error = %e, "search index: cannot commit; trying again at the next change")
+            }
+        }
+    }
 }
 
 /// The touched chats gathered for one read, and the searches waiting for it.
@@ -212,26 +415,6 @@ async fn gather(
     Some(g)
 }
 
-/// The chats to read: the touched ones, or every chat the live index has (the others are
-/// dropped from the search index).
-fn chats_to_read(
-    shared: &Shared,
-    index: &ChatIndex,
-    pending: HashSet<(PathBuf, String)>,
-    everything: bool,
-) -> Vec<(PathBuf, String)> {
-    if !everything {
-        return pending.into_iter().collect();
-    }
-    let live = all_chats(index);
-    let known: HashSet<(&Path, &str)> = live
-        .iter()
-        .map(|(f, s)| (f.as_path(), s.as_str()))
-        .collect();
-    shared.forget_except(&known);
-    live
-}
-
 /// Tells the waiting searches that what they waited for is read.
 fn answer(waiters: Vec<oneshot::Sender<()>>) {
     for w in waiters {
@@ -255,312 +438,13 @@ fn all_chats(index: &ChatIndex) -> Vec<(PathBuf, String)> {
         .collect()
 }
 
-fn transcript(folder: &Path, sid: &str) -> PathBuf {
-    folder.join(format!("{sid}.jsonl"))
-}
-
-/// Calls `f` with every key of `text`: its indexable tokens, and the pair key of each two
-/// adjacent tokens that are both `common` ([`index::pair_key`]).
-fn each_key(text: &str, common: &Common, mut f: impl FnMut(&str)) {
-    let mut prev = String::new();
-    let mut prev_common = false;
-    let mut pair = String::new();
-    tokens::for_each(text, |_, _, t| {
-        if !tokens::indexable(t) {
-            prev_common = false;
-            return;
-        }
-        f(t);
-        let is_common = common.contains(t);
-        if is_common && prev_common {
-            f(index::pair_key(&mut pair, &prev, t));
-        }
-        if is_common {
-            prev.clear();
-            prev.push_str(t);
-        }
-        prev_common = is_common;
-    });
-}
-
-/// Reads every chat from the start, on a few threads (blocking): each reader makes frozen
-/// segments of the chats it reads ([`Builder`]), one thread takes them in, and they are merged
-/// into one at the end.
-fn build(shared: &Shared, chats: Vec<(PathBuf, String)>, stop: &CancellationToken) {
-    let jobs: Vec<(DocId, PathBuf)> = {
-        let mut t = shared.write();
-        chats
-            .iter()
-            .filter_map(|(folder, sid)| {
-                let f = t.folder_id(folder);
-                Some((t.add_doc(sid, f)?, transcript(folder, sid)))
-            })
-            .collect()
-    };
-    let threads = build_threads().clamp(1, jobs.len().max(1));
-    let chunk_chats = (jobs.len() / (threads * CHUNKS_AT_LEAST)).max(COMMON_MIN_DOCS);
-    let next = AtomicUsize::new(0);
-    let first = FirstTakenIn::default();
-    let (tx, rx) = std::sync::mpsc::sync_channel::<(Built, Vec<Read>)>(threads * BUILD_QUEUE);
-    let (jobs, next, first) = (&jobs, &next, &first);
-    std::thread::scope(|s| {
-        for _ in 0..threads {
-            let tx = tx.clone();
-            s.spawn(move || {
-                background_priority();
-                read_chats(shared, jobs, next, chunk_chats, stop, first, &tx);
-            });
-        }
-        drop(tx);
-        // The segments are taken in (and merged) on a thread of the build's own, at its
-        // priority too.
-        s.spawn(move || {
-            background_priority();
-            for (built, reads) in rx {
-                shared.foreground.wait_clear(super::foreground::MAX_WAIT);
-                let n = reads.len();
-                {
-                    let mut t = shared.write();
-                    t.absorb_built(built);
-                    for (doc, state, version) in reads {
-                        match state {
-                            Some(state) => {
-                                if let Some(d) = t.docs.get_mut(doc as usize) {
-                                    d.read = state;
-                                    d.pairs_version = version;
-                                }
-                            }
-                            // Gone or unreadable: a later touch reads it again.
-                            None => t.kill_doc(doc),
-                        }
-                    }
-                }
-                shared
-                    .done
-                    .fetch_add(u32::try_from(n).unwrap_or(0), Ordering::Relaxed);
-                first.set();
-                freeze(shared, false);
-            }
-            first.set();
-            freeze(shared, true);
-        });
-    });
-}
-
-/// A chat a build read: its document, how far it was read (`None`: gone or unreadable), and
-/// the common set's version it was read with.
-type Read = (DocId, Option<ReadState>, u32);
-
-/// One reader thread of a build: takes the next chat until none is left, and hands over a
-/// finished segment past [`CHUNK_PAIRS`](super::builder::CHUNK_PAIRS) pairs or `chunk_chats` chats.
-fn read_chats(
-    shared: &Shared,
-    jobs: &[(DocId, PathBuf)],
-    next: &AtomicUsize,
-    chunk_chats: usize,
-    stop: &CancellationToken,
-    first: &FirstTakenIn,
-    tx: &std::sync::mpsc::SyncSender<(Built, Vec<Read>)>,
-) {
-    let mut builder = Builder::default();
-    let mut reads = Vec::new();
-    loop {
-        if stop.is_cancelled() {
-            return;
-        }
-        // A request someone waits on goes first (`foreground.rs`).
-        shared.foreground.wait_clear(super::foreground::MAX_WAIT);
-        let i = next.fetch_add(1, Ordering::Relaxed);
-        let Some((doc, path)) = jobs.get(i) else {
-            break;
-        };
-        let common = shared.read().common.clone();
-        let outcome = reader::read(path, None, |text| {
-            each_key(text, &common, |key| builder.add(key, *doc));
-        });
-        let state = match outcome {
-            Ok(Outcome::Full(state)) => Some(state),
-            Ok(_) => None,
-            Err(e) => {
-                debug!(path = %path.display(), error = %e, "search index: cannot read a transcript");
-                None
-            }
-        };
-        reads.push((*doc, state, common.version));
-        if !hand_over_if_full(
-            &mut builder,
-            &mut reads,
-            chunk_chats,
-            common.len() > 0,
-            tx,
-            first,
-        ) {
-            return;
-        }
-    }
-    if !reads.is_empty() {
-        let _ = tx.send((builder.finish(), reads));
-    }
-}
-
-/// Hands `builder`'s segment over with the chats read into it when it is full
-/// ([`Builder::is_full`]), and starts the next; after one read without the common words, waits
-/// until the first segment is taken in ([`FirstTakenIn`]). `false`: no one takes segments any
-/// more.
-pub(super) fn hand_over_if_full<R>(
-    builder: &mut Builder,
-    read: &mut Vec<R>,
-    chunk_chats: usize,
-    common_known: bool,
-    tx: &std::sync::mpsc::SyncSender<(Built, Vec<R>)>,
-    first: &FirstTakenIn,
-) -> bool {
-    if !builder.is_full(chunk_chats, common_known) {
-        return true;
-    }
-    let next = Builder::after(builder);
-    let built = std::mem::replace(builder, next).finish();
-    if tx.send((built, std::mem::take(read))).is_err() {
-        return false;
-    }
-    if !common_known {
-        first.wait();
-    }
-    true
-}
-
-/// Whether a build's first segment has been taken in: it makes the common words known (when it
-/// holds enough chats), whose pairs the readers index from then on. A reader that handed over
-/// a segment read without them waits for that ([`FirstTakenIn::wait`]) instead of reading on:
-/// with two readers, the segments of tiny chats outran the first one's taking in, and chats
-/// read meanwhile had no pairs (a phrase search then reads them all).
-#[derive(Debug, Default)]
-pub(super) struct FirstTakenIn {
-    done: std::sync::Mutex<bool>,
-    taken: std::sync::Condvar,
-}
-
-impl FirstTakenIn {
-    /// The longest a reader waits: the taking in is quick; past this, it reads on regardless.
-    const MAX_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
-
-    pub(super) fn set(&self) {
-        let mut done = self
-            .done
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if !*done {
-            *done = true;
-            self.taken.notify_all();
-        }
-    }
-
-    pub(super) fn wait(&self) {
-        let done = self
-            .done
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let _ = self
-            .taken
-            .wait_timeout_while(done, Self::MAX_WAIT, |done| !*done)
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-    }
-}
-
-/// Lowers the calling thread's priority (nice 10): the build is background work, and must not
-/// slow the chat lists and turns the daemon serves meanwhile (on two cores, it would). Only
-/// for the build's own threads, which end with it: a thread cannot raise it back.
+/// Lowers the calling thread's priority (nice 10): the index's own threads do background
+/// work, and must not slow the chat lists and turns the daemon serves meanwhile (on two cores,
+/// they would). Only for threads of the index's own, which keep it: a thread cannot raise it
+/// back.
 fn background_priority() {
     let tid = rustix::thread::gettid();
     if let Err(e) = rustix::process::setpriority_process(Some(tid), 10) {
-        debug!(error = %e, "search index: cannot lower the build's priority");
+        debug!(error = %e, "search index: cannot lower its threads' priority");
     }
-}
-
-/// Reader threads of a build: every CPU, at most four. The build runs at a low priority
-/// ([`background_priority`]) and steps aside while a chat list or a search is at work
-/// (`foreground.rs`), so the daemon's requests and turns go first; on two cores, one reader
-/// took 5.3 s over the bench's 10,000 chats.
-pub(super) fn build_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get().clamp(1, 4))
-}
-
-/// Merges the live segment into the frozen one when it is due (or when `now`, if it has
-/// anything), off the lock.
-pub(super) fn freeze(shared: &Shared, now: bool) {
-    let job = {
-        let mut t = shared.write();
-        if !now && !t.merge_due() {
-            return;
-        }
-        t.begin_merge()
-    };
-    if let Some((frozen, seg, dead)) = job {
-        let started = Instant::now();
-        let merged = merge(&frozen, &seg, &dead);
-        drop((frozen, seg));
-        shared.write().postings.finish_freeze(merged);
-        debug!(
-            elapsed_ms = started.elapsed().as_millis(),
-            "search index: segments merged"
-        );
-    }
-}
-
-/// Brings touched chats up to date (blocking): the lines appended since the stored offset,
-/// all of a replaced transcript, nothing of a gone one.
-fn follow(shared: &Shared, work: Vec<(PathBuf, String)>) {
-    for (folder, sid) in work {
-        let base = {
-            let t = shared.read();
-            t.by_sid.get(sid.as_str()).and_then(|&d| {
-                let doc = t.docs.get(d as usize)?;
-                (t.folders.get(doc.folder as usize).map(|f| &**f) == Some(folder.as_path()))
-                    .then_some((d, doc.read))
-            })
-        };
-        let mut found: HashSet<Box<str>> = HashSet::new();
-        let path = transcript(&folder, &sid);
-        let common = shared.read().common.clone();
-        let outcome = reader::read(&path, base.as_ref().map(|b| &b.1), |text| {
-            each_key(text, &common, |key| {
-                if !found.contains(key) {
-                    found.insert(key.into());
-                }
-            });
-        });
-        let mut t = shared.write();
-        let doc = match outcome {
-            Ok(Outcome::Unchanged) => continue,
-            Ok(Outcome::Gone) => {
-                if base.is_some() {
-                    t.kill(&sid);
-                }
-                continue;
-            }
-            Ok(Outcome::Continued(state)) => base.map(|(d, _)| (d, state)),
-            Ok(Outcome::Full(state)) => {
-                let f = t.folder_id(&folder);
-                let doc = t.add_doc(&sid, f);
-                if let Some(d) = doc.and_then(|d| t.docs.get_mut(d as usize)) {
-                    d.pairs_version = common.version;
-                }
-                doc.map(|d| (d, state))
-            }
-            Err(e) => {
-                debug!(path = %path.display(), error = %e, "search index: cannot read a transcript");
-                continue;
-            }
-        };
-        let Some((doc, state)) = doc else { continue };
-        if let Some(d) = t.docs.get_mut(doc as usize) {
-            d.read = state;
-        }
-        let mut batch = Batch::default();
-        for token in &found {
-            batch.add(token, doc);
-        }
-        t.absorb(batch);
-    }
-    freeze(shared, false);
 }
