@@ -16,9 +16,6 @@ _paddockd() {
             ",$1")
                 cmd="paddockd"
                 ;;
-            paddockd,bench-search)
-                cmd="paddockd__subcmd__bench__subcmd__search"
-                ;;
             paddockd,info)
                 cmd="paddockd__subcmd__info"
                 ;;
@@ -32,7 +29,7 @@ _paddockd() {
 
     case "${cmd}" in
         paddockd)
-            opts="-h -V --socket --config --foreground --log-stderr --check-config --help --version mcp info bench-search"
+            opts="-h -V --socket --config --foreground --log-stderr --check-config --help --version mcp info"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -43,24 +40,6 @@ _paddockd() {
                     return 0
                     ;;
                 --config)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        paddockd__subcmd__bench__subcmd__search)
-            opts="-h --chats --help"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                --chats)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -33,11 +33,8 @@ complete -c paddockd -n "__fish_paddockd_needs_command" -s h -l help -d 'Print h
 complete -c paddockd -n "__fish_paddockd_needs_command" -s V -l version -d 'Print version'
 complete -c paddockd -n "__fish_paddockd_needs_command" -f -a "mcp" -d 'The MCP bridge paddockd gives its agents; not for people'
 complete -c paddockd -n "__fish_paddockd_needs_command" -f -a "info" -d 'What a daemon started now would see; for `paddock doctor` when none is running'
-complete -c paddockd -n "__fish_paddockd_needs_command" -f -a "bench-search" -d 'Measures the search index with a realistic vocabulary; for `cargo xtask bench`'
 complete -c paddockd -n "__fish_paddockd_using_subcommand mcp" -l server -d 'The MCP server to serve: paddock_manage (self-management) or paddock (send_file)' -r
 complete -c paddockd -n "__fish_paddockd_using_subcommand mcp" -l socket -d 'The daemon\'s socket [env: PADDOCK_SOCKET]' -r -F
 complete -c paddockd -n "__fish_paddockd_using_subcommand mcp" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c paddockd -n "__fish_paddockd_using_subcommand info" -l socket -d 'The socket a daemon would listen on [env: PADDOCK_SOCKET]' -r -F
 complete -c paddockd -n "__fish_paddockd_using_subcommand info" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c paddockd -n "__fish_paddockd_using_subcommand bench-search" -l chats -d 'How many generated chats to index' -r
-complete -c paddockd -n "__fish_paddockd_using_subcommand bench-search" -s h -l help -d 'Print help'

@@ -146,9 +146,15 @@ fn real_cli_worktree_composer_overlap_mark_and_changes() {
     );
 
     // The open chat's Changes: its own file, not the user's.
+    // Escape is seen before D is sent: an Escape and a letter read together are Alt+letter.
     tmux.keys(&["Escape"]);
+    tmux.wait_until("the chat pane's hints", |s| {
+        Tmux::status_line(s).contains("items")
+    });
     tmux.keys(&["D"]);
-    let screen = tmux.wait_for("shared.txt");
+    let screen = tmux.wait_until("the Changes view", |s| {
+        Tmux::status_line(s).contains("provenance") && s.contains("shared.txt")
+    });
     assert!(!screen.contains("mine.txt"), "{screen}");
     tmux.wait_until("its diff", |s| {
         s.contains("+from the TUI") || s.contains("+from the CLI")

@@ -2,7 +2,10 @@
 //! configuration under one folder, and the `claude` they start.
 
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
 
 pub struct BenchEnv {
     pub release: PathBuf,
@@ -29,5 +32,123 @@ impl BenchEnv {
             .env("PADDOCK_DAEMON_BIN", self.release.join("paddockd"))
             .env_remove("PADDOCK_CONFIG")
             .env("XDG_CONFIG_HOME", self.dir.join("config"));
+    }
+}
+
+/// A daemon the bench started: killed if the bench fails before stopping it.
+pub struct Running(pub Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Ok(None) = self.0.try_wait() {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+}
+
+impl Running {
+    /// Its resident memory, KiB: every page it has in RAM, the page cache's mapped pages of
+    /// files (the search index) among them.
+    pub fn rss_kib(&self) -> Option<u64> {
+        self.status_kib("VmRSS:")
+    }
+
+    /// Its private (anonymous) memory, KiB: what it allocated itself, which no other process
+    /// and no file holds.
+    pub fn private_kib(&self) -> Option<u64> {
+        self.status_kib("RssAnon:")
+    }
+
+    fn status_kib(&self, field: &str) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.0.id())).ok()?;
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(field))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+    }
+}
+
+impl BenchEnv {
+    pub fn start_daemon(&self) -> Result<(Running, Instant)> {
+        // A daemon left from an earlier, interrupted run would answer instead.
+        if self.socket().exists() {
+            let mut c = Command::new(self.release.join("paddock"));
+            self.envs(&mut c);
+            c.args(["daemon", "stop"])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()?;
+        }
+        let mut c = Command::new(self.release.join("paddockd"));
+        self.envs(&mut c);
+        let started = Instant::now();
+        let child = c
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .context("starting paddockd")?;
+        let mut child = Running(child);
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while !self.socket().exists() {
+            if let Ok(Some(status)) = child.0.try_wait() {
+                bail!(
+                    "paddockd exited at start ({status}); see {}",
+                    self.dir.join("paddockd.log").display()
+                );
+            }
+            if Instant::now() > deadline {
+                bail!("paddockd did not create its socket within 60 s");
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        Ok((child, started))
+    }
+
+    pub fn stop_daemon(&self, child: &mut Running) -> Result<()> {
+        let mut c = Command::new(self.release.join("paddock"));
+        self.envs(&mut c);
+        c.args(["daemon", "stop"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()?;
+        child.0.wait()?;
+        Ok(())
+    }
+
+    /// Runs `paddock search --json QUERY`; its output and how long it took.
+    pub fn search_json(&self, query: &str) -> Result<(Vec<u8>, Duration)> {
+        let mut c = Command::new(self.release.join("paddock"));
+        self.envs(&mut c);
+        let t = Instant::now();
+        let out = c
+            .args(["search", "--json", query])
+            .output()
+            .context("paddock search")?;
+        let took = t.elapsed();
+        if !out.status.success() {
+            bail!(
+                "paddock search --json {query} failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        Ok((out.stdout, took))
+    }
+
+    /// Runs `paddock ls --json`; its output and how long it took.
+    pub fn ls_json(&self) -> Result<(Vec<u8>, Duration)> {
+        let mut c = Command::new(self.release.join("paddock"));
+        self.envs(&mut c);
+        let t = Instant::now();
+        let out = c.args(["ls", "--json"]).output().context("paddock ls")?;
+        let took = t.elapsed();
+        if !out.status.success() {
+            bail!(
+                "paddock ls --json failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        Ok((out.stdout, took))
     }
 }
