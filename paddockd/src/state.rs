@@ -89,10 +89,10 @@ impl ChatState {
             elapsed_ms = started.elapsed().as_millis(),
             "chat index ready"
         );
-        self.ready.send_replace(true);
-        // In the background, after the chat list is complete: searches meanwhile answer with
-        // what is indexed so far.
+        // In the background, after the chat list is complete (started before chat requests go
+        // on, so a search then waits for the index to be opened rather than missing it).
         self.search.start(&self.index, &self.tasks);
+        self.ready.send_replace(true);
     }
 
     /// Waits until the start-up indexing is done: chat lists are complete from then on.

@@ -1,6 +1,6 @@
 //! `cargo xtask bench`, part two: listing and searching 10,000 chats.
 //!
-//! Generates 10,000 realistic transcripts ([`crate::bench_corpus`]: about 1 GB of prompts,
+//! Generates 10,000 realistic transcripts ([`crate::bench_corpus`]: about 0.75 GB of prompts,
 //! environment attachments, assistant text, tool calls with large results, usage, in prose of a
 //! realistic vocabulary) in the root workspace of a scratch data directory, then, with release
 //! builds of `paddockd` and `paddock`:

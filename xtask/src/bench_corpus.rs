@@ -16,10 +16,10 @@ use anyhow::Result;
 
 pub const CHATS: usize = 10_000;
 /// Bytes of tool output per tool call (the CLI stores it twice: in the result and in
-/// `toolUseResult`); with the rest, a transcript is about 100 KB.
-const TOOL_OUTPUT: usize = 6_000;
+/// `toolUseResult`); with the rest, a transcript is about 75 KB, 0.75 GB in all.
+const TOOL_OUTPUT: usize = 4_000;
 const TURNS: usize = 7;
-const CORPUS_VERSION: &str = "chats-v2-zipf50000-10000x7";
+const CORPUS_VERSION: &str = "chats-v2-zipf50000-10000x7-4000";
 
 /// The most common English words, most common first: the head of the vocabulary.
 const COMMON: &[&str] = &[
@@ -316,10 +316,10 @@ mod tests {
     }
 
     #[test]
-    fn a_transcript_is_about_100_kb_of_json_lines() {
+    fn a_transcript_is_about_75_kb_of_json_lines() {
         let v = Vocabulary::new();
         let t = transcript(&v, &uuid_for(7), "/tmp/x", 7);
-        assert!(t.len() > 80_000 && t.len() < 140_000, "{} bytes", t.len());
+        assert!(t.len() > 60_000 && t.len() < 100_000, "{} bytes", t.len());
         for line in t.lines() {
             let v: serde_json::Value = serde_json::from_str(line).expect("JSON line");
             assert!(v.get("type").is_some());

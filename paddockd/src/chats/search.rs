@@ -14,6 +14,8 @@ use crate::search::Scope;
 pub async fn search(d: &ChatService, r: SearchRequest) -> Result<SearchResults, ErrorBody> {
     // Someone waits for it: the index build steps aside meanwhile.
     let _serving = d.state.search.serving();
+    // Every chat is listed (the start-up indexing is done) and the search index is open.
+    d.state.listed().await;
     let asked = crate::search::ask(&d.state.search, &r).await?;
     let projects = match &r.project_slug {
         Some(slug) => vec![d.project(slug).await?],

@@ -431,9 +431,22 @@ impl ChatIndex {
         mut f: impl FnMut(&Path, &str, &Entry) -> T,
     ) -> Vec<Option<T>> {
         let tables = self.inner.shared.read_tables();
+        // Chats asked for come folder by folder: the folder's table is looked up again only
+        // when the folder changes (hashing a path is dear next to the rest).
+        let mut last = None;
         wanted
             .iter()
-            .map(|&(folder, sid)| Some(f(folder, sid, tables.live.get(folder)?.get(sid)?)))
+            .map(|&(folder, sid)| {
+                let table = match last {
+                    Some((f, table)) if f == folder.as_os_str() => table,
+                    _ => {
+                        let table = tables.live.get(folder);
+                        last = Some((folder.as_os_str(), table));
+                        table
+                    }
+                };
+                Some(f(folder, sid, table?.get(sid)?))
+            })
             .collect()
     }
 

@@ -18,6 +18,7 @@
 //!   the reason, for the updater to build again in the background.
 
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -34,9 +35,13 @@ use super::tokens;
 /// The layout this build writes: the schema, the tokenizer and the payload. A folder of
 /// another is rebuilt.
 pub const FORMAT: u32 = 1;
-/// The writer's memory: what it buffers before it writes a segment (tantivy's least). Its
-/// pages are taken as documents come and given back at each commit.
+/// The writer's memory per indexing thread: what it buffers before it writes a segment
+/// (tantivy's least). Its pages are taken as documents come and given back at each commit.
 pub const WRITER_BUDGET_BYTES: usize = 15 * 1024 * 1024;
+/// Indexing threads at most: a build from nothing uses both cores of a small devbox (the
+/// writer's memory is then at most twice [`WRITER_BUDGET_BYTES`]); following transcripts
+/// keeps one of them busy at a time.
+const INDEX_THREADS: usize = 2;
 /// Segments merged at once in the background.
 const MERGE_THREADS: usize = 1;
 const TOKENIZER: &str = "paddock_words";
@@ -54,6 +59,32 @@ pub enum EngineError {
         path: PathBuf,
         source: std::io::Error,
     },
+}
+
+/// Chats by key: a key is already a hash (of the session id), so it is its own.
+pub type KeyMap<V> = std::collections::HashMap<u64, V, BuildHasherDefault<KeyHash>>;
+/// Chat keys, hashed as [`KeyMap`] does.
+pub type KeySet = std::collections::HashSet<u64, BuildHasherDefault<KeyHash>>;
+
+/// The hasher of [`KeyMap`]: a chat key (the start of a SHA-256) as it is.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct KeyHash(u64);
+
+impl std::hash::Hasher for KeyHash {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only u64 keys are hashed here; anything else is folded in byte by byte.
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
 }
 
 /// A chat's key in the index: the first 8 bytes of its session id's SHA-256 (stable across
@@ -204,7 +235,9 @@ impl Engine {
         index.tokenizers().register(TOKENIZER, Words);
         let options = tantivy::indexer::IndexWriterOptions::builder()
             .memory_budget_per_thread(WRITER_BUDGET_BYTES)
-            .num_worker_threads(1)
+            .num_worker_threads(
+                std::thread::available_parallelism().map_or(1, |n| n.get().min(INDEX_THREADS)),
+            )
             .num_merge_threads(MERGE_THREADS)
             .build();
         let writer = index.writer_with_options(options).map_err(tantivy)?;

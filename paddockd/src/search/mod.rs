@@ -25,7 +25,7 @@ mod tokens;
 mod updater;
 mod verify;
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, PoisonError, RwLock};
@@ -66,6 +66,9 @@ pub struct SearchIndex {
 const SETTLE_QUEUE: usize = 64;
 /// The longest a search waits for the updater to read what was touched before it.
 const SETTLE_BOUND: std::time::Duration = std::time::Duration::from_secs(2);
+/// How long a search waits for the index to be opened at start (it takes milliseconds; the
+/// bound is for a disk that hangs).
+const OPEN_BOUND: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// A chat the index has, as a search names it.
 struct Known {
@@ -79,12 +82,15 @@ pub(crate) struct Shared {
     /// The index as of its last commit, once it is open.
     searchable: RwLock<Option<engine::Searchable>>,
     /// Chat key → the chat, for every chat the index has (set by the updater as it reads).
-    known: RwLock<HashMap<u64, Known>>,
+    known: RwLock<engine::KeyMap<Known>>,
     /// The index is open / has every chat (opened as committed, or built).
     started: AtomicBool,
     built: AtomicBool,
     /// The updater follows the live index (after it brought the index up to date at start).
     following: AtomicBool,
+    /// The index was opened: searches cover what it committed (every chat when it was
+    /// opened as committed), or it is being built. Searches wait for it (`SearchIndex::opened`).
+    opened: tokio::sync::watch::Sender<bool>,
     /// Chats read by a build so far, of `total`.
     done: AtomicU32,
     total: AtomicU32,
@@ -137,7 +143,7 @@ impl Shared {
         s.as_ref().map(|s| (s.searcher(), s.fields))
     }
 
-    fn known(&self) -> std::sync::RwLockWriteGuard<'_, HashMap<u64, Known>> {
+    fn known(&self) -> std::sync::RwLockWriteGuard<'_, engine::KeyMap<Known>> {
         self.known.write().unwrap_or_else(PoisonError::into_inner)
     }
 
@@ -193,10 +199,11 @@ impl SearchIndex {
             shared: Arc::new(Shared {
                 dir,
                 searchable: RwLock::new(None),
-                known: RwLock::new(HashMap::new()),
+                known: RwLock::new(engine::KeyMap::default()),
                 started: AtomicBool::new(false),
                 built: AtomicBool::new(false),
                 following: AtomicBool::new(false),
+                opened: tokio::sync::watch::channel(false).0,
                 done: AtomicU32::new(0),
                 total: AtomicU32::new(0),
                 launched: AtomicBool::new(false),
@@ -252,6 +259,17 @@ impl SearchIndex {
         let _ = tokio::time::timeout(SETTLE_BOUND, rx).await;
     }
 
+    /// Waits (at most [`OPEN_BOUND`]) until the updater has opened the index, once it was
+    /// started: the first search after a restart answers from the index committed, complete,
+    /// rather than racing its opening.
+    pub async fn opened(&self) {
+        if !self.shared.launched.load(Ordering::Acquire) {
+            return;
+        }
+        let mut rx = self.shared.opened.subscribe();
+        let _ = tokio::time::timeout(OPEN_BOUND, rx.wait_for(|opened| *opened)).await;
+    }
+
     /// Whether searches cover every chat: the index was opened as committed, or built.
     pub fn is_built(&self) -> bool {
         self.shared.built.load(Ordering::Acquire)
@@ -281,7 +299,7 @@ impl SearchIndex {
 
     /// The chats (folder, session id) that have every term of `query` by the index, each
     /// with whether it surely matches ([`lookup::Matching::sure`]).
-    fn candidates(&self, query: &Query) -> Vec<(Arc<Path>, String, bool)> {
+    fn candidates(&self, query: &Query) -> Vec<Found> {
         let Some((searcher, fields)) = self.shared.searcher() else {
             return Vec::new();
         };
@@ -306,6 +324,9 @@ impl SearchIndex {
     }
 }
 
+/// A chat the index says matches: its folder, its session id, and whether that is sure.
+type Found = (Arc<Path>, String, bool);
+
 /// The chats that match `query` by the index, as the chat list knows them (a chat it no
 /// longer lists is left out: deleted chats are gone at once), in the folders of `slug_of`,
 /// archived ones only with `include_archived`; best first.
@@ -317,14 +338,39 @@ fn ranked(
     include_archived: bool,
     query: &Query,
 ) -> Vec<Candidate> {
+    let t = Instant::now();
     let found = search.candidates(query);
-    let kept: Vec<&(Arc<Path>, String, bool)> = found
-        .iter()
-        .filter(|(folder, _, _)| slug_of.contains_key(&**folder))
-        .collect();
+    tracing::debug!(
+        chats = found.len(),
+        elapsed_us = t.elapsed().as_micros(),
+        "search lookup"
+    );
+    // The folders in scope, each looked up once (a search has a few; hashing a path per
+    // chat cost milliseconds over 10,000 chats).
+    let mut scope: Vec<(Arc<Path>, Option<&String>)> = Vec::new();
+    // Each chat kept: (its folder, id, sure), its project's slug, archived.
+    let mut kept: Vec<(Found, &String, bool)> = Vec::new();
+    for chat in found {
+        let (folder, sid, _) = &chat;
+        let same = |f: &Arc<Path>| Arc::ptr_eq(f, folder) || f.as_os_str() == folder.as_os_str();
+        let slug = match scope.iter().find(|(f, _)| same(f)) {
+            Some((_, slug)) => *slug,
+            None => {
+                let slug = slug_of.get(&**folder);
+                scope.push((folder.clone(), slug));
+                slug
+            }
+        };
+        let Some(slug) = slug else { continue };
+        let is_archived = archived.contains(sid.as_str());
+        if is_archived && !include_archived {
+            continue;
+        }
+        kept.push((chat, slug, is_archived));
+    }
     let wanted: Vec<(&Path, &str)> = kept
         .iter()
-        .map(|(folder, sid, _)| (&**folder, sid.as_str()))
+        .map(|((folder, sid, _), _, _)| (&**folder, sid.as_str()))
         .collect();
     // Each candidate's title as the chat list shows it (cut), and how many of the query's
     // terms its whole title has; nothing else of the chat is copied.
@@ -339,35 +385,25 @@ fn ranked(
             }
             trimmed => trimmed,
         };
-        let title_terms = query
-            .find(title)
-            .iter()
-            .map(|f| f.term)
-            .collect::<HashSet<_>>()
-            .len();
+        let title_terms = query.terms_in(title);
         let cut = crate::text::cut(title, paddock_proto::TITLE_CHARS);
         (cut, title_terms, g.updated_at, g.last_activity_ms)
     });
     let mut cands: Vec<Candidate> = Vec::with_capacity(wanted.len());
-    for ((&(folder, sid), glance), (shared_folder, _, sure)) in wanted.iter().zip(glances).zip(kept)
-    {
+    for (((folder, sid, sure), slug, is_archived), glance) in kept.into_iter().zip(glances) {
         let Some((title, title_terms, updated_at, activity_ms)) = glance else {
             continue;
         };
-        let is_archived = archived.contains(sid);
-        if is_archived && !include_archived {
-            continue;
-        }
         cands.push(Candidate {
-            session_id: sid.to_owned(),
-            project_slug: slug_of.get(folder).cloned().unwrap_or_default(),
+            session_id: sid,
+            project_slug: slug.clone(),
             title,
             updated_at: updated_at.unwrap_or_default(),
             activity_ms,
             archived: is_archived,
-            folder: shared_folder.clone(),
+            folder,
             title_terms,
-            sure: *sure,
+            sure,
         });
     }
     rank(&mut cands);
@@ -407,6 +443,7 @@ pub async fn ask(search: &SearchIndex, r: &SearchRequest) -> Result<Asked, Error
     if r.query.trim().is_empty() {
         return Err(invalid("the query is empty: give words to search for"));
     }
+    search.opened().await;
     search.settle().await;
     let query = Query::parse(&r.query);
     if query.terms.is_empty() {
@@ -441,6 +478,7 @@ pub async fn run(
         &query,
     );
     let candidates = cands.len();
+    let ranked_ms = started.elapsed().as_millis();
     let _permit = search.shared.searches.acquire().await.ok();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
     let verified =
@@ -453,6 +491,7 @@ pub async fn run(
         read = verified.read,
         unread = verified.unread,
         hits = verified.hits.len(),
+        ranked_ms,
         elapsed_ms = started.elapsed().as_millis(),
         "search"
     );

@@ -165,14 +165,49 @@ impl Query {
     /// that would not be exact: a term of several tokens or not ASCII, or a text holding one
     /// of the two characters that lowercase to ASCII letters (see [`Term::may_be_in`]).
     fn find_by_bytes(&self, text: &str) -> Option<Vec<Found>> {
-        let single_ascii = |t: &Term| t.tokens.len() == 1 && t.tokens[0].is_ascii();
-        if !self.terms.iter().all(single_ascii) || lowers_to_ascii_letters(text) {
+        let mut out = Vec::new();
+        self.each_by_bytes(text, false, |f| out.push(f))?;
+        out.sort_by_key(|f| (f.start, f.term));
+        Some(out)
+    }
+
+    /// How many of the terms `text` has (a title's, for the ranking): as [`Query::find`] would
+    /// count them, but stopping at each term's first place and copying nothing where the
+    /// byte search applies.
+    pub fn terms_in(&self, text: &str) -> usize {
+        if !self.terms.iter().any(|t| t.may_be_in(text)) {
+            return 0;
+        }
+        if self.terms.len() <= 64 {
+            let mut seen = 0u64;
+            if self
+                .each_by_bytes(text, true, |f| seen |= 1u64 << f.term)
+                .is_some()
+            {
+                return seen.count_ones() as usize;
+            }
+        }
+        let mut terms: Vec<usize> = self.find_in_tokens(text).iter().map(|f| f.term).collect();
+        terms.sort_unstable();
+        terms.dedup();
+        terms.len()
+    }
+
+    /// The places of [`Query::find_by_bytes`], each given to `f` (term by term, each term's
+    /// in text order; only its first with `first_only`); `None` where the byte search does not
+    /// apply.
+    fn each_by_bytes(&self, text: &str, first_only: bool, mut f: impl FnMut(Found)) -> Option<()> {
+        let ascii = |t: &Term| t.tokens.iter().all(|token| token.is_ascii());
+        if !self.terms.iter().all(ascii) || lowers_to_ascii_letters(text) {
             return None;
         }
         let bytes = text.as_bytes();
-        let mut out = Vec::new();
+        let mut lower = String::new();
         for (i, term) in self.terms.iter().enumerate() {
-            let needle = term.tokens[0].as_bytes();
+            let Some((first, rest)) = term.tokens.split_first() else {
+                continue;
+            };
+            let needle = first.as_bytes();
             let mut from = 0;
             while let Some(found) = find_ignoring_ascii_case(&bytes[from..], needle) {
                 // An ASCII byte is a character of its own: `at` is a character boundary.
@@ -185,20 +220,49 @@ impl Query {
                 {
                     continue;
                 }
-                let end = token_end(text, at + needle.len());
-                if !term.prefix_last && end != at + needle.len() {
+                let mut end = token_end(text, at + needle.len());
+                let whole = rest.is_empty() && term.prefix_last;
+                if !whole && end != at + needle.len() {
                     continue;
                 }
-                out.push(Found {
+                // A phrase: the tokens after this one, read one by one.
+                let mut phrase = true;
+                for (j, want) in rest.iter().enumerate() {
+                    let last = j + 1 == rest.len();
+                    phrase = match tokens::next(text, end, &mut lower) {
+                        Some((_, e))
+                            if lower == *want
+                                || (last
+                                    && term.prefix_last
+                                    && lower.starts_with(want.as_str())) =>
+                        {
+                            end = e;
+                            true
+                        }
+                        _ => false,
+                    };
+                    if !phrase {
+                        break;
+                    }
+                }
+                if !phrase {
+                    continue;
+                }
+                f(Found {
                     term: i,
                     start: at,
                     end,
                 });
-                from = end;
+                if first_only {
+                    break;
+                }
+                // Phrases may overlap ("x1 x1" twice in "x1 x1 x1"); words may not.
+                if rest.is_empty() {
+                    from = end;
+                }
             }
         }
-        out.sort_by_key(|f| (f.start, f.term));
-        Some(out)
+        Some(())
     }
 
     /// [`Query::find`], token by token. Nothing is allocated per token: a term's last token
@@ -259,6 +323,32 @@ mod tests {
         }
     }
 
+    /// The ranking's count of a title's terms is the number of distinct terms `find` finds.
+    #[test]
+    fn terms_in_counts_what_find_finds() {
+        for q in [
+            "layout",
+            "lay module",
+            "\"module layout\"",
+            "the of and",
+            "x1 ÉCOLE",
+        ] {
+            let q = Query::parse(q);
+            for text in [
+                "",
+                "The LAYOUT of the module",
+                "module layout, layout module",
+                "x1 and école",
+                "a \u{212A}ITE flies by the module",
+            ] {
+                let mut want: Vec<usize> = q.find(text).iter().map(|f| f.term).collect();
+                want.sort_unstable();
+                want.dedup();
+                assert_eq!(q.terms_in(text), want.len(), "{q:?} in {text:?}");
+            }
+        }
+    }
+
     /// The byte search only rules out texts the token-by-token reading finds nothing in,
     /// the two characters that lowercase to ASCII letters included.
     #[test]
@@ -276,6 +366,11 @@ mod tests {
             "auth.ts",
             "ÉCOLE",
             "x1 z9",
+            "\"the module\"",
+            "\"module lay",
+            "\"x1 x1\"",
+            "\"of the\" layout",
+            "\"a kite\"",
         ];
         let texts = [
             "",
@@ -293,6 +388,10 @@ mod tests {
             "xlayout layout_2 layoutΩ Layoutä",
             "summary summ SUMMARIES sum",
             "9x1 x1x1 x1",
+            "x1 x1, X1-x1",
+            "of the module of THE Module layouts",
+            "the-module; the  modules",
+            "a \u{212A}ITE, a kite, A KITE",
         ];
         for q in queries {
             let q = Query::parse(q);

@@ -506,6 +506,52 @@ async fn a_corrupt_index_is_rebuilt() {
     assert_eq!(s.hits("\"module layout\"", &BTreeSet::new(), false).1, 30);
 }
 
+/// A daemon killed while committing leaves the new segment's files written and `meta.json`
+/// not yet replaced (tantivy swaps it last, atomically): the restart opens the last commit,
+/// loses nothing it held, and does not build again.
+#[tokio::test]
+async fn a_commit_cut_short_loses_nothing_committed() {
+    let mut s = everywhere(30).await;
+    append(
+        &s.path(3),
+        &user("a lighthouse keeper", "2026-01-01T10:00:02Z"),
+    );
+    s.wait_for("lighthouse", &[sid(3)]).await;
+    s.stop().await;
+    // What the cut-short commit left: a segment's files under a name no commit lists, and the
+    // temporary file of a meta.json being written.
+    let dir = s.search_dir();
+    let files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    let segment = files
+        .iter()
+        .find(|p| p.extension().is_some_and(|x| x == "idx"))
+        .and_then(|p| p.file_stem())
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    let orphan = "0123456789abcdef0123456789abcdef";
+    for f in &files {
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        if let Some(ext) = name.strip_prefix(&format!("{segment}.")) {
+            std::fs::copy(f, dir.join(format!("{orphan}.{ext}"))).unwrap();
+        }
+    }
+    std::fs::write(
+        dir.join(".tmpK1LLED"),
+        br#"{"index_settings":{"docstore_co"#,
+    )
+    .unwrap();
+    s.restart().await;
+    assert!(!s.was_built(), "the last commit opened");
+    assert_eq!(s.hits("\"module layout\"", &BTreeSet::new(), false).1, 30);
+    assert_eq!(s.ids("lighthouse"), [sid(3)]);
+    assert_eq!(s.search.stats().chats, 30);
+}
+
 /// A hit carries its title as the chat list shows it (cut), yet a query word past the cut
 /// still counts as in the title for the ranking, and a chat with no title is named by its id.
 #[tokio::test]

@@ -117,32 +117,40 @@ async fn open(shared: &Arc<Shared>, index: &ChatIndex, stop: &CancellationToken)
         };
         s.set_searcher(engine.searcher_source());
         let mut w = Writer::new(engine);
-        // The first chat list after a restart is asked for while the live index loads, and
-        // is made once it is ready, as this starts: it goes first.
-        s.foreground.wait_clear(super::foreground::MAX_WAIT);
-        let live = all_chats(&idx);
-        let built = match opened {
+        let committed = match opened {
             Opened::Committed(payload) => {
+                // Searches answer from the commit at once, complete.
                 w.chats = payload.chats();
                 s.publish_all(&w.chats);
                 s.built.store(true, Ordering::Release);
                 info!(chats = w.chats.len(), "search index opened");
-                w.follow(&s, live.clone(), Some(&live));
-                false
+                true
             }
             Opened::Empty { reason } => {
                 if let Some(reason) = reason {
                     warn!(%reason, "search index: the one on disk cannot be used; building it again in the background");
                 }
-                w.build(&s, live, &token);
-                true
+                false
             }
         };
+        s.opened.send_replace(true);
+        // The first chat list after a restart is asked for while the live index loads, and
+        // is made once it is ready, as this starts: it goes first.
+        s.foreground.wait_clear(super::foreground::MAX_WAIT);
+        let live = all_chats(&idx);
+        if committed {
+            w.follow(&s, live.clone(), Some(&live));
+        } else {
+            w.build(&s, live, &token);
+        }
+        let built = !committed;
         w.commit();
         Some((w, built))
     })
     .await
     .flatten();
+    // Searches waiting for the opening go on, whatever came of it.
+    shared.opened.send_replace(true);
     let (w, built) = done?;
     if stop.is_cancelled() {
         return None;

@@ -56,14 +56,20 @@ impl Candidate {
     }
 }
 
-/// Best first: more of the query in the title, then the most recent activity.
-pub fn rank(cands: &mut [Candidate]) {
-    cands.sort_by(|a, b| {
+/// Best first: more of the query in the title, then the most recent activity. The order is
+/// found on indices and the candidates moved once (sorting 10,000 of them in place moved
+/// each some fourteen times: milliseconds of copying).
+pub fn rank(cands: &mut Vec<Candidate>) {
+    let mut order: Vec<usize> = (0..cands.len()).collect();
+    order.sort_unstable_by(|&a, &b| {
+        let (a, b) = (&cands[a], &cands[b]);
         b.title_terms
             .cmp(&a.title_terms)
             .then(b.activity_ms.cmp(&a.activity_ms))
             .then_with(|| a.session_id.cmp(&b.session_id))
     });
+    let mut slots: Vec<Option<Candidate>> = cands.drain(..).map(Some).collect();
+    cands.extend(order.into_iter().filter_map(|i| slots[i].take()));
 }
 
 /// Where a chat matches: its first [`MATCHES_PER_CHAT`] matches (the title first, then the

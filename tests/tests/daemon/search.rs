@@ -581,3 +581,60 @@ async fn search_over_generated_chats_indexed_at_start_and_as_they_appear() {
     check_entries(&mut c, &r.hits[0]).await;
     d.stop().await.unwrap();
 }
+
+/// Issue 38: the index is persisted in the data dir. A restart opens it as committed, so the
+/// first search after it is complete at once (no rebuild, no `indexing`); one that cannot be
+/// used is moved aside and built again, and searches then find everything again.
+#[tokio::test]
+async fn a_restart_answers_at_once_and_a_corrupt_index_is_built_again() {
+    const CHATS: usize = 40;
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().to_path_buf();
+    let d = TestDaemon::start_with(on_data_dir(&data)).await;
+    let mut c = client(&d).await;
+    let project = create_project(&mut c, "gen").await;
+    let folder = transcripts_folder(&d, &project.path);
+    let base = chrono::Utc::now() - chrono::Duration::days(3);
+    let sid = |n: usize| format!("{n:08x}-0000-4000-8000-{:012x}", n * 7919);
+    for n in 0..CHATS {
+        let at = base + chrono::Duration::minutes(n as i64);
+        write_chat(&folder, &sid(n), &generated(&sid(n), &project.path, n, at));
+    }
+    let mut every = ask("haystack");
+    every.limit = Some(500);
+    search_until(&mut c, every.clone(), "every chat indexed", |r| {
+        r.indexing.is_none() && r.total as usize == CHATS
+    })
+    .await;
+    d.stop().await.unwrap();
+    let index = data.join("state").join("search");
+    assert!(index.join("meta.json").is_file(), "the index is on disk");
+
+    // The first request after the restart is the search: complete, nothing rebuilt.
+    let d = TestDaemon::start_with(on_data_dir(&data)).await;
+    let mut c = client(&d).await;
+    let r = search(&mut c, every.clone()).await.unwrap();
+    assert!(r.indexing.is_none(), "{r:#?}");
+    assert_eq!(r.total as usize, CHATS);
+    let r = search(&mut c, ask(r#""needle haystack""#)).await.unwrap();
+    assert_eq!(
+        r.total as usize,
+        CHATS.div_ceil(7),
+        "a phrase, from positions"
+    );
+    assert!(!data.join("state").join("search.broken").exists());
+    d.stop().await.unwrap();
+
+    // A torn meta.json: moved aside, built again, everything found again.
+    std::fs::write(index.join("meta.json"), b"{\"segments\": [").unwrap();
+    let d = TestDaemon::start_with(on_data_dir(&data)).await;
+    let mut c = client(&d).await;
+    search_until(&mut c, every, "the index built again", |r| {
+        r.indexing.is_none() && r.total as usize == CHATS
+    })
+    .await;
+    assert!(data.join("state").join("search.broken").exists());
+    let r = search(&mut c, ask("gen17marker")).await.unwrap();
+    assert_eq!(ids(&r), [sid(17).as_str()]);
+    d.stop().await.unwrap();
+}
