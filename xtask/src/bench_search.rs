@@ -2,7 +2,7 @@
 //! a whole `paddock search --json` command against a release daemon, as a user runs it.
 //!
 //! 1. the index built from nothing, in the background after a start with none (from the
-//!    daemon's log: "search index built");
+//!    daemon's log: "search index built"), and its segments merged after it (the daemon quiet);
 //! 2. every query shape the search language has, on prose of a realistic vocabulary: a word in
 //!    every chat, a rare word, prefixes, several common words, a phrase of the most common words
 //!    and the same words in an order found nowhere;
@@ -59,7 +59,12 @@ fn queries(vocabulary: &Vocabulary) -> Vec<(String, String)> {
 
 /// Waits for the daemon started at `started` to log "search index built" (after byte `from`
 /// of its log) and reports the build.
-pub fn build_figures(log: &Path, from: u64, started: Instant, report: &mut Report) -> Result<()> {
+pub fn build_figures(
+    log: &Path,
+    from: u64,
+    started: Instant,
+    report: &mut Report,
+) -> Result<Instant> {
     let deadline = Instant::now() + Duration::from_secs(600);
     let line = loop {
         if let Some(line) = log_line_after(log, from, "search index built") {
@@ -91,6 +96,33 @@ pub fn build_figures(log: &Path, from: u64, started: Instant, report: &mut Repor
         secs,
         "s",
         20.0,
+    );
+    Ok(Instant::now())
+}
+
+/// Waits until the daemon has been quiet (under 2% of a core) for a second, as it is once the
+/// index's segments written by the build are merged in the background; prints how long that
+/// took. A daemon stopped before would merge them again at its next start.
+pub fn settle_figure(daemon: &Running, built: Instant) -> Result<()> {
+    let pid = daemon.0.id();
+    let deadline = Instant::now() + Duration::from_secs(300);
+    let mut last = crate::bench::cpu_seconds(pid);
+    loop {
+        std::thread::sleep(Duration::from_secs(1));
+        let now = crate::bench::cpu_seconds(pid);
+        if let (Some(a), Some(b)) = (last, now)
+            && b - a < 0.02
+        {
+            break;
+        }
+        last = now;
+        if Instant::now() > deadline {
+            bail!("the daemon was still busy 5 minutes after the search index was built");
+        }
+    }
+    println!(
+        "  search index: merged, the daemon quiet        {:>9.1} s   (after the build, less the quiet second)",
+        built.elapsed().as_secs_f64() - 1.0
     );
     Ok(())
 }

@@ -212,6 +212,9 @@ fn phrase_chats(
     Ok(chats)
 }
 
+/// Places stepped over one by one before [`phrase_at`] searches a list.
+const STEPS: usize = 8;
+
 /// Segments with fewer documents are read on one thread.
 const SPLIT_FROM: u32 = 1024;
 
@@ -274,37 +277,43 @@ fn phrase_in(
 }
 
 /// Whether there is a place `x` with `x + offset` among each list's places (each sorted):
-/// the lists are stepped through together, stopping at the first such place.
+/// each place of the shortest list is a candidate, the others stepped through alongside it
+/// (each only forward), stopping at the first candidate every list has.
 fn phrase_at(lists: &[(Vec<u32>, u32)]) -> bool {
-    let n = lists.len();
-    if n == 0 || lists.iter().any(|(l, _)| l.is_empty()) {
+    let Some(lead) = (0..lists.len()).min_by_key(|&i| lists[i].0.len()) else {
         return false;
-    }
-    let mut next = vec![0usize; n];
-    // The place every list must have (less its offset); lists agreeing on it so far.
-    let mut x = 0u32;
-    let (mut agreed, mut i) = (0usize, 0usize);
-    loop {
-        let (list, offset) = &lists[i];
-        let want = x.saturating_add(*offset);
-        let at = &mut next[i];
-        while list.get(*at).is_some_and(|&p| p < want) {
-            *at += 1;
-        }
-        let Some(&p) = list.get(*at) else {
-            return false;
+    };
+    let (lead_places, lead_offset) = &lists[lead];
+    let mut others: Vec<(&[u32], u32)> = lists
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != lead)
+        .map(|(_, (places, offset))| (places.as_slice(), *offset))
+        .collect();
+    'candidates: for &p in lead_places {
+        let Some(x) = p.checked_sub(*lead_offset) else {
+            continue;
         };
-        if p == want {
-            agreed += 1;
-            if agreed == n {
-                return true;
+        for (places, offset) in &mut others {
+            let want = x + *offset;
+            // A few steps forward, then a binary search of the rest for a long way.
+            let mut skip = 0;
+            while skip < STEPS && places.get(skip).is_some_and(|&q| q < want) {
+                skip += 1;
             }
-        } else {
-            x = p - offset;
-            agreed = 1;
+            if skip == STEPS {
+                skip += places[skip..].partition_point(|&q| q < want);
+            }
+            *places = &places[skip..];
+            match places.first() {
+                None => return false,
+                Some(&q) if q != want => continue 'candidates,
+                Some(_) => {}
+            }
         }
-        i = (i + 1) % n;
+        return true;
     }
+    false
 }
 
 #[cfg(test)]
