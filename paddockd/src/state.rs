@@ -79,6 +79,8 @@ impl ChatState {
     /// background, so the daemon answers (status, sends) while a missing index is rebuilt.
     pub async fn attach_all(&self, cfg: &Config, projects: Vec<Project>) {
         let started = std::time::Instant::now();
+        // Opened while the chats are indexed: searches are complete once they are.
+        self.search.open_early();
         for project in &projects {
             self.attach_project(cfg, project).await;
         }

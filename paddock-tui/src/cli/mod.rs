@@ -581,7 +581,8 @@ short session id, the project, when it was last active and its title; then its f
 matches, indented, each with where it is (title, user, assistant, tool call, tool result) and \
 one line around it, the matched words in bold on a terminal, else (output to a pipe or a file, \
 or NO_COLOR set) in [brackets]. Chats beyond --limit, and the daemon still building its index \
-(for a few seconds after it starts), are noted on stderr.
+(kept in its data folder; built at its first start, or again when the one there cannot be \
+used), are noted on stderr.
 
 Archived chats are left out unless --archived. QUERY is the words, as one argument or many \
 (quote a phrase for the shell too: '\"refresh race\"').

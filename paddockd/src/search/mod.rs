@@ -91,6 +91,9 @@ pub(crate) struct Shared {
     /// The index was opened: searches cover what it committed (every chat when it was
     /// opened as committed), or it is being built. Searches wait for it (`SearchIndex::opened`).
     opened: tokio::sync::watch::Sender<bool>,
+    /// The index being opened since the daemon started (`SearchIndex::open_early`), for the
+    /// updater to take.
+    early: std::sync::Mutex<Option<updater::Early>>,
     /// Chats read by a build so far, of `total`.
     done: AtomicU32,
     total: AtomicU32,
@@ -112,6 +115,14 @@ pub struct SearchStats {
 }
 
 impl Shared {
+    /// The index being opened early, if it was.
+    fn take_early(&self) -> Option<updater::Early> {
+        self.early
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
+    }
+
     fn stats(&self) -> SearchStats {
         let chats = self
             .known
@@ -204,6 +215,7 @@ impl SearchIndex {
                 built: AtomicBool::new(false),
                 following: AtomicBool::new(false),
                 opened: tokio::sync::watch::channel(false).0,
+                early: std::sync::Mutex::new(None),
                 done: AtomicU32::new(0),
                 total: AtomicU32::new(0),
                 launched: AtomicBool::new(false),
@@ -219,6 +231,20 @@ impl SearchIndex {
     /// the build steps aside for it meanwhile (`foreground.rs`).
     pub fn serving(&self) -> Serving {
         self.shared.foreground.enter()
+    }
+
+    /// Starts opening the index now, while the live index loads: the updater
+    /// ([`SearchIndex::start`]) goes on from it, and a search after a restart is complete as
+    /// soon as chats can be listed. Later calls do nothing.
+    pub fn open_early(&self) {
+        let mut early = self
+            .shared
+            .early
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if early.is_none() && !self.shared.launched.load(Ordering::Acquire) {
+            *early = updater::open_early(self.shared.clone());
+        }
     }
 
     /// Opens the index (or builds it from every chat `index` lists now) in the background,

@@ -98,42 +98,84 @@ pub(super) async fn run(
     }
 }
 
-/// Opens the index and brings it up to date with every chat the live index has (reading on, or
-/// building it from nothing); `None` when the daemon stopped meanwhile or the index cannot be
-/// had at all (logged: searches then find nothing).
+/// The index opened ([`open_engine`]) on a thread of its own, started before the live index is
+/// ready (`SearchIndex::open_early`): the updater takes it from there.
+pub(super) type Early = oneshot::Receiver<Option<(Writer, bool)>>;
+
+/// Starts opening the index at once, on a thread of its own at a low priority.
+pub(super) fn open_early(shared: Arc<Shared>) -> Option<Early> {
+    let (tx, rx) = oneshot::channel();
+    let spawned = std::thread::Builder::new()
+        .name("search-index".into())
+        .spawn(move || {
+            background_priority();
+            let _ = tx.send(open_engine(&shared));
+        });
+    match spawned {
+        Ok(_) => Some(rx),
+        Err(e) => {
+            warn!(error = %e, "search index: cannot start its thread");
+            None
+        }
+    }
+}
+
+/// Opens the index ([`Engine::open`]): one committed before answers searches at once,
+/// complete; whether it was. Searches waiting for the opening go on after it, whatever came of
+/// it. `None` when the index cannot be had at all (logged: searches then find nothing).
+fn open_engine(s: &Shared) -> Option<(Writer, bool)> {
+    let opened = Engine::open(&s.dir);
+    let (engine, opened) = match opened {
+        Ok(x) => x,
+        Err(e) => {
+            warn!(error = %e, "search index: cannot open it; searches find nothing until paddockd restarts");
+            s.built.store(true, Ordering::Release);
+            s.opened.send_replace(true);
+            return None;
+        }
+    };
+    s.set_searcher(engine.searcher_source());
+    let mut w = Writer::new(engine);
+    let committed = match opened {
+        Opened::Committed(payload) => {
+            w.chats = payload.chats();
+            s.publish_all(&w.chats);
+            s.built.store(true, Ordering::Release);
+            info!(chats = w.chats.len(), "search index opened");
+            true
+        }
+        Opened::Empty { reason } => {
+            if let Some(reason) = reason {
+                warn!(%reason, "search index: the one on disk cannot be used; building it again in the background");
+            }
+            false
+        }
+    };
+    s.opened.send_replace(true);
+    Some((w, committed))
+}
+
+/// Brings the index opened early (or opens it now) up to date with every chat the live index
+/// has (reading on, or building it from nothing); `None` when the daemon stopped meanwhile or
+/// the index cannot be had at all.
 async fn open(shared: &Arc<Shared>, index: &ChatIndex, stop: &CancellationToken) -> Option<Writer> {
     let started = Instant::now();
+    let early = shared.take_early();
+    let opened = match early {
+        Some(rx) => rx.await.ok().flatten(),
+        None => {
+            let s = shared.clone();
+            on_background_thread(move || open_engine(&s))
+                .await
+                .flatten()
+        }
+    };
+    shared.opened.send_replace(true);
+    let (mut w, committed) = opened?;
     let (s, idx, token) = (shared.clone(), index.clone(), stop.clone());
     // On a thread of its own at a low priority: tantivy's indexing and merging threads,
     // started by the writer there, inherit it.
     let done = on_background_thread(move || {
-        let (engine, opened) = match Engine::open(&s.dir) {
-            Ok(x) => x,
-            Err(e) => {
-                warn!(error = %e, "search index: cannot open it; searches find nothing until paddockd restarts");
-                s.built.store(true, Ordering::Release);
-                return None;
-            }
-        };
-        s.set_searcher(engine.searcher_source());
-        let mut w = Writer::new(engine);
-        let committed = match opened {
-            Opened::Committed(payload) => {
-                // Searches answer from the commit at once, complete.
-                w.chats = payload.chats();
-                s.publish_all(&w.chats);
-                s.built.store(true, Ordering::Release);
-                info!(chats = w.chats.len(), "search index opened");
-                true
-            }
-            Opened::Empty { reason } => {
-                if let Some(reason) = reason {
-                    warn!(%reason, "search index: the one on disk cannot be used; building it again in the background");
-                }
-                false
-            }
-        };
-        s.opened.send_replace(true);
         // The first chat list after a restart is asked for while the live index loads, and
         // is made once it is ready, as this starts: it goes first.
         s.foreground.wait_clear(super::foreground::MAX_WAIT);
@@ -143,9 +185,8 @@ async fn open(shared: &Arc<Shared>, index: &ChatIndex, stop: &CancellationToken)
         } else {
             w.build(&s, live, &token);
         }
-        let built = !committed;
         w.commit();
-        Some((w, built))
+        Some((w, !committed))
     })
     .await
     .flatten();
