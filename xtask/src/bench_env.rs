@@ -33,6 +33,81 @@ impl BenchEnv {
             .env_remove("PADDOCK_CONFIG")
             .env("XDG_CONFIG_HOME", self.dir.join("config"));
     }
+
+    /// Starts the release `paddockd`, and waits for its socket; when it was started.
+    pub fn start_daemon(&self) -> Result<(Running, Instant)> {
+        // A daemon left from an earlier, interrupted run would answer instead.
+        if self.socket().exists() {
+            let _ = self.paddock(&["daemon", "stop"]);
+        }
+        let mut c = Command::new(self.release.join("paddockd"));
+        self.envs(&mut c);
+        let started = Instant::now();
+        let child = c
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .context("starting paddockd")?;
+        let mut child = Running(child);
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while !self.socket().exists() {
+            if let Ok(Some(status)) = child.0.try_wait() {
+                bail!(
+                    "paddockd exited at start ({status}); see {}",
+                    self.dir.join("paddockd.log").display()
+                );
+            }
+            if Instant::now() > deadline {
+                bail!("paddockd did not create its socket within 60 s");
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        Ok((child, started))
+    }
+
+    pub fn stop_daemon(&self, child: &mut Running) -> Result<()> {
+        // Stopped whether or not the command says so: the wait below is what counts.
+        let _ = self.paddock(&["daemon", "stop"]);
+        child.0.wait()?;
+        Ok(())
+    }
+
+    /// `paddock ARGS`, which must succeed: its stdout, and how long the whole command took.
+    pub fn paddock_timed(&self, args: &[&str]) -> Result<(Vec<u8>, Duration)> {
+        let mut c = Command::new(self.release.join("paddock"));
+        self.envs(&mut c);
+        let t = Instant::now();
+        let out = c
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .with_context(|| format!("running paddock {args:?}"))?;
+        let took = t.elapsed();
+        if !out.status.success() {
+            bail!(
+                "paddock {args:?} failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        Ok((out.stdout, took))
+    }
+
+    /// `paddock ARGS`, which must succeed; its stdout.
+    pub fn paddock(&self, args: &[&str]) -> Result<String> {
+        let (out, _) = self.paddock_timed(args)?;
+        Ok(String::from_utf8_lossy(&out).into_owned())
+    }
+
+    /// `paddock search --json QUERY`: its output and how long it took.
+    pub fn search_json(&self, query: &str) -> Result<(Vec<u8>, Duration)> {
+        self.paddock_timed(&["search", "--json", query])
+    }
+
+    /// `paddock ls --json`: its output and how long it took.
+    pub fn ls_json(&self) -> Result<(Vec<u8>, Duration)> {
+        self.paddock_timed(&["ls", "--json"])
+    }
 }
 
 /// A daemon the bench started: killed if the bench fails before stopping it.
@@ -66,89 +141,5 @@ impl Running {
             .lines()
             .find_map(|l| l.strip_prefix(field))
             .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-    }
-}
-
-impl BenchEnv {
-    pub fn start_daemon(&self) -> Result<(Running, Instant)> {
-        // A daemon left from an earlier, interrupted run would answer instead.
-        if self.socket().exists() {
-            let mut c = Command::new(self.release.join("paddock"));
-            self.envs(&mut c);
-            c.args(["daemon", "stop"])
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .status()?;
-        }
-        let mut c = Command::new(self.release.join("paddockd"));
-        self.envs(&mut c);
-        let started = Instant::now();
-        let child = c
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .context("starting paddockd")?;
-        let mut child = Running(child);
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while !self.socket().exists() {
-            if let Ok(Some(status)) = child.0.try_wait() {
-                bail!(
-                    "paddockd exited at start ({status}); see {}",
-                    self.dir.join("paddockd.log").display()
-                );
-            }
-            if Instant::now() > deadline {
-                bail!("paddockd did not create its socket within 60 s");
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        Ok((child, started))
-    }
-
-    pub fn stop_daemon(&self, child: &mut Running) -> Result<()> {
-        let mut c = Command::new(self.release.join("paddock"));
-        self.envs(&mut c);
-        c.args(["daemon", "stop"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()?;
-        child.0.wait()?;
-        Ok(())
-    }
-
-    /// Runs `paddock search --json QUERY`; its output and how long it took.
-    pub fn search_json(&self, query: &str) -> Result<(Vec<u8>, Duration)> {
-        let mut c = Command::new(self.release.join("paddock"));
-        self.envs(&mut c);
-        let t = Instant::now();
-        let out = c
-            .args(["search", "--json", query])
-            .output()
-            .context("paddock search")?;
-        let took = t.elapsed();
-        if !out.status.success() {
-            bail!(
-                "paddock search --json {query} failed: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        Ok((out.stdout, took))
-    }
-
-    /// Runs `paddock ls --json`; its output and how long it took.
-    pub fn ls_json(&self) -> Result<(Vec<u8>, Duration)> {
-        let mut c = Command::new(self.release.join("paddock"));
-        self.envs(&mut c);
-        let t = Instant::now();
-        let out = c.args(["ls", "--json"]).output().context("paddock ls")?;
-        let took = t.elapsed();
-        if !out.status.success() {
-            bail!(
-                "paddock ls --json failed: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        Ok((out.stdout, took))
     }
 }

@@ -11,12 +11,12 @@
 //! Each figure is the median of [`RUNS`] runs, side by side in one run.
 
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 
-use crate::bench_env::BenchEnv;
+use crate::bench_env::{BenchEnv, Running};
 use crate::report::Report;
 
 /// Files in the large repository.
@@ -27,35 +27,18 @@ const LISTED: usize = 50;
 const RUNS: usize = 5;
 
 impl BenchEnv {
-    /// `paddock ARGS`, which must succeed; its stdout.
-    fn paddock(&self, args: &[&str]) -> Result<String> {
-        let mut c = Command::new(self.release.join("paddock"));
-        self.envs(&mut c);
-        let out = c.args(args).stdin(Stdio::null()).output()?;
-        if !out.status.success() {
-            bail!(
-                "paddock {args:?} failed: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
-    }
-
     /// How long `paddock ARGS` takes.
     fn timed(&self, args: &[&str]) -> Result<Duration> {
-        let t = Instant::now();
-        self.paddock(args)?;
-        Ok(t.elapsed())
+        Ok(self.paddock_timed(args)?.1)
     }
 }
 
 /// The daemon, stopped when dropped.
-struct Daemon<'a>(&'a BenchEnv, Child);
+struct Daemon<'a>(&'a BenchEnv, Running);
 
 impl Drop for Daemon<'_> {
     fn drop(&mut self) {
-        let _ = self.0.paddock(&["daemon", "stop"]);
-        let _ = self.1.wait();
+        let _ = self.0.stop_daemon(&mut self.1);
     }
 }
 
@@ -124,15 +107,8 @@ pub fn run(root: &Path, release: &Path, report: &mut Report) -> Result<()> {
         dir: dir.clone(),
     };
 
-    let mut c = Command::new(release.join("paddockd"));
-    env.envs(&mut c);
-    let child = c
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .context("starting paddockd")?;
-    let _daemon = Daemon(&env, child);
+    let (daemon, _) = env.start_daemon()?;
+    let _daemon = Daemon(&env, daemon);
     let big_arg = big.to_string_lossy().into_owned();
     let small_arg = small.to_string_lossy().into_owned();
     env.paddock(&["project", "add", "big", "--path", &big_arg])?;

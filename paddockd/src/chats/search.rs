@@ -15,7 +15,7 @@ pub async fn search(d: &ChatService, r: SearchRequest) -> Result<SearchResults, 
     // Someone waits for it: the index build steps aside meanwhile.
     let _serving = d.state.search.serving();
     // Every chat is listed (the start-up indexing is done) and the search index is open.
-    d.state.listed().await;
+    let index = d.state.listed().await;
     let asked = crate::search::ask(&d.state.search, &r).await?;
     let projects = match &r.project_slug {
         Some(slug) => vec![d.project(slug).await?],
@@ -30,12 +30,5 @@ pub async fn search(d: &ChatService, r: SearchRequest) -> Result<SearchResults, 
         archived: d.state.stores.archive.all(),
         include_archived: r.archived,
     };
-    crate::search::run(
-        &d.state.search,
-        d.state.live_index(),
-        asked,
-        &scope,
-        r.query,
-    )
-    .await
+    crate::search::run(&d.state.search, index, asked, &scope, r.query).await
 }

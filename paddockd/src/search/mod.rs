@@ -364,13 +364,7 @@ fn ranked(
     include_archived: bool,
     query: &Query,
 ) -> Vec<Candidate> {
-    let t = Instant::now();
     let found = search.candidates(query);
-    tracing::debug!(
-        chats = found.len(),
-        elapsed_us = t.elapsed().as_micros(),
-        "search lookup"
-    );
     // The folders in scope, each looked up once (a search has a few; hashing a path per
     // chat cost milliseconds over 10,000 chats).
     let mut scope: Vec<(Arc<Path>, Option<&String>)> = Vec::new();

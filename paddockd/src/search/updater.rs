@@ -104,20 +104,7 @@ pub(super) type Early = oneshot::Receiver<Option<(Writer, bool)>>;
 
 /// Starts opening the index at once, on a thread of its own at a low priority.
 pub(super) fn open_early(shared: Arc<Shared>) -> Option<Early> {
-    let (tx, rx) = oneshot::channel();
-    let spawned = std::thread::Builder::new()
-        .name("search-index".into())
-        .spawn(move || {
-            background_priority();
-            let _ = tx.send(open_engine(&shared));
-        });
-    match spawned {
-        Ok(_) => Some(rx),
-        Err(e) => {
-            warn!(error = %e, "search index: cannot start its thread");
-            None
-        }
-    }
+    spawn_background(move || open_engine(&shared))
 }
 
 /// Opens the index ([`Engine::open`]): one committed before answers searches at once,
@@ -217,6 +204,14 @@ async fn open(shared: &Arc<Shared>, index: &ChatIndex, stop: &CancellationToken)
 async fn on_background_thread<T: Send + 'static>(
     f: impl FnOnce() -> T + Send + 'static,
 ) -> Option<T> {
+    spawn_background(f)?.await.ok()
+}
+
+/// Runs `f` on a new thread at a low priority; its result comes on the receiver (none if it
+/// panicked). `None` when the thread cannot be started (logged).
+fn spawn_background<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Option<oneshot::Receiver<T>> {
     let (tx, rx) = oneshot::channel();
     let spawned = std::thread::Builder::new()
         .name("search-index".into())
@@ -224,11 +219,13 @@ async fn on_background_thread<T: Send + 'static>(
             background_priority();
             let _ = tx.send(f());
         });
-    if let Err(e) = spawned {
-        warn!(error = %e, "search index: cannot start its thread");
-        return None;
+    match spawned {
+        Ok(_) => Some(rx),
+        Err(e) => {
+            warn!(error = %e, "search index: cannot start its thread");
+            None
+        }
     }
-    rx.await.ok()
 }
 
 /// The index's writer and what it has read of each chat.

@@ -498,21 +498,33 @@ fn generated(sid: &str, cwd: &str, n: usize, at: chrono::DateTime<chrono::Utc>) 
     )
 }
 
+/// The session id of generated chat `n`.
+fn generated_sid(n: usize) -> String {
+    format!("{n:08x}-0000-4000-8000-{:012x}", n * 7919)
+}
+
+/// A daemon on `data` with a project "gen" for generated chats: the daemon, a client, the
+/// project and its transcripts folder.
+async fn generated_project(data: &Path) -> (TestDaemon, RawClient, ProjectInfo, PathBuf) {
+    let d = TestDaemon::start_with(on_data_dir(data)).await;
+    let mut c = client(&d).await;
+    let project = create_project(&mut c, "gen").await;
+    let folder = transcripts_folder(&d, &project.path);
+    (d, c, project, folder)
+}
+
 #[tokio::test]
 async fn search_over_generated_chats_indexed_at_start_and_as_they_appear() {
     const AT_START: usize = 300;
     const LATER: usize = 60;
     let tmp = tempfile::tempdir().unwrap();
     let data = tmp.path().to_path_buf();
-    let d = TestDaemon::start_with(on_data_dir(&data)).await;
-    let mut c = client(&d).await;
-    let project = create_project(&mut c, "gen").await;
-    let folder = transcripts_folder(&d, &project.path);
+    let (d, _, project, folder) = generated_project(&data).await;
     d.stop().await.unwrap();
 
     // Generated while the daemon is down: the search index is built from them at start.
     let base = chrono::Utc::now() - chrono::Duration::days(30);
-    let sid = |n: usize| format!("{n:08x}-0000-4000-8000-{:012x}", n * 7919);
+    let sid = generated_sid;
     for n in 0..AT_START {
         let at = base + chrono::Duration::minutes(n as i64);
         write_chat(&folder, &sid(n), &generated(&sid(n), &project.path, n, at));
@@ -590,12 +602,9 @@ async fn a_restart_answers_at_once_and_a_corrupt_index_is_built_again() {
     const CHATS: usize = 40;
     let tmp = tempfile::tempdir().unwrap();
     let data = tmp.path().to_path_buf();
-    let d = TestDaemon::start_with(on_data_dir(&data)).await;
-    let mut c = client(&d).await;
-    let project = create_project(&mut c, "gen").await;
-    let folder = transcripts_folder(&d, &project.path);
+    let (d, mut c, project, folder) = generated_project(&data).await;
     let base = chrono::Utc::now() - chrono::Duration::days(3);
-    let sid = |n: usize| format!("{n:08x}-0000-4000-8000-{:012x}", n * 7919);
+    let sid = generated_sid;
     for n in 0..CHATS {
         let at = base + chrono::Duration::minutes(n as i64);
         write_chat(&folder, &sid(n), &generated(&sid(n), &project.path, n, at));
