@@ -2010,6 +2010,10 @@ fn table() -> Vec<(&'static str, Golden)> {
                     live_processes: 3,
                     max_processes: 8,
                     queued_turns: 0,
+                    spares: vec![SpareProcess {
+                        project_slug: s(PROJECT),
+                        ready: true,
+                    }],
                     clients: 2,
                     agent_clients: 2,
                     low_disk: vec![DiskSpace {

@@ -61,6 +61,8 @@ struct FileConfig {
     transcripts: Option<TranscriptMode>,
     host_claude_home: Option<PathBuf>,
     max_processes: Option<u32>,
+    spare_processes: Option<u32>,
+    spare_keep_secs: Option<u64>,
     idle_timeout_secs: Option<u64>,
     shutdown_grace_ms: Option<u64>,
     interrupt_grace_ms: Option<u64>,
@@ -136,6 +138,11 @@ pub struct Config {
     /// home under `transcripts = host`.
     pub host_claude_home: PathBuf,
     pub max_processes: u32,
+    /// Started, idle claudes kept for the next new chat of recently used projects
+    /// (`runner/spare.rs`); they count against `max_processes`. 0: none.
+    pub spare_processes: u32,
+    /// A project unused for this long keeps no spare.
+    pub spare_keep: Duration,
     pub idle_timeout: Duration,
     pub shutdown_grace: Duration,
     pub interrupt_grace: Duration,
@@ -243,6 +250,8 @@ impl Config {
             transcripts: TranscriptMode::Own,
             host_claude_home: data_dir.join("host-claude"),
             max_processes: 8,
+            spare_processes: 1,
+            spare_keep: Duration::from_secs(1800),
             idle_timeout: Duration::from_secs(600),
             shutdown_grace: Duration::from_millis(5000),
             interrupt_grace: Duration::from_millis(5000),

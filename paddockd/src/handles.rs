@@ -139,6 +139,14 @@ impl Daemon {
             live_processes: pool.live_processes,
             max_processes: pool.max_processes,
             queued_turns: pool.queued_turns,
+            spares: pool
+                .spares
+                .into_iter()
+                .map(|s| paddock_proto::SpareProcess {
+                    project_slug: s.project_slug,
+                    ready: s.ready,
+                })
+                .collect(),
             clients: snap.clients,
             agent_clients: snap.agent_clients,
             low_disk: crate::disk::low(&self.cfg.written_folders(), self.cfg.disk_floor_bytes),

@@ -805,3 +805,74 @@ async fn the_message_is_on_disk_while_the_reply_streams_and_a_killed_reply_is_no
         );
     }
 }
+
+/// A spare (docs/claude-cli.md §15, "A process waiting for its first message"): started with
+/// `--session-id` and stream-json input, the CLI prints nothing and writes no transcript before
+/// the first message, answers `initialize` meanwhile, and then runs that message as the
+/// session's first turn. With `CLAUDE_CODE_EAGER_FLUSH=1` (which paddockd sets), the reply's
+/// `assistant` record is on disk when `result` is printed, in both releases (2.1.197 writes it
+/// about 100 ms after `result` without it).
+#[tokio::test]
+async fn a_waiting_process_writes_nothing_and_an_eager_flush_has_the_reply_on_disk_at_result() {
+    let api = MockApi::start().await.unwrap();
+    let home = ClaudeHome::new().unwrap();
+    let sid = new_id();
+    let mut p = headless_command(
+        &claude_bin(),
+        &home,
+        &api.base_url(),
+        1,
+        &SessionArg::New(sid.clone()),
+        &[],
+    )
+    .env("CLAUDE_CODE_EAGER_FLUSH", "1")
+    .spawn()
+    .unwrap();
+    p.send_control("spare-initialize", json!({"subtype": "initialize"}))
+        .await
+        .unwrap();
+    let answer = p
+        .wait_for("the initialize answer", T, |v| {
+            v["type"] == "control_response"
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        answer["response"]["request_id"], "spare-initialize",
+        "{answer}"
+    );
+    assert_eq!(
+        p.seen_json().len(),
+        1,
+        "nothing but the answer before the first message\n{}",
+        p.report()
+    );
+    let path = home.transcript_path(&sid);
+    assert!(
+        !path.exists(),
+        "no transcript before the first message: {}",
+        path.display()
+    );
+    for prompt in ["first", "second"] {
+        p.send(&user_message(prompt, Some(&new_id())))
+            .await
+            .unwrap();
+        let result = p.wait_for_result(T).await.unwrap();
+        assert_eq!(result["session_id"], sid.as_str(), "{result}");
+        let reply = p
+            .seen_json()
+            .into_iter()
+            .rev()
+            .find(|l| l["type"] == "assistant")
+            .unwrap();
+        let uuid = reply["uuid"].as_str().unwrap().to_owned();
+        assert!(
+            records_of(&path, "assistant")
+                .iter()
+                .any(|r| r["uuid"] == uuid.as_str()),
+            "{}: the reply {uuid} is on disk when `result` is printed",
+            prompt
+        );
+    }
+    p.kill().await.unwrap();
+}

@@ -87,6 +87,9 @@ pub enum Part {
     Chats,
     /// A worktree chat's start, and `worktree ls` of 50.
     Worktrees,
+    /// A chat's first token with the real CLI (bare, new, with a spare, follow-up), and the
+    /// time from a turn's last token to its end.
+    Start,
 }
 
 impl Part {
@@ -97,6 +100,7 @@ impl Part {
             Part::Tui => "tui",
             Part::Chats => "chats",
             Part::Worktrees => "worktrees",
+            Part::Start => "start",
         }
     }
 }
@@ -130,6 +134,9 @@ pub fn run(parts: &[Part]) -> Result<()> {
     }
     if wanted(Part::Worktrees) {
         crate::bench_worktrees::run(&root, &release, &mut report)?;
+    }
+    if wanted(Part::Start) {
+        crate::bench_start::run(&root, &release, &mut report)?;
     }
     report.print();
     if parts.is_empty() {

@@ -97,6 +97,7 @@ pub fn run(root: &Path, release: &Path, report: &mut Report) -> Result<()> {
         data: data.clone(),
         // No turn runs in this bench.
         claude: PathBuf::from("/bin/false"),
+        extra_env: Vec::new(),
     };
     // 2. Index absent: the chat list and the search index both built from nothing.
     let state = data.join("state");

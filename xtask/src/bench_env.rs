@@ -15,6 +15,8 @@ pub struct BenchEnv {
     pub data: PathBuf,
     /// The `claude` the daemon starts (`/bin/false` where no turn runs).
     pub claude: PathBuf,
+    /// More of the daemon's environment (the real CLI's offline settings, its configuration).
+    pub extra_env: Vec<(String, String)>,
 }
 
 impl BenchEnv {
@@ -31,7 +33,8 @@ impl BenchEnv {
             .env("PADDOCK_CLAUDE_BIN", &self.claude)
             .env("PADDOCK_DAEMON_BIN", self.release.join("paddockd"))
             .env_remove("PADDOCK_CONFIG")
-            .env("XDG_CONFIG_HOME", self.dir.join("config"));
+            .env("XDG_CONFIG_HOME", self.dir.join("config"))
+            .envs(self.extra_env.iter().map(|(k, v)| (k, v)));
     }
 
     /// Starts the release `paddockd`, and waits for its socket; when it was started.

@@ -105,6 +105,7 @@ pub fn run(root: &Path, release: &Path, report: &mut Report) -> Result<()> {
         claude: crate::bench::stand_in_wrapper(&dir)?,
         data: dir.join("data"),
         dir: dir.clone(),
+        extra_env: Vec::new(),
     };
 
     let (daemon, _) = env.start_daemon()?;

@@ -6,6 +6,7 @@ pub mod bench_chats;
 pub mod bench_corpus;
 pub mod bench_env;
 pub mod bench_search;
+pub mod bench_start;
 pub mod bench_streaming;
 pub mod bench_tui;
 pub mod bench_worktrees;

@@ -39,6 +39,10 @@ pub struct DaemonStatus {
     pub max_processes: u32,
     /// Turns waiting for a free process slot.
     pub queued_turns: u32,
+    /// Started, idle claudes kept for the next new chat of the projects used last (counted
+    /// in `live_processes`); `ready` once the process is up.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spares: Vec<SpareProcess>,
     /// People's clients connected now (TUIs, commands, management clients).
     pub clients: u32,
     /// Agents' tool bridges connected now (one per chat process with paddock's tools).
@@ -48,6 +52,15 @@ pub struct DaemonStatus {
     /// transcript may not be saved. Empty when there is room.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub low_disk: Vec<DiskSpace>,
+}
+
+/// A spare claude (`DaemonStatus::spares`): ready for its project's next new chat.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SpareProcess {
+    pub project_slug: String,
+    /// The process has started and answered: a new chat's first message goes straight to it.
+    pub ready: bool,
 }
 
 /// Free space on the disk holding one of the daemon's folders.

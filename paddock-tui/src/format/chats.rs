@@ -228,6 +228,14 @@ where
         status.queued_turns,
         plural(status.queued_turns as usize, "turn", "turns")
     );
+    for spare in &status.spares {
+        let _ = writeln!(
+            out,
+            "  spare for {}'s next new chat ({})",
+            project_label(&spare.project_slug),
+            if spare.ready { "ready" } else { "starting" }
+        );
+    }
     let _ = writeln!(
         out,
         "running  {} {}",
@@ -488,6 +496,7 @@ pub(crate) mod tests {
             live_processes: 1,
             max_processes: 4,
             queued_turns: 0,
+            spares: Vec::new(),
             clients: 2,
             agent_clients: 3,
             low_disk: vec![],

@@ -62,6 +62,16 @@ pub const KEYS: &[KeyDoc] = &[
         about: "most claude processes alive at once; further turns wait in a queue",
     },
     KeyDoc {
+        key: "spare_processes",
+        default: "1",
+        about: "started, idle claudes kept ready for the next new chat of the projects used last (counted in max_processes, the first stopped when a turn needs a slot); 0 keeps none",
+    },
+    KeyDoc {
+        key: "spare_keep_secs",
+        default: "1800",
+        about: "a project unused for this long keeps no spare claude",
+    },
+    KeyDoc {
         key: "idle_timeout_secs",
         default: "600",
         about: "an idle chat's claude process is stopped after this long (resumed on the next turn)",

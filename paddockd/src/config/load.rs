@@ -100,6 +100,12 @@ fn processes_and_queues(
     if let Some(n) = pick(env, "max_processes", file.max_processes.take())? {
         cfg.max_processes = n;
     }
+    if let Some(n) = pick(env, "spare_processes", file.spare_processes.take())? {
+        cfg.spare_processes = n;
+    }
+    if let Some(s) = pick(env, "spare_keep_secs", file.spare_keep_secs.take())? {
+        cfg.spare_keep = Duration::from_secs(s);
+    }
     if let Some(s) = pick(env, "idle_timeout_secs", file.idle_timeout_secs.take())? {
         cfg.idle_timeout = Duration::from_secs(s);
     }

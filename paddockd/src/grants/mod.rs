@@ -90,6 +90,14 @@ pub fn write_mcp_config(
     }
 }
 
+/// Removes what [`write_mcp_config`] wrote for `session_id` (both grants), if anything.
+pub fn remove_mcp_config(cfg: &crate::Config, session_id: &str) {
+    let dir = cfg.data_dir.join("tmp").join("mcp");
+    for grant in ["manage", "file"] {
+        let _ = std::fs::remove_file(dir.join(format!("{session_id}-{grant}.json")));
+    }
+}
+
 /// The allow-list patterns the tools add for a chat's process.
 pub fn allowed_patterns(manage: bool) -> Vec<String> {
     let mut out = vec![format!("mcp__{FILE_SERVER}__*")];

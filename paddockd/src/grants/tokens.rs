@@ -71,6 +71,15 @@ impl AgentTokens {
         }
     }
 
+    /// The chat's token no longer speaks for anyone (a spare stopped unused: its session id
+    /// never became a chat).
+    pub fn revoke(&self, session_id: &str) {
+        let mut state = self.lock();
+        if let Some(token) = state.by_session.remove(session_id) {
+            state.by_token.remove(&token);
+        }
+    }
+
     /// Who a token speaks for.
     pub fn resolve(&self, token: &str) -> Option<Identity> {
         self.lock().by_token.get(token).cloned()
@@ -93,5 +102,13 @@ mod tests {
         assert_eq!(again, a);
         assert_eq!(t.resolve(&a).map(|i| i.manage), Some(false));
         assert!(t.resolve("pdk_forged").is_none());
+        t.revoke("s1");
+        assert!(t.resolve(&a).is_none());
+        assert_eq!(t.resolve(&b).map(|i| i.session_id), Some("s2".into()));
+        assert_ne!(
+            t.issue("s1", "web", true),
+            a,
+            "a revoked token is never given again"
+        );
     }
 }

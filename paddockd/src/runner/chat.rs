@@ -14,6 +14,7 @@ mod approvals;
 mod ending;
 mod launch;
 mod read;
+mod spare;
 mod turn;
 
 use std::sync::Arc;
@@ -53,6 +54,8 @@ pub enum ChatCmd {
     /// Stop the process now unless background tasks hold it (the chat moves to another
     /// project, whose folder its next turn runs in); answers whether none is left.
     Release(oneshot::Sender<bool>),
+    /// Start a spare for this project's next new chat (`spare.rs`): this task's first command.
+    Warm(Box<crate::projects::Project>),
 }
 
 /// A process and the translation state that goes with it.
@@ -66,6 +69,8 @@ struct Live {
     cwd: std::path::PathBuf,
     /// Its background tasks, which keep it alive after the turn (`background.rs`).
     background: Background,
+    /// Started as a spare and not used yet: the fingerprint of how (`spare.rs`).
+    spare: Option<u64>,
 }
 
 pub struct ChatTask {
@@ -102,6 +107,8 @@ pub struct ChatTask {
     /// The running prompted turn's message id: its reply's text is kept as it streams
     /// (`streamed.rs`).
     streaming: Option<String>,
+    /// This task holds a spare, not a chat (`spare.rs`): until a turn comes.
+    spare: Option<spare::SpareTask>,
 }
 
 /// What an unprompted turn inherits from the turn before it.
@@ -178,12 +185,21 @@ impl ChatTask {
             last: None,
             told_idle: false,
             streaming: None,
+            spare: None,
         }
     }
 
     pub async fn run(mut self) {
         loop {
-            let idle_timeout = self.ctx.cfg.idle_timeout;
+            // A spare whose process is gone is over: the coordinator is told, and drops this
+            // task (a new chat that took it meanwhile starts claude afresh here).
+            if self.spare.is_some() && self.live.is_none() {
+                self.spare_gone().await;
+            }
+            let idle_timeout = match self.spare {
+                Some(_) => self.ctx.cfg.spare_keep,
+                None => self.ctx.cfg.idle_timeout,
+            };
             let now = Instant::now();
             // A background task just finished: the CLI is about to run the turn reporting
             // it. Messages (commands, held turns) wait for it to start, briefly, so one is
@@ -210,12 +226,15 @@ impl ChatTask {
                 cmd = self.rx.recv(), if defer.is_none() => match cmd {
                     None => break,
                     Some(ChatCmd::Turn(job)) => {
+                        // A spare becomes the chat.
+                        self.spare = None;
                         self.turn(*job).await;
                         self.drain_pending().await;
                     }
                     Some(ChatCmd::Cancel { reply, .. }) => {
                         let _ = reply.send(false);
                     }
+                    Some(ChatCmd::Warm(project)) => self.warm(*project).await,
                     Some(ChatCmd::Release(reply)) => {
                         let free = self.hold_until(Instant::now()).is_none();
                         if free && self.live.is_some() {
@@ -326,6 +345,10 @@ impl ChatTask {
                     self.idle_permission(request).await;
                     return;
                 }
+                if v.kind == Kind::ControlResponse && self.spare.is_some() {
+                    self.spare_answered().await;
+                    return;
+                }
                 if background::starts_turn(&v)
                     && !self.ctx.shutdown.is_cancelled()
                     && let Some(last) = self.last.clone()
@@ -338,14 +361,19 @@ impl ChatTask {
                 tracing::debug!(session = %self.session_id, kind, "output while idle");
             }
             Output::Garbage(line) => {
+                self.spare_died();
                 tracing::warn!(session = %self.session_id, "idle claude printed garbage: {line:.200}");
                 self.stop_process("garbage on stdout").await;
             }
             Output::Oversize(len) => {
+                self.spare_died();
                 tracing::warn!(session = %self.session_id, len, "idle claude printed an oversize line");
                 self.stop_process("an oversize line on stdout").await;
             }
-            Output::Closed => self.stop_process("exited while idle").await,
+            Output::Closed => {
+                self.spare_died();
+                self.stop_process("exited while idle").await;
+            }
         }
     }
 
@@ -377,6 +405,13 @@ impl ChatTask {
             unprompted: Some(first),
         };
         self.turn(job).await;
+    }
+
+    /// A spare's process failed by itself: it is to be replaced.
+    fn spare_died(&mut self) {
+        if let Some(spare) = self.spare.as_mut() {
+            spare.died = true;
+        }
     }
 
     /// What the chat is called: its indexed title, else the running turn's first line.

@@ -4,7 +4,8 @@
 //! The pool is a semaphore of `max_processes` permits; a live process holds one. A turn that
 //! finds no free permit has the coordinator reap the least recently used idle process for it;
 //! only when none is idle does it wait (fairly, first come first served) and say so. Idle processes are also reaped after
-//! `idle_timeout`; the next turn of that chat resumes it with `--resume`.
+//! `idle_timeout`; the next turn of that chat resumes it with `--resume`. A spare (`spare.rs`)
+//! is a process started ahead for a project's next new chat; spares are the first reaped.
 
 mod background;
 mod chat;
@@ -14,6 +15,7 @@ pub mod process;
 mod release;
 mod request;
 mod settle;
+mod spare;
 pub mod survivors;
 pub mod translate;
 mod worktree;
@@ -31,6 +33,8 @@ use crate::hub::{ClientId, Hub};
 use crate::projects::Project;
 use crate::state::ChatState;
 use crate::stores::RunProvenance;
+
+pub use spare::SpareInfo;
 
 /// Why the runner did not start a turn. The request layer turns it into the wire's error
 /// (`From<Refused> for ErrorBody`, in `handles.rs`); each message says what to do.
@@ -93,11 +97,13 @@ pub struct TurnRequest {
     pub fresh_session: bool,
 }
 
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct RunnerStatus {
     pub live_processes: u32,
     pub max_processes: u32,
     pub queued_turns: u32,
+    /// The spares kept now (counted in `live_processes`).
+    pub spares: Vec<SpareInfo>,
 }
 
 /// Shared, read-only context of every chat task.
@@ -161,6 +167,17 @@ enum Cmd {
         reply: oneshot::Sender<bool>,
     },
     Status(oneshot::Sender<RunnerStatus>),
+    /// A turn ended: a quiet moment to start spares.
+    TurnOver,
+    /// A spare answered `initialize`.
+    SpareReady {
+        session_id: String,
+    },
+    /// A spare's process is gone (`died`: by itself, not stopped).
+    SpareGone {
+        session_id: String,
+        died: bool,
+    },
 }
 
 /// Capacity of the coordinator's queue; senders wait when it is full.
@@ -211,6 +228,7 @@ impl Runner {
             idle: HashMap::new(),
             tick: 0,
             waiting: 0,
+            spares: spare::Spares::default(),
             tracker: tracker.clone(),
         };
         tracker.spawn(coordinator.run(rx));
@@ -296,6 +314,7 @@ struct Coordinator {
     tick: u64,
     /// Turns waiting for a pool permit.
     waiting: u32,
+    spares: spare::Spares,
     tracker: TaskTracker,
 }
 
@@ -373,8 +392,52 @@ impl Coordinator {
                     live_processes: max.saturating_sub(free),
                     max_processes: max,
                     queued_turns: self.waiting,
+                    spares: self.spares.info(),
                 });
             }
+            Cmd::TurnOver => self.refill(),
+            Cmd::SpareReady { session_id } => self.spares.ready(&session_id),
+            Cmd::SpareGone { session_id, died } => {
+                // Taken for a chat meanwhile: the task is that chat's now.
+                if self.spares.holds(&session_id) {
+                    self.spares.gone(&session_id, died);
+                    self.chats.remove(&session_id);
+                    self.idle.remove(&session_id);
+                    if died {
+                        self.refill();
+                    }
+                }
+            }
+        }
+    }
+
+    /// Starts the spares the book wants now and stops those it no longer wants (`spare.rs`).
+    /// A spare is started only in a free pool slot while no turn waits for one.
+    fn refill(&mut self) {
+        let cfg = &self.ctx.cfg;
+        let limit = usize::try_from(cfg.spare_processes).unwrap_or(usize::MAX);
+        let plan = self
+            .spares
+            .plan(tokio::time::Instant::now(), limit, cfg.spare_keep);
+        for session_id in plan.surplus {
+            // Its task ends once its handle is dropped, stopping its process.
+            self.spares.gone(&session_id, false);
+            self.chats.remove(&session_id);
+            self.idle.remove(&session_id);
+        }
+        for project in plan.start {
+            let busy = self.waiting > 0 || self.ctx.pool.available_permits() == 0;
+            if busy || self.ctx.shutdown.is_cancelled() {
+                break;
+            }
+            let session_id = uuid::Uuid::new_v4().to_string();
+            let (tx, rx) = mpsc::channel(chat::CHAT_QUEUE);
+            self.tracker
+                .spawn(chat::ChatTask::new(session_id.clone(), self.ctx.clone(), rx).run());
+            // A new task's queue is empty: this cannot fail.
+            let _ = tx.try_send(chat::ChatCmd::Warm(Box::new(project.clone())));
+            self.chats.insert(session_id.clone(), ChatHandle { tx });
+            self.spares.add(&project.slug, session_id);
         }
     }
 
@@ -392,6 +455,11 @@ impl Coordinator {
         {
             req.project = to;
         }
+        // A project used in its own folder may get a spare (a worktree's chats start in
+        // their worktrees).
+        if req.project.worktree_of.is_none() && !req.fresh_session {
+            self.spares.used(&req.project, tokio::time::Instant::now());
+        }
         let session_id = match &req.session_id {
             Some(id) => {
                 if uuid::Uuid::parse_str(id).is_err() {
@@ -400,7 +468,10 @@ impl Coordinator {
                 }
                 id.clone()
             }
-            None => uuid::Uuid::new_v4().to_string(),
+            // A new chat takes its project's spare: its process is up already.
+            None => self
+                .take_spare(&req.project.slug)
+                .unwrap_or_else(|| uuid::Uuid::new_v4().to_string()),
         };
         let handle = self.chats.entry(session_id.clone()).or_insert_with(|| {
             let (tx, rx) = mpsc::channel(chat::CHAT_QUEUE);
@@ -419,15 +490,32 @@ impl Coordinator {
         }
     }
 
-    /// Frees a pool permit by stopping the least recently idle process; false when no
-    /// process is idle.
+    /// `slug`'s spare for a new chat, if it has one whose task still runs.
+    fn take_spare(&mut self, slug: &str) -> Option<String> {
+        let session_id = self.spares.take(slug)?;
+        let alive = self
+            .chats
+            .get(&session_id)
+            .is_some_and(|c| !c.tx.is_closed());
+        if !alive {
+            self.chats.remove(&session_id);
+            return None;
+        }
+        self.spares.served(slug);
+        self.idle.remove(&session_id);
+        Some(session_id)
+    }
+
+    /// Frees a pool permit by stopping a spare, else the least recently idle process; false
+    /// when no process is idle.
     async fn reap_one(&mut self) -> bool {
-        let Some(session_id) = self
-            .idle
-            .iter()
-            .min_by_key(|(_, tick)| **tick)
-            .map(|(s, _)| s.clone())
-        else {
+        let spare = self.idle.keys().find(|s| self.spares.holds(s)).cloned();
+        let Some(session_id) = spare.or_else(|| {
+            self.idle
+                .iter()
+                .min_by_key(|(_, tick)| **tick)
+                .map(|(s, _)| s.clone())
+        }) else {
             return false;
         };
         self.idle.remove(&session_id);

@@ -163,6 +163,9 @@ pub fn claude_command(bin: &Path, cwd: &Path, env: &ClaudeEnv) -> tokio::process
         .env("CLAUDE_CODE_TMPDIR", &env.tmp_dir)
         .env("CLAUDE_CODE_MAX_RETRIES", env.max_retries.to_string())
         .env("DISABLE_AUTOUPDATER", "1")
+        // Transcript records are written before `result`, not up to 100 ms after it
+        // (2.1.197; 2.1.332 does so anyway): a turn ends when it ends (`settle.rs`).
+        .env("CLAUDE_CODE_EAGER_FLUSH", "1")
         // Set when the daemon itself was started from inside Claude Code; the agents are
         // not nested sessions.
         .env_remove("CLAUDECODE")

@@ -2,27 +2,34 @@
 //!
 //! The CLI writes a turn's records to its transcript on its own schedule: 2.1.332 has the reply's
 //! `assistant` record on disk when it prints `result`; 2.1.197 writes each record about 100 ms
-//! after making it, so the reply's lands after `result` (docs/claude-cli.md §15). A `chat:complete` sent at
-//! `result` would let a client that asks at once (`paddock send … && paddock show …`, a re-list
-//! on `chat:active`) read a transcript without the turn, and a new chat would be missing from
-//! the list. So the runner notes the uuid of the turn's last `assistant` line (the transcript
-//! record carries the same uuid in every supported release) and, at `result`, waits for that
-//! uuid to appear in the bytes appended since the turn began, within [`BOUND`].
+//! after making it, unless `CLAUDE_CODE_EAGER_FLUSH` is set, which paddockd sets for every
+//! claude (`process.rs`): then it writes them before `result` too (docs/claude-cli.md §15). A
+//! `chat:complete` sent at `result` would let a client that asks at once (`paddock send … &&
+//! paddock show …`, a re-list on `chat:active`) read a transcript without the turn, and a new
+//! chat would be missing from the list. So the runner notes the uuid of the turn's last
+//! `assistant` line (the transcript record carries the same uuid in every supported release)
+//! and, at `result`, looks for that uuid in the bytes appended since the turn began: at once,
+//! then at every write to the transcript's folder (a watch, not a timer), within [`BOUND`].
 
 use std::io::SeekFrom;
 use std::path::Path;
 use std::time::Duration;
 
+use notify::event::{AccessKind, AccessMode};
+use notify::{EventKind, RecursiveMode, Watcher};
 use paddock_proto::{ChatEvent, Notice, NoticeKind};
 use tokio::io::{AsyncReadExt, AsyncSeekExt};
+use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 /// The longest a turn's end waits for its transcript. A CLI that never writes the record (a
 /// session without persistence) costs a turn this much once.
 pub const BOUND: Duration = Duration::from_secs(3);
 
-/// How often the file is looked at while waiting.
+/// How often the file is looked at when its folder cannot be watched, and how long a watched
+/// wait goes without looking (a write the watch missed is still found).
 const POLL: Duration = Duration::from_millis(10);
+const WATCHED_POLL: Duration = Duration::from_millis(250);
 
 /// The size of `path` now (0 when it does not exist yet): where a turn's records will start.
 pub async fn offset(path: &Path) -> u64 {
@@ -35,16 +42,77 @@ pub async fn until_written(path: &Path, from: u64, uuid: &str, bound: Duration) 
     let needle = uuid.as_bytes();
     let mut at = from;
     let mut carry: Vec<u8> = Vec::new();
+    let mut watch: Option<FolderWatch> = None;
     loop {
         if let Ok(found) = scan(path, &mut at, &mut carry, needle).await
             && found
         {
             return true;
         }
-        if Instant::now() >= deadline {
+        let now = Instant::now();
+        if now >= deadline {
             return false;
         }
-        tokio::time::sleep(POLL).await;
+        // Not there at the first look: watch the folder (made once), then look again.
+        let watch = match &mut watch {
+            Some(w) => w,
+            None => {
+                let w = watch.insert(FolderWatch::new(path));
+                if w.watching() {
+                    continue;
+                }
+                w
+            }
+        };
+        watch.changed(deadline.min(now + watch.poll())).await;
+    }
+}
+
+/// Writes in a transcript's folder, as a wake-up: the events themselves are not read.
+struct FolderWatch {
+    /// Dropped with the wait, which stops watching.
+    watcher: Option<notify::RecommendedWatcher>,
+    rx: mpsc::Receiver<()>,
+}
+
+impl FolderWatch {
+    /// Watches `path`'s folder; without a watch (none can be made) the wait polls.
+    fn new(path: &Path) -> Self {
+        // One pending wake-up is enough: overflow is dropped, the next look reads everything.
+        let (tx, rx) = mpsc::channel(1);
+        let watcher = path.parent().and_then(|folder| {
+            let mut w = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
+                // Reading the file (this wait's own looks) is no news.
+                let read = res.as_ref().is_ok_and(|e| {
+                    matches!(e.kind, EventKind::Access(kind)
+                        if kind != AccessKind::Close(AccessMode::Write))
+                });
+                if !read {
+                    let _ = tx.try_send(());
+                }
+            })
+            .ok()?;
+            w.watch(folder, RecursiveMode::NonRecursive).ok()?;
+            Some(w)
+        });
+        Self { watcher, rx }
+    }
+
+    fn watching(&self) -> bool {
+        self.watcher.is_some()
+    }
+
+    fn poll(&self) -> Duration {
+        if self.watching() { WATCHED_POLL } else { POLL }
+    }
+
+    /// Until something was written in the folder, or `until`.
+    async fn changed(&mut self, until: Instant) {
+        if self.watching() {
+            let _ = tokio::time::timeout_at(until, self.rx.recv()).await;
+        } else {
+            tokio::time::sleep_until(until).await;
+        }
     }
 }
 

@@ -40,6 +40,9 @@ impl TestDaemon {
         std::fs::create_dir_all(&state_dir).expect("state dir");
         let mut cfg = paddockd::Config::for_data_dir(&dir.path().join("data"), &socket);
         cfg.claude_bin = fake_claude();
+        // Tests count the processes a turn starts: spares (`runner/spare.rs`) are turned on
+        // where they are tested (`spares.rs`); the command-line tests run with the default.
+        cfg.spare_processes = 0;
         cfg.interrupt_grace = Duration::from_secs(3);
         cfg.shutdown_grace = Duration::from_secs(3);
         cfg.claude_env = vec![(

@@ -31,6 +31,7 @@ mod real_cli;
 mod recovery;
 mod releases;
 mod search;
+mod spares;
 mod sweeper;
 mod terminal;
 mod tool_rules;

@@ -23,6 +23,33 @@ pub(super) struct Launch {
     pub(super) model: Option<String>,
 }
 
+impl Launch {
+    /// How a person's new chat in `project` starts: no transcript, the self-management tools
+    /// when they are on, the project's model (else the instance's).
+    pub(super) fn new_chat(
+        cfg: &crate::config::Config,
+        project: &crate::projects::Project,
+    ) -> Self {
+        Self {
+            on_disk: false,
+            manage: crate::grants::grants_tools(cfg, project, 0, true),
+            model: model_of(None, project, cfg),
+        }
+    }
+}
+
+/// The model a turn runs on: the one it asked for, else the project's, else the instance's
+/// (`None`: the CLI's default).
+pub(super) fn model_of(
+    asked: Option<String>,
+    project: &crate::projects::Project,
+    cfg: &crate::config::Config,
+) -> Option<String> {
+    asked
+        .or_else(|| project.file.model.clone())
+        .or_else(|| cfg.default_model.clone())
+}
+
 impl ChatTask {
     /// Runs one turn to its end. `Err` carries the closing frames of a turn that failed
     /// before or outside the CLI's own `result`.
@@ -34,6 +61,8 @@ impl ChatTask {
         text: &str,
         launch: Launch,
     ) -> Result<TurnEnd, Vec<ChatEvent>> {
+        // A spare started for other settings is not used (`spare.rs`).
+        self.check_spare(project, &launch).await;
         // The tools are fixed when claude starts: a turn that needs another grant restarts
         // the process (the chat resumes from its transcript).
         if self
@@ -70,6 +99,47 @@ impl ChatTask {
         job_id: &str,
         launch: &Launch,
     ) -> Result<(), Vec<ChatEvent>> {
+        let permit = self.acquire_slot(job_id).await?;
+        // Checked holding the slot, so the pool's order is that of the turns.
+        if let Err(refusal) = self.release_check().await {
+            return Err(failure(NoticeKind::Info, refusal));
+        }
+        let instructions = self.instructions(project).await;
+        self.spawn_live(project, launch, permit, instructions)
+            .await
+            .map_err(|e| not_started(e.to_string()))
+    }
+
+    /// Whether the configured claude binary's release may run (`release.rs`).
+    pub(super) async fn release_check(&self) -> Result<(), String> {
+        let cfg = &self.ctx.cfg;
+        self.ctx
+            .releases
+            .check(&cfg.claude_bin, &cfg.claude_env)
+            .await
+    }
+
+    /// The project's CLAUDE.md as claude is given it (`claude_md.rs`), read on the blocking
+    /// pool.
+    pub(super) async fn instructions(&self, project: &crate::projects::Project) -> Option<String> {
+        let (agent_dir, private) = (project.agent_dir.clone(), self.ctx.cfg.private_state());
+        tokio::task::spawn_blocking(move || crate::claude_md::system_prompt(&agent_dir, &private))
+            .await
+            .unwrap_or_else(|e| {
+                tracing::warn!("cannot read the project's CLAUDE.md: {e}");
+                None
+            })
+    }
+
+    /// Spawns the chat's claude in `permit`'s pool slot: resuming the chat if its transcript
+    /// exists, with the agent tools `launch` grants and `instructions` as its CLAUDE.md.
+    pub(super) async fn spawn_live(
+        &mut self,
+        project: &crate::projects::Project,
+        launch: &Launch,
+        permit: OwnedSemaphorePermit,
+        instructions: Option<String>,
+    ) -> Result<(), crate::runner::process::ProcessError> {
         let cfg = self.ctx.cfg.clone();
         let on_disk = launch.on_disk
             || self
@@ -83,26 +153,7 @@ impl ChatTask {
             .state
             .agents
             .issue(&self.session_id, &project.slug, launch.manage);
-        let permit = self.acquire_slot(job_id).await?;
-        // Checked holding the slot, so the pool's order is that of the turns.
-        if let Err(refusal) = self
-            .ctx
-            .releases
-            .check(&cfg.claude_bin, &cfg.claude_env)
-            .await
-        {
-            return Err(failure(NoticeKind::Info, refusal));
-        }
         let mcp_config = self.mcp_config(project, &token, launch.manage).await;
-        let (agent_dir, private) = (project.agent_dir.clone(), cfg.private_state());
-        let instructions = tokio::task::spawn_blocking(move || {
-            crate::claude_md::system_prompt(&agent_dir, &private)
-        })
-        .await
-        .unwrap_or_else(|e| {
-            tracing::warn!("cannot read the project's CLAUDE.md: {e}");
-            None
-        });
         let spec = SpawnSpec {
             claude_bin: cfg.claude_bin.clone(),
             cwd: project.agent_dir.clone(),
@@ -118,9 +169,7 @@ impl ChatTask {
             records: crate::runner::survivors::Records::new(&cfg.data_dir),
             stdin_stall: cfg.stdin_stall,
         };
-        let proc = ClaudeProcess::spawn(&spec, permit, &self.ctx.tracker)
-            .await
-            .map_err(|e| not_started(e.to_string()))?;
+        let proc = ClaudeProcess::spawn(&spec, permit, &self.ctx.tracker).await?;
         self.live = Some(Live {
             proc,
             translator: Translator::new(),
@@ -128,6 +177,7 @@ impl ChatTask {
             manage: launch.manage,
             cwd: project.agent_dir.clone(),
             background: Background::default(),
+            spare: None,
         });
         Ok(())
     }
@@ -246,7 +296,7 @@ impl ChatTask {
                     Some(ChatCmd::Release(reply)) => {
                         let _ = reply.send(false);
                     }
-                    Some(ChatCmd::Reap) | None => {}
+                    Some(ChatCmd::Reap | ChatCmd::Warm(_)) | None => {}
                 },
             }
         };

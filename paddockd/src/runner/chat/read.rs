@@ -264,7 +264,7 @@ impl ChatTask {
             Some(ChatCmd::Release(reply)) => {
                 let _ = reply.send(false);
             }
-            Some(ChatCmd::Reap) | None => {}
+            Some(ChatCmd::Reap | ChatCmd::Warm(_)) | None => {}
         }
         ControlFlow::Continue(())
     }

@@ -73,6 +73,8 @@ impl ChatTask {
         self.close(&turn).await;
         self.queue_follow_up(&turn, follow_up);
         self.sync_idle().await;
+        // A quiet moment: the coordinator may start a spare now (`runner/spare.rs`).
+        self.ctx.tell(crate::runner::Cmd::TurnOver).await;
     }
 
     /// A prompted turn's reply is kept as it streams, until the transcript has it.
@@ -307,11 +309,7 @@ impl ChatTask {
         let cfg = &self.ctx.cfg;
         let req = &turn.req;
         let project = &req.project;
-        let model = req
-            .model
-            .clone()
-            .or_else(|| project.file.model.clone())
-            .or_else(|| cfg.default_model.clone());
+        let model = super::launch::model_of(req.model.clone(), project, cfg);
         // The depth gate: a person's turn always gets the self-management tools; a machine's
         // only while its depth is within the limit. Depth follows the message: a turn another
         // chat's message (or a hook it set off) started runs at the sender's turn's depth
