@@ -11,8 +11,11 @@
 //!    the socket to the first `chat:response`;
 //! 3. the same with a spare ready (`spare_processes = 1`, the default);
 //! 4. a follow-up in a chat whose claude is warm;
-//! 5. from a turn's last `chat:response` to its `chat:complete` (on the socket), and from the
-//!    last bytes of the reply on `paddock send -c`'s stdout to the command's exit.
+//! 5. from a turn's last `chat:response` to its `chat:complete` (on the socket), from the
+//!    last bytes of the reply on `paddock send -c`'s stdout to the command's exit, and from
+//!    the last `chat:response` (on the socket) to the TUI's header no longer counting the chat
+//!    as running (the release `paddock` in a tmux pane, read with `capture-pane` every few ms;
+//!    skipped without tmux).
 //!
 //! Each figure is the median of [`RUNS`] rounds.
 
@@ -172,16 +175,20 @@ async fn turn(conn: &mut Conn, session: Option<&str>, message: &str) -> Result<T
             isolation: None,
         }))
         .await?;
-    let mut session_id = session.map(str::to_owned);
+    // The turn's frames by its job: the connection also hears the chat's other turns.
+    let (mut session_id, mut job_id) = (None, None);
     let (mut first, mut last) = (None, None);
     loop {
         match tokio::time::timeout(PATIENCE, conn.next()).await?? {
             ServerMessage::Control(ControlMessage::Response(r)) if r.id == id => match r.outcome {
-                Outcome::Ok(Reply::Sent(sent)) => session_id = Some(sent.session_id),
+                Outcome::Ok(Reply::Sent(sent)) => {
+                    session_id = Some(sent.session_id);
+                    job_id = Some(sent.job_id);
+                }
                 Outcome::Ok(other) => bail!("chat:send answered {other:?}"),
                 Outcome::Err(e) => bail!("chat:send: {}", e.message),
             },
-            ServerMessage::Frame(f) if Some(&f.routing.session_id) == session_id.as_ref() => {
+            ServerMessage::Frame(f) if Some(&f.routing.job_id) == job_id.as_ref() => {
                 match f.event {
                     ChatEvent::Response(_) => {
                         let now = Instant::now();
@@ -269,6 +276,154 @@ async fn send_exit_after_reply(env: &BenchEnv, session: &str, message: &str) -> 
     Ok(ms(exited - replied))
 }
 
+/// The release TUI in a private tmux server, killed when dropped.
+struct TuiPane {
+    server: String,
+}
+
+impl TuiPane {
+    /// Starts `paddock` (the TUI) in `env`'s world; `None` without tmux.
+    async fn start(env: &BenchEnv) -> Result<Option<Self>> {
+        let pane = Self {
+            server: format!("paddock-bench-{}", std::process::id()),
+        };
+        let mut c = std::process::Command::new("tmux");
+        c.args(["-L", &pane.server, "-f", "/dev/null", "new-session", "-d"])
+            .args(["-s", "tui", "-x", "160", "-y", "45"]);
+        let mut world = std::process::Command::new("true");
+        env.envs(&mut world);
+        for (k, v) in world.get_envs() {
+            if let Some(v) = v {
+                c.arg("-e")
+                    .arg(format!("{}={}", k.to_string_lossy(), v.to_string_lossy()));
+            }
+        }
+        c.arg(env.release.join("paddock"));
+        match c.stdout(Stdio::null()).stderr(Stdio::null()).status() {
+            Ok(s) if s.success() => {}
+            _ => return Ok(None),
+        }
+        // Up once its header is drawn.
+        let deadline = Instant::now() + PATIENCE;
+        while !pane.screen().await?.contains("paddock") {
+            if Instant::now() > deadline {
+                bail!("the TUI drew nothing within {PATIENCE:?}");
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        Ok(Some(pane))
+    }
+
+    async fn screen(&self) -> Result<String> {
+        let out = tokio::process::Command::new("tmux")
+            .args(["-L", &self.server, "capture-pane", "-p", "-t", "tui"])
+            .output()
+            .await?;
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    }
+
+    /// Whether the header counts a chat as running.
+    async fn running(&self) -> Result<bool> {
+        Ok(self
+            .screen()
+            .await?
+            .lines()
+            .take(2)
+            .any(|l| l.contains(" running")))
+    }
+}
+
+impl Drop for TuiPane {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("tmux")
+            .args(["-L", &self.server, "kill-server"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
+}
+
+/// A turn of `session` streamed slowly (the stand-in's `mock:slow 5`: `tick1 ` … `tick5 `, 200 ms
+/// apart, so the TUI surely draws it running): from its last `chat:response` on the socket (the
+/// one that completes `tick5`) to the first screen read that began after it and shows the chat
+/// no longer running. The screen is read every 100 ms while the reply streams and every 2 ms
+/// after its last token: reading it that often all along keeps tmux too busy to draw.
+async fn tui_end_after_last(pane: &TuiPane, conn: &mut Conn, session: &str) -> Result<f64> {
+    let (tx, rx) = tokio::sync::watch::channel(None::<Instant>);
+    let watch = async {
+        let mut seen_running = false;
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let began = Instant::now();
+            let running = pane.running().await?;
+            seen_running |= running;
+            let last = *rx.borrow();
+            if let Some(last) = last
+                && began >= last
+                && !running
+            {
+                if !seen_running {
+                    bail!(
+                        "the TUI never showed the turn running:\n{}",
+                        pane.screen().await?
+                    );
+                }
+                return Ok(ms(Instant::now() - last));
+            }
+            if Instant::now() > deadline {
+                bail!("the TUI still shows the turn running after {PATIENCE:?}");
+            }
+            let pause = if last.is_some() { 2 } else { 100 };
+            tokio::time::sleep(Duration::from_millis(pause)).await;
+        }
+    };
+    let drive = async {
+        let id = conn
+            .send(Request::ChatSend(ChatSend {
+                project_slug: String::new(),
+                session_id: Some(session.to_owned()),
+                message: "mock:slow 5".into(),
+                model: None,
+                preload_context: false,
+                attachments: Vec::new(),
+                isolation: None,
+            }))
+            .await?;
+        // The turn's frames by its job: the connection also hears the chat's other turns.
+        let (mut text, mut job_id) = (String::new(), None);
+        loop {
+            match tokio::time::timeout(PATIENCE, conn.next()).await?? {
+                ServerMessage::Control(ControlMessage::Response(r)) if r.id == id => {
+                    match r.outcome {
+                        Outcome::Ok(Reply::Sent(sent)) => job_id = Some(sent.job_id),
+                        Outcome::Ok(other) => bail!("chat:send answered {other:?}"),
+                        Outcome::Err(e) => bail!("chat:send: {}", e.message),
+                    }
+                }
+                ServerMessage::Frame(f) if Some(&f.routing.job_id) == job_id.as_ref() => {
+                    match f.event {
+                        ChatEvent::Response(d) => {
+                            text.push_str(&d.text);
+                            if text.contains("tick5") && tx.borrow().is_none() {
+                                let _ = tx.send(Some(Instant::now()));
+                            }
+                        }
+                        ChatEvent::Complete(_) if tx.borrow().is_some() => {
+                            return Ok::<_, anyhow::Error>(());
+                        }
+                        ChatEvent::Complete(_) => bail!("the turn ended with no tick5: {text:?}"),
+                        _ => {}
+                    }
+                }
+                _ => {}
+            }
+        }
+    };
+    let (watched, driven) = tokio::join!(watch, drive);
+    driven?;
+    watched
+}
+
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
@@ -332,7 +487,8 @@ async fn rounds(root: &Path, release: &Path, claude: &Path, report: &mut Report)
         bare_first_token(claude, &dir, &api, 0).await?;
         turn(&mut cold_conn, None, "warm up").await?;
         turn(&mut warm_conn, None, "warm up").await?;
-        let mut f: [Vec<f64>; 6] = Default::default();
+        let pane = TuiPane::start(&warm).await?;
+        let mut f: [Vec<f64>; 7] = Default::default();
         for n in 1..=RUNS {
             spare_ready(&mut warm_conn).await?;
             f[0].push(bare_first_token(claude, &dir, &api, n).await?);
@@ -349,13 +505,24 @@ async fn rounds(root: &Path, release: &Path, claude: &Path, report: &mut Report)
             f[3].push(follow.first_token);
             f[4].push(follow.end_after_last);
             f[5].push(send_exit_after_reply(&warm, &new.session_id, &format!("cli {n}")).await?);
+            if let Some(pane) = &pane {
+                f[6].push(tui_end_after_last(pane, &mut warm_conn, &new.session_id).await?);
+            }
         }
         Ok::<_, anyhow::Error>(f.map(median))
     }
     .await;
     stop(&cold, cold_daemon);
     stop(&warm, warm_daemon);
-    let [bare, cold_new, spare_new, follow, to_complete, to_exit] = measured?;
+    let [
+        bare,
+        cold_new,
+        spare_new,
+        follow,
+        to_complete,
+        to_exit,
+        to_tui,
+    ] = measured?;
     println!("  bare claude -p, start → first token             {bare:>9.1} ms");
     println!(
         "  new chat, no spare, send → first token          {cold_new:>9.1} ms  ({:.2}× bare)",
@@ -371,6 +538,11 @@ async fn rounds(root: &Path, release: &Path, claude: &Path, report: &mut Report)
     );
     println!("  last token → chat:complete on the socket        {to_complete:>9.1} ms");
     println!("  last token → paddock send -c exits              {to_exit:>9.1} ms");
+    if to_tui.is_nan() {
+        println!("  last token → the TUI shows it idle: skipped (no tmux)");
+    } else {
+        println!("  last token → the TUI shows it idle              {to_tui:>9.1} ms");
+    }
     report.note("bare claude -p first token", bare, "ms");
     report.note(
         "new chat first token, no spare / bare claude -p",
@@ -385,6 +557,14 @@ async fn rounds(root: &Path, release: &Path, claude: &Path, report: &mut Report)
     );
     report.note("follow-up first token / bare claude -p", follow / bare, "×");
     report.note("last token → chat:complete (socket)", to_complete, "ms");
+    if !to_tui.is_nan() {
+        report.goal(
+            "last token → the TUI shows it idle",
+            to_tui,
+            "ms",
+            20.0 + 16.0,
+        );
+    }
     report.goal(
         "last token → turn ended (send -c exits)",
         to_exit,
