@@ -8,7 +8,7 @@
 //! without its newline is still being written: it is left for the next read.
 
 use std::fs::{File, Metadata};
-use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
+use std::io::{self, Read, Seek, SeekFrom};
 use std::os::unix::fs::MetadataExt;
 
 /// How many bytes before the mark are checked before continuing from it, so a file
@@ -27,15 +27,22 @@ pub struct Mark {
     pub tail_hash: u64,
 }
 
-/// The complete lines of a file past a [`Mark`] (or all of them), one at a time.
+/// Bytes read from the file at a time (a longer line grows the buffer to hold it).
+const CHUNK: usize = 64 * 1024;
+
+/// The complete lines of a file past a [`Mark`] (or all of them), one at a time. Lines are
+/// found in the read buffer itself and handed out from it: nothing is copied per line.
 pub struct Appended {
-    reader: BufReader<File>,
+    file: File,
     continued: bool,
     offset: u64,
     ino: u64,
     dev: u64,
     tail: Vec<u8>,
-    line: Vec<u8>,
+    /// What was read and not handed out yet is `buf[start..end]`; the rest of `buf` is room.
+    buf: Vec<u8>,
+    start: usize,
+    end: usize,
     bytes_read: u64,
     ended: bool,
 }
@@ -45,30 +52,34 @@ impl Appended {
     /// and still holds what it read; at the start otherwise.
     pub fn new(file: File, meta: &Metadata, base: Option<&Mark>) -> io::Result<Self> {
         let (ino, dev, size) = (meta.ino(), meta.dev(), meta.len());
-        let mut reader = BufReader::with_capacity(64 * 1024, file);
+        let mut file = file;
         let mut tail = Vec::with_capacity(TAIL);
         let continued = match base {
             Some(b) if (b.ino, b.dev) == (ino, dev) && size >= b.offset => {
-                same_tail(&mut reader, b, &mut tail)?
+                same_tail(&mut file, b, &mut tail)?
             }
             _ => false,
         };
         let offset = match base {
             Some(b) if continued => b.offset,
             _ => {
-                reader.seek(SeekFrom::Start(0))?;
+                file.seek(SeekFrom::Start(0))?;
                 tail.clear();
                 0
             }
         };
+        // What is left of the file, read in one go when it is small (most transcripts are).
+        let left = usize::try_from(size.saturating_sub(offset)).unwrap_or(CHUNK);
         Ok(Self {
-            reader,
+            file,
             continued,
             offset,
             ino,
             dev,
             tail,
-            line: Vec::new(),
+            buf: vec![0; left.clamp(CHUNK / 4, 4 * CHUNK) + 1],
+            start: 0,
+            end: 0,
             bytes_read: 0,
             ended: false,
         })
@@ -84,16 +95,47 @@ impl Appended {
         if self.ended {
             return Ok(None);
         }
-        self.line.clear();
-        let n = self.reader.read_until(b'\n', &mut self.line)?;
-        self.bytes_read += n as u64;
-        if self.line.last() != Some(&b'\n') {
-            self.ended = true;
-            return Ok(None);
+        let mut searched = self.start;
+        let end = loop {
+            if let Some(nl) = memchr::memchr(b'\n', &self.buf[searched..self.end]) {
+                break searched + nl + 1;
+            }
+            searched = self.end;
+            let moved = self.start;
+            if !self.fill()? {
+                // A last line without its newline is still being written.
+                self.ended = true;
+                return Ok(None);
+            }
+            searched -= moved;
+        };
+        let line = &self.buf[self.start..end];
+        self.start = end;
+        self.offset += line.len() as u64;
+        push_tail(&mut self.tail, line);
+        Ok(Some(line))
+    }
+
+    /// Reads more of the file after what is in the buffer, first moving the unread part to
+    /// its front (and growing the buffer when that part fills most of it); false at the end
+    /// of the file.
+    fn fill(&mut self) -> io::Result<bool> {
+        self.buf.copy_within(self.start..self.end, 0);
+        self.end -= self.start;
+        self.start = 0;
+        if self.buf.len() - self.end < CHUNK / 4 {
+            self.buf.resize(self.buf.len() + CHUNK, 0);
         }
-        self.offset += n as u64;
-        push_tail(&mut self.tail, &self.line);
-        Ok(Some(&self.line))
+        let n = loop {
+            match self.file.read(&mut self.buf[self.end..]) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        };
+        self.end += n;
+        self.bytes_read += n as u64;
+        Ok(n > 0)
     }
 
     /// Bytes read from the file so far (a partial last line included).
@@ -113,7 +155,7 @@ impl Appended {
 }
 
 /// Positions `reader` at `base`'s offset if the bytes before it are the ones it consumed.
-fn same_tail(reader: &mut BufReader<File>, base: &Mark, tail: &mut Vec<u8>) -> io::Result<bool> {
+fn same_tail(reader: &mut File, base: &Mark, tail: &mut Vec<u8>) -> io::Result<bool> {
     let k = base.offset.min(TAIL as u64);
     reader.seek(SeekFrom::Start(base.offset - k))?;
     tail.resize(usize::try_from(k).unwrap_or(TAIL), 0);

@@ -418,31 +418,43 @@ fn stamps_of(
 }
 
 /// What `f` makes of each item (its `None`s left out), in the items' order, on up to
-/// `threads` threads with at least `per_thread` items each. A thread that panicked panics
-/// here too: its part silently missing would read as transcripts gone.
+/// `threads` threads with at least `per_thread` items each. The threads take the items a few
+/// at a time as they go, so one given the larger files does not leave the other idle at the
+/// end. A thread that panicked panics here too: its part silently missing would read as
+/// transcripts gone.
 fn on_threads<T: Send, U: Send>(
     items: Vec<T>,
     threads: usize,
     per_thread: usize,
     f: impl Fn(T) -> Option<U> + Sync,
 ) -> Vec<U> {
+    /// Items a thread takes at a time.
+    const BATCH: usize = 8;
     let threads = threads.clamp(1, items.len() / per_thread.max(1) + 1);
     if threads == 1 {
         return items.into_iter().filter_map(f).collect();
     }
-    let per = items.len().div_ceil(threads);
-    let mut parts: Vec<Vec<T>> = Vec::with_capacity(threads);
-    let mut rest = items;
-    while rest.len() > per {
-        let tail = rest.split_off(per);
-        parts.push(std::mem::replace(&mut rest, tail));
-    }
-    parts.push(rest);
-    let f = &f;
-    std::thread::scope(|s| {
-        let handles: Vec<_> = parts
-            .into_iter()
-            .map(|part| s.spawn(move || part.into_iter().filter_map(f).collect::<Vec<_>>()))
+    let queue = std::sync::Mutex::new(items.into_iter().enumerate());
+    let (f, queue) = (&f, &queue);
+    let mut done: Vec<(usize, U)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(move || {
+                    let mut out = Vec::new();
+                    loop {
+                        let batch: Vec<(usize, T)> = queue
+                            .lock()
+                            .unwrap_or_else(std::sync::PoisonError::into_inner)
+                            .by_ref()
+                            .take(BATCH)
+                            .collect();
+                        if batch.is_empty() {
+                            return out;
+                        }
+                        out.extend(batch.into_iter().filter_map(|(n, item)| Some((n, f(item)?))));
+                    }
+                })
+            })
             .collect();
         handles
             .into_iter()
@@ -451,7 +463,9 @@ fn on_threads<T: Send, U: Send>(
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
             })
             .collect()
-    })
+    });
+    done.sort_unstable_by_key(|(n, _)| *n);
+    done.into_iter().map(|(_, u)| u).collect()
 }
 
 fn reconcile_folder(
