@@ -458,6 +458,17 @@ pub fn claude_stand_in() -> Result<()> {
         let Ok(v) = serde_json::from_str::<serde_json::Value>(&line) else {
             bail!("bench-claude: not JSON: {line}");
         };
+        // A spare's `initialize` (paddockd's spares, runner/spare.rs) is answered.
+        if v["type"] == "control_request" {
+            let id = v["request_id"].clone();
+            writeln!(
+                out,
+                "{}",
+                serde_json::json!({"type":"control_response","response":{"subtype":"success","request_id":id,"response":{}}})
+            )?;
+            out.flush()?;
+            continue;
+        }
         if v["type"] != "user" {
             continue;
         }

@@ -241,10 +241,10 @@ pub fn memory_figures(daemon: &Running, report: &mut Report) {
     let mb = |k: Option<u64>| k.map_or(f64::NAN, |k| k as f64 / 1024.0);
     let (private, rss) = (mb(daemon.private_kib()), mb(daemon.rss_kib()));
     println!(
-        "  daemon memory, {CHATS} chats, after searching {private:>9.1} MB private  (RSS {rss:.1} MB, with the index's mapped pages)"
+        "  daemon memory, {CHATS} chats and a spare, after searching {private:>9.1} MB private  (RSS {rss:.1} MB, with the index's mapped pages; the spare's own claude not counted)"
     );
     report.goal(
-        format!("daemon private memory, {CHATS} chats, after searching"),
+        format!("daemon private memory, {CHATS} chats and a spare, after searching"),
         private,
         "MB",
         50.0,

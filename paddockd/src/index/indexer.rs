@@ -451,7 +451,11 @@ fn on_threads<T: Send, U: Send>(
                         if batch.is_empty() {
                             return out;
                         }
-                        out.extend(batch.into_iter().filter_map(|(n, item)| Some((n, f(item)?))));
+                        out.extend(
+                            batch
+                                .into_iter()
+                                .filter_map(|(n, item)| Some((n, f(item)?))),
+                        );
                     }
                 })
             })
