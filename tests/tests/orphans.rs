@@ -355,3 +355,90 @@ fn kept_text(path: &std::path::Path) -> String {
         .filter_map(|v| v["text"].as_str().map(str::to_owned))
         .collect()
 }
+
+/// The fake claudes started with `--session-id`, and their pids.
+fn started(env: &Env) -> Vec<(String, u32)> {
+    std::fs::read_dir(env.fake_state())
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
+        .filter_map(|e| {
+            let v: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(e.path()).ok()?).ok()?;
+            let argv: Vec<&str> = v["argv"]
+                .as_array()?
+                .iter()
+                .filter_map(|a| a.as_str())
+                .collect();
+            let at = argv.iter().position(|a| *a == "--session-id")?;
+            let pid = u32::try_from(v["pid"].as_u64()?).ok()?;
+            Some(((*argv.get(at + 1)?).to_owned(), pid))
+        })
+        .collect()
+}
+
+/// A spare claude (`runner/spare.rs`) is a claude like any other: SIGKILLing the daemon takes
+/// it along, and the restarted daemon lists no chat of it.
+#[test]
+fn a_spare_dies_with_its_killed_daemon_and_is_never_a_chat() {
+    let env = Env::new();
+    let mut daemon = env.start();
+    let mut conn = Conn::open(&env.socket(), "orphans test");
+    let reply = conn.request(Request::ChatSend(ChatSend {
+        project_slug: String::new(),
+        session_id: None,
+        message: "hello".into(),
+        model: None,
+        preload_context: false,
+        attachments: Vec::new(),
+        isolation: None,
+    }));
+    let Reply::Sent(sent) = reply else {
+        panic!("chat:send: {reply:?}")
+    };
+    // The turn ends, and a spare is made for the next new chat.
+    let spare = wait_until_blocking("a ready spare", DEADLINE, || {
+        let Reply::Status(s) = conn.request(Request::DaemonStatus) else {
+            return None;
+        };
+        if !s.spares.iter().any(|s| s.ready) {
+            return None;
+        }
+        started(&env)
+            .into_iter()
+            .find(|(sid, _)| *sid != sent.session_id)
+    })
+    .unwrap();
+    drop(conn);
+    daemon.kill().unwrap();
+    daemon.wait().unwrap();
+    let gone = wait_until_blocking("the spare to die with the daemon", DEADLINE, || {
+        (!pid_alive(spare.1)).then_some(())
+    });
+    if gone.is_err() {
+        kill(spare.1);
+    }
+    gone.unwrap();
+
+    let daemon = env.start();
+    let mut conn = Conn::open(&env.socket(), "orphans test");
+    let reply = conn.request(Request::ChatList(ChatList {
+        project_slug: Some(String::new()),
+        scope: ChatScope::All,
+        since: None,
+        full_titles: false,
+    }));
+    let Reply::Chats(list) = reply else {
+        panic!("chat:list: {reply:?}")
+    };
+    let listed: Vec<&str> = list.chats.iter().map(|c| c.session_id.as_str()).collect();
+    assert_eq!(
+        listed,
+        [sent.session_id.as_str()],
+        "the spare {} is no chat",
+        spare.0
+    );
+    drop(conn);
+    stop(daemon);
+}
