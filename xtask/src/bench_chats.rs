@@ -162,7 +162,9 @@ pub fn run(root: &Path, release: &Path, report: &mut Report) -> Result<()> {
     bench_search::message_figure(&env, &chats, report)?;
     // 5. Deltas.
     delta_figures(&env, report)?;
-    // 6. Memory, with a spare claude kept for the root workspace's next new chat (a turn
+    // 6. Idle, with no turn run yet.
+    idle_figures(&daemon, report);
+    // 7. Memory, with a spare claude kept for the root workspace's next new chat (a turn
     // there makes one; the stand-in writes no transcript, so there are still 10,000 chats).
     env.paddock(&["send", "-p", "", "bench 1 0"])?;
     spare_ready(&env)?;
@@ -172,8 +174,6 @@ pub fn run(root: &Path, release: &Path, report: &mut Report) -> Result<()> {
         rss_cold.1.unwrap_or(0) as f64 / 1024.0,
         rss_cold.0.unwrap_or(0) as f64 / 1024.0
     );
-    // 7. Idle.
-    idle_figures(&daemon, report);
     env.stop_daemon(&mut daemon)?;
     // 8. A restart: searches complete at once.
     let mut daemon = bench_search::restart_figure(&env, &vocabulary, report)?;
