@@ -44,6 +44,9 @@ pub struct ChatState {
     tasks: tokio_util::task::TaskTracker,
     /// Chats being moved to another project: no turn starts in them meanwhile.
     pub moving: Moving,
+    /// Held while a git worktree is added (`git/worktree.rs`): `git worktree add` reads every
+    /// worktree of the repository and fails on one that another add has half made.
+    pub worktree_adds: tokio::sync::Mutex<()>,
 }
 
 impl ChatState {
@@ -72,6 +75,7 @@ impl ChatState {
             streamed: crate::streamed::Streamed::start(dir.join("streamed")),
             tasks: tasks.clone(),
             moving: Moving::default(),
+            worktree_adds: tokio::sync::Mutex::new(()),
         })
     }
 

@@ -307,6 +307,8 @@ async fn make(
         dest.clone(),
         ask.base.clone(),
     );
+    // One add at a time: another's half-made worktree fails this one (`ChatState::worktree_adds`).
+    let one_at_a_time = state.worktree_adds.lock().await;
     let added = run_blocking(move || {
         if let Some(parent) = dest_for_git.parent() {
             crate::fsutil::create_private_dir(parent).map_err(|e| {
@@ -319,6 +321,7 @@ async fn make(
         add_worktree(&repo, &dest_for_git, &branch, base.as_deref())
     })
     .await;
+    drop(one_at_a_time);
     let added = match added {
         Ok(added) => added,
         Err(e) => {

@@ -1180,3 +1180,41 @@ async fn archiving_a_running_worktree_chat_keeps_its_worktree() {
     assert!(Path::new(&path).is_dir());
     d.stop().await.unwrap();
 }
+
+/// Worktree chats started at once in one repository are all made (from CI: a `git worktree
+/// add` reads every worktree's files, and failed on one another add had half made:
+/// "failed to read .git/worktrees/…/commondir").
+#[tokio::test]
+async fn worktree_chats_started_at_once_in_one_repository_are_all_made() {
+    const AT_ONCE: usize = 8;
+    let d = TestDaemon::start().await;
+    let mut c = d.client().await;
+    let repo = repo();
+    create_project(&mut c, "web", repo.path()).await;
+    let mut clients = Vec::new();
+    for _ in 0..AT_ONCE {
+        clients.push(d.client().await);
+    }
+    let sends = clients.iter_mut().enumerate().map(|(n, c)| async move {
+        let send = Request::ChatSend(paddock_proto::ChatSend {
+            project_slug: "web".into(),
+            session_id: None,
+            message: format!("chat {n}"),
+            model: None,
+            preload_context: false,
+            attachments: Vec::new(),
+            isolation: Some(Isolation::Worktree {
+                branch: None,
+                base: None,
+            }),
+        });
+        c.request(send).await
+    });
+    let replies = futures_util::future::join_all(sends).await;
+    let failed: Vec<String> = replies
+        .iter()
+        .filter_map(|r| r.as_ref().err().map(|e| e.message.clone()))
+        .collect();
+    assert!(failed.is_empty(), "{failed:#?}");
+    d.stop().await.unwrap();
+}
