@@ -158,15 +158,7 @@ fn a_claude_dies_with_its_killed_daemon_and_the_restart_stops_its_tools() {
     }
     // The chat shows as cut short, and why.
     let mut conn = Conn::open(&env.socket(), "orphans test");
-    let reply = conn.request(Request::ChatList(ChatList {
-        project_slug: Some(String::new()),
-        scope: ChatScope::All,
-        since: None,
-        full_titles: false,
-    }));
-    let Reply::Chats(list) = reply else {
-        panic!("chat:list: {reply:?}")
-    };
+    let list = root_chats(&mut conn);
     let chat = list
         .chats
         .iter()
@@ -188,6 +180,20 @@ fn a_claude_dies_with_its_killed_daemon_and_the_restart_stops_its_tools() {
             == 0,
         "no claude is recorded once the daemon stopped"
     );
+}
+
+/// The root workspace's chats, archived ones too.
+fn root_chats(conn: &mut Conn) -> paddock_proto::Chats {
+    let reply = conn.request(Request::ChatList(ChatList {
+        project_slug: Some(String::new()),
+        scope: ChatScope::All,
+        since: None,
+        full_titles: false,
+    }));
+    let Reply::Chats(list) = reply else {
+        panic!("chat:list: {reply:?}")
+    };
+    list
 }
 
 /// `/proc/PID/stat`'s start time (field 22).
@@ -423,15 +429,7 @@ fn a_spare_dies_with_its_killed_daemon_and_is_never_a_chat() {
 
     let daemon = env.start();
     let mut conn = Conn::open(&env.socket(), "orphans test");
-    let reply = conn.request(Request::ChatList(ChatList {
-        project_slug: Some(String::new()),
-        scope: ChatScope::All,
-        since: None,
-        full_titles: false,
-    }));
-    let Reply::Chats(list) = reply else {
-        panic!("chat:list: {reply:?}")
-    };
+    let list = root_chats(&mut conn);
     let listed: Vec<&str> = list.chats.iter().map(|c| c.session_id.as_str()).collect();
     assert_eq!(
         listed,

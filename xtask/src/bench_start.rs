@@ -24,7 +24,7 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use paddock_proto::{ChatEvent, ChatSend, ControlMessage, Outcome, Reply, Request, ServerMessage};
+use paddock_proto::{ChatEvent, ControlMessage, Outcome, Reply, Request, ServerMessage};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
 
 use crate::bench::Conn;
@@ -165,15 +165,7 @@ struct Turn {
 async fn turn(conn: &mut Conn, session: Option<&str>, message: &str) -> Result<Turn> {
     let started = Instant::now();
     let id = conn
-        .send(Request::ChatSend(ChatSend {
-            project_slug: String::new(),
-            session_id: session.map(str::to_owned),
-            message: message.to_owned(),
-            model: None,
-            preload_context: false,
-            attachments: Vec::new(),
-            isolation: None,
-        }))
+        .send(crate::bench_streaming::send(session, message))
         .await?;
     // The turn's frames by its job: the connection also hears the chat's other turns.
     let (mut session_id, mut job_id) = (None, None);
@@ -379,15 +371,7 @@ async fn tui_end_after_last(pane: &TuiPane, conn: &mut Conn, session: &str) -> R
     };
     let drive = async {
         let id = conn
-            .send(Request::ChatSend(ChatSend {
-                project_slug: String::new(),
-                session_id: Some(session.to_owned()),
-                message: "mock:slow 5".into(),
-                model: None,
-                preload_context: false,
-                attachments: Vec::new(),
-                isolation: None,
-            }))
+            .send(crate::bench_streaming::send(Some(session), "mock:slow 5"))
             .await?;
         // The turn's frames by its job: the connection also hears the chat's other turns.
         let (mut text, mut job_id) = (String::new(), None);

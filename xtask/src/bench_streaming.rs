@@ -122,7 +122,8 @@ async fn measure(socket: &Path, pid: u32, report: &mut Report) -> Result<()> {
     Ok(())
 }
 
-fn send(session: Option<&str>, message: &str) -> Request {
+/// `chat:send` of `message` in the root workspace: to `session`, or a new chat.
+pub(crate) fn send(session: Option<&str>, message: &str) -> Request {
     Request::ChatSend(ChatSend {
         project_slug: String::new(),
         session_id: session.map(str::to_owned),

@@ -22,6 +22,7 @@ mod persist;
 pub mod pricing;
 mod scan;
 mod watch;
+pub use watch::changes_nothing;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -103,6 +103,12 @@ impl Overflow {
     }
 }
 
+/// Whether a file event is only an open or a read (ours included): it changes nothing. The
+/// one rule of the index's watch and of a turn's transcript settle (`runner/settle.rs`).
+pub fn changes_nothing(kind: &EventKind) -> bool {
+    matches!(kind, EventKind::Access(access) if *access != AccessKind::Close(AccessMode::Write))
+}
+
 /// The `notify` watcher and the directories it watches (with their identity, to notice a
 /// directory deleted and created again: inotify drops the watch of a deleted directory).
 pub struct Watches {
@@ -127,11 +133,7 @@ impl Watches {
                     overflow.mark_all();
                     return;
                 }
-                // Opening and reading (ours included) change nothing.
-                if matches!(event.kind, EventKind::Access(kind)
-                    if kind != AccessKind::Close(AccessMode::Write))
-                    || event.paths.is_empty()
-                {
+                if changes_nothing(&event.kind) || event.paths.is_empty() {
                     return;
                 }
                 match tx.try_send(event.paths) {

@@ -15,8 +15,7 @@ use std::io::SeekFrom;
 use std::path::Path;
 use std::time::Duration;
 
-use notify::event::{AccessKind, AccessMode};
-use notify::{EventKind, RecursiveMode, Watcher};
+use notify::{RecursiveMode, Watcher};
 use paddock_proto::{ChatEvent, Notice, NoticeKind};
 use tokio::io::{AsyncReadExt, AsyncSeekExt};
 use tokio::sync::mpsc;
@@ -49,8 +48,7 @@ pub async fn until_written(path: &Path, from: u64, uuid: &str, bound: Duration) 
         {
             return true;
         }
-        let now = Instant::now();
-        if now >= deadline {
+        if Instant::now() >= deadline {
             return false;
         }
         // Not there at the first look: watch the folder (made once), then look again.
@@ -64,7 +62,7 @@ pub async fn until_written(path: &Path, from: u64, uuid: &str, bound: Duration) 
                 w
             }
         };
-        watch.changed(deadline.min(now + watch.poll())).await;
+        watch.changed(deadline).await;
     }
 }
 
@@ -83,11 +81,7 @@ impl FolderWatch {
         let watcher = path.parent().and_then(|folder| {
             let mut w = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
                 // Reading the file (this wait's own looks) is no news.
-                let read = res.as_ref().is_ok_and(|e| {
-                    matches!(e.kind, EventKind::Access(kind)
-                        if kind != AccessKind::Close(AccessMode::Write))
-                });
-                if !read {
+                if !res.is_ok_and(|e| crate::index::changes_nothing(&e.kind)) {
                     let _ = tx.try_send(());
                 }
             })
@@ -102,12 +96,11 @@ impl FolderWatch {
         self.watcher.is_some()
     }
 
-    fn poll(&self) -> Duration {
-        if self.watching() { WATCHED_POLL } else { POLL }
-    }
-
-    /// Until something was written in the folder, or `until`.
-    async fn changed(&mut self, until: Instant) {
+    /// Until something was written in the folder, or the next look is due (never past
+    /// `deadline`).
+    async fn changed(&mut self, deadline: Instant) {
+        let every = if self.watching() { WATCHED_POLL } else { POLL };
+        let until = deadline.min(Instant::now() + every);
         if self.watching() {
             let _ = tokio::time::timeout_at(until, self.rx.recv()).await;
         } else {

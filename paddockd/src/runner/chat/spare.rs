@@ -45,10 +45,8 @@ impl ChatTask {
             self.spare = Some(spare);
             return;
         }
-        let cfg = self.ctx.cfg.clone();
-        let launch = Launch::new_chat(&cfg, &project);
-        let instructions = self.instructions(&project).await;
-        let print = fingerprint(&cfg, &project, &launch, instructions.as_deref());
+        let launch = Launch::new_chat(&self.ctx.cfg, &project);
+        let (print, instructions) = self.print(&project, &launch).await;
         match self
             .spawn_live(&project, &launch, permit, instructions)
             .await
@@ -57,7 +55,7 @@ impl ChatTask {
                 let init = json!({"type": "control_request", "request_id": INITIALIZE_ID,
                     "request": {"subtype": "initialize"}});
                 if let Some(live) = self.live.as_mut() {
-                    live.spare = Some(print);
+                    live.spare = print;
                     spare.died = live.proc.send(&init).is_err();
                 }
                 tracing::info!(session = %self.session_id, project = %project.slug, "spare claude started");
@@ -99,14 +97,30 @@ impl ChatTask {
         let Some(started) = self.live.as_mut().and_then(|l| l.spare.take()) else {
             return;
         };
-        let instructions = self.instructions(project).await;
-        let now = fingerprint(&self.ctx.cfg, project, launch, instructions.as_deref());
-        if now == started {
+        if self.print(project, launch).await.0 == Some(started) {
             tracing::info!(session = %self.session_id, "a spare claude takes the new chat");
         } else {
             self.stop_process("its spare was started for other settings")
                 .await;
         }
+    }
+
+    /// How `launch` would start claude in `project` now ([`fingerprint`]), with the project's
+    /// CLAUDE.md as claude is given it: read, and the binary looked at, on the blocking pool.
+    /// `None` for the print when that failed: such a spare is never used.
+    async fn print(&self, project: &Project, launch: &Launch) -> (Option<u64>, Option<String>) {
+        let (cfg, project, launch) = (self.ctx.cfg.clone(), project.clone(), launch.clone());
+        let private = cfg.private_state();
+        tokio::task::spawn_blocking(move || {
+            let instructions = crate::claude_md::system_prompt(&project.agent_dir, &private);
+            let print = fingerprint(&cfg, &project, &launch, instructions.as_deref());
+            (Some(print), instructions)
+        })
+        .await
+        .unwrap_or_else(|e| {
+            tracing::warn!("cannot read the project's CLAUDE.md: {e}");
+            (None, None)
+        })
     }
 }
 
@@ -114,7 +128,7 @@ impl ChatTask {
 /// the file's identity, so an upgrade in place counts), the folder, the model, the tools
 /// granted, the environment, CLAUDE.md as given, the project's settings and the user's MCP
 /// servers for the folder. Two equal prints start the same process.
-pub(super) fn fingerprint(
+fn fingerprint(
     cfg: &Config,
     project: &Project,
     launch: &Launch,
