@@ -110,6 +110,15 @@ impl Tmux {
         }
     }
 
+    /// Sends Escape and waits until the screen shows it was read: an Escape and the key
+    /// after it read together are one Alt+key (as a terminal sends them), so a test that
+    /// presses Escape then a key must let the TUI read the Escape first.
+    pub fn escape(&self) -> String {
+        let before = self.capture();
+        self.keys(&["Escape"]);
+        self.wait_until("the screen after Escape", |s| s != before)
+    }
+
     /// Sends keys to the `tui` window (tmux key names: `Enter`, `Escape`, `C-t`...).
     pub fn keys(&self, keys: &[&str]) {
         let status = self

@@ -75,7 +75,7 @@ fn after_a_new_chat_is_sent_the_composer_keeps_the_keyboard_and_the_cursor_follo
 
     // Tab leaves for the tree: the cursor is on the chat the pane shows, so `a` would act
     // on it.
-    tmux.keys(&["Escape"]);
+    tmux.escape();
     tmux.keys(&["Tab"]);
     let screen = tmux.wait_until("the cursor on the new chat", |s| {
         cursor_row(s).contains("fake:")
@@ -136,7 +136,7 @@ fn after_a_daemon_crash_the_pane_keeps_what_streamed_and_says_the_turn_was_cut_s
     again.keys(&["q"]);
 
     // C, from the chat pane, continues it; the notice goes with the new turn.
-    tmux.keys(&["Escape"]);
+    tmux.escape();
     tmux.keys(&["C"]);
     tmux.wait_until_gone("turn cut short");
     tmux.keys(&["q"]);
@@ -169,7 +169,7 @@ fn a_new_chat_waiting_for_claude_when_the_daemon_dies_is_kept_and_c_sends_it() {
     let screen = tmux.wait_for("turn cut short");
     assert!(screen.contains("› summarise the build log"), "{screen}");
     assert!(screen.contains("C continues it"), "{screen}");
-    tmux.keys(&["Escape"]);
+    tmux.escape();
     tmux.keys(&["C"]);
     let screen = tmux.wait_for("echo: summarise the build log");
     assert!(!screen.contains("turn cut short"), "{screen}");
@@ -516,8 +516,8 @@ fn under_ascii_and_no_color_the_screen_is_ascii_with_a_chat_and_its_composer_ope
     let screen = tmux.wait_for("reply to the forked child");
     let wide: Vec<char> = screen.chars().filter(|c| !c.is_ascii()).collect();
     assert!(wide.is_empty(), "not ASCII: {wide:?}\n{screen}");
-    tmux.keys(&["Escape"]);
-    tmux.keys(&["Escape"]);
+    tmux.escape();
+    tmux.escape();
     tmux.keys(&["?"]);
     let screen = tmux.wait_for("Keys");
     let wide: Vec<char> = screen.chars().filter(|c| !c.is_ascii()).collect();

@@ -26,14 +26,14 @@ fn fields_start_fresh_and_n_finds_what_the_filter_hides() {
         Tmux::status_line(s).contains("/beta")
     });
     assert!(!screen.contains("alphabeta"), "{screen}");
-    tmux.keys(&["Escape"]);
+    tmux.escape();
 
     // The search's query too.
     tmux.keys(&["C-f"]);
     tmux.keys(&["-l", "alpha"]);
     tmux.keys(&["Enter"]);
     tmux.wait_for("alpha chat");
-    tmux.keys(&["Escape"]);
+    tmux.escape();
     tmux.keys(&["C-f"]);
     tmux.keys(&["-l", "beta"]);
     let screen = tmux.wait_until("the new query typed", |s| {
@@ -41,7 +41,7 @@ fn fields_start_fresh_and_n_finds_what_the_filter_hides() {
             .any(|l| l.trim_start().starts_with("Search") && l.contains("beta"))
     });
     assert!(!screen.contains("alphabeta"), "{screen}");
-    tmux.keys(&["Escape"]);
+    tmux.escape();
 
     // `n` under a filter that hides the chat that needs you: found, the filter cleared.
     tmux.keys(&["/"]);
