@@ -2013,6 +2013,7 @@ fn table() -> Vec<(&'static str, Golden)> {
                     spares: vec![SpareProcess {
                         project_slug: s(PROJECT),
                         ready: true,
+                        worktree: true,
                     }],
                     clients: 2,
                     agent_clients: 2,

@@ -316,6 +316,14 @@ fn start_services(
         token.clone(),
         background,
     );
+    // A spare worktree, with a spare claude in it, for the next new chat of the projects
+    // whose chats work in worktrees (`git/spare.rs`).
+    crate::git::spawn_spare_worktree_keeper(
+        daemon.chats.clone(),
+        daemon.runner.clone(),
+        token.clone(),
+        background,
+    );
     // Turn ends that need the user, as `attention` events for the clients that asked.
     crate::attention::spawn(daemon.hub.clone(), state.clone(), token.clone(), background);
     // A turn's steps recorded: the clients' views of what a chat read and wrote read again.

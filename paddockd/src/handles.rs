@@ -145,6 +145,7 @@ impl Daemon {
                 .map(|s| paddock_proto::SpareProcess {
                     project_slug: s.project_slug,
                     ready: s.ready,
+                    worktree: s.worktree,
                 })
                 .collect(),
             clients: snap.clients,

@@ -183,6 +183,15 @@ impl Project {
         }
     }
 
+    /// The project seen from its own directory (itself, unless it is a worktree's view).
+    pub fn at_home(&self) -> Self {
+        Self {
+            agent_dir: self.home_dir().to_path_buf(),
+            worktree_of: None,
+            ..self.clone()
+        }
+    }
+
     /// The project's own directory: `agent_dir`, or the checkout a worktree view came from.
     pub fn home_dir(&self) -> &Path {
         self.worktree_of.as_deref().unwrap_or(&self.agent_dir)

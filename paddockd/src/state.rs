@@ -47,6 +47,19 @@ pub struct ChatState {
     /// Held while a git worktree is added (`git/worktree.rs`): `git worktree add` reads every
     /// worktree of the repository and fails on one that another add has half made.
     pub worktree_adds: tokio::sync::Mutex<()>,
+    /// The spare worktrees' book beside their store (`git/spare.rs`).
+    pub spare_worktrees: SpareWorktrees,
+}
+
+/// What `git/spare.rs` keeps in memory of the spare worktrees (`Stores::spare_worktrees`).
+#[derive(Default)]
+pub struct SpareWorktrees {
+    /// Held while a spare is looked at, taken or set aside for removal, so a new chat and
+    /// the keeper never take the same one.
+    pub turn: tokio::sync::Mutex<()>,
+    /// The stamp of the ignored files copied into each (`.worktreeinclude`), by session id:
+    /// a spare whose files changed since is not used.
+    pub included: std::sync::Mutex<std::collections::HashMap<String, u64>>,
 }
 
 impl ChatState {
@@ -76,6 +89,7 @@ impl ChatState {
             tasks: tasks.clone(),
             moving: Moving::default(),
             worktree_adds: tokio::sync::Mutex::new(()),
+            spare_worktrees: SpareWorktrees::default(),
         })
     }
 

@@ -61,6 +61,10 @@ pub struct SpareProcess {
     pub project_slug: String,
     /// The process has started and answered: a new chat's first message goes straight to it.
     pub ready: bool,
+    /// It runs in a spare worktree, the next new worktree chat's (absent: in the project's
+    /// folder).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub worktree: bool,
 }
 
 /// Free space on the disk holding one of the daemon's folders.

@@ -231,8 +231,13 @@ where
     for spare in &status.spares {
         let _ = writeln!(
             out,
-            "  spare for {}'s next new chat ({})",
+            "  spare for {}'s next new chat{} ({})",
             project_label(&spare.project_slug),
+            if spare.worktree {
+                ", in a spare worktree"
+            } else {
+                ""
+            },
             if spare.ready { "ready" } else { "starting" }
         );
     }

@@ -19,6 +19,55 @@ pub const INCLUDE_FILE: &str = ".worktreeinclude";
 /// Copies what `.worktreeinclude` names from `from` (the project's folder) into `to` (the
 /// same folder of the new worktree); the paths copied, relative to `from`.
 pub(super) fn copy_included(from: &Path, to: &Path) -> Result<Vec<String>, ErrorBody> {
+    let mut copied = Vec::new();
+    for rel in named(from)? {
+        let clean = rel.trim_end_matches('/');
+        copy(&from.join(clean), &to.join(clean)).map_err(|e| {
+            internal(format!(
+                "cannot copy {clean} into the new worktree ({INCLUDE_FILE}): {e}"
+            ))
+        })?;
+        copied.push(rel);
+    }
+    Ok(copied)
+}
+
+/// A stamp of what [`copy_included`] would copy from `from` now: the paths and, below them,
+/// every entry's kind, size and modification time. Equal stamps copy the same files.
+pub(super) fn stamp(from: &Path) -> Result<u64, ErrorBody> {
+    use std::hash::{Hash as _, Hasher as _};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    for rel in named(from)? {
+        rel.hash(&mut h);
+        stamp_of(&from.join(rel.trim_end_matches('/')), &mut h);
+    }
+    Ok(h.finish())
+}
+
+fn stamp_of(path: &Path, h: &mut impl std::hash::Hasher) {
+    use std::hash::Hash as _;
+    use std::os::unix::fs::MetadataExt as _;
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        0u8.hash(h);
+        return;
+    };
+    (meta.mode(), meta.len(), meta.mtime(), meta.mtime_nsec()).hash(h);
+    if meta.is_dir()
+        && let Ok(entries) = std::fs::read_dir(path)
+    {
+        let mut names: Vec<std::ffi::OsString> = entries
+            .filter_map(|e| e.ok().map(|e| e.file_name()))
+            .collect();
+        names.sort();
+        for name in names {
+            name.hash(h);
+            stamp_of(&path.join(&name), h);
+        }
+    }
+}
+
+/// The paths `.worktreeinclude` names in `from` that git ignores (a folder with its `/`).
+fn named(from: &Path) -> Result<Vec<String>, ErrorBody> {
     let list = from.join(INCLUDE_FILE);
     if !list.is_file() {
         return Ok(Vec::new());
@@ -55,18 +104,9 @@ pub(super) fn copy_included(from: &Path, to: &Path) -> Result<Vec<String>, Error
                 .iter()
                 .any(|i| i == p || (i.ends_with(b"/") && p.starts_with(i)))
     });
-    let mut copied = Vec::new();
-    for rel in kept {
-        let rel = String::from_utf8_lossy(rel).into_owned();
-        let clean = rel.trim_end_matches('/');
-        copy(&from.join(clean), &to.join(clean)).map_err(|e| {
-            internal(format!(
-                "cannot copy {clean} into the new worktree ({INCLUDE_FILE}): {e}"
-            ))
-        })?;
-        copied.push(rel);
-    }
-    Ok(copied)
+    Ok(kept
+        .map(|rel| String::from_utf8_lossy(rel).into_owned())
+        .collect())
 }
 
 /// Copies a file, a link (as a link) or a folder (with everything in it).
@@ -129,6 +169,13 @@ mod tests {
             Path::new("/etc/passwd")
         );
         assert!(!to.join("secret.txt").exists() && !to.join("x.log").exists());
+        // The stamp follows what would be copied, and only that.
+        let before = stamp(&repo).unwrap();
+        assert_eq!(stamp(&repo).unwrap(), before);
+        std::fs::write(repo.join("secret.txt"), "changed, not copied\n").unwrap();
+        assert_eq!(stamp(&repo).unwrap(), before);
+        std::fs::write(repo.join("node_modules/a/i.js"), "changed").unwrap();
+        assert_ne!(stamp(&repo).unwrap(), before);
         // No list: nothing.
         std::fs::remove_file(repo.join(INCLUDE_FILE)).unwrap();
         assert!(

@@ -16,7 +16,7 @@ use super::{Git, invalid, trimmed};
 use crate::config::Config;
 use crate::projects::Project;
 use crate::state::ChatState;
-use crate::stores::WorktreeRecord;
+use crate::stores::{WorktreeRecord, WorktreeStore};
 
 /// A worktree made: the commit its branch starts from, and the branch that commit was taken
 /// from (empty on a detached HEAD or a `base` that is no branch).
@@ -111,7 +111,7 @@ fn add_worktree(
 
 /// What a new chat asks of its worktree.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-struct Ask {
+pub(super) struct Ask {
     /// Its branch; default `paddock/<first 8 of the session id>`.
     pub branch: Option<String>,
     /// What it starts from; default the project's `HEAD`.
@@ -123,7 +123,7 @@ struct Ask {
 }
 
 /// The folder of `sid`'s worktree in `project`.
-fn folder(cfg: &Config, project: &Project, sid: &str) -> PathBuf {
+pub(super) fn folder(cfg: &Config, project: &Project, sid: &str) -> PathBuf {
     let slug = if project.slug.is_empty() {
         "_root"
     } else {
@@ -182,6 +182,12 @@ pub async fn new_chat(
     let Some(paddock_proto::Isolation::Worktree { branch, base }) = isolation else {
         return Ok(None);
     };
+    // A spare worktree made ahead for the project's next new chat, when it still fits.
+    if base.is_none()
+        && let Some(sid) = super::spare::take(state, project, branch.as_deref()).await?
+    {
+        return Ok(Some(sid));
+    }
     let ask = Ask {
         branch,
         base,
@@ -251,7 +257,7 @@ pub async fn undo(cfg: &Config, state: &ChatState, project: &Project, sid: &str)
     }
 }
 
-async fn run_blocking<T: Send + 'static>(
+pub(super) async fn run_blocking<T: Send + 'static>(
     job: impl FnOnce() -> Result<T, ErrorBody> + Send + 'static,
 ) -> Result<T, ErrorBody> {
     tokio::task::spawn_blocking(job).await.map_err(|e| {
@@ -268,6 +274,18 @@ async fn run_blocking<T: Send + 'static>(
 async fn make(
     cfg: &Config,
     state: &ChatState,
+    project: &Project,
+    sid: &str,
+    ask: Ask,
+) -> Result<WorktreeRecord, ErrorBody> {
+    make_in(cfg, state, &state.stores.worktrees, project, sid, ask).await
+}
+
+/// [`make`], recorded in `store` (the chats' worktrees, or the spares', `spare.rs`).
+pub(super) async fn make_in(
+    cfg: &Config,
+    state: &ChatState,
+    store: &WorktreeStore,
     project: &Project,
     sid: &str,
     ask: Ask,
@@ -295,12 +313,7 @@ async fn make(
             format!("cannot record the worktree: {e}"),
         )
     };
-    state
-        .stores
-        .worktrees
-        .set(sid, record.clone())
-        .await
-        .map_err(keep)?;
+    store.set(sid, record.clone()).await.map_err(keep)?;
     crate::failpoint::reached("worktree.create.recorded").await;
     let (repo, dest_for_git, base) = (
         project.home_dir().to_path_buf(),
@@ -326,7 +339,7 @@ async fn make(
         Ok(added) => added,
         Err(e) => {
             // add_worktree leaves nothing behind when it fails.
-            if let Err(forget) = state.stores.worktrees.remove(sid).await {
+            if let Err(forget) = store.remove(sid).await {
                 tracing::warn!(session = %sid, "cannot forget a worktree that was not made: {forget}");
             }
             return Err(e);
@@ -337,12 +350,7 @@ async fn make(
     record.worktree.base = added.base;
     record.worktree.target = ask.target.clone().unwrap_or(added.target);
     record.pending = None;
-    state
-        .stores
-        .worktrees
-        .set(sid, record.clone())
-        .await
-        .map_err(keep)?;
+    store.set(sid, record.clone()).await.map_err(keep)?;
     Ok(record)
 }
 

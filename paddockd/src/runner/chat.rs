@@ -15,6 +15,7 @@ mod ending;
 mod launch;
 mod read;
 mod spare;
+pub(super) use spare::forget_grant;
 mod turn;
 
 use std::sync::Arc;

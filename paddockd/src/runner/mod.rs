@@ -24,7 +24,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use paddock_proto::{Attribution, Origin, RequestId};
-use tokio::sync::{Semaphore, mpsc, oneshot};
+use tokio::sync::{Semaphore, mpsc, oneshot, watch};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
@@ -178,6 +178,12 @@ enum Cmd {
         session_id: String,
         died: bool,
     },
+    /// A spare worktree is ready (`Runner::warm_in`): start its spare process, if its project
+    /// still wants one.
+    WarmIn {
+        project: Box<Project>,
+        session_id: String,
+    },
 }
 
 /// Capacity of the coordinator's queue; senders wait when it is full.
@@ -190,6 +196,8 @@ pub struct Runner {
     /// What placing a turn in its chat's worktree reads (`worktree.rs`).
     cfg: Arc<Config>,
     state: Arc<ChatState>,
+    /// The projects that want a spare in a spare worktree (`spare.rs`).
+    wanted_worktrees: watch::Receiver<Vec<Project>>,
 }
 
 impl Runner {
@@ -203,6 +211,7 @@ impl Runner {
         tracker: TaskTracker,
     ) -> Self {
         let (tx, rx) = mpsc::channel(COMMAND_QUEUE);
+        let (wanted_tx, wanted_worktrees) = watch::channel(Vec::new());
         let max = usize::try_from(cfg.max_processes).unwrap_or(1);
         let (runner_cfg, runner_state) = (cfg.clone(), state.clone());
         let ctx = Arc::new(Ctx {
@@ -229,6 +238,7 @@ impl Runner {
             tick: 0,
             waiting: 0,
             spares: spare::Spares::default(),
+            wanted_worktrees: wanted_tx,
             tracker: tracker.clone(),
         };
         tracker.spawn(coordinator.run(rx));
@@ -236,6 +246,7 @@ impl Runner {
             tx,
             cfg: runner_cfg,
             state: runner_state,
+            wanted_worktrees,
         }
     }
 
@@ -293,6 +304,25 @@ impl Runner {
         rx.await.unwrap_or(false)
     }
 
+    /// The projects that want their spare in a spare worktree, as the book says after each
+    /// turn: the git layer keeps one ready for each (and removes the others), then calls
+    /// [`Runner::warm_in`].
+    pub fn spare_worktrees_wanted(&self) -> watch::Receiver<Vec<Project>> {
+        self.wanted_worktrees.clone()
+    }
+
+    /// Starts a spare process in a spare worktree made for `project`'s next new chat
+    /// (`project` seen from it; `session_id` the worktree's and that chat's), if the project
+    /// still wants one there and a pool slot is free; a spare the project had before is
+    /// stopped.
+    pub async fn warm_in(&self, project: Project, session_id: String) {
+        let cmd = Cmd::WarmIn {
+            project: Box::new(project),
+            session_id,
+        };
+        let _ = self.tx.send(cmd).await;
+    }
+
     pub async fn status(&self) -> RunnerStatus {
         let (tx, rx) = oneshot::channel();
         if self.tx.send(Cmd::Status(tx)).await.is_err() {
@@ -315,6 +345,8 @@ struct Coordinator {
     /// Turns waiting for a pool permit.
     waiting: u32,
     spares: spare::Spares,
+    /// Where the book publishes the projects that want a spare worktree.
+    wanted_worktrees: watch::Sender<Vec<Project>>,
     tracker: TaskTracker,
 }
 
@@ -330,6 +362,9 @@ impl Coordinator {
             }
         }
         // Dropping the chat handles lets every chat task finish once its process is stopped.
+        for session_id in self.spares.all() {
+            chat::forget_grant(&self.ctx, &session_id);
+        }
         self.chats.clear();
     }
 
@@ -396,6 +431,10 @@ impl Coordinator {
                 });
             }
             Cmd::TurnOver => self.refill(),
+            Cmd::WarmIn {
+                project,
+                session_id,
+            } => self.warm_in(*project, session_id),
             Cmd::SpareReady { session_id } => self.spares.ready(&session_id),
             Cmd::SpareGone { session_id, died } => {
                 // Taken for a chat meanwhile: the task is that chat's now.
@@ -420,24 +459,67 @@ impl Coordinator {
             .spares
             .plan(tokio::time::Instant::now(), limit, cfg.spare_keep);
         for session_id in plan.surplus {
-            // Its task ends once its handle is dropped, stopping its process.
-            self.spares.gone(&session_id, false);
-            self.chats.remove(&session_id);
-            self.idle.remove(&session_id);
+            self.drop_spare(&session_id);
         }
+        self.wanted_worktrees.send_replace(plan.worktrees);
         for project in plan.start {
-            let busy = self.waiting > 0 || self.ctx.pool.available_permits() == 0;
-            if busy || self.ctx.shutdown.is_cancelled() {
+            if !self.start_spare(&project, uuid::Uuid::new_v4().to_string(), false) {
                 break;
             }
-            let session_id = uuid::Uuid::new_v4().to_string();
-            let (tx, rx) = mpsc::channel(chat::CHAT_QUEUE);
-            self.tracker
-                .spawn(chat::ChatTask::new(session_id.clone(), self.ctx.clone(), rx).run());
-            // A new task's queue is empty: this cannot fail.
-            let _ = tx.try_send(chat::ChatCmd::Warm(Box::new(project.clone())));
-            self.chats.insert(session_id.clone(), ChatHandle { tx });
-            self.spares.add(&project.slug, session_id);
+        }
+    }
+
+    /// Stops the spare `session_id`: its task ends once its handle is dropped, stopping its
+    /// process; its grant goes now, so a spare started again under that id (its worktree is
+    /// still wanted) is not touched by this one's end.
+    fn drop_spare(&mut self, session_id: &str) {
+        self.spares.gone(session_id, false);
+        self.forget(session_id);
+    }
+
+    fn forget(&mut self, session_id: &str) {
+        self.chats.remove(session_id);
+        self.idle.remove(session_id);
+        chat::forget_grant(&self.ctx, session_id);
+    }
+
+    /// Starts a spare process for `project`'s next new chat `session_id` (in a spare worktree:
+    /// `project` is seen from it), replacing the spare it had; false, and none started, while
+    /// a turn waits for a pool slot, none is free, or the daemon stops.
+    fn start_spare(&mut self, project: &Project, session_id: String, worktree: bool) -> bool {
+        let busy = self.waiting > 0 || self.ctx.pool.available_permits() == 0;
+        if busy || self.ctx.shutdown.is_cancelled() {
+            return false;
+        }
+        let (tx, rx) = mpsc::channel(chat::CHAT_QUEUE);
+        self.tracker
+            .spawn(chat::ChatTask::new(session_id.clone(), self.ctx.clone(), rx).run());
+        // A new task's queue is empty: this cannot fail.
+        let _ = tx.try_send(chat::ChatCmd::Warm(Box::new(project.clone())));
+        self.chats.insert(session_id.clone(), ChatHandle { tx });
+        if let Some(old) = self.spares.add(&project.slug, session_id.clone(), worktree)
+            && old != session_id
+        {
+            self.forget(&old);
+        }
+        true
+    }
+
+    /// `Runner::warm_in`: a spare process in the spare worktree `session_id`, when its project
+    /// still wants one there and no task has that id yet (a new chat took the worktree first).
+    fn warm_in(&mut self, project: Project, session_id: String) {
+        let cfg = &self.ctx.cfg;
+        let limit = usize::try_from(cfg.spare_processes).unwrap_or(usize::MAX);
+        let now = tokio::time::Instant::now();
+        let wanted = self.spares.wants_in_worktree(
+            &project.at_home(),
+            &session_id,
+            now,
+            limit,
+            cfg.spare_keep,
+        );
+        if wanted && !self.chats.contains_key(&session_id) {
+            self.start_spare(&project, session_id, true);
         }
     }
 
@@ -446,6 +528,14 @@ impl Coordinator {
         mut req: TurnRequest,
         reply: oneshot::Sender<Result<String, Refused>>,
     ) {
+        // A new chat that took a spare worktree takes the spare process started in it.
+        if let Some(sid) = req.session_id.as_deref()
+            && req.fresh_session
+            && let Some(slug) = self.spares.take_id(sid)
+        {
+            self.spares.served(&slug);
+            self.idle.remove(sid);
+        }
         // A turn asked before its chat moved to another project runs where the chat is now.
         if let Some(to) = req
             .session_id
@@ -455,11 +545,9 @@ impl Coordinator {
         {
             req.project = to;
         }
-        // A project used in its own folder may get a spare (a worktree's chats start in
-        // their worktrees).
-        if req.project.worktree_of.is_none() && !req.fresh_session {
-            self.spares.used(&req.project, tokio::time::Instant::now());
-        }
+        // The project was used: it may get a spare (`spare.rs`).
+        self.spares
+            .used(&req.project.at_home(), tokio::time::Instant::now());
         let session_id = match &req.session_id {
             Some(id) => {
                 if uuid::Uuid::parse_str(id).is_err() {

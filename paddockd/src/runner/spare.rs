@@ -15,6 +15,12 @@
 //! spares are the first reaped when a turn needs a slot; one unused for `spare_keep` stops; one
 //! that died is replaced, at most [`DEATHS_TOLERATED`] times in a row per project. Spares are
 //! started only when a turn has just ended, so starting one never slows a turn's start.
+//!
+//! A project whose chats work in worktrees of their own (`isolation = "worktree"`) gets its
+//! spare in a spare worktree: the book publishes the projects that want one
+//! ([`Spares::plan`]'s `worktrees`, sent on a watch), the git layer keeps a worktree ready for
+//! each (`git/spare.rs`) and asks for a spare process in it (`Runner::warm_in`), and the new
+//! chat that takes that worktree takes its process too (its session id is the worktree's).
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -35,6 +41,14 @@ struct Slot {
     session_id: String,
     /// Its `initialize` was answered.
     ready: bool,
+    /// It runs in a spare worktree.
+    worktree: bool,
+}
+
+/// Whether `project`'s new chats work in worktrees of their own: its spare is in a spare
+/// worktree.
+pub(super) fn in_worktrees(project: &Project) -> bool {
+    project.file.isolation == Some(paddock_proto::ProjectIsolation::Worktree)
 }
 
 /// A spare as `daemon:status` shows it.
@@ -42,6 +56,8 @@ struct Slot {
 pub struct SpareInfo {
     pub project_slug: String,
     pub ready: bool,
+    /// It runs in a spare worktree.
+    pub worktree: bool,
 }
 
 /// The coordinator's book of spares.
@@ -56,7 +72,7 @@ pub(super) struct Spares {
 }
 
 impl Spares {
-    /// `project` was just used (a turn was asked there).
+    /// `project` (seen from its own folder) was just used (a turn was asked there).
     pub(super) fn used(&mut self, project: &Project, now: Instant) {
         self.used.retain(|(p, _)| p.slug != project.slug);
         self.used.insert(0, (project.clone(), now));
@@ -68,17 +84,60 @@ impl Spares {
         self.slots.remove(slug).map(|s| s.session_id)
     }
 
+    /// Takes the spare `session_id` for the new chat of that id (one that took the spare's
+    /// worktree); the project it was for.
+    pub(super) fn take_id(&mut self, session_id: &str) -> Option<String> {
+        let slug = self.slug_of(session_id)?;
+        self.slots.remove(&slug);
+        Some(slug)
+    }
+
+    /// Every spare's session id.
+    pub(super) fn all(&self) -> Vec<String> {
+        self.slots.values().map(|s| s.session_id.clone()).collect()
+    }
+
     /// Whether `session_id` is a spare's.
     pub(super) fn holds(&self, session_id: &str) -> bool {
         self.slots.values().any(|s| s.session_id == session_id)
     }
 
-    pub(super) fn add(&mut self, slug: &str, session_id: String) {
+    fn slug_of(&self, session_id: &str) -> Option<String> {
+        self.slots
+            .iter()
+            .find(|(_, s)| s.session_id == session_id)
+            .map(|(slug, _)| slug.clone())
+    }
+
+    /// `slug`'s spare is `session_id` now, in a spare worktree or not; the spare it had
+    /// before, which is to be stopped.
+    pub(super) fn add(&mut self, slug: &str, session_id: String, worktree: bool) -> Option<String> {
         let slot = Slot {
             session_id,
             ready: false,
+            worktree,
         };
-        self.slots.insert(slug.to_owned(), slot);
+        self.slots
+            .insert(slug.to_owned(), slot)
+            .map(|old| old.session_id)
+    }
+
+    /// Whether `project` wants a spare in its worktree `session_id` now: it is among those
+    /// `plan` publishes, and its spare is not that one already.
+    pub(super) fn wants_in_worktree(
+        &self,
+        project: &Project,
+        session_id: &str,
+        now: Instant,
+        limit: usize,
+        keep: Duration,
+    ) -> bool {
+        let plan = self.plan(now, limit, keep);
+        plan.worktrees.iter().any(|p| p.slug == project.slug)
+            && self
+                .slots
+                .get(&project.slug)
+                .is_none_or(|s| s.session_id != session_id)
     }
 
     pub(super) fn ready(&mut self, session_id: &str) {
@@ -89,12 +148,7 @@ impl Spares {
 
     /// A spare's process is gone; a death counts against its project.
     pub(super) fn gone(&mut self, session_id: &str, died: bool) {
-        let Some(slug) = self
-            .slots
-            .iter()
-            .find(|(_, s)| s.session_id == session_id)
-            .map(|(slug, _)| slug.clone())
-        else {
+        let Some(slug) = self.slug_of(session_id) else {
             return;
         };
         self.slots.remove(&slug);
@@ -111,8 +165,9 @@ impl Spares {
     }
 
     /// What to do now, with at most `limit` spares for projects used within `keep`: the
-    /// projects to start one for (most recently used first) and the spares no longer wanted
-    /// (their session ids), which are stopped first.
+    /// projects to start one for in their own folders (most recently used first), those that
+    /// want one in a spare worktree, and the spares no longer wanted (their session ids, a
+    /// spare of the wrong kind among them), which are stopped first.
     pub(super) fn plan(&self, now: Instant, limit: usize, keep: Duration) -> Plan {
         let wanted: Vec<&Project> = self
             .used
@@ -127,15 +182,26 @@ impl Spares {
         let surplus = self
             .slots
             .iter()
-            .filter(|(slug, _)| !wanted.iter().any(|p| &p.slug == *slug))
+            .filter(|(slug, slot)| {
+                !wanted
+                    .iter()
+                    .any(|p| &p.slug == *slug && in_worktrees(p) == slot.worktree)
+            })
             .map(|(_, s)| s.session_id.clone())
             .collect();
-        let start = wanted
+        let (worktrees, folders): (Vec<&Project>, Vec<&Project>) =
+            wanted.into_iter().partition(|p| in_worktrees(p));
+        let start = folders
             .into_iter()
             .filter(|p| !self.slots.contains_key(&p.slug))
             .cloned()
             .collect();
-        Plan { start, surplus }
+        let worktrees = worktrees.into_iter().cloned().collect();
+        Plan {
+            start,
+            worktrees,
+            surplus,
+        }
     }
 
     /// The spares, for `daemon:status`.
@@ -146,6 +212,7 @@ impl Spares {
             .map(|(slug, s)| SpareInfo {
                 project_slug: slug.clone(),
                 ready: s.ready,
+                worktree: s.worktree,
             })
             .collect();
         out.sort_by(|a, b| a.project_slug.cmp(&b.project_slug));
@@ -156,7 +223,10 @@ impl Spares {
 /// What [`Spares::plan`] says to do.
 #[derive(Debug, Default)]
 pub(super) struct Plan {
+    /// Projects to start a spare for, in their own folders.
     pub(super) start: Vec<Project>,
+    /// Projects that want a spare in a spare worktree (those that have one included).
+    pub(super) worktrees: Vec<Project>,
     pub(super) surplus: Vec<String>,
 }
 
@@ -189,7 +259,7 @@ mod tests {
         s.used(&project("b"), t0);
         let plan = s.plan(t0, 1, keep);
         assert_eq!(slugs(&plan.start), ["b"]);
-        s.add("b", "sb".into());
+        s.add("b", "sb".into(), false);
         assert!(s.holds("sb"));
         // a is used again: b's spare is surplus, a wants one.
         s.used(&project("a"), t0);
@@ -216,11 +286,39 @@ mod tests {
         s.used(&project("a"), t0);
         for n in 0..DEATHS_TOLERATED {
             assert_eq!(slugs(&s.plan(t0, 1, keep).start), ["a"], "death {n}");
-            s.add("a", format!("s{n}"));
+            s.add("a", format!("s{n}"), false);
             s.gone(&format!("s{n}"), true);
         }
         assert!(s.plan(t0, 1, keep).start.is_empty());
         s.served("a");
         assert_eq!(slugs(&s.plan(t0, 1, keep).start), ["a"]);
+    }
+
+    #[test]
+    fn a_project_of_worktree_chats_wants_its_spare_in_a_worktree() {
+        let t0 = Instant::now();
+        let keep = Duration::from_secs(60);
+        let mut s = Spares::default();
+        let mut wt = project("w");
+        wt.file.isolation = Some(paddock_proto::ProjectIsolation::Worktree);
+        s.used(&project("a"), t0);
+        s.used(&wt, t0);
+        let plan = s.plan(t0, 2, keep);
+        assert_eq!(slugs(&plan.start), ["a"]);
+        assert_eq!(slugs(&plan.worktrees), ["w"]);
+        // Its spare worktree's process is wanted once, and not beyond the limit.
+        assert!(s.wants_in_worktree(&wt, "sw", t0, 2, keep));
+        assert_eq!(s.add("w", "sw".into(), true), None);
+        assert!(!s.wants_in_worktree(&wt, "sw", t0, 2, keep));
+        // Another worktree (HEAD moved) replaces it.
+        assert!(s.wants_in_worktree(&wt, "sw2", t0, 2, keep));
+        assert_eq!(s.add("w", "sw2".into(), true).as_deref(), Some("sw"));
+        assert_eq!(s.take_id("sw2").as_deref(), Some("w"));
+        // A folder spare of a project that turned to worktrees is surplus.
+        s.add("w", "sf".into(), false);
+        assert_eq!(s.plan(t0, 2, keep).surplus, ["sf"]);
+        // Beyond the limit, no longer wanted.
+        s.used(&project("a"), t0);
+        assert!(!s.wants_in_worktree(&wt, "sw3", t0, 1, keep));
     }
 }

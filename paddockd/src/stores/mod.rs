@@ -104,6 +104,9 @@ pub struct Stores {
     pub sweep: SweepStateStore,
     /// Chats that work in a git worktree of their own.
     pub worktrees: WorktreeStore,
+    /// Worktrees made ahead for a project's next new chat (`git/spare.rs`): no chat's yet,
+    /// so never listed, pruned or merged; removed at start.
+    pub spare_worktrees: WorktreeStore,
     /// Chats of a project that changed the same files.
     pub overlaps: OverlapStore,
 }
@@ -131,6 +134,7 @@ impl Stores {
             trigger_sessions: SessionBindingStore::open(file("trigger-sessions.json")),
             sweep: SweepStateStore::open(file("sweep-state.json")),
             worktrees: WorktreeStore::open(file("worktrees.json")),
+            spare_worktrees: WorktreeStore::open(file("spare-worktrees.json")),
             overlaps: OverlapStore::open(file("overlaps.json")),
         })
     }

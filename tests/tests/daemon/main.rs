@@ -31,6 +31,7 @@ mod real_cli;
 mod recovery;
 mod releases;
 mod search;
+mod spare_worktrees;
 mod spares;
 mod sweeper;
 mod terminal;

@@ -32,6 +32,7 @@ fn ready(project: &str) -> SpareProcess {
     SpareProcess {
         project_slug: project.into(),
         ready: true,
+        worktree: false,
     }
 }
 

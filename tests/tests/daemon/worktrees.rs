@@ -12,7 +12,7 @@ use crate::harness::*;
 use crate::real_cli::{paddockd_bin, real_daemon};
 
 /// A commit of everything in `dir`, by a test identity.
-fn commit(dir: &Path, message: &str) {
+pub(crate) fn commit(dir: &Path, message: &str) {
     git(dir, &["add", "."]);
     git(
         dir,

@@ -84,8 +84,11 @@ impl ChatTask {
     /// replaces one that died.
     pub(super) async fn spare_gone(&mut self) {
         let died = self.spare.take().is_some_and(|s| s.died);
-        self.ctx.state.agents.revoke(&self.session_id);
-        crate::grants::remove_mcp_config(&self.ctx.cfg, &self.session_id);
+        // Dropped by the coordinator, which forgot the grant then (its id may be a new
+        // spare's now).
+        if !self.rx.is_closed() {
+            forget_grant(&self.ctx, &self.session_id);
+        }
         let session_id = self.session_id.clone();
         self.ctx.tell(Cmd::SpareGone { session_id, died }).await;
     }
@@ -122,6 +125,12 @@ impl ChatTask {
             (None, None)
         })
     }
+}
+
+/// A spare's agent token and MCP configuration: gone with it.
+pub(in crate::runner) fn forget_grant(ctx: &super::Ctx, session_id: &str) {
+    ctx.state.agents.revoke(session_id);
+    crate::grants::remove_mcp_config(&ctx.cfg, session_id);
 }
 
 /// Everything a new chat's process is started from, hashed: the claude binary (its path and
