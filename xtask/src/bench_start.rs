@@ -15,7 +15,12 @@
 //!    last bytes of the reply on `paddock send -c`'s stdout to the command's exit, and from
 //!    the last `chat:response` (on the socket) to the TUI's header no longer counting the chat
 //!    as running (the release `paddock` in a tmux pane, read with `capture-pane` every few ms;
-//!    skipped without tmux).
+//!    skipped without tmux);
+//! 6. a new chat of a project whose chats work in worktrees (`isolation = "worktree"`, a
+//!    repository of 5,000 files, `bench_worktrees::repository`), with no spare (the first
+//!    daemon: `git worktree add` on the chat's path) and with a spare worktree ready (a third
+//!    daemon, so the root's spare and this one do not take turns), next to the new chat with a
+//!    spare of 3.
 //!
 //! Each figure is the median of [`RUNS`] rounds.
 
@@ -163,9 +168,19 @@ struct Turn {
 /// Sends `message` (to `session`, or a new chat of the root workspace) and reads the turn to
 /// its end.
 async fn turn(conn: &mut Conn, session: Option<&str>, message: &str) -> Result<Turn> {
+    turn_in(conn, "", session, message).await
+}
+
+/// [`turn`] in `project`.
+async fn turn_in(
+    conn: &mut Conn,
+    project: &str,
+    session: Option<&str>,
+    message: &str,
+) -> Result<Turn> {
     let started = Instant::now();
     let id = conn
-        .send(crate::bench_streaming::send(session, message))
+        .send(crate::bench_streaming::send_in(project, session, message))
         .await?;
     // The turn's frames by its job: the connection also hears the chat's other turns.
     let (mut session_id, mut job_id) = (None, None);
@@ -212,12 +227,17 @@ async fn turn(conn: &mut Conn, session: Option<&str>, message: &str) -> Result<T
 
 /// Waits until the daemon has a ready spare for the root workspace.
 async fn spare_ready(conn: &mut Conn) -> Result<()> {
+    spare_ready_in(conn, "").await
+}
+
+/// Waits until the daemon has a ready spare for `project`.
+async fn spare_ready_in(conn: &mut Conn, project: &str) -> Result<()> {
     let deadline = Instant::now() + PATIENCE;
     loop {
         if let Reply::Status(s) = conn.request(Request::DaemonStatus).await?
             && s.spares
                 .iter()
-                .any(|s| s.project_slug.is_empty() && s.ready)
+                .any(|s| s.project_slug == project && s.ready)
         {
             return Ok(());
         }
@@ -459,20 +479,35 @@ async fn rounds(root: &Path, release: &Path, claude: &Path, report: &mut Report)
     let dir = root.join("target").join("bench-start");
     let cold = world(release, &dir.join("cold"), claude, &api, 0);
     let warm = world(release, &dir.join("warm"), claude, &api, 1);
+    let trees = world(release, &dir.join("trees"), claude, &api, 1);
+    // A project whose chats work in worktrees, on a repository of 5,000 files (made anew:
+    // no worktree or branch of an earlier run).
+    let repo = dir.join("repo-big");
+    let _ = std::fs::remove_dir_all(&repo);
+    crate::bench_worktrees::repository(&repo, crate::bench_worktrees::FILES)?;
     let (cold_daemon, _) = cold.start_daemon()?;
     let (warm_daemon, _) = warm.start_daemon()?;
+    let (trees_daemon, _) = trees.start_daemon()?;
+    for env in [&cold, &trees] {
+        let path = repo.to_string_lossy().into_owned();
+        env.paddock(&["project", "add", "big", "--path", &path])?;
+        env.paddock(&["project", "set", "big", "--isolation", "worktree"])?;
+    }
     let stop = |env: &BenchEnv, mut d: Running| {
         let _ = env.stop_daemon(&mut d);
     };
     let measured = async {
         let mut cold_conn = Conn::open(&cold.socket()).await?;
         let mut warm_conn = Conn::open(&warm.socket()).await?;
+        let mut trees_conn = Conn::open(&trees.socket()).await?;
         // Warm-up: the binary in the page cache, each daemon's first use of the project.
         bare_first_token(claude, &dir, &api, 0).await?;
         turn(&mut cold_conn, None, "warm up").await?;
         turn(&mut warm_conn, None, "warm up").await?;
+        turn_in(&mut cold_conn, "big", None, "warm up").await?;
+        turn_in(&mut trees_conn, "big", None, "warm up").await?;
         let pane = TuiPane::start(&warm).await?;
-        let mut f: [Vec<f64>; 7] = Default::default();
+        let mut f: [Vec<f64>; 9] = Default::default();
         for n in 1..=RUNS {
             spare_ready(&mut warm_conn).await?;
             f[0].push(bare_first_token(claude, &dir, &api, n).await?);
@@ -492,12 +527,18 @@ async fn rounds(root: &Path, release: &Path, claude: &Path, report: &mut Report)
             if let Some(pane) = &pane {
                 f[6].push(tui_end_after_last(pane, &mut warm_conn, &new.session_id).await?);
             }
+            let tree = turn_in(&mut cold_conn, "big", None, &format!("tree {n}")).await?;
+            f[7].push(tree.first_token);
+            spare_ready_in(&mut trees_conn, "big").await?;
+            let tree = turn_in(&mut trees_conn, "big", None, &format!("spare tree {n}")).await?;
+            f[8].push(tree.first_token);
         }
         Ok::<_, anyhow::Error>(f.map(median))
     }
     .await;
     stop(&cold, cold_daemon);
     stop(&warm, warm_daemon);
+    stop(&trees, trees_daemon);
     let [
         bare,
         cold_new,
@@ -506,6 +547,8 @@ async fn rounds(root: &Path, release: &Path, claude: &Path, report: &mut Report)
         to_complete,
         to_exit,
         to_tui,
+        tree_cold,
+        tree_spare,
     ] = measured?;
     println!("  bare claude -p, start → first token             {bare:>9.1} ms");
     println!(
@@ -519,6 +562,12 @@ async fn rounds(root: &Path, release: &Path, claude: &Path, report: &mut Report)
     println!(
         "  follow-up, warm claude, send → first token      {follow:>9.1} ms  ({:.2}× bare)",
         follow / bare
+    );
+    let files = crate::bench_worktrees::FILES;
+    println!("  worktree chat ({files} files), no spare → first token {tree_cold:>7.1} ms");
+    println!(
+        "  worktree chat, a spare worktree ready → first token {tree_spare:>5.1} ms  ({:+.1} ms on a new chat with a spare)",
+        tree_spare - spare_new
     );
     println!("  last token → chat:complete on the socket        {to_complete:>9.1} ms");
     println!("  last token → paddock send -c exits              {to_exit:>9.1} ms");
@@ -540,6 +589,17 @@ async fn rounds(root: &Path, release: &Path, claude: &Path, report: &mut Report)
         0.2,
     );
     report.note("follow-up first token / bare claude -p", follow / bare, "×");
+    report.note(
+        format!("worktree chat first token, {files} files, no spare"),
+        tree_cold,
+        "ms",
+    );
+    report.goal(
+        "worktree chat first token, a spare worktree − new chat's, a spare",
+        tree_spare - spare_new,
+        "ms",
+        100.0,
+    );
     report.note("last token → chat:complete (socket)", to_complete, "ms");
     if !to_tui.is_nan() {
         report.goal("last token → the TUI shows it idle", to_tui, "ms", 20.0);

@@ -124,8 +124,13 @@ async fn measure(socket: &Path, pid: u32, report: &mut Report) -> Result<()> {
 
 /// `chat:send` of `message` in the root workspace: to `session`, or a new chat.
 pub(crate) fn send(session: Option<&str>, message: &str) -> Request {
+    send_in("", session, message)
+}
+
+/// `chat:send` of `message` in `project`: to `session`, or a new chat.
+pub(crate) fn send_in(project: &str, session: Option<&str>, message: &str) -> Request {
     Request::ChatSend(ChatSend {
-        project_slug: String::new(),
+        project_slug: project.into(),
         session_id: session.map(str::to_owned),
         message: message.into(),
         model: None,

@@ -20,7 +20,7 @@ use crate::bench_env::{BenchEnv, Running};
 use crate::report::Report;
 
 /// Files in the large repository.
-const FILES: usize = 5_000;
+pub(crate) const FILES: usize = 5_000;
 /// Worktree chats listed by `worktree ls`.
 const LISTED: usize = 50;
 /// Runs per figure (the median is reported).
@@ -57,7 +57,7 @@ fn git(dir: &Path, args: &[&str]) -> Result<()> {
 }
 
 /// A repository of `files` files in nested folders, committed.
-fn repository(dir: &Path, files: usize) -> Result<()> {
+pub(crate) fn repository(dir: &Path, files: usize) -> Result<()> {
     if dir.join(".git").is_dir() {
         return Ok(());
     }
