@@ -5,7 +5,8 @@
 //! that feeds the state from the keyboard, the daemon's pushed events (`news.rs`) and the
 //! answers (`replies.rs`) of requests it runs in background tasks (`requests.rs`). It never
 //! draws per event: changes mark the screen dirty, and a dirty screen is drawn at most every
-//! [`FRAME`] once pending input is drained.
+//! [`FRAME`] once pending input is drained; a chat starting or stopping, and a turn's end, are
+//! drawn as soon as input is drained (the pacing is for streamed text).
 //!
 //! The open chat: its transcript is read, then the chat is subscribed with `wantReplay`, so
 //! a running (or just finished) turn is replayed from its `chat:user` frame; the chat view
@@ -57,7 +58,7 @@ use std::time::Duration;
 
 use anyhow::{Context as _, bail};
 use futures_util::StreamExt;
-use paddock_proto::{ChatSend, Sent};
+use paddock_proto::{ChatEvent, ChatSend, HubFrame, Sent};
 use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{
     DisableBracketedPaste, EnableBracketedPaste, Event as InputEvent, EventStream,
@@ -374,7 +375,18 @@ impl EventLoop {
                     self.save_prefs(false);
                 }
                 ev = next_event(&mut self.events) => {
-                    dirty |= self.on_event(ev);
+                    // A chat that starts or stops running, or a turn's end, is drawn at once:
+                    // the frame's pacing is for streamed text.
+                    let at_once = matches!(
+                        &ev,
+                        Some(Event::Active(_))
+                            | Some(Event::Frame(HubFrame { event: ChatEvent::Complete(_), .. }))
+                    );
+                    let changed = self.on_event(ev);
+                    dirty |= changed;
+                    if changed && at_once {
+                        last_draw = None;
+                    }
                     self.write_notifications();
                 }
                 _ = disk_poll.tick(), if self.client.is_some() => {
