@@ -275,10 +275,8 @@ async fn build(d: &ChatService, user: &str, inputs: Arc<Inputs>, scope: ChatScop
             .iter()
             .map(|&(_, sid)| (folder.as_path(), sid))
             .collect();
-        let rows_made = on_cores(&wanted, |part| {
-            index.facts_in(part, |chat, version| {
-                joined.kept_row(&project.slug, &chat, version)
-            })
+        let rows_made = index.facts_in(&wanted, |chat, version| {
+            joined.kept_row(&project.slug, &chat, version)
         });
         for ((slot, _), made_row) in stale.iter().zip(rows_made) {
             // `None`: gone since its version was read; it is not listed.
@@ -319,33 +317,6 @@ async fn build(d: &ChatService, user: &str, inputs: Arc<Inputs>, scope: ChatScop
         "chat list rows"
     );
     listed
-}
-
-/// Below this many rows to make, one thread makes them (a thread costs more than it saves).
-const ROWS_PER_THREAD: usize = 2048;
-
-/// `make` of `wanted`, in parts on the machine's cores when there are many (the first listing
-/// after a start makes every row: 10,000 took 45 ms on one core), in `wanted`'s order.
-fn on_cores<'w, T: Send>(
-    wanted: &'w [(&'w Path, &'w str)],
-    make: impl Fn(&'w [(&'w Path, &'w str)]) -> Vec<T> + Sync,
-) -> Vec<T> {
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    let threads = cores.min(wanted.len() / ROWS_PER_THREAD).max(1);
-    if threads == 1 {
-        return make(wanted);
-    }
-    let make = &make;
-    std::thread::scope(|s| {
-        let parts: Vec<_> = wanted
-            .chunks(wanted.len().div_ceil(threads))
-            .map(|part| s.spawn(move || make(part)))
-            .collect();
-        parts
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-            .collect()
-    })
 }
 
 /// Debug builds (the tests) check every kept row a listing uses against the row made anew
@@ -428,27 +399,4 @@ fn lay_out(rows: Vec<Arc<KeptRow>>, joined: &Joined, scope: ChatScope) -> Vec<Li
             })
         })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rows_made_on_several_cores_keep_the_listings_order() {
-        let folder = Path::new("/t");
-        let ids: Vec<String> = (0..3 * ROWS_PER_THREAD + 5).map(|n| n.to_string()).collect();
-        let wanted: Vec<(&Path, &str)> = ids.iter().map(|id| (folder, id.as_str())).collect();
-        let threads = std::sync::Mutex::new(HashSet::new());
-        let made = on_cores(&wanted, |part| {
-            if let Ok(mut seen) = threads.lock() {
-                seen.insert(std::thread::current().id());
-            }
-            part.iter().map(|(_, sid)| (*sid).to_owned()).collect()
-        });
-        assert_eq!(made, ids);
-        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-        let used = threads.lock().map(|t| t.len()).unwrap_or(0);
-        assert_eq!(used, cores.min(3), "one thread per core, at most one per part");
-    }
 }
