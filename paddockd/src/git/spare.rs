@@ -75,16 +75,23 @@ async fn reconcile(d: &ChatService) {
 /// others removed.
 async fn keep(d: &ChatService, runner: &Runner, wanted: &[Project], shutdown: &CancellationToken) {
     let state = &d.state;
+    // The projects as they are now (one removed since wants none).
+    let mut projects = Vec::with_capacity(wanted.len());
+    for w in wanted {
+        if let Ok(project) = d.project(&w.slug).await {
+            projects.push(project);
+        }
+    }
     let all = state.stores.spare_worktrees.all();
     for (sid, rec) in all.iter() {
-        let unwanted = !wanted.iter().any(|p| p.slug == rec.project);
+        let unwanted = !projects.iter().any(|p| p.slug == rec.project);
         // Set aside by a chat that found it stale, or no longer wanted.
         let stale = rec.pending == Some(Pending::Discard);
         if stale || (unwanted && rec.pending.is_none() && set_aside(state, sid).await) {
             remove(d, sid, rec).await;
         }
     }
-    for project in wanted {
+    for project in &projects {
         if shutdown.is_cancelled() {
             return;
         }
@@ -218,12 +225,12 @@ async fn remove(d: &ChatService, sid: &str, rec: &WorktreeRecord) {
     let path = PathBuf::from(&rec.worktree.path);
     let owned = crate::config::worktrees_dir(&d.cfg.data_dir);
     if path.starts_with(&owned) {
-        // A project removed since: its folder goes, and git forgets it at its next prune.
-        let repo = d
-            .project(&rec.project)
-            .await
-            .ok()
-            .map(|p| p.home_dir().to_path_buf());
+        // The repository it was added to: the project's, or (a project removed since) the one
+        // the worktree names.
+        let repo = match d.project(&rec.project).await {
+            Ok(p) => Some(p.home_dir().to_path_buf()),
+            Err(_) => repository_of(&path).await,
+        };
         let branch = rec.worktree.branch.clone();
         let removed = run_blocking(move || {
             let ours = match &repo {
@@ -252,6 +259,20 @@ async fn remove(d: &ChatService, sid: &str, rec: &WorktreeRecord) {
         }
     }
     forget(&d.state, sid).await;
+}
+
+/// The checkout of the repository the worktree at `path` belongs to, as git says.
+async fn repository_of(path: &std::path::Path) -> Option<PathBuf> {
+    let path = path.to_path_buf();
+    run_blocking(move || {
+        let out =
+            Git { dir: &path }.run(["rev-parse", "--path-format=absolute", "--git-common-dir"])?;
+        let common = PathBuf::from(String::from_utf8_lossy(&out).trim());
+        Ok(common.parent().map(PathBuf::from))
+    })
+    .await
+    .ok()
+    .flatten()
 }
 
 async fn forget(state: &ChatState, sid: &str) {

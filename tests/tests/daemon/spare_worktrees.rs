@@ -322,3 +322,39 @@ async fn a_spare_worktree_left_by_a_stop_is_removed_at_the_next_start() {
     assert_eq!(worktree_list(&mut c, false).await, [first.session_id]);
     d.stop().await.unwrap();
 }
+
+/// A project removed while its spare worktree waits: the spare goes at the next turn's end
+/// (its folder, and its branch in the user's repository), and no other is made for it.
+#[tokio::test]
+async fn a_removed_projects_spare_worktree_goes_with_its_branch() {
+    let World {
+        d,
+        mut c,
+        data,
+        repo,
+        spare,
+        folder,
+        ..
+    } = world().await;
+    let gone = Request::ProjectDelete(paddock_proto::ProjectDelete {
+        slug: "web".into(),
+        force: true,
+        files: None,
+    });
+    c.request(gone).await.unwrap();
+    let other = c.send_turn("", None, "elsewhere").await;
+    c.frames_until_complete(&other.session_id).await;
+    until_gone(&folder).await;
+    let deadline = tokio::time::Instant::now() + DEADLINE;
+    loop {
+        let branches = git(repo.path(), &["branch", "--format=%(refname:short)"]);
+        if !branches.contains(&format!("paddock/{}", &spare[..8])) {
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{branches}");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(!git_worktrees(repo.path()).contains(&folder));
+    assert!(spare_records(data.path()).is_empty());
+    d.stop().await.unwrap();
+}
