@@ -64,7 +64,7 @@ pub const KEYS: &[KeyDoc] = &[
     KeyDoc {
         key: "spare_processes",
         default: "1",
-        about: "started, idle claudes kept ready for the next new chat of the projects used last (counted in max_processes, the first stopped when a turn needs a slot); 0 keeps none",
+        about: "started, idle claudes kept ready for the next new chat of the projects used last (counted in max_processes, the first stopped when a turn needs a slot); a project whose chats work in worktrees gets its spare in a spare worktree made ahead at HEAD; 0 keeps none",
     },
     KeyDoc {
         key: "spare_keep_secs",
