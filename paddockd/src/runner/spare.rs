@@ -79,8 +79,12 @@ impl Spares {
         self.used.truncate(USED_KEPT);
     }
 
-    /// Takes `slug`'s spare for a new chat: its session id.
+    /// Takes `slug`'s spare for a new chat in the project's folder: its session id. A spare in
+    /// a spare worktree is not one (the chat that takes it takes its worktree, `take_id`).
     pub(super) fn take(&mut self, slug: &str) -> Option<String> {
+        if self.slots.get(slug)?.worktree {
+            return None;
+        }
         self.slots.remove(slug).map(|s| s.session_id)
     }
 
@@ -313,6 +317,9 @@ mod tests {
         // Another worktree (HEAD moved) replaces it.
         assert!(s.wants_in_worktree(&wt, "sw2", t0, 2, keep));
         assert_eq!(s.add("w", "sw2".into(), true).as_deref(), Some("sw"));
+        // A chat kept in the project's folder does not take it.
+        assert_eq!(s.take("w"), None);
+        assert!(s.holds("sw2"));
         assert_eq!(s.take_id("sw2").as_deref(), Some("w"));
         // A folder spare of a project that turned to worktrees is surplus.
         s.add("w", "sf".into(), false);

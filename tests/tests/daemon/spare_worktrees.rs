@@ -358,3 +358,40 @@ async fn a_removed_projects_spare_worktree_goes_with_its_branch() {
     assert!(spare_records(data.path()).is_empty());
     d.stop().await.unwrap();
 }
+
+/// A chat of the project kept in its folder (`--no-worktree`) is not given the spare made for
+/// a worktree chat: its own session id and process, and the spare still serves the next
+/// worktree chat.
+#[tokio::test]
+async fn a_chat_kept_in_the_projects_folder_does_not_take_the_worktree_spare() {
+    // Every part bound: one left to `..` would go at once (its folder with it).
+    let World {
+        d,
+        mut c,
+        spare,
+        folder,
+        data: _data,
+        repo: _repo,
+        first: _,
+    } = world().await;
+    let shared = c
+        .send_new("web", None, "in the checkout", Some(Isolation::None))
+        .await;
+    assert_ne!(shared.session_id, spare);
+    c.frames_until_complete(&shared.session_id).await;
+    let next = c.send_turn("web", None, "in a worktree").await;
+    assert_eq!(next.session_id, spare);
+    c.frames_until_complete(&next.session_id).await;
+    let rows = chats_of(&mut c, "web").await;
+    let row = rows.iter().find(|r| r.session_id == spare).unwrap();
+    assert_eq!(
+        row.worktree.as_ref().map(|w| PathBuf::from(&w.path)),
+        Some(folder)
+    );
+    assert!(
+        rows.iter()
+            .find(|r| r.session_id == shared.session_id)
+            .is_some_and(|r| r.worktree.is_none())
+    );
+    d.stop().await.unwrap();
+}
