@@ -112,7 +112,8 @@ impl Tmux {
 
     /// Sends Escape and waits until the screen shows it was read: an Escape and the key
     /// after it read together are one Alt+key (as a terminal sends them), so a test that
-    /// presses Escape then a key must let the TUI read the Escape first.
+    /// presses Escape then a key must let the TUI read the Escape first. The screen before
+    /// must be the one the Escape changes: wait for it first.
     pub fn escape(&self) -> String {
         let before = self.capture();
         self.keys(&["Escape"]);

@@ -513,7 +513,9 @@ fn under_ascii_and_no_color_the_screen_is_ascii_with_a_chat_and_its_composer_ope
     );
     // The fork open in the chat pane, the keyboard in its composer.
     tmux.keys(&["G", "k", "i"]);
-    let screen = tmux.wait_for("reply to the forked child");
+    let screen = tmux.wait_until("the fork's composer", |s| {
+        s.contains("reply to the forked child") && Tmux::status_line(s).contains("newline")
+    });
     let wide: Vec<char> = screen.chars().filter(|c| !c.is_ascii()).collect();
     assert!(wide.is_empty(), "not ASCII: {wide:?}\n{screen}");
     tmux.escape();

@@ -32,7 +32,11 @@ fn fields_start_fresh_and_n_finds_what_the_filter_hides() {
     tmux.keys(&["C-f"]);
     tmux.keys(&["-l", "alpha"]);
     tmux.keys(&["Enter"]);
-    tmux.wait_for("alpha chat");
+    // The search view with its query (the tree showed "alpha chat" already).
+    tmux.wait_until("the search asked", |s| {
+        s.lines()
+            .any(|l| l.trim_start().starts_with("Search") && l.contains("alpha"))
+    });
     tmux.escape();
     tmux.keys(&["C-f"]);
     tmux.keys(&["-l", "beta"]);
