@@ -98,6 +98,23 @@ fn kill(pid: u32) {
     }
 }
 
+/// `chat:send` of `message` as a new chat of the root workspace: its `Sent`.
+fn send_new(conn: &mut Conn, message: impl Into<String>) -> paddock_proto::Sent {
+    let reply = conn.request(Request::ChatSend(ChatSend {
+        project_slug: String::new(),
+        session_id: None,
+        message: message.into(),
+        model: None,
+        preload_context: false,
+        attachments: Vec::new(),
+        isolation: None,
+    }));
+    let Reply::Sent(sent) = reply else {
+        panic!("chat:send: {reply:?}")
+    };
+    sent
+}
+
 /// Stops a daemon as `paddock daemon stop`'s signal does, and reaps it.
 fn stop(mut daemon: Child) {
     if let Some(pid) = rustix::process::Pid::from_raw(i32::try_from(daemon.id()).unwrap()) {
@@ -115,19 +132,10 @@ fn a_claude_dies_with_its_killed_daemon_and_the_restart_stops_its_tools() {
     let mut daemon = env.start();
     let mut conn = Conn::open(&env.socket(), "orphans test");
     // A turn that starts a tool process in claude's group, then runs until stopped.
-    let reply = conn.request(Request::ChatSend(ChatSend {
-        project_slug: String::new(),
-        session_id: None,
-        message: r#"fake:[{"child":"sleep 120"},{"text":"working","chunks":1},{"hang":true}]"#
-            .into(),
-        model: None,
-        preload_context: false,
-        attachments: Vec::new(),
-        isolation: None,
-    }));
-    let Reply::Sent(sent) = reply else {
-        panic!("chat:send: {reply:?}")
-    };
+    let sent = send_new(
+        &mut conn,
+        r#"fake:[{"child":"sleep 120"},{"text":"working","chunks":1},{"hang":true}]"#,
+    );
     let (claude, tools) = env.fake_claude();
 
     daemon.kill().unwrap();
@@ -292,18 +300,7 @@ fn what_had_streamed_before_the_daemon_was_killed_is_in_the_transcript_after_the
     let mut conn = Conn::open(&env.socket(), "orphans test");
     let ticks: Vec<String> = (1..=60).map(|n| format!("tick{n} ")).collect();
     let script = serde_json::json!([{"text": ticks.concat(), "chunks": 60, "delay_ms": 150}]);
-    let reply = conn.request(Request::ChatSend(ChatSend {
-        project_slug: String::new(),
-        session_id: None,
-        message: format!("fake:{script}"),
-        model: None,
-        preload_context: false,
-        attachments: Vec::new(),
-        isolation: None,
-    }));
-    let Reply::Sent(sent) = reply else {
-        panic!("chat:send: {reply:?}")
-    };
+    let sent = send_new(&mut conn, format!("fake:{script}"));
     // The daemon dies once it has kept a few ticks, long before the reply is whole.
     let kept = env
         .data()
@@ -391,18 +388,7 @@ fn a_spare_dies_with_its_killed_daemon_and_is_never_a_chat() {
     let env = Env::new();
     let mut daemon = env.start();
     let mut conn = Conn::open(&env.socket(), "orphans test");
-    let reply = conn.request(Request::ChatSend(ChatSend {
-        project_slug: String::new(),
-        session_id: None,
-        message: "hello".into(),
-        model: None,
-        preload_context: false,
-        attachments: Vec::new(),
-        isolation: None,
-    }));
-    let Reply::Sent(sent) = reply else {
-        panic!("chat:send: {reply:?}")
-    };
+    let sent = send_new(&mut conn, "hello");
     // The turn ends, and a spare is made for the next new chat.
     let spare = wait_until_blocking("a ready spare", DEADLINE, || {
         let Reply::Status(s) = conn.request(Request::DaemonStatus) else {

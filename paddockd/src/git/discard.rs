@@ -45,6 +45,34 @@ pub(super) fn unmerged(
         .collect())
 }
 
+/// Removes a worktree paddockd made at `path` and did not finish (cut short by a stop) or that
+/// no chat took (a spare): with its `branch` when the worktree has it checked out; else (never
+/// made that far, or a branch no worktree of ours has: it may be the user's) only its folder,
+/// and git forgets it. `repo_dir` is `None` when its project is gone and git cannot say whose
+/// it is: the folder goes.
+pub(super) fn remove_unused(
+    repo_dir: Option<&Path>,
+    path: &Path,
+    branch: &str,
+) -> Result<(), ErrorBody> {
+    if let Some(repo) = repo_dir {
+        let ours = super::merge::checked_out(&Git { dir: repo }, branch)?
+            .iter()
+            .any(|p| p == path || p.canonicalize().ok() == path.canonicalize().ok());
+        if ours {
+            return remove(repo, path, branch);
+        }
+    }
+    if path.exists() {
+        std::fs::remove_dir_all(path)
+            .map_err(|e| internal(format!("cannot remove {}: {e}", path.display())))?;
+    }
+    match repo_dir {
+        Some(repo) => Git { dir: repo }.run(["worktree", "prune"]).map(drop),
+        None => Ok(()),
+    }
+}
+
 /// Removes the worktree at `path` of the repository holding `repo_dir`, and its `branch`.
 /// A folder removed by hand is forgotten by git; a branch deleted by hand is no error.
 pub(super) fn remove(repo_dir: &Path, path: &Path, branch: &str) -> Result<(), ErrorBody> {

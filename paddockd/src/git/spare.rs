@@ -24,8 +24,9 @@ use paddock_proto::{ErrorBody, ErrorCode};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+use super::scope::blocking;
 use super::scope::short;
-use super::worktree::{Ask, make_in, run_blocking};
+use super::worktree::{Ask, make_in};
 use super::{Git, invalid};
 use crate::chats::ChatService;
 use crate::config::Config;
@@ -123,7 +124,7 @@ async fn keep(d: &ChatService, runner: &Runner, wanted: &[Project], shutdown: &C
 async fn make_spare(cfg: &Config, state: &ChatState, project: &Project) -> Option<String> {
     let sid = uuid::Uuid::new_v4().to_string();
     let home = project.home_dir().to_path_buf();
-    let included = run_blocking(move || super::include::stamp(&home)).await;
+    let included = blocking(move || super::include::stamp(&home)).await;
     let included = match included {
         Ok(stamp) => stamp,
         Err(e) => {
@@ -187,7 +188,7 @@ async fn fits(state: &ChatState, project: &Project, sid: &str, rec: &WorktreeRec
     let home = project.home_dir().to_path_buf();
     let (base, target) = (rec.worktree.base.clone(), rec.worktree.target.clone());
     let path = PathBuf::from(&rec.worktree.path);
-    run_blocking(move || {
+    blocking(move || {
         let git = Git { dir: &home };
         let same = git.head()?.as_deref() == Some(base.as_str())
             && git.branch()?.unwrap_or_default() == target
@@ -232,27 +233,8 @@ async fn remove(d: &ChatService, sid: &str, rec: &WorktreeRecord) {
             Err(_) => repository_of(&path).await,
         };
         let branch = rec.worktree.branch.clone();
-        let removed = run_blocking(move || {
-            let ours = match &repo {
-                Some(repo) => super::merge::checked_out(&Git { dir: repo }, &branch)?
-                    .iter()
-                    .any(|p| p == &path || p.canonicalize().ok() == path.canonicalize().ok()),
-                None => false,
-            };
-            if let (true, Some(repo)) = (ours, &repo) {
-                return super::discard::remove(repo, &path, &branch);
-            }
-            if path.exists() {
-                std::fs::remove_dir_all(&path).map_err(|e| {
-                    super::internal(format!("cannot remove {}: {e}", path.display()))
-                })?;
-            }
-            match &repo {
-                Some(repo) => Git { dir: repo }.run(["worktree", "prune"]).map(drop),
-                None => Ok(()),
-            }
-        })
-        .await;
+        let removed =
+            blocking(move || super::discard::remove_unused(repo.as_deref(), &path, &branch)).await;
         if let Err(e) = removed {
             tracing::warn!(session = %sid, "cannot remove a spare worktree: {}", e.message);
             return;
@@ -264,7 +246,7 @@ async fn remove(d: &ChatService, sid: &str, rec: &WorktreeRecord) {
 /// The checkout of the repository the worktree at `path` belongs to, as git says.
 async fn repository_of(path: &std::path::Path) -> Option<PathBuf> {
     let path = path.to_path_buf();
-    run_blocking(move || {
+    blocking(move || {
         let out =
             Git { dir: &path }.run(["rev-parse", "--path-format=absolute", "--git-common-dir"])?;
         let common = PathBuf::from(String::from_utf8_lossy(&out).trim());
@@ -318,7 +300,7 @@ pub(super) async fn take(
             rec.worktree.branch.clone(),
             name.to_owned(),
         );
-        run_blocking(move || rename_branch(&home, &from, &to)).await?;
+        blocking(move || rename_branch(&home, &from, &to)).await?;
         rec.worktree.branch = name.to_owned();
     }
     rec.worktree.created_at = Some(chrono::Utc::now().to_rfc3339());

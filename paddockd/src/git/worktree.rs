@@ -257,7 +257,7 @@ pub async fn undo(cfg: &Config, state: &ChatState, project: &Project, sid: &str)
     }
 }
 
-pub(super) async fn run_blocking<T: Send + 'static>(
+async fn run_blocking<T: Send + 'static>(
     job: impl FnOnce() -> Result<T, ErrorBody> + Send + 'static,
 ) -> Result<T, ErrorBody> {
     tokio::task::spawn_blocking(job).await.map_err(|e| {

@@ -660,21 +660,7 @@ async fn undo_create(d: &ChatService, sid: &str, rec: &WorktreeRecord) -> Result
     let owned = crate::config::worktrees_dir(&d.cfg.data_dir);
     if path.starts_with(&owned) {
         let branch = rec.worktree.branch.clone();
-        blocking(move || {
-            let ours = super::merge::checked_out(&Git { dir: &repo }, &branch)?
-                .iter()
-                .any(|p| p == &path || p.canonicalize().ok() == path.canonicalize().ok());
-            if ours {
-                super::discard::remove(&repo, &path, &branch)
-            } else {
-                if path.exists() {
-                    std::fs::remove_dir_all(&path)
-                        .map_err(|e| internal(format!("cannot remove {}: {e}", path.display())))?;
-                }
-                Git { dir: &repo }.run(["worktree", "prune"]).map(drop)
-            }
-        })
-        .await?;
+        blocking(move || super::discard::remove_unused(Some(&repo), &path, &branch)).await?;
     }
     d.state
         .stores

@@ -547,7 +547,7 @@ impl Coordinator {
         }
         // The project was used: it may get a spare (`spare.rs`).
         self.spares
-            .used(&req.project.at_home(), tokio::time::Instant::now());
+            .used(req.project.at_home(), tokio::time::Instant::now());
         let session_id = match &req.session_id {
             Some(id) => {
                 if uuid::Uuid::parse_str(id).is_err() {

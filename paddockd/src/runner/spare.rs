@@ -73,9 +73,9 @@ pub(super) struct Spares {
 
 impl Spares {
     /// `project` (seen from its own folder) was just used (a turn was asked there).
-    pub(super) fn used(&mut self, project: &Project, now: Instant) {
+    pub(super) fn used(&mut self, project: Project, now: Instant) {
         self.used.retain(|(p, _)| p.slug != project.slug);
-        self.used.insert(0, (project.clone(), now));
+        self.used.insert(0, (project, now));
         self.used.truncate(USED_KEPT);
     }
 
@@ -259,14 +259,14 @@ mod tests {
         let t0 = Instant::now();
         let keep = Duration::from_secs(60);
         let mut s = Spares::default();
-        s.used(&project("a"), t0);
-        s.used(&project("b"), t0);
+        s.used(project("a"), t0);
+        s.used(project("b"), t0);
         let plan = s.plan(t0, 1, keep);
         assert_eq!(slugs(&plan.start), ["b"]);
         s.add("b", "sb".into(), false);
         assert!(s.holds("sb"));
         // a is used again: b's spare is surplus, a wants one.
-        s.used(&project("a"), t0);
+        s.used(project("a"), t0);
         let plan = s.plan(t0, 1, keep);
         assert_eq!(slugs(&plan.start), ["a"]);
         assert_eq!(plan.surplus, ["sb"]);
@@ -287,7 +287,7 @@ mod tests {
         let t0 = Instant::now();
         let keep = Duration::from_secs(60);
         let mut s = Spares::default();
-        s.used(&project("a"), t0);
+        s.used(project("a"), t0);
         for n in 0..DEATHS_TOLERATED {
             assert_eq!(slugs(&s.plan(t0, 1, keep).start), ["a"], "death {n}");
             s.add("a", format!("s{n}"), false);
@@ -305,8 +305,8 @@ mod tests {
         let mut s = Spares::default();
         let mut wt = project("w");
         wt.file.isolation = Some(paddock_proto::ProjectIsolation::Worktree);
-        s.used(&project("a"), t0);
-        s.used(&wt, t0);
+        s.used(project("a"), t0);
+        s.used(wt.clone(), t0);
         let plan = s.plan(t0, 2, keep);
         assert_eq!(slugs(&plan.start), ["a"]);
         assert_eq!(slugs(&plan.worktrees), ["w"]);
@@ -325,7 +325,7 @@ mod tests {
         s.add("w", "sf".into(), false);
         assert_eq!(s.plan(t0, 2, keep).surplus, ["sf"]);
         // Beyond the limit, no longer wanted.
-        s.used(&project("a"), t0);
+        s.used(project("a"), t0);
         assert!(!s.wants_in_worktree(&wt, "sw3", t0, 1, keep));
     }
 }

@@ -9,6 +9,7 @@ use paddock_proto::{Isolation, Reply, Request, SpareProcess};
 use crate::git::git;
 use crate::harness::*;
 use crate::worktrees::commit;
+use paddock_tests::wait::wait_until;
 
 /// A repository on `main` with one commit, an ignored `.env` the project's
 /// `.worktreeinclude` names, and a file of the user's not committed.
@@ -155,15 +156,17 @@ async fn worktree_list(c: &mut RawClient, orphans: bool) -> Vec<String> {
 }
 
 async fn until_gone(path: &Path) {
-    let deadline = tokio::time::Instant::now() + DEADLINE;
-    while path.exists() {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "{} is still there",
-            path.display()
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
+    let what = format!("{} to go", path.display());
+    wait_until(&what, DEADLINE, || (!path.exists()).then_some(()))
+        .await
+        .unwrap();
+}
+
+/// Whether `repo` has the branch `name`.
+fn has_branch(repo: &Path, name: &str) -> bool {
+    git(repo, &["branch", "--format=%(refname:short)"])
+        .lines()
+        .any(|b| b == name)
 }
 
 #[tokio::test]
@@ -210,14 +213,11 @@ async fn the_next_worktree_chat_takes_the_spare_worktree_and_its_claude() {
     let wt = row.worktree.as_ref().expect("a worktree chat");
     assert_eq!(wt.branch, "feature/two");
     assert_eq!(PathBuf::from(&wt.path), folder);
-    let branches = git(repo.path(), &["branch", "--format=%(refname:short)"]);
-    assert!(branches.lines().any(|b| b == "feature/two"), "{branches}");
-    assert!(
-        !branches
-            .lines()
-            .any(|b| b == format!("paddock/{}", &spare[..8])),
-        "{branches}"
-    );
+    assert!(has_branch(repo.path(), "feature/two"));
+    assert!(!has_branch(
+        repo.path(),
+        &format!("paddock/{}", &spare[..8])
+    ));
     let mut listed = worktree_list(&mut c, false).await;
     listed.sort();
     let mut want = vec![first.session_id.clone(), spare.clone()];
@@ -306,16 +306,15 @@ async fn a_spare_worktree_left_by_a_stop_is_removed_at_the_next_start() {
     })
     .await;
     until_gone(&folder).await;
-    let deadline = tokio::time::Instant::now() + DEADLINE;
-    while !spare_records(data.path()).is_empty() {
-        assert!(tokio::time::Instant::now() < deadline, "still on record");
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
-    let branches = git(repo.path(), &["branch", "--format=%(refname:short)"]);
-    assert!(
-        !branches.contains(&format!("paddock/{}", &spare[..8])),
-        "{branches}"
-    );
+    wait_until("the spare off the record", DEADLINE, || {
+        spare_records(data.path()).is_empty().then_some(())
+    })
+    .await
+    .unwrap();
+    assert!(!has_branch(
+        repo.path(),
+        &format!("paddock/{}", &spare[..8])
+    ));
     assert_eq!(git_worktrees(repo.path()).len(), 2, "checkout and the chat");
     // The chat's worktree is untouched.
     let mut c = d.client().await;
@@ -345,15 +344,12 @@ async fn a_removed_projects_spare_worktree_goes_with_its_branch() {
     let other = c.send_turn("", None, "elsewhere").await;
     c.frames_until_complete(&other.session_id).await;
     until_gone(&folder).await;
-    let deadline = tokio::time::Instant::now() + DEADLINE;
-    loop {
-        let branches = git(repo.path(), &["branch", "--format=%(refname:short)"]);
-        if !branches.contains(&format!("paddock/{}", &spare[..8])) {
-            break;
-        }
-        assert!(tokio::time::Instant::now() < deadline, "{branches}");
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
+    let branch = format!("paddock/{}", &spare[..8]);
+    wait_until("its branch to go", DEADLINE, || {
+        (!has_branch(repo.path(), &branch)).then_some(())
+    })
+    .await
+    .unwrap();
     assert!(!git_worktrees(repo.path()).contains(&folder));
     assert!(spare_records(data.path()).is_empty());
     d.stop().await.unwrap();
