@@ -14,8 +14,10 @@
 //! 5. from a turn's last `chat:response` to its `chat:complete` (on the socket), from the
 //!    last bytes of the reply on `paddock send -c`'s stdout to the command's exit, and from
 //!    the last `chat:response` (on the socket) to the TUI's header no longer counting the chat
-//!    as running (the release `paddock` in a tmux pane, read with `capture-pane` every few ms;
-//!    skipped without tmux);
+//!    as running (the release `paddock` in a tmux pane; skipped without tmux). The time is that
+//!    of the TUI's last write to its terminal before the screen read that found it idle: tmux
+//!    copies every write to a pipe (`pipe-pane`) whose bytes the bench stamps as they come, so
+//!    the figure is the TUI's, not how often the bench reads the screen;
 //! 6. a new chat of a project whose chats work in worktrees (`isolation = "worktree"`, a
 //!    repository of 5,000 files, `bench_worktrees::repository`), with no spare (the first
 //!    daemon: `git worktree add` on the chat's path) and with a spare worktree ready (a third
@@ -291,6 +293,8 @@ async fn send_exit_after_reply(env: &BenchEnv, session: &str, message: &str) -> 
 /// The release TUI in a private tmux server, killed when dropped.
 struct TuiPane {
     server: String,
+    /// When each write of the TUI to its terminal reached tmux, in order (from `pipe-pane`).
+    writes: std::sync::Arc<std::sync::Mutex<Vec<Instant>>>,
 }
 
 impl TuiPane {
@@ -298,6 +302,7 @@ impl TuiPane {
     async fn start(env: &BenchEnv) -> Result<Option<Self>> {
         let pane = Self {
             server: format!("paddock-bench-{}", std::process::id()),
+            writes: Default::default(),
         };
         let mut c = std::process::Command::new("tmux");
         c.args(["-L", &pane.server, "-f", "/dev/null", "new-session", "-d"])
@@ -323,7 +328,54 @@ impl TuiPane {
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
+        pane.stamp_writes(&env.dir).await?;
         Ok(Some(pane))
+    }
+
+    /// Has tmux copy the TUI's output into a FIFO, and stamps each piece as it arrives.
+    async fn stamp_writes(&self, dir: &Path) -> Result<()> {
+        let fifo = dir.join("tui-output.fifo");
+        let _ = std::fs::remove_file(&fifo);
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status()?;
+        if !made.success() {
+            bail!("mkfifo {} failed", fifo.display());
+        }
+        // Read and write, so the read end never sees an end while tmux's `cat` starts.
+        let mut rx = tokio::net::unix::pipe::OpenOptions::new()
+            .read_write(true)
+            .open_receiver(&fifo)
+            .with_context(|| format!("open {}", fifo.display()))?;
+        let writes = self.writes.clone();
+        tokio::spawn(async move {
+            let mut buf = vec![0u8; 64 * 1024];
+            while let Ok(n) = rx.read(&mut buf).await {
+                if n == 0 {
+                    break;
+                }
+                if let Ok(mut w) = writes.lock() {
+                    w.push(Instant::now());
+                }
+            }
+        });
+        let piped = std::process::Command::new("tmux")
+            .args(["-L", &self.server, "pipe-pane", "-O", "-t", "tui"])
+            .arg(format!("exec cat > '{}'", fifo.display()))
+            .status()?;
+        if !piped.success() {
+            bail!("tmux pipe-pane failed");
+        }
+        Ok(())
+    }
+
+    /// The last write of the TUI that reached tmux after `after` and no later than `by`.
+    fn last_write(&self, after: Instant, by: Instant) -> Option<Instant> {
+        let writes = self.writes.lock().ok()?;
+        writes
+            .iter()
+            .rev()
+            .find(|&&t| t <= by)
+            .filter(|&&t| t > after)
+            .copied()
     }
 
     async fn screen(&self) -> Result<String> {
@@ -357,9 +409,11 @@ impl Drop for TuiPane {
 
 /// A turn of `session` streamed slowly (the stand-in's `mock:slow 5`: `tick1 ` … `tick5 `, 200 ms
 /// apart, so the TUI surely draws it running): from its last `chat:response` on the socket (the
-/// one that completes `tick5`) to the first screen read that began after it and shows the chat
-/// no longer running. The screen is read every 100 ms while the reply streams and every 2 ms
-/// after its last token: reading it that often all along keeps tmux too busy to draw.
+/// one that completes `tick5`) to the TUI's last write before the end of the first screen read
+/// that began after it and shows the chat no longer running (that write drew it idle, or one before it
+/// did: the figure errs long, never short). The screen is read every 100 ms while the reply
+/// streams and every 2 ms after its last token: reading it that often all along keeps tmux too
+/// busy to draw.
 async fn tui_end_after_last(pane: &TuiPane, conn: &mut Conn, session: &str) -> Result<f64> {
     let (tx, rx) = tokio::sync::watch::channel(None::<Instant>);
     let watch = async {
@@ -380,7 +434,10 @@ async fn tui_end_after_last(pane: &TuiPane, conn: &mut Conn, session: &str) -> R
                         pane.screen().await?
                     );
                 }
-                return Ok(ms(Instant::now() - last));
+                // No write seen (no `pipe-pane`): the read's end, which errs long.
+                let read = Instant::now();
+                let drawn = pane.last_write(last, read).unwrap_or(read);
+                return Ok(ms(drawn - last));
             }
             if Instant::now() > deadline {
                 bail!("the TUI still shows the turn running after {PATIENCE:?}");
