@@ -64,6 +64,9 @@ _paddock() {
             paddock,history)
                 cmd="paddock__subcmd__history"
                 ;;
+            paddock,hosts)
+                cmd="paddock__subcmd__hosts"
+                ;;
             paddock,import)
                 cmd="paddock__subcmd__import"
                 ;;
@@ -261,6 +264,9 @@ _paddock() {
                 ;;
             paddock__subcmd__help,history)
                 cmd="paddock__subcmd__help__subcmd__history"
+                ;;
+            paddock__subcmd__help,hosts)
+                cmd="paddock__subcmd__help__subcmd__hosts"
                 ;;
             paddock__subcmd__help,import)
                 cmd="paddock__subcmd__help__subcmd__import"
@@ -530,7 +536,7 @@ _paddock() {
 
     case "${cmd}" in
         paddock)
-            opts="-h -V --socket --remote --remote-paddock --help --version daemon project ls list send tail cancel continue show doctor status approvals notify usage attachment archive unarchive star unstar read unread detach attach delete fork promote history search trigger import provenance blame files ls-files git worktree proxy help"
+            opts="-h -V --socket --remote --remote-paddock --help --version daemon project ls list send tail cancel continue show doctor status approvals notify usage attachment archive unarchive star unstar read unread detach attach delete fork promote history search trigger import provenance blame files ls-files git worktree proxy hosts help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1544,7 +1550,7 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__help)
-            opts="daemon project ls send tail cancel continue show doctor status approvals notify usage attachment archive unarchive star unstar read unread detach attach delete fork promote history search trigger import provenance blame files ls-files git worktree proxy help"
+            opts="daemon project ls send tail cancel continue show doctor status approvals notify usage attachment archive unarchive star unstar read unread detach attach delete fork promote history search trigger import provenance blame files ls-files git worktree proxy hosts help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1922,6 +1928,20 @@ _paddock() {
             return 0
             ;;
         paddock__subcmd__help__subcmd__history)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__help__subcmd__hosts)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2458,6 +2478,32 @@ _paddock() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --socket)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --remote-paddock)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        paddock__subcmd__hosts)
+            opts="-h -V --json --socket --remote --remote-paddock --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --socket)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -7,6 +7,7 @@ pub mod cli;
 pub mod client;
 pub mod commands;
 pub mod format;
+pub mod hosts;
 pub mod message;
 pub mod needs;
 pub mod notify;

@@ -57,9 +57,17 @@ pub struct Cli {
     pub socket: Option<PathBuf>,
 
     /// Reach the paddockd on HOST through ssh (`ssh HOST paddock proxy`) instead of this
-    /// machine's; HOST is anything ssh takes: `devbox`, `me@devbox.example.com`
-    #[arg(long, global = true, env = "PADDOCK_REMOTE", value_name = "HOST")]
-    pub remote: Option<String>,
+    /// machine's; HOST is anything ssh takes (`devbox`, `me@devbox.example.com`) or a host of
+    /// the client's configuration (`paddock hosts --help`). Give it several times (or
+    /// PADDOCK_REMOTE=a,b) for one client over several devboxes
+    #[arg(
+        long,
+        global = true,
+        env = "PADDOCK_REMOTE",
+        value_name = "HOST",
+        value_delimiter = ','
+    )]
+    pub remote: Vec<String>,
 
     /// With --remote: the paddock program on HOST; `~/` is HOST's home [default: paddock]
     #[arg(
@@ -829,4 +837,48 @@ Examples:
         #[arg(long, hide = true)]
         no_start: bool,
     },
+
+    /// The hosts this client works with, and whether each answers
+    #[command(
+        long_about = "\
+The hosts this client works with (one daemon each, DESIGN §8), and their state: connected (with \
+the daemon's version), or down and why. Every host is asked at once; one that does not answer \
+within host_timeout (5 s unless set) is down.
+
+Which hosts: those named with --remote (several times, or PADDOCK_REMOTE=a,b), each a host of \
+the client's configuration by name or else an ssh destination; without --remote, the hosts of \
+the client's configuration; without those, this machine's daemon alone.
+
+The client's configuration is $XDG_CONFIG_HOME/paddock/client.toml (PADDOCK_CLIENT_CONFIG names \
+another; it must then exist):
+
+  host_timeout = 5                  # seconds; PADDOCK_HOST_TIMEOUT wins
+  [hosts.laptop]
+  local = true                      # this machine's daemon
+  [hosts.devbox]
+  ssh = \"me@devbox.example.com\"    # what ssh takes (default: the name)
+  socket = \"/run/user/1000/paddock/paddockd.sock\"   # optional, the socket there
+  paddock = \"~/.cargo/bin/paddock\"  # optional, the paddock program there
+
+With several hosts, the listing commands (ls, project ls, history, search, usage, approvals, \
+status) ask every host at once and merge the answers; each --json row says its `host`, and the \
+hosts that did not answer are named on stderr (the exit status is non-zero only when none \
+answered). A command on one chat finds its host by the session id. A project is HOST:SLUG \
+(HOST: alone is that host's root workspace); a command that creates something (send without \
+-c, project add, trigger add) needs the host named that way, or --remote HOST.",
+        after_help = "\
+Examples:
+  paddock hosts
+  paddock --remote devbox --remote gpubox hosts --json
+  paddock ls -A                           every host's chats, each project as HOST:SLUG
+  paddock send -p devbox:web 'fix the flaky test'"
+    )]
+    Hosts(HostsArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct HostsArgs {
+    /// One JSON object per host: name, address, state (connected, down), version, reason
+    #[arg(long)]
+    pub json: bool,
 }

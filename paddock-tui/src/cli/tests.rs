@@ -22,12 +22,15 @@ fn remote_is_a_global_option_and_proxy_a_command() -> Result<(), clap::Error> {
         "--socket",
         "/run/p.sock",
     ])?;
-    assert_eq!(cli.remote.as_deref(), Some("me@devbox"));
+    assert_eq!(cli.remote, ["me@devbox"]);
     assert_eq!(cli.remote_paddock, Some(PathBuf::from("~/bin/paddock")));
     assert_eq!(cli.socket, Some(PathBuf::from("/run/p.sock")));
     assert!(matches!(cli.command, Some(Cmd::Ls(_))));
     let cli = parse(&["--remote", "devbox"])?;
     assert!(cli.command.is_none(), "the TUI, through ssh");
+    let cli = parse(&["--remote", "a", "--remote", "b,c", "hosts"])?;
+    assert_eq!(cli.remote, ["a", "b", "c"], "several hosts");
+    assert!(matches!(cli.command, Some(Cmd::Hosts(_))));
     assert!(matches!(
         parse(&["proxy"])?.command,
         Some(Cmd::Proxy { no_start: false })

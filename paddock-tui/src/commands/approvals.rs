@@ -139,7 +139,7 @@ fn chat_label(a: &Approval) -> String {
 }
 
 /// `paddock approvals`: one row per waiting call, oldest first.
-fn table(
+pub(super) fn table(
     approvals: &[Approval],
     now: chrono::DateTime<chrono::Utc>,
     ids: format::IdForm,

@@ -67,21 +67,7 @@ async fn ls_every_project(
     };
     if json {
         let reply = client.call_raw(request).await?;
-        let mut by_project: BTreeMap<Cow<'_, str>, Vec<&RawValue>> = BTreeMap::new();
-        for row in rows_of(&reply)? {
-            #[derive(serde::Deserialize)]
-            #[serde(rename_all = "camelCase")]
-            struct Slug<'a> {
-                #[serde(borrow)]
-                project_slug: Cow<'a, str>,
-            }
-            let slug: Slug<'_> = serde_json::from_str(row.get()).map_err(|e| {
-                anyhow::anyhow!("paddockd sent a chat row without its project: {e}")
-            })?;
-            by_project.entry(slug.project_slug).or_default().push(row);
-        }
-        let all: Vec<&RawValue> = by_project.into_values().flatten().collect();
-        return print_json_rows(&all);
+        return print_json_rows(&grouped_rows(&reply)?);
     }
     let chats = client.call(request).await?.chats;
     let mut by_project: BTreeMap<String, Vec<ChatSummary>> = BTreeMap::new();
@@ -110,8 +96,27 @@ async fn ls_every_project(
     print(&out)
 }
 
+/// The rows of an every-project `chat:list` reply as the daemon wrote them, each project's
+/// together (the root workspace first, then by slug), in tree order within it.
+pub(super) fn grouped_rows(reply: &RawReply) -> anyhow::Result<Vec<&RawValue>> {
+    let mut by_project: BTreeMap<Cow<'_, str>, Vec<&RawValue>> = BTreeMap::new();
+    for row in rows_of(reply)? {
+        #[derive(serde::Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Slug<'a> {
+            #[serde(borrow)]
+            project_slug: Cow<'a, str>,
+        }
+        let slug: Slug<'_> = serde_json::from_str(row.get())
+            .map_err(|e| anyhow::anyhow!("paddockd sent a chat row without its project: {e}"))?;
+        by_project.entry(slug.project_slug).or_default().push(row);
+    }
+    let all: Vec<&RawValue> = by_project.into_values().flatten().collect();
+    Ok(all)
+}
+
 /// The width `ls` fits its rows to: the terminal's, unless whole titles were asked for.
-fn fit_to(full_titles: bool) -> Option<usize> {
+pub(super) fn fit_to(full_titles: bool) -> Option<usize> {
     (!full_titles).then(format::stdout_width).flatten()
 }
 
@@ -137,7 +142,7 @@ fn print_rows_of(reply: &RawReply) -> anyhow::Result<()> {
 }
 
 /// The rows of a `chat:list` reply as the daemon wrote them.
-fn rows_of(reply: &RawReply) -> anyhow::Result<Vec<&RawValue>> {
+pub(super) fn rows_of(reply: &RawReply) -> anyhow::Result<Vec<&RawValue>> {
     #[derive(serde::Deserialize)]
     struct Rows<'a> {
         #[serde(borrow)]

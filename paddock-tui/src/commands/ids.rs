@@ -23,6 +23,9 @@ pub const EVERY_CHAT: &str = "`paddock ls -A` lists every project's chats";
 /// Replaces the session arguments of `command` with the whole ids they name (one
 /// `chat:resolve` when the command takes any).
 pub async fn resolve(ctx: &Context, command: &mut Option<Cmd>) -> anyhow::Result<()> {
+    let Some(command) = command.as_mut() else {
+        return Ok(());
+    };
     let mut args = session_args(command);
     if args.is_empty() {
         return Ok(());
@@ -45,6 +48,92 @@ pub async fn resolve(ctx: &Context, command: &mut Option<Cmd>) -> anyhow::Result
         **arg = expand(arg, found)?;
     }
     Ok(())
+}
+
+/// On a client of several hosts: replaces the session arguments of `command` with the whole
+/// ids they name on whichever host has them (one `chat:resolve` per host, all at once), and
+/// gives that host; `None` when the command takes no chat. A prefix that names chats on two
+/// hosts is refused naming both, as are chats of one command on different hosts.
+pub async fn resolve_across<'a>(
+    hosts: &'a crate::hosts::Hosts,
+    command: &mut Cmd,
+) -> anyhow::Result<Option<&'a crate::hosts::Host>> {
+    let mut args = session_args(command);
+    if args.is_empty() {
+        return Ok(None);
+    }
+    for arg in &args {
+        too_short(session_part(arg).0)?;
+    }
+    let prefixes: Vec<String> = args.iter().map(|a| session_part(a).0.to_owned()).collect();
+    let answers = super::fleet::resolve_on_each(hosts, prefixes).await?;
+    let mut chosen: Option<&str> = None;
+    for (i, arg) in args.iter_mut().enumerate() {
+        let session = session_part(arg).0.to_owned();
+        let (host, resolved) = host_of(&session, &answers, i)?;
+        if let Some(before) = chosen
+            && before != host
+        {
+            return Err(failure(format!(
+                "the chats named are on different hosts ({before} and {host}); give each host's chats in a command of their own"
+            )));
+        }
+        chosen = Some(host);
+        **arg = expand(arg, resolved)?;
+    }
+    Ok(chosen.and_then(|name| hosts.get(name)))
+}
+
+/// The host whose chats the `i`th prefix `session` names, by what each host resolved: one
+/// host, or the one that has it as a whole id; none, or several, is the command's failure.
+fn host_of<'a>(
+    session: &str,
+    answers: &'a [(String, Vec<ResolvedPrefix>)],
+    i: usize,
+) -> anyhow::Result<(&'a str, &'a ResolvedPrefix)> {
+    let found: Vec<(&str, &ResolvedPrefix)> = answers
+        .iter()
+        .filter_map(|(host, resolved)| Some((host.as_str(), resolved.get(i)?)))
+        .filter(|(_, r)| !r.chats.is_empty() || r.more > 0)
+        .collect();
+    match found.as_slice() {
+        [] => Err(failure(format!(
+            "no chat {session} on any host that answered; {EVERY_CHAT}"
+        ))),
+        [one] => Ok(*one),
+        many => {
+            // A whole id on one host wins over prefixes of others' ids.
+            let exact: Vec<&(&str, &ResolvedPrefix)> = many
+                .iter()
+                .filter(|(_, r)| {
+                    r.chats
+                        .iter()
+                        .any(|c| c.session_id.eq_ignore_ascii_case(session))
+                })
+                .collect();
+            if let [one] = exact.as_slice() {
+                return Ok(**one);
+            }
+            let mut message = format!(
+                "{session} names chats on {}; give more of the id:",
+                many.iter()
+                    .map(|(h, _)| *h)
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            );
+            for (h, r) in many {
+                for chat in r.chats.iter().take(SHOWN) {
+                    message.push_str(&format!(
+                        "\n  {} ({h}:{}) {}",
+                        chat.session_id,
+                        crate::format::project_label(&chat.project_slug),
+                        crate::format::one_line(&chat.title, 60)
+                    ));
+                }
+            }
+            Err(failure(message))
+        }
+    }
 }
 
 /// `arg`'s session id part, and the `:JOB` of a turn (`SESSION:JOB`) after it.
@@ -107,10 +196,7 @@ fn expand(arg: &str, resolved: &ResolvedPrefix) -> anyhow::Result<String> {
 }
 
 /// Every argument of `command` that names a chat.
-fn session_args(command: &mut Option<Cmd>) -> Vec<&mut String> {
-    let Some(command) = command else {
-        return Vec::new();
-    };
+fn session_args(command: &mut Cmd) -> Vec<&mut String> {
     match command {
         Cmd::Send(a) => a.session.iter_mut().collect(),
         Cmd::Tail(a) => vec![&mut a.session],
@@ -170,6 +256,29 @@ mod tests {
                 .collect(),
             more: 0,
         }
+    }
+
+    #[test]
+    fn a_prefix_on_two_hosts_is_refused_naming_both() {
+        let answers = |arg: &str| {
+            vec![
+                ("a".to_owned(), vec![resolved(arg, &[chat(A, "on a")])]),
+                ("b".to_owned(), vec![resolved(arg, &[chat(B, "on b")])]),
+                ("c".to_owned(), vec![resolved(arg, &[chat(C, "on c")])]),
+            ]
+        };
+        let both = answers("5511");
+        let err = host_of("5511", &both, 0).err().map(|e| e.to_string());
+        let err = err.unwrap_or_default();
+        assert!(err.starts_with("5511 names chats on a and b;"), "{err}");
+        assert!(
+            err.contains(A) && err.contains(B) && !err.contains(C),
+            "{err}"
+        );
+        let one = answers("55116d");
+        assert_eq!(host_of("55116d", &one, 0).ok().map(|(h, _)| h), Some("b"));
+        let none = answers("ffff");
+        assert!(host_of("ffff", &none, 0).is_err());
     }
 
     const A: &str = "55116c23-07c8-4dc0-b5ea-a8295ea4858a";

@@ -7,13 +7,16 @@ mod chats;
 mod continue_chat;
 mod daemon;
 mod doctor;
+mod fleet;
 mod follow;
 mod git;
 mod history;
+mod hosts;
 mod ids;
 mod import;
 mod indent;
 mod ls_files;
+mod merged;
 mod notify;
 mod output;
 mod project;
@@ -60,19 +63,19 @@ impl Context {
         }
     }
 
-    /// The context of the global options: `--remote HOST` (an empty one is none) makes every
-    /// connection go through ssh, and `--socket` then names the socket on HOST.
-    pub fn from_cli(cli: &Cli) -> Result<Self, ClientError> {
-        match cli.remote.as_deref().filter(|h| !h.is_empty()) {
-            None => Ok(Self::new(cli.socket.clone())),
-            Some(host) => {
-                let paddock = cli.remote_paddock.clone().map(PathBuf::into_os_string);
-                let remote = RemoteOptions::new(host, paddock, cli.socket.clone())?;
-                Ok(Self {
-                    remote: Some(remote),
-                    ..Self::new(None)
-                })
-            }
+    /// The context of a daemon reached through ssh.
+    pub fn remote(remote: RemoteOptions) -> Self {
+        Self {
+            remote: Some(remote),
+            ..Self::new(None)
+        }
+    }
+
+    /// How long the daemon gets to answer hello (a host of several: `host_timeout`).
+    pub fn set_hello_timeout(&mut self, timeout: std::time::Duration) {
+        match &mut self.remote {
+            Some(remote) => remote.connect.hello_timeout = timeout,
+            None => self.start.connect.hello_timeout = timeout,
         }
     }
 
@@ -128,9 +131,28 @@ impl Context {
 
 /// Runs the parsed command line; `None` is the TUI.
 pub async fn run(mut cli: Cli) -> anyhow::Result<()> {
-    let ctx = Context::from_cli(&cli)?;
+    let hosts = crate::hosts::Hosts::from_cli(&cli).map_err(|e| Failure::new(2, e))?;
+    if let Some(Cmd::Hosts(args)) = &cli.command {
+        return hosts::run(&hosts, args).await;
+    }
     batch::precheck(cli.command.as_ref())?;
-    ids::resolve(&ctx, &mut cli.command).await?;
+    let ctx = if hosts.several() {
+        match fleet::route(&hosts, &mut cli.command).await? {
+            fleet::Route::One(ctx) => *ctx,
+            fleet::Route::Merged(hosts) => match cli.command {
+                Some(command) => return merged::listing(&hosts, command).await,
+                None => return Ok(()),
+            },
+        }
+    } else {
+        if let Some(cmd) = cli.command.as_mut() {
+            fleet::named_host(&hosts, cmd);
+        }
+        let ctx = hosts.list.into_iter().next().map(|h| h.ctx);
+        let ctx = ctx.ok_or_else(|| anyhow::anyhow!("no host to work with"))?;
+        ids::resolve(&ctx, &mut cli.command).await?;
+        ctx
+    };
     match cli.command {
         None => crate::tui::run(ctx).await,
         Some(Cmd::Daemon { action }) => daemon::run(&ctx, action).await,
@@ -171,6 +193,7 @@ pub async fn run(mut cli: Cli) -> anyhow::Result<()> {
         Some(Cmd::Git { action }) => git::run(&ctx, action).await,
         Some(Cmd::Worktree { action }) => worktree::run(&ctx, action).await,
         Some(Cmd::Proxy { no_start }) => proxy::run(&ctx, no_start).await,
+        Some(Cmd::Hosts(_)) => Ok(()),
     }
 }
 

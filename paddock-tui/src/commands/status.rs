@@ -1,6 +1,9 @@
 //! `paddock status`: one line for a status bar.
 
-use paddock_proto::{ApprovalList, ChatList, ChatScope, DaemonStatusRequest, DiskSpace};
+use paddock_proto::{
+    Approval, ApprovalList, ChatList, ChatScope, ChatSummary, DaemonStatus, DaemonStatusRequest,
+    DiskSpace,
+};
 
 use super::Context;
 use super::output::{print, print_json};
@@ -58,7 +61,38 @@ pub fn tmux_line(c: Counts) -> String {
 }
 
 pub async fn run(ctx: &Context, args: StatusArgs) -> anyhow::Result<()> {
-    let client = ctx.connect().await?;
+    let (status, approvals, chats) = gather(&ctx.connect().await?).await?;
+    let counts = Counts {
+        running: status.running.len(),
+        waiting: approvals.len(),
+        unread: chats.iter().filter(|c| c.unread).count(),
+    };
+    print_status(counts, &approvals, &status.low_disk, &args)
+}
+
+/// The status as `--json` prints it (with the approvals waiting), or the line.
+pub fn print_status<A: serde::Serialize>(
+    counts: Counts,
+    approvals: &[A],
+    low_disk: &[DiskSpace],
+    args: &StatusArgs,
+) -> anyhow::Result<()> {
+    if args.json {
+        return print_json(&serde_json::json!({
+            "running": counts.running,
+            "waiting": counts.waiting,
+            "unread": counts.unread,
+            "approvals": approvals,
+            "lowDisk": low_disk,
+        }));
+    }
+    print_line(counts, low_disk, args.tmux)
+}
+
+/// What the line counts, asked of one daemon: its running turns, its inbox, its chats.
+pub async fn gather(
+    client: &crate::client::Client,
+) -> anyhow::Result<(DaemonStatus, Vec<Approval>, Vec<ChatSummary>)> {
     let status = client.call(DaemonStatusRequest).await?;
     let approvals = client.call(ApprovalList).await?.approvals;
     let chats = client
@@ -70,22 +104,13 @@ pub async fn run(ctx: &Context, args: StatusArgs) -> anyhow::Result<()> {
         })
         .await?
         .chats;
-    let counts = Counts {
-        running: status.running.len(),
-        waiting: approvals.len(),
-        unread: chats.iter().filter(|c| c.unread).count(),
-    };
-    if args.json {
-        return print_json(&serde_json::json!({
-            "running": counts.running,
-            "waiting": counts.waiting,
-            "unread": counts.unread,
-            "approvals": approvals,
-            "lowDisk": status.low_disk,
-        }));
-    }
-    let disk = disk_part(&status.low_disk);
-    let text = if args.tmux {
+    Ok((status, approvals, chats))
+}
+
+/// Prints the line: plain, or with tmux's colour codes.
+fn print_line(counts: Counts, low_disk: &[DiskSpace], tmux: bool) -> anyhow::Result<()> {
+    let disk = disk_part(low_disk);
+    let text = if tmux {
         let counts = tmux_line(counts);
         match disk {
             Some(d) => format!("#[fg=white,bg=red] {d} #[default] {counts}")

@@ -10,13 +10,7 @@ use crate::format;
 
 pub async fn run(ctx: &Context, args: UsageArgs) -> anyhow::Result<()> {
     let client = ctx.connect().await?;
-    let scope = if args.all {
-        ChatScope::All
-    } else if args.archived {
-        ChatScope::Archived
-    } else {
-        ChatScope::Active
-    };
+    let scope = scope(&args);
     let request = ChatList {
         project_slug: args.project.clone(),
         // A subtree may reach into archived chats: filtered below.
@@ -55,11 +49,27 @@ pub async fn run(ctx: &Context, args: UsageArgs) -> anyhow::Result<()> {
         }
         None => format::usage_report(&chats),
     };
+    print_report(&report, &args)
+}
+
+/// The chats `--archived` and `--all` choose.
+pub fn scope(args: &UsageArgs) -> ChatScope {
+    if args.all {
+        ChatScope::All
+    } else if args.archived {
+        ChatScope::Archived
+    } else {
+        ChatScope::Active
+    }
+}
+
+/// The report, as `--json` or as text.
+pub fn print_report(report: &format::UsageReport, args: &UsageArgs) -> anyhow::Result<()> {
     if args.json {
-        return print_json(&report);
+        return print_json(report);
     }
     print(&format::usage_text(
-        &report,
+        report,
         args.top,
         format::IdForm::for_stdout(),
         format::stdout_width(),

@@ -1,0 +1,457 @@
+//! The listings of a client of several hosts: each host asked at once ([`super::fleet::each`]),
+//! the answers merged (history by time, search by the daemons' own rank, usage as one report)
+//! and each row labelled with its host: `host` first in every `--json` row, and each project
+//! shown as `HOST:SLUG` in text (the form `-p` takes).
+
+use anyhow::anyhow;
+use paddock_proto::{
+    Approval, ChatList, ChatScope, ChatSummary, ErrorCode, History, HistoryList, ProjectList,
+    RunSummary, SearchHit, SearchRequest, SearchResults,
+};
+use serde_json::value::RawValue;
+
+use super::Failure;
+use super::fleet::{answered, each};
+use super::output::{eprint, print, print_json, print_json_rows, print_styled};
+use crate::cli::{
+    ApprovalsArgs, Cmd, HistoryArgs, LsArgs, ProjectCmd, SearchArgs, StatusArgs, UsageArgs,
+};
+use crate::client::ClientError;
+use crate::format::{self, ROOT_SLUG};
+use crate::hosts::Hosts;
+
+/// Whether `e` is the daemon saying it has no such thing (a project one host lacks).
+fn not_found(e: &anyhow::Error) -> bool {
+    e.downcast_ref::<ClientError>()
+        .and_then(ClientError::code)
+        .is_some_and(|c| c == ErrorCode::NotFound)
+}
+
+/// `HOST:SLUG` as the merged listings show a project (`HOST:(root)` for the root workspace).
+pub fn label(host: &str, slug: &str) -> String {
+    format!("{host}:{}", format::project_label(slug))
+}
+
+/// A JSON row with `host` first.
+fn with_host<T: serde::Serialize>(host: &str, row: &T) -> anyhow::Result<serde_json::Value> {
+    let mut value = serde_json::to_value(row)?;
+    if let serde_json::Value::Object(map) = &mut value {
+        let mut out = serde_json::Map::with_capacity(map.len() + 1);
+        out.insert("host".into(), host.into());
+        out.append(map);
+        *map = out;
+    }
+    Ok(value)
+}
+
+/// Runs a listing routed to several hosts.
+pub async fn listing(hosts: &Hosts, command: Cmd) -> anyhow::Result<()> {
+    match command {
+        Cmd::Ls(args) => ls(hosts, args).await,
+        Cmd::Project {
+            action: ProjectCmd::Ls { json },
+        } => projects(hosts, json).await,
+        Cmd::History(args) => history(hosts, args).await,
+        Cmd::Search(args) => search(hosts, args).await,
+        Cmd::Usage(args) => usage(hosts, args).await,
+        Cmd::Status(args) => status(hosts, args).await,
+        Cmd::Approvals(args) => approvals(hosts, args).await,
+        _ => Err(anyhow!("this command is not a listing")),
+    }
+}
+
+/// Asks every host for `request`'s list; a host without the project asked about is left out.
+async fn chat_lists(
+    hosts: &Hosts,
+    request: ChatList,
+) -> anyhow::Result<Vec<(String, Vec<ChatSummary>)>> {
+    let answers = each(hosts, |host| {
+        let request = request.clone();
+        async move {
+            match host.ctx.connect().await?.call(request).await {
+                Ok(list) => Ok(Some(list.chats)),
+                Err(e) => {
+                    let e = anyhow::Error::from(e);
+                    if not_found(&e) { Ok(None) } else { Err(e) }
+                }
+            }
+        }
+    })
+    .await;
+    let lists: Vec<(String, Vec<ChatSummary>)> = answered(hosts, answers)?
+        .into_iter()
+        .filter_map(|(host, list)| list.map(|l| (host, l)))
+        .collect();
+    if lists.is_empty()
+        && let Some(slug) = &request.project_slug
+    {
+        return Err(Failure::new(
+            1,
+            format!(
+                "no project {} on any host; `paddock project ls` lists them",
+                format::project_label(slug)
+            ),
+        )
+        .into());
+    }
+    Ok(lists)
+}
+
+async fn ls(hosts: &Hosts, args: LsArgs) -> anyhow::Result<()> {
+    let scope = match (args.archived, args.all) {
+        (true, _) => ChatScope::Archived,
+        (false, true) => ChatScope::All,
+        (false, false) => ChatScope::Active,
+    };
+    let project = if args.all_projects {
+        None
+    } else {
+        Some(args.project.clone().unwrap_or_else(|| ROOT_SLUG.to_owned()))
+    };
+    let request = ChatList {
+        project_slug: project,
+        scope,
+        since: None,
+        full_titles: args.full_titles,
+    };
+    if args.json {
+        let answers = each(hosts, |host| {
+            let request = request.clone();
+            async move {
+                match host.ctx.connect().await?.call_raw(request).await {
+                    Ok(reply) => Ok(Some(reply)),
+                    Err(e) => {
+                        let e = anyhow::Error::from(e);
+                        if not_found(&e) { Ok(None) } else { Err(e) }
+                    }
+                }
+            }
+        })
+        .await;
+        let mut rows: Vec<Box<RawValue>> = Vec::new();
+        for (host, reply) in answered(hosts, answers)? {
+            let Some(reply) = reply else { continue };
+            let host_json = serde_json::to_string(&host)?;
+            for row in super::chats::grouped_rows(&reply)? {
+                // `{"host":"…",` then the row as the daemon wrote it.
+                let text = row.get();
+                let inner = text.strip_prefix('{').unwrap_or(text);
+                let sep = if inner.trim_start().starts_with('}') {
+                    ""
+                } else {
+                    ","
+                };
+                rows.push(RawValue::from_string(format!(
+                    "{{\"host\":{host_json}{sep}{inner}"
+                ))?);
+            }
+        }
+        let rows: Vec<&RawValue> = rows.iter().map(AsRef::as_ref).collect();
+        return print_json_rows(&rows);
+    }
+    let lists = chat_lists(hosts, request).await?;
+    let mut out = String::new();
+    for (host, chats) in &lists {
+        let mut by_project: std::collections::BTreeMap<&str, Vec<ChatSummary>> =
+            std::collections::BTreeMap::new();
+        for chat in chats {
+            by_project
+                .entry(&chat.project_slug)
+                .or_default()
+                .push(chat.clone());
+        }
+        for (slug, chats) in by_project {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(&format!("{}\n", label(host, slug)));
+            out.push_str(&format::chat_table(
+                &chats,
+                format::IdForm::for_stdout(),
+                super::chats::fit_to(args.full_titles),
+            ));
+        }
+    }
+    if out.is_empty() {
+        eprint("no chats on any host that answered\n");
+        return Ok(());
+    }
+    print(&out)
+}
+
+async fn projects(hosts: &Hosts, json: bool) -> anyhow::Result<()> {
+    let answers = each(hosts, |host| async move {
+        Ok(host.ctx.connect().await?.call(ProjectList).await?.projects)
+    })
+    .await;
+    let lists = answered(hosts, answers)?;
+    if json {
+        let mut rows = Vec::new();
+        for (host, projects) in &lists {
+            for p in projects {
+                rows.push(with_host(host, p)?);
+            }
+        }
+        return print_json(&rows);
+    }
+    let mut all = Vec::new();
+    for (host, projects) in lists {
+        for mut p in projects {
+            p.slug = label(&host, &p.slug);
+            all.push(p);
+        }
+    }
+    print(&format::project_table(&all))
+}
+
+async fn history(hosts: &Hosts, args: HistoryArgs) -> anyhow::Result<()> {
+    let request = HistoryList {
+        project_slug: args.project.clone(),
+        unattended: args.unattended,
+        limit: args.limit,
+    };
+    let answers = each(hosts, |host| {
+        let request = request.clone();
+        async move {
+            let client = host.ctx.connect().await?;
+            match client.call(request).await {
+                Ok(h) => Ok(Some(h)),
+                Err(e) => {
+                    let e = anyhow::Error::from(e);
+                    if not_found(&e) { Ok(None) } else { Err(e) }
+                }
+            }
+        }
+    })
+    .await;
+    let lists: Vec<(String, History)> = answered(hosts, answers)?
+        .into_iter()
+        .filter_map(|(h, l)| l.map(|l| (h, l)))
+        .collect();
+    // Newest first over every host, cut to the limit each host was given.
+    let mut runs: Vec<(String, RunSummary)> = lists
+        .iter()
+        .flat_map(|(h, l)| l.runs.iter().map(move |r| (h.clone(), r.clone())))
+        .collect();
+    runs.sort_by(|a, b| b.1.started_at.cmp(&a.1.started_at));
+    if let Some(limit) = args.limit {
+        runs.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
+    }
+    let new_unattended = lists.iter().map(|(_, l)| l.new_unattended).sum();
+    let waiting = lists.iter().map(|(_, l)| l.waiting).sum();
+    if args.json {
+        let rows = runs
+            .iter()
+            .map(|(h, r)| with_host(h, r))
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        return print_json(&serde_json::json!({
+            "runs": rows,
+            "newUnattended": new_unattended,
+            "waiting": waiting,
+        }));
+    }
+    let merged = History {
+        runs: runs
+            .into_iter()
+            .map(|(h, mut r)| {
+                r.project_slug = label(&h, &r.project_slug);
+                r
+            })
+            .collect(),
+        last_seen: None,
+        new_unattended,
+        waiting,
+    };
+    if merged.runs.is_empty() {
+        eprint(if args.unattended {
+            "no unattended runs on any host that answered\n"
+        } else {
+            "no runs on any host that answered\n"
+        });
+        return Ok(());
+    }
+    print(&format::history_table(&merged, &chrono::Local::now()))
+}
+
+async fn search(hosts: &Hosts, args: SearchArgs) -> anyhow::Result<()> {
+    let request = SearchRequest {
+        query: args.query.join(" "),
+        project_slug: args.project.clone(),
+        limit: args.limit,
+        archived: args.archived,
+    };
+    let answers = each(hosts, |host| {
+        let request = request.clone();
+        async move { Ok(host.ctx.connect().await?.call(request).await?) }
+    })
+    .await;
+    let lists = answered(hosts, answers)?;
+    let merged = merge_search(&lists, args.limit.map(|l| l as usize));
+    if args.json {
+        let mut value = serde_json::to_value(&merged.results)?;
+        if let Some(hits) = value.get_mut("hits") {
+            *hits = serde_json::Value::Array(
+                merged
+                    .results
+                    .hits
+                    .iter()
+                    .zip(&merged.hosts)
+                    .map(|(hit, host)| with_host(host, hit))
+                    .collect::<anyhow::Result<_>>()?,
+            );
+        }
+        return print_json(&value);
+    }
+    let mut shown = merged.results.clone();
+    for (hit, host) in shown.hits.iter_mut().zip(&merged.hosts) {
+        hit.project_slug = label(host, &hit.project_slug);
+    }
+    let style = format::Highlight::for_stdout(
+        std::io::IsTerminal::is_terminal(&std::io::stdout()),
+        std::env::var_os("NO_COLOR").as_deref(),
+    );
+    if !shown.hits.is_empty() {
+        print_styled(&format::search_results(
+            &shown,
+            &chrono::Local::now(),
+            style,
+            format::IdForm::for_stdout(),
+        ))?;
+    }
+    eprint(&format::search_notes(&shown));
+    Ok(())
+}
+
+/// Search results of several hosts as one, and the host of each hit.
+struct MergedSearch {
+    results: SearchResults,
+    hosts: Vec<String>,
+}
+
+/// Merges by the daemons' own rank: more of the query in the title, then the latest activity
+/// (each host's hits come in that order already, so this interleaves them).
+fn merge_search(lists: &[(String, SearchResults)], limit: Option<usize>) -> MergedSearch {
+    let title_matches = |h: &SearchHit| {
+        h.matches
+            .iter()
+            .filter(|m| m.field == paddock_proto::SearchField::Title)
+            .count()
+    };
+    let mut hits: Vec<(usize, usize, &str, &SearchHit)> = Vec::new();
+    for (host_index, (host, results)) in lists.iter().enumerate() {
+        for hit in &results.hits {
+            hits.push((host_index, title_matches(hit), host, hit));
+        }
+    }
+    hits.sort_by(|a, b| {
+        b.1.cmp(&a.1)
+            .then_with(|| b.3.updated_at.cmp(&a.3.updated_at))
+            .then(a.0.cmp(&b.0))
+    });
+    if let Some(limit) = limit {
+        hits.truncate(limit);
+    }
+    let indexing =
+        lists
+            .iter()
+            .filter_map(|(_, r)| r.indexing)
+            .reduce(|a, b| paddock_proto::SearchProgress {
+                done: a.done + b.done,
+                total: a.total + b.total,
+            });
+    MergedSearch {
+        hosts: hits.iter().map(|h| h.2.to_owned()).collect(),
+        results: SearchResults {
+            query: lists
+                .first()
+                .map(|(_, r)| r.query.clone())
+                .unwrap_or_default(),
+            total: lists.iter().map(|(_, r)| r.total).sum(),
+            indexing,
+            hits: hits.into_iter().map(|h| h.3.clone()).collect(),
+        },
+    }
+}
+
+async fn usage(hosts: &Hosts, args: UsageArgs) -> anyhow::Result<()> {
+    let scope = super::usage::scope(&args);
+    if args.subtree.is_some() {
+        return Err(Failure::new(
+            2,
+            format!(
+                "--subtree is one chat's tree, on one host: name it with --remote HOST (hosts: {})",
+                hosts.names()
+            ),
+        )
+        .into());
+    }
+    let request = ChatList {
+        project_slug: args.project.clone(),
+        scope,
+        since: None,
+        full_titles: false,
+    };
+    let lists = chat_lists(hosts, request).await?;
+    // One report over every host's chats, each project as HOST:SLUG.
+    let chats: Vec<ChatSummary> = lists
+        .into_iter()
+        .flat_map(|(host, chats)| {
+            chats.into_iter().map(move |mut c| {
+                c.project_slug = label(&host, &c.project_slug);
+                c
+            })
+        })
+        .collect();
+    super::usage::print_report(&format::usage_report(&chats), &args)
+}
+
+async fn status(hosts: &Hosts, args: StatusArgs) -> anyhow::Result<()> {
+    let answers = each(hosts, |host| async move {
+        super::status::gather(&host.ctx.connect().await?).await
+    })
+    .await;
+    let lists = answered(hosts, answers)?;
+    let mut counts = super::status::Counts::default();
+    let mut low_disk = Vec::new();
+    let mut approvals = Vec::new();
+    for (host, (status, waiting, chats)) in &lists {
+        counts.running += status.running.len();
+        counts.waiting += waiting.len();
+        counts.unread += chats.iter().filter(|c| c.unread).count();
+        for d in &status.low_disk {
+            let mut d = d.clone();
+            d.path = format!("{host}:{}", d.path);
+            low_disk.push(d);
+        }
+        for a in waiting {
+            approvals.push(with_host(host, a)?);
+        }
+    }
+    super::status::print_status(counts, &approvals, &low_disk, &args)
+}
+
+async fn approvals(hosts: &Hosts, args: ApprovalsArgs) -> anyhow::Result<()> {
+    let lists = super::fleet::approval_lists(hosts).await?;
+    if args.json {
+        let mut rows = Vec::new();
+        for (host, list) in &lists {
+            for a in list {
+                rows.push(with_host(host, a)?);
+            }
+        }
+        return print_json(&rows);
+    }
+    let mut all: Vec<Approval> = Vec::new();
+    for (host, list) in lists {
+        for mut a in list {
+            a.project_slug = label(&host, &a.project_slug);
+            all.push(a);
+        }
+    }
+    all.sort_by(|a, b| a.asked_at.cmp(&b.asked_at));
+    print(&super::approvals::table(
+        &all,
+        chrono::Utc::now(),
+        format::IdForm::for_stdout(),
+    ))
+}
