@@ -15,6 +15,9 @@
 //!    ([`crate::bench_streaming`]).
 //! 7. Worktree chats: a new one's start next to `git worktree add` alone and a plain chat's,
 //!    and `worktree ls` of 50 ([`crate::bench_worktrees`]).
+//! 8. A chat's first token and its turn's end with the real CLI ([`crate::bench_start`]).
+//! 9. One client over three hosts: the merged `ls`, and what a hanging host costs
+//!    ([`crate::bench_hosts`]).
 //!
 //! Every figure is measured in release builds: run from a dev build, `cargo xtask bench`
 //! builds and runs itself in release. The run ends with each figure next to its goal
@@ -90,6 +93,8 @@ pub enum Part {
     /// A chat's first token with the real CLI (bare, new, with a spare, follow-up), and the
     /// time from a turn's last token to its end.
     Start,
+    /// One client over three hosts: the merged `ls`, and a hanging host's cost.
+    Hosts,
 }
 
 impl Part {
@@ -101,6 +106,7 @@ impl Part {
             Part::Chats => "chats",
             Part::Worktrees => "worktrees",
             Part::Start => "start",
+            Part::Hosts => "hosts",
         }
     }
 }
@@ -137,6 +143,9 @@ pub fn run(parts: &[Part]) -> Result<()> {
     }
     if wanted(Part::Start) {
         crate::bench_start::run(&root, &release, &mut report)?;
+    }
+    if wanted(Part::Hosts) {
+        crate::bench_hosts::run(&root, &release, &mut report)?;
     }
     report.print();
     if parts.is_empty() {

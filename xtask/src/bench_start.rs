@@ -414,8 +414,12 @@ impl Drop for TuiPane {
 /// did: the figure errs long, never short). The screen is read every 100 ms while the reply
 /// streams and every 2 ms after its last token: reading it that often all along keeps tmux too
 /// busy to draw.
-async fn tui_end_after_last(pane: &TuiPane, conn: &mut Conn, session: &str) -> Result<f64> {
+///
+/// Also gives this turn's own last `chat:response` → `chat:complete` on the socket, the part
+/// of the figure that is not the TUI's.
+async fn tui_end_after_last(pane: &TuiPane, conn: &mut Conn, session: &str) -> Result<(f64, f64)> {
     let (tx, rx) = tokio::sync::watch::channel(None::<Instant>);
+    let rx_last = rx.clone();
     let watch = async {
         let mut seen_running = false;
         let deadline = Instant::now() + PATIENCE;
@@ -470,7 +474,7 @@ async fn tui_end_after_last(pane: &TuiPane, conn: &mut Conn, session: &str) -> R
                             }
                         }
                         ChatEvent::Complete(_) if tx.borrow().is_some() => {
-                            return Ok::<_, anyhow::Error>(());
+                            return Ok::<_, anyhow::Error>(Instant::now());
                         }
                         ChatEvent::Complete(_) => bail!("the turn ended with no tick5: {text:?}"),
                         _ => {}
@@ -481,8 +485,9 @@ async fn tui_end_after_last(pane: &TuiPane, conn: &mut Conn, session: &str) -> R
         }
     };
     let (watched, driven) = tokio::join!(watch, drive);
-    driven?;
-    watched
+    let completed = driven?;
+    let last = (*rx_last.borrow()).context("no last token")?;
+    Ok((watched?, ms(completed - last)))
 }
 
 fn ms(d: Duration) -> f64 {
@@ -564,7 +569,7 @@ async fn rounds(root: &Path, release: &Path, claude: &Path, report: &mut Report)
         turn_in(&mut cold_conn, "big", None, "warm up").await?;
         turn_in(&mut trees_conn, "big", None, "warm up").await?;
         let pane = TuiPane::start(&warm).await?;
-        let mut f: [Vec<f64>; 9] = Default::default();
+        let mut f: [Vec<f64>; 10] = Default::default();
         for n in 1..=RUNS {
             spare_ready(&mut warm_conn).await?;
             f[0].push(bare_first_token(claude, &dir, &api, n).await?);
@@ -582,7 +587,10 @@ async fn rounds(root: &Path, release: &Path, claude: &Path, report: &mut Report)
             f[4].push(follow.end_after_last);
             f[5].push(send_exit_after_reply(&warm, &new.session_id, &format!("cli {n}")).await?);
             if let Some(pane) = &pane {
-                f[6].push(tui_end_after_last(pane, &mut warm_conn, &new.session_id).await?);
+                let (to_tui, to_complete) =
+                    tui_end_after_last(pane, &mut warm_conn, &new.session_id).await?;
+                f[6].push(to_tui);
+                f[9].push(to_complete);
             }
             let tree = turn_in(&mut cold_conn, "big", None, &format!("tree {n}")).await?;
             f[7].push(tree.first_token);
@@ -606,6 +614,7 @@ async fn rounds(root: &Path, release: &Path, claude: &Path, report: &mut Report)
         to_tui,
         tree_cold,
         tree_spare,
+        tui_turn_complete,
     ] = measured?;
     println!("  bare claude -p, start → first token             {bare:>9.1} ms");
     println!(
@@ -631,7 +640,9 @@ async fn rounds(root: &Path, release: &Path, claude: &Path, report: &mut Report)
     if to_tui.is_nan() {
         println!("  last token → the TUI shows it idle: skipped (no tmux)");
     } else {
-        println!("  last token → the TUI shows it idle              {to_tui:>9.1} ms");
+        println!(
+            "  last token → the TUI shows it idle              {to_tui:>9.1} ms  (that turn's chat:complete on the socket: {tui_turn_complete:.1} ms)"
+        );
     }
     report.note("bare claude -p first token", bare, "ms");
     report.note(

@@ -5,6 +5,7 @@ pub mod bench;
 pub mod bench_chats;
 pub mod bench_corpus;
 pub mod bench_env;
+pub mod bench_hosts;
 pub mod bench_search;
 pub mod bench_start;
 pub mod bench_streaming;

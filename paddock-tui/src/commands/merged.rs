@@ -20,11 +20,14 @@ use crate::client::ClientError;
 use crate::format::{self, ROOT_SLUG};
 use crate::hosts::Hosts;
 
-/// Whether `e` is the daemon saying it has no such thing (a project one host lacks).
-fn not_found(e: &anyhow::Error) -> bool {
-    e.downcast_ref::<ClientError>()
-        .and_then(ClientError::code)
-        .is_some_and(|c| c == ErrorCode::NotFound)
+/// A host's answer, or `None` when the daemon says it has no such thing (the project asked
+/// about is on other hosts: this one is not down for that).
+fn unless_absent<T>(result: Result<T, ClientError>) -> anyhow::Result<Option<T>> {
+    match result {
+        Ok(t) => Ok(Some(t)),
+        Err(e) if e.code() == Some(ErrorCode::NotFound) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// `HOST:SLUG` as the merged listings show a project (`HOST:(root)` for the root workspace).
@@ -68,13 +71,8 @@ async fn chat_lists(
     let answers = each(hosts, |host| {
         let request = request.clone();
         async move {
-            match host.ctx.connect().await?.call(request).await {
-                Ok(list) => Ok(Some(list.chats)),
-                Err(e) => {
-                    let e = anyhow::Error::from(e);
-                    if not_found(&e) { Ok(None) } else { Err(e) }
-                }
-            }
+            let list = unless_absent(host.ctx.connect().await?.call(request).await)?;
+            Ok(list.map(|l| l.chats))
         }
     })
     .await;
@@ -117,15 +115,7 @@ async fn ls(hosts: &Hosts, args: LsArgs) -> anyhow::Result<()> {
     if args.json {
         let answers = each(hosts, |host| {
             let request = request.clone();
-            async move {
-                match host.ctx.connect().await?.call_raw(request).await {
-                    Ok(reply) => Ok(Some(reply)),
-                    Err(e) => {
-                        let e = anyhow::Error::from(e);
-                        if not_found(&e) { Ok(None) } else { Err(e) }
-                    }
-                }
-            }
+            async move { unless_absent(host.ctx.connect().await?.call_raw(request).await) }
         })
         .await;
         let mut rows: Vec<Box<RawValue>> = Vec::new();
@@ -212,16 +202,7 @@ async fn history(hosts: &Hosts, args: HistoryArgs) -> anyhow::Result<()> {
     };
     let answers = each(hosts, |host| {
         let request = request.clone();
-        async move {
-            let client = host.ctx.connect().await?;
-            match client.call(request).await {
-                Ok(h) => Ok(Some(h)),
-                Err(e) => {
-                    let e = anyhow::Error::from(e);
-                    if not_found(&e) { Ok(None) } else { Err(e) }
-                }
-            }
-        }
+        async move { unless_absent(host.ctx.connect().await?.call(request).await) }
     })
     .await;
     let lists: Vec<(String, History)> = answered(hosts, answers)?
@@ -282,10 +263,13 @@ async fn search(hosts: &Hosts, args: SearchArgs) -> anyhow::Result<()> {
     };
     let answers = each(hosts, |host| {
         let request = request.clone();
-        async move { Ok(host.ctx.connect().await?.call(request).await?) }
+        async move { unless_absent(host.ctx.connect().await?.call(request).await) }
     })
     .await;
-    let lists = answered(hosts, answers)?;
+    let lists: Vec<(String, SearchResults)> = answered(hosts, answers)?
+        .into_iter()
+        .filter_map(|(h, r)| r.map(|r| (h, r)))
+        .collect();
     let merged = merge_search(&lists, args.limit.map(|l| l as usize));
     if args.json {
         let mut value = serde_json::to_value(&merged.results)?;
