@@ -312,3 +312,52 @@ fn the_client_configuration_names_the_hosts_and_this_machine() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("client.toml") && err.contains("sshh"), "{err}");
 }
+
+#[test]
+fn notify_announces_a_failed_run_on_the_second_host_and_names_a_host_that_is_down() {
+    use std::io::{BufRead, BufReader, Read};
+    let env = Env::new();
+    env.new_chat("a,b", "b", "warm b up");
+    let mut notify = env
+        .paddock("a,b,refused")
+        .args(["notify", "--once"])
+        .env("PADDOCK_NOTIFY", "osc777")
+        .env_remove("TMUX")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Every host tried, the down one named, then subscribed.
+    let mut stderr = BufReader::new(notify.stderr.take().unwrap());
+    let mut said = String::new();
+    while !said.contains("waiting for chats that need you") {
+        let mut line = String::new();
+        assert!(stderr.read_line(&mut line).unwrap() > 0, "{said}");
+        said.push_str(&line);
+    }
+    assert!(said.contains("host refused:"), "{said}");
+    let script =
+        r#"fake:[{"text":"working","chunks":1,"delay_ms":300},{"api_error":500,"message":"boom"}]"#;
+    env.ok("a,b", &["send", "-p", "b:", "--detach", script]);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = notify.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "paddock notify --once never returned"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success());
+    let mut out = String::new();
+    notify
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    assert!(out.starts_with("\x1b]777;notify;b: "), "{out:?}");
+    assert!(out.trim_end().ends_with("— Run failed"), "{out:?}");
+}

@@ -61,8 +61,8 @@ pub async fn route(hosts: &Hosts, command: &mut Option<Cmd>) -> anyhow::Result<R
     }
     let first = &hosts.list[0].name;
     let message = match creates(cmd) {
-        Some(what) => format!(
-            "this client has several hosts ({}): say where `paddock {what}` makes it: its project as HOST:SLUG (e.g. {first}:web, or {first}: for the root workspace), or pick one with --remote HOST",
+        Some((what, form)) => format!(
+            "this client has several hosts ({}): say on which `paddock {what}` works with {form} (e.g. {first}:web, or {first}: for its root workspace), or pick one with --remote HOST",
             hosts.names()
         ),
         None => format!(
@@ -109,11 +109,12 @@ fn project_arg(cmd: &mut Cmd) -> Option<&mut String> {
     }
 }
 
-/// The commands that list and are merged over every host.
+/// The commands that list (or watch) every host, merged.
 fn is_listing(cmd: &Cmd) -> bool {
     matches!(
         cmd,
         Cmd::Ls(_)
+            | Cmd::Notify(_)
             | Cmd::History(_)
             | Cmd::Search(_)
             | Cmd::Usage(_)
@@ -125,17 +126,18 @@ fn is_listing(cmd: &Cmd) -> bool {
     )
 }
 
-/// The commands that make something new on a host, by the words typed.
-fn creates(cmd: &Cmd) -> Option<&'static str> {
+/// The commands that make something new on a host: the words typed, and how the host is
+/// named there.
+fn creates(cmd: &Cmd) -> Option<(&'static str, &'static str)> {
     match cmd {
-        Cmd::Send(_) => Some("send"),
+        Cmd::Send(_) => Some(("send", "-p HOST:SLUG")),
         Cmd::Project {
             action: ProjectCmd::Add { .. },
-        } => Some("project add"),
+        } => Some(("project add", "project add HOST:SLUG")),
         Cmd::Trigger {
             action: crate::cli::TriggerCmd::Add(_),
-        } => Some("trigger add"),
-        Cmd::Import(_) => Some("import"),
+        } => Some(("trigger add", "-p HOST:SLUG")),
+        Cmd::Import(_) => Some(("import", "-p HOST:SLUG")),
         _ => None,
     }
 }

@@ -8,11 +8,10 @@ use paddock_proto::{
     Approval, ChatList, ChatScope, ChatSummary, ErrorCode, History, HistoryList, ProjectList,
     RunSummary, SearchHit, SearchRequest, SearchResults,
 };
-use serde_json::value::RawValue;
 
 use super::Failure;
 use super::fleet::{answered, each};
-use super::output::{eprint, print, print_json, print_json_rows, print_styled};
+use super::output::{eprint, print, print_json, print_json_array, print_styled};
 use crate::cli::{
     ApprovalsArgs, Cmd, HistoryArgs, LsArgs, ProjectCmd, SearchArgs, StatusArgs, UsageArgs,
 };
@@ -59,6 +58,7 @@ pub async fn listing(hosts: &Hosts, command: Cmd) -> anyhow::Result<()> {
         Cmd::Usage(args) => usage(hosts, args).await,
         Cmd::Status(args) => status(hosts, args).await,
         Cmd::Approvals(args) => approvals(hosts, args).await,
+        Cmd::Notify(args) => super::notify::run_hosts(hosts, args).await,
         _ => Err(anyhow!("this command is not a listing")),
     }
 }
@@ -118,26 +118,30 @@ async fn ls(hosts: &Hosts, args: LsArgs) -> anyhow::Result<()> {
             async move { unless_absent(host.ctx.connect().await?.call_raw(request).await) }
         })
         .await;
-        let mut rows: Vec<Box<RawValue>> = Vec::new();
+        // One array of every host's rows, each `{"host":"…",` then the row as its daemon wrote
+        // it, laid out in one pass as `ls --json` lays out one daemon's (no row is decoded
+        // but for its project, to keep each project's rows together).
+        let mut array = String::from("[");
         for (host, reply) in answered(hosts, answers)? {
             let Some(reply) = reply else { continue };
             let host_json = serde_json::to_string(&host)?;
             for row in super::chats::grouped_rows(&reply)? {
-                // `{"host":"…",` then the row as the daemon wrote it.
                 let text = row.get();
                 let inner = text.strip_prefix('{').unwrap_or(text);
-                let sep = if inner.trim_start().starts_with('}') {
-                    ""
-                } else {
-                    ","
-                };
-                rows.push(RawValue::from_string(format!(
-                    "{{\"host\":{host_json}{sep}{inner}"
-                ))?);
+                if array.len() > 1 {
+                    array.push(',');
+                }
+                array.push_str("{\"host\":");
+                array.push_str(&host_json);
+                if !inner.trim_start().starts_with('}') {
+                    array.push(',');
+                }
+                array.push_str(inner);
             }
         }
-        let rows: Vec<&RawValue> = rows.iter().map(AsRef::as_ref).collect();
-        return print_json_rows(&rows);
+        array.push(']');
+        print_json_array(&array)?;
+        return Ok(());
     }
     let lists = chat_lists(hosts, request).await?;
     let mut out = String::new();
