@@ -121,8 +121,15 @@ async fn ls(hosts: &Hosts, args: LsArgs) -> anyhow::Result<()> {
         // One array of every host's rows, each `{"host":"…",` then the row as its daemon wrote
         // it, laid out in one pass as `ls --json` lays out one daemon's (no row is decoded
         // but for its project, to keep each project's rows together).
-        let mut array = String::from("[");
-        for (host, reply) in answered(hosts, answers)? {
+        let replies = answered(hosts, answers)?;
+        let room = replies
+            .iter()
+            // Each row gains `"host":"…",` (rows are hundreds of bytes).
+            .filter_map(|(_, r)| r.as_ref().map(|r| r.json().len() + r.json().len() / 8))
+            .sum::<usize>();
+        let mut array = String::with_capacity(room + 2);
+        array.push('[');
+        for (host, reply) in replies {
             let Some(reply) = reply else { continue };
             let host_json = serde_json::to_string(&host)?;
             for row in super::chats::grouped_rows(&reply)? {
