@@ -271,6 +271,9 @@ fn an_unknown_id_and_chats_on_two_hosts_are_refused_and_host_slug_names_a_projec
     assert_eq!(web, ["b"]);
     let (ls, _) = env.ok(both, &["ls", "-p", "b:web", "--json"]);
     assert_eq!(json(&ls), Value::Array(vec![]));
+    let out = env.run(both, &["ls", "-p", "a:web"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no project web on a;"));
     // `-p web` without a host lists it where it is; the host without it is no error.
     let (_, err) = env.ok(both, &["ls", "-p", "web", "--json"]);
     assert!(!err.contains("host a"), "{err}");

@@ -86,8 +86,12 @@ async fn chat_lists(
         return Err(Failure::new(
             1,
             format!(
-                "no project {} on any host; `paddock project ls` lists them",
-                format::project_label(slug)
+                "no project {} {}; `paddock project ls` lists them",
+                format::project_label(slug),
+                match hosts.list.as_slice() {
+                    [one] => format!("on {}", one.name),
+                    _ => "on any host".to_owned(),
+                }
             ),
         )
         .into());
