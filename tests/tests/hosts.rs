@@ -274,6 +274,24 @@ fn an_unknown_id_and_chats_on_two_hosts_are_refused_and_host_slug_names_a_projec
     let out = env.run(both, &["ls", "-p", "a:web"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no project web on a;"));
+    // A trigger needs its host; `trigger ls` lists every host's.
+    let out = env.run(
+        both,
+        &["trigger", "add", "ping", "--on", "manual", "--prompt", "p"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    env.ok(
+        both,
+        &[
+            "trigger", "add", "ping", "-p", "b:web", "--on", "manual", "--prompt", "p",
+        ],
+    );
+    let (triggers, _) = env.ok(both, &["trigger", "ls", "--json"]);
+    let triggers = json(&triggers)["triggers"].clone();
+    assert_eq!(triggers.as_array().map(Vec::len), Some(1), "{triggers}");
+    assert_eq!(triggers[0]["host"], "b");
+    let (text, _) = env.ok(both, &["trigger", "ls"]);
+    assert!(text.contains("b:web"), "{text}");
     // `-p web` without a host lists it where it is; the host without it is no error.
     let (_, err) = env.ok(both, &["ls", "-p", "web", "--json"]);
     assert!(!err.contains("host a"), "{err}");

@@ -861,7 +861,8 @@ another; it must then exist):
   paddock = \"~/.cargo/bin/paddock\"  # optional, the paddock program there
 
 With several hosts, the listing commands (ls, project ls, history, search, usage, approvals, \
-status) ask every host at once and merge the answers; each --json row says its `host`, and the \
+status, trigger ls) ask every host at once and merge the answers, and notify announces every \
+host's chats (trying a lost host again); each --json row says its `host`, and the \
 hosts that did not answer are named on stderr (the exit status is non-zero only when none \
 answered). A command on one chat finds its host by the session id. A project is HOST:SLUG \
 (HOST: alone is that host's root workspace); a command that creates something (send without \

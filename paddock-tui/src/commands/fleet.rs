@@ -115,6 +115,9 @@ fn is_listing(cmd: &Cmd) -> bool {
         cmd,
         Cmd::Ls(_)
             | Cmd::Notify(_)
+            | Cmd::Trigger {
+                action: crate::cli::TriggerCmd::Ls(_)
+            }
             | Cmd::History(_)
             | Cmd::Search(_)
             | Cmd::Usage(_)

@@ -13,7 +13,8 @@ use super::Failure;
 use super::fleet::{answered, each};
 use super::output::{eprint, print, print_json, print_json_array, print_styled};
 use crate::cli::{
-    ApprovalsArgs, Cmd, HistoryArgs, LsArgs, ProjectCmd, SearchArgs, StatusArgs, UsageArgs,
+    ApprovalsArgs, Cmd, HistoryArgs, LsArgs, ProjectCmd, SearchArgs, StatusArgs, TriggerCmd,
+    TriggerLsArgs, UsageArgs,
 };
 use crate::client::ClientError;
 use crate::format::{self, ROOT_SLUG};
@@ -59,6 +60,9 @@ pub async fn listing(hosts: &Hosts, command: Cmd) -> anyhow::Result<()> {
         Cmd::Status(args) => status(hosts, args).await,
         Cmd::Approvals(args) => approvals(hosts, args).await,
         Cmd::Notify(args) => super::notify::run_hosts(hosts, args).await,
+        Cmd::Trigger {
+            action: TriggerCmd::Ls(args),
+        } => triggers(hosts, args).await,
         _ => Err(anyhow!("this command is not a listing")),
     }
 }
@@ -453,4 +457,42 @@ async fn approvals(hosts: &Hosts, args: ApprovalsArgs) -> anyhow::Result<()> {
         chrono::Utc::now(),
         format::IdForm::for_stdout(),
     ))
+}
+
+async fn triggers(hosts: &Hosts, args: TriggerLsArgs) -> anyhow::Result<()> {
+    let request = paddock_proto::TriggerList {
+        project_slug: args.project.clone(),
+    };
+    let answers = each(hosts, |host| {
+        let request = request.clone();
+        async move { unless_absent(host.ctx.connect().await?.call(request).await) }
+    })
+    .await;
+    let lists: Vec<(String, paddock_proto::Triggers)> = answered(hosts, answers)?
+        .into_iter()
+        .filter_map(|(h, t)| t.map(|t| (h, t)))
+        .collect();
+    if args.json {
+        let mut rows = Vec::new();
+        for (host, list) in &lists {
+            for t in &list.triggers {
+                rows.push(with_host(host, t)?);
+            }
+        }
+        return print_json(&serde_json::json!({ "triggers": rows }));
+    }
+    let mut all = Vec::new();
+    for (host, list) in lists {
+        for mut t in list.triggers {
+            t.project_slug = label(&host, &t.project_slug);
+            all.push(t);
+        }
+    }
+    if all.is_empty() {
+        eprint(
+            "no triggers on any host that answered; `paddock trigger add --help` says how to add one\n",
+        );
+        return Ok(());
+    }
+    print(&format::trigger_table(&all, &chrono::Local::now()))
 }
