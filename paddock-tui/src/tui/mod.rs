@@ -364,12 +364,11 @@ impl EventLoop {
                     None => return Ok(()),
                 },
                 Some(msg) = self.msgs_rx.recv() => {
-                    self.on_msg(msg);
+                    dirty |= self.on_msg(msg);
                     if self.replay_typed_ahead() {
                         return Ok(());
                     }
                     self.prefs_changed();
-                    dirty = true;
                 }
                 () = sleep_until_opt(self.prefs_timer.due().map(Instant::from_std)) => {
                     self.save_prefs(false);

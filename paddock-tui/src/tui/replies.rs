@@ -9,12 +9,17 @@ use super::overlay::News;
 use super::{EventLoop, Msg, RETRY_FIRST, app, composer};
 
 impl EventLoop {
-    pub(super) fn on_msg(&mut self, msg: Msg) {
+    /// Takes an answer in; whether the screen may have changed (a redraw is a write to the
+    /// terminal even when no cell changed, so an answer that changes nothing draws nothing).
+    pub(super) fn on_msg(&mut self, msg: Msg) -> bool {
         match msg {
             Msg::Connected { generation, .. }
             | Msg::Fetched { generation, .. }
             | Msg::Done { generation, .. }
-                if generation != self.generation => {}
+                if generation != self.generation =>
+            {
+                return false;
+            }
             Msg::Done { what, done, .. } => self.on_done(what, done),
             Msg::SendDone {
                 generation,
@@ -34,8 +39,9 @@ impl EventLoop {
             Msg::Saved(result) => self.app.attachment_saved(result),
             Msg::PrefsSaved(result) => {
                 self.prefs_failed = result.is_err();
-                if let Err(reason) = result {
-                    self.app.notice.error(reason);
+                match result {
+                    Err(reason) => self.app.notice.error(reason),
+                    Ok(()) => return false,
                 }
             }
             Msg::Connected { result, .. } => match result {
@@ -54,8 +60,9 @@ impl EventLoop {
                 since,
                 answer,
                 ..
-            } => self.on_fetched(fetch, since, answer),
+            } => return self.on_fetched(fetch, since, answer),
         }
+        true
     }
 
     /// Connected: everything on screen is read again (the chat followed from where it was,
@@ -84,7 +91,8 @@ impl EventLoop {
 
     /// An answer to a [`Fetch`]: asked again when news came meanwhile, then to whoever it is
     /// for.
-    fn on_fetched(&mut self, fetch: Fetch, since: Option<u64>, answer: Answer) {
+    /// Whether the screen may have changed.
+    fn on_fetched(&mut self, fetch: Fetch, since: Option<u64>, answer: Answer) -> bool {
         self.in_flight.remove(&fetch);
         let again = self.again.remove(&fetch);
         if again && !matches!(fetch, Fetch::Chats(_)) {
@@ -124,9 +132,13 @@ impl EventLoop {
             },
             // The header keeps what it knew when it fails; nothing to bother the user with.
             (Fetch::Status, Answer::Status(result)) => {
-                if let Ok(s) = result {
-                    self.app.low_disk = s.low_disk;
-                }
+                return match result {
+                    Ok(s) if s.low_disk != self.app.low_disk => {
+                        self.app.low_disk = s.low_disk;
+                        true
+                    }
+                    _ => false,
+                };
             }
             // The rest is the views' (dropped when none asked for it).
             (fetch, answer) => {
@@ -135,6 +147,7 @@ impl EventLoop {
                 }
             }
         }
+        true
     }
 
     /// A list the app keeps could not be read: said on the status line.
