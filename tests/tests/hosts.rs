@@ -2,7 +2,8 @@
 //! stand in for three devboxes. A stand-in for ssh runs the remote words as sshd would, with
 //! the host name choosing that host's socket, data and log (so `paddock proxy` on "each host"
 //! starts and reaches its own daemon). Hosts named `hang…` never answer (ssh stuck
-//! connecting); hosts named `refuse…` fail as ssh does when nothing listens.
+//! connecting); hosts named `refuse…` fail as ssh does when nothing listens; hosts named `old…`
+//! run a paddock of another protocol.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::os::unix::fs::PermissionsExt;
@@ -26,6 +27,11 @@ host="$1"; shift
 case "$host" in
   hang*) exec sleep 600 ;;
   refuse*) echo "ssh: connect to host $host port 22: Connection refused" >&2; exit 255 ;;
+  old*)
+    # Another paddock's daemon there: hello is answered as one of another protocol answers.
+    read -r hello
+    printf '%s\n' '{"type":"response","id":1,"error":{"code":"protocol_mismatch","message":"paddockd 9.0.0 speaks protocol 999","mismatch":{"daemonProtocol":999,"daemonVersion":"9.0.0","pid":1,"runningTurns":0}}}'
+    exec cat > /dev/null ;;
 esac
 d="$FAKE_HOSTS/$host"
 mkdir -p "$d"
@@ -381,4 +387,26 @@ fn notify_announces_a_failed_run_on_the_second_host_and_names_a_host_that_is_dow
         .unwrap();
     assert!(out.starts_with("\x1b]777;notify;b: "), "{out:?}");
     assert!(out.trim_end().ends_with("— Run failed"), "{out:?}");
+}
+
+#[test]
+fn a_host_with_another_paddock_is_named_with_what_to_upgrade_and_the_others_work() {
+    let env = Env::new();
+    let on_a = env.new_chat("a", "a", "on the current paddock");
+    let (ls, err) = env.ok("a,oldbox", &["ls", "--json"]);
+    assert_eq!(host_of(&json(&ls), &on_a), ["a"]);
+    assert!(
+        err.contains("host oldbox:") && err.contains("protocol 999 (version 9.0.0)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("install the same paddock on both machines"),
+        "{err}"
+    );
+    let (hosts, _) = env.ok("a,oldbox", &["hosts"]);
+    let old = hosts
+        .lines()
+        .find(|l| l.starts_with("oldbox"))
+        .unwrap_or("");
+    assert!(old.contains("down") && old.contains("9.0.0"), "{hosts}");
 }
