@@ -201,6 +201,11 @@ fn chats_on_two_hosts_are_one_listing_and_a_host_that_is_down_is_named() {
     let rows = json(&ls);
     assert_eq!(host_of(&rows, &on_a), ["a"]);
     assert_eq!(host_of(&rows, &on_b), ["b"]);
+    // The status line says a host is down.
+    let (line, _) = env.ok("a,b,refused", &["status"]);
+    assert!(line.starts_with("refused down · 2 unread"), "{line}");
+    let (status, _) = env.ok("a,b,refused", &["status", "--json"]);
+    assert_eq!(json(&status)["down"], serde_json::json!(["refused"]));
     // None answering is a failure.
     let out = env.run("refused,refused2", &["ls", "--json"]);
     assert_eq!(out.status.code(), Some(1));

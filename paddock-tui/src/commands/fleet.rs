@@ -237,25 +237,37 @@ pub fn answered<T>(
     hosts: &Hosts,
     answers: Vec<(&Host, anyhow::Result<T>)>,
 ) -> anyhow::Result<Vec<(String, T)>> {
+    answered_and_down(hosts, answers).map(|(ok, _)| ok)
+}
+
+/// What the hosts that answered said, by host name, and the names of those that did not.
+pub type Answers<T> = (Vec<(String, T)>, Vec<String>);
+
+/// [`answered`], and the names of the hosts that did not answer.
+pub fn answered_and_down<T>(
+    hosts: &Hosts,
+    answers: Vec<(&Host, anyhow::Result<T>)>,
+) -> anyhow::Result<Answers<T>> {
     let mut ok = Vec::new();
     let mut down = Vec::new();
     for (host, result) in answers {
         match result {
             Ok(t) => ok.push((host.name.clone(), t)),
-            Err(e) => down.push(format!("{}: {}", host.name, one_line(&e))),
+            Err(e) => down.push((host.name.clone(), one_line(&e))),
         }
     }
+    let said: Vec<String> = down.iter().map(|(h, why)| format!("{h}: {why}")).collect();
     if ok.is_empty() && !down.is_empty() {
         return Err(Failure::new(
             1,
-            format!("no host answered ({}): {}", hosts.names(), down.join("; ")),
+            format!("no host answered ({}): {}", hosts.names(), said.join("; ")),
         )
         .into());
     }
-    for d in &down {
+    for d in &said {
         eprint(&format!("paddock: host {d}\n"));
     }
-    Ok(ok)
+    Ok((ok, down.into_iter().map(|(h, _)| h).collect()))
 }
 
 fn one_line(e: &anyhow::Error) -> String {

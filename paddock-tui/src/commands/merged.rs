@@ -413,7 +413,7 @@ async fn status(hosts: &Hosts, args: StatusArgs) -> anyhow::Result<()> {
         super::status::gather(&host.ctx.connect().await?).await
     })
     .await;
-    let lists = answered(hosts, answers)?;
+    let (lists, down) = super::fleet::answered_and_down(hosts, answers)?;
     let mut counts = super::status::Counts::default();
     let mut low_disk = Vec::new();
     let mut approvals = Vec::new();
@@ -430,7 +430,7 @@ async fn status(hosts: &Hosts, args: StatusArgs) -> anyhow::Result<()> {
             approvals.push(with_host(host, a)?);
         }
     }
-    super::status::print_status(counts, &approvals, &low_disk, &args)
+    super::status::print_status(counts, &approvals, &low_disk, &down, &args)
 }
 
 async fn approvals(hosts: &Hosts, args: ApprovalsArgs) -> anyhow::Result<()> {

@@ -67,26 +67,35 @@ pub async fn run(ctx: &Context, args: StatusArgs) -> anyhow::Result<()> {
         waiting: approvals.len(),
         unread: chats.iter().filter(|c| c.unread).count(),
     };
-    print_status(counts, &approvals, &status.low_disk, &args)
+    print_status(counts, &approvals, &status.low_disk, &[], &args)
 }
 
-/// The status as `--json` prints it (with the approvals waiting), or the line.
+/// The status as `--json` prints it (with the approvals waiting, and on a client of several
+/// hosts the hosts that did not answer), or the line.
 pub fn print_status<A: serde::Serialize>(
     counts: Counts,
     approvals: &[A],
     low_disk: &[DiskSpace],
+    down: &[String],
     args: &StatusArgs,
 ) -> anyhow::Result<()> {
     if args.json {
-        return print_json(&serde_json::json!({
+        let mut json = serde_json::json!({
             "running": counts.running,
             "waiting": counts.waiting,
             "unread": counts.unread,
             "approvals": approvals,
             "lowDisk": low_disk,
-        }));
+        });
+        if !down.is_empty() {
+            json["down"] = down.into();
+        }
+        return print_json(&json);
     }
-    print_line(counts, low_disk, args.tmux)
+    print(&format!(
+        "{}\n",
+        status_line(counts, low_disk, down, args.tmux)
+    ))
 }
 
 /// What the line counts, asked of one daemon: its running turns, its inbox, its chats.
@@ -107,25 +116,34 @@ pub async fn gather(
     Ok((status, approvals, chats))
 }
 
-/// Prints the line: plain, or with tmux's colour codes.
-fn print_line(counts: Counts, low_disk: &[DiskSpace], tmux: bool) -> anyhow::Result<()> {
+/// What the line says about hosts that did not answer: `gpubox down`.
+fn down_part(down: &[String]) -> Option<String> {
+    (!down.is_empty()).then(|| format!("{} down", down.join(", ")))
+}
+
+/// The line: plain, or with tmux's colour codes.
+fn status_line(counts: Counts, low_disk: &[DiskSpace], down: &[String], tmux: bool) -> String {
     let disk = disk_part(low_disk);
-    let text = if tmux {
-        let counts = tmux_line(counts);
-        match disk {
-            Some(d) => format!("#[fg=white,bg=red] {d} #[default] {counts}")
-                .trim_end()
-                .to_owned(),
-            None => counts,
+    let down = down_part(down);
+    if tmux {
+        let mut parts = Vec::new();
+        if let Some(d) = disk {
+            parts.push(format!("#[fg=white,bg=red] {d} #[default]"));
         }
+        if let Some(d) = down {
+            parts.push(format!("#[fg=red]{d}#[default]"));
+        }
+        parts.push(tmux_line(counts));
+        parts.retain(|p| !p.is_empty());
+        parts.join(" ")
     } else {
-        [disk.unwrap_or_default(), line(counts)]
+        [disk, down, Some(line(counts))]
             .into_iter()
+            .flatten()
             .filter(|p| !p.is_empty())
             .collect::<Vec<_>>()
             .join(" · ")
-    };
-    print(&format!("{text}\n"))
+    }
 }
 
 #[cfg(test)]
@@ -144,6 +162,22 @@ mod tests {
             disk_part(&[disk("/data", 90 << 20), disk("/home/me/.claude", 3 << 20)]).as_deref(),
             Some("disk low: 3.0 MB free for /home/me/.claude")
         );
+    }
+
+    #[test]
+    fn a_host_down_is_on_the_line() {
+        let c = Counts {
+            running: 1,
+            waiting: 0,
+            unread: 0,
+        };
+        let down = ["gpubox".to_owned()];
+        assert_eq!(status_line(c, &[], &down, false), "gpubox down · 1 running");
+        assert_eq!(
+            status_line(c, &[], &down, true),
+            "#[fg=red]gpubox down#[default] #[fg=green]1 running#[default]"
+        );
+        assert_eq!(status_line(Counts::default(), &[], &[], true), "");
     }
 
     #[test]
