@@ -139,34 +139,31 @@ async fn follow_host(
                 timeout.as_secs_f64()
             ))
         });
+        // Said before the first attempt is reported, so it comes before "waiting for…".
+        if let Err(e) = &connected
+            && !was_down
+        {
+            let e = crate::format::visible(&format!("{e:#}").replace('\n', " ")).into_owned();
+            eprint(&format!("paddock: host {}: {e}; trying again\n", host.name));
+        }
         if let Some(up) = up.take() {
             let _ = up.send(connected.is_ok()).await;
         }
-        match connected {
-            Ok((_client, mut events)) => {
-                if was_down {
-                    eprint(&format!("paddock: host {} is back\n", host.name));
-                }
-                backoff = RETRY_FIRST;
-                while let Some(event) = events.recv().await {
-                    if let Event::Attention(a) = event
-                        && tx.send((host.name.clone(), a)).await.is_err()
-                    {
-                        return;
-                    }
-                }
-                eprint(&format!("paddock: lost host {}; trying again\n", host.name));
-                was_down = true;
+        if let Ok((_client, mut events)) = connected {
+            if was_down {
+                eprint(&format!("paddock: host {} is back\n", host.name));
             }
-            Err(e) => {
-                if !was_down {
-                    let e =
-                        crate::format::visible(&format!("{e:#}").replace('\n', " ")).into_owned();
-                    eprint(&format!("paddock: host {}: {e}; trying again\n", host.name));
+            backoff = RETRY_FIRST;
+            while let Some(event) = events.recv().await {
+                if let Event::Attention(a) = event
+                    && tx.send((host.name.clone(), a)).await.is_err()
+                {
+                    return;
                 }
-                was_down = true;
             }
+            eprint(&format!("paddock: lost host {}; trying again\n", host.name));
         }
+        was_down = true;
         tokio::time::sleep(backoff).await;
         backoff = (backoff * 2).min(RETRY_MAX);
     }
