@@ -5,7 +5,7 @@
 
 use anyhow::anyhow;
 use paddock_proto::{
-    Approval, ChatList, ChatScope, ChatSummary, ErrorCode, History, HistoryList, ProjectList,
+    Approval, Call, ChatList, ChatScope, ChatSummary, ErrorCode, History, HistoryList, ProjectList,
     RunSummary, SearchHit, SearchRequest, SearchResults,
 };
 
@@ -19,6 +19,23 @@ use crate::cli::{
 use crate::client::ClientError;
 use crate::format::{self, ROOT_SLUG};
 use crate::hosts::Hosts;
+
+/// `request` asked of every host at once: the answers of those that have what it asks about
+/// (a host without the project asked about is left out), by host.
+async fn where_present<R: Call + Clone>(
+    hosts: &Hosts,
+    request: R,
+) -> anyhow::Result<Vec<(String, R::Reply)>> {
+    let answers = each(hosts, |host| {
+        let request = request.clone();
+        async move { unless_absent(host.ctx.connect().await?.call(request).await) }
+    })
+    .await;
+    Ok(answered(hosts, answers)?
+        .into_iter()
+        .filter_map(|(h, reply)| reply.map(|r| (h, r)))
+        .collect())
+}
 
 /// A host's answer, or `None` when the daemon says it has no such thing (the project asked
 /// about is on other hosts: this one is not down for that).
@@ -72,17 +89,10 @@ async fn chat_lists(
     hosts: &Hosts,
     request: ChatList,
 ) -> anyhow::Result<Vec<(String, Vec<ChatSummary>)>> {
-    let answers = each(hosts, |host| {
-        let request = request.clone();
-        async move {
-            let list = unless_absent(host.ctx.connect().await?.call(request).await)?;
-            Ok(list.map(|l| l.chats))
-        }
-    })
-    .await;
-    let lists: Vec<(String, Vec<ChatSummary>)> = answered(hosts, answers)?
+    let lists: Vec<(String, Vec<ChatSummary>)> = where_present(hosts, request.clone())
+        .await?
         .into_iter()
-        .filter_map(|(host, list)| list.map(|l| (host, l)))
+        .map(|(host, list)| (host, list.chats))
         .collect();
     if lists.is_empty()
         && let Some(slug) = &request.project_slug
@@ -219,15 +229,7 @@ async fn history(hosts: &Hosts, args: HistoryArgs) -> anyhow::Result<()> {
         unattended: args.unattended,
         limit: args.limit,
     };
-    let answers = each(hosts, |host| {
-        let request = request.clone();
-        async move { unless_absent(host.ctx.connect().await?.call(request).await) }
-    })
-    .await;
-    let lists: Vec<(String, History)> = answered(hosts, answers)?
-        .into_iter()
-        .filter_map(|(h, l)| l.map(|l| (h, l)))
-        .collect();
+    let lists: Vec<(String, History)> = where_present(hosts, request).await?;
     // Newest first over every host, cut to the limit each host was given.
     let mut runs: Vec<(String, RunSummary)> = lists
         .iter()
@@ -280,15 +282,7 @@ async fn search(hosts: &Hosts, args: SearchArgs) -> anyhow::Result<()> {
         limit: args.limit,
         archived: args.archived,
     };
-    let answers = each(hosts, |host| {
-        let request = request.clone();
-        async move { unless_absent(host.ctx.connect().await?.call(request).await) }
-    })
-    .await;
-    let lists: Vec<(String, SearchResults)> = answered(hosts, answers)?
-        .into_iter()
-        .filter_map(|(h, r)| r.map(|r| (h, r)))
-        .collect();
+    let lists: Vec<(String, SearchResults)> = where_present(hosts, request).await?;
     let merged = merge_search(&lists, args.limit.map(|l| l as usize));
     if args.json {
         let mut value = serde_json::to_value(&merged.results)?;
@@ -463,15 +457,7 @@ async fn triggers(hosts: &Hosts, args: TriggerLsArgs) -> anyhow::Result<()> {
     let request = paddock_proto::TriggerList {
         project_slug: args.project.clone(),
     };
-    let answers = each(hosts, |host| {
-        let request = request.clone();
-        async move { unless_absent(host.ctx.connect().await?.call(request).await) }
-    })
-    .await;
-    let lists: Vec<(String, paddock_proto::Triggers)> = answered(hosts, answers)?
-        .into_iter()
-        .filter_map(|(h, t)| t.map(|t| (h, t)))
-        .collect();
+    let lists: Vec<(String, paddock_proto::Triggers)> = where_present(hosts, request).await?;
     if args.json {
         let mut rows = Vec::new();
         for (host, list) in &lists {

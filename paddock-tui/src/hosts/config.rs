@@ -97,12 +97,8 @@ pub fn parse(text: &str) -> Result<ClientConfig, String> {
             .collect::<Vec<_>>()
             .join(" ")
     })?;
-    if let Some(t) = config.host_timeout
-        && !(t.is_finite() && t > 0.0 && t <= 3600.0)
-    {
-        return Err(format!(
-            "host_timeout = {t} is not a number of seconds between 0 and 3600"
-        ));
+    if let Some(t) = config.host_timeout {
+        timeout_of(t, &format!("host_timeout = {t}"))?;
     }
     for (name, entry) in &config.hosts {
         super::check_name(name)?;
@@ -118,6 +114,17 @@ pub fn parse(text: &str) -> Result<ClientConfig, String> {
 impl ClientConfig {
     pub fn host_timeout(&self) -> Option<Duration> {
         self.host_timeout.map(Duration::from_secs_f64)
+    }
+}
+
+/// `secs` as a host's deadline: more than 0, at most an hour. `what` names it in the error.
+pub fn timeout_of(secs: f64, what: &str) -> Result<Duration, String> {
+    if secs.is_finite() && secs > 0.0 && secs <= 3600.0 {
+        Ok(Duration::from_secs_f64(secs))
+    } else {
+        Err(format!(
+            "{what} is not a number of seconds between 0 and 3600"
+        ))
     }
 }
 

@@ -50,17 +50,6 @@ pub struct Hosts {
 impl Hosts {
     /// The hosts the command line, the environment and the client's configuration name.
     pub fn from_cli(cli: &Cli) -> Result<Self, String> {
-        let config = config::load()?;
-        let timeout = match std::env::var("PADDOCK_HOST_TIMEOUT")
-            .ok()
-            .filter(|v| !v.is_empty())
-        {
-            Some(v) => parse_timeout(&v)?,
-            None => config
-                .host_timeout()
-                .unwrap_or(config::DEFAULT_HOST_TIMEOUT),
-        };
-        let remote_paddock = cli.remote_paddock.clone().map(PathBuf::into_os_string);
         let mut named: Vec<&str> = Vec::new();
         for r in cli
             .remote
@@ -72,6 +61,28 @@ impl Hosts {
                 named.push(r);
             }
         }
+        // This machine's daemon, with nothing of the client's configuration read (a broken
+        // one must not fail the `paddock proxy` every `--remote` runs here).
+        if named.is_empty() && about_this_machine(cli) {
+            return Ok(Self {
+                list: vec![Host {
+                    name: LOCAL.to_owned(),
+                    ctx: Context::new(cli.socket.clone()),
+                }],
+                timeout: config::DEFAULT_HOST_TIMEOUT,
+            });
+        }
+        let config = config::load()?;
+        let timeout = match std::env::var("PADDOCK_HOST_TIMEOUT")
+            .ok()
+            .filter(|v| !v.is_empty())
+        {
+            Some(v) => parse_timeout(&v)?,
+            None => config
+                .host_timeout()
+                .unwrap_or(config::DEFAULT_HOST_TIMEOUT),
+        };
+        let remote_paddock = cli.remote_paddock.clone().map(PathBuf::into_os_string);
         let mut list = Vec::new();
         if named.len() > 1 && cli.socket.is_some() {
             return Err(
@@ -93,7 +104,7 @@ impl Hosts {
                 };
                 list.push(host);
             }
-        } else if !config.hosts.is_empty() && !about_this_machine(cli) {
+        } else if !config.hosts.is_empty() {
             for (name, entry) in &config.hosts {
                 list.push(from_entry(name, entry, cli, remote_paddock.clone())?);
             }
@@ -213,17 +224,13 @@ pub fn check_name(name: &str) -> Result<(), String> {
 }
 
 fn parse_timeout(text: &str) -> Result<Duration, String> {
+    let what = format!("PADDOCK_HOST_TIMEOUT={text:?}");
     let secs: f64 = text
         .trim()
         .trim_end_matches('s')
         .parse()
-        .map_err(|_| format!("PADDOCK_HOST_TIMEOUT={text:?} is not a number of seconds"))?;
-    if !(secs.is_finite() && secs > 0.0 && secs <= 3600.0) {
-        return Err(format!(
-            "PADDOCK_HOST_TIMEOUT={text:?} is not a number of seconds between 0 and 3600"
-        ));
-    }
-    Ok(Duration::from_secs_f64(secs))
+        .map_err(|_| format!("{what} is not a number of seconds"))?;
+    config::timeout_of(secs, &what)
 }
 
 #[cfg(test)]
