@@ -32,17 +32,7 @@ pub enum Route {
 }
 
 /// Routes `command` (rewriting `HOST:SLUG` to the slug and session prefixes to whole ids).
-pub async fn route(hosts: &Hosts, command: &mut Option<Cmd>) -> anyhow::Result<Route> {
-    let Some(cmd) = command.as_mut() else {
-        return Err(Failure::new(
-            2,
-            format!(
-                "the TUI shows one host at a time in this release; pick one with --remote HOST (hosts: {})",
-                hosts.names()
-            ),
-        )
-        .into());
-    };
+pub async fn route(hosts: &Hosts, cmd: &mut Cmd) -> anyhow::Result<Route> {
     if let Some(host) = ids::resolve_across(hosts, cmd).await? {
         return Ok(Route::One(Box::new(host.ctx.clone())));
     }

@@ -6,7 +6,7 @@
 use anyhow::anyhow;
 use paddock_proto::{
     Approval, Call, ChatList, ChatScope, ChatSummary, ErrorCode, History, HistoryList, ProjectList,
-    RunSummary, SearchHit, SearchRequest, SearchResults,
+    SearchRequest, SearchResults,
 };
 
 use super::Failure;
@@ -18,7 +18,7 @@ use crate::cli::{
 };
 use crate::client::ClientError;
 use crate::format::{self, ROOT_SLUG};
-use crate::hosts::Hosts;
+use crate::hosts::{Hosts, merge};
 
 /// `request` asked of every host at once: the answers of those that have what it asks about
 /// (a host without the project asked about is left out), by host.
@@ -231,14 +231,7 @@ async fn history(hosts: &Hosts, args: HistoryArgs) -> anyhow::Result<()> {
     };
     let lists: Vec<(String, History)> = where_present(hosts, request).await?;
     // Newest first over every host, cut to the limit each host was given.
-    let mut runs: Vec<(String, RunSummary)> = lists
-        .iter()
-        .flat_map(|(h, l)| l.runs.iter().map(move |r| (h.clone(), r.clone())))
-        .collect();
-    runs.sort_by(|a, b| b.1.started_at.cmp(&a.1.started_at));
-    if let Some(limit) = args.limit {
-        runs.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
-    }
+    let runs = merge::runs(&lists, args.limit);
     let new_unattended = lists.iter().map(|(_, l)| l.new_unattended).sum();
     let waiting = lists.iter().map(|(_, l)| l.waiting).sum();
     if args.json {
@@ -283,7 +276,7 @@ async fn search(hosts: &Hosts, args: SearchArgs) -> anyhow::Result<()> {
         archived: args.archived,
     };
     let lists: Vec<(String, SearchResults)> = where_present(hosts, request).await?;
-    let merged = merge_search(&lists, args.limit.map(|l| l as usize));
+    let merged = merge::search(&lists, args.limit.map(|l| l as usize));
     if args.json {
         let mut value = serde_json::to_value(&merged.results)?;
         if let Some(hits) = value.get_mut("hits") {
@@ -317,57 +310,6 @@ async fn search(hosts: &Hosts, args: SearchArgs) -> anyhow::Result<()> {
     }
     eprint(&format::search_notes(&shown));
     Ok(())
-}
-
-/// Search results of several hosts as one, and the host of each hit.
-struct MergedSearch {
-    results: SearchResults,
-    hosts: Vec<String>,
-}
-
-/// Merges by the daemons' own rank: more of the query in the title, then the latest activity
-/// (each host's hits come in that order already, so this interleaves them).
-fn merge_search(lists: &[(String, SearchResults)], limit: Option<usize>) -> MergedSearch {
-    let title_matches = |h: &SearchHit| {
-        h.matches
-            .iter()
-            .filter(|m| m.field == paddock_proto::SearchField::Title)
-            .count()
-    };
-    let mut hits: Vec<(usize, usize, &str, &SearchHit)> = Vec::new();
-    for (host_index, (host, results)) in lists.iter().enumerate() {
-        for hit in &results.hits {
-            hits.push((host_index, title_matches(hit), host, hit));
-        }
-    }
-    hits.sort_by(|a, b| {
-        b.1.cmp(&a.1)
-            .then_with(|| b.3.updated_at.cmp(&a.3.updated_at))
-            .then(a.0.cmp(&b.0))
-    });
-    if let Some(limit) = limit {
-        hits.truncate(limit);
-    }
-    let indexing =
-        lists
-            .iter()
-            .filter_map(|(_, r)| r.indexing)
-            .reduce(|a, b| paddock_proto::SearchProgress {
-                done: a.done + b.done,
-                total: a.total + b.total,
-            });
-    MergedSearch {
-        hosts: hits.iter().map(|h| h.2.to_owned()).collect(),
-        results: SearchResults {
-            query: lists
-                .first()
-                .map(|(_, r)| r.query.clone())
-                .unwrap_or_default(),
-            total: lists.iter().map(|(_, r)| r.total).sum(),
-            indexing,
-            hits: hits.into_iter().map(|h| h.3.clone()).collect(),
-        },
-    }
 }
 
 async fn usage(hosts: &Hosts, args: UsageArgs) -> anyhow::Result<()> {

@@ -135,26 +135,30 @@ pub async fn run(mut cli: Cli) -> anyhow::Result<()> {
     if let Some(Cmd::Hosts(args)) = &cli.command {
         return hosts::run(&hosts, args).await;
     }
+    if cli.command.is_none() {
+        return crate::tui::run(hosts).await;
+    }
     batch::precheck(cli.command.as_ref())?;
-    let ctx = if hosts.several() {
-        match fleet::route(&hosts, &mut cli.command).await? {
+    let ctx = match cli.command.as_mut() {
+        Some(cmd) if hosts.several() => match fleet::route(&hosts, cmd).await? {
             fleet::Route::One(ctx) => *ctx,
             fleet::Route::Merged(hosts) => match cli.command {
                 Some(command) => return merged::listing(&hosts, command).await,
                 None => return Ok(()),
             },
+        },
+        _ => {
+            if let Some(cmd) = cli.command.as_mut() {
+                fleet::named_host(&hosts, cmd);
+            }
+            let ctx = hosts.list.into_iter().next().map(|h| h.ctx);
+            let ctx = ctx.ok_or_else(|| anyhow::anyhow!("no host to work with"))?;
+            ids::resolve(&ctx, &mut cli.command).await?;
+            ctx
         }
-    } else {
-        if let Some(cmd) = cli.command.as_mut() {
-            fleet::named_host(&hosts, cmd);
-        }
-        let ctx = hosts.list.into_iter().next().map(|h| h.ctx);
-        let ctx = ctx.ok_or_else(|| anyhow::anyhow!("no host to work with"))?;
-        ids::resolve(&ctx, &mut cli.command).await?;
-        ctx
     };
     match cli.command {
-        None => crate::tui::run(ctx).await,
+        None => Ok(()),
         Some(Cmd::Daemon { action }) => daemon::run(&ctx, action).await,
         Some(Cmd::Project { action }) => project::run(&ctx, action).await,
         Some(Cmd::Ls(args)) => chats::ls(&ctx, args).await,

@@ -8,6 +8,7 @@
 //! works exactly as a client of one daemon always did.
 
 pub mod config;
+pub mod merge;
 
 use std::ffi::OsString;
 use std::path::PathBuf;

@@ -509,6 +509,21 @@ impl App {
         self.pending_approvals = 0;
     }
 
+    /// The project of a chat the TUI knows of (the open one, or one in the tree).
+    pub fn project_of_chat(&self, session_id: &str) -> Option<String> {
+        if let Some(chat) = self.chat.as_ref().filter(|c| c.session_id() == session_id) {
+            return Some(chat.project_slug().to_owned());
+        }
+        self.find_chat(session_id).map(|c| c.project_slug.clone())
+    }
+
+    /// The project of a pending approval the inbox lists.
+    pub fn project_of_approval(&self, id: &str) -> Option<String> {
+        let inbox = self.view::<InboxView>()?;
+        let approval = inbox.approvals.iter().find(|a| a.id == id)?;
+        Some(approval.project_slug.clone())
+    }
+
     pub fn set_unreachable(&mut self, reason: String) {
         self.connection = Connection::Unreachable(reason);
     }

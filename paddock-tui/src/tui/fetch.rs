@@ -114,6 +114,47 @@ pub(super) async fn call<R: Call>(client: &Client, request: R) -> Result<R::Repl
 }
 
 impl Fetch {
+    /// The answer that says this read could not be made, and why.
+    pub fn failed(&self, reason: String) -> Answer {
+        match self {
+            Fetch::Projects => Answer::Projects(Err(reason)),
+            Fetch::AllChats | Fetch::Chats(_) | Fetch::Archived(_) | Fetch::Usage(_) => {
+                Answer::Chats(Err(reason))
+            }
+            Fetch::Transcript(_) => Answer::Transcript(Err(reason)),
+            Fetch::History | Fetch::TriggerRuns(_) => Answer::History(Err(reason)),
+            Fetch::Approvals => Answer::Approvals(Err(reason)),
+            Fetch::Status => Answer::Status(Err(reason)),
+            Fetch::GitStatus { .. } => Answer::GitStatus(Err(reason)),
+            Fetch::GitDiff { .. } => Answer::GitDiff(Err(reason)),
+            Fetch::Provenance { .. } => Answer::Provenance(Err(reason)),
+            Fetch::Touched { .. } => Answer::Touched(Err(reason)),
+            Fetch::Blame { .. } => Answer::Blame(Err(reason)),
+            Fetch::Listing { .. } => Answer::Listing(Err(reason)),
+            Fetch::FileText { .. } => Answer::FileText(Err(reason)),
+            Fetch::Search(_) => Answer::Search(Err(reason)),
+            Fetch::Triggers(_) => Answer::Triggers(Err(reason)),
+            Fetch::Overview(_) => Answer::Overview(Err(reason)),
+            Fetch::Attachment(_) => Answer::Attachment(Err(reason)),
+        }
+    }
+
+    /// Whether it reads something of every project (on a client of several hosts, of every
+    /// host), not of one project or chat.
+    pub fn of_everything(&self) -> bool {
+        matches!(
+            self,
+            Fetch::Projects
+                | Fetch::AllChats
+                | Fetch::History
+                | Fetch::Approvals
+                | Fetch::Status
+                | Fetch::Search(_)
+                | Fetch::Usage(_)
+                | Fetch::Triggers(None)
+        )
+    }
+
     /// Asks the daemon (a project's `chat:list` since this revision) and gives back the typed
     /// answer.
     pub async fn call(&self, client: &Client, since: Option<u64>) -> Answer {

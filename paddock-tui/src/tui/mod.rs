@@ -31,6 +31,7 @@ pub mod help;
 pub mod help_view;
 pub mod history;
 pub mod home_view;
+pub mod hosts;
 pub mod inbox;
 pub mod keys;
 mod news;
@@ -41,6 +42,7 @@ pub mod provenance_view;
 pub mod render;
 mod replies;
 mod requests;
+mod routing;
 pub mod search_view;
 mod status;
 pub mod theme;
@@ -66,10 +68,10 @@ use ratatui::crossterm::event::{
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use crate::client::{Client, Event, Events};
-use crate::commands::Context;
+use crate::client::{Client, Event};
 use app::{Action, App};
 use fetch::Fetch;
+use hosts::{HostEvent, Links};
 
 /// The shortest time between two draws (about 60 frames a second).
 const FRAME: Duration = Duration::from_millis(16);
@@ -77,12 +79,9 @@ const FRAME: Duration = Duration::from_millis(16);
 const SPINNER: Duration = Duration::from_millis(120);
 /// How often the header's low-disk warning is brought up to date.
 const DISK_POLL: Duration = Duration::from_secs(60);
-/// The first wait before reconnecting after the daemon went away; doubled per failure.
-const RETRY_FIRST: Duration = Duration::from_millis(250);
-/// The longest wait between two reconnection attempts.
-const RETRY_MAX: Duration = Duration::from_secs(8);
 
-pub async fn run(ctx: Context) -> anyhow::Result<()> {
+/// The TUI over these hosts (one: as a client of one daemon always was).
+pub async fn run(hosts: crate::hosts::Hosts) -> anyhow::Result<()> {
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         bail!("the TUI needs a terminal; `paddock --help` lists the commands for scripts");
     }
@@ -96,7 +95,7 @@ pub async fn run(ctx: Context) -> anyhow::Result<()> {
         }
     };
     let _ = ratatui::crossterm::execute!(std::io::stdout(), EnableBracketedPaste);
-    let mut event_loop = EventLoop::new(ctx);
+    let mut event_loop = EventLoop::new(Links::new(hosts));
     event_loop.restore_prefs();
     event_loop.notify = notify;
     if let Some(bad) = bad_notify {
@@ -108,9 +107,11 @@ pub async fn run(ctx: Context) -> anyhow::Result<()> {
     result
 }
 
-/// Results of background tasks. `generation` tells answers on a previous connection apart.
+/// Results of background tasks. `generation` tells answers on a previous connection apart
+/// (a connection's own for `Connected`, else the loop's, which a new connection moves on).
 enum Msg {
     Connected {
+        host: usize,
         generation: u64,
         result: Result<Client, String>,
     },
@@ -120,6 +121,9 @@ enum Msg {
         /// The `since` a `chat:list` was asked with.
         since: Option<u64>,
         answer: fetch::Answer,
+        /// A read of everything: the hosts that did not answer (what the tree holds of them
+        /// is kept).
+        missing: Vec<String>,
     },
     /// The answer to a command the user gave (archive, cancel...); `what` it does, for
     /// "… failed".
@@ -181,10 +185,14 @@ pub fn chat_send(action: &Action, remote: bool) -> Option<Result<ChatSend, Strin
 }
 
 struct EventLoop {
-    ctx: Context,
     app: App,
-    client: Option<Arc<Client>>,
-    events: Option<Events>,
+    /// Every host, each with its connection and its state.
+    links: Links,
+    /// Every connection's events (see [`hosts::EVENTS_QUEUE`] for the overflow policy).
+    events_tx: mpsc::Sender<HostEvent>,
+    events_rx: mpsc::Receiver<HostEvent>,
+    /// Moves on at each new connection: answers asked before it are dropped (everything is
+    /// read again).
     generation: u64,
     msgs_tx: mpsc::Sender<Msg>,
     msgs_rx: mpsc::Receiver<Msg>,
@@ -192,14 +200,8 @@ struct EventLoop {
     /// the answer is in, so a burst of `chats:changed` costs two requests, not one per event.
     in_flight: HashSet<Fetch>,
     again: HashSet<Fetch>,
-    /// Chats this connection follows.
+    /// Chats the connections follow.
     subscribed: HashSet<String>,
-    /// The pid of the daemon last connected to: the same one after a dropped connection
-    /// still has the running turn's frames, with the same seqs.
-    daemon_pid: Option<u32>,
-    /// When to try connecting again, and the wait after that one fails.
-    retry: Option<Instant>,
-    backoff: Duration,
     /// How chats that need the user are announced to the terminal (`PADDOCK_NOTIFY`).
     notify: crate::notify::Mode,
     notified: crate::notify::Seen,
@@ -220,30 +222,30 @@ struct EventLoop {
     /// Said once the daemon answers (connecting clears the status line): a state file that
     /// could not be read.
     startup_notice: Option<String>,
-    /// The daemon said it is stopping on purpose (`daemon:stopping`): when its connection
-    /// ends, the TUI does not start another one by itself.
-    stopping: Option<String>,
 }
 
 impl EventLoop {
-    fn new(ctx: Context) -> Self {
+    fn new(links: Links) -> Self {
         // Background tasks are few (one per fetch kind in flight), so this never fills up.
         let (msgs_tx, msgs_rx) = mpsc::channel(64);
-        let prefs_key = prefs::target_key(&ctx);
+        let (events_tx, events_rx) = mpsc::channel(hosts::EVENTS_QUEUE);
+        let prefs_key = links
+            .list
+            .iter()
+            .map(|l| prefs::target_key(&l.ctx))
+            .collect::<Vec<_>>()
+            .join(" + ");
         Self {
-            ctx,
             app: App::new(),
-            client: None,
-            events: None,
+            links,
+            events_tx,
+            events_rx,
             generation: 0,
             msgs_tx,
             msgs_rx,
             in_flight: HashSet::new(),
             again: HashSet::new(),
             subscribed: HashSet::new(),
-            daemon_pid: None,
-            retry: None,
-            backoff: RETRY_FIRST,
             notify: crate::notify::Mode::Osc9,
             notified: crate::notify::Seen::default(),
             ring: Vec::new(),
@@ -254,7 +256,6 @@ impl EventLoop {
             prefs_failed: false,
             prefs_written: Arc::new(Mutex::new(0)),
             startup_notice: None,
-            stopping: None,
         }
     }
 
@@ -322,12 +323,6 @@ impl EventLoop {
         });
     }
 
-    /// Schedules the next connection attempt, backing off while the daemon stays away.
-    fn retry_later(&mut self) {
-        self.retry = Some(Instant::now() + self.backoff);
-        self.backoff = (self.backoff * 2).min(RETRY_MAX);
-    }
-
     async fn run(mut self, terminal: &mut DefaultTerminal) -> anyhow::Result<()> {
         let result = self.run_loop(terminal).await;
         // Whatever ended the loop, the drafts typed last are kept.
@@ -345,7 +340,7 @@ impl EventLoop {
         // Free space changes without any event: the header's disk warning is checked now and then.
         let mut disk_poll = tokio::time::interval(DISK_POLL);
         disk_poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
-        self.connect();
+        self.connect_all();
         let mut dirty = true;
         let mut last_draw: Option<Instant> = None;
         loop {
@@ -373,30 +368,30 @@ impl EventLoop {
                 () = sleep_until_opt(self.prefs_timer.due().map(Instant::from_std)) => {
                     self.save_prefs(false);
                 }
-                ev = next_event(&mut self.events) => {
+                Some(ev) = self.events_rx.recv() => {
                     // A chat that starts or stops running, or a turn's end, is drawn at once:
                     // the frame's pacing is for streamed text.
                     let at_once = matches!(
-                        &ev,
+                        &ev.event,
                         Some(Event::Active(_))
                             | Some(Event::Frame(HubFrame { event: ChatEvent::Complete(_), .. }))
                     );
-                    let changed = self.on_event(ev);
+                    let changed = self.on_host_event(ev);
                     dirty |= changed;
                     if changed && at_once {
                         last_draw = None;
                     }
                     self.write_notifications();
                 }
-                _ = disk_poll.tick(), if self.client.is_some() => {
+                _ = disk_poll.tick(), if self.links.any_up() => {
                     self.fetch(Fetch::Status);
                 }
                 _ = spinner.tick(), if self.animating() => {
                     self.app.tick = self.app.tick.wrapping_add(1);
                     dirty = true;
                 }
-                () = sleep_until_opt(self.retry) => {
-                    self.retry_now();
+                () = sleep_until_opt(self.links.next_retry()) => {
+                    self.retry_due();
                     dirty = true;
                 }
                 // Information on the status line goes by itself after a while.
@@ -453,13 +448,21 @@ impl EventLoop {
         }
     }
 
-    /// The scheduled attempt: watches for the daemon again if it was stopped, else connects.
-    fn retry_now(&mut self) {
-        self.retry = None;
-        if matches!(self.app.connection, app::Connection::Stopped(_)) {
-            self.watch();
-        } else {
-            self.connect();
+    /// The scheduled attempts that are due: each host watched for again if its daemon was
+    /// stopped, else connected.
+    fn retry_due(&mut self) {
+        let now = Instant::now();
+        for host in 0..self.links.list.len() {
+            let link = &mut self.links.list[host];
+            if link.retry.is_none_or(|at| at > now) {
+                continue;
+            }
+            link.retry = None;
+            if matches!(link.state, app::Connection::Stopped(_)) {
+                self.watch(host);
+            } else {
+                self.connect(host);
+            }
         }
     }
 
@@ -497,14 +500,6 @@ impl EventLoop {
 async fn sleep_until_opt(at: Option<Instant>) {
     match at {
         Some(at) => tokio::time::sleep_until(at).await,
-        None => std::future::pending().await,
-    }
-}
-
-/// The next pushed event; never resolves while there is no connection.
-async fn next_event(events: &mut Option<Events>) -> Option<Event> {
-    match events {
-        Some(events) => events.recv().await,
         None => std::future::pending().await,
     }
 }

@@ -4,10 +4,11 @@
 
 use paddock_proto::{ChatEvent, HubFrame};
 
+use super::EventLoop;
 use super::fetch::Fetch;
+use super::hosts::{HostEvent, RETRY_FIRST};
 use super::notice::State;
 use super::overlay::News;
-use super::{EventLoop, RETRY_FIRST};
 use crate::client::Event;
 
 impl EventLoop {
@@ -36,7 +37,16 @@ impl EventLoop {
         if open {
             return false;
         }
-        let title = crate::format::clean_title(&a.title);
+        let mut title = crate::format::clean_title(&a.title);
+        // On a client of several hosts, which one it is on.
+        if let Some(host) = self
+            .links
+            .multi
+            .then(|| super::hosts::slugs::host_of(&a.project_slug))
+            .flatten()
+        {
+            title = format!("{host}: {title}");
+        }
         self.ring.extend(crate::notify::sequence(
             self.notify,
             &title,
@@ -58,15 +68,28 @@ impl EventLoop {
         true
     }
 
-    /// Applies a pushed event; whether the screen changed.
-    pub(super) fn on_event(&mut self, ev: Option<Event>) -> bool {
+    /// Applies an event of one host's connection (its slugs qualified already); whether the
+    /// screen changed. Events of a connection that is gone are dropped.
+    pub(super) fn on_host_event(&mut self, ev: HostEvent) -> bool {
+        let Some(link) = self.links.list.get_mut(ev.host) else {
+            return false;
+        };
+        if link.generation != ev.generation {
+            return false;
+        }
+        link.last_seen = Some(std::time::SystemTime::now());
+        self.on_event(ev.host, ev.event)
+    }
+
+    /// Applies a pushed event of a host; whether the screen changed.
+    fn on_event(&mut self, host: usize, ev: Option<Event>) -> bool {
         match ev {
             None => {
-                self.on_disconnected();
+                self.on_disconnected(host);
                 true
             }
             Some(Event::Stopping(stopping)) => {
-                self.stopping = Some(stopping.message);
+                self.links.list[host].stopping = Some(stopping.message);
                 false
             }
             Some(Event::ChatsChanged(changed)) => {
@@ -101,9 +124,10 @@ impl EventLoop {
                 false
             }
             Some(Event::ApprovalsChanged(changed)) => {
-                self.app.pending_approvals = changed.pending;
+                self.links.list[host].pending_approvals = changed.pending;
+                self.app.pending_approvals = self.links.pending_approvals();
                 let said = |s: &State| matches!(s, State::Approval { .. });
-                if changed.pending == 0 {
+                if self.app.pending_approvals == 0 {
                     self.app.notice.over(said);
                 } else if self.app.notice.reports(said)
                     && self.app.view::<super::inbox::InboxView>().is_none()
@@ -131,24 +155,39 @@ impl EventLoop {
         }
     }
 
-    /// The connection ended: reconnect later, unless the daemon was stopped on purpose.
-    fn on_disconnected(&mut self) {
-        self.client = None;
-        self.events = None;
-        self.generation += 1;
-        match self.stopping.take() {
+    /// A host's connection ended: reconnect later, unless its daemon was stopped on purpose.
+    /// Its rows stay on screen (dimmed, on a client of several hosts) until it is back.
+    fn on_disconnected(&mut self, host: usize) {
+        let multi = self.links.multi;
+        let link = &mut self.links.list[host];
+        link.client = None;
+        link.generation += 1;
+        link.pending_approvals = 0;
+        link.state = match link.stopping.take() {
             // Stopped on purpose: starting another would undo `paddock daemon stop`
             // (and lose the environment the next `daemon start` brings).
             Some(message) => {
-                self.app.set_stopped(message);
-                self.backoff = RETRY_FIRST;
+                link.backoff = RETRY_FIRST;
+                super::app::Connection::Stopped(message)
             }
-            None => self.app.set_unreachable(
+            None => super::app::Connection::Unreachable(if multi {
+                "the connection was lost; reconnecting".to_owned()
+            } else {
                 "Lost the connection to paddockd (it stopped or restarted); reconnecting."
-                    .to_owned(),
-            ),
+                    .to_owned()
+            }),
+        };
+        link.retry_later();
+        if multi {
+            let name = link.name.clone();
+            self.app
+                .notice
+                .error(format!("lost host {name}; trying again by itself"));
+        } else {
+            // Answers still coming on the lost connection are dropped.
+            self.generation += 1;
         }
-        self.retry_later();
+        self.sync_hosts();
     }
 
     /// A project's chats changed: its list (and what the views show of it) is read again.

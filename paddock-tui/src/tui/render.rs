@@ -240,7 +240,17 @@ fn render_header(app: &App, frame: &mut Frame<'_>, area: Rect) {
                     ),
                 );
             }
-            let version = format!("paddockd {}", daemon.daemon_version);
+            // Several hosts: how many answer, and first, which do not.
+            let hosts = app.tree.hosts();
+            let version = if hosts.is_empty() {
+                format!("paddockd {}", daemon.daemon_version)
+            } else {
+                let up = hosts.iter().filter(|h| h.is_up()).count();
+                format!("{up}/{} hosts", hosts.len())
+            };
+            for host in hosts.iter().filter(|h| !h.is_up()) {
+                counts.insert(0, format!("{} down", host.name));
+            }
             let full = [version.clone()]
                 .into_iter()
                 .chain(counts.iter().cloned())

@@ -5,17 +5,27 @@ use paddock_proto::{ChatSubscribe, ChatUnsubscribe, SessionRef};
 
 use super::doing::{Doing, Done};
 use super::fetch::{Answer, Fetch};
+use super::hosts::RETRY_FIRST;
 use super::overlay::News;
-use super::{EventLoop, Msg, RETRY_FIRST, app, composer};
+use super::{EventLoop, Msg, app, composer};
 
 impl EventLoop {
     /// Takes an answer in; whether the screen may have changed (a redraw is a write to the
     /// terminal even when no cell changed, so an answer that changes nothing draws nothing).
     pub(super) fn on_msg(&mut self, msg: Msg) -> bool {
         match msg {
-            Msg::Connected { generation, .. }
-            | Msg::Fetched { generation, .. }
-            | Msg::Done { generation, .. }
+            Msg::Connected {
+                host, generation, ..
+            } if self
+                .links
+                .list
+                .get(host)
+                .is_none_or(|l| l.generation != generation) =>
+            {
+                return false;
+            }
+            // Asked before the last connection: what it read is read again since.
+            Msg::Fetched { generation, .. } | Msg::Done { generation, .. }
                 if generation != self.generation =>
             {
                 return false;
@@ -44,42 +54,87 @@ impl EventLoop {
                     Ok(()) => return false,
                 }
             }
-            Msg::Connected { result, .. } => match result {
-                Ok(client) => self.on_connected(client),
-                // Stopped on purpose: nobody started one yet; keep looking, quietly.
-                Err(_) if matches!(self.app.connection, app::Connection::Stopped(_)) => {
-                    self.retry_later();
-                }
+            Msg::Connected { host, result, .. } => match result {
+                Ok(client) => self.on_connected(host, client),
                 Err(reason) => {
-                    self.app.set_unreachable(reason);
-                    self.retry_later();
+                    let link = &mut self.links.list[host];
+                    // Stopped on purpose: nobody started one yet; keep looking, quietly.
+                    if !matches!(link.state, app::Connection::Stopped(_)) {
+                        link.state = app::Connection::Unreachable(reason);
+                    }
+                    link.retry_later();
+                    self.sync_hosts();
                 }
             },
             Msg::Fetched {
                 fetch,
                 since,
                 answer,
+                missing,
                 ..
-            } => return self.on_fetched(fetch, since, answer),
+            } => return self.on_fetched(fetch, since, answer, &missing),
         }
         true
     }
 
-    /// Connected: everything on screen is read again (the chat followed from where it was,
-    /// on the same daemon), the views' answers lost with the connection too.
-    fn on_connected(&mut self, mut client: crate::client::Client) {
-        self.backoff = RETRY_FIRST;
-        self.events = client.take_events();
+    /// A host connected: everything on screen is read again (the chat followed from where it
+    /// was, on the same daemon), the views' answers lost with the connection too.
+    fn on_connected(&mut self, host: usize, mut client: crate::client::Client) {
+        let multi = self.links.multi;
+        let link = &mut self.links.list[host];
+        link.backoff = RETRY_FIRST;
+        let came_back = link.was_up;
+        link.was_up = true;
+        link.pending_approvals = 0;
+        link.last_seen = Some(std::time::SystemTime::now());
+        if let Some(events) = client.take_events() {
+            let name = multi.then(|| link.name.clone());
+            super::hosts::forward(events, host, name, link.generation, self.events_tx.clone());
+        }
         let pid = client.daemon().pid;
-        let same_daemon = self.daemon_pid.replace(pid) == Some(pid);
-        self.app.set_connected(client.daemon().clone());
-        self.client = Some(std::sync::Arc::new(client));
-        self.command(Doing::Notifications);
+        let same_daemon = link.daemon_pid.replace(pid) == Some(pid);
+        link.state = app::Connection::Connected(client.daemon().clone());
+        let name = link.name.clone();
+        if multi {
+            self.sync_hosts();
+            self.app.pending_approvals = self.links.pending_approvals();
+            if came_back {
+                self.app.notice.info(format!("host {name} is back"));
+            }
+        } else {
+            self.app.set_connected(client.daemon().clone());
+        }
+        self.links.list[host].client = Some(std::sync::Arc::new(client));
+        // Answers asked before are dropped: everything is read again now.
+        self.generation += 1;
+        self.in_flight.clear();
+        self.again.clear();
+        let lost: Vec<String> = self
+            .subscribed
+            .iter()
+            .filter(|sid| !multi || self.host_of_session(sid).ok().is_none_or(|h| h == host))
+            .cloned()
+            .collect();
+        for sid in lost {
+            self.subscribed.remove(&sid);
+        }
+        self.command_on(host, Doing::Notifications);
         self.fetch(Fetch::Projects);
         self.fetch(Fetch::AllChats);
         self.fetch(Fetch::Status);
         self.refresh_archives();
-        self.resume_chat(same_daemon);
+        let open_here = self.app.chat.as_ref().is_some_and(|c| {
+            !multi
+                || self
+                    .links
+                    .of_slug(c.project_slug())
+                    .is_ok_and(|h| h == host)
+        });
+        if open_here {
+            self.resume_chat(same_daemon);
+        } else {
+            self.reopen_chat();
+        }
         if self.app.history.is_open() {
             self.fetch(Fetch::History);
         }
@@ -92,7 +147,13 @@ impl EventLoop {
     /// An answer to a [`Fetch`]: asked again when news came meanwhile, then to whoever it is
     /// for.
     /// Whether the screen may have changed.
-    fn on_fetched(&mut self, fetch: Fetch, since: Option<u64>, answer: Answer) -> bool {
+    fn on_fetched(
+        &mut self,
+        fetch: Fetch,
+        since: Option<u64>,
+        answer: Answer,
+        missing: &[String],
+    ) -> bool {
         self.in_flight.remove(&fetch);
         let again = self.again.remove(&fetch);
         if again && !matches!(fetch, Fetch::Chats(_)) {
@@ -105,12 +166,19 @@ impl EventLoop {
             (Fetch::Archived(slug), Answer::Chats(result)) => {
                 self.app.set_archived_chats(slug, result.map(|c| c.chats));
             }
+            // A host that did not answer keeps what the tree holds of it.
             (Fetch::AllChats, Answer::Chats(result)) => match result {
-                Ok(c) => self.app.set_all_chats(c.chats),
+                Ok(mut c) => {
+                    c.chats.extend(self.app.tree.held_of(missing).1);
+                    self.app.set_all_chats(c.chats);
+                }
                 Err(reason) => self.reload_failed(&reason),
             },
             (Fetch::Projects, Answer::Projects(result)) => match result {
-                Ok(p) => self.app.set_projects(p.projects),
+                Ok(mut p) => {
+                    p.projects.extend(self.app.tree.held_of(missing).0);
+                    self.app.set_projects(p.projects);
+                }
                 Err(reason) => self.reload_failed(&reason),
             },
             (Fetch::Approvals, Answer::Approvals(result)) => match result {
@@ -369,6 +437,20 @@ impl EventLoop {
             self.command(Doing::Unsubscribe(ChatUnsubscribe(SessionRef {
                 session_id: sid,
             })));
+        }
+    }
+}
+
+impl EventLoop {
+    /// The screen's idea of the connections brought up to date with the hosts': the header's
+    /// state, and the tree's host heads (a client of several hosts).
+    pub(super) fn sync_hosts(&mut self) {
+        let summary = self.links.summary();
+        if self.links.multi || !matches!(summary, app::Connection::Connected(_)) {
+            self.app.connection = summary;
+        }
+        if self.links.multi {
+            self.app.tree.set_hosts(self.links.heads());
         }
     }
 }

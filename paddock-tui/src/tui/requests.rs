@@ -6,6 +6,9 @@ use paddock_proto::{ChatCancel, ChatContinue, ChatDelete, ChatUpdate, SessionRef
 
 use super::doing::Doing;
 use super::fetch::Fetch;
+use super::hosts::fan;
+use super::hosts::slugs::Slugs;
+use super::routing::Route;
 use super::{EventLoop, Msg, app, attachment_view, chat_send, triggers_view};
 use crate::tui::app::Action;
 
@@ -23,13 +26,17 @@ impl EventLoop {
         match action {
             Action::Refresh => {
                 self.app.notice.clear();
-                if self.client.is_some() {
+                if self.links.any_up() {
                     self.fetch(Fetch::Projects);
                     self.fetch(Fetch::AllChats);
                     self.refresh_archives();
                     self.reopen_chat();
-                } else {
-                    self.connect();
+                }
+                // A host that is away is tried now, not at its next scheduled attempt.
+                for host in 0..self.links.list.len() {
+                    if !self.links.list[host].is_up() {
+                        self.connect(host);
+                    }
                 }
             }
             Action::Open { session_id, .. } => {
@@ -70,8 +77,9 @@ impl EventLoop {
         }
     }
 
-    /// Sends a message, its files read off the loop (their bytes, under `--remote`); the
-    /// answer comes back as [`Msg::SendDone`]. One that cannot go goes back into its draft.
+    /// Sends a message, its files read off the loop (their bytes, under `--remote`), to its
+    /// chat's host (a new chat: its project's); the answer comes back as [`Msg::SendDone`].
+    /// One that cannot go goes back into its draft.
     pub(super) fn send(&mut self, action: Action) {
         let Action::Send {
             project_slug,
@@ -82,15 +90,22 @@ impl EventLoop {
             return;
         };
         let (project_slug, session_id) = (project_slug.clone(), session_id.clone());
-        let Some(client) = self.client.clone() else {
-            self.app.send_answered(
-                &project_slug,
-                session_id.as_deref(),
-                Err("not connected to paddockd".to_owned()),
-            );
-            return;
+        let host = match &session_id {
+            Some(sid) => self.host_of_session(sid),
+            None => self.links.of_slug(&project_slug),
         };
-        let remote = self.ctx.remote.is_some();
+        let ready = host.and_then(|h| self.links.ready(h).map(|client| (h, client)));
+        let (host, client) = match ready {
+            Ok(ready) => ready,
+            Err(reason) => {
+                self.app
+                    .send_answered(&project_slug, session_id.as_deref(), Err(reason));
+                return;
+            }
+        };
+        let link = &self.links.list[host];
+        let remote = link.ctx.remote.is_some();
+        let name = self.links.multi.then(|| link.name.clone());
         let tx = self.msgs_tx.clone();
         let generation = self.generation;
         tokio::spawn(async move {
@@ -98,10 +113,21 @@ impl EventLoop {
                 .await
                 .map_err(|e| format!("reading the attachments failed: {e}"));
             let result = match built {
-                Ok(Some(Ok(send))) => client.call(send).await.map_err(|e| e.to_string()),
+                Ok(Some(Ok(mut send))) => {
+                    if name.is_some() {
+                        send.unqualify();
+                    }
+                    client.call(send).await.map_err(|e| e.to_string())
+                }
                 Ok(Some(Err(reason))) | Err(reason) => Err(reason),
                 Ok(None) => return,
             };
+            let result = result.map(|mut sent| {
+                if let Some(name) = &name {
+                    sent.qualify(name);
+                }
+                sent
+            });
             let _ = tx
                 .send(Msg::SendDone {
                     generation,
@@ -113,19 +139,41 @@ impl EventLoop {
         });
     }
 
-    /// Runs a command in the background; its typed answer comes back as [`Msg::Done`].
+    /// Runs a command in the background on its host (each of its hosts); its typed answer
+    /// comes back as [`Msg::Done`].
     pub(super) fn command(&mut self, doing: Doing) {
         let what = doing.what();
-        let Some(client) = self.client.clone() else {
-            self.app
-                .notice
-                .error(format!("cannot {what}: not connected to paddockd"));
-            return;
+        match self.route_doing(doing) {
+            Ok(routed) => {
+                for (host, doing) in routed {
+                    self.command_on(host, doing);
+                }
+            }
+            Err(reason) => self.app.notice.error(format!("cannot {what}: {reason}")),
+        }
+    }
+
+    /// Runs a command on this host.
+    pub(super) fn command_on(&mut self, host: usize, mut doing: Doing) {
+        let what = doing.what();
+        let client = match self.links.ready(host) {
+            Ok(client) => client,
+            Err(reason) => {
+                self.app.notice.error(format!("cannot {what}: {reason}"));
+                return;
+            }
         };
+        let name = self.links.multi.then(|| self.links.list[host].name.clone());
+        if name.is_some() {
+            doing.unqualify();
+        }
         let tx = self.msgs_tx.clone();
         let generation = self.generation;
         tokio::spawn(async move {
-            let done = doing.call(&client).await;
+            let mut done = doing.call(&client).await;
+            if let Some(name) = &name {
+                done.qualify(name);
+            }
             let _ = tx
                 .send(Msg::Done {
                     generation,
@@ -139,8 +187,12 @@ impl EventLoop {
     /// `git:push`, given as long as the daemon lets git run (the call's own time limit);
     /// answered as a push's [`Msg::Done`].
     pub(super) fn push(&mut self, project_slug: String) {
-        if self.client.is_none() {
-            self.app.push_answered(Err("not connected to paddockd"));
+        if let Err(reason) = self
+            .links
+            .of_slug(&project_slug)
+            .and_then(|h| self.links.ready(h))
+        {
+            self.app.push_answered(Err(&reason));
             return;
         }
         self.command(Doing::Push(paddock_proto::GitPushRequest {
@@ -149,51 +201,72 @@ impl EventLoop {
         }));
     }
 
-    /// Connects (starting the daemon if needed) in the background; the screen stays live.
-    pub(super) fn connect(&mut self) {
-        self.retry = None;
-        self.stopping = None;
-        self.generation += 1;
-        self.client = None;
-        self.events = None;
-        self.in_flight.clear();
-        self.again.clear();
-        self.subscribed.clear();
-        self.app.connection = app::Connection::Connecting;
-        // Under --remote each attempt runs ssh afresh (the last one's child died with its client).
-        let ctx = self.ctx.clone();
-        let tx = self.msgs_tx.clone();
-        let generation = self.generation;
-        tokio::spawn(async move {
-            let result = ctx.open().await.map_err(|e| e.to_string());
-            let _ = tx.send(Msg::Connected { generation, result }).await;
-        });
+    /// Connects every host.
+    pub(super) fn connect_all(&mut self) {
+        for host in 0..self.links.list.len() {
+            self.connect(host);
+        }
     }
 
-    /// While the daemon is stopped on purpose: looks for one started by someone else (`paddock
-    /// daemon start`, the second half of a restart) without ever starting one (under
+    /// Connects to a host (starting its daemon if needed) in the background; the screen stays
+    /// live.
+    pub(super) fn connect(&mut self, host: usize) {
+        if let Some(link) = self.links.list.get_mut(host) {
+            link.stopping = None;
+            link.client = None;
+            link.state = app::Connection::Connecting;
+        }
+        self.sync_hosts();
+        self.attempt(host, false);
+    }
+
+    /// While a host's daemon is stopped on purpose: looks for one started by someone else
+    /// (`paddock daemon start`, the second half of a restart) without ever starting one (under
     /// `--remote`, through `paddock proxy --no-start`).
-    pub(super) fn watch(&mut self) {
-        self.retry = None;
-        self.generation += 1;
-        let ctx = self.ctx.clone();
-        let tx = self.msgs_tx.clone();
-        let generation = self.generation;
-        tokio::spawn(async move {
-            let result = ctx.open_existing().await.map_err(|e| e.to_string());
-            let _ = tx.send(Msg::Connected { generation, result }).await;
-        });
+    pub(super) fn watch(&mut self, host: usize) {
+        self.attempt(host, true);
     }
 
-    pub(super) fn fetch(&mut self, fetch: Fetch) {
-        let Some(client) = self.client.clone() else {
+    /// One connection attempt to a host, answered as [`Msg::Connected`]; `existing`: to a
+    /// daemon that runs already, never starting one.
+    fn attempt(&mut self, host: usize, existing: bool) {
+        let Some(link) = self.links.list.get_mut(host) else {
             return;
         };
+        link.retry = None;
+        link.generation += 1;
+        // Under --remote each attempt runs ssh afresh (the last one's child died with its client).
+        let ctx = link.ctx.clone();
+        let generation = link.generation;
+        let tx = self.msgs_tx.clone();
+        tokio::spawn(async move {
+            let result = if existing {
+                ctx.open_existing().await
+            } else {
+                ctx.open().await
+            };
+            let result = result.map_err(|e| e.to_string());
+            let _ = tx
+                .send(Msg::Connected {
+                    host,
+                    generation,
+                    result,
+                })
+                .await;
+        });
+    }
+
+    /// Reads something in the background: from its host, or (a read of everything) from
+    /// every host, merged. Answered as [`Msg::Fetched`]; at most one of each in flight.
+    pub(super) fn fetch(&mut self, fetch: Fetch) {
+        if !self.links.any_up() {
+            return;
+        }
         if self.in_flight.contains(&fetch) {
             self.again.insert(fetch);
             return;
         }
-        self.in_flight.insert(fetch.clone());
+        let route = self.route_fetch(&fetch);
         let tx = self.msgs_tx.clone();
         let generation = self.generation;
         // A project's list is asked for what changed since the revision held.
@@ -201,14 +274,56 @@ impl EventLoop {
             Fetch::Chats(slug) => self.app.tree.project_revision(slug),
             _ => None,
         };
+        let multi = self.links.multi;
+        let task: std::pin::Pin<Box<dyn std::future::Future<Output = _> + Send>> = match route {
+            Ok(Route::Every) => {
+                let up = self.links.up();
+                let down = self.links.down();
+                let timeout = self.links.timeout;
+                let asked = fetch.clone();
+                Box::pin(async move {
+                    let (answer, mut missing) = fan::read_all(&asked, up, multi, timeout).await;
+                    missing.extend(down);
+                    (answer, missing)
+                })
+            }
+            Ok(Route::One(host)) => match self.links.ready(host) {
+                Ok(client) => {
+                    let name = multi.then(|| self.links.list[host].name.clone());
+                    let mut local = fetch.clone();
+                    if multi {
+                        local.unqualify();
+                    }
+                    Box::pin(async move {
+                        let mut answer = local.call(&client, since).await;
+                        if let Some(name) = &name {
+                            answer.qualify(name);
+                        }
+                        (answer, Vec::new())
+                    })
+                }
+                // A single host that is not connected: nothing to read yet.
+                Err(_) if !multi => return,
+                Err(reason) => {
+                    let answer = fetch.failed(reason);
+                    Box::pin(async move { (answer, Vec::new()) })
+                }
+            },
+            Err(reason) => {
+                let answer = fetch.failed(reason);
+                Box::pin(async move { (answer, Vec::new()) })
+            }
+        };
+        self.in_flight.insert(fetch.clone());
         tokio::spawn(async move {
-            let answer = fetch.call(&client, since).await;
+            let (answer, missing) = task.await;
             let _ = tx
                 .send(Msg::Fetched {
                     generation,
                     fetch,
                     since,
                     answer,
+                    missing,
                 })
                 .await;
         });

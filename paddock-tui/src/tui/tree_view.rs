@@ -16,7 +16,7 @@ use ratatui::text::{Line, Span};
 use unicode_width::UnicodeWidthStr;
 
 use super::theme::{Glyph, Mark, Role, Theme};
-use super::tree::{RowKind, TreeRow, TreeState};
+use super::tree::{HostHead, HostState, RowKind, TreeRow, TreeState};
 use crate::format::{clean_title, context_percent, project_label};
 use crate::needs::Need;
 
@@ -116,6 +116,7 @@ impl Look<'_> {
         // The cursor and mark columns.
         let used = 2;
         match row.kind {
+            RowKind::Host(host) => self.host(host, used, &mut spans),
             RowKind::Project(project) => {
                 self.project(row, &project.slug, &project.path, used, &mut spans)
             }
@@ -131,13 +132,43 @@ impl Look<'_> {
                 ..
             } => self.archived_group(row, count, loading, error, used, &mut spans),
         }
-        let line = Line::from(spans);
+        let mut line = Line::from(spans);
+        if row.dim {
+            line = line.patch_style(Style::new().add_modifier(Modifier::DIM));
+        }
         if is_cursor && focused {
             line.style(t.style(Role::Selected))
         } else if row.marked {
             line.style(t.style(Role::Marked))
         } else {
             line
+        }
+    }
+
+    /// A host's head: its name, and how it is (connecting, or down since when and why).
+    fn host(&self, host: &HostHead, used: usize, spans: &mut Vec<Span<'static>>) {
+        let t = self.theme;
+        let head = format!("@ {}", host.name);
+        let room = self.width.saturating_sub(used + head.width() + 2);
+        spans.push(Span::styled(
+            head,
+            Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
+        ));
+        let (note, role) = match &host.state {
+            HostState::Up => return,
+            HostState::Connecting => (format!("connecting{}", t.glyph(Glyph::Ellipsis)), Role::Dim),
+            HostState::Down { reason, last_seen } => {
+                let since = last_seen.map_or_else(String::new, |at| {
+                    format!(" (last seen {})", crate::tui::hosts::clock(at))
+                });
+                (format!("down{since}: {reason}"), Role::Error)
+            }
+        };
+        if room > 2 {
+            spans.push(Span::styled(
+                format!("  {}", truncate(&note, room, t)),
+                t.style(role),
+            ));
         }
     }
 
@@ -150,7 +181,9 @@ impl Look<'_> {
         spans: &mut Vec<Span<'static>>,
     ) {
         let t = self.theme;
-        let head = format!("{} {}", t.fold(row.folded), project_label(slug));
+        // Under its host's head, a project is named without the host.
+        let local = slug.split_once(':').map_or(slug, |(_, local)| local);
+        let head = format!("{} {}", t.fold(row.folded), project_label(local));
         used += head.width();
         spans.push(Span::styled(
             head,

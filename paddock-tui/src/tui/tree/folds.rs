@@ -57,7 +57,7 @@ impl TreeState {
                 let slug = slug.clone();
                 self.close_archive(&slug);
             }
-            RowId::Empty(_) => return,
+            RowId::Empty(_) | RowId::Host(_) => return,
         }
         self.fix_cursor();
     }
@@ -79,7 +79,7 @@ impl TreeState {
                 let slug = slug.clone();
                 self.open_archive(&slug);
             }
-            RowId::Empty(_) => return,
+            RowId::Empty(_) | RowId::Host(_) => return,
         }
         self.fix_cursor();
     }
@@ -95,7 +95,7 @@ impl TreeState {
                 .get(project)
                 .is_some_and(|s| s.contains(session_id)),
             RowId::Archived(slug) => !self.archive_open.contains(slug),
-            RowId::Empty(_) => false,
+            RowId::Empty(_) | RowId::Host(_) => false,
         }
     }
 
@@ -128,7 +128,7 @@ impl TreeState {
             return;
         }
         let parent = match row.kind {
-            RowKind::Project(_) => return,
+            RowKind::Host(_) | RowKind::Project(_) => return,
             RowKind::Empty { slug } | RowKind::Archived { slug, .. } => {
                 RowId::Project(slug.to_owned())
             }

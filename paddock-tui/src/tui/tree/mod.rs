@@ -87,6 +87,7 @@ mod archive;
 mod cursor;
 mod filter;
 mod folds;
+mod host;
 mod marks;
 pub mod needs;
 mod order;
@@ -97,12 +98,15 @@ use std::collections::{HashMap, HashSet};
 
 use paddock_proto::{Active, ChatSummary, Chats as Listing, ProjectInfo};
 
+pub use host::{HostHead, HostState};
 use order::Chats;
 pub use row::{RowId, RowKind, TreeRow, is_unattended};
 
 /// The tree pane's state. See the module docs.
 #[derive(Debug, Default)]
 pub struct TreeState {
+    /// The hosts, on a client of several (none: the projects are the top level).
+    hosts: Vec<HostHead>,
     projects: Vec<ProjectInfo>,
     /// By project slug (`""` is the root workspace).
     chats: HashMap<String, Chats>,
@@ -266,6 +270,38 @@ impl TreeState {
             }
         }
         false
+    }
+
+    /// The hosts as they are now (a client of several hosts).
+    pub fn set_hosts(&mut self, hosts: Vec<HostHead>) {
+        self.change(|s| s.hosts = hosts);
+    }
+
+    pub fn hosts(&self) -> &[HostHead] {
+        &self.hosts
+    }
+
+    /// What the tree holds of these hosts (that did not answer a listing of everything): their
+    /// projects and chats, kept as they were.
+    pub fn held_of(&self, hosts: &[String]) -> (Vec<ProjectInfo>, Vec<ChatSummary>) {
+        let of = |slug: &str| {
+            hosts
+                .iter()
+                .any(|h| host::host_of(slug) == Some(h.as_str()))
+        };
+        let projects = self
+            .projects
+            .iter()
+            .filter(|p| of(&p.slug))
+            .cloned()
+            .collect();
+        let chats = self
+            .chats
+            .iter()
+            .filter(|(slug, _)| of(slug))
+            .flat_map(|(_, c)| c.list.iter().cloned())
+            .collect();
+        (projects, chats)
     }
 
     pub fn projects(&self) -> &[ProjectInfo] {

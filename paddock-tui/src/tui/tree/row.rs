@@ -3,11 +3,14 @@
 
 use paddock_proto::{ChatSummary, Origin, ProjectInfo};
 
+use super::host::HostHead;
 use super::needs::Hidden;
 
 /// A row's identity, stable across reloads.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum RowId {
+    /// A host's head (on a client of several hosts), by its name.
+    Host(String),
     Project(String),
     Chat {
         project: String,
@@ -23,7 +26,10 @@ impl RowId {
     /// The project the row belongs to.
     pub fn project(&self) -> &str {
         match self {
-            RowId::Project(slug) | RowId::Empty(slug) | RowId::Archived(slug) => slug,
+            RowId::Host(slug)
+            | RowId::Project(slug)
+            | RowId::Empty(slug)
+            | RowId::Archived(slug) => slug,
             RowId::Chat { project, .. } => project,
         }
     }
@@ -32,6 +38,8 @@ impl RowId {
 /// What a row shows.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum RowKind<'a> {
+    /// A host (on a client of several): its name and whether it is up.
+    Host(&'a HostHead),
     Project(&'a ProjectInfo),
     Chat {
         project: &'a str,
@@ -71,6 +79,8 @@ pub struct TreeRow<'a> {
     pub hidden: Hidden,
     /// A chat shown inside its project's "Archived" group (its level counts the group).
     pub archived: bool,
+    /// Of a host that is down: its last known state, drawn dimmed.
+    pub dim: bool,
 }
 
 impl<'a> TreeRow<'a> {
@@ -84,11 +94,13 @@ impl<'a> TreeRow<'a> {
             context: false,
             hidden: Hidden::default(),
             archived: false,
+            dim: false,
         }
     }
 
     pub fn id(&self) -> RowId {
         match self.kind {
+            RowKind::Host(h) => RowId::Host(h.name.clone()),
             RowKind::Project(p) => RowId::Project(p.slug.clone()),
             RowKind::Chat { project, chat } => RowId::Chat {
                 project: project.to_owned(),
@@ -102,6 +114,7 @@ impl<'a> TreeRow<'a> {
     /// Whether this row is the one `id` names.
     pub fn is(&self, id: &RowId) -> bool {
         match (self.kind, id) {
+            (RowKind::Host(h), RowId::Host(name)) => h.name == *name,
             (RowKind::Project(p), RowId::Project(slug)) => p.slug == *slug,
             (
                 RowKind::Chat { project, chat },
@@ -127,6 +140,7 @@ impl<'a> TreeRow<'a> {
     /// The project this row belongs to.
     pub fn project(&self) -> &'a str {
         match self.kind {
+            RowKind::Host(h) => &h.name,
             RowKind::Project(p) => &p.slug,
             RowKind::Chat { project, .. } => project,
             RowKind::Empty { slug } | RowKind::Archived { slug, .. } => slug,

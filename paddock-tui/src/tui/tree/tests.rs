@@ -47,6 +47,7 @@ fn names(s: &TreeState) -> Vec<String> {
     s.rows()
         .iter()
         .map(|r| match r.kind {
+            RowKind::Host(h) => format!("@{}{}", h.name, if r.dim { " dim" } else { "" }),
             RowKind::Project(p) => format!("[{}]", p.slug),
             RowKind::Chat { chat, .. } => {
                 format!("{}{}", "  ".repeat(r.level), chat.session_id)
@@ -70,6 +71,7 @@ fn id(session: &str) -> RowId {
 fn cursor_on(s: &TreeState) -> String {
     match s.cursor_id() {
         Some(RowId::Chat { session_id, .. }) => session_id.clone(),
+        Some(RowId::Host(name)) => format!("@{name}"),
         Some(RowId::Project(slug)) => format!("[{slug}]"),
         Some(RowId::Empty(slug)) => format!("({slug} empty)"),
         Some(RowId::Archived(slug)) => format!("<{slug} archived>"),
@@ -965,4 +967,48 @@ fn n_goes_on_through_needs_left_unanswered_and_turns_to_one_asked_meanwhile() {
     s.set_project_chats(String::new(), list);
     assert!(s.next_attention());
     assert_eq!(cursor_on(&s), "a2");
+}
+
+#[test]
+fn hosts_head_their_projects_and_a_host_that_is_down_keeps_its_rows_dimmed() {
+    use super::{HostHead, HostState};
+    let mut s = TreeState::new();
+    s.set_projects(vec![project("a:"), project("b:web")]);
+    s.set_all_chats(vec![
+        chat("a:", "c1", Origin::Human),
+        chat("b:web", "c2", Origin::Human),
+    ]);
+    let up = |name: &str| HostHead {
+        name: name.into(),
+        state: HostState::Up,
+    };
+    s.set_hosts(vec![up("a"), up("b")]);
+    assert_eq!(
+        names(&s),
+        [
+            "@a",
+            "[a:]",
+            "c1",
+            "<a: archived>",
+            "@b",
+            "[b:web]",
+            "c2",
+            "<b:web archived>"
+        ]
+    );
+    let down = HostHead {
+        name: "b".into(),
+        state: HostState::Down {
+            reason: "gone".into(),
+            last_seen: None,
+        },
+    };
+    s.set_hosts(vec![up("a"), down]);
+    let rows = s.rows();
+    let dimmed: Vec<bool> = rows.iter().map(|r| r.dim).collect();
+    assert_eq!(dimmed, [false, false, false, false, true, true, true, true]);
+    // What the tree holds of the host that is down, to keep when only the others answer.
+    let (projects, chats) = s.held_of(&["b".to_owned()]);
+    assert_eq!(projects.len(), 1);
+    assert_eq!(chats[0].session_id, "c2");
 }

@@ -22,8 +22,24 @@ impl TreeState {
         let filter = self.filter_spec();
         let folds = respect_folds && !filter.active();
         let mut rows = Vec::new();
-        for project in &self.projects {
-            self.push_project(&mut rows, project, &filter, folds);
+        if self.hosts.is_empty() {
+            for project in &self.projects {
+                self.push_project(&mut rows, project, &filter, folds);
+            }
+        }
+        // Several hosts: each host's head, then its projects; a host that is down keeps its
+        // last rows, dimmed.
+        for host in &self.hosts {
+            let start = rows.len();
+            rows.push(TreeRow::new(RowKind::Host(host), 0));
+            for project in self.projects.iter().filter(|p| host.holds(&p.slug)) {
+                self.push_project(&mut rows, project, &filter, folds);
+            }
+            if !host.is_up() {
+                for row in &mut rows[start..] {
+                    row.dim = true;
+                }
+            }
         }
         if respect_folds {
             self.mark_open_range(&mut rows);

@@ -1,0 +1,39 @@
+//! The hosts on top of the tree, on a client of several hosts: each one's head row says its
+//! name and whether it is up; under a host that is down its last known rows stay, dimmed.
+
+use std::time::SystemTime;
+
+/// A host as the tree draws it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HostHead {
+    pub name: String,
+    pub state: HostState,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum HostState {
+    /// Not connected yet (never was).
+    Connecting,
+    Up,
+    /// Gone: why, and when it last answered.
+    Down {
+        reason: String,
+        last_seen: Option<SystemTime>,
+    },
+}
+
+impl HostHead {
+    pub fn is_up(&self) -> bool {
+        self.state == HostState::Up
+    }
+
+    /// Whether a (qualified) project slug is one of this host's.
+    pub fn holds(&self, slug: &str) -> bool {
+        host_of(slug) == Some(self.name.as_str())
+    }
+}
+
+/// The host of a qualified slug (`HOST:SLUG`).
+pub fn host_of(slug: &str) -> Option<&str> {
+    slug.split_once(':').map(|(host, _)| host)
+}
