@@ -7,12 +7,14 @@
 //! * [`record`]: the capture recorder behind the `record-cli` bin (`tests/fixtures/claude-cli-*`);
 //! * [`mcp_echo`]: the test MCP server's logic (`fake-mcp`, and `POST /mcp` of the stand-in);
 //! * [`bins`], [`tmux`], [`tui_env`]: the built binaries, a private tmux server, and one
-//!   person's data folder and TUI, for end-to-end tests.
+//!   person's data folder and TUI, for end-to-end tests; [`fake_hosts`]: several hosts on
+//!   this machine behind a stand-in for ssh.
 
 pub mod bins;
 pub mod cli_env;
 pub mod cwd_encoding;
 pub mod fake_claude;
+pub mod fake_hosts;
 pub mod git;
 pub mod mcp_echo;
 pub mod mock_api;

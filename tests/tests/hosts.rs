@@ -1,125 +1,12 @@
 //! One client over several hosts (issue 40), end to end with the real binaries: three daemons
-//! stand in for three devboxes. A stand-in for ssh runs the remote words as sshd would, with
-//! the host name choosing that host's socket, data and log (so `paddock proxy` on "each host"
-//! starts and reaches its own daemon). Hosts named `hang…` never answer (ssh stuck
-//! connecting); hosts named `refuse…` fail as ssh does when nothing listens; hosts named `old…`
-//! run a paddock of another protocol.
+//! stand in for three devboxes, behind a stand-in for ssh ([`FakeHosts`]).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::os::unix::fs::PermissionsExt;
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use paddock_tests::bins::bin;
+use paddock_tests::fake_hosts::FakeHosts;
 use serde_json::Value;
-
-const FAKE_SSH: &str = r#"#!/bin/sh
-# Usage as ssh's: [-T] [-o OPTION]... HOST WORD...
-while [ $# -gt 0 ]; do
-  case "$1" in
-    -o) shift; [ $# -gt 0 ] && shift ;;
-    -*) shift ;;
-    *) break ;;
-  esac
-done
-host="$1"; shift
-case "$host" in
-  hang*) exec sleep 600 ;;
-  refuse*) echo "ssh: connect to host $host port 22: Connection refused" >&2; exit 255 ;;
-  old*)
-    # Another paddock's daemon there: hello is answered as one of another protocol answers.
-    read -r hello
-    printf '%s\n' '{"type":"response","id":1,"error":{"code":"protocol_mismatch","message":"paddockd 9.0.0 speaks protocol 999","mismatch":{"daemonProtocol":999,"daemonVersion":"9.0.0","pid":1,"runningTurns":0}}}'
-    exec cat > /dev/null ;;
-esac
-d="$FAKE_HOSTS/$host"
-mkdir -p "$d"
-# As with a real ssh, the client's environment does not reach the far side's choice of hosts.
-unset PADDOCK_REMOTE
-export PADDOCK_SOCKET="$d/run/paddockd.sock" PADDOCK_DATA_DIR="$d/data" PADDOCK_LOG="$d/paddockd.log" XDG_CONFIG_HOME="$d/config"
-exec /bin/sh -c "$*"
-"#;
-
-struct Env {
-    dir: tempfile::TempDir,
-}
-
-impl Env {
-    fn new() -> Self {
-        let env = Self {
-            dir: tempfile::tempdir().unwrap(),
-        };
-        let ssh = env.path("fake-ssh");
-        std::fs::write(&ssh, FAKE_SSH).unwrap();
-        std::fs::set_permissions(&ssh, std::fs::Permissions::from_mode(0o755)).unwrap();
-        env
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.dir.path().join(name)
-    }
-
-    /// `paddock` on this machine, whose hosts are `hosts` (given as `--remote a,b`).
-    fn paddock(&self, hosts: &str) -> Command {
-        let mut c = Command::new(bin("paddock"));
-        // This machine's own daemon must never be started: its socket is nowhere usable.
-        c.env("PADDOCK_SOCKET", self.path("local/paddockd.sock"))
-            .env("PADDOCK_DATA_DIR", self.path("local/data"))
-            .env("PADDOCK_CLAUDE_BIN", env!("CARGO_BIN_EXE_fake-claude"))
-            .env("PADDOCK_DAEMON_BIN", bin("paddockd"))
-            .env_remove("PADDOCK_CONFIG")
-            .env_remove("PADDOCK_CLIENT_CONFIG")
-            .env_remove("PADDOCK_HOST_TIMEOUT")
-            .env("PADDOCK_REMOTE", hosts)
-            .env("PADDOCK_REMOTE_PADDOCK", bin("paddock"))
-            .env("XDG_CONFIG_HOME", self.path("local/config"))
-            .env("PADDOCK_SSH", self.path("fake-ssh"))
-            .env("FAKE_HOSTS", self.path("hosts"))
-            .stdin(Stdio::null());
-        c
-    }
-
-    fn run(&self, hosts: &str, args: &[&str]) -> Output {
-        let mut c = self.paddock(hosts);
-        c.args(args);
-        c.output().unwrap()
-    }
-
-    fn ok(&self, hosts: &str, args: &[&str]) -> (String, String) {
-        let out = self.run(hosts, args);
-        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-        assert!(
-            out.status.success(),
-            "paddock {args:?} on {hosts} failed ({}): {stderr}\n{stdout}",
-            out.status
-        );
-        (stdout, stderr)
-    }
-
-    /// A new chat on `host`'s root workspace; its session id.
-    fn new_chat(&self, hosts: &str, host: &str, text: &str) -> String {
-        let project = format!("{host}:");
-        let (out, err) = self.ok(hosts, &["send", "-p", &project, text]);
-        assert_eq!(out.trim(), format!("echo: {text}"));
-        err.lines()
-            .find_map(|l| l.strip_prefix("session: "))
-            .expect("the session id on stderr")
-            .trim()
-            .to_owned()
-    }
-}
-
-impl Drop for Env {
-    fn drop(&mut self) {
-        for host in ["a", "b", "c"] {
-            let _ = self.paddock(host).args(["daemon", "stop"]).output();
-        }
-        // This machine's, if a test started it (`daemon` is about this machine).
-        let _ = self.paddock("").args(["daemon", "stop"]).output();
-    }
-}
 
 fn json(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
@@ -137,7 +24,7 @@ fn host_of(rows: &Value, session: &str) -> Vec<String> {
 
 #[test]
 fn chats_on_two_hosts_are_one_listing_and_a_host_that_is_down_is_named() {
-    let env = Env::new();
+    let env = FakeHosts::new();
     let both = "a,b";
     // A command that creates something needs its host.
     let out = env.run(both, &["send", "no host said"]);
@@ -229,7 +116,7 @@ fn chats_on_two_hosts_are_one_listing_and_a_host_that_is_down_is_named() {
 
 #[test]
 fn a_host_whose_ssh_hangs_costs_the_deadline_and_no_more() {
-    let env = Env::new();
+    let env = FakeHosts::new();
     let on_a = env.new_chat("a", "a", "before the hang");
     let mut c = env.paddock("a,hang");
     c.env("PADDOCK_HOST_TIMEOUT", "1").args(["ls", "--json"]);
@@ -255,7 +142,7 @@ fn a_host_whose_ssh_hangs_costs_the_deadline_and_no_more() {
 
 #[test]
 fn an_unknown_id_and_chats_on_two_hosts_are_refused_and_host_slug_names_a_project() {
-    let env = Env::new();
+    let env = FakeHosts::new();
     let both = "a,b";
     let on_a = env.new_chat(both, "a", "one");
     let on_b = env.new_chat(both, "b", "two");
@@ -313,7 +200,7 @@ fn an_unknown_id_and_chats_on_two_hosts_are_refused_and_host_slug_names_a_projec
 
 #[test]
 fn the_client_configuration_names_the_hosts_and_this_machine() {
-    let env = Env::new();
+    let env = FakeHosts::new();
     let dir = env.path("local/config/paddock");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
@@ -355,7 +242,7 @@ fn the_client_configuration_names_the_hosts_and_this_machine() {
 #[test]
 fn notify_announces_a_failed_run_on_the_second_host_and_names_a_host_that_is_down() {
     use std::io::{BufRead, BufReader, Read};
-    let env = Env::new();
+    let env = FakeHosts::new();
     env.new_chat("a,b", "b", "warm b up");
     let mut notify = env
         .paddock("a,b,refused")
@@ -403,7 +290,7 @@ fn notify_announces_a_failed_run_on_the_second_host_and_names_a_host_that_is_dow
 
 #[test]
 fn a_host_with_another_paddock_is_named_with_what_to_upgrade_and_the_others_work() {
-    let env = Env::new();
+    let env = FakeHosts::new();
     let on_a = env.new_chat("a", "a", "on the current paddock");
     let (ls, err) = env.ok("a,oldbox", &["ls", "--json"]);
     assert_eq!(host_of(&json(&ls), &on_a), ["a"]);
