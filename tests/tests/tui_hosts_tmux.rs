@@ -43,7 +43,8 @@ fn one_tree_over_two_hosts_streams_answers_and_keeps_a_host_that_went_away() {
     );
     assert!(screen.contains("2/2 hosts"), "{screen}");
 
-    // A turn on each host, from the tree: a new chat on a's root workspace, then on b's.
+    // A turn on each host, from the tree: a new chat on a's root workspace, then on b's (from
+    // b's own row: a host's row starts a chat in its root workspace).
     tmux.keys(&["g"]);
     move_to(&tmux, "j", "(root)");
     tmux.keys(&["N"]);
@@ -54,7 +55,7 @@ fn one_tree_over_two_hosts_streams_answers_and_keeps_a_host_that_went_away() {
     tmux.escape();
     tmux.keys(&["Escape"]);
     tmux.keys(&["G"]);
-    move_to(&tmux, "k", "(root)");
+    move_to(&tmux, "k", "@ b");
     tmux.keys(&["N"]);
     tmux.wait_for("new chat");
     tmux.keys(&["-l", "streamed on b"]);

@@ -169,7 +169,7 @@ pub(super) fn table(
                 );
             [
                 id.chars().take(SHOWN_ID).collect(),
-                project_label(&a.project_slug).to_owned(),
+                project_label(&a.project_slug).into_owned(),
                 format!(
                     "{session} {}",
                     format::one_line(&format::clean_title(&a.title), 30)

@@ -165,7 +165,7 @@ where
                 run_source(run, SENDER_CHARS),
                 run_status_name(run).to_owned(),
                 run_duration(run, now),
-                project_label(&run.project_slug).to_owned(),
+                project_label(&run.project_slug).into_owned(),
             ]
         })
         .collect();

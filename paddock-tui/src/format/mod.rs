@@ -57,8 +57,12 @@ pub const ROOT_SLUG: &str = "";
 
 /// A project slug for people: the root workspace shows as `(root)` (no slug can contain
 /// parentheses, so this cannot collide with a real project).
-pub fn project_label(slug: &str) -> &str {
-    if slug == ROOT_SLUG { "(root)" } else { slug }
+pub fn project_label(slug: &str) -> std::borrow::Cow<'_, str> {
+    // A host's root workspace, on a client of several hosts (`HOST:`).
+    if let Some(host) = slug.strip_suffix(':') {
+        return format!("{host}:(root)").into();
+    }
+    if slug == ROOT_SLUG { "(root)" } else { slug }.into()
 }
 
 /// A project as a sentence names it: `project web`, `the root workspace`.
@@ -260,6 +264,8 @@ mod tests {
     fn root_is_labelled_by_value() {
         assert_eq!(project_label(""), "(root)");
         assert_eq!(project_label("web"), "web");
+        assert_eq!(project_label("devbox:"), "devbox:(root)");
+        assert_eq!(project_label("devbox:web"), "devbox:web");
     }
 
     #[test]

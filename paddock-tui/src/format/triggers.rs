@@ -141,7 +141,7 @@ where
         .iter()
         .map(|t| {
             [
-                project_label(&t.project_slug).to_owned(),
+                project_label(&t.project_slug).into_owned(),
                 t.name.clone(),
                 trigger_kind(t.spec.kind).to_owned(),
                 trigger_when(&t.spec),

@@ -171,7 +171,7 @@ pub fn usage_text(r: &Report, top: usize, ids: super::IdForm, width: Option<usiz
             let _ = writeln!(
                 out,
                 "{:<15}  {:>5}  {:>8}  {:>8}",
-                one_line(project_label(slug), 15),
+                one_line(&project_label(slug), 15),
                 p.chats,
                 tokens(p.tokens()),
                 usd(p.cost_usd)

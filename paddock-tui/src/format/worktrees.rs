@@ -52,7 +52,7 @@ pub fn worktree_list(entries: &[WorktreeEntry], orphans: bool) -> String {
         .map(|e| {
             [
                 short(&e.session_id).to_owned(),
-                project_label(&e.project_slug).to_owned(),
+                project_label(&e.project_slug).into_owned(),
                 e.worktree.branch.clone(),
                 target_of(e),
                 format!("+{}/-{}", e.worktree.ahead, e.worktree.behind),

@@ -521,7 +521,7 @@ where
         origin: origin_chip(theme, run, fit == Fit::Narrow),
         status: status_cell(theme, run, view.tick, fit == Fit::Wide),
         duration: run_duration(run, now),
-        project: project_label(&run.project_slug).to_owned(),
+        project: project_label(&run.project_slug).into_owned(),
         title: clean_title(&run.title),
         trigger: run
             .trigger

@@ -331,7 +331,7 @@ fn project_title(view: &HomeView) -> String {
         .and_then(|o| o.project.name.as_deref())
     {
         Some(name) if !name.trim().is_empty() => clean_title(name),
-        _ => project_label(&view.slug).to_owned(),
+        _ => project_label(&view.slug).into_owned(),
     }
 }
 

@@ -571,7 +571,7 @@ fn project_lines(report: &UsageReport, theme: &Theme, width: usize) -> Vec<Line<
     for (slug, p) in projects {
         lines.push(Line::raw(format!(
             " {} {:>CHATS$} {:>TOKENS$} {:>COST$}",
-            cell(project_label(slug), room, theme),
+            cell(&project_label(slug), room, theme),
             p.chats,
             tokens(p.tokens()),
             usd(p.cost_usd)
@@ -615,7 +615,7 @@ fn chat_lines(
         let mut spans = vec![Span::raw(if at_cursor { cursor_mark } else { " " })];
         if project {
             spans.push(Span::styled(
-                format!("{} ", cell(project_label(&c.project_slug), PROJECT, theme)),
+                format!("{} ", cell(&project_label(&c.project_slug), PROJECT, theme)),
                 theme.style(Role::Dim),
             ));
         }

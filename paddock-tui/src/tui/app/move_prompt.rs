@@ -152,7 +152,7 @@ impl App {
             .tree
             .projects()
             .iter()
-            .map(|p| project_label(&p.slug).to_owned())
+            .map(|p| project_label(&p.slug).into_owned())
             .collect();
         let prompt = self.move_prompt.as_mut()?;
         prompt.on_key(key, &slugs);

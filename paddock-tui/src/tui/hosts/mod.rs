@@ -235,20 +235,24 @@ impl Links {
         }
         self.list
             .iter()
-            .map(|l| HostHead {
-                name: l.name.clone(),
-                state: match &l.state {
-                    Connection::Connected(_) => HostState::Up,
-                    Connection::Connecting if !l.was_up => HostState::Connecting,
-                    Connection::Connecting => HostState::Down {
-                        reason: "reconnecting".to_owned(),
-                        last_seen: l.last_seen,
+            .map(|l| {
+                HostHead::new(
+                    &l.name,
+                    match &l.state {
+                        Connection::Connected(_) => HostState::Up,
+                        Connection::Connecting if !l.was_up => HostState::Connecting,
+                        Connection::Connecting => HostState::Down {
+                            reason: "reconnecting".to_owned(),
+                            last_seen: l.last_seen,
+                        },
+                        Connection::Unreachable(why) | Connection::Stopped(why) => {
+                            HostState::Down {
+                                reason: why.clone(),
+                                last_seen: l.last_seen,
+                            }
+                        }
                     },
-                    Connection::Unreachable(why) | Connection::Stopped(why) => HostState::Down {
-                        reason: why.clone(),
-                        last_seen: l.last_seen,
-                    },
-                },
+                )
             })
             .collect()
     }

@@ -437,7 +437,7 @@ fn hit_line(view: &SearchView, hit: &SearchHit, theme: &Theme, width: usize) -> 
         .and_then(|&(origin, depth)| theme.badge(origin, depth, false, narrow));
     let dot = theme.glyph(Glyph::Dot);
     let when = ago(&hit.updated_at, &now);
-    let project = project_label(&hit.project_slug).to_owned();
+    let project = project_label(&hit.project_slug).into_owned();
     let mut parts = vec![project];
     if hit.archived {
         parts.push("archived".to_owned());

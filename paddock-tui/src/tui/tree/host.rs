@@ -7,6 +7,8 @@ use std::time::SystemTime;
 #[derive(Debug, Clone, PartialEq)]
 pub struct HostHead {
     pub name: String,
+    /// Its root workspace (`NAME:`): what a host's row acts on (`N` starts a chat there).
+    pub root: String,
     pub state: HostState,
 }
 
@@ -23,6 +25,14 @@ pub enum HostState {
 }
 
 impl HostHead {
+    pub fn new(name: &str, state: HostState) -> Self {
+        Self {
+            name: name.to_owned(),
+            root: format!("{name}:"),
+            state,
+        }
+    }
+
     pub fn is_up(&self) -> bool {
         self.state == HostState::Up
     }

@@ -9,7 +9,7 @@ use super::needs::Hidden;
 /// A row's identity, stable across reloads.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum RowId {
-    /// A host's head (on a client of several hosts), by its name.
+    /// A host's head (on a client of several hosts), by its root workspace (`NAME:`).
     Host(String),
     Project(String),
     Chat {
@@ -100,7 +100,7 @@ impl<'a> TreeRow<'a> {
 
     pub fn id(&self) -> RowId {
         match self.kind {
-            RowKind::Host(h) => RowId::Host(h.name.clone()),
+            RowKind::Host(h) => RowId::Host(h.root.clone()),
             RowKind::Project(p) => RowId::Project(p.slug.clone()),
             RowKind::Chat { project, chat } => RowId::Chat {
                 project: project.to_owned(),
@@ -114,7 +114,7 @@ impl<'a> TreeRow<'a> {
     /// Whether this row is the one `id` names.
     pub fn is(&self, id: &RowId) -> bool {
         match (self.kind, id) {
-            (RowKind::Host(h), RowId::Host(name)) => h.name == *name,
+            (RowKind::Host(h), RowId::Host(root)) => h.root == *root,
             (RowKind::Project(p), RowId::Project(slug)) => p.slug == *slug,
             (
                 RowKind::Chat { project, chat },
@@ -140,7 +140,7 @@ impl<'a> TreeRow<'a> {
     /// The project this row belongs to.
     pub fn project(&self) -> &'a str {
         match self.kind {
-            RowKind::Host(h) => &h.name,
+            RowKind::Host(h) => &h.root,
             RowKind::Project(p) => &p.slug,
             RowKind::Chat { project, .. } => project,
             RowKind::Empty { slug } | RowKind::Archived { slug, .. } => slug,

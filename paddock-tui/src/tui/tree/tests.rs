@@ -71,7 +71,7 @@ fn id(session: &str) -> RowId {
 fn cursor_on(s: &TreeState) -> String {
     match s.cursor_id() {
         Some(RowId::Chat { session_id, .. }) => session_id.clone(),
-        Some(RowId::Host(name)) => format!("@{name}"),
+        Some(RowId::Host(root)) => format!("@{root}"),
         Some(RowId::Project(slug)) => format!("[{slug}]"),
         Some(RowId::Empty(slug)) => format!("({slug} empty)"),
         Some(RowId::Archived(slug)) => format!("<{slug} archived>"),
@@ -978,10 +978,7 @@ fn hosts_head_their_projects_and_a_host_that_is_down_keeps_its_rows_dimmed() {
         chat("a:", "c1", Origin::Human),
         chat("b:web", "c2", Origin::Human),
     ]);
-    let up = |name: &str| HostHead {
-        name: name.into(),
-        state: HostState::Up,
-    };
+    let up = |name: &str| HostHead::new(name, HostState::Up);
     s.set_hosts(vec![up("a"), up("b")]);
     assert_eq!(
         names(&s),
@@ -996,13 +993,13 @@ fn hosts_head_their_projects_and_a_host_that_is_down_keeps_its_rows_dimmed() {
             "<b:web archived>"
         ]
     );
-    let down = HostHead {
-        name: "b".into(),
-        state: HostState::Down {
+    let down = HostHead::new(
+        "b",
+        HostState::Down {
             reason: "gone".into(),
             last_seen: None,
         },
-    };
+    );
     s.set_hosts(vec![up("a"), down]);
     let rows = s.rows();
     let dimmed: Vec<bool> = rows.iter().map(|r| r.dim).collect();
