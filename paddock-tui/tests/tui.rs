@@ -1392,3 +1392,72 @@ fn the_open_chat_follows_its_move_to_another_project() -> TestResult {
     );
     Ok(())
 }
+
+/// Two hosts: each one's projects under its row, the one that is down kept, dimmed, saying so;
+/// the header counts the hosts that answer and names the one that does not.
+fn two_hosts(theme: Theme) -> App {
+    use paddock_tui::tui::tree::{HostHead, HostState};
+    let mut app = connected(theme);
+    app.set_projects(vec![
+        project("devbox:", "/home/me/.local/share/paddock/root"),
+        project("devbox:web", "/home/me/src/web"),
+        project("gpubox:train", "/srv/train"),
+    ]);
+    let mut running = chat("devbox:web", "s-web", "Fix the login test", Origin::Human);
+    running.running = true;
+    let mut unread = chat(
+        "gpubox:train",
+        "s-train",
+        "Tune the learning rate",
+        Origin::Scheduled,
+    );
+    unread.unread = true;
+    app.set_all_chats(vec![
+        chat("devbox:", "s-root", "Plan the week", Origin::Human),
+        running,
+        unread,
+    ]);
+    app.tree.set_hosts(vec![
+        HostHead::new("devbox", HostState::Up),
+        HostHead::new(
+            "gpubox",
+            HostState::Down {
+                reason: "ssh: connect to host gpubox port 22: Connection refused".into(),
+                last_seen: None,
+            },
+        ),
+    ]);
+    app
+}
+
+#[test]
+fn two_hosts_one_down_80x24() -> TestResult {
+    let mut app = two_hosts(Theme::default());
+    let shot = screen(&mut app, 80, 24)?;
+    // The rows of the host that is down are dimmed.
+    let buffer = shot.buffer();
+    let row = |y: u16| (0..80).map(|x| buffer[(x, y)].symbol()).collect::<String>();
+    let y = (0..24)
+        .find(|&y| row(y).contains("Tune the"))
+        .ok_or("no gpubox chat")?;
+    let x = (0..80)
+        .find(|&x| buffer[(x, y)].symbol() == "T")
+        .ok_or("no title")?;
+    assert!(buffer[(x, y)].modifier.contains(Modifier::DIM), "{shot:?}");
+    let y = (0..24)
+        .find(|&y| row(y).contains("Fix the"))
+        .ok_or("no devbox chat")?;
+    let x = (0..80)
+        .find(|&x| buffer[(x, y)].symbol() == "F")
+        .ok_or("no title")?;
+    assert!(!buffer[(x, y)].modifier.contains(Modifier::DIM), "{shot:?}");
+    insta::assert_snapshot!(shot);
+    Ok(())
+}
+
+#[test]
+fn two_hosts_one_down_plain_40x24() -> TestResult {
+    let mut app = two_hosts(Theme::plain());
+    insta::assert_snapshot!(screen(&mut app, 40, 24)?);
+    Ok(())
+}
