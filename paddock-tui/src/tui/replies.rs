@@ -105,9 +105,10 @@ impl EventLoop {
             self.app.set_connected(client.daemon().clone());
         }
         self.links.list[host].client = Some(std::sync::Arc::new(client));
-        // Answers asked before are dropped: everything is read again now.
+        // Answers asked before are dropped: everything is read again now (on a client of
+        // several hosts, what was being read of the others too).
         self.generation += 1;
-        self.in_flight.clear();
+        let dropped = std::mem::take(&mut self.in_flight);
         self.again.clear();
         let lost: Vec<String> = self
             .subscribed
@@ -130,10 +131,14 @@ impl EventLoop {
                     .of_slug(c.project_slug())
                     .is_ok_and(|h| h == host)
         });
+        // The open chat of another host goes on as it was.
         if open_here {
             self.resume_chat(same_daemon);
-        } else {
-            self.reopen_chat();
+        }
+        if multi {
+            for fetch in dropped {
+                self.fetch(fetch);
+            }
         }
         if self.app.history.is_open() {
             self.fetch(Fetch::History);
