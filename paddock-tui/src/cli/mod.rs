@@ -866,7 +866,11 @@ host's chats (trying a lost host again); each --json row says its `host`, and th
 hosts that did not answer are named on stderr (the exit status is non-zero only when none \
 answered). A command on one chat finds its host by the session id. A project is HOST:SLUG \
 (HOST: alone is that host's root workspace); a command that creates something (send without \
--c, project add, trigger add) needs the host named that way, or --remote HOST.",
+-c, project add, trigger add) needs the host named that way, or --remote HOST.
+
+The TUI (plain `paddock`) shows every host in one tree, each host's projects under its name; a \
+host that goes away stays on screen dimmed, with when it was last seen, until the TUI has \
+reconnected by itself. History, the inbox, Search, Usage and Triggers list every host.",
         after_help = "\
 Examples:
   paddock hosts
