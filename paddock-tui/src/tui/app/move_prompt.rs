@@ -48,12 +48,26 @@ impl MovePrompt {
     }
 }
 
-/// The slug a line names: the root workspace's label is its empty slug.
-fn slug_of(line: &str) -> &str {
-    match line.trim() {
-        l if l == project_label(ROOT_SLUG) => ROOT_SLUG,
-        l => l,
+/// The slug a line names: the root workspace's label is its empty slug (`HOST:(root)` is
+/// `HOST:`). On a client of several hosts (`from` is `HOST:SLUG`) a slug without a host is one
+/// of the chat's own host: a chat moves within its host.
+fn slug_of(line: &str, from: &str) -> String {
+    let line = line.trim();
+    let slug = match line.strip_suffix(":(root)") {
+        Some(host) => format!("{host}:"),
+        None if line == project_label(ROOT_SLUG) => ROOT_SLUG.to_owned(),
+        None => line.to_owned(),
+    };
+    match from.split_once(':') {
+        Some((host, _)) if !slug.contains(':') => format!("{host}:{slug}"),
+        _ => slug,
     }
+}
+
+/// Whether a slug can name a project: the daemon's rule, for the part after the host.
+fn valid_target(slug: &str) -> bool {
+    let local = slug.split_once(':').map_or(slug, |(_, local)| local);
+    local.is_empty() || paddock_proto::valid_slug(local)
 }
 
 /// The chats under `sid` in the listed tree of `project`.
@@ -158,7 +172,7 @@ impl App {
         prompt.on_key(key, &slugs);
         let line = prompt.input.trim();
         let new = !line.is_empty() && !slugs.iter().any(|s| s == line);
-        let valid = paddock_proto::valid_slug(slug_of(line));
+        let valid = valid_target(&slug_of(line, &prompt.from));
         (prompt.new_project, prompt.not_a_slug) = (new && valid, new && !valid);
         None
     }
@@ -178,12 +192,12 @@ impl App {
     /// The prompt is kept until the daemon answers, to open again if it refuses.
     fn take_move(&mut self) -> Option<Action> {
         let prompt = self.move_prompt.as_mut()?;
-        let to = slug_of(&prompt.input).to_owned();
+        let to = slug_of(&prompt.input, &prompt.from);
         let refusal = if prompt.input.trim().is_empty() {
             Some("type a project's slug (Tab goes through them)".to_owned())
         } else if to == prompt.from {
             Some(format!("it is in {} already", project_label(&to)))
-        } else if !to.is_empty() && !paddock_proto::valid_slug(&to) {
+        } else if !valid_target(&to) {
             Some(format!("a slug is {}", paddock_proto::SLUG_RULE))
         } else {
             None
@@ -291,7 +305,18 @@ mod tests {
 
     #[test]
     fn the_root_workspace_is_named_by_its_label() {
-        assert_eq!(slug_of(" (root) "), "");
-        assert_eq!(slug_of("web"), "web");
+        assert_eq!(slug_of(" (root) ", "web"), "");
+        assert_eq!(slug_of("web", ""), "web");
+    }
+
+    #[test]
+    fn on_several_hosts_a_chat_moves_within_its_host() {
+        // A slug alone is one of the chat's host; a host's root by its label or `HOST:`.
+        assert_eq!(slug_of("api", "devbox:web"), "devbox:api");
+        assert_eq!(slug_of("(root)", "devbox:web"), "devbox:");
+        assert_eq!(slug_of("devbox:(root)", "devbox:web"), "devbox:");
+        assert_eq!(slug_of("gpubox:train", "devbox:web"), "gpubox:train");
+        assert!(valid_target("devbox:api") && valid_target("devbox:"));
+        assert!(!valid_target("devbox:Not A Slug"));
     }
 }
