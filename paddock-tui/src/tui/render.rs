@@ -12,6 +12,7 @@ use super::app::{App, Connection, Focus};
 use super::keys::Context;
 use super::overlay::DrawCx;
 use super::theme::{Glyph, Role, Theme};
+use super::tree::HostState;
 use super::{chat_view, history, tree_view};
 
 /// The screen's three bands: header, chat list, status line.
@@ -248,8 +249,12 @@ fn render_header(app: &App, frame: &mut Frame<'_>, area: Rect) {
                 let up = hosts.iter().filter(|h| h.is_up()).count();
                 format!("{up}/{} hosts", hosts.len())
             };
-            for host in hosts.iter().filter(|h| !h.is_up()) {
-                counts.insert(0, format!("{} down", host.name));
+            for host in hosts.iter().rev() {
+                match host.state {
+                    HostState::Up => {}
+                    HostState::Connecting => counts.insert(0, format!("{} connecting", host.name)),
+                    HostState::Down { .. } => counts.insert(0, format!("{} down", host.name)),
+                }
             }
             let full = [version.clone()]
                 .into_iter()
