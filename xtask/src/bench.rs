@@ -225,6 +225,27 @@ pub(crate) fn stand_in_wrapper(root: &Path) -> Result<PathBuf> {
     Ok(wrapper)
 }
 
+/// Waits until every process of `pids` has been quiet (under 2% of a core) for a second;
+/// false when they were still busy after `limit`.
+pub(crate) fn wait_quiet(pids: &[u32], limit: std::time::Duration) -> bool {
+    let deadline = std::time::Instant::now() + limit;
+    let used = || -> Option<f64> { pids.iter().map(|&p| cpu_seconds(p)).sum() };
+    let mut last = used();
+    loop {
+        std::thread::sleep(std::time::Duration::from_secs(1));
+        let now = used();
+        if let (Some(a), Some(b)) = (last, now)
+            && b - a < 0.02 * pids.len() as f64
+        {
+            return true;
+        }
+        if std::time::Instant::now() > deadline {
+            return false;
+        }
+        last = now;
+    }
+}
+
 /// The CPU time a process has used, user and system, in seconds (`/proc/PID/stat`, whose
 /// times are in clock ticks of 1/100 s on Linux).
 pub(crate) fn cpu_seconds(pid: u32) -> Option<f64> {

@@ -149,8 +149,10 @@ fn measure(hosts: &Hosts, report: &mut Report) -> Result<()> {
             bail!("host {host} listed {rows} chats, not {PER_HOST}");
         }
     }
-    // A daemon indexes its chats' messages for search after it starts; the figures are of
-    // hosts at rest, as devboxes mostly are: a search answers once that index is complete.
+    // A daemon indexes its chats' messages for search after it starts, and merges the index's
+    // segments after that; the figures are of hosts at rest, as devboxes mostly are: a search
+    // answers once that index is complete, then each daemon is let go quiet.
+    let mut pids = Vec::new();
     for host in HOSTS {
         let out = hosts
             .paddock(host, &["search", "--json", "lighthouse"])
@@ -162,6 +164,16 @@ fn measure(hosts: &Hosts, report: &mut Report) -> Result<()> {
                 String::from_utf8_lossy(&out.stderr)
             );
         }
+        let out = hosts
+            .paddock(host, &["daemon", "status", "--json"])
+            .output()
+            .context("running paddock daemon status")?;
+        let status: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .with_context(|| format!("host {host}'s daemon status"))?;
+        pids.extend(status["pid"].as_u64().and_then(|p| u32::try_from(p).ok()));
+    }
+    if !crate::bench::wait_quiet(&pids, Duration::from_secs(120)) {
+        bail!("the hosts' daemons were still busy 2 minutes after their index was complete");
     }
     let all = HOSTS.join(",");
     let hang = format!("{all},hang");

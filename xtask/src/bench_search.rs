@@ -104,21 +104,8 @@ pub fn build_figures(
 /// index's segments written by the build are merged in the background; prints how long that
 /// took. A daemon stopped before would merge them again at its next start.
 pub fn settle_figure(daemon: &Running, built: Instant) -> Result<()> {
-    let pid = daemon.0.id();
-    let deadline = Instant::now() + Duration::from_secs(300);
-    let mut last = crate::bench::cpu_seconds(pid);
-    loop {
-        std::thread::sleep(Duration::from_secs(1));
-        let now = crate::bench::cpu_seconds(pid);
-        if let (Some(a), Some(b)) = (last, now)
-            && b - a < 0.02
-        {
-            break;
-        }
-        last = now;
-        if Instant::now() > deadline {
-            bail!("the daemon was still busy 5 minutes after the search index was built");
-        }
+    if !crate::bench::wait_quiet(&[daemon.0.id()], Duration::from_secs(300)) {
+        bail!("the daemon was still busy 5 minutes after the search index was built");
     }
     println!(
         "  search index: merged, the daemon quiet        {:>9.1} s   (after the build, less the quiet second)",
