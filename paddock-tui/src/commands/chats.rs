@@ -107,12 +107,30 @@ pub(super) fn grouped_rows(reply: &RawReply) -> anyhow::Result<Vec<&RawValue>> {
             #[serde(borrow)]
             project_slug: Cow<'a, str>,
         }
-        let slug: Slug<'_> = serde_json::from_str(row.get())
-            .map_err(|e| anyhow::anyhow!("paddockd sent a chat row without its project: {e}"))?;
-        by_project.entry(slug.project_slug).or_default().push(row);
+        let slug = match project_where_written(row.get()) {
+            Some(slug) => Cow::Borrowed(slug),
+            None => {
+                let slug: Slug<'_> = serde_json::from_str(row.get()).map_err(|e| {
+                    anyhow::anyhow!("paddockd sent a chat row without its project: {e}")
+                })?;
+                slug.project_slug
+            }
+        };
+        by_project.entry(slug).or_default().push(row);
     }
     let all: Vec<&RawValue> = by_project.into_values().flatten().collect();
     Ok(all)
+}
+
+/// A row's project where the daemon writes it, right after its session id
+/// (`{"sessionId":"…","projectSlug":"…"`), read without decoding the row (that was half of
+/// `ls -A --json`'s work); `None` when it is not there as plain text (the row is decoded).
+fn project_where_written(row: &str) -> Option<&str> {
+    let rest = row.strip_prefix("{\"sessionId\":\"")?;
+    let (_, rest) = rest.split_once('"')?;
+    let rest = rest.strip_prefix(",\"projectSlug\":\"")?;
+    let (slug, _) = rest.split_once('"')?;
+    (!slug.contains('\\')).then_some(slug)
 }
 
 /// The width `ls` fits its rows to: the terminal's, unless whole titles were asked for.
@@ -252,4 +270,32 @@ pub(super) async fn listed_chat(
 ) -> anyhow::Result<Option<ChatSummary>> {
     let chats = every_chat(client).await?;
     Ok(chats.into_iter().find(|chat| chat.session_id == session))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::project_where_written;
+
+    #[test]
+    fn a_rows_project_is_read_where_the_daemon_writes_it_else_the_row_is_decoded() {
+        let row = r#"{"sessionId":"3f2a","projectSlug":"web","title":"t"}"#;
+        assert_eq!(project_where_written(row), Some("web"));
+        assert_eq!(
+            project_where_written(r#"{"sessionId":"3f2a","projectSlug":"","x":1}"#),
+            Some("")
+        );
+        // Anything else is left to the decoder: another order, escapes in the id or the slug.
+        assert_eq!(
+            project_where_written(r#"{"projectSlug":"web","sessionId":"3f2a"}"#),
+            None
+        );
+        assert_eq!(
+            project_where_written(r#"{"sessionId":"a\",\"projectSlug\":\"x","projectSlug":"y"}"#),
+            None
+        );
+        assert_eq!(
+            project_where_written(r#"{"sessionId":"a","projectSlug":"w\u0065b"}"#),
+            None
+        );
+    }
 }
