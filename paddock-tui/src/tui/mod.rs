@@ -107,8 +107,9 @@ pub async fn run(hosts: crate::hosts::Hosts) -> anyhow::Result<()> {
     result
 }
 
-/// Results of background tasks. `generation` tells answers on a previous connection apart
-/// (a connection's own for `Connected`, else the loop's, which a new connection moves on).
+/// Results of background tasks. `generation` tells answers on a previous connection apart:
+/// the host's own (`Connected`, `Done`, `SendDone`: its connection's), or the loop's for a
+/// read (which any new connection moves on: everything is read again then).
 enum Msg {
     Connected {
         host: usize,
@@ -128,6 +129,7 @@ enum Msg {
     /// The answer to a command the user gave (archive, cancel...); `what` it does, for
     /// "… failed".
     Done {
+        host: usize,
         generation: u64,
         what: &'static str,
         done: doing::Done,
@@ -135,6 +137,7 @@ enum Msg {
     /// The answer to a message sent: the message is held until it comes (on any
     /// connection: a refused or lost one goes back into its draft).
     SendDone {
+        host: usize,
         generation: u64,
         project_slug: String,
         session_id: Option<String>,

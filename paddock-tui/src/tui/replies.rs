@@ -16,22 +16,22 @@ impl EventLoop {
         match msg {
             Msg::Connected {
                 host, generation, ..
-            } if self
-                .links
-                .list
-                .get(host)
-                .is_none_or(|l| l.generation != generation) =>
-            {
+            } if !self.links.is_current(host, generation) => {
                 return false;
             }
             // Asked before the last connection: what it read is read again since.
-            Msg::Fetched { generation, .. } | Msg::Done { generation, .. }
-                if generation != self.generation =>
-            {
+            Msg::Fetched { generation, .. } if generation != self.generation => {
+                return false;
+            }
+            // Done on a connection of its host that is gone.
+            Msg::Done {
+                host, generation, ..
+            } if !self.links.is_current(host, generation) => {
                 return false;
             }
             Msg::Done { what, done, .. } => self.on_done(what, done),
             Msg::SendDone {
+                host,
                 generation,
                 project_slug,
                 session_id,
@@ -40,7 +40,7 @@ impl EventLoop {
                 let outcome = result.as_ref().map(|_| ()).map_err(Clone::clone);
                 self.app
                     .send_answered(&project_slug, session_id.as_deref(), outcome);
-                if generation == self.generation
+                if self.links.is_current(host, generation)
                     && let Ok(sent) = result
                 {
                     self.on_sent(sent, true);

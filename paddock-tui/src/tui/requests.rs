@@ -107,7 +107,7 @@ impl EventLoop {
         let remote = link.ctx.remote.is_some();
         let name = self.links.multi.then(|| link.name.clone());
         let tx = self.msgs_tx.clone();
-        let generation = self.generation;
+        let generation = link.generation;
         tokio::spawn(async move {
             let built = tokio::task::spawn_blocking(move || chat_send(&action, remote))
                 .await
@@ -130,6 +130,7 @@ impl EventLoop {
             });
             let _ = tx
                 .send(Msg::SendDone {
+                    host,
                     generation,
                     project_slug,
                     session_id,
@@ -168,7 +169,7 @@ impl EventLoop {
             doing.unqualify();
         }
         let tx = self.msgs_tx.clone();
-        let generation = self.generation;
+        let generation = self.links.list[host].generation;
         tokio::spawn(async move {
             let mut done = doing.call(&client).await;
             if let Some(name) = &name {
@@ -176,6 +177,7 @@ impl EventLoop {
             }
             let _ = tx
                 .send(Msg::Done {
+                    host,
                     generation,
                     what,
                     done,

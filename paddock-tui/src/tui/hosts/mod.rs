@@ -133,6 +133,13 @@ impl Links {
             .ok_or_else(|| format!("no host {name}"))
     }
 
+    /// Whether `generation` is host `host`'s connection (or attempt) now.
+    pub fn is_current(&self, host: usize, generation: u64) -> bool {
+        self.list
+            .get(host)
+            .is_some_and(|l| l.generation == generation)
+    }
+
     /// The connection of host `i`, or why it cannot take a request now.
     pub fn ready(&self, i: usize) -> Result<Arc<Client>, String> {
         let Some(link) = self.list.get(i) else {
