@@ -162,3 +162,89 @@ impl EventLoop {
         Ok(hosts)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use paddock_proto::{ChatAction, ChatPromote, ChatSummary, ProjectInfo};
+
+    use super::*;
+    use crate::commands::Context;
+    use crate::hosts::{Host, Hosts};
+    use crate::tui::hosts::Links;
+
+    /// A loop over hosts a and b, whose tree holds a1 (a's root) and b1 (b:web).
+    fn two_hosts() -> EventLoop {
+        let host = |name: &str| Host {
+            name: name.to_owned(),
+            ctx: Context::new(None),
+        };
+        let hosts = Hosts {
+            list: vec![host("a"), host("b")],
+            timeout: std::time::Duration::from_secs(5),
+        };
+        let mut event_loop = EventLoop::new(Links::new(hosts));
+        let project = |slug: &str| ProjectInfo {
+            slug: slug.to_owned(),
+            ..ProjectInfo::default()
+        };
+        let chat = |slug: &str, id: &str| ChatSummary {
+            session_id: id.to_owned(),
+            project_slug: slug.to_owned(),
+            ..ChatSummary::default()
+        };
+        event_loop
+            .app
+            .set_projects(vec![project("a:"), project("b:web")]);
+        event_loop
+            .app
+            .set_all_chats(vec![chat("a:", "a1"), chat("b:web", "b1")]);
+        event_loop
+    }
+
+    #[test]
+    fn a_request_goes_to_the_host_of_its_project_or_chat_and_a_listing_to_every_host() {
+        let event_loop = two_hosts();
+        assert!(matches!(
+            event_loop.route_fetch(&Fetch::Chats("b:web".into())),
+            Ok(Route::One(1))
+        ));
+        assert!(matches!(
+            event_loop.route_fetch(&Fetch::Transcript("a1".into())),
+            Ok(Route::One(0))
+        ));
+        assert!(matches!(
+            event_loop.route_fetch(&Fetch::History),
+            Ok(Route::Every)
+        ));
+        // A chat nobody listed: said, not guessed.
+        let unknown = event_loop.route_fetch(&Fetch::Transcript("zz".into()));
+        assert!(unknown.is_err_and(|e| e.contains("which host")));
+    }
+
+    #[test]
+    fn a_command_on_chats_of_two_hosts_is_one_per_host_and_a_move_stays_on_its_host() {
+        let event_loop = two_hosts();
+        let update = Doing::Update(ChatUpdate {
+            session_ids: vec!["b1".into(), "a1".into()],
+            action: ChatAction::Archive,
+        });
+        let routed = event_loop.route_doing(update).unwrap_or_default();
+        let ids: Vec<(usize, Vec<String>)> = routed
+            .into_iter()
+            .filter_map(|(h, d)| match d {
+                Doing::Update(u) => Some((h, u.session_ids)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            ids,
+            [(0, vec!["a1".to_owned()]), (1, vec!["b1".to_owned()])]
+        );
+        let across = Doing::Promote(ChatPromote {
+            session_id: "a1".into(),
+            to_project: "b:web".into(),
+        });
+        let refused = event_loop.route_doing(across);
+        assert!(refused.is_err_and(|e| e.contains("its own host (a)")));
+    }
+}
