@@ -60,6 +60,7 @@ impl EventLoop {
                     let link = &mut self.links.list[host];
                     // Stopped on purpose: nobody started one yet; keep looking, quietly.
                     if !matches!(link.state, app::Connection::Stopped(_)) {
+                        link.last_error = Some(reason.clone());
                         link.state = app::Connection::Unreachable(reason);
                     }
                     link.retry_later();
@@ -83,6 +84,7 @@ impl EventLoop {
         let multi = self.links.multi;
         let link = &mut self.links.list[host];
         link.backoff = RETRY_FIRST;
+        link.last_error = None;
         let came_back = link.was_up;
         link.was_up = true;
         link.pending_approvals = 0;

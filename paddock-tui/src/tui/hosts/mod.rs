@@ -64,6 +64,8 @@ pub struct Link {
     pub pending_approvals: u32,
     /// It was connected once: coming back is said.
     pub was_up: bool,
+    /// Why the last attempt failed (until one succeeds): a host tried again is still down.
+    pub last_error: Option<String>,
 }
 
 impl Link {
@@ -81,6 +83,7 @@ impl Link {
             last_seen: None,
             pending_approvals: 0,
             was_up: false,
+            last_error: None,
         }
     }
 
@@ -247,9 +250,14 @@ impl Links {
                     &l.name,
                     match &l.state {
                         Connection::Connected(_) => HostState::Up,
-                        Connection::Connecting if !l.was_up => HostState::Connecting,
+                        Connection::Connecting if !l.was_up && l.last_error.is_none() => {
+                            HostState::Connecting
+                        }
                         Connection::Connecting => HostState::Down {
-                            reason: "reconnecting".to_owned(),
+                            reason: l
+                                .last_error
+                                .clone()
+                                .unwrap_or_else(|| "reconnecting".to_owned()),
                             last_seen: l.last_seen,
                         },
                         Connection::Unreachable(why) | Connection::Stopped(why) => {
