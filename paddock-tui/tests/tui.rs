@@ -1461,3 +1461,15 @@ fn two_hosts_one_down_plain_40x24() -> TestResult {
     insta::assert_snapshot!(screen(&mut app, 40, 24)?);
     Ok(())
 }
+
+/// The cursor on the row of a host that is down: beside the tree, why, and what happens next.
+#[test]
+fn a_host_that_is_down_says_why_beside_the_tree_80x24() -> TestResult {
+    let mut app = two_hosts(Theme::default());
+    app.tree.select(&RowId::Host("gpubox:".into()));
+    let shot = screen(&mut app, 80, 24)?;
+    let text = format!("{shot:?}");
+    assert!(text.contains("gpubox is down"), "{text}");
+    insta::assert_snapshot!(shot);
+    Ok(())
+}

@@ -12,7 +12,7 @@ use super::app::{App, Connection, Focus};
 use super::keys::Context;
 use super::overlay::DrawCx;
 use super::theme::{Glyph, Role, Theme};
-use super::tree::HostState;
+use super::tree::{HostState, RowId};
 use super::{chat_view, history, tree_view};
 
 /// The screen's three bands: header, chat list, status line.
@@ -176,9 +176,23 @@ fn render_chat_column(app: &mut App, frame: &mut Frame<'_>, area: Rect) {
     };
     let [top, bottom] =
         Layout::vertical([Constraint::Min(0), Constraint::Length(composer_height)]).areas(area);
+    let down = down_host_at_cursor(app);
     match app.chat.as_mut() {
         Some(chat) => {
             chat_view::render_chat(chat, &theme, app.tick, frame, top, app.focus == Focus::Chat);
+        }
+        None if let Some((name, reason, last_seen)) = down => {
+            let since = last_seen.map_or_else(String::new, |at| {
+                format!(", last seen at {}", super::hosts::clock(at))
+            });
+            render_unreachable(
+                &format!(" {name} is down "),
+                &format!("{reason}{since}"),
+                "paddock tries it again by itself (Ctrl-L: now); its chats stay in the tree, dimmed, until it is back",
+                &theme,
+                frame,
+                top,
+            );
         }
         None => {
             let dot = theme.glyph(Glyph::Dot);
@@ -193,6 +207,20 @@ fn render_chat_column(app: &mut App, frame: &mut Frame<'_>, area: Rect) {
     if composer_height > 0 {
         app.composer
             .render(&theme, frame, bottom, app.focus == Focus::Composer);
+    }
+}
+
+/// The host the tree's cursor is on, when it is down: its name, why, and when it was last seen.
+fn down_host_at_cursor(app: &App) -> Option<(String, String, Option<std::time::SystemTime>)> {
+    let Some(RowId::Host(root)) = app.tree.cursor_id() else {
+        return None;
+    };
+    let host = app.tree.hosts().iter().find(|h| &h.root == root)?;
+    match &host.state {
+        HostState::Down { reason, last_seen } => {
+            Some((host.name.clone(), reason.clone(), *last_seen))
+        }
+        HostState::Up | HostState::Connecting => None,
     }
 }
 
