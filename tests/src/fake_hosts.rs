@@ -114,8 +114,17 @@ impl FakeHosts {
 
 impl Drop for FakeHosts {
     fn drop(&mut self) {
+        // Whatever the test left in the client's configuration (a broken one, say), the hosts
+        // are reached by their ssh names with an empty one.
+        let empty = self.path("drop-client.toml");
+        let _ = std::fs::write(&empty, b"");
         for host in ["a", "b", "c"] {
-            let _ = self.paddock(host).args(["daemon", "stop"]).output();
+            self.refuse(host, false);
+            let _ = self
+                .paddock(host)
+                .env("PADDOCK_CLIENT_CONFIG", &empty)
+                .args(["daemon", "stop"])
+                .output();
         }
         // This machine's, if a test started it (`daemon` is about this machine).
         let _ = self.paddock("").args(["daemon", "stop"]).output();

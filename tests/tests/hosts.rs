@@ -243,6 +243,10 @@ fn the_client_configuration_names_the_hosts_and_this_machine() {
 fn notify_announces_a_failed_run_on_the_second_host_and_names_a_host_that_is_down() {
     use std::io::{BufRead, BufReader, Read};
     let env = FakeHosts::new();
+    // Both daemons up before notify: `notify --once` ends at its first announcement, and a
+    // far side's `paddock proxy` that is still starting its daemon then would start it after
+    // the test has stopped the hosts' daemons (and leave it behind).
+    env.new_chat("a,b", "a", "warm a up");
     env.new_chat("a,b", "b", "warm b up");
     let mut notify = env
         .paddock("a,b,refused")
