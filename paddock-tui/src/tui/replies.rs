@@ -85,8 +85,7 @@ impl EventLoop {
         let link = &mut self.links.list[host];
         link.backoff = RETRY_FIRST;
         link.last_error = None;
-        let came_back = link.was_up;
-        link.was_up = true;
+        let came_back = link.was_up();
         link.pending_approvals = 0;
         link.last_seen = Some(std::time::SystemTime::now());
         if let Some(events) = client.take_events() {

@@ -105,7 +105,7 @@ impl EventLoop {
         };
         let link = &self.links.list[host];
         let remote = link.ctx.remote.is_some();
-        let name = self.links.multi.then(|| link.name.clone());
+        let name = self.links.qualifier(host);
         let tx = self.msgs_tx.clone();
         let generation = link.generation;
         tokio::spawn(async move {
@@ -164,7 +164,7 @@ impl EventLoop {
                 return;
             }
         };
-        let name = self.links.multi.then(|| self.links.list[host].name.clone());
+        let name = self.links.qualifier(host);
         if name.is_some() {
             doing.unqualify();
         }
@@ -276,41 +276,39 @@ impl EventLoop {
             Fetch::Chats(slug) => self.app.tree.project_revision(slug),
             _ => None,
         };
-        let multi = self.links.multi;
-        let task: std::pin::Pin<Box<dyn std::future::Future<Output = _> + Send>> = match route {
-            Ok(Route::Every) => {
+        // The host it goes to and its connection (`None`: every host), or why it cannot go.
+        let target = route.and_then(|route| match route {
+            Route::Every => Ok(None),
+            Route::One(host) => self.links.ready(host).map(|client| Some((host, client))),
+        });
+        let task: std::pin::Pin<Box<dyn std::future::Future<Output = _> + Send>> = match target {
+            Ok(None) => {
                 let up = self.links.up();
                 let down = self.links.down();
                 let timeout = self.links.timeout;
                 let asked = fetch.clone();
                 Box::pin(async move {
-                    let (answer, mut missing) = fan::read_all(&asked, up, multi, timeout).await;
+                    let (answer, mut missing) = fan::read_all(&asked, up, timeout).await;
                     missing.extend(down);
                     (answer, missing)
                 })
             }
-            Ok(Route::One(host)) => match self.links.ready(host) {
-                Ok(client) => {
-                    let name = multi.then(|| self.links.list[host].name.clone());
-                    let mut local = fetch.clone();
-                    if multi {
-                        local.unqualify();
+            Ok(Some((host, client))) => {
+                let name = self.links.qualifier(host);
+                let mut local = fetch.clone();
+                if name.is_some() {
+                    local.unqualify();
+                }
+                Box::pin(async move {
+                    let mut answer = local.call(&client, since).await;
+                    if let Some(name) = &name {
+                        answer.qualify(name);
                     }
-                    Box::pin(async move {
-                        let mut answer = local.call(&client, since).await;
-                        if let Some(name) = &name {
-                            answer.qualify(name);
-                        }
-                        (answer, Vec::new())
-                    })
-                }
-                // A single host that is not connected: nothing to read yet.
-                Err(_) if !multi => return,
-                Err(reason) => {
-                    let answer = fetch.failed(reason);
-                    Box::pin(async move { (answer, Vec::new()) })
-                }
-            },
+                    (answer, Vec::new())
+                })
+            }
+            // A client of one host that is not connected: nothing to read yet.
+            Err(_) if !self.links.multi => return,
             Err(reason) => {
                 let answer = fetch.failed(reason);
                 Box::pin(async move { (answer, Vec::new()) })

@@ -182,7 +182,7 @@ impl Look<'_> {
     ) {
         let t = self.theme;
         // Under its host's head, a project is named without the host.
-        let local = slug.split_once(':').map_or(slug, |(_, local)| local);
+        let local = crate::tui::hosts::slugs::local_of(slug);
         let head = format!("{} {}", t.fold(row.folded), project_label(local));
         used += head.width();
         spans.push(Span::styled(

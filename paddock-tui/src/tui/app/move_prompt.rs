@@ -10,6 +10,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::{Action, App};
 use crate::format::{ROOT_SLUG, project_label, project_phrase};
+use crate::tui::hosts::slugs::{host_of, local_of, qualified};
 use crate::tui::notice::State;
 use crate::tui::tree::RowId;
 
@@ -58,15 +59,19 @@ fn slug_of(line: &str, from: &str) -> String {
         None if line == project_label(ROOT_SLUG) => ROOT_SLUG.to_owned(),
         None => line.to_owned(),
     };
-    match from.split_once(':') {
-        Some((host, _)) if !slug.contains(':') => format!("{host}:{slug}"),
+    match (host_of(from), host_of(&slug)) {
+        (Some(host), None) => qualified(host, &slug),
         _ => slug,
     }
 }
 
-/// Whether a slug can name a project: the daemon's rule, for the part after the host.
-fn valid_target(slug: &str) -> bool {
-    let local = slug.split_once(':').map_or(slug, |(_, local)| local);
+/// Whether `slug` can name a project to move the chat of `from` to: the daemon's rule, for the
+/// part after the host when the chat's own slug has one (a client of several hosts).
+fn valid_target(slug: &str, from: &str) -> bool {
+    let local = match host_of(from) {
+        Some(_) => local_of(slug),
+        None => slug,
+    };
     local.is_empty() || paddock_proto::valid_slug(local)
 }
 
@@ -172,7 +177,7 @@ impl App {
         prompt.on_key(key, &slugs);
         let line = prompt.input.trim();
         let new = !line.is_empty() && !slugs.iter().any(|s| s == line);
-        let valid = valid_target(&slug_of(line, &prompt.from));
+        let valid = valid_target(&slug_of(line, &prompt.from), &prompt.from);
         (prompt.new_project, prompt.not_a_slug) = (new && valid, new && !valid);
         None
     }
@@ -197,7 +202,7 @@ impl App {
             Some("type a project's slug (Tab goes through them)".to_owned())
         } else if to == prompt.from {
             Some(format!("it is in {} already", project_label(&to)))
-        } else if !valid_target(&to) {
+        } else if !valid_target(&to, &prompt.from) {
             Some(format!("a slug is {}", paddock_proto::SLUG_RULE))
         } else {
             None
@@ -316,7 +321,9 @@ mod tests {
         assert_eq!(slug_of("(root)", "devbox:web"), "devbox:");
         assert_eq!(slug_of("devbox:(root)", "devbox:web"), "devbox:");
         assert_eq!(slug_of("gpubox:train", "devbox:web"), "gpubox:train");
-        assert!(valid_target("devbox:api") && valid_target("devbox:"));
-        assert!(!valid_target("devbox:Not A Slug"));
+        assert!(valid_target("devbox:api", "devbox:web") && valid_target("devbox:", "devbox:web"));
+        assert!(!valid_target("devbox:Not A Slug", "devbox:web"));
+        // On a client of one host a `:` is no host: the daemon's rule as ever.
+        assert!(!valid_target("a:b", "web"));
     }
 }

@@ -14,24 +14,14 @@ use super::slugs::Slugs;
 use crate::client::Client;
 use crate::tui::fetch::{Answer, Fetch};
 
-/// Asks every host in `up` (`multi`: qualifying each answer with its host) and merges the
-/// answers; the hosts that failed or were too slow come back named.
+/// Asks every host in `up`, each answer qualified with its host, and merges the answers; the
+/// hosts that failed or were too slow come back named. (A client of one host asks its host
+/// directly: its reads are routed to it.)
 pub async fn read_all(
     fetch: &Fetch,
     up: Vec<(String, Arc<Client>)>,
-    multi: bool,
     timeout: Duration,
 ) -> (Answer, Vec<String>) {
-    if !multi {
-        // One host: its answer as it is, within its own request deadline.
-        if let Some((_, client)) = up.into_iter().next() {
-            return (fetch.call(&client, None).await, Vec::new());
-        }
-        return (
-            fetch.failed("not connected to paddockd".to_owned()),
-            Vec::new(),
-        );
-    }
     let answers = join_all(up.into_iter().map(|(name, client)| async move {
         let answer = match tokio::time::timeout(timeout, fetch.call(&client, None)).await {
             Ok(mut answer) => {

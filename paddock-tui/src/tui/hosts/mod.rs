@@ -62,8 +62,6 @@ pub struct Link {
     pub last_seen: Option<SystemTime>,
     /// Its approvals waiting for a person (`approvals:changed`).
     pub pending_approvals: u32,
-    /// It was connected once: coming back is said.
-    pub was_up: bool,
     /// Why the last attempt failed (until one succeeds): a host tried again is still down.
     pub last_error: Option<String>,
 }
@@ -82,7 +80,6 @@ impl Link {
             state: Connection::Connecting,
             last_seen: None,
             pending_approvals: 0,
-            was_up: false,
             last_error: None,
         }
     }
@@ -95,6 +92,11 @@ impl Link {
 
     pub fn is_up(&self) -> bool {
         self.client.is_some()
+    }
+
+    /// It was connected once (its daemon's pid is known): coming back is said.
+    pub fn was_up(&self) -> bool {
+        self.daemon_pid.is_some()
     }
 }
 
@@ -134,6 +136,15 @@ impl Links {
             .iter()
             .position(|l| l.name == name)
             .ok_or_else(|| format!("no host {name}"))
+    }
+
+    /// The host a slug of host `host` carries (`None`: a client of one host, whose slugs are
+    /// the daemon's own).
+    pub fn qualifier(&self, host: usize) -> Option<String> {
+        self.list
+            .get(host)
+            .filter(|_| self.multi)
+            .map(|l| l.name.clone())
     }
 
     /// Whether `generation` is host `host`'s connection (or attempt) now.
@@ -250,7 +261,7 @@ impl Links {
                     &l.name,
                     match &l.state {
                         Connection::Connected(_) => HostState::Up,
-                        Connection::Connecting if !l.was_up && l.last_error.is_none() => {
+                        Connection::Connecting if !l.was_up() && l.last_error.is_none() => {
                             HostState::Connecting
                         }
                         Connection::Connecting => HostState::Down {

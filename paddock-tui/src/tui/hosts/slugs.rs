@@ -15,9 +15,20 @@ pub fn qualified(host: &str, slug: &str) -> String {
     format!("{host}:{slug}")
 }
 
+/// A qualified slug's host and the slug on that host (`None`: it names no host). The last `:`
+/// splits, as `-p HOST:SLUG` does: a slug never holds one, an ssh destination may.
+pub fn split(slug: &str) -> Option<(&str, &str)> {
+    slug.rsplit_once(':')
+}
+
 /// The host of a qualified slug (`None`: the slug names none).
 pub fn host_of(slug: &str) -> Option<&str> {
-    slug.split_once(':').map(|(host, _)| host)
+    split(slug).map(|(host, _)| host)
+}
+
+/// The slug on its host (a plain slug as it is).
+pub fn local_of(slug: &str) -> &str {
+    split(slug).map_or(slug, |(_, local)| local)
 }
 
 /// Something that names projects: its slugs, to route it and to qualify it.
@@ -35,9 +46,7 @@ pub trait Slugs {
     /// Takes the host out of every slug (a request about to go to it).
     fn unqualify(&mut self) {
         for slug in self.slugs_mut() {
-            if let Some((_, local)) = slug.split_once(':') {
-                *slug = local.to_owned();
-            }
+            *slug = local_of(slug).to_owned();
         }
     }
 }
@@ -204,5 +213,8 @@ mod tests {
         assert_eq!(chats.chats[0].parent_project.as_deref(), Some("gpubox:"));
         assert_eq!(host_of("gpubox:web"), Some("gpubox"));
         assert_eq!(host_of("web"), None);
+        // A host named by an ssh destination with a `:` of its own.
+        assert_eq!(split("me@[::1]:web"), Some(("me@[::1]", "web")));
+        assert_eq!(local_of("web"), "web");
     }
 }

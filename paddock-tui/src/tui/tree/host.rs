@@ -3,6 +3,8 @@
 
 use std::time::SystemTime;
 
+use crate::tui::hosts::slugs::host_of;
+
 /// A host as the tree draws it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HostHead {
@@ -41,9 +43,4 @@ impl HostHead {
     pub fn holds(&self, slug: &str) -> bool {
         host_of(slug) == Some(self.name.as_str())
     }
-}
-
-/// The host of a qualified slug (`HOST:SLUG`).
-pub fn host_of(slug: &str) -> Option<&str> {
-    slug.split_once(':').map(|(host, _)| host)
 }

@@ -287,7 +287,7 @@ impl TreeState {
         let of = |slug: &str| {
             hosts
                 .iter()
-                .any(|h| host::host_of(slug) == Some(h.as_str()))
+                .any(|h| crate::tui::hosts::slugs::host_of(slug) == Some(h.as_str()))
         };
         let projects = self
             .projects
