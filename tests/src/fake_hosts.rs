@@ -13,34 +13,8 @@ use std::process::{Command, Output, Stdio};
 use crate::bins::bin;
 use crate::tmux::Tmux;
 
-const FAKE_SSH: &str = r#"#!/bin/sh
-# Usage as ssh's: [-T] [-o OPTION]... HOST WORD...
-while [ $# -gt 0 ]; do
-  case "$1" in
-    -o) shift; [ $# -gt 0 ] && shift ;;
-    -*) shift ;;
-    *) break ;;
-  esac
-done
-host="$1"; shift
-case "$host" in
-  hang*) exec sleep 600 ;;
-  refuse*) echo "ssh: connect to host $host port 22: Connection refused" >&2; exit 255 ;;
-  old*)
-    # Another paddock's daemon there: hello is answered as one of another protocol answers.
-    read -r hello
-    printf '%s\n' '{"type":"response","id":1,"error":{"code":"protocol_mismatch","message":"paddockd 9.0.0 speaks protocol 999","mismatch":{"daemonProtocol":999,"daemonVersion":"9.0.0","pid":1,"runningTurns":0}}}'
-    exec cat > /dev/null ;;
-esac
-d="$FAKE_HOSTS/$host"
-mkdir -p "$d"
-# A host whose sshd is gone for now (the test made it so).
-[ -e "$d/refuse" ] && { echo "ssh: connect to host $host port 22: Connection refused" >&2; exit 255; }
-# As with a real ssh, the client's environment does not reach the far side's choice of hosts.
-unset PADDOCK_REMOTE
-export PADDOCK_SOCKET="$d/run/paddockd.sock" PADDOCK_DATA_DIR="$d/data" PADDOCK_LOG="$d/paddockd.log" XDG_CONFIG_HOME="$d/config"
-exec /bin/sh -c "$*"
-"#;
+/// The stand-in for ssh (`fake_ssh_hosts.sh`, which the bench's hosts part runs too).
+const FAKE_SSH: &str = include_str!("fake_ssh_hosts.sh");
 
 pub struct FakeHosts {
     dir: tempfile::TempDir,
@@ -155,23 +129,9 @@ impl FakeHosts {
         let tmux = Tmux {
             server: format!("paddock-{name}-{}", std::process::id()),
         };
-        let c = self.paddock(hosts);
-        let mut shell =
-            String::from("env -u PADDOCK_CONFIG -u PADDOCK_CLIENT_CONFIG -u PADDOCK_HOST_TIMEOUT");
-        for (k, v) in c.get_envs() {
-            if let Some(v) = v {
-                shell.push_str(&format!(
-                    " {}='{}'",
-                    k.to_string_lossy(),
-                    v.to_string_lossy()
-                ));
-            }
-        }
-        shell.push_str(&format!(
-            " XDG_STATE_HOME='{}' '{}'",
-            self.path("local/state").display(),
-            bin("paddock").display()
-        ));
+        let mut c = self.paddock(hosts);
+        c.env("XDG_STATE_HOME", self.path("local/state"));
+        let shell = crate::tmux::shell_line(&c);
         tmux.start_sized(&shell, width, height);
         tmux
     }

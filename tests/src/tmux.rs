@@ -9,6 +9,29 @@ const DEADLINE: Duration = Duration::from_secs(30);
 /// How often the screen is read again.
 const POLL: Duration = Duration::from_millis(50);
 
+/// `cmd` as a shell line for a tmux window: `env`, the variables it removes (`-u`) and sets,
+/// then its program and arguments, each in single quotes (test paths hold none).
+pub fn shell_line(cmd: &std::process::Command) -> String {
+    let quoted = |s: &std::ffi::OsStr| format!("'{}'", s.to_string_lossy());
+    let mut line = String::from("env");
+    // `env` takes its options before the first variable it sets.
+    for (k, _) in cmd.get_envs().filter(|(_, v)| v.is_none()) {
+        line.push_str(&format!(" -u {}", k.to_string_lossy()));
+    }
+    for (k, v) in cmd.get_envs() {
+        if let Some(v) = v {
+            line.push_str(&format!(" {}={}", k.to_string_lossy(), quoted(v)));
+        }
+    }
+    line.push(' ');
+    line.push_str(&quoted(cmd.get_program()));
+    for arg in cmd.get_args() {
+        line.push(' ');
+        line.push_str(&quoted(arg));
+    }
+    line
+}
+
 pub struct Tmux {
     /// The `-L` socket name: one server per test.
     pub server: String,

@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use paddock_tests::bins::bin;
+use paddock_tests::wait::wait_until_blocking;
 use std::io::{BufRead, BufReader, Read};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -312,17 +313,12 @@ fn notify_announces_a_failed_run_nobody_watches_and_usage_sums_the_chats() {
     let script =
         r#"fake:[{"text":"working","chunks":1,"delay_ms":300},{"api_error":500,"message":"boom"}]"#;
     env.run(&["send", "--detach", script]);
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let status = loop {
-        if let Some(status) = notify.try_wait().unwrap() {
-            break status;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "paddock notify --once never returned"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let status = wait_until_blocking(
+        "paddock notify --once to return",
+        Duration::from_secs(30),
+        || notify.try_wait().unwrap(),
+    )
+    .unwrap();
     assert!(status.success());
     let mut out = String::new();
     notify

@@ -6,6 +6,7 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use paddock_tests::fake_hosts::FakeHosts;
+use paddock_tests::wait::wait_until_blocking;
 use serde_json::Value;
 
 fn json(text: &str) -> Value {
@@ -269,17 +270,12 @@ fn notify_announces_a_failed_run_on_the_second_host_and_names_a_host_that_is_dow
     let script =
         r#"fake:[{"text":"working","chunks":1,"delay_ms":300},{"api_error":500,"message":"boom"}]"#;
     env.ok("a,b", &["send", "-p", "b:", "--detach", script]);
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let status = loop {
-        if let Some(status) = notify.try_wait().unwrap() {
-            break status;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "paddock notify --once never returned"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let status = wait_until_blocking(
+        "paddock notify --once to return",
+        Duration::from_secs(30),
+        || notify.try_wait().unwrap(),
+    )
+    .unwrap();
     assert!(status.success());
     let mut out = String::new();
     notify

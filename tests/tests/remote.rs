@@ -543,21 +543,7 @@ fn the_tui_works_through_ssh_and_reconnects_after_a_restart() {
         }
     }
     let _kill = Kill(&tmux);
-    let cmd = env.remote();
-    let mut shell = String::from("exec env -u PADDOCK_CONFIG");
-    for (k, v) in cmd.get_envs() {
-        if let Some(v) = v {
-            shell.push_str(&format!(
-                " {}='{}'",
-                k.to_string_lossy(),
-                v.to_string_lossy()
-            ));
-        }
-    }
-    shell.push_str(&format!(
-        " '{}' --remote fakehost",
-        bin("paddock").display()
-    ));
+    let shell = format!("exec {}", paddock_tests::tmux::shell_line(&env.remote()));
     let started = tmux(&[
         "new-session",
         "-d",

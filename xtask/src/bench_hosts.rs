@@ -35,22 +35,9 @@ const RUNS: usize = 7;
 const HANG_TIMEOUT: Duration = Duration::from_secs(1);
 
 /// A stand-in for ssh: drops ssh's options, then runs the remote words with the host's own
-/// socket, data and log; a host named `hang…` never answers.
-const FAKE_SSH: &str = r#"#!/bin/sh
-while [ $# -gt 0 ]; do
-  case "$1" in
-    -o) shift; [ $# -gt 0 ] && shift ;;
-    -*) shift ;;
-    *) break ;;
-  esac
-done
-host="$1"; shift
-case "$host" in hang*) exec sleep 600 ;; esac
-d="$BENCH_HOSTS/$host"
-unset PADDOCK_REMOTE
-export PADDOCK_SOCKET="$d/run/paddockd.sock" PADDOCK_DATA_DIR="$d/data" PADDOCK_LOG="$d/paddockd.log" PADDOCK_HOST_CLAUDE_HOME="$d/host-claude" XDG_CONFIG_HOME="$d/config"
-exec /bin/sh -c "$*"
-"#;
+/// socket, data, log and configuration under `FAKE_HOSTS`; a host named `hang…` never answers.
+/// The one the tests of several hosts use.
+const FAKE_SSH: &str = include_str!("../../tests/src/fake_ssh_hosts.sh");
 
 struct Hosts {
     release: PathBuf,
@@ -62,7 +49,7 @@ impl Hosts {
         let mut c = Command::new(self.release.join("paddock"));
         c.env("PADDOCK_REMOTE", remote)
             .env("PADDOCK_SSH", self.dir.join("fake-ssh"))
-            .env("BENCH_HOSTS", &self.dir)
+            .env("FAKE_HOSTS", &self.dir)
             .env("PADDOCK_REMOTE_PADDOCK", self.release.join("paddock"))
             .env("PADDOCK_DAEMON_BIN", self.release.join("paddockd"))
             .env("PADDOCK_CLAUDE_BIN", "/bin/false")
